@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The metrics rant derives from a transaction's stamps: the round trip,
+ * the reflector's response time and the components of the path. Each is
+ * a difference of two points, or (network) of two such differences.
+ * The same table names them in the summary, the JSON and the breakdown.
+ */
+#ifndef RANT_METRIC_H
+#define RANT_METRIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "record.h"
+
+enum metric_id {
+	M_RTT,		/* T4_wire - T1_wire: emitter's metric */
+	M_RESPONSE,	/* T3_wire - T2_wire: reflector's metric */
+	M_NETWORK,	/* RTT - response: wires, NICs and stacks both ways */
+	M_RTT_SW,	/* T4_SW - T1_SW: round trip seen by the application */
+	M_EMIT_TX,	/* T1_wire - T1_SW: emitter app to NIC */
+	M_REFLECT_RX,	/* T2_SW - T2_wire: reflector NIC to app */
+	M_REFLECT_PROC,	/* T3_SW - T2_SW: reflector app processing */
+	M_REFLECT_TX,	/* T3_wire - T3_SW: reflector app to NIC */
+	M_EMIT_RX,	/* T4_SW - T4_wire: emitter NIC to app */
+	M_COUNT
+};
+
+struct metric_def {
+	const char *name;	/* JSON key, e.g. "reflect_rx" */
+	const char *label;	/* text, e.g. "NIC-to-App RX (reflector)" */
+	enum point a, b;	/* value = a - b ... */
+	enum point c, d;	/* ... - (c - d) when c != d */
+	bool sw;		/* needs SW stamps (-s) */
+	bool path;		/* one step of the path (breakdown) */
+};
+
+extern const struct metric_def metric_defs[M_COUNT];
+
+/* Compute metric m from r; false when a stamp it needs is absent. */
+bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns);
+
+#endif

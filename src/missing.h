@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Fallback definitions for kernel constants newer than some headers rant may
+ * be built against (the linuxptp missing.h approach). Values are the
+ * kernel's ABI and never change once released.
+ */
+#ifndef RANT_MISSING_H
+#define RANT_MISSING_H
+
+#include <linux/net_tstamp.h>
+#include <linux/errqueue.h>
+#include <sys/socket.h>
+
+#ifndef SO_TIMESTAMPING
+#define SO_TIMESTAMPING 37
+#endif
+#ifndef SCM_TIMESTAMPING
+#define SCM_TIMESTAMPING SO_TIMESTAMPING
+#endif
+#ifndef SO_BUSY_POLL
+#define SO_BUSY_POLL 46
+#endif
+#ifndef SO_PREFER_BUSY_POLL
+#define SO_PREFER_BUSY_POLL 69
+#endif
+#ifndef SO_BUSY_POLL_BUDGET
+#define SO_BUSY_POLL_BUDGET 70
+#endif
+#ifndef SO_EE_ORIGIN_TIMESTAMPING
+#define SO_EE_ORIGIN_TIMESTAMPING 4
+#endif
+#ifndef SCM_TSTAMP_SND
+#define SCM_TSTAMP_SND 0
+#endif
+#ifndef SOF_TIMESTAMPING_OPT_TSONLY
+#define SOF_TIMESTAMPING_OPT_TSONLY (1 << 11)
+#endif
+#ifndef HWTSTAMP_TX_ON
+#define HWTSTAMP_TX_ON 1
+#endif
+#ifndef HWTSTAMP_FILTER_ALL
+#define HWTSTAMP_FILTER_ALL 1
+#endif
+
+#endif

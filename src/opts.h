@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The command line: one option table drives getopt_long and --help.
+ * opts_parse() checks every value against its range and the options
+ * against each other; what needs the system (the interface, the route,
+ * files, privileges) is checked later, at setup.
+ */
+#ifndef RANT_OPTS_H
+#define RANT_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum rant_mode {
+	MODE_REFLECT,		/* no -a: server */
+	MODE_EMIT,		/* -a ADDR: client */
+};
+
+#define RANT_DEFAULT_PORT 12345
+#define RANT_RING_RECORDS 500000	/* -S: the log keeps the last N */
+
+struct rant_cfg {
+	enum rant_mode mode;
+	const char *iface;		/* -i */
+	const char *addr;		/* -a */
+	uint16_t port;			/* --port */
+	int64_t duration_ns;		/* -d; 0 = no limit */
+	uint64_t count;			/* -c; 0 = no limit */
+	uint32_t warmup;		/* -w, packets */
+	uint32_t size;			/* -m, UDP payload bytes */
+	int64_t timeout_ns;		/* --timeout */
+	int64_t interval_ns;		/* --interval; 0 = back to back */
+	bool block;			/* --block */
+	bool sw;			/* -s */
+	bool no_hw_ts;			/* -R */
+	bool histogram;			/* -H */
+	const char *log_path;		/* -l */
+	const char *json_path;		/* -j; "-" = stdout */
+	int64_t bucket_ns;		/* -b */
+	int64_t overflow_ns;		/* -o */
+	bool hugepages;			/* -G */
+	int busy_poll_us;		/* -p; 0 = off */
+	int budget;			/* -B; 0 = kernel default */
+	bool prefer_busypoll;		/* -P */
+	int verbose;			/* -v, repeatable */
+	/* threshold and ftrace */
+	int64_t threshold_ns;		/* -t; 0 = off */
+	bool cont;			/* -C */
+	int64_t log_threshold_ns;	/* -L; 0 = log everything */
+	bool trace_marker;		/* -T */
+	bool snapshot;			/* -S */
+	const char *trace_instance;	/* --trace-instance */
+};
+
+enum opts_result {
+	OPTS_OK = 0,
+	OPTS_HELP = 1,		/* --help printed: exit 0 */
+	OPTS_ERROR = 2,		/* message printed on err: exit 1 */
+};
+
+/* Parse argv into cfg (defaults first). Messages go to err. */
+enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *cfg,
+			    FILE *err);
+void opts_usage(FILE *f);
+
+#endif

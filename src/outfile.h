@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Output files written whole or not at all: created as a temporary file
+ * beside the target when the run starts (so an unwritable path is an error
+ * before any packet), renamed over the target on commit, removed on abort.
+ * "-" stands for stdout and is written directly.
+ */
+#ifndef RANT_OUTFILE_H
+#define RANT_OUTFILE_H
+
+#include <stdio.h>
+
+struct outfile {
+	char *path;		/* target */
+	char *tmp;		/* temporary beside it; NULL for stdout */
+	int fd;
+	FILE *fp;		/* stdio stream on fd, opened on demand */
+};
+
+/* Create the temporary file; -errno on failure, with msg set for the user. */
+int outfile_open(struct outfile *o, const char *path, char *msg, size_t len);
+/* A stdio stream for the file (for text and JSON writers). */
+FILE *outfile_stream(struct outfile *o);
+/* Flush, check for errors, rename over the target. 0 or -errno. */
+int outfile_commit(struct outfile *o);
+/* Remove the temporary file; safe to call on a committed or closed one. */
+void outfile_abort(struct outfile *o);
+
+#endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * SO_TIMESTAMPING: enabling it on a socket and on the NIC, and reading the
+ * stamps out of control messages (RX) and the error queue (TX).
+ *
+ * In struct scm_timestamping, ts[0] is the kernel's software stamp (KN) and
+ * ts[2] the NIC's raw hardware stamp (HW, PHC time); ts[1] is unused.
+ */
+#ifndef RANT_TS_H
+#define RANT_TS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+/* Stamps from one control-message block; TS_NONE (0) where absent. */
+struct ts_stamps {
+	int64_t kn_ns;		/* ts[0] */
+	int64_t hw_ns;		/* ts[2] */
+};
+
+/* A TX stamp report read from the error queue. */
+struct ts_tx {
+	uint32_t key;		/* SOF_TIMESTAMPING_OPT_ID counter (ee_data) */
+	uint32_t type;		/* SCM_TSTAMP_SND, _SCHED or _ACK (ee_info) */
+	struct ts_stamps ts;
+};
+
+/*
+ * RX: find SCM_TIMESTAMPING in msg. Returns 0 and fills out (either stamp
+ * may still be TS_NONE), -ENOENT when msg has none, -EINVAL when a
+ * timestamping cmsg is truncated (cmsg_len too small).
+ */
+int ts_parse_rx(const struct msghdr *msg, struct ts_stamps *out);
+
+/*
+ * TX: parse one message read with MSG_ERRQUEUE. Returns 0 when it is a
+ * timestamp report (SO_EE_ORIGIN_TIMESTAMPING with ee_errno ENOMSG and an
+ * SCM_TIMESTAMPING cmsg), -ENOMSG for a foreign error-queue entry (ICMP
+ * error, zerocopy notification, ...), -EINVAL for a truncated one.
+ */
+int ts_parse_tx(const struct msghdr *msg, struct ts_tx *out);
+
+/* The wire stamp of a block: HW when hw is set, else KN. */
+static inline int64_t ts_wire(const struct ts_stamps *s, bool hw)
+{
+	return hw ? s->hw_ns : s->kn_ns;
+}
+
+/*
+ * Turn on SO_TIMESTAMPING on fd: RX and TX software stamps, plus the
+ * hardware ones when hw, with OPT_ID and OPT_TSONLY. Returns 0 or -errno.
+ */
+int ts_sock_enable(int fd, bool hw);
+
+/*
+ * Ask the NIC behind iface to stamp every packet (SIOCSHWTSTAMP, TX on,
+ * RX filter ALL) and check what the driver applied; where the set is
+ * refused, read back with SIOCGHWTSTAMP and accept a configuration that
+ * already stamps everything. Returns 0, or -errno with a message for the
+ * user in err (EOPNOTSUPP: the NIC has no hardware timestamping).
+ */
+int ts_hw_enable(int fd, const char *iface, char *err, size_t errlen);
+
+#endif
