@@ -8,7 +8,9 @@
  * hist_add() is O(1), allocates nothing and is safe in the packet loop.
  *
  * Percentiles use the nearest rank: the p-th percentile of n samples is
- * the sample of rank ceil(p/100 * n) (1-based) in sorted order. A sample
+ * the sample of rank ceil(p/100 * n) (1-based) in sorted order, the rank
+ * computed in integers with p taken to six decimals (so 99.9 of 1000 is
+ * rank 999, not 1000 by a rounding error). A sample
  * of that rank in the outlier store is reported exactly; one in a bucket is
  * reported as the bucket's highest value ((i + 1) * bucket_ns - 1),
  * clamped to [min, max], so a percentile is never below the true value by

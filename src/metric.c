@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "metric.h"
+
+const struct metric_def metric_defs[M_COUNT] = {
+	[M_RTT] = { "rtt", "Round trip (T4 - T1)",
+		    P_T4_WIRE, P_T1_WIRE, 0, 0, false, false },
+	[M_RESPONSE] = { "response", "Reflector response (T3 - T2)",
+			 P_T3_WIRE, P_T2_WIRE, 0, 0, false, false },
+	[M_NETWORK] = { "network", "Network, both ways (RTT - response)",
+			P_T4_WIRE, P_T1_WIRE, P_T3_WIRE, P_T2_WIRE, false, true },
+	[M_RTT_SW] = { "rtt_sw", "Round trip, user space (T4_SW - T1_SW)",
+		       P_T4_SW, P_T1_SW, 0, 0, true, false },
+	[M_EMIT_TX] = { "emit_tx", "App-to-NIC TX, emitter (T1 - T1_SW)",
+			P_T1_WIRE, P_T1_SW, 0, 0, true, true },
+	[M_REFLECT_RX] = { "reflect_rx", "NIC-to-App RX, reflector (T2_SW - T2)",
+			   P_T2_SW, P_T2_WIRE, 0, 0, true, true },
+	[M_REFLECT_PROC] = { "reflect_proc", "App processing, reflector (T3_SW - T2_SW)",
+			     P_T3_SW, P_T2_SW, 0, 0, true, true },
+	[M_REFLECT_TX] = { "reflect_tx", "App-to-NIC TX, reflector (T3 - T3_SW)",
+			   P_T3_WIRE, P_T3_SW, 0, 0, true, true },
+	[M_EMIT_RX] = { "emit_rx", "NIC-to-App RX, emitter (T4_SW - T4)",
+			P_T4_SW, P_T4_WIRE, 0, 0, true, true },
+};
+
+static bool diff(const struct txrec *r, enum point a, enum point b,
+		 int64_t *ns)
+{
+	int64_t ta = txrec_stamp(r, a), tb = txrec_stamp(r, b);
+
+	if (ta == TS_NONE || tb == TS_NONE)
+		return false;
+	*ns = ta - tb;
+	return true;
+}
+
+bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns)
+{
+	const struct metric_def *d = &metric_defs[m];
+	int64_t v, w;
+
+	if (!diff(r, d->a, d->b, &v))
+		return false;
+	if (d->c != d->d) {
+		if (!diff(r, d->c, d->d, &w))
+			return false;
+		v -= w;
+	}
+	*ns = v;
+	return true;
+}

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <string.h>
+
+#include "record.h"
+
+void txrec_clear(struct txrec *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->t3_sw_d = TXREC_NO_DELTA;
+	r->t4_sw_d = TXREC_NO_DELTA;
+}
+
+static int32_t delta32(int64_t base, int64_t t)
+{
+	int64_t d;
+
+	if (base == TS_NONE || t == TS_NONE)
+		return TXREC_NO_DELTA;
+	d = t - base;
+	if (d <= INT32_MIN || d > INT32_MAX)
+		return TXREC_NO_DELTA;
+	return (int32_t)d;
+}
+
+static int64_t undelta(int64_t base, int32_t d)
+{
+	return base == TS_NONE || d == TXREC_NO_DELTA ? TS_NONE : base + d;
+}
+
+void txrec_set_t3_sw(struct txrec *r, int64_t t3_sw)
+{
+	r->t3_sw_d = delta32(r->t2_sw, t3_sw);
+}
+
+void txrec_set_t4_sw(struct txrec *r, int64_t t4_sw)
+{
+	r->t4_sw_d = delta32(r->t1_sw, t4_sw);
+}
+
+int64_t txrec_stamp(const struct txrec *r, enum point p)
+{
+	switch (p) {
+	case P_T1_SW:
+		return r->t1_sw;
+	case P_T1_WIRE:
+		return r->t1_wire;
+	case P_T2_WIRE:
+		return r->t2_wire;
+	case P_T2_SW:
+		return r->t2_sw;
+	case P_T3_SW:
+		return undelta(r->t2_sw, r->t3_sw_d);
+	case P_T3_WIRE:
+		return r->t3_wire;
+	case P_T4_WIRE:
+		return r->t4_wire;
+	case P_T4_SW:
+		return undelta(r->t1_sw, r->t4_sw_d);
+	default:
+		return TS_NONE;
+	}
+}

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The measuring socket (see sock.h).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <net/if.h>
+#include <netdb.h>
+#include <netlink/netlink.h>
+#include <netlink/route/route.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "missing.h"
+#include "sock.h"
+#include "timeutil.h"
+
+#define CMSG_BUF 256
+
+static int sockopt_int(int fd, int level, int name, int v)
+{
+	return setsockopt(fd, level, name, &v, sizeof(v)) ? -errno : 0;
+}
+
+/* Parse a numeric IPv4/IPv6 address (with the interface as IPv6 scope). */
+static int resolve(const char *text, uint16_t port, unsigned int ifindex,
+		   struct sockaddr_storage *ss, socklen_t *len)
+{
+	struct sockaddr_in *in = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, text, &in->sin_addr) == 1) {
+		in->sin_family = AF_INET;
+		in->sin_port = htons(port);
+		*len = sizeof(*in);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, text, &in6->sin6_addr) == 1) {
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(port);
+		if (IN6_IS_ADDR_LINKLOCAL(&in6->sin6_addr))
+			in6->sin6_scope_id = ifindex;
+		*len = sizeof(*in6);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+struct route_answer {
+	int oif;
+	int type;
+	bool found;
+};
+
+static int route_cb(struct nl_msg *msg, void *arg)
+{
+	struct route_answer *ans = arg;
+	struct rtnl_route *route;
+	struct rtnl_nexthop *nh;
+
+	if (rtnl_route_parse(nlmsg_hdr(msg), &route) < 0)
+		return NL_SKIP;
+	ans->type = rtnl_route_get_type(route);
+	nh = rtnl_route_nexthop_n(route, 0);
+	if (nh) {
+		ans->oif = rtnl_route_nh_get_ifindex(nh);
+		ans->found = true;
+	}
+	rtnl_route_put(route);
+	return NL_OK;
+}
+
+int sk_route_check(const struct sockaddr_storage *addr, unsigned int ifindex,
+		   const char *iface, const char *text, char *err, size_t len)
+{
+	struct rtmsg rtm = { .rtm_family = (unsigned char)addr->ss_family };
+	struct route_answer ans = { 0 };
+	struct nl_sock *nl = NULL;
+	struct nl_msg *msg = NULL;
+	char oifname[IF_NAMESIZE] = "?";
+	const void *dst;
+	int alen, ret;
+
+	if (addr->ss_family == AF_INET) {
+		dst = &((const struct sockaddr_in *)addr)->sin_addr;
+		alen = 4;
+	} else {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)addr;
+
+		if (IN6_IS_ADDR_LINKLOCAL(&in6->sin6_addr))
+			return 0;	/* scoped to the interface by -i */
+		dst = &in6->sin6_addr;
+		alen = 16;
+	}
+	rtm.rtm_dst_len = (unsigned char)(alen * 8);
+
+	ret = -ENOMEM;
+	nl = nl_socket_alloc();
+	msg = nlmsg_alloc_simple(RTM_GETROUTE, 0);
+	if (!nl || !msg)
+		goto out;
+	ret = -EIO;
+	if (nl_connect(nl, NETLINK_ROUTE) < 0 ||
+	    nlmsg_append(msg, &rtm, sizeof(rtm), NLMSG_ALIGNTO) < 0 ||
+	    nla_put(msg, RTA_DST, alen, dst) < 0 ||
+	    nl_send_auto(nl, msg) < 0) {
+		snprintf(err, len, "route lookup for %s over netlink failed", text);
+		goto out;
+	}
+	nl_socket_modify_cb(nl, NL_CB_VALID, NL_CB_CUSTOM, route_cb, &ans);
+	if (nl_recvmsgs_default(nl) < 0 || !ans.found) {
+		snprintf(err, len, "%s: no route to it (ip route get %s): give %s an address in its subnet, or add a route",
+			 text, text, iface);
+		ret = -ENETUNREACH;
+		goto out;
+	}
+	ret = 0;
+	if ((unsigned int)ans.oif != ifindex) {
+		if_indextoname((unsigned int)ans.oif, oifname);
+		if (ans.type == RTN_LOCAL)
+			snprintf(err, len, "%s is an address of this host: packets to it go over %s, not %s (use -i %s, or run the reflector in another namespace)",
+				 text, oifname, iface, oifname);
+		else
+			snprintf(err, len, "%s is routed via %s, not %s (ip route get %s): add a route through %s or use -i %s",
+				 text, oifname, iface, text, iface, oifname);
+		ret = -EHOSTUNREACH;
+	}
+out:
+	nlmsg_free(msg);
+	nl_socket_free(nl);
+	return ret;
+}
+
+static int sk_busy_poll(struct sk *s, const struct rant_cfg *cfg, char *err,
+			size_t len)
+{
+	int ret = 0;
+
+	if (!cfg->busy_poll_us)
+		return 0;
+	ret = sockopt_int(s->fd, SOL_SOCKET, SO_BUSY_POLL, cfg->busy_poll_us);
+	if (!ret && cfg->budget)
+		ret = sockopt_int(s->fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET, cfg->budget);
+	if (!ret && cfg->prefer_busypoll)
+		ret = sockopt_int(s->fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, 1);
+	if (ret == -EPERM)
+		snprintf(err, len, "busy-poll options above net.core.busy_read need CAP_NET_ADMIN: run as root");
+	else if (ret)
+		snprintf(err, len, "setsockopt SO_BUSY_POLL family failed: %s (kernel too old for -B/-P?)",
+			 strerror(-ret));
+	return ret;
+}
+
+static int sk_bind(struct sk *s, const struct rant_cfg *cfg, char *err,
+		   size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	int ret;
+
+	if (cfg->mode == MODE_EMIT) {
+		if (connect(s->fd, (struct sockaddr *)&s->peer, s->peer_len)) {
+			ret = -errno;
+			snprintf(err, len, "connect to %s: %s", cfg->addr, strerror(-ret));
+			return ret;
+		}
+		return 0;
+	}
+	memset(&ss, 0, sizeof(ss));
+	if (s->family == AF_INET6) {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+
+		sockopt_int(s->fd, IPPROTO_IPV6, IPV6_V6ONLY, 0);
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(cfg->port);
+		sl = sizeof(*in6);
+	} else {
+		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+
+		in->sin_family = AF_INET;
+		in->sin_port = htons(cfg->port);
+		sl = sizeof(*in);
+	}
+	if (bind(s->fd, (struct sockaddr *)&ss, sl)) {
+		ret = -errno;
+		if (ret == -EADDRINUSE)
+			snprintf(err, len, "UDP port %u is in use (ss -lunp 'sport = :%u'): stop the other reflector or use --port",
+				 cfg->port, cfg->port);
+		else
+			snprintf(err, len, "bind to UDP port %u: %s", cfg->port, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+int sk_open(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
+{
+	char hwerr[160];
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	s->ifindex = if_nametoindex(cfg->iface);
+	if (!s->ifindex) {
+		snprintf(err, len, "%s: no such interface (ip link lists them; in a namespace, run rant under ip netns exec)",
+			 cfg->iface);
+		return -ENODEV;
+	}
+	if (cfg->mode == MODE_EMIT) {
+		if (resolve(cfg->addr, cfg->port, s->ifindex, &s->peer, &s->peer_len)) {
+			snprintf(err, len, "-a %s: not an IPv4 or IPv6 address", cfg->addr);
+			return -EINVAL;
+		}
+		ret = sk_route_check(&s->peer, s->ifindex, cfg->iface, cfg->addr, err, len);
+		if (ret)
+			return ret;
+		s->family = s->peer.ss_family;
+	} else {
+		s->family = AF_INET6;
+	}
+
+	s->fd = socket(s->family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (s->fd < 0 && cfg->mode == MODE_REFLECT && errno == EAFNOSUPPORT) {
+		s->family = AF_INET;	/* IPv6 disabled on this host */
+		s->fd = socket(s->family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	}
+	if (s->fd < 0) {
+		ret = -errno;
+		snprintf(err, len, "socket: %s", strerror(-ret));
+		return ret;
+	}
+	if (setsockopt(s->fd, SOL_SOCKET, SO_BINDTODEVICE, cfg->iface,
+		       (socklen_t)strlen(cfg->iface) + 1)) {
+		ret = -errno;
+		if (ret == -EPERM)
+			snprintf(err, len, "binding to %s needs CAP_NET_RAW: run as root (or setcap cap_net_raw,cap_net_admin,cap_ipc_lock+ep rant)",
+				 cfg->iface);
+		else
+			snprintf(err, len, "setsockopt SO_BINDTODEVICE %s: %s", cfg->iface, strerror(-ret));
+		goto failed;
+	}
+	ret = sk_busy_poll(s, cfg, err, len);
+	if (ret)
+		goto failed;
+
+	s->hw = false;
+	if (cfg->no_hw_ts) {
+		snprintf(s->hw_note, sizeof(s->hw_note), "-R/--no-hw-ts given");
+	} else {
+		ret = ts_hw_enable(s->fd, cfg->iface, hwerr, sizeof(hwerr));
+		if (!ret) {
+			s->hw = true;
+		} else if (ret == -EOPNOTSUPP) {
+			snprintf(s->hw_note, sizeof(s->hw_note), "%s", hwerr);
+		} else {
+			snprintf(err, len, "%s", hwerr);
+			goto failed;
+		}
+	}
+	ret = ts_sock_enable(s->fd, s->hw);
+	if (ret) {
+		snprintf(err, len, "setsockopt SO_TIMESTAMPING: %s", strerror(-ret));
+		goto failed;
+	}
+	ret = sk_bind(s, cfg, err, len);
+	if (ret)
+		goto failed;
+	return 0;
+failed:
+	sk_close(s);
+	return ret;
+}
+
+void sk_close(struct sk *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+}
+
+int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m)
+{
+	char control[CMSG_BUF];
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = {
+		.msg_name = &m->src,
+		.msg_namelen = sizeof(m->src),
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = control,
+		.msg_controllen = sizeof(control),
+	};
+	ssize_t n;
+
+	n = recvmsg(s->fd, &msg, MSG_DONTWAIT);
+	if (n < 0)
+		return -errno;
+	m->len = n;
+	m->src_len = msg.msg_namelen;
+	if (msg.msg_flags & MSG_TRUNC)
+		m->len = -1;	/* larger than any valid datagram */
+	if (ts_parse_rx(&msg, &m->rx))
+		m->rx.kn_ns = m->rx.hw_ns = TS_NONE;
+	return 0;
+}
+
+int sk_tx_stamp(struct sk *s, uint32_t key, int64_t wait_ns,
+		struct ts_stamps *ts)
+{
+	int64_t deadline = 0;
+	char control[CMSG_BUF];
+	struct ts_tx tx;
+
+	for (;;) {
+		struct msghdr msg = {
+			.msg_control = control,
+			.msg_controllen = sizeof(control),
+		};
+
+		if (recvmsg(s->fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) >= 0) {
+			if (ts_parse_tx(&msg, &tx) == 0 && tx.key == key &&
+			    tx.type == SCM_TSTAMP_SND) {
+				*ts = tx.ts;
+				return 0;
+			}
+			continue;	/* an older key, or not a stamp */
+		}
+		if (errno != EAGAIN && errno != EINTR)
+			return -ENOENT;
+		if (wait_ns <= 0)
+			return -ENOENT;
+		if (!deadline)
+			deadline = monotonic_ns() + wait_ns;
+		else if (monotonic_ns() > deadline)
+			return -ENOENT;
+	}
+}
+
+int sk_wait(const struct sk *s, int64_t deadline_ns)
+{
+	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
+	int64_t left = deadline_ns - monotonic_ns();
+	struct timespec ts;
+	int n;
+
+	if (left < 0)
+		left = 0;
+	ts = ns_to_timespec(left);
+	n = ppoll(&pfd, 1, &ts, NULL);
+	if (n < 0)
+		return -errno;
+	return n > 0;
+}

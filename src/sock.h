@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The measuring socket: UDP bound to the interface, with SO_TIMESTAMPING
+ * (hardware where the NIC has it, else kernel software), the busy-poll
+ * options, and on the emitter connected to the reflector after checking
+ * that the route to it leaves through that interface.
+ */
+#ifndef RANT_SOCK_H
+#define RANT_SOCK_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "opts.h"
+#include "ts.h"
+
+struct sk {
+	int fd;
+	int family;
+	unsigned int ifindex;
+	bool hw;			/* wire stamps are the NIC's */
+	char hw_note[160];		/* why not, when hw is false */
+	struct sockaddr_storage peer;	/* emitter: the reflector */
+	socklen_t peer_len;
+	uint32_t tx_key;		/* OPT_ID of the next send */
+};
+
+/* Open and configure; -errno with a one-line message (problem and fix). */
+int sk_open(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len);
+void sk_close(struct sk *s);
+
+/*
+ * Check that addr is routed out of ifindex (RTM_GETROUTE through libnl).
+ * 0, or -errno with the message.
+ */
+int sk_route_check(const struct sockaddr_storage *addr, unsigned int ifindex,
+		   const char *iface, const char *text, char *err, size_t len);
+
+/* One received datagram with its stamps. */
+struct sk_msg {
+	ssize_t len;
+	struct ts_stamps rx;		/* TS_NONE where absent */
+	struct sockaddr_storage src;
+	socklen_t src_len;
+};
+
+/* Non-blocking receive; -EAGAIN when nothing is queued. */
+int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m);
+
+/*
+ * The TX stamp of send number key, from the error queue: reads reports
+ * until key's arrives or wait_ns passes (0: only what is queued now).
+ * Reports for other keys are discarded. Returns 0 with *ts, or -ENOENT.
+ */
+int sk_tx_stamp(struct sk *s, uint32_t key, int64_t wait_ns,
+		struct ts_stamps *ts);
+
+/* Wait until fd is readable or deadline (CLOCK_MONOTONIC ns) passes:
+ * 1 readable, 0 timeout, -EINTR on a signal. */
+int sk_wait(const struct sk *s, int64_t deadline_ns);
+
+#endif
