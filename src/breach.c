@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Breakdown of a transaction into the steps of its path (see breach.h).
+ */
+#include <string.h>
+
+#include "breach.h"
+
+static const enum metric_id emit_steps[] = {
+	M_EMIT_TX, M_NETWORK, M_REFLECT_RX, M_REFLECT_PROC, M_REFLECT_TX,
+	M_EMIT_RX,
+};
+static const enum metric_id reflect_steps[] = {
+	M_REFLECT_RX, M_REFLECT_PROC, M_REFLECT_TX,
+};
+
+bool breakdown_is_step(const struct breakdown *b, enum metric_id m, bool emit)
+{
+	bool split = b->have[M_REFLECT_RX] || b->have[M_REFLECT_PROC] ||
+		     b->have[M_REFLECT_TX];
+
+	/* Without the reflector's SW stamps its response is one step. */
+	if (m == M_RESPONSE)
+		return !split;
+	if (emit) {
+		for (size_t i = 0; i < sizeof(emit_steps) / sizeof(emit_steps[0]); i++)
+			if (emit_steps[i] == m)
+				return true;
+		return false;
+	}
+	for (size_t i = 0; i < sizeof(reflect_steps) / sizeof(reflect_steps[0]); i++)
+		if (reflect_steps[i] == m)
+			return true;
+	return false;
+}
+
+void breakdown_compute(const struct txrec *rec, bool emit, struct breakdown *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->largest = -1;
+	for (int m = 0; m < M_COUNT; m++)
+		b->have[m] = metric_value(m, rec, &b->ns[m]);
+	for (int m = 0; m < M_COUNT; m++) {
+		if (!b->have[m] || !breakdown_is_step(b, m, emit))
+			continue;
+		if (b->largest < 0 || b->ns[m] > b->ns[b->largest])
+			b->largest = m;
+	}
+}

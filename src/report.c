@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Text and JSON output from one set of calls (iproute2's print_* idea):
+ * each o_*() call prints its value to the text stream with a format and
+ * to the JSON document under a key; either may be absent.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "breach.h"
+#include "json.h"
+#include "report.h"
+#include "trace.h"
+#include "wire.h"
+
+#ifndef RANT_VERSION
+#define RANT_VERSION "unknown"
+#endif
+
+struct out {
+	FILE *t;		/* text, or NULL */
+	struct json *j;		/* JSON, or NULL */
+};
+
+static void o_u64(struct out *o, const char *key, const char *fmt, uint64_t v)
+{
+	if (o->t && fmt)
+		fprintf(o->t, fmt, v);
+	if (o->j && key)
+		json_u64(o->j, key, v);
+}
+
+static void o_i64(struct out *o, const char *key, const char *fmt, int64_t v)
+{
+	if (o->t && fmt)
+		fprintf(o->t, fmt, v);
+	if (o->j && key)
+		json_i64(o->j, key, v);
+}
+
+static void o_dbl(struct out *o, const char *key, const char *fmt, double v)
+{
+	if (o->t && fmt)
+		fprintf(o->t, fmt, v);
+	if (o->j && key)
+		json_double(o->j, key, v);
+}
+
+static void o_str(struct out *o, const char *key, const char *fmt,
+		  const char *v)
+{
+	if (o->t && fmt)
+		fprintf(o->t, fmt, v);
+	if (o->j && key)
+		json_str(o->j, key, v);
+}
+
+static void o_obj(struct out *o, const char *key)
+{
+	if (o->j)
+		json_obj_begin(o->j, key);
+}
+
+static void o_end(struct out *o)
+{
+	if (o->j)
+		json_obj_end(o->j);
+}
+
+#define o_text(o, ...) do { if ((o)->t) fprintf((o)->t, __VA_ARGS__); } while (0)
+
+static const double pcts[] = { 50, 90, 95, 99, 99.9, 99.99, 99.999 };
+static const char *const pct_keys[] = {
+	"50", "90", "95", "99", "99.9", "99.99", "99.999",
+};
+#define NPCT (sizeof(pcts) / sizeof(pcts[0]))
+
+FILE *report_text_stream(const struct run *r)
+{
+	const char *j = r->cfg->json_path;
+
+	return j && !strcmp(j, "-") ? stderr : stdout;
+}
+
+static const char *source_name(bool hw)
+{
+	return hw ? "hardware" : "kernel";
+}
+
+static const char *wire_suffix(bool hw)
+{
+	return hw ? "HW" : "KN";
+}
+
+void report_start(const struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+	FILE *f = report_text_stream(r);
+
+	if (c->mode == MODE_EMIT)
+		fprintf(f, "rant %s emit: %s -> %s port %u, %u-byte payload, session %08x\n",
+			RANT_VERSION, c->iface, c->addr, c->port, c->size, r->session);
+	else
+		fprintf(f, "rant %s reflect: %s port %u\n", RANT_VERSION, c->iface, c->port);
+	if (r->sk.hw)
+		fprintf(f, "timestamps: hardware (NIC, PHC time): columns T*_HW\n");
+	else
+		fprintf(f, "timestamps: kernel software, not the NIC's (%s): columns T*_KN\n",
+			r->sk.hw_note);
+	if (c->mode == MODE_EMIT && c->size < WIRE_PONG_LEN)
+		fprintf(f, "note: -m %u is below %d bytes: pongs cannot carry the reflector's stamps\n",
+			c->size, WIRE_PONG_LEN);
+	if (c->verbose) {
+		fprintf(f, "waiting: %s; busy poll %d us; warm-up %u; duration %.3f s; count %" PRIu64 "\n",
+			c->block ? "poll()" : "spinning", c->busy_poll_us,
+			c->mode == MODE_EMIT ? c->warmup : 0,
+			(double)c->duration_ns / NS_PER_SEC, c->count);
+		if (r->trace)
+			fprintf(f, "ftrace: markers to %s/trace_marker%s\n", trace_dir(r->trace),
+				c->snapshot ? ", snapshot at a breach" : "");
+	}
+	fflush(f);
+}
+
+/* The name of a stamp as the log and breakdown show it. */
+static const char *stamp_name(const struct run *r, enum point p, char *buf,
+			      size_t len)
+{
+	static const char *const base[P_COUNT] = {
+		"T1_SW", "T1", "T2", "T2_SW", "T3_SW", "T3", "T4", "T4_SW",
+	};
+	bool local = r->cfg->mode == MODE_EMIT ?
+		     (p == P_T1_WIRE || p == P_T4_WIRE) : true;
+	bool hw = local ? r->sk.hw : r->peer_hw;
+
+	if (p == P_T1_WIRE || p == P_T2_WIRE || p == P_T3_WIRE || p == P_T4_WIRE)
+		snprintf(buf, len, "%s_%s", base[p], wire_suffix(hw));
+	else
+		snprintf(buf, len, "%s", base[p]);
+	return buf;
+}
+
+static void print_breach(struct out *o, const struct run *r,
+			 const struct breach *b)
+{
+	bool emit = r->cfg->mode == MODE_EMIT;
+	struct breakdown bd;
+	char name[16];
+
+	breakdown_compute(&b->rec, emit, &bd);
+	o_text(o, "\n*** Threshold breach: %s", emit ? "RTT" : "response");
+	o_u64(o, "seq", " of seq %" PRIu64, b->rec.seq);
+	o_i64(o, "latency", " is %" PRId64 " ns", b->latency_ns);
+	o_i64(o, "threshold", " > threshold %" PRId64 " ns\n", r->cfg->threshold_ns);
+	o_text(o, "  stamps (s.ns):\n");
+	o_obj(o, "stamps");
+	for (int p = 0; p < P_COUNT; p++) {
+		int64_t t = txrec_stamp(&b->rec, p);
+
+		if (t == TS_NONE)
+			continue;
+		stamp_name(r, p, name, sizeof(name));
+		o_text(o, "    %-6s %" PRId64 ".%09" PRId64 "\n", name,
+		       (int64_t)(t / NS_PER_SEC), (int64_t)(t % NS_PER_SEC));
+		if (o->j)
+			json_i64(o->j, name, t);
+	}
+	o_end(o);
+	o_text(o, "  components (ns):\n");
+	o_obj(o, "components");
+	for (int m = 0; m < M_COUNT; m++) {
+		if (!bd.have[m])
+			continue;
+		o_text(o, "    %-44s", metric_defs[m].label);
+		o_i64(o, metric_defs[m].name, " %10" PRId64, bd.ns[m]);
+		o_text(o, "%s\n", m == bd.largest ? "  <-- where the spike is" : "");
+	}
+	o_end(o);
+	if (bd.largest >= 0)
+		o_str(o, "largest", NULL, metric_defs[bd.largest].name);
+	if (emit && !bd.have[M_RESPONSE] && r->cfg->size >= WIRE_PONG_LEN)
+		o_text(o, "  (the reflector's TX stamp of this pong never arrived: response and network unknown)\n");
+}
+
+void report_breach(const struct run *r, const struct breach *b)
+{
+	struct out o = { .t = report_text_stream(r) };
+
+	print_breach(&o, r, b);
+	fflush(o.t);
+}
+
+static void print_counts(struct out *o, const struct run *r)
+{
+	const struct counts *c = &r->cnt;
+
+	o_obj(o, "counts");
+	o_u64(o, "sent", "sent %" PRIu64, c->sent);
+	o_u64(o, "received", ", received %" PRIu64, c->received);
+	if (r->cfg->mode == MODE_EMIT) {
+		o_u64(o, "lost", ", lost %" PRIu64, c->lost);
+		o_u64(o, "late", ", late %" PRIu64, c->late);
+	} else {
+		o_u64(o, "lost", NULL, c->lost);
+		o_u64(o, "late", NULL, c->late);
+	}
+	o_u64(o, "duplicate", ", duplicate %" PRIu64, c->duplicate);
+	o_u64(o, "invalid", ", invalid %" PRIu64, c->invalid);
+	if (r->cfg->mode == MODE_EMIT)
+		o_u64(o, "foreign", ", foreign %" PRIu64, c->foreign);
+	else
+		o_u64(o, "sessions", ", sessions %" PRIu64, c->sessions);
+	o_u64(o, "warmup", ", warmup %" PRIu64 "\n", c->warmup);
+	o_u64(o, "missing_tx_ts", "missing stamps: TX %" PRIu64, c->missing_tx_ts);
+	o_u64(o, "missing_rx_ts", ", RX %" PRIu64, c->missing_rx_ts);
+	o_u64(o, "send_errors", ", send errors %" PRIu64 "\n", c->send_errors);
+	o_u64(o, "breaches", r->cfg->threshold_ns ? "breaches: %" PRIu64 : NULL, c->breaches);
+	if (r->cfg->threshold_ns)
+		o_text(o, " (threshold %" PRId64 " ns)\n", r->cfg->threshold_ns);
+	o_u64(o, "logged", NULL, r->log ? txlog_len(r->log) : 0);
+	o_u64(o, "log_skipped", NULL, c->log_skipped);
+	o_end(o);
+}
+
+static void print_metric(struct out *o, struct run *r, enum metric_id m)
+{
+	struct hist *h = r->hist[m];
+	struct hist_stats st;
+
+	hist_get_stats(h, &st);
+	o_text(o, "%-13s", metric_defs[m].name);
+	o_obj(o, metric_defs[m].name);
+	o_u64(o, "samples", " %9" PRIu64, st.samples);
+	o_i64(o, "min", " %9" PRId64, st.min);
+	o_u64(o, "min_seq", NULL, st.min_seq);
+	o_dbl(o, "avg", " %11.1f", st.avg);
+	o_dbl(o, "stddev", " %9.1f", st.stddev);
+	o_obj(o, "percentiles");
+	for (size_t i = 0; i < NPCT; i++)
+		o_i64(o, pct_keys[i], " %9" PRId64, hist_percentile(h, pcts[i]));
+	o_end(o);
+	o_i64(o, "max", " %9" PRId64 "\n", st.max);
+	o_u64(o, "max_seq", NULL, st.max_seq);
+	if (o->j) {
+		json_str(o->j, "label", metric_defs[m].label);
+		json_bool(o->j, "exact_above_overflow", hist_exact(h));
+	}
+	o_end(o);
+}
+
+static bool metric_shown(const struct run *r, enum metric_id m)
+{
+	struct hist_stats st;
+
+	if (!r->hist[m])
+		return false;
+	if (m == run_primary(r))
+		return true;
+	hist_get_stats(r->hist[m], &st);
+	return st.samples > 0;
+}
+
+static void print_metrics(struct out *o, struct run *r)
+{
+	o_text(o, "\n%-13s %9s %9s %11s %9s", "ns", "samples", "min", "avg", "stddev");
+	for (size_t i = 0; i < NPCT; i++)
+		o_text(o, " %9s", pct_keys[i]);
+	o_text(o, " %9s\n", "max");
+	o_obj(o, "metrics");
+	for (int m = 0; m < M_COUNT; m++)
+		if (metric_shown(r, m))
+			print_metric(o, r, m);
+	o_end(o);
+	o_text(o, "\n");
+	for (int m = 0; m < M_COUNT; m++)
+		if (metric_shown(r, m))
+			o_text(o, "  %-13s %s\n", metric_defs[m].name, metric_defs[m].label);
+}
+
+/* Text only: the seed's summary of the primary metric. */
+static void print_hist_summary(struct out *o, struct run *r)
+{
+	enum metric_id m = run_primary(r);
+	struct hist *h = r->hist[m];
+	struct hist_stats st;
+
+	hist_get_stats(h, &st);
+	o_text(o, "\nHistogram Summary: %s, %g us buckets up to %g us, exact above\n",
+	       metric_defs[m].name, (double)hist_bucket_ns(h) / NS_PER_US,
+	       (double)hist_overflow_ns(h) / NS_PER_US);
+	if (!st.samples) {
+		o_text(o, "  no samples\n");
+		return;
+	}
+	o_text(o, "  minimum  %10" PRId64 " ns  (seq %" PRIu64 ")\n", st.min, st.min_seq);
+	for (size_t i = 0; i < NPCT; i++)
+		o_text(o, "  p%-7s %10" PRId64 " ns\n", pct_keys[i], hist_percentile(h, pcts[i]));
+	o_text(o, "  maximum  %10" PRId64 " ns  (seq %" PRIu64 ")\n", st.max, st.max_seq);
+	if (!hist_exact(h))
+		o_text(o, "  note: %" PRIu64 " samples above the overflow bound were not stored: tail percentiles are approximate (raise -o)\n",
+		       st.outliers_dropped);
+}
+
+static void print_histogram(struct out *o, struct run *r)
+{
+	enum metric_id m = run_primary(r);
+	struct hist *h = r->hist[m];
+	int64_t b = hist_bucket_ns(h);
+
+	if (o->t && r->cfg->histogram)
+		fprintf(o->t, "\nHistogram: %s (bucket start, us: count)\n", metric_defs[m].name);
+	o_obj(o, "histogram");
+	o_str(o, "metric", NULL, metric_defs[m].name);
+	o_i64(o, "bucket_ns", NULL, b);
+	o_i64(o, "overflow_ns", NULL, hist_overflow_ns(h));
+	if (o->j)
+		json_arr_begin(o->j, "buckets");
+	for (size_t i = 0; i < hist_nbuckets(h); i++) {
+		uint64_t n = hist_bucket_count(h, i);
+
+		if (!n)
+			continue;
+		if (o->t && r->cfg->histogram)
+			fprintf(o->t, "  %10.3f: %" PRIu64 "\n", (double)((int64_t)i * b) / NS_PER_US, n);
+		if (o->j) {
+			json_arr_begin(o->j, NULL);
+			json_i64(o->j, NULL, (int64_t)i * b);
+			json_u64(o->j, NULL, n);
+			json_arr_end(o->j);
+		}
+	}
+	if (o->j)
+		json_arr_end(o->j);
+	if (o->t && r->cfg->histogram) {
+		fprintf(o->t, "  overflow (>= %g us): %" PRIu64 "\n",
+			(double)hist_overflow_ns(h) / NS_PER_US, hist_overflow_count(h));
+		if (hist_underflow_count(h))
+			fprintf(o->t, "  underflow (< 0): %" PRIu64 "\n", hist_underflow_count(h));
+	}
+	if (o->j) {
+		json_u64(o->j, "overflow", hist_overflow_count(h));
+		json_u64(o->j, "underflow", hist_underflow_count(h));
+	}
+	o_end(o);
+}
+
+static void print_config(struct json *j, const struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+
+	json_obj_begin(j, "config");
+	if (c->addr)
+		json_str(j, "address", c->addr);
+	json_u64(j, "port", c->port);
+	json_i64(j, "duration_ns", c->duration_ns);
+	json_u64(j, "count", c->count);
+	json_u64(j, "warmup", c->warmup);
+	json_u64(j, "size", c->size);
+	json_i64(j, "timeout_ns", c->timeout_ns);
+	json_i64(j, "interval_ns", c->interval_ns);
+	json_bool(j, "block", c->block);
+	json_bool(j, "sw_timestamps", c->sw);
+	json_bool(j, "no_hw_ts", c->no_hw_ts);
+	json_i64(j, "bucket_ns", c->bucket_ns);
+	json_i64(j, "overflow_ns", c->overflow_ns);
+	json_bool(j, "hugepages", c->hugepages);
+	json_i64(j, "busy_poll_us", c->busy_poll_us);
+	json_i64(j, "budget", c->budget);
+	json_bool(j, "prefer_busypoll", c->prefer_busypoll);
+	json_i64(j, "threshold_ns", c->threshold_ns);
+	json_bool(j, "continue", c->cont);
+	json_i64(j, "log_threshold_ns", c->log_threshold_ns);
+	json_bool(j, "trace_marker", c->trace_marker);
+	json_bool(j, "snapshot", c->snapshot);
+	if (c->trace_marker)
+		json_str(j, "trace_instance", c->trace_instance);
+	json_obj_end(j);
+}
+
+/* Summary to text and/or JSON in one pass. */
+static void print_summary(struct out *o, struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+	bool emit = c->mode == MODE_EMIT;
+
+	if (o->j) {
+		json_obj_begin(o->j, NULL);
+		json_str(o->j, "rant_version", RANT_VERSION);
+		json_str(o->j, "mode", emit ? "emit" : "reflect");
+		json_str(o->j, "interface", c->iface);
+		json_str(o->j, "timestamp_source", source_name(r->sk.hw));
+		if (!r->sk.hw)
+			json_str(o->j, "timestamp_note", r->sk.hw_note);
+		if (emit && r->peer_body)
+			json_str(o->j, "reflector_timestamp_source", source_name(r->peer_hw));
+		if (emit)
+			json_u64(o->j, "session", r->session);
+		json_i64(o->j, "start_ns", r->start_ns);
+		json_i64(o->j, "end_ns", r->end_ns);
+		json_str(o->j, "stop_reason", r->stop_reason ? r->stop_reason : "");
+		print_config(o->j, r);
+	}
+	o_text(o, "\n--- Latency Statistics ---\n");
+	o_text(o, "%s on %s, %.3f s measured, timestamps %s",
+	       emit ? "emit" : "reflect", c->iface,
+	       (double)(r->end_ns - r->start_ns) / NS_PER_SEC, source_name(r->sk.hw));
+	if (emit && r->peer_body)
+		o_text(o, " (reflector: %s)", source_name(r->peer_hw));
+	o_text(o, ", stopped: %s\n", r->stop_reason ? r->stop_reason : "?");
+	print_counts(o, r);
+	print_metrics(o, r);
+	print_hist_summary(o, r);
+	print_histogram(o, r);
+	if (o->j) {
+		json_arr_begin(o->j, "breaches");
+		for (unsigned int i = 0; i < r->nbreach; i++) {
+			struct out jo = { .j = o->j };
+
+			json_obj_begin(o->j, NULL);
+			print_breach(&jo, r, &r->breach[i]);
+			json_obj_end(o->j);
+		}
+		json_arr_end(o->j);
+		json_obj_begin(o->j, "clock");
+		json_str(o->j, "local_source", source_name(r->sk.hw));
+		json_bool(o->j, "phc_checked", false);
+		json_obj_end(o->j);
+		json_obj_end(o->j);
+		json_end(o->j);
+	}
+}
+
+static int write_log(struct run *r)
+{
+	struct txlog_fmt f = {
+		.emit = r->cfg->mode == MODE_EMIT,
+		.sw = r->cfg->sw,
+		.hw = r->sk.hw,
+		.peer = r->cfg->mode == MODE_EMIT && r->peer_body,
+		.peer_hw = r->peer_hw,
+	};
+	int ret;
+
+	ret = txlog_write(r->log, r->logf.fd, &f);
+	if (!ret)
+		ret = outfile_commit(&r->logf);
+	if (ret)
+		fprintf(stderr, "rant: writing the log %s failed: %s (nothing was written)\n",
+			r->cfg->log_path, strerror(-ret));
+	return ret;
+}
+
+int report_end(struct run *r)
+{
+	struct out text = { .t = report_text_stream(r) };
+	int ret = 0, err;
+
+	print_summary(&text, r);
+	fflush(text.t);
+	if (r->have_json) {
+		struct json j;
+		struct out jo = { .j = &j };
+		FILE *f = outfile_stream(&r->jsonf);
+
+		if (!f) {
+			ret = -errno;
+		} else {
+			json_init(&j, f);
+			print_summary(&jo, r);
+			ret = outfile_commit(&r->jsonf);
+		}
+		if (ret)
+			fprintf(stderr, "rant: writing the JSON %s failed: %s (nothing was written)\n",
+				r->cfg->json_path, strerror(-ret));
+	}
+	if (r->have_log) {
+		err = write_log(r);
+		if (err && !ret)
+			ret = err;
+	}
+	return ret;
+}

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Run set-up and teardown: everything that may fail or allocate happens
+ * here, before the first packet (DESIGN: the hot path).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "run.h"
+#include "trace.h"
+#include "wire.h"
+
+volatile sig_atomic_t run_stop;
+
+/* Transactions per second assumed when sizing from -d: a kernel UDP
+ * round trip takes at least ~5 us, even on the best NICs. */
+#define SIZING_RATE 200000
+#define OUTLIER_CAP_MAX (1U << 18)
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	run_stop = 1;
+}
+
+static int install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: ppoll returns EINTR */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+		return -errno;
+	return 0;
+}
+
+enum metric_id run_primary(const struct run *r)
+{
+	return r->cfg->mode == MODE_EMIT ? M_RTT : M_RESPONSE;
+}
+
+/* Transactions the run may measure: exact with -c, estimated from -d. */
+static uint64_t expected_samples(const struct rant_cfg *c)
+{
+	uint64_t by_time = 0;
+
+	if (c->duration_ns) {
+		uint64_t rate = SIZING_RATE;
+
+		if (c->mode == MODE_EMIT && c->interval_ns)
+			rate = (uint64_t)(NS_PER_SEC / c->interval_ns) + 1;
+		by_time = (uint64_t)(c->duration_ns / NS_PER_MS) * rate / 1000 + 1;
+	}
+	if (c->count && (!by_time || c->count < by_time))
+		return c->count;
+	return by_time;
+}
+
+static bool metric_in_run(const struct rant_cfg *c, enum metric_id m)
+{
+	const struct metric_def *d = &metric_defs[m];
+
+	if (d->sw && !c->sw)
+		return false;
+	if (c->mode == MODE_REFLECT)
+		return m == M_RESPONSE || m == M_REFLECT_RX ||
+		       m == M_REFLECT_PROC || m == M_REFLECT_TX;
+	/* The reflector's side travels in the pong body. */
+	if (c->size < WIRE_PONG_LEN)
+		return m == M_RTT || m == M_RTT_SW || m == M_EMIT_TX ||
+		       m == M_EMIT_RX;
+	return true;
+}
+
+static long mem_available_kb(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+static int alloc_memory(struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+	uint64_t expect = expected_samples(c);
+	size_t ocap = expect && expect < OUTLIER_CAP_MAX ? (size_t)expect : OUTLIER_CAP_MAX;
+	const char *fix = c->hugepages ?
+		"reserve hugepages (echo 512 > /proc/sys/vm/nr_hugepages) or drop -G" :
+		"shorten the run";
+
+	if (ocap < 1024)
+		ocap = 1024;
+	for (int m = 0; m < M_COUNT; m++) {
+		if (!metric_in_run(c, m))
+			continue;
+		r->hist[m] = hist_create(c->bucket_ns, c->overflow_ns, ocap, c->hugepages);
+		if (!r->hist[m]) {
+			fprintf(stderr, "rant: cannot allocate the %s histogram: %s: %s\n",
+				metric_defs[m].name, strerror(errno), fix);
+			return -ENOMEM;
+		}
+	}
+	if (r->have_log) {
+		size_t cap = c->snapshot ? RANT_RING_RECORDS : (size_t)expect;
+		long avail = mem_available_kb();
+		uint64_t need_kb = (uint64_t)cap * sizeof(struct txrec) / 1024;
+
+		if (avail > 0 && need_kb > (uint64_t)avail / 2) {
+			fprintf(stderr, "rant: the log of up to %zu records needs %" PRIu64 " MiB, more than half the free memory: give -c, a shorter -d, -L or -S\n",
+				cap, need_kb / 1024);
+			return -ENOMEM;
+		}
+		r->log = txlog_create(cap, c->snapshot, c->hugepages);
+		if (!r->log) {
+			fprintf(stderr, "rant: cannot allocate the log (%zu records): %s: %s\n",
+				cap, strerror(errno), fix);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int open_outputs(struct run *r)
+{
+	char msg[512];
+	int ret;
+
+	if (r->cfg->log_path) {
+		ret = outfile_open(&r->logf, r->cfg->log_path, msg, sizeof(msg));
+		if (ret) {
+			fprintf(stderr, "rant: -l: %s\n", msg);
+			return ret;
+		}
+		r->have_log = true;
+	}
+	if (r->cfg->json_path) {
+		ret = outfile_open(&r->jsonf, r->cfg->json_path, msg, sizeof(msg));
+		if (ret) {
+			fprintf(stderr, "rant: -j: %s\n", msg);
+			return ret;
+		}
+		r->have_json = true;
+	}
+	return 0;
+}
+
+/* Keep the CPU out of deep idle states for the run, as cyclictest does. */
+static void hold_dma_latency(struct run *r)
+{
+	int32_t zero = 0;
+
+	r->dma_fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+	if (r->dma_fd >= 0 && write(r->dma_fd, &zero, sizeof(zero)) != sizeof(zero)) {
+		close(r->dma_fd);
+		r->dma_fd = -1;
+	}
+	if (r->cfg->verbose)
+		fprintf(stderr, "rant: /dev/cpu_dma_latency %s\n",
+			r->dma_fd >= 0 ? "held at 0 us for the run" :
+			"not held (no permission or no such device): idle states may add latency");
+}
+
+int run_setup(struct run *r, const struct rant_cfg *cfg)
+{
+	char err[512];
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->cfg = cfg;
+	r->sk.fd = -1;
+	r->dma_fd = -1;
+	run_stop = 0;
+
+	ret = sk_open(&r->sk, cfg, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "rant: %s\n", err);
+		return ret;
+	}
+	if (cfg->trace_marker) {
+		ret = trace_open(&r->trace, cfg->trace_instance, cfg->snapshot, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "rant: %s\n", err);
+			return ret;
+		}
+	}
+	ret = open_outputs(r);
+	if (ret)
+		return ret;
+	ret = alloc_memory(r);
+	if (ret)
+		return ret;
+	if (cfg->mode == MODE_EMIT &&
+	    getrandom(&r->session, sizeof(r->session), 0) != sizeof(r->session))
+		r->session = (uint32_t)(getpid() ^ monotonic_ns());
+	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
+		ret = -errno;
+		fprintf(stderr, "rant: mlockall: %s: run as root, or raise the locked-memory limit (ulimit -l)\n",
+			strerror(-ret));
+		return ret;
+	}
+	ret = install_signals();
+	if (ret) {
+		fprintf(stderr, "rant: sigaction: %s\n", strerror(-ret));
+		return ret;
+	}
+	hold_dma_latency(r);
+	return 0;
+}
+
+void run_teardown(struct run *r)
+{
+	for (int m = 0; m < M_COUNT; m++)
+		hist_destroy(r->hist[m]);
+	txlog_destroy(r->log);
+	if (r->have_log)
+		outfile_abort(&r->logf);
+	if (r->have_json)
+		outfile_abort(&r->jsonf);
+	trace_close(r->trace);
+	sk_close(&r->sk);
+	if (r->dma_fd >= 0)
+		close(r->dma_fd);
+	munlockall();
+}
+
+static bool needs_t3(enum metric_id m)
+{
+	const struct metric_def *d = &metric_defs[m];
+
+	return d->a == P_T3_WIRE || d->b == P_T3_WIRE ||
+	       (d->c != d->d && (d->c == P_T3_WIRE || d->d == P_T3_WIRE));
+}
+
+void run_sample(struct run *r, const struct txrec *rec, unsigned int which)
+{
+	int64_t v;
+
+	for (int m = 0; m < M_COUNT; m++) {
+		unsigned int kind = needs_t3(m) ? RUN_T3 : RUN_NO_T3;
+
+		if (r->hist[m] && (which & kind) && metric_value(m, rec, &v))
+			hist_add(r->hist[m], v, rec->seq);
+	}
+}

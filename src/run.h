@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The state of one run, shared by the packet loops (rant.c), the set-up
+ * and the reports. Everything here is allocated and touched by
+ * run_setup(), before the first packet.
+ */
+#ifndef RANT_RUN_H
+#define RANT_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "metric.h"
+#include "opts.h"
+#include "outfile.h"
+#include "record.h"
+#include "sock.h"
+#include "txlog.h"
+
+struct counts {
+	uint64_t sent;		/* measured datagrams sent (pings, or pongs) */
+	uint64_t received;	/* measured datagrams received and matched */
+	uint64_t lost;		/* emitter: no pong within --timeout */
+	uint64_t late;		/* emitter: pong after its ping was counted lost */
+	uint64_t duplicate;	/* a second copy of a datagram already seen */
+	uint64_t invalid;	/* not a valid rant datagram (no reply) */
+	uint64_t foreign;	/* emitter: pong of another session */
+	uint64_t warmup;	/* unmeasured transactions */
+	uint64_t missing_tx_ts;	/* measured sends without a TX stamp */
+	uint64_t missing_rx_ts;	/* measured receives without an RX stamp */
+	uint64_t send_errors;	/* send() failed */
+	uint64_t sessions;	/* reflector: emitter runs served */
+	uint64_t breaches;	/* transactions above -t */
+	uint64_t log_skipped;	/* below -L, not logged */
+};
+
+/* A breach kept for the report (the first few in full). */
+#define RUN_MAX_BREACHES 64
+struct breach {
+	struct txrec rec;
+	int64_t latency_ns;
+	int64_t t_mono_ns;	/* when it was seen */
+};
+
+struct run {
+	const struct rant_cfg *cfg;
+	struct sk sk;
+	uint32_t session;		/* emitter: this run's id */
+	struct hist *hist[M_COUNT];	/* NULL: metric not in this run */
+	struct txlog *log;
+	struct outfile logf, jsonf;
+	bool have_log, have_json;
+	struct counts cnt;
+	bool peer_body;			/* emitter: pongs carried a body */
+	bool peer_hw;			/* emitter: reflector's stamps are HW */
+	bool peer_sw;			/* emitter: pongs carried T2_SW/T3_SW */
+	bool log_full;			/* a linear log ran out of room */
+	const char *stop_reason;	/* why the loop ended, for the report */
+	int64_t start_ns, end_ns;	/* CLOCK_REALTIME of measuring start/end */
+	int dma_fd;			/* /dev/cpu_dma_latency held at 0 */
+	struct breach breach[RUN_MAX_BREACHES];
+	unsigned int nbreach;		/* kept in breach[] */
+	struct trace *trace;		/* -T */
+};
+
+extern volatile sig_atomic_t run_stop;
+
+/*
+ * Everything before the first packet: socket, memory (touched and
+ * locked), output files, idle-state hold, signals, trace files.
+ * Returns 0, or prints one line (problem and fix) and returns -errno.
+ */
+int run_setup(struct run *r, const struct rant_cfg *cfg);
+void run_teardown(struct run *r);
+
+/*
+ * Add rec's metrics to the histograms: those that need the T3 wire stamp
+ * (RUN_T3) or those that do not (RUN_NO_T3), or both. The emitter learns
+ * T3 one pong late, from the follow-up, so it samples in two steps.
+ */
+#define RUN_NO_T3 1
+#define RUN_T3 2
+void run_sample(struct run *r, const struct txrec *rec, unsigned int which);
+
+/* The primary metric: RTT emitting, response reflecting. */
+enum metric_id run_primary(const struct run *r);
+
+#endif
