@@ -24,7 +24,14 @@ struct hist {
 	uint64_t n;
 	int64_t min, max;
 	uint64_t min_seq, max_seq;
-	__int128 sum, sumsq;	/* exact: no float error over long runs */
+	/*
+	 * Sums of the deviations from the first sample: exact for the mean,
+	 * and without the cancellation (or int128 overflow) that raw sums of
+	 * squares suffer for values far from 0 (stamps across unsynced clocks).
+	 */
+	int64_t shift;
+	__int128 sum;
+	long double sumsq;
 };
 
 struct hist *hist_create(int64_t bucket_ns, int64_t overflow_ns,
@@ -76,9 +83,15 @@ void hist_add(struct hist *h, int64_t v, uint64_t seq)
 		h->max = v;
 		h->max_seq = seq;
 	}
+	if (h->n == 0)
+		h->shift = v;
 	h->n++;
-	h->sum += v;
-	h->sumsq += (__int128)v * v;
+	{
+		__int128 d = (__int128)v - h->shift;
+
+		h->sum += d;
+		h->sumsq += (long double)d * (long double)d;
+	}
 
 	if (v >= 0 && v < h->overflow_ns) {
 		h->buckets[v / h->bucket_ns]++;
@@ -107,11 +120,11 @@ void hist_get_stats(const struct hist *h, struct hist_stats *st)
 	st->outliers_dropped = h->out_dropped;
 	st->avg = st->stddev = 0;
 	if (h->n) {
-		double mean = (double)h->sum / (double)h->n;
-		double var = (double)h->sumsq / (double)h->n - mean * mean;
+		long double dm = (long double)h->sum / h->n;
+		long double var = h->sumsq / h->n - dm * dm;
 
-		st->avg = mean;
-		st->stddev = var > 0 ? sqrt(var) : 0;
+		st->avg = (double)(h->shift + dm);
+		st->stddev = var > 0 ? (double)sqrtl(var) : 0;
 	}
 }
 

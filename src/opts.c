@@ -157,6 +157,23 @@ static int parse_u64(struct parser *ps, const char *s, uint64_t lo,
 	return 0;
 }
 
+/* ns as a decimal number of units, without trailing zeros: "0.001". */
+static void fmt_units(char *buf, size_t len, int64_t ns, int64_t unit_ns)
+{
+	int n = snprintf(buf, len, "%" PRId64, ns / unit_ns);
+	int64_t frac = ns % unit_ns, scale = unit_ns;
+
+	if (!frac)
+		return;
+	n += snprintf(buf + n, len - (size_t)n, ".");
+	while (frac && (size_t)n + 1 < len) {
+		scale /= 10;
+		buf[n++] = (char)('0' + frac / scale);
+		frac %= scale;
+	}
+	buf[n] = '\0';
+}
+
 /*
  * Decimal number of units (unit_ns per unit, e.g. 1000 for US) to ns,
  * without floating point: "1.5" US is 1500 ns. Range in units.
@@ -164,13 +181,14 @@ static int parse_u64(struct parser *ps, const char *s, uint64_t lo,
 static int parse_dec_ns(struct parser *ps, const char *s, int64_t unit_ns,
 			int64_t lo_ns, int64_t hi_ns, int64_t *out)
 {
-	char range[64];
+	char range[64], lo[24], hi[24];
 	const char *p = s;
 	int64_t ip = 0, frac = 0, scale = unit_ns;
 	bool digits = false;
 
-	snprintf(range, sizeof(range), "%g to %g", (double)lo_ns / unit_ns,
-		 (double)hi_ns / unit_ns);
+	fmt_units(lo, sizeof(lo), lo_ns, unit_ns);
+	fmt_units(hi, sizeof(hi), hi_ns, unit_ns);
+	snprintf(range, sizeof(range), "%s to %s", lo, hi);
 	for (; *p >= '0' && *p <= '9'; p++, digits = true) {
 		if (ip > INT64_MAX / 10 / unit_ns)
 			return bad(ps, "%s is out of range. Must be in the range %s", s, range);
@@ -182,8 +200,8 @@ static int parse_dec_ns(struct parser *ps, const char *s, int64_t unit_ns,
 				scale /= 10;
 				frac += (*p - '0') * scale;
 			} else if (*p != '0') {
-				return bad(ps, "%s is finer than a nanosecond: give at most %s", s,
-					   unit_ns == NS_PER_SEC ? "9 decimals" : "3 decimals");
+				return bad(ps, "%s is finer than a nanosecond. Must be in the range %s, to 1 ns",
+					   s, range);
 			}
 		}
 	}

@@ -24,6 +24,15 @@ int outfile_open(struct outfile *o, const char *path, char *msg, size_t len)
 		o->fd = STDOUT_FILENO;
 		return 0;
 	}
+	{
+		struct stat st;
+
+		if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+			snprintf(msg, len, "cannot write %s: it is a directory: name a file", path);
+			err = -EISDIR;
+			goto failed;
+		}
+	}
 	if (asprintf(&o->tmp, "%s.rant-XXXXXX", path) < 0) {
 		o->tmp = NULL;
 		err = -ENOMEM;

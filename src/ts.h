@@ -48,8 +48,10 @@ static inline int64_t ts_wire(const struct ts_stamps *s, bool hw)
 }
 
 /*
- * Turn on SO_TIMESTAMPING on fd: RX and TX software stamps, plus the
- * hardware ones when hw, with OPT_ID and OPT_TSONLY. Returns 0 or -errno.
+ * Turn on SO_TIMESTAMPING on fd, with OPT_ID and OPT_TSONLY: RX software
+ * stamps always; TX software stamps without hw; with hw, RX and TX
+ * hardware stamps (and no TX software stamp: drivers skip it while a
+ * hardware TX stamp is pending). Returns 0 or -errno.
  */
 int ts_sock_enable(int fd, bool hw);
 

@@ -69,15 +69,6 @@ struct txrec *txlog_next(struct txlog *l)
 	return r;
 }
 
-void txlog_drop_last(struct txlog *l)
-{
-	if (l->len == 0)
-		return;
-	l->head = l->head == 0 ? l->cap - 1 : l->head - 1;
-	l->len--;
-	/* A ring that had overwritten a record cannot bring it back. */
-}
-
 size_t txlog_len(const struct txlog *l)
 {
 	return l->len;

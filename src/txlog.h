@@ -43,8 +43,6 @@ void txlog_destroy(struct txlog *l);
 
 /* The slot for the next record (zeroed), or NULL when a linear log is full. */
 struct txrec *txlog_next(struct txlog *l);
-/* Give back the slot txlog_next() just returned (the record is not kept). */
-void txlog_drop_last(struct txlog *l);
 /* Records held now, and records a ring has overwritten. */
 size_t txlog_len(const struct txlog *l);
 uint64_t txlog_overwritten(const struct txlog *l);

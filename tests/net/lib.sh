@@ -21,13 +21,14 @@ defer() {
 }
 __run_deferred() {
 	local i
+	set +e
 	for ((i = ${#__deferred[@]} - 1; i >= 0; i--)); do
 		eval "${__deferred[i]}" >/dev/null 2>&1 || true
 	done
 	rm -rf "$WORK"
 }
 trap __run_deferred EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT TERM HUP PIPE
 
 skip() {
 	echo "SKIP: $*"

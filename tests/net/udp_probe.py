@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Send hand-made datagrams to a rant reflector and report its replies.
+
+Usage: udp_probe.py ADDR PORT
+Sends, in order: garbage of several kinds (each must get no reply) and
+valid pings of several sizes (each must get a pong exactly as long).
+Prints one line per probe: "<name> sent=<bytes> reply=<bytes or none>",
+and the number of invalid datagrams it sent as "invalid_sent=N".
+"""
+import socket
+import struct
+import sys
+import time
+
+HDR = struct.Struct(">4sBBHIIQq")  # magic ver type flags session len seq t1
+
+
+def ping(size, seq, session=0xC0FFEE, flags=0, ptype=1, version=1,
+         magic=b"RANT", length=None):
+    hdr = HDR.pack(magic, version, ptype, flags, session,
+                   size if length is None else length, seq, time.time_ns())
+    return (hdr + bytes(size))[:size] if size >= HDR.size else hdr[:size]
+
+
+def main():
+    addr, port = sys.argv[1], int(sys.argv[2])
+    family = socket.AF_INET6 if ":" in addr else socket.AF_INET
+    s = socket.socket(family, socket.SOCK_DGRAM)
+    s.settimeout(0.3)
+    invalid = [
+        ("empty", b""),
+        ("short", b"RANT\x01\x01"),
+        ("bad_magic", ping(72, 1, magic=b"JUNK")),
+        ("bad_version", ping(72, 2, version=9)),
+        ("pong_type", ping(72, 3, ptype=2)),
+        ("bad_type", ping(72, 4, ptype=77)),
+        ("length_lies_long", ping(72, 5, length=1000)),
+        ("length_lies_short", ping(1000, 6, length=72)),
+        ("random", bytes(range(256)) * 4),
+    ]
+    valid = [("ping_%d" % n, ping(n, 100 + n)) for n in (32, 71, 72, 200, 1400, 9000)]
+    for name, data in invalid + valid:
+        s.sendto(data, (addr, port))
+        try:
+            reply = s.recv(65536)
+            print("%s sent=%d reply=%d" % (name, len(data), len(reply)))
+        except socket.timeout:
+            print("%s sent=%d reply=none" % (name, len(data)))
+    print("invalid_sent=%d" % len(invalid))
+
+
+if __name__ == "__main__":
+    main()

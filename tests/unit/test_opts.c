@@ -1,0 +1,443 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * src/opts.h: a table of command lines and the result each must give
+ * (after ethtool's test-cmdline.c), then the fields of a few. Every error
+ * must be one line on err naming the option; a value error names the
+ * allowed range.
+ */
+#include <ctype.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "opts.h"
+#include "tap.h"
+
+#define R "-i eth0 "			/* reflector */
+#define E "-i eth0 -a 10.0.0.2 "	/* emitter */
+
+struct row {
+	const char *args;	/* split on spaces; '' is an empty argument */
+	enum opts_result want;
+	const char *mention;	/* an error must name this (case-insensitive) */
+	const char *range;	/* a value error must show these (space-separated) */
+};
+
+static const struct row rows[] = {
+	/* modes and the required options */
+	{ R, OPTS_OK, NULL, NULL },
+	{ E, OPTS_OK, NULL, NULL },
+	{ "--interface eth0 --address fe80::1", OPTS_OK, NULL, NULL },
+	{ "-ieth0 -a10.0.0.2", OPTS_OK, NULL, NULL },
+	{ "", OPTS_ERROR, "interface", NULL },
+	{ "-a 10.0.0.2", OPTS_ERROR, "interface", NULL },
+	{ "-i ''", OPTS_ERROR, "interface", NULL },
+	{ "-i eth0 -a ''", OPTS_ERROR, "address", NULL },
+	{ "-i", OPTS_ERROR, "interface", NULL },
+	{ "-i eth0 -a", OPTS_ERROR, "address", NULL },
+	{ R "extra", OPTS_ERROR, "extra", NULL },
+	{ E "10.0.0.3", OPTS_ERROR, "10.0.0.3", NULL },
+	{ R "-x", OPTS_ERROR, "-x", NULL },
+	{ R "--bogus", OPTS_ERROR, "--bogus", NULL },
+	{ R "--bogus=1", OPTS_ERROR, "bogus", NULL },
+	{ R "--interfac eth1", OPTS_OK, NULL, NULL },	/* getopt's unique prefix */
+	/* help */
+	{ "-h", OPTS_HELP, NULL, NULL },
+	{ "--help", OPTS_HELP, NULL, NULL },
+	{ R "-h", OPTS_HELP, NULL, NULL },
+	{ "--version", OPTS_HELP, NULL, NULL },
+	/* --port 1..65535 */
+	{ E "--port 1", OPTS_OK, NULL, NULL },
+	{ E "--port 65535", OPTS_OK, NULL, NULL },
+	{ E "--port=8080", OPTS_OK, NULL, NULL },
+	{ R "--port 319", OPTS_OK, NULL, NULL },
+	{ E "--port 0", OPTS_ERROR, "port", "1 65535" },
+	{ E "--port 65536", OPTS_ERROR, "port", "1 65535" },
+	{ E "--port 99999999999999999999999", OPTS_ERROR, "port", "1 65535" },
+	{ E "--port -1", OPTS_ERROR, "port", "1 65535" },
+	{ E "--port 5x", OPTS_ERROR, "port", "1 65535" },
+	{ E "--port 1.5", OPTS_ERROR, "port", "1 65535" },
+	{ E "--port ''", OPTS_ERROR, "port", "1 65535" },
+	{ E "--port", OPTS_ERROR, "port", NULL },
+	/* -d 0..2592000 s, decimals */
+	{ E "-d 0.5", OPTS_OK, NULL, NULL },
+	{ E "-d 0", OPTS_OK, NULL, NULL },
+	{ E "-d 2592000", OPTS_OK, NULL, NULL },
+	{ E "--duration 60", OPTS_OK, NULL, NULL },
+	{ R "-d 3600", OPTS_OK, NULL, NULL },
+	{ E "-d 2592000.5", OPTS_ERROR, "duration", "0 2592000" },
+	{ E "-d 2592001", OPTS_ERROR, "duration", "0 2592000" },
+	{ E "-d -1", OPTS_ERROR, "duration", "0 2592000" },
+	{ E "-d abc", OPTS_ERROR, "duration", "0 2592000" },
+	{ E "-d 5x", OPTS_ERROR, "duration", "0 2592000" },
+	{ E "-d 1.2.3", OPTS_ERROR, "duration", "0 2592000" },
+	{ E "-d .", OPTS_ERROR, "duration", "0 2592000" },
+	{ E "-d ''", OPTS_ERROR, "duration", "0 2592000" },
+	{ E "-d", OPTS_ERROR, "duration", NULL },
+	/* -c 0..1e12 */
+	{ E "-c 0", OPTS_OK, NULL, NULL },
+	{ E "-c 1000000000000", OPTS_OK, NULL, NULL },
+	{ R "--count 5", OPTS_OK, NULL, NULL },
+	{ E "-c 1000000000001", OPTS_ERROR, "count", "0 1000000000000" },
+	{ E "-c 18446744073709551616", OPTS_ERROR, "count", "0 1000000000000" },
+	{ E "-c -1", OPTS_ERROR, "count", "0 1000000000000" },
+	{ E "-c 1e6", OPTS_ERROR, "count", "0 1000000000000" },
+	{ E "-c 0x10", OPTS_ERROR, "count", "0 1000000000000" },
+	/* emitter-only: -w -m --timeout --interval */
+	{ E "-w 0", OPTS_OK, NULL, NULL },
+	{ E "-w 1000000", OPTS_OK, NULL, NULL },
+	{ E "-w 1000001", OPTS_ERROR, "warmup", "0 1000000" },
+	{ E "-w x", OPTS_ERROR, "warmup", "0 1000000" },
+	{ R "-w 5", OPTS_ERROR, "warmup", NULL },
+	{ E "-m 32", OPTS_OK, NULL, NULL },
+	{ E "-m 65507", OPTS_OK, NULL, NULL },
+	{ E "--size 1472", OPTS_OK, NULL, NULL },
+	{ E "-m 31", OPTS_ERROR, "size", "32 65507" },
+	{ E "-m 65508", OPTS_ERROR, "size", "32 65507" },
+	{ E "-m 72x", OPTS_ERROR, "size", "32 65507" },
+	{ R "-m 100", OPTS_ERROR, "size", NULL },
+	{ E "--timeout 1", OPTS_OK, NULL, NULL },
+	{ E "--timeout 1000000", OPTS_OK, NULL, NULL },
+	{ E "--timeout 0", OPTS_ERROR, "timeout", "1 1000000" },
+	{ E "--timeout 1000001", OPTS_ERROR, "timeout", "1 1000000" },
+	{ E "--timeout 10ms", OPTS_ERROR, "timeout", "1 1000000" },
+	{ R "--timeout 5", OPTS_ERROR, "timeout", NULL },
+	{ E "--interval 0", OPTS_OK, NULL, NULL },
+	{ E "--interval 60000000", OPTS_OK, NULL, NULL },
+	{ E "--interval 60000001", OPTS_ERROR, "interval", "0 60000000" },
+	{ E "--interval -1", OPTS_ERROR, "interval", "0 60000000" },
+	{ R "--interval 5", OPTS_ERROR, "interval", NULL },
+	/* flags */
+	{ E "--block -s -R -H -G", OPTS_OK, NULL, NULL },
+	{ R "--block --sw-timestamps --no-hw-ts --histogram --hugepages", OPTS_OK, NULL, NULL },
+	{ R "-v -v -v", OPTS_OK, NULL, NULL },
+	{ R "-vvv --verbose", OPTS_OK, NULL, NULL },
+	{ R "-s5", OPTS_ERROR, "-5", NULL },	/* -s takes no value: -5 unknown */
+	/* output files */
+	{ E "-l run.log", OPTS_OK, NULL, NULL },
+	{ E "--log=run.log -L 20", OPTS_OK, NULL, NULL },
+	{ E "-j -", OPTS_OK, NULL, NULL },
+	{ R "--json out.json", OPTS_OK, NULL, NULL },
+	{ E "-j", OPTS_ERROR, "json", NULL },
+	{ R "-l run.log", OPTS_ERROR, "log", NULL },
+	{ R "-l run.log -d 60", OPTS_OK, NULL, NULL },
+	{ R "-l run.log -c 100", OPTS_OK, NULL, NULL },
+	{ R "-l run.log -S -T", OPTS_OK, NULL, NULL },
+	{ E "-d 0 -l run.log", OPTS_ERROR, "log", NULL },
+	{ E "-d 0 -c 5 -l run.log", OPTS_OK, NULL, NULL },
+	{ E "-d 0 -l run.log -S -T", OPTS_OK, NULL, NULL },
+	{ E "-L 20", OPTS_ERROR, "log-threshold", NULL },
+	/* histogram: -b 0.001..1000, -o 1..10000000, multiple, <= 1e7 buckets */
+	{ E "-b 0.001 -o 1", OPTS_OK, NULL, NULL },
+	{ E "-b 1000 -o 10000000", OPTS_OK, NULL, NULL },
+	{ E "-b 1 -o 10000000", OPTS_OK, NULL, NULL },	/* exactly 1e7 buckets */
+	{ E "-b 0.5 -o 100", OPTS_OK, NULL, NULL },
+	{ E "--bucket-size 2 --overflow 200", OPTS_OK, NULL, NULL },
+	{ E "-b 0", OPTS_ERROR, "bucket", "0.001 1000" },
+	{ E "-b 1000.001", OPTS_ERROR, "bucket", "0.001 1000" },
+	{ E "-b 0.0001", OPTS_ERROR, "bucket", "0.001 1000" },
+	{ E "-b -1", OPTS_ERROR, "bucket", "0.001 1000" },
+	{ E "-b 1us", OPTS_ERROR, "bucket", "0.001 1000" },
+	{ E "-o 0.5", OPTS_ERROR, "overflow", "1 10000000" },
+	{ E "-o 10000001", OPTS_ERROR, "overflow", "1 10000000" },
+	{ E "-b 3 -o 100", OPTS_ERROR, "overflow", NULL },
+	{ E "-b 2 -o 1", OPTS_ERROR, "overflow", NULL },
+	{ E "-b 0.999 -o 10000000", OPTS_ERROR, "overflow", NULL },	/* not a multiple */
+	{ E "-b 0.5 -o 10000000", OPTS_ERROR, "overflow", NULL },	/* 2e7 buckets */
+	/* busy polling */
+	{ E "-p 0", OPTS_OK, NULL, NULL },
+	{ E "-p 1000000", OPTS_OK, NULL, NULL },
+	{ E "-p 50 -B 1 -P", OPTS_OK, NULL, NULL },
+	{ E "--busy-poll-us 50 --budget 65535 --prefer-busypoll", OPTS_OK, NULL, NULL },
+	{ E "-p -1", OPTS_ERROR, "busy-poll", "0 1000000" },
+	{ E "-p 1000001", OPTS_ERROR, "busy-poll", "0 1000000" },
+	{ E "-B 8", OPTS_ERROR, "budget", NULL },
+	{ E "-p 50 -B 0", OPTS_ERROR, "budget", "1 65535" },
+	{ E "-p 50 -B 65536", OPTS_ERROR, "budget", "1 65535" },
+	{ E "-P", OPTS_ERROR, "prefer-busypoll", NULL },
+	/* threshold and ftrace */
+	{ E "-t 0.001", OPTS_OK, NULL, NULL },
+	{ E "-t 10000000", OPTS_OK, NULL, NULL },
+	{ E "-t 50 -C", OPTS_OK, NULL, NULL },
+	{ R "--threshold 20 --continue", OPTS_OK, NULL, NULL },
+	{ E "-t 0", OPTS_ERROR, "threshold", "10000000" },
+	{ E "-t 10000000.001", OPTS_ERROR, "threshold", "10000000" },
+	{ E "-t -5", OPTS_ERROR, "threshold", "10000000" },
+	{ E "-t x", OPTS_ERROR, "threshold", "10000000" },
+	{ E "-C", OPTS_ERROR, "continue", NULL },
+	{ E "-T", OPTS_OK, NULL, NULL },
+	{ E "-T -S", OPTS_OK, NULL, NULL },
+	{ E "--trace-marker --snapshot --trace-instance rant2", OPTS_OK, NULL, NULL },
+	{ E "-S", OPTS_ERROR, "snapshot", NULL },
+	{ E "--trace-instance foo", OPTS_ERROR, "trace-instance", NULL },
+	{ E "-T --trace-instance ''", OPTS_ERROR, "trace-instance", NULL },
+	{ E "-T --trace-instance", OPTS_ERROR, "trace-instance", NULL },
+};
+
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
+
+static char errbuf[4096], outbuf[8192];
+static char *last_args;		/* the strings the last cfg points into */
+
+/* Run opts_parse on args; err and stdout are captured into the buffers. */
+static enum opts_result run(const char *args, struct rant_cfg *cfg)
+{
+	char *copy = strdup(args), *argv[64], *tok, *save = NULL;
+	int argc = 0, saved, fd;
+	FILE *err;
+	char *ebuf = NULL;
+	size_t elen = 0;
+	char tmpl[] = "/tmp/rant-opts-XXXXXX";
+	enum opts_result r;
+	ssize_t n;
+
+	argv[argc++] = (char *)"rant";
+	for (tok = strtok_r(copy, " ", &save); tok && argc < 63;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = strcmp(tok, "''") ? tok : (char *)"";
+	argv[argc] = NULL;
+
+	err = open_memstream(&ebuf, &elen);
+	fd = mkstemp(tmpl);
+	if (!err || fd < 0)
+		BAIL_OUT("open_memstream or mkstemp failed");
+	unlink(tmpl);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	dup2(fd, STDOUT_FILENO);
+
+	optind = 0;	/* glibc: full re-initialisation */
+	memset(cfg, 0xa5, sizeof(*cfg));
+	r = opts_parse(argc, argv, cfg, err);
+
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	n = pread(fd, outbuf, sizeof(outbuf) - 1, 0);
+	outbuf[n > 0 ? n : 0] = 0;
+	close(fd);
+	fclose(err);
+	snprintf(errbuf, sizeof(errbuf), "%s", ebuf ? ebuf : "");
+	free(ebuf);
+	/* cfg points into argv: keep the copy alive for the caller's checks */
+	free(last_args);
+	last_args = copy;
+	return r;
+}
+
+static const char *res_name(int r)
+{
+	return r == OPTS_OK ? "OK" : r == OPTS_HELP ? "HELP" :
+	       r == OPTS_ERROR ? "ERROR" : "?";
+}
+
+static bool contains_ci(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return true;
+	return false;
+}
+
+/* Every space-separated word of words appears in s as a whole number. */
+static bool has_numbers(const char *s, const char *words)
+{
+	char copy[128], *w, *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", words);
+	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		size_t n = strlen(w);
+		const char *p = s;
+		bool found = false;
+
+		while ((p = strstr(p, w))) {
+			bool before = p > s && (isdigit((unsigned char)p[-1]) ||
+						p[-1] == '.');
+			bool after = isdigit((unsigned char)p[n]) ||
+				     (p[n] == '.' && isdigit((unsigned char)p[n + 1])) ||
+				     p[n] == 'e';
+
+			if (!before && !after) {
+				found = true;
+				break;
+			}
+			p++;
+		}
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static void test_table(void)
+{
+	struct rant_cfg cfg;
+
+	for (size_t i = 0; i < NROWS; i++) {
+		const struct row *t = &rows[i];
+		enum opts_result r = run(t->args, &cfg);
+		int lines = 0;
+
+		for (const char *p = errbuf; *p; p++)
+			lines += *p == '\n';
+		if (!ok(r == t->want, "rant %s -> %s", t->args, res_name(t->want))) {
+			diag("  got %s", res_name(r));
+			if (errbuf[0])
+				diag("  err: %s", errbuf);
+		}
+		if (t->want == OPTS_ERROR) {
+			size_t len = strlen(errbuf);
+			bool one = lines == 1 && len > 1 && errbuf[len - 1] == '\n';
+
+			if (!ok(one && contains_ci(errbuf, t->mention) &&
+				(!t->range || has_numbers(errbuf, t->range)),
+				"rant %s: one line naming %s%s%s", t->args, t->mention,
+				t->range ? ", range " : "", t->range ? t->range : ""))
+				diag("  err (%d lines): %s", lines, errbuf);
+		} else if (t->want == OPTS_OK && r == OPTS_OK && errbuf[0]) {
+			fail("rant %s: no message on success", t->args);
+			diag("  err: %s", errbuf);
+		}
+		if (t->want != OPTS_HELP && outbuf[0]) {
+			fail("rant %s: nothing on stdout", t->args);
+			diag("  stdout: %s", outbuf);
+		}
+	}
+}
+
+static void test_fields(void)
+{
+	struct rant_cfg c;
+
+	if (run(R, &c) == OPTS_OK) {
+		ok(c.mode == MODE_REFLECT && !strcmp(c.iface, "eth0") && !c.addr,
+		   "reflector: mode, iface, no addr");
+		is_int(c.port, RANT_DEFAULT_PORT, "default port 12345");
+		is_i64(c.duration_ns, 0, "reflector default duration 0 (no limit)");
+		is_u64(c.count, 0, "default count 0");
+		is_i64(c.bucket_ns, 1000, "default bucket_ns 1000");
+		is_i64(c.overflow_ns, 100000, "default overflow_ns 100000");
+		ok(!c.block && !c.sw && !c.no_hw_ts && !c.histogram && !c.hugepages &&
+		   !c.prefer_busypoll && !c.cont && !c.trace_marker && !c.snapshot,
+		   "flags off by default");
+		ok(!c.log_path && !c.json_path, "no log, no JSON by default");
+		ok(c.busy_poll_us == 0 && c.budget == 0 && c.verbose == 0 &&
+		   c.threshold_ns == 0 && c.log_threshold_ns == 0,
+		   "busy poll, budget, verbose, thresholds 0 by default");
+		is_str(c.trace_instance, "rant", "default trace instance \"rant\"");
+	} else {
+		fail("reflector defaults parsed");
+	}
+
+	if (run(E, &c) == OPTS_OK) {
+		ok(c.mode == MODE_EMIT && !strcmp(c.addr, "10.0.0.2"), "emitter: mode, addr");
+		is_i64(c.duration_ns, 10000000000ll, "emitter default duration 10 s");
+		is_int(c.warmup, 100, "default warmup 100");
+		is_int(c.size, 72, "default size 72");
+		is_i64(c.timeout_ns, 100000000ll, "default timeout 100000 us");
+		is_i64(c.interval_ns, 0, "default interval 0");
+	} else {
+		fail("emitter defaults parsed");
+	}
+
+	if (run(E "-d 0.5 -c 1000000000000 -w 7 -m 1472 --timeout 250 "
+		"--interval 1000.5 --port 319", &c) == OPTS_OK) {
+		is_i64(c.duration_ns, 500000000ll, "-d 0.5 -> 500000000 ns");
+		is_u64(c.count, 1000000000000ull, "-c 1e12");
+		is_int(c.warmup, 7, "-w 7");
+		is_int(c.size, 1472, "-m 1472");
+		is_i64(c.timeout_ns, 250000, "--timeout 250 -> 250000 ns");
+		is_i64(c.interval_ns, 1000500, "--interval 1000.5 -> 1000500 ns");
+		is_int(c.port, 319, "--port 319");
+	} else {
+		fail("emitter numbers parsed: %s", errbuf);
+	}
+
+	if (run(E "-b 0.5 -o 100 -t 12.5 -l x.log -L 20 -j - -p 50 -B 8 -P "
+		"-vvv -v -s -R -H -G --block -C", &c) == OPTS_OK) {
+		is_i64(c.bucket_ns, 500, "-b 0.5 -> 500 ns");
+		is_i64(c.overflow_ns, 100000, "-o 100 -> 100000 ns");
+		is_i64(c.threshold_ns, 12500, "-t 12.5 -> 12500 ns");
+		is_i64(c.log_threshold_ns, 20000, "-L 20 -> 20000 ns");
+		is_str(c.log_path, "x.log", "-l path");
+		is_str(c.json_path, "-", "-j -");
+		ok(c.busy_poll_us == 50 && c.budget == 8 && c.prefer_busypoll,
+		   "-p 50 -B 8 -P");
+		is_int(c.verbose, 4, "-vvv -v counts 4");
+		ok(c.sw && c.no_hw_ts && c.histogram && c.hugepages && c.block && c.cont,
+		   "-s -R -H -G --block -C set");
+	} else {
+		fail("emitter options parsed: %s", errbuf);
+	}
+
+	if (run(E "-b 0.001 -o 1 -d 2592000", &c) == OPTS_OK) {
+		is_i64(c.bucket_ns, 1, "-b 0.001 -> 1 ns");
+		is_i64(c.overflow_ns, 1000, "-o 1 -> 1000 ns");
+		is_i64(c.duration_ns, 2592000ll * 1000000000ll, "-d 2592000 in ns");
+	} else {
+		fail("-b 0.001 -o 1 parsed: %s", errbuf);
+	}
+
+	if (run(R "-T -S --trace-instance /sys/kernel/tracing/instances/x -l l -c 3",
+		&c) == OPTS_OK) {
+		ok(c.trace_marker && c.snapshot, "-T -S");
+		is_str(c.trace_instance, "/sys/kernel/tracing/instances/x",
+		       "--trace-instance");
+		is_i64(c.duration_ns, 0, "reflector -c 3: duration still 0");
+		is_u64(c.count, 3, "reflector -c 3");
+	} else {
+		fail("ftrace options parsed: %s", errbuf);
+	}
+
+	if (run(E "-d 1.000000001", &c) == OPTS_OK)
+		is_i64(c.duration_ns, 1000000001ll, "-d 1.000000001 -> 1000000001 ns");
+	else
+		fail("-d 1.000000001 parsed: %s", errbuf);
+
+	/* the last value of a repeated option wins */
+	if (run(E "--port 1 --port 2 -d 5 -d 6", &c) == OPTS_OK)
+		ok(c.port == 2 && c.duration_ns == 6000000000ll,
+		   "repeated options: the last one wins");
+	else
+		fail("repeated options parsed: %s", errbuf);
+}
+
+static void test_help(void)
+{
+	struct rant_cfg c;
+
+	is_int(run("--help", &c), OPTS_HELP, "--help -> OPTS_HELP");
+	ok(strstr(outbuf, "--interface") && strstr(outbuf, "--address") &&
+	   strstr(outbuf, "--trace-instance") && strstr(outbuf, "--bucket-size"),
+	   "--help lists the options on stdout");
+	ok(strstr(outbuf, "12345") && strstr(outbuf, "100000"),
+	   "--help shows defaults (port 12345, timeout 100000)");
+	is_str(errbuf, "", "--help writes nothing on err");
+	is_int(run("--version", &c), OPTS_HELP, "--version -> OPTS_HELP");
+	ok(strstr(outbuf, "rant") != NULL && strchr(outbuf, '\n') &&
+	   strchr(outbuf, '\n')[1] == 0, "--version prints one line naming rant: %s",
+	   outbuf);
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		opts_usage(f);
+		fclose(f);
+		ok(buf && strstr(buf, "--interface") && strstr(buf, "--log-threshold"),
+		   "opts_usage writes to the stream it is given");
+		free(buf);
+	}
+}
+
+int main(void)
+{
+	test_table();
+	test_fields();
+	test_help();
+	return done_testing();
+}

@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * src/outfile.h: output files written whole or not at all, in a
+ * temporary directory of the test's own.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "outfile.h"
+#include "tap.h"
+
+static char dir[PATH_MAX];
+
+/* Entries in dir other than . and .. ; the first name into first. */
+static int count_entries(char *first, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (first)
+		first[0] = 0;
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!n && first)
+			snprintf(first, len, "%s", e->d_name);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* The whole file at path, or NULL (caller frees). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t n;
+
+	if (!f)
+		return NULL;
+	buf = calloc(1, 65536);
+	n = fread(buf, 1, 65535, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+static void spit(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(s, f);
+		fclose(f);
+	}
+}
+
+static void rm_all(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[PATH_MAX + 256];
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		if (unlink(p))
+			rmdir(p);
+	}
+	closedir(d);
+}
+
+static void test_commit(void)
+{
+	struct outfile o;
+	char path[PATH_MAX + 32], msg[512] = "", name[256], *s;
+	struct stat sb;
+	FILE *f;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	r = outfile_open(&o, path, msg, sizeof(msg));
+	if (!is_int(r, 0, "outfile_open in a writable directory")) {
+		diag("%s", msg);
+		return;
+	}
+	ok(access(path, F_OK) != 0, "the target does not exist before commit");
+	is_int(count_entries(name, sizeof(name)), 1,
+	       "one temporary file in the directory: %s", name);
+	ok(o.tmp && strcmp(o.tmp, path) != 0, "tmp is not the target");
+	if (o.tmp) {
+		char t[PATH_MAX + 64];
+
+		snprintf(t, sizeof(t), "%s", o.tmp);
+		is_str(dirname(t), dir, "the temporary file is beside the target");
+	}
+	f = outfile_stream(&o);
+	ok(f != NULL, "outfile_stream gives a stream");
+	ok(outfile_stream(&o) == f, "the same stream a second time");
+	if (f)
+		fprintf(f, "{\n  \"a\": 1\n}\n");
+	ok(access(path, F_OK) != 0, "the target still does not exist after writing");
+	r = outfile_commit(&o);
+	is_int(r, 0, "outfile_commit -> 0");
+	s = slurp(path);
+	is_str(s, "{\n  \"a\": 1\n}\n", "the target has the content");
+	free(s);
+	is_int(count_entries(name, sizeof(name)), 1,
+	       "only the target in the directory (%s), no temporary left", name);
+	if (stat(path, &sb) == 0)
+		note("target mode %03o", (unsigned)(sb.st_mode & 0777));
+	outfile_abort(&o);
+	ok(access(path, F_OK) == 0,
+	   "outfile_abort after commit leaves the committed target");
+	rm_all();
+}
+
+static void test_empty_and_fd(void)
+{
+	struct outfile o;
+	char path[PATH_MAX + 32], msg[512] = "", *s;
+
+	snprintf(path, sizeof(path), "%s/empty.log", dir);
+	is_int(outfile_open(&o, path, msg, sizeof(msg)), 0, "open (nothing written)");
+	is_int(outfile_commit(&o), 0, "commit with nothing written");
+	s = slurp(path);
+	is_str(s, "", "an empty target exists");
+	free(s);
+	outfile_abort(&o);
+	rm_all();
+
+	/* txlog_write() writes to the fd directly */
+	snprintf(path, sizeof(path), "%s/tx.log", dir);
+	is_int(outfile_open(&o, path, msg, sizeof(msg)), 0, "open for fd writes");
+	ok(o.fd >= 0, "fd is open");
+	ok(o.fd >= 0 && write(o.fd, "SEQ RTT\n", 8) == 8, "write(2) to o->fd");
+	is_int(outfile_commit(&o), 0, "commit after fd writes");
+	s = slurp(path);
+	is_str(s, "SEQ RTT\n", "the target has what went through the fd");
+	free(s);
+	is_int(count_entries(NULL, 0), 1, "no temporary left");
+	outfile_abort(&o);
+	rm_all();
+}
+
+static void test_abort(void)
+{
+	struct outfile o;
+	char path[PATH_MAX + 32], msg[512] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/aborted.json", dir);
+	is_int(outfile_open(&o, path, msg, sizeof(msg)), 0, "open");
+	f = outfile_stream(&o);
+	if (f)
+		fputs("partial", f);
+	outfile_abort(&o);
+	ok(access(path, F_OK) != 0, "abort: no target");
+	is_int(count_entries(NULL, 0), 0, "abort: no temporary file left");
+	outfile_abort(&o);
+	pass("abort twice is safe");
+
+	/* abort keeps an existing target as it was */
+	spit(path, "old\n");
+	is_int(outfile_open(&o, path, msg, sizeof(msg)), 0, "open over an existing file");
+	f = outfile_stream(&o);
+	if (f)
+		fputs("new\n", f);
+	outfile_abort(&o);
+	{
+		char *s = slurp(path);
+
+		is_str(s, "old\n", "abort: the existing target is untouched");
+		free(s);
+	}
+	is_int(count_entries(NULL, 0), 1, "abort: only the old target in the directory");
+	rm_all();
+}
+
+static void test_replace(void)
+{
+	struct outfile o;
+	char path[PATH_MAX + 32], msg[512] = "", *s;
+	struct stat before, after;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/run.log", dir);
+	spit(path, "old content\n");
+	stat(path, &before);
+	is_int(outfile_open(&o, path, msg, sizeof(msg)), 0, "open over an existing file");
+	s = slurp(path);
+	is_str(s, "old content\n", "old content right after open (not truncated)");
+	free(s);
+	f = outfile_stream(&o);
+	if (f) {
+		fputs("new content\n", f);
+		fflush(f);
+	}
+	s = slurp(path);
+	is_str(s, "old content\n", "old content after writing, before commit");
+	free(s);
+	is_int(outfile_commit(&o), 0, "commit");
+	s = slurp(path);
+	is_str(s, "new content\n", "new content after commit");
+	free(s);
+	stat(path, &after);
+	ok(before.st_ino != after.st_ino,
+	   "the target was replaced by rename (new inode), not rewritten in place");
+	is_int(count_entries(NULL, 0), 1, "no temporary left");
+	outfile_abort(&o);
+	rm_all();
+}
+
+static void test_errors(void)
+{
+	struct outfile o;
+	char path[PATH_MAX + 64], msg[512];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/no/such/dir/out.json", dir);
+	msg[0] = 0;
+	r = outfile_open(&o, path, msg, sizeof(msg));
+	is_int(r, -ENOENT, "open in a nonexistent directory -> -ENOENT");
+	ok(strstr(msg, path) != NULL, "the message names the path: %s", msg);
+
+	/* a directory is not a writable target: an error at open */
+	snprintf(path, sizeof(path), "%s/adir", dir);
+	mkdir(path, 0755);
+	msg[0] = 0;
+	r = outfile_open(&o, path, msg, sizeof(msg));
+	ok(r < 0, "open with a directory as the target fails at open (%d): %s",
+	   r, msg);
+	if (r == 0) {
+		ok(outfile_commit(&o) < 0, "... (it does fail at commit)");
+		outfile_abort(&o);
+	}
+	rm_all();
+	ok(count_entries(NULL, 0) == 0, "no temporary left behind");
+}
+
+static void test_stdout(void)
+{
+	struct outfile o;
+	char msg[256] = "";
+	FILE *f;
+
+	is_int(outfile_open(&o, "-", msg, sizeof(msg)), 0, "open \"-\"");
+	ok(o.tmp == NULL, "\"-\": no temporary file");
+	is_int(count_entries(NULL, 0), 0, "\"-\": nothing created in the cwd's test dir");
+	f = outfile_stream(&o);
+	ok(f != NULL, "\"-\": a stream");
+	/* a TAP comment line, so the output stays valid TAP */
+	if (f)
+		fputs("# written through outfile \"-\"\n", f);
+	is_int(outfile_commit(&o), 0, "\"-\": commit -> 0");
+	outfile_abort(&o);
+	ok(fcntl(STDOUT_FILENO, F_GETFD) >= 0, "\"-\": stdout is still open");
+}
+
+int main(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(dir, sizeof(dir), "%s/rant-outfile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		BAIL_OUT("mkdtemp failed");
+	/* relative paths in the tests below use dir; run from it too */
+	if (chdir(dir))
+		BAIL_OUT("chdir failed");
+	test_commit();
+	test_empty_and_fd();
+	test_abort();
+	test_replace();
+	test_errors();
+	test_stdout();
+	rm_all();
+	if (chdir("/") || rmdir(dir))
+		diag("could not remove %s", dir);
+	return done_testing();
+}

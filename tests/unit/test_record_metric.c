@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * src/record.h and src/metric.h: the stamps of a transaction record, the
+ * int32 offsets of T3_SW and T4_SW, and every metric computed from them.
+ */
+#include <string.h>
+
+#include "metric.h"
+#include "record.h"
+#include "tap.h"
+
+static const char *const point_name[P_COUNT] = {
+	"T1_SW", "T1_WIRE", "T2_WIRE", "T2_SW",
+	"T3_SW", "T3_WIRE", "T4_WIRE", "T4_SW",
+};
+
+/* Hand-made stamps of one transaction, ns since the epoch. */
+#define BASE 1700000000000000000ll
+static const int64_t st[P_COUNT] = {
+	[P_T1_SW] = BASE,
+	[P_T1_WIRE] = BASE + 1500,	/* emit TX 1500 */
+	[P_T2_WIRE] = BASE + 11500,	/* one way ~10 us */
+	[P_T2_SW] = BASE + 13700,	/* reflect RX 2200 */
+	[P_T3_SW] = BASE + 14900,	/* processing 1200 */
+	[P_T3_WIRE] = BASE + 16200,	/* reflect TX 1300 */
+	[P_T4_WIRE] = BASE + 27200,	/* back ~11 us */
+	[P_T4_SW] = BASE + 30300,	/* emit RX 3100 */
+};
+
+static void fill(struct txrec *r)
+{
+	txrec_clear(r);
+	r->seq = 77;
+	r->t1_sw = st[P_T1_SW];
+	r->t1_wire = st[P_T1_WIRE];
+	r->t2_wire = st[P_T2_WIRE];
+	r->t2_sw = st[P_T2_SW];
+	r->t3_wire = st[P_T3_WIRE];
+	r->t4_wire = st[P_T4_WIRE];
+	txrec_set_t3_sw(r, st[P_T3_SW]);
+	txrec_set_t4_sw(r, st[P_T4_SW]);
+}
+
+/* Absent the stamp at point p in r. */
+static void drop(struct txrec *r, enum point p)
+{
+	switch (p) {
+	case P_T1_SW: r->t1_sw = TS_NONE; break;
+	case P_T1_WIRE: r->t1_wire = TS_NONE; break;
+	case P_T2_WIRE: r->t2_wire = TS_NONE; break;
+	case P_T2_SW: r->t2_sw = TS_NONE; break;
+	case P_T3_SW: txrec_set_t3_sw(r, TS_NONE); break;
+	case P_T3_WIRE: r->t3_wire = TS_NONE; break;
+	case P_T4_WIRE: r->t4_wire = TS_NONE; break;
+	case P_T4_SW: txrec_set_t4_sw(r, TS_NONE); break;
+	default: break;
+	}
+}
+
+static void test_record(void)
+{
+	struct txrec r;
+
+	is_int(sizeof(struct txrec), 64, "struct txrec is 64 bytes");
+
+	memset(&r, 0xa5, sizeof(r));
+	txrec_clear(&r);
+	is_u64(r.seq, 0, "txrec_clear: seq 0");
+	for (int p = 0; p < P_COUNT; p++)
+		is_i64(txrec_stamp(&r, (enum point)p), TS_NONE,
+		       "txrec_clear: %s absent", point_name[p]);
+	is_int(r.t3_sw_d, TXREC_NO_DELTA, "txrec_clear: t3_sw_d is TXREC_NO_DELTA");
+	is_int(r.t4_sw_d, TXREC_NO_DELTA, "txrec_clear: t4_sw_d is TXREC_NO_DELTA");
+
+	fill(&r);
+	for (int p = 0; p < P_COUNT; p++)
+		is_i64(txrec_stamp(&r, (enum point)p), st[p],
+		       "txrec_stamp(%s)", point_name[p]);
+	is_int(r.t3_sw_d, 1200, "t3_sw_d holds T3_SW - T2_SW");
+	is_int(r.t4_sw_d, 30300, "t4_sw_d holds T4_SW - T1_SW");
+}
+
+static void test_offsets(void)
+{
+	struct txrec r;
+
+	fill(&r);
+	txrec_set_t3_sw(&r, st[P_T2_SW]);
+	is_i64(txrec_stamp(&r, P_T3_SW), st[P_T2_SW], "T3_SW offset 0 is kept");
+	txrec_set_t3_sw(&r, st[P_T2_SW] - 5);
+	is_i64(txrec_stamp(&r, P_T3_SW), st[P_T2_SW] - 5,
+	       "T3_SW negative offset -5 is kept");
+	txrec_set_t3_sw(&r, st[P_T2_SW] + INT32_MAX);
+	is_i64(txrec_stamp(&r, P_T3_SW), st[P_T2_SW] + INT32_MAX,
+	       "T3_SW offset INT32_MAX is kept");
+	txrec_set_t3_sw(&r, st[P_T2_SW] + INT32_MAX + 1);
+	is_i64(txrec_stamp(&r, P_T3_SW), TS_NONE,
+	       "T3_SW offset INT32_MAX+1 is stored as absent");
+	is_int(r.t3_sw_d, TXREC_NO_DELTA, "... as TXREC_NO_DELTA");
+	txrec_set_t3_sw(&r, st[P_T2_SW] + INT32_MIN + 1);
+	is_i64(txrec_stamp(&r, P_T3_SW), st[P_T2_SW] + INT32_MIN + 1,
+	       "T3_SW offset INT32_MIN+1 is kept");
+	txrec_set_t3_sw(&r, st[P_T2_SW] + INT32_MIN);
+	is_i64(txrec_stamp(&r, P_T3_SW), TS_NONE,
+	       "T3_SW offset INT32_MIN (the marker itself) reads as absent");
+	txrec_set_t3_sw(&r, st[P_T2_SW] + INT32_MIN - 1);
+	is_i64(txrec_stamp(&r, P_T3_SW), TS_NONE,
+	       "T3_SW offset INT32_MIN-1 is stored as absent");
+	txrec_set_t3_sw(&r, st[P_T2_SW] - 10 * 1000000000ll);
+	is_i64(txrec_stamp(&r, P_T3_SW), TS_NONE,
+	       "T3_SW 10 s before T2_SW is stored as absent");
+	txrec_set_t3_sw(&r, st[P_T3_SW]);
+	txrec_set_t3_sw(&r, TS_NONE);
+	is_i64(txrec_stamp(&r, P_T3_SW), TS_NONE,
+	       "T3_SW TS_NONE over a kept one is stored as absent");
+	is_int(r.t3_sw_d, TXREC_NO_DELTA, "... as TXREC_NO_DELTA");
+
+	fill(&r);
+	txrec_set_t4_sw(&r, st[P_T1_SW] + INT32_MAX);
+	is_i64(txrec_stamp(&r, P_T4_SW), st[P_T1_SW] + INT32_MAX,
+	       "T4_SW offset INT32_MAX is kept");
+	txrec_set_t4_sw(&r, st[P_T1_SW] + INT32_MAX + 1);
+	is_i64(txrec_stamp(&r, P_T4_SW), TS_NONE,
+	       "T4_SW offset INT32_MAX+1 is stored as absent");
+	is_int(r.t4_sw_d, TXREC_NO_DELTA, "... as TXREC_NO_DELTA");
+	txrec_set_t4_sw(&r, st[P_T1_SW] - 1);
+	is_i64(txrec_stamp(&r, P_T4_SW), st[P_T1_SW] - 1,
+	       "T4_SW offset -1 is kept");
+	txrec_set_t4_sw(&r, st[P_T1_SW] + INT32_MIN);
+	is_i64(txrec_stamp(&r, P_T4_SW), TS_NONE,
+	       "T4_SW offset INT32_MIN reads as absent");
+	txrec_set_t4_sw(&r, TS_NONE);
+	is_i64(txrec_stamp(&r, P_T4_SW), TS_NONE, "T4_SW TS_NONE is absent");
+	is_int(r.t4_sw_d, TXREC_NO_DELTA, "... as TXREC_NO_DELTA");
+	is_i64(txrec_stamp(&r, P_T1_SW), st[P_T1_SW],
+	       "setting T4_SW leaves T1_SW alone");
+
+	/* No base: an offset from an absent stamp cannot be kept. */
+	txrec_clear(&r);
+	txrec_set_t3_sw(&r, st[P_T3_SW]);
+	is_i64(txrec_stamp(&r, P_T3_SW), TS_NONE,
+	       "T3_SW without T2_SW is stored as absent");
+	txrec_set_t4_sw(&r, st[P_T4_SW]);
+	is_i64(txrec_stamp(&r, P_T4_SW), TS_NONE,
+	       "T4_SW without T1_SW is stored as absent");
+	/* A small stamp (tests, a clock near its epoch) with no base. */
+	txrec_set_t4_sw(&r, 1000);
+	is_i64(txrec_stamp(&r, P_T4_SW), TS_NONE,
+	       "T4_SW 1000 without T1_SW is absent, not 1000");
+
+	fill(&r);
+	r.t2_sw = TS_NONE;
+	is_i64(txrec_stamp(&r, P_T3_SW), TS_NONE,
+	       "T3_SW reads as absent once its base T2_SW is gone");
+	fill(&r);
+	r.t1_sw = TS_NONE;
+	is_i64(txrec_stamp(&r, P_T4_SW), TS_NONE,
+	       "T4_SW reads as absent once its base T1_SW is gone");
+}
+
+/* What each metric is, from metric.h's comments, independent of the table. */
+static void expected(enum metric_id m, int64_t *v, unsigned *needs)
+{
+#define N(p) (1u << (p))
+	switch (m) {
+	case M_RTT:
+		*v = st[P_T4_WIRE] - st[P_T1_WIRE];
+		*needs = N(P_T4_WIRE) | N(P_T1_WIRE);
+		break;
+	case M_RESPONSE:
+		*v = st[P_T3_WIRE] - st[P_T2_WIRE];
+		*needs = N(P_T3_WIRE) | N(P_T2_WIRE);
+		break;
+	case M_NETWORK:
+		*v = (st[P_T4_WIRE] - st[P_T1_WIRE]) -
+		     (st[P_T3_WIRE] - st[P_T2_WIRE]);
+		*needs = N(P_T4_WIRE) | N(P_T1_WIRE) | N(P_T3_WIRE) |
+			 N(P_T2_WIRE);
+		break;
+	case M_RTT_SW:
+		*v = st[P_T4_SW] - st[P_T1_SW];
+		*needs = N(P_T4_SW) | N(P_T1_SW);
+		break;
+	case M_EMIT_TX:
+		*v = st[P_T1_WIRE] - st[P_T1_SW];
+		*needs = N(P_T1_WIRE) | N(P_T1_SW);
+		break;
+	case M_REFLECT_RX:
+		*v = st[P_T2_SW] - st[P_T2_WIRE];
+		*needs = N(P_T2_SW) | N(P_T2_WIRE);
+		break;
+	case M_REFLECT_PROC:
+		*v = st[P_T3_SW] - st[P_T2_SW];
+		*needs = N(P_T3_SW) | N(P_T2_SW);
+		break;
+	case M_REFLECT_TX:
+		*v = st[P_T3_WIRE] - st[P_T3_SW];
+		*needs = N(P_T3_WIRE) | N(P_T3_SW);
+		break;
+	case M_EMIT_RX:
+		*v = st[P_T4_SW] - st[P_T4_WIRE];
+		*needs = N(P_T4_SW) | N(P_T4_WIRE);
+		break;
+	default:
+		*v = 0;
+		*needs = 0;
+	}
+#undef N
+}
+
+static void test_metric_values(void)
+{
+	struct txrec r;
+
+	for (int m = 0; m < M_COUNT; m++) {
+		const char *name = metric_defs[m].name ? metric_defs[m].name : "?";
+		int64_t want, got = -12345;
+		unsigned needs;
+		bool all_false = true, others_ok = true;
+
+		expected((enum metric_id)m, &want, &needs);
+		fill(&r);
+		ok(metric_value((enum metric_id)m, &r, &got),
+		   "metric %s: computed from a full record", name);
+		is_i64(got, want, "metric %s = %lld", name, (long long)want);
+
+		/* Any needed stamp absent: false. */
+		for (int p = 0; p < P_COUNT; p++) {
+			int64_t v = -12345;
+			bool res;
+
+			fill(&r);
+			drop(&r, (enum point)p);
+			/* dropping a SW base also drops its offset stamp */
+			res = metric_value((enum metric_id)m, &r, &v);
+			if (needs & (1u << p)) {
+				if (res) {
+					all_false = false;
+					diag("%s: true without %s", name,
+					     point_name[p]);
+				}
+			} else if (p != P_T2_SW && p != P_T1_SW) {
+				/* a stamp it does not need changes nothing */
+				if (!res || v != want) {
+					others_ok = false;
+					diag("%s: changed by absent %s", name,
+					     point_name[p]);
+				}
+			}
+		}
+		ok(all_false, "metric %s: false when any stamp it needs is absent",
+		   name);
+		ok(others_ok, "metric %s: unaffected by stamps it does not need",
+		   name);
+	}
+
+	/* Only the two wire stamps of RTT set. */
+	{
+		int64_t v = 0;
+
+		txrec_clear(&r);
+		r.t1_wire = 5000;
+		r.t4_wire = 3000;
+		ok(metric_value(M_RTT, &r, &v) && v == -2000,
+		   "RTT from only T1/T4 wire stamps, negative allowed (-2000)");
+		ok(!metric_value(M_NETWORK, &r, &v),
+		   "network false without the reflector's stamps");
+		ok(!metric_value(M_RESPONSE, &r, &v), "response false without T2/T3");
+	}
+}
+
+static void test_metric_table(void)
+{
+	bool unique = true, named = true, consistent = true;
+
+	for (int m = 0; m < M_COUNT; m++) {
+		const struct metric_def *d = &metric_defs[m];
+		bool uses_sw = false;
+		enum point pts[4] = { d->a, d->b, d->c, d->d };
+
+		if (!d->name || !d->name[0] || !d->label || !d->label[0]) {
+			named = false;
+			diag("metric %d lacks a name or label", m);
+			continue;
+		}
+		for (const char *c = d->name; *c; c++)
+			if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
+			      *c == '_'))
+				named = false;
+		for (int n = m + 1; n < M_COUNT; n++)
+			if (metric_defs[n].name &&
+			    !strcmp(d->name, metric_defs[n].name)) {
+				unique = false;
+				diag("metric name %s twice", d->name);
+			}
+		for (int i = 0; i < (d->c != d->d ? 4 : 2); i++)
+			if (pts[i] == P_T1_SW || pts[i] == P_T2_SW ||
+			    pts[i] == P_T3_SW || pts[i] == P_T4_SW)
+				uses_sw = true;
+		if (uses_sw != d->sw) {
+			consistent = false;
+			diag("metric %s: sw flag %d, uses SW stamps %d", d->name,
+			     d->sw, uses_sw);
+		}
+	}
+	ok(named, "every metric has a name ([a-z0-9_]+) and a label");
+	ok(unique, "metric names are unique");
+	ok(consistent, "sw is set exactly for metrics that use SW stamps");
+	is_str(metric_defs[M_RTT].name, "rtt", "M_RTT is \"rtt\" (the JSON key)");
+	is_str(metric_defs[M_RESPONSE].name, "response",
+	       "M_RESPONSE is \"response\"");
+	is_str(metric_defs[M_REFLECT_RX].name, "reflect_rx",
+	       "M_REFLECT_RX is \"reflect_rx\" (metric.h's example)");
+	ok(metric_defs[M_EMIT_TX].path && metric_defs[M_REFLECT_RX].path &&
+	   metric_defs[M_REFLECT_PROC].path && metric_defs[M_REFLECT_TX].path &&
+	   metric_defs[M_EMIT_RX].path,
+	   "the five steps of the SW decomposition are path steps");
+	ok(!metric_defs[M_RTT].path && !metric_defs[M_RTT_SW].path,
+	   "the round trips are not path steps");
+}
+
+int main(void)
+{
+	test_record();
+	test_offsets();
+	test_metric_values();
+	test_metric_table();
+	return done_testing();
+}

@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * src/ts.h: stamps out of hand-built control messages, RX (SCM_TIMESTAMPING)
+ * and TX (error queue: SCM_TIMESTAMPING plus IP_RECVERR/IPV6_RECVERR), as
+ * the kernel lays them out; then, where the sandbox allows sockets, one
+ * real datagram over loopback.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "missing.h"
+#include "tap.h"
+#include "timeutil.h"
+#include "ts.h"
+
+#define KN 1700000000123456789ll
+#define HW 1700000000123450001ll
+
+/* Room for several cmsgs, aligned for struct cmsghdr. */
+union ctl {
+	char buf[1024];
+	struct cmsghdr align;
+};
+
+struct builder {
+	struct msghdr msg;
+	union ctl ctl;
+	size_t used;
+};
+
+static void b_init(struct builder *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->msg.msg_control = b->ctl.buf;
+	b->msg.msg_controllen = 0;
+}
+
+/*
+ * Append a cmsg whose cmsg_len says len bytes of data, with copy bytes
+ * of data copied (copy may be less than len only to fake truncation; the
+ * space taken is always CMSG_SPACE(len)).
+ */
+static void b_add_len(struct builder *b, int level, int type, const void *data,
+		      size_t copy, size_t len)
+{
+	struct cmsghdr *c = (struct cmsghdr *)(b->ctl.buf + b->used);
+
+	c->cmsg_level = level;
+	c->cmsg_type = type;
+	c->cmsg_len = CMSG_LEN(len);
+	memcpy(CMSG_DATA(c), data, copy);
+	b->used += CMSG_SPACE(len);
+	b->msg.msg_controllen = b->used;
+}
+
+static void b_add(struct builder *b, int level, int type, const void *data,
+		  size_t len)
+{
+	b_add_len(b, level, type, data, len, len);
+}
+
+static struct scm_timestamping tss(int64_t kn, int64_t hw)
+{
+	struct scm_timestamping t;
+
+	memset(&t, 0, sizeof(t));
+	t.ts[0] = ns_to_timespec(kn);
+	t.ts[2] = ns_to_timespec(hw);
+	return t;
+}
+
+/* As the kernel writes IP_RECVERR: the error, then the offender address. */
+struct errhdr4 {
+	struct sock_extended_err ee;
+	struct sockaddr_in offender;
+};
+
+static struct errhdr4 tserr(uint8_t origin, uint32_t eerrno, uint32_t info,
+			    uint32_t data)
+{
+	struct errhdr4 e;
+
+	memset(&e, 0, sizeof(e));
+	e.ee.ee_errno = eerrno;
+	e.ee.ee_origin = origin;
+	e.ee.ee_info = info;
+	e.ee.ee_data = data;
+	return e;
+}
+
+static void add_ts(struct builder *b, int64_t kn, int64_t hw)
+{
+	struct scm_timestamping t = tss(kn, hw);
+
+	b_add(b, SOL_SOCKET, SCM_TIMESTAMPING, &t, sizeof(t));
+}
+
+static void test_rx(void)
+{
+	struct builder b;
+	struct ts_stamps s;
+	int r;
+
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	memset(&s, 0x55, sizeof(s));
+	r = ts_parse_rx(&b.msg, &s);
+	is_int(r, 0, "rx: ts[0] only -> 0");
+	is_i64(s.kn_ns, KN, "rx: ts[0] is kn_ns");
+	is_i64(s.hw_ns, TS_NONE, "rx: ts[2] zero -> hw_ns TS_NONE");
+
+	b_init(&b);
+	add_ts(&b, 0, HW);
+	memset(&s, 0x55, sizeof(s));
+	r = ts_parse_rx(&b.msg, &s);
+	is_int(r, 0, "rx: ts[2] only -> 0");
+	is_i64(s.kn_ns, TS_NONE, "rx: ts[0] zero -> kn_ns TS_NONE");
+	is_i64(s.hw_ns, HW, "rx: ts[2] is hw_ns");
+
+	b_init(&b);
+	{
+		struct scm_timestamping t = tss(KN, HW);
+
+		t.ts[1] = ns_to_timespec(42);	/* legacy slot: ignored */
+		b_add(&b, SOL_SOCKET, SCM_TIMESTAMPING, &t, sizeof(t));
+	}
+	r = ts_parse_rx(&b.msg, &s);
+	is_int(r, 0, "rx: both stamps -> 0");
+	ok(s.kn_ns == KN && s.hw_ns == HW, "rx: both stamps read, ts[1] ignored");
+	is_i64(ts_wire(&s, true), HW, "ts_wire(hw) is the HW stamp");
+	is_i64(ts_wire(&s, false), KN, "ts_wire(!hw) is the KN stamp");
+
+	/* nanoseconds and seconds both count */
+	b_init(&b);
+	add_ts(&b, 999999999, 1000000000);
+	r = ts_parse_rx(&b.msg, &s);
+	ok(r == 0 && s.kn_ns == 999999999 && s.hw_ns == 1000000000,
+	   "rx: 0.999999999 s and 1.000000000 s converted to ns");
+
+	/* unrelated cmsgs first */
+	b_init(&b);
+	{
+		int tos = 0x10;
+		struct in_pktinfo pi;
+		struct timespec tns = { 5, 6 };
+
+		memset(&pi, 0, sizeof(pi));
+		b_add(&b, SOL_IP, IP_TOS, &tos, 1);
+		b_add(&b, SOL_IP, IP_PKTINFO, &pi, sizeof(pi));
+		b_add(&b, SOL_SOCKET, SCM_TIMESTAMPNS, &tns, sizeof(tns));
+	}
+	add_ts(&b, KN, HW);
+	memset(&s, 0, sizeof(s));
+	r = ts_parse_rx(&b.msg, &s);
+	is_int(r, 0, "rx: unrelated cmsgs before it are skipped");
+	ok(s.kn_ns == KN && s.hw_ns == HW,
+	   "rx: stamps read after IP_TOS, IP_PKTINFO, SCM_TIMESTAMPNS");
+
+	/* none */
+	b_init(&b);
+	b.msg.msg_control = NULL;
+	is_int(ts_parse_rx(&b.msg, &s), -ENOENT, "rx: no control data -> -ENOENT");
+	b_init(&b);
+	{
+		int tos = 0;
+		struct timespec tns = { 5, 6 };
+
+		b_add(&b, SOL_IP, IP_TOS, &tos, 1);
+		b_add(&b, SOL_SOCKET, SCM_TIMESTAMPNS, &tns, sizeof(tns));
+	}
+	is_int(ts_parse_rx(&b.msg, &s), -ENOENT,
+	       "rx: only other cmsgs -> -ENOENT");
+	b_init(&b);
+	{
+		struct scm_timestamping t = tss(KN, HW);
+
+		b_add(&b, SOL_IP, SCM_TIMESTAMPING, &t, sizeof(t));
+	}
+	is_int(ts_parse_rx(&b.msg, &s), -ENOENT,
+	       "rx: type SCM_TIMESTAMPING at level SOL_IP is not it -> -ENOENT");
+
+	/* truncated */
+	b_init(&b);
+	{
+		struct scm_timestamping t = tss(KN, HW);
+
+		b_add_len(&b, SOL_SOCKET, SCM_TIMESTAMPING, &t,
+			  sizeof(t) - sizeof(struct timespec),
+			  sizeof(t) - sizeof(struct timespec));
+	}
+	is_int(ts_parse_rx(&b.msg, &s), -EINVAL,
+	       "rx: cmsg_len holds ts[0..1] only (no ts[2]) -> -EINVAL");
+	b_init(&b);
+	{
+		struct scm_timestamping t = tss(KN, HW);
+
+		b_add_len(&b, SOL_SOCKET, SCM_TIMESTAMPING, &t, 4, 4);
+	}
+	is_int(ts_parse_rx(&b.msg, &s), -EINVAL, "rx: cmsg_len of 4 data bytes -> -EINVAL");
+	b_init(&b);
+	{
+		struct scm_timestamping t = tss(KN, HW);
+
+		b_add_len(&b, SOL_SOCKET, SCM_TIMESTAMPING, &t, 0, 0);
+	}
+	is_int(ts_parse_rx(&b.msg, &s), -EINVAL,
+	       "rx: SCM_TIMESTAMPING with no data -> -EINVAL");
+	b_init(&b);
+	add_ts(&b, KN, HW);
+	b.msg.msg_flags = MSG_CTRUNC;
+	is_int(ts_parse_rx(&b.msg, &s), -EINVAL,
+	       "rx: MSG_CTRUNC in msg_flags -> -EINVAL");
+}
+
+static void test_tx(void)
+{
+	struct builder b;
+	struct ts_tx t;
+	struct errhdr4 e;
+	int r;
+
+	/* IPv4, as the kernel sends it with OPT_TSONLY */
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	e = tserr(SO_EE_ORIGIN_TIMESTAMPING, ENOMSG, SCM_TSTAMP_SND, 4242);
+	b_add(&b, SOL_IP, IP_RECVERR, &e, sizeof(e));
+	memset(&t, 0x55, sizeof(t));
+	r = ts_parse_tx(&b.msg, &t);
+	is_int(r, 0, "tx v4: timestamp report -> 0");
+	is_u64(t.key, 4242, "tx v4: key is ee_data");
+	is_u64(t.type, SCM_TSTAMP_SND, "tx v4: type is ee_info (SND)");
+	is_i64(t.ts.kn_ns, KN, "tx v4: kn_ns");
+	is_i64(t.ts.hw_ns, TS_NONE, "tx v4: hw_ns absent");
+
+	/* IPv6 */
+	b_init(&b);
+	add_ts(&b, 0, HW);
+	e = tserr(SO_EE_ORIGIN_TIMESTAMPING, ENOMSG, SCM_TSTAMP_SND, 0xfffffffeu);
+	b_add(&b, SOL_IPV6, IPV6_RECVERR, &e.ee, sizeof(e.ee));
+	memset(&t, 0x55, sizeof(t));
+	r = ts_parse_tx(&b.msg, &t);
+	is_int(r, 0, "tx v6: timestamp report -> 0");
+	is_u64(t.key, 0xfffffffeu, "tx v6: key is ee_data (32 bit)");
+	is_u64(t.type, SCM_TSTAMP_SND, "tx v6: type");
+	is_i64(t.ts.hw_ns, HW, "tx v6: hw_ns");
+	is_i64(t.ts.kn_ns, TS_NONE, "tx v6: kn_ns absent");
+
+	/* SCHED report: returned with its type for the caller to filter */
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	e = tserr(SO_EE_ORIGIN_TIMESTAMPING, ENOMSG, SCM_TSTAMP_SCHED, 7);
+	b_add(&b, SOL_IP, IP_RECVERR, &e, sizeof(e));
+	r = ts_parse_tx(&b.msg, &t);
+	ok(r == 0 && t.type == SCM_TSTAMP_SCHED && t.key == 7,
+	   "tx: SCM_TSTAMP_SCHED report -> 0 with type SCHED");
+
+	/* recverr first, stamps second */
+	b_init(&b);
+	e = tserr(SO_EE_ORIGIN_TIMESTAMPING, ENOMSG, SCM_TSTAMP_SND, 9);
+	b_add(&b, SOL_IP, IP_RECVERR, &e, sizeof(e));
+	add_ts(&b, KN, HW);
+	memset(&t, 0, sizeof(t));
+	r = ts_parse_tx(&b.msg, &t);
+	ok(r == 0 && t.key == 9 && t.ts.kn_ns == KN && t.ts.hw_ns == HW,
+	   "tx: IP_RECVERR before SCM_TIMESTAMPING also parsed");
+
+	/* foreign entries */
+	b_init(&b);
+	e = tserr(SO_EE_ORIGIN_ICMP, EHOSTUNREACH, 0, 0);
+	e.ee.ee_type = 3;
+	e.ee.ee_code = 1;
+	b_add(&b, SOL_IP, IP_RECVERR, &e, sizeof(e));
+	is_int(ts_parse_tx(&b.msg, &t), -ENOMSG, "tx: ICMP error -> -ENOMSG");
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	b_add(&b, SOL_IP, IP_RECVERR, &e, sizeof(e));
+	is_int(ts_parse_tx(&b.msg, &t), -ENOMSG,
+	       "tx: ICMP error carrying an RX stamp -> -ENOMSG");
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	e = tserr(SO_EE_ORIGIN_ICMP6, EHOSTUNREACH, 0, 0);
+	b_add(&b, SOL_IPV6, IPV6_RECVERR, &e.ee, sizeof(e.ee));
+	is_int(ts_parse_tx(&b.msg, &t), -ENOMSG, "tx: ICMPv6 error -> -ENOMSG");
+	b_init(&b);
+	e = tserr(SO_EE_ORIGIN_ZEROCOPY, 0, 0, 3);
+	b_add(&b, SOL_IP, IP_RECVERR, &e, sizeof(e));
+	is_int(ts_parse_tx(&b.msg, &t), -ENOMSG,
+	       "tx: zerocopy notification -> -ENOMSG");
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	e = tserr(SO_EE_ORIGIN_LOCAL, EMSGSIZE, 1500, 0);
+	b_add(&b, SOL_IP, IP_RECVERR, &e, sizeof(e));
+	is_int(ts_parse_tx(&b.msg, &t), -ENOMSG,
+	       "tx: local error (EMSGSIZE) -> -ENOMSG");
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	is_int(ts_parse_tx(&b.msg, &t), -ENOMSG,
+	       "tx: stamps without any recverr -> -ENOMSG");
+	b_init(&b);
+	b.msg.msg_control = NULL;
+	is_int(ts_parse_tx(&b.msg, &t), -ENOMSG, "tx: no control data -> -ENOMSG");
+
+	/* broken reports */
+	b_init(&b);
+	e = tserr(SO_EE_ORIGIN_TIMESTAMPING, ENOMSG, SCM_TSTAMP_SND, 1);
+	b_add(&b, SOL_IP, IP_RECVERR, &e, sizeof(e));
+	is_int(ts_parse_tx(&b.msg, &t), -EINVAL,
+	       "tx: timestamping recverr without SCM_TIMESTAMPING -> -EINVAL");
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	b_add_len(&b, SOL_IP, IP_RECVERR, &e, sizeof(e.ee) - 4, sizeof(e.ee) - 4);
+	is_int(ts_parse_tx(&b.msg, &t), -EINVAL,
+	       "tx: recverr shorter than sock_extended_err -> -EINVAL");
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	b_add_len(&b, SOL_IPV6, IPV6_RECVERR, &e, 2, 2);
+	is_int(ts_parse_tx(&b.msg, &t), -EINVAL,
+	       "tx: IPV6_RECVERR of 2 bytes -> -EINVAL");
+	b_init(&b);
+	{
+		struct scm_timestamping s = tss(KN, 0);
+
+		b_add_len(&b, SOL_SOCKET, SCM_TIMESTAMPING, &s, 8, 8);
+	}
+	b_add(&b, SOL_IP, IP_RECVERR, &e, sizeof(e));
+	is_int(ts_parse_tx(&b.msg, &t), -EINVAL,
+	       "tx: truncated SCM_TIMESTAMPING with a timestamping recverr -> -EINVAL");
+}
+
+/* A real datagram to ourselves over loopback, with ts_sock_enable(). */
+static void test_loopback(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t alen = sizeof(a);
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	int flags = 0, want;
+	socklen_t flen = sizeof(flags);
+	int64_t before, after;
+	struct ts_stamps rx = { 0, 0 };
+	struct ts_tx tx;
+	int r = -1, rt = -1;
+
+	if (fd < 0) {
+		skip(8, "no UDP socket here");
+		return;
+	}
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(fd, (struct sockaddr *)&a, &alen) ||
+	    connect(fd, (struct sockaddr *)&a, sizeof(a))) {
+		close(fd);
+		skip(8, "no loopback here");
+		return;
+	}
+	is_int(ts_sock_enable(fd, false), 0, "ts_sock_enable(udp, sw) -> 0");
+	getsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, &flen);
+	want = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_TX_SOFTWARE |
+	       SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_OPT_ID |
+	       SOF_TIMESTAMPING_OPT_TSONLY;
+	ok((flags & want) == want,
+	   "sw: RX/TX software, SOFTWARE, OPT_ID, OPT_TSONLY set (0x%x)", flags);
+
+	/* RX stamping is switched on by a deferred worker: allow a second. */
+	before = realtime_ns();
+	for (int i = 0; i < 20; i++) {
+		char buf[64], cbuf[512];
+		struct iovec iov = { buf, sizeof(buf) };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+				    .msg_control = cbuf,
+				    .msg_controllen = sizeof(cbuf) };
+		struct pollfd p = { fd, POLLIN, 0 };
+
+		if (send(fd, "ping", 4, 0) != 4)
+			break;
+		if (poll(&p, 1, 1000) != 1 || recvmsg(fd, &m, 0) != 4)
+			break;
+		r = ts_parse_rx(&m, &rx);
+		if (r == 0 && rx.kn_ns != TS_NONE)
+			break;
+		usleep(50000);
+	}
+	after = realtime_ns();
+	is_int(r, 0, "loopback rx: ts_parse_rx on a real recvmsg -> 0");
+	ok(rx.kn_ns >= before - NS_PER_MS && rx.kn_ns <= after + NS_PER_MS,
+	   "loopback rx: KN stamp within the test's time (%lld ns after start)",
+	   (long long)(rx.kn_ns - before));
+	is_i64(rx.hw_ns, TS_NONE, "loopback rx: no HW stamp");
+
+	/* The TX stamps of those sends are on the error queue. */
+	for (int i = 0; i < 40; i++) {
+		char cbuf[512];
+		struct msghdr m = { .msg_control = cbuf,
+				    .msg_controllen = sizeof(cbuf) };
+		struct pollfd p = { fd, 0, 0 };
+
+		if (poll(&p, 1, 1000) != 1 || !(p.revents & POLLERR))
+			break;
+		if (recvmsg(fd, &m, MSG_ERRQUEUE) < 0)
+			break;
+		rt = ts_parse_tx(&m, &tx);
+		if (rt == 0 && tx.type == SCM_TSTAMP_SND)
+			break;
+	}
+	is_int(rt, 0, "loopback tx: ts_parse_tx on a real error-queue message -> 0");
+	ok(rt == 0 && tx.type == SCM_TSTAMP_SND && tx.key == 0,
+	   "loopback tx: first report is SND with OPT_ID key 0 (key %u)",
+	   rt == 0 ? tx.key : 0);
+	ok(rt == 0 && tx.ts.kn_ns >= before - NS_PER_MS &&
+	   tx.ts.kn_ns <= after + NS_PER_MS, "loopback tx: KN stamp in range");
+	close(fd);
+}
+
+static void test_hw_socket(void)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	int flags = 0, want;
+	socklen_t flen = sizeof(flags);
+	char err[256];
+	int r;
+
+	if (fd < 0) {
+		skip(5, "no UDP socket here");
+		return;
+	}
+	is_int(ts_sock_enable(fd, true), 0, "ts_sock_enable(udp, hw) -> 0");
+	getsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, &flen);
+	want = SOF_TIMESTAMPING_RX_SOFTWARE |
+	       SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_RX_HARDWARE |
+	       SOF_TIMESTAMPING_TX_HARDWARE | SOF_TIMESTAMPING_RAW_HARDWARE |
+	       SOF_TIMESTAMPING_OPT_ID | SOF_TIMESTAMPING_OPT_TSONLY;
+	ok((flags & want) == want && !(flags & SOF_TIMESTAMPING_TX_SOFTWARE),
+	   "hw: RX software and hardware, TX hardware only, RAW_HARDWARE, OPT_ID, OPT_TSONLY (0x%x)",
+	   flags);
+
+	err[0] = 0;
+	r = ts_hw_enable(fd, "lo", err, sizeof(err));
+	ok(r < 0, "ts_hw_enable(lo) fails: loopback has no NIC clock (%d)", r);
+	ok(err[0] && strstr(err, "lo"), "... with a message naming lo: %s", err);
+	err[0] = 0;
+	r = ts_hw_enable(fd, "rantnoif0", err, sizeof(err));
+	ok(r < 0 && err[0] && strstr(err, "rantnoif0"),
+	   "ts_hw_enable(no such interface) fails naming it (%d): %s", r, err);
+	close(fd);
+}
+
+int main(void)
+{
+	test_rx();
+	test_tx();
+	test_loopback();
+	test_hw_socket();
+	return done_testing();
+}

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * src/wire.h: the datagram layout at the documented offsets, round trips,
+ * and every rejection wire_parse() and wire_parse_body() make.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "tap.h"
+#include "wire.h"
+
+static uint64_t get_be(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void put_be(uint8_t *p, int n, uint64_t v)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		p[i] = (uint8_t)v;
+		v >>= 8;
+	}
+}
+
+static const struct wire_hdr sample_hdr = {
+	.type = WIRE_PING,
+	.flags = WIRE_F_WARMUP | WIRE_F_WANT_SW | 0x1200,
+	.session = 0x89abcdefu,
+	.len = 100,
+	.seq = 0x0102030405060708ull,
+	.t1_sw = 1700000000123456789ll,
+};
+
+/* A valid datagram of n bytes (n >= WIRE_HDR_LEN) with padding 0xa5. */
+static void make_dgram(uint8_t *buf, size_t n, enum wire_type type)
+{
+	struct wire_hdr h = sample_hdr;
+
+	memset(buf, 0xa5, n);
+	h.type = (uint8_t)type;
+	h.len = (uint32_t)n;
+	wire_put_hdr(buf, &h);
+}
+
+static void test_layout(void)
+{
+	uint8_t buf[WIRE_PONG_LEN + 8];
+	const struct wire_body b = {
+		.t2_wire = 1700000001000000001ll,
+		.t2_sw = 1700000001000000502ll,
+		.t3_sw = 1700000001000001003ll,
+		.fu_seq = 0xfedcba9876543210ull,
+		.fu_t3_wire = -2,	/* two's complement, big-endian */
+	};
+
+	memset(buf, 0xa5, sizeof(buf));
+	wire_put_hdr(buf, &sample_hdr);
+	is_mem(buf, "RANT", 4, "magic \"RANT\" at offset 0");
+	is_int(buf[4], WIRE_VERSION, "version at offset 4");
+	is_int(buf[5], WIRE_PING, "type at offset 5");
+	is_u64(get_be(buf + 6, 2), sample_hdr.flags, "flags big-endian at 6");
+	is_int(buf[6], 0x12, "flags high byte first");
+	is_u64(get_be(buf + 8, 4), 0x89abcdefu, "session big-endian at 8");
+	is_int(buf[8], 0x89, "session high byte first");
+	is_u64(get_be(buf + 12, 4), 100, "length big-endian at 12");
+	is_u64(get_be(buf + 16, 8), 0x0102030405060708ull,
+	       "sequence big-endian at 16");
+	is_int(buf[16], 0x01, "sequence high byte first");
+	is_i64((int64_t)get_be(buf + 24, 8), 1700000000123456789ll,
+	       "T1_SW big-endian at 24");
+	ok(buf[WIRE_HDR_LEN] == 0xa5 && buf[WIRE_HDR_LEN + 1] == 0xa5,
+	   "wire_put_hdr writes nothing past %d bytes", WIRE_HDR_LEN);
+
+	wire_put_body(buf, &b);
+	is_i64((int64_t)get_be(buf + 32, 8), b.t2_wire, "T2 wire at 32");
+	is_i64((int64_t)get_be(buf + 40, 8), b.t2_sw, "T2_SW at 40");
+	is_i64((int64_t)get_be(buf + 48, 8), b.t3_sw, "T3_SW at 48");
+	is_u64(get_be(buf + 56, 8), b.fu_seq, "follow-up seq at 56");
+	is_int(buf[56], 0xfe, "follow-up seq high byte first");
+	is_u64(get_be(buf + 64, 8), 0xfffffffffffffffeull,
+	       "follow-up T3 wire at 64 (negative as two's complement)");
+	is_mem(buf, "RANT", 4, "wire_put_body leaves the header alone");
+	is_u64(get_be(buf + 16, 8), 0x0102030405060708ull,
+	       "wire_put_body leaves the sequence alone");
+	ok(buf[WIRE_PONG_LEN] == 0xa5 && buf[WIRE_PONG_LEN + 7] == 0xa5,
+	   "wire_put_body writes nothing past %d bytes", WIRE_PONG_LEN);
+}
+
+static void test_round_trip(void)
+{
+	static const struct wire_hdr cases[] = {
+		{ WIRE_PING, 0, 0, WIRE_HDR_LEN, 0, 0 },
+		{ WIRE_PING, 0xffff, 0xffffffffu, 1000, UINT64_MAX, INT64_MAX },
+		{ WIRE_PONG, WIRE_F_T2 | WIRE_F_SW | WIRE_F_FU, 1, 72, 1, -1 },
+		{ WIRE_PONG, 0x8001, 0x80000000u, WIRE_MAX_LEN,
+		  0x8000000000000000ull, INT64_MIN },
+	};
+	static uint8_t buf[WIRE_MAX_LEN];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct wire_hdr *c = &cases[i];
+		struct wire_hdr h;
+		int r;
+
+		memset(buf, 0, c->len);
+		wire_put_hdr(buf, c);
+		memset(&h, 0x5a, sizeof(h));
+		r = wire_parse(buf, c->len, (enum wire_type)c->type, &h);
+		is_int(r, 0, "round trip %zu: parse accepts len %u", i,
+		       (unsigned)c->len);
+		ok(h.type == c->type && h.flags == c->flags &&
+		   h.session == c->session && h.len == c->len &&
+		   h.seq == c->seq && h.t1_sw == c->t1_sw,
+		   "round trip %zu: every header field decoded", i);
+		if (h.seq != c->seq || h.t1_sw != c->t1_sw ||
+		    h.flags != c->flags || h.session != c->session)
+			diag("type %u flags %#x session %#x len %u seq %#llx t1 %lld",
+			     h.type, h.flags, h.session, h.len,
+			     (unsigned long long)h.seq, (long long)h.t1_sw);
+	}
+}
+
+static void test_body(void)
+{
+	uint8_t buf[WIRE_PONG_LEN + 10];
+	const struct wire_body in = {
+		.t2_wire = INT64_MIN + 1,
+		.t2_sw = 1700000001000000502ll,
+		.t3_sw = -7,
+		.fu_seq = UINT64_MAX,
+		.fu_t3_wire = INT64_MAX,
+	};
+	struct wire_body out, sentinel;
+
+	make_dgram(buf, sizeof(buf), WIRE_PONG);
+	wire_put_body(buf, &in);
+	memset(&out, 0, sizeof(out));
+	is_int(wire_parse_body(buf, WIRE_PONG_LEN, &out), 0,
+	       "wire_parse_body accepts n == %d", WIRE_PONG_LEN);
+	ok(out.t2_wire == in.t2_wire && out.t2_sw == in.t2_sw &&
+	   out.t3_sw == in.t3_sw && out.fu_seq == in.fu_seq &&
+	   out.fu_t3_wire == in.fu_t3_wire, "body round trip, extremes");
+	memset(&out, 0, sizeof(out));
+	is_int(wire_parse_body(buf, sizeof(buf), &out), 0,
+	       "wire_parse_body accepts n > %d", WIRE_PONG_LEN);
+	is_i64(out.fu_t3_wire, INT64_MAX, "body decoded from a longer datagram");
+
+	memset(&sentinel, 0x77, sizeof(sentinel));
+	out = sentinel;
+	is_int(wire_parse_body(buf, WIRE_PONG_LEN - 1, &out), -WIRE_ESHORT,
+	       "wire_parse_body: n = %d is -WIRE_ESHORT", WIRE_PONG_LEN - 1);
+	is_int(wire_parse_body(buf, WIRE_HDR_LEN, &out), -WIRE_ESHORT,
+	       "wire_parse_body: n = %d (header only) is -WIRE_ESHORT",
+	       WIRE_HDR_LEN);
+	is_int(wire_parse_body(buf, 0, &out), -WIRE_ESHORT,
+	       "wire_parse_body: n = 0 is -WIRE_ESHORT");
+}
+
+static void test_reject(void)
+{
+	uint8_t buf[200];
+	struct wire_hdr h, sentinel;
+	int r;
+
+	memset(&sentinel, 0x5a, sizeof(sentinel));
+
+	/* short */
+	make_dgram(buf, 100, WIRE_PING);
+	for (size_t n = 0; n < WIRE_HDR_LEN; n += (n < 4 ? 1 : 9)) {
+		h = sentinel;
+		r = wire_parse(buf, n, WIRE_PING, &h);
+		is_int(r, -WIRE_ESHORT, "n = %zu is -WIRE_ESHORT", n);
+	}
+	put_be(buf + 12, 4, WIRE_HDR_LEN - 1);
+	is_int(wire_parse(buf, WIRE_HDR_LEN - 1, WIRE_PING, &h), -WIRE_ESHORT,
+	       "n = 31 with a length field of 31 is still -WIRE_ESHORT");
+	make_dgram(buf, WIRE_HDR_LEN, WIRE_PING);
+	is_int(wire_parse(buf, WIRE_HDR_LEN, WIRE_PING, &h), 0,
+	       "n = 32 (header only, length 32) is accepted");
+
+	/* magic */
+	const char *bad_magic[] = { "rant", "RANX", "XANT", "\0\0\0\0" };
+
+	for (size_t i = 0; i < 4; i++) {
+		make_dgram(buf, 64, WIRE_PING);
+		memcpy(buf, bad_magic[i], 4);
+		h = sentinel;
+		r = wire_parse(buf, 64, WIRE_PING, &h);
+		is_int(r, -WIRE_EMAGIC, "magic \"%.4s\" is -WIRE_EMAGIC",
+		       i == 3 ? "\\0.." : bad_magic[i]);
+		is_mem(&h, &sentinel, sizeof(h), "h untouched on -WIRE_EMAGIC");
+	}
+
+	/* version */
+	const int bad_ver[] = { 0, WIRE_VERSION + 1, 255 };
+
+	for (size_t i = 0; i < 3; i++) {
+		make_dgram(buf, 64, WIRE_PING);
+		buf[4] = (uint8_t)bad_ver[i];
+		h = sentinel;
+		r = wire_parse(buf, 64, WIRE_PING, &h);
+		is_int(r, -WIRE_EVERSION, "version %d is -WIRE_EVERSION",
+		       bad_ver[i]);
+		is_mem(&h, &sentinel, sizeof(h), "h untouched on -WIRE_EVERSION");
+	}
+
+	/* type */
+	make_dgram(buf, 64, WIRE_PONG);
+	h = sentinel;
+	is_int(wire_parse(buf, 64, WIRE_PING, &h), -WIRE_ETYPE,
+	       "a pong where a ping is expected is -WIRE_ETYPE");
+	is_mem(&h, &sentinel, sizeof(h), "h untouched on -WIRE_ETYPE");
+	make_dgram(buf, 64, WIRE_PING);
+	is_int(wire_parse(buf, 64, WIRE_PONG, &h), -WIRE_ETYPE,
+	       "a ping where a pong is expected is -WIRE_ETYPE");
+	buf[5] = 0;
+	is_int(wire_parse(buf, 64, WIRE_PING, &h), -WIRE_ETYPE,
+	       "type 0 is -WIRE_ETYPE");
+	buf[5] = 3;
+	is_int(wire_parse(buf, 64, WIRE_PING, &h), -WIRE_ETYPE,
+	       "type 3 is -WIRE_ETYPE");
+
+	/* length */
+	make_dgram(buf, 100, WIRE_PING);
+	h = sentinel;
+	is_int(wire_parse(buf, 99, WIRE_PING, &h), -WIRE_ELEN,
+	       "length field 100, 99 bytes received is -WIRE_ELEN");
+	is_mem(&h, &sentinel, sizeof(h), "h untouched on -WIRE_ELEN");
+	is_int(wire_parse(buf, 101, WIRE_PING, &h), -WIRE_ELEN,
+	       "length field 100, 101 bytes received is -WIRE_ELEN");
+	is_int(wire_parse(buf, 100, WIRE_PING, &h), 0,
+	       "length field 100, 100 bytes received is accepted");
+	put_be(buf + 12, 4, 100 + 0x10000);
+	is_int(wire_parse(buf, 100, WIRE_PING, &h), -WIRE_ELEN,
+	       "length field 65636 (100 + 2^16) is -WIRE_ELEN");
+	put_be(buf + 12, 4, 0);
+	is_int(wire_parse(buf, 100, WIRE_PING, &h), -WIRE_ELEN,
+	       "length field 0 is -WIRE_ELEN");
+	put_be(buf + 12, 4, 0xffffffffu);
+	is_int(wire_parse(buf, 100, WIRE_PING, &h), -WIRE_ELEN,
+	       "length field 0xffffffff is -WIRE_ELEN");
+
+	/* flags, session, seq and t1 are never a reason to reject */
+	make_dgram(buf, 64, WIRE_PONG);
+	put_be(buf + 6, 2, 0xffff);
+	put_be(buf + 8, 4, 0);
+	put_be(buf + 16, 8, 0);
+	put_be(buf + 24, 8, 0);
+	is_int(wire_parse(buf, 64, WIRE_PONG, &h), 0,
+	       "all-ones flags, zero session, seq and T1 are accepted");
+	is_int(h.flags, 0xffff, "flags 0xffff decoded");
+}
+
+static void test_set_seq(void)
+{
+	uint8_t buf[128], before[128];
+	struct wire_hdr h;
+
+	make_dgram(buf, sizeof(buf), WIRE_PING);
+	memcpy(before, buf, sizeof(buf));
+	wire_set_seq(buf, 0x1122334455667788ull, -1700000000000000001ll);
+	is_mem(buf, before, 16, "wire_set_seq leaves bytes 0..15 alone");
+	is_mem(buf + 32, before + 32, sizeof(buf) - 32,
+	       "wire_set_seq leaves bytes 32.. alone");
+	is_u64(get_be(buf + 16, 8), 0x1122334455667788ull,
+	       "wire_set_seq writes seq big-endian at 16");
+	is_i64((int64_t)get_be(buf + 24, 8), -1700000000000000001ll,
+	       "wire_set_seq writes T1_SW big-endian at 24");
+	is_int(wire_parse(buf, sizeof(buf), WIRE_PING, &h), 0,
+	       "still a valid ping after wire_set_seq");
+	is_u64(h.seq, 0x1122334455667788ull, "parsed seq after wire_set_seq");
+	is_i64(h.t1_sw, -1700000000000000001ll,
+	       "parsed T1_SW after wire_set_seq");
+	is_u64(h.session, sample_hdr.session, "session kept by wire_set_seq");
+}
+
+static void test_strerror(void)
+{
+	const char *names[WIRE_NERR] = { 0 };
+	bool distinct = true;
+
+	for (int c = 1; c < WIRE_NERR; c++) {
+		names[c] = wire_strerror(-c);
+		ok(names[c] && names[c][0],
+		   "wire_strerror(-%d) (as wire_parse returns it) names it: %s",
+		   c, names[c] ? names[c] : "(null)");
+		if (names[c] && wire_strerror(c))
+			is_str(wire_strerror(c), names[c],
+			       "wire_strerror(%d) gives the same name", c);
+		else
+			fail("wire_strerror(%d) gives the same name", c);
+	}
+	for (int c = 1; c < WIRE_NERR; c++)
+		for (int d = c + 1; d < WIRE_NERR; d++)
+			if (names[c] && names[d] && !strcmp(names[c], names[d]))
+				distinct = false;
+	ok(distinct, "the names are distinct");
+	ok(names[WIRE_ESHORT] && strstr(names[WIRE_ESHORT], "short"),
+	   "WIRE_ESHORT is named \"short\"");
+	ok(names[WIRE_EMAGIC] && strstr(names[WIRE_EMAGIC], "magic"),
+	   "WIRE_EMAGIC is named \"magic\"");
+	ok(wire_strerror(-1000) != NULL && wire_strerror(WIRE_NERR) != NULL,
+	   "an unknown code gives a string, not NULL");
+}
+
+int main(void)
+{
+	test_layout();
+	test_round_trip();
+	test_body();
+	test_reject();
+	test_set_seq();
+	test_strerror();
+	return done_testing();
+}
