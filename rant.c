@@ -309,6 +309,20 @@ static int emit_loop(struct run *r)
 		txrec_set_t4_sw(&rec, t4_sw);
 		if (sk_tx_stamp(&r->sk, key, TX_STAMP_WAIT_NS, &txs) == 0)
 			rec.t1_wire = ts_wire(&txs, r->sk.hw);
+		/*
+		 * Read in time but stamped after --timeout (this process was
+		 * descheduled): the stamps are the truth, the pong was late.
+		 */
+		if (rec.t1_wire != TS_NONE && rec.t4_wire != TS_NONE &&
+		    rec.t4_wire - rec.t1_wire > c->timeout_ns) {
+			if (ph == MEASURE) {
+				r->cnt.lost++;
+				r->cnt.late++;
+			}
+			if (ph == FETCH)
+				break;
+			continue;
+		}
 		emit_take_pong(r, &e, &rec, &h);
 
 		if (ph != MEASURE) {

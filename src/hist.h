@@ -36,9 +36,9 @@ struct hist_stats {
 
 /*
  * bucket_ns >= 1, overflow_ns a multiple of bucket_ns, outlier_cap >= 1.
- * Memory is allocated and touched here; with hugepages, allocations of
- * 1 MiB or more come from the hugepage pool, and an empty pool is an
- * error (ENOMEM), not a silent fallback. Returns NULL with errno set.
+ * Memory is allocated and touched here; with hugepages it comes from the
+ * hugepage pool (see mem.h), and an empty pool is an error (ENOMEM), not
+ * a silent fallback. Returns NULL with errno set.
  */
 struct hist *hist_create(int64_t bucket_ns, int64_t overflow_ns,
 			 size_t outlier_cap, bool hugepages);

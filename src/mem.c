@@ -6,12 +6,11 @@
 
 #include "mem.h"
 
-#define HUGE_MIN (1UL << 20)
 #define HUGE_PAGE (2UL << 20)
 
 static size_t mem_len(size_t len, bool huge)
 {
-	size_t page = huge && len >= HUGE_MIN ? HUGE_PAGE : 4096;
+	size_t page = huge ? HUGE_PAGE : 4096;
 
 	return (len + page - 1) & ~(page - 1);
 }
@@ -23,7 +22,7 @@ void *mem_alloc(size_t len, bool huge)
 
 	if (len == 0)
 		len = 1;
-	if (huge && len >= HUGE_MIN)
+	if (huge)
 		flags |= MAP_HUGETLB;
 	p = mmap(NULL, mem_len(len, huge), PROT_READ | PROT_WRITE, flags, -1, 0);
 	if (p == MAP_FAILED)

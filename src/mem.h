@@ -2,7 +2,8 @@
 /*
  * Memory for the run's records and histograms: mapped, touched and so
  * resident before the first packet (mlockall keeps it there). With huge,
- * allocations of 1 MiB or more come from the hugepage pool.
+ * every allocation is mapped from the hugepage pool (2 MiB pages, sizes
+ * rounded up); an empty pool fails with ENOMEM rather than falling back.
  */
 #ifndef RANT_MEM_H
 #define RANT_MEM_H

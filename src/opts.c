@@ -61,7 +61,7 @@ static const struct opt opt_table[] = {
 	{ "continue", 'C', NULL, BOTH, "keep running after a breach (needs -t)" },
 	{ "log-threshold", 'L', "US", BOTH, "log only transactions above US (needs -l)" },
 	{ "trace-marker", 'T', NULL, BOTH, "write markers to the ftrace instance and stop it at a breach" },
-	{ "snapshot", 'S', NULL, BOTH, "take the instance's snapshot at a breach; log is a ring of the last 500000 (needs -T)" },
+	{ "snapshot", 'S', NULL, BOTH, "log a ring of the last 500000; with -T, take the instance's snapshot at a breach" },
 	{ "trace-instance", O_TRACE_INSTANCE, "NAME", BOTH, "ftrace instance name or path (default rant; needs -T)" },
 	{ "verbose", 'v', NULL, BOTH, "say more at start-up (repeat for more)" },
 	{ "help", 'h', NULL, BOTH, "this help" },
@@ -263,7 +263,7 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		c->duration_ns = c->mode == MODE_EMIT ? 10 * NS_PER_SEC : 0;
 	if (need(ps, given, 'B', 'p') || need(ps, given, 'P', 'p') ||
 	    need(ps, given, 'C', 't') || need(ps, given, 'L', 'l') ||
-	    need(ps, given, 'S', 'T') || need(ps, given, O_TRACE_INSTANCE, 'T'))
+	    need(ps, given, O_TRACE_INSTANCE, 'T'))
 		return -1;
 	if (c->overflow_ns < c->bucket_ns || c->overflow_ns % c->bucket_ns) {
 		fprintf(ps->err, "rant: -o/--overflow must be a multiple of -b/--bucket-size (%g us): e.g. -o %g\n",

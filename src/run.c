@@ -101,7 +101,7 @@ static int alloc_memory(struct run *r)
 	uint64_t expect = expected_samples(c);
 	size_t ocap = expect && expect < OUTLIER_CAP_MAX ? (size_t)expect : OUTLIER_CAP_MAX;
 	const char *fix = c->hugepages ?
-		"reserve hugepages (echo 512 > /proc/sys/vm/nr_hugepages) or drop -G" :
+		"reserve hugepages (echo 64 > /proc/sys/vm/nr_hugepages: two 2 MiB pages per histogram, plus the log) or drop -G" :
 		"shorten the run";
 
 	if (ocap < 1024)

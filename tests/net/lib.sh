@@ -122,6 +122,34 @@ wait_udp_port() {
 	return 1
 }
 
+# ---- rant processes over the pair (after setup_pair) ----
+PORT=12345
+
+# jqv FILE EXPR: one value from a JSON file.
+jqv() { jq -r "$2" "$1"; }
+
+# start_reflector NAME ARGS...: reflector in NS_B, output in $WORK/NAME.*
+start_reflector() {
+	local name=$1
+	shift
+	ip netns exec "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" "$@" \
+		>"$WORK/$name.txt" 2>&1 &
+	REFL=$!
+	defer kill -9 "$REFL"
+	wait_udp_port "$NS_B" "${PORT}"
+}
+
+# stop_reflector: SIGINT, wait; its exit status in $REFL_RC.
+stop_reflector() {
+	kill -INT "$REFL" 2>/dev/null
+	REFL_RC=0
+	wait "$REFL" || REFL_RC=$?
+}
+
+emit() {
+	ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" "$@"
+}
+
 # finish: the script's exit status from the tests it ran.
 finish() {
 	exit "$FAILED"

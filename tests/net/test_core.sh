@@ -10,33 +10,6 @@ require_root
 require_cmd jq python3 ss taskset
 [ -x "$RANT" ] || skip "rant is not built (make)"
 setup_pair || skip "cannot create namespaces and veth"
-PORT=12345
-
-# jqv FILE EXPR: one value from a JSON file.
-jqv() { jq -r "$2" "$1"; }
-
-# start_reflector NAME ARGS...: reflector in NS_B, output in $WORK/NAME.*
-start_reflector() {
-	local name=$1
-	shift
-	ip netns exec "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" "$@" \
-		>"$WORK/$name.txt" 2>&1 &
-	REFL=$!
-	defer kill -9 "$REFL"
-	wait_udp_port "$NS_B" "${PORT}"
-}
-
-# stop_reflector: SIGINT, wait; its exit status in $REFL_RC.
-stop_reflector() {
-	kill -INT "$REFL" 2>/dev/null
-	REFL_RC=0
-	wait "$REFL" || REFL_RC=$?
-}
-
-emit() {
-	ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" "$@"
-}
-
 # ---- counts agree everywhere; percentiles recomputed from the log ----
 start_reflector r1 -s -l "$WORK/r1.log" -d 60 -j "$WORK/r1.json"
 emit -a "$IP_B" -c 20000 -s -l "$WORK/e1.log" -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1

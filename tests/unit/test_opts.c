@@ -170,7 +170,8 @@ static const struct row rows[] = {
 	{ E "-T", OPTS_OK, NULL, NULL },
 	{ E "-T -S", OPTS_OK, NULL, NULL },
 	{ E "--trace-marker --snapshot --trace-instance rant2", OPTS_OK, NULL, NULL },
-	{ E "-S", OPTS_ERROR, "snapshot", NULL },
+	{ E "-S", OPTS_OK, NULL, NULL },		/* ring log alone */
+	{ R "-l run.log -S", OPTS_OK, NULL, NULL },	/* ring bounds the log */
 	{ E "--trace-instance foo", OPTS_ERROR, "trace-instance", NULL },
 	{ E "-T --trace-instance ''", OPTS_ERROR, "trace-instance", NULL },
 	{ E "-T --trace-instance", OPTS_ERROR, "trace-instance", NULL },
