@@ -112,6 +112,8 @@ void report_start(const struct run *r)
 	if (c->mode == MODE_EMIT && c->size < WIRE_PONG_LEN)
 		fprintf(f, "note: -m %u is below %d bytes: pongs cannot carry the reflector's stamps\n",
 			c->size, WIRE_PONG_LEN);
+	if (r->trace && trace_mounted(r->trace))
+		fprintf(f, "ftrace: tracefs was not mounted here: mounted it at /sys/kernel/tracing\n");
 	if (c->verbose) {
 		fprintf(f, "waiting: %s; busy poll %d us; warm-up %u; duration %.3f s; count %" PRIu64 "\n",
 			c->block ? "poll()" : "spinning", c->busy_poll_us,
@@ -142,6 +144,12 @@ static const char *stamp_name(const struct run *r, enum point p, char *buf,
 	return buf;
 }
 
+/* Metrics in the order of the path, then the totals. */
+static const enum metric_id path_order[] = {
+	M_EMIT_TX, M_REFLECT_RX, M_REFLECT_PROC, M_REFLECT_TX, M_EMIT_RX,
+	M_NETWORK, M_RESPONSE, M_RTT, M_RTT_SW,
+};
+
 static void print_breach(struct out *o, const struct run *r,
 			 const struct breach *b)
 {
@@ -168,14 +176,19 @@ static void print_breach(struct out *o, const struct run *r,
 			json_i64(o->j, name, t);
 	}
 	o_end(o);
-	o_text(o, "  components (ns):\n");
+	/* The path's steps first, in path order, then the totals. */
 	o_obj(o, "components");
-	for (int m = 0; m < M_COUNT; m++) {
-		if (!bd.have[m])
-			continue;
-		o_text(o, "    %-44s", metric_defs[m].label);
-		o_i64(o, metric_defs[m].name, " %10" PRId64, bd.ns[m]);
-		o_text(o, "%s\n", m == bd.largest ? "  <-- where the spike is" : "");
+	for (int pass = 0; pass < 2; pass++) {
+		o_text(o, pass ? "  totals (ns):\n" : "  path (ns):\n");
+		for (size_t i = 0; i < sizeof(path_order) / sizeof(path_order[0]); i++) {
+			enum metric_id m = path_order[i];
+
+			if (!bd.have[m] || breakdown_is_step(&bd, m, emit) == pass)
+				continue;
+			o_text(o, "    %-44s", metric_defs[m].label);
+			o_i64(o, metric_defs[m].name, " %10" PRId64, bd.ns[m]);
+			o_text(o, "%s\n", (int)m == bd.largest ? "  <-- where the spike is" : "");
+		}
 	}
 	o_end(o);
 	if (bd.largest >= 0)
@@ -221,6 +234,7 @@ static void print_counts(struct out *o, const struct run *r)
 		o_text(o, " (threshold %" PRId64 " ns)\n", r->cfg->threshold_ns);
 	o_u64(o, "logged", NULL, r->log ? txlog_len(r->log) : 0);
 	o_u64(o, "log_skipped", NULL, c->log_skipped);
+	o_u64(o, "log_overwritten", NULL, r->log ? txlog_overwritten(r->log) : 0);
 	o_end(o);
 }
 

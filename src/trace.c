@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,7 +21,24 @@ struct trace {
 	int on_fd;
 	int snapshot_fd;	/* -1 without -S */
 	bool frozen;
+	bool mounted;		/* rant mounted tracefs itself */
 };
+
+#define TRACEFS_DIR "/sys/kernel/tracing"
+
+/*
+ * ip netns exec gives the command a mount namespace with a fresh /sys, so
+ * tracefs is often not mounted where rant runs even when it is on the
+ * host. The instances are the kernel's, not the mount's: mounting tracefs
+ * here reaches the same ones (and stays private to that namespace).
+ */
+static int mount_tracefs(char *path, size_t len)
+{
+	if (mount("nodev", TRACEFS_DIR, "tracefs", 0, NULL))
+		return -errno;
+	snprintf(path, len, "%s", TRACEFS_DIR);
+	return 0;
+}
 
 static bool is_dir(const char *path)
 {
@@ -95,9 +113,13 @@ int trace_open(struct trace **tp, const char *instance, bool snapshot,
 		snprintf(t->dir, sizeof(t->dir), "%s", instance);
 	} else {
 		if (trace_find_tracefs(top, sizeof(top))) {
-			snprintf(err, len, "tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing");
-			ret = -ENOENT;
-			goto failed;
+			ret = mount_tracefs(top, sizeof(top));
+			if (ret) {
+				snprintf(err, len, "tracefs is not mounted and mounting it failed (%s): mount -t tracefs nodev %s",
+					 strerror(-ret), TRACEFS_DIR);
+				goto failed;
+			}
+			t->mounted = true;
 		}
 		snprintf(t->dir, sizeof(t->dir), "%s/instances/%s", top, instance);
 	}
@@ -142,6 +164,11 @@ void trace_close(struct trace *t)
 	if (t->snapshot_fd >= 0)
 		close(t->snapshot_fd);
 	free(t);
+}
+
+bool trace_mounted(const struct trace *t)
+{
+	return t->mounted;
 }
 
 const char *trace_dir(const struct trace *t)

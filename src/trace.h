@@ -14,13 +14,18 @@ struct trace;
 
 /*
  * instance: a name under <tracefs>/instances, or a path to an instance
- * directory (or to the tracefs top level). snapshot: open its snapshot
+ * directory (or to the tracefs top level). Where tracefs is not mounted,
+ * it is mounted at /sys/kernel/tracing. snapshot: open its snapshot
  * file too (-S). Returns 0, or -errno with one line (problem and the
  * command that fixes it) in err.
  */
 int trace_open(struct trace **t, const char *instance, bool snapshot,
 	       char *err, size_t len);
 void trace_close(struct trace *t);
+
+/* True when rant found tracefs unmounted and mounted it (at
+ * /sys/kernel/tracing, in its own mount namespace under ip netns exec). */
+bool trace_mounted(const struct trace *t);
 
 /* The instance directory. */
 const char *trace_dir(const struct trace *t);
