@@ -116,10 +116,10 @@ Steps (in order; --revert undoes them in reverse):
                   ice: fw-lldp-agent off
   nic_napi        napi_defer_hard_irqs 0, gro_flush_timeout 0
   net_busy_poll   net.core.busy_poll and busy_read (only with --busy-poll)
-  net_neigh       permanent neighbour entry for --remote-ip (--remote-mac)
   net_ipv6        IPv6 off on the interface unless the addresses are IPv6
   net_multicast   multicast off
   net_arp         ARP/NDP off (only with --remote-mac)
+  net_neigh       permanent neighbour entry for --remote-ip (--remote-mac)
   net_qdisc       noqueue root qdisc
   cpu_isolate     tuna --isolate the app and IRQ CPUs (all thread and IRQ
                   affinities saved first and restored by --revert)
@@ -200,15 +200,23 @@ step_end() {
 
 # show_cmd CMD...: CMD as the user would type it (helpers spelled out).
 show_cmd() {
-	local pre=
-	if [ "$1" = inns ] || [ "$1" = wfile ]; then
-		[ -n "$2" ] && pre="ip netns exec $2 "
+	local pre=''
+	case $1 in
+	inns | wfile)
+		[ -z "$2" ] || pre="ip netns exec $2 "
 		if [ "$1" = wfile ]; then
 			printf '%secho %q > %q' "$pre" "$4" "$3"
 			return
 		fi
 		shift 2
-	fi
+		;;
+	trace_write) printf 'echo %q > %q' "$3" "${TRACEFS:-/sys/kernel/tracing}/instances/$2"; return ;;
+	sched_set) printf 'chrt -f -p %q %q' "$4" "$2"; return ;;
+	irq_set) printf 'echo %q > /proc/irq/%q/smp_affinity_list' "$3" "$2"; return ;;
+	gsysctl) printf 'sysctl -w %q=%q' "$2" "$3"; return ;;
+	pci_aspm_set) printf 'setpci -s %q CAP_EXP+10.w=%04x:0003' "$2" "$3"; return ;;
+	ptp_start) shift 3; printf 'phc2sys %s &' "$(qcmd "$@")"; return ;;
+	esac
 	printf '%s%s' "$pre" "$(qcmd "$@")"
 }
 
@@ -281,6 +289,7 @@ cpulist_expand() {
 			out+=("$part")
 		fi
 	done
+	IFS=' '
 	echo "${out[*]}"
 }
 
@@ -334,7 +343,7 @@ task_allowed() {
 pid_of_comm() {
 	local f c
 	for f in /proc/[0-9]*/comm; do
-		read -r c <"$f" 2>/dev/null || continue
+		{ read -r c <"$f"; } 2>/dev/null || continue
 		[ "$c" = "$1" ] && { f=${f#/proc/}; echo "${f%/comm}"; }
 	done
 	return 0
@@ -455,7 +464,7 @@ valid_int() {
 tool_pkg() {
 	case $1 in
 	ip | tc) echo iproute2 ;; setpci) echo pciutils ;; phc2sys) echo linuxptp ;;
-	chrt | taskset | nsenter | flock) echo util-linux ;; *) echo "$1" ;;
+	chrt | taskset | flock) echo util-linux ;; *) echo "$1" ;;
 	esac
 }
 
@@ -489,7 +498,7 @@ check_input() {
 	fi
 	[[ $STATE_DIR == /* ]] || die "--state-dir $STATE_DIR: give an absolute path"
 	[ "$(id -u)" = 0 ] || die "must run as root (try: sudo $PROG ...)"
-	local tools=(ip tc ethtool jq tuna setpci chrt taskset nsenter flock)
+	local tools=(ip tc ethtool jq tuna setpci chrt taskset flock)
 	[ "$NO_PTP" = 1 ] || [ "$MODE" = revert ] || tools+=(phc2sys)
 	for t in "${tools[@]}"; do
 		command -v "$t" >/dev/null 2>&1 ||
@@ -789,7 +798,7 @@ nic_offloads() {
 	mapfile -t fixed < <(jq -r --arg re "$OFFLOAD_RE" '.[0] | to_entries[]
 		| select((.value | type) == "object" and (.key | test($re)) and .value.active == true and .value.fixed == true) | .key' <<<"$j")
 	[ "${#fixed[@]}" -eq 0 ] || note "fixed on by the driver: ${fixed[*]}"
-	[ "${#on[@]}" -gt 0 ] || return
+	[ "${#on[@]}" -gt 0 ] || return 0
 	local args=() n=$ST_CHANGED
 	for f in "${on[@]}"; do args+=("$f" off); done
 	if [ "$MODE" = apply ]; then
@@ -818,7 +827,7 @@ nic_coalesce() {
 	v=$(kv "$t" rx-frames)
 	if [[ $v =~ ^[0-9]+$ ]] && [ "$v" != 1 ]; then want+=(rx-frames 1); undo+=(rx-frames "$v"); fi
 	[[ $(kv "$t" rx-frames) =~ ^[0-9]+$ ]] || note "driver has no rx-frames"
-	[ "${#want[@]}" -gt 0 ] || return
+	[ "${#want[@]}" -gt 0 ] || return 0
 	change "$(qcmd inns "$TGT_NS" ethtool -C "$IFACE" "${undo[@]}")" inns "$TGT_NS" ethtool -C "$IFACE" "${want[@]}"
 	note "${want[*]}"
 }
@@ -840,7 +849,7 @@ nic_rings() {
 		[ "$ct" = "$r" ] || { want+=(tx "$r"); undo+=(tx "$ct"); }
 	fi
 	[ "$mr" = "" ] || [ "$mr" -ge "$RING_SIZE" ] 2>/dev/null || note "capped at the maximum $mr"
-	[ "${#want[@]}" -gt 0 ] || { note "rx/tx $RING_SIZE"; return; }
+	[ "${#want[@]}" -gt 0 ] || { note "rx/tx $RING_SIZE"; return 0; }
 	change "$(qcmd inns "$TGT_NS" ethtool -G "$IFACE" "${undo[@]}")" inns "$TGT_NS" ethtool -G "$IFACE" "${want[@]}"
 	note "${want[*]}"
 }
@@ -856,7 +865,7 @@ nic_pause() {
 		v=$(jq -r --arg k "${k%%:*}" '.[0][$k] // empty' <<<"$j")
 		if [ "$v" = true ]; then want+=("${k#*:}" off); undo+=("${k#*:}" on); fi
 	done
-	[ "${#want[@]}" -gt 0 ] || return
+	[ "${#want[@]}" -gt 0 ] || return 0
 	change "$(qcmd inns "$TGT_NS" ethtool -A "$IFACE" "${undo[@]}")" inns "$TGT_NS" ethtool -A "$IFACE" "${want[@]}"
 	note "${want[*]}"
 }
@@ -882,7 +891,7 @@ nic_privflags() {
 			undo+=("$f" on)
 		fi
 	done
-	[ "${#want[@]}" -gt 0 ] || return
+	[ "${#want[@]}" -gt 0 ] || return 0
 	change "$(qcmd inns "$TGT_NS" ethtool --set-priv-flags "$IFACE" "${undo[@]}")" \
 		inns "$TGT_NS" ethtool --set-priv-flags "$IFACE" "${want[@]}"
 	note "${want[*]}"
@@ -905,17 +914,12 @@ nic_napi() {
 
 # --- network ----------------------------------------------------------------
 
-# gsysctl NAME [VALUE]: read or write a sysctl of the initial network
-# namespace (net.core.busy_* exist only there).
+# gsysctl NAME [VALUE]: read or write a sysctl (net.core.busy_* exist only
+# in the initial network namespace).
 gsysctl() {
 	local p=/proc/sys/${1//.//}
-	if [ -e "$p" ]; then
-		if [ "$#" -eq 2 ]; then printf '%s\n' "$2" >"$p"; else cat "$p"; fi
-	elif [ "$#" -eq 2 ]; then
-		nsenter -t 1 -n sh -c 'printf "%s\n" "$2" >"$1"' sh "$p" "$2"
-	else
-		nsenter -t 1 -n cat "$p"
-	fi
+	[ -e "$p" ] || return 1
+	if [ "$#" -eq 2 ]; then printf '%s\n' "$2" >"$p"; else cat "$p"; fi
 }
 
 net_busy_poll() {
@@ -927,8 +931,8 @@ net_busy_poll() {
 	local s v
 	for s in net.core.busy_poll net.core.busy_read; do
 		if ! v=$(gsysctl "$s" 2>/dev/null); then
-			note "no $s"
-			continue
+			unsupported "no $s here: it exists only in the initial network namespace"
+			return
 		fi
 		[ "$v" = "$BUSY_POLL" ] && continue
 		change "$(qcmd gsysctl "$s" "$v")" gsysctl "$s" "$BUSY_POLL"
@@ -1162,7 +1166,7 @@ cpu_isolate() {
 	fi
 	[ "$MODE" != apply ] || cpu_snapshot "$SD/affinity.$n"
 	change "$(qcmd cpu_restore "$SD/affinity.$n")" tuna --cpus="$list" --isolate
-	note "CPUs $list: $off threads/IRQs moved off"
+	note "CPUs $list: $off threads/IRQs to move off"
 	[ "$MODE" = apply ] || return 0
 	# IRQs whose affinity the kernel manages cannot be moved; remember them.
 	local left
@@ -1209,7 +1213,7 @@ irq_affinity() {
 irq_thread_tids() {
 	local f c n
 	for f in /proc/[0-9]*/comm; do
-		read -r c <"$f" 2>/dev/null || continue
+		{ read -r c <"$f"; } 2>/dev/null || continue
 		[[ $c == irq/* ]] || continue
 		n=${c#irq/}
 		n=${n%%-*}
@@ -1451,9 +1455,13 @@ trace_steps() {
 
 	local v
 	step trace_buffer
-	v=$(awk '{print $1; exit}' "$inst/buffer_size_kb" 2>/dev/null || echo none)
-	[ "$v" = "$TRACE_BUF_KB" ] || change "$(qcmd trace_write "$TRACE_INSTANCE/buffer_size_kb" "$v")" \
-		trace_write "$TRACE_INSTANCE/buffer_size_kb" "$TRACE_BUF_KB"
+	v=$(awk '{print $1; exit}' "$inst/buffer_size_kb" 2>/dev/null || echo 0)
+	# The kernel rounds the size up to whole pages and headers.
+	if ! [[ $v =~ ^[0-9]+$ ]] || [ "$v" -lt "$TRACE_BUF_KB" ] ||
+		[ "$v" -gt $((TRACE_BUF_KB + TRACE_BUF_KB / 32 + 16)) ]; then
+		change "$(qcmd trace_write "$TRACE_INSTANCE/buffer_size_kb" "$v")" \
+			trace_write "$TRACE_INSTANCE/buffer_size_kb" "$TRACE_BUF_KB"
+	fi
 	note "$TRACE_BUF_KB KiB per CPU"
 	step_end
 
@@ -1473,7 +1481,10 @@ trace_steps() {
 		if [ -d "$TRACEFS/events/$sub" ]; then
 			for ev in "$TRACEFS/events/$sub"/*/; do
 				ev=${ev%/}
-				evs+=("$sub/${ev##*/}")
+				ev=${ev##*/}
+				# irq_vectors: the entry/exit of each vector, not its bookkeeping
+				[ "$sub" != irq_vectors ] || [[ $ev == *_entry || $ev == *_exit ]] || continue
+				evs+=("$sub/$ev")
 			done
 		else
 			missing+=("$sub")
@@ -1504,8 +1515,8 @@ trace_steps() {
 run_steps() {
 	local s
 	for s in net_namespace net_address net_link nic_channels nic_offloads nic_coalesce \
-		nic_rings nic_pause nic_privflags nic_napi net_busy_poll net_neigh net_ipv6 \
-		net_multicast net_arp net_qdisc cpu_isolate irq_affinity irq_threads \
+		nic_rings nic_pause nic_privflags nic_napi net_busy_poll net_ipv6 net_multicast \
+		net_arp net_neigh net_qdisc cpu_isolate irq_affinity irq_threads \
 		cpu_ksoftirqd pci_aspm ptp_phc2sys; do
 		"$s"
 		step_end
