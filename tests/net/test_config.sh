@@ -104,24 +104,24 @@ dump_system() {
 
 # dump_threads FILE: "tid:starttime cpus policy rtprio" for every thread.
 dump_threads() {
-	local t line rest cpus k v
+	local t line rest cpus
 	for t in /proc/[0-9]*/task/[0-9]*; do
 		{ read -r line <"$t/stat"; } 2>/dev/null || continue
+		cpus=$(awk '$1 == "Cpus_allowed_list:" {print $2}' "$t/status" 2>/dev/null)
+		[ -n "$cpus" ] || continue
 		rest=${line##*) }
 		# shellcheck disable=SC2086
 		set -- $rest
-		cpus=
-		while read -r k v; do
-			[ "$k" = Cpus_allowed_list: ] && cpus=$v
-		done 2>/dev/null <"$t/status" || continue
 		echo "${t##*/}:${20} $cpus ${39} ${38}"
 	done | LC_ALL=C sort -k1,1 >"$1"
+	# a dump that lost its threads would compare equal to anything
+	[ "$(wc -l <"$1")" -ge 20 ] || { echo "    thread dump $1 has $(wc -l <"$1") lines"; return 1; }
 }
 
 dump_all() {
 	dump_iface "$1.iface"
 	dump_system "$1.sys"
-	dump_threads "$1.threads"
+	dump_threads "$1.threads" || RET=1
 }
 
 # same_state A B: the dumps agree; threads are compared where they exist in
