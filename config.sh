@@ -834,7 +834,7 @@ nic_coalesce() {
 
 nic_rings() {
 	step nic_rings
-	local t mr mt cr ct want=() undo=() r
+	local t mr mt cr ct want=() undo=() r got=() capped=
 	if ! t=$(ethtool_kv -g) || [ -z "$t" ]; then
 		unsupported "$(what) has no rings"
 		return
@@ -842,16 +842,19 @@ nic_rings() {
 	mr=$(kv "$t" max_rx) mt=$(kv "$t" max_tx) cr=$(kv "$t" cur_rx) ct=$(kv "$t" cur_tx)
 	if [[ $mr =~ ^[0-9]+$ ]] && [ "$mr" -gt 0 ]; then
 		r=$((mr < RING_SIZE ? mr : RING_SIZE))
+		[ "$r" = "$RING_SIZE" ] || capped=" (the driver's maximum)"
+		got+=("rx $r")
 		[ "$cr" = "$r" ] || { want+=(rx "$r"); undo+=(rx "$cr"); }
 	fi
 	if [[ $mt =~ ^[0-9]+$ ]] && [ "$mt" -gt 0 ]; then
 		r=$((mt < RING_SIZE ? mt : RING_SIZE))
+		[ "$r" = "$RING_SIZE" ] || capped=" (the driver's maximum)"
+		got+=("tx $r")
 		[ "$ct" = "$r" ] || { want+=(tx "$r"); undo+=(tx "$ct"); }
 	fi
-	[ "$mr" = "" ] || [ "$mr" -ge "$RING_SIZE" ] 2>/dev/null || note "capped at the maximum $mr"
-	[ "${#want[@]}" -gt 0 ] || { note "rx/tx $RING_SIZE"; return 0; }
+	note "${got[*]}$capped"
+	[ "${#want[@]}" -gt 0 ] || return 0
 	change "$(qcmd inns "$TGT_NS" ethtool -G "$IFACE" "${undo[@]}")" inns "$TGT_NS" ethtool -G "$IFACE" "${want[@]}"
-	note "${want[*]}"
 }
 
 nic_pause() {
