@@ -160,18 +160,17 @@ static int parse_u64(struct parser *ps, const char *s, uint64_t lo,
 /* ns as a decimal number of units, without trailing zeros: "0.001". */
 static void fmt_units(char *buf, size_t len, int64_t ns, int64_t unit_ns)
 {
-	int n = snprintf(buf, len, "%" PRId64, ns / unit_ns);
-	int64_t frac = ns % unit_ns, scale = unit_ns;
+	int64_t frac = ns % unit_ns;
+	char digits[20] = "";
+	int width = 0;
 
-	if (!frac)
-		return;
-	n += snprintf(buf + n, len - (size_t)n, ".");
-	while (frac && (size_t)n + 1 < len) {
-		scale /= 10;
-		buf[n++] = (char)('0' + frac / scale);
-		frac %= scale;
-	}
-	buf[n] = '\0';
+	for (int64_t u = unit_ns; u > 1 && width < 18; u /= 10)
+		width++;
+	for (int i = width - 1; i >= 0; i--, frac /= 10)
+		digits[i] = (char)('0' + frac % 10);
+	while (width > 0 && digits[width - 1] == '0')
+		digits[--width] = '\0';
+	snprintf(buf, len, "%" PRId64 "%s%s", ns / unit_ns, width ? "." : "", digits);
 }
 
 /*
@@ -307,7 +306,7 @@ enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *c,
 				*sp++ = ':';
 		}
 	}
-	memset(&longopts[NOPTS], 0, sizeof(longopts[NOPTS]));
+	longopts[NOPTS] = (struct option){ 0 };
 	*sp = '\0';
 
 	opterr = 0;

@@ -257,7 +257,7 @@ static TAP_UNUSED int done_testing(void)
 }
 
 /* Stops the test program now (after a failure that makes the rest moot). */
-static TAP_UNUSED void BAIL_OUT(const char *reason)
+static TAP_UNUSED __attribute__((noreturn)) void BAIL_OUT(const char *reason)
 {
 	tap_start();
 	printf("Bail out! %s\n", reason);

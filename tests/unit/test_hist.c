@@ -154,6 +154,8 @@ static void test_create_rejects(void)
 static void test_edges(void)
 {
 	struct hist *h = hist_create(B, O, 64, false);
+	if (!h)
+		BAIL_OUT("hist_create failed");
 	struct hist_stats st;
 	uint64_t total = 0;
 
@@ -195,6 +197,8 @@ static void test_edges(void)
 
 	/* Odd sizes: bucket 3, overflow 9. */
 	h = hist_create(3, 9, 4, false);
+	if (!h)
+		BAIL_OUT("hist_create failed");
 	hist_add(h, 2, 1);
 	hist_add(h, 3, 2);
 	hist_add(h, 8, 3);
@@ -210,6 +214,8 @@ static void test_edges(void)
 static void test_negative(void)
 {
 	struct hist *h = hist_create(B, O, 8, false);
+	if (!h)
+		BAIL_OUT("hist_create failed");
 	struct hist_stats st;
 
 	hist_add(h, -5, 1);
@@ -235,6 +241,8 @@ static void test_negative(void)
 static void test_empty_and_single(void)
 {
 	struct hist *h = hist_create(B, O, 8, false);
+	if (!h)
+		BAIL_OUT("hist_create failed");
 	struct hist_stats st;
 	const double ps[] = { 0.001, 1, 50, 99.999, 100 };
 
@@ -250,6 +258,8 @@ static void test_empty_and_single(void)
 		hist_destroy(h);
 
 	h = hist_create(B, O, 8, false);
+	if (!h)
+		BAIL_OUT("hist_create failed");
 	hist_add(h, 1500, 42);
 	hist_get_stats(h, &st);
 	is_u64(st.samples, 1, "single sample: samples 1");
