@@ -20,10 +20,10 @@ HARDEN := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
 NL_CFLAGS := $(shell pkg-config --cflags libnl-route-3.0 2>/dev/null || echo -I/usr/include/libnl3)
 NL_LIBS := $(shell pkg-config --libs libnl-route-3.0 2>/dev/null || echo -lnl-route-3 -lnl-3)
 
-ALL_CFLAGS := $(CFLAGS) $(WARN) $(HARDEN) -D_GNU_SOURCE -std=gnu11 \
+ALL_CFLAGS := $(CFLAGS) $(WARN) $(HARDEN) -D_GNU_SOURCE -std=gnu11 -pthread \
 	-DRANT_VERSION='"$(VERSION)"' $(NL_CFLAGS) -Isrc
 ALL_LDFLAGS := $(LDFLAGS) -pie -Wl,-z,relro,-z,now
-LIBS := $(NL_LIBS) -lm
+LIBS := $(NL_LIBS) -lm -pthread
 
 SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=build/%.o)

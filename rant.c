@@ -22,7 +22,6 @@
 #define RX_BUF_LEN 65536
 #define TX_STAMP_WAIT_NS (2 * NS_PER_MS)	/* HW TX stamps lag the send */
 #define WARMUP_LIMIT_NS (10 * NS_PER_SEC)	/* no stamped pong by then: give up */
-#define REFLECT_POLL_NS (200 * NS_PER_MS)	/* reflector wakes to check -d */
 #define SEEN_WORDS 64				/* 4096 recent seqs, late vs duplicate */
 
 static uint8_t rx_buf[RX_BUF_LEN];
@@ -103,8 +102,9 @@ static struct breach *breach_seen(struct run *r, const struct txrec *rec,
 			if (t != TS_NONE)
 				n += snprintf(line + n, sizeof(line) - (size_t)n, " %s=%" PRId64, names[p], t);
 		}
-		if (trace_mark(r->trace, line) || trace_freeze(r->trace))
-			r->stop_reason = "breach (freezing the trace failed)";
+		r->trace_err = trace_mark(r->trace, line);
+		if (!r->trace_err)
+			r->trace_err = trace_freeze(r->trace);
 	}
 	return b;
 }
@@ -122,7 +122,6 @@ struct emitter {
 	struct txrec last;		/* last measured, awaiting its follow-up */
 	struct txrec *last_slot;	/* its log slot, or NULL */
 	bool last_valid;
-	struct breach *pending;		/* a breach awaiting its follow-up */
 };
 
 static bool seen_test_set(struct emitter *e, uint64_t seq)
@@ -174,18 +173,26 @@ static int emit_wait_pong(struct run *r, struct emitter *e, bool poll_wait,
 			  int64_t deadline, struct sk_msg *m, struct wire_hdr *h,
 			  int64_t *t4_sw)
 {
+	bool blocking = poll_wait;	/* SO_RCVTIMEO is --timeout */
 	unsigned int spins = 0;
 	int ret;
 
 	for (;;) {
-		ret = sk_recv(&r->sk, rx_buf, sizeof(rx_buf), m);
+		ret = sk_recv(&r->sk, rx_buf, sizeof(rx_buf), m, r->cfg->sw, blocking);
 		if (ret == 0) {
-			*t4_sw = r->cfg->sw ? realtime_ns() : TS_NONE;
+			*t4_sw = m->sw_ns;
 			if (emit_classify(r, e, m->len, h))
 				return 1;
+			/* A stray datagram: the rest of the wait ends at deadline. */
+			blocking = false;
+			if (monotonic_ns() > deadline)
+				return 0;
 			continue;
 		}
-		/* -ECONNREFUSED: the reflector is down; its ping is lost. */
+		if (blocking && ret == -EAGAIN)
+			return 0;	/* --timeout since the send */
+		/* -EINTR, or -ECONNREFUSED: the reflector is down, the ping lost */
+		blocking = false;
 		if (poll_wait) {
 			if (sk_wait(&r->sk, deadline) == 0)
 				return 0;
@@ -217,10 +224,9 @@ static void emit_take_pong(struct run *r, struct emitter *e, struct txrec *rec,
 	e->last.t3_wire = b.fu_t3_wire;
 	if (e->last_slot)
 		e->last_slot->t3_wire = b.fu_t3_wire;
-	if (e->pending && e->pending->rec.seq == b.fu_seq) {
-		e->pending->rec.t3_wire = b.fu_t3_wire;
-		e->pending = NULL;
-	}
+	/* A breach is always the transaction just before this pong's. */
+	if (r->nbreach && r->breach[r->nbreach - 1].rec.seq == b.fu_seq)
+		r->breach[r->nbreach - 1].rec.t3_wire = b.fu_t3_wire;
 	run_sample(r, &e->last, RUN_T3);
 	e->last_valid = false;
 }
@@ -285,12 +291,14 @@ static int emit_loop(struct run *r)
 		t1_sw = realtime_ns();
 		wire_set_seq(tx_buf, e.seq, t1_sw);
 		key = r->sk.tx_key++;
-		if (send(r->sk.fd, tx_buf, c->size, 0) != (ssize_t)c->size) {
+		if (send(r->sk.fd, tx_buf, c->size, MSG_DONTWAIT) != (ssize_t)c->size) {
 			r->cnt.send_errors++;
 			continue;
 		}
 		if (ph == MEASURE)
 			r->cnt.sent++;
+		else
+			r->cnt.warmup++;	/* unmeasured pings sent */
 		got = emit_wait_pong(r, &e, c->block || ph == WARMUP,
 				     monotonic_ns() + c->timeout_ns, &m, &h, &t4_sw);
 		if (!got) {
@@ -326,7 +334,6 @@ static int emit_loop(struct run *r)
 		emit_take_pong(r, &e, &rec, &h);
 
 		if (ph != MEASURE) {
-			r->cnt.warmup++;
 			if (ph == FETCH)
 				break;
 			if (warm_left)
@@ -357,10 +364,7 @@ static int emit_loop(struct run *r)
 			break;
 		}
 		if (c->threshold_ns && rtt > c->threshold_ns) {
-			struct breach *b = breach_seen(r, &rec, rtt);
-
-			if (!e.pending)
-				e.pending = b;
+			breach_seen(r, &rec, rtt);
 			if (!c->cont) {
 				/* One unmeasured ping more brings this pong's T3. */
 				r->stop_reason = "breach";
@@ -374,7 +378,22 @@ static int emit_loop(struct run *r)
 		r->stop_reason = "signal";
 	if (r->start_ns == 0)
 		r->start_ns = r->end_ns;
-	return ph == WARMUP ? -EIO : 0;
+	if (ph != WARMUP)
+		return 0;
+	if (run_stop) {
+		fprintf(stderr, "rant: stopped during the warm-up: nothing measured\n");
+		return 0;
+	}
+	if (!pongs)
+		snprintf(r->failure, sizeof(r->failure),
+			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there (rant -i IFACE on that host)?",
+			 c->addr, c->port, WARMUP_LIMIT_NS / NS_PER_SEC);
+	else
+		snprintf(r->failure, sizeof(r->failure),
+			 "pongs from %s arrive, but without %s for %lld s: is timestamping blocked on %s or on the reflector?",
+			 c->addr, r->peer_body ? "both sides' stamps" : "stamps",
+			 WARMUP_LIMIT_NS / NS_PER_SEC, c->iface);
+	return -EIO;
 }
 
 /* ---- reflect ---- */
@@ -392,17 +411,13 @@ struct reflector {
 	int64_t fu_t3;
 };
 
-/* Wait for a datagram; 1 when one may be there, 0 when -d is up. */
-static int reflect_wait(struct run *r, struct reflector *f, int64_t end,
-			unsigned int *spins)
+/* Nothing received (a blocking receive waited SK_REFLECT_WAKE_NS): 0 when
+ * -d is up. Spinning, the clock is read every 1024 empty receives. */
+static int reflect_idle(bool blocked, int64_t end, unsigned int *spins)
 {
-	if (r->cfg->block || !f->stamped) {
-		int64_t wake = monotonic_ns() + REFLECT_POLL_NS;
-
-		sk_wait(&r->sk, end && end < wake ? end : wake);
-		return !time_up(end);
-	}
-	return (++*spins & 1023) || !time_up(end);
+	if (!blocked && (++*spins & 1023))
+		return 1;
+	return !time_up(end);
 }
 
 /* Answer one ping in place; returns the pong's T3 wire stamp. */
@@ -436,7 +451,7 @@ static int64_t reflect_answer(struct run *r, struct reflector *f,
 
 	/* Exactly as long as the ping: never an amplifier. */
 	key = r->sk.tx_key++;
-	*sent = sendto(r->sk.fd, rx_buf, h->len, 0, (struct sockaddr *)&m->src,
+	*sent = sendto(r->sk.fd, rx_buf, h->len, MSG_DONTWAIT, (struct sockaddr *)&m->src,
 		       m->src_len) == (ssize_t)h->len;
 	if (!*sent) {
 		r->cnt.send_errors++;
@@ -460,20 +475,23 @@ static int reflect_loop(struct run *r)
 		struct sk_msg m;
 		struct txrec rec;
 		int64_t t2_sw, resp;
-		bool measured, sent;
+		bool measured, sent, block;
 
 		if (c->count && r->cnt.received >= c->count) {
 			r->stop_reason = "count";
 			break;
 		}
-		if (sk_recv(&r->sk, rx_buf, sizeof(rx_buf), &m)) {
-			if (!reflect_wait(r, &f, end, &spins)) {
+		/* Blocking until stamps flow: a spinner at SCHED_FIFO would
+		 * starve the kernel worker that enables RX timestamping. */
+		block = c->block || !f.stamped;
+		if (sk_recv(&r->sk, rx_buf, sizeof(rx_buf), &m, c->sw || f.want_sw, block)) {
+			if (!reflect_idle(block, end, &spins)) {
 				r->stop_reason = "duration";
 				break;
 			}
 			continue;
 		}
-		t2_sw = c->sw || f.want_sw ? realtime_ns() : TS_NONE;
+		t2_sw = m.sw_ns;
 		if (m.len < 0 || wire_parse(rx_buf, (size_t)m.len, WIRE_PING, &h)) {
 			r->cnt.invalid++;
 			continue;
@@ -508,6 +526,7 @@ static int reflect_loop(struct run *r)
 			continue;
 		}
 		if (!f.started) {
+			r->session = f.session;
 			mark_start(r);
 			f.started = true;
 		}
@@ -566,17 +585,20 @@ int main(int argc, char **argv)
 	if (report_end(&run))
 		status = EXIT_RUN;
 	if (ret) {
-		fprintf(stderr, "rant: %s from %s port %u in %d s: is rant reflecting there (rant -i IFACE on that host)?\n",
-			run.stop_reason, cfg.addr, cfg.port, (int)(WARMUP_LIMIT_NS / NS_PER_SEC));
+		fprintf(stderr, "rant: %s\n", run.failure);
 		status = EXIT_RUN;
 	} else if (run.log_full) {
 		fprintf(stderr, "rant: the log filled up after %zu records and the run stopped early: give -c, -L or -S\n",
 			txlog_len(run.log));
+		status = EXIT_RUN;
 	} else if (cfg.mode == MODE_EMIT && run.cnt.sent && !run.cnt.received) {
 		fprintf(stderr, "rant: no pong received for %" PRIu64 " pings: is the reflector still running?\n",
 			run.cnt.sent);
 		status = EXIT_RUN;
 	}
+	if (run.trace_err)
+		fprintf(stderr, "rant: ftrace: writing the breach marker or stopping %s failed: %s: the trace is not frozen at the breach\n",
+			trace_dir(run.trace), strerror(-run.trace_err));
 	if (status == EXIT_DONE && run.cnt.breaches)
 		status = EXIT_BREACH;
 	run_teardown(&run);

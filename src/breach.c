@@ -16,12 +16,19 @@ static const enum metric_id reflect_steps[] = {
 
 bool breakdown_is_step(const struct breakdown *b, enum metric_id m, bool emit)
 {
-	bool split = b->have[M_REFLECT_RX] || b->have[M_REFLECT_PROC] ||
+	bool split = b->have[M_REFLECT_RX] && b->have[M_REFLECT_PROC] &&
 		     b->have[M_REFLECT_TX];
 
-	/* Without the reflector's SW stamps its response is one step. */
+	/*
+	 * The reflector's response is split into its three steps when all
+	 * three are known. With only some known it stands as one step, since
+	 * the unknown parts could hold the time; without it (its T3 wire
+	 * stamp never came) the known parts are the steps.
+	 */
 	if (m == M_RESPONSE)
-		return !split;
+		return !split && b->have[M_RESPONSE];
+	if (m == M_REFLECT_RX || m == M_REFLECT_PROC || m == M_REFLECT_TX)
+		return split || !b->have[M_RESPONSE];
 	if (emit) {
 		for (size_t i = 0; i < sizeof(emit_steps) / sizeof(emit_steps[0]); i++)
 			if (emit_steps[i] == m)

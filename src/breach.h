@@ -20,8 +20,9 @@ struct breakdown {
 
 /*
  * The path steps of rec: on the emitter emit_tx, network, the
- * reflector's steps and emit_rx; on the reflector its own steps. Where
- * the reflector's SW stamps are absent, its response stands as one step.
+ * reflector's steps and emit_rx; on the reflector its own steps. When
+ * only some of the reflector's steps are known, its response stands as
+ * one step instead (when the response is known itself).
  * Only steps whose stamps are all present count; the largest is marked.
  */
 void breakdown_compute(const struct txrec *rec, bool emit,

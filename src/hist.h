@@ -13,8 +13,8 @@
  * rank 999, not 1000 by a rounding error). A sample
  * of that rank in the outlier store is reported exactly; one in a bucket is
  * reported as the bucket's highest value ((i + 1) * bucket_ns - 1),
- * clamped to [min, max], so a percentile is never below the true value by
- * more than one bucket and never above it.
+ * clamped to [min, max], so a percentile is never below the true value
+ * and less than one bucket above it.
  */
 #ifndef RANT_HIST_H
 #define RANT_HIST_H

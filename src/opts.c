@@ -63,7 +63,7 @@ static const struct opt opt_table[] = {
 	{ "trace-marker", 'T', NULL, BOTH, "write markers to the ftrace instance and stop it at a breach" },
 	{ "snapshot", 'S', NULL, BOTH, "log a ring of the last 500000; with -T, take the instance's snapshot at a breach" },
 	{ "trace-instance", O_TRACE_INSTANCE, "NAME", BOTH, "ftrace instance name or path (default rant; needs -T)" },
-	{ "verbose", 'v', NULL, BOTH, "say more at start-up (repeat for more)" },
+	{ "verbose", 'v', NULL, BOTH, "say more at start-up" },
 	{ "help", 'h', NULL, BOTH, "this help" },
 	{ "version", O_VERSION, NULL, BOTH, "print the version" },
 };

@@ -370,10 +370,12 @@ static void print_config(struct json *j, const struct run *r)
 	json_u64(j, "port", c->port);
 	json_i64(j, "duration_ns", c->duration_ns);
 	json_u64(j, "count", c->count);
-	json_u64(j, "warmup", c->warmup);
-	json_u64(j, "size", c->size);
-	json_i64(j, "timeout_ns", c->timeout_ns);
-	json_i64(j, "interval_ns", c->interval_ns);
+	if (c->mode == MODE_EMIT) {
+		json_u64(j, "warmup", c->warmup);
+		json_u64(j, "size", c->size);
+		json_i64(j, "timeout_ns", c->timeout_ns);
+		json_i64(j, "interval_ns", c->interval_ns);
+	}
 	json_bool(j, "block", c->block);
 	json_bool(j, "sw_timestamps", c->sw);
 	json_bool(j, "no_hw_ts", c->no_hw_ts);

@@ -27,7 +27,7 @@ struct counts {
 	uint64_t duplicate;	/* a second copy of a datagram already seen */
 	uint64_t invalid;	/* not a valid rant datagram (no reply) */
 	uint64_t foreign;	/* emitter: pong of another session */
-	uint64_t warmup;	/* unmeasured transactions */
+	uint64_t warmup;	/* unmeasured pings: sent (emitter), received (reflector) */
 	uint64_t missing_tx_ts;	/* measured sends without a TX stamp */
 	uint64_t missing_rx_ts;	/* measured receives without an RX stamp */
 	uint64_t send_errors;	/* send() failed */
@@ -58,6 +58,8 @@ struct run {
 	bool peer_sw;			/* emitter: pongs carried T2_SW/T3_SW */
 	bool log_full;			/* a linear log ran out of room */
 	const char *stop_reason;	/* why the loop ended, for the report */
+	char failure[256];		/* why nothing was measured (exit 2) */
+	int trace_err;			/* -errno of the marker/freeze at a breach */
 	int64_t start_ns, end_ns;	/* CLOCK_REALTIME of measuring start/end */
 	int dma_fd;			/* /dev/cpu_dma_latency held at 0 */
 	struct breach breach[RUN_MAX_BREACHES];

@@ -222,10 +222,10 @@ int sk_open(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 		s->family = AF_INET6;
 	}
 
-	s->fd = socket(s->family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	s->fd = socket(s->family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (s->fd < 0 && cfg->mode == MODE_REFLECT && errno == EAFNOSUPPORT) {
 		s->family = AF_INET;	/* IPv6 disabled on this host */
-		s->fd = socket(s->family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		s->fd = socket(s->family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	}
 	if (s->fd < 0) {
 		ret = -errno;
@@ -268,6 +268,19 @@ int sk_open(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 	ret = sk_bind(s, cfg, err, len);
 	if (ret)
 		goto failed;
+	{
+		/* How long a blocking receive waits: the emitter's --timeout; the
+		 * reflector wakes to check -d and signals. */
+		struct timespec ts = ns_to_timespec(cfg->mode == MODE_EMIT ?
+						    cfg->timeout_ns : SK_REFLECT_WAKE_NS);
+		struct timeval tv = { .tv_sec = ts.tv_sec, .tv_usec = ts.tv_nsec / 1000 };
+
+		if (setsockopt(s->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
+			ret = -errno;
+			snprintf(err, len, "setsockopt SO_RCVTIMEO: %s", strerror(-ret));
+			goto failed;
+		}
+	}
 	return 0;
 failed:
 	sk_close(s);
@@ -281,7 +294,8 @@ void sk_close(struct sk *s)
 	s->fd = -1;
 }
 
-int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m)
+int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
+	    bool block)
 {
 	char control[CMSG_BUF];
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
@@ -295,9 +309,10 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m)
 	};
 	ssize_t n;
 
-	n = recvmsg(s->fd, &msg, MSG_DONTWAIT);
+	n = recvmsg(s->fd, &msg, block ? 0 : MSG_DONTWAIT);
 	if (n < 0)
 		return -errno;
+	m->sw_ns = sw ? realtime_ns() : TS_NONE;
 	m->len = n;
 	m->src_len = msg.msg_namelen;
 	if (msg.msg_flags & MSG_TRUNC)
@@ -307,29 +322,75 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m)
 	return 0;
 }
 
+/* One error-queue entry: 0 with a TX stamp report, -EAGAIN when empty,
+ * -ENOMSG for anything else. */
+static int errqueue_read(struct sk *s, struct ts_tx *tx)
+{
+	char control[CMSG_BUF];
+	struct msghdr msg = {
+		.msg_control = control,
+		.msg_controllen = sizeof(control),
+	};
+
+	if (recvmsg(s->fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+		return errno == EAGAIN || errno == EWOULDBLOCK ? -EAGAIN : -ENOMSG;
+	if (ts_parse_tx(&msg, tx) || tx->type != SCM_TSTAMP_SND)
+		return -ENOMSG;
+	return 0;
+}
+
+static void stash_put(struct sk *s, const struct ts_tx *tx)
+{
+	struct sk_stash *e = &s->stash[tx->key % SK_STASH];
+
+	e->key = tx->key;
+	e->ts = tx->ts;
+	e->used = true;
+}
+
+static bool stash_take(struct sk *s, uint32_t key, struct ts_stamps *ts)
+{
+	struct sk_stash *e = &s->stash[key % SK_STASH];
+
+	if (!e->used || e->key != key)
+		return false;
+	e->used = false;
+	*ts = e->ts;
+	return true;
+}
+
+static void errqueue_drain(struct sk *s)
+{
+	struct ts_tx tx;
+	int err, ret;
+	socklen_t len = sizeof(err);
+
+	while ((ret = errqueue_read(s, &tx)) != -EAGAIN)
+		if (ret == 0)
+			stash_put(s, &tx);
+	/* A pending ICMP error (ECONNREFUSED) keeps POLLERR up too. */
+	getsockopt(s->fd, SOL_SOCKET, SO_ERROR, &err, &len);
+}
+
 int sk_tx_stamp(struct sk *s, uint32_t key, int64_t wait_ns,
 		struct ts_stamps *ts)
 {
 	int64_t deadline = 0;
-	char control[CMSG_BUF];
 	struct ts_tx tx;
+	int ret;
 
+	if (stash_take(s, key, ts))
+		return 0;
 	for (;;) {
-		struct msghdr msg = {
-			.msg_control = control,
-			.msg_controllen = sizeof(control),
-		};
-
-		if (recvmsg(s->fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) >= 0) {
-			if (ts_parse_tx(&msg, &tx) == 0 && tx.key == key &&
-			    tx.type == SCM_TSTAMP_SND) {
-				*ts = tx.ts;
-				return 0;
-			}
-			continue;	/* an older key, or not a stamp */
+		ret = errqueue_read(s, &tx);
+		if (ret == 0 && tx.key == key) {
+			*ts = tx.ts;
+			return 0;
 		}
-		if (errno != EAGAIN && errno != EINTR)
-			return -ENOENT;
+		if (ret == 0)
+			stash_put(s, &tx);	/* another key: maybe still wanted */
+		if (ret != -EAGAIN)
+			continue;
 		if (wait_ns <= 0)
 			return -ENOENT;
 		if (!deadline)
@@ -339,18 +400,21 @@ int sk_tx_stamp(struct sk *s, uint32_t key, int64_t wait_ns,
 	}
 }
 
-int sk_wait(const struct sk *s, int64_t deadline_ns)
+int sk_wait(struct sk *s, int64_t deadline_ns)
 {
 	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
-	int64_t left = deadline_ns - monotonic_ns();
-	struct timespec ts;
-	int n;
 
-	if (left < 0)
-		left = 0;
-	ts = ns_to_timespec(left);
-	n = ppoll(&pfd, 1, &ts, NULL);
-	if (n < 0)
-		return -errno;
-	return n > 0;
+	for (;;) {
+		int64_t left = deadline_ns - monotonic_ns();
+		struct timespec ts = ns_to_timespec(left > 0 ? left : 0);
+		int n = ppoll(&pfd, 1, &ts, NULL);
+
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return 0;
+		if (pfd.revents & POLLIN)
+			return 1;
+		errqueue_drain(s);	/* POLLERR alone: not a datagram */
+	}
 }

@@ -5,6 +5,8 @@
  * records must take about a second, not a minute.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -136,9 +138,21 @@ static char *put_ns9(char *p, uint32_t ns)
 	return p + 9;
 }
 
+/*
+ * The stamps of one record nearly always share their seconds: their text
+ * is converted once and copied after that.
+ */
+struct sec_cache {
+	uint64_t sec;
+	char txt[24];		/* "seconds." */
+	size_t len;		/* 0: empty */
+};
+
 /* " seconds.nanoseconds", or " -" for an absent stamp. */
-static char *put_stamp(char *p, int64_t t)
+static char *put_stamp(char *p, int64_t t, struct sec_cache *sc)
 {
+	uint64_t sec;
+
 	*p++ = ' ';
 	if (t == TS_NONE) {
 		*p++ = '-';
@@ -148,9 +162,16 @@ static char *put_stamp(char *p, int64_t t)
 		*p++ = '-';
 		t = -t;
 	}
-	p = put_u64(p, (uint64_t)t / 1000000000u);
-	*p++ = '.';
-	return put_ns9(p, (uint32_t)((uint64_t)t % 1000000000u));
+	sec = (uint64_t)t / 1000000000u;
+	if (!sc->len || sc->sec != sec) {
+		char *e = put_u64(sc->txt, sec);
+
+		*e++ = '.';
+		sc->len = (size_t)(e - sc->txt);
+		sc->sec = sec;
+	}
+	memcpy(p, sc->txt, sc->len);
+	return put_ns9(p + sc->len, (uint32_t)((uint64_t)t % 1000000000u));
 }
 
 /* " a-b" in ns, or " -" when either is absent. */
@@ -222,34 +243,36 @@ size_t txlog_format_header(char *buf, size_t len, const struct txlog_fmt *f)
 	return 2 * n + 2;
 }
 
-static char *put_reflect(char *p, const struct txrec *r, bool sw)
+static char *put_reflect(char *p, const struct txrec *r, bool sw,
+			 struct sec_cache *sc)
 {
-	p = put_stamp(p, r->t2_wire);
+	p = put_stamp(p, r->t2_wire, sc);
 	if (sw) {
-		p = put_stamp(p, r->t2_sw);
-		p = put_stamp(p, txrec_stamp(r, P_T3_SW));
+		p = put_stamp(p, r->t2_sw, sc);
+		p = put_stamp(p, txrec_stamp(r, P_T3_SW), sc);
 	}
-	p = put_stamp(p, r->t3_wire);
+	p = put_stamp(p, r->t3_wire, sc);
 	return put_diff(p, r->t3_wire, r->t2_wire);
 }
 
 size_t txlog_format_line(char *buf, const struct txrec *r,
 			 const struct txlog_fmt *f)
 {
+	struct sec_cache sc = { .len = 0 };
 	char *p = put_u64(buf, r->seq);
 
 	if (f->emit) {
 		if (f->sw)
-			p = put_stamp(p, r->t1_sw);
-		p = put_stamp(p, r->t1_wire);
-		p = put_stamp(p, r->t4_wire);
+			p = put_stamp(p, r->t1_sw, &sc);
+		p = put_stamp(p, r->t1_wire, &sc);
+		p = put_stamp(p, r->t4_wire, &sc);
 		if (f->sw)
-			p = put_stamp(p, txrec_stamp(r, P_T4_SW));
+			p = put_stamp(p, txrec_stamp(r, P_T4_SW), &sc);
 		p = put_diff(p, r->t4_wire, r->t1_wire);
 		if (f->peer)
-			p = put_reflect(p, r, f->sw);
+			p = put_reflect(p, r, f->sw, &sc);
 	} else {
-		p = put_reflect(p, r, f->sw);
+		p = put_reflect(p, r, f->sw, &sc);
 	}
 	*p++ = '\n';
 	return (size_t)(p - buf);
@@ -271,26 +294,110 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-#define WBUF_SIZE (1 << 20)
+/*
+ * Writing: worker threads (one per CPU this process may run on, up to
+ * WRITERS_MAX, the caller among them) each claim the next chunk of CHUNK
+ * records, format it into their own buffer, and write it when its turn
+ * comes, so chunks land in order while formatting runs in parallel and
+ * overlaps the writes. This happens after the run, never during it.
+ */
+#define CHUNK 16384
+#define WRITERS_MAX 4
+
+struct writer_job {
+	const struct txlog *l;
+	const struct txlog_fmt *f;
+	int fd;
+	size_t nchunks;
+	pthread_mutex_t lock;
+	pthread_cond_t turn;
+	size_t claimed;		/* chunks handed out */
+	size_t next;		/* the chunk whose turn it is to be written */
+	int err;		/* first error, -errno */
+};
+
+static size_t format_chunk(const struct writer_job *j, size_t c, char *buf)
+{
+	size_t i = c * CHUNK, end = i + CHUNK, used = 0;
+
+	if (end > j->l->len)
+		end = j->l->len;
+	for (; i < end; i++)
+		used += txlog_format_line(buf + used, txlog_get(j->l, i), j->f);
+	return used;
+}
+
+static void *writer_run(void *arg)
+{
+	struct writer_job *j = arg;
+	char *buf = malloc((size_t)CHUNK * TXLOG_LINE_MAX);
+	int err = buf ? 0 : -ENOMEM;
+
+	for (;;) {
+		size_t c, len;
+
+		pthread_mutex_lock(&j->lock);
+		c = j->claimed < j->nchunks ? j->claimed++ : j->nchunks;
+		pthread_mutex_unlock(&j->lock);
+		if (c == j->nchunks)
+			break;
+		len = err ? 0 : format_chunk(j, c, buf);
+
+		pthread_mutex_lock(&j->lock);
+		while (j->next != c)
+			pthread_cond_wait(&j->turn, &j->lock);
+		if (err && !j->err)
+			j->err = err;
+		pthread_mutex_unlock(&j->lock);
+		/* Only this thread writes now: the others wait for their turn. */
+		if (!j->err)
+			err = write_all(j->fd, buf, len);
+		pthread_mutex_lock(&j->lock);
+		if (err && !j->err)
+			j->err = err;
+		j->next++;
+		pthread_cond_broadcast(&j->turn);
+		pthread_mutex_unlock(&j->lock);
+	}
+	free(buf);
+	return NULL;
+}
+
+static size_t writers_wanted(size_t nchunks)
+{
+	cpu_set_t set;
+	size_t n = 1;
+
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		n = (size_t)CPU_COUNT(&set);
+	if (n > WRITERS_MAX)
+		n = WRITERS_MAX;
+	return n < nchunks ? n : (nchunks ? nchunks : 1);
+}
 
 int txlog_write(const struct txlog *l, int fd, const struct txlog_fmt *f)
 {
-	char *buf = malloc(WBUF_SIZE);
-	size_t used, i;
-	int err = 0;
+	struct writer_job j = {
+		.l = l, .f = f, .fd = fd,
+		.nchunks = (l->len + CHUNK - 1) / CHUNK,
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+		.turn = PTHREAD_COND_INITIALIZER,
+	};
+	pthread_t tid[WRITERS_MAX];
+	size_t nw = writers_wanted(j.nchunks), started = 0;
+	char head[2 * TXLOG_LINE_MAX + 2];
+	int err;
 
-	if (!buf)
-		return -ENOMEM;
-	used = txlog_format_header(buf, WBUF_SIZE, f);
-	for (i = 0; i < l->len && !err; i++) {
-		if (WBUF_SIZE - used < TXLOG_LINE_MAX) {
-			err = write_all(fd, buf, used);
-			used = 0;
-		}
-		used += txlog_format_line(buf + used, txlog_get(l, i), f);
-	}
-	if (!err)
-		err = write_all(fd, buf, used);
-	free(buf);
-	return err;
+	err = write_all(fd, head, txlog_format_header(head, sizeof(head), f));
+	if (err)
+		return err;
+	/* Helpers that fail to start are simply not there: the chunks are
+	 * claimed by whoever runs. */
+	while (started + 1 < nw &&
+	       !pthread_create(&tid[started], NULL, writer_run, &j))
+		started++;
+	writer_run(&j);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	return j.err;
 }

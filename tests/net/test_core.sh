@@ -27,7 +27,7 @@ rs=$(jqv "$WORK/r1.json" .counts.sent)
 [ "$rr" = "$es" ]; check_err $? "reflector received $rr, emitter sent $es"
 [ "$rs" = "$rr" ]; check_err $? "reflector sent $rs != received $rr"
 [ "$(jqv "$WORK/e1.json" .counts.warmup)" = "$(jqv "$WORK/r1.json" .counts.warmup)" ]
-check_err $? "warm-up counts differ between the sides"
+check_err $? "warm-up pings: emitter sent $(jqv "$WORK/e1.json" .counts.warmup), reflector got $(jqv "$WORK/r1.json" .counts.warmup)"
 [ $(($(wc -l <"$WORK/e1.log") - 2)) = "$er" ]; check_err $? "emitter log rows != received $er"
 [ $(($(wc -l <"$WORK/r1.log") - 2)) = "$rr" ]; check_err $? "reflector log rows != received $rr"
 [ "$(jqv "$WORK/e1.json" .metrics.rtt.samples)" = "$er" ]; check_err $? "rtt samples != received"
@@ -90,6 +90,24 @@ span=$(( ($(jqv "$WORK/e4.json" .end_ns) - $(jqv "$WORK/e4.json" .start_ns)) / 1
 [ "$span" -ge 398 ] && [ "$span" -lt 2000 ]; check_err $? "200 transactions at 2 ms took $span ms"
 [ "$(jqv "$WORK/e4.json" .counts.received)" = 200 ]; check_err $? "--block received $(jqv "$WORK/e4.json" .counts.received)"
 log_test "--interval 2000 paces 200 transactions over ${span} ms; --block both sides"
+
+# ---- --block sleeps: CPU time well below wall time on both sides ----
+# (a queued TX stamp makes poll() return at once: waiting must not spin)
+cpu_ms() { awk '{ print int(($14 + $15) * 1000 / '"$(getconf CLK_TCK)"') }' "/proc/$1/stat"; }
+start_reflector r9 --block -d 60
+emit -a "$IP_B" --block -c 100 --interval 10000 >"$WORK/e9.txt" 2>&1 &
+em=$!
+defer kill -9 "$em"
+sleep 0.3	# ip netns exec and taskset exec into rant: $em is rant
+c0=$(cpu_ms "$em"); r0=$(cpu_ms "$REFL")
+sleep 0.5
+c1=$(cpu_ms "$em"); r1=$(cpu_ms "$REFL")
+wait "$em"; rc=$?
+stop_reflector
+check_err $rc "--block emitter exit $rc"
+[ $((c1 - c0)) -lt 150 ]; check_err $? "--block emitter used $((c1 - c0)) ms of CPU in 500 ms"
+[ $((r1 - r0)) -lt 150 ]; check_err $? "--block reflector used $((r1 - r0)) ms of CPU in 500 ms"
+log_test "--block waits asleep: emitter $((c1 - c0)) ms, reflector $((r1 - r0)) ms CPU in 500 ms"
 
 # ---- -m: no body below 72 bytes; large datagrams ----
 start_reflector r5 -d 60 -j "$WORK/r5.json"

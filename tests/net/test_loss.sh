@@ -54,4 +54,47 @@ lost=$(jqv "$WORK/e3.json" .counts.lost)
 check_err $? "an RTT above --timeout was measured: a late pong was taken for the current one"
 log_test "late pongs are counted ($late), never measured"
 
+# ---- no reflector: warm-up gives up, SIGINT during it ends at once ----
+start=$(date +%s%N)
+timeout -s KILL 20 ip netns exec "$NS_A" "$RANT" -i "$VETH_A" -a "$IP_B" --port 9 -c 10 \
+	>/dev/null 2>"$WORK/nore.txt"
+rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ "$rc" = 2 ] && grep -q "no pong from $IP_B port 9 in 10 s of warm-up" "$WORK/nore.txt"
+check_err $? "exit $rc: $(cat "$WORK/nore.txt")"
+[ "$ms" -ge 10000 ] && [ "$ms" -lt 13000 ]; check_err $? "gave up after $ms ms, not 10 s"
+ip netns exec "$NS_A" "$RANT" -i "$VETH_A" -a "$IP_B" --port 9 >/dev/null 2>"$WORK/nore2.txt" &
+em=$!
+defer kill -9 "$em"
+sleep 1
+start=$(date +%s%N)
+kill -INT "$em"
+wait "$em"; rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ "$rc" = 0 ] && grep -q "stopped during the warm-up" "$WORK/nore2.txt"
+check_err $? "exit $rc: $(cat "$WORK/nore2.txt")"
+[ "$ms" -lt 500 ]; check_err $? "SIGINT during the warm-up took $ms ms"
+log_test "no reflector: exit 2 after the 10 s warm-up; SIGINT ends it (exit 0) in ${ms} ms"
+
+# ---- a silent peer: waiting with a TX stamp queued must sleep, not spin ----
+# (the queued stamp makes poll() report POLLERR at once)
+ip netns exec "$NS_B" python3 -c 'import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("0.0.0.0", 9999))
+time.sleep(30)' &
+sink=$!
+defer kill -9 "$sink"
+sleep 0.3
+ip netns exec "$NS_A" "$RANT" -i "$VETH_A" -a "$IP_B" --port 9999 --block >/dev/null 2>&1 &
+em=$!
+defer kill -9 "$em"
+sleep 0.5
+cpu0=$(awk '{ print $14 + $15 }' "/proc/$em/stat")
+sleep 1
+cpu1=$(awk '{ print $14 + $15 }' "/proc/$em/stat")
+kill -INT "$em"; wait "$em"
+ms=$(( (cpu1 - cpu0) * 1000 / $(getconf CLK_TCK) ))
+[ "$ms" -lt 200 ]; check_err $? "waiting on a silent peer used $ms ms of CPU in 1 s"
+log_test "a silent peer: the wait sleeps ($ms ms CPU in 1 s)"
+
 finish

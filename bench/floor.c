@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * floor: the least a UDP ping-pong can cost, to compare rant against.
+ *
+ * No timestamping (unless -t), no statistics in the loop, no checks
+ * beyond a sequence number. The server echoes every datagram back to its
+ * sender; the client sends one datagram, waits for its echo, and records
+ * CLOCK_REALTIME before send() and after recv() returned (the points rant
+ * calls T1_SW and T4_SW). Warm-up round trips are not recorded. At the end
+ * the client sorts all samples and prints exact nearest-rank percentiles
+ * in ns:
+ *
+ *   samples=N lost=L min=.. p50=.. p99=.. p99.9=.. max=..
+ *
+ * Spinning (default) polls recv(MSG_DONTWAIT); -b blocks in recv().
+ *
+ * -t turns on what rant asks of the kernel (SO_TIMESTAMPING software RX
+ * and TX stamps, OPT_ID, OPT_TSONLY), receives with recvmsg() and a
+ * control buffer, and empties the error queue off the critical path
+ * (server: after the echo is sent; client: after the round trip), so the
+ * kernel's share of rant's cost can be told from rant's own.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <netdb.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/net_tstamp.h>
+
+#define MAX_PAYLOAD 65507
+#define TIMEOUT_NS 1000000000LL	/* a lost echo is given up after 1 s */
+
+static volatile sig_atomic_t stop;
+
+struct cfg {
+	const char *addr;	/* client: server address; NULL = server */
+	const char *port;
+	size_t size;		/* UDP payload, bytes */
+	long count;		/* measured round trips */
+	long warmup;		/* round trips not recorded */
+	bool block;
+	bool ts;		/* -t: kernel timestamping on */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: floor [-b] [-t] [-p PORT] [-m BYTES] [-n COUNT] [-w WARMUP] [-a ADDR]\n"
+		"  without -a: server, echoes datagrams until SIGINT/SIGTERM\n"
+		"  -a ADDR     client: ping-pong with the server at ADDR\n"
+		"  -b          block in recv() (default: spin on MSG_DONTWAIT)\n"
+		"  -t          with SO_TIMESTAMPING as rant sets it (stamps read, not used)\n"
+		"  -p PORT     UDP port (default 12346)\n"
+		"  -m BYTES    payload, 8 to %d (default 72)\n"
+		"  -n COUNT    measured round trips (default 200000)\n"
+		"  -w WARMUP   round trips before measuring (default 1000)\n",
+		MAX_PAYLOAD);
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static long parse_num(const char *s, long lo, long hi, char opt)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < lo || v > hi) {
+		fprintf(stderr, "floor: -%c: %s is out of range %ld to %ld\n",
+			opt, s, lo, hi);
+		exit(1);
+	}
+	return v;
+}
+
+/* As rant asks for kernel stamps (src/ts.c). */
+static int enable_timestamping(int fd)
+{
+	unsigned int flags = SOF_TIMESTAMPING_OPT_ID |
+			     SOF_TIMESTAMPING_OPT_TSONLY |
+			     SOF_TIMESTAMPING_SOFTWARE |
+			     SOF_TIMESTAMPING_RX_SOFTWARE |
+			     SOF_TIMESTAMPING_TX_SOFTWARE;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags,
+		       sizeof(flags))) {
+		perror("floor: setsockopt SO_TIMESTAMPING");
+		return -1;
+	}
+	return 0;
+}
+
+/* The kernel's stamp in a received message's control data, or 0. */
+static int64_t cmsg_stamp(struct msghdr *m)
+{
+	struct cmsghdr *cm;
+
+	for (cm = CMSG_FIRSTHDR(m); cm; cm = CMSG_NXTHDR(m, cm)) {
+		if (cm->cmsg_level == SOL_SOCKET &&
+		    cm->cmsg_type == SO_TIMESTAMPING &&
+		    cm->cmsg_len >= CMSG_LEN(sizeof(struct timespec))) {
+			struct timespec ts;
+
+			memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
+			return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+		}
+	}
+	return 0;
+}
+
+/*
+ * recvfrom(), or with -t recvmsg() with a control buffer whose stamp is
+ * read (as rant reads it) and dropped. peer may be NULL.
+ */
+static ssize_t rx(int fd, void *buf, size_t len, int flags, bool ts,
+		  struct sockaddr_storage *peer, socklen_t *plen)
+{
+	char control[256];
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr m = { .msg_name = peer,
+			    .msg_namelen = plen ? *plen : 0,
+			    .msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = control,
+			    .msg_controllen = sizeof(control) };
+	ssize_t n;
+
+	if (!ts)
+		return recvfrom(fd, buf, len, flags, (struct sockaddr *)peer,
+				plen);
+	n = recvmsg(fd, &m, flags);
+	if (n >= 0) {
+		if (plen)
+			*plen = m.msg_namelen;
+		(void)cmsg_stamp(&m);
+	}
+	return n;
+}
+
+/* -t: read every TX stamp waiting in the error queue. */
+static void drain_errqueue(int fd)
+{
+	char control[256];
+
+	for (;;) {
+		struct msghdr m = { .msg_control = control,
+				    .msg_controllen = sizeof(control) };
+
+		if (recvmsg(fd, &m, MSG_ERRQUEUE | MSG_DONTWAIT) < 0 &&
+		    errno != EINTR)
+			return;
+		(void)cmsg_stamp(&m);
+	}
+}
+
+/* A UDP socket bound (server) or connected (client). */
+static int open_socket(const struct cfg *c)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM,
+				  .ai_flags = c->addr ? 0 : AI_PASSIVE };
+	struct addrinfo *ai;
+	int fd, one = 1, rc;
+
+	rc = getaddrinfo(c->addr, c->port, &hints, &ai);
+	if (rc) {
+		fprintf(stderr, "floor: %s: %s\n", c->addr ? c->addr : "bind",
+			gai_strerror(rc));
+		return -1;
+	}
+	fd = socket(ai->ai_family, SOCK_DGRAM, 0);
+	if (fd < 0) {
+		perror("floor: socket");
+		goto out;
+	}
+	if (c->addr) {
+		rc = connect(fd, ai->ai_addr, ai->ai_addrlen);
+	} else {
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		rc = bind(fd, ai->ai_addr, ai->ai_addrlen);
+	}
+	if (rc) {
+		perror(c->addr ? "floor: connect" : "floor: bind");
+		close(fd);
+		fd = -1;
+	}
+out:
+	freeaddrinfo(ai);
+	return fd;
+}
+
+static int server(int fd, const struct cfg *c)
+{
+	static char buf[MAX_PAYLOAD];
+	struct sockaddr_storage peer;
+	socklen_t plen;
+	int flags = c->block ? 0 : MSG_DONTWAIT;
+	ssize_t n;
+
+	while (!stop) {
+		plen = sizeof(peer);
+		n = rx(fd, buf, sizeof(buf), flags, c->ts, &peer, &plen);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				continue;
+			perror("floor: recvfrom");
+			return 1;
+		}
+		if (sendto(fd, buf, n, 0, (struct sockaddr *)&peer, plen) < 0)
+			perror("floor: sendto");
+		if (c->ts)
+			drain_errqueue(fd);
+	}
+	return 0;
+}
+
+/* Wait for the echo of seq; its arrival time, or -1 on timeout. */
+static int64_t wait_echo(int fd, const struct cfg *c, char *buf, uint64_t seq)
+{
+	int flags = c->block ? 0 : MSG_DONTWAIT;
+	int64_t deadline = 0;
+	unsigned spins = 0;
+	uint64_t got;
+	ssize_t n;
+
+	for (;;) {
+		n = rx(fd, buf, c->size, flags, c->ts, NULL, NULL);
+		if (n >= (ssize_t)sizeof(got)) {
+			int64_t t4 = now_ns();
+
+			memcpy(&got, buf, sizeof(got));
+			if (got == seq)
+				return t4;
+			continue;	/* a late echo of an earlier ping */
+		}
+		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
+		    errno != EINTR) {
+			perror("floor: recv");
+			return -2;
+		}
+		if (stop)
+			return -2;
+		/* blocking recv times out by SO_RCVTIMEO; spinning checks
+		 * the clock now and then, not on every poll */
+		if (c->block && n < 0 && errno != EINTR)
+			return -1;
+		if (!c->block && (++spins & 1023) == 0) {
+			int64_t t = now_ns();
+
+			if (!deadline)
+				deadline = t + TIMEOUT_NS;
+			else if (t > deadline)
+				return -1;
+		}
+	}
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Nearest rank: the sample of rank ceil(p/100 * n), 1-based, in integers
+ * (in doubles 99.9 / 100 * 200000 is 199800.00000000003, one rank off);
+ * p_milli is the percentile in thousandths (99.9 -> 99900).
+ */
+static int64_t pct(const int64_t *v, long n, long p_milli)
+{
+	long rank = (long)(((__int128)p_milli * n + 99999) / 100000);
+
+	if (rank < 1)
+		rank = 1;
+	return v[rank - 1];
+}
+
+static int client(int fd, const struct cfg *c)
+{
+	struct timeval tv = { .tv_sec = TIMEOUT_NS / 1000000000LL };
+	long total = c->warmup + c->count, kept = 0, lost = 0, i;
+	char *buf = calloc(1, c->size);
+	int64_t *rtt = malloc(c->count * sizeof(*rtt));
+	int rc = 1;
+
+	if (!buf || !rtt) {
+		perror("floor: malloc");
+		goto out;
+	}
+	/* touch before the loop */
+	memset(rtt, 0, c->count * sizeof(*rtt));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+
+	for (i = 0; i < total && !stop; i++) {
+		uint64_t seq = i;
+		int64_t t1, t4;
+
+		memcpy(buf, &seq, sizeof(seq));
+		t1 = now_ns();
+		if (send(fd, buf, c->size, 0) < 0) {
+			perror("floor: send");
+			goto out;
+		}
+		t4 = wait_echo(fd, c, buf, seq);
+		if (t4 == -2)
+			goto out;
+		if (t4 < 0)
+			lost++;
+		else if (i >= c->warmup)
+			rtt[kept++] = t4 - t1;
+		if (c->ts)
+			drain_errqueue(fd);
+	}
+	if (!kept) {
+		fprintf(stderr, "floor: no round trip measured\n");
+		goto out;
+	}
+	qsort(rtt, kept, sizeof(*rtt), cmp_i64);
+	printf("samples=%ld lost=%ld min=%lld p50=%lld p99=%lld p99.9=%lld max=%lld\n",
+	       kept, lost, (long long)rtt[0], (long long)pct(rtt, kept, 50000),
+	       (long long)pct(rtt, kept, 99000),
+	       (long long)pct(rtt, kept, 99900),
+	       (long long)rtt[kept - 1]);
+	rc = stop ? 1 : 0;
+out:
+	free(buf);
+	free(rtt);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct cfg c = { .port = "12346", .size = 72, .count = 200000,
+			 .warmup = 1000 };
+	/* no SA_RESTART: a signal ends a blocking recv() */
+	struct sigaction sa = { .sa_handler = on_signal };
+	int opt, fd, rc;
+
+	while ((opt = getopt(argc, argv, "a:bhm:n:p:tw:")) != -1) {
+		switch (opt) {
+		case 'a':
+			c.addr = optarg;
+			break;
+		case 'b':
+			c.block = true;
+			break;
+		case 'm':
+			c.size = parse_num(optarg, 8, MAX_PAYLOAD, opt);
+			break;
+		case 'n':
+			c.count = parse_num(optarg, 1, LONG_MAX / 16, opt);
+			break;
+		case 'p':
+			c.port = optarg;
+			break;
+		case 't':
+			c.ts = true;
+			break;
+		case 'w':
+			c.warmup = parse_num(optarg, 0, LONG_MAX / 16, opt);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 1;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	fd = open_socket(&c);
+	if (fd < 0)
+		return 1;
+	if (c.ts && enable_timestamping(fd)) {
+		close(fd);
+		return 1;
+	}
+	rc = c.addr ? client(fd, &c) : server(fd, &c);
+	close(fd);
+	return rc;
+}

@@ -1,0 +1,410 @@
+#!/usr/bin/env bash
+# rant's performance comparison (make bench; root). See bench/README.md.
+#
+# On one veth pair between two namespaces, with the same CPU pinning
+# (reflector/server on CPU 1, emitter/client on CPU 0) and the same idle
+# setting (/dev/cpu_dma_latency held at 0 for the whole bench), runs the
+# same number of round trips of a 72-byte payload with:
+#   floor spin     bench/floor, both sides spinning on recv(MSG_DONTWAIT)
+#   floor block    bench/floor, both sides blocking in recv()
+#   floor ... +ts  the same with SO_TIMESTAMPING as rant sets it (floor -t):
+#                  the kernel's share of rant's cost, for information
+#   rant spin      rant -s, both sides spinning
+#   rant block     rant -s --block, both sides in poll()
+#   sockperf       sockperf ping-pong --full-rtt, blocking (its default)
+# and prints the user-level round trip (rant: T4_SW - T1_SW) of each, the
+# ratios against the targets, then the log-writing figure of logbench.
+#
+# Environment: BENCH_N round trips per run (default 200000).
+# Raw outputs go to bench/out/. Exits 0 when every run produced numbers,
+# whether or not the targets were met (a report, not a test); 1 otherwise.
+set -euo pipefail
+
+BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=../tests/net/lib.sh
+source "$BENCH/../tests/net/lib.sh"	# sets TOP, RANT, defer, setup_pair
+
+N=${BENCH_N:-200000}
+SIZE=72
+WARMUP=1000
+CPU_REFLECT=1
+CPU_EMIT=0
+PORT_FLOOR=12346
+PORT_RANT=12345
+PORT_SOCKPERF=11111
+OUT=$BENCH/out
+FLOOR=$BENCH/floor
+LOGBENCH=$BENCH/logbench
+# rant's histogram at 1 ns buckets, so its percentiles are exact like
+# the others' (at the default 1 us a percentile reads up to 999 ns high).
+RANT_HIST=(-b 0.001)
+
+declare -A RES=()	# run -> "samples min p50 p99 p99.9 max"
+ORDER=()
+FAILED_RUNS=()
+
+say() { printf '%s\n' "$*" >&2; }
+
+# A run's client gets this long before it is called hung (SIGTERM, then
+# SIGKILL 10 s later if it ignores that).
+client_timeout() {
+	echo $((60 + N / 1000))
+}
+
+# record NAME "samples min p50 p99 p99.9 max": one row of the table.
+record() {
+	local name=$1 row=$2
+	# shellcheck disable=SC2086  # split the row into its six numbers
+	set -- $row
+	if [ "$#" -ne 6 ] || ! [[ "$row" =~ ^[0-9\ ]+$ ]]; then
+		say "bench: $name: no numbers (got '$row')"
+		FAILED_RUNS+=("$name")
+		return 0
+	fi
+	RES[$name]=$row
+	ORDER+=("$name")
+}
+
+fail_run() {
+	say "bench: $1: $2 (raw output in $OUT)"
+	FAILED_RUNS+=("$1")
+}
+
+# ---- setup -----------------------------------------------------------------
+
+# ./rant and build/librant.a come from make (make bench builds them first);
+# the bench's own two programs are built here.
+build() {
+	local f
+	for f in "$RANT" "$TOP/build/librant.a"; do
+		if [ ! -e "$f" ]; then
+			say "bench: $f is missing: run make (or make bench) first"
+			exit 1
+		fi
+	done
+	say "bench: building bench/floor, bench/logbench"
+	cc -O2 -Wall -Wextra -o "$FLOOR" "$BENCH/floor.c"
+	cc -O2 -D_GNU_SOURCE -I"$TOP/src" -I/usr/include/libnl3 \
+		-o "$LOGBENCH" "$BENCH/logbench.c" "$TOP/build/librant.a" \
+		-lnl-route-3 -lnl-3 -lm
+}
+
+# Say so when other work is running: the figures will be noise.
+check_quiet() {
+	local load
+	load=$(cut -d ' ' -f 1 /proc/loadavg)
+	if awk -v l="$load" 'BEGIN { exit !(l >= 0.5) }'; then
+		say "bench: warning: load average $load: other work is running on this machine; expect noisy figures"
+	fi
+}
+
+# Hold /dev/cpu_dma_latency at 0 from one process for the whole bench
+# (the kernel keeps the request while the file is open), released at exit.
+hold_idle() {
+	local v
+	if [ ! -w /dev/cpu_dma_latency ]; then
+		say "bench: /dev/cpu_dma_latency not writable; idle states left as they are"
+		return 0
+	fi
+	# "0" (not 4 bytes) is parsed as a hex string: a 0 us request.
+	(exec 3>/dev/cpu_dma_latency && printf 0 >&3 && exec sleep infinity) &
+	defer kill "$!"
+	sleep 0.1
+	# Reading gives the aggregate request, a native s32.
+	v=$(od -An -td4 -N4 /dev/cpu_dma_latency | tr -d ' ')
+	say "bench: /dev/cpu_dma_latency held at ${v} us (holder pid $!)"
+}
+
+# stop_bg PID: SIGINT, then SIGKILL if it has not ended after 5 s.
+# Returns the process's exit status.
+stop_bg() {
+	local pid=$1 i rc=0
+	kill -INT "$pid" 2>/dev/null || true
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		say "bench: pid $pid ignored SIGINT; killing it"
+		kill -KILL "$pid" 2>/dev/null || true
+	fi
+	wait "$pid" || rc=$?
+	return "$rc"
+}
+
+# The stem of a run's files in $OUT: "rant block" -> rant-block
+stem() {
+	echo "${1// /-}"
+}
+
+# reflect NAME PORT CMD...: start a server in $NS_B on CPU_REFLECT; its
+# output in $OUT/STEM.server, its pid in $SERVER.
+reflect() {
+	local name=$1 port=$2
+	shift 2
+	ns_bg "$NS_B" taskset -c "$CPU_REFLECT" "$@" \
+		>"$OUT/$(stem "$name").server" 2>&1
+	SERVER=$BGPID
+	if ! wait_udp_port "$NS_B" "$port"; then
+		fail_run "$name" "server did not bind port $port"
+		stop_bg "$SERVER" || true
+		return 1
+	fi
+}
+
+# emit NAME CMD...: run a client in $NS_A on CPU_EMIT, output in
+# $OUT/STEM.client; with GNU time, its resource use in $OUT/STEM.rusage
+# ("voluntary-switches involuntary-switches user-s sys-s wall-s").
+# Returns its exit status.
+emit() {
+	local name=$1 rc=0 stem
+	shift
+	stem=$(stem "$name")
+	local run=(timeout -k 10 "$(client_timeout)"
+		ip netns exec "$NS_A" taskset -c "$CPU_EMIT" "$@")
+	rm -f "$OUT/$stem.rusage"
+	if [ -n "$GNU_TIME" ]; then
+		run=("$GNU_TIME" -o "$OUT/$stem.rusage" -f '%w %c %U %S %e' "${run[@]}")
+	fi
+	"${run[@]}" >"$OUT/$stem.client" 2>&1 || rc=$?
+	return "$rc"
+}
+
+# sleeps NAME: the client's voluntary context switches per measured round
+# trip (about 1 for a client that blocks, about 0 for one that spins), or
+# "-" where unknown.
+sleeps() {
+	local f row
+	f=$OUT/$(stem "$1").rusage
+	row=${RES[$1]:-}
+	if [ ! -s "$f" ] || [ -z "$row" ]; then
+		echo -
+		return 0
+	fi
+	# the last line: GNU time puts "Command exited with ..." before it
+	awk -v n="${row%% *}" '{ w = $1 } END { if (n > 0) printf "%.2f\n", w / n; else print "-" }' "$f"
+}
+
+# ---- runs ------------------------------------------------------------------
+
+# floor_run NAME [-b] [-t]
+floor_run() {
+	local name=$1 rc=0 t0 t1 line
+	shift
+	say "bench: $name"
+	reflect "$name" "$PORT_FLOOR" "$FLOOR" -p "$PORT_FLOOR" "$@" || return 0
+	t0=$(date +%s%N)
+	emit "$name" "$FLOOR" -a "$IP_B" -p "$PORT_FLOOR" -m "$SIZE" \
+		-n "$N" -w "$WARMUP" "$@" || rc=$?
+	t1=$(date +%s%N)
+	stop_bg "$SERVER" || true
+	[ "$name" != "floor block" ] || FLOOR_WALL_NS=$((t1 - t0))
+	if [ "$rc" -ne 0 ]; then
+		fail_run "$name" "floor client exited $rc"
+		return 0
+	fi
+	line=$(grep '^samples=' "$OUT/$(stem "$name").client" | tail -n 1)
+	record "$name" "$(sed -E 's/^samples=([0-9]+) lost=[0-9]+ min=([0-9]+) p50=([0-9]+) p99=([0-9]+) p99\.9=([0-9]+) max=([0-9]+)$/\1 \2 \3 \4 \5 \6/' <<<"$line")"
+}
+
+# jq filter: "samples min p50 p99 p99.9 max" of one metric, ns.
+jq_row() {
+	printf '.metrics.%s | "\\(.samples) \\(.min) \\(.percentiles."50") \\(.percentiles."99") \\(.percentiles."99.9") \\(.max)"' "$1"
+}
+
+# rant_run NAME [--block]: emitter with -s; rows NAME (rtt_sw) and
+# "NAME (wire)" (rtt), the latter for information.
+rant_run() {
+	local name=$1 rc=0 src json
+	json=$OUT/$(stem "$name").json
+	shift
+	say "bench: $name"
+	rm -f "$json"
+	reflect "$name" "$PORT_RANT" "$RANT" -i "$VETH_B" "$@" || return 0
+	emit "$name" "$RANT" -i "$VETH_A" -a "$IP_B" -s -c "$N" -d 0 \
+		-w "$WARMUP" -m "$SIZE" "${RANT_HIST[@]}" -j "$json" "$@" || rc=$?
+	local src_rc=0
+	stop_bg "$SERVER" || src_rc=$?
+	if [ "$src_rc" -ne 0 ]; then
+		say "bench: $name: reflector exited $src_rc on SIGINT (expected 0)"
+	fi
+	if [ "$rc" -ne 0 ]; then
+		fail_run "$name" "rant emitter exited $rc"
+		return 0
+	fi
+	if ! jq -e . "$json" >/dev/null 2>&1; then
+		fail_run "$name" "no valid JSON in $json"
+		return 0
+	fi
+	src=$(jq -r '.timestamp_source' "$json")
+	record "$name" "$(jq -r "$(jq_row rtt_sw)" "$json")"
+	record "$name (wire, $src)" "$(jq -r "$(jq_row rtt)" "$json")"
+}
+
+# usec with three decimals, as sockperf prints, to ns
+us_to_ns() {
+	awk -v v="$1" 'BEGIN { printf "%.0f", v * 1000 }'
+}
+
+sockperf_get() {	# sockperf_get FILE PATTERN: the number after "= "
+	sed -n -E "s/.*---> $2 += *([0-9.]+).*/\\1/p" "$1" | head -n 1
+}
+
+# sockperf ping-pong, blocking. It runs for whole seconds, not a count, and
+# measures all but its first 0.4 s and last 0.05 s: it gets the time the
+# blocking floor took plus those, rounded to the nearest second.
+sockperf_run() {
+	local name=sockperf rc=0 f secs n min p50 p99 p999 max
+	say "bench: $name"
+	f=$OUT/$name.client
+	secs=$(((${FLOOR_WALL_NS:-0} + 950000000) / 1000000000))
+	[ "$secs" -ge 1 ] || secs=1
+	reflect "$name" "$PORT_SOCKPERF" sockperf server -i "$IP_B" \
+		-p "$PORT_SOCKPERF" || return 0
+	emit "$name" sockperf ping-pong -i "$IP_B" -p "$PORT_SOCKPERF" \
+		-m "$SIZE" -t "$secs" --mps=max --full-rtt || rc=$?
+	stop_bg "$SERVER" || true
+	if [ "$rc" -ne 0 ]; then
+		fail_run "$name" "sockperf ping-pong exited $rc"
+		return 0
+	fi
+	n=$(sed -n -E 's/.*Total ([0-9]+) observations.*/\1/p' "$f" | head -n 1)
+	min=$(sockperf_get "$f" '<MIN> observation')
+	p50=$(sockperf_get "$f" 'percentile 50\.000')
+	p99=$(sockperf_get "$f" 'percentile 99\.000')
+	p999=$(sockperf_get "$f" 'percentile 99\.900')
+	max=$(sockperf_get "$f" '<MAX> observation')
+	if [ -z "$n" ] || [ -z "$min" ] || [ -z "$p50" ] || [ -z "$p99" ] ||
+		[ -z "$p999" ] || [ -z "$max" ]; then
+		fail_run "$name" "no percentiles in $f"
+		return 0
+	fi
+	record "$name" "$n $(us_to_ns "$min") $(us_to_ns "$p50") $(us_to_ns "$p99") $(us_to_ns "$p999") $(us_to_ns "$max")"
+}
+
+# ---- report ----------------------------------------------------------------
+
+print_table() {
+	local name
+	printf '\nUser-level round trip, %s-byte UDP payload, veth, ns (rant: T4_SW - T1_SW)\n' "$SIZE"
+	printf '%-26s %9s %9s %9s %9s %9s %10s %9s\n' run samples min p50 p99 p99.9 max sleeps/rt
+	for name in "${ORDER[@]}"; do
+		# shellcheck disable=SC2086  # the six numbers of the row
+		printf '%-26s %9s %9s %9s %9s %9s %10s %9s\n' "$name" ${RES[$name]} \
+			"$(sleeps "$name")"
+	done
+	printf '(sleeps/rt: the client'"'"'s voluntary context switches per round trip; about 1 when it blocks, 0 when it spins)\n'
+}
+
+# A blocking comparison means something only if the client did block.
+check_blocking() {
+	local name s
+	for name in "floor block" "rant block" sockperf; do
+		s=$(sleeps "$name")
+		[ "$s" != - ] || continue
+		if awk -v s="$s" 'BEGIN { exit !(s < 0.5) }'; then
+			printf 'warning: the %s client slept %s times per round trip: it did not block, so its blocking comparisons are not like with like\n' "$name" "$s"
+		fi
+	done
+}
+
+p50_of() {
+	local row=${RES[$1]:-}
+	[ -n "$row" ] || return 1
+	awk '{ print $3 }' <<<"$row"
+}
+
+# target TEXT NUM DEN LIMIT: ratio NUM/DEN against <= LIMIT ("-": no
+# limit, printed for information).
+target() {
+	local text=$1 a b limit=$4
+	if ! a=$(p50_of "$2") || ! b=$(p50_of "$3"); then
+		printf '%-40s %8s %8s  %s\n' "$text" - "$limit" "n/a (run missing)"
+		return 0
+	fi
+	awk -v t="$text" -v a="$a" -v b="$b" -v l="$limit" 'BEGIN {
+		r = a / b
+		if (l == "-")
+			printf "%-40s %8.3f %8s  %s\n", t, r, l, "(info)"
+		else
+			printf "%-40s %8.3f %8.2f  %s\n", t, r, l, (r <= l ? "PASS" : "FAIL")
+	}'
+}
+
+print_targets() {
+	printf '\n%-40s %8s %8s  %s\n' target ratio limit result
+	target "rant spin p50 / floor spin p50" "rant spin" "floor spin" 1.10
+	target "rant block p50 / floor block p50" "rant block" "floor block" 1.05
+	target "rant block p50 / sockperf p50" "rant block" "sockperf" 1.00
+	target "rant spin p50 / floor spin +ts p50" "rant spin" "floor spin +ts" -
+	target "rant block p50 / floor block +ts p50" "rant block" "floor block +ts" -
+	target "floor spin +ts p50 / floor spin p50" "floor spin +ts" "floor spin" -
+	target "floor block +ts p50 / floor block p50" "floor block +ts" "floor block" -
+	check_blocking
+}
+
+# logbench_run: the log of 10M records written to a file on the bench's
+# filesystem (compared with the target), to tmpfs and to /dev/null (the
+# formatting alone), for information.
+logbench_run() {
+	local f=$OUT/logbench.txt disk=$OUT/logbench.tmp
+	local shm=/dev/shm/rant-logbench.$$ rate bytes
+	say "bench: logbench (10,000,000 records)"
+	defer rm -f "$disk" "$shm"
+	if ! "$LOGBENCH" "$disk" "$shm" >"$f" 2>&1; then
+		cat "$f" >&2
+		fail_run logbench "logbench failed"
+		return 0
+	fi
+	rate=$(sed -n -E "s|^write to=$disk .*records_per_s=([0-9]+).*|\\1|p" "$f")
+	bytes=$(sed -n -E 's/^record_bytes=([0-9]+)$/\1/p' "$f")
+	if [ -z "$rate" ] || [ -z "$bytes" ]; then
+		fail_run logbench "no figures in $f"
+		return 0
+	fi
+	printf '\nTransaction log, 10,000,000 records (emitter -s with the reflector'"'"'s columns)\n'
+	sed -n -E 's/^write /  /p' "$f"
+	awk -v r="$rate" -v b="$bytes" 'BEGIN {
+		printf "%-40s %12.0f >= %9d  %s\n", "log write to bench/out, records/s", r, 5000000, (r >= 5000000 ? "PASS" : "FAIL")
+		printf "%-40s %12d <= %9d  %s\n", "log record in memory, bytes", b, 64, (b <= 64 ? "PASS" : "FAIL")
+	}'
+}
+
+main() {
+	GNU_TIME=
+	if /usr/bin/time --version >/dev/null 2>&1; then
+		GNU_TIME=/usr/bin/time
+	else
+		say "bench: no GNU time (Debian package time): sleeps/rt not measured"
+	fi
+	require_root
+	require_cmd ip taskset timeout jq sockperf cc awk od
+	mkdir -p "$OUT"
+	build
+	check_quiet
+	hold_idle
+	setup_pair || { say "bench: cannot create the veth pair"; exit 1; }
+	say "bench: $N round trips per run, $SIZE bytes, emitter CPU $CPU_EMIT, reflector CPU $CPU_REFLECT, outputs in $OUT"
+
+	floor_run "floor spin"
+	floor_run "floor block" -b
+	floor_run "floor spin +ts" -t
+	floor_run "floor block +ts" -b -t
+	rant_run "rant spin"
+	rant_run "rant block" --block
+	sockperf_run
+
+	# a group, not a pipe: logbench_run must run in this shell
+	{
+		print_table
+		print_targets
+		logbench_run
+	} >"$OUT/report.txt"
+	cat "$OUT/report.txt"
+	if [ "${#FAILED_RUNS[@]}" -gt 0 ]; then
+		say "bench: no numbers from: ${FAILED_RUNS[*]}"
+		exit 1
+	fi
+}
+
+main "$@"
