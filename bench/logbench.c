@@ -39,8 +39,10 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: logbench [-n RECORDS] [FILE...]\n"
+		"usage: logbench [-s] [-n RECORDS] [FILE...]\n"
 		"  -n RECORDS  records in the log (default 10000000)\n"
+		"  -s          every column, as the emitter writes with -s (default: the\n"
+		"              emitter's log without -s, the reflector's columns included)\n"
 		"  FILE        written, timed and removed (default /dev/shm/rant-logbench.PID);\n"
 		"              /dev/null is timed last in any case\n");
 }
@@ -135,9 +137,9 @@ static int time_write(const char *path, const struct txlog *l,
 
 int main(int argc, char **argv)
 {
-	/* every column: emitter with -s, the reflector's side carried back */
-	const struct txlog_fmt f = { .emit = true, .sw = true, .hw = false,
-				     .peer = true, .peer_hw = false };
+	/* the emitter's log, the reflector's side carried back; -s: SW too */
+	struct txlog_fmt f = { .emit = true, .sw = false, .hw = false,
+			       .peer = true, .peer_hw = false };
 	char defpath[64];
 	char *defargv[] = { defpath, NULL };
 	char **files;
@@ -147,8 +149,11 @@ int main(int argc, char **argv)
 	int opt, rc = 1;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "hn:")) != -1) {
+	while ((opt = getopt(argc, argv, "hsn:")) != -1) {
 		switch (opt) {
+		case 's':
+			f.sw = true;
+			break;
 		case 'n':
 			errno = 0;
 			n = strtoul(optarg, &end, 10);
@@ -193,7 +198,8 @@ int main(int argc, char **argv)
 	}
 	if (!rc)
 		rc = time_write("/dev/null", l, &f, &bytes);
-	printf("record_bytes=%zu\n", sizeof(struct txrec));
+	printf("record_bytes=%zu columns=%s\n", sizeof(struct txrec),
+	       f.sw ? "sw" : "default");
 out:
 	txlog_destroy(l);
 	return rc ? 1 : 0;
