@@ -347,7 +347,7 @@ print_targets() {
 # file on the bench's filesystem and to tmpfs; prints its lines, sets RATE
 # (records/s to the bench's filesystem) and BYTES (sizeof the record).
 logbench_one() {
-	local f=$OUT/logbench$1.txt disk=$OUT/logbench.tmp
+	local f=$OUT/logbench${1-}.txt disk=$OUT/logbench.tmp
 	local shm=/dev/shm/rant-logbench.$$
 	defer rm -f "$disk" "$shm"
 	if ! "$LOGBENCH" "$@" "$disk" "$shm" >"$f" 2>&1; then

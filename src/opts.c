@@ -45,7 +45,7 @@ static const struct opt opt_table[] = {
 	{ "size", 'm', "BYTES", EMIT_ONLY, "UDP payload, 32 to 65507; pongs carry the reflector's stamps from 72 (default 72)" },
 	{ "timeout", O_TIMEOUT, "US", EMIT_ONLY, "wait at most US for a pong, then count the ping lost (default 100000)" },
 	{ "interval", O_INTERVAL, "US", EMIT_ONLY, "start a transaction every US, 0 = back to back (default 0)" },
-	{ "block", O_BLOCK, NULL, BOTH, "wait in poll() instead of spinning on a non-blocking receive" },
+	{ "block", O_BLOCK, NULL, BOTH, "sleep in a blocking receive instead of spinning on a non-blocking one" },
 	{ "sw-timestamps", 's', NULL, BOTH, "record user-space stamps too and print the decomposition" },
 	{ "no-hw-ts", 'R', NULL, BOTH, "use kernel software stamps even where the NIC has hardware ones" },
 	{ "histogram", 'H', NULL, BOTH, "print the histogram" },
