@@ -75,16 +75,16 @@ static void mark_start(struct run *r)
  * first one write the marker and freeze the trace, in that order (the
  * kernel refuses markers once tracing_on is 0). Returns the kept copy.
  */
-static struct breach *breach_seen(struct run *r, const struct txrec *rec,
-				  int64_t latency_ns)
+static void breach_seen(struct run *r, const struct txrec *rec,
+			int64_t latency_ns)
 {
-	struct breach *b = NULL;
 	char line[512];
 	int n;
 
 	r->cnt.breaches++;
 	if (r->nbreach < RUN_MAX_BREACHES) {
-		b = &r->breach[r->nbreach++];
+		struct breach *b = &r->breach[r->nbreach++];
+
 		b->rec = *rec;
 		b->latency_ns = latency_ns;
 		b->t_mono_ns = monotonic_ns();
@@ -106,7 +106,37 @@ static struct breach *breach_seen(struct run *r, const struct txrec *rec,
 		if (!r->trace_err)
 			r->trace_err = trace_freeze(r->trace);
 	}
-	return b;
+}
+
+enum next_step {
+	GO_ON,
+	STOP_NOW,		/* the log is full */
+	STOP_BREACH,		/* a breach without -C */
+};
+
+/*
+ * A measured transaction with its latency (the side's main metric): log
+ * it (its slot in *slot where asked), check the log's room and -t.
+ */
+static enum next_step transaction_done(struct run *r, const struct txrec *rec,
+				       int64_t latency_ns, struct txrec **slot)
+{
+	struct txrec *s = log_rec(r, rec, latency_ns);
+
+	if (slot)
+		*slot = s;
+	if (r->log_full) {
+		r->stop_reason = "log full";
+		return STOP_NOW;
+	}
+	if (r->cfg->threshold_ns && latency_ns > r->cfg->threshold_ns) {
+		breach_seen(r, rec, latency_ns);
+		if (!r->cfg->cont) {
+			r->stop_reason = "breach";
+			return STOP_BREACH;
+		}
+	}
+	return GO_ON;
 }
 
 static bool time_up(int64_t end_mono)
@@ -262,6 +292,7 @@ static int emit_loop(struct run *r)
 		struct sk_msg m;
 		struct txrec rec;
 		int64_t t1_sw, t4_sw = TS_NONE, now, rtt;
+		enum next_step next_step;
 		uint32_t key;
 		int got;
 
@@ -358,19 +389,13 @@ static int emit_loop(struct run *r)
 		rtt = metric_value(M_RTT, &rec, &rtt) ? rtt : 0;
 		e.last = rec;
 		e.last_valid = true;
-		e.last_slot = log_rec(r, &rec, rtt);
-		if (r->log_full) {
-			r->stop_reason = "log full";
+		next_step = transaction_done(r, &rec, rtt, &e.last_slot);
+		if (next_step == STOP_NOW)
 			break;
-		}
-		if (c->threshold_ns && rtt > c->threshold_ns) {
-			breach_seen(r, &rec, rtt);
-			if (!c->cont) {
-				/* One unmeasured ping more brings this pong's T3. */
-				r->stop_reason = "breach";
-				ph = FETCH;
-				emit_set_flags(r, ph);
-			}
+		if (next_step == STOP_BREACH) {
+			/* One unmeasured ping more brings this pong's T3. */
+			ph = FETCH;
+			emit_set_flags(r, ph);
 		}
 	}
 	r->end_ns = realtime_ns();
@@ -539,18 +564,8 @@ static int reflect_loop(struct run *r)
 			r->cnt.missing_tx_ts++;
 		run_sample(r, &rec, RUN_NO_T3 | RUN_T3);
 		resp = metric_value(M_RESPONSE, &rec, &resp) ? resp : 0;
-		log_rec(r, &rec, resp);
-		if (r->log_full) {
-			r->stop_reason = "log full";
+		if (transaction_done(r, &rec, resp, NULL) != GO_ON)
 			break;
-		}
-		if (c->threshold_ns && resp > c->threshold_ns) {
-			breach_seen(r, &rec, resp);
-			if (!c->cont) {
-				r->stop_reason = "breach";
-				break;
-			}
-		}
 	}
 	r->end_ns = realtime_ns();
 	if (!r->stop_reason)

@@ -136,28 +136,29 @@ static int alloc_memory(struct run *r)
 	return 0;
 }
 
-static int open_outputs(struct run *r)
+/* Create the output file for option opt (when given); 0 or -errno. */
+static int open_output(struct outfile *o, bool *have, const char *path,
+		       const char *opt)
 {
 	char msg[512];
 	int ret;
 
-	if (r->cfg->log_path) {
-		ret = outfile_open(&r->logf, r->cfg->log_path, msg, sizeof(msg));
-		if (ret) {
-			fprintf(stderr, "rant: -l: %s\n", msg);
-			return ret;
-		}
-		r->have_log = true;
+	if (!path)
+		return 0;
+	ret = outfile_open(o, path, msg, sizeof(msg));
+	if (ret) {
+		fprintf(stderr, "rant: %s: %s\n", opt, msg);
+		return ret;
 	}
-	if (r->cfg->json_path) {
-		ret = outfile_open(&r->jsonf, r->cfg->json_path, msg, sizeof(msg));
-		if (ret) {
-			fprintf(stderr, "rant: -j: %s\n", msg);
-			return ret;
-		}
-		r->have_json = true;
-	}
+	*have = true;
 	return 0;
+}
+
+static int open_outputs(struct run *r)
+{
+	int ret = open_output(&r->logf, &r->have_log, r->cfg->log_path, "-l");
+
+	return ret ? ret : open_output(&r->jsonf, &r->have_json, r->cfg->json_path, "-j");
 }
 
 /* Keep the CPU out of deep idle states for the run, as cyclictest does. */
