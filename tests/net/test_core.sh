@@ -152,6 +152,28 @@ check_err $? "after SIGINT: emitter sent $es, reflector received $(jqv "$WORK/r8
 grep -q -- '--- Latency Statistics ---' "$WORK/e8.txt"; check_err $? "no summary after SIGINT"
 log_test "SIGINT on both sides: summary, JSON, counts agree"
 
+# ---- -G: records and histograms from the hugepage pool ----
+# (the pool is reserved for the test and put back as it was)
+hp=/proc/sys/vm/nr_hugepages
+old=$(cat "$hp")
+defer sh -c "echo $old > $hp"
+echo $((old + 128)) >"$hp"
+if [ "$(cat "$hp")" -ge $((old + 64)) ]; then
+	start_reflector r10 -G -d 60
+	free0=$(awk '/HugePages_Free/ { print $2 }' /proc/meminfo)
+	emit -a "$IP_B" -G -c 2000 -l "$WORK/e10.log" -j "$WORK/e10.json" >"$WORK/e10.txt" 2>&1
+	rc=$?
+	stop_reflector
+	check_err $rc "-G emitter exit $rc: $(tail -2 "$WORK/e10.txt")"
+	check_err "$REFL_RC" "-G reflector exit $REFL_RC"
+	[ "$(jqv "$WORK/e10.json" .counts.received)" = 2000 ]; check_err $? "-G run received $(jqv "$WORK/e10.json" .counts.received)"
+	[ "$free0" -lt $((old + 128)) ]; check_err $? "the -G reflector took no hugepages ($free0 free)"
+	log_test "-G: both sides run from the hugepage pool"
+else
+	echo "    (no room for 64 hugepages here: -G not run)"
+fi
+echo "$old" >"$hp"
+
 # ---- a reflector with -d ends even with no traffic ----
 start=$(date +%s%N)
 ip netns exec "$NS_B" "$RANT" -i "$VETH_B" -d 0.5 >/dev/null 2>&1
