@@ -87,7 +87,6 @@ static void breach_seen(struct run *r, const struct txrec *rec,
 
 		b->rec = *rec;
 		b->latency_ns = latency_ns;
-		b->t_mono_ns = monotonic_ns();
 	}
 	if (r->trace && r->cnt.breaches == 1) {
 		n = snprintf(line, sizeof(line), "RANT_BREACH seq=%" PRIu64 " latency_ns=%" PRId64
@@ -245,7 +244,6 @@ static void emit_take_pong(struct run *r, struct emitter *e, struct txrec *rec,
 	if (h->flags & WIRE_F_T2)
 		rec->t2_wire = b.t2_wire;
 	if (h->flags & WIRE_F_SW) {
-		r->peer_sw = true;
 		rec->t2_sw = b.t2_sw;
 		txrec_set_t3_sw(rec, b.t3_sw);
 	}

@@ -41,7 +41,6 @@ struct counts {
 struct breach {
 	struct txrec rec;
 	int64_t latency_ns;
-	int64_t t_mono_ns;	/* when it was seen */
 };
 
 struct run {
@@ -55,7 +54,6 @@ struct run {
 	struct counts cnt;
 	bool peer_body;			/* emitter: pongs carried a body */
 	bool peer_hw;			/* emitter: reflector's stamps are HW */
-	bool peer_sw;			/* emitter: pongs carried T2_SW/T3_SW */
 	bool log_full;			/* a linear log ran out of room */
 	const char *stop_reason;	/* why the loop ended, for the report */
 	char failure[256];		/* why nothing was measured (exit 2) */

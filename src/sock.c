@@ -73,8 +73,12 @@ static int route_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-int sk_route_check(const struct sockaddr_storage *addr, unsigned int ifindex,
-		   const char *iface, const char *text, char *err, size_t len)
+/*
+ * Check that addr is routed out of ifindex (RTM_GETROUTE through libnl).
+ * 0, or -errno with the message.
+ */
+static int sk_route_check(const struct sockaddr_storage *addr, unsigned int ifindex,
+			  const char *iface, const char *text, char *err, size_t len)
 {
 	struct rtmsg rtm = { .rtm_family = (unsigned char)addr->ss_family };
 	struct route_answer ans = { 0 };

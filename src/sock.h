@@ -41,13 +41,6 @@ struct sk {
 int sk_open(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len);
 void sk_close(struct sk *s);
 
-/*
- * Check that addr is routed out of ifindex (RTM_GETROUTE through libnl).
- * 0, or -errno with the message.
- */
-int sk_route_check(const struct sockaddr_storage *addr, unsigned int ifindex,
-		   const char *iface, const char *text, char *err, size_t len);
-
 /* One received datagram with its stamps. */
 struct sk_msg {
 	ssize_t len;

@@ -47,7 +47,8 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-int trace_find_tracefs(char *path, size_t len)
+/* The tracefs mount point: /proc/mounts, then the usual places; -ENOENT. */
+static int trace_find_tracefs(char *path, size_t len)
 {
 	static const char *const usual[] = {
 		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",

@@ -39,8 +39,4 @@ int trace_mark(struct trace *t, const char *line);
  */
 int trace_freeze(struct trace *t);
 
-/* Find the tracefs mount point: /proc/mounts, then the usual places.
- * Returns 0 with path, or -ENOENT. */
-int trace_find_tracefs(char *path, size_t len);
-
 #endif
