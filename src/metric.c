@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The metrics table and what derives from it (see metric.h).
+ */
 #include "metric.h"
+#include "wire.h"
 
 const struct metric_def metric_defs[M_COUNT] = {
 	[M_RTT] = { "rtt", "Round trip (T4 - T1)",
@@ -47,4 +51,46 @@ bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns)
 	}
 	*ns = v;
 	return true;
+}
+
+enum metric_id metric_primary(enum rant_mode mode)
+{
+	return mode == MODE_EMIT ? M_RTT : M_RESPONSE;
+}
+
+bool metric_in_run(const struct rant_cfg *c, enum metric_id m)
+{
+	const struct metric_def *d = &metric_defs[m];
+
+	if (d->sw && !c->sw)
+		return false;
+	if (c->mode == MODE_REFLECT)
+		return m == M_RESPONSE || m == M_REFLECT_RX ||
+		       m == M_REFLECT_PROC || m == M_REFLECT_TX;
+	/* The reflector's side travels in the pong body. */
+	if (c->size < WIRE_PONG_LEN)
+		return m == M_RTT || m == M_RTT_SW || m == M_EMIT_TX ||
+		       m == M_EMIT_RX;
+	return true;
+}
+
+static bool needs_t3(enum metric_id m)
+{
+	const struct metric_def *d = &metric_defs[m];
+
+	return d->a == P_T3_WIRE || d->b == P_T3_WIRE ||
+	       (d->c != d->d && (d->c == P_T3_WIRE || d->d == P_T3_WIRE));
+}
+
+void metric_sample(struct hist *const hist[M_COUNT], const struct txrec *rec,
+		   unsigned int which)
+{
+	int64_t v;
+
+	for (int m = 0; m < M_COUNT; m++) {
+		unsigned int kind = needs_t3(m) ? METRIC_T3 : METRIC_NO_T3;
+
+		if (hist[m] && (which & kind) && metric_value(m, rec, &v))
+			hist_add(hist[m], v, rec->seq);
+	}
 }

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hist.h"
+#include "opts.h"
 #include "record.h"
 
 enum metric_id {
@@ -39,5 +41,23 @@ extern const struct metric_def metric_defs[M_COUNT];
 
 /* Compute metric m from r; false when a stamp it needs is absent. */
 bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns);
+
+/* The side's main metric: RTT emitting, response reflecting. */
+enum metric_id metric_primary(enum rant_mode mode);
+
+/* Does a run with cfg measure metric m? (SW components need -s; the
+ * reflector's side reaches the emitter only in pongs long enough.) */
+bool metric_in_run(const struct rant_cfg *cfg, enum metric_id m);
+
+/*
+ * Add rec's metrics to the histograms (hist[m] NULL: m not in the run):
+ * those that need the T3 wire stamp (METRIC_T3) or those that do not
+ * (METRIC_NO_T3), or both. The emitter learns T3 one pong late, from the
+ * follow-up, so it samples in two steps. No allocation: hot-path safe.
+ */
+#define METRIC_NO_T3 1
+#define METRIC_T3 2
+void metric_sample(struct hist *const hist[M_COUNT], const struct txrec *rec,
+		   unsigned int which);
 
 #endif

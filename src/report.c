@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "breach.h"
+#include "breakdown.h"
 #include "json.h"
 #include "report.h"
 #include "trace.h"

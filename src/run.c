@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Run set-up and teardown: everything that may fail or allocate happens
- * here, before the first packet (DESIGN: the hot path).
+ * here, before the first packet (the hot-path rules of rant's design
+ * brief, DESIGN.md: no allocation or I/O inside the loops).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 
 #include "run.h"
 #include "trace.h"
+#include "transport.h"
 #include "wire.h"
 
 volatile sig_atomic_t run_stop;
@@ -42,11 +44,6 @@ static int install_signals(void)
 	return 0;
 }
 
-enum metric_id run_primary(const struct run *r)
-{
-	return r->cfg->mode == MODE_EMIT ? M_RTT : M_RESPONSE;
-}
-
 /* Transactions the run may measure: exact with -c, estimated from -d. */
 static uint64_t expected_samples(const struct rant_cfg *c)
 {
@@ -62,22 +59,6 @@ static uint64_t expected_samples(const struct rant_cfg *c)
 	if (c->count && (!by_time || c->count < by_time))
 		return c->count;
 	return by_time;
-}
-
-static bool metric_in_run(const struct rant_cfg *c, enum metric_id m)
-{
-	const struct metric_def *d = &metric_defs[m];
-
-	if (d->sw && !c->sw)
-		return false;
-	if (c->mode == MODE_REFLECT)
-		return m == M_RESPONSE || m == M_REFLECT_RX ||
-		       m == M_REFLECT_PROC || m == M_REFLECT_TX;
-	/* The reflector's side travels in the pong body. */
-	if (c->size < WIRE_PONG_LEN)
-		return m == M_RTT || m == M_RTT_SW || m == M_EMIT_TX ||
-		       m == M_EMIT_RX;
-	return true;
 }
 
 static long mem_available_kb(void)
@@ -188,7 +169,8 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 	r->dma_fd = -1;
 	run_stop = 0;
 
-	ret = sk_open(&r->sk, cfg, err, sizeof(err));
+	r->tp = transport_for(cfg);
+	ret = r->tp->open(&r->sk, cfg, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "rant: %s\n", err);
 		return ret;
@@ -234,28 +216,9 @@ void run_teardown(struct run *r)
 	if (r->have_json)
 		outfile_abort(&r->jsonf);
 	trace_close(r->trace);
-	sk_close(&r->sk);
+	if (r->tp)
+		r->tp->close(&r->sk);
 	if (r->dma_fd >= 0)
 		close(r->dma_fd);
 	munlockall();
-}
-
-static bool needs_t3(enum metric_id m)
-{
-	const struct metric_def *d = &metric_defs[m];
-
-	return d->a == P_T3_WIRE || d->b == P_T3_WIRE ||
-	       (d->c != d->d && (d->c == P_T3_WIRE || d->d == P_T3_WIRE));
-}
-
-void run_sample(struct run *r, const struct txrec *rec, unsigned int which)
-{
-	int64_t v;
-
-	for (int m = 0; m < M_COUNT; m++) {
-		unsigned int kind = needs_t3(m) ? RUN_T3 : RUN_NO_T3;
-
-		if (r->hist[m] && (which & kind) && metric_value(m, rec, &v))
-			hist_add(r->hist[m], v, rec->seq);
-	}
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The state of one run, shared by the packet loops (rant.c), the set-up
- * and the reports. Everything here is allocated and touched by
- * run_setup(), before the first packet.
+ * The state of one run, shared by the packet loops (emit.c, reflect.c),
+ * the set-up and the reports. Everything here is allocated and touched
+ * by run_setup(), before the first packet; run_teardown() undoes it.
  */
 #ifndef RANT_RUN_H
 #define RANT_RUN_H
@@ -17,6 +17,7 @@
 #include "outfile.h"
 #include "record.h"
 #include "sock.h"
+#include "transport.h"
 #include "txlog.h"
 
 struct counts {
@@ -45,7 +46,8 @@ struct breach {
 
 struct run {
 	const struct rant_cfg *cfg;
-	struct sk sk;
+	const struct transport *tp;	/* how messages travel (transport.h) */
+	struct sk sk;			/* its socket */
 	uint32_t session;		/* emitter: this run's id */
 	struct hist *hist[M_COUNT];	/* NULL: metric not in this run */
 	struct txlog *log;
@@ -75,16 +77,10 @@ extern volatile sig_atomic_t run_stop;
 int run_setup(struct run *r, const struct rant_cfg *cfg);
 void run_teardown(struct run *r);
 
-/*
- * Add rec's metrics to the histograms: those that need the T3 wire stamp
- * (RUN_T3) or those that do not (RUN_NO_T3), or both. The emitter learns
- * T3 one pong late, from the follow-up, so it samples in two steps.
- */
-#define RUN_NO_T3 1
-#define RUN_T3 2
-void run_sample(struct run *r, const struct txrec *rec, unsigned int which);
-
 /* The primary metric: RTT emitting, response reflecting. */
-enum metric_id run_primary(const struct run *r);
+static inline enum metric_id run_primary(const struct run *r)
+{
+	return metric_primary(r->cfg->mode);
+}
 
 #endif

@@ -19,7 +19,7 @@
 
 #define CMSG_BUF 256
 
-static int sockopt_int(int fd, int level, int name, int v)
+int sk_sockopt_int(int fd, int level, int name, int v)
 {
 	return setsockopt(fd, level, name, &v, sizeof(v)) ? -errno : 0;
 }
@@ -145,11 +145,11 @@ static int sk_busy_poll(struct sk *s, const struct rant_cfg *cfg, char *err,
 
 	if (!cfg->busy_poll_us)
 		return 0;
-	ret = sockopt_int(s->fd, SOL_SOCKET, SO_BUSY_POLL, cfg->busy_poll_us);
+	ret = sk_sockopt_int(s->fd, SOL_SOCKET, SO_BUSY_POLL, cfg->busy_poll_us);
 	if (!ret && cfg->budget)
-		ret = sockopt_int(s->fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET, cfg->budget);
+		ret = sk_sockopt_int(s->fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET, cfg->budget);
 	if (!ret && cfg->prefer_busypoll)
-		ret = sockopt_int(s->fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, 1);
+		ret = sk_sockopt_int(s->fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, 1);
 	if (ret == -EPERM)
 		snprintf(err, len, "busy-poll options above net.core.busy_read need CAP_NET_ADMIN: run as root");
 	else if (ret)
@@ -158,53 +158,8 @@ static int sk_busy_poll(struct sk *s, const struct rant_cfg *cfg, char *err,
 	return ret;
 }
 
-static int sk_bind(struct sk *s, const struct rant_cfg *cfg, char *err,
-		   size_t len)
+int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 {
-	struct sockaddr_storage ss;
-	socklen_t sl;
-	int ret;
-
-	if (cfg->mode == MODE_EMIT) {
-		if (connect(s->fd, (struct sockaddr *)&s->peer, s->peer_len)) {
-			ret = -errno;
-			snprintf(err, len, "connect to %s: %s", cfg->addr, strerror(-ret));
-			return ret;
-		}
-		return 0;
-	}
-	memset(&ss, 0, sizeof(ss));
-	if (s->family == AF_INET6) {
-		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
-
-		sockopt_int(s->fd, IPPROTO_IPV6, IPV6_V6ONLY, 0);
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons(cfg->port);
-		sl = sizeof(*in6);
-	} else {
-		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
-
-		in->sin_family = AF_INET;
-		in->sin_port = htons(cfg->port);
-		sl = sizeof(*in);
-	}
-	if (bind(s->fd, (struct sockaddr *)&ss, sl)) {
-		ret = -errno;
-		if (ret == -EADDRINUSE)
-			snprintf(err, len, "UDP port %u is in use (ss -lunp 'sport = :%u'): stop the other reflector or use --port",
-				 cfg->port, cfg->port);
-		else
-			snprintf(err, len, "bind to UDP port %u: %s", cfg->port, strerror(-ret));
-		return ret;
-	}
-	return 0;
-}
-
-int sk_open(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
-{
-	char hwerr[160];
-	int ret;
-
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
 	s->ifindex = if_nametoindex(cfg->iface);
@@ -213,42 +168,24 @@ int sk_open(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 			 cfg->iface);
 		return -ENODEV;
 	}
-	if (cfg->mode == MODE_EMIT) {
-		if (resolve(cfg->addr, cfg->port, s->ifindex, &s->peer, &s->peer_len)) {
-			snprintf(err, len, "-a %s: not an IPv4 or IPv6 address", cfg->addr);
-			return -EINVAL;
-		}
-		ret = sk_route_check(&s->peer, s->ifindex, cfg->iface, cfg->addr, err, len);
-		if (ret)
-			return ret;
-		s->family = s->peer.ss_family;
-	} else {
-		s->family = AF_INET6;
+	if (cfg->mode == MODE_REFLECT) {
+		s->family = AF_INET6;	/* dual stack: serves IPv4 too */
+		return 0;
 	}
+	if (resolve(cfg->addr, cfg->port, s->ifindex, &s->peer, &s->peer_len)) {
+		snprintf(err, len, "-a %s: not an IPv4 or IPv6 address", cfg->addr);
+		return -EINVAL;
+	}
+	s->family = s->peer.ss_family;
+	return sk_route_check(&s->peer, s->ifindex, cfg->iface, cfg->addr, err, len);
+}
 
-	s->fd = socket(s->family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (s->fd < 0 && cfg->mode == MODE_REFLECT && errno == EAFNOSUPPORT) {
-		s->family = AF_INET;	/* IPv6 disabled on this host */
-		s->fd = socket(s->family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	}
-	if (s->fd < 0) {
-		ret = -errno;
-		snprintf(err, len, "socket: %s", strerror(-ret));
-		return ret;
-	}
-	if (setsockopt(s->fd, SOL_SOCKET, SO_BINDTODEVICE, cfg->iface,
-		       (socklen_t)strlen(cfg->iface) + 1)) {
-		ret = -errno;
-		if (ret == -EPERM)
-			snprintf(err, len, "binding to %s needs CAP_NET_RAW: run as root (or setcap cap_net_raw,cap_net_admin,cap_ipc_lock+ep rant)",
-				 cfg->iface);
-		else
-			snprintf(err, len, "setsockopt SO_BINDTODEVICE %s: %s", cfg->iface, strerror(-ret));
-		goto failed;
-	}
-	ret = sk_busy_poll(s, cfg, err, len);
-	if (ret)
-		goto failed;
+/* Where the NIC cannot stamp, s->hw stays false and hw_note says why. */
+static int sk_timestamping(struct sk *s, const struct rant_cfg *cfg, char *err,
+			   size_t len)
+{
+	char hwerr[160];
+	int ret;
 
 	s->hw = false;
 	if (cfg->no_hw_ts) {
@@ -261,33 +198,51 @@ int sk_open(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 			snprintf(s->hw_note, sizeof(s->hw_note), "%s", hwerr);
 		} else {
 			snprintf(err, len, "%s", hwerr);
-			goto failed;
+			return ret;
 		}
 	}
 	ret = ts_sock_enable(s->fd, s->hw);
-	if (ret) {
-		snprintf(err, len, "setsockopt SO_TIMESTAMPING: %s", strerror(-ret));
-		goto failed;
-	}
-	ret = sk_bind(s, cfg, err, len);
 	if (ret)
-		goto failed;
-	{
-		/* How long a blocking receive waits: the emitter's --timeout; the
-		 * reflector wakes to check -d and signals. */
-		struct timespec ts = ns_to_timespec(cfg->mode == MODE_EMIT ?
-						    cfg->timeout_ns : SK_REFLECT_WAKE_NS);
-		struct timeval tv = { .tv_sec = ts.tv_sec, .tv_usec = ts.tv_nsec / 1000 };
+		snprintf(err, len, "setsockopt SO_TIMESTAMPING: %s", strerror(-ret));
+	return ret;
+}
 
-		if (setsockopt(s->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
-			ret = -errno;
-			snprintf(err, len, "setsockopt SO_RCVTIMEO: %s", strerror(-ret));
-			goto failed;
-		}
+/* How long a blocking receive waits: the emitter's --timeout; the
+ * reflector wakes to check -d and signals. */
+static int sk_rcvtimeo(struct sk *s, const struct rant_cfg *cfg, char *err,
+		       size_t len)
+{
+	struct timespec ts = ns_to_timespec(cfg->mode == MODE_EMIT ?
+					    cfg->timeout_ns : SK_REFLECT_WAKE_NS);
+	struct timeval tv = { .tv_sec = ts.tv_sec, .tv_usec = ts.tv_nsec / 1000 };
+	int ret = 0;
+
+	if (setsockopt(s->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
+		ret = -errno;
+		snprintf(err, len, "setsockopt SO_RCVTIMEO: %s", strerror(-ret));
 	}
-	return 0;
-failed:
-	sk_close(s);
+	return ret;
+}
+
+int sk_configure(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
+{
+	int ret;
+
+	if (setsockopt(s->fd, SOL_SOCKET, SO_BINDTODEVICE, cfg->iface,
+		       (socklen_t)strlen(cfg->iface) + 1)) {
+		ret = -errno;
+		if (ret == -EPERM)
+			snprintf(err, len, "binding to %s needs CAP_NET_RAW: run as root (or setcap cap_net_raw,cap_net_admin,cap_ipc_lock+ep rant)",
+				 cfg->iface);
+		else
+			snprintf(err, len, "setsockopt SO_BINDTODEVICE %s: %s", cfg->iface, strerror(-ret));
+		return ret;
+	}
+	ret = sk_busy_poll(s, cfg, err, len);
+	if (!ret)
+		ret = sk_timestamping(s, cfg, err, len);
+	if (!ret)
+		ret = sk_rcvtimeo(s, cfg, err, len);
 	return ret;
 }
 

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The measuring socket: UDP bound to the interface, with SO_TIMESTAMPING
- * (hardware where the NIC has it, else kernel software), the busy-poll
- * options, and on the emitter connected to the reflector after checking
- * that the route to it leaves through that interface.
+ * The measuring socket, whatever the transport (transport.h) carries on
+ * it: bound to the interface, with SO_TIMESTAMPING (hardware where the
+ * NIC has it, else kernel software) and the busy-poll options; on the
+ * emitter, the reflector's address after checking that the route to it
+ * leaves through that interface. Receiving with RX stamps, TX stamps
+ * from the error queue, waiting in poll().
  */
 #ifndef RANT_SOCK_H
 #define RANT_SOCK_H
@@ -37,8 +39,6 @@ struct sk {
 	struct sk_stash stash[SK_STASH];
 };
 
-/* Open and configure; -errno with a one-line message (problem and fix). */
-int sk_open(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len);
 void sk_close(struct sk *s);
 
 /* One received datagram with its stamps. */
@@ -49,6 +49,24 @@ struct sk_msg {
 	struct sockaddr_storage src;
 	socklen_t src_len;
 };
+
+/*
+ * Look up the interface and, on the emitter, the reflector's address and
+ * the route to it; sets family (the reflector: dual-stack IPv6). Opens
+ * nothing. 0, or -errno with one line (problem and fix) in err.
+ */
+int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len);
+
+/*
+ * On the transport's open socket s->fd: bind it to the interface, set
+ * the busy-poll options, turn on timestamping (deciding s->hw) and the
+ * receive timeout. 0, or -errno with one line in err.
+ */
+int sk_configure(struct sk *s, const struct rant_cfg *cfg, char *err,
+		 size_t len);
+
+/* setsockopt of an int; 0 or -errno. */
+int sk_sockopt_int(int fd, int level, int name, int v);
 
 /* How long a blocking receive on the reflector waits before it checks -d. */
 #define SK_REFLECT_WAKE_NS (100 * 1000 * 1000)
@@ -67,7 +85,8 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 /*
  * The TX stamp of send number key, from the error queue: reads reports
  * until key's arrives or wait_ns passes (0: only what is queued now).
- * Reports for other keys are discarded. Returns 0 with *ts, or -ENOENT.
+ * Reports for other keys are kept in a small stash (SK_STASH, by key),
+ * where a later call for them finds them. Returns 0 with *ts, or -ENOENT.
  */
 int sk_tx_stamp(struct sk *s, uint32_t key, int64_t wait_ns,
 		struct ts_stamps *ts);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Breakdown of a transaction into the steps of its path (see breach.h).
+ * Breakdown of a transaction into the steps of its path (see breakdown.h).
  */
 #include <string.h>
 
-#include "breach.h"
+#include "breakdown.h"
 
 static const enum metric_id emit_steps[] = {
 	M_EMIT_TX, M_NETWORK, M_REFLECT_RX, M_REFLECT_PROC, M_REFLECT_TX,

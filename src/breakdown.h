@@ -3,8 +3,8 @@
  * The breakdown of one transaction: every stamp it has and every step of
  * the path, and which step took longest ("where the spike is").
  */
-#ifndef RANT_BREACH_H
-#define RANT_BREACH_H
+#ifndef RANT_BREAKDOWN_H
+#define RANT_BREAKDOWN_H
 
 #include <stdbool.h>
 #include <stdint.h>

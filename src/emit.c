@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The emit loop (see emit.h), in three phases: warm-up, measure, and the
+ * follow-up fetch after a breach. One transaction is the same in all
+ * three (emit_transact); the phases differ in what they count and when
+ * they stop.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "emit.h"
+#include "measure.h"
+#include "report.h"
+
+#define RX_BUF_LEN 65536
+#define TX_STAMP_WAIT_NS (2 * NS_PER_MS)	/* HW TX stamps lag the send */
+#define WARMUP_LIMIT_NS (10 * NS_PER_SEC)	/* no stamped pong by then: give up */
+
+static uint8_t rx_buf[RX_BUF_LEN];
+static uint8_t tx_buf[WIRE_MAX_LEN];
+
+struct emitter {
+	struct run *r;
+	uint64_t seq;			/* last ping sent */
+	uint64_t pongs;			/* pongs matched, any phase */
+	struct pong_window seen;
+	struct txrec last;		/* last measured, awaiting its follow-up */
+	struct txrec *last_slot;	/* its log slot, or NULL */
+	bool last_valid;
+};
+
+/* How one transaction ended. */
+enum tx_result {
+	TX_SEND_FAILED,		/* the ping did not leave */
+	TX_LOST,		/* no pong within --timeout */
+	TX_LATE,		/* pong read in time, but stamped after --timeout */
+	TX_DONE,		/* pong matched: the record is filled */
+};
+
+void pong_window_forget(struct pong_window *w, uint64_t seq)
+{
+	w->bits[(seq / 64) % (EMIT_WINDOW / 64)] &= ~(1ULL << (seq % 64));
+}
+
+static bool pong_window_test_set(struct pong_window *w, uint64_t seq)
+{
+	uint64_t bit = 1ULL << (seq % 64), *word = &w->bits[(seq / 64) % (EMIT_WINDOW / 64)];
+	bool was = *word & bit;
+
+	*word |= bit;
+	return was;
+}
+
+enum pong_class emit_classify(struct pong_window *w, const void *buf,
+			      ssize_t len, uint32_t size, uint32_t session,
+			      uint64_t seq, struct wire_hdr *h)
+{
+	if (len < 0 || wire_parse(buf, (size_t)len, WIRE_PONG, h) ||
+	    (size_t)len != size)
+		return PONG_INVALID;
+	if (h->session != session)
+		return PONG_FOREIGN;
+	if (h->seq > seq)
+		return PONG_INVALID;	/* a seq never sent */
+	if (seq - h->seq >= EMIT_WINDOW)
+		return PONG_LATE;
+	if (pong_window_test_set(w, h->seq))
+		return PONG_DUPLICATE;
+	return h->seq == seq ? PONG_MATCH : PONG_LATE;
+}
+
+/* Classify one datagram; 1 if it is the pong awaited, else 0 after counting it. */
+static int emit_match(struct emitter *e, const struct sk_msg *m, struct wire_hdr *h)
+{
+	struct run *r = e->r;
+
+	switch (emit_classify(&e->seen, rx_buf, m->len, r->cfg->size, r->session, e->seq, h)) {
+	case PONG_MATCH:
+		return 1;
+	case PONG_INVALID:
+		r->cnt.invalid++;
+		break;
+	case PONG_FOREIGN:
+		r->cnt.foreign++;
+		break;
+	case PONG_LATE:
+		r->cnt.late++;
+		break;
+	case PONG_DUPLICATE:
+		r->cnt.duplicate++;
+		break;
+	}
+	return 0;
+}
+
+/* Wait for the pong of e->seq until deadline; 1 got it, 0 timed out. */
+static int emit_wait_pong(struct emitter *e, bool poll_wait, int64_t deadline,
+			  struct sk_msg *m, struct wire_hdr *h)
+{
+	struct run *r = e->r;
+	bool blocking = poll_wait;	/* SO_RCVTIMEO is --timeout */
+	unsigned int spins = 0;
+	int ret;
+
+	for (;;) {
+		ret = r->tp->recv(&r->sk, rx_buf, sizeof(rx_buf), m, r->cfg->sw, blocking);
+		if (ret == 0) {
+			if (emit_match(e, m, h))
+				return 1;
+			/* A stray datagram: the rest of the wait ends at deadline. */
+			blocking = false;
+			if (monotonic_ns() > deadline)
+				return 0;
+			continue;
+		}
+		if (blocking && ret == -EAGAIN)
+			return 0;	/* --timeout since the send */
+		/* -EINTR, or -ECONNREFUSED: the reflector is down, the ping lost */
+		blocking = false;
+		if (poll_wait) {
+			if (sk_wait(&r->sk, deadline) == 0)
+				return 0;
+		} else if ((++spins & 63) == 0 && monotonic_ns() > deadline) {
+			return 0;
+		}
+	}
+}
+
+/* Fill rec from the pong; patch the previous record from the follow-up. */
+static void emit_take_pong(struct emitter *e, struct txrec *rec,
+			   const struct wire_hdr *h)
+{
+	struct run *r = e->r;
+	struct wire_body b;
+
+	if (wire_parse_body(rx_buf, h->len, &b))
+		return;
+	r->peer_body = true;
+	r->peer_hw = h->flags & WIRE_F_T2_HW;
+	if (h->flags & WIRE_F_T2)
+		rec->t2_wire = b.t2_wire;
+	if (h->flags & WIRE_F_SW) {
+		rec->t2_sw = b.t2_sw;
+		txrec_set_t3_sw(rec, b.t3_sw);
+	}
+	if (!(h->flags & WIRE_F_FU) || !e->last_valid || b.fu_seq != e->last.seq)
+		return;
+	e->last.t3_wire = b.fu_t3_wire;
+	if (e->last_slot)
+		e->last_slot->t3_wire = b.fu_t3_wire;
+	/* A breach is always the transaction just before this pong's. */
+	if (r->nbreach && r->breach[r->nbreach - 1].rec.seq == b.fu_seq)
+		r->breach[r->nbreach - 1].rec.t3_wire = b.fu_t3_wire;
+	metric_sample(r->hist, &e->last, METRIC_T3);
+	e->last_valid = false;
+}
+
+/* The ping's header for the phase: measured or not, SW stamps asked. */
+static void emit_set_flags(struct run *r, bool measured)
+{
+	struct wire_hdr h = {
+		.type = WIRE_PING,
+		.flags = (uint16_t)((measured ? 0 : WIRE_F_WARMUP) |
+				    (r->cfg->sw ? WIRE_F_WANT_SW : 0)),
+		.session = r->session,
+		.len = r->cfg->size,
+	};
+
+	wire_put_hdr(tx_buf, &h);
+}
+
+/* One ping and its pong: send, wait, then (off the critical path) the
+ * ping's TX stamp and the pong's body. */
+static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
+				    struct txrec *rec)
+{
+	struct run *r = e->r;
+	const struct rant_cfg *c = r->cfg;
+	struct ts_stamps txs;
+	struct wire_hdr h;
+	struct sk_msg m;
+	int64_t t1_sw;
+	uint32_t key;
+
+	pong_window_forget(&e->seen, ++e->seq);
+	t1_sw = realtime_ns();
+	wire_set_seq(tx_buf, e->seq, t1_sw);
+	if (r->tp->send(&r->sk, tx_buf, c->size, NULL, &key)) {
+		r->cnt.send_errors++;
+		return TX_SEND_FAILED;
+	}
+	if (!emit_wait_pong(e, poll_wait, monotonic_ns() + c->timeout_ns, &m, &h))
+		return TX_LOST;
+	e->pongs++;
+	txrec_clear(rec);
+	rec->seq = e->seq;
+	rec->t1_sw = t1_sw;
+	rec->t4_wire = ts_wire(&m.rx, r->sk.hw);
+	txrec_set_t4_sw(rec, m.sw_ns);
+	if (sk_tx_stamp(&r->sk, key, TX_STAMP_WAIT_NS, &txs) == 0)
+		rec->t1_wire = ts_wire(&txs, r->sk.hw);
+	/*
+	 * Read in time but stamped after --timeout (this process was
+	 * descheduled): the stamps are the truth, the pong was late.
+	 */
+	if (rec->t1_wire != TS_NONE && rec->t4_wire != TS_NONE &&
+	    rec->t4_wire - rec->t1_wire > c->timeout_ns)
+		return TX_LATE;
+	emit_take_pong(e, rec, &h);
+	return TX_DONE;
+}
+
+/* Measuring may start once pongs carry every wire stamp the run uses. */
+static bool emit_stamped(const struct run *r, const struct txrec *rec)
+{
+	return rec->t1_wire != TS_NONE && rec->t4_wire != TS_NONE &&
+	       (!r->peer_body || rec->t2_wire != TS_NONE);
+}
+
+/* Why the warm-up gave up, in r->failure. */
+static int emit_warmup_failed(struct emitter *e)
+{
+	struct run *r = e->r;
+	const struct rant_cfg *c = r->cfg;
+
+	r->stop_reason = e->pongs ? "warm-up failed: pongs arrive without timestamps" :
+		"warm-up failed: no pong";
+	if (!e->pongs)
+		snprintf(r->failure, sizeof(r->failure),
+			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there (rant -i IFACE on that host)?",
+			 c->addr, c->port, WARMUP_LIMIT_NS / NS_PER_SEC);
+	else
+		snprintf(r->failure, sizeof(r->failure),
+			 "pongs from %s arrive, but without %s for %lld s: is timestamping blocked on %s or on the reflector?",
+			 c->addr, r->peer_body ? "both sides' stamps" : "stamps",
+			 WARMUP_LIMIT_NS / NS_PER_SEC, c->iface);
+	return -EIO;
+}
+
+/*
+ * Unmeasured pings until -w of them have been answered and a pong came
+ * with every stamp: 0, -EINTR on a signal, -EIO when nothing stamped
+ * came back within WARMUP_LIMIT_NS. Waits block: a spinner at SCHED_FIFO
+ * would starve the kernel worker that enables RX timestamping.
+ */
+static int emit_warmup(struct emitter *e)
+{
+	struct run *r = e->r;
+	int64_t give_up = monotonic_ns() + WARMUP_LIMIT_NS;
+	uint32_t left = r->cfg->warmup;
+	struct txrec rec;
+
+	emit_set_flags(r, false);
+	while (!run_stop) {
+		enum tx_result res;
+
+		if (monotonic_ns() > give_up)
+			return emit_warmup_failed(e);
+		res = emit_transact(e, true, &rec);
+		if (res != TX_SEND_FAILED)
+			r->cnt.warmup++;
+		if (res != TX_DONE)
+			continue;
+		if (left)
+			left--;
+		if (!left && emit_stamped(r, &rec))
+			return 0;
+	}
+	return -EINTR;
+}
+
+/* With --interval: wait for the slot at next; returns the slot after. */
+static int64_t emit_pace(const struct rant_cfg *c, int64_t next)
+{
+	struct timespec ts = ns_to_timespec(next);
+	int64_t now;
+
+	if (c->block)
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	else
+		while (monotonic_ns() < next && !run_stop)
+			;
+	now = monotonic_ns();
+	return next + c->interval_ns > now ? next + c->interval_ns : now;
+}
+
+/* A measured transaction came back: count, sample, log, check -t. */
+static enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
+{
+	struct run *r = e->r;
+	int64_t rtt;
+
+	r->cnt.received++;
+	if (rec->t1_wire == TS_NONE)
+		r->cnt.missing_tx_ts++;
+	if (rec->t4_wire == TS_NONE)
+		r->cnt.missing_rx_ts++;
+	metric_sample(r->hist, rec, METRIC_NO_T3);
+	rtt = metric_value(M_RTT, rec, &rtt) ? rtt : 0;
+	e->last = *rec;
+	e->last_valid = true;
+	return measure_done(r, rec, rtt, &e->last_slot);
+}
+
+/* Say, once, that measuring starts (tests and users wait for it). */
+static void emit_say_measuring(const struct run *r)
+{
+	FILE *f = report_text_stream(r);
+
+	fprintf(f, "measuring: warm-up done after %" PRIu64 " pings\n", r->cnt.warmup);
+	fflush(f);
+}
+
+/* Measured pings until -c, -d, a signal, a full log or a breach. */
+static enum measure_next emit_measure(struct emitter *e)
+{
+	struct run *r = e->r;
+	const struct rant_cfg *c = r->cfg;
+	int64_t end, next;
+
+	emit_set_flags(r, true);
+	measure_start(r);
+	emit_say_measuring(r);
+	next = monotonic_ns();
+	end = c->duration_ns ? next + c->duration_ns : 0;
+	while (!run_stop) {
+		enum measure_next step;
+		enum tx_result res;
+		struct txrec rec;
+
+		if (c->count && r->cnt.sent >= c->count) {
+			r->stop_reason = "count";
+			break;
+		}
+		if (measure_time_up(end)) {
+			r->stop_reason = "duration";
+			break;
+		}
+		if (c->interval_ns)
+			next = emit_pace(c, next);
+		res = emit_transact(e, c->block, &rec);
+		if (res == TX_SEND_FAILED)
+			continue;
+		r->cnt.sent++;
+		if (res != TX_DONE) {
+			r->cnt.lost++;
+			r->cnt.late += res == TX_LATE;
+			continue;
+		}
+		step = emit_measured(e, &rec);
+		if (step != MEASURE_GO_ON)
+			return step;
+	}
+	return MEASURE_GO_ON;
+}
+
+/* After a breach: one unmeasured ping more, whose pong carries the
+ * breached transaction's T3 as its follow-up. */
+static void emit_fetch(struct emitter *e)
+{
+	struct txrec rec;
+
+	emit_set_flags(e->r, false);
+	if (emit_transact(e, e->r->cfg->block, &rec) != TX_SEND_FAILED)
+		e->r->cnt.warmup++;
+}
+
+int emit_run(struct run *r)
+{
+	static struct emitter e;
+	int ret;
+
+	memset(&e, 0, sizeof(e));
+	e.r = r;
+	ret = emit_warmup(&e);
+	if (ret == 0 && emit_measure(&e) == MEASURE_BREACH)
+		emit_fetch(&e);
+	r->end_ns = realtime_ns();
+	if (!r->stop_reason)
+		r->stop_reason = "signal";
+	if (r->start_ns == 0)
+		r->start_ns = r->end_ns;
+	if (ret == -EINTR) {
+		fprintf(stderr, "rant: stopped during the warm-up: nothing measured\n");
+		return 0;
+	}
+	return ret;
+}

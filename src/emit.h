@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The emitter (client): warm-up until stamps flow, then one ping at a
+ * time (back to back or every --interval), each waited for at most
+ * --timeout, until -d or -c; after a breach without -C, one unmeasured
+ * ping more brings the breached transaction's T3 (the follow-up).
+ */
+#ifndef RANT_EMIT_H
+#define RANT_EMIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "run.h"
+#include "wire.h"
+
+/*
+ * Run the emitter on a set-up run. 0 when it measured (or was stopped by
+ * a signal), -EIO when the warm-up never got a stamped pong (the reason
+ * in r->failure).
+ */
+int emit_run(struct run *r);
+
+/* What a datagram that arrived while waiting for a pong is. */
+enum pong_class {
+	PONG_MATCH,		/* the pong awaited */
+	PONG_INVALID,		/* not a pong of this size, or a seq never sent */
+	PONG_FOREIGN,		/* another session's */
+	PONG_LATE,		/* an earlier ping's, after it was given up */
+	PONG_DUPLICATE,		/* a second copy of a pong already seen */
+};
+
+/* The pongs of the last EMIT_WINDOW seqs that have arrived. */
+#define EMIT_WINDOW 4096
+struct pong_window {
+	uint64_t bits[EMIT_WINDOW / 64];
+};
+
+/* Forget seq's slot before seq is sent (it held seq - EMIT_WINDOW). */
+void pong_window_forget(struct pong_window *w, uint64_t seq);
+
+/*
+ * Classify len bytes in buf, received while waiting for the pong of
+ * seq (the highest sent) in session, pings of size bytes; fills *h when
+ * the header parses. Marks the pong seen in w. An earlier seq is
+ * late the first time and a duplicate after; beyond the window, late.
+ */
+enum pong_class emit_classify(struct pong_window *w, const void *buf,
+			      ssize_t len, uint32_t size, uint32_t session,
+			      uint64_t seq, struct wire_hdr *h);
+
+#endif

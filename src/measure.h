@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What both loops do around measured transactions: mark the start of
+ * measuring, and after each transaction log it, check the log's room and
+ * the threshold, and keep a breach (writing the trace marker and freezing
+ * the trace at the first). Only memory writes, except at a breach.
+ */
+#ifndef RANT_MEASURE_H
+#define RANT_MEASURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "run.h"
+
+/* Measuring starts now: r->start_ns, and RANT_TEST_START with -T. */
+void measure_start(struct run *r);
+
+enum measure_next {
+	MEASURE_GO_ON,
+	MEASURE_STOP,		/* the log is full */
+	MEASURE_BREACH,		/* a breach without -C */
+};
+
+/*
+ * A measured transaction with its latency (the side's main metric):
+ * log it (its log slot in *slot where asked, NULL when not logged),
+ * check the log's room and -t.
+ */
+enum measure_next measure_done(struct run *r, const struct txrec *rec,
+			       int64_t latency_ns, struct txrec **slot);
+
+/* True once the CLOCK_MONOTONIC deadline end_mono (0: none) has passed. */
+static inline bool measure_time_up(int64_t end_mono)
+{
+	return end_mono && monotonic_ns() >= end_mono;
+}
+
+#endif

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The reflect loop (see reflect.h). The pong leaves first; its TX stamp
+ * is read from the error queue after, and travels in the next pong.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "measure.h"
+#include "reflect.h"
+#include "wire.h"
+
+#define RX_BUF_LEN 65536
+#define TX_STAMP_WAIT_NS (2 * NS_PER_MS)	/* HW TX stamps lag the send */
+
+static uint8_t rx_buf[RX_BUF_LEN];
+
+struct reflector {
+	uint32_t session;
+	bool have_session;
+	bool want_sw;		/* this session's pings ask for SW stamps */
+	uint64_t last_seq;
+	bool started;		/* RANT_TEST_START written */
+	bool stamped;		/* an RX stamp has arrived: spinning is safe */
+	/* follow-up: the previous pong's T3 wire stamp */
+	bool fu_valid;
+	uint64_t fu_seq;
+	int64_t fu_t3;
+};
+
+/* Nothing received (a blocking receive waited SK_REFLECT_WAKE_NS): 0 when
+ * -d is up. Spinning, the clock is read every 1024 empty receives. */
+static int reflect_idle(bool blocked, int64_t end, unsigned int *spins)
+{
+	if (!blocked && (++*spins & 1023))
+		return 1;
+	return !measure_time_up(end);
+}
+
+/* Answer one ping in place; returns the pong's T3 wire stamp. */
+static int64_t reflect_answer(struct run *r, struct reflector *f,
+			      struct sk_msg *m, struct wire_hdr *h,
+			      struct txrec *rec, bool *sent)
+{
+	struct ts_stamps txs;
+	struct wire_body b = { 0 };
+	uint16_t flags = h->flags & WIRE_F_PING_MASK;
+	bool sw = r->cfg->sw || f->want_sw;
+	uint32_t key;
+
+	if (rec->t2_wire != TS_NONE)
+		flags |= WIRE_F_T2 | (r->sk.hw ? WIRE_F_T2_HW : 0);
+	if (sw)
+		flags |= WIRE_F_SW;
+	if (f->fu_valid)
+		flags |= WIRE_F_FU | (r->sk.hw ? WIRE_F_FU_HW : 0);
+	h->type = WIRE_PONG;
+	h->flags = flags;
+	wire_put_hdr(rx_buf, h);
+	b.t2_wire = rec->t2_wire;
+	b.t2_sw = rec->t2_sw;
+	b.fu_seq = f->fu_seq;
+	b.fu_t3_wire = f->fu_t3;
+	b.t3_sw = sw ? realtime_ns() : TS_NONE;
+	if (h->len >= WIRE_PONG_LEN)
+		wire_put_body(rx_buf, &b);
+	txrec_set_t3_sw(rec, b.t3_sw);
+
+	/* Exactly as long as the ping: never an amplifier. */
+	*sent = r->tp->send(&r->sk, rx_buf, h->len, m, &key) == 0;
+	if (!*sent) {
+		r->cnt.send_errors++;
+		return TS_NONE;
+	}
+	if (sk_tx_stamp(&r->sk, key, TX_STAMP_WAIT_NS, &txs))
+		return TS_NONE;
+	return ts_wire(&txs, r->sk.hw);
+}
+
+/* A ping of another session than the last: start that session afresh. */
+static void reflect_session(struct run *r, struct reflector *f,
+			    const struct wire_hdr *h)
+{
+	if (f->have_session && h->session == f->session)
+		return;
+	*f = (struct reflector){ .session = h->session, .have_session = true,
+				 .started = f->started, .stamped = f->stamped };
+	r->cnt.sessions++;
+}
+
+/* A measured ping was answered: count, sample, log, check -t. */
+static enum measure_next reflect_measured(struct run *r, struct reflector *f,
+					  const struct txrec *rec, bool sent)
+{
+	int64_t resp;
+
+	if (!f->started) {
+		r->session = f->session;
+		measure_start(r);
+		f->started = true;
+	}
+	f->last_seq = rec->seq;
+	r->cnt.received++;
+	r->cnt.sent += sent;
+	if (rec->t2_wire == TS_NONE)
+		r->cnt.missing_rx_ts++;
+	if (sent && rec->t3_wire == TS_NONE)
+		r->cnt.missing_tx_ts++;
+	metric_sample(r->hist, rec, METRIC_NO_T3 | METRIC_T3);
+	resp = metric_value(M_RESPONSE, rec, &resp) ? resp : 0;
+	return measure_done(r, rec, resp, NULL);
+}
+
+/* One received datagram: answer it if it is a ping, measure it if asked. */
+static enum measure_next reflect_one(struct run *r, struct reflector *f,
+				     struct sk_msg *m)
+{
+	struct wire_hdr h;
+	struct txrec rec;
+	bool measured, sent;
+
+	if (m->len < 0 || wire_parse(rx_buf, (size_t)m->len, WIRE_PING, &h)) {
+		r->cnt.invalid++;
+		return MEASURE_GO_ON;
+	}
+	reflect_session(r, f, &h);
+	f->want_sw = h.flags & WIRE_F_WANT_SW;
+	measured = !(h.flags & WIRE_F_WARMUP);
+	if (measured && f->last_seq && h.seq <= f->last_seq) {
+		r->cnt.duplicate++;
+		measured = false;
+	}
+	txrec_clear(&rec);
+	rec.seq = h.seq;
+	rec.t2_wire = ts_wire(&m->rx, r->sk.hw);
+	rec.t2_sw = f->want_sw && m->sw_ns == TS_NONE ? realtime_ns() : m->sw_ns;
+	if (rec.t2_wire != TS_NONE)
+		f->stamped = true;
+	rec.t3_wire = reflect_answer(r, f, m, &h, &rec, &sent);
+	f->fu_valid = rec.t3_wire != TS_NONE;
+	f->fu_seq = h.seq;
+	f->fu_t3 = rec.t3_wire;
+	if (measured)
+		return reflect_measured(r, f, &rec, sent);
+	if (h.flags & WIRE_F_WARMUP)
+		r->cnt.warmup++;
+	return MEASURE_GO_ON;
+}
+
+int reflect_run(struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+	struct reflector f = { 0 };
+	int64_t end = c->duration_ns ? monotonic_ns() + c->duration_ns : 0;
+	unsigned int spins = 0;
+
+	r->start_ns = realtime_ns();
+	while (!run_stop) {
+		struct sk_msg m;
+		bool block;
+
+		if (c->count && r->cnt.received >= c->count) {
+			r->stop_reason = "count";
+			break;
+		}
+		/* Blocking until stamps flow: a spinner at SCHED_FIFO would
+		 * starve the kernel worker that enables RX timestamping. */
+		block = c->block || !f.stamped;
+		if (r->tp->recv(&r->sk, rx_buf, sizeof(rx_buf), &m, c->sw || f.want_sw, block)) {
+			if (!reflect_idle(block, end, &spins)) {
+				r->stop_reason = "duration";
+				break;
+			}
+			continue;
+		}
+		if (reflect_one(r, &f, &m) != MEASURE_GO_ON)
+			break;
+	}
+	r->end_ns = realtime_ns();
+	if (!r->stop_reason)
+		r->stop_reason = "signal";
+	return 0;
+}

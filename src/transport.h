@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The measuring transport, after linuxptp's transport.h: one table of
+ * functions per way of carrying rant's messages (UDP today; TCP and
+ * others plug in here), so the emit and reflect loops never call
+ * socket(), send() or recvmsg() themselves.
+ *
+ * Every transport keeps its state in struct sk (sock.h) and shares the
+ * SO_TIMESTAMPING machinery there: RX stamps come with each received
+ * message, TX stamps are read with sk_tx_stamp() by the key that send()
+ * returns (SOF_TIMESTAMPING_OPT_ID: a datagram counter on UDP, a byte
+ * offset on TCP), after the latency-critical work is done.
+ */
+#ifndef RANT_TRANSPORT_H
+#define RANT_TRANSPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "opts.h"
+#include "sock.h"
+
+struct transport {
+	const char *name;
+	/*
+	 * Open the socket for cfg's side (the emitter reaches the
+	 * reflector, the reflector listens), with timestamping on.
+	 * 0, or -errno with one line for the user (problem and fix) in err.
+	 */
+	int (*open)(struct sk *s, const struct rant_cfg *cfg, char *err,
+		    size_t len);
+	void (*close)(struct sk *s);
+	/*
+	 * Send one message without blocking: to the peer the socket is
+	 * connected to (reply NULL), or back to the sender of reply.
+	 * 0 with *key, the OPT_ID its TX stamp will carry; or -errno.
+	 */
+	int (*send)(struct sk *s, const void *buf, size_t len,
+		    const struct sk_msg *reply, uint32_t *key);
+	/* Receive one message: as sk_recv() (sock.h) says. */
+	int (*recv)(struct sk *s, void *buf, size_t len, struct sk_msg *m,
+		    bool sw, bool block);
+};
+
+extern const struct transport transport_udp;
+
+/* The transport cfg asks for. */
+const struct transport *transport_for(const struct rant_cfg *cfg);
+
+#endif
