@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Command line. One table (after ethtool's args[]) gives getopt_long its
- * option list and --help its lines; every number is parsed against an
- * explicit range, and the message names the range (linuxptp get_arg_val).
+ * Command line. One row per option (linuxptp's config_tab) holds its
+ * name, letter, argument, who may use it, where it is stored, its
+ * default, its range and its help; getopt_long's tables, the defaults,
+ * the parsing and --help all read the rows, so nothing is written twice.
+ * Numbers are parsed against the row's range and a rejection names the
+ * range (linuxptp get_arg_val).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,51 +25,106 @@
 
 enum {
 	O_PORT = 256, O_TIMEOUT, O_INTERVAL, O_BLOCK, O_TRACE_INSTANCE,
-	O_VERSION,
+	O_VERSION, O_MAX
 };
 
 /* Who may use an option. */
 enum { BOTH, EMIT_ONLY };
 
+/* How an option's argument is stored. */
+enum opt_type {
+	T_FLAG,		/* bool, set */
+	T_COUNT,	/* int, incremented */
+	T_STR,		/* const char *, not empty */
+	T_UINT,		/* unsigned integer of the field's size, in [min, max] */
+	T_NS,		/* int64 ns from a decimal number of units, in [min, max] */
+	T_HELP,
+	T_VERSION,
+};
+
 struct opt {
 	const char *name;
 	int val;		/* short option letter or O_* */
-	const char *arg;	/* argument name; NULL: a flag */
+	const char *arg;	/* argument name; NULL: no argument */
 	int who;
+	enum opt_type type;
+	size_t off, size;	/* the field in struct rant_cfg */
+	int64_t def;		/* default (T_UINT, T_NS) */
+	int64_t min, max;	/* range (T_UINT; T_NS in ns) */
+	int64_t unit_ns;	/* T_NS: ns per unit of the argument */
+	const char *sdef;	/* default (T_STR) */
+	const char *defhelp;	/* the default as --help says it, when not def */
+	int needs;		/* given only with this option (val), or 0 */
 	const char *help;
 };
 
+#define FIELD(f) .off = offsetof(struct rant_cfg, f), .size = sizeof(((struct rant_cfg *)0)->f)
+#define DURATION_BY_MODE (-1)	/* -d default: 10 s emitting, none reflecting */
+
 static const struct opt opt_table[] = {
-	{ "interface", 'i', "IFACE", BOTH, "interface to bind and timestamp on (required)" },
-	{ "address", 'a', "ADDR", BOTH, "reflector's IPv4/IPv6 address: run as emitter (without: reflector)" },
-	{ "port", O_PORT, "N", BOTH, "UDP port of the reflector (default 12345)" },
-	{ "duration", 'd', "S", BOTH, "run for S seconds, 0 = no limit (default 10 emitting, 0 reflecting)" },
-	{ "count", 'c', "N", BOTH, "stop after N measured transactions, 0 = no limit (default 0)" },
-	{ "warmup", 'w', "N", EMIT_ONLY, "unmeasured transactions before measuring (default 100)" },
-	{ "size", 'm', "BYTES", EMIT_ONLY, "UDP payload, 32 to 65507; pongs carry the reflector's stamps from 72 (default 72)" },
-	{ "timeout", O_TIMEOUT, "US", EMIT_ONLY, "wait at most US for a pong, then count the ping lost (default 100000)" },
-	{ "interval", O_INTERVAL, "US", EMIT_ONLY, "start a transaction every US, 0 = back to back (default 0)" },
-	{ "block", O_BLOCK, NULL, BOTH, "sleep in a blocking receive instead of spinning on a non-blocking one" },
-	{ "sw-timestamps", 's', NULL, BOTH, "record user-space stamps too and print the decomposition" },
-	{ "no-hw-ts", 'R', NULL, BOTH, "use kernel software stamps even where the NIC has hardware ones" },
-	{ "histogram", 'H', NULL, BOTH, "print the histogram" },
-	{ "log", 'l', "FILE", BOTH, "write the transaction log to FILE" },
-	{ "json", 'j', "FILE", BOTH, "write the JSON summary to FILE (- = stdout)" },
-	{ "bucket-size", 'b', "US", BOTH, "histogram bucket width (default 1)" },
-	{ "overflow", 'o', "US", BOTH, "histogram range; samples above are kept exactly (default 100)" },
-	{ "hugepages", 'G', NULL, BOTH, "put records and histograms in hugepages" },
-	{ "busy-poll-us", 'p', "US", BOTH, "SO_BUSY_POLL: busy-poll the device queue for US (default 0, off)" },
-	{ "budget", 'B', "N", BOTH, "SO_BUSY_POLL_BUDGET: packets per busy-poll (needs -p)" },
-	{ "prefer-busypoll", 'P', NULL, BOTH, "SO_PREFER_BUSY_POLL (needs -p)" },
-	{ "threshold", 't', "US", BOTH, "breach above US (RTT emitting, response reflecting): print the breakdown, exit 3" },
-	{ "continue", 'C', NULL, BOTH, "keep running after a breach (needs -t)" },
-	{ "log-threshold", 'L', "US", BOTH, "log only transactions above US (needs -l)" },
-	{ "trace-marker", 'T', NULL, BOTH, "write markers to the ftrace instance and stop it at a breach" },
-	{ "snapshot", 'S', NULL, BOTH, "log a ring of the last 500000; with -T, take the instance's snapshot at a breach" },
-	{ "trace-instance", O_TRACE_INSTANCE, "NAME", BOTH, "ftrace instance name or path (default rant; needs -T)" },
-	{ "verbose", 'v', NULL, BOTH, "say more at start-up" },
-	{ "help", 'h', NULL, BOTH, "this help" },
-	{ "version", O_VERSION, NULL, BOTH, "print the version" },
+	{ "interface", 'i', "IFACE", BOTH, T_STR, FIELD(iface),
+	  .help = "interface to bind and timestamp on (required)" },
+	{ "address", 'a', "ADDR", BOTH, T_STR, FIELD(addr),
+	  .help = "reflector's IPv4/IPv6 address: run as emitter (without: reflector)" },
+	{ "port", O_PORT, "N", BOTH, T_UINT, FIELD(port), .def = RANT_DEFAULT_PORT,
+	  .min = 1, .max = 65535, .help = "UDP port of the reflector" },
+	{ "duration", 'd', "S", BOTH, T_NS, FIELD(duration_ns), .def = DURATION_BY_MODE,
+	  .min = 0, .max = 2592000 * NS_PER_SEC, .unit_ns = NS_PER_SEC,
+	  .defhelp = "10 emitting, 0 reflecting", .help = "run for S seconds, 0 = no limit" },
+	{ "count", 'c', "N", BOTH, T_UINT, FIELD(count), .min = 0, .max = 1000000000000LL,
+	  .defhelp = "0", .help = "stop after N measured transactions, 0 = no limit" },
+	{ "warmup", 'w', "N", EMIT_ONLY, T_UINT, FIELD(warmup), .def = 100, .min = 0,
+	  .max = 1000000, .help = "unmeasured transactions before measuring" },
+	{ "size", 'm', "BYTES", EMIT_ONLY, T_UINT, FIELD(size), .def = WIRE_PONG_LEN,
+	  .min = WIRE_HDR_LEN, .max = WIRE_MAX_LEN,
+	  .help = "UDP payload, 32 to 65507; pongs carry the reflector's stamps from 72" },
+	{ "timeout", O_TIMEOUT, "US", EMIT_ONLY, T_NS, FIELD(timeout_ns), .def = 100 * NS_PER_MS,
+	  .min = NS_PER_US, .max = NS_PER_SEC, .unit_ns = NS_PER_US,
+	  .help = "wait at most US for a pong, then count the ping lost" },
+	{ "interval", O_INTERVAL, "US", EMIT_ONLY, T_NS, FIELD(interval_ns), .min = 0,
+	  .max = 60 * NS_PER_SEC, .unit_ns = NS_PER_US, .defhelp = "0",
+	  .help = "start a transaction every US, 0 = back to back" },
+	{ "block", O_BLOCK, NULL, BOTH, T_FLAG, FIELD(block),
+	  .help = "sleep in a blocking receive instead of spinning on a non-blocking one" },
+	{ "sw-timestamps", 's', NULL, BOTH, T_FLAG, FIELD(sw),
+	  .help = "record user-space stamps too and print the decomposition" },
+	{ "no-hw-ts", 'R', NULL, BOTH, T_FLAG, FIELD(no_hw_ts),
+	  .help = "use kernel software stamps even where the NIC has hardware ones" },
+	{ "histogram", 'H', NULL, BOTH, T_FLAG, FIELD(histogram), .help = "print the histogram" },
+	{ "log", 'l', "FILE", BOTH, T_STR, FIELD(log_path),
+	  .help = "write the transaction log to FILE" },
+	{ "json", 'j', "FILE", BOTH, T_STR, FIELD(json_path),
+	  .help = "write the JSON summary to FILE (- = stdout)" },
+	{ "bucket-size", 'b', "US", BOTH, T_NS, FIELD(bucket_ns), .def = NS_PER_US, .min = 1,
+	  .max = 1000 * NS_PER_US, .unit_ns = NS_PER_US, .help = "histogram bucket width" },
+	{ "overflow", 'o', "US", BOTH, T_NS, FIELD(overflow_ns), .def = 100 * NS_PER_US,
+	  .min = NS_PER_US, .max = 10 * NS_PER_SEC, .unit_ns = NS_PER_US,
+	  .help = "histogram range; samples above are kept exactly" },
+	{ "hugepages", 'G', NULL, BOTH, T_FLAG, FIELD(hugepages),
+	  .help = "put records and histograms in hugepages" },
+	{ "busy-poll-us", 'p', "US", BOTH, T_UINT, FIELD(busy_poll_us), .min = 0, .max = 1000000,
+	  .defhelp = "0, off", .help = "SO_BUSY_POLL: busy-poll the device queue for US" },
+	{ "budget", 'B', "N", BOTH, T_UINT, FIELD(budget), .min = 1, .max = 65535, .needs = 'p',
+	  .help = "SO_BUSY_POLL_BUDGET: packets per busy-poll" },
+	{ "prefer-busypoll", 'P', NULL, BOTH, T_FLAG, FIELD(prefer_busypoll), .needs = 'p',
+	  .help = "SO_PREFER_BUSY_POLL" },
+	{ "threshold", 't', "US", BOTH, T_NS, FIELD(threshold_ns), .min = 1,
+	  .max = 10 * NS_PER_SEC, .unit_ns = NS_PER_US,
+	  .help = "breach above US (RTT emitting, response reflecting): print the breakdown, exit 3" },
+	{ "continue", 'C', NULL, BOTH, T_FLAG, FIELD(cont), .needs = 't',
+	  .help = "keep running after a breach" },
+	{ "log-threshold", 'L', "US", BOTH, T_NS, FIELD(log_threshold_ns), .min = 1,
+	  .max = 10 * NS_PER_SEC, .unit_ns = NS_PER_US, .needs = 'l',
+	  .help = "log only transactions above US" },
+	{ "trace-marker", 'T', NULL, BOTH, T_FLAG, FIELD(trace_marker),
+	  .help = "write markers to the ftrace instance and stop it at a breach" },
+	{ "snapshot", 'S', NULL, BOTH, T_FLAG, FIELD(snapshot),
+	  .help = "log a ring of the last 500000; with -T, take the instance's snapshot at a breach" },
+	{ "trace-instance", O_TRACE_INSTANCE, "NAME", BOTH, T_STR, FIELD(trace_instance),
+	  .sdef = "rant", .needs = 'T', .help = "ftrace instance name or path" },
+	{ "verbose", 'v', NULL, BOTH, T_COUNT, FIELD(verbose), .help = "say more at start-up" },
+	{ "help", 'h', NULL, BOTH, T_HELP, .help = "this help" },
+	{ "version", O_VERSION, NULL, BOTH, T_VERSION, .help = "print the version" },
 };
 
 #define NOPTS (sizeof(opt_table) / sizeof(opt_table[0]))
@@ -92,71 +151,6 @@ static const char *opt_label(int val, char *buf, size_t len)
 	return buf;
 }
 
-void opts_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: rant -i IFACE [options]            reflect (server)\n"
-		"       rant -i IFACE -a ADDR [options]    emit (client)\n"
-		"\n"
-		"Measures UDP round trips with NIC (or kernel) timestamps.\n"
-		"Times are in microseconds (US, decimals allowed) and seconds (S).\n"
-		"\n");
-	for (size_t i = 0; i < NOPTS; i++) {
-		const struct opt *o = &opt_table[i];
-		char head[48];
-		int n;
-
-		if (o->val < 256)
-			n = snprintf(head, sizeof(head), "  -%c, --%s", o->val, o->name);
-		else
-			n = snprintf(head, sizeof(head), "      --%s", o->name);
-		if (o->arg)
-			snprintf(head + n, sizeof(head) - (size_t)n, " %s", o->arg);
-		fprintf(f, "%-28s %s%s\n", head, o->help,
-			o->who == EMIT_ONLY ? " [emit]" : "");
-	}
-	fprintf(f,
-		"\n"
-		"Exit status: 0 finished, 1 usage or setup error, 2 failure during\n"
-		"the run, 3 threshold breached. See rant(8).\n");
-}
-
-struct parser {
-	FILE *err;
-	int val;		/* option being parsed */
-};
-
-static int bad(struct parser *ps, const char *fmt, const char *arg,
-	       const char *range)
-{
-	char label[40];
-
-	fprintf(ps->err, "rant: %s: ", opt_label(ps->val, label, sizeof(label)));
-	fprintf(ps->err, fmt, arg, range);
-	fputc('\n', ps->err);
-	return -1;
-}
-
-/* Integer in [lo, hi]. */
-static int parse_u64(struct parser *ps, const char *s, uint64_t lo,
-		     uint64_t hi, uint64_t *out)
-{
-	char range[64], *end;
-	unsigned long long v;
-
-	snprintf(range, sizeof(range), "%" PRIu64 " to %" PRIu64, lo, hi);
-	if (!*s || *s == '-' || *s == '+')
-		return bad(ps, "'%s' is not a number: give an integer from %s", s, range);
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*end)
-		return bad(ps, "'%s' is not a number: give an integer from %s", s, range);
-	if (errno == ERANGE || v < lo || v > hi)
-		return bad(ps, "%s is out of range. Must be in the range %s", s, range);
-	*out = v;
-	return 0;
-}
-
 /* ns as a decimal number of units, without trailing zeros: "0.001". */
 static void fmt_units(char *buf, size_t len, int64_t ns, int64_t unit_ns)
 {
@@ -173,9 +167,118 @@ static void fmt_units(char *buf, size_t len, int64_t ns, int64_t unit_ns)
 	snprintf(buf, len, "%" PRId64 "%s%s", ns / unit_ns, width ? "." : "", digits);
 }
 
+/* "-p" or "--trace-instance": the short form --help uses. */
+static const char *opt_short(const struct opt *o, char *buf, size_t len)
+{
+	if (o->val < 256)
+		snprintf(buf, len, "-%c", o->val);
+	else
+		snprintf(buf, len, "--%s", o->name);
+	return buf;
+}
+
+/* Row o's default as --help says it, or "" when it has none to say. */
+static void help_default(const struct opt *o, char *buf, size_t len)
+{
+	*buf = '\0';
+	if (o->defhelp)
+		snprintf(buf, len, "%s", o->defhelp);
+	else if (o->sdef)
+		snprintf(buf, len, "%s", o->sdef);
+	else if (o->type == T_UINT && o->def)
+		snprintf(buf, len, "%" PRId64, o->def);
+	else if (o->type == T_NS && o->def)
+		fmt_units(buf, len, o->def, o->unit_ns);
+}
+
+/* " (default X; needs -Y)", " (default X)", " (needs -Y)" or "". */
+static void help_tail(const struct opt *o, char *buf, size_t len)
+{
+	char def[32], need[40] = "";
+
+	help_default(o, def, sizeof(def));
+	if (o->needs)
+		opt_short(opt_find(o->needs), need, sizeof(need));
+	if (*def && *need)
+		snprintf(buf, len, " (default %s; needs %s)", def, need);
+	else if (*def)
+		snprintf(buf, len, " (default %s)", def);
+	else if (*need)
+		snprintf(buf, len, " (needs %s)", need);
+	else
+		*buf = '\0';
+}
+
+void opts_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: rant -i IFACE [options]            reflect (server)\n"
+		"       rant -i IFACE -a ADDR [options]    emit (client)\n"
+		"\n"
+		"Measures UDP round trips with NIC (or kernel) timestamps.\n"
+		"Times are in microseconds (US, decimals allowed) and seconds (S).\n"
+		"\n");
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct opt *o = &opt_table[i];
+		char head[48], tail[80];
+		int n;
+
+		if (o->val < 256)
+			n = snprintf(head, sizeof(head), "  -%c, --%s", o->val, o->name);
+		else
+			n = snprintf(head, sizeof(head), "      --%s", o->name);
+		if (o->arg)
+			snprintf(head + n, sizeof(head) - (size_t)n, " %s", o->arg);
+		help_tail(o, tail, sizeof(tail));
+		fprintf(f, "%-28s %s%s%s\n", head, o->help, tail,
+			o->who == EMIT_ONLY ? " [emit]" : "");
+	}
+	fprintf(f,
+		"\n"
+		"Exit status: 0 finished, 1 usage or setup error, 2 failure during\n"
+		"the run, 3 threshold breached. See rant(8).\n");
+}
+
+struct parser {
+	FILE *err;
+	const struct opt *o;	/* option being parsed */
+};
+
+static int bad(struct parser *ps, const char *fmt, const char *arg,
+	       const char *range)
+{
+	char label[40];
+
+	fprintf(ps->err, "rant: %s: ", opt_label(ps->o->val, label, sizeof(label)));
+	fprintf(ps->err, fmt, arg, range);
+	fputc('\n', ps->err);
+	return -1;
+}
+
+/* Integer in [lo, hi]: digits only (no sign, space or exponent). */
+static int parse_u64(struct parser *ps, const char *s, uint64_t lo,
+		     uint64_t hi, uint64_t *out)
+{
+	char range[64], *end;
+	unsigned long long v;
+
+	snprintf(range, sizeof(range), "%" PRIu64 " to %" PRIu64, lo, hi);
+	if (*s < '0' || *s > '9')
+		return bad(ps, "'%s' is not a number: give an integer from %s", s, range);
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end)
+		return bad(ps, "'%s' is not a number: give an integer from %s", s, range);
+	if (errno == ERANGE || v < lo || v > hi)
+		return bad(ps, "%s is out of range. Must be in the range %s", s, range);
+	*out = v;
+	return 0;
+}
+
 /*
  * Decimal number of units (unit_ns per unit, e.g. 1000 for US) to ns,
- * without floating point: "1.5" US is 1500 ns. Range in units.
+ * without floating point: "1.5" US is 1500 ns. Range in ns; a value too
+ * large for int64 ns is out of range, never wrapped.
  */
 static int parse_dec_ns(struct parser *ps, const char *s, int64_t unit_ns,
 			int64_t lo_ns, int64_t hi_ns, int64_t *out)
@@ -183,15 +286,16 @@ static int parse_dec_ns(struct parser *ps, const char *s, int64_t unit_ns,
 	char range[64], lo[24], hi[24];
 	const char *p = s;
 	int64_t ip = 0, frac = 0, scale = unit_ns;
-	bool digits = false;
+	bool digits = false, big = false;
 
 	fmt_units(lo, sizeof(lo), lo_ns, unit_ns);
 	fmt_units(hi, sizeof(hi), hi_ns, unit_ns);
 	snprintf(range, sizeof(range), "%s to %s", lo, hi);
 	for (; *p >= '0' && *p <= '9'; p++, digits = true) {
-		if (ip > INT64_MAX / 10 / unit_ns)
-			return bad(ps, "%s is out of range. Must be in the range %s", s, range);
-		ip = ip * 10 + (*p - '0');
+		if (ip > (INT64_MAX - 9) / 10)
+			big = true;
+		else
+			ip = ip * 10 + (*p - '0');
 	}
 	if (*p == '.') {
 		for (p++; *p >= '0' && *p <= '9'; p++, digits = true) {
@@ -206,37 +310,94 @@ static int parse_dec_ns(struct parser *ps, const char *s, int64_t unit_ns,
 	}
 	if (!digits || *p)
 		return bad(ps, "'%s' is not a number: give a value from %s", s, range);
-	if (ip * unit_ns + frac < lo_ns || ip * unit_ns + frac > hi_ns)
+	if (big || ip > (INT64_MAX - frac) / unit_ns ||
+	    ip * unit_ns + frac < lo_ns || ip * unit_ns + frac > hi_ns)
 		return bad(ps, "%s is out of range. Must be in the range %s", s, range);
 	*out = ip * unit_ns + frac;
 	return 0;
 }
 
+static void store_uint(struct rant_cfg *c, const struct opt *o, uint64_t v)
+{
+	char *p = (char *)c + o->off;
+
+	switch (o->size) {
+	case sizeof(uint8_t): { uint8_t x = (uint8_t)v; memcpy(p, &x, sizeof(x)); break; }
+	case sizeof(uint16_t): { uint16_t x = (uint16_t)v; memcpy(p, &x, sizeof(x)); break; }
+	case sizeof(uint32_t): { uint32_t x = (uint32_t)v; memcpy(p, &x, sizeof(x)); break; }
+	default: memcpy(p, &v, sizeof(v)); break;
+	}
+}
+
 static void set_defaults(struct rant_cfg *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->port = RANT_DEFAULT_PORT;
-	c->duration_ns = -1;	/* by mode, below */
-	c->warmup = 100;
-	c->size = WIRE_PONG_LEN;
-	c->timeout_ns = 100 * NS_PER_MS;
-	c->bucket_ns = 1 * NS_PER_US;
-	c->overflow_ns = 100 * NS_PER_US;
-	c->trace_instance = "rant";
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct opt *o = &opt_table[i];
+		char *p = (char *)c + o->off;
+
+		if (o->type == T_UINT)
+			store_uint(c, o, (uint64_t)o->def);
+		else if (o->type == T_NS)
+			memcpy(p, &o->def, sizeof(int64_t));
+		else if (o->type == T_STR)
+			memcpy(p, &o->sdef, sizeof(o->sdef));
+	}
 }
 
-/* Fails when option val was given but its prerequisite was not. */
-static int need(struct parser *ps, const bool *given, int val, int req)
+/* Store optarg for row o: 0, or -1 after a message. */
+static int parse_arg(struct parser *ps, struct rant_cfg *c, const char *arg)
+{
+	const struct opt *o = ps->o;
+	char *p = (char *)c + o->off, label[40];
+	uint64_t u = 0;
+	int64_t ns = 0;
+
+	switch (o->type) {
+	case T_FLAG:
+		*(bool *)p = true;
+		return 0;
+	case T_COUNT:
+		(*(int *)p)++;
+		return 0;
+	case T_STR:
+		if (!*arg && o->val != 'a') {
+			fprintf(ps->err, "rant: %s is empty: give %s\n",
+				opt_label(o->val, label, sizeof(label)), o->arg);
+			return -1;
+		}
+		memcpy(p, &arg, sizeof(arg));
+		return 0;
+	case T_UINT:
+		if (parse_u64(ps, arg, (uint64_t)o->min, (uint64_t)o->max, &u))
+			return -1;
+		store_uint(c, o, u);
+		return 0;
+	case T_NS:
+		if (parse_dec_ns(ps, arg, o->unit_ns, o->min, o->max, &ns))
+			return -1;
+		memcpy(p, &ns, sizeof(ns));
+		return 0;
+	case T_HELP:
+	case T_VERSION:
+		break;
+	}
+	return 0;
+}
+
+/* Fails when option o was given but its prerequisite was not. */
+static int need(struct parser *ps, const bool *given, const struct opt *o)
 {
 	char a[40], b[40];
 
-	if (!given[val] || given[req])
+	if (!o->needs || !given[o->val] || given[o->needs])
 		return 0;
-	fprintf(ps->err, "rant: %s needs %s\n", opt_label(val, a, sizeof(a)),
-		opt_label(req, b, sizeof(b)));
+	fprintf(ps->err, "rant: %s needs %s\n", opt_label(o->val, a, sizeof(a)),
+		opt_label(o->needs, b, sizeof(b)));
 	return -1;
 }
 
+/* The options against each other, and the mode. */
 static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 {
 	char label[40];
@@ -250,20 +411,19 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		return -1;
 	}
 	c->mode = given['a'] ? MODE_EMIT : MODE_REFLECT;
-	if (c->mode == MODE_REFLECT) {
-		for (size_t i = 0; i < NOPTS; i++)
-			if (opt_table[i].who == EMIT_ONLY && given[opt_table[i].val]) {
-				fprintf(ps->err, "rant: %s is for the emitter: give -a ADDR, or drop it on the reflector (which echoes what it receives)\n",
-					opt_label(opt_table[i].val, label, sizeof(label)));
-				return -1;
-			}
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct opt *o = &opt_table[i];
+
+		if (c->mode == MODE_REFLECT && o->who == EMIT_ONLY && given[o->val]) {
+			fprintf(ps->err, "rant: %s is for the emitter: give -a ADDR, or drop it on the reflector (which echoes what it receives)\n",
+				opt_label(o->val, label, sizeof(label)));
+			return -1;
+		}
+		if (need(ps, given, o))
+			return -1;
 	}
-	if (c->duration_ns < 0)
+	if (c->duration_ns == DURATION_BY_MODE)
 		c->duration_ns = c->mode == MODE_EMIT ? 10 * NS_PER_SEC : 0;
-	if (need(ps, given, 'B', 'p') || need(ps, given, 'P', 'p') ||
-	    need(ps, given, 'C', 't') || need(ps, given, 'L', 'l') ||
-	    need(ps, given, O_TRACE_INSTANCE, 'T'))
-		return -1;
 	if (c->overflow_ns < c->bucket_ns || c->overflow_ns % c->bucket_ns) {
 		fprintf(ps->err, "rant: -o/--overflow must be a multiple of -b/--bucket-size (%g us): e.g. -o %g\n",
 			(double)c->bucket_ns / NS_PER_US,
@@ -283,18 +443,11 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 	return 0;
 }
 
-enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *c,
-			    FILE *err)
+/* getopt_long's tables from the rows. */
+static void build_getopt(struct option *longopts, char *shortopts)
 {
-	struct option longopts[NOPTS + 1];
-	char shortopts[3 * NOPTS + 2], *sp = shortopts;
-	struct parser ps = { .err = err };
-	bool given[O_VERSION + 1] = { false };
-	uint64_t u;
-	int64_t ns;
-	int opt;
+	char *sp = shortopts;
 
-	set_defaults(c);
 	*sp++ = ':';		/* report a missing argument as ':' */
 	for (size_t i = 0; i < NOPTS; i++) {
 		const struct opt *o = &opt_table[i];
@@ -308,111 +461,57 @@ enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *c,
 	}
 	longopts[NOPTS] = (struct option){ 0 };
 	*sp = '\0';
+}
 
+/* getopt_long's '?' or ':' as one line. */
+static void getopt_error(FILE *err, int opt, char **argv)
+{
+	const char *what = optopt ? NULL : argv[optind - 1];
+	char label[40];
+
+	if (opt == ':')
+		fprintf(err, "rant: %s needs an argument (rant --help)\n",
+			optopt ? opt_label(optopt, label, sizeof(label)) : what);
+	else if (optopt)
+		fprintf(err, "rant: unknown option -%c (rant --help)\n", optopt);
+	else
+		fprintf(err, "rant: unknown option %s (rant --help)\n", what);
+}
+
+enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *c,
+			    FILE *err)
+{
+	struct option longopts[NOPTS + 1];
+	char shortopts[3 * NOPTS + 2], label[40];
+	struct parser ps = { .err = err };
+	bool given[O_MAX] = { false };
+	int opt;
+
+	set_defaults(c);
+	build_getopt(longopts, shortopts);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (opt == '?' || opt == ':') {
-			const char *what = optopt ? NULL : argv[optind - 1];
-			char label[40];
-
-			if (opt == ':')
-				fprintf(err, "rant: %s needs an argument (rant --help)\n",
-					optopt ? opt_label(optopt, label, sizeof(label)) : what);
-			else if (optopt)
-				fprintf(err, "rant: unknown option -%c (rant --help)\n", optopt);
-			else
-				fprintf(err, "rant: unknown option %s (rant --help)\n", what);
+			getopt_error(err, opt, argv);
 			return OPTS_ERROR;
 		}
-		ps.val = opt;
-		given[opt] = true;
-		switch (opt) {
-		case 'i': c->iface = optarg; break;
-		case 'a': c->addr = optarg; break;
-		case O_PORT:
-			if (parse_u64(&ps, optarg, 1, 65535, &u))
-				return OPTS_ERROR;
-			c->port = (uint16_t)u;
-			break;
-		case 'd':
-			if (parse_dec_ns(&ps, optarg, NS_PER_SEC, 0, 2592000 * NS_PER_SEC, &c->duration_ns))
-				return OPTS_ERROR;
-			break;
-		case 'c':
-			if (parse_u64(&ps, optarg, 0, 1000000000000ULL, &c->count))
-				return OPTS_ERROR;
-			break;
-		case 'w':
-			if (parse_u64(&ps, optarg, 0, 1000000, &u))
-				return OPTS_ERROR;
-			c->warmup = (uint32_t)u;
-			break;
-		case 'm':
-			if (parse_u64(&ps, optarg, WIRE_HDR_LEN, WIRE_MAX_LEN, &u))
-				return OPTS_ERROR;
-			c->size = (uint32_t)u;
-			break;
-		case O_TIMEOUT:
-			if (parse_dec_ns(&ps, optarg, NS_PER_US, NS_PER_US, NS_PER_SEC, &c->timeout_ns))
-				return OPTS_ERROR;
-			break;
-		case O_INTERVAL:
-			if (parse_dec_ns(&ps, optarg, NS_PER_US, 0, 60 * NS_PER_SEC, &c->interval_ns))
-				return OPTS_ERROR;
-			break;
-		case O_BLOCK: c->block = true; break;
-		case 's': c->sw = true; break;
-		case 'R': c->no_hw_ts = true; break;
-		case 'H': c->histogram = true; break;
-		case 'l': c->log_path = optarg; break;
-		case 'j': c->json_path = optarg; break;
-		case 'b':
-			if (parse_dec_ns(&ps, optarg, NS_PER_US, 1, 1000 * NS_PER_US, &c->bucket_ns))
-				return OPTS_ERROR;
-			break;
-		case 'o':
-			if (parse_dec_ns(&ps, optarg, NS_PER_US, NS_PER_US, 10 * NS_PER_SEC, &c->overflow_ns))
-				return OPTS_ERROR;
-			break;
-		case 'G': c->hugepages = true; break;
-		case 'p':
-			if (parse_u64(&ps, optarg, 0, 1000000, &u))
-				return OPTS_ERROR;
-			c->busy_poll_us = (int)u;
-			break;
-		case 'B':
-			if (parse_u64(&ps, optarg, 1, 65535, &u))
-				return OPTS_ERROR;
-			c->budget = (int)u;
-			break;
-		case 'P': c->prefer_busypoll = true; break;
-		case 't':
-			if (parse_dec_ns(&ps, optarg, NS_PER_US, 1, 10 * NS_PER_SEC, &c->threshold_ns))
-				return OPTS_ERROR;
-			break;
-		case 'C': c->cont = true; break;
-		case 'L':
-			if (parse_dec_ns(&ps, optarg, NS_PER_US, 1, 10 * NS_PER_SEC, &ns))
-				return OPTS_ERROR;
-			c->log_threshold_ns = ns;
-			break;
-		case 'T': c->trace_marker = true; break;
-		case 'S': c->snapshot = true; break;
-		case O_TRACE_INSTANCE:
-			if (!*optarg) {
-				fprintf(err, "rant: --trace-instance is empty: give an instance name or path\n");
-				return OPTS_ERROR;
-			}
-			c->trace_instance = optarg;
-			break;
-		case 'v': c->verbose++; break;
-		case 'h':
+		ps.o = opt_find(opt);
+		if (ps.o->type == T_HELP) {
 			opts_usage(stdout);
 			return OPTS_HELP;
-		case O_VERSION:
+		}
+		if (ps.o->type == T_VERSION) {
 			printf("rant %s\n", RANT_VERSION);
 			return OPTS_HELP;
 		}
+		if (given[opt] && ps.o->arg) {
+			fprintf(err, "rant: %s given twice: give it once\n",
+				opt_label(opt, label, sizeof(label)));
+			return OPTS_ERROR;
+		}
+		given[opt] = true;
+		if (parse_arg(&ps, c, optarg))
+			return OPTS_ERROR;
 	}
 	if (optind < argc) {
 		fprintf(err, "rant: unexpected argument '%s' (options take their values after a space: rant --help)\n",
