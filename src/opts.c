@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "opts.h"
+#include "session.h"
 #include "timeutil.h"
 #include "wire.h"
 
@@ -25,11 +26,11 @@
 
 enum {
 	O_PORT = 256, O_TIMEOUT, O_INTERVAL, O_BLOCK, O_TRACE_INSTANCE,
-	O_VERSION, O_MAX
+	O_VERSION, O_MAX_SESSIONS, O_MAX
 };
 
 /* Who may use an option. */
-enum { BOTH, EMIT_ONLY };
+enum { BOTH, EMIT_ONLY, REFLECT_ONLY };
 
 /* How an option's argument is stored. */
 enum opt_type {
@@ -122,6 +123,9 @@ static const struct opt opt_table[] = {
 	  .help = "log a ring of the last 500000; with -T, take the instance's snapshot at a breach" },
 	{ "trace-instance", O_TRACE_INSTANCE, "NAME", BOTH, T_STR, FIELD(trace_instance),
 	  .sdef = "rant", .needs = 'T', .help = "ftrace instance name or path" },
+	{ "max-sessions", O_MAX_SESSIONS, "N", REFLECT_ONLY, T_UINT, FIELD(max_sessions),
+	  .def = SESSION_MAX_DEFAULT, .min = 1, .max = 4096,
+	  .help = "emitters served at once; one idle 10 s makes room for a new one" },
 	{ "verbose", 'v', NULL, BOTH, T_COUNT, FIELD(verbose), .help = "say more at start-up" },
 	{ "help", 'h', NULL, BOTH, T_HELP, .help = "this help" },
 	{ "version", O_VERSION, NULL, BOTH, T_VERSION, .help = "print the version" },
@@ -231,7 +235,7 @@ void opts_usage(FILE *f)
 			snprintf(head + n, sizeof(head) - (size_t)n, " %s", o->arg);
 		help_tail(o, tail, sizeof(tail));
 		fprintf(f, "%-28s %s%s%s\n", head, o->help, tail,
-			o->who == EMIT_ONLY ? " [emit]" : "");
+			o->who == EMIT_ONLY ? " [emit]" : o->who == REFLECT_ONLY ? " [reflect]" : "");
 	}
 	fprintf(f,
 		"\n"
@@ -416,6 +420,11 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 
 		if (c->mode == MODE_REFLECT && o->who == EMIT_ONLY && given[o->val]) {
 			fprintf(ps->err, "rant: %s is for the emitter: give -a ADDR, or drop it on the reflector (which echoes what it receives)\n",
+				opt_label(o->val, label, sizeof(label)));
+			return -1;
+		}
+		if (c->mode == MODE_EMIT && o->who == REFLECT_ONLY && given[o->val]) {
+			fprintf(ps->err, "rant: %s is for the reflector: drop -a, or drop it on the emitter\n",
 				opt_label(o->val, label, sizeof(label)));
 			return -1;
 		}

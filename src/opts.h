@@ -44,6 +44,7 @@ struct rant_cfg {
 	int budget;			/* -B; 0 = kernel default */
 	bool prefer_busypoll;		/* -P */
 	int verbose;			/* -v, repeatable */
+	uint32_t max_sessions;		/* --max-sessions: reflector's table */
 	/* threshold and ftrace */
 	int64_t threshold_ns;		/* -t; 0 = off */
 	bool cont;			/* -C */

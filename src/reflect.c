@@ -8,6 +8,7 @@
 
 #include "measure.h"
 #include "reflect.h"
+#include "session.h"
 #include "wire.h"
 
 #define RX_BUF_LEN 65536
@@ -15,17 +16,11 @@
 
 static uint8_t rx_buf[RX_BUF_LEN];
 
+/* State across sessions; each session's own is in struct session. */
 struct reflector {
-	uint32_t session;
-	bool have_session;
-	bool want_sw;		/* this session's pings ask for SW stamps */
-	uint64_t last_seq;
 	bool started;		/* RANT_TEST_START written */
 	bool stamped;		/* an RX stamp has arrived: spinning is safe */
-	/* follow-up: the previous pong's T3 wire stamp */
-	bool fu_valid;
-	uint64_t fu_seq;
-	int64_t fu_t3;
+	bool want_sw;		/* a session asked for SW stamps: take T2_SW */
 };
 
 /* Nothing received (a blocking receive waited SK_REFLECT_WAKE_NS): 0 when
@@ -38,7 +33,7 @@ static int reflect_idle(bool blocked, int64_t end, unsigned int *spins)
 }
 
 /* Answer one ping in place; returns the pong's T3 wire stamp. */
-static int64_t reflect_answer(struct run *r, struct reflector *f,
+static int64_t reflect_answer(struct run *r, const struct session *f,
 			      struct sk_msg *m, struct wire_hdr *h,
 			      struct txrec *rec, bool *sent)
 {
@@ -77,44 +72,59 @@ static int64_t reflect_answer(struct run *r, struct reflector *f,
 	return ts_wire(&txs, r->sk.hw);
 }
 
-/* A ping of another session than the last: start that session afresh. */
-static void reflect_session(struct run *r, struct reflector *f,
-			    const struct wire_hdr *h)
-{
-	if (f->have_session && h->session == f->session)
-		return;
-	*f = (struct reflector){ .session = h->session, .have_session = true,
-				 .started = f->started, .stamped = f->stamped };
-	r->cnt.sessions++;
-}
-
 /* A measured ping was answered: count, sample, log, check -t. */
 static enum measure_next reflect_measured(struct run *r, struct reflector *f,
+					  struct session *s,
 					  const struct txrec *rec, bool sent)
 {
 	int64_t resp;
 
 	if (!f->started) {
-		r->session = f->session;
+		r->session = s->id;
 		measure_start(r);
 		f->started = true;
 	}
-	f->last_seq = rec->seq;
+	s->last_seq = rec->seq;
+	s->received++;
+	s->sent += sent;
 	r->cnt.received++;
 	r->cnt.sent += sent;
-	if (rec->t2_wire == TS_NONE)
+	if (rec->t2_wire == TS_NONE) {
 		r->cnt.missing_rx_ts++;
-	if (sent && rec->t3_wire == TS_NONE)
+		s->missing_rx_ts++;
+	}
+	if (sent && rec->t3_wire == TS_NONE) {
 		r->cnt.missing_tx_ts++;
+		s->missing_tx_ts++;
+	}
 	metric_sample(r->hist, rec, METRIC_NO_T3 | METRIC_T3);
-	resp = metric_value(M_RESPONSE, rec, &resp) ? resp : 0;
+	if (!metric_value(M_RESPONSE, rec, &resp))
+		resp = 0;
+	else
+		session_response(s, resp);
 	return measure_done(r, rec, resp, NULL);
+}
+
+/* The sender's session, started when new; NULL (counted) when refused. */
+static struct session *reflect_session(struct run *r, const struct sk_msg *m,
+				       const struct wire_hdr *h)
+{
+	bool fresh;
+	struct session *s = sessions_get(r->sessions, (const struct sockaddr *)&m->src,
+					 m->src_len, h->session, monotonic_ns(), &fresh);
+
+	if (!s)
+		r->cnt.refused++;
+	else if (fresh)
+		r->cnt.sessions++;
+	return s;
 }
 
 /* One received datagram: answer it if it is a ping, measure it if asked. */
 static enum measure_next reflect_one(struct run *r, struct reflector *f,
 				     struct sk_msg *m)
 {
+	struct session *s;
 	struct wire_hdr h;
 	struct txrec rec;
 	bool measured, sent;
@@ -123,27 +133,33 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f,
 		r->cnt.invalid++;
 		return MEASURE_GO_ON;
 	}
-	reflect_session(r, f, &h);
-	f->want_sw = h.flags & WIRE_F_WANT_SW;
+	s = reflect_session(r, m, &h);
+	if (!s)
+		return MEASURE_GO_ON;
+	s->want_sw = h.flags & WIRE_F_WANT_SW;
+	f->want_sw |= s->want_sw;
 	measured = !(h.flags & WIRE_F_WARMUP);
-	if (measured && f->last_seq && h.seq <= f->last_seq) {
+	if (measured && s->last_seq && h.seq <= s->last_seq) {
 		r->cnt.duplicate++;
+		s->duplicate++;
 		measured = false;
 	}
 	txrec_clear(&rec);
 	rec.seq = h.seq;
 	rec.t2_wire = ts_wire(&m->rx, r->sk.hw);
-	rec.t2_sw = f->want_sw && m->sw_ns == TS_NONE ? realtime_ns() : m->sw_ns;
+	rec.t2_sw = s->want_sw && m->sw_ns == TS_NONE ? realtime_ns() : m->sw_ns;
 	if (rec.t2_wire != TS_NONE)
 		f->stamped = true;
-	rec.t3_wire = reflect_answer(r, f, m, &h, &rec, &sent);
-	f->fu_valid = rec.t3_wire != TS_NONE;
-	f->fu_seq = h.seq;
-	f->fu_t3 = rec.t3_wire;
+	rec.t3_wire = reflect_answer(r, s, m, &h, &rec, &sent);
+	s->fu_valid = rec.t3_wire != TS_NONE;
+	s->fu_seq = h.seq;
+	s->fu_t3 = rec.t3_wire;
 	if (measured)
-		return reflect_measured(r, f, &rec, sent);
-	if (h.flags & WIRE_F_WARMUP)
+		return reflect_measured(r, f, s, &rec, sent);
+	if (h.flags & WIRE_F_WARMUP) {
 		r->cnt.warmup++;
+		s->warmup++;
+	}
 	return MEASURE_GO_ON;
 }
 

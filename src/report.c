@@ -4,6 +4,7 @@
  * each o_*() call prints its value to the text stream with a format and
  * to the JSON document under a key; either may be absent.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "breakdown.h"
 #include "json.h"
 #include "report.h"
+#include "session.h"
 #include "trace.h"
 #include "wire.h"
 
@@ -221,10 +223,12 @@ static void print_counts(struct out *o, const struct run *r)
 	}
 	o_u64(o, "duplicate", ", duplicate %" PRIu64, c->duplicate);
 	o_u64(o, "invalid", ", invalid %" PRIu64, c->invalid);
-	if (r->cfg->mode == MODE_EMIT)
+	if (r->cfg->mode == MODE_EMIT) {
 		o_u64(o, "foreign", ", foreign %" PRIu64, c->foreign);
-	else
+	} else {
 		o_u64(o, "sessions", ", sessions %" PRIu64, c->sessions);
+		o_u64(o, "refused", c->refused ? ", refused %" PRIu64 : NULL, c->refused);
+	}
 	o_u64(o, "warmup", ", warmup %" PRIu64 "\n", c->warmup);
 	o_u64(o, "missing_tx_ts", "missing stamps: TX %" PRIu64, c->missing_tx_ts);
 	o_u64(o, "missing_rx_ts", ", RX %" PRIu64, c->missing_rx_ts);
@@ -395,6 +399,55 @@ static void print_config(struct json *j, const struct run *r)
 	json_obj_end(j);
 }
 
+/* One session's line and object. */
+static void print_session(struct out *o, const struct session *s)
+{
+	char addr[INET6_ADDRSTRLEN + 16], id[12];
+
+	session_addr_str(s, addr, sizeof(addr));
+	snprintf(id, sizeof(id), "%08x", s->id);
+	if (o->j)
+		json_obj_begin(o->j, NULL);
+	o_str(o, "address", "  %s", addr);
+	o_str(o, "session", " session %s:", id);
+	o_u64(o, "received", " received %" PRIu64, s->received);
+	o_u64(o, "sent", NULL, s->sent);
+	o_u64(o, "warmup", ", warmup %" PRIu64, s->warmup);
+	o_u64(o, "duplicate", ", duplicate %" PRIu64, s->duplicate);
+	o_u64(o, "missing_tx_ts", NULL, s->missing_tx_ts);
+	o_u64(o, "missing_rx_ts", NULL, s->missing_rx_ts);
+	o_obj(o, "response");
+	o_u64(o, "samples", NULL, s->resp_n);
+	if (s->resp_n) {
+		o_i64(o, "min", ", response min %" PRId64, s->resp_min);
+		o_dbl(o, "avg", " avg %.1f", s->resp_sum / (double)s->resp_n);
+		o_i64(o, "max", " max %" PRId64 " ns", s->resp_max);
+	}
+	o_end(o);
+	o_text(o, "\n");
+	if (o->j)
+		json_obj_end(o->j);
+}
+
+/* Reflector: each emitter run it served, as the table holds them. */
+static void print_sessions(struct out *o, const struct run *r)
+{
+	const struct sessions *t = r->sessions;
+	size_t n = t ? sessions_count(t) : 0;
+
+	if (!t)
+		return;
+	o_text(o, "\nsessions (%zu now, %" PRIu64 " evicted idle):\n", n, sessions_evicted(t));
+	if (o->j) {
+		json_u64(o->j, "sessions_evicted", sessions_evicted(t));
+		json_arr_begin(o->j, "sessions");
+	}
+	for (size_t i = 0; i < n; i++)
+		print_session(o, sessions_at(t, i));
+	if (o->j)
+		json_arr_end(o->j);
+}
+
 /* Summary to text and/or JSON in one pass. */
 static void print_summary(struct out *o, struct run *r)
 {
@@ -426,6 +479,7 @@ static void print_summary(struct out *o, struct run *r)
 		o_text(o, " (reflector: %s)", source_name(r->peer_hw));
 	o_text(o, ", stopped: %s\n", r->stop_reason ? r->stop_reason : "?");
 	print_counts(o, r);
+	print_sessions(o, r);
 	print_metrics(o, r);
 	print_hist_summary(o, r);
 	print_histogram(o, r);

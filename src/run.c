@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "run.h"
+#include "session.h"
 #include "trace.h"
 #include "transport.h"
 #include "wire.h"
@@ -94,6 +95,14 @@ static int alloc_memory(struct run *r)
 		if (!r->hist[m]) {
 			fprintf(stderr, "rant: cannot allocate the %s histogram: %s: %s\n",
 				metric_defs[m].name, strerror(errno), fix);
+			return -ENOMEM;
+		}
+	}
+	if (c->mode == MODE_REFLECT) {
+		r->sessions = sessions_create(c->max_sessions, c->hugepages);
+		if (!r->sessions) {
+			fprintf(stderr, "rant: cannot allocate the session table (%u): %s: %s\n",
+				c->max_sessions, strerror(errno), fix);
 			return -ENOMEM;
 		}
 	}
@@ -211,6 +220,7 @@ void run_teardown(struct run *r)
 	for (int m = 0; m < M_COUNT; m++)
 		hist_destroy(r->hist[m]);
 	txlog_destroy(r->log);
+	sessions_destroy(r->sessions);
 	if (r->have_log)
 		outfile_abort(&r->logf);
 	if (r->have_json)

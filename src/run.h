@@ -33,6 +33,7 @@ struct counts {
 	uint64_t missing_rx_ts;	/* measured receives without an RX stamp */
 	uint64_t send_errors;	/* send() failed */
 	uint64_t sessions;	/* reflector: emitter runs served */
+	uint64_t refused;	/* reflector: pings of a new session, table full */
 	uint64_t breaches;	/* transactions above -t */
 	uint64_t log_skipped;	/* below -L, not logged */
 };
@@ -51,6 +52,7 @@ struct run {
 	uint32_t session;		/* emitter: this run's id */
 	struct hist *hist[M_COUNT];	/* NULL: metric not in this run */
 	struct txlog *log;
+	struct sessions *sessions;	/* reflector: one per emitter run */
 	struct outfile logf, jsonf;
 	bool have_log, have_json;
 	struct counts cnt;

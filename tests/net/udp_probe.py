@@ -2,10 +2,14 @@
 """Send hand-made datagrams to a rant reflector and report its replies.
 
 Usage: udp_probe.py ADDR PORT
-Sends, in order: garbage of several kinds (each must get no reply) and
+       udp_probe.py ADDR PORT forge SESSION_HEX SEQ
+The first sends, in order: garbage of several kinds (each must get no reply) and
 valid pings of several sizes (each must get a pong exactly as long).
 Prints one line per probe: "<name> sent=<bytes> reply=<bytes or none>",
 and the number of invalid datagrams it sent as "invalid_sent=N".
+The second sends one measured ping of a live session's id and the given
+seq from a port of its own (as an attacker would), and prints
+"forged reply=<bytes or none>".
 """
 import socket
 import struct
@@ -22,11 +26,22 @@ def ping(size, seq, session=0xC0FFEE, flags=0, ptype=1, version=1,
     return (hdr + bytes(size))[:size] if size >= HDR.size else hdr[:size]
 
 
+def forge(s, addr, port, session, seq):
+    s.sendto(ping(72, seq, session=session), (addr, port))
+    try:
+        print("forged reply=%d" % len(s.recv(65536)))
+    except socket.timeout:
+        print("forged reply=none")
+
+
 def main():
     addr, port = sys.argv[1], int(sys.argv[2])
     family = socket.AF_INET6 if ":" in addr else socket.AF_INET
     s = socket.socket(family, socket.SOCK_DGRAM)
     s.settimeout(0.3)
+    if len(sys.argv) == 6 and sys.argv[3] == "forge":
+        forge(s, addr, port, int(sys.argv[4], 16), int(sys.argv[5]))
+        return
     invalid = [
         ("empty", b""),
         ("short", b"RANT\x01\x01"),

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The reflector's sessions (issue 14): keyed by sender and session id, so
+# a forged ping carrying a live session's id from another port changes
+# nothing of that session; several emitters at once each get their
+# follow-ups and their own statistics.
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+require_root
+require_cmd jq python3 ss taskset
+[ -x "$RANT" ] || skip "rant is not built (make)"
+
+ALL_TESTS="sessions_forged sessions_two sessions_eight"
+
+# poll_line FILE REGEX: wait up to 10 s for a line in FILE.
+poll_line() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		grep -Eq "$2" "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# The reflector's JSON entry for the session with id $2, from address $3.
+session_of() {
+	jq -c --arg id "$2" --arg a "$3 " \
+		'.sessions[] | select(.session == $id and (.address | startswith($a)))' "$1"
+}
+
+sessions_forged() {
+	local sid e_sent entry
+	setup_pair || { RET=1; log_test "sessions: forged ping (setup)"; return; }
+	start_reflector rf -d 60 -j "$WORK/rf.json"
+	emit -a "$IP_B" --interval 1000 -d 2 -j "$WORK/ef.json" >"$WORK/ef.txt" 2>&1 &
+	local epid=$!
+	poll_line "$WORK/ef.txt" '^measuring:'; check_err $? "the emitter never started measuring"
+	sid=$(sed -n 's/.*session \([0-9a-f]\{8\}\)$/\1/p' "$WORK/ef.txt" | head -1)
+	ip netns exec "$NS_A" python3 "$TOP/tests/net/udp_probe.py" "$IP_B" "$PORT" forge "$sid" \
+		9223372036854775807 >"$WORK/forge.txt"
+	wait "$epid"; check_err $? "emitter exit: $(tail -2 "$WORK/ef.txt")"
+	stop_reflector
+	e_sent=$(jqv "$WORK/ef.json" .counts.sent)
+	entry=$(session_of "$WORK/rf.json" "$sid" "$IP_A")
+	[ "$(jq -s length <<<"$entry")" = 2 ]
+	check_err $? "expected the real and the forged session apart, got: $entry"
+	[ "$(jqv "$WORK/rf.json" .counts.duplicate)" = 0 ]
+	check_err $? "the reflector counted $(jqv "$WORK/rf.json" .counts.duplicate) duplicates"
+	[ "$(jq -s 'map(.received) | max' <<<"$entry")" = "$e_sent" ]
+	check_err $? "the live session measured $(jq -s 'map(.received) | max' <<<"$entry") of $e_sent pings"
+	[ "$(jq -s 'map(.received) | min' <<<"$entry")" = 1 ]
+	check_err $? "the forged ping should stand alone in a session of its own"
+	log_test "sessions: a forged ping with a live id from another port disturbs nothing ($e_sent measured)"
+}
+
+# many N: N emitters at once from one namespace, each its own session.
+many() {
+	local n=$1 i pids=() sent recv samples entry sid
+	setup_pair || { RET=1; log_test "sessions: $n emitters (setup)"; return; }
+	start_reflector rm -d 60 -j "$WORK/rm.json"
+	for ((i = 0; i < n; i++)); do
+		emit -a "$IP_B" --block --interval 500 -c 1500 -j "$WORK/em$i.json" \
+			>"$WORK/em$i.txt" 2>&1 &
+		pids+=($!)
+	done
+	for ((i = 0; i < n; i++)); do
+		wait "${pids[i]}"; check_err $? "emitter $i exit: $(tail -2 "$WORK/em$i.txt")"
+	done
+	stop_reflector
+	[ "$(jqv "$WORK/rm.json" '.sessions | length')" = "$n" ]
+	check_err $? "the reflector holds $(jqv "$WORK/rm.json" '.sessions | length') sessions, not $n"
+	for ((i = 0; i < n; i++)); do
+		sent=$(jqv "$WORK/em$i.json" .counts.sent)
+		recv=$(jqv "$WORK/em$i.json" .counts.received)
+		samples=$(jqv "$WORK/em$i.json" .metrics.response.samples)
+		# every follow-up arrives but the last pong's, which no pong follows
+		[ "$samples" -ge $((recv - 1)) ]
+		check_err $? "emitter $i: $samples response samples of $recv received (follow-ups lost)"
+		sid=$(jqv "$WORK/em$i.json" '.session' | xargs printf '%08x')
+		entry=$(session_of "$WORK/rm.json" "$sid" "$IP_A")
+		[ "$(jq -r .received <<<"$entry")" = "$sent" ]
+		check_err $? "emitter $i sent $sent, its session on the reflector: $entry"
+	done
+	log_test "sessions: $n emitters at once, each with its follow-ups and statistics"
+}
+
+sessions_two() { many 2; }
+sessions_eight() { many 8; }
+
+if declare -F tests_run >/dev/null; then tests_run; else for t in $ALL_TESTS; do ( $t ); done; finish; fi
