@@ -9,6 +9,7 @@
 #include <netlink/netlink.h>
 #include <netlink/route/route.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,12 +25,19 @@ int sk_sockopt_int(int fd, int level, int name, int v)
 	return setsockopt(fd, level, name, &v, sizeof(v)) ? -errno : 0;
 }
 
-/* Parse a numeric IPv4/IPv6 address (with the interface as IPv6 scope). */
+/*
+ * Parse a numeric IPv4/IPv6 address: "fd00::2", "[fd00::2]", or a
+ * link-local "fe80::1%eth3" whose scope must be the interface (without
+ * one, the interface is the scope). 0, or -EINVAL with the reason in err.
+ */
 static int resolve(const char *text, uint16_t port, unsigned int ifindex,
-		   struct sockaddr_storage *ss, socklen_t *len)
+		   const char *iface, struct sockaddr_storage *ss,
+		   socklen_t *len, char *err, size_t errlen)
 {
 	struct sockaddr_in *in = (struct sockaddr_in *)ss;
 	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+	char buf[INET6_ADDRSTRLEN + IF_NAMESIZE + 4], *scope;
+	size_t n = strlen(text);
 
 	memset(ss, 0, sizeof(*ss));
 	if (inet_pton(AF_INET, text, &in->sin_addr) == 1) {
@@ -38,14 +46,59 @@ static int resolve(const char *text, uint16_t port, unsigned int ifindex,
 		*len = sizeof(*in);
 		return 0;
 	}
-	if (inet_pton(AF_INET6, text, &in6->sin6_addr) == 1) {
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons(port);
-		if (IN6_IS_ADDR_LINKLOCAL(&in6->sin6_addr))
-			in6->sin6_scope_id = ifindex;
-		*len = sizeof(*in6);
-		return 0;
+	if (n >= sizeof(buf) || (text[0] == '[') != (n > 1 && text[n - 1] == ']'))
+		goto not_an_address;
+	snprintf(buf, sizeof(buf), "%.*s", (int)(text[0] == '[' ? n - 2 : n),
+		 text + (text[0] == '['));
+	scope = strchr(buf, '%');
+	if (scope)
+		*scope++ = '\0';
+	if (inet_pton(AF_INET6, buf, &in6->sin6_addr) != 1)
+		goto not_an_address;
+	in6->sin6_family = AF_INET6;
+	in6->sin6_port = htons(port);
+	*len = sizeof(*in6);
+	if (scope && if_nametoindex(scope) != ifindex &&
+	    strtoul(scope, NULL, 10) != ifindex) {
+		snprintf(err, errlen, "-a %s: the scope %%%s is not -i %s: give -a %s%%%s, or leave the scope out (-i gives it)",
+			 text, scope, iface, buf, iface);
+		return -EINVAL;
 	}
+	if (IN6_IS_ADDR_LINKLOCAL(&in6->sin6_addr))
+		in6->sin6_scope_id = ifindex;
+	return 0;
+not_an_address:
+	snprintf(err, errlen, "-a %s: not an IPv4 or IPv6 address (IPv6 may be bracketed, [fd00::2], and link-local scoped, fe80::1%%%s)",
+		 text, iface);
+	return -EINVAL;
+}
+
+/* Only a unicast reflector answers one emitter: refuse the others. */
+static int check_unicast(const struct sockaddr_storage *ss, const char *text,
+			 char *err, size_t len)
+{
+	const char *what = NULL;
+
+	if (ss->ss_family == AF_INET) {
+		uint32_t a = ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr);
+
+		if (IN_MULTICAST(a))
+			what = "a multicast address";
+		else if (a == INADDR_BROADCAST)
+			what = "the broadcast address";
+		else if (a == INADDR_ANY)
+			what = "the unspecified address";
+	} else {
+		const struct in6_addr *a = &((const struct sockaddr_in6 *)ss)->sin6_addr;
+
+		if (IN6_IS_ADDR_MULTICAST(a))
+			what = "a multicast address";
+		else if (IN6_IS_ADDR_UNSPECIFIED(a))
+			what = "the unspecified address";
+	}
+	if (!what)
+		return 0;
+	snprintf(err, len, "-a %s is %s: give the reflector's unicast address", text, what);
 	return -EINVAL;
 }
 
@@ -122,7 +175,11 @@ static int sk_route_check(const struct sockaddr_storage *addr, unsigned int ifin
 		goto out;
 	}
 	ret = 0;
-	if ((unsigned int)ans.oif != ifindex) {
+	if (ans.type == RTN_BROADCAST || ans.type == RTN_MULTICAST) {
+		snprintf(err, len, "-a %s is a %s address on %s: give the reflector's unicast address",
+			 text, ans.type == RTN_BROADCAST ? "broadcast" : "multicast", iface);
+		ret = -EINVAL;
+	} else if ((unsigned int)ans.oif != ifindex) {
 		if_indextoname((unsigned int)ans.oif, oifname);
 		if (ans.type == RTN_LOCAL)
 			snprintf(err, len, "%s is an address of this host: packets to it go over %s, not %s (use -i %s, or run the reflector in another namespace)",
@@ -172,10 +229,10 @@ int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 		s->family = AF_INET6;	/* dual stack: serves IPv4 too */
 		return 0;
 	}
-	if (resolve(cfg->addr, cfg->port, s->ifindex, &s->peer, &s->peer_len)) {
-		snprintf(err, len, "-a %s: not an IPv4 or IPv6 address", cfg->addr);
+	if (resolve(cfg->addr, cfg->port, s->ifindex, cfg->iface, &s->peer,
+		    &s->peer_len, err, len) ||
+	    check_unicast(&s->peer, cfg->addr, err, len))
 		return -EINVAL;
-	}
 	s->family = s->peer.ss_family;
 	return sk_route_check(&s->peer, s->ifindex, cfg->iface, cfg->addr, err, len);
 }
