@@ -373,6 +373,9 @@ static int emit_loop(struct run *r)
 			ph = MEASURE;
 			emit_set_flags(r, ph);
 			mark_start(r);
+			fprintf(report_text_stream(r), "measuring: warm-up done after %" PRIu64 " pings\n",
+				r->cnt.warmup);
+			fflush(report_text_stream(r));
 			end = c->duration_ns ? monotonic_ns() + c->duration_ns : 0;
 			next = monotonic_ns();
 			continue;
