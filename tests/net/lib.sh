@@ -1,37 +1,133 @@
 #!/usr/bin/env bash
-# Helpers for rant's network tests, after the kernel's selftests/net/lib.sh:
-# uniquely named namespaces, veth with nodad, every change paired with its
-# undo (defer), "TEST: name [ OK ]" lines, exit 4 for skip.
-# shellcheck disable=SC2034  # variables are used by the sourcing test
+# Helpers for rant's network tests, after the kernel's selftests/net/lib.sh
+# (tests_run, log_test) and lib/sh/defer.sh (a cleanup scope per test).
+#
+# A test file sources this file, names its tests and ends with tests_run:
+#
+#   ALL_TESTS="core_counts core_ipv6"
+#   core_counts() {
+#           setup_pair || skip_test "cannot create namespaces and veth"
+#           start_reflector r1 -d 60
+#           ...
+#           check_err $? "what went wrong, with the values seen"
+#           log_test "what was checked"
+#   }
+#   tests_run
+#
+# tests_run runs each name of ALL_TESTS that is also in $TESTS (space
+# separated; unset or empty: all of them) in a subshell of its own, with
+# its own $WORK directory, $UNIQ suffix and defer scope: what a test defers
+# runs when that test ends, pass, fail or skip, last deferred first, so
+# every test sets up what it needs (setup_pair) and leaves nothing behind.
+# A test passes unless a check failed; skip_test "reason" skips it.
+# A file exits 0 (every test passed or skipped), 4 (every test skipped)
+# or 1 (a test failed). With $NET_RESULTS set (run.sh sets it), each test
+# appends "pass|fail|skip FILE NAME" to that file.
+#
+# Variables for the tests (set here or by setup_pair):
+# shellcheck disable=SC2034
 
 ksft_skip=4
 RET=0
+FAILED=0
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 RANT=${RANT:-$TOP/rant}
-# Unique per test run: namespaces, veth names (<= 15 chars), trace instances.
-UNIQ=$(printf '%04x%02x' $(($$ & 0xffff)) $((RANDOM & 0xff)))
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/rant-test.XXXXXX")
+# Debian's python3 (the first on PATH may be another build)
+PYTHON=${PYTHON:-/usr/bin/python3}
+[ -x "$PYTHON" ] || PYTHON=python3
+TEST_FILE=$(basename "$0")
+TEST_NAME=
+PORT=12345
+# Measuring starts within 10 s (rant's warm-up limit) or never; the rest
+# is slack for a loaded machine.
+MEASURE_WAIT_S=20
 
-__deferred=()
-# defer CMD ARGS...: run at exit, last deferred first.
+# unique_suffix: 6 hex digits for names that must not collide with another
+# run (namespaces, veth names of at most 15 characters, trace instances).
+unique_suffix() {
+	printf '%04x%02x' $((BASHPID & 0xffff)) $((RANDOM & 0xff))
+}
+UNIQ=$(unique_suffix)
+WORK_ROOT=$(mktemp -d "${TMPDIR:-/tmp}/rant-test.XXXXXX")
+WORK=$WORK_ROOT
+
+# ---- defer: cleanup scopes ----
+
+__defer_jobs=()
+
+# defer CMD ARGS...: run CMD when the current scope ends (the test, or the
+# file outside any test), last deferred first, output discarded.
 defer() {
 	local cmd
 	cmd=$(printf '%q ' "$@")
-	__deferred+=("$cmd")
+	__defer_jobs+=("$cmd")
 }
-__run_deferred() {
+
+# defer_run: run and forget the current scope's deferred commands.
+defer_run() {
 	local i
-	set +e
-	for ((i = ${#__deferred[@]} - 1; i >= 0; i--)); do
-		eval "${__deferred[i]}" >/dev/null 2>&1 || true
+	for ((i = ${#__defer_jobs[@]} - 1; i >= 0; i--)); do
+		eval "${__defer_jobs[i]}" >/dev/null 2>&1 || true
 	done
-	rm -rf "$WORK"
+	__defer_jobs=()
 }
-trap __run_deferred EXIT
+
+__file_exit() {
+	set +e
+	defer_run
+	rm -rf "$WORK_ROOT"
+}
+trap __file_exit EXIT
 trap 'exit 130' INT TERM HUP PIPE
 
+# ---- results ----
+
+# log_test DESCRIPTION: report the checks since the last log_test as one
+# "TEST: ... [ OK ]" or "[FAIL]" line; a failure fails the current test.
+log_test() {
+	__logged=1
+	if [ "$RET" -eq 0 ]; then
+		printf 'TEST: %-60s [ OK ]\n' "$1"
+	else
+		printf 'TEST: %-60s [FAIL]\n' "$1"
+		FAILED=1
+	fi
+	RET=0
+}
+
+# check_err RC MSG: a non-zero RC fails the current check with MSG.
+check_err() {
+	if [ "$1" -ne 0 ]; then
+		[ "$RET" -eq 0 ] && echo "    $2"
+		RET=1
+	fi
+}
+
+# check_fail RC MSG: a zero RC fails the current check with MSG.
+check_fail() {
+	if [ "$1" -eq 0 ]; then
+		[ "$RET" -eq 0 ] && echo "    $2"
+		RET=1
+	fi
+}
+
+# skip_test REASON: end the current test as skipped (its deferred
+# commands run).
+skip_test() {
+	printf 'TEST: %-60s [SKIP]\n' "$TEST_NAME: $1"
+	__skipped=1
+	exit "$ksft_skip"
+}
+
+# skip REASON: inside a test, skip_test; outside, skip every selected test
+# of the file and exit 4.
 skip() {
-	echo "SKIP: $*"
+	local t
+	[ -n "$TEST_NAME" ] && skip_test "$*"
+	echo "SKIP: $TEST_FILE: $*"
+	for t in $(tests_selected); do
+		__record skip "$t"
+	done
 	exit "$ksft_skip"
 }
 
@@ -47,37 +143,159 @@ require_cmd() {
 	done
 }
 
-# log_test NAME: report RET for NAME and fold it into the script's result.
-log_test() {
-	if [ "$RET" -eq 0 ]; then
-		printf 'TEST: %-60s [ OK ]\n' "$1"
+require_rant() {
+	[ -x "$RANT" ] || skip "rant is not built (make)"
+}
+
+# ---- running the tests ----
+
+# tests_selected: the names of ALL_TESTS that $TESTS selects, in order.
+tests_selected() {
+	local t
+	for t in ${ALL_TESTS:-}; do
+		if [ -z "${TESTS:-}" ] || [[ " ${TESTS//,/ } " == *" $t "* ]]; then
+			echo "$t"
+		fi
+	done
+}
+
+__record() {
+	[ -n "${NET_RESULTS:-}" ] && echo "$1 $TEST_FILE $2" >>"$NET_RESULTS"
+	return 0
+}
+
+# The end of one test's subshell: an unreported failed check or an
+# unexpected exit fails it; then its deferred commands run.
+__test_exit() {
+	local rc=$? status=0
+	set +e
+	if [ "$__skipped" = 1 ]; then
+		status=$ksft_skip
+	elif [ "$rc" = "$ksft_skip" ]; then
+		printf 'TEST: %-60s [SKIP]\n' "$TEST_NAME"
+		status=$ksft_skip
 	else
-		printf 'TEST: %-60s [FAIL]\n' "$1"
-		FAILED=1
+		[ "$rc" -ne 0 ] && check_err 1 "the test ended with exit status $rc"
+		if [ "$RET" -ne 0 ] || [ "$__logged" = 0 ]; then
+			log_test "$TEST_NAME"
+		fi
+		[ "$FAILED" = 1 ] && status=1
 	fi
-	RET=0
-}
-FAILED=0
-
-# check_err RC MSG: a non-zero RC fails the current test with MSG.
-check_err() {
-	if [ "$1" -ne 0 ]; then
-		[ "$RET" -eq 0 ] && echo "    $2"
-		RET=1
-	fi
+	defer_run
+	exit "$status"
 }
 
-# check_fail RC MSG: a zero RC fails the current test with MSG.
-check_fail() {
-	if [ "$1" -eq 0 ]; then
-		[ "$RET" -eq 0 ] && echo "    $2"
-		RET=1
-	fi
+# __test_one NAME: run test NAME in its own subshell and scope; returns 0
+# (pass), 4 (skip) or 1 (fail).
+__test_one() {
+	(
+		TEST_NAME=$1
+		__defer_jobs=()
+		__logged=0
+		__skipped=0
+		RET=0
+		FAILED=0
+		UNIQ=$(unique_suffix)
+		WORK=$WORK_ROOT/$1
+		mkdir -p "$WORK"
+		trap __test_exit EXIT
+		trap 'exit 130' INT TERM HUP PIPE
+		if ! declare -F "$1" >/dev/null; then
+			check_err 1 "$TEST_FILE lists $1 in ALL_TESTS but defines no such function"
+			exit 1
+		fi
+		"$1"
+		exit 0
+	)
 }
+
+# tests_run: run the selected tests; exit 0, 1 or 4 (see the top).
+tests_run() {
+	local t rc nrun=0 nfail=0 nskip=0
+	for t in $(tests_selected); do
+		nrun=$((nrun + 1))
+		__test_one "$t"
+		rc=$?
+		case $rc in
+		0) __record pass "$t" ;;
+		"$ksft_skip") __record skip "$t"; nskip=$((nskip + 1)) ;;
+		*) __record fail "$t"; nfail=$((nfail + 1))
+		   echo "    ^ failed: $t in $TEST_FILE (alone: TESTS=$t make net)" ;;
+		esac
+	done
+	[ "$nfail" -gt 0 ] && exit 1
+	[ "$nrun" -gt 0 ] && [ "$nskip" = "$nrun" ] && exit "$ksft_skip"
+	exit 0
+}
+
+# finish: the exit status of a file not (yet) written as named tests,
+# from its log_test lines.
+finish() {
+	exit "$FAILED"
+}
+
+# ---- waiting for events, never for a fixed time ----
+
+__now_us() {
+	echo "${EPOCHREALTIME/./}"
+}
+
+# wait_until TIMEOUT_S CMD...: run CMD every 20 ms until it succeeds;
+# returns 1 if it has not within TIMEOUT_S seconds (decimals allowed).
+wait_until() {
+	local timeout_us deadline
+	timeout_us=$(awk -v s="$1" 'BEGIN { printf "%d", s * 1000000 }')
+	deadline=$(($(__now_us) + timeout_us))
+	shift
+	until "$@"; do
+		[ "$(__now_us)" -lt "$deadline" ] || return 1
+		sleep 0.02
+	done
+}
+
+# wait_for_line FILE REGEX TIMEOUT_S: wait until a line of FILE matches the
+# extended REGEX; returns 1 on timeout.
+wait_for_line() {
+	wait_until "$3" grep -Eq -- "$2" "$1" 2>/dev/null
+}
+
+# wait_measuring FILE: wait until the emitter writing its text to FILE
+# has ended its warm-up (the next ping it sends is measured).
+wait_measuring() {
+	wait_for_line "$1" '^measuring: warm-up done after [0-9]+ pings$' "$MEASURE_WAIT_S"
+	check_err $? "the emitter did not start measuring in $MEASURE_WAIT_S s: $(tail -3 "$1")"
+}
+
+__udp_bound() {
+	ip netns exec "$1" ss -Hlun "sport = :$2" 2>/dev/null | grep -q .
+}
+
+# wait_udp_port NS PORT [TIMEOUT_S]: wait until a UDP port is bound in NS.
+wait_udp_port() {
+	wait_until "${3:-10}" __udp_bound "$1" "$2"
+}
+
+# cpu_ns PID: CPU time PID has used so far, in ns (schedstat).
+cpu_ns() {
+	awk '{ print $1 }' "/proc/$1/schedstat"
+}
+
+__cpu_past() {
+	[ "$(cpu_ns "$1" 2>/dev/null || echo 0)" -ge "$2" ]
+}
+
+# wait_cpu PID NS TIMEOUT_S: wait until PID has run NS more ns on a CPU.
+wait_cpu() {
+	local target
+	target=$(($(cpu_ns "$1") + $2)) || return 1
+	wait_until "$3" __cpu_past "$1" "$target"
+}
+
+# ---- namespaces and rant processes ----
 
 # Two namespaces joined by a veth pair, with IPv4 and IPv6 addresses:
 #   $NS_A ($VETH_A 10.77.0.1, fd77::1) <-> $NS_B ($VETH_B 10.77.0.2, fd77::2)
-# Names are unique to this run; everything is removed at exit.
+# Names are unique to the test; everything is removed when it ends.
 setup_pair() {
 	NS_A=rant-a-$UNIQ
 	NS_B=rant-b-$UNIQ
@@ -102,8 +320,8 @@ setup_pair() {
 	ip -n "$NS_B" link set "$VETH_B" up
 }
 
-# Start a process in the background in a namespace; its pid in $BGPID.
-# It is killed at exit if still running.
+# ns_bg NS CMD...: CMD in the background in NS; its pid in $BGPID, killed
+# when the test ends if still running.
 ns_bg() {
 	local ns=$1
 	shift
@@ -112,23 +330,11 @@ ns_bg() {
 	defer kill -9 "$BGPID"
 }
 
-# Wait until a UDP port is bound in a namespace (a reflector is ready).
-wait_udp_port() {
-	local ns=$1 port=$2 i
-	for ((i = 0; i < 100; i++)); do
-		ip netns exec "$ns" ss -Hlun "sport = :$port" 2>/dev/null | grep -q . && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
-# ---- rant processes over the pair (after setup_pair) ----
-PORT=12345
-
 # jqv FILE EXPR: one value from a JSON file.
 jqv() { jq -r "$2" "$1"; }
 
-# start_reflector NAME ARGS...: reflector in NS_B, output in $WORK/NAME.*
+# start_reflector NAME ARGS...: reflector in NS_B on CPU 1, output in
+# $WORK/NAME.txt, pid in $REFL; returns once its port is bound.
 start_reflector() {
 	local name=$1
 	shift
@@ -136,7 +342,9 @@ start_reflector() {
 		>"$WORK/$name.txt" 2>&1 &
 	REFL=$!
 	defer kill -9 "$REFL"
-	wait_udp_port "$NS_B" "${PORT}"
+	wait_udp_port "$NS_B" "$PORT" && return 0
+	check_err 1 "reflector $name did not bind port $PORT: $(tail -3 "$WORK/$name.txt")"
+	return 1
 }
 
 # stop_reflector: SIGINT, wait; its exit status in $REFL_RC.
@@ -146,11 +354,18 @@ stop_reflector() {
 	wait "$REFL" || REFL_RC=$?
 }
 
+# emit ARGS...: emitter in NS_A on CPU 0, in the foreground.
 emit() {
 	ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" "$@"
 }
 
-# finish: the script's exit status from the tests it ran.
-finish() {
-	exit "$FAILED"
+# emit_bg NAME ARGS...: emitter in NS_A on CPU 0 in the background, text
+# in $WORK/NAME.txt, pid in $EM (killed when the test ends).
+emit_bg() {
+	local name=$1
+	shift
+	ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" "$@" \
+		>"$WORK/$name.txt" 2>&1 &
+	EM=$!
+	defer kill -9 "$EM"
 }

@@ -1,22 +1,73 @@
 #!/usr/bin/env bash
-# Run every network test (tests/net/test_*.sh); each exits 0 (pass),
-# 4 (skip) or anything else (fail). Prints the plain closing line.
+# Run the network tests (tests/net/test_*.sh) and count them, test by test.
+# $TESTS (space separated names, e.g. TESTS="core_counts breach_emit")
+# selects tests; only the files that define one of them are run. Each file
+# exits 0 (pass), 4 (skip) or anything else (fail) and records every test
+# it ran in $NET_RESULTS (see lib.sh). Prints the plain closing line.
 set -u
 cd "$(dirname "$0")" || exit 1
-pass=0 fail=0 skipped=0 failed_names=()
+
+NET_RESULTS=$(mktemp "${TMPDIR:-/tmp}/rant-net.XXXXXX")
+export NET_RESULTS
+trap 'rm -f "$NET_RESULTS"' EXIT
+
+# defines FILE NAME: FILE defines the shell function NAME.
+defines() {
+	grep -Eq "^[[:space:]]*$2[[:space:]]*\(\)" "$1"
+}
+
+# The files to run, and the selected names no file defines.
+files=() unknown=()
 for t in test_*.sh; do
 	[ -e "$t" ] || continue
+	if [ -z "${TESTS:-}" ]; then
+		files+=("$t")
+		continue
+	fi
+	for name in ${TESTS//,/ }; do
+		if defines "$t" "$name"; then
+			files+=("$t")
+			break
+		fi
+	done
+done
+for name in ${TESTS//,/ }; do
+	found=0
+	for t in test_*.sh; do
+		defines "$t" "$name" && found=1 && break
+	done
+	[ "$found" = 1 ] || unknown+=("$name")
+done
+
+fail_files=0 failed_files=()
+for t in "${files[@]}"; do
 	echo "# $t"
+	before=$(grep -c " $t " "$NET_RESULTS")
 	start=$(date +%s)
 	bash "./$t"
 	rc=$?
 	echo "# $t: exit $rc in $(($(date +%s) - start)) s"
+	n=$(($(grep -c " $t " "$NET_RESULTS") - before))
+	nfail=$(grep -c "^fail $t " "$NET_RESULTS")
 	case $rc in
-	0) pass=$((pass + 1)) ;;
-	4) skipped=$((skipped + 1)) ;;
-	*) fail=$((fail + 1)); failed_names+=("$t") ;;
+	0 | 4) [ "$n" -gt 0 ] || echo "$([ $rc = 0 ] && echo pass || echo skip) $t $t" >>"$NET_RESULTS" ;;
+	*) if [ "$nfail" = 0 ]; then
+		# a file that failed outside any named test
+		fail_files=$((fail_files + 1))
+		failed_files+=("$t (exit $rc outside a test)")
+	   fi ;;
 	esac
 done
-[ "$fail" -gt 0 ] && echo "failed: ${failed_names[*]}"
+
+pass=$(grep -c '^pass ' "$NET_RESULTS")
+fail=$(($(grep -c '^fail ' "$NET_RESULTS") + fail_files))
+skipped=$(grep -c '^skip ' "$NET_RESULTS")
+failed_names=$(awk '$1 == "fail" { printf " %s", $3 }' "$NET_RESULTS")
+[ -n "$failed_names" ] || [ "${#failed_files[@]}" -gt 0 ] &&
+	echo "failed:${failed_names}${failed_files[*]:+ ${failed_files[*]}}"
+if [ "${#unknown[@]}" -gt 0 ]; then
+	echo "no test is named: ${unknown[*]} (the names are in each file's ALL_TESTS)"
+	fail=$((fail + ${#unknown[@]}))
+fi
 echo "net: $pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]

@@ -1,157 +1,201 @@
 #!/usr/bin/env bash
-# Threshold breaches and ftrace, on veth with the test's own trace
+# Threshold breaches and ftrace, on veth with each test's own trace
 # instance: a spike provoked for real (the reflector process stopped for
-# 100 ms) makes the emitter exit 3 with the spike placed on the
-# reflector's receive side (T2_SW - T2 wire stamp), markers in the trace
-# and tracing_on 0; the same on the reflector; -C counts every breach and
-# runs to the end; -L logs only the slow ones; -S with -T on a kernel
-# without snapshot fails at start with the fix; -S keeps exactly the last
-# 500000 records, oldest first.
+# 100 ms once measuring has started) makes the emitter exit 3 with the
+# spike placed on the reflector's receive side (T2_SW - T2 wire stamp),
+# markers in the trace and tracing_on 0; the same on the reflector; -C
+# counts every breach and runs to the end; -L logs only the slow ones;
+# -T with a missing instance, and -S with -T on a kernel without
+# snapshot, fail at start with the fix; -S keeps exactly the last 500000
+# records, oldest first.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+
+# shellcheck disable=SC2034  # read by tests_run (lib.sh)
+ALL_TESTS="breach_missing_instance breach_no_snapshot breach_emit
+	breach_reflect breach_continue breach_log_threshold breach_ring"
+
 require_root
 require_cmd jq taskset ss
-[ -x "$RANT" ] || skip "rant is not built (make)"
-setup_pair || skip "cannot create namespaces and veth"
+require_rant
 
 THRESH=30000	# us: far above this VM's scheduling noise (~15 ms)
-STOP=0.1	# s: how long the reflector is stopped
+STOP=0.1	# s: how long the reflector is stopped, the spike itself
+GAP=0.3		# s: between two spikes, so that each is a breach of its own
 
-# The test's own view of tracefs (ip netns exec gives rant a fresh /sys,
-# where rant mounts tracefs itself: the instances are the same).
-TRACEFS=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-if [ -z "$TRACEFS" ]; then
-	mount -t tracefs nodev /sys/kernel/tracing || skip "cannot mount tracefs"
-	defer umount /sys/kernel/tracing
-	TRACEFS=/sys/kernel/tracing
-fi
-INST=rant-test-$UNIQ
-IDIR=$TRACEFS/instances/$INST
+# pair: the namespaces; the test's view of tracefs in $TRACEFS (ip netns
+# exec gives rant a fresh /sys, where rant mounts tracefs itself: the
+# instances are the same) and the name of a trace instance in $INST and
+# its directory in $IDIR, not created.
+pair() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	TRACEFS=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+	if [ -z "$TRACEFS" ]; then
+		mount -t tracefs nodev /sys/kernel/tracing || skip_test "cannot mount tracefs"
+		defer umount /sys/kernel/tracing
+		TRACEFS=/sys/kernel/tracing
+	fi
+	INST=rant-test-$UNIQ
+	IDIR=$TRACEFS/instances/$INST
+}
 
-ip netns exec "$NS_A" "$RANT" -i "$VETH_A" -a "$IP_B" -T --trace-instance "$INST" -c 1 \
-	>/dev/null 2>"$WORK/err.txt"
-rc=$?
-[ "$rc" = 1 ] && grep -q "instance $IDIR does not exist: .*mkdir $IDIR" "$WORK/err.txt"
-check_err $? "exit $rc: $(cat "$WORK/err.txt")"
-log_test "-T with a missing instance: exit 1, names config.sh --trace and mkdir"
+# pair_traced: pair, and the test's trace instance, tracing on, empty;
+# removed when the test ends.
+pair_traced() {
+	pair
+	mkdir "$IDIR" || skip_test "cannot create trace instance $IDIR"
+	defer rmdir "$IDIR"
+	echo 1 >"$IDIR/tracing_on"
+	: >"$IDIR/trace"
+}
 
-mkdir "$IDIR" || skip "cannot create trace instance $IDIR"
-defer rmdir "$IDIR"
-
-# rearm: tracing on, trace empty
-rearm() { echo 1 >"$IDIR/tracing_on"; : >"$IDIR/trace"; }
-
-# spike N: stop the reflector for $STOP, N times, 0.3 s apart
+# spike N: stop the reflector for $STOP, N times, $GAP apart. Call it
+# once measuring has started.
 spike() {
 	local i
 	for ((i = 0; i < $1; i++)); do
-		sleep 0.3
+		[ "$i" = 0 ] || sleep "$GAP"
 		kill -STOP "$REFL"; sleep "$STOP"; kill -CONT "$REFL"
 	done
 }
 
-if [ ! -e "$IDIR/snapshot" ]; then
+breach_missing_instance() {
+	local rc
+	pair
+	ip netns exec "$NS_A" "$RANT" -i "$VETH_A" -a "$IP_B" -T --trace-instance "$INST" -c 1 \
+		>/dev/null 2>"$WORK/err.txt"
+	rc=$?
+	[ "$rc" = 1 ] && grep -q "instance $IDIR does not exist: .*mkdir $IDIR" "$WORK/err.txt"
+	check_err $? "exit $rc: $(cat "$WORK/err.txt")"
+	log_test "-T with a missing instance: exit 1, names config.sh --trace and mkdir"
+}
+
+breach_no_snapshot() {
+	local rc
+	pair_traced
+	[ -e "$IDIR/snapshot" ] && skip_test "this kernel has ftrace snapshots"
 	ip netns exec "$NS_A" "$RANT" -i "$VETH_A" -a "$IP_B" -T -S --trace-instance "$INST" -c 1 \
 		>/dev/null 2>"$WORK/err.txt"
 	rc=$?
 	[ "$rc" = 1 ] && grep -q "no ftrace snapshot.*drop -S" "$WORK/err.txt"
 	check_err $? "exit $rc: $(cat "$WORK/err.txt")"
 	log_test "-T -S on a kernel without snapshot: exit 1 before any packet, fix named"
-fi
+}
 
-# ---- emitter breach ----
-rearm
-start_reflector b1 -s -d 60
-ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" -a "$IP_B" -s -d 20 \
-	--timeout 500000 -t $THRESH -T --trace-instance "$INST" -l "$WORK/e1.log" \
-	-j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1 &
-em=$!
-defer kill -9 "$em"
-spike 1
-wait "$em"; rc=$?
-stop_reflector
-[ "$rc" = 3 ]; check_err $? "emitter exit $rc, not 3: $(tail -5 "$WORK/e1.txt")"
-[ "$(jqv "$WORK/e1.json" .stop_reason)" = breach ]; check_err $? "stop_reason $(jqv "$WORK/e1.json" .stop_reason)"
-[ "$(jqv "$WORK/e1.json" '.breaches[0].largest')" = reflect_rx ]
-check_err $? "spike placed on $(jqv "$WORK/e1.json" '.breaches[0].largest'), not reflect_rx: $(jqv "$WORK/e1.json" '.breaches[0].components')"
-grep -q 'NIC-to-App RX, reflector (T2_SW - T2) .*<-- where the spike is' "$WORK/e1.txt"
-check_err $? "the text breakdown does not mark the reflector's RX: $(grep -A12 'Threshold breach' "$WORK/e1.txt")"
-[ "$(jqv "$WORK/e1.json" '.breaches[0].components.reflect_rx')" -gt 50000000 ]
-check_err $? "reflect_rx $(jqv "$WORK/e1.json" '.breaches[0].components.reflect_rx') ns for a 100 ms stop"
-[ "$(jqv "$WORK/e1.json" '.breaches[0].stamps.T3_KN // 0')" -gt 0 ]
-check_err $? "the breach lacks the reflector's T3 stamp (follow-up)"
-seq=$(jqv "$WORK/e1.json" '.breaches[0].seq')
-grep -q "RANT_TEST_START" "$IDIR/trace"; check_err $? "no RANT_TEST_START in the trace"
-grep -q "tracefs was not mounted here: mounted it" "$WORK/e1.txt"; check_err $? "rant did not say it mounted tracefs in its namespace"
-grep -q "RANT_BREACH seq=$seq latency_ns=" "$IDIR/trace"; check_err $? "no RANT_BREACH seq=$seq in the trace"
-[ "$(cat "$IDIR/tracing_on")" = 0 ]; check_err $? "tracing_on is still $(cat "$IDIR/tracing_on")"
-awk -v s="$seq" '$1 == s { found = 1 } END { exit !found }' "$WORK/e1.log"
-check_err $? "the breach's seq $seq is not in the log"
-log_test "emitter breach: exit 3, spike on the reflector's RX, trace frozen"
+breach_emit() {
+	local rc seq
+	pair_traced
+	start_reflector b1 -s -d 60
+	emit_bg e1 -a "$IP_B" -s -d 20 --timeout 500000 -t $THRESH -T --trace-instance "$INST" \
+		-l "$WORK/e1.log" -j "$WORK/e1.json"
+	wait_measuring "$WORK/e1.txt"
+	grep -q "RANT_TEST_START mode=emit" "$IDIR/trace"; check_err $? "measuring started, but no RANT_TEST_START in the trace"
+	spike 1
+	wait "$EM"; rc=$?
+	stop_reflector
+	[ "$rc" = 3 ]; check_err $? "emitter exit $rc, not 3: $(tail -5 "$WORK/e1.txt")"
+	[ "$(jqv "$WORK/e1.json" .stop_reason)" = breach ]; check_err $? "stop_reason $(jqv "$WORK/e1.json" .stop_reason)"
+	[ "$(jqv "$WORK/e1.json" '.breaches[0].largest')" = reflect_rx ]
+	check_err $? "spike placed on $(jqv "$WORK/e1.json" '.breaches[0].largest'), not reflect_rx: $(jqv "$WORK/e1.json" '.breaches[0].components')"
+	grep -q 'NIC-to-App RX, reflector (T2_SW - T2) .*<-- where the spike is' "$WORK/e1.txt"
+	check_err $? "the text breakdown does not mark the reflector's RX: $(grep -A12 'Threshold breach' "$WORK/e1.txt")"
+	[ "$(jqv "$WORK/e1.json" '.breaches[0].components.reflect_rx')" -gt 50000000 ]
+	check_err $? "reflect_rx $(jqv "$WORK/e1.json" '.breaches[0].components.reflect_rx') ns for a 100 ms stop"
+	[ "$(jqv "$WORK/e1.json" '.breaches[0].stamps.T3_KN // 0')" -gt 0 ]
+	check_err $? "the breach lacks the reflector's T3 stamp (follow-up)"
+	seq=$(jqv "$WORK/e1.json" '.breaches[0].seq')
+	grep -q "tracefs was not mounted here: mounted it" "$WORK/e1.txt"; check_err $? "rant did not say it mounted tracefs in its namespace"
+	grep -q "RANT_BREACH seq=$seq latency_ns=" "$IDIR/trace"; check_err $? "no RANT_BREACH seq=$seq in the trace"
+	[ "$(cat "$IDIR/tracing_on")" = 0 ]; check_err $? "tracing_on is still $(cat "$IDIR/tracing_on")"
+	awk -v s="$seq" '$1 == s { found = 1 } END { exit !found }' "$WORK/e1.log"
+	check_err $? "the breach's seq $seq is not in the log"
+	log_test "emitter breach: exit 3, spike on the reflector's RX, trace frozen"
+}
 
-# ---- reflector breach ----
-rearm
-start_reflector b2 -s -d 60 -t $THRESH -T --trace-instance "$INST" -j "$WORK/r2.json"
-ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" -a "$IP_B" -s -d 20 \
-	--timeout 500000 >"$WORK/e2.txt" 2>&1 &
-em=$!
-defer kill -9 "$em"
-spike 1
-REFL_RC=0
-wait "$REFL" || REFL_RC=$?
-kill -INT "$em"; wait "$em"
-[ "$REFL_RC" = 3 ]; check_err $? "reflector exit $REFL_RC, not 3: $(tail -5 "$WORK/b2.txt")"
-[ "$(jqv "$WORK/r2.json" '.breaches[0].largest')" = reflect_rx ]
-check_err $? "reflector placed the spike on $(jqv "$WORK/r2.json" '.breaches[0].largest')"
-grep -q "RANT_BREACH seq=$(jqv "$WORK/r2.json" '.breaches[0].seq') " "$IDIR/trace"; check_err $? "no reflector marker"
-[ "$(cat "$IDIR/tracing_on")" = 0 ]; check_err $? "tracing_on not 0 after the reflector's breach"
-log_test "reflector breach: exit 3, spike on its RX, trace frozen"
+# The reflector measures from the first measured ping it gets, and writes
+# RANT_TEST_START then: the spike comes after that.
+breach_reflect() {
+	local seq
+	pair_traced
+	start_reflector b2 -s -d 60 -t $THRESH -T --trace-instance "$INST" -j "$WORK/r2.json"
+	emit_bg e2 -a "$IP_B" -s -d 20 --timeout 500000
+	wait_for_line "$IDIR/trace" "RANT_TEST_START mode=reflect" "$MEASURE_WAIT_S"
+	check_err $? "no RANT_TEST_START from the reflector in $MEASURE_WAIT_S s: $(tail -3 "$WORK/e2.txt")"
+	spike 1
+	REFL_RC=0
+	wait "$REFL" || REFL_RC=$?
+	kill -INT "$EM"; wait "$EM"
+	[ "$REFL_RC" = 3 ]; check_err $? "reflector exit $REFL_RC, not 3: $(tail -5 "$WORK/b2.txt")"
+	[ "$(jqv "$WORK/r2.json" '.breaches[0].largest')" = reflect_rx ]
+	check_err $? "reflector placed the spike on $(jqv "$WORK/r2.json" '.breaches[0].largest')"
+	seq=$(jqv "$WORK/r2.json" '.breaches[0].seq')
+	grep -q "RANT_BREACH seq=$seq " "$IDIR/trace"; check_err $? "no reflector marker RANT_BREACH seq=$seq"
+	[ "$(cat "$IDIR/tracing_on")" = 0 ]; check_err $? "tracing_on not 0 after the reflector's breach"
+	log_test "reflector breach: exit 3, spike on its RX, trace frozen"
+}
 
-# ---- -C: every breach counted, the run goes to its end ----
-rearm
-start_reflector b3 -s -d 60
-ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" -a "$IP_B" -s -d 2.5 \
-	--timeout 500000 -t $THRESH -C -T --trace-instance "$INST" \
-	-l "$WORK/e3.log" -L $THRESH -j "$WORK/e3.json" >"$WORK/e3.txt" 2>&1 &
-em=$!
-defer kill -9 "$em"
-spike 3
-wait "$em"; rc=$?
-stop_reflector
-n=$(jqv "$WORK/e3.json" .counts.breaches)
-[ "$rc" = 3 ]; check_err $? "exit $rc, not 3"
-[ "$n" -ge 3 ]; check_err $? "$n breaches for 3 spikes"
-[ "$(jqv "$WORK/e3.json" .stop_reason)" = duration ]; check_err $? "-C did not run to the end"
-[ "$(jqv "$WORK/e3.json" '.breaches | length')" = "$n" ]; check_err $? "JSON lists $(jqv "$WORK/e3.json" '.breaches | length') of $n breaches"
-[ "$(grep -c RANT_BREACH "$IDIR/trace")" = 1 ]; check_err $? "the trace was not frozen at the first breach"
-[ "$(grep -c 'where the spike is' "$WORK/e3.txt")" = "$n" ]; check_err $? "not every breach has its breakdown"
-log_test "-C: $n breaches counted and reported, run to the end, trace frozen at the first"
+# -C: every breach counted, the run goes to its end
+breach_continue() {
+	local rc n
+	pair_traced
+	start_reflector b3 -s -d 60
+	emit_bg e3 -a "$IP_B" -s -d 2.5 --timeout 500000 -t $THRESH -C -T --trace-instance "$INST" \
+		-j "$WORK/e3.json"
+	wait_measuring "$WORK/e3.txt"
+	spike 3
+	wait "$EM"; rc=$?
+	stop_reflector
+	n=$(jqv "$WORK/e3.json" .counts.breaches)
+	[ "$rc" = 3 ]; check_err $? "exit $rc, not 3: $(tail -5 "$WORK/e3.txt")"
+	[ "$n" -ge 3 ]; check_err $? "$n breaches for 3 spikes"
+	[ "$(jqv "$WORK/e3.json" .stop_reason)" = duration ]; check_err $? "-C did not run to the end"
+	[ "$(jqv "$WORK/e3.json" '.breaches | length')" = "$n" ]; check_err $? "JSON lists $(jqv "$WORK/e3.json" '.breaches | length') of $n breaches"
+	[ "$(grep -c RANT_BREACH "$IDIR/trace")" = 1 ]; check_err $? "the trace was not frozen at the first breach"
+	[ "$(grep -c 'where the spike is' "$WORK/e3.txt")" = "$n" ]; check_err $? "not every breach has its breakdown"
+	log_test "-C: $n breaches counted and reported, run to the end, trace frozen at the first"
+}
 
-# ---- -L: only the slow ones are logged ----
-rows=$(($(wc -l <"$WORK/e3.log") - 2))
-slow=$(awk -v t=$((THRESH * 1000)) 'NR > 2 && $6 > t' "$WORK/e3.log" | wc -l)
-[ "$rows" -ge 3 ] && [ "$rows" = "$slow" ]; check_err $? "$rows rows logged, $slow of them above -L"
-[ "$rows" = "$(jqv "$WORK/e3.json" .counts.logged)" ]; check_err $? "JSON logged != rows"
-[ $((rows + $(jqv "$WORK/e3.json" .counts.log_skipped))) = "$(jqv "$WORK/e3.json" .counts.received)" ]
-check_err $? "logged + skipped != received"
-log_test "-L: the log holds only the $rows transactions above it"
+# -L: only the slow ones are logged
+breach_log_threshold() {
+	local rc rows slow
+	pair
+	start_reflector b5 -d 60
+	emit_bg e5 -a "$IP_B" -d 2 --timeout 500000 -l "$WORK/e5.log" -L $THRESH -j "$WORK/e5.json"
+	wait_measuring "$WORK/e5.txt"
+	spike 3
+	wait "$EM"; rc=$?
+	stop_reflector
+	check_err $rc "exit $rc: $(tail -3 "$WORK/e5.txt")"
+	rows=$(($(wc -l <"$WORK/e5.log") - 2))
+	slow=$(awk -v t=$((THRESH * 1000)) 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "RTT") c = i }
+		NR > 2 && $c > t' "$WORK/e5.log" | wc -l)
+	[ "$rows" -ge 3 ] && [ "$rows" = "$slow" ]; check_err $? "$rows rows logged, $slow of them above -L, for 3 spikes"
+	[ "$rows" = "$(jqv "$WORK/e5.json" .counts.logged)" ]; check_err $? "JSON logged $(jqv "$WORK/e5.json" .counts.logged) != $rows rows"
+	[ $((rows + $(jqv "$WORK/e5.json" .counts.log_skipped))) = "$(jqv "$WORK/e5.json" .counts.received)" ]
+	check_err $? "logged + skipped != received"
+	log_test "-L: the log holds only the $rows transactions above it"
+}
 
-# ---- -S: the ring keeps exactly the last 500000, oldest first ----
-start_reflector b4 -d 120
-emit -a "$IP_B" -c 520000 -d 0 -S -l "$WORK/e4.log" -j "$WORK/e4.json" >"$WORK/e4.txt" 2>&1
-check_err $? "ring run exit: $(tail -3 "$WORK/e4.txt")"
-stop_reflector
-rows=$(($(wc -l <"$WORK/e4.log") - 2))
-[ "$rows" = 500000 ]; check_err $? "ring log has $rows rows"
-[ "$(jqv "$WORK/e4.json" .counts.log_overwritten)" = $(($(jqv "$WORK/e4.json" .counts.received) - 500000)) ]
-check_err $? "overwritten $(jqv "$WORK/e4.json" .counts.log_overwritten)"
-awk 'NR > 2 { if (prev && $1 <= prev) bad++; prev = $1 } END { exit bad > 0 }' "$WORK/e4.log"
-check_err $? "ring log is not in ascending order"
-first=$(awk 'NR == 3 { print $1 }' "$WORK/e4.log")
-last=$(tail -1 "$WORK/e4.log" | awk '{ print $1 }')
-if [ "$(jqv "$WORK/e4.json" .counts.lost)" = 0 ]; then
-	[ $((last - first)) = 499999 ]; check_err $? "first $first last $last: not the last 500000"
-fi
-log_test "-S: the ring log keeps the last 500000 records in order"
+# -S: the ring keeps exactly the last 500000, oldest first
+breach_ring() {
+	local rows first last
+	pair
+	start_reflector b4 -d 120
+	emit -a "$IP_B" -c 520000 -d 0 -S -l "$WORK/e4.log" -j "$WORK/e4.json" >"$WORK/e4.txt" 2>&1
+	check_err $? "ring run exit: $(tail -3 "$WORK/e4.txt")"
+	stop_reflector
+	rows=$(($(wc -l <"$WORK/e4.log") - 2))
+	[ "$rows" = 500000 ]; check_err $? "ring log has $rows rows"
+	[ "$(jqv "$WORK/e4.json" .counts.log_overwritten)" = $(($(jqv "$WORK/e4.json" .counts.received) - 500000)) ]
+	check_err $? "overwritten $(jqv "$WORK/e4.json" .counts.log_overwritten)"
+	awk 'NR > 2 { if (prev && $1 <= prev) bad++; prev = $1 } END { exit bad > 0 }' "$WORK/e4.log"
+	check_err $? "ring log is not in ascending order"
+	first=$(awk 'NR == 3 { print $1 }' "$WORK/e4.log")
+	last=$(tail -1 "$WORK/e4.log" | awk '{ print $1 }')
+	if [ "$(jqv "$WORK/e4.json" .counts.lost)" = 0 ]; then
+		[ $((last - first)) = 499999 ]; check_err $? "first $first last $last: not the last 500000"
+	fi
+	log_test "-S: the ring log keeps the last 500000 records in order"
+}
 
-finish
+tests_run
