@@ -33,18 +33,23 @@ EOT
 	log_test "input: multicast, broadcast, unspecified and a wrong scope are refused in one line"
 }
 
+# The reflector's link-local address, when it is no longer tentative.
+link_local() {
+	ip -n "$NS_B" -j -6 addr show dev "$VETH_B" scope link |
+		jq -er '.[0].addr_info[]? | select(.local != null and .tentative != true) | .local' |
+		head -1
+}
+
+has_link_local() { [ -n "$(link_local)" ]; }
+
 input_ipv6_forms() {
-	local ll i out
+	local ll out
 	setup_pair || { RET=1; log_test "input: IPv6 forms (setup)"; return; }
 	start_reflector ri -d 60
 	out=$(emit -a "[$IP6_B]" -c 20 2>&1); check_err $? "-a [$IP6_B]: $out"
 	# the reflector's link-local address, once DAD has finished
-	for ((i = 0; i < 100; i++)); do
-		ll=$(ip -n "$NS_B" -j -6 addr show dev "$VETH_B" scope link |
-			jq -r '.[0].addr_info[]? | select(.local != null and .tentative != true) | .local' 2>/dev/null | head -1)
-		[ -n "$ll" ] && break
-		sleep 0.05
-	done
+	wait_until 5 has_link_local
+	ll=$(link_local)
 	[ -n "$ll" ]; check_err $? "no link-local address on $VETH_B"
 	out=$(emit -a "$ll%$VETH_A" -c 20 2>&1); check_err $? "-a $ll%$VETH_A: $out"
 	out=$(emit -a "[$ll%$VETH_A]" -c 20 2>&1); check_err $? "-a [$ll%$VETH_A]: $out"
@@ -53,4 +58,4 @@ input_ipv6_forms() {
 	log_test "input: [addr], link-local with %scope, bracketed, and without a scope"
 }
 
-if declare -F tests_run >/dev/null; then tests_run; else for t in $ALL_TESTS; do ( $t ); done; finish; fi
+tests_run
