@@ -59,7 +59,7 @@ static inline size_t mag_index(uint64_t m)
 /* Index into counts of value v, branch-free: sign-mirrored mag_index. */
 static inline size_t val_index(int64_t v)
 {
-	int64_t s = v >> 63;		/* 0, or -1 for v < 0 */
+	int64_t s = -(int64_t)(v < 0);	/* 0, or -1 for v < 0 */
 	uint64_t m = (uint64_t)(v ^ s);	/* v, or -v - 1 */
 
 	return (size_t)((int64_t)HALF + ((int64_t)mag_index(m) ^ s));
