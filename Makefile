@@ -114,4 +114,4 @@ clean-objs:
 	rm -rf build $(UNIT_BINS)
 
 clean: clean-objs
-	rm -f rant bench/floor bench/logbench
+	rm -f rant bench/floor bench/logbench bench/histbench

@@ -35,9 +35,6 @@ PORT_SOCKPERF=11111
 OUT=$BENCH/out
 FLOOR=$BENCH/floor
 LOGBENCH=$BENCH/logbench
-# rant's histogram at 1 ns buckets, so its percentiles are exact like
-# the others' (at the default 1 us a percentile reads up to 999 ns high).
-RANT_HIST=(-b 0.001)
 
 declare -A RES=()	# run -> "samples min p50 p99 p99.9 max"
 ORDER=()
@@ -222,7 +219,7 @@ rant_run() {
 	rm -f "$json"
 	reflect "$name" "$PORT_RANT" "$RANT" -i "$VETH_B" "$@" || return 0
 	emit "$name" "$RANT" -i "$VETH_A" -a "$IP_B" -s -c "$N" -d 0 \
-		-w "$WARMUP" -m "$SIZE" "${RANT_HIST[@]}" -j "$json" "$@" || rc=$?
+		-w "$WARMUP" -m "$SIZE" -j "$json" "$@" || rc=$?
 	local src_rc=0
 	stop_bg "$SERVER" || src_rc=$?
 	if [ "$src_rc" -ne 0 ]; then

@@ -1,6 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Histogram and statistics of one metric (see hist.h for the rules).
+ *
+ * The log-linear index of a magnitude m >= 0: with shift = 0 for
+ * m < 2048 and otherwise the number of bits of m above the top 11,
+ * index = shift * 1024 + (m >> shift). m >> shift is in [1024, 2047] once
+ * shift > 0, so every power-of-two range above 2048 gets 1024 indices of
+ * its own. Magnitudes up to 2^63 - 1 (shift 52) need 54 * 1024 indices.
+ * The counters of both signs are one array in ascending order of value:
+ * v >= 0 at HALF + index(v), v < 0 at HALF - 1 - index(-v - 1).
  */
 #include <errno.h>
 #include <math.h>
@@ -9,17 +17,22 @@
 #include "hist.h"
 #include "mem.h"
 
+#define SUB_BITS 11			/* exact below 1 << SUB_BITS */
+#define SUB_HALF_BITS (SUB_BITS - 1)
+#define MAX_SHIFT (63 - SUB_BITS)	/* shift of magnitude 2^63 - 1 */
+#define HALF ((size_t)(MAX_SHIFT + 2) << SUB_HALF_BITS)	/* per sign */
+#define NCOUNTS (2 * HALF)
+
 struct hist {
+	/* linear histogram, for printing */
 	int64_t bucket_ns;	/* width of one bucket */
-	int64_t overflow_ns;	/* first value kept as an outlier */
+	int64_t overflow_ns;	/* first value counted as overflow */
 	size_t nbuckets;
 	uint64_t *buckets;
 	uint64_t overflow;	/* samples >= overflow_ns */
 	uint64_t underflow;	/* samples < 0 */
-	int64_t *out;		/* outliers, exact */
-	size_t out_cap, out_len;
-	uint64_t out_dropped;
-	bool sorted;
+	/* log-linear histogram, for percentiles */
+	uint64_t *counts;	/* NCOUNTS */
 	bool huge;
 	uint64_t n;
 	int64_t min, max;
@@ -34,13 +47,56 @@ struct hist {
 	long double sumsq;
 };
 
-struct hist *hist_create(int64_t bucket_ns, int64_t overflow_ns,
-			 size_t outlier_cap, bool hugepages)
+/* Log-linear index of magnitude m (see the top of this file). */
+static inline size_t mag_index(uint64_t m)
+{
+	unsigned int msb = 63 - (unsigned int)__builtin_clzll(m | ((1u << SUB_BITS) - 1));
+	unsigned int shift = msb - SUB_HALF_BITS;
+
+	return ((size_t)shift << SUB_HALF_BITS) + (size_t)(m >> shift);
+}
+
+/* Index into counts of value v, branch-free: sign-mirrored mag_index. */
+static inline size_t val_index(int64_t v)
+{
+	int64_t s = -(int64_t)(v < 0);	/* 0, or -1 for v < 0 */
+	uint64_t m = (uint64_t)(v ^ s);	/* v, or -v - 1 */
+
+	return (size_t)((int64_t)HALF + ((int64_t)mag_index(m) ^ s));
+}
+
+/* Lowest and highest magnitude of log-linear index i < HALF. */
+static void mag_bounds(size_t i, uint64_t *lo, uint64_t *hi)
+{
+	unsigned int shift = 0;
+
+	if (i >= (size_t)1 << SUB_BITS)
+		shift = (unsigned int)(i >> SUB_HALF_BITS) - 1;
+	*lo = (uint64_t)(i - ((size_t)shift << SUB_HALF_BITS)) << shift;
+	*hi = *lo + ((uint64_t)1 << shift) - 1;
+}
+
+/* Lowest and highest value of counts[i]. */
+static void val_bounds(size_t i, int64_t *lo, int64_t *hi)
+{
+	uint64_t mlo, mhi;
+
+	if (i >= HALF) {
+		mag_bounds(i - HALF, &mlo, &mhi);
+		*lo = (int64_t)mlo;
+		*hi = (int64_t)mhi;
+	} else {
+		mag_bounds(HALF - 1 - i, &mlo, &mhi);
+		*lo = (int64_t)~mhi;
+		*hi = (int64_t)~mlo;
+	}
+}
+
+struct hist *hist_create(int64_t bucket_ns, int64_t overflow_ns, bool hugepages)
 {
 	struct hist *h;
 
-	if (bucket_ns < 1 || overflow_ns < bucket_ns ||
-	    overflow_ns % bucket_ns || outlier_cap < 1) {
+	if (bucket_ns < 1 || overflow_ns < bucket_ns || overflow_ns % bucket_ns) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -50,11 +106,10 @@ struct hist *hist_create(int64_t bucket_ns, int64_t overflow_ns,
 	h->bucket_ns = bucket_ns;
 	h->overflow_ns = overflow_ns;
 	h->nbuckets = (size_t)(overflow_ns / bucket_ns);
-	h->out_cap = outlier_cap;
 	h->huge = hugepages;
 	h->buckets = mem_alloc(h->nbuckets * sizeof(*h->buckets), hugepages);
-	h->out = mem_alloc(h->out_cap * sizeof(*h->out), hugepages);
-	if (!h->buckets || !h->out) {
+	h->counts = mem_alloc(NCOUNTS * sizeof(*h->counts), hugepages);
+	if (!h->buckets || !h->counts) {
 		int err = errno;
 
 		hist_destroy(h);
@@ -69,7 +124,7 @@ void hist_destroy(struct hist *h)
 	if (!h)
 		return;
 	mem_free(h->buckets, h->nbuckets * sizeof(*h->buckets), h->huge);
-	mem_free(h->out, h->out_cap * sizeof(*h->out), h->huge);
+	mem_free(h->counts, NCOUNTS * sizeof(*h->counts), h->huge);
 	free(h);
 }
 
@@ -92,21 +147,14 @@ void hist_add(struct hist *h, int64_t v, uint64_t seq)
 		h->sum += d;
 		h->sumsq += (long double)d * (long double)d;
 	}
+	h->counts[val_index(v)]++;
 
-	if (v >= 0 && v < h->overflow_ns) {
+	if (v >= 0 && v < h->overflow_ns)
 		h->buckets[v / h->bucket_ns]++;
-		return;
-	}
-	if (v < 0)
+	else if (v < 0)
 		h->underflow++;
 	else
 		h->overflow++;
-	if (h->out_len < h->out_cap) {
-		h->out[h->out_len++] = v;
-		h->sorted = false;
-	} else {
-		h->out_dropped++;
-	}
 }
 
 void hist_get_stats(const struct hist *h, struct hist_stats *st)
@@ -116,8 +164,6 @@ void hist_get_stats(const struct hist *h, struct hist_stats *st)
 	st->max = h->max;
 	st->min_seq = h->min_seq;
 	st->max_seq = h->max_seq;
-	st->outliers = h->underflow + h->overflow;
-	st->outliers_dropped = h->out_dropped;
 	st->avg = st->stddev = 0;
 	if (h->n) {
 		long double dm = (long double)h->sum / h->n;
@@ -126,13 +172,6 @@ void hist_get_stats(const struct hist *h, struct hist_stats *st)
 		st->avg = (double)(h->shift + dm);
 		st->stddev = var > 0 ? (double)sqrtl(var) : 0;
 	}
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* Rank (1-based) of the p-th percentile of n, in integers. */
@@ -147,47 +186,42 @@ static uint64_t pct_rank(double p, uint64_t n)
 	return k > n ? n : k;
 }
 
-static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
+int64_t hist_percentile(const struct hist *h, double p)
 {
-	return v < lo ? lo : v > hi ? hi : v;
-}
-
-int64_t hist_percentile(struct hist *h, double p)
-{
-	size_t neg = 0, i;
+	size_t i, last;
 	uint64_t k;
+	int64_t lo, hi;
 
 	if (h->n == 0)
 		return 0;
-	if (!h->sorted) {
-		qsort(h->out, h->out_len, sizeof(*h->out), cmp_i64);
-		h->sorted = true;
-	}
-	while (neg < h->out_len && h->out[neg] < 0)
-		neg++;
-
 	k = pct_rank(p, h->n);
-	if (k <= h->underflow)	/* among the negative outliers */
-		return neg ? h->out[(k <= neg ? k : neg) - 1] : h->min;
-	k -= h->underflow;
-	for (i = 0; i < h->nbuckets; i++) {
-		if (k <= h->buckets[i])
-			return clamp64((int64_t)(i + 1) * h->bucket_ns - 1,
-				       h->min, h->max);
-		k -= h->buckets[i];
+	last = val_index(h->max);
+	for (i = val_index(h->min); i < last; i++) {
+		if (k <= h->counts[i])
+			break;
+		k -= h->counts[i];
 	}
-	/* among the outliers above the overflow bound */
-	if (h->out_len > neg) {
-		size_t above = h->out_len - neg;
-
-		return h->out[neg + (k <= above ? k : above) - 1];
-	}
-	return h->max;
+	val_bounds(i, &lo, &hi);
+	return hi < h->min ? h->min : hi > h->max ? h->max : hi;
 }
 
-bool hist_exact(const struct hist *h)
+bool hist_hdr_next(const struct hist *h, size_t *pos, struct hist_bucket *b)
 {
-	return h->out_dropped == 0;
+	size_t i = *pos, last;
+
+	if (h->n == 0)
+		return false;
+	if (i < val_index(h->min))
+		i = val_index(h->min);
+	last = val_index(h->max);
+	while (i <= last && !h->counts[i])
+		i++;
+	if (i > last)
+		return false;
+	val_bounds(i, &b->lo, &b->hi);
+	b->count = h->counts[i];
+	*pos = i + 1;
+	return true;
 }
 
 int64_t hist_bucket_ns(const struct hist *h)

@@ -2,19 +2,34 @@
 /*
  * Latency histogram and statistics for one metric.
  *
- * Linear buckets of bucket_ns from 0 up to overflow_ns; every sample
- * outside [0, overflow_ns) (above the overflow bound, or negative) is kept
- * exactly in a store sized at creation, so tail percentiles are exact.
- * hist_add() is O(1), allocates nothing and is safe in the packet loop.
+ * Two histograms are kept of every sample:
+ *
+ * - The linear one the user asked for (-b, -o): buckets of bucket_ns from
+ *   0 up to overflow_ns, plus a count above and a count below 0. It is
+ *   what rant prints as "the histogram" (-H, JSON "histogram"), nothing
+ *   is computed from it.
+ *
+ * - A log-linear one (HdrHistogram's scheme, 3 significant digits) from
+ *   which every percentile is computed. A magnitude m below 2048 has a
+ *   bucket of its own (1 ns); above, the range [2^k, 2^(k+1)) for k >= 11
+ *   is split into 1024 buckets of 2^(k-10) ns, so a bucket is never wider
+ *   than 1/1024 (under 0.1%) of the values in it. Negative values
+ *   (components across unsynced clocks) are mirrored: v < 0 goes by the
+ *   magnitude -v - 1, so [-2048, 2047] is exact. The whole int64 range is
+ *   covered: 2 x 55296 64-bit counters, 864 KiB, allocated and touched at
+ *   creation.
+ *
+ * hist_add() is O(1), allocates nothing, takes no lock and is safe in the
+ * packet loop. min, max, their sequence numbers, avg and stddev are exact.
  *
  * Percentiles use the nearest rank: the p-th percentile of n samples is
  * the sample of rank ceil(p/100 * n) (1-based) in sorted order, the rank
  * computed in integers with p taken to six decimals (so 99.9 of 1000 is
- * rank 999, not 1000 by a rounding error). A sample
- * of that rank in the outlier store is reported exactly; one in a bucket is
- * reported as the bucket's highest value ((i + 1) * bucket_ns - 1),
- * clamped to [min, max], so a percentile is never below the true value
- * and less than one bucket above it.
+ * rank 999, not 1000 by a rounding error). It is reported as the highest
+ * value of the log-linear bucket that holds the sample of that rank,
+ * clamped to [min, max]. So a percentile is never below the exact value,
+ * above it by less than 1/1024 of it (0.1%), and exact when the value is
+ * in [-2048, 2047] ns.
  */
 #ifndef RANT_HIST_H
 #define RANT_HIST_H
@@ -23,6 +38,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The log-linear histogram's precision, as the JSON states it. */
+#define HIST_SIGNIFICANT_DIGITS 3
+#define HIST_EXACT_BELOW_NS 2048
+
 struct hist;
 
 struct hist_stats {
@@ -30,32 +49,41 @@ struct hist_stats {
 	int64_t min, max;	/* ns */
 	uint64_t min_seq, max_seq;
 	double avg, stddev;	/* ns; stddev of the population */
-	uint64_t outliers;	/* samples outside [0, overflow_ns) */
-	uint64_t outliers_dropped; /* outliers the store had no room for */
+};
+
+/* One bucket of the log-linear histogram: values lo..hi (inclusive). */
+struct hist_bucket {
+	int64_t lo, hi;
+	uint64_t count;
 };
 
 /*
- * bucket_ns >= 1, overflow_ns a multiple of bucket_ns, outlier_cap >= 1.
- * Memory is allocated and touched here; with hugepages it comes from the
- * hugepage pool (see mem.h), and an empty pool is an error (ENOMEM), not
- * a silent fallback. Returns NULL with errno set.
+ * bucket_ns >= 1, overflow_ns a multiple of bucket_ns (the linear
+ * histogram). Memory is allocated and touched here; with hugepages it
+ * comes from the hugepage pool (see mem.h: two 2 MiB pages), and an empty
+ * pool is an error (ENOMEM), not a silent fallback. Returns NULL with
+ * errno set.
  */
 struct hist *hist_create(int64_t bucket_ns, int64_t overflow_ns,
-			 size_t outlier_cap, bool hugepages);
+			 bool hugepages);
 void hist_destroy(struct hist *h);
 
 void hist_add(struct hist *h, int64_t v_ns, uint64_t seq);
 
 void hist_get_stats(const struct hist *h, struct hist_stats *st);
 /*
- * The p-th percentile (0 < p <= 100), as above; 0 with no samples. Sorts
- * the outlier store on first use after an add, so it is not for the
- * packet loop. Exact (outlier) unless outliers were dropped.
+ * The p-th percentile (0 < p <= 100), as above; 0 with no samples.
+ * Scans the log-linear histogram: not for the packet loop.
  */
-int64_t hist_percentile(struct hist *h, double p);
-/* True when every outlier was stored, so tail percentiles are exact. */
-bool hist_exact(const struct hist *h);
+int64_t hist_percentile(const struct hist *h, double p);
+/*
+ * The non-empty log-linear buckets in ascending order: start with
+ * *pos = 0 and call until it returns false. Their counts add up to the
+ * samples.
+ */
+bool hist_hdr_next(const struct hist *h, size_t *pos, struct hist_bucket *b);
 
+/* The linear histogram. */
 int64_t hist_bucket_ns(const struct hist *h);
 int64_t hist_overflow_ns(const struct hist *h);
 size_t hist_nbuckets(const struct hist *h);

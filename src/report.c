@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "breakdown.h"
+#include "hist.h"
 #include "json.h"
 #include "report.h"
 #include "session.h"
@@ -78,6 +79,11 @@ static const char *const pct_keys[] = {
 	"50", "90", "95", "99", "99.9", "99.99", "99.999",
 };
 #define NPCT (sizeof(pcts) / sizeof(pcts[0]))
+#define STR_(x) #x
+#define STR(x) STR_(x)
+/* What hist.h promises of every percentile printed. */
+#define PCT_PRECISION "0.1% (" STR(HIST_SIGNIFICANT_DIGITS) \
+	" significant digits), exact below " STR(HIST_EXACT_BELOW_NS) " ns"
 
 FILE *report_text_stream(const struct run *r)
 {
@@ -242,6 +248,26 @@ static void print_counts(struct out *o, const struct run *r)
 	o_end(o);
 }
 
+/* JSON only: the non-empty log-linear buckets, [lo, hi, count] each. */
+static void print_hdr(struct json *j, const struct hist *h)
+{
+	struct hist_bucket b;
+	size_t pos = 0;
+
+	json_obj_begin(j, "hdr");
+	json_u64(j, "significant_digits", HIST_SIGNIFICANT_DIGITS);
+	json_arr_begin(j, "buckets");
+	while (hist_hdr_next(h, &pos, &b)) {
+		json_arr_begin(j, NULL);
+		json_i64(j, NULL, b.lo);
+		json_i64(j, NULL, b.hi);
+		json_u64(j, NULL, b.count);
+		json_arr_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
 static void print_metric(struct out *o, struct run *r, enum metric_id m)
 {
 	struct hist *h = r->hist[m];
@@ -263,7 +289,7 @@ static void print_metric(struct out *o, struct run *r, enum metric_id m)
 	o_u64(o, "max_seq", NULL, st.max_seq);
 	if (o->j) {
 		json_str(o->j, "label", metric_defs[m].label);
-		json_bool(o->j, "exact_above_overflow", hist_exact(h));
+		print_hdr(o->j, h);
 	}
 	o_end(o);
 }
@@ -286,6 +312,7 @@ static void print_metrics(struct out *o, struct run *r)
 	for (size_t i = 0; i < NPCT; i++)
 		o_text(o, " %9s", pct_keys[i]);
 	o_text(o, " %9s\n", "max");
+	o_str(o, "percentile_precision", NULL, PCT_PRECISION);
 	o_obj(o, "metrics");
 	for (int m = 0; m < M_COUNT; m++)
 		if (metric_shown(r, m))
@@ -305,9 +332,8 @@ static void print_hist_summary(struct out *o, struct run *r)
 	struct hist_stats st;
 
 	hist_get_stats(h, &st);
-	o_text(o, "\nHistogram Summary: %s, %g us buckets up to %g us, exact above\n",
-	       metric_defs[m].name, (double)hist_bucket_ns(h) / NS_PER_US,
-	       (double)hist_overflow_ns(h) / NS_PER_US);
+	o_text(o, "\nHistogram Summary: %s, percentiles within %s\n",
+	       metric_defs[m].name, PCT_PRECISION);
 	if (!st.samples) {
 		o_text(o, "  no samples\n");
 		return;
@@ -316,9 +342,6 @@ static void print_hist_summary(struct out *o, struct run *r)
 	for (size_t i = 0; i < NPCT; i++)
 		o_text(o, "  p%-7s %10" PRId64 " ns\n", pct_keys[i], hist_percentile(h, pcts[i]));
 	o_text(o, "  maximum  %10" PRId64 " ns  (seq %" PRIu64 ")\n", st.max, st.max_seq);
-	if (!hist_exact(h))
-		o_text(o, "  note: %" PRIu64 " samples above the overflow bound were not stored: tail percentiles are approximate (raise -o)\n",
-		       st.outliers_dropped);
 }
 
 static void print_histogram(struct out *o, struct run *r)

@@ -25,7 +25,6 @@ volatile sig_atomic_t run_stop;
 /* Transactions per second assumed when sizing from -d: a kernel UDP
  * round trip takes at least ~5 us, even on the best NICs. */
 #define SIZING_RATE 200000
-#define OUTLIER_CAP_MAX (1U << 18)
 
 static void on_signal(int sig)
 {
@@ -81,17 +80,14 @@ static int alloc_memory(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 	uint64_t expect = expected_samples(c);
-	size_t ocap = expect && expect < OUTLIER_CAP_MAX ? (size_t)expect : OUTLIER_CAP_MAX;
 	const char *fix = c->hugepages ?
 		"reserve hugepages (echo 64 > /proc/sys/vm/nr_hugepages: two 2 MiB pages per histogram, plus the log) or drop -G" :
 		"shorten the run";
 
-	if (ocap < 1024)
-		ocap = 1024;
 	for (int m = 0; m < M_COUNT; m++) {
 		if (!metric_in_run(c, m))
 			continue;
-		r->hist[m] = hist_create(c->bucket_ns, c->overflow_ns, ocap, c->hugepages);
+		r->hist[m] = hist_create(c->bucket_ns, c->overflow_ns, c->hugepages);
 		if (!r->hist[m]) {
 			fprintf(stderr, "rant: cannot allocate the %s histogram: %s: %s\n",
 				metric_defs[m].name, strerror(errno), fix);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/hist.h: bucket edges, outliers, statistics and nearest-rank
- * percentiles, checked against a direct computation on a sorted copy.
+ * src/hist.h: the linear histogram's edges, the log-linear scheme's
+ * buckets (boundaries, exact below 2048 ns, negatives, the whole int64
+ * range), nearest-rank percentiles within 0.1% checked against a sorted
+ * copy, and the statistics.
  */
 #include <errno.h>
 #include <math.h>
@@ -34,20 +36,50 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
+/*
+ * The scheme, written another way than hist.c: a magnitude m below 2048
+ * is its own bucket; above, buckets are 2^(floor(log2 m) - 10) wide and
+ * aligned to their width. v < 0 goes by m = -v - 1.
+ */
+static void ref_bucket(int64_t v, int64_t *lo, int64_t *hi)
 {
-	return v < lo ? lo : v > hi ? hi : v;
+	uint64_t m = v < 0 ? (uint64_t)(-(v + 1)) : (uint64_t)v;
+	uint64_t w = 1, mlo, mhi;
+	int bits = 0;
+
+	while (bits < 64 && (m >> bits) > 1)
+		bits++;			/* bits = floor(log2 m) */
+	if (m >= 2048)
+		w = (uint64_t)1 << (bits - 10);
+	mlo = m / w * w;
+	mhi = mlo + (w - 1);
+	if (v < 0) {
+		*lo = -(int64_t)mhi - 1;
+		*hi = -(int64_t)mlo - 1;
+	} else {
+		*lo = (int64_t)mlo;
+		*hi = (int64_t)mhi;
+	}
 }
 
-/* What hist.h says the percentile of rank r is, for bucket b, overflow o. */
-static int64_t expect_pct(const int64_t *sorted, size_t n, uint64_t rank,
-			  int64_t b, int64_t o)
+/* What hist.h says the percentile of rank r of sorted[0..n) is. */
+static int64_t expect_pct(const int64_t *sorted, size_t n, uint64_t rank)
 {
-	int64_t v = sorted[rank - 1];
+	int64_t lo, hi;
 
-	if (v < 0 || v >= o)
-		return v;
-	return clamp((v / b + 1) * b - 1, sorted[0], sorted[n - 1]);
+	ref_bucket(sorted[rank - 1], &lo, &hi);
+	return hi > sorted[n - 1] ? sorted[n - 1] : hi;
+}
+
+/* The 0.1% promise: never below, above by < 1/1024 of |v|, exact in [-2048, 2047]. */
+static bool within_precision(int64_t got, int64_t exact)
+{
+	__int128 d = (__int128)got - exact;
+	__int128 mag = exact < 0 ? -(__int128)exact : exact;
+
+	if (exact >= -2048 && exact < 2048)
+		return d == 0;
+	return d >= 0 && d * 1000 <= mag;
 }
 
 /* HugePages_Free from /proc/meminfo, or 0. */
@@ -65,20 +97,46 @@ static long hugepages_free(void)
 	return n;
 }
 
+static struct hist *must_create(int64_t b, int64_t o)
+{
+	struct hist *h = hist_create(b, o, false);
+
+	if (!h)
+		BAIL_OUT("hist_create failed");
+	return h;
+}
+
+/* The one log-linear bucket of a histogram holding only v's. */
+static bool only_bucket(int64_t v, int64_t *lo, int64_t *hi)
+{
+	struct hist *h = must_create(B, O);
+	struct hist_bucket b;
+	size_t pos = 0;
+	bool one;
+
+	hist_add(h, v, 1);
+	hist_add(h, v, 2);
+	one = hist_hdr_next(h, &pos, &b) && b.count == 2 &&
+	      !hist_hdr_next(h, &pos, &b);
+	*lo = b.lo;
+	*hi = b.hi;
+	hist_destroy(h);
+	return one;
+}
+
 static void test_params(void)
 {
-	struct hist *h = hist_create(B, O, 16, false);
+	struct hist *h = hist_create(B, O, false);
 
-	if (!ok(h != NULL, "hist_create(1000, 100000, 16)"))
+	if (!ok(h != NULL, "hist_create(1000, 100000)"))
 		BAIL_OUT("hist_create failed");
 	is_int(hist_bucket_ns(h), B, "hist_bucket_ns");
 	is_int(hist_overflow_ns(h), O, "hist_overflow_ns");
 	is_u64(hist_nbuckets(h), O / B, "hist_nbuckets is overflow/bucket");
-	if (h)
-		hist_destroy(h);
+	hist_destroy(h);
 
-	h = hist_create(1, 1, 1, false);
-	ok(h != NULL, "hist_create(1, 1, 1): one bucket of 1 ns");
+	h = hist_create(1, 1, false);
+	ok(h != NULL, "hist_create(1, 1): one bucket of 1 ns");
 	if (h) {
 		is_u64(hist_nbuckets(h), 1, "one bucket");
 		hist_add(h, 0, 1);
@@ -88,13 +146,14 @@ static void test_params(void)
 		hist_destroy(h);
 	}
 
+	/* Linear buckets and the log-linear counters: one 2 MiB page each. */
 	errno = 0;
-	h = hist_create(B, O, 1, true);
+	h = hist_create(B, O, true);
 	if (hugepages_free() >= 2)
-		ok(h != NULL, "hist_create with hugepages asked, small (800 bytes)");
+		ok(h != NULL, "hist_create with hugepages asked, small");
 	else
 		ok(h == NULL && errno == ENOMEM,
-		   "hist_create with hugepages asked, small, no pool: NULL, ENOMEM");
+		   "hist_create with hugepages asked, no pool: NULL, ENOMEM");
 	if (h)
 		hist_destroy(h);
 	/*
@@ -103,7 +162,7 @@ static void test_params(void)
 	 * fallback: -G asked for hugepages).
 	 */
 	errno = 0;
-	h = hist_create(1, 1000000, 1000, true);
+	h = hist_create(1, 1000000, true);
 	if (hugepages_free() >= 5)
 		ok(h != NULL, "hist_create(1, 1000000, hugepages) with %ld free hugepages",
 		   hugepages_free());
@@ -113,14 +172,12 @@ static void test_params(void)
 	if (h) {
 		hist_add(h, 999999, 1);
 		is_u64(hist_bucket_count(h, 999999), 1, "last of a million buckets");
-	}
-	if (h)
 		hist_destroy(h);
+	}
 }
 
 /* hist_create() with a bad argument, in a child in case it crashes. */
-static void expect_create_fails(int64_t b, int64_t o, size_t cap,
-				const char *what)
+static void expect_create_fails(int64_t b, int64_t o, const char *what)
 {
 	pid_t pid = fork();
 	int status = 0;
@@ -129,7 +186,7 @@ static void expect_create_fails(int64_t b, int64_t o, size_t cap,
 		struct hist *h;
 
 		errno = 0;
-		h = hist_create(b, o, cap, false);
+		h = hist_create(b, o, false);
 		_exit(h ? 1 : errno ? 0 : 2);
 	}
 	waitpid(pid, &status, 0);
@@ -145,18 +202,16 @@ static void expect_create_fails(int64_t b, int64_t o, size_t cap,
 
 static void test_create_rejects(void)
 {
-	expect_create_fails(0, O, 16, "bucket_ns 0");
-	expect_create_fails(-1000, O, 16, "bucket_ns < 0");
-	expect_create_fails(B, O + 1, 16, "overflow_ns not a multiple of bucket_ns");
-	expect_create_fails(B, O, 0, "outlier_cap 0");
+	expect_create_fails(0, O, "bucket_ns 0");
+	expect_create_fails(-1000, O, "bucket_ns < 0");
+	expect_create_fails(B, O + 1, "overflow_ns not a multiple of bucket_ns");
+	expect_create_fails(B, B - 1, "overflow_ns below bucket_ns");
 }
 
-static void test_edges(void)
+/* The linear histogram: edges, overflow, underflow. */
+static void test_linear_edges(void)
 {
-	struct hist *h = hist_create(B, O, 64, false);
-	if (!h)
-		BAIL_OUT("hist_create failed");
-	struct hist_stats st;
+	struct hist *h = must_create(B, O);
 	uint64_t total = 0;
 
 	hist_add(h, 0, 1);
@@ -179,26 +234,11 @@ static void test_edges(void)
 	for (size_t i = 0; i < hist_nbuckets(h); i++)
 		total += hist_bucket_count(h, i);
 	is_u64(total, 5, "five samples in buckets in all");
-	hist_get_stats(h, &st);
-	is_u64(st.samples, 9, "samples 9");
-	is_u64(st.outliers, 4, "outliers 4 (two above, two below)");
-	is_u64(st.outliers_dropped, 0, "none dropped");
-	ok(hist_exact(h), "hist_exact with room for every outlier");
-	is_i64(st.min, -4000000000000000000ll, "min -4e18");
-	is_u64(st.min_seq, 9, "min_seq");
-	is_i64(st.max, 4000000000000000000ll, "max 4e18");
-	is_u64(st.max_seq, 8, "max_seq");
-	is_i64(hist_percentile(h, 100), 4000000000000000000ll,
-	       "p100 is 4e18 exactly");
-	is_i64(hist_percentile(h, 1), -4000000000000000000ll,
-	       "p1 is -4e18 exactly");
-	if (h)
-		hist_destroy(h);
+	is_u64(hist_bucket_count(h, O / B), 0, "no bucket past the last");
+	hist_destroy(h);
 
 	/* Odd sizes: bucket 3, overflow 9. */
-	h = hist_create(3, 9, 4, false);
-	if (!h)
-		BAIL_OUT("hist_create failed");
+	h = must_create(3, 9);
 	hist_add(h, 2, 1);
 	hist_add(h, 3, 2);
 	hist_add(h, 8, 3);
@@ -207,15 +247,264 @@ static void test_edges(void)
 	is_u64(hist_bucket_count(h, 1), 1, "b=3: 3 in bucket 1");
 	is_u64(hist_bucket_count(h, 2), 1, "b=3: 8 in bucket 2");
 	is_u64(hist_overflow_count(h), 1, "b=3,o=9: 9 is overflow");
-	if (h)
+	hist_destroy(h);
+}
+
+/* The log-linear buckets at the scheme's boundaries. */
+static void test_hdr_boundaries(void)
+{
+	static const struct {
+		int64_t v, lo, hi;
+	} cases[] = {
+		{ 0, 0, 0 },
+		{ 1, 1, 1 },
+		{ 1023, 1023, 1023 },
+		{ 1024, 1024, 1024 },
+		{ 2047, 2047, 2047 },		/* last exact value */
+		{ 2048, 2048, 2049 },		/* first 2 ns bucket */
+		{ 2049, 2048, 2049 },
+		{ 4095, 4094, 4095 },
+		{ 4096, 4096, 4099 },		/* first 4 ns bucket */
+		{ 1000000, 999936, 1000447 },	/* 1 ms: 512 ns buckets */
+		{ 1048575, 1048064, 1048575 },
+		{ 1048576, 1048576, 1049599 },
+		{ -1, -1, -1 },
+		{ -2048, -2048, -2048 },	/* last exact negative */
+		{ -2049, -2050, -2049 },
+		{ -2050, -2050, -2049 },
+		{ -4097, -4100, -4097 },
+		{ INT64_MAX, (int64_t)2047 << 52, INT64_MAX },
+		{ INT64_MIN, INT64_MIN, ~((int64_t)2047 << 52) },
+		{ (int64_t)1 << 62, (int64_t)1 << 62, ((int64_t)1 << 62) + ((int64_t)1 << 52) - 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int64_t lo = 0, hi = 0;
+		bool one = only_bucket(cases[i].v, &lo, &hi);
+
+		ok(one && lo == cases[i].lo && hi == cases[i].hi,
+		   "bucket of %lld is [%lld, %lld]", (long long)cases[i].v,
+		   (long long)cases[i].lo, (long long)cases[i].hi);
+		if (!one || lo != cases[i].lo || hi != cases[i].hi)
+			diag("  got [%lld, %lld]%s", (long long)lo, (long long)hi,
+			     one ? "" : " (not one bucket)");
+	}
+}
+
+/* Every power of two and its neighbours, both signs, against ref_bucket. */
+static void test_hdr_powers(void)
+{
+	size_t bad = 0;
+	long long first = 0;
+
+	for (int k = 0; k < 63; k++) {
+		int64_t p = (int64_t)1 << k;
+		int64_t vs[] = { p - 1, p, p + 1, -p, -p - 1, -p + 1 };
+
+		for (size_t i = 0; i < sizeof(vs) / sizeof(vs[0]); i++) {
+			int64_t lo, hi, rlo, rhi;
+
+			ref_bucket(vs[i], &rlo, &rhi);
+			if ((!only_bucket(vs[i], &lo, &hi) || lo != rlo || hi != rhi) &&
+			    !bad++)
+				first = (long long)vs[i];
+		}
+	}
+	ok(bad == 0, "buckets of 2^k - 1, 2^k, 2^k + 1 and their negatives, k < 63, as the scheme says (%zu wrong, first %lld)",
+	   bad, first);
+}
+
+/* A log-uniform magnitude in [0, 2^62), random sign. */
+static int64_t random_value(void)
+{
+	int bits = (int)(rng() % 63);
+	int64_t m = bits ? (int64_t)(rng() >> (64 - bits)) : 0;
+
+	return rng() & 1 ? -m - 1 : m;
+}
+
+/*
+ * Random values across magnitudes: the buckets tile, ascend, are no
+ * wider than the scheme allows, and hold exactly the samples in their
+ * range; every percentile is within 0.1% of the exact one (and exact
+ * below 2048), and is what hist.h says.
+ */
+static void test_hdr_random(void)
+{
+	const size_t n = 200003;
+	int64_t *v = calloc(n, sizeof(*v));
+	struct hist *h = must_create(B, O);
+	struct hist_bucket b;
+	size_t pos = 0, j = 0, nb = 0, bad_count = 0, bad_width = 0, bad_order = 0;
+	size_t bad_prec = 0, bad_rule = 0;
+	int64_t prev_hi = 0;
+	uint64_t total = 0;
+	double worst = 0;
+
+	if (!v)
+		BAIL_OUT("calloc");
+	for (size_t i = 0; i < n; i++) {
+		v[i] = random_value();
+		hist_add(h, v[i], i);
+	}
+	qsort(v, n, sizeof(*v), cmp_i64);
+	while (hist_hdr_next(h, &pos, &b)) {
+		uint64_t c = 0;
+		int64_t rlo, rhi;
+
+		if (nb++ && b.lo <= prev_hi)
+			bad_order++;
+		prev_hi = b.hi;
+		ref_bucket(b.lo, &rlo, &rhi);
+		if (rlo != b.lo || rhi != b.hi)
+			bad_width++;
+		while (j < n && v[j] < b.lo)
+			j++;
+		while (j < n && v[j] <= b.hi) {
+			c++;
+			j++;
+		}
+		if (c != b.count || !c)
+			bad_count++;
+		total += b.count;
+	}
+	is_u64(total, n, "random: log-linear counts add up to the samples");
+	ok(bad_order == 0, "random: %zu buckets ascend without overlap (%zu not)", nb,
+	   bad_order);
+	ok(bad_width == 0, "random: every bucket as the scheme draws it (%zu not)", bad_width);
+	ok(bad_count == 0, "random: every bucket holds exactly the samples in [lo, hi] (%zu not)",
+	   bad_count);
+
+	for (uint64_t k = 1; k <= n; k += 1 + k / 50) {
+		/* p at the middle of rank k: no rounding at the edge */
+		double p = ((double)k - 0.5) * 100 / (double)n;
+		int64_t got = hist_percentile(h, p), exact = v[k - 1];
+
+		if (!within_precision(got, exact))
+			bad_prec++;
+		if (got != expect_pct(v, n, k))
+			bad_rule++;
+		if (exact > 2048 || exact < -2048) {
+			double rel = fabs(((double)got - (double)exact) / (double)exact);
+
+			if (rel > worst)
+				worst = rel;
+		}
+	}
+	ok(bad_prec == 0, "random: percentiles within 0.1%% of the exact nearest rank, exact below 2048 (%zu not)",
+	   bad_prec);
+	ok(bad_rule == 0, "random: percentiles are the bucket's top clamped to max (%zu not)",
+	   bad_rule);
+	ok(worst < 1.0 / 1024, "random: worst relative error %.6f%% < 1/1024", worst * 100);
+	is_i64(hist_percentile(h, 100), v[n - 1], "random: p100 is max");
+	hist_destroy(h);
+	free(v);
+}
+
+/* Each magnitude decade on its own, as a run's RTTs would be. */
+static void test_hdr_decades(void)
+{
+	const size_t n = 9999;
+	const double ps[] = { 50, 90, 95, 99, 99.9, 99.99, 99.999 };
+	int64_t *v = calloc(n, sizeof(*v));
+	size_t bad = 0;
+
+	if (!v)
+		BAIL_OUT("calloc");
+	for (int64_t base = 1; base > 0; base = base <= INT64_MAX / 10 ? base * 10 : 0) {
+		struct hist *h = must_create(B, O);
+		/* the last decade ends at INT64_MAX */
+		uint64_t span = base <= INT64_MAX / 10 ? (uint64_t)(9 * base) :
+			(uint64_t)(INT64_MAX - base);
+
+		for (size_t i = 0; i < n; i++) {
+			v[i] = base + (int64_t)(rng() % span);
+			hist_add(h, v[i], i);
+		}
+		qsort(v, n, sizeof(*v), cmp_i64);
+		for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
+			uint64_t k = (uint64_t)ceil(ps[i] / 100 * (double)n);
+			int64_t got = hist_percentile(h, ps[i]);
+
+			if (!within_precision(got, v[k - 1])) {
+				if (!bad++)
+					diag("  from %lld: p%g %lld, exact %lld",
+					     (long long)base, ps[i],
+					     (long long)got, (long long)v[k - 1]);
+			}
+		}
 		hist_destroy(h);
+	}
+	ok(bad == 0, "every decade 1 ns .. INT64_MAX: the seven percentiles within 0.1%% (%zu not)",
+	   bad);
+	free(v);
+}
+
+/* Every rank of values in [-2048, 2047] is reported exactly. */
+static void test_exact_below_2048(void)
+{
+	const size_t n = 4000;	/* p = k / 40 is rank k exactly */
+	int64_t *v = calloc(n, sizeof(*v));
+	struct hist *h = must_create(B, O);
+	size_t bad = 0, first = 0;
+
+	if (!v)
+		BAIL_OUT("calloc");
+	for (size_t i = 0; i < n; i++) {
+		v[i] = -2048 + (int64_t)(rng() % 4096);
+		hist_add(h, v[i], i);
+	}
+	qsort(v, n, sizeof(*v), cmp_i64);
+	for (size_t k = 1; k <= n; k++)
+		if (hist_percentile(h, (double)k / 40) != v[k - 1] && !bad++)
+			first = k;
+	ok(bad == 0, "values in [-2048, 2047]: every one of %zu ranks exact (%zu not, first %zu)",
+	   n, bad, first);
+	hist_destroy(h);
+	free(v);
+}
+
+static void test_nearest_rank(void)
+{
+	struct hist *h = must_create(B, O);
+
+	/* Inserted out of order: the rank is over sorted values. */
+	hist_add(h, 1500, 4);
+	hist_add(h, 4500, 1);
+	hist_add(h, 500, 3);
+	hist_add(h, 2500, 2);
+	is_i64(hist_percentile(h, 0.0001), 500, "n=4: p0.0001 is rank 1: 500");
+	is_i64(hist_percentile(h, 25), 500, "n=4: p25 is rank 1: 500");
+	is_i64(hist_percentile(h, 25.1), 1500, "n=4: p25.1 is rank 2: 1500, exact");
+	is_i64(hist_percentile(h, 50), 1500, "n=4: p50 is rank 2");
+	is_i64(hist_percentile(h, 75), 2501, "n=4: p75 is rank 3: 2500's bucket [2500, 2501] top");
+	is_i64(hist_percentile(h, 76), 4500,
+	       "n=4: p76 is rank 4: bucket [4500, 4503] clamped to max 4500");
+	is_i64(hist_percentile(h, 100), 4500, "n=4: p100 is max");
+	hist_destroy(h);
+
+	/* 99.9 of 1000 is rank 999, not 1000 (rank in integers) */
+	h = must_create(B, O);
+	for (int64_t i = 1; i <= 1000; i++)
+		hist_add(h, i, (uint64_t)i);
+	is_i64(hist_percentile(h, 99.9), 999, "1..1000: p99.9 is rank 999");
+	is_i64(hist_percentile(h, 99.99), 1000, "1..1000: p99.99 is rank 1000");
+	is_i64(hist_percentile(h, 50), 500, "1..1000: p50 is rank 500");
+	is_i64(hist_percentile(h, 0.1), 1, "1..1000: p0.1 is rank 1");
+	hist_destroy(h);
+
+	/* the top of a bucket, clamped to max only when max is inside it */
+	h = must_create(B, O);
+	for (int i = 0; i < 10; i++)
+		hist_add(h, 7100 + i, (uint64_t)i);	/* 4 ns buckets */
+	is_i64(hist_percentile(h, 50), 7107, "7100..7109: p50 (7104) is bucket [7104, 7107]'s top");
+	is_i64(hist_percentile(h, 100), 7109, "7100..7109: p100 is bucket [7108, 7111] clamped to 7109");
+	hist_destroy(h);
 }
 
 static void test_negative(void)
 {
-	struct hist *h = hist_create(B, O, 8, false);
-	if (!h)
-		BAIL_OUT("hist_create failed");
+	struct hist *h = must_create(B, O);
 	struct hist_stats st;
 
 	hist_add(h, -5, 1);
@@ -223,99 +512,85 @@ static void test_negative(void)
 	hist_add(h, 500, 3);
 	is_u64(hist_underflow_count(h), 2, "two negative samples underflow");
 	is_u64(hist_bucket_count(h, 0), 1, "500 in bucket 0");
-	is_i64(hist_percentile(h, 30), -123456789,
-	       "p30 (rank 1) is the negative sample, exact");
+	ok(within_precision(hist_percentile(h, 30), -123456789),
+	   "p30 (rank 1) %lld within 0.1%% of -123456789", (long long)hist_percentile(h, 30));
 	is_i64(hist_percentile(h, 50), -5, "p50 (rank 2) is -5, exact");
-	is_i64(hist_percentile(h, 100), 500,
-	       "p100 (rank 3) is 500 (bucket top 999 clamped to max)");
+	is_i64(hist_percentile(h, 100), 500, "p100 (rank 3) is 500, exact");
 	hist_get_stats(h, &st);
-	is_i64(st.min, -123456789, "min negative");
+	is_i64(st.min, -123456789, "min negative, exact");
 	is_u64(st.min_seq, 2, "min_seq");
 	is_i64(st.max, 500, "max");
 	is_u64(st.max_seq, 3, "max_seq");
 	is_dbl(st.avg, (-5.0 - 123456789.0 + 500.0) / 3, 1e-6, "avg with negatives");
-	if (h)
-		hist_destroy(h);
+	hist_destroy(h);
+}
+
+/* The extremes of int64: counted, ordered, no overflow anywhere. */
+static void test_huge(void)
+{
+	struct hist *h = must_create(B, O);
+	struct hist_stats st;
+	struct hist_bucket b;
+	size_t pos = 0;
+
+	hist_add(h, INT64_MIN, 1);
+	hist_add(h, INT64_MAX, 2);
+	hist_add(h, 0, 3);
+	hist_add(h, 4000000000000000000ll, 4);
+	hist_get_stats(h, &st);
+	is_i64(st.min, INT64_MIN, "min INT64_MIN, exact");
+	is_i64(st.max, INT64_MAX, "max INT64_MAX, exact");
+	ok(within_precision(hist_percentile(h, 25), INT64_MIN),
+	   "p25 within 0.1%% of INT64_MIN (%lld)", (long long)hist_percentile(h, 25));
+	is_i64(hist_percentile(h, 50), 0, "p50 is 0");
+	ok(within_precision(hist_percentile(h, 75), 4000000000000000000ll),
+	   "p75 within 0.1%% of 4e18 (%lld)", (long long)hist_percentile(h, 75));
+	is_i64(hist_percentile(h, 100), INT64_MAX, "p100 INT64_MAX (clamped to max)");
+	ok(hist_hdr_next(h, &pos, &b) && b.lo == INT64_MIN && b.count == 1,
+	   "first log-linear bucket starts at INT64_MIN");
+	ok(hist_hdr_next(h, &pos, &b) && b.lo == 0 && b.hi == 0,
+	   "then [0, 0]");
+	ok(hist_hdr_next(h, &pos, &b) && b.lo <= 4000000000000000000ll &&
+	   b.hi >= 4000000000000000000ll, "then 4e18's");
+	ok(hist_hdr_next(h, &pos, &b) && b.hi == INT64_MAX && !hist_hdr_next(h, &pos, &b),
+	   "last ends at INT64_MAX, then no more");
+	hist_destroy(h);
 }
 
 static void test_empty_and_single(void)
 {
-	struct hist *h = hist_create(B, O, 8, false);
-	if (!h)
-		BAIL_OUT("hist_create failed");
+	struct hist *h = must_create(B, O);
 	struct hist_stats st;
+	struct hist_bucket b;
 	const double ps[] = { 0.001, 1, 50, 99.999, 100 };
+	size_t pos = 0;
 
 	hist_get_stats(h, &st);
 	is_u64(st.samples, 0, "no samples: samples 0");
-	is_u64(st.outliers, 0, "no samples: outliers 0");
 	is_i64(hist_percentile(h, 50), 0, "no samples: p50 is 0");
 	is_i64(hist_percentile(h, 100), 0, "no samples: p100 is 0");
-	ok(hist_exact(h), "no samples: exact");
+	ok(!hist_hdr_next(h, &pos, &b), "no samples: no log-linear bucket");
 	ok(isfinite(st.avg) && isfinite(st.stddev),
 	   "no samples: avg and stddev are numbers (not NaN)");
-	if (h)
-		hist_destroy(h);
+	hist_destroy(h);
 
-	h = hist_create(B, O, 8, false);
-	if (!h)
-		BAIL_OUT("hist_create failed");
-	hist_add(h, 1500, 42);
+	h = must_create(B, O);
+	hist_add(h, 12345, 42);
 	hist_get_stats(h, &st);
-	is_u64(st.samples, 1, "single sample: samples 1");
-	ok(st.min == 1500 && st.max == 1500, "single sample: min = max = 1500");
-	ok(st.min_seq == 42 && st.max_seq == 42, "single sample: both seqs 42");
-	is_dbl(st.avg, 1500, 1e-9, "single sample: avg");
-	is_dbl(st.stddev, 0, 1e-9, "single sample: stddev 0");
+	is_u64(st.min_seq, 42, "single sample: min_seq");
+	is_u64(st.max_seq, 42, "single sample: max_seq");
+	is_dbl(st.stddev, 0, 0, "single sample: stddev 0");
 	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++)
-		is_i64(hist_percentile(h, ps[i]), 1500,
+		is_i64(hist_percentile(h, ps[i]), 12345,
 		       "single sample: p%g is the sample (clamped)", ps[i]);
-	if (h)
-		hist_destroy(h);
-
-	h = hist_create(B, O, 8, false);
-	hist_add(h, 250000, 7);
-	is_i64(hist_percentile(h, 50), 250000, "single overflow sample: p50 exact");
-	if (h)
-		hist_destroy(h);
-}
-
-static void test_small_ranks(void)
-{
-	struct hist *h = hist_create(B, O, 8, false);
-
-	/* One sample in each of buckets 1..4. */
-	hist_add(h, 4500, 4);
-	hist_add(h, 1500, 1);
-	hist_add(h, 3500, 3);
-	hist_add(h, 2500, 2);
-	is_i64(hist_percentile(h, 0.0001), 1999, "n=4: p0.0001 is rank 1 -> 1999");
-	is_i64(hist_percentile(h, 25), 1999, "n=4: p25 is rank 1 -> 1999");
-	is_i64(hist_percentile(h, 25.1), 2999, "n=4: p25.1 is rank 2 -> 2999");
-	is_i64(hist_percentile(h, 50), 2999, "n=4: p50 is rank 2 -> 2999");
-	is_i64(hist_percentile(h, 75), 3999, "n=4: p75 is rank 3 -> 3999");
-	is_i64(hist_percentile(h, 76), 4500,
-	       "n=4: p76 is rank 4 -> 4999 clamped to max 4500");
-	is_i64(hist_percentile(h, 100), 4500, "n=4: p100 is max");
-	if (h)
-		hist_destroy(h);
-
-	/* Many samples in one bucket: the bucket's top, clamped to max. */
-	h = hist_create(B, O, 8, false);
-	for (int i = 0; i < 10; i++)
-		hist_add(h, 7100 + i, (uint64_t)i);
-	is_i64(hist_percentile(h, 50), 7109, "all in bucket 7: p50 clamped to max");
-	hist_add(h, 9000, 10);
-	is_i64(hist_percentile(h, 50), 7999, "bucket 7's top once max is beyond");
-	if (h)
-		hist_destroy(h);
+	hist_destroy(h);
 }
 
 static void test_stats(void)
 {
 	const int64_t v[] = { 12000, 13500, 11800, 250000, -300, 12999, 14000 };
 	const size_t n = sizeof(v) / sizeof(v[0]);
-	struct hist *h = hist_create(B, O, 16, false);
+	struct hist *h = must_create(B, O);
 	struct hist_stats st;
 	double sum = 0, var = 0, mean;
 
@@ -336,21 +611,20 @@ static void test_stats(void)
 	is_dbl(st.avg, mean, 1e-6, "avg against a direct computation");
 	is_dbl(st.stddev, sqrt(var), 1e-6,
 	       "stddev is the population's (divides by n, not n-1)");
-	is_u64(st.outliers, 2, "outliers: one above, one below");
-	if (h)
-		hist_destroy(h);
+	hist_destroy(h);
 }
 
 /*
  * A component across two clocks that disagree (PHC at the epoch, system
  * clock now) is about -1.7e18 ns with microseconds of jitter: avg and
- * stddev must survive that (no overflow, no cancellation).
+ * stddev must survive that (no overflow, no cancellation), percentiles
+ * stay within 0.1%.
  */
 static void test_large_offset(void)
 {
 	const int64_t off = -1700000000000000000ll;
 	const size_t n = 1000;
-	struct hist *h = hist_create(B, O, 4, false);
+	struct hist *h = must_create(B, O);
 	struct hist_stats st;
 	double mean = 0, var = 0;
 
@@ -372,172 +646,55 @@ static void test_large_offset(void)
 	       "avg of %zu samples near -1.7e18 ns (unsynced clocks)", n);
 	is_dbl(st.stddev, sqrt(var), 0.01 * sqrt(var),
 	       "stddev of samples near -1.7e18 ns with 0..9 ms spread is ~2.87 ms");
-	is_u64(st.outliers_dropped, n - 4, "outliers beyond the store dropped");
-	ok(!hist_exact(h), "not exact once outliers are dropped");
-	if (h)
-		hist_destroy(h);
+	ok(within_precision(hist_percentile(h, 50), off + 4000000),
+	   "p50 within 0.1%% of -1.7e18 + 4 ms");
+	hist_destroy(h);
 }
 
-static void test_outlier_store_full(void)
+/* Percentiles do not depend on the linear buckets (-b, -o). */
+static void test_independent_of_linear(void)
 {
-	struct hist *h = hist_create(B, O, 1, false);
-	struct hist_stats st;
-
-	hist_add(h, 5000, 1);
-	hist_add(h, 200000, 2);
-	ok(hist_exact(h), "cap 1, one outlier: exact");
-	hist_get_stats(h, &st);
-	is_u64(st.outliers_dropped, 0, "cap 1, one outlier: none dropped");
-	hist_add(h, 300000, 3);
-	ok(!hist_exact(h), "cap 1, two outliers: not exact");
-	hist_get_stats(h, &st);
-	is_u64(st.outliers_dropped, 1, "cap 1, two outliers: outliers_dropped 1");
-	is_u64(st.outliers, 2, "cap 1, two outliers: outliers counts both");
-	is_u64(hist_overflow_count(h), 2, "overflow count still counts both");
-	is_i64(st.max, 300000, "max is exact though the store was full");
-	is_u64(st.max_seq, 3, "max_seq of the dropped outlier");
-	is_u64(st.samples, 3, "samples 3");
-	if (h)
-		hist_destroy(h);
-}
-
-/* A percentile asked, then more outliers, then asked again. */
-static void test_resort(void)
-{
-	struct hist *h = hist_create(B, O, 16, false);
-
-	hist_add(h, 500000, 1);
-	hist_add(h, 400000, 2);
-	is_i64(hist_percentile(h, 100), 500000, "p100 before more adds");
-	is_i64(hist_percentile(h, 50), 400000, "p50 before more adds");
-	hist_add(h, 450000, 3);
-	hist_add(h, 100, 4);
-	/* sorted: 100 400000 450000 500000 */
-	is_i64(hist_percentile(h, 75), 450000,
-	       "p75 sees an outlier added after the last percentile");
-	is_i64(hist_percentile(h, 25), 999,
-	       "p25 is the top of bucket 0 (the sample 100 is the min, not clamped)");
-	is_i64(hist_percentile(h, 50), 400000, "p50 after more adds");
-	if (h)
-		hist_destroy(h);
-}
-
-static void test_random(void)
-{
-	/*
-	 * n = 4999 keeps p/100*n away from whole numbers for every p below
-	 * 100, so the rank does not hinge on floating-point rounding.
-	 */
-	const size_t n = 4999;
+	const size_t n = 20011;
+	const int64_t shapes[][2] = { { 1000, 100000 }, { 10, 1000 }, { 1, 1 }, { 250, 50000 } };
 	const double ps[] = { 50, 90, 95, 99, 99.9, 99.99, 99.999, 100 };
-	const uint64_t ranks[] = { 2500, 4500, 4750, 4950, 4995, 4999, 4999, 4999 };
-	int64_t *v = calloc(n, sizeof(*v));
-	int64_t *sorted = calloc(n, sizeof(*sorted));
-	struct hist *h = hist_create(B, O, n, false);
-	struct hist_stats st;
-	size_t nover = 0, nunder = 0;
-	double sum = 0, var = 0, mean;
-	uint64_t total = 0;
+	struct hist *h[4];
+	size_t bad = 0;
 
+	for (size_t s = 0; s < 4; s++)
+		h[s] = must_create(shapes[s][0], shapes[s][1]);
 	for (size_t i = 0; i < n; i++) {
-		uint64_t r = rng();
+		int64_t v = 5000 + (int64_t)(rng() % 3000);
 
-		if (r % 100 < 3)		/* 3% above overflow */
-			v[i] = O + (int64_t)(rng() % 5000000);
-		else if (r % 100 < 5)		/* 2% negative */
-			v[i] = -1 - (int64_t)(rng() % 50000);
-		else				/* around 12 us */
-			v[i] = 8000 + (int64_t)(rng() % 30000);
-		/* the seq is i + 1000 */
-		hist_add(h, v[i], i + 1000);
-		sum += (double)v[i];
-		nover += v[i] >= O;
-		nunder += v[i] < 0;
+		if (rng() % 100 == 0)
+			v = 50000 + (int64_t)(rng() % 5000000);
+		for (size_t s = 0; s < 4; s++)
+			hist_add(h[s], v, i);
 	}
-	memcpy(sorted, v, n * sizeof(*v));
-	qsort(sorted, n, sizeof(*sorted), cmp_i64);
-	mean = sum / (double)n;
-	for (size_t i = 0; i < n; i++)
-		var += ((double)v[i] - mean) * ((double)v[i] - mean);
-	var /= (double)n;
-
-	hist_get_stats(h, &st);
-	is_u64(st.samples, n, "random: samples");
-	is_u64(hist_overflow_count(h), nover, "random: overflow count (%zu)", nover);
-	is_u64(hist_underflow_count(h), nunder, "random: underflow count (%zu)",
-	       nunder);
-	is_u64(st.outliers, nover + nunder, "random: outliers");
-	for (size_t i = 0; i < hist_nbuckets(h); i++)
-		total += hist_bucket_count(h, i);
-	is_u64(total + nover + nunder, n, "random: buckets + outliers = samples");
-	is_i64(st.min, sorted[0], "random: min");
-	is_i64(st.max, sorted[n - 1], "random: max");
-	ok(st.min_seq >= 1000 && st.min_seq < 1000 + n &&
-	   v[st.min_seq - 1000] == st.min, "random: min_seq is a seq of the min");
-	ok(st.max_seq >= 1000 && st.max_seq < 1000 + n &&
-	   v[st.max_seq - 1000] == st.max, "random: max_seq is a seq of the max");
-	is_dbl(st.avg, mean, 1e-6 * fabs(mean), "random: avg");
-	is_dbl(st.stddev, sqrt(var), 1e-6 * sqrt(var), "random: stddev");
-	ok(hist_exact(h), "random: exact");
-
-	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
-		uint64_t rank = (uint64_t)ceil(ps[i] / 100 * (double)n);
-		int64_t want, got;
-
-		if (rank != ranks[i])
-			diag("rank of p%g computed as %llu", ps[i],
-			     (unsigned long long)rank);
-		want = expect_pct(sorted, n, ranks[i], B, O);
-		got = hist_percentile(h, ps[i]);
-		is_i64(got, want, "random: p%g (rank %llu, sample %lld%s)", ps[i],
-		       (unsigned long long)ranks[i],
-		       (long long)sorted[ranks[i] - 1],
-		       sorted[ranks[i] - 1] < 0 || sorted[ranks[i] - 1] >= O ?
-		       ", exact" : ", bucket top");
-	}
-	/* Every rank, through p chosen at its middle (rank - 0.5) / n. */
-	{
-		size_t bad = 0, first_bad = 0;
-
-		for (uint64_t k = 1; k <= n; k++) {
-			double p = ((double)k - 0.5) * 100 / (double)n;
-
-			if (hist_percentile(h, p) != expect_pct(sorted, n, k, B, O) &&
-			    !bad++)
-				first_bad = k;
-		}
-		ok(bad == 0, "random: every rank 1..%zu right (%zu wrong, first %zu)",
-		   n, bad, first_bad);
-	}
-	if (h)
-		hist_destroy(h);
-
-	/* The same samples with 250 ns buckets and a 50 us bound. */
-	h = hist_create(250, 50000, n, false);
-	for (size_t i = 0; i < n; i++)
-		hist_add(h, v[i], i);
 	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++)
-		is_i64(hist_percentile(h, ps[i]),
-		       expect_pct(sorted, n, ranks[i], 250, 50000),
-		       "random, b=250 o=50000: p%g", ps[i]);
-	if (h)
-		hist_destroy(h);
-	free(v);
-	free(sorted);
+		for (size_t s = 1; s < 4; s++)
+			bad += hist_percentile(h[s], ps[i]) != hist_percentile(h[0], ps[i]);
+	ok(bad == 0, "the same percentiles with -b 1/-o 100, -b 0.01/-o 1, 1 ns/1 ns, 250 ns/50 us (%zu differ)",
+	   bad);
+	for (size_t s = 0; s < 4; s++)
+		hist_destroy(h[s]);
 }
 
 int main(void)
 {
 	test_params();
-	test_edges();
-	test_negative();
-	test_empty_and_single();
-	test_small_ranks();
-	test_stats();
-	test_outlier_store_full();
-	test_resort();
-	test_random();
 	test_create_rejects();
+	test_linear_edges();
+	test_hdr_boundaries();
+	test_hdr_powers();
+	test_hdr_random();
+	test_hdr_decades();
+	test_exact_below_2048();
+	test_nearest_rank();
+	test_negative();
+	test_huge();
+	test_empty_and_single();
+	test_stats();
+	test_independent_of_linear();
 	test_large_offset();	/* last: may trip UBSan in a broken build */
 	return done_testing();
 }
