@@ -145,7 +145,8 @@ static int parse_u64(struct parser *ps, const char *s, uint64_t lo,
 	unsigned long long v;
 
 	snprintf(range, sizeof(range), "%" PRIu64 " to %" PRIu64, lo, hi);
-	if (!*s || *s == '-' || *s == '+')
+	/* strtoull would skip leading blanks and take a sign: digits only */
+	if (*s < '0' || *s > '9')
 		return bad(ps, "'%s' is not a number: give an integer from %s", s, range);
 	errno = 0;
 	v = strtoull(s, &end, 10);
@@ -182,16 +183,18 @@ static int parse_dec_ns(struct parser *ps, const char *s, int64_t unit_ns,
 {
 	char range[64], lo[24], hi[24];
 	const char *p = s;
-	int64_t ip = 0, frac = 0, scale = unit_ns;
-	bool digits = false;
+	int64_t ip = 0, frac = 0, scale = unit_ns, ns;
+	bool digits = false, big = false;
 
 	fmt_units(lo, sizeof(lo), lo_ns, unit_ns);
 	fmt_units(hi, sizeof(hi), hi_ns, unit_ns);
 	snprintf(range, sizeof(range), "%s to %s", lo, hi);
 	for (; *p >= '0' && *p <= '9'; p++, digits = true) {
-		if (ip > INT64_MAX / 10 / unit_ns)
-			return bad(ps, "%s is out of range. Must be in the range %s", s, range);
-		ip = ip * 10 + (*p - '0');
+		/* More whole units than hi_ns holds: out of range, and no
+		 * more arithmetic that could overflow. */
+		big = big || ip > hi_ns / unit_ns || ip > (INT64_MAX - 9) / 10;
+		if (!big)
+			ip = ip * 10 + (*p - '0');
 	}
 	if (*p == '.') {
 		for (p++; *p >= '0' && *p <= '9'; p++, digits = true) {
@@ -206,9 +209,10 @@ static int parse_dec_ns(struct parser *ps, const char *s, int64_t unit_ns,
 	}
 	if (!digits || *p)
 		return bad(ps, "'%s' is not a number: give a value from %s", s, range);
-	if (ip * unit_ns + frac < lo_ns || ip * unit_ns + frac > hi_ns)
+	if (big || ip > hi_ns / unit_ns ||
+	    __builtin_add_overflow(ip * unit_ns, frac, &ns) || ns < lo_ns || ns > hi_ns)
 		return bad(ps, "%s is out of range. Must be in the range %s", s, range);
-	*out = ip * unit_ns + frac;
+	*out = ns;
 	return 0;
 }
 
@@ -237,6 +241,18 @@ static int need(struct parser *ps, const bool *given, int val, int req)
 	return -1;
 }
 
+/*
+ * Transactions an emitter can make in its default 10 s: one per --interval
+ * and one more, or RANT_MAX_RATE a second back to back (the rate the log
+ * is sized at from -d). A larger -c without -d would stop at 10 s.
+ */
+static uint64_t default_reach(const struct rant_cfg *c)
+{
+	if (c->interval_ns)
+		return (uint64_t)(10 * NS_PER_SEC / c->interval_ns) + 1;
+	return 10ULL * RANT_MAX_RATE;
+}
+
 static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 {
 	char label[40];
@@ -258,8 +274,14 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 				return -1;
 			}
 	}
-	if (c->duration_ns < 0)
+	if (c->duration_ns < 0) {
 		c->duration_ns = c->mode == MODE_EMIT ? 10 * NS_PER_SEC : 0;
+		if (c->mode == MODE_EMIT && c->count > default_reach(c)) {
+			fprintf(ps->err, "rant: -c/--count %" PRIu64 " cannot be reached in the default -d/--duration of 10 s (%" PRIu64 " at most): give -d 0 to run until the count, or a -d long enough\n",
+				c->count, default_reach(c));
+			return -1;
+		}
+	}
 	if (need(ps, given, 'B', 'p') || need(ps, given, 'P', 'p') ||
 	    need(ps, given, 'C', 't') || need(ps, given, 'L', 'l') ||
 	    need(ps, given, O_TRACE_INSTANCE, 'T'))
@@ -325,6 +347,13 @@ enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *c,
 			return OPTS_ERROR;
 		}
 		ps.val = opt;
+		if (given[opt] && opt_find(opt) && opt_find(opt)->arg) {
+			char label[40];
+
+			fprintf(err, "rant: %s given twice (again as '%s'): give it once\n",
+				opt_label(opt, label, sizeof(label)), optarg);
+			return OPTS_ERROR;
+		}
 		given[opt] = true;
 		switch (opt) {
 		case 'i': c->iface = optarg; break;
