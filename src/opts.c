@@ -286,6 +286,11 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 	    need(ps, given, 'C', 't') || need(ps, given, 'L', 'l') ||
 	    need(ps, given, O_TRACE_INSTANCE, 'T'))
 		return -1;
+	if ((given['B'] || given['P']) && !c->busy_poll_us) {
+		fprintf(ps->err, "rant: %s needs busy polling on: give -p/--busy-poll-us above 0 (-p 0 is off)\n",
+			opt_label(given['B'] ? 'B' : 'P', label, sizeof(label)));
+		return -1;
+	}
 	if (c->overflow_ns < c->bucket_ns || c->overflow_ns % c->bucket_ns) {
 		fprintf(ps->err, "rant: -o/--overflow must be a multiple of -b/--bucket-size (%g us): e.g. -o %g\n",
 			(double)c->bucket_ns / NS_PER_US,
