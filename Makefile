@@ -6,6 +6,7 @@
 #   make bench      the performance comparison (root, veth)
 #   make lint       shellcheck and cppcheck
 #   make asan       unit tests under ASan/UBSan
+#   make fuzz       each libFuzzer harness for FUZZ_SECONDS (default 60)
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -33,9 +34,9 @@ UNIT_BINS := $(UNIT_SRCS:.c=.t)
 # Debian packages the build, the tests, the demo and the bench need.
 DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	iproute2 ethtool jq perl shellcheck cppcheck sockperf tuna linuxptp \
-	pciutils procps psmisc valgrind
+	pciutils procps psmisc valgrind clang libclang-rt-14-dev
 
-.PHONY: all deps check test unit net lint asan demo bench install clean
+.PHONY: all deps check test unit net lint asan fuzz fuzz-check fuzz-corpus demo bench install clean
 
 all: rant
 
@@ -85,6 +86,7 @@ check: deps
 	$(MAKE) lint
 	$(MAKE) unit
 	$(MAKE) asan
+	$(MAKE) fuzz-check
 	$(MAKE) net
 
 test: check
@@ -95,6 +97,53 @@ asan:
 	$(MAKE) CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" $(UNIT_BINS)
 	prove $(UNIT_BINS)
 	$(MAKE) clean-objs
+
+# libFuzzer harnesses (tests/fuzz/), built with clang into a directory of
+# their own so the sanitizer objects never mix with the normal build. Each
+# runs on its seed corpus (tests/fuzz/corpus/NAME, read only) plus a
+# working corpus in build-fuzz/; a crash leaves build-fuzz/NAME-crash-*
+# and fails the target. `make check` runs each for FUZZ_CHECK_SECONDS.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_CHECK_SECONDS ?= 5
+FUZZ_DIR := build-fuzz
+FUZZ_NAMES := wire cmsg opts
+FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) \
+	-D_GNU_SOURCE -std=gnu11 -pthread -DRANT_VERSION='"$(VERSION)"' -Isrc
+fuzz_srcs_wire := src/wire.c src/record.c src/metric.c src/hist.c src/txlog.c src/mem.c
+fuzz_srcs_cmsg := src/ts.c
+fuzz_srcs_opts := src/opts.c
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(SRCS) $(wildcard src/*.h) Makefile
+	@mkdir -p $(FUZZ_DIR)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(fuzz_srcs_$*)
+
+fuzz: $(FUZZ_NAMES:%=fuzz-run-%)
+
+# Rewrites the seed corpora (wire, option lines, control buffers captured
+# over loopback); the files are kept in the tree.
+fuzz-corpus: build/librant.a
+	@mkdir -p $(FUZZ_DIR) tests/fuzz/corpus/wire tests/fuzz/corpus/cmsg tests/fuzz/corpus/opts
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $(FUZZ_DIR)/mkcorpus tests/fuzz/mkcorpus.c build/librant.a $(LIBS)
+	$(FUZZ_DIR)/mkcorpus
+
+fuzz-check:
+	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS)
+
+# One harness: a crash fails with the log's tail and the input's name.
+fuzz-run-%: $(FUZZ_DIR)/fuzz_%
+	@mkdir -p $(FUZZ_DIR)/corpus-$*
+	@echo "fuzz_$*: $(FUZZ_SECONDS) s"
+	@$(FUZZ_DIR)/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+		-print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/$*- \
+		$(if $(wildcard tests/fuzz/$*.dict),-dict=tests/fuzz/$*.dict) \
+		$(FUZZ_DIR)/corpus-$* tests/fuzz/corpus/$* 2>$(FUZZ_DIR)/$*.log || \
+		{ tail -n 40 $(FUZZ_DIR)/$*.log; \
+		  echo "fuzz_$*: FAILED, the input is in $(FUZZ_DIR)/$*-crash-*" >&2; exit 1; }
+	@grep -E '^stat::(number_of_executed_units|new_units_added)' $(FUZZ_DIR)/$*.log | \
+		sed 's/^stat::/fuzz_$*: /'
 
 demo: deps
 	$(MAKE) all
@@ -115,3 +164,4 @@ clean-objs:
 
 clean: clean-objs
 	rm -f rant bench/floor bench/logbench bench/histbench
+	rm -rf $(FUZZ_DIR)

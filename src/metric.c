@@ -33,7 +33,7 @@ static bool diff(const struct txrec *r, enum point a, enum point b,
 
 	if (ta == TS_NONE || tb == TS_NONE)
 		return false;
-	*ns = ta - tb;
+	*ns = ns_sub(ta, tb);	/* saturates: stamps may come off the wire */
 	return true;
 }
 
@@ -47,7 +47,7 @@ bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns)
 	if (d->c != d->d) {
 		if (!diff(r, d->c, d->d, &w))
 			return false;
-		v -= w;
+		v = ns_sub(v, w);
 	}
 	*ns = v;
 	return true;

@@ -365,9 +365,11 @@ static int parse_arg(struct parser *ps, struct rant_cfg *c, const char *arg)
 		(*(int *)p)++;
 		return 0;
 	case T_STR:
-		if (!*arg && o->val != 'a') {
-			fprintf(ps->err, "rant: %s is empty: give %s\n",
-				opt_label(o->val, label, sizeof(label)), o->arg);
+		if (!*arg && o->val != 'a' && o->val != 'i') {	/* check() says what they are for */
+			fprintf(ps->err, "rant: %s is empty: give %s%s\n",
+				opt_label(o->val, label, sizeof(label)),
+				o->val == 'l' || o->val == 'j' ? "a file name" : o->arg,
+				o->val == 'j' ? " (- for stdout)" : "");
 			return -1;
 		}
 		memcpy(p, &arg, sizeof(arg));
@@ -401,6 +403,18 @@ static int need(struct parser *ps, const bool *given, const struct opt *o)
 	return -1;
 }
 
+/*
+ * Transactions an emitter can make in its default 10 s: one per --interval
+ * and one more, or RANT_MAX_RATE a second back to back (the rate the log
+ * is sized at from -d). A larger -c without -d would stop at 10 s.
+ */
+static uint64_t default_reach(const struct rant_cfg *c)
+{
+	if (c->interval_ns)
+		return (uint64_t)(10 * NS_PER_SEC / c->interval_ns) + 1;
+	return 10ULL * RANT_MAX_RATE;
+}
+
 /* The options against each other, and the mode. */
 static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 {
@@ -431,8 +445,19 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		if (need(ps, given, o))
 			return -1;
 	}
-	if (c->duration_ns == DURATION_BY_MODE)
+	if (c->duration_ns == DURATION_BY_MODE) {
 		c->duration_ns = c->mode == MODE_EMIT ? 10 * NS_PER_SEC : 0;
+		if (c->mode == MODE_EMIT && c->count > default_reach(c)) {
+			fprintf(ps->err, "rant: -c/--count %" PRIu64 " cannot be reached in the default -d/--duration of 10 s (%" PRIu64 " at most): give -d 0 to run until the count, or a -d long enough\n",
+				c->count, default_reach(c));
+			return -1;
+		}
+	}
+	if ((given['B'] || given['P']) && !c->busy_poll_us) {
+		fprintf(ps->err, "rant: %s needs busy polling on: give -p/--busy-poll-us above 0 (-p 0 is off)\n",
+			opt_label(given['B'] ? 'B' : 'P', label, sizeof(label)));
+		return -1;
+	}
 	if (c->overflow_ns < c->bucket_ns || c->overflow_ns % c->bucket_ns) {
 		fprintf(ps->err, "rant: -o/--overflow must be a multiple of -b/--bucket-size (%g us): e.g. -o %g\n",
 			(double)c->bucket_ns / NS_PER_US,
@@ -481,6 +506,9 @@ static void getopt_error(FILE *err, int opt, char **argv)
 	if (opt == ':')
 		fprintf(err, "rant: %s needs an argument (rant --help)\n",
 			optopt ? opt_label(optopt, label, sizeof(label)) : what);
+	else if (optopt && opt_find(optopt))	/* --flag=VALUE */
+		fprintf(err, "rant: %s takes no value (rant --help)\n",
+			opt_label(optopt, label, sizeof(label)));
 	else if (optopt)
 		fprintf(err, "rant: unknown option -%c (rant --help)\n", optopt);
 	else
@@ -514,8 +542,8 @@ enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *c,
 			return OPTS_HELP;
 		}
 		if (given[opt] && ps.o->arg) {
-			fprintf(err, "rant: %s given twice: give it once\n",
-				opt_label(opt, label, sizeof(label)));
+			fprintf(err, "rant: %s given twice (again as '%s'): give it once\n",
+				opt_label(opt, label, sizeof(label)), optarg);
 			return OPTS_ERROR;
 		}
 		given[opt] = true;

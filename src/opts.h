@@ -19,6 +19,7 @@ enum rant_mode {
 
 #define RANT_DEFAULT_PORT 12345
 #define RANT_RING_RECORDS 500000	/* -S: the log keeps the last N */
+#define RANT_MAX_RATE 200000		/* transactions/s at most: sizing from -d */
 
 struct rant_cfg {
 	enum rant_mode mode;

@@ -16,7 +16,7 @@ static int32_t delta32(int64_t base, int64_t t)
 
 	if (base == TS_NONE || t == TS_NONE)
 		return TXREC_NO_DELTA;
-	d = t - base;
+	d = ns_sub(t, base);
 	if (d <= INT32_MIN || d > INT32_MAX)
 		return TXREC_NO_DELTA;
 	return (int32_t)d;
@@ -24,7 +24,7 @@ static int32_t delta32(int64_t base, int64_t t)
 
 static int64_t undelta(int64_t base, int32_t d)
 {
-	return base == TS_NONE || d == TXREC_NO_DELTA ? TS_NONE : base + d;
+	return base == TS_NONE || d == TXREC_NO_DELTA ? TS_NONE : ns_add(base, d);
 }
 
 void txrec_set_t3_sw(struct txrec *r, int64_t t3_sw)

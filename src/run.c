@@ -24,7 +24,7 @@ volatile sig_atomic_t run_stop;
 
 /* Transactions per second assumed when sizing from -d: a kernel UDP
  * round trip takes at least ~5 us, even on the best NICs. */
-#define SIZING_RATE 200000
+#define SIZING_RATE RANT_MAX_RATE
 
 static void on_signal(int sig)
 {

@@ -3,6 +3,15 @@
  * Time is kept as int64 nanoseconds everywhere in rant; this is the one
  * place that converts. 0 means "no stamp" (the kernel leaves absent
  * SCM_TIMESTAMPING slots zeroed, and no real stamp is ever exactly 0).
+ *
+ * None of these helpers overflows, whatever it is given (stamps come from
+ * the kernel and, in a pong, from the network):
+ * - timespec_to_ns() rejects what is not a time in int64 ns (tv_nsec
+ *   outside 0..999999999, or a time before 1677 or after 2262): it gives
+ *   TS_NONE, so a bogus stamp counts as a missing one.
+ * - ns_to_timespec() is defined for every int64.
+ * - ns_add() and ns_sub() saturate at INT64_MIN and INT64_MAX: a
+ *   difference of two hostile stamps is absurd, never undefined.
  */
 #ifndef RANT_TIMEUTIL_H
 #define RANT_TIMEUTIL_H
@@ -15,9 +24,39 @@
 #define NS_PER_SEC 1000000000LL
 #define TS_NONE 0
 
+static inline int64_t ns_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+/* a - b */
+static inline int64_t ns_sub(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_sub_overflow(a, b, &r))
+		return b < 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
 static inline int64_t timespec_to_ns(const struct timespec *ts)
 {
-	return (int64_t)ts->tv_sec * NS_PER_SEC + ts->tv_nsec;
+	int64_t sec = ts->tv_sec, nsec = ts->tv_nsec, ns;
+
+	if (nsec < 0 || nsec >= NS_PER_SEC)
+		return TS_NONE;
+	if (sec < 0 && nsec) {	/* so that INT64_MIN itself is reached */
+		sec++;
+		nsec -= NS_PER_SEC;
+	}
+	if (__builtin_mul_overflow(sec, NS_PER_SEC, &ns) ||
+	    __builtin_add_overflow(ns, nsec, &ns))
+		return TS_NONE;
+	return ns;
 }
 
 static inline struct timespec ns_to_timespec(int64_t ns)

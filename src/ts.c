@@ -28,13 +28,60 @@ static bool cmsg_is_recverr(const struct cmsghdr *c)
 	       (c->cmsg_level == SOL_IPV6 && c->cmsg_type == IPV6_RECVERR);
 }
 
-static int read_tstamp(const struct cmsghdr *c, struct ts_stamps *out)
+/*
+ * A walk over the control buffer that never reads past msg_controllen
+ * (the kernel hands over msg_controllen as the bytes it wrote). Each
+ * header is copied out, so the buffer needs no particular alignment.
+ */
+struct cmsg_walk {
+	const unsigned char *buf;
+	size_t len;		/* msg_controllen */
+	size_t off;		/* start of the next header */
+};
+
+static void walk_init(struct cmsg_walk *w, const struct msghdr *msg)
+{
+	w->buf = msg->msg_control;
+	w->len = msg->msg_control ? msg->msg_controllen : 0;
+	w->off = 0;
+}
+
+/*
+ * The next cmsg: 1 with its header in *c and its data at *data (cmsg_len
+ * bytes in all, checked to lie inside the buffer), 0 at the end (fewer
+ * bytes left than a header, as CMSG_NXTHDR ends), -EINVAL when cmsg_len
+ * is shorter than a header or runs past the end of the buffer.
+ */
+static int walk_next(struct cmsg_walk *w, struct cmsghdr *c,
+		     const unsigned char **data)
+{
+	size_t left = w->off < w->len ? w->len - w->off : 0;
+
+	if (left < sizeof(*c))
+		return 0;
+	memcpy(c, w->buf + w->off, sizeof(*c));
+	if (c->cmsg_len < CMSG_LEN(0) || c->cmsg_len > left)
+		return -EINVAL;
+	*data = w->buf + w->off + CMSG_LEN(0);
+	/* The padding after the last one may be cut: CMSG_NXTHDR allows it. */
+	w->off += CMSG_ALIGN(c->cmsg_len) < left ? CMSG_ALIGN(c->cmsg_len) : left;
+	return 1;
+}
+
+/* Bytes of data the cmsg holds. */
+static size_t cmsg_data_len(const struct cmsghdr *c)
+{
+	return c->cmsg_len - CMSG_LEN(0);
+}
+
+static int read_tstamp(const struct cmsghdr *c, const unsigned char *data,
+		       struct ts_stamps *out)
 {
 	struct scm_timestamping tss;
 
-	if (c->cmsg_len < CMSG_LEN(sizeof(tss)))
+	if (cmsg_data_len(c) < sizeof(tss))
 		return -EINVAL;
-	memcpy(&tss, CMSG_DATA(c), sizeof(tss));
+	memcpy(&tss, data, sizeof(tss));
 	out->kn_ns = timespec_to_ns(&tss.ts[0]);
 	out->hw_ns = timespec_to_ns(&tss.ts[2]);
 	return 0;
@@ -42,43 +89,54 @@ static int read_tstamp(const struct cmsghdr *c, struct ts_stamps *out)
 
 int ts_parse_rx(const struct msghdr *msg, struct ts_stamps *out)
 {
-	struct cmsghdr *c;
+	const unsigned char *data;
+	struct cmsg_walk w;
+	struct cmsghdr c;
+	int ret;
 
 	if (msg->msg_flags & MSG_CTRUNC)
 		return -EINVAL;
-	for (c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR((struct msghdr *)msg, c))
-		if (cmsg_is_tstamp(c))
-			return read_tstamp(c, out);
-	return -ENOENT;
+	walk_init(&w, msg);
+	while ((ret = walk_next(&w, &c, &data)) > 0)
+		if (cmsg_is_tstamp(&c))
+			return read_tstamp(&c, data, out);
+	return ret ? ret : -ENOENT;
 }
 
 int ts_parse_tx(const struct msghdr *msg, struct ts_tx *out)
 {
 	struct sock_extended_err ee;
+	struct ts_stamps st;
 	bool have_ts = false, have_ee = false;
-	struct cmsghdr *c;
-	int err;
+	const unsigned char *data;
+	struct cmsg_walk w;
+	struct cmsghdr c;
+	int ret;
 
 	if (msg->msg_flags & MSG_CTRUNC)
 		return -EINVAL;
-	for (c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR((struct msghdr *)msg, c)) {
-		if (cmsg_is_tstamp(c)) {
-			err = read_tstamp(c, &out->ts);
-			if (err)
-				return err;
+	walk_init(&w, msg);
+	while ((ret = walk_next(&w, &c, &data)) > 0) {
+		if (cmsg_is_tstamp(&c)) {
+			ret = read_tstamp(&c, data, &st);
+			if (ret)
+				return ret;
 			have_ts = true;
-		} else if (cmsg_is_recverr(c)) {
-			if (c->cmsg_len < CMSG_LEN(sizeof(ee)))
+		} else if (cmsg_is_recverr(&c)) {
+			if (cmsg_data_len(&c) < sizeof(ee))
 				return -EINVAL;
-			memcpy(&ee, CMSG_DATA(c), sizeof(ee));
+			memcpy(&ee, data, sizeof(ee));
 			have_ee = true;
 		}
 	}
+	if (ret)
+		return ret;
 	if (!have_ee || ee.ee_origin != SO_EE_ORIGIN_TIMESTAMPING ||
 	    ee.ee_errno != ENOMSG)
 		return -ENOMSG;
 	if (!have_ts)
 		return -EINVAL;
+	out->ts = st;
 	out->key = ee.ee_data;
 	out->type = ee.ee_info;
 	return 0;

@@ -27,9 +27,19 @@ struct ts_tx {
 };
 
 /*
+ * Both parsers read only the msg_controllen bytes at msg_control (any
+ * alignment), as the kernel hands them over, whatever the cmsg_len fields
+ * say: a cmsg whose cmsg_len is shorter than its header or runs past
+ * msg_controllen makes the message malformed (-EINVAL), as does
+ * MSG_CTRUNC in msg_flags. Trailing bytes too few for a header end the
+ * walk, as with CMSG_NXTHDR. out is written only on success.
+ */
+
+/*
  * RX: find SCM_TIMESTAMPING in msg. Returns 0 and fills out (either stamp
  * may still be TS_NONE), -ENOENT when msg has none, -EINVAL when a
- * timestamping cmsg is truncated (cmsg_len too small).
+ * timestamping cmsg is truncated (cmsg_len too small) or the message is
+ * malformed before it.
  */
 int ts_parse_rx(const struct msghdr *msg, struct ts_stamps *out);
 
@@ -37,7 +47,8 @@ int ts_parse_rx(const struct msghdr *msg, struct ts_stamps *out);
  * TX: parse one message read with MSG_ERRQUEUE. Returns 0 when it is a
  * timestamp report (SO_EE_ORIGIN_TIMESTAMPING with ee_errno ENOMSG and an
  * SCM_TIMESTAMPING cmsg), -ENOMSG for a foreign error-queue entry (ICMP
- * error, zerocopy notification, ...), -EINVAL for a truncated one.
+ * error, zerocopy notification, ...), -EINVAL for a truncated or malformed
+ * one.
  */
 int ts_parse_tx(const struct msghdr *msg, struct ts_tx *out);
 

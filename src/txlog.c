@@ -151,7 +151,7 @@ struct sec_cache {
 /* " seconds.nanoseconds", or " -" for an absent stamp. */
 static char *put_stamp(char *p, int64_t t, struct sec_cache *sc)
 {
-	uint64_t sec;
+	uint64_t sec, u = (uint64_t)t;
 
 	*p++ = ' ';
 	if (t == TS_NONE) {
@@ -160,9 +160,9 @@ static char *put_stamp(char *p, int64_t t, struct sec_cache *sc)
 	}
 	if (t < 0) {
 		*p++ = '-';
-		t = -t;
+		u = (uint64_t)0 - u;	/* in uint64: INT64_MIN too */
 	}
-	sec = (uint64_t)t / 1000000000u;
+	sec = u / 1000000000u;
 	if (!sc->len || sc->sec != sec) {
 		char *e = put_u64(sc->txt, sec);
 
@@ -171,7 +171,7 @@ static char *put_stamp(char *p, int64_t t, struct sec_cache *sc)
 		sc->sec = sec;
 	}
 	memcpy(p, sc->txt, sc->len);
-	return put_ns9(p + sc->len, (uint32_t)((uint64_t)t % 1000000000u));
+	return put_ns9(p + sc->len, (uint32_t)(u % 1000000000u));
 }
 
 /* " a-b" in ns, or " -" when either is absent. */
@@ -182,7 +182,7 @@ static char *put_diff(char *p, int64_t a, int64_t b)
 		*p++ = '-';
 		return p;
 	}
-	return put_i64(p, a - b);
+	return put_i64(p, ns_sub(a, b));
 }
 
 static char *put_name(char *p, const char *name, const char *suffix)

@@ -148,7 +148,8 @@ const char *wire_strerror(int err)
 		[WIRE_ELEN] = "length",
 	};
 
-	if (err < 0)
-		err = -err;
-	return err < WIRE_NERR ? names[err] : "unknown";
+	/* No negation before the range check: -INT_MIN overflows. */
+	if (err <= -WIRE_NERR || err >= WIRE_NERR)
+		return "unknown";
+	return names[err < 0 ? -err : err];
 }

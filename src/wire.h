@@ -90,7 +90,8 @@ int wire_parse(const void *buf, size_t n, enum wire_type want,
 	       struct wire_hdr *h);
 /* Decode the pong body; returns -WIRE_ESHORT when n < WIRE_PONG_LEN. */
 int wire_parse_body(const void *buf, size_t n, struct wire_body *b);
-/* A short name for a rejection reason ("short", "magic", ...). */
+/* A short name for a rejection reason ("short", "magic", ...), given
+ * -WIRE_E* or WIRE_E*; "unknown" for any other int (INT_MIN too). */
 const char *wire_strerror(int err);
 
 #endif

@@ -95,7 +95,7 @@ static const struct row rows[] = {
 	{ E "-d", OPTS_ERROR, "duration", NULL },
 	/* -c 0..1e12 */
 	{ E "-c 0", OPTS_OK, NULL, NULL },
-	{ E "-c 1000000000000", OPTS_OK, NULL, NULL },
+	{ E "-d 0 -c 1000000000000", OPTS_OK, NULL, NULL },
 	{ R "--count 5", OPTS_OK, NULL, NULL },
 	{ E "-c 1000000000001", OPTS_ERROR, "count", "0 1000000000000" },
 	{ E "-c 18446744073709551616", OPTS_ERROR, "count", "0 1000000000000" },

@@ -332,6 +332,122 @@ static void test_tx(void)
 	       "tx: truncated SCM_TIMESTAMPING with a timestamping recverr -> -EINVAL");
 }
 
+/*
+ * cmsg_len against msg_controllen: the parsers read only the bytes the
+ * kernel says it wrote (libFuzzer found reads past them, ts.c:37 and :73).
+ * The builder's buffer is larger, so these fail on return codes, not
+ * only under ASan.
+ */
+static void test_bounds(void)
+{
+	struct builder b;
+	struct ts_stamps s;
+	struct ts_tx t;
+	struct errhdr4 e = tserr(SO_EE_ORIGIN_TIMESTAMPING, ENOMSG,
+				 SCM_TSTAMP_SND, 5);
+	struct cmsghdr *c;
+	union ctl odd;
+
+	b_init(&b);
+	add_ts(&b, KN, HW);
+	b.msg.msg_controllen = CMSG_LEN(sizeof(struct scm_timestamping)) - 1;
+	is_int(ts_parse_rx(&b.msg, &s), -EINVAL,
+	       "rx: cmsg_len one byte past msg_controllen -> -EINVAL");
+	b.msg.msg_controllen = CMSG_LEN(sizeof(struct scm_timestamping));
+	memset(&s, 0, sizeof(s));
+	ok(ts_parse_rx(&b.msg, &s) == 0 && s.kn_ns == KN && s.hw_ns == HW,
+	   "rx: msg_controllen without the last padding -> 0 (as CMSG_NXTHDR)");
+	b.msg.msg_controllen = sizeof(struct cmsghdr) - 1;
+	is_int(ts_parse_rx(&b.msg, &s), -ENOENT,
+	       "rx: fewer bytes than a header -> -ENOENT (no cmsg)");
+
+	b_init(&b);
+	add_ts(&b, KN, HW);
+	c = (struct cmsghdr *)b.ctl.buf;
+	c->cmsg_len = sizeof(b.ctl.buf) + 64;
+	is_int(ts_parse_rx(&b.msg, &s), -EINVAL,
+	       "rx: cmsg_len larger than the whole buffer -> -EINVAL");
+	c->cmsg_len = 0;
+	is_int(ts_parse_rx(&b.msg, &s), -EINVAL,
+	       "rx: cmsg_len 0 -> -EINVAL");
+	c->cmsg_len = sizeof(struct cmsghdr) - 1;
+	is_int(ts_parse_rx(&b.msg, &s), -EINVAL,
+	       "rx: cmsg_len shorter than a header -> -EINVAL");
+
+	/* A bad one before the stamps ends the walk. */
+	b_init(&b);
+	{
+		int tos = 0;
+
+		b_add(&b, SOL_IP, IP_TOS, &tos, 1);
+	}
+	add_ts(&b, KN, HW);
+	((struct cmsghdr *)b.ctl.buf)->cmsg_len = b.used + 8;
+	is_int(ts_parse_rx(&b.msg, &s), -EINVAL,
+	       "rx: an earlier cmsg running past the end -> -EINVAL");
+
+	/* Trailing bytes too few for a header are ignored. */
+	b_init(&b);
+	add_ts(&b, KN, HW);
+	b.msg.msg_controllen += sizeof(struct cmsghdr) - 1;
+	ok(ts_parse_rx(&b.msg, &s) == 0 && s.kn_ns == KN,
+	   "rx: trailing bytes shorter than a header -> 0");
+
+	/* Any alignment of msg_control. */
+	b_init(&b);
+	add_ts(&b, KN, HW);
+	memcpy(odd.buf + 1, b.ctl.buf, b.used);
+	b.msg.msg_control = odd.buf + 1;
+	memset(&s, 0, sizeof(s));
+	ok(ts_parse_rx(&b.msg, &s) == 0 && s.kn_ns == KN && s.hw_ns == HW,
+	   "rx: msg_control at an odd address -> 0, stamps read");
+
+	/* TX: the recverr and the stamps both bounded */
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	b_add(&b, SOL_IP, IP_RECVERR, &e, sizeof(e));
+	b.msg.msg_controllen -= CMSG_SPACE(sizeof(e)) - CMSG_LEN(sizeof(e.ee)) + 1;
+	is_int(ts_parse_tx(&b.msg, &t), -EINVAL,
+	       "tx: IP_RECVERR running past msg_controllen -> -EINVAL");
+	b_init(&b);
+	b_add(&b, SOL_IP, IP_RECVERR, &e, sizeof(e));
+	add_ts(&b, KN, 0);
+	b.msg.msg_controllen -= 8;
+	is_int(ts_parse_tx(&b.msg, &t), -EINVAL,
+	       "tx: SCM_TIMESTAMPING running past msg_controllen -> -EINVAL");
+	b.msg.msg_controllen += 8;
+	memset(&t, 0, sizeof(t));
+	ok(ts_parse_tx(&b.msg, &t) == 0 && t.key == 5 && t.ts.kn_ns == KN,
+	   "tx: the same message whole -> 0");
+	memset(&t, 0x55, sizeof(t));
+	b.msg.msg_flags = MSG_CTRUNC;
+	ok(ts_parse_tx(&b.msg, &t) == -EINVAL && t.key == 0x55555555u,
+	   "tx: MSG_CTRUNC -> -EINVAL, out untouched");
+}
+
+/* Stamps that are not a time in int64 ns count as missing. */
+static void test_bad_times(void)
+{
+	struct builder b;
+	struct ts_stamps s;
+	struct scm_timestamping t = tss(KN, HW);
+
+	t.ts[0].tv_sec = (time_t)INT64_MAX / NS_PER_SEC + 1;
+	t.ts[2].tv_nsec = NS_PER_SEC;
+	b_init(&b);
+	b_add(&b, SOL_SOCKET, SCM_TIMESTAMPING, &t, sizeof(t));
+	ok(ts_parse_rx(&b.msg, &s) == 0 && s.kn_ns == TS_NONE && s.hw_ns == TS_NONE,
+	   "rx: tv_sec past 2262 and tv_nsec 1e9 -> TS_NONE, no overflow");
+	t.ts[0].tv_sec = INT64_MIN;
+	t.ts[0].tv_nsec = 0;
+	t.ts[2].tv_sec = 1;
+	t.ts[2].tv_nsec = -1;
+	b_init(&b);
+	b_add(&b, SOL_SOCKET, SCM_TIMESTAMPING, &t, sizeof(t));
+	ok(ts_parse_rx(&b.msg, &s) == 0 && s.kn_ns == TS_NONE && s.hw_ns == TS_NONE,
+	   "rx: tv_sec INT64_MIN and tv_nsec -1 -> TS_NONE");
+}
+
 /* A real datagram to ourselves over loopback, with ts_sock_enable(). */
 static void test_loopback(void)
 {
@@ -452,6 +568,8 @@ int main(void)
 {
 	test_rx();
 	test_tx();
+	test_bounds();
+	test_bad_times();
 	test_loopback();
 	test_hw_socket();
 	return done_testing();

@@ -3,6 +3,7 @@
  * src/wire.h: the datagram layout at the documented offsets, round trips,
  * and every rejection wire_parse() and wire_parse_body() make.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -305,6 +306,10 @@ static void test_strerror(void)
 	   "WIRE_EMAGIC is named \"magic\"");
 	ok(wire_strerror(-1000) != NULL && wire_strerror(WIRE_NERR) != NULL,
 	   "an unknown code gives a string, not NULL");
+	/* -INT_MIN overflows: found by the fuzz harness and UBSan. */
+	is_str(wire_strerror(INT_MIN), "unknown", "wire_strerror(INT_MIN) is \"unknown\"");
+	is_str(wire_strerror(INT_MAX), "unknown", "wire_strerror(INT_MAX) is \"unknown\"");
+	is_str(wire_strerror(-WIRE_NERR), "unknown", "wire_strerror(-WIRE_NERR) is \"unknown\"");
 }
 
 int main(void)

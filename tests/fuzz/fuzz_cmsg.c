@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer harness: the input is a control buffer, handed over as the
+ * kernel hands one to recvmsg(): msg_control holds exactly the input and
+ * msg_controllen is its size, so ASan sees any read past it. Both parsers
+ * run on it, then again on a copy at an odd address, which must give the
+ * same results (the parsers promise any alignment).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "ts.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+struct result {
+	int rx, tx;
+	struct ts_stamps s;
+	struct ts_tx t;
+};
+
+static void parse(void *ctl, size_t size, struct result *out)
+{
+	struct msghdr msg;
+
+	memset(&msg, 0, sizeof(msg));
+	memset(out, 0, sizeof(*out));
+	msg.msg_control = size ? ctl : NULL;
+	msg.msg_controllen = size;
+	out->rx = ts_parse_rx(&msg, &out->s);
+	out->tx = ts_parse_tx(&msg, &out->t);
+}
+
+static bool same(const struct result *a, const struct result *b)
+{
+	if (a->rx != b->rx || a->tx != b->tx)
+		return false;
+	if (!a->rx && memcmp(&a->s, &b->s, sizeof(a->s)))
+		return false;
+	return a->tx || (a->t.key == b->t.key && a->t.type == b->t.type &&
+			 !memcmp(&a->t.ts, &b->t.ts, sizeof(a->t.ts)));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	unsigned char *aligned = malloc(size ? size : 1);
+	unsigned char *odd = malloc(size + 1);
+	struct result a, b;
+
+	if (!aligned || !odd)
+		abort();
+	memcpy(aligned, data, size);
+	memcpy(odd + 1, data, size);
+	parse(aligned, size, &a);
+	parse(odd + 1, size, &b);
+	if (!same(&a, &b))
+		abort();
+	free(aligned);
+	free(odd);
+	return 0;
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer harness: the input is a command line, its arguments separated
+ * by NUL bytes (argv[0] is "rant"). Messages go to /dev/null, and so does
+ * --help on stdout. What opts_parse() accepts must satisfy the rules it
+ * promises (a named interface, the mode from -a, the histogram's shape,
+ * ranges); the harness aborts where it does not.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "opts.h"
+#include "timeutil.h"
+#include "wire.h"
+
+#define MAX_ARGS 64
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static FILE *null_err;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	int fd = open("/dev/null", O_WRONLY);
+
+	(void)argc;
+	(void)argv;
+	null_err = fopen("/dev/null", "w");
+	if (fd < 0 || !null_err || dup2(fd, STDOUT_FILENO) < 0)
+		abort();
+	close(fd);
+	return 0;
+}
+
+static void check_cfg(const struct rant_cfg *c)
+{
+	bool ok = c->iface && *c->iface &&
+		  (c->mode == MODE_EMIT) == (c->addr != NULL) &&
+		  (!c->addr || *c->addr) &&
+		  c->port >= 1 &&
+		  c->duration_ns >= 0 && c->duration_ns <= 2592000 * NS_PER_SEC &&
+		  c->count <= 1000000000000ULL &&
+		  c->size >= WIRE_HDR_LEN && c->size <= WIRE_MAX_LEN &&
+		  c->timeout_ns >= NS_PER_US && c->timeout_ns <= NS_PER_SEC &&
+		  c->interval_ns >= 0 && c->interval_ns <= 60 * NS_PER_SEC &&
+		  c->bucket_ns >= 1 && c->overflow_ns >= c->bucket_ns &&
+		  c->overflow_ns % c->bucket_ns == 0 &&
+		  c->overflow_ns / c->bucket_ns <= 10000000 &&
+		  c->threshold_ns >= 0 && c->log_threshold_ns >= 0 &&
+		  (!c->log_path || c->snapshot || c->duration_ns || c->count) &&
+		  (!c->log_threshold_ns || c->log_path) &&
+		  (!c->cont || c->threshold_ns) &&
+		  (!c->budget || c->busy_poll_us) &&
+		  (!c->prefer_busypoll || c->busy_poll_us) &&
+		  c->trace_instance && *c->trace_instance;
+
+	if (!ok)
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *buf = malloc(size + 1), *argv[MAX_ARGS + 1];
+	struct rant_cfg cfg;
+	int argc = 0;
+
+	if (!buf)
+		abort();
+	memcpy(buf, data, size);
+	buf[size] = '\0';
+	argv[argc++] = (char *)"rant";
+	for (char *p = buf; p <= buf + size && argc < MAX_ARGS; p += strlen(p) + 1)
+		argv[argc++] = p;
+	argv[argc] = NULL;
+	optind = 0;		/* glibc: full re-initialisation of getopt */
+	if (opts_parse(argc, argv, &cfg, null_err) == OPTS_OK)
+		check_cfg(&cfg);
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Writes the seed corpora of the fuzz harnesses (make fuzz-corpus):
+ *   corpus/wire  pings and pongs as rant sends them (header only, with the
+ *                pong body, padded, warm-up, with the SW and follow-up flags)
+ *   corpus/cmsg  control buffers captured from real recvmsg() calls over
+ *                loopback with rant's SO_TIMESTAMPING flags (RX, and the TX
+ *                report from the error queue, IPv4 and IPv6), and hand-built
+ *                ones with a hardware stamp and several cmsgs
+ *   corpus/opts  typical command lines, arguments separated by NUL bytes
+ * Run from the top of the tree. Exit 1 when a capture fails.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "missing.h"
+#include "timeutil.h"
+#include "ts.h"
+#include "wire.h"
+
+#define DIR "tests/fuzz/corpus/"
+
+static int put_file(const char *name, const void *buf, size_t len)
+{
+	FILE *f = fopen(name, "wb");
+
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
+		fprintf(stderr, "mkcorpus: cannot write %s: %s\n", name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* One datagram of len bytes: header, the body when it fits, padding. */
+static int put_dgram(const char *name, uint8_t type, uint16_t flags, size_t len)
+{
+	uint8_t buf[256];
+	struct wire_hdr h = { .type = type, .flags = flags, .session = 0x1234abcd,
+			      .len = (uint32_t)len, .seq = 4242,
+			      .t1_sw = 1700000000123456789LL };
+	struct wire_body b = { .t2_wire = 1700000000123460000LL,
+			       .t2_sw = 1700000000123461000LL,
+			       .t3_sw = 1700000000123462000LL, .fu_seq = 4241,
+			       .fu_t3_wire = 1700000000113462500LL };
+
+	memset(buf, 0xa5, sizeof(buf));
+	wire_put_hdr(buf, &h);
+	if (type == WIRE_PONG && len >= WIRE_PONG_LEN)
+		wire_put_body(buf, &b);
+	return put_file(name, buf, len);
+}
+
+static int wire_corpus(void)
+{
+	return put_dgram(DIR "wire/ping-32", WIRE_PING, 0, WIRE_HDR_LEN) ||
+	       put_dgram(DIR "wire/ping-72", WIRE_PING, WIRE_F_WANT_SW, WIRE_PONG_LEN) ||
+	       put_dgram(DIR "wire/ping-warmup-100", WIRE_PING, WIRE_F_WARMUP, 100) ||
+	       put_dgram(DIR "wire/pong-32", WIRE_PONG, 0, WIRE_HDR_LEN) ||
+	       put_dgram(DIR "wire/pong-72", WIRE_PONG,
+			 WIRE_F_T2 | WIRE_F_SW | WIRE_F_FU | WIRE_F_WANT_SW, WIRE_PONG_LEN) ||
+	       put_dgram(DIR "wire/pong-hw-200", WIRE_PONG,
+			 WIRE_F_T2 | WIRE_F_T2_HW | WIRE_F_FU | WIRE_F_FU_HW, 200);
+}
+
+/* A UDP socket on loopback sending to itself, with rant's flags. */
+static int loop_socket(int family)
+{
+	struct sockaddr_storage ss = { 0 };
+	socklen_t len = family == AF_INET ? sizeof(struct sockaddr_in) :
+					    sizeof(struct sockaddr_in6);
+	int fd = socket(family, SOCK_DGRAM, 0);
+
+	if (fd < 0)
+		return -1;
+	ss.ss_family = (sa_family_t)family;
+	if (family == AF_INET)
+		((struct sockaddr_in *)&ss)->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	else
+		((struct sockaddr_in6 *)&ss)->sin6_addr = in6addr_loopback;
+	if (bind(fd, (struct sockaddr *)&ss, len) ||
+	    getsockname(fd, (struct sockaddr *)&ss, &len) ||
+	    connect(fd, (struct sockaddr *)&ss, len) || ts_sock_enable(fd, false)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* recvmsg() until the control buffer parses as wanted; writes it to name. */
+static int capture(int fd, bool errq, const char *name)
+{
+	for (int i = 0; i < 40; i++) {
+		union { char buf[512]; struct cmsghdr align; } ctl;
+		char data[64];
+		struct iovec iov = { data, sizeof(data) };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+				    .msg_control = ctl.buf,
+				    .msg_controllen = sizeof(ctl.buf) };
+		struct pollfd p = { fd, errq ? 0 : POLLIN, 0 };
+		struct ts_stamps s;
+		struct ts_tx t;
+
+		if (!errq && send(fd, "ping", 4, 0) != 4)
+			break;
+		if (poll(&p, 1, 1000) != 1 || recvmsg(fd, &m, errq ? MSG_ERRQUEUE : 0) < 0)
+			break;
+		if (errq ? !ts_parse_tx(&m, &t) : !ts_parse_rx(&m, &s) && s.kn_ns)
+			return put_file(name, ctl.buf, m.msg_controllen);
+		usleep(50000);	/* RX stamping is enabled by a deferred worker */
+	}
+	fprintf(stderr, "mkcorpus: no %s stamp captured for %s\n", errq ? "TX" : "RX", name);
+	return -1;
+}
+
+static int capture_family(int family, const char *rx, const char *tx)
+{
+	int fd = loop_socket(family), ret;
+
+	if (fd < 0) {
+		fprintf(stderr, "mkcorpus: no loopback socket (family %d): %s\n",
+			family, strerror(errno));
+		return family == AF_INET6 ? 0 : -1;	/* IPv6 may be off */
+	}
+	ret = capture(fd, false, rx) || capture(fd, true, tx);
+	close(fd);
+	return ret;
+}
+
+/* Hand-built: an RX block with ts[2] (a NIC's stamp) after other cmsgs. */
+static int cmsg_handmade(void)
+{
+	union { char buf[256]; struct cmsghdr align; } ctl;
+	struct scm_timestamping tss;
+	struct cmsghdr *c = (struct cmsghdr *)ctl.buf;
+	int tos = 0x10;
+	size_t used;
+
+	memset(&ctl, 0, sizeof(ctl));
+	c->cmsg_level = SOL_IP;
+	c->cmsg_type = IP_TOS;
+	c->cmsg_len = CMSG_LEN(1);
+	memcpy(CMSG_DATA(c), &tos, 1);
+	used = CMSG_SPACE(1);
+	c = (struct cmsghdr *)(ctl.buf + used);
+	memset(&tss, 0, sizeof(tss));
+	tss.ts[0] = ns_to_timespec(1700000000123456789LL);
+	tss.ts[2] = ns_to_timespec(1700000000123450001LL);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_TIMESTAMPING;
+	c->cmsg_len = CMSG_LEN(sizeof(tss));
+	memcpy(CMSG_DATA(c), &tss, sizeof(tss));
+	used += CMSG_SPACE(sizeof(tss));
+	return put_file(DIR "cmsg/rx-hw-after-tos", ctl.buf, used);
+}
+
+static int opts_corpus(void)
+{
+	static const char *const lines[] = {
+		"-i eth3",
+		"-i eth3 -a 10.0.0.2",
+		"-i eth3 -a 10.0.0.2 -d 60 -s -H -l run.log -j run.json",
+		"-i eth3 -a fe80::1 -d 3600 -S -l ring.log -j hour.json",
+		"-i eth3 -a 10.0.0.2 --interval 100 -d 60 -j -",
+		"-i eth3 -a 10.0.0.2 -d 3600 -s -t 50 -T --trace-instance rant2",
+		"-i eth3 -a 10.0.0.2 -m 1472 -c 100000 -d 0 -w 10 --timeout 250",
+		"-i eth3 -a 10.0.0.2 -p 50 -B 8 -P --block -R -G -v",
+		"-i eth3 -b 0.5 -o 100 -t 12.5 -C -L 20 -l x.log -c 5 --port 319",
+		"--help",
+	};
+	char name[64], buf[256];
+
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		size_t n = strlen(lines[i]);
+
+		memcpy(buf, lines[i], n);
+		for (size_t j = 0; j < n; j++)
+			if (buf[j] == ' ')
+				buf[j] = '\0';
+		snprintf(name, sizeof(name), DIR "opts/line-%02zu", i);
+		if (put_file(name, buf, n))
+			return -1;
+	}
+	return 0;
+}
+
+int main(void)
+{
+	if (wire_corpus() || opts_corpus() || cmsg_handmade() ||
+	    capture_family(AF_INET, DIR "cmsg/rx-v4-loopback", DIR "cmsg/tx-v4-loopback") ||
+	    capture_family(AF_INET6, DIR "cmsg/rx-v6-loopback", DIR "cmsg/tx-v6-loopback"))
+		return 1;
+	return 0;
+}
