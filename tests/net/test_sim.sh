@@ -9,7 +9,7 @@
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="sim_shim_stamps sim_shim_sw_stamps sim_shim_ptp_only sim_shim_missing
-	sim_shim_owned sim_shim_passthrough"
+	sim_shim_owned sim_shim_passthrough sim_rant_hw_path sim_rant_missing"
 
 SIM_LIB=$TOP/tests/sim/libsimnic.so
 PROBE=$TOP/tests/sim/simnic-probe
@@ -95,6 +95,49 @@ off_model() {
 		[ $((hw - kn)) = "$2" ] || bad=$((bad + 1))
 	done <"$1"
 	echo "$bad"
+}
+
+# rant_pair NAME EMIT_ARGS...: a rant reflector in NS_B and an emitter in
+# NS_A, both with -s and a log, under the shim with ENV_B / ENV_A; text,
+# logs and JSON in $WORK/NAME.{r,e}.{txt,log,json}, the shim's logs in
+# NAME.b.log and NAME.a.log.
+rant_pair() {
+	local name=$1 refl rc
+	shift
+	[ -x "$RANT" ] || skip_test "rant is not built (make)"
+	ip netns exec "$NS_B" env LD_PRELOAD="$SIM_LIB" SIMNIC_LOG="$WORK/$name.b.log" \
+		"${ENV_B[@]}" taskset -c 1 "$RANT" -i "$VETH_B" -s -d 60 -l "$WORK/$name.r.log" \
+		-j "$WORK/$name.r.json" >"$WORK/$name.r.txt" 2>&1 &
+	refl=$!
+	defer kill -9 "$refl"
+	if ! wait_udp_port "$NS_B" "$PORT"; then
+		check_err 1 "the reflector did not bind: $(tail -3 "$WORK/$name.r.txt")"
+		return 1
+	fi
+	ip netns exec "$NS_A" env LD_PRELOAD="$SIM_LIB" SIMNIC_LOG="$WORK/$name.a.log" \
+		"${ENV_A[@]}" taskset -c 0 "$RANT" -i "$VETH_A" -a "$IP_B" -s \
+		-l "$WORK/$name.e.log" -j "$WORK/$name.e.json" "$@" >"$WORK/$name.e.txt" 2>&1
+	rc=$?
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/$name.e.txt")"
+	kill -INT "$refl"
+	wait "$refl"
+	rc=$?
+	check_err $rc "reflector exit $rc: $(tail -3 "$WORK/$name.r.txt")"
+}
+
+# log_not_simulated LOG SHIMLOG DIR:COL...: how many stamps of rant's log
+# (columns COL, seconds.nanoseconds; "-" for none) the shim did not make in
+# direction DIR.
+log_not_simulated() {
+	local log=$1 shim=$2
+	shift 2
+	awk -v cols="$*" 'NR == FNR { seen[$1 " " $4] = 1; next }
+		FNR > 2 { n = split(cols, c, " ")
+			for (i = 1; i <= n; i++) {
+				split(c[i], dc, ":"); v = $(dc[2]); gsub(/\./, "", v)
+				if (v != "-" && !((dc[1] " " v) in seen)) bad++
+			} }
+		END { print bad + 0 }' "$shim" "$log"
 }
 
 # HW stamps only, in PHC time, on both sides, all of them made by the shim
@@ -222,6 +265,55 @@ sim_shim_passthrough() {
 	check_err $? "veth stamps changed: $(grep -m4 '^[rt]x' "$WORK/t1.a")"
 	[ ! -s "$WORK/t1.a.log" ]; check_err $? "the shim logged stamps for a veth it does not simulate"
 	log_test "an interface not simulated keeps the kernel's answers"
+}
+
+# rant on two simulated NICs: the HW path, every HW stamp a simulated one
+sim_rant_hw_path() {
+	local n=2000 med recv
+	pair
+	ENV_A=(SIMNIC_IFACES="$VETH_A" SIMNIC_OFFSET_NS=1000000)
+	ENV_B=(SIMNIC_IFACES="$VETH_B" SIMNIC_OFFSET_NS=-5000)
+	rant_pair h1 -c $n
+	[ "$(jqv "$WORK/h1.e.json" .timestamp_source)" = hardware ]
+	check_err $? "emitter timestamp_source: $(jqv "$WORK/h1.e.json" .timestamp_source)"
+	[ "$(jqv "$WORK/h1.r.json" .timestamp_source)" = hardware ]
+	check_err $? "reflector timestamp_source: $(jqv "$WORK/h1.r.json" .timestamp_source)"
+	head -1 "$WORK/h1.e.log" | grep -q '^SEQ T1_SW T1_HW T4_HW T4_SW RTT T2_HW T2_SW T3_SW T3_HW RESPONSE$'
+	check_err $? "emitter log header: $(head -1 "$WORK/h1.e.log")"
+	grep -q '^timestamps: hardware' "$WORK/h1.e.txt"
+	check_err $? "no 'timestamps: hardware' line: $(head -4 "$WORK/h1.e.txt")"
+	recv=$(jqv "$WORK/h1.e.json" .counts.received)
+	[ "$(($(wc -l <"$WORK/h1.e.log") - 2))" = "$recv" ]; check_err $? "emitter log rows != received $recv"
+	[ "$recv" -gt $((n * 9 / 10)) ]; check_err $? "received $recv of $n"
+	[ "$(log_not_simulated "$WORK/h1.e.log" "$WORK/h1.a.log" tx:3 rx:4)" = 0 ]
+	check_err $? "T1_HW/T4_HW in the emitter log that the simulation did not make"
+	[ "$(log_not_simulated "$WORK/h1.e.log" "$WORK/h1.b.log" rx:7 tx:10)" = 0 ]
+	check_err $? "T2_HW/T3_HW (carried in the pong) that the simulation did not make"
+	[ "$(log_not_simulated "$WORK/h1.r.log" "$WORK/h1.b.log" rx:2 tx:5)" = 0 ]
+	check_err $? "T2_HW/T3_HW in the reflector log that the simulation did not make"
+	# T1_HW - T1_SW: the PHC's 1 ms offset plus the send path
+	med=$(jqv "$WORK/h1.e.json" '.metrics.emit_tx.percentiles["50"]')
+	[ "$med" -ge 1000000 ] && [ "$med" -lt 1100000 ]
+	check_err $? "emit_tx median $med ns: not the PHC offset of 1 ms"
+	log_test "rant on simulated NICs: HW path, the HW stamps of $recv transactions all simulated"
+}
+
+# rant counts the HW stamps the NIC did not deliver
+sim_rant_missing() {
+	local miss_tx miss_rx sent recv lost
+	pair
+	ENV_A=(SIMNIC_IFACES="$VETH_A" SIMNIC_MISSING_PCT=2)
+	ENV_B=(SIMNIC_IFACES="$VETH_B")
+	rant_pair m2 -c 3000 --timeout 20000
+	miss_tx=$(jqv "$WORK/m2.e.json" .counts.missing_tx_ts)
+	miss_rx=$(jqv "$WORK/m2.e.json" .counts.missing_rx_ts)
+	sent=$(jqv "$WORK/m2.e.json" .counts.sent)
+	recv=$(jqv "$WORK/m2.e.json" .counts.received)
+	lost=$(jqv "$WORK/m2.e.json" .counts.lost)
+	[ "$miss_tx" -gt 0 ] && [ "$miss_rx" -gt 0 ]
+	check_err $? "2% of HW stamps missing, rant counted TX $miss_tx, RX $miss_rx"
+	[ $((recv + lost)) = "$sent" ]; check_err $? "received $recv + lost $lost != sent $sent"
+	log_test "missing HW stamps counted by rant: TX $miss_tx, RX $miss_rx of $sent"
 }
 
 if declare -F tests_run >/dev/null; then tests_run; else for t in $ALL_TESTS; do ( $t ); done; finish; fi
