@@ -613,19 +613,22 @@ static int phc_offset_extended(const struct sim_nic *n, struct ptp_sys_offset_ex
 	return 0;
 }
 
+/* A cross timestamp: the PHC and the system clock at one instant. */
 static int phc_offset_precise(const struct sim_nic *n, struct ptp_sys_offset_precise *o)
 {
 	struct timespec raw;
-	int64_t t1, phc, t2;
+	int64_t sys, phc;
 
 	if (n->no_precise)
 		return -EOPNOTSUPP;
-	phc_read(n, &t1, &phc, &t2);
 	NEXT(clock_gettime);
+	sys = sys_now_ns();
 	next_clock_gettime(CLOCK_MONOTONIC_RAW, &raw);
+	phc = phc_of(n, sys);
+	log_stamp("phc", n, sys, phc);
 	memset(o, 0, sizeof(*o));
 	o->device = ns_to_ptp(phc);
-	o->sys_realtime = ns_to_ptp(t1 + (t2 - t1) / 2);
+	o->sys_realtime = ns_to_ptp(sys);
 	o->sys_monoraw = ns_to_ptp(ts_to_ns(&raw));
 	return 0;
 }
