@@ -62,6 +62,36 @@ bool phc_ts_info_hw(const struct phc_ts_info *info)
 	return (info->so_timestamping & need) == need;
 }
 
+/* The filter for UDP PTPv2 event messages among rx_filters, or NONE. */
+static int ptp_event_filter(uint32_t rx_filters)
+{
+	if (rx_filters & (1u << HWTSTAMP_FILTER_PTP_V2_L4_EVENT))
+		return HWTSTAMP_FILTER_PTP_V2_L4_EVENT;
+	if (rx_filters & (1u << HWTSTAMP_FILTER_PTP_V2_EVENT))
+		return HWTSTAMP_FILTER_PTP_V2_EVENT;
+	return HWTSTAMP_FILTER_NONE;
+}
+
+enum phc_hw_mode phc_ts_info_mode(const struct phc_ts_info *info, int *ptp_filter)
+{
+	int filter = HWTSTAMP_FILTER_NONE;
+	enum phc_hw_mode mode = PHC_HW_NONE;
+
+	if (phc_ts_info_hw(info) && (info->tx_types & (1u << HWTSTAMP_TX_ON))) {
+		if (info->rx_filters & (1u << HWTSTAMP_FILTER_ALL)) {
+			mode = PHC_HW_ALL;
+			filter = HWTSTAMP_FILTER_ALL;
+		} else {
+			filter = ptp_event_filter(info->rx_filters);
+			if (filter != HWTSTAMP_FILTER_NONE)
+				mode = PHC_HW_PTP_ONLY;
+		}
+	}
+	if (ptp_filter)
+		*ptp_filter = filter;
+	return mode;
+}
+
 static const char *const sof_names[] = {
 	"hardware-transmit",	/* SOF_TIMESTAMPING_TX_HARDWARE */
 	"software-transmit",	/* SOF_TIMESTAMPING_TX_SOFTWARE */

@@ -37,6 +37,21 @@ int phc_ts_info(const char *iface, struct phc_ts_info *out);
 /* True when info allows HW TX and RX stamps in PHC time (raw clock). */
 bool phc_ts_info_hw(const struct phc_ts_info *info);
 
+/* What a NIC's hardware stamps can cover. */
+enum phc_hw_mode {
+	PHC_HW_NONE,		/* no HW TX/RX stamps in PHC time, or TX cannot be on */
+	PHC_HW_ALL,		/* RX filter "all": every packet */
+	PHC_HW_PTP_ONLY,	/* only PTP event packets (UDP port 319): --ptp-mode */
+};
+
+/*
+ * Classify info. For PHC_HW_PTP_ONLY, *ptp_filter (if not NULL) is the
+ * HWTSTAMP_FILTER_ to ask for UDP PTPv2 event messages: ptpv2-l4-event,
+ * else ptpv2-event (L2 and L4); for the other modes it is
+ * HWTSTAMP_FILTER_ALL or HWTSTAMP_FILTER_NONE.
+ */
+enum phc_hw_mode phc_ts_info_mode(const struct phc_ts_info *info, int *ptp_filter);
+
 /*
  * Names as `ethtool -T` prints them: SOF_TIMESTAMPING_ bit number bit
  * ("hardware-transmit", "software-receive", ...), HWTSTAMP_TX_ value

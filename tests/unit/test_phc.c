@@ -61,6 +61,37 @@ static void test_names(void)
 	is_str(buf, "none, a", "truncated: terminated");
 }
 
+static void test_mode(void)
+{
+	const uint32_t hw = SOF_TIMESTAMPING_TX_HARDWARE | SOF_TIMESTAMPING_RX_HARDWARE |
+			    SOF_TIMESTAMPING_RAW_HARDWARE;
+	struct phc_ts_info info = {
+		.so_timestamping = hw, .phc_index = 0,
+		.tx_types = (1u << HWTSTAMP_TX_OFF) | (1u << HWTSTAMP_TX_ON),
+		.rx_filters = (1u << HWTSTAMP_FILTER_NONE) | (1u << HWTSTAMP_FILTER_ALL),
+	};
+	int filter = -1;
+
+	is_int(phc_ts_info_mode(&info, &filter), PHC_HW_ALL, "filter all: every packet");
+	is_int(filter, HWTSTAMP_FILTER_ALL, "asks for all");
+	info.rx_filters = (1u << HWTSTAMP_FILTER_NONE) | (1u << HWTSTAMP_FILTER_PTP_V2_EVENT) |
+			  (1u << HWTSTAMP_FILTER_PTP_V2_L4_EVENT);
+	is_int(phc_ts_info_mode(&info, &filter), PHC_HW_PTP_ONLY, "PTP filters only: PTP-only");
+	is_int(filter, HWTSTAMP_FILTER_PTP_V2_L4_EVENT, "asks for ptpv2-l4-event first");
+	info.rx_filters = (1u << HWTSTAMP_FILTER_PTP_V2_EVENT);
+	phc_ts_info_mode(&info, &filter);
+	is_int(filter, HWTSTAMP_FILTER_PTP_V2_EVENT, "else ptpv2-event");
+	info.rx_filters = (1u << HWTSTAMP_FILTER_PTP_V1_L4_EVENT);
+	is_int(phc_ts_info_mode(&info, &filter), PHC_HW_NONE, "PTPv1 only: no use to rant");
+	info.rx_filters = (1u << HWTSTAMP_FILTER_ALL);
+	info.tx_types = 1u << HWTSTAMP_TX_OFF;
+	is_int(phc_ts_info_mode(&info, NULL), PHC_HW_NONE, "TX cannot be on: none");
+	info.tx_types = 1u << HWTSTAMP_TX_ON;
+	info.so_timestamping = hw & ~SOF_TIMESTAMPING_RAW_HARDWARE;
+	is_int(phc_ts_info_mode(&info, &filter), PHC_HW_NONE, "no raw clock: none");
+	is_int(filter, HWTSTAMP_FILTER_NONE, "asks for nothing");
+}
+
 static void test_fit(void)
 {
 	int64_t t[100], y[100];
@@ -127,10 +158,11 @@ static void test_sim_ts_info(void)
 	char buf[256];
 
 	if (!ok(!phc_ts_info("lo", &info), "sim: ts_info of lo")) {
-		skip(4, "no ts_info");
+		skip(5, "no ts_info");
 		return;
 	}
 	ok(phc_ts_info_hw(&info), "sim: lo has HW TX, RX and raw clock");
+	is_int(phc_ts_info_mode(&info, NULL), PHC_HW_ALL, "sim: lo stamps every packet");
 	is_int(info.phc_index, 0, "sim: PHC index 0");
 	phc_names(buf, sizeof(buf), info.tx_types, phc_tx_type_name, ", ");
 	is_str(buf, "off, on", "sim: tx types");
@@ -282,6 +314,7 @@ int main(int argc, char **argv)
 		return done_testing();
 	}
 	test_names();
+	test_mode();
 	test_fit();
 	test_plain_device();
 	exec_under_sim(argv);
