@@ -30,13 +30,19 @@ SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=build/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:.c=.t)
+# The simulated PHC NIC (tests/sim/README.md): an LD_PRELOAD library and
+# its self-test program. Built without the sanitizers: it is preloaded
+# into sanitized and plain programs alike.
+SIM_LIB := tests/sim/libsimnic.so
+SIM_BINS := tests/sim/simnic-probe
+SIM_CFLAGS := -O2 -g $(WARN) -D_GNU_SOURCE -std=gnu11 -pthread
 
 # Debian packages the build, the tests, the demo and the bench need.
 DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	iproute2 ethtool jq perl shellcheck cppcheck sockperf tuna linuxptp \
 	pciutils procps psmisc valgrind clang libclang-rt-14-dev
 
-.PHONY: all deps check test unit net lint asan fuzz fuzz-check fuzz-corpus demo bench install clean
+.PHONY: all deps check test unit net sim lint asan fuzz fuzz-check fuzz-corpus demo bench install clean
 
 all: rant
 
@@ -57,6 +63,14 @@ rant: build/rant.o build/librant.a
 tests/unit/%.t: tests/unit/%.c tests/unit/tap.h build/librant.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Itests/unit -o $@ $< build/librant.a $(LIBS)
 
+$(SIM_LIB): tests/sim/simnic.c Makefile
+	$(CC) $(SIM_CFLAGS) -fPIC -shared -o $@ $< -ldl
+
+tests/sim/simnic-probe: tests/sim/simnic-probe.c Makefile
+	$(CC) $(SIM_CFLAGS) -o $@ $<
+
+sim: $(SIM_LIB) $(SIM_BINS)
+
 # Installs only what is missing, and only as root on Debian; elsewhere it
 # says what to install.
 deps:
@@ -70,16 +84,16 @@ deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing || \
 	{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; }
 
-unit: $(UNIT_BINS)
+unit: $(UNIT_BINS) $(SIM_LIB)
 	prove -v $(UNIT_BINS)
 
-net: rant
+net: rant sim
 	tests/net/run.sh
 
 lint:
 	shellcheck -S warning config.sh tools/*.sh tests/net/*.sh bench/*.sh .ci/run
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
-		--inline-suppr -Isrc -D_GNU_SOURCE rant.c src
+		--inline-suppr -Isrc -D_GNU_SOURCE rant.c src tests/sim
 
 check: deps
 	$(MAKE) all
@@ -95,6 +109,7 @@ test: check
 asan:
 	$(MAKE) clean-objs
 	$(MAKE) CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" $(UNIT_BINS)
+	$(MAKE) $(SIM_LIB)
 	prove $(UNIT_BINS)
 	$(MAKE) clean-objs
 
@@ -163,5 +178,5 @@ clean-objs:
 	rm -rf build $(UNIT_BINS)
 
 clean: clean-objs
-	rm -f rant bench/floor bench/logbench bench/histbench
+	rm -f rant bench/floor bench/logbench bench/histbench $(SIM_LIB) $(SIM_BINS)
 	rm -rf $(FUZZ_DIR)
