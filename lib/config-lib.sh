@@ -236,7 +236,7 @@ journal_order() {
 # another --revert; returns 1 if any did. --dry-run prints the undo commands
 # and changes nothing.
 journal_replay() {
-	local dry=0 lines=() i name undo out prev='' ok=1 detail='' failed_at=() status
+	local dry=0 lines=() i name undo out rc prev='' ok=1 detail='' failed_at=() status
 	[ "${1:-}" != --dry-run ] || dry=1
 	mapfile -t lines <"$JOURNAL"
 	for i in $(journal_order "$JOURNAL") end; do
@@ -258,10 +258,12 @@ journal_replay() {
 		if [ "$dry" = 1 ]; then
 			printf '    + %s\n' "$undo"
 		elif out=$(eval "$undo" 2>&1); then
-			[ -z "$out" ] || detail=${detail:+$detail; }${out//$'\n'/ }
+			[ -z "$out" ] || detail="${detail:+$detail; }${out//$'\n'/ }"
 		else
+			rc=$?
 			ok=0
-			detail=${detail:+$detail; }${undo}: ${out//$'\n'/ }
+			out="${out:-exit status $rc}"
+			detail="${detail:+$detail; }${undo}: ${out//$'\n'/ }"
 			failed_at+=("$i")
 		fi
 	done
