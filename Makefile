@@ -85,13 +85,13 @@ deps:
 	{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; }
 
 unit: $(UNIT_BINS) $(SIM_LIB)
-	prove -v $(UNIT_BINS)
+	prove -v $(UNIT_BINS) tests/config/test_steps.sh
 
 net: rant sim
 	tests/net/run.sh
 
 lint:
-	shellcheck -S warning config.sh tools/*.sh tests/net/*.sh bench/*.sh .ci/run
+	shellcheck -S warning config.sh lib/*.sh tools/*.sh tests/net/*.sh tests/config/*.sh bench/*.sh .ci/run
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr -Isrc -D_GNU_SOURCE rant.c src tests/sim
 
@@ -171,6 +171,7 @@ bench: deps
 install: rant
 	install -D -m 0755 rant $(DESTDIR)$(PREFIX)/bin/rant
 	install -D -m 0755 config.sh $(DESTDIR)$(PREFIX)/share/rant/config.sh
+	install -D -m 0644 lib/config-lib.sh $(DESTDIR)$(PREFIX)/share/rant/lib/config-lib.sh
 	install -D -m 0644 rant.8 $(DESTDIR)$(PREFIX)/share/man/man8/rant.8
 
 .PHONY: clean-objs

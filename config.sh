@@ -1,18 +1,67 @@
 #!/usr/bin/env bash
 # config.sh: tune a NIC, its IRQs and the CPUs for a rant latency test;
 # show what it would do (--dry-run), check it (--verify) and put every value
-# back (--revert). See config.sh --help and doc/config.md.
+# back (--revert). See config.sh --help and the README's config.sh section.
 #
-# Every change goes through change(): it journals a command that restores the
-# value being replaced, then makes the change (tuned's _save_set_sys and
-# _restore_sys, persisted). --revert replays the journal backwards.
-# Most functions are reached indirectly: from the step list, through change()
-# and from the journal that --revert evaluates.
+# The STEPS table below names every step in run order; each is a function
+# of that name, grouped by subsystem (net_*, nic_*, cpu_*, irq_*, pci_*,
+# ptp_*, trace_*). The machinery (change, the journal, step_end, dry run,
+# revert) is lib/config-lib.sh, found beside this script's real path.
+# Most functions are reached indirectly: from the step table, through
+# change() and from the journal that --revert evaluates.
 # shellcheck disable=SC2317
 # shellcheck disable=SC2016  # sh -c scripts expand their own $1 $2
 set -euo pipefail
 
 PROG=${0##*/}
+
+config_lib_find() {
+	local here
+	here=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+	if [ -r "$here/lib/config-lib.sh" ]; then
+		echo "$here/lib/config-lib.sh"
+	else
+		printf '%s: %s\n' "$PROG" "$here/lib/config-lib.sh is missing: install rant with make install, or run config.sh from its source tree" >&2
+		return 1
+	fi
+}
+CONFIG_LIB=$(config_lib_find) || exit 1
+# shellcheck source=lib/config-lib.sh
+source "$CONFIG_LIB"
+
+# The steps, in run order ("name|description"); --revert undoes them in
+# reverse. The usage text, --list-steps and the README's table follow it.
+STEPS=(
+	"net_namespace|create ns_<iface>, move the interface into it"
+	"net_address|add --ip to the interface"
+	"net_link|link up"
+	"nic_channels|one combined channel (or one RX and one TX queue)"
+	"nic_offloads|RX/TX checksum offload, GRO, LRO, TSO off"
+	"nic_coalesce|adaptive-rx off, rx-usecs 0, rx-frames 1"
+	"nic_rings|RX/TX rings 512 (capped at the maximum)"
+	"nic_pause|pause frames off (autoneg, rx, tx)"
+	"nic_privflags|mlx5: rx_cqe_compress, rx_striding_rq off; ice: fw-lldp-agent off"
+	"nic_napi|napi_defer_hard_irqs 0, gro_flush_timeout 0"
+	"net_busy_poll|net.core.busy_poll and busy_read (only with --busy-poll)"
+	"net_ipv6|IPv6 off on the interface unless the addresses are IPv6"
+	"net_multicast|multicast off"
+	"net_arp|ARP/NDP off (only with --remote-mac)"
+	"net_neigh|permanent neighbour entry for --remote-ip (--remote-mac)"
+	"net_qdisc|noqueue root qdisc"
+	"cpu_isolate|tuna --isolate the app and IRQ CPUs (all thread and IRQ affinities saved first and restored by --revert)"
+	"irq_affinity|the interface's IRQs to --irq-cpu, read back"
+	"irq_threads|the interface's IRQ threads SCHED_FIFO --irq-prio"
+	"cpu_ksoftirqd|ksoftirqd on the app and IRQ CPUs SCHED_FIFO --ksoftirqd-prio"
+	"cpu_rt_throttle|kernel.sched_rt_runtime_us -1: no RT throttling (--keep-rt-throttle skips it)"
+	"pci_aspm|PCIe ASPM off on the device and its upstream port (setpci), read back"
+	"ptp_phc2sys|start config.sh's own phc2sys (pid file in the state dir)"
+	"trace_instance|(--trace) tracefs instance <name>"
+	"trace_buffer|(--trace) buffer_size_kb"
+	"trace_clock|(--trace) trace_clock mono, the clock rant stamps its markers in"
+	"trace_cpumask|(--trace) tracing_cpumask = app and IRQ CPUs"
+	"trace_events|(--trace) irq, irq_vectors, napi, net events, sched_switch, sched_wakeup"
+	"trace_snapshot|(--trace) the snapshot buffer rant -S takes, where the kernel has one"
+)
 
 # Options (defaults).
 IFACE=
@@ -26,9 +75,12 @@ PTP_SOURCE=
 PTP_SYNC_TO=
 NO_NS=0
 NO_PTP=0
+KEEP_RT=0
+FORCE=0
 IRQ_PRIO=55
 KSIRQ_PRIO=11
 MODE=apply
+REVERT_DRY=0
 STATE_DIR=/run/rant
 TRACE=0
 TRACE_INSTANCE=rant
@@ -53,20 +105,13 @@ IRQS=()
 ISO_CPUS=() # app CPU and IRQ CPU, unique
 TRACEFS=
 TRACEFS_TEMP=0
-
-# Step bookkeeping.
-STEP=
-ST_CHANGED=0
-ST_FAIL=
-ST_UNSUP=
-ST_SKIP=
-ST_NOTE=
-RESULTS=()
+TRACE_INST_NEW=0 # the trace instance is (or, in a dry run, would be) config.sh's
 
 usage() {
 	cat <<EOF
 Usage: $PROG <interface> --ip <addr[/len]> --remote-ip <addr> --cpu <n> --irq-cpu <n> [options]
-       $PROG <interface> --revert [--state-dir DIR]
+       $PROG <interface> --revert [--dry-run] [--force] [--state-dir DIR]
+       $PROG --list-steps
 
 Tune <interface> and the CPUs for a low-latency rant test. Each step prints
 one line: applied, already set, unsupported here (reason), skipped (reason)
@@ -76,16 +121,21 @@ under <state-dir>/<interface>/ first, so --revert restores it exactly.
 Modes:
   (none)                apply the tuning
   --dry-run             print every command it would run; change nothing
+                        (with --revert: the restoring commands)
   --verify              report item by item whether the tuning is in place;
                         exit 0 only if it is
-  --revert              restore every saved value, newest first
+  --revert              restore every saved value, step by step in reverse
+  --force               with --revert: delete a trace instance that holds a
+                        frozen breach without saving its trace first
   --state-dir DIR       where saved values live (default /run/rant)
+  --list-steps          print the steps in run order and exit
 
 Required (apply, --dry-run, --verify):
   --ip ADDR[/LEN]       this end's address (IPv4 /24 or IPv6 /64 by default)
   --remote-ip ADDR      the peer's address (same family)
   --cpu N               the CPU the application runs on
-  --irq-cpu N           the CPU the interface's IRQs are steered to
+  --irq-cpu N           the CPU the interface's IRQs are steered to (the same
+                        as --cpu only with busy polling; a warning says so)
 
 Options:
   --remote-mac MAC      the peer's MAC: static neighbour entry, ARP off
@@ -95,6 +145,7 @@ Options:
                         instead of the system clock to the PHC
   --no-namespace        leave the interface in this network namespace
   --no-ptp              do not start phc2sys
+  --keep-rt-throttle    leave kernel.sched_rt_runtime_us as it is
   --irq-prio N          SCHED_FIFO priority of the IRQ threads (default 55)
   --ksoftirqd-prio N    SCHED_FIFO priority of ksoftirqd on the app and IRQ
                         CPUs (default 11)
@@ -104,38 +155,7 @@ Options:
   -h, --help            this text
 
 Steps (in order; --revert undoes them in reverse):
-  net_namespace   create ns_<iface>, move the interface into it
-  net_address     add --ip to the interface
-  net_link        link up
-  nic_channels    one combined channel (or one RX and one TX queue)
-  nic_offloads    RX/TX checksum offload, GRO, LRO, TSO off
-  nic_coalesce    adaptive-rx off, rx-usecs 0, rx-frames 1
-  nic_rings       RX/TX rings 512 (capped at the maximum)
-  nic_pause       pause frames off (autoneg, rx, tx)
-  nic_privflags   mlx5: rx_cqe_compress, rx_striding_rq off;
-                  ice: fw-lldp-agent off
-  nic_napi        napi_defer_hard_irqs 0, gro_flush_timeout 0
-  net_busy_poll   net.core.busy_poll and busy_read (only with --busy-poll)
-  net_ipv6        IPv6 off on the interface unless the addresses are IPv6
-  net_multicast   multicast off
-  net_arp         ARP/NDP off (only with --remote-mac)
-  net_neigh       permanent neighbour entry for --remote-ip (--remote-mac)
-  net_qdisc       noqueue root qdisc
-  cpu_isolate     tuna --isolate the app and IRQ CPUs (all thread and IRQ
-                  affinities saved first and restored by --revert)
-  irq_affinity    the interface's IRQs to --irq-cpu, read back
-  irq_threads     the interface's IRQ threads SCHED_FIFO --irq-prio
-  cpu_ksoftirqd   ksoftirqd on the app and IRQ CPUs SCHED_FIFO --ksoftirqd-prio
-  pci_aspm        PCIe ASPM off on the device and its upstream port
-                  (setpci), read back
-  ptp_phc2sys     start config.sh's own phc2sys (pid file in the state dir)
-  trace_instance  (--trace) tracefs instance <name>
-  trace_buffer    (--trace) buffer_size_kb
-  trace_cpumask   (--trace) tracing_cpumask = app and IRQ CPUs
-  trace_events    (--trace) irq, irq_vectors, napi, net events, sched_switch,
-                  sched_wakeup
-  trace_snapshot  (--trace) the snapshot buffer rant -S takes, where the
-                  kernel has one
+$(steps_usage)
 
 Exit status: 0 done (or, with --verify, everything in place); 1 bad input,
 nothing changed; 2 a step failed or (--verify) something is not in place.
@@ -143,128 +163,27 @@ Needs root and ip, tc, ethtool, jq, tuna, setpci, phc2sys (sudo make deps).
 EOF
 }
 
-# --- messages -------------------------------------------------------------
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 1
-}
-
-warn() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-}
-
-# qcmd CMD...: CMD as one line of shell, quoted so that eval runs it again.
-qcmd() {
-	local s
-	s=$(printf '%q ' "$@")
-	printf '%s' "${s% }"
-}
-
-# --- steps and the one place that changes things ----------------------------
-
-step() {
-	STEP=$1
-	ST_CHANGED=0
-	ST_FAIL=
-	ST_UNSUP=
-	ST_SKIP=
-	ST_NOTE=
-}
-
-note() { ST_NOTE=${ST_NOTE:+$ST_NOTE; }$1; }
-failed() { ST_FAIL=${ST_FAIL:+$ST_FAIL; }$1; }
-unsupported() { ST_UNSUP=$1; }
-skipped() { ST_SKIP=$1; }
-
-step_end() {
-	local status detail=$ST_NOTE
-	if [ -n "$ST_FAIL" ]; then
-		status=failed detail=$ST_FAIL
-	elif [ "$ST_CHANGED" -gt 0 ]; then
-		case $MODE in
-		dry-run) status="would apply" ;;
-		verify) status="not set" ;;
-		*) status=applied ;;
-		esac
-	elif [ -n "$ST_UNSUP" ]; then
-		status="unsupported here" detail=$ST_UNSUP
-	elif [ -n "$ST_SKIP" ]; then
-		status=skipped detail=$ST_SKIP
-	else
-		status="already set"
-	fi
-	printf '%-15s %-16s %s\n' "$STEP" "$status" "${detail:+($detail)}"
-	RESULTS+=("$STEP|$status")
-}
-
-# show_cmd CMD...: CMD as the user would type it (helpers spelled out).
-show_cmd() {
+# show_cmd_hook CMD...: config.sh's helpers as the user would type them.
+show_cmd_hook() {
 	local pre=''
 	case $1 in
 	inns | wfile)
 		[ -z "$2" ] || pre="ip netns exec $2 "
 		if [ "$1" = wfile ]; then
 			printf '%secho %q > %q' "$pre" "$4" "$3"
-			return
+			return 0
 		fi
 		shift 2
+		printf '%s%s' "$pre" "$(qcmd "$@")"
 		;;
-	trace_write) printf 'echo %q > %q' "$3" "${TRACEFS:-/sys/kernel/tracing}/instances/$2"; return ;;
-	sched_set) printf 'chrt -f -p %q %q' "$4" "$2"; return ;;
-	irq_set) printf 'echo %q > /proc/irq/%q/smp_affinity_list' "$3" "$2"; return ;;
-	gsysctl) printf 'sysctl -w %q=%q' "$2" "$3"; return ;;
-	pci_aspm_set) printf 'setpci -s %q CAP_EXP+10.w=%04x:0003' "$2" "$3"; return ;;
-	ptp_start) shift 3; printf 'phc2sys %s &' "$(qcmd "$@")"; return ;;
+	trace_write) printf 'echo %q > %q' "$3" "${TRACEFS:-/sys/kernel/tracing}/instances/$2" ;;
+	sched_set) printf 'chrt -f -p %q %q' "$4" "$2" ;;
+	irq_set) printf 'echo %q > /proc/irq/%q/smp_affinity_list' "$3" "$2" ;;
+	gsysctl) printf 'sysctl -w %q=%q' "$2" "$3" ;;
+	pci_aspm_set) printf 'setpci -s %q CAP_EXP+10.w=%04x:0003' "$2" "$3" ;;
+	ptp_start) shift 3; printf 'phc2sys %s &' "$(qcmd "$@")" ;;
+	*) return 1 ;;
 	esac
-	printf '%s%s' "$pre" "$(qcmd "$@")"
-}
-
-# change UNDO CMD...: make one change. UNDO (built with qcmd) restores the
-# value CMD replaces; it is journalled before CMD runs. --dry-run prints CMD,
-# --verify only counts it as not in place. A failure is recorded in the step.
-change() {
-	local undo=$1 err
-	shift
-	ST_CHANGED=$((ST_CHANGED + 1))
-	case $MODE in
-	dry-run)
-		printf '    + %s\n' "$(show_cmd "$@")"
-		return 0
-		;;
-	verify) return 0 ;;
-	esac
-	printf '%s\t%s\n' "$STEP" "$undo" >>"$JOURNAL"
-	if ! err=$("$@" 2>&1 >/dev/null); then
-		err=${err//$'\n'/ }
-		failed "$(show_cmd "$@"): ${err:-failed}"
-	fi
-	return 0
-}
-
-# inns NS CMD...: run CMD in network namespace NS ("" = this one).
-inns() {
-	local ns=$1
-	shift
-	if [ -n "$ns" ]; then
-		ip netns exec "$ns" "$@"
-	else
-		"$@"
-	fi
-}
-
-# wfile NS PATH VALUE: write VALUE to a sysfs/procfs file, seen from NS.
-wfile() {
-	if [ -n "$1" ]; then
-		ip netns exec "$1" sh -c 'printf "%s\n" "$2" >"$1"' sh "$2" "$3"
-	else
-		printf '%s\n' "$3" >"$2"
-	fi
-}
-
-# rfile NS PATH: read a sysfs/procfs file, seen from NS.
-rfile() {
-	inns "$1" cat "$2"
 }
 
 # Reads go to where the interface is now; changes to where it will be.
@@ -389,6 +308,10 @@ parse_args() {
 			usage
 			exit 0
 			;;
+		--list-steps)
+			steps_list
+			exit 0
+			;;
 		--ip) need_arg "$@"; IP=$2; shift ;;
 		--remote-ip) need_arg "$@"; REMOTE_IP=$2; shift ;;
 		--cpu) need_arg "$@"; CPU=$2; shift ;;
@@ -405,9 +328,10 @@ parse_args() {
 		--no-namespace) NO_NS=1 ;;
 		--no-ptp) NO_PTP=1 ;;
 		--trace) TRACE=1 ;;
+		--keep-rt-throttle) KEEP_RT=1 ;;
+		--force) FORCE=1 ;;
 		--dry-run | --verify | --revert)
-			[ "$MODE" = apply ] || die "$1: only one of --dry-run, --verify, --revert"
-			MODE=${1#--}
+			mode_set "${1#--}"
 			;;
 		-*) die "unknown option $1 (see $PROG --help)" ;;
 		*)
@@ -417,6 +341,17 @@ parse_args() {
 		esac
 		shift
 	done
+}
+
+# mode_set MODE: --dry-run, --verify and --revert exclude each other, but
+# for --revert --dry-run (what --revert would restore).
+mode_set() {
+	case $MODE:$1 in
+	apply:*) MODE=$1 ;;
+	revert:dry-run) REVERT_DRY=1 ;;
+	dry-run:revert) MODE=revert REVERT_DRY=1 ;;
+	*) die "--$1: only one of --dry-run, --verify, --revert (--revert --dry-run shows a revert)" ;;
+	esac
 }
 
 # valid_ip ADDR[/LEN]: prints the family (4 or 6).
@@ -454,9 +389,11 @@ valid_cpu() {
 		die "$opt $n: no such online CPU (online CPUs: $online)"
 }
 
+# valid_int OPT VALUE LO HI: VALUE is a decimal number from LO to HI.
 valid_int() {
 	local opt=$1 v=$2 lo=$3 hi=$4
-	if ! [[ $v =~ ^[0-9]+$ ]] || [ "$v" -lt "$lo" ] || [ "$v" -gt "$hi" ]; then
+	[[ $v =~ ^[0-9]+$ ]] || die "$opt $v: not a number (give a whole number from $lo to $hi)"
+	if [ "${#v}" -gt 18 ] || [ "$((10#$v))" -lt "$lo" ] || [ "$((10#$v))" -gt "$hi" ]; then
 		die "$opt $v: out of range, must be $lo to $hi"
 	fi
 }
@@ -496,6 +433,8 @@ check_input() {
 		valid_int --trace-buffer-kb "$TRACE_BUF_KB" 1 4194304
 		[[ $TRACE_INSTANCE =~ ^[A-Za-z0-9_.-]+$ ]] || die "--trace-instance $TRACE_INSTANCE: use letters, digits, _ . -"
 	fi
+	[ "$FORCE" = 0 ] || [ "$MODE" = revert ] || die "--force: only with --revert (it drops a frozen breach's trace)"
+	[ "$KEEP_RT" = 0 ] || [ "$MODE" != revert ] || die "--keep-rt-throttle: not with --revert (revert restores what was changed)"
 	[[ $STATE_DIR == /* ]] || die "--state-dir $STATE_DIR: give an absolute path"
 	[ "$(id -u)" = 0 ] || die "must run as root (try: sudo $PROG ...)"
 	local tools=(ip tc ethtool jq tuna setpci chrt taskset flock)
@@ -527,6 +466,9 @@ check_input() {
 	[ "$TGT_NS" = "$CUR_NS" ] || MOVE_PENDING=1
 	SD=$STATE_DIR/$IFACE
 	JOURNAL=$SD/journal
+	if [ "$MODE" != revert ] && [ "$CPU" = "$IRQ_CPU" ]; then
+		warn "--cpu $CPU and --irq-cpu $IRQ_CPU: one CPU for both; the NIC's interrupts and softirqs preempt the application there, which suits busy polling (--busy-poll, rant -p) only; give --irq-cpu another CPU otherwise"
+	fi
 }
 
 # state_open: the state directory, root's only, locked against a second run.
@@ -642,7 +584,6 @@ link_home_restore() {
 }
 
 net_namespace() {
-	step net_namespace
 	if [ "$NO_NS" = 1 ]; then
 		skipped "--no-namespace"
 		return
@@ -661,8 +602,8 @@ net_namespace() {
 		{ ip -j -4 route show dev "$IFACE"; ip -j -6 route show dev "$IFACE"; } |
 			jq -s 'add' >"$SD/home_routes.$n.json"
 		ip -j link show dev "$IFACE" | jq -e '.[0].flags | index("UP")' >/dev/null && up=up
-		printf '%s\t%s\n' "$STEP" "$(qcmd link_home_restore "" "$IFACE" \
-			"$SD/home_addrs.$n.json" "$SD/home_routes.$n.json" "$up")" >>"$JOURNAL"
+		journal_add "$(qcmd link_home_restore "" "$IFACE" \
+			"$SD/home_addrs.$n.json" "$SD/home_routes.$n.json" "$up")"
 	fi
 	change "$(qcmd ns_move_home "$NS_NAME" "$IFACE")" ip link set dev "$IFACE" netns "$NS_NAME"
 	note "moved $IFACE to $NS_NAME; addresses and routes saved"
@@ -673,7 +614,6 @@ net_namespace() {
 }
 
 net_address() {
-	step net_address
 	local have=0
 	if [ "$MOVE_PENDING" = 0 ]; then
 		rd ip -j addr show dev "$IFACE" | jq -e --arg a "$IP_ADDR" --argjson p "$IP_PFX" \
@@ -700,7 +640,6 @@ link_flag() {
 }
 
 net_link() {
-	step net_link
 	if [ "$MOVE_PENDING" = 0 ] && [ "$(link_flag UP)" = 1 ]; then
 		note up
 		return
@@ -728,7 +667,6 @@ kv() {
 }
 
 nic_channels() {
-	step nic_channels
 	local t mc mr mt cc cr ct
 	if ! t=$(ethtool_kv -l) || [ -z "$t" ]; then
 		unsupported "$(what) has no channel settings"
@@ -787,7 +725,6 @@ features_dump() {
 }
 
 nic_offloads() {
-	step nic_offloads
 	local j on=() fixed=() f
 	if ! j=$(rd ethtool --json -k "$IFACE" 2>/dev/null); then
 		unsupported "$(what): ethtool -k fails"
@@ -814,7 +751,6 @@ nic_offloads() {
 }
 
 nic_coalesce() {
-	step nic_coalesce
 	local t v want=() undo=()
 	if ! t=$(ethtool_kv -c) || [ -z "$t" ]; then
 		unsupported "$(what) has no interrupt coalescing settings"
@@ -833,7 +769,6 @@ nic_coalesce() {
 }
 
 nic_rings() {
-	step nic_rings
 	local t mr mt cr ct want=() undo=() r got=() capped=
 	if ! t=$(ethtool_kv -g) || [ -z "$t" ]; then
 		unsupported "$(what) has no rings"
@@ -858,7 +793,6 @@ nic_rings() {
 }
 
 nic_pause() {
-	step nic_pause
 	local j want=() undo=() k v
 	if ! j=$(rd ethtool --json -a "$IFACE" 2>/dev/null) || [ "$(jq 'length' <<<"$j")" = 0 ]; then
 		unsupported "$(what) has no pause frame settings"
@@ -874,7 +808,6 @@ nic_pause() {
 }
 
 nic_privflags() {
-	step nic_privflags
 	local flags=() t f v want=() undo=()
 	case $DRIVER in
 	mlx5_core) flags=(rx_cqe_compress rx_striding_rq) ;;
@@ -901,7 +834,6 @@ nic_privflags() {
 }
 
 nic_napi() {
-	step nic_napi
 	local f v p
 	for f in napi_defer_hard_irqs gro_flush_timeout; do
 		p=/sys/class/net/$IFACE/$f
@@ -926,7 +858,6 @@ gsysctl() {
 }
 
 net_busy_poll() {
-	step net_busy_poll
 	if [ -z "$BUSY_POLL" ]; then
 		skipped "no --busy-poll; rant -p sets SO_BUSY_POLL per socket"
 		return
@@ -953,7 +884,6 @@ neigh_restore() {
 }
 
 net_neigh() {
-	step net_neigh
 	if [ -z "$REMOTE_MAC" ]; then
 		skipped "no --remote-mac; the peer is resolved by ARP/NDP"
 		return
@@ -972,7 +902,6 @@ net_neigh() {
 }
 
 net_ipv6() {
-	step net_ipv6
 	local off=1 p v n=$ST_CHANGED
 	[ "$FAMILY" = 4 ] || off=0
 	p=/proc/sys/net/ipv6/conf/$IFACE/disable_ipv6
@@ -988,14 +917,13 @@ net_ipv6() {
 	if [ "$off" = 1 ] && [ "$MODE" = apply ]; then
 		# Disabling IPv6 drops the interface's IPv6 addresses; keep them to add back.
 		rd ip -j -6 addr show dev "$IFACE" >"$SD/addrs6.$n.json"
-		printf '%s\t%s\n' "$STEP" "$(qcmd addrs_restore "$TGT_NS" "$IFACE" "$SD/addrs6.$n.json")" >>"$JOURNAL"
+		journal_add "$(qcmd addrs_restore "$TGT_NS" "$IFACE" "$SD/addrs6.$n.json")"
 	fi
 	change "$(qcmd wfile "$TGT_NS" "$p" "$v")" wfile "$TGT_NS" "$p" "$off"
 	note "disable_ipv6 $off (was $v)"
 }
 
 net_multicast() {
-	step net_multicast
 	if [ "$(link_flag MULTICAST)" = 0 ]; then
 		note off
 		return
@@ -1006,7 +934,6 @@ net_multicast() {
 }
 
 net_arp() {
-	step net_arp
 	if [ -z "$REMOTE_MAC" ]; then
 		skipped "needs --remote-mac: without a static entry ARP off cuts the peer off"
 		return
@@ -1031,7 +958,6 @@ qdisc_restore() {
 }
 
 net_qdisc() {
-	step net_qdisc
 	local j kind handle
 	j=$(rd tc -j qdisc show dev "$IFACE")
 	kind=$(jq -r '[.[] | select(.root == true)][0].kind // ""' <<<"$j")
@@ -1153,7 +1079,6 @@ cpu_restore() {
 }
 
 cpu_isolate() {
-	step cpu_isolate
 	local online hk=0 c off n=$ST_CHANGED list
 	online=$(cpulist_expand "$(cat /sys/devices/system/cpu/online)")
 	for c in $online; do in_list "$c" "${ISO_CPUS[*]}" || hk=$((hk + 1)); done
@@ -1191,7 +1116,6 @@ irq_set() {
 }
 
 irq_affinity() {
-	step irq_affinity
 	if [ "${#IRQS[@]}" -eq 0 ]; then
 		unsupported "$(what) has no IRQs"
 		return
@@ -1246,7 +1170,6 @@ sched_step() {
 }
 
 irq_threads() {
-	step irq_threads
 	if [ "${#IRQS[@]}" -eq 0 ]; then
 		unsupported "$(what) has no IRQs"
 		return
@@ -1262,7 +1185,6 @@ irq_threads() {
 }
 
 cpu_ksoftirqd() {
-	step cpu_ksoftirqd
 	local c tids=() p
 	for c in "${ISO_CPUS[@]}"; do
 		p=$(pid_of_comm "ksoftirqd/$c")
@@ -1274,6 +1196,57 @@ cpu_ksoftirqd() {
 	fi
 	sched_step "$KSIRQ_PRIO" "${tids[@]}"
 	[ "$ST_CHANGED" -gt 0 ] || { local l="${ISO_CPUS[*]}"; note "ksoftirqd/${l// /,} fifo $KSIRQ_PRIO"; }
+}
+
+# fair_server_note: on kernels with the fair deadline server (6.12 on), other
+# tasks still get runtime/period of the app CPU (50 ms a second by default)
+# however sched_rt_runtime_us is set; only debugfs turns that off.
+fair_server_note() {
+	local dbg d v
+	dbg=$(awk '$3 == "debugfs" {print $2; exit}' /proc/mounts)
+	d=${dbg:-/sys/kernel/debug}/sched/fair_server/cpu$CPU
+	if v=$(cat "$d/runtime" 2>/dev/null); then
+		[ "$v" = 0 ] || note "the fair server still lends other tasks $((v / 1000000)) ms of every $(($(cat "$d/period") / 1000000)) ms on CPU $CPU (echo 0 > $d/runtime stops it; config.sh leaves it)"
+	elif [ -d "$d" ] || kernel_at_least 6 12; then
+		local why="debugfs is not mounted"
+		[ -z "$dbg" ] || why="it cannot be read (kernel lockdown?)"
+		note "kernel 6.12+: its fair server may still lend other tasks 50 ms of every second on CPU $CPU; $d/runtime 0 stops that, $why"
+	fi
+}
+
+# kernel_at_least MAJOR MINOR
+kernel_at_least() {
+	local r maj min
+	r=$(uname -r)
+	maj=${r%%.*} min=${r#*.}
+	min=${min%%[!0-9]*}
+	[ "$maj" -gt "$1" ] || { [ "$maj" -eq "$1" ] && [ "${min:-0}" -ge "$2" ]; }
+}
+
+# A SCHED_FIFO rant that spins gets no CPU for 50 ms of every second with
+# the default 950000 of 1000000 us (RT throttling); -1 turns that off for
+# every CPU, so a runaway RT task can then hang its CPU.
+cpu_rt_throttle() {
+	if [ "$KEEP_RT" = 1 ]; then
+		skipped "--keep-rt-throttle"
+		return
+	fi
+	local v
+	if ! v=$(gsysctl kernel.sched_rt_runtime_us 2>/dev/null); then
+		unsupported "no kernel.sched_rt_runtime_us in this kernel"
+		return
+	fi
+	if [ "$v" = -1 ]; then
+		note "sched_rt_runtime_us -1"
+	else
+		change "$(qcmd gsysctl kernel.sched_rt_runtime_us "$v")" gsysctl kernel.sched_rt_runtime_us -1
+		note "sched_rt_runtime_us -1 (was $v)"
+		if [ "$MODE" = apply ] && [ -z "$ST_FAIL" ]; then
+			v=$(gsysctl kernel.sched_rt_runtime_us)
+			[ "$v" = -1 ] || failed "kernel.sched_rt_runtime_us reads back $v"
+		fi
+	fi
+	fair_server_note
 }
 
 # --- PCIe -------------------------------------------------------------------
@@ -1290,7 +1263,6 @@ pci_aspm_bits() {
 }
 
 pci_aspm() {
-	step pci_aspm
 	if [ -z "$PCI_ADDR" ]; then
 		unsupported "$(what) is not a PCI device"
 		return
@@ -1351,7 +1323,6 @@ ptp_stop() {
 }
 
 ptp_phc2sys() {
-	step ptp_phc2sys
 	if [ "$NO_PTP" = 1 ]; then
 		skipped "--no-ptp"
 		return
@@ -1423,42 +1394,57 @@ trace_cleanup() {
 	if [ "$TRACEFS_TEMP" = 1 ]; then umount /sys/kernel/tracing 2>/dev/null || true; fi
 }
 
-trace_steps() {
+trace_inst() {
+	echo "$TRACEFS/instances/$TRACE_INSTANCE"
+}
+
+# trace_ready: the steps after trace_instance have an instance to work on
+# (in a dry run or --verify: one that exists or would be created).
+trace_ready() {
 	if [ "$TRACE" = 0 ]; then
-		step trace
 		skipped "no --trace"
-		step_end
+		return 1
+	fi
+	if [ -z "$TRACEFS" ] || [ ! -d "$TRACEFS/instances" ] ||
+		{ [ "$MODE" = apply ] && [ ! -d "$(trace_inst)" ]; }; then
+		skipped "no trace instance (see trace_instance)"
+		return 1
+	fi
+}
+
+trace_instance() {
+	if [ "$TRACE" = 0 ]; then
+		skipped "no --trace"
 		return
 	fi
-	local inst inst_new=0
-	step trace_instance
 	if ! trace_find; then
 		unsupported "no tracefs (mount -t tracefs nodev /sys/kernel/tracing failed)"
-		step_end
 		return
 	fi
 	if [ "$TRACEFS_TEMP" = 1 ] && [ "$MODE" = apply ]; then
 		TRACEFS_TEMP=0
-		printf '%s\t%s\n' "$STEP" "$(qcmd trace_umount "$(readlink /proc/self/ns/mnt)")" >>"$JOURNAL"
+		journal_add "$(qcmd trace_umount "$(readlink /proc/self/ns/mnt)")"
 		note "mounted tracefs on /sys/kernel/tracing"
 	fi
-	inst=$TRACEFS/instances/$TRACE_INSTANCE
 	if [ ! -d "$TRACEFS/instances" ]; then
 		unsupported "kernel has no ftrace instances ($TRACEFS/instances)"
-		step_end
 		return
 	fi
-	if [ ! -d "$inst" ]; then
-		inst_new=1
-		change "$(qcmd trace_rmdir "$TRACE_INSTANCE")" mkdir "$inst"
+	if [ ! -d "$(trace_inst)" ]; then
+		TRACE_INST_NEW=1
+		change "$(qcmd trace_rmdir "$TRACE_INSTANCE")" mkdir "$(trace_inst)"
 	fi
-	note "$inst"
-	step_end
-	[ -d "$inst" ] || [ "$MODE" = dry-run ] || return 0
+	# --revert looks at the instances it will touch for a frozen breach.
+	if [ "$MODE" = apply ] && ! grep -qxF "$TRACE_INSTANCE" "$SD/trace_instances" 2>/dev/null; then
+		printf '%s\n' "$TRACE_INSTANCE" >>"$SD/trace_instances"
+	fi
+	note "$(trace_inst)"
+}
 
+trace_buffer() {
+	trace_ready || return 0
 	local v
-	step trace_buffer
-	v=$(awk '{print $1; exit}' "$inst/buffer_size_kb" 2>/dev/null || echo 0)
+	v=$(awk '{print $1; exit}' "$(trace_inst)/buffer_size_kb" 2>/dev/null || echo 0)
 	# The kernel rounds the size up to whole pages and headers.
 	if ! [[ $v =~ ^[0-9]+$ ]] || [ "$v" -lt "$TRACE_BUF_KB" ] ||
 		[ "$v" -gt $((TRACE_BUF_KB + TRACE_BUF_KB / 32 + 16)) ]; then
@@ -1466,20 +1452,55 @@ trace_steps() {
 			trace_write "$TRACE_INSTANCE/buffer_size_kb" "$TRACE_BUF_KB"
 	fi
 	note "$TRACE_BUF_KB KiB per CPU"
-	step_end
+}
 
-	local want
-	step trace_cpumask
+# trace_clock_now FILE: the selected clock in a trace_clock file ("[x]").
+trace_clock_now() {
+	grep -o '\[[^]]*\]' "$1" | tr -d '[]'
+}
+
+# rant writes CLOCK_MONOTONIC stamps beside its CLOCK_REALTIME ones in the
+# markers; with the instance on the mono clock they line up with the events.
+# (Changing trace_clock empties the instance's buffer.)
+trace_clock() {
+	trace_ready || return 0
+	local f cur
+	f=$(trace_inst)/trace_clock
+	if [ -e "$f" ]; then
+		cur=$(trace_clock_now "$f")
+	else # a dry run's instance-to-be: the kernel's clocks, the default clock
+		f=$TRACEFS/trace_clock cur=local
+	fi
+	if ! [[ " $(tr -d '[]' <"$f" 2>/dev/null) " == *" mono "* ]]; then
+		unsupported "no mono clock in $f"
+		return
+	fi
+	if [ "$cur" = mono ]; then
+		note mono
+		return
+	fi
+	change "$(qcmd trace_write "$TRACE_INSTANCE/trace_clock" "$cur")" \
+		trace_write "$TRACE_INSTANCE/trace_clock" mono
+	note "mono (was $cur)"
+	[ "$MODE" = apply ] && [ -z "$ST_FAIL" ] || return 0
+	cur=$(trace_clock_now "$f")
+	[ "$cur" = mono ] || failed "trace_clock reads back $cur, not mono"
+}
+
+trace_cpumask() {
+	trace_ready || return 0
+	local want v
 	want=$(cpus_mask "${ISO_CPUS[@]}")
-	v=$(cat "$inst/tracing_cpumask" 2>/dev/null || echo none)
+	v=$(cat "$(trace_inst)/tracing_cpumask" 2>/dev/null || echo none)
 	[ "$(mask_norm "$v")" = "$(mask_norm "$want")" ] ||
 		change "$(qcmd trace_write "$TRACE_INSTANCE/tracing_cpumask" "$v")" \
 			trace_write "$TRACE_INSTANCE/tracing_cpumask" "$want"
 	note "CPUs ${ISO_CPUS[*]} ($(mask_norm "$want"))"
-	step_end
+}
 
-	step trace_events
-	local ev evs=() sub missing=()
+trace_events() {
+	trace_ready || return 0
+	local ev evs=() sub missing=() v
 	for sub in irq irq_vectors napi net; do
 		if [ -d "$TRACEFS/events/$sub" ]; then
 			for ev in "$TRACEFS/events/$sub"/*/; do
@@ -1497,52 +1518,71 @@ trace_steps() {
 		if [ -d "$TRACEFS/events/$ev" ]; then evs+=("$ev"); else missing+=("$ev"); fi
 	done
 	for ev in "${evs[@]}"; do
-		v=$(cat "$inst/events/$ev/enable" 2>/dev/null || echo 0)
+		v=$(cat "$(trace_inst)/events/$ev/enable" 2>/dev/null || echo 0)
 		[ "$v" = 1 ] || change "$(qcmd trace_write "$TRACE_INSTANCE/events/$ev/enable" "$v")" \
 			trace_write "$TRACE_INSTANCE/events/$ev/enable" 1
 	done
 	note "${#evs[@]} events${missing[*]:+; not in this kernel: ${missing[*]}}"
-	step_end
+}
 
-	step trace_snapshot
-	if [ -e "$inst/snapshot" ] || { [ "$inst_new" = 1 ] && [ -e "$TRACEFS/snapshot" ]; }; then
+trace_snapshot() {
+	trace_ready || return 0
+	if [ -e "$(trace_inst)/snapshot" ] || { [ "$TRACE_INST_NEW" = 1 ] && [ -e "$TRACEFS/snapshot" ]; }; then
 		note "snapshot buffer present: rant -S freezes it"
 	else
 		unsupported "kernel built without CONFIG_TRACER_SNAPSHOT (no $TRACEFS/snapshot); rant -T stops tracing instead"
 	fi
-	step_end
+}
+
+# trace_frozen_breach DIR: the instance holds a breach rant froze: its trace
+# has a RANT_BREACH marker and tracing_on is 0.
+trace_frozen_breach() {
+	[ "$(cat "$1/tracing_on" 2>/dev/null)" = 0 ] && grep -q RANT_BREACH "$1/trace" 2>/dev/null
+}
+
+# trace_save NAME DIR: copy instance NAME's trace, its per-CPU traces and its
+# trace_clock into DIR (what tools/rant-trace reads).
+trace_save() {
+	local inst=$TRACEFS/instances/$1 dst=$2 c
+	mkdir -p "$dst" && chmod 700 "$dst" || return 1
+	cat "$inst/trace" >"$dst/trace" || return 1
+	for c in "$inst"/per_cpu/cpu*; do
+		[ -r "$c/trace" ] || continue
+		mkdir -p "$dst/per_cpu/${c##*/}" && cat "$c/trace" >"$dst/per_cpu/${c##*/}/trace" || return 1
+	done
+	cat "$inst/trace_clock" >"$dst/trace_clock" || return 1
+}
+
+# trace_guard_breaches: before --revert restores trace_clock (which empties
+# the buffer) or deletes an instance, the trace of each instance config.sh
+# configured that holds a frozen breach is saved beside the journal; with
+# --force it is dropped, with a warning. If a save fails, nothing is
+# reverted.
+trace_guard_breaches() {
+	local name inst dst
+	[ -s "$SD/trace_instances" ] || return 0
+	trace_find || return 0
+	while read -r name; do
+		inst=$TRACEFS/instances/$name
+		[ -d "$inst" ] && trace_frozen_breach "$inst" || continue
+		if [ "$FORCE" = 1 ]; then
+			warn "trace instance $name holds a frozen breach (RANT_BREACH, tracing_on 0); --force: its trace is dropped, not saved"
+			continue
+		fi
+		dst=$SD/breach-$name-$(date +%Y%m%d-%H%M%S)
+		if [ "$REVERT_DRY" = 1 ]; then
+			echo "trace instance $name holds a frozen breach: --revert saves its trace in $dst/ first"
+			continue
+		fi
+		if ! trace_save "$name" "$dst" 2>/dev/null; then
+			rm -rf "$dst"
+			die "trace instance $name holds a frozen breach and saving its trace in $dst/ failed; nothing reverted (make room there, or --revert --force to drop it)"
+		fi
+		echo "trace instance $name holds a frozen breach (RANT_BREACH, tracing_on 0): its trace is saved in $dst/"
+	done <"$SD/trace_instances"
 }
 
 # --- modes ------------------------------------------------------------------
-
-run_steps() {
-	local s
-	for s in net_namespace net_address net_link nic_channels nic_offloads nic_coalesce \
-		nic_rings nic_pause nic_privflags nic_napi net_busy_poll net_ipv6 net_multicast \
-		net_arp net_neigh net_qdisc cpu_isolate irq_affinity irq_threads \
-		cpu_ksoftirqd pci_aspm ptp_phc2sys; do
-		"$s"
-		step_end
-	done
-	trace_steps
-}
-
-summary() {
-	local r status names counts=() s
-	echo
-	printf '%-16s %5s  %s\n' status steps names
-	for status in applied "would apply" "already set" "not set" "unsupported here" skipped failed restored; do
-		names=()
-		for r in "${RESULTS[@]}"; do
-			[ "${r#*|}" = "$status" ] && names+=("${r%%|*}")
-		done
-		[ "${#names[@]}" -gt 0 ] || continue
-		printf '%-16s %5d  %s\n' "$status" "${#names[@]}" "${names[*]}"
-		counts+=("${#names[@]} $status")
-	done
-	s=$(printf '%s, ' "${counts[@]}")
-	printf '%s %s: %s\n' "$PROG" "$MODE" "${s%, }"
-}
 
 do_revert() {
 	if [ ! -s "$JOURNAL" ]; then
@@ -1553,51 +1593,28 @@ do_revert() {
 	home=$(cat "$SD/netns" 2>/dev/null || true)
 	[ -z "$home" ] || [ "$home" = "$(readlink /proc/self/ns/net)" ] ||
 		die "$IFACE was tuned from network namespace $home; run --revert from that one"
-	local lines=() i name undo err prev failed_lines=() ok=1
-	prev=''
-	mapfile -t lines <"$JOURNAL"
 	# Find (or mount) tracefs here, not in the subshells the undos run in.
 	! grep -q $'\ttrace_' "$JOURNAL" || trace_find || true
-	for ((i = ${#lines[@]} - 1; i >= -1; i--)); do
-		if [ "$i" -ge 0 ]; then
-			name=${lines[i]%%$'\t'*}
-			undo=${lines[i]#*$'\t'}
-		else
-			name=
-		fi
-		if [ "$name" != "$prev" ] && [ -n "$prev" ]; then
-			if [ "$ok" = 1 ]; then
-				printf '%-15s %-16s\n' "$prev" restored
-				RESULTS+=("$prev|restored")
-			else
-				printf '%-15s %-16s %s\n' "$prev" failed "($ST_FAIL)"
-				RESULTS+=("$prev|failed")
-			fi
-			ok=1 ST_FAIL=
-		fi
-		[ "$i" -ge 0 ] || break
-		prev=$name
-		[ -n "$undo" ] || continue
-		if ! err=$(eval "$undo" 2>&1); then
-			ok=0
-			ST_FAIL=${ST_FAIL:+$ST_FAIL; }${undo}: ${err//$'\n'/ }
-			failed_lines=("${lines[i]}" "${failed_lines[@]}")
-		fi
-	done
-	if [ "${#failed_lines[@]}" -gt 0 ]; then
-		printf '%s\n' "${failed_lines[@]}" >"$JOURNAL"
+	trace_guard_breaches
+	if [ "$REVERT_DRY" = 1 ]; then
+		journal_replay --dry-run
+		summary
+		return 0
+	fi
+	if ! journal_replay; then
 		summary
 		warn "some values could not be restored; what is left is in $JOURNAL (run --revert again)"
 		return 2
 	fi
 	rm -f "$JOURNAL" "$SD"/*.json "$SD"/features.* "$SD"/affinity.* "$SD/irq_unmovable" \
-		"$SD/netns" "$SD/phc2sys.pid" "$SD/lock"
+		"$SD/netns" "$SD/phc2sys.pid" "$SD/lock" "$SD/trace_instances"
 	rm -f "$SD/phc2sys.log"
 	rmdir "$SD" 2>/dev/null || true
 	summary
 }
 
 main() {
+	steps_check
 	parse_args "$@"
 	check_input
 	trap trace_cleanup EXIT
@@ -1609,7 +1626,7 @@ main() {
 	fi
 	[ "$MODE" != apply ] || state_open
 	discover
-	run_steps
+	steps_run
 	summary
 	local r
 	for r in "${RESULTS[@]}"; do

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# config.sh on a veth pair of the test's own: --dry-run changes nothing,
+# config.sh on a veth pair of each test's own: --dry-run changes nothing,
 # apply then --verify passes, a second apply changes nothing, --revert puts
-# every value back (compared value by value, threads and IRQs included),
-# bad input exits 1 with one line, --trace creates and removes its instance.
+# every value back (compared value by value, threads and IRQs included, and
+# kernel.sched_rt_runtime_us to exactly its old value), --trace configures
+# its instance (trace_clock mono, restored on revert), a frozen breach is
+# saved before --revert deletes its instance (or dropped with --force), bad
+# input exits 1 with one line.
 # The tuned end lives in this namespace, as on a real host; its peer in a
 # namespace of its own.
 
@@ -14,33 +17,11 @@ require_root
 require_cmd ip tc ethtool jq tuna setpci phc2sys chrt taskset flock setpriv
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs: one to isolate, one for everything else"
 
-NS_B=rant-b-$UNIQ
-IF=rc$UNIQ
-PEER=rp$UNIQ
-STATE=$WORK/state
-SD=$STATE/$IF
-INST=rant-test-$UNIQ
-IP_A=10.78.0.1
-IP_B=10.78.0.2
-IP6_A=fd78::1
-IP6_B=fd78::2
-APP_CPU=$(($(nproc) - 1))
+ALL_TESTS="config_dry_run config_apply_revert config_trace_existing
+	config_revert_breach config_ipv6_no_namespace config_bad_input"
 
-# Cleanup, last deferred first: revert, then the namespaces and links.
-ip netns add "$NS_B" || exit 1
-defer ip netns del "$NS_B"
-ip link add "$IF" type veth peer name "$PEER" netns "$NS_B" || exit 1
-defer ip link del "$IF"
-defer ip netns del "ns_$IF"
-ip addr add "$IP_A/24" dev "$IF"
-ip addr add "$IP6_A/64" dev "$IF" nodad
-ip link set "$IF" up
-ip -n "$NS_B" link set lo up
-ip -n "$NS_B" addr add "$IP_B/24" dev "$PEER"
-ip -n "$NS_B" addr add "$IP6_B/64" dev "$PEER" nodad
-ip -n "$NS_B" link set "$PEER" up
-MAC_A=$(ip -j link show dev "$IF" | jq -r '.[0].address')
-MAC_B=$(ip -n "$NS_B" -j link show dev "$PEER" | jq -r '.[0].address')
+APP_CPU=$(($(nproc) - 1))
+RT_RUNTIME=/proc/sys/kernel/sched_rt_runtime_us
 
 TRACEFS=$(awk '$3 == "tracefs" {print $2; exit}' /proc/mounts)
 if [ -z "$TRACEFS" ]; then
@@ -48,17 +29,64 @@ if [ -z "$TRACEFS" ]; then
 	TRACEFS=/sys/kernel/tracing
 	defer umount /sys/kernel/tracing
 fi
-defer rmdir "$TRACEFS/instances/$INST"
-defer "$CONFIG" "$IF" --revert --state-dir "$STATE"
 
-ARGS=("$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu "$APP_CPU" --irq-cpu "$APP_CPU"
-	--remote-mac "$MAC_B" --busy-poll 50 --trace --trace-instance "$INST"
-	--trace-buffer-kb 2048 --state-dir "$STATE")
-STEPS=(net_namespace net_address net_link nic_channels nic_offloads nic_coalesce
-	nic_rings nic_pause nic_privflags nic_napi net_busy_poll net_neigh net_ipv6
-	net_multicast net_arp net_qdisc cpu_isolate irq_affinity irq_threads
-	cpu_ksoftirqd pci_aspm ptp_phc2sys trace_instance trace_buffer trace_cpumask
-	trace_events trace_snapshot)
+# Until tests/net/lib.sh runs named tests itself (tests_run), each test runs
+# in a subshell: give it its own WORK and cleanup, and pass failures up.
+if ! declare -F tests_run >/dev/null; then
+	CONFIG_FAILS=$WORK/failed-tests
+	config_scope() {
+		WORK=$WORK/$1
+		mkdir -p "$WORK"
+		__deferred=()
+		trap '__run_deferred; [ "$FAILED" = 0 ] || echo "$TEST_NAME" >>"$CONFIG_FAILS"' EXIT
+		TEST_NAME=$1
+	}
+	finish() {
+		[ ! -s "$CONFIG_FAILS" ] || FAILED=1
+		exit "$FAILED"
+	}
+else
+	config_scope() { :; }
+fi
+
+# config_setup: a veth pair of the test's own, the tuned end here ($IF,
+# 10.78.0.1, fd78::1), the peer in namespace $NS_B; sets the names, $STATE
+# and $SD, and $ARGS for a full apply with --trace. Everything is removed
+# when the test ends, a revert first.
+config_setup() {
+	config_scope "${FUNCNAME[1]}"
+	NS_B=rant-b-$UNIQ
+	IF=rc$UNIQ
+	PEER=rp$UNIQ
+	STATE=$WORK/state
+	SD=$STATE/$IF
+	INST=rant-test-$UNIQ
+	IP_A=10.78.0.1
+	IP_B=10.78.0.2
+	IP6_A=fd78::1
+	IP6_B=fd78::2
+	ip netns add "$NS_B" || skip "cannot create a network namespace"
+	defer ip netns del "$NS_B"
+	ip link add "$IF" type veth peer name "$PEER" netns "$NS_B" || skip "cannot create veth"
+	defer ip link del "$IF"
+	defer ip netns del "ns_$IF"
+	ip addr add "$IP_A/24" dev "$IF"
+	ip addr add "$IP6_A/64" dev "$IF" nodad
+	ip link set "$IF" up
+	ip -n "$NS_B" link set lo up
+	ip -n "$NS_B" addr add "$IP_B/24" dev "$PEER"
+	ip -n "$NS_B" addr add "$IP6_B/64" dev "$PEER" nodad
+	ip -n "$NS_B" link set "$PEER" up
+	MAC_A=$(ip -j link show dev "$IF" | jq -r '.[0].address')
+	MAC_B=$(ip -n "$NS_B" -j link show dev "$PEER" | jq -r '.[0].address')
+	# Whatever a test leaves, this machine gets its RT throttling back.
+	defer sh -c 'printf "%s\n" "$1" >"$2"' sh "$(cat "$RT_RUNTIME")" "$RT_RUNTIME"
+	defer rmdir "$TRACEFS/instances/$INST"
+	defer "$CONFIG" "$IF" --revert --force --state-dir "$STATE"
+	ARGS=("$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu "$APP_CPU" --irq-cpu "$APP_CPU"
+		--remote-mac "$MAC_B" --busy-poll 50 --trace --trace-instance "$INST"
+		--trace-buffer-kb 2048 --state-dir "$STATE")
+}
 
 # dump_iface FILE: everything config.sh may change on the interface, as it
 # is seen from this namespace.
@@ -89,6 +117,8 @@ dump_iface() {
 dump_system() {
 	{
 		local f
+		# (kernel.sched_rt_runtime_us is checked by value in config_apply_revert:
+		# other tests on the machine change it too)
 		for f in net.core.busy_poll net.core.busy_read; do
 			echo "$f=$(cat "/proc/sys/${f//.//}")"
 		done
@@ -97,7 +127,9 @@ dump_system() {
 			echo "irq ${f#/proc/irq/} $(cat "$f")"
 		done
 		# only what is ours: other tests may run beside this one
-		[ ! -d "$TRACEFS/instances/$INST" ] || echo "trace instance $INST"
+		if [ -d "$TRACEFS/instances/$INST" ]; then
+			echo "trace instance $INST, clock $(cat "$TRACEFS/instances/$INST/trace_clock")"
+		fi
 		pgrep -x phc2sys | sed 's/^/phc2sys /'
 	} >"$1" 2>&1
 }
@@ -121,6 +153,7 @@ dump_threads() {
 dump_all() {
 	dump_iface "$1.iface"
 	dump_system "$1.sys"
+	# shellcheck disable=SC2034  # RET is the lib's result of the current check
 	dump_threads "$1.threads" || RET=1
 }
 
@@ -128,9 +161,11 @@ dump_all() {
 # both (others come and go). Prints what differs.
 same_state() {
 	local rc=0 d
-	diff -u "$1.iface" "$2.iface" | sed 's/^/    /' && true
-	diff -q "$1.iface" "$2.iface" >/dev/null || rc=1
-	if ! diff -u "$1.sys" "$2.sys" >/dev/null; then
+	if ! diff -q "$1.iface" "$2.iface" >/dev/null; then
+		diff -u "$1.iface" "$2.iface" | sed 's/^/    /'
+		rc=1
+	fi
+	if ! diff -q "$1.sys" "$2.sys" >/dev/null; then
 		diff -u "$1.sys" "$2.sys" | sed 's/^/    /'
 		rc=1
 	fi
@@ -143,7 +178,7 @@ same_state() {
 	return "$rc"
 }
 
-# Steps whose line has one of the statuses given.
+# steps_with OUTPUT STATUS...: the steps whose line has one of the statuses.
 steps_with() {
 	local out=$1
 	shift
@@ -152,164 +187,267 @@ steps_with() {
 	awk -v re="^(${re%|})" '{ s = substr($0, 17, 16); sub(/ +$/, "", s); if (s ~ re) print $1 }' <<<"$out"
 }
 
-# --- dry run ---------------------------------------------------------------
+# freeze_breach INSTANCE: what rant -T does at a breach: a RANT_BREACH
+# marker, then tracing_on 0. Written from the app CPU: the instance traces
+# only the app and IRQ CPUs, and a marker from another CPU is refused.
+freeze_breach() {
+	local d=$TRACEFS/instances/$1
+	taskset -c "$APP_CPU" sh -c 'echo "RANT_BREACH seq=7 latency_ns=123456 threshold_ns=100000" >"$1"' \
+		sh "$d/trace_marker" &&
+		echo 0 >"$d/tracing_on"
+}
 
-dump_all "$WORK/before"
-out=$("$CONFIG" "${ARGS[@]}" --dry-run 2>&1)
-check_err $? "--dry-run failed: $out"
-for s in "${STEPS[@]}"; do
-	[ "$(grep -c "^$s " <<<"$out")" = 1 ] || check_err 1 "--dry-run: no line (or more than one) for step $s"
-done
-grep -q '^    + ip .*netns' <<<"$out"
-check_err $? "--dry-run printed no commands"
-grep -q '^    + tuna --cpus=' <<<"$out"
-check_err $? "--dry-run does not show the tuna command"
-dump_all "$WORK/dry"
-same_state "$WORK/before" "$WORK/dry"
-check_err $? "--dry-run changed the machine"
-[ ! -e "$SD" ]
-check_err $? "--dry-run created the state directory"
-log_test "config.sh --dry-run lists every step and changes nothing"
+# --- the tests ------------------------------------------------------------
 
-# --- apply -----------------------------------------------------------------
+config_dry_run() {
+	config_setup
+	local out s
+	dump_all "$WORK/before"
+	out=$("$CONFIG" "${ARGS[@]}" --dry-run 2>&1)
+	check_err $? "--dry-run failed: $out"
+	for s in $("$CONFIG" --list-steps | awk '{print $1}'); do
+		[ "$(grep -c "^$s " <<<"$out")" = 1 ] || check_err 1 "--dry-run: no line (or more than one) for step $s"
+	done
+	grep -q '^    + ip .*netns' <<<"$out"
+	check_err $? "--dry-run printed no commands"
+	grep -q '^    + tuna --cpus=' <<<"$out"
+	check_err $? "--dry-run does not show the tuna command"
+	grep -q '^    + sysctl -w kernel.sched_rt_runtime_us=-1' <<<"$out" ||
+		[ "$(cat "$RT_RUNTIME")" = -1 ]
+	check_err $? "--dry-run does not show the sched_rt_runtime_us change"
+	grep -q "^    + echo mono > .*/instances/$INST/trace_clock" <<<"$out"
+	check_err $? "--dry-run does not show the trace_clock change"
+	dump_all "$WORK/dry"
+	same_state "$WORK/before" "$WORK/dry"
+	check_err $? "--dry-run changed the machine"
+	[ ! -e "$SD" ]
+	check_err $? "--dry-run created the state directory"
+	log_test "config.sh --dry-run lists every step and changes nothing"
+}
 
-out=$("$CONFIG" "${ARGS[@]}" 2>&1)
-rc=$?
-check_err $rc "apply exited $rc: $out"
-f=$(steps_with "$out" failed)
-[ -z "$f" ]
-check_err $? "steps failed on veth: $f"
-[ "$(steps_with "$out" applied | wc -l)" -ge 8 ]
-check_err $? "fewer steps applied than expected: $out"
-log_test "config.sh apply: every step applied, already set or unsupported"
-apply_out=$out
+config_apply_revert() {
+	config_setup
+	local out rc f s want got apply_out ks kb I err
+	# Not the default, so that "restored" means this value (the kernel refuses
+	# values below the deadline bandwidth already granted, 950000 here).
+	echo 960000 >"$RT_RUNTIME" || skip "cannot write $RT_RUNTIME"
+	dump_all "$WORK/before"
+	out=$("$CONFIG" "${ARGS[@]}" 2>"$WORK/apply.err")
+	rc=$?
+	err=$(cat "$WORK/apply.err")
+	check_err $rc "apply exited $rc: $out $err"
+	f=$(steps_with "$out" failed)
+	[ -z "$f" ]
+	check_err $? "steps failed on veth: $f"
+	[ "$(steps_with "$out" applied | wc -l)" -ge 8 ]
+	check_err $? "fewer steps applied than expected: $out"
+	grep -q -- "--cpu $APP_CPU and --irq-cpu $APP_CPU: one CPU for both" <<<"$err"
+	check_err $? "no warning for one CPU for both app and IRQs: $err"
+	log_test "config.sh apply: every step applied, already set or unsupported"
+	apply_out=$out
 
-want="nic_rings nic_coalesce nic_pause nic_privflags irq_affinity irq_threads pci_aspm ptp_phc2sys"
-got=$(steps_with "$apply_out" "unsupported here" | tr '\n' ' ')
-for s in $want; do
-	[[ " $got " == *" $s "* ]] || check_err 1 "$s: not 'unsupported here' on veth"
-done
-grep -q '^nic_rings .*unsupported here (veth has no rings)' <<<"$apply_out"
-check_err $? "nic_rings does not give the reason"
-log_test "config.sh: steps veth cannot do are 'unsupported here', not failures"
+	want="nic_rings nic_coalesce nic_pause nic_privflags irq_affinity irq_threads pci_aspm ptp_phc2sys"
+	got=$(steps_with "$apply_out" "unsupported here" | tr '\n' ' ')
+	for s in $want; do
+		[[ " $got " == *" $s "* ]] || check_err 1 "$s: not 'unsupported here' on veth"
+	done
+	grep -q '^nic_rings .*unsupported here (veth has no rings)' <<<"$apply_out"
+	check_err $? "nic_rings does not give the reason"
+	log_test "config.sh: steps veth cannot do are 'unsupported here', not failures"
 
-N="ip netns exec ns_$IF"
-ip -n "ns_$IF" link show dev "$IF" >/dev/null 2>&1
-check_err $? "$IF is not in ns_$IF"
-ip link show dev "$IF" >/dev/null 2>&1
-check_fail $? "$IF is still in this namespace"
-ip -n "ns_$IF" -j addr show dev "$IF" | jq -e --arg a "$IP_A" '.[0].addr_info[] | select(.local == $a)' >/dev/null
-check_err $? "$IP_A is not on $IF"
-[ "$($N ethtool --json -k "$IF" | jq -r '.[0]["rx-checksumming"].active, .[0]["tx-tcp-segmentation"].active' | sort -u)" = false ]
-check_err $? "checksum offload or TSO still on"
-[ "$($N cat "/proc/sys/net/ipv6/conf/$IF/disable_ipv6")" = 1 ]
-check_err $? "IPv6 still on for an IPv4 test"
-ip -n "ns_$IF" -j link show dev "$IF" | jq -e '.[0].flags | (index("NOARP") != null) and (index("MULTICAST") == null) and (index("UP") != null)' >/dev/null
-check_err $? "link flags are not UP, NOARP, no MULTICAST"
-ip -n "ns_$IF" -j neigh show "$IP_B" dev "$IF" | jq -e --arg m "$MAC_B" '.[0].lladdr == $m and (.[0].state | index("PERMANENT"))' >/dev/null
-check_err $? "no permanent neighbour entry for $IP_B"
-[ "$(tc -n "ns_$IF" -j qdisc show dev "$IF" | jq -r '.[] | select(.root) | .kind')" = noqueue ]
-check_err $? "root qdisc is not noqueue"
-[ "$(cat /proc/sys/net/core/busy_poll)" = 50 ] && [ "$(cat /proc/sys/net/core/busy_read)" = 50 ]
-check_err $? "net.core.busy_poll/busy_read are not 50"
-ks=$(pgrep -x "ksoftirqd/$APP_CPU")
-[ "$(chrt -p "$ks" | awk -F': *' '/policy/ {print $2}')" = SCHED_FIFO ] &&
-	[ "$(chrt -p "$ks" | awk -F': *' '/priority/ {print $2}')" = 11 ]
-check_err $? "ksoftirqd/$APP_CPU is not SCHED_FIFO 11"
-[ "$(taskset -pc $$ | awk '{print $NF}')" != "$APP_CPU" ] &&
+	local N="ip netns exec ns_$IF"
+	ip -n "ns_$IF" link show dev "$IF" >/dev/null 2>&1
+	check_err $? "$IF is not in ns_$IF"
+	ip link show dev "$IF" >/dev/null 2>&1
+	check_fail $? "$IF is still in this namespace"
+	ip -n "ns_$IF" -j addr show dev "$IF" | jq -e --arg a "$IP_A" '.[0].addr_info[] | select(.local == $a)' >/dev/null
+	check_err $? "$IP_A is not on $IF"
+	[ "$($N ethtool --json -k "$IF" | jq -r '.[0]["rx-checksumming"].active, .[0]["tx-tcp-segmentation"].active' | sort -u)" = false ]
+	check_err $? "checksum offload or TSO still on"
+	[ "$($N cat "/proc/sys/net/ipv6/conf/$IF/disable_ipv6")" = 1 ]
+	check_err $? "IPv6 still on for an IPv4 test"
+	ip -n "ns_$IF" -j link show dev "$IF" | jq -e '.[0].flags | (index("NOARP") != null) and (index("MULTICAST") == null) and (index("UP") != null)' >/dev/null
+	check_err $? "link flags are not UP, NOARP, no MULTICAST"
+	ip -n "ns_$IF" -j neigh show "$IP_B" dev "$IF" | jq -e --arg m "$MAC_B" '.[0].lladdr == $m and (.[0].state | index("PERMANENT"))' >/dev/null
+	check_err $? "no permanent neighbour entry for $IP_B"
+	[ "$(tc -n "ns_$IF" -j qdisc show dev "$IF" | jq -r '.[] | select(.root) | .kind')" = noqueue ]
+	check_err $? "root qdisc is not noqueue"
+	[ "$(cat /proc/sys/net/core/busy_poll)" = 50 ] && [ "$(cat /proc/sys/net/core/busy_read)" = 50 ]
+	check_err $? "net.core.busy_poll/busy_read are not 50"
+	ks=$(pgrep -x "ksoftirqd/$APP_CPU")
+	[ "$(chrt -p "$ks" | awk -F': *' '/policy/ {print $2}')" = SCHED_FIFO ] &&
+		[ "$(chrt -p "$ks" | awk -F': *' '/priority/ {print $2}')" = 11 ]
+	check_err $? "ksoftirqd/$APP_CPU is not SCHED_FIFO 11"
 	! taskset -pc $$ | awk '{print $NF}' | grep -qw "$APP_CPU"
-check_err $? "the test's shell may still run on the isolated CPU $APP_CPU"
-log_test "config.sh apply: namespace, address, offloads, IPv6, ARP, neighbour, qdisc, busy poll, isolation, ksoftirqd"
+	check_err $? "the test's shell may still run on the isolated CPU $APP_CPU"
+	log_test "config.sh apply: namespace, address, offloads, IPv6, ARP, neighbour, qdisc, busy poll, isolation, ksoftirqd"
 
-if command -v ping >/dev/null; then
-	ip -n "$NS_B" neigh replace "$IP_A" lladdr "$MAC_A" dev "$PEER" nud permanent
-	$N ping -c 1 -W 2 "$IP_B" >/dev/null 2>&1
-	check_err $? "no ping from the tuned interface to the peer"
-	log_test "config.sh: the tuned interface still reaches its peer"
-fi
+	[ "$(cat "$RT_RUNTIME")" = -1 ]
+	check_err $? "kernel.sched_rt_runtime_us is $(cat "$RT_RUNTIME"), not -1"
+	grep -q '^cpu_rt_throttle  *applied  *(sched_rt_runtime_us -1 (was 960000)' <<<"$apply_out"
+	check_err $? "cpu_rt_throttle does not say what it replaced: $(grep '^cpu_rt_throttle' <<<"$apply_out")"
+	log_test "config.sh cpu_rt_throttle: sched_rt_runtime_us -1"
 
-# --- trace -----------------------------------------------------------------
+	if command -v ping >/dev/null; then
+		ip -n "$NS_B" neigh replace "$IP_A" lladdr "$MAC_A" dev "$PEER" nud permanent
+		$N ping -c 1 -W 2 "$IP_B" >/dev/null 2>&1
+		check_err $? "no ping from the tuned interface to the peer"
+		log_test "config.sh: the tuned interface still reaches its peer"
+	fi
 
-I=$TRACEFS/instances/$INST
-[ -d "$I" ]
-check_err $? "no trace instance $I"
-kb=$(awk '{print $1; exit}' "$I/buffer_size_kb" 2>/dev/null)
-# the kernel rounds up to whole pages
-[ "${kb:-0}" -ge 2048 ] && [ "$kb" -le 2112 ]
-check_err $? "buffer_size_kb is $kb, not about 2048"
-[ "$((16#$(tr -d , <"$I/tracing_cpumask")))" = "$((1 << APP_CPU))" ]
-check_err $? "tracing_cpumask is not CPU $APP_CPU: $(cat "$I/tracing_cpumask")"
-for e in sched/sched_switch irq/softirq_entry irq/irq_handler_entry net/netif_receive_skb napi/napi_poll; do
-	[ ! -e "$TRACEFS/events/$e" ] || [ "$(cat "$I/events/$e/enable")" = 1 ] || check_err 1 "event $e not enabled"
-done
-if [ -e "$I/snapshot" ]; then
-	grep -q '^trace_snapshot  *already set' <<<"$apply_out"
-else
-	grep -q '^trace_snapshot  *unsupported here (kernel built without CONFIG_TRACER_SNAPSHOT' <<<"$apply_out"
-fi
-check_err $? "trace_snapshot does not say whether the kernel has a snapshot"
-log_test "config.sh --trace: instance, buffer, cpumask, events, snapshot status"
+	I=$TRACEFS/instances/$INST
+	[ -d "$I" ]
+	check_err $? "no trace instance $I"
+	kb=$(awk '{print $1; exit}' "$I/buffer_size_kb" 2>/dev/null)
+	# the kernel rounds up to whole pages
+	[ "${kb:-0}" -ge 2048 ] && [ "$kb" -le 2112 ]
+	check_err $? "buffer_size_kb is $kb, not about 2048"
+	[ "$((16#$(tr -d , <"$I/tracing_cpumask")))" = "$((1 << APP_CPU))" ]
+	check_err $? "tracing_cpumask is not CPU $APP_CPU: $(cat "$I/tracing_cpumask")"
+	grep -q '\[mono\]' "$I/trace_clock"
+	check_err $? "trace_clock is not mono: $(cat "$I/trace_clock")"
+	for f in sched/sched_switch irq/softirq_entry irq/irq_handler_entry net/netif_receive_skb napi/napi_poll; do
+		[ ! -e "$TRACEFS/events/$f" ] || [ "$(cat "$I/events/$f/enable")" = 1 ] || check_err 1 "event $f not enabled"
+	done
+	if [ -e "$I/snapshot" ]; then
+		grep -q '^trace_snapshot  *already set' <<<"$apply_out"
+	else
+		grep -q '^trace_snapshot  *unsupported here (kernel built without CONFIG_TRACER_SNAPSHOT' <<<"$apply_out"
+	fi
+	check_err $? "trace_snapshot does not say whether the kernel has a snapshot"
+	log_test "config.sh --trace: instance, buffer, clock, cpumask, events, snapshot status"
 
-# --- verify, second apply ----------------------------------------------------
+	out=$("$CONFIG" "${ARGS[@]}" --verify 2>&1)
+	rc=$?
+	check_err $rc "--verify exited $rc after apply: $(steps_with "$out" "not set" failed | tr '\n' ' ')"
+	log_test "config.sh --verify passes after apply"
 
-out=$("$CONFIG" "${ARGS[@]}" --verify 2>&1)
-rc=$?
-check_err $rc "--verify exited $rc after apply: $(steps_with "$out" "not set" failed | tr '\n' ' ')"
-log_test "config.sh --verify passes after apply"
+	out=$("$CONFIG" "${ARGS[@]}" 2>&1)
+	check_err $? "second apply failed"
+	f=$(steps_with "$out" applied failed)
+	[ -z "$f" ]
+	check_err $? "second apply changed: $f"
+	[ "$(steps_with "$out" "already set" | wc -l)" -ge 10 ]
+	check_err $? "second apply: too few steps already set"
+	log_test "config.sh second apply: everything already set"
 
-out=$("$CONFIG" "${ARGS[@]}" 2>&1)
-check_err $? "second apply failed"
-f=$(steps_with "$out" applied failed)
-[ -z "$f" ]
-check_err $? "second apply changed: $f"
-[ "$(steps_with "$out" "already set" | wc -l)" -ge 10 ]
-check_err $? "second apply: too few steps already set"
-log_test "config.sh second apply: everything already set"
+	out=$("$CONFIG" "$IF" --revert --dry-run --state-dir "$STATE" 2>&1)
+	check_err $? "--revert --dry-run failed: $out"
+	grep -q "^    + gsysctl kernel.sched_rt_runtime_us 960000" <<<"$out" &&
+		grep -q '^cpu_rt_throttle  *would restore' <<<"$out"
+	check_err $? "--revert --dry-run does not show the restore of sched_rt_runtime_us"
+	[ "$(cat "$RT_RUNTIME")" = -1 ] && [ -s "$SD/journal" ]
+	check_err $? "--revert --dry-run changed something"
+	log_test "config.sh --revert --dry-run shows the undos and changes nothing"
 
-# --- revert ----------------------------------------------------------------
+	out=$("$CONFIG" "$IF" --revert --state-dir "$STATE" 2>&1)
+	rc=$?
+	check_err $rc "--revert exited $rc: $out"
+	dump_all "$WORK/after"
+	same_state "$WORK/before" "$WORK/after"
+	check_err $? "--revert left the machine changed"
+	[ "$(cat "$RT_RUNTIME")" = 960000 ]
+	check_err $? "sched_rt_runtime_us is $(cat "$RT_RUNTIME") after --revert, not 960000"
+	[ ! -e "$SD/journal" ]
+	check_err $? "--revert left a journal"
+	[ ! -d "$TRACEFS/instances/$INST" ]
+	check_err $? "--revert left the trace instance"
+	log_test "config.sh --revert restores features, sysctls, RT throttling, link, namespace, addresses, IRQs, threads"
 
-out=$("$CONFIG" "$IF" --revert --state-dir "$STATE" 2>&1)
-rc=$?
-check_err $rc "--revert exited $rc: $out"
-dump_all "$WORK/after"
-same_state "$WORK/before" "$WORK/after"
-check_err $? "--revert left the machine changed"
-[ ! -e "$SD/journal" ]
-check_err $? "--revert left a journal"
-[ ! -d "$TRACEFS/instances/$INST" ]
-check_err $? "--revert left the trace instance"
-log_test "config.sh --revert restores features, sysctls, link, namespace, addresses, IRQs, threads"
+	out=$("$CONFIG" "${ARGS[@]}" --verify 2>&1)
+	check_fail $? "--verify passes on an untuned interface"
+	grep -q '^net_namespace *not set' <<<"$out"
+	check_err $? "--verify does not name what is missing"
+	log_test "config.sh --verify fails on an untuned interface"
 
-out=$("$CONFIG" "${ARGS[@]}" --verify 2>&1)
-check_fail $? "--verify passes on an untuned interface"
-grep -q '^net_namespace *not set' <<<"$out"
-check_err $? "--verify does not name what is missing"
-log_test "config.sh --verify fails on an untuned interface"
+	out=$("$CONFIG" "$IF" --revert --state-dir "$STATE" 2>&1)
+	check_err $? "a second --revert fails: $out"
+	log_test "config.sh --revert with nothing saved is a no-op"
+}
 
-out=$("$CONFIG" "$IF" --revert --state-dir "$STATE" 2>&1)
-check_err $? "a second --revert fails"
-log_test "config.sh --revert with nothing saved is a no-op"
+# An instance config.sh did not create: its clock is put back, the instance
+# stays.
+config_trace_existing() {
+	config_setup
+	local out I=$TRACEFS/instances/$INST
+	mkdir "$I" || skip "cannot create trace instance $I"
+	echo global >"$I/trace_clock"
+	out=$("$CONFIG" "${ARGS[@]}" --no-namespace --no-ptp 2>&1)
+	check_err $? "apply failed: $out"
+	grep -q '^trace_clock  *applied  *(mono (was global))' <<<"$out"
+	check_err $? "trace_clock does not say it replaced global: $(grep '^trace_clock' <<<"$out")"
+	grep -q '\[mono\]' "$I/trace_clock"
+	check_err $? "trace_clock is not mono after apply: $(cat "$I/trace_clock")"
+	out=$("$CONFIG" "$IF" --revert --state-dir "$STATE" 2>&1)
+	check_err $? "--revert failed: $out"
+	[ -d "$I" ]
+	check_err $? "--revert deleted an instance config.sh did not create"
+	grep -q '\[global\]' "$I/trace_clock" 2>/dev/null
+	check_err $? "trace_clock is not global again after --revert: $(cat "$I/trace_clock" 2>&1)"
+	log_test "config.sh trace_clock: mono for the test, the old clock back on revert"
+}
 
-# --- IPv6, no namespace ------------------------------------------------------
+# A frozen breach is saved beside the journal before the instance goes;
+# --force drops it with a warning.
+config_revert_breach() {
+	config_setup
+	local out rc dir I=$TRACEFS/instances/$INST
+	local args=("${ARGS[@]}" --no-namespace --no-ptp --keep-rt-throttle)
+	out=$("$CONFIG" "${args[@]}" 2>&1)
+	check_err $? "apply failed: $out"
+	freeze_breach "$INST"
+	check_err $? "could not write a breach marker into $I"
+	out=$("$CONFIG" "$IF" --revert --state-dir "$STATE" 2>&1)
+	rc=$?
+	check_err $rc "--revert exited $rc: $out"
+	dir=$(sed -n "s|^trace instance $INST holds a frozen breach .*its trace is saved in \(/.*\)/\$|\1|p" <<<"$out")
+	[ -n "$dir" ] && [[ $dir == "$SD"/breach-"$INST"-* ]]
+	check_err $? "--revert does not say where it saved the breach: $out"
+	grep -q 'RANT_BREACH seq=7' "$dir/trace" 2>/dev/null
+	check_err $? "the saved trace $dir/trace has no RANT_BREACH marker"
+	grep -q 'RANT_BREACH seq=7' "$dir/per_cpu/cpu$APP_CPU/trace" 2>/dev/null
+	check_err $? "the saved per-CPU trace of CPU $APP_CPU has no RANT_BREACH marker"
+	grep -q '\[mono\]' "$dir/trace_clock" 2>/dev/null
+	check_err $? "the saved trace_clock is not the breach's clock (mono)"
+	[ ! -d "$I" ]
+	check_err $? "--revert left the instance after saving it"
+	grep -q "^trace_instance  *restored" <<<"$out"
+	check_err $? "trace_instance not restored: $out"
+	log_test "config.sh --revert saves a frozen breach's trace beside the journal, then deletes the instance"
 
-ARGS6=("$IF" --ip "$IP6_A" --remote-ip "$IP6_B" --cpu "$APP_CPU" --irq-cpu 0
-	--no-namespace --no-ptp --state-dir "$STATE")
-out=$("$CONFIG" "${ARGS6[@]}" 2>&1)
-check_err $? "IPv6 apply failed: $out"
-grep -q '^net_ipv6 *already set *(disable_ipv6 0)' <<<"$out"
-check_err $? "IPv6 left on only when the addresses are IPv6"
-ip link show dev "$IF" >/dev/null 2>&1
-check_err $? "--no-namespace moved the interface"
-"$CONFIG" "${ARGS6[@]}" --verify >/dev/null 2>&1
-check_err $? "IPv6 --verify failed"
-"$CONFIG" "$IF" --revert --state-dir "$STATE" >/dev/null 2>&1
-check_err $? "IPv6 --revert failed"
-dump_all "$WORK/after6"
-same_state "$WORK/before" "$WORK/after6"
-check_err $? "IPv6 --revert left the machine changed"
-log_test "config.sh IPv6 with --no-namespace: apply, verify, revert"
+	out=$("$CONFIG" "${args[@]}" 2>&1)
+	check_err $? "second apply failed: $out"
+	freeze_breach "$INST"
+	out=$("$CONFIG" "$IF" --revert --force --state-dir "$STATE" 2>&1)
+	check_err $? "--revert --force failed: $out"
+	grep -q "trace instance $INST holds a frozen breach.*--force: its trace is dropped" <<<"$out"
+	check_err $? "--revert --force does not warn that the breach is dropped: $out"
+	[ ! -d "$I" ] && [ "$(find "$SD" -maxdepth 1 -name "breach-*" | wc -l)" = 1 ]
+	check_err $? "--revert --force kept the instance or saved the breach"
+	log_test "config.sh --revert --force drops a frozen breach, with a warning"
+}
 
-# --- bad input ---------------------------------------------------------------
+config_ipv6_no_namespace() {
+	config_setup
+	local out args6
+	dump_all "$WORK/before"
+	args6=("$IF" --ip "$IP6_A" --remote-ip "$IP6_B" --cpu "$APP_CPU" --irq-cpu 0
+		--no-namespace --no-ptp --state-dir "$STATE")
+	out=$("$CONFIG" "${args6[@]}" 2>&1)
+	check_err $? "IPv6 apply failed: $out"
+	grep -q '^net_ipv6 *already set *(disable_ipv6 0)' <<<"$out"
+	check_err $? "IPv6 left on only when the addresses are IPv6"
+	ip link show dev "$IF" >/dev/null 2>&1
+	check_err $? "--no-namespace moved the interface"
+	"$CONFIG" "${args6[@]}" --verify >/dev/null 2>&1
+	check_err $? "IPv6 --verify failed"
+	"$CONFIG" "$IF" --revert --state-dir "$STATE" >/dev/null 2>&1
+	check_err $? "IPv6 --revert failed"
+	dump_all "$WORK/after6"
+	same_state "$WORK/before" "$WORK/after6"
+	check_err $? "IPv6 --revert left the machine changed"
+	log_test "config.sh IPv6 with --no-namespace: apply, verify, revert"
+}
 
 # bad NAME CMD...: CMD exits 1 with exactly one line, on stderr.
 bad() {
@@ -323,44 +461,51 @@ bad() {
 	fi
 }
 
-dump_all "$WORK/bad0"
-base=("$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu "$APP_CPU" --irq-cpu "$APP_CPU" --state-dir "$STATE")
-bad "not root" setpriv --reuid=65534 --regid=65534 --clear-groups bash "$CONFIG" "${base[@]}"
-bad "unknown interface" "$CONFIG" "nosuch$UNIQ" "${base[@]:1}"
-bad "CPU that does not exist" "$CONFIG" "$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu 4095 --irq-cpu 0 --state-dir "$STATE"
-bad "IRQ CPU that does not exist" "$CONFIG" "$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu 0 --irq-cpu 4095 --state-dir "$STATE"
-bad "CPU not a number" "$CONFIG" "$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu one --irq-cpu 0 --state-dir "$STATE"
-bad "unknown option" "$CONFIG" "${base[@]}" --bogus
-bad "option without value" "$CONFIG" "${base[@]}" --cpu
-bad "missing --ip" "$CONFIG" "$IF" --remote-ip "$IP_B" --cpu 0 --irq-cpu 0 --state-dir "$STATE"
-bad "no interface" "$CONFIG" --ip "$IP_A" --remote-ip "$IP_B" --cpu 0 --irq-cpu 0
-bad "bad IPv4" "$CONFIG" "$IF" --ip 10.78.0.300 --remote-ip "$IP_B" --cpu 0 --irq-cpu 0 --state-dir "$STATE"
-bad "bad IPv6" "$CONFIG" "$IF" --ip fd78::1::2 --remote-ip fd78::2 --cpu 0 --irq-cpu 0 --state-dir "$STATE"
-bad "mixed families" "$CONFIG" "$IF" --ip "$IP6_A" --remote-ip "$IP_B" --cpu 0 --irq-cpu 0 --state-dir "$STATE"
-bad "bad MAC" "$CONFIG" "${base[@]}" --remote-mac 02:00:00:00:00
-bad "priority out of range" "$CONFIG" "${base[@]}" --irq-prio 100
-bad "two modes" "$CONFIG" "${base[@]}" --verify --revert
-bad "two interfaces" "$CONFIG" "${base[@]}" eth9
+config_bad_input() {
+	config_setup
+	local base d f t
+	dump_all "$WORK/bad0"
+	base=("$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu "$APP_CPU" --irq-cpu "$APP_CPU" --state-dir "$STATE")
+	bad "not root" setpriv --reuid=65534 --regid=65534 --clear-groups bash "$CONFIG" "${base[@]}"
+	bad "unknown interface" "$CONFIG" "nosuch$UNIQ" "${base[@]:1}"
+	bad "CPU that does not exist" "$CONFIG" "$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu 4095 --irq-cpu 0 --state-dir "$STATE"
+	bad "IRQ CPU that does not exist" "$CONFIG" "$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu 0 --irq-cpu 4095 --state-dir "$STATE"
+	bad "CPU not a number" "$CONFIG" "$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu one --irq-cpu 0 --state-dir "$STATE"
+	bad "unknown option" "$CONFIG" "${base[@]}" --bogus
+	bad "option without value" "$CONFIG" "${base[@]}" --cpu
+	bad "missing --ip" "$CONFIG" "$IF" --remote-ip "$IP_B" --cpu 0 --irq-cpu 0 --state-dir "$STATE"
+	bad "no interface" "$CONFIG" --ip "$IP_A" --remote-ip "$IP_B" --cpu 0 --irq-cpu 0
+	bad "bad IPv4" "$CONFIG" "$IF" --ip 10.78.0.300 --remote-ip "$IP_B" --cpu 0 --irq-cpu 0 --state-dir "$STATE"
+	bad "bad IPv6" "$CONFIG" "$IF" --ip fd78::1::2 --remote-ip fd78::2 --cpu 0 --irq-cpu 0 --state-dir "$STATE"
+	bad "mixed families" "$CONFIG" "$IF" --ip "$IP6_A" --remote-ip "$IP_B" --cpu 0 --irq-cpu 0 --state-dir "$STATE"
+	bad "bad MAC" "$CONFIG" "${base[@]}" --remote-mac 02:00:00:00:00
+	bad "priority out of range" "$CONFIG" "${base[@]}" --irq-prio 100
+	bad "busy poll not a number" "$CONFIG" "${base[@]}" --busy-poll abc
+	grep -q -- '--busy-poll abc: not a number' "$WORK/err" || check_err 1 "--busy-poll abc: $(cat "$WORK/err")"
+	bad "two modes" "$CONFIG" "${base[@]}" --verify --revert
+	bad "two interfaces" "$CONFIG" "${base[@]}" eth9
+	bad "--force without --revert" "$CONFIG" "${base[@]}" --force
 
-# A PATH holding every command but one.
-mkdir "$WORK/bin"
-for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do
-	[ -d "$d" ] || continue
-	for f in "$d"/*; do
-		[ -x "$f" ] && [ ! -e "$WORK/bin/${f##*/}" ] && ln -s "$f" "$WORK/bin/${f##*/}"
+	# A PATH holding every command but one.
+	mkdir "$WORK/bin"
+	for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do
+		[ -d "$d" ] || continue
+		for f in "$d"/*; do
+			[ -x "$f" ] && [ ! -e "$WORK/bin/${f##*/}" ] && ln -s "$f" "$WORK/bin/${f##*/}"
+		done
 	done
-done
-for t in ethtool tuna phc2sys setpci jq ip; do
-	mv "$WORK/bin/$t" "$WORK/hidden"
-	bad "missing $t" env PATH="$WORK/bin" bash "$CONFIG" "${base[@]}"
-	grep -q "$t not found" "$WORK/err" || check_err 1 "missing $t: message does not name it: $(cat "$WORK/err")"
-	mv "$WORK/hidden" "$WORK/bin/$t"
-done
-dump_all "$WORK/bad1"
-same_state "$WORK/bad0" "$WORK/bad1"
-check_err $? "bad input changed the machine"
-[ ! -e "$SD" ]
-check_err $? "bad input created the state directory"
-log_test "config.sh bad input: exit 1, one line, nothing changed"
+	for t in ethtool tuna phc2sys setpci jq ip; do
+		mv "$WORK/bin/$t" "$WORK/hidden"
+		bad "missing $t" env PATH="$WORK/bin" bash "$CONFIG" "${base[@]}"
+		grep -q "$t not found" "$WORK/err" || check_err 1 "missing $t: message does not name it: $(cat "$WORK/err")"
+		mv "$WORK/hidden" "$WORK/bin/$t"
+	done
+	dump_all "$WORK/bad1"
+	same_state "$WORK/bad0" "$WORK/bad1"
+	check_err $? "bad input changed the machine"
+	[ ! -e "$SD" ]
+	check_err $? "bad input created the state directory"
+	log_test "config.sh bad input: exit 1, one line, nothing changed"
+}
 
-finish
+tests_run
