@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -57,16 +58,20 @@ static struct txrec *log_rec(struct run *r, const struct txrec *rec,
 	return slot;
 }
 
+static const char *side_name(const struct run *r)
+{
+	return r->cfg->mode == MODE_EMIT ? "emit" : "reflect";
+}
+
 static void mark_start(struct run *r)
 {
-	char line[128];
+	char extra[96];
 
 	r->start_ns = realtime_ns();
 	if (r->trace) {
-		snprintf(line, sizeof(line), "RANT_TEST_START mode=%s iface=%s session=%08x",
-			 r->cfg->mode == MODE_EMIT ? "emit" : "reflect", r->cfg->iface,
+		snprintf(extra, sizeof(extra), "iface=%s session=%08x", r->cfg->iface,
 			 r->session);
-		trace_mark(r->trace, line);
+		trace_start(r->trace, side_name(r), sched_getcpu(), extra);
 	}
 }
 
@@ -78,9 +83,6 @@ static void mark_start(struct run *r)
 static void breach_seen(struct run *r, const struct txrec *rec,
 			int64_t latency_ns)
 {
-	char line[512];
-	int n;
-
 	r->cnt.breaches++;
 	if (r->nbreach < RUN_MAX_BREACHES) {
 		struct breach *b = &r->breach[r->nbreach++];
@@ -89,21 +91,16 @@ static void breach_seen(struct run *r, const struct txrec *rec,
 		b->latency_ns = latency_ns;
 	}
 	if (r->trace && r->cnt.breaches == 1) {
-		n = snprintf(line, sizeof(line), "RANT_BREACH seq=%" PRIu64 " latency_ns=%" PRId64
-			     " threshold_ns=%" PRId64, rec->seq, latency_ns, r->cfg->threshold_ns);
-		for (int p = 0; p < P_COUNT && n < (int)sizeof(line) - 40; p++) {
-			static const char *const names[P_COUNT] = {
-				"T1_SW", "T1_wire", "T2_wire", "T2_SW",
-				"T3_SW", "T3_wire", "T4_wire", "T4_SW",
-			};
-			int64_t t = txrec_stamp(rec, p);
+		struct trace_breach tb = {
+			.seq = rec->seq, .latency_ns = latency_ns,
+			.threshold_ns = r->cfg->threshold_ns,
+			.side = side_name(r), .cpu = sched_getcpu(),
+		};
 
-			if (t != TS_NONE)
-				n += snprintf(line + n, sizeof(line) - (size_t)n, " %s=%" PRId64, names[p], t);
-		}
-		r->trace_err = trace_mark(r->trace, line);
-		if (!r->trace_err)
-			r->trace_err = trace_freeze(r->trace);
+		_Static_assert(P_COUNT == TRACE_NSTAMPS, "marker stamps in path order");
+		for (int p = 0; p < P_COUNT; p++)
+			tb.stamp[p] = txrec_stamp(rec, p);
+		r->trace_err = trace_breach(r->trace, &tb);
 	}
 }
 
@@ -609,7 +606,7 @@ int main(int argc, char **argv)
 			run.cnt.sent);
 		status = EXIT_RUN;
 	}
-	if (run.trace_err)
+	if (run.trace_err && run.trace_err != -EALREADY)	/* -EALREADY: report_breach */
 		fprintf(stderr, "rant: ftrace: writing the breach marker or stopping %s failed: %s: the trace is not frozen at the breach\n",
 			trace_dir(run.trace), strerror(-run.trace_err));
 	if (status == EXIT_DONE && run.cnt.breaches)
