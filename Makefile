@@ -29,11 +29,13 @@ SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=build/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:.c=.t)
+# Tools' tests, TAP from /usr/bin/python3 (run by prove as executables).
+TOOL_TESTS := tests/unit/test_rant_trace.py
 
 # Debian packages the build, the tests, the demo and the bench need.
 DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	iproute2 ethtool jq perl shellcheck cppcheck sockperf tuna linuxptp \
-	pciutils procps psmisc valgrind
+	pciutils procps psmisc valgrind python3
 
 .PHONY: all deps check test unit net lint asan demo bench install clean
 
@@ -70,7 +72,7 @@ deps:
 	{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; }
 
 unit: $(UNIT_BINS)
-	prove -v $(UNIT_BINS)
+	prove -v $(UNIT_BINS) $(TOOL_TESTS)
 
 net: rant
 	tests/net/run.sh
@@ -107,6 +109,7 @@ bench: deps
 install: rant
 	install -D -m 0755 rant $(DESTDIR)$(PREFIX)/bin/rant
 	install -D -m 0755 config.sh $(DESTDIR)$(PREFIX)/share/rant/config.sh
+	install -D -m 0755 tools/rant-trace $(DESTDIR)$(PREFIX)/bin/rant-trace
 	install -D -m 0644 rant.8 $(DESTDIR)$(PREFIX)/share/man/man8/rant.8
 
 .PHONY: clean-objs
