@@ -37,10 +37,13 @@ SIM_LIB := tests/sim/libsimnic.so
 SIM_BINS := tests/sim/simnic-probe
 SIM_CFLAGS := -O2 -g $(WARN) -D_GNU_SOURCE -std=gnu11 -pthread
 
+# Tools' tests, TAP from /usr/bin/python3 (run by prove as executables).
+TOOL_TESTS := tests/unit/test_rant_trace.py
+
 # Debian packages the build, the tests, the demo and the bench need.
 DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	iproute2 ethtool jq perl shellcheck cppcheck sockperf tuna linuxptp \
-	pciutils procps psmisc valgrind clang libclang-rt-14-dev
+	pciutils procps psmisc valgrind clang libclang-rt-14-dev python3
 
 .PHONY: all deps check test unit net sim lint asan fuzz fuzz-check fuzz-corpus demo bench install clean
 
@@ -85,7 +88,7 @@ deps:
 	{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; }
 
 unit: $(UNIT_BINS) $(SIM_LIB)
-	prove -v $(UNIT_BINS) tests/config/test_steps.sh
+	prove -v $(UNIT_BINS) tests/config/test_steps.sh $(TOOL_TESTS)
 
 net: rant sim
 	tests/net/run.sh
@@ -172,6 +175,7 @@ install: rant
 	install -D -m 0755 rant $(DESTDIR)$(PREFIX)/bin/rant
 	install -D -m 0755 config.sh $(DESTDIR)$(PREFIX)/share/rant/config.sh
 	install -D -m 0644 lib/config-lib.sh $(DESTDIR)$(PREFIX)/share/rant/lib/config-lib.sh
+	install -D -m 0755 tools/rant-trace $(DESTDIR)$(PREFIX)/bin/rant-trace
 	install -D -m 0644 rant.8 $(DESTDIR)$(PREFIX)/share/man/man8/rant.8
 
 .PHONY: clean-objs

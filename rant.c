@@ -8,6 +8,7 @@
  * (run_setup) or after it (report_end); inside, a loop only sends,
  * receives, reads stamps and updates memory it already owns.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -77,7 +78,7 @@ int main(int argc, char **argv)
 		status = run_status(&run, ret);
 	else
 		run_status(&run, ret);
-	if (run.trace_err)
+	if (run.trace_err && run.trace_err != -EALREADY)	/* -EALREADY: report_breach says it */
 		fprintf(stderr, "rant: ftrace: writing the breach marker or stopping %s failed: %s: the trace is not frozen at the breach\n",
 			trace_dir(run.trace), strerror(-run.trace_err));
 	if (status == EXIT_DONE && run.cnt.breaches)

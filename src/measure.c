@@ -3,6 +3,7 @@
  * After each measured transaction, on both sides (see measure.h).
  */
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 
 #include "measure.h"
@@ -29,44 +30,42 @@ static struct txrec *log_rec(struct run *r, const struct txrec *rec,
 	return slot;
 }
 
+static const char *side_name(const struct run *r)
+{
+	return r->cfg->mode == MODE_EMIT ? "emit" : "reflect";
+}
+
 void measure_start(struct run *r)
 {
-	char line[128];
+	char extra[96];
 
 	r->start_ns = realtime_ns();
 	if (r->trace) {
-		snprintf(line, sizeof(line), "RANT_TEST_START mode=%s iface=%s session=%08x",
-			 r->cfg->mode == MODE_EMIT ? "emit" : "reflect", r->cfg->iface,
+		snprintf(extra, sizeof(extra), "iface=%s session=%08x", r->cfg->iface,
 			 r->session);
-		trace_mark(r->trace, line);
+		trace_start(r->trace, side_name(r), sched_getcpu(), extra);
 	}
 }
 
-/* The first breach's marker: its seq, latency and every stamp it has. */
+/* The first breach's marker (every stamp it has), then the trace frozen. */
 static int mark_breach(struct run *r, const struct txrec *rec, int64_t latency_ns)
 {
-	static const char *const names[P_COUNT] = {
-		"T1_SW", "T1_wire", "T2_wire", "T2_SW",
-		"T3_SW", "T3_wire", "T4_wire", "T4_SW",
+	struct trace_breach tb = {
+		.seq = rec->seq, .latency_ns = latency_ns,
+		.threshold_ns = r->cfg->threshold_ns,
+		.side = side_name(r), .cpu = sched_getcpu(),
 	};
-	char line[512];
-	int n;
 
-	n = snprintf(line, sizeof(line), "RANT_BREACH seq=%" PRIu64 " latency_ns=%" PRId64
-		     " threshold_ns=%" PRId64, rec->seq, latency_ns, r->cfg->threshold_ns);
-	for (int p = 0; p < P_COUNT && n < (int)sizeof(line) - 40; p++) {
-		int64_t t = txrec_stamp(rec, p);
-
-		if (t != TS_NONE)
-			n += snprintf(line + n, sizeof(line) - (size_t)n, " %s=%" PRId64, names[p], t);
-	}
-	return trace_mark(r->trace, line);
+	_Static_assert(P_COUNT == TRACE_NSTAMPS, "marker stamps in path order");
+	for (int p = 0; p < P_COUNT; p++)
+		tb.stamp[p] = txrec_stamp(rec, p);
+	return trace_breach(r->trace, &tb);
 }
 
 /*
  * A transaction crossed -t: count it, keep it for the report, and at the
  * first one write the marker and freeze the trace, in that order (the
- * kernel refuses markers once tracing_on is 0).
+ * kernel refuses markers once tracing_on is 0; trace_breach does both).
  */
 static void breach_seen(struct run *r, const struct txrec *rec,
 			int64_t latency_ns)
@@ -80,8 +79,6 @@ static void breach_seen(struct run *r, const struct txrec *rec,
 	}
 	if (r->trace && r->cnt.breaches == 1) {
 		r->trace_err = mark_breach(r, rec, latency_ns);
-		if (!r->trace_err)
-			r->trace_err = trace_freeze(r->trace);
 	}
 }
 

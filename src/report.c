@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include "hist.h"
 #include "json.h"
 #include "report.h"
+#include "rtcheck.h"
 #include "session.h"
 #include "trace.h"
 #include "wire.h"
@@ -102,6 +104,17 @@ static const char *wire_suffix(bool hw)
 	return hw ? "HW" : "KN";
 }
 
+/* A spinning real-time rant that the kernel will stop every second. */
+static void warn_rt_throttle(FILE *f, const struct rant_cfg *c)
+{
+	struct rtcheck_src src;
+	char msg[640];
+
+	rtcheck_system(&src);
+	if (rtcheck_throttle(&src, sched_getscheduler(0), !c->block, msg, sizeof(msg)) == 1)
+		fprintf(f, "%s\n", msg);
+}
+
 void report_start(const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -122,6 +135,9 @@ void report_start(const struct run *r)
 			c->size, WIRE_PONG_LEN);
 	if (r->trace && trace_mounted(r->trace))
 		fprintf(f, "ftrace: tracefs was not mounted here: mounted it at /sys/kernel/tracing\n");
+	if (r->trace && trace_no_snapshot(r->trace))
+		fprintf(f, "ftrace: warning: this kernel has no ftrace snapshot (CONFIG_TRACER_SNAPSHOT is off): -S freezes the trace by tracing_on alone (the log is still a ring)\n");
+	warn_rt_throttle(f, c);
 	if (c->verbose) {
 		fprintf(f, "waiting: %s; busy poll %d us; warm-up %u; duration %.3f s; count %" PRIu64 "\n",
 			c->block ? "poll()" : "spinning", c->busy_poll_us,
@@ -205,11 +221,35 @@ static void print_breach(struct out *o, const struct run *r,
 		o_text(o, "  (the reflector's TX stamp of this pong never arrived: response and network unknown)\n");
 }
 
+/* After the first breach's breakdown: what became of the trace, and the
+ * command that reads it. */
+static void print_trace_note(FILE *f, const struct run *r)
+{
+	const char *dir = trace_dir(r->trace), *j = r->cfg->json_path;
+	int cpu = trace_breach_cpu(r->trace);
+
+	if (r->trace_err == -EALREADY)
+		fprintf(f, "  ftrace: the instance %s was already frozen (tracing_on 0), most likely by the other side's breach: its RANT_BREACH is the one in the trace; this side's breach (%s, CPU %d) is the one above\n",
+			dir, r->cfg->mode == MODE_EMIT ? "emit" : "reflect", cpu);
+	else if (!r->trace_err)
+		fprintf(f, "  ftrace: RANT_BREACH written (%s on CPU %d, trace_clock %s) and %s frozen\n",
+			r->cfg->mode == MODE_EMIT ? "emit" : "reflect", cpu,
+			trace_clock_name(r->trace), dir);
+	else
+		return;		/* main() says what failed */
+	fprintf(f, "  what the kernel did: rant-trace --instance %s%s%s\n", dir,
+		j && strcmp(j, "-") ? " --json " : "", j && strcmp(j, "-") ? j : "");
+	fprintf(f, "  (or save it first: cp %s/trace breach.trace; rant-trace breach.trace%s%s)\n",
+		dir, j && strcmp(j, "-") ? " --json " : "", j && strcmp(j, "-") ? j : "");
+}
+
 void report_breach(const struct run *r, const struct breach *b)
 {
 	struct out o = { .t = report_text_stream(r) };
 
 	print_breach(&o, r, b);
+	if (r->trace && b == &r->breach[0])
+		print_trace_note(o.t, r);
 	fflush(o.t);
 }
 

@@ -4,8 +4,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <mntent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +15,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "timeutil.h"
 #include "trace.h"
 
 struct trace {
 	char dir[PATH_MAX];
 	int marker_fd;
 	int on_fd;
-	int snapshot_fd;	/* -1 without -S */
+	int snapshot_fd;	/* -1 without -S, or without a snapshot file */
+	char clock[32];		/* trace_clock at trace_open() */
+	bool no_snapshot;	/* -S asked, the kernel has none */
+	int breach_cpu;		/* of the marked breach, or -1 */
 	bool frozen;
 	bool mounted;		/* rant mounted tracefs itself */
 };
@@ -87,14 +93,59 @@ static int open_file(struct trace *t, const char *name, int flags, char *err,
 	if (fd >= 0)
 		return fd;
 	fd = -errno;
-	if (fd == -ENOENT && !strcmp(name, "snapshot"))
-		snprintf(err, len, "%s: this kernel has no ftrace snapshot (CONFIG_TRACER_SNAPSHOT is off): drop -S, the trace is still frozen by tracing_on",
-			 path);
-	else if (fd == -EACCES || fd == -EPERM)
+	if (fd == -EACCES || fd == -EPERM)
 		snprintf(err, len, "%s: %s: run as root", path, strerror(-fd));
 	else
 		snprintf(err, len, "%s: %s", path, strerror(-fd));
 	return fd;
+}
+
+/* -S: the snapshot file; a kernel without one is noted, not refused. */
+static int open_snapshot(struct trace *t, char *err, size_t len)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/snapshot", t->dir);
+	if (access(path, F_OK) && errno == ENOENT) {
+		t->no_snapshot = true;
+		return 0;
+	}
+	t->snapshot_fd = open_file(t, "snapshot", O_WRONLY, err, len);
+	return t->snapshot_fd < 0 ? t->snapshot_fd : 0;
+}
+
+void trace_parse_clock(const char *text, char *clock, size_t len)
+{
+	const char *b = strchr(text, '['), *e = b ? strchr(b, ']') : NULL;
+
+	if (!b || !e || len == 0) {
+		if (len)
+			clock[0] = '\0';
+		return;
+	}
+	snprintf(clock, len, "%.*s", (int)(e - b - 1), b + 1);
+}
+
+/* The instance's trace_clock; "unknown" where it cannot be read. */
+static void read_clock(struct trace *t)
+{
+	char path[PATH_MAX + 32], text[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(t->clock, sizeof(t->clock), "unknown");
+	snprintf(path, sizeof(path), "%s/trace_clock", t->dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	text[n] = '\0';
+	trace_parse_clock(text, t->clock, sizeof(t->clock));
+	if (!t->clock[0])
+		snprintf(t->clock, sizeof(t->clock), "unknown");
 }
 
 int trace_open(struct trace **tp, const char *instance, bool snapshot,
@@ -109,6 +160,7 @@ int trace_open(struct trace **tp, const char *instance, bool snapshot,
 	if (!t)
 		return -ENOMEM;
 	t->marker_fd = t->on_fd = t->snapshot_fd = -1;
+	t->breach_cpu = -1;
 
 	if (strchr(instance, '/')) {
 		snprintf(t->dir, sizeof(t->dir), "%s", instance);
@@ -137,10 +189,11 @@ int trace_open(struct trace **tp, const char *instance, bool snapshot,
 	if (ret < 0)
 		goto failed;
 	if (snapshot) {
-		ret = t->snapshot_fd = open_file(t, "snapshot", O_WRONLY, err, len);
+		ret = open_snapshot(t, err, len);
 		if (ret < 0)
 			goto failed;
 	}
+	read_clock(t);
 	if (pread(t->on_fd, state, sizeof(state) - 1, 0) > 0 && state[0] == '0') {
 		snprintf(err, len, "tracing is off in %s (a previous breach froze it?): save %s/trace, then echo 1 > %s/tracing_on",
 			 t->dir, t->dir, t->dir);
@@ -177,6 +230,87 @@ const char *trace_dir(const struct trace *t)
 	return t->dir;
 }
 
+const char *trace_clock_name(const struct trace *t)
+{
+	return t->clock;
+}
+
+bool trace_no_snapshot(const struct trace *t)
+{
+	return t->no_snapshot;
+}
+
+/* Appends to buf at *n; false once it no longer fits. */
+static bool put(char *buf, size_t len, int *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static bool put(char *buf, size_t len, int *n, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (*n < 0 || (size_t)*n >= len)
+		return false;
+	va_start(ap, fmt);
+	w = vsnprintf(buf + *n, len - (size_t)*n, fmt, ap);
+	va_end(ap);
+	if (w < 0 || (size_t)w >= len - (size_t)*n) {
+		*n = -1;
+		return false;
+	}
+	*n += w;
+	return true;
+}
+
+static void put_ctx(char *buf, size_t len, int *n, const struct trace_ctx *c)
+{
+	put(buf, len, n, " side=%s cpu=%d pid=%d trace_clock=%s rt_ns=%" PRId64
+	    " mono_ns=%" PRId64, c->side, c->cpu, c->pid, c->clock, c->rt_ns,
+	    c->mono_ns);
+}
+
+int trace_format_start(char *buf, size_t len, const struct trace_ctx *c,
+		       const char *extra)
+{
+	int n = 0;
+
+	put(buf, len, &n, "RANT_TEST_START");
+	put_ctx(buf, len, &n, c);
+	if (extra && *extra)
+		put(buf, len, &n, " %s", extra);
+	return n < 0 ? -ENOSPC : n;
+}
+
+int trace_format_breach(char *buf, size_t len, const struct trace_ctx *c,
+			const struct trace_breach *b)
+{
+	static const char *const names[TRACE_NSTAMPS] = {
+		"T1_SW", "T1_wire", "T2_wire", "T2_SW",
+		"T3_SW", "T3_wire", "T4_wire", "T4_SW",
+	};
+	int n = 0;
+
+	put(buf, len, &n, "RANT_BREACH seq=%" PRIu64 " latency_ns=%" PRId64
+	    " threshold_ns=%" PRId64, b->seq, b->latency_ns, b->threshold_ns);
+	put_ctx(buf, len, &n, c);
+	for (int i = 0; i < TRACE_NSTAMPS; i++)
+		if (b->stamp[i])
+			put(buf, len, &n, " %s=%" PRId64, names[i], b->stamp[i]);
+	return n < 0 ? -ENOSPC : n;
+}
+
+/* The context of a marker written now. */
+static void ctx_now(const struct trace *t, const char *side, int cpu,
+		    struct trace_ctx *c)
+{
+	c->side = side;
+	c->cpu = cpu;
+	c->pid = getpid();
+	c->clock = t->clock;
+	c->rt_ns = realtime_ns();
+	c->mono_ns = monotonic_ns();
+}
+
 static int write_str(int fd, const char *s)
 {
 	size_t n = strlen(s);
@@ -191,8 +325,53 @@ int trace_mark(struct trace *t, const char *line)
 {
 	char buf[1024];
 
-	snprintf(buf, sizeof(buf), "%s\n", line);
+	if (snprintf(buf, sizeof(buf), "%s\n", line) >= (int)sizeof(buf))
+		return -ENOSPC;
 	return write_str(t->marker_fd, buf);
+}
+
+int trace_start(struct trace *t, const char *side, int cpu, const char *extra)
+{
+	struct trace_ctx c;
+	char line[512];
+
+	ctx_now(t, side, cpu, &c);
+	if (trace_format_start(line, sizeof(line), &c, extra) < 0)
+		return -ENOSPC;
+	return trace_mark(t, line);
+}
+
+int trace_breach_cpu(const struct trace *t)
+{
+	return t->breach_cpu;
+}
+
+/* tracing_on reads 0: someone froze the instance. */
+static bool already_off(const struct trace *t)
+{
+	char state[4] = "";
+
+	return pread(t->on_fd, state, sizeof(state) - 1, 0) > 0 && state[0] == '0';
+}
+
+int trace_breach(struct trace *t, const struct trace_breach *b)
+{
+	struct trace_ctx c;
+	char line[768];
+	int ret;
+
+	t->breach_cpu = b->cpu;
+	ctx_now(t, b->side, b->cpu, &c);
+	if (trace_format_breach(line, sizeof(line), &c, b) < 0)
+		return -ENOSPC;
+	ret = trace_mark(t, line);
+	if (ret == -EBADF && already_off(t)) {
+		t->frozen = true;	/* by the other writer: leave it so */
+		return -EALREADY;
+	}
+	if (ret)
+		return ret;
+	return trace_freeze(t);
 }
 
 int trace_freeze(struct trace *t)
