@@ -4,7 +4,7 @@
 #   sudo make demo  install what is missing, build, run a pair over veth
 #   sudo make check install what is missing, build, run every test
 #   make bench      the performance comparison (root, veth)
-#   make lint       shellcheck and cppcheck
+#   make lint       shellcheck, cppcheck and the line-length rule
 #   make asan       unit tests under ASan/UBSan
 #   make fuzz       each libFuzzer harness for FUZZ_SECONDS (default 60)
 
@@ -94,9 +94,10 @@ net: rant sim
 	tests/net/run.sh
 
 lint:
-	shellcheck -S warning config.sh lib/*.sh tools/*.sh tests/net/*.sh tests/config/*.sh bench/*.sh .ci/run
+	shellcheck -S warning config.sh lib/*.sh tools/*.sh tests/*.sh tests/net/*.sh tests/config/*.sh bench/*.sh .ci/run
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr -Isrc -D_GNU_SOURCE rant.c src tests/sim
+	tests/check-columns.sh rant.c src/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
 
 check: deps
 	$(MAKE) all

@@ -78,7 +78,8 @@ int main(int argc, char **argv)
 		status = run_status(&run, ret);
 	else
 		run_status(&run, ret);
-	if (run.trace_err && run.trace_err != -EALREADY)	/* -EALREADY: report_breach says it */
+	/* -EALREADY (the other side froze the trace): report_breach says it */
+	if (run.trace_err && run.trace_err != -EALREADY)
 		fprintf(stderr, "rant: ftrace: writing the breach marker or stopping %s failed: %s: the trace is not frozen at the breach\n",
 			trace_dir(run.trace), strerror(-run.trace_err));
 	if (status == EXIT_DONE && run.cnt.breaches)

@@ -486,7 +486,8 @@ static void build_getopt(struct option *longopts, char *shortopts)
 	for (size_t i = 0; i < NOPTS; i++) {
 		const struct opt *o = &opt_table[i];
 
-		longopts[i] = (struct option){ o->name, o->arg ? required_argument : no_argument, NULL, o->val };
+		longopts[i] = (struct option){ o->name, o->arg ? required_argument : no_argument,
+					       NULL, o->val };
 		if (o->val < 256) {
 			*sp++ = (char)o->val;
 			if (o->arg)
