@@ -9,6 +9,7 @@ require_root
 require_cmd jq python3 ss taskset
 [ -x "$RANT" ] || skip "rant is not built (make)"
 
+# shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="sessions_forged sessions_two sessions_eight"
 
 # The reflector's JSON entry for the session with id $2, from address $3.
@@ -19,7 +20,7 @@ session_of() {
 
 sessions_forged() {
 	local sid e_sent entry
-	setup_pair || { RET=1; log_test "sessions: forged ping (setup)"; return; }
+	setup_pair || skip_test "cannot create namespaces and veth"
 	start_reflector rf -d 60 -j "$WORK/rf.json"
 	emit -a "$IP_B" --interval 1000 -d 2 -j "$WORK/ef.json" >"$WORK/ef.txt" 2>&1 &
 	local epid=$!
@@ -45,7 +46,7 @@ sessions_forged() {
 # many N: N emitters at once from one namespace, each its own session.
 many() {
 	local n=$1 i pids=() sent recv lost samples entry sid
-	setup_pair || { RET=1; log_test "sessions: $n emitters (setup)"; return; }
+	setup_pair || skip_test "cannot create namespaces and veth"
 	start_reflector rm -d 60 -j "$WORK/rm.json"
 	for ((i = 0; i < n; i++)); do
 		emit -a "$IP_B" --block --interval 500 -c 1500 -j "$WORK/em$i.json" \
