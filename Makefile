@@ -72,11 +72,12 @@ deps:
 unit: $(UNIT_BINS)
 	prove -v $(UNIT_BINS)
 
+# TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
 net: rant
-	tests/net/run.sh
+	TESTS="$(TESTS)" tests/net/run.sh
 
 lint:
-	shellcheck -S warning config.sh tools/*.sh tests/net/*.sh bench/*.sh .ci/run
+	shellcheck -S warning config.sh tools/*.sh tests/*.sh tests/net/*.sh bench/*.sh .ci/run
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr -Isrc -D_GNU_SOURCE rant.c src
 
