@@ -90,8 +90,9 @@ deps:
 unit: $(UNIT_BINS) $(SIM_LIB)
 	prove -v $(UNIT_BINS) tests/config/test_steps.sh $(TOOL_TESTS)
 
+# TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
 net: rant sim
-	tests/net/run.sh
+	TESTS="$(TESTS)" tests/net/run.sh
 
 lint:
 	shellcheck -S warning config.sh lib/*.sh tools/*.sh tests/*.sh tests/net/*.sh tests/config/*.sh bench/*.sh .ci/run
