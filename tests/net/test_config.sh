@@ -18,7 +18,8 @@ require_cmd ip tc ethtool jq tuna setpci phc2sys chrt taskset flock setpriv
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs: one to isolate, one for everything else"
 
 ALL_TESTS="config_dry_run config_apply_revert config_trace_existing
-	config_revert_breach config_ipv6_no_namespace config_bad_input"
+	config_revert_breach config_revert_breach_full config_ipv6_no_namespace
+	config_bad_input"
 
 APP_CPU=$(($(nproc) - 1))
 RT_RUNTIME=/proc/sys/kernel/sched_rt_runtime_us
@@ -425,6 +426,45 @@ config_revert_breach() {
 	[ ! -d "$I" ] && [ "$(find "$SD" -maxdepth 1 -name "breach-*" | wc -l)" = 1 ]
 	check_err $? "--revert --force kept the instance or saved the breach"
 	log_test "config.sh --revert --force drops a frozen breach, with a warning"
+}
+
+# No room to save the frozen breach: --revert changes nothing and says so;
+# with room again it saves and reverts.
+config_revert_breach_full() {
+	config_setup
+	local out rc sum fs=$WORK/small I=$TRACEFS/instances/$INST
+	mkdir "$fs"
+	mount -t tmpfs -o size=1m,mode=0700 "rant-test-$UNIQ" "$fs" || skip "cannot mount a tmpfs"
+	defer umount "$fs"
+	STATE=$fs/state
+	SD=$STATE/$IF
+	# runs before the umount above
+	defer "$CONFIG" "$IF" --revert --force --state-dir "$STATE"
+	out=$("$CONFIG" "$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu "$APP_CPU" --irq-cpu "$APP_CPU" \
+		--trace --trace-instance "$INST" --trace-buffer-kb 2048 --no-namespace --no-ptp \
+		--keep-rt-throttle --state-dir "$STATE" 2>&1)
+	check_err $? "apply failed: $out"
+	freeze_breach "$INST"
+	check_err $? "could not write a breach marker into $I"
+	sum=$(md5sum <"$SD/journal")
+	dd if=/dev/zero of="$fs/fill" bs=4k 2>/dev/null
+	out=$("$CONFIG" "$IF" --revert --state-dir "$STATE" 2>&1)
+	rc=$?
+	[ "$rc" = 1 ]
+	check_err $? "--revert with no room for the breach exited $rc: $out"
+	grep -q "trace instance $INST holds a frozen breach and saving its trace in .* failed; nothing reverted" <<<"$out"
+	check_err $? "--revert does not say why it reverted nothing: $out"
+	[ -d "$I" ] && [ "$(cat "$I/tracing_on")" = 0 ] && grep -q '\[mono\]' "$I/trace_clock" &&
+		grep -q RANT_BREACH "$I/trace"
+	check_err $? "--revert touched the instance holding the breach"
+	[ "$(md5sum <"$SD/journal")" = "$sum" ] && [ -z "$(find "$SD" -name 'breach-*')" ]
+	check_err $? "--revert changed the journal or left a partial copy"
+	rm -f "$fs/fill"
+	out=$("$CONFIG" "$IF" --revert --state-dir "$STATE" 2>&1)
+	check_err $? "--revert with room again failed: $out"
+	[ ! -d "$I" ] && grep -q RANT_BREACH "$SD"/breach-*/trace 2>/dev/null
+	check_err $? "--revert with room again did not save the breach and delete the instance: $out"
+	log_test "config.sh --revert with no room to save a frozen breach reverts nothing, then saves it"
 }
 
 config_ipv6_no_namespace() {
