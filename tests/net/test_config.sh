@@ -17,6 +17,7 @@ require_root
 require_cmd ip tc ethtool jq tuna setpci phc2sys chrt taskset flock setpriv
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs: one to isolate, one for everything else"
 
+# shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="config_dry_run config_apply_revert config_trace_existing
 	config_revert_breach config_revert_breach_full config_ipv6_no_namespace
 	config_bad_input"
@@ -31,31 +32,11 @@ if [ -z "$TRACEFS" ]; then
 	defer umount /sys/kernel/tracing
 fi
 
-# Until tests/net/lib.sh runs named tests itself (tests_run), each test runs
-# in a subshell: give it its own WORK and cleanup, and pass failures up.
-if ! declare -F tests_run >/dev/null; then
-	CONFIG_FAILS=$WORK/failed-tests
-	config_scope() {
-		WORK=$WORK/$1
-		mkdir -p "$WORK"
-		__deferred=()
-		trap '__run_deferred; [ "$FAILED" = 0 ] || echo "$TEST_NAME" >>"$CONFIG_FAILS"' EXIT
-		TEST_NAME=$1
-	}
-	finish() {
-		[ ! -s "$CONFIG_FAILS" ] || FAILED=1
-		exit "$FAILED"
-	}
-else
-	config_scope() { :; }
-fi
-
 # config_setup: a veth pair of the test's own, the tuned end here ($IF,
 # 10.78.0.1, fd78::1), the peer in namespace $NS_B; sets the names, $STATE
 # and $SD, and $ARGS for a full apply with --trace. Everything is removed
 # when the test ends, a revert first.
 config_setup() {
-	config_scope "${FUNCNAME[1]}"
 	NS_B=rant-b-$UNIQ
 	IF=rc$UNIQ
 	PEER=rp$UNIQ
@@ -548,4 +529,4 @@ config_bad_input() {
 	log_test "config.sh bad input: exit 1, one line, nothing changed"
 }
 
-if declare -F tests_run >/dev/null; then tests_run; else for t in $ALL_TESTS; do ( $t ); done; finish; fi
+tests_run
