@@ -351,9 +351,19 @@ config_apply_revert() {
 # stays.
 config_trace_existing() {
 	config_setup
-	local out I=$TRACEFS/instances/$INST
+	local out rc I=$TRACEFS/instances/$INST
 	mkdir "$I" || skip "cannot create trace instance $I"
 	echo global >"$I/trace_clock"
+	# A breach frozen there first: changing the clock would erase it.
+	freeze_breach "$INST"
+	out=$("$CONFIG" "${ARGS[@]}" --no-namespace --no-ptp 2>&1)
+	rc=$?
+	[ "$rc" = 2 ] && grep -q "^trace_clock  *failed  *(.*holds a frozen breach that changing trace_clock would erase" <<<"$out"
+	check_err $? "apply on a frozen breach: exit $rc, $(grep '^trace_clock' <<<"$out")"
+	grep -q RANT_BREACH "$I/trace" && grep -q '\[global\]' "$I/trace_clock"
+	check_err $? "apply erased the frozen breach or changed its clock"
+	log_test "config.sh trace_clock: refuses to erase a frozen breach"
+	echo 1 >"$I/tracing_on"
 	out=$("$CONFIG" "${ARGS[@]}" --no-namespace --no-ptp 2>&1)
 	check_err $? "apply failed: $out"
 	grep -q '^trace_clock  *applied  *(mono (was global))' <<<"$out"
