@@ -31,6 +31,7 @@ source "$CONFIG_LIB"
 
 # The steps, in run order ("name|description"); --revert undoes them in
 # reverse. The usage text, --list-steps and the README's table follow it.
+# shellcheck disable=SC2034  # read by lib/config-lib.sh
 STEPS=(
 	"net_namespace|create ns_<iface>, move the interface into it"
 	"net_address|add --ip to the interface"
@@ -1477,6 +1478,10 @@ trace_clock() {
 	fi
 	if [ "$cur" = mono ]; then
 		note mono
+		return
+	fi
+	if trace_frozen_breach "$(trace_inst)"; then
+		failed "$(trace_inst) holds a frozen breach that changing trace_clock would erase: save it (cp $(trace_inst)/trace) or re-arm the instance (echo 1 > $(trace_inst)/tracing_on), then run again"
 		return
 	fi
 	change "$(qcmd trace_write "$TRACE_INSTANCE/trace_clock" "$cur")" \

@@ -17,8 +17,10 @@ require_root
 require_cmd ip tc ethtool jq tuna setpci phc2sys chrt taskset flock setpriv
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs: one to isolate, one for everything else"
 
+# shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="config_dry_run config_apply_revert config_trace_existing
-	config_revert_breach config_ipv6_no_namespace config_bad_input"
+	config_revert_breach config_revert_breach_full config_ipv6_no_namespace
+	config_bad_input"
 
 APP_CPU=$(($(nproc) - 1))
 RT_RUNTIME=/proc/sys/kernel/sched_rt_runtime_us
@@ -30,31 +32,11 @@ if [ -z "$TRACEFS" ]; then
 	defer umount /sys/kernel/tracing
 fi
 
-# Until tests/net/lib.sh runs named tests itself (tests_run), each test runs
-# in a subshell: give it its own WORK and cleanup, and pass failures up.
-if ! declare -F tests_run >/dev/null; then
-	CONFIG_FAILS=$WORK/failed-tests
-	config_scope() {
-		WORK=$WORK/$1
-		mkdir -p "$WORK"
-		__deferred=()
-		trap '__run_deferred; [ "$FAILED" = 0 ] || echo "$TEST_NAME" >>"$CONFIG_FAILS"' EXIT
-		TEST_NAME=$1
-	}
-	finish() {
-		[ ! -s "$CONFIG_FAILS" ] || FAILED=1
-		exit "$FAILED"
-	}
-else
-	config_scope() { :; }
-fi
-
 # config_setup: a veth pair of the test's own, the tuned end here ($IF,
 # 10.78.0.1, fd78::1), the peer in namespace $NS_B; sets the names, $STATE
 # and $SD, and $ARGS for a full apply with --trace. Everything is removed
 # when the test ends, a revert first.
 config_setup() {
-	config_scope "${FUNCNAME[1]}"
 	NS_B=rant-b-$UNIQ
 	IF=rc$UNIQ
 	PEER=rp$UNIQ
@@ -369,9 +351,19 @@ config_apply_revert() {
 # stays.
 config_trace_existing() {
 	config_setup
-	local out I=$TRACEFS/instances/$INST
+	local out rc I=$TRACEFS/instances/$INST
 	mkdir "$I" || skip "cannot create trace instance $I"
 	echo global >"$I/trace_clock"
+	# A breach frozen there first: changing the clock would erase it.
+	freeze_breach "$INST"
+	out=$("$CONFIG" "${ARGS[@]}" --no-namespace --no-ptp 2>&1)
+	rc=$?
+	[ "$rc" = 2 ] && grep -q "^trace_clock  *failed  *(.*holds a frozen breach that changing trace_clock would erase" <<<"$out"
+	check_err $? "apply on a frozen breach: exit $rc, $(grep '^trace_clock' <<<"$out")"
+	grep -q RANT_BREACH "$I/trace" && grep -q '\[global\]' "$I/trace_clock"
+	check_err $? "apply erased the frozen breach or changed its clock"
+	log_test "config.sh trace_clock: refuses to erase a frozen breach"
+	echo 1 >"$I/tracing_on"
 	out=$("$CONFIG" "${ARGS[@]}" --no-namespace --no-ptp 2>&1)
 	check_err $? "apply failed: $out"
 	grep -q '^trace_clock  *applied  *(mono (was global))' <<<"$out"
@@ -425,6 +417,45 @@ config_revert_breach() {
 	[ ! -d "$I" ] && [ "$(find "$SD" -maxdepth 1 -name "breach-*" | wc -l)" = 1 ]
 	check_err $? "--revert --force kept the instance or saved the breach"
 	log_test "config.sh --revert --force drops a frozen breach, with a warning"
+}
+
+# No room to save the frozen breach: --revert changes nothing and says so;
+# with room again it saves and reverts.
+config_revert_breach_full() {
+	config_setup
+	local out rc sum fs=$WORK/small I=$TRACEFS/instances/$INST
+	mkdir "$fs"
+	mount -t tmpfs -o size=1m,mode=0700 "rant-test-$UNIQ" "$fs" || skip "cannot mount a tmpfs"
+	defer umount "$fs"
+	STATE=$fs/state
+	SD=$STATE/$IF
+	# runs before the umount above
+	defer "$CONFIG" "$IF" --revert --force --state-dir "$STATE"
+	out=$("$CONFIG" "$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu "$APP_CPU" --irq-cpu "$APP_CPU" \
+		--trace --trace-instance "$INST" --trace-buffer-kb 2048 --no-namespace --no-ptp \
+		--keep-rt-throttle --state-dir "$STATE" 2>&1)
+	check_err $? "apply failed: $out"
+	freeze_breach "$INST"
+	check_err $? "could not write a breach marker into $I"
+	sum=$(md5sum <"$SD/journal")
+	dd if=/dev/zero of="$fs/fill" bs=4k 2>/dev/null
+	out=$("$CONFIG" "$IF" --revert --state-dir "$STATE" 2>&1)
+	rc=$?
+	[ "$rc" = 1 ]
+	check_err $? "--revert with no room for the breach exited $rc: $out"
+	grep -q "trace instance $INST holds a frozen breach and saving its trace in .* failed; nothing reverted" <<<"$out"
+	check_err $? "--revert does not say why it reverted nothing: $out"
+	[ -d "$I" ] && [ "$(cat "$I/tracing_on")" = 0 ] && grep -q '\[mono\]' "$I/trace_clock" &&
+		grep -q RANT_BREACH "$I/trace"
+	check_err $? "--revert touched the instance holding the breach"
+	[ "$(md5sum <"$SD/journal")" = "$sum" ] && [ -z "$(find "$SD" -name 'breach-*')" ]
+	check_err $? "--revert changed the journal or left a partial copy"
+	rm -f "$fs/fill"
+	out=$("$CONFIG" "$IF" --revert --state-dir "$STATE" 2>&1)
+	check_err $? "--revert with room again failed: $out"
+	[ ! -d "$I" ] && grep -q RANT_BREACH "$SD"/breach-*/trace 2>/dev/null
+	check_err $? "--revert with room again did not save the breach and delete the instance: $out"
+	log_test "config.sh --revert with no room to save a frozen breach reverts nothing, then saves it"
 }
 
 config_ipv6_no_namespace() {
