@@ -345,6 +345,9 @@ enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *c,
 			if (opt == ':')
 				fprintf(err, "rant: %s needs an argument (rant --help)\n",
 					optopt ? opt_label(optopt, label, sizeof(label)) : what);
+			else if (optopt && opt_find(optopt))	/* --flag=VALUE */
+				fprintf(err, "rant: %s takes no value (rant --help)\n",
+					opt_label(optopt, label, sizeof(label)));
 			else if (optopt)
 				fprintf(err, "rant: unknown option -%c (rant --help)\n", optopt);
 			else
@@ -398,8 +401,16 @@ enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *c,
 		case 's': c->sw = true; break;
 		case 'R': c->no_hw_ts = true; break;
 		case 'H': c->histogram = true; break;
-		case 'l': c->log_path = optarg; break;
-		case 'j': c->json_path = optarg; break;
+		case 'l':
+		case 'j':
+			if (!*optarg) {
+				fprintf(err, "rant: %s is empty: give a file name%s\n",
+					opt == 'l' ? "-l/--log" : "-j/--json",
+					opt == 'j' ? " (- for stdout)" : "");
+				return OPTS_ERROR;
+			}
+			*(opt == 'l' ? &c->log_path : &c->json_path) = optarg;
+			break;
 		case 'b':
 			if (parse_dec_ns(&ps, optarg, NS_PER_US, 1, 1000 * NS_PER_US, &c->bucket_ns))
 				return OPTS_ERROR;

@@ -45,12 +45,16 @@ static inline int64_t ns_sub(int64_t a, int64_t b)
 
 static inline int64_t timespec_to_ns(const struct timespec *ts)
 {
-	int64_t ns;
+	int64_t sec = ts->tv_sec, nsec = ts->tv_nsec, ns;
 
-	if (ts->tv_nsec < 0 || ts->tv_nsec >= NS_PER_SEC)
+	if (nsec < 0 || nsec >= NS_PER_SEC)
 		return TS_NONE;
-	if (__builtin_mul_overflow((int64_t)ts->tv_sec, NS_PER_SEC, &ns) ||
-	    __builtin_add_overflow(ns, (int64_t)ts->tv_nsec, &ns))
+	if (sec < 0 && nsec) {	/* so that INT64_MIN itself is reached */
+		sec++;
+		nsec -= NS_PER_SEC;
+	}
+	if (__builtin_mul_overflow(sec, NS_PER_SEC, &ns) ||
+	    __builtin_add_overflow(ns, nsec, &ns))
 		return TS_NONE;
 	return ns;
 }

@@ -319,11 +319,40 @@ static void test_metric_table(void)
 	   "the round trips are not path steps");
 }
 
+/* Peer stamps off the wire may be anything: differences saturate. */
+static void test_extreme(void)
+{
+	struct txrec r;
+	int64_t v = 0;
+
+	txrec_clear(&r);
+	r.t1_wire = 1700000000000000000LL;
+	r.t4_wire = r.t1_wire + 20000;
+	r.t2_wire = INT64_MIN;
+	r.t3_wire = INT64_MAX;
+	ok(metric_value(M_RESPONSE, &r, &v) && v == INT64_MAX,
+	   "response T3 - T2 from INT64_MAX and INT64_MIN saturates at INT64_MAX");
+	ok(metric_value(M_NETWORK, &r, &v) && v == 20000 - INT64_MAX,
+	   "network = RTT - saturated response, no overflow (%" PRId64 ")", v);
+	r.t2_wire = INT64_MAX;
+	r.t3_wire = INT64_MIN;
+	ok(metric_value(M_NETWORK, &r, &v) && v == INT64_MAX,
+	   "network = RTT - INT64_MIN response saturates at INT64_MAX");
+	r.t2_sw = INT64_MAX - 5;
+	txrec_set_t3_sw(&r, INT64_MIN);
+	is_i64(txrec_stamp(&r, P_T3_SW), TS_NONE,
+	       "T3_SW too far from T2_SW: stored as absent");
+	r.t2_sw = INT64_MAX - 5;
+	txrec_set_t3_sw(&r, INT64_MAX);
+	is_i64(txrec_stamp(&r, P_T3_SW), INT64_MAX, "T3_SW 5 ns after T2_SW at the top");
+}
+
 int main(void)
 {
 	test_record();
 	test_offsets();
 	test_metric_values();
 	test_metric_table();
+	test_extreme();
 	return done_testing();
 }

@@ -209,6 +209,29 @@ static void test_lines(void)
 	}
 }
 
+/* Stamps a hostile pong can carry: the ends of int64 (fuzz_wire found
+ * INT64_MIN negated and T3 - T2 overflowing). */
+static void test_extreme(void)
+{
+	struct txrec r;
+	struct txlog_fmt f = { .emit = false };
+
+	txrec_clear(&r);
+	r.seq = UINT64_MAX;
+	r.t2_wire = INT64_MIN;
+	r.t3_wire = INT64_MAX;
+	is_str(line(&r, &f),
+	       "18446744073709551615 -9223372036.854775808 9223372036.854775807"
+	       " 9223372036854775807\n",
+	       "reflector: INT64_MIN and INT64_MAX stamps, RESPONSE saturates");
+	r.t2_wire = INT64_MAX;
+	r.t3_wire = INT64_MIN;
+	is_str(line(&r, &f),
+	       "18446744073709551615 9223372036.854775807 -9223372036.854775808"
+	       " -9223372036854775808\n",
+	       "reflector: the other way round saturates low");
+}
+
 static void test_linear(void)
 {
 	struct txlog *l = txlog_create(3, false, false);
@@ -426,6 +449,7 @@ int main(void)
 	   sizeof(struct txrec));
 	test_header();
 	test_lines();
+	test_extreme();
 	test_linear();
 	test_ring();
 	test_write();

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * src/opts.h under hostile command lines, in the shape of ethtool's
+ * test-cmdline.c: a table of argument vectors, each with the result
+ * opts_parse() must give and a piece of the one line it must print.
+ *
+ * An ERROR prints exactly one line on err, holding the row's text; an OK
+ * prints nothing at all; a HELP prints on stdout (holding the text) and
+ * nothing on err. Arguments are kept whole, so a row can hold an empty
+ * argument or one with blanks. Addresses (multicast, broadcast, %scope,
+ * [addr]) are checked at set-up, not here.
+ */
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "opts.h"
+#include "tap.h"
+
+#define MAX_ARGS 24
+
+/* A reflector's and an emitter's required options. */
+#define R "-i", "eth0"
+#define E "-i", "eth0", "-a", "10.0.0.2"
+
+struct row {
+	enum opts_result want;
+	const char *says;	/* in the one line printed (ERROR, HELP) */
+	const char *args[MAX_ARGS];
+};
+
+static const struct row rows[] = {
+	/* The hostile lines of issue 14. */
+	{ OPTS_ERROR, "-d/--duration: 9223372037 is out of range. Must be in the range 0 to 2592000",
+	  { E, "-d", "9223372037" } },
+	{ OPTS_ERROR, "--timeout: 9223372036854776 is out of range. Must be in the range 1 to 1000000",
+	  { E, "--timeout", "9223372036854776" } },
+	{ OPTS_ERROR, "-c/--count: ' 5' is not a number",
+	  { E, "-c", " 5" } },
+	{ OPTS_ERROR, "-a/--address given twice (again as '10.0.0.3')",
+	  { E, "-a", "10.0.0.3" } },
+	{ OPTS_ERROR, "-c/--count 1000000000000 cannot be reached in the default -d/--duration of 10 s",
+	  { E, "-c", "1000000000000", "-l", "run.log" } },
+	{ OPTS_ERROR, "-j/--json is empty", { E, "-j", "" } },
+	{ OPTS_ERROR, "-l/--log is empty", { E, "-l", "", "-c", "10" } },
+
+	/* Numbers at and past the ends of int64. */
+	{ OPTS_ERROR, "out of range. Must be in the range 0 to 2592000",
+	  { E, "-d", "9223372036854775807" } },
+	{ OPTS_ERROR, "out of range. Must be in the range 0 to 2592000",
+	  { E, "-d", "9223372036854775808" } },
+	{ OPTS_ERROR, "out of range. Must be in the range 0 to 2592000",
+	  { E, "-d", "99999999999999999999999999999999.5" } },
+	{ OPTS_ERROR, "out of range. Must be in the range 0 to 60000000",
+	  { E, "--interval", "9223372036854775808" } },
+	{ OPTS_ERROR, "out of range. Must be in the range 0.001 to 10000000",
+	  { E, "-t", "9223372036854775.807" } },
+	{ OPTS_ERROR, "out of range. Must be in the range 0 to 1000000000000",
+	  { E, "-d", "0", "-c", "18446744073709551616" } },
+	{ OPTS_ERROR, "out of range. Must be in the range 1 to 65535",
+	  { E, "--port", "18446744073709551615" } },
+	{ OPTS_ERROR, "finer than a nanosecond",
+	  { E, "-b", "0.0000000001" } },
+	{ OPTS_ERROR, "finer than a nanosecond", { E, "-d", "1.0000000001" } },
+
+	/* Empty values. */
+	{ OPTS_ERROR, "-i/--interface is required", { "-i", "" } },
+	{ OPTS_ERROR, "-a/--address is empty", { R, "-a", "" } },
+	{ OPTS_ERROR, "--port: '' is not a number", { E, "--port", "" } },
+	{ OPTS_ERROR, "--port: '' is not a number", { E, "--port=" } },
+	{ OPTS_ERROR, "-d/--duration: '' is not a number", { E, "-d", "" } },
+	{ OPTS_ERROR, "-c/--count: '' is not a number", { E, "-c", "" } },
+	{ OPTS_ERROR, "-t/--threshold: '' is not a number", { E, "-t", "" } },
+	{ OPTS_ERROR, "--trace-instance is empty", { E, "-T", "--trace-instance", "" } },
+	{ OPTS_ERROR, "-l/--log is empty", { R, "--log=", "-S" } },
+
+	/* Junk before, inside and after numbers. */
+	{ OPTS_ERROR, "'5 ' is not a number", { E, "-c", "5 " } },
+	{ OPTS_ERROR, "'\t5' is not a number", { E, "-c", "\t5" } },
+	{ OPTS_ERROR, "'+5' is not a number", { E, "-c", "+5" } },
+	{ OPTS_ERROR, "'-0' is not a number", { E, "-c", "-0" } },
+	{ OPTS_ERROR, "'5x' is not a number", { E, "-c", "5x" } },
+	{ OPTS_ERROR, "'0x10' is not a number", { E, "-c", "0x10" } },
+	{ OPTS_ERROR, "'1e3' is not a number", { E, "-d", "1e3" } },
+	{ OPTS_ERROR, "'1s' is not a number", { E, "-d", "1s" } },
+	{ OPTS_ERROR, "' 1' is not a number", { E, "-d", " 1" } },
+	{ OPTS_ERROR, "'10ms' is not a number", { E, "--timeout", "10ms" } },
+	{ OPTS_ERROR, "'1,5' is not a number", { E, "-t", "1,5" } },
+	{ OPTS_ERROR, "'1..5' is not a number", { E, "-t", "1..5" } },
+	{ OPTS_ERROR, "'72 ' is not a number", { E, "-m", "72 " } },
+	{ OPTS_ERROR, "'99999999999999999999x' is not a number",
+	  { E, "-d", "99999999999999999999x" } },
+	{ OPTS_ERROR, "'nan' is not a number", { E, "-b", "nan" } },
+	{ OPTS_ERROR, "'inf' is not a number", { E, "-o", "inf" } },
+
+	/* Missing arguments and stray words. */
+	{ OPTS_ERROR, "-i/--interface needs an argument", { "-i" } },
+	{ OPTS_ERROR, "-m/--size needs an argument", { E, "-m" } },
+	{ OPTS_ERROR, "--timeout needs an argument", { E, "--timeout" } },
+	{ OPTS_ERROR, "-j/--json needs an argument", { E, "-j" } },
+	{ OPTS_ERROR, "unexpected argument 'extra'", { R, "extra" } },
+	{ OPTS_ERROR, "unexpected argument 'extra'", { R, "--", "extra" } },
+	{ OPTS_ERROR, "unexpected argument '-'", { R, "-" } },
+	{ OPTS_ERROR, "unexpected argument ''", { R, "" } },
+	{ OPTS_ERROR, "unknown option -x", { R, "-x" } },
+	{ OPTS_ERROR, "unknown option --bogus", { R, "--bogus" } },
+	{ OPTS_ERROR, "unknown option -x", { "-x", "-h" } },
+	{ OPTS_ERROR, "--block takes no value", { R, "--block=1" } },
+	{ OPTS_ERROR, "-s/--sw-timestamps takes no value", { R, "--sw-timestamps=yes" } },
+	{ OPTS_ERROR, "unknown option -5", { R, "-s5" } },
+
+	/* Emitter-only options on the reflector. */
+	{ OPTS_ERROR, "-w/--warmup is for the emitter", { R, "-w", "5" } },
+	{ OPTS_ERROR, "-m/--size is for the emitter", { R, "-m", "100" } },
+	{ OPTS_ERROR, "--timeout is for the emitter", { R, "--timeout", "5" } },
+	{ OPTS_ERROR, "--interval is for the emitter", { R, "--interval", "100" } },
+
+	/* A value given twice; flags may repeat. */
+	{ OPTS_ERROR, "-i/--interface given twice (again as 'eth1')", { R, "-i", "eth1" } },
+	{ OPTS_ERROR, "-i/--interface given twice", { R, "--interface=eth0" } },
+	{ OPTS_ERROR, "-d/--duration given twice (again as '2')", { E, "-d", "1", "-d", "2" } },
+	{ OPTS_ERROR, "-c/--count given twice", { E, "-c", "1", "-c", "1" } },
+	{ OPTS_ERROR, "--port given twice", { E, "--port", "1", "--port=2" } },
+	{ OPTS_ERROR, "-l/--log given twice", { E, "-l", "a", "-l", "b" } },
+	{ OPTS_ERROR, "-j/--json given twice", { E, "-j", "-", "-j", "-" } },
+	{ OPTS_ERROR, "-t/--threshold given twice", { E, "-t", "5", "-t", "6" } },
+	{ OPTS_ERROR, "-m/--size given twice", { E, "-m", "72", "-m", "100" } },
+	{ OPTS_ERROR, "-L/--log-threshold given twice", { E, "-l", "x", "-L", "1", "-L", "2" } },
+	{ OPTS_ERROR, "--trace-instance given twice",
+	  { E, "-T", "--trace-instance", "a", "--trace-instance", "b" } },
+	{ OPTS_OK, NULL, { E, "-s", "-s", "-H", "-H", "-v", "-vv", "--block", "--block" } },
+
+	/* Options that do not go together. */
+	{ OPTS_ERROR, "-B/--budget needs busy polling on", { E, "-p", "0", "-B", "8" } },
+	{ OPTS_ERROR, "-P/--prefer-busypoll needs busy polling on", { E, "-p", "0", "-P" } },
+	{ OPTS_ERROR, "-B/--budget needs -p/--busy-poll-us", { E, "-B", "8" } },
+	{ OPTS_ERROR, "-l/--log needs a bounded run", { R, "-l", "x" } },
+	{ OPTS_ERROR, "-l/--log needs a bounded run", { E, "-d", "0", "-l", "x" } },
+	{ OPTS_ERROR, "-c/--count 2000001 cannot be reached", { E, "-c", "2000001" } },
+	{ OPTS_ERROR, "-c/--count 1002 cannot be reached in the default -d/--duration of 10 s (1001 at most)",
+	  { E, "-c", "1002", "--interval", "10000" } },
+	{ OPTS_OK, NULL, { E, "-c", "2000000" } },
+	{ OPTS_OK, NULL, { E, "-c", "1001", "--interval", "10000" } },
+	{ OPTS_OK, NULL, { E, "-c", "1000000000000", "-d", "0" } },
+	{ OPTS_OK, NULL, { E, "-c", "1000000000000", "-d", "2592000", "-l", "x" } },
+	{ OPTS_OK, NULL, { R, "-c", "1000000000000", "-l", "x" } },	/* no default -d */
+
+	/* Edges that are fine. */
+	{ OPTS_OK, NULL, { E, "-d", "2592000.000000000" } },
+	{ OPTS_OK, NULL, { E, "-d", "1." } },
+	{ OPTS_OK, NULL, { E, "-d", ".5" } },
+	{ OPTS_OK, NULL, { E, "--port", "08080" } },
+	{ OPTS_OK, NULL, { E, "-t", "0.001", "-b", "0.001", "-o", "1" } },
+	{ OPTS_OK, NULL, { "--interface=eth0", "--address=10.0.0.2", "--duration=0.5" } },
+	{ OPTS_OK, NULL, { "-ieth0", "-a10.0.0.2", "-c5", "-j-" } },
+	{ OPTS_OK, NULL, { R, "-j", " " } },		/* a file named " " */
+
+	/* Help and version, whatever else is on the line. */
+	{ OPTS_HELP, "usage: rant -i IFACE", { "-h" } },
+	{ OPTS_HELP, "usage: rant -i IFACE", { "--help", "-d", "9223372037" } },
+	{ OPTS_HELP, "--trace-instance NAME", { R, "--help" } },
+	{ OPTS_HELP, "rant ", { "--version" } },
+};
+
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
+
+static char errbuf[4096], outbuf[16384];
+
+/* opts_parse on the row's arguments; err and stdout into the buffers. */
+static enum opts_result run(const struct row *t)
+{
+	char *argv[MAX_ARGS + 2];
+	char *ebuf = NULL;
+	size_t elen = 0;
+	char tmpl[] = "/tmp/rant-cmdline-XXXXXX";
+	struct rant_cfg cfg;
+	enum opts_result r;
+	int argc = 0, fd, saved;
+	FILE *err;
+	ssize_t n;
+
+	argv[argc++] = (char *)"rant";
+	for (int i = 0; i < MAX_ARGS && t->args[i]; i++)
+		argv[argc++] = (char *)t->args[i];
+	argv[argc] = NULL;
+
+	err = open_memstream(&ebuf, &elen);
+	fd = mkstemp(tmpl);
+	if (!err || fd < 0)
+		BAIL_OUT("open_memstream or mkstemp failed");
+	unlink(tmpl);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	dup2(fd, STDOUT_FILENO);
+
+	optind = 0;		/* glibc: full re-initialisation of getopt */
+	r = opts_parse(argc, argv, &cfg, err);
+
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	n = pread(fd, outbuf, sizeof(outbuf) - 1, 0);
+	outbuf[n > 0 ? n : 0] = '\0';
+	close(fd);
+	fclose(err);
+	snprintf(errbuf, sizeof(errbuf), "%s", ebuf ? ebuf : "");
+	free(ebuf);
+	return r;
+}
+
+static const char *res_name(int r)
+{
+	return r == OPTS_OK ? "OK" : r == OPTS_HELP ? "HELP" :
+	       r == OPTS_ERROR ? "ERROR" : "?";
+}
+
+/* The row's arguments as one line for the test names. */
+static const char *line(const struct row *t)
+{
+	static char buf[512];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < MAX_ARGS && t->args[i] && n < sizeof(buf) - 1; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s'%s'",
+				      i ? " " : "", t->args[i]);
+	return buf;
+}
+
+static int count_lines(const char *s)
+{
+	int lines = 0;
+
+	for (; *s; s++)
+		lines += *s == '\n';
+	return lines;
+}
+
+static void check_row(const struct row *t)
+{
+	enum opts_result r = run(t);
+	size_t elen = strlen(errbuf);
+
+	if (!ok(r == t->want, "rant %s -> %s", line(t), res_name(t->want))) {
+		diag("  got %s", res_name(r));
+		if (errbuf[0])
+			diag("  err: %s", errbuf);
+		return;
+	}
+	switch (t->want) {
+	case OPTS_ERROR:
+		if (!ok(count_lines(errbuf) == 1 && errbuf[elen - 1] == '\n' &&
+			!strncmp(errbuf, "rant: ", 6) && strstr(errbuf, t->says) &&
+			!outbuf[0], "  one line on err: ...%s...", t->says))
+			diag("  err: %s  stdout: %s", errbuf, outbuf);
+		break;
+	case OPTS_HELP:
+		if (!ok(!errbuf[0] && strstr(outbuf, t->says),
+			"  on stdout: ...%s...", t->says))
+			diag("  err: %s  stdout: %.200s", errbuf, outbuf);
+		break;
+	default:
+		if (!ok(!errbuf[0] && !outbuf[0], "  nothing printed"))
+			diag("  err: %s  stdout: %s", errbuf, outbuf);
+		break;
+	}
+}
+
+int main(void)
+{
+	for (size_t i = 0; i < NROWS; i++)
+		check_row(&rows[i]);
+	return done_testing();
+}
