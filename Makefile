@@ -1,7 +1,7 @@
 # rant: Round-trip And Network Timing
 #
 #   make            build ./rant
-#   sudo make demo  install what is missing, build, run a pair over veth
+#   sudo make demo  install what is missing, build, run a pair over veth, plot it
 #   sudo make check install what is missing, build, run every test
 #   make bench      the performance comparison (root, veth)
 #   make lint       shellcheck and cppcheck
@@ -33,9 +33,9 @@ UNIT_BINS := $(UNIT_SRCS:.c=.t)
 # Debian packages the build, the tests, the demo and the bench need.
 DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	iproute2 ethtool jq perl shellcheck cppcheck sockperf tuna linuxptp \
-	pciutils procps psmisc valgrind
+	pciutils procps psmisc valgrind python3-matplotlib python3-numpy
 
-.PHONY: all deps check test unit net lint asan demo bench install clean
+.PHONY: all deps check test unit net plot-test lint asan demo bench install clean
 
 all: rant
 
@@ -75,8 +75,12 @@ unit: $(UNIT_BINS)
 net: rant
 	tests/net/run.sh
 
+# tools/rant-plot: fixtures and a real run over veth (root; skipped without).
+plot-test: rant
+	/usr/bin/python3 tests/plot/test_plot.py
+
 lint:
-	shellcheck -S warning config.sh tools/*.sh tests/net/*.sh bench/*.sh .ci/run
+	shellcheck -S warning config.sh tools/*.sh tests/net/*.sh tests/plot/*.sh bench/*.sh .ci/run
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr -Isrc -D_GNU_SOURCE rant.c src
 
@@ -86,6 +90,7 @@ check: deps
 	$(MAKE) unit
 	$(MAKE) asan
 	$(MAKE) net
+	$(MAKE) plot-test
 
 test: check
 
