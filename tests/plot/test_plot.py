@@ -223,6 +223,12 @@ class TestFixtures(PlotCase):
         self.assertEqual(sum(d["loss"]["lost"]), 3)
         self.assertEqual(sum(d["loss"]["received"]), 17)
         self.assertEqual([b["seq"] for b in d["breaches"]], [7])
+        # with -L the log keeps only some rows: a missing seq is not lost
+        doc = run_doc()
+        doc["config"]["log_threshold_ns"] = 5000
+        j = self.write("run.json", doc)
+        _, plots = self.plot("time", j, "--log", lg)
+        self.assertEqual(sorted(x["seq"] for x in plots[0]["lost"]), [3, 4])
 
     def test_parts_boxes_and_breach_stack(self):
         doc = with_components(run_doc())
