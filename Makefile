@@ -1,7 +1,7 @@
 # rant: Round-trip And Network Timing
 #
 #   make            build ./rant
-#   sudo make demo  install what is missing, build, run a pair over veth
+#   sudo make demo  install what is missing, build, run a pair over veth, plot it
 #   sudo make check install what is missing, build, run every test
 #   make bench      the performance comparison (root, veth)
 #   make lint       shellcheck, cppcheck and the line-length rule
@@ -43,9 +43,10 @@ TOOL_TESTS := tests/unit/test_rant_trace.py
 # Debian packages the build, the tests, the demo and the bench need.
 DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	iproute2 ethtool jq perl shellcheck cppcheck sockperf tuna linuxptp \
-	pciutils procps psmisc valgrind clang libclang-rt-14-dev python3
+	pciutils procps psmisc valgrind clang libclang-rt-14-dev python3 python3-matplotlib \
+	python3-numpy
 
-.PHONY: all deps check test unit net sim lint asan fuzz fuzz-check fuzz-corpus demo bench install clean
+.PHONY: all deps check test unit net sim plot-test lint asan fuzz fuzz-check fuzz-corpus demo bench install clean
 
 all: rant
 
@@ -94,8 +95,12 @@ unit: $(UNIT_BINS) $(SIM_LIB)
 net: rant sim
 	TESTS="$(TESTS)" tests/net/run.sh
 
+# tools/rant-plot: fixtures and a real run over veth (root; skipped without).
+plot-test: rant
+	/usr/bin/python3 tests/plot/test_plot.py
+
 lint:
-	shellcheck -S warning config.sh lib/*.sh tools/*.sh tests/*.sh tests/net/*.sh tests/config/*.sh bench/*.sh .ci/run
+	shellcheck -S warning config.sh lib/*.sh tools/*.sh tests/*.sh tests/net/*.sh tests/config/*.sh tests/plot/*.sh bench/*.sh .ci/run
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr -Isrc -D_GNU_SOURCE rant.c src tests/sim
 	tests/check-columns.sh rant.c src/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
@@ -107,6 +112,7 @@ check: deps
 	$(MAKE) asan
 	$(MAKE) fuzz-check
 	$(MAKE) net
+	$(MAKE) plot-test
 
 test: check
 

@@ -1,0 +1,483 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Tests of tools/rant-plot: every plot kind from small fixtures written
+here (hdr buckets, series, a log with LOST rows, sweeps, compare) and from
+a real run over veth (run_pair.sh, root). Each checks that the picture is
+a PNG of the requested size and that the numbers rant-plot drew
+(--dump-data) equal those in rant's files. Ends with the plain line
+'plot: N passed, N failed, N skipped'."""
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+PLOT = os.path.join(TOP, "tools", "rant-plot")
+PYTHON = "/usr/bin/python3"
+SIZE = (900, 600)
+
+
+def png_size(path):
+    """(width, height) of a PNG, or AssertionError if it is not one."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n", f"{path}: not a PNG"
+    assert head[12:16] == b"IHDR", f"{path}: no IHDR chunk first"
+    return struct.unpack(">II", head[16:24])
+
+
+def stats(samples, mn, pct, mx, label="Round trip (T4 - T1)", hdr=None):
+    keys = ("50", "90", "95", "99", "99.9", "99.99", "99.999")
+    s = {"samples": samples, "min": mn, "min_seq": 1, "max": mx,
+         "max_seq": 2, "avg": (mn + mx) / 2, "stddev": 1.0,
+         "percentiles": dict(zip(keys, pct)), "label": label,
+         "exact_above_overflow": True}
+    if hdr is not None:
+        s["hdr"] = {"significant_digits": 3, "buckets": hdr}
+    return s
+
+
+# hdr buckets of 1000 samples: 900 at 10 us, 90 at 20 us, 9 at 50 us, 1 at 5 ms
+HDR = [[9990, 10009, 900], [19980, 20019, 90], [49950, 50049, 9],
+       [4997120, 5001215, 1]]
+HDR_PCT = (10009, 10009, 20019, 20019, 50049, 5001215, 5001215)
+# a component with negative values (clocks of two hosts): -2 us .. 3 us
+HDR_NEG = [[-2001, -1998, 100], [-1000, -999, 400], [999, 1000, 400],
+           [2997, 3000, 100]]
+
+
+def run_doc(**over):
+    """A JSON as rant -j writes it, emitter, with the given fields."""
+    doc = {
+        "rant_version": "test", "mode": "emit", "interface": "veth0",
+        "timestamp_source": "kernel", "start_ns": 1700000000000000000,
+        "end_ns": 1700000002000000000, "stop_reason": "duration",
+        "config": {"size": 72, "threshold_ns": 40000, "bucket_ns": 1000,
+                   "overflow_ns": 100000},
+        "counts": {"sent": 1000, "received": 1000, "lost": 0, "late": 0,
+                   "breaches": 1},
+        "metrics": {"rtt": stats(1000, 9990, HDR_PCT, 5001215, hdr=HDR)},
+        "histogram": {"metric": "rtt", "bucket_ns": 1000,
+                      "overflow_ns": 100000,
+                      "buckets": [[9000, 900], [19000, 90], [49000, 9]],
+                      "overflow": 1, "underflow": 0},
+        "breaches": [], "clock": {}}
+    doc.update(over)
+    return doc
+
+
+def with_components(doc):
+    m = doc["metrics"]
+    m["emit_tx"] = stats(1000, 500, (900, 1000, 1100, 1500, 3000, 4000,
+                                     4000), 4000, "App-to-NIC TX, emitter")
+    m["network"] = stats(1000, -2001, (-999, 1000, 1000, 3000, 3000, 3000,
+                                       3000), 3000, "Network", hdr=HDR_NEG)
+    m["reflect_rx"] = stats(1000, 2000, (3000, 3000, 3000, 9000, 9000,
+                                         9000, 9000), 9000, "NIC-to-App RX")
+    comps = {"emit_tx": 1000, "reflect_rx": 4990000, "reflect_proc": 200,
+             "reflect_tx": 3000, "emit_rx": 5000, "network": 2015,
+             "response": 4993200, "rtt": 4995215, "rtt_sw": 5001215}
+    doc["breaches"] = [{"seq": 500, "latency": 5001215, "threshold": 40000,
+                        "stamps": {"T1_SW": 1700000001000000000,
+                                   "T1_KN": 1700000001000001000},
+                        "components": comps, "largest": "reflect_rx"}]
+    # a breach whose T3 stamp was missing: no reflect_tx, no network
+    part = {k: v for k, v in comps.items()
+            if k not in ("reflect_tx", "network", "response", "rtt")}
+    doc["breaches"].append({"seq": 600, "latency": 90000, "threshold": 40000,
+                            "stamps": {}, "components": part})
+    return doc
+
+
+SERIES = [{"t_ns": k * 1000000000, "sent": 100, "received": 100 - lost,
+           "lost": lost, "late": 0, "min": 9000, "p50": 10000 + k,
+           "p99": 20000 + k, "max": 30000 + k}
+          for k, lost in enumerate((0, 5, 50, 0))]
+
+
+def log_text(rows, lost_col=True):
+    """An emitter's log: SEQ T1_KN T4_KN RTT [LOST]."""
+    head = "SEQ T1_KN T4_KN RTT" + (" LOST" if lost_col else "")
+    out = [head, "-" * len(head)]
+    for seq, t_ns, rtt, lost in rows:
+        t1 = f"{t_ns // 10**9}.{t_ns % 10**9:09d}"
+        if lost:
+            out.append(f"{seq} {t1} - -" + (" LOST" if lost_col else ""))
+        else:
+            t4 = t_ns + rtt
+            t4s = f"{t4 // 10**9}.{t4 % 10**9:09d}"
+            out.append(f"{seq} {t1} {t4s} {rtt}" + (" -" if lost_col else ""))
+    return "\n".join(out) + "\n"
+
+
+class PlotCase(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="rant-plot-test.")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+
+    def write(self, name, content):
+        path = os.path.join(self.dir, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(content if isinstance(content, str)
+                    else json.dumps(content))
+        return path
+
+    def plot(self, *args, ok=True):
+        dump = os.path.join(self.dir, "dump.json")
+        if os.path.exists(dump):
+            os.unlink(dump)
+        cmd = [PYTHON, PLOT, *args, "--size", f"{SIZE[0]}x{SIZE[1]}",
+               "--dump-data", dump]
+        p = subprocess.run(cmd, capture_output=True, text=True, cwd=self.dir,
+                           timeout=300)
+        if not ok:
+            self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+            return p
+        self.assertEqual(p.returncode, 0, p.stderr)
+        files = p.stdout.split()
+        for f in files:
+            if f.endswith(".png"):
+                self.assertEqual(png_size(os.path.join(self.dir, f)), SIZE)
+        with open(dump, encoding="utf-8") as f:
+            return files, json.load(f)["plots"]
+
+    def assert_marks(self, plot, st):
+        want = {"min": st["min"], "p50": st["percentiles"]["50"],
+                "p99": st["percentiles"]["99"],
+                "p99.9": st["percentiles"]["99.9"], "max": st["max"]}
+        self.assertEqual(plot["marks_ns"], want)
+
+
+class TestFixtures(PlotCase):
+    def test_dist_from_hdr(self):
+        doc = run_doc()
+        j = self.write("hdr.json", doc)
+        files, plots = self.plot("dist", j, "-o", "d.png")
+        self.assertEqual(files, ["d.png"])
+        d = plots[0]
+        self.assertEqual(d["source"], "hdr")
+        self.assert_marks(d, doc["metrics"]["rtt"])
+        curve = dict(zip(d["curve"]["percentile"], d["curve"]["value_ns"]))
+        # the step at 90% starts the 20 us bucket, at 99.9% the 5 ms one
+        self.assertEqual(curve[0.0], 10009)
+        self.assertEqual(curve[90.0], 20019)
+        self.assertEqual(curve[99.9], 5001215)
+        self.assertEqual(sum(d["histogram"]["counts"]), 1000)
+
+    def test_dist_from_linear_histogram_says_tail_missing(self):
+        doc = run_doc()
+        del doc["metrics"]["rtt"]["hdr"]
+        j = self.write("lin.json", doc)
+        _, plots = self.plot("dist", j)
+        d = plots[0]
+        self.assertEqual(d["source"], "histogram")
+        self.assert_marks(d, doc["metrics"]["rtt"])
+        curve = list(zip(d["curve"]["percentile"], d["curve"]["value_ns"]))
+        # buckets up to 99.9%, then only the reported percentiles above
+        self.assertIn((90.0, 9999), curve)
+        self.assertIn((99.99, 5001215), curve)
+        self.assertEqual(d["histogram"]["overflow"], 1)
+
+    def test_dist_of_negative_component(self):
+        j = self.write("neg.json", with_components(run_doc()))
+        _, plots = self.plot("dist", j, "--metric", "network")
+        d = plots[0]
+        self.assertEqual(d["metric"], "network")
+        self.assertEqual(d["curve"]["value_ns"][0], -1998)
+        self.assertEqual(sum(d["histogram"]["counts"]), 1000)
+
+    def test_time_from_series(self):
+        doc = with_components(run_doc(series=SERIES))
+        j = self.write("series.json", doc)
+        files, plots = self.plot("time", j)
+        self.assertEqual(files, ["./series-time.png"])
+        d = plots[0]
+        self.assertEqual(d["source"], "series")
+        self.assertEqual([s["loss_pct"] for s in d["series"]],
+                         [0.0, 5.0, 50.0, 0.0])
+        self.assertEqual([s["p99"] for s in d["series"]],
+                         [x["p99"] for x in SERIES])
+        (b,) = d["breaches"]
+        self.assertEqual((b["seq"], b["value_ns"]), (500, 5001215))
+        # at its T1 wire stamp (T1_KN), from the run's start_ns
+        self.assertAlmostEqual(b["t_s"], 1.000001, places=9)
+
+    def test_time_from_log_with_lost_rows_and_gaps(self):
+        t0 = 1700000000000000000
+        rows = [(s, t0 + s * 1000000, 10000 + (s == 7) * 50000,
+                 s in (3, 4)) for s in range(1, 21) if s != 10]
+        j = self.write("run.json", run_doc())
+        lg = self.write("run.log", log_text(rows))
+        _, plots = self.plot("time", j, "--log", lg)
+        d = plots[0]
+        self.assertEqual(d["source"], "log")
+        self.assertEqual(d["transactions"], 17)
+        self.assertEqual(sorted(x["seq"] for x in d["lost"]), [3, 4, 10])
+        self.assertAlmostEqual(
+            [x["t_s"] for x in d["lost"] if x["seq"] == 10][0], 0.010)
+        self.assertEqual(sum(d["loss"]["lost"]), 3)
+        self.assertEqual(sum(d["loss"]["received"]), 17)
+        self.assertEqual([b["seq"] for b in d["breaches"]], [7])
+        # with -L the log keeps only some rows: a missing seq is not lost
+        doc = run_doc()
+        doc["config"]["log_threshold_ns"] = 5000
+        j = self.write("run.json", doc)
+        _, plots = self.plot("time", j, "--log", lg)
+        self.assertEqual(sorted(x["seq"] for x in plots[0]["lost"]), [3, 4])
+
+    def test_parts_boxes_and_breach_stack(self):
+        doc = with_components(run_doc())
+        j = self.write("parts.json", doc)
+        _, plots = self.plot("parts", j)
+        d = plots[0]
+        boxes = {b["name"]: b for b in d["boxes"]}
+        self.assertEqual(list(boxes), ["emit_tx", "network", "reflect_rx"])
+        net = boxes["network"]
+        self.assertEqual((net["source"], net["whislo"], net["q1"],
+                          net["med"], net["q3"], net["whishi"]),
+                         ("hdr", -1998, -999, -999, 1000, 3000))
+        tx = boxes["emit_tx"]
+        self.assertEqual((tx["source"], tx["whislo"], tx["med"], tx["q3"],
+                          tx["whishi"], tx["max"]),
+                         ("percentiles", 500, 900, 1000, 1500, 4000))
+        b = d["breaches"][0]
+        self.assertEqual(b["seq"], 500)
+        self.assertEqual(b["total_ns"], doc["breaches"][0]["components"]
+                         ["rtt_sw"])
+        self.assertEqual(sum(b["parts_ns"].values()), b["total_ns"])
+        self.assertEqual(list(b["parts_ns"]), ["emit_tx", "network",
+                                               "reflect_rx", "reflect_proc",
+                                               "reflect_tx", "emit_rx"])
+
+        b = d["breaches"][1]
+        self.assertEqual((b["seq"], b["total_ns"]), (600, 5001215))
+        self.assertEqual(b["parts_ns"]["not split (stamp missing)"],
+                         3000 + 2015)
+
+    def test_parts_needs_components(self):
+        j = self.write("plain.json", run_doc())
+        p = self.plot("parts", j, ok=False)
+        self.assertIn("run rant with -s", p.stderr)
+
+    def test_compare_two_runs_with_labels(self):
+        a = run_doc(series=SERIES)
+        b = run_doc()
+        b["metrics"]["rtt"] = stats(1000, 19990, tuple(2 * v for v in
+                                                       HDR_PCT), 10002430,
+                                    hdr=[[2 * lo, 2 * hi, c] for lo, hi, c
+                                         in HDR])
+        ja, jb = self.write("a.json", a), self.write("b.json", b)
+        t0 = 1700000000000000000
+        lg = self.write("b.log", log_text(
+            [(s, t0 + s * 1000000, 20000, False) for s in range(1, 50)]))
+        files, plots = self.plot("compare", ja, jb, "--log", "-",
+                                 "--log", lg, "--label", "3mb",
+                                 "--label", "30kb")
+        self.assertEqual(files, ["./compare-dist.png", "./compare-time.png"])
+        dist, tm = plots
+        self.assertEqual([r["run"] for r in dist["runs"]], ["3mb", "30kb"])
+        self.assert_marks(dist["runs"][0], a["metrics"]["rtt"])
+        self.assert_marks(dist["runs"][1], b["metrics"]["rtt"])
+        self.assertEqual([(r["run"], r["source"]) for r in tm["runs"]],
+                         [("3mb", "series"), ("30kb", "log")])
+        self.assertEqual(set(tm["runs"][1]["p50_ns"]), {20000})
+
+    def test_sweep_fit_from_json(self):
+        sizes = [{"size": s, "metrics": {"rtt": stats(
+            100, 5000 + s, (6000 + 2 * s,) * 4 + (9000 + 2 * s,) * 3,
+            20000 + 2 * s)}} for s in (64, 256, 1024, 4096)]
+        doc = run_doc(sizes=sizes, fit={"offset_ns": 6000.0,
+                                        "ns_per_byte": 2.0})
+        del doc["metrics"]
+        j = self.write("sweep.json", doc)
+        files, plots = self.plot("sweep", j)
+        d = plots[0]
+        self.assertEqual(files, ["./sweep-size.png"])
+        self.assertEqual(d["size"], [64, 256, 1024, 4096])
+        self.assertEqual(d["p50_ns"], [6000 + 2 * s for s in d["size"]])
+        self.assertEqual(d["p99_ns"], [6000 + 2 * s for s in d["size"]])
+        self.assertEqual(d["fit"], {"offset_ns": 6000.0, "ns_per_byte": 2.0,
+                                    "source": "json"})
+
+    def test_sweep_least_squares_over_runs(self):
+        paths = []
+        for s in (1472, 72, 512):
+            doc = run_doc()
+            doc["config"]["size"] = s
+            doc["metrics"]["rtt"] = stats(100, 1, (7000 + 3 * s,) * 4 +
+                                          (8000 + 3 * s,) * 3, 9000 + 3 * s)
+            paths.append(self.write(f"m{s}.json", doc))
+        _, plots = self.plot("sweep", *paths)
+        d = plots[0]
+        self.assertEqual(d["size"], [72, 512, 1472])
+        self.assertEqual(d["runs"], ["m72", "m512", "m1472"])
+        self.assertAlmostEqual(d["fit"]["offset_ns"], 7000.0, places=6)
+        self.assertAlmostEqual(d["fit"]["ns_per_byte"], 3.0, places=9)
+        self.assertEqual(d["fit"]["source"], "least squares on p50")
+
+    def test_html_page_is_self_contained(self):
+        ja = self.write("a.json", with_components(run_doc(series=SERIES)))
+        b = run_doc()
+        b["config"]["size"] = 1024
+        jb = self.write("b.json", b)
+        files, plots = self.plot("html", "report", ja, jb)
+        self.assertEqual(files, ["report/index.html"])
+        with open(os.path.join(self.dir, "report", "index.html"),
+                  encoding="utf-8") as f:
+            page = f.read()
+        kinds = [p["kind"] for p in plots]
+        self.assertEqual(kinds, ["dist", "time", "parts", "dist",
+                                 "compare-dist", "compare-time", "sweep"])
+        self.assertEqual(page.count('<img src="data:image/png;base64,'),
+                         len(kinds))
+        self.assertNotIn('src="http', page)
+        self.assertIn("sent / received / lost / late", page)
+        self.assertEqual(os.listdir(os.path.join(self.dir, "report")),
+                         ["index.html"])
+
+    def test_svg(self):
+        j = self.write("s.json", run_doc())
+        files, _ = self.plot("dist", j, "--svg", "-d", "pics")
+        self.assertEqual(files, ["pics/s-dist.svg"])
+        with open(os.path.join(self.dir, files[0]), encoding="utf-8") as f:
+            self.assertIn("<svg", f.read(2000))
+
+
+class TestErrors(PlotCase):
+    def one_line(self, args, words):
+        p = self.plot(*args, ok=False)
+        lines = p.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        for w in words:
+            self.assertIn(w, lines[0])
+
+    def test_missing_file(self):
+        self.one_line(["dist", "nope.json"],
+                      ["nope.json: no such file", "rant -j"])
+
+    def test_not_rant_json(self):
+        j = self.write("other.json", {"hello": 1})
+        self.one_line(["dist", j], ["not rant's JSON", "rant -j"])
+        t = self.write("text.json", "not json at all")
+        self.one_line(["dist", t], ["not JSON", "rant -j"])
+
+    def test_log_header_not_rants(self):
+        j = self.write("r.json", run_doc())
+        lg = self.write("bad.log", "time value\n1 2\n")
+        self.one_line(["time", j, "--log", lg],
+                      ["not rant's log header", "rant -l"])
+        lg2 = self.write("bad2.log", "SEQ T1_KN T4_KN RTT\n1 2 3 4\n")
+        self.one_line(["time", j, "--log", lg2], ["dashes", "rant -l"])
+
+    def test_time_without_time_data(self):
+        j = self.write("r.json", run_doc())
+        self.one_line(["time", j], ["no time data", "--log"])
+
+
+class TestRealRun(PlotCase):
+    """A real pair over veth (root): every plot kind from its files."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.run_dir = tempfile.mkdtemp(prefix="rant-plot-run.")
+        p = subprocess.run(["bash", os.path.join(TOP, "tests", "plot",
+                                                 "run_pair.sh"),
+                            cls.run_dir, "2"], capture_output=True, text=True,
+                           timeout=120)
+        if p.returncode == 4:
+            shutil.rmtree(cls.run_dir, True)
+            raise unittest.SkipTest(p.stdout.strip())
+        if p.returncode != 0:
+            shutil.rmtree(cls.run_dir, True)
+            raise AssertionError(f"run_pair.sh: exit {p.returncode}\n"
+                                 f"{p.stdout}{p.stderr}")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.run_dir, True)
+
+    def f(self, name):
+        return os.path.join(self.run_dir, name)
+
+    def doc(self, name):
+        with open(self.f(name), encoding="utf-8") as fh:
+            return json.load(fh)
+
+    def test_all_plots_of_the_emitter(self):
+        doc = self.doc("emit.json")
+        files, plots = self.plot("all", self.f("emit.json"), "--log",
+                                 self.f("emit.log"))
+        self.assertEqual(files, ["./emit-dist.png", "./emit-time.png",
+                                 "./emit-parts.png"])
+        dist, tm, parts = plots
+        st = doc["metrics"]["rtt"]
+        self.assert_marks(dist, st)
+        self.assertEqual(dist["source"], "hdr" if "hdr" in st else "log")
+        self.assertEqual(sum(dist["histogram"]["counts"]), st["samples"])
+        if dist["source"] == "log":
+            curve = dict(zip(dist["curve"]["percentile"],
+                             dist["curve"]["value_ns"]))
+            self.assertEqual(curve[0.0], st["min"])
+        # the log has a row per received pong; missing seqs are the lost
+        self.assertEqual(tm["transactions"], doc["counts"]["received"])
+        self.assertEqual(len(tm["lost"]), doc["counts"]["lost"])
+        self.assertEqual(len(tm["breaches"]), doc["counts"]["breaches"])
+        json_seqs = {b["seq"] for b in doc["breaches"]}
+        self.assertTrue(json_seqs <= {b["seq"] for b in tm["breaches"]})
+        names = [b["name"] for b in parts["boxes"]]
+        self.assertEqual(names[:6], ["emit_tx", "network", "reflect_rx",
+                                     "reflect_proc", "reflect_tx",
+                                     "emit_rx"])
+        for box in parts["boxes"]:
+            self.assertEqual(box["max"], doc["metrics"][box["name"]]["max"])
+        self.assertEqual(len(parts["breaches"]), len(doc["breaches"]))
+        for b, jb in zip(parts["breaches"], doc["breaches"]):
+            self.assertEqual(b["seq"], jb["seq"])
+            self.assertEqual(b["total_ns"], jb["components"]["rtt_sw"])
+            self.assertEqual(sum(b["parts_ns"].values()), b["total_ns"])
+
+    def test_reflector_and_compare_and_html(self):
+        emit, refl = self.doc("emit.json"), self.doc("reflect.json")
+        files, plots = self.plot("dist", self.f("reflect.json"), "--log",
+                                 self.f("reflect.log"))
+        self.assert_marks(plots[0], refl["metrics"]["response"])
+        files, plots = self.plot("compare", self.f("emit.json"),
+                                 self.f("reflect.json"), "--log",
+                                 self.f("emit.log"), "--log",
+                                 self.f("reflect.log"))
+        self.assertEqual(len(files), 2)
+        self.assert_marks(plots[0]["runs"][0], emit["metrics"]["rtt"])
+        self.assert_marks(plots[0]["runs"][1], refl["metrics"]["response"])
+        files, plots = self.plot("html", "page", self.f("emit.json"),
+                                 self.f("reflect.json"))
+        self.assertEqual(files, ["page/index.html"])
+        self.assertEqual([p["kind"] for p in plots],
+                         ["dist", "parts", "dist", "parts", "compare-dist"])
+
+
+def main():
+    if not os.access(PYTHON, os.X_OK):
+        print(f"plot: {PYTHON} is missing (sudo make deps)")
+        return 1
+    suite = unittest.defaultTestLoader.loadTestsFromModule(
+        sys.modules[__name__])
+    names = sys.argv[1:]
+    if names:
+        suite = unittest.defaultTestLoader.loadTestsFromNames(
+            names, sys.modules[__name__])
+    res = unittest.TextTestRunner(verbosity=2).run(
+        suite)
+    bad = len(res.failures) + len(res.errors)
+    skipped = len(res.skipped)
+    passed = res.testsRun - bad - skipped
+    print(f"plot: {passed} passed, {bad} failed, {skipped} skipped")
+    return 0 if res.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
