@@ -163,6 +163,26 @@ static void hold_dma_latency(struct run *r)
 			"not held (no permission or no such device): idle states may add latency");
 }
 
+static int open_transport(struct run *r)
+{
+	char err[512];
+	int ret;
+
+	r->tp = transport_for(r->cfg);
+	ret = r->tp->open(&r->sk, r->cfg, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "rant: %s\n", err);
+	return ret;
+}
+
+/*
+ * Signal handlers come first, so a signal during set-up ends it cleanly
+ * (teardown removes the temporary output files). The emitter opens its
+ * socket next: its checks (interface, address, route) are what a user
+ * most often gets wrong, and nothing arrives before it sends. The
+ * reflector binds last, once everything else is ready: from the bind
+ * on, pings queue, and a slow set-up (a large log) would drop them.
+ */
 int run_setup(struct run *r, const struct rant_cfg *cfg)
 {
 	char err[512];
@@ -174,11 +194,15 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 	r->dma_fd = -1;
 	run_stop = 0;
 
-	r->tp = transport_for(cfg);
-	ret = r->tp->open(&r->sk, cfg, err, sizeof(err));
+	ret = install_signals();
 	if (ret) {
-		fprintf(stderr, "rant: %s\n", err);
+		fprintf(stderr, "rant: sigaction: %s\n", strerror(-ret));
 		return ret;
+	}
+	if (cfg->mode == MODE_EMIT) {
+		ret = open_transport(r);
+		if (ret)
+			return ret;
 	}
 	if (cfg->trace_marker) {
 		ret = trace_open(&r->trace, cfg->trace_instance, cfg->snapshot, err, sizeof(err));
@@ -188,9 +212,8 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 		}
 	}
 	ret = open_outputs(r);
-	if (ret)
-		return ret;
-	ret = alloc_memory(r);
+	if (!ret)
+		ret = alloc_memory(r);
 	if (ret)
 		return ret;
 	if (cfg->mode == MODE_EMIT &&
@@ -202,12 +225,16 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 			strerror(-ret));
 		return ret;
 	}
-	ret = install_signals();
-	if (ret) {
-		fprintf(stderr, "rant: sigaction: %s\n", strerror(-ret));
-		return ret;
-	}
 	hold_dma_latency(r);
+	if (cfg->mode == MODE_REFLECT) {
+		ret = open_transport(r);
+		if (ret)
+			return ret;
+	}
+	if (run_stop) {
+		fprintf(stderr, "rant: stopped by a signal during set-up: nothing measured, nothing written\n");
+		return -EINTR;
+	}
 	return 0;
 }
 
