@@ -3,16 +3,21 @@
  * Output files written whole or not at all: created as a temporary file
  * beside the target when the run starts (so an unwritable path is an error
  * before any packet), renamed over the target on commit, removed on abort.
- * "-" stands for stdout and is written directly.
+ * "-" stands for stdout and is written directly, and so is a target that
+ * is not a regular file (a character device such as /dev/null, a FIFO):
+ * renaming over it would replace it. A symlink to a file is followed: the
+ * file it names is replaced, the link stays.
  */
 #ifndef RANT_OUTFILE_H
 #define RANT_OUTFILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct outfile {
 	char *path;		/* target */
-	char *tmp;		/* temporary beside it; NULL for stdout */
+	char *tmp;		/* temporary beside it; NULL when written directly */
+	bool direct;		/* a device or FIFO, written as a stream */
 	int fd;
 	FILE *fp;		/* stdio stream on fd, opened on demand */
 };

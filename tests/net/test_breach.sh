@@ -90,7 +90,7 @@ breach_emit() {
 	emit_bg e1 -a "$IP_B" -s -d 20 --timeout 500000 -t $THRESH -T --trace-instance "$INST" \
 		-l "$WORK/e1.log" -j "$WORK/e1.json"
 	wait_measuring "$WORK/e1.txt"
-	grep -q "RANT_TEST_START mode=emit" "$IDIR/trace"; check_err $? "measuring started, but no RANT_TEST_START in the trace"
+	grep -q "RANT_TEST_START side=emit" "$IDIR/trace"; check_err $? "measuring started, but no RANT_TEST_START in the trace"
 	spike 1
 	wait "$EM"; rc=$?
 	stop_reflector
@@ -120,7 +120,7 @@ breach_reflect() {
 	pair_traced
 	start_reflector b2 -s -d 60 -t $THRESH -T --trace-instance "$INST" -j "$WORK/r2.json"
 	emit_bg e2 -a "$IP_B" -s -d 20 --timeout 500000
-	wait_for_line "$IDIR/trace" "RANT_TEST_START mode=reflect" "$MEASURE_WAIT_S"
+	wait_for_line "$IDIR/trace" "RANT_TEST_START side=reflect" "$MEASURE_WAIT_S"
 	check_err $? "no RANT_TEST_START from the reflector in $MEASURE_WAIT_S s: $(tail -3 "$WORK/e2.txt")"
 	spike 1
 	REFL_RC=0

@@ -271,6 +271,64 @@ static void test_stdout(void)
 	ok(fcntl(STDOUT_FILENO, F_GETFD) >= 0, "\"-\": stdout is still open");
 }
 
+/* Write "hello\n" to path through an outfile and commit: 0 or -errno. */
+static int write_hello(const char *path, char *msg, size_t len)
+{
+	struct outfile o;
+	FILE *f;
+	int ret = outfile_open(&o, path, msg, len);
+
+	if (ret)
+		return ret;
+	f = outfile_stream(&o);
+	if (f)
+		fputs("hello\n", f);
+	ret = outfile_commit(&o);
+	outfile_abort(&o);
+	return ret;
+}
+
+/* Special targets are written as streams, never replaced. */
+static void test_special(void)
+{
+	char msg[256] = "", fifo[PATH_MAX + 16], link[PATH_MAX + 16], file[PATH_MAX + 16], *got;
+	struct stat st;
+	int rd;
+
+	is_int(write_hello("/dev/null", msg, sizeof(msg)), 0, "-j /dev/null: written: %s", msg);
+	ok(!stat("/dev/null", &st) && S_ISCHR(st.st_mode), "/dev/null is still a character device");
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	if (mkfifo(fifo, 0600))
+		BAIL_OUT("mkfifo failed");
+	is_int(write_hello(fifo, msg, sizeof(msg)), -ENXIO, "a FIFO without a reader: -ENXIO");
+	ok(strstr(msg, "no reader"), "and the message says so: %s", msg);
+	rd = open(fifo, O_RDONLY | O_NONBLOCK);
+	is_int(write_hello(fifo, msg, sizeof(msg)), 0, "a FIFO with a reader: written");
+	{
+		char buf[16] = "";
+		ssize_t n = read(rd, buf, sizeof(buf) - 1);
+
+		ok(n == 6 && !strcmp(buf, "hello\n"), "the reader got it (%zd bytes)", n);
+	}
+	close(rd);
+	ok(!stat(fifo, &st) && S_ISFIFO(st.st_mode), "the FIFO is still a FIFO");
+	unlink(fifo);
+
+	snprintf(file, sizeof(file), "%s/target", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	spit(file, "old\n");
+	if (symlink(file, link))
+		BAIL_OUT("symlink failed");
+	is_int(write_hello(link, msg, sizeof(msg)), 0, "a symlink to a file: written");
+	ok(!lstat(link, &st) && S_ISLNK(st.st_mode), "the link is still a link");
+	got = slurp(file);
+	is_str(got ? got : "", "hello\n", "the file it names has the new content");
+	free(got);
+	unlink(link);
+	unlink(file);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -287,6 +345,7 @@ int main(void)
 	test_replace();
 	test_errors();
 	test_stdout();
+	test_special();
 	rm_all();
 	if (chdir("/") || rmdir(dir))
 		diag("could not remove %s", dir);
