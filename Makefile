@@ -33,7 +33,7 @@ UNIT_BINS := $(UNIT_SRCS:.c=.t)
 # Debian packages the build, the tests, the demo and the bench need.
 DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	iproute2 ethtool jq perl shellcheck cppcheck sockperf tuna linuxptp \
-	pciutils procps psmisc valgrind python3-matplotlib python3-numpy
+	pciutils procps psmisc valgrind python3-matplotlib python3-numpy python3-pyflakes
 
 .PHONY: all deps check test unit net plot-test lint asan demo bench install clean
 
@@ -80,9 +80,10 @@ plot-test: rant
 	/usr/bin/python3 tests/plot/test_plot.py
 
 lint:
-	shellcheck -S warning config.sh tools/*.sh tests/net/*.sh tests/plot/*.sh bench/*.sh .ci/run
+	shellcheck -S warning config.sh tools/*.sh tests/net/*.sh tests/plot/*.sh doc/*.sh bench/*.sh .ci/run
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr -Isrc -D_GNU_SOURCE rant.c src
+	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py
 
 check: deps
 	$(MAKE) all
