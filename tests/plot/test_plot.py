@@ -284,7 +284,7 @@ class TestFixtures(PlotCase):
         self.assert_marks(dist["runs"][1], b["metrics"]["rtt"])
         self.assertEqual([(r["run"], r["source"]) for r in tm["runs"]],
                          [("3mb", "series"), ("30kb", "log")])
-        self.assertEqual(set(tm["runs"][1]["p50_ns"]), {20000})
+        self.assertEqual(set(tm["runs"][1]["p50_ns"]) - {None}, {20000})
 
     def test_sweep_fit_from_json(self):
         sizes = [{"size": s, "metrics": {"rtt": stats(
@@ -332,7 +332,7 @@ class TestFixtures(PlotCase):
         kinds = [p["kind"] for p in plots]
         self.assertEqual(kinds, ["dist", "time", "parts", "dist",
                                  "compare-dist", "compare-time", "sweep"])
-        self.assertEqual(page.count('<img src="data:image/png;base64,'),
+        self.assertEqual(page.count('src="data:image/png;base64,'),
                          len(kinds))
         self.assertNotIn('src="http', page)
         self.assertIn("sent / received / lost / late", page)
