@@ -302,6 +302,8 @@ class TestFixtures(PlotCase):
         self.assertEqual(d["p99_ns"], [6000 + 2 * s for s in d["size"]])
         self.assertEqual(d["fit"], {"offset_ns": 6000.0, "ns_per_byte": 2.0,
                                     "source": "json"})
+        _, plots = self.plot("html", "page", j)
+        self.assertEqual([p["kind"] for p in plots], ["sweep"])
 
     def test_sweep_least_squares_over_runs(self):
         paths = []
