@@ -167,6 +167,7 @@ class TestFixtures(PlotCase):
         self.assertEqual(curve[0.0], 10009)
         self.assertEqual(curve[90.0], 20019)
         self.assertEqual(curve[99.9], 5001215)
+        self.assertEqual(d["curve"]["value_ns"][-1], 5001215)
         self.assertEqual(sum(d["histogram"]["counts"]), 1000)
 
     def test_dist_from_linear_histogram_says_tail_missing(self):
@@ -424,6 +425,7 @@ class TestRealRun(PlotCase):
             curve = dict(zip(dist["curve"]["percentile"],
                              dist["curve"]["value_ns"]))
             self.assertEqual(curve[0.0], st["min"])
+            self.assertEqual(dist["curve"]["value_ns"][-1], st["max"])
         # the log has a row per received pong; the seqs missing between
         # rows are the lost pings and the failed sends, less a lost last
         # ping (no row after it)
