@@ -78,7 +78,9 @@ def with_components(doc):
     m["network"] = stats(1000, -2001, (-999, 1000, 1000, 3000, 3000, 3000,
                                        3000), 3000, "Network", hdr=HDR_NEG)
     m["reflect_rx"] = stats(1000, 2000, (3000, 3000, 3000, 9000, 9000,
-                                         9000, 9000), 9000, "NIC-to-App RX")
+                                         9000, 9000), 9000, "NIC-to-App RX",
+                            hdr=[[1998, 2001, 600], [2997, 3000, 390],
+                                 [8991, 9000, 10]])
     comps = {"emit_tx": 1000, "reflect_rx": 4990000, "reflect_proc": 200,
              "reflect_tx": 3000, "emit_rx": 5000, "network": 2015,
              "response": 4993200, "rtt": 4995215, "rtt_sw": 5001215}
@@ -258,6 +260,16 @@ class TestFixtures(PlotCase):
         self.assertEqual((b["seq"], b["total_ns"]), (600, 5001215))
         self.assertEqual(b["parts_ns"]["not split (stamp missing)"],
                          3000 + 2015)
+
+    def test_parts_violin_from_hdr(self):
+        j = self.write("v.json", with_components(run_doc()))
+        _, plots = self.plot("parts", j, "--violin")
+        v = {b["name"]: b["violin"] for b in plots[0]["boxes"]}
+        # no hdr (emit_tx) or values <= 0 (network): a box only
+        self.assertEqual((v["emit_tx"], v["network"]), (None, None))
+        self.assertEqual(sum(v["reflect_rx"]["counts"]), 1000)
+        self.assertLessEqual(v["reflect_rx"]["edges_ns"][0], 1998)
+        self.assertGreaterEqual(v["reflect_rx"]["edges_ns"][-1], 9000)
 
     def test_parts_needs_components(self):
         j = self.write("plain.json", run_doc())
