@@ -44,7 +44,7 @@ TOOL_TESTS := tests/unit/test_rant_trace.py
 DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	iproute2 ethtool jq perl shellcheck cppcheck sockperf tuna linuxptp \
 	pciutils procps psmisc valgrind clang libclang-rt-14-dev python3 python3-matplotlib \
-	python3-numpy
+	python3-numpy python3-pyflakes
 
 .PHONY: all deps check test unit net sim plot-test lint asan fuzz fuzz-check fuzz-corpus demo bench install clean
 
@@ -100,10 +100,11 @@ plot-test: rant
 	/usr/bin/python3 tests/plot/test_plot.py
 
 lint:
-	shellcheck -S warning config.sh lib/*.sh tools/*.sh tests/*.sh tests/net/*.sh tests/config/*.sh tests/plot/*.sh bench/*.sh .ci/run
+	shellcheck -S warning config.sh lib/*.sh tools/*.sh tests/*.sh tests/net/*.sh tests/config/*.sh tests/plot/*.sh doc/*.sh bench/*.sh .ci/run
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr -Isrc -D_GNU_SOURCE rant.c src tests/sim
 	tests/check-columns.sh rant.c src/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
+	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py
 
 check: deps
 	$(MAKE) all

@@ -39,7 +39,7 @@ stop_reflector
 
 cd "$RUNS"
 set -x
-"${PLOT[@]}" all emit.json --log emit.log -d "$DOC"
+"${PLOT[@]}" all emit.json --log emit.log --violin -d "$DOC"
 "${PLOT[@]}" compare emit.json block.json --log emit.log --log block.log \
 	--label spinning --label blocking -d "$DOC"
 "${PLOT[@]}" sweep m72.json m512.json m1472.json m4096.json m8972.json -d "$DOC"
