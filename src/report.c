@@ -269,6 +269,7 @@ static void print_counts(struct out *o, const struct run *r)
 	}
 	o_u64(o, "duplicate", ", duplicate %" PRIu64, c->duplicate);
 	o_u64(o, "invalid", ", invalid %" PRIu64, c->invalid);
+	o_u64(o, "socket_drops", ", socket drops %" PRIu64, c->socket_drops);
 	if (r->cfg->mode == MODE_EMIT) {
 		o_u64(o, "foreign", ", foreign %" PRIu64, c->foreign);
 	} else {
@@ -590,6 +591,7 @@ int report_end(struct run *r)
 	struct out text = { .t = report_text_stream(r) };
 	int ret = 0, err;
 
+	r->cnt.socket_drops = sk_drops(&r->sk);	/* once: text and JSON agree */
 	print_summary(&text, r);
 	fflush(text.t);
 	if (r->have_json) {

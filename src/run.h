@@ -27,6 +27,8 @@ struct counts {
 	uint64_t late;		/* emitter: pong after its ping was counted lost */
 	uint64_t duplicate;	/* a second copy of a datagram already seen */
 	uint64_t invalid;	/* not a valid rant datagram (no reply) */
+	uint64_t socket_drops;	/* dropped by the kernel before rant read them
+				 * (SO_RXQ_OVFL), the whole run; set at the end */
 	uint64_t foreign;	/* emitter: pong of another session */
 	uint64_t warmup;	/* unmeasured pings: sent (emitter), received (reflector) */
 	uint64_t missing_tx_ts;	/* measured sends without a TX stamp */

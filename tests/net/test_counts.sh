@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Counts that add up (issue 9): every datagram sent at a reflector is
+# either read (and counted) or counted as dropped by the kernel
+# (socket_drops, from SO_RXQ_OVFL), checked against the namespace's own
+# UDP RcvbufErrors.
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+require_root
+require_cmd jq ss taskset
+require_rant
+
+ALL_TESTS="counts_flood counts_flood_stopped"
+
+FLOOD=600
+
+# UDP RcvbufErrors of namespace $1, IPv4 and IPv6 together.
+rcvbuf_errors() {
+	ip netns exec "$1" awk '
+		$1 == "Udp:" && !h { for (i = 2; i <= NF; i++) if ($i == "RcvbufErrors") c = i; h = 1; next }
+		$1 == "Udp:" && h { n += $c }
+		$1 == "Udp6RcvbufErrors" { n += $2 }
+		END { print n + 0 }' /proc/net/snmp /proc/net/snmp6
+}
+
+__queue_empty() {
+	[ "$(ip netns exec "$NS_B" ss -Hlun "sport = :$PORT" | awk '{ print $2 }')" = 0 ]
+}
+
+# flood_reflector NAME [stopped]: $FLOOD garbage datagrams at a reflector
+# (stopped with SIGSTOP while they arrive, if asked), which then reads its
+# queue empty and stops; its JSON in $WORK/NAME.json, the datagrams the
+# kernel took in $SENT, the namespace's new RcvbufErrors in $SNMP_DROPS.
+flood_reflector() {
+	local name=$1 how=${2:-} before
+	setup_pair || skip_test "cannot create namespaces and veth"
+	start_reflector "$name" -j "$WORK/$name.json" || return 1
+	wait_until 10 grep -q '^timestamps:' "$WORK/$name.txt"
+	before=$(rcvbuf_errors "$NS_B")
+	[ "$how" = stopped ] && kill -STOP "$REFL"
+	ip netns exec "$NS_A" "$PYTHON" "$TOP/tests/net/udp_probe.py" "$IP_B" "$PORT" \
+		flood "$FLOOD" >"$WORK/flood.txt"
+	check_err $? "udp_probe.py flood failed: $(tail -3 "$WORK/flood.txt")"
+	[ "$how" = stopped ] && kill -CONT "$REFL"
+	SENT=$(sed -n 's/^flood_sent=//p' "$WORK/flood.txt")
+	wait_until 10 __queue_empty
+	check_err $? "the reflector did not read its queue empty in 10 s"
+	SNMP_DROPS=$(($(rcvbuf_errors "$NS_B") - before))
+	stop_reflector
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/$name.txt")"
+}
+
+# check_accounted NAME: invalid + socket_drops = sent, and the drops are
+# the kernel's; the text says the same.
+check_accounted() {
+	local j=$WORK/$1.json inv drops
+	inv=$(jqv "$j" .counts.invalid)
+	drops=$(jqv "$j" .counts.socket_drops)
+	[ "$SENT" = "$FLOOD" ]; check_err $? "the sender's kernel took $SENT of $FLOOD"
+	[ $((inv + drops)) = "$SENT" ]
+	check_err $? "invalid $inv + socket_drops $drops != $SENT sent"
+	[ "$drops" = "$SNMP_DROPS" ]
+	check_err $? "socket_drops $drops, but the namespace counted $SNMP_DROPS RcvbufErrors"
+	grep -Eq "invalid $inv, socket drops $drops," "$WORK/$1.txt"
+	check_err $? "the text does not say 'invalid $inv, socket drops $drops': $(grep invalid "$WORK/$1.txt")"
+}
+
+# A flood at a running reflector: whatever it could not keep up with is
+# counted dropped.
+counts_flood() {
+	flood_reflector rf || return
+	check_accounted rf
+	log_test "flood of $FLOOD: invalid $(jqv "$WORK/rf.json" .counts.invalid) + socket_drops $(jqv "$WORK/rf.json" .counts.socket_drops) = sent"
+}
+
+# A flood at a stopped reflector: the queue fills, the rest is dropped,
+# and no datagram read afterwards carries the count (it is read at the end).
+counts_flood_stopped() {
+	local drops
+	flood_reflector rs stopped || return
+	check_accounted rs
+	drops=$(jqv "$WORK/rs.json" .counts.socket_drops)
+	[ "$drops" -gt 0 ]; check_err $? "no drops counted though the reflector was stopped"
+	log_test "flood of $FLOOD at a stopped reflector: $drops dropped, the rest invalid"
+}
+
+tests_run
