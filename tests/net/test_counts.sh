@@ -9,6 +9,7 @@ require_root
 require_cmd jq ss taskset
 require_rant
 
+# shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="counts_flood counts_flood_stopped"
 
 FLOOD=600
