@@ -253,6 +253,12 @@ void report_breach(const struct run *r, const struct breach *b)
 	fflush(o.t);
 }
 
+/* Measured pings without a pong, in % of those sent. */
+static double loss_pct(const struct counts *c)
+{
+	return c->sent ? 100.0 * (double)c->lost / (double)c->sent : 0.0;
+}
+
 static void print_counts(struct out *o, const struct run *r)
 {
 	const struct counts *c = &r->cnt;
@@ -262,9 +268,11 @@ static void print_counts(struct out *o, const struct run *r)
 	o_u64(o, "received", ", received %" PRIu64, c->received);
 	if (r->cfg->mode == MODE_EMIT) {
 		o_u64(o, "lost", ", lost %" PRIu64, c->lost);
+		o_dbl(o, "loss_pct", " (%.2f%%)", loss_pct(c));
 		o_u64(o, "late", ", late %" PRIu64, c->late);
 	} else {
 		o_u64(o, "lost", NULL, c->lost);
+		o_dbl(o, "loss_pct", NULL, loss_pct(c));
 		o_u64(o, "late", NULL, c->late);
 	}
 	o_u64(o, "duplicate", ", duplicate %" PRIu64, c->duplicate);
@@ -276,7 +284,15 @@ static void print_counts(struct out *o, const struct run *r)
 		o_u64(o, "sessions", ", sessions %" PRIu64, c->sessions);
 		o_u64(o, "refused", c->refused ? ", refused %" PRIu64 : NULL, c->refused);
 	}
-	o_u64(o, "warmup", ", warmup %" PRIu64 "\n", c->warmup);
+	o_u64(o, "warmup", ", warmup %" PRIu64, c->warmup);
+	if (r->cfg->mode == MODE_EMIT) {
+		o_u64(o, "warmup_late", " (late %" PRIu64, c->warmup_late);
+		o_u64(o, "warmup_duplicate", ", duplicate %" PRIu64 ")", c->warmup_duplicate);
+	} else {
+		o_u64(o, "warmup_late", NULL, c->warmup_late);
+		o_u64(o, "warmup_duplicate", NULL, c->warmup_duplicate);
+	}
+	o_text(o, "\n");
 	o_u64(o, "missing_tx_ts", "missing stamps: TX %" PRIu64, c->missing_tx_ts);
 	o_u64(o, "missing_rx_ts", ", RX %" PRIu64, c->missing_rx_ts);
 	o_u64(o, "send_errors", ", send errors %" PRIu64 "\n", c->send_errors);

@@ -31,6 +31,8 @@ struct counts {
 				 * (SO_RXQ_OVFL), the whole run; set at the end */
 	uint64_t foreign;	/* emitter: pong of another session */
 	uint64_t warmup;	/* unmeasured pings: sent (emitter), received (reflector) */
+	uint64_t warmup_late;	/* emitter: late pongs of unmeasured pings */
+	uint64_t warmup_duplicate; /* emitter: duplicate pongs of unmeasured pings */
 	uint64_t missing_tx_ts;	/* measured sends without a TX stamp */
 	uint64_t missing_rx_ts;	/* measured receives without an RX stamp */
 	uint64_t send_errors;	/* send() failed */

@@ -2,7 +2,8 @@
 # Counts that add up (issue 9): every datagram sent at a reflector is
 # either read (and counted) or counted as dropped by the kernel
 # (socket_drops, from SO_RXQ_OVFL), checked against the namespace's own
-# UDP RcvbufErrors.
+# UDP RcvbufErrors; pongs of warm-up pings never count as the measured
+# run's late or duplicate; loss also as a percentage.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 require_root
@@ -10,7 +11,7 @@ require_cmd jq ss taskset
 require_rant
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="counts_flood counts_flood_stopped"
+ALL_TESTS="counts_flood counts_flood_stopped counts_normal counts_warmup_late"
 
 FLOOD=600
 
@@ -82,6 +83,56 @@ counts_flood_stopped() {
 	drops=$(jqv "$WORK/rs.json" .counts.socket_drops)
 	[ "$drops" -gt 0 ]; check_err $? "no drops counted though the reflector was stopped"
 	log_test "flood of $FLOOD at a stopped reflector: $drops dropped, the rest invalid"
+}
+
+# A normal run: nothing late without loss; loss_pct is lost / sent.
+counts_normal() {
+	local j=$WORK/en.json sent lost late pct want
+	setup_pair || skip_test "cannot create namespaces and veth"
+	start_reflector rn -j "$WORK/rn.json" || return
+	emit -a "$IP_B" -c 3000 -j "$j" >"$WORK/en.txt" 2>&1
+	check_err $? "emitter exit: $(tail -3 "$WORK/en.txt")"
+	stop_reflector
+	sent=$(jqv "$j" .counts.sent)
+	lost=$(jqv "$j" .counts.lost)
+	late=$(jqv "$j" .counts.late)
+	pct=$(jqv "$j" .counts.loss_pct)
+	[ "$lost" -gt 0 ] || [ "$late" = 0 ]
+	check_err $? "late $late with lost 0: late pongs of warm-up pings counted as the run's"
+	want=$(awk -v l="$lost" -v s="$sent" 'BEGIN { printf "%.2f", 100 * l / s }')
+	[ "$(printf '%.2f' "$pct")" = "$want" ]; check_err $? "loss_pct $pct, lost/sent is $want %"
+	grep -Eq "lost $lost \($want%\), late $late," "$WORK/en.txt"
+	check_err $? "the text does not say 'lost $lost ($want%)': $(grep 'lost' "$WORK/en.txt")"
+	for side in en rn; do
+		[ "$(jqv "$WORK/$side.json" .counts.socket_drops)" = 0 ]
+		check_err $? "$side: $(jqv "$WORK/$side.json" .counts.socket_drops) socket drops in a quiet run"
+	done
+	log_test "a normal run: lost $lost ($want%), late $late, no socket drops"
+}
+
+# The reflector stopped for 50 ms during the warm-up: the pongs of the
+# pings that timed out meanwhile come late, and count as warmup_late.
+counts_warmup_late() {
+	local j=$WORK/ew.json wl late lost
+	setup_pair || skip_test "cannot create namespaces and veth"
+	start_reflector rw || return
+	emit_bg ew -a "$IP_B" -w 50000 --timeout 2000 -c 500 -j "$j"
+	wait_for_line "$WORK/ew.txt" '^rant .* emit:' 10
+	kill -STOP "$REFL"
+	sleep 0.05
+	kill -CONT "$REFL"
+	grep -q '^measuring:' "$WORK/ew.txt"
+	check_fail $? "the warm-up was over before the reflector was stopped: $(grep measuring "$WORK/ew.txt")"
+	wait "$EM"; check_err $? "emitter exit: $(tail -3 "$WORK/ew.txt")"
+	stop_reflector
+	wl=$(jqv "$j" .counts.warmup_late)
+	late=$(jqv "$j" .counts.late)
+	lost=$(jqv "$j" .counts.lost)
+	[ "$wl" -ge 5 ]; check_err $? "warmup_late $wl: about 25 warm-up pongs came late"
+	[ "$late" -le "$lost" ]; check_err $? "late $late > lost $lost: warm-up pongs counted as the run's"
+	grep -Eq "warmup [0-9]+ \(late $wl, duplicate [0-9]+\)" "$WORK/ew.txt"
+	check_err $? "the text does not say 'warmup N (late $wl, ...)': $(grep warmup "$WORK/ew.txt")"
+	log_test "warm-up pongs that come late count apart: warmup_late $wl; late $late of $lost lost"
 }
 
 tests_run
