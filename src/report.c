@@ -141,7 +141,7 @@ void report_start(const struct run *r)
 	if (c->verbose) {
 		fprintf(f, "waiting: %s; busy poll %d us; warm-up %u; duration %.3f s; count %" PRIu64 "\n",
 			c->block ? "poll()" : "spinning", c->busy_poll_us,
-			c->mode == MODE_EMIT ? c->warmup : 0,
+			c->warmup,
 			(double)c->duration_ns / NS_PER_SEC, c->count);
 		if (r->trace)
 			fprintf(f, "ftrace: markers to %s/trace_marker%s\n", trace_dir(r->trace),
@@ -454,8 +454,8 @@ static void print_config(struct json *j, const struct run *r)
 	json_u64(j, "port", c->port);
 	json_i64(j, "duration_ns", c->duration_ns);
 	json_u64(j, "count", c->count);
+	json_u64(j, "warmup", c->warmup);
 	if (c->mode == MODE_EMIT) {
-		json_u64(j, "warmup", c->warmup);
 		json_u64(j, "size", c->size);
 		json_i64(j, "timeout_ns", c->timeout_ns);
 		json_i64(j, "interval_ns", c->interval_ns);
@@ -493,6 +493,7 @@ static void print_session(struct out *o, const struct session *s)
 	o_u64(o, "received", " received %" PRIu64, s->received);
 	o_u64(o, "sent", NULL, s->sent);
 	o_u64(o, "warmup", ", warmup %" PRIu64, s->warmup);
+	o_u64(o, "left_out", s->left_out ? " (-w left out %" PRIu64 ")" : NULL, s->left_out);
 	o_u64(o, "duplicate", ", duplicate %" PRIu64, s->duplicate);
 	o_u64(o, "missing_tx_ts", NULL, s->missing_tx_ts);
 	o_u64(o, "missing_rx_ts", NULL, s->missing_rx_ts);

@@ -3,7 +3,8 @@
 # either read (and counted) or counted as dropped by the kernel
 # (socket_drops, from SO_RXQ_OVFL), checked against the namespace's own
 # UDP RcvbufErrors; pongs of warm-up pings never count as the measured
-# run's late or duplicate; loss also as a percentage.
+# run's late or duplicate; loss also as a percentage; the reflector's -w
+# leaves each session's first N measured pings out.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 require_root
@@ -11,7 +12,8 @@ require_cmd jq ss taskset
 require_rant
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="counts_flood counts_flood_stopped counts_normal counts_warmup_late"
+ALL_TESTS="counts_flood counts_flood_stopped counts_normal counts_warmup_late
+	counts_reflector_warmup"
 
 FLOOD=600
 
@@ -133,6 +135,37 @@ counts_warmup_late() {
 	grep -Eq "warmup [0-9]+ \(late $wl, duplicate [0-9]+\)" "$WORK/ew.txt"
 	check_err $? "the text does not say 'warmup N (late $wl, ...)': $(grep warmup "$WORK/ew.txt")"
 	log_test "warm-up pongs that come late count apart: warmup_late $wl; late $late of $lost lost"
+}
+
+# The reflector's -w 300: each session's first 300 measured pings are
+# answered but left out of its statistics, counted as warm-up.
+counts_reflector_warmup() {
+	local rj=$WORK/rr.json ej=$WORK/er.json sent lost ew rrecv rw samples left
+	setup_pair || skip_test "cannot create namespaces and veth"
+	start_reflector rr --warmup 300 -j "$rj" || return
+	emit -a "$IP_B" -w 50 -c 1000 -j "$ej" >"$WORK/er.txt" 2>&1
+	check_err $? "emitter exit: $(tail -3 "$WORK/er.txt")"
+	stop_reflector
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/rr.txt")"
+	sent=$(jqv "$ej" .counts.sent)
+	lost=$(jqv "$ej" .counts.lost)
+	ew=$(jqv "$ej" .counts.warmup)
+	rrecv=$(jqv "$rj" .counts.received)
+	rw=$(jqv "$rj" .counts.warmup)
+	samples=$(jqv "$rj" .metrics.response.samples)
+	left=$(jqv "$rj" '.sessions[0].left_out')
+	[ "$left" = 300 ]; check_err $? "the session left $left out, not 300"
+	# Every measured ping reached the reflector, unless it was lost.
+	[ "$rrecv" -le $((sent - 300)) ] && [ "$rrecv" -ge $((sent - 300 - lost)) ]
+	check_err $? "reflector received $rrecv measured, emitter sent $sent ($lost lost) and 300 left out"
+	[ "$rw" -ge $((ew + 300 - lost)) ] && [ "$rw" -le $((ew + 300)) ]
+	check_err $? "reflector warmup $rw, emitter warmup $ew + 300 left out"
+	[ "$samples" -le "$rrecv" ] && [ "$samples" -ge $((rrecv - 1)) ]
+	check_err $? "$samples response samples of $rrecv measured pings"
+	[ "$(jqv "$rj" .config.warmup)" = 300 ]; check_err $? "the JSON's config.warmup is not 300"
+	grep -q "(-w left out 300)" "$WORK/rr.txt"
+	check_err $? "the session line does not say '(-w left out 300)': $(grep session "$WORK/rr.txt")"
+	log_test "reflector -w 300: $rrecv of $sent measured, warmup $rw"
 }
 
 tests_run
