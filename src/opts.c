@@ -87,7 +87,7 @@ static const struct opt opt_table[] = {
 	  .max = 60 * NS_PER_SEC, .unit_ns = NS_PER_US, .defhelp = "0",
 	  .help = "start a transaction every US, 0 = back to back" },
 	{ "block", O_BLOCK, NULL, BOTH, T_FLAG, FIELD(block),
-	  .help = "sleep in a blocking receive instead of spinning on a non-blocking one" },
+	  .help = "sleep in a blocking receive instead of spinning (a spinner needs a CPU of its own: taskset)" },
 	{ "sw-timestamps", 's', NULL, BOTH, T_FLAG, FIELD(sw),
 	  .help = "record user-space stamps too and print the decomposition" },
 	{ "no-hw-ts", 'R', NULL, BOTH, T_FLAG, FIELD(no_hw_ts),

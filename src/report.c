@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "breakdown.h"
+#include "cpucheck.h"
 #include "hist.h"
 #include "json.h"
 #include "report.h"
@@ -115,6 +116,18 @@ static void warn_rt_throttle(FILE *f, const struct rant_cfg *c)
 		fprintf(f, "%s\n", msg);
 }
 
+/* A spinning rant whose CPUs another spinning rant may use too. */
+static void warn_cpu_shared(FILE *f, const struct rant_cfg *c)
+{
+	cpu_set_t mine;
+	char msg[512];
+
+	if (c->block || sched_getaffinity(0, sizeof(mine), &mine))
+		return;
+	if (cpucheck_shared("/proc", getpid(), &mine, msg, sizeof(msg)) == 1)
+		fprintf(f, "%s\n", msg);
+}
+
 void report_start(const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -138,6 +151,7 @@ void report_start(const struct run *r)
 	if (r->trace && trace_no_snapshot(r->trace))
 		fprintf(f, "ftrace: warning: this kernel has no ftrace snapshot (CONFIG_TRACER_SNAPSHOT is off): -S freezes the trace by tracing_on alone (the log is still a ring)\n");
 	warn_rt_throttle(f, c);
+	warn_cpu_shared(f, c);
 	if (c->verbose) {
 		fprintf(f, "waiting: %s; busy poll %d us; warm-up %u; duration %.3f s; count %" PRIu64 "\n",
 			c->block ? "poll()" : "spinning", c->busy_poll_us,

@@ -4,7 +4,8 @@
 # (socket_drops, from SO_RXQ_OVFL), checked against the namespace's own
 # UDP RcvbufErrors; pongs of warm-up pings never count as the measured
 # run's late or duplicate; loss also as a percentage; the reflector's -w
-# leaves each session's first N measured pings out.
+# leaves each session's first N measured pings out; a spinning rant that
+# may share a CPU with another spinning rant says so at start.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 require_root
@@ -13,7 +14,7 @@ require_rant
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="counts_flood counts_flood_stopped counts_normal counts_warmup_late
-	counts_reflector_warmup"
+	counts_reflector_warmup counts_cpu_shared"
 
 FLOOD=600
 
@@ -166,6 +167,52 @@ counts_reflector_warmup() {
 	grep -q "(-w left out 300)" "$WORK/rr.txt"
 	check_err $? "the session line does not say '(-w left out 300)': $(grep session "$WORK/rr.txt")"
 	log_test "reflector -w 300: $rrecv of $sent measured, warmup $rw"
+}
+
+# cpu_warning FILE: the start-up warning of a shared CPU in FILE, if any.
+cpu_warning() {
+	grep -E '^warning: this rant and rant pid [0-9]+ .* may both run on CPUs? ' "$1"
+}
+
+# A spinning reflector allowed on every CPU: an unpinned spinning emitter
+# is warned (before its first packet), one with --block is not, and one
+# pinned to a CPU the reflector may not use does not name it.
+counts_cpu_shared() {
+	local rpid line
+	setup_pair || skip_test "cannot create namespaces and veth"
+	[ "$(nproc)" -ge 2 ] || skip_test "needs 2 CPUs to pin apart"
+	ip netns exec "$NS_B" "$RANT" -i "$VETH_B" >"$WORK/ru.txt" 2>&1 &
+	rpid=$!
+	defer kill -9 "$rpid"
+	wait_udp_port "$NS_B" "$PORT"
+	check_err $? "the reflector did not bind: $(tail -3 "$WORK/ru.txt")"
+
+	ip netns exec "$NS_A" "$RANT" -i "$VETH_A" -a "$IP_B" -c 20 >"$WORK/eu.txt" 2>&1
+	check_err $? "unpinned emitter exit: $(tail -3 "$WORK/eu.txt")"
+	line=$(cpu_warning "$WORK/eu.txt")
+	check_err $? "no warning for two unpinned spinners: $(head -5 "$WORK/eu.txt")"
+	[ "$(grep -n -m1 -E '^warning: this rant' "$WORK/eu.txt" | cut -d: -f1)" -lt \
+	  "$(grep -n -m1 '^measuring:' "$WORK/eu.txt" | cut -d: -f1)" ]
+	check_err $? "the warning came after measuring began"
+	log_test "cpu shared: unpinned spinners are warned: ${line:0:60}..."
+
+	ip netns exec "$NS_A" "$RANT" -i "$VETH_A" -a "$IP_B" -c 20 --block >"$WORK/eb.txt" 2>&1
+	check_err $? "--block emitter exit: $(tail -3 "$WORK/eb.txt")"
+	line=$(cpu_warning "$WORK/eb.txt")
+	check_fail $? "warned with --block: $line"
+	log_test "cpu shared: no warning with --block"
+
+	kill -9 "$rpid"
+	wait "$rpid" 2>/dev/null
+	start_reflector rp || return	# pinned to CPU 1
+	emit -a "$IP_B" -c 20 >"$WORK/ep.txt" 2>&1	# pinned to CPU 0
+	check_err $? "pinned emitter exit: $(tail -3 "$WORK/ep.txt")"
+	stop_reflector
+	# Another test's rant on this machine may share CPU 0; never ours.
+	line=$(cpu_warning "$WORK/ep.txt")
+	[[ "$line" != *"rant pid $REFL "* ]]
+	check_err $? "warned of the reflector pinned to another CPU: $line"
+	log_test "cpu shared: emitter and reflector pinned apart are not warned of each other"
 }
 
 tests_run
