@@ -4,9 +4,9 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/sock_diag.h>
 #include <net/if.h>
 #include <netdb.h>
-#include <linux/sock_diag.h>
 #include <netlink/netlink.h>
 #include <netlink/route/route.h>
 #include <poll.h>
