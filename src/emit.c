@@ -25,6 +25,7 @@ static uint8_t tx_buf[WIRE_MAX_LEN];
 struct emitter {
 	struct run *r;
 	uint64_t seq;			/* last ping sent */
+	uint64_t first_measured;	/* seq of the first measured ping, 0: none yet */
 	uint64_t pongs;			/* pongs matched, any phase */
 	struct pong_window seen;
 	struct txrec last;		/* last measured, awaiting its follow-up */
@@ -87,10 +88,16 @@ static int emit_match(struct emitter *e, const struct sk_msg *m, struct wire_hdr
 		r->cnt.foreign++;
 		break;
 	case PONG_LATE:
-		r->cnt.late++;
+		if (emit_pong_of_warmup(h->seq, e->first_measured))
+			r->cnt.warmup_late++;
+		else
+			r->cnt.late++;
 		break;
 	case PONG_DUPLICATE:
-		r->cnt.duplicate++;
+		if (emit_pong_of_warmup(h->seq, e->first_measured))
+			r->cnt.warmup_duplicate++;
+		else
+			r->cnt.duplicate++;
 		break;
 	}
 	return 0;
@@ -242,9 +249,10 @@ static int emit_warmup_failed(struct emitter *e)
 
 /*
  * Unmeasured pings until -w of them have been answered and a pong came
- * with every stamp: 0, -EINTR on a signal, -EIO when nothing stamped
- * came back within WARMUP_LIMIT_NS. Waits block: a spinner at SCHED_FIFO
- * would starve the kernel worker that enables RX timestamping.
+ * with every stamp: 0, -EINTR on a signal, -EIO when no stamped pong
+ * came back for WARMUP_LIMIT_NS (a long -w goes on while they come).
+ * Waits block: a spinner at SCHED_FIFO would starve the kernel worker
+ * that enables RX timestamping.
  */
 static int emit_warmup(struct emitter *e)
 {
@@ -266,8 +274,11 @@ static int emit_warmup(struct emitter *e)
 			continue;
 		if (left)
 			left--;
-		if (!left && emit_stamped(r, &rec))
+		if (!emit_stamped(r, &rec))
+			continue;
+		if (!left)
 			return 0;
+		give_up = monotonic_ns() + WARMUP_LIMIT_NS;
 	}
 	return -EINTR;
 }
@@ -322,6 +333,7 @@ static enum measure_next emit_measure(struct emitter *e)
 	int64_t end, next;
 
 	emit_set_flags(r, true);
+	e->first_measured = e->seq + 1;
 	measure_start(r);
 	emit_say_measuring(r);
 	next = monotonic_ns();

@@ -50,4 +50,14 @@ enum pong_class emit_classify(struct pong_window *w, const void *buf,
 			      ssize_t len, uint32_t size, uint32_t session,
 			      uint64_t seq, struct wire_hdr *h);
 
+/*
+ * A late or duplicate pong is warm-up traffic, counted apart
+ * (warmup_late, warmup_duplicate), when its ping was not measured: seq
+ * below first_measured, the first measured ping's (0: still warming up).
+ */
+static inline bool emit_pong_of_warmup(uint64_t seq, uint64_t first_measured)
+{
+	return !first_measured || seq < first_measured;
+}
+
 #endif

@@ -26,6 +26,12 @@
 #ifndef SO_BUSY_POLL_BUDGET
 #define SO_BUSY_POLL_BUDGET 70
 #endif
+#ifndef SO_RXQ_OVFL
+#define SO_RXQ_OVFL 40
+#endif
+#ifndef SO_MEMINFO
+#define SO_MEMINFO 55
+#endif
 #ifndef SO_EE_ORIGIN_TIMESTAMPING
 #define SO_EE_ORIGIN_TIMESTAMPING 4
 #endif

@@ -74,8 +74,9 @@ static const struct opt opt_table[] = {
 	  .defhelp = "10 emitting, 0 reflecting", .help = "run for S seconds, 0 = no limit" },
 	{ "count", 'c', "N", BOTH, T_UINT, FIELD(count), .min = 0, .max = 1000000000000LL,
 	  .defhelp = "0", .help = "stop after N measured transactions, 0 = no limit" },
-	{ "warmup", 'w', "N", EMIT_ONLY, T_UINT, FIELD(warmup), .def = 100, .min = 0,
-	  .max = 1000000, .help = "unmeasured transactions before measuring" },
+	{ "warmup", 'w', "N", BOTH, T_UINT, FIELD(warmup), .def = 100, .min = 0,
+	  .max = 1000000, .defhelp = "100 emitting, 0 reflecting",
+	  .help = "emitting: N unmeasured pings first; reflecting: leave each session's first N measured pings out" },
 	{ "size", 'm', "BYTES", EMIT_ONLY, T_UINT, FIELD(size), .def = WIRE_PONG_LEN,
 	  .min = WIRE_HDR_LEN, .max = WIRE_MAX_LEN,
 	  .help = "UDP payload, 32 to 65507; pongs carry the reflector's stamps from 72" },
@@ -86,7 +87,7 @@ static const struct opt opt_table[] = {
 	  .max = 60 * NS_PER_SEC, .unit_ns = NS_PER_US, .defhelp = "0",
 	  .help = "start a transaction every US, 0 = back to back" },
 	{ "block", O_BLOCK, NULL, BOTH, T_FLAG, FIELD(block),
-	  .help = "sleep in a blocking receive instead of spinning on a non-blocking one" },
+	  .help = "sleep in a blocking receive instead of spinning (a spinner needs a CPU of its own: taskset)" },
 	{ "sw-timestamps", 's', NULL, BOTH, T_FLAG, FIELD(sw),
 	  .help = "record user-space stamps too and print the decomposition" },
 	{ "no-hw-ts", 'R', NULL, BOTH, T_FLAG, FIELD(no_hw_ts),
@@ -453,6 +454,8 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 			return -1;
 		}
 	}
+	if (c->mode == MODE_REFLECT && !given['w'])
+		c->warmup = 0;	/* the row's default is the emitter's */
 	if ((given['B'] || given['P']) && !c->busy_poll_us) {
 		fprintf(ps->err, "rant: %s needs busy polling on: give -p/--busy-poll-us above 0 (-p 0 is off)\n",
 			opt_label(given['B'] ? 'B' : 'P', label, sizeof(label)));

@@ -28,7 +28,8 @@ struct rant_cfg {
 	uint16_t port;			/* --port */
 	int64_t duration_ns;		/* -d; 0 = no limit */
 	uint64_t count;			/* -c; 0 = no limit */
-	uint32_t warmup;		/* -w, packets */
+	uint32_t warmup;		/* -w: emitter, unmeasured pings; reflector,
+					 * measured pings left out per session */
 	uint32_t size;			/* -m, UDP payload bytes */
 	int64_t timeout_ns;		/* --timeout */
 	int64_t interval_ns;		/* --interval; 0 = back to back */

@@ -105,6 +105,21 @@ static enum measure_next reflect_measured(struct run *r, struct reflector *f,
 	return measure_done(r, rec, resp, NULL);
 }
 
+/*
+ * A measured ping among its session's first -w: answered, left out of
+ * the statistics (counted as warm-up), its seq still checked for
+ * duplicates.
+ */
+static bool reflect_left_out(const struct run *r, struct session *s,
+			     uint64_t seq)
+{
+	if (s->left_out >= r->cfg->warmup)
+		return false;
+	s->left_out++;
+	s->last_seq = seq;
+	return true;
+}
+
 /* The sender's session, started when new; NULL (counted) when refused. */
 static struct session *reflect_session(struct run *r, const struct sk_msg *m,
 				       const struct wire_hdr *h)
@@ -127,7 +142,7 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f,
 	struct session *s;
 	struct wire_hdr h;
 	struct txrec rec;
-	bool measured, sent;
+	bool measured, warm, sent;
 
 	if (m->len < 0 || wire_parse(rx_buf, (size_t)m->len, WIRE_PING, &h)) {
 		r->cnt.invalid++;
@@ -144,6 +159,11 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f,
 		s->duplicate++;
 		measured = false;
 	}
+	warm = h.flags & WIRE_F_WARMUP;
+	if (measured && reflect_left_out(r, s, h.seq)) {
+		measured = false;
+		warm = true;
+	}
 	txrec_clear(&rec);
 	rec.seq = h.seq;
 	rec.t2_wire = ts_wire(&m->rx, r->sk.hw);
@@ -156,7 +176,7 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f,
 	s->fu_t3 = rec.t3_wire;
 	if (measured)
 		return reflect_measured(r, f, s, &rec, sent);
-	if (h.flags & WIRE_F_WARMUP) {
+	if (warm) {
 		r->cnt.warmup++;
 		s->warmup++;
 	}

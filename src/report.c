@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "breakdown.h"
+#include "cpucheck.h"
 #include "hist.h"
 #include "json.h"
 #include "report.h"
@@ -115,6 +116,18 @@ static void warn_rt_throttle(FILE *f, const struct rant_cfg *c)
 		fprintf(f, "%s\n", msg);
 }
 
+/* A spinning rant whose CPUs another spinning rant may use too. */
+static void warn_cpu_shared(FILE *f, const struct rant_cfg *c)
+{
+	cpu_set_t mine;
+	char msg[512];
+
+	if (c->block || sched_getaffinity(0, sizeof(mine), &mine))
+		return;
+	if (cpucheck_shared("/proc", getpid(), &mine, msg, sizeof(msg)) == 1)
+		fprintf(f, "%s\n", msg);
+}
+
 void report_start(const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -138,10 +151,11 @@ void report_start(const struct run *r)
 	if (r->trace && trace_no_snapshot(r->trace))
 		fprintf(f, "ftrace: warning: this kernel has no ftrace snapshot (CONFIG_TRACER_SNAPSHOT is off): -S freezes the trace by tracing_on alone (the log is still a ring)\n");
 	warn_rt_throttle(f, c);
+	warn_cpu_shared(f, c);
 	if (c->verbose) {
 		fprintf(f, "waiting: %s; busy poll %d us; warm-up %u; duration %.3f s; count %" PRIu64 "\n",
 			c->block ? "poll()" : "spinning", c->busy_poll_us,
-			c->mode == MODE_EMIT ? c->warmup : 0,
+			c->warmup,
 			(double)c->duration_ns / NS_PER_SEC, c->count);
 		if (r->trace)
 			fprintf(f, "ftrace: markers to %s/trace_marker%s\n", trace_dir(r->trace),
@@ -253,6 +267,12 @@ void report_breach(const struct run *r, const struct breach *b)
 	fflush(o.t);
 }
 
+/* Measured pings without a pong, in % of those sent. */
+static double loss_pct(const struct counts *c)
+{
+	return c->sent ? 100.0 * (double)c->lost / (double)c->sent : 0.0;
+}
+
 static void print_counts(struct out *o, const struct run *r)
 {
 	const struct counts *c = &r->cnt;
@@ -262,20 +282,31 @@ static void print_counts(struct out *o, const struct run *r)
 	o_u64(o, "received", ", received %" PRIu64, c->received);
 	if (r->cfg->mode == MODE_EMIT) {
 		o_u64(o, "lost", ", lost %" PRIu64, c->lost);
+		o_dbl(o, "loss_pct", " (%.2f%%)", loss_pct(c));
 		o_u64(o, "late", ", late %" PRIu64, c->late);
 	} else {
 		o_u64(o, "lost", NULL, c->lost);
+		o_dbl(o, "loss_pct", NULL, loss_pct(c));
 		o_u64(o, "late", NULL, c->late);
 	}
 	o_u64(o, "duplicate", ", duplicate %" PRIu64, c->duplicate);
 	o_u64(o, "invalid", ", invalid %" PRIu64, c->invalid);
+	o_u64(o, "socket_drops", ", socket drops %" PRIu64, c->socket_drops);
 	if (r->cfg->mode == MODE_EMIT) {
 		o_u64(o, "foreign", ", foreign %" PRIu64, c->foreign);
 	} else {
 		o_u64(o, "sessions", ", sessions %" PRIu64, c->sessions);
 		o_u64(o, "refused", c->refused ? ", refused %" PRIu64 : NULL, c->refused);
 	}
-	o_u64(o, "warmup", ", warmup %" PRIu64 "\n", c->warmup);
+	o_u64(o, "warmup", ", warmup %" PRIu64, c->warmup);
+	if (r->cfg->mode == MODE_EMIT) {
+		o_u64(o, "warmup_late", " (late %" PRIu64, c->warmup_late);
+		o_u64(o, "warmup_duplicate", ", duplicate %" PRIu64 ")", c->warmup_duplicate);
+	} else {
+		o_u64(o, "warmup_late", NULL, c->warmup_late);
+		o_u64(o, "warmup_duplicate", NULL, c->warmup_duplicate);
+	}
+	o_text(o, "\n");
 	o_u64(o, "missing_tx_ts", "missing stamps: TX %" PRIu64, c->missing_tx_ts);
 	o_u64(o, "missing_rx_ts", ", RX %" PRIu64, c->missing_rx_ts);
 	o_u64(o, "send_errors", ", send errors %" PRIu64 "\n", c->send_errors);
@@ -437,8 +468,8 @@ static void print_config(struct json *j, const struct run *r)
 	json_u64(j, "port", c->port);
 	json_i64(j, "duration_ns", c->duration_ns);
 	json_u64(j, "count", c->count);
+	json_u64(j, "warmup", c->warmup);
 	if (c->mode == MODE_EMIT) {
-		json_u64(j, "warmup", c->warmup);
 		json_u64(j, "size", c->size);
 		json_i64(j, "timeout_ns", c->timeout_ns);
 		json_i64(j, "interval_ns", c->interval_ns);
@@ -476,6 +507,7 @@ static void print_session(struct out *o, const struct session *s)
 	o_u64(o, "received", " received %" PRIu64, s->received);
 	o_u64(o, "sent", NULL, s->sent);
 	o_u64(o, "warmup", ", warmup %" PRIu64, s->warmup);
+	o_u64(o, "left_out", s->left_out ? " (-w left out %" PRIu64 ")" : NULL, s->left_out);
 	o_u64(o, "duplicate", ", duplicate %" PRIu64, s->duplicate);
 	o_u64(o, "missing_tx_ts", NULL, s->missing_tx_ts);
 	o_u64(o, "missing_rx_ts", NULL, s->missing_rx_ts);
@@ -590,6 +622,7 @@ int report_end(struct run *r)
 	struct out text = { .t = report_text_stream(r) };
 	int ret = 0, err;
 
+	r->cnt.socket_drops = sk_drops(&r->sk);	/* once: text and JSON agree */
 	print_summary(&text, r);
 	fflush(text.t);
 	if (r->have_json) {

@@ -27,8 +27,12 @@ struct counts {
 	uint64_t late;		/* emitter: pong after its ping was counted lost */
 	uint64_t duplicate;	/* a second copy of a datagram already seen */
 	uint64_t invalid;	/* not a valid rant datagram (no reply) */
+	uint64_t socket_drops;	/* dropped by the kernel before rant read them
+				 * (SO_RXQ_OVFL), the whole run; set at the end */
 	uint64_t foreign;	/* emitter: pong of another session */
 	uint64_t warmup;	/* unmeasured pings: sent (emitter), received (reflector) */
+	uint64_t warmup_late;	/* emitter: late pongs of unmeasured pings */
+	uint64_t warmup_duplicate; /* emitter: duplicate pongs of unmeasured pings */
 	uint64_t missing_tx_ts;	/* measured sends without a TX stamp */
 	uint64_t missing_rx_ts;	/* measured receives without an RX stamp */
 	uint64_t send_errors;	/* send() failed */

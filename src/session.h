@@ -34,7 +34,8 @@ struct session {
 	/* what it did */
 	uint64_t received;		/* measured pings */
 	uint64_t sent;			/* their pongs sent */
-	uint64_t warmup;		/* unmeasured pings */
+	uint64_t warmup;		/* unmeasured pings (and those -w left out) */
+	uint64_t left_out;		/* measured pings -w left out */
 	uint64_t duplicate;		/* measured seqs seen again */
 	uint64_t missing_tx_ts, missing_rx_ts;
 	uint64_t resp_n;		/* responses measured, and their */

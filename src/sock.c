@@ -4,6 +4,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/sock_diag.h>
 #include <net/if.h>
 #include <netdb.h>
 #include <netlink/netlink.h>
@@ -281,6 +282,22 @@ static int sk_rcvtimeo(struct sk *s, const struct rant_cfg *cfg, char *err,
 	return ret;
 }
 
+/*
+ * SO_RXQ_OVFL: each datagram comes with the count of those the queue
+ * dropped. Set before bind()/connect(), while that count is still 0.
+ */
+static int sk_drop_count(struct sk *s, char *err, size_t len)
+{
+	int ret = sk_sockopt_int(s->fd, SOL_SOCKET, SO_RXQ_OVFL, 1);
+
+	if (ret)
+		snprintf(err, len, "setsockopt SO_RXQ_OVFL: %s (kernel drops could not be counted)",
+			 strerror(-ret));
+	s->drops = 0;
+	s->drops_raw = 0;
+	return ret;
+}
+
 int sk_configure(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 {
 	int ret;
@@ -298,6 +315,8 @@ int sk_configure(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len
 	ret = sk_busy_poll(s, cfg, err, len);
 	if (!ret)
 		ret = sk_timestamping(s, cfg, err, len);
+	if (!ret)
+		ret = sk_drop_count(s, err, len);
 	if (!ret)
 		ret = sk_rcvtimeo(s, cfg, err, len);
 	return ret;
@@ -323,6 +342,7 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 		.msg_control = control,
 		.msg_controllen = sizeof(control),
 	};
+	uint32_t drops;
 	ssize_t n;
 
 	n = recvmsg(s->fd, &msg, block ? 0 : MSG_DONTWAIT);
@@ -335,7 +355,26 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 		m->len = -1;	/* larger than any valid datagram */
 	if (ts_parse_rx(&msg, &m->rx))
 		m->rx.kn_ns = m->rx.hw_ns = TS_NONE;
+	if (ts_parse_drops(&msg, &drops) == 0)
+		sk_drops_seen(s, drops);
 	return 0;
+}
+
+void sk_drops_seen(struct sk *s, uint32_t count)
+{
+	s->drops += (uint32_t)(count - s->drops_raw);
+	s->drops_raw = count;
+}
+
+uint64_t sk_drops(struct sk *s)
+{
+	uint32_t mem[SK_MEMINFO_VARS];
+	socklen_t len = sizeof(mem);
+
+	if (s->fd >= 0 && !getsockopt(s->fd, SOL_SOCKET, SO_MEMINFO, mem, &len) &&
+	    len > SK_MEMINFO_DROPS * sizeof(mem[0]))
+		sk_drops_seen(s, mem[SK_MEMINFO_DROPS]);
+	return s->drops;
 }
 
 /* One error-queue entry: 0 with a TX stamp report, -EAGAIN when empty,

@@ -36,6 +36,8 @@ struct sk {
 	struct sockaddr_storage peer;	/* emitter: the reflector */
 	socklen_t peer_len;
 	uint32_t tx_key;		/* OPT_ID of the next send */
+	uint64_t drops;			/* datagrams the receive queue dropped */
+	uint32_t drops_raw;		/* the kernel's u32 count, as last seen */
 	struct sk_stash stash[SK_STASH];
 };
 
@@ -81,6 +83,21 @@ int sk_sockopt_int(int fd, int level, int name, int v);
  */
 int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	    bool block);
+
+/*
+ * The kernel's SO_RXQ_OVFL count as seen now (a u32 that wraps): adds the
+ * drops since the last one seen to s->drops.
+ */
+void sk_drops_seen(struct sk *s, uint32_t count);
+
+/*
+ * Datagrams the socket's receive queue dropped since it was opened (its
+ * queue was full, or the kernel refused them): what came with the
+ * datagrams received, brought up to date from SO_MEMINFO where the kernel
+ * has it (drops after the last datagram read come with no datagram).
+ * Not for the hot path: one getsockopt().
+ */
+uint64_t sk_drops(struct sk *s);
 
 /*
  * The TX stamp of send number key, from the error queue: reads reports

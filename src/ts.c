@@ -103,6 +103,27 @@ int ts_parse_rx(const struct msghdr *msg, struct ts_stamps *out)
 	return ret ? ret : -ENOENT;
 }
 
+int ts_parse_drops(const struct msghdr *msg, uint32_t *drops)
+{
+	const unsigned char *data;
+	struct cmsg_walk w;
+	struct cmsghdr c;
+	int ret;
+
+	if (msg->msg_flags & MSG_CTRUNC)
+		return -EINVAL;
+	walk_init(&w, msg);
+	while ((ret = walk_next(&w, &c, &data)) > 0) {
+		if (c.cmsg_level != SOL_SOCKET || c.cmsg_type != SO_RXQ_OVFL)
+			continue;
+		if (cmsg_data_len(&c) < sizeof(*drops))
+			return -EINVAL;
+		memcpy(drops, data, sizeof(*drops));
+		return 0;
+	}
+	return ret ? ret : -ENOENT;
+}
+
 int ts_parse_tx(const struct msghdr *msg, struct ts_tx *out)
 {
 	struct sock_extended_err ee;

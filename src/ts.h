@@ -44,6 +44,15 @@ struct ts_tx {
 int ts_parse_rx(const struct msghdr *msg, struct ts_stamps *out);
 
 /*
+ * RX: the SO_RXQ_OVFL counter beside the stamps (a u32: datagrams the
+ * socket's receive queue has dropped since it was created; the kernel
+ * sends it only once it is non-zero). Returns 0 with *drops, -ENOENT when
+ * msg has none, -EINVAL when that cmsg is shorter than a u32 or the
+ * message is malformed before it.
+ */
+int ts_parse_drops(const struct msghdr *msg, uint32_t *drops);
+
+/*
  * TX: parse one message read with MSG_ERRQUEUE. Returns 0 when it is a
  * timestamp report (SO_EE_ORIGIN_TIMESTAMPING with ee_errno ENOMSG and an
  * SCM_TIMESTAMPING cmsg), -ENOMSG for a foreign error-queue entry (ICMP

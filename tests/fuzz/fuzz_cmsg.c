@@ -2,9 +2,10 @@
 /*
  * libFuzzer harness: the input is a control buffer, handed over as the
  * kernel hands one to recvmsg(): msg_control holds exactly the input and
- * msg_controllen is its size, so ASan sees any read past it. Both parsers
- * run on it, then again on a copy at an odd address, which must give the
- * same results (the parsers promise any alignment).
+ * msg_controllen is its size, so ASan sees any read past it. The parsers
+ * (RX and TX stamps, the drop count) run on it, then again on a copy at
+ * an odd address, which must give the same results (the parsers promise
+ * any alignment).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,7 +17,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 struct result {
-	int rx, tx;
+	int rx, tx, dr;
+	uint32_t drops;
 	struct ts_stamps s;
 	struct ts_tx t;
 };
@@ -31,11 +33,14 @@ static void parse(void *ctl, size_t size, struct result *out)
 	msg.msg_controllen = size;
 	out->rx = ts_parse_rx(&msg, &out->s);
 	out->tx = ts_parse_tx(&msg, &out->t);
+	out->dr = ts_parse_drops(&msg, &out->drops);
 }
 
 static bool same(const struct result *a, const struct result *b)
 {
-	if (a->rx != b->rx || a->tx != b->tx)
+	if (a->rx != b->rx || a->tx != b->tx || a->dr != b->dr)
+		return false;
+	if (!a->dr && a->drops != b->drops)
 		return false;
 	if (!a->rx && memcmp(&a->s, &b->s, sizeof(a->s)))
 		return false;

@@ -114,7 +114,7 @@ core_count_both() {
 	[ "$(jqv "$WORK/r3.json" .counts.received)" = 300 ]; check_err $? "reflector -c 300 received $(jqv "$WORK/r3.json" .counts.received)"
 	[ "$(jqv "$WORK/r3.json" .stop_reason)" = count ]; check_err $? "reflector did not stop on count"
 	# Each of the 300 pongs is received, or late if it took more than
-	# --timeout on a loaded machine (late also counts warm-up pongs).
+	# --timeout on a loaded machine (warm-up pongs count apart).
 	er=$(jqv "$WORK/e3.json" .counts.received)
 	el=$(jqv "$WORK/e3.json" .counts.lost)
 	late=$(jqv "$WORK/e3.json" .counts.late)

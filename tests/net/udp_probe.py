@@ -3,6 +3,7 @@
 
 Usage: udp_probe.py ADDR PORT
        udp_probe.py ADDR PORT forge SESSION_HEX SEQ
+       udp_probe.py ADDR PORT flood N [SIZE]
 The first sends, in order: garbage of several kinds (each must get no reply) and
 valid pings of several sizes (each must get a pong exactly as long).
 Prints one line per probe: "<name> sent=<bytes> reply=<bytes or none>",
@@ -10,6 +11,9 @@ and the number of invalid datagrams it sent as "invalid_sent=N".
 The second sends one measured ping of a live session's id and the given
 seq from a port of its own (as an attacker would), and prints
 "forged reply=<bytes or none>".
+The third sends N garbage datagrams of SIZE bytes (default 1000: a few
+hundred fill a default receive queue) back to back, as fast as the
+socket takes them, and prints "flood_sent=N" (those the kernel accepted).
 """
 import socket
 import struct
@@ -34,6 +38,17 @@ def forge(s, addr, port, session, seq):
         print("forged reply=none")
 
 
+def flood(s, addr, port, n, size):
+    data = ping(size, 1, magic=b"JUNK")
+    sent = 0
+    for _ in range(n):
+        try:
+            sent += s.sendto(data, (addr, port)) == len(data)
+        except BlockingIOError:
+            pass
+    print("flood_sent=%d" % sent)
+
+
 def main():
     addr, port = sys.argv[1], int(sys.argv[2])
     family = socket.AF_INET6 if ":" in addr else socket.AF_INET
@@ -41,6 +56,10 @@ def main():
     s.settimeout(0.3)
     if len(sys.argv) == 6 and sys.argv[3] == "forge":
         forge(s, addr, port, int(sys.argv[4], 16), int(sys.argv[5]))
+        return
+    if len(sys.argv) in (5, 6) and sys.argv[3] == "flood":
+        flood(s, addr, port, int(sys.argv[4]),
+              int(sys.argv[5]) if len(sys.argv) == 6 else 1000)
         return
     invalid = [
         ("empty", b""),

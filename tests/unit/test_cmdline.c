@@ -112,7 +112,6 @@ static const struct row rows[] = {
 	{ OPTS_ERROR, "unknown option -5", { R, "-s5" } },
 
 	/* Emitter-only options on the reflector. */
-	{ OPTS_ERROR, "-w/--warmup is for the emitter", { R, "-w", "5" } },
 	{ OPTS_ERROR, "-m/--size is for the emitter", { R, "-m", "100" } },
 	{ OPTS_ERROR, "--timeout is for the emitter", { R, "--timeout", "5" } },
 	{ OPTS_ERROR, "--interval is for the emitter", { R, "--interval", "100" } },
@@ -142,6 +141,7 @@ static const struct row rows[] = {
 	{ OPTS_ERROR, "-c/--count 1002 cannot be reached in the default -d/--duration of 10 s (1001 at most)",
 	  { E, "-c", "1002", "--interval", "10000" } },
 	{ OPTS_OK, NULL, { E, "-c", "2000000" } },
+	{ OPTS_OK, NULL, { R, "--warmup", "100000" } },
 	{ OPTS_OK, NULL, { E, "-c", "1001", "--interval", "10000" } },
 	{ OPTS_OK, NULL, { E, "-c", "1000000000000", "-d", "0" } },
 	{ OPTS_OK, NULL, { E, "-c", "1000000000000", "-d", "2592000", "-l", "x" } },

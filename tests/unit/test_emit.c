@@ -94,11 +94,32 @@ static void test_invalid_and_foreign(void)
 	       "none of those marked the awaited pong seen");
 }
 
+/* Late and duplicate pongs of unmeasured pings count apart. */
+static void test_warmup_pongs(void)
+{
+	struct pong_window w = { 0 };
+
+	ok(emit_pong_of_warmup(5, 0), "while warming up, every pong is warm-up traffic");
+	ok(emit_pong_of_warmup(100, 101), "the last warm-up ping's pong is warm-up traffic");
+	ok(!emit_pong_of_warmup(101, 101), "the first measured ping's is not");
+	ok(!emit_pong_of_warmup(150, 101), "nor a later one's");
+	/* As the emitter sees them: warm-up 1..100, measuring from 101. */
+	for (uint64_t s = 1; s <= 102; s++)
+		pong_window_forget(&w, s);
+	is_int(pong(&w, 100, 102), PONG_LATE, "a warm-up pong after measuring began is late ...");
+	ok(emit_pong_of_warmup(100, 101), "... and warm-up traffic (warmup_late)");
+	is_int(pong(&w, 100, 102), PONG_DUPLICATE, "its copy is a duplicate ...");
+	ok(emit_pong_of_warmup(100, 101), "... and warm-up traffic (warmup_duplicate)");
+	is_int(pong(&w, 101, 102), PONG_LATE, "a measured ping's pong after it is late");
+	ok(!emit_pong_of_warmup(101, 101), "... and counted late");
+}
+
 int main(void)
 {
 	test_match_and_duplicate();
 	test_late();
 	test_window_reuse();
 	test_invalid_and_foreign();
+	test_warmup_pongs();
 	return done_testing();
 }

@@ -102,12 +102,13 @@ static const struct row rows[] = {
 	{ E "-c -1", OPTS_ERROR, "count", "0 1000000000000" },
 	{ E "-c 1e6", OPTS_ERROR, "count", "0 1000000000000" },
 	{ E "-c 0x10", OPTS_ERROR, "count", "0 1000000000000" },
-	/* emitter-only: -w -m --timeout --interval */
+	/* -w on both sides; emitter-only: -m --timeout --interval */
 	{ E "-w 0", OPTS_OK, NULL, NULL },
 	{ E "-w 1000000", OPTS_OK, NULL, NULL },
 	{ E "-w 1000001", OPTS_ERROR, "warmup", "0 1000000" },
 	{ E "-w x", OPTS_ERROR, "warmup", "0 1000000" },
-	{ R "-w 5", OPTS_ERROR, "warmup", NULL },
+	{ R "-w 5", OPTS_OK, NULL, NULL },
+	{ R "-w 1000001", OPTS_ERROR, "warmup", "0 1000000" },
 	{ E "-m 32", OPTS_OK, NULL, NULL },
 	{ E "-m 65507", OPTS_OK, NULL, NULL },
 	{ E "--size 1472", OPTS_OK, NULL, NULL },
@@ -350,9 +351,14 @@ static void test_fields(void)
 		   c.threshold_ns == 0 && c.log_threshold_ns == 0,
 		   "busy poll, budget, verbose, thresholds 0 by default");
 		is_str(c.trace_instance, "rant", "default trace instance \"rant\"");
+		is_int(c.warmup, 0, "reflector default warmup 0 (the row's 100 is the emitter's)");
 	} else {
 		fail("reflector defaults parsed");
 	}
+	if (run(R "--warmup 100000", &c) == OPTS_OK)
+		is_int(c.warmup, 100000, "reflector --warmup 100000 (the origin's command line)");
+	else
+		fail("reflector --warmup 100000 parsed: %s", errbuf);
 
 	if (run(E, &c) == OPTS_OK) {
 		ok(c.mode == MODE_EMIT && !strcmp(c.addr, "10.0.0.2"), "emitter: mode, addr");

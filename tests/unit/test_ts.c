@@ -448,6 +448,46 @@ static void test_bad_times(void)
 	   "rx: tv_sec INT64_MIN and tv_nsec -1 -> TS_NONE");
 }
 
+/* SO_RXQ_OVFL beside the stamps, as the kernel writes it after them. */
+static void test_drops(void)
+{
+	struct builder b;
+	uint32_t d, v = 600;
+
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	b_add(&b, SOL_SOCKET, SO_RXQ_OVFL, &v, sizeof(v));
+	d = 0;
+	is_int(ts_parse_drops(&b.msg, &d), 0, "drops: after SCM_TIMESTAMPING -> 0");
+	is_int((int)d, 600, "drops: the u32 count read");
+
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	is_int(ts_parse_drops(&b.msg, &d), -ENOENT,
+	       "drops: none (the kernel sends it only once non-zero) -> -ENOENT");
+	b_init(&b);
+	b_add(&b, SOL_IP, SO_RXQ_OVFL, &v, sizeof(v));
+	is_int(ts_parse_drops(&b.msg, &d), -ENOENT,
+	       "drops: type SO_RXQ_OVFL at level SOL_IP is not it -> -ENOENT");
+	b_init(&b);
+	b_add_len(&b, SOL_SOCKET, SO_RXQ_OVFL, &v, 2, 2);
+	d = 7;
+	is_int(ts_parse_drops(&b.msg, &d), -EINVAL, "drops: cmsg_len of 2 data bytes -> -EINVAL");
+	is_int((int)d, 7, "drops: a short cmsg leaves the count alone");
+	b_init(&b);
+	b_add(&b, SOL_SOCKET, SO_RXQ_OVFL, &v, sizeof(v));
+	b.msg.msg_controllen -= 8;	/* cmsg_len runs past the buffer */
+	is_int(ts_parse_drops(&b.msg, &d), -EINVAL,
+	       "drops: cmsg_len past msg_controllen -> -EINVAL");
+	b_init(&b);
+	b_add(&b, SOL_SOCKET, SO_RXQ_OVFL, &v, sizeof(v));
+	b.msg.msg_flags = MSG_CTRUNC;
+	is_int(ts_parse_drops(&b.msg, &d), -EINVAL, "drops: MSG_CTRUNC -> -EINVAL");
+	b_init(&b);
+	b.msg.msg_control = NULL;
+	is_int(ts_parse_drops(&b.msg, &d), -ENOENT, "drops: no control data -> -ENOENT");
+}
+
 /* A real datagram to ourselves over loopback, with ts_sock_enable(). */
 static void test_loopback(void)
 {
@@ -567,6 +607,7 @@ static void test_hw_socket(void)
 int main(void)
 {
 	test_rx();
+	test_drops();
 	test_tx();
 	test_bounds();
 	test_bad_times();
