@@ -132,6 +132,7 @@ static const char *stamp_name(const struct run *r, enum point p, char *buf,
 {
 	static const char *const base[P_COUNT] = {
 		"T1_SW", "T1", "T2", "T2_SW", "T3_SW", "T3", "T4", "T4_SW",
+		"T_ACK",
 	};
 	bool local = r->cfg->mode == MODE_EMIT ?
 		     (p == P_T1_WIRE || p == P_T4_WIRE) : true;
@@ -147,7 +148,7 @@ static const char *stamp_name(const struct run *r, enum point p, char *buf,
 /* Metrics in the order of the path, then the totals. */
 static const enum metric_id path_order[] = {
 	M_EMIT_TX, M_REFLECT_RX, M_REFLECT_PROC, M_REFLECT_TX, M_EMIT_RX,
-	M_NETWORK, M_RESPONSE, M_RTT, M_RTT_SW,
+	M_NETWORK, M_RESPONSE, M_RTT, M_RTT_SW, M_EMIT_ACK,
 };
 
 static void print_breach(struct out *o, const struct run *r,

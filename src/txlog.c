@@ -265,10 +265,10 @@ size_t txlog_format_line(char *buf, const struct txrec *r,
 		if (f->sw)
 			p = put_stamp(p, r->t1_sw, &sc);
 		p = put_stamp(p, r->t1_wire, &sc);
-		p = put_stamp(p, r->t4_wire, &sc);
+		p = put_stamp(p, txrec_stamp(r, P_T4_WIRE), &sc);
 		if (f->sw)
 			p = put_stamp(p, txrec_stamp(r, P_T4_SW), &sc);
-		p = put_diff(p, r->t4_wire, r->t1_wire);
+		p = put_diff(p, txrec_stamp(r, P_T4_WIRE), r->t1_wire);
 		if (f->peer)
 			p = put_reflect(p, r, f->sw, &sc);
 	} else {
