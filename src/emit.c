@@ -247,7 +247,11 @@ static int emit_warmup_failed(struct emitter *e)
 
 	r->stop_reason = e->pongs ? "warm-up failed: pongs arrive without timestamps" :
 		"warm-up failed: no pong";
-	if (!e->pongs)
+	if (!e->pongs && c->tcp && tcp_stats()->garbage)
+		snprintf(r->failure, sizeof(r->failure),
+			 "%s port %u accepts TCP but does not speak rant (%llu connections dropped): is another service on that port?",
+			 c->addr, c->port, (unsigned long long)tcp_stats()->garbage);
+	else if (!e->pongs)
 		snprintf(r->failure, sizeof(r->failure),
 			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there (rant -i IFACE on that host)?",
 			 c->addr, c->port, WARMUP_LIMIT_NS / NS_PER_SEC);

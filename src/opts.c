@@ -359,14 +359,22 @@ static void set_defaults(struct rant_cfg *c)
 	c->nsizes = 1;
 }
 
-/* -m: one size, a list or a range; the first is cfg->size. */
-static int parse_sizes(struct parser *ps, struct rant_cfg *c, const char *arg)
+/*
+ * -m: one size, a list or a range, in the transport's range (known only
+ * once every option is read); the first is cfg->size.
+ */
+static int parse_sizes(struct parser *ps, struct rant_cfg *c)
 {
-	char msg[160];
+	uint32_t hi = c->tcp ? RANT_TCP_MAX_LEN : WIRE_MAX_LEN;
+	char msg[200];
 
-	if (sweep_parse(arg, (uint32_t)ps->o->min, (uint32_t)ps->o->max, c->sizes,
-			RANT_MAX_SIZES, &c->nsizes, msg, sizeof(msg)))
-		return bad(ps, "%s%s", msg, "");
+	if (!c->size_arg)
+		return 0;
+	ps->o = opt_find('m');
+	if (sweep_parse(c->size_arg, (uint32_t)ps->o->min, hi, c->sizes, RANT_MAX_SIZES,
+			&c->nsizes, msg, sizeof(msg)))
+		return bad(ps, "%s%s", msg, c->tcp ? "" :
+			   " (UDP; with --tcp on both sides, up to 1048576)");
 	c->size = c->sizes[0];
 	return 0;
 }
@@ -405,7 +413,8 @@ static int parse_arg(struct parser *ps, struct rant_cfg *c, const char *arg)
 		memcpy(p, &ns, sizeof(ns));
 		return 0;
 	case T_SIZES:
-		return parse_sizes(ps, c, arg);
+		c->size_arg = arg;
+		return 0;
 	case T_HELP:
 	case T_VERSION:
 		break;
@@ -450,13 +459,8 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		if (need(ps, given, o))
 			return -1;
 	}
-	for (unsigned int i = 0; i < c->nsizes; i++) {
-		if (!c->tcp && c->sizes[i] > WIRE_MAX_LEN) {
-			fprintf(ps->err, "rant: -m/--size: %u is over UDP's %d-byte limit: give --tcp (on both sides) for messages up to %d\n",
-				c->sizes[i], WIRE_MAX_LEN, RANT_TCP_MAX_LEN);
-			return -1;
-		}
-	}
+	if (parse_sizes(ps, c))
+		return -1;
 	if (c->duration_ns == DURATION_BY_MODE)
 		c->duration_ns = c->mode == MODE_EMIT ? 10 * NS_PER_SEC : 0;
 	if (c->overflow_ns < c->bucket_ns || c->overflow_ns % c->bucket_ns) {

@@ -33,6 +33,7 @@ struct rant_cfg {
 	uint32_t size;			/* -m, message bytes (the first of a sweep) */
 	uint32_t sizes[RANT_MAX_SIZES];	/* -m LIST or RANGE: each in turn */
 	unsigned int nsizes;		/* 1 without a sweep */
+	const char *size_arg;		/* -m as given: parsed once --tcp is known */
 	int64_t timeout_ns;		/* --timeout */
 	int64_t interval_ns;		/* --interval; 0 = back to back */
 	bool block;			/* --block */

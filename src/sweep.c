@@ -18,13 +18,14 @@ static int sweep_number(const char *s, const char *end, uint32_t lo, uint32_t hi
 	const char *p;
 
 	if (s == end) {
-		snprintf(err, errlen, "an empty size: give sizes as 64,256,1024 or LO:HI:x2");
+		snprintf(err, errlen, "an empty size: give sizes from %" PRIu32 " to %" PRIu32 ", as 64,256,1024 or LO:HI:x2",
+			 lo, hi);
 		return -EINVAL;
 	}
 	for (p = s; p < end; p++) {
 		if (*p < '0' || *p > '9') {
-			snprintf(err, errlen, "'%.*s' is not a size in bytes: give sizes as 64,256,1024 or LO:HI:x2",
-				 (int)(end - s), s);
+			snprintf(err, errlen, "'%.*s' is not a size in bytes: give sizes from %" PRIu32 " to %" PRIu32 ", as 64,256,1024 or LO:HI:x2",
+				 (int)(end - s), s, lo, hi);
 			return -EINVAL;
 		}
 		if (x <= UINT32_MAX)

@@ -47,6 +47,7 @@ struct tcp_state {
 	size_t have;			/* bytes in rx */
 	struct ts_stamps rx_ts;		/* of the last read */
 	int64_t rx_sw;			/* CLOCK_REALTIME after the last read */
+	int64_t last_connect;		/* emitter: monotonic ns of the last attempt */
 	struct tcp_stats stats;
 };
 
@@ -264,6 +265,7 @@ static int tcp_open(struct sk *s, const struct rant_cfg *cfg, char *err,
 	tcp.cfg = cfg;
 	tcp.listen_fd = -1;
 	tcp.have = 0;
+	tcp.last_connect = 0;
 	memset(&tcp.stats, 0, sizeof(tcp.stats));
 	if (ret)
 		return ret;
@@ -304,12 +306,21 @@ static void tcp_sleep_until(int64_t deadline)
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
-/* The emitter has no connection: make one, or -ENOTCONN after --timeout. */
+/*
+ * The emitter has no connection: make one, or -ENOTCONN after --timeout.
+ * Attempts are --timeout apart at least, so a peer that accepts and
+ * then breaks every connection is not hammered.
+ */
 static int tcp_reconnect(struct sk *s)
 {
 	int64_t start = monotonic_ns();
 	char err[256];
 
+	if (tcp.last_connect && start - tcp.last_connect < tcp.cfg->timeout_ns) {
+		tcp_sleep_until(tcp.last_connect + tcp.cfg->timeout_ns);
+		start = monotonic_ns();
+	}
+	tcp.last_connect = start;
 	if (tcp_connect(s, err, sizeof(err)) == 0) {
 		tcp.stats.reconnects++;
 		return 0;
