@@ -227,7 +227,7 @@ void opts_usage(FILE *f)
 		"usage: rant -i IFACE [options]            reflect (server)\n"
 		"       rant -i IFACE -a ADDR [options]    emit (client)\n"
 		"\n"
-		"Measures UDP round trips with NIC (or kernel) timestamps.\n"
+		"Measures UDP (or TCP) round trips with NIC (or kernel) timestamps.\n"
 		"Times are in microseconds (US, decimals allowed) and seconds (S).\n"
 		"\n");
 	for (size_t i = 0; i < NOPTS; i++) {
