@@ -60,6 +60,16 @@ enum metric_id metric_primary(enum rant_mode mode)
 	return mode == MODE_EMIT ? M_RTT : M_RESPONSE;
 }
 
+static uint32_t max_size(const struct rant_cfg *c)
+{
+	uint32_t max = c->size;
+
+	for (unsigned int i = 0; i < c->nsizes; i++)
+		if (c->sizes[i] > max)
+			max = c->sizes[i];
+	return max;
+}
+
 bool metric_in_run(const struct rant_cfg *c, enum metric_id m)
 {
 	const struct metric_def *d = &metric_defs[m];
@@ -71,8 +81,9 @@ bool metric_in_run(const struct rant_cfg *c, enum metric_id m)
 	if (c->mode == MODE_REFLECT)
 		return m == M_RESPONSE || m == M_REFLECT_RX ||
 		       m == M_REFLECT_PROC || m == M_REFLECT_TX;
-	/* The reflector's side travels in the pong body. */
-	if (c->size < WIRE_PONG_LEN)
+	/* The reflector's side travels in the pong body (in a sweep: in
+	 * the pongs of its sizes that are long enough). */
+	if (max_size(c) < WIRE_PONG_LEN)
 		return m == M_RTT || m == M_RTT_SW || m == M_EMIT_TX ||
 		       m == M_EMIT_RX;
 	return true;

@@ -586,6 +586,7 @@ static int write_log(struct run *r)
 		.hw = r->sk.hw,
 		.peer = r->cfg->mode == MODE_EMIT && r->peer_body,
 		.peer_hw = r->peer_hw,
+		.ack = r->cfg->mode == MODE_EMIT && r->cfg->tcp,
 	};
 	int ret;
 

@@ -155,8 +155,12 @@ tcp_nodelay() {
 	grep -q '^diagnosis:' "$WORK/e1.txt"
 	check_fail $? "a diagnosis with --nodelay: $(grep '^diagnosis' "$WORK/e1.txt")"
 	[ "$(jqv "$WORK/e1.json" .diagnosis)" = null ]; check_err $? "JSON diagnosis with --nodelay"
-	grep -q 'T_ACK\|emit_ack' "$WORK/e1.txt"
+	grep -q '^emit_ack ' "$WORK/e1.txt"
 	check_err $? "the summary does not show emit_ack"
+	head -1 "$WORK/e1.log" | grep -q ' RESPONSE T_ACK_KN EMIT_ACK$'
+	check_err $? "emitter log header without the ACK columns: $(head -1 "$WORK/e1.log")"
+	[ "$(awk 'NR > 2 && $NF != "-"' "$WORK/e1.log" | wc -l)" -gt 0 ]
+	check_err $? "no EMIT_ACK values in the emitter's log"
 	n=$(counts_agree 1)
 	log_test "--tcp --writes 2 --nodelay: p50 below 1 ms, no diagnosis; $n transactions agree"
 }

@@ -209,6 +209,31 @@ static void test_lines(void)
 	}
 }
 
+/* Over TCP the emitter's log ends with the ACK stamp and emit_ack. */
+static void test_ack_columns(void)
+{
+	struct txlog_fmt f = { .emit = true, .ack = true };
+	struct txrec r;
+
+	is_str(header(&f), "SEQ T1_KN T4_KN RTT T_ACK_KN EMIT_ACK\n"
+	       "-------------------------------------\n",
+	       "TCP emitter header: T_ACK_KN and EMIT_ACK on the right");
+	txrec_clear(&r);
+	r.seq = 3;
+	r.t1_sw = S + 100;
+	r.t1_wire = S + 1100;
+	txrec_set_t4_wire(&r, S + 41000000);
+	txrec_set_ack(&r, S + 40999000);
+	is_str(line(&r, &f), "3 1700000000.000001100 1700000000.041000000 40998900"
+	       " 1700000000.040999000 40997900\n", "TCP emitter line: T_ACK and T_ACK - T1");
+	txrec_set_ack(&r, TS_NONE);
+	is_str(line(&r, &f), "3 1700000000.000001100 1700000000.041000000 40998900 - -\n",
+	       "no ACK stamp: - -");
+	f.sw = true;
+	f.peer = true;
+	ok(strlen(header(&f)) / 2 < TXLOG_LINE_MAX, "every column with ACK: the header fits");
+}
+
 static void test_linear(void)
 {
 	struct txlog *l = txlog_create(3, false, false);
@@ -422,6 +447,7 @@ static void test_huge(void)
 
 int main(void)
 {
+	test_ack_columns();
 	ok(sizeof(struct txrec) <= 64, "sizeof(struct txrec) %zu <= 64",
 	   sizeof(struct txrec));
 	test_header();
