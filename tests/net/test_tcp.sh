@@ -26,7 +26,7 @@ tcp_scope() {
 	__deferred=()
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/rant-tcp.XXXXXX")
 	# shellcheck disable=SC2064  # the test's name now
-	trap "[ \"\$FAILED\" = 0 ] || echo ${FUNCNAME[2]} >>'$TCP_FAILS'; __run_deferred" EXIT
+	trap "[ \"\$FAILED\" = 0 ] && [ \"\$RET\" = 0 ] || echo ${FUNCNAME[2]} >>'$TCP_FAILS'; __run_deferred" EXIT
 }
 declare -F tests_run >/dev/null || finish() {
 	[ -s "$TCP_FAILS" ] && exit 1
@@ -139,7 +139,7 @@ tcp_nagle() {
 }
 
 tcp_nodelay() {
-	local rc p50 n
+	local rc p50 n out
 	pair
 	start_tcp_reflector r1 --block -s -d 60 -l "$WORK/r1.log" -j "$WORK/r1.json" || return
 	emit -a "$IP_B" --tcp --writes 2 --nodelay -s -c 2000 -l "$WORK/e1.log" -j "$WORK/e1.json" \
@@ -161,6 +161,10 @@ tcp_nodelay() {
 	check_err $? "emitter log header without the ACK columns: $(head -1 "$WORK/e1.log")"
 	[ "$(awk 'NR > 2 && $NF != "-"' "$WORK/e1.log" | wc -l)" -gt 0 ]
 	check_err $? "no EMIT_ACK values in the emitter's log"
+	out=$("$PYTHON" "$TOP/tests/net/logcheck.py" "$WORK/e1.log" "$WORK/e1.json" RTT rtt)
+	check_err $? "emitter log against its JSON: $out"
+	out=$("$PYTHON" "$TOP/tests/net/logcheck.py" "$WORK/r1.log" "$WORK/r1.json" RESPONSE response)
+	check_err $? "reflector log against its JSON: $out"
 	n=$(counts_agree 1)
 	log_test "--tcp --writes 2 --nodelay: p50 below 1 ms, no diagnosis; $n transactions agree"
 }
@@ -323,6 +327,14 @@ tcp_size_limit() {
 	check_err $? "TCP -m 1048576: received $(jqv "$WORK/e3.json" .counts.received), not 20"
 	[ "$(jqv "$WORK/r1.json" .counts.invalid)" = 0 ]; check_err $? "the reflector found 1 MiB messages invalid"
 	log_test "sizes: UDP over 65507 and TCP over 1 MiB refused; 1 MiB over TCP works"
+
+	# a reflector with no connection still ends at -d, with exit 0
+	start_tcp_reflector r2 -d 1 || return
+	timeout 10 tail --pid="$REFL" -f /dev/null
+	check_err $? "an idle TCP reflector with -d 1 still runs after 10 s"
+	wait "$REFL"
+	check_err $? "the idle TCP reflector exited $? at -d"
+	log_test "an idle TCP reflector (waiting to accept) ends at -d"
 }
 
 if declare -F tests_run >/dev/null; then tests_run; else for t in $ALL_TESTS; do ( $t ); done; finish; fi
