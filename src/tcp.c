@@ -298,7 +298,7 @@ static void tcp_drop(struct sk *s)
 	tcp.have = 0;
 }
 
-/* Wait until -timeout after start: a failed reconnect costs a lost ping's time. */
+/* Sleep until deadline (CLOCK_MONOTONIC ns). */
 static void tcp_sleep_until(int64_t deadline)
 {
 	struct timespec ts = ns_to_timespec(deadline);
