@@ -310,10 +310,10 @@ sockperf_run() {
 print_table() {
 	local name
 	printf '\nUser-level round trip, %s-byte UDP payload (TCP rows: %s-byte message), veth, ns (rant: T4_SW - T1_SW)\n' "$SIZE" "$SIZE"
-	printf '%-26s %9s %9s %9s %9s %9s %10s %9s\n' run samples min p50 p99 p99.9 max sleeps/rt
+	printf '%-30s %9s %9s %9s %9s %9s %10s %9s\n' run samples min p50 p99 p99.9 max sleeps/rt
 	for name in "${ORDER[@]}"; do
 		# shellcheck disable=SC2086  # the six numbers of the row
-		printf '%-26s %9s %9s %9s %9s %9s %10s %9s\n' "$name" ${RES[$name]} \
+		printf '%-30s %9s %9s %9s %9s %9s %10s %9s\n' "$name" ${RES[$name]} \
 			"$(sleeps "$name")"
 	done
 	printf '(sleeps/rt: the client'"'"'s voluntary context switches per round trip; about 1 when it blocks, 0 when it spins)\n'
