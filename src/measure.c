@@ -47,7 +47,7 @@ static int mark_breach(struct run *r, const struct txrec *rec, int64_t latency_n
 {
 	static const char *const names[P_COUNT] = {
 		"T1_SW", "T1_wire", "T2_wire", "T2_SW",
-		"T3_SW", "T3_wire", "T4_wire", "T4_SW", "T_ACK",
+		"T3_SW", "T3_wire", "T4_wire", "T4_SW",
 	};
 	char line[512];
 	int n;

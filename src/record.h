@@ -37,12 +37,16 @@ struct txrec {
 
 _Static_assert(sizeof(struct txrec) == 64, "struct txrec must stay 64 bytes");
 
-/* The eight points of a transaction, in path order, then the TCP ACK. */
+/*
+ * The eight points of a transaction, in path order (P_COUNT of them);
+ * then, over TCP, the reflector's ACK of the ping's last byte: a stamp
+ * of the record but no point of the path, so outside P_COUNT.
+ */
 enum point {
 	P_T1_SW, P_T1_WIRE, P_T2_WIRE, P_T2_SW,
 	P_T3_SW, P_T3_WIRE, P_T4_WIRE, P_T4_SW,
-	P_T_ACK,
-	P_COUNT
+	P_COUNT,
+	P_T_ACK = P_COUNT,
 };
 
 void txrec_clear(struct txrec *r);

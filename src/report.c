@@ -141,7 +141,6 @@ static const char *stamp_name(const struct run *r, enum point p, char *buf,
 {
 	static const char *const base[P_COUNT] = {
 		"T1_SW", "T1", "T2", "T2_SW", "T3_SW", "T3", "T4", "T4_SW",
-		"T_ACK",
 	};
 	bool local = r->cfg->mode == MODE_EMIT ?
 		     (p == P_T1_WIRE || p == P_T4_WIRE) : true;
@@ -159,6 +158,19 @@ static const enum metric_id path_order[] = {
 	M_EMIT_TX, M_REFLECT_RX, M_REFLECT_PROC, M_REFLECT_TX, M_EMIT_RX,
 	M_NETWORK, M_RESPONSE, M_RTT, M_RTT_SW, M_EMIT_ACK,
 };
+
+/* Over TCP: the ACK stamp, always the kernel's. */
+static void print_ack_stamp(struct out *o, const struct txrec *rec)
+{
+	int64_t t = txrec_stamp(rec, P_T_ACK);
+
+	if (t == TS_NONE)
+		return;
+	o_text(o, "    %-6s %" PRId64 ".%09" PRId64 "\n", "T_ACK_KN",
+	       (int64_t)(t / NS_PER_SEC), (int64_t)(t % NS_PER_SEC));
+	if (o->j)
+		json_i64(o->j, "T_ACK_KN", t);
+}
 
 static void print_breach(struct out *o, const struct run *r,
 			 const struct breach *b)
@@ -185,6 +197,7 @@ static void print_breach(struct out *o, const struct run *r,
 		if (o->j)
 			json_i64(o->j, name, t);
 	}
+	print_ack_stamp(o, &b->rec);
 	o_end(o);
 	/* The path's steps first, in path order, then the totals. */
 	o_obj(o, "components");

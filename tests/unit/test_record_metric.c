@@ -12,8 +12,14 @@
 
 static const char *const point_name[P_COUNT] = {
 	"T1_SW", "T1_WIRE", "T2_WIRE", "T2_SW",
-	"T3_SW", "T3_WIRE", "T4_WIRE", "T4_SW", "T_ACK",
+	"T3_SW", "T3_WIRE", "T4_WIRE", "T4_SW",
 };
+
+/* A point's name, the ACK (outside P_COUNT) included. */
+static const char *pname(int p)
+{
+	return p == P_T_ACK ? "T_ACK" : point_name[p];
+}
 
 /* Hand-made stamps of one transaction, ns since the epoch. */
 #define BASE 1700000000000000000ll
@@ -26,8 +32,8 @@ static const int64_t st[P_COUNT] = {
 	[P_T3_WIRE] = BASE + 16200,	/* reflect TX 1300 */
 	[P_T4_WIRE] = BASE + 27200,	/* back ~11 us */
 	[P_T4_SW] = BASE + 30300,	/* emit RX 3100 */
-	[P_T_ACK] = BASE + 12600,	/* TCP: the reflector ACKed at once */
 };
+#define ST_ACK (BASE + 12600)	/* P_T_ACK: the reflector ACKed at once */
 
 static void fill(struct txrec *r)
 {
@@ -41,7 +47,7 @@ static void fill(struct txrec *r)
 	txrec_set_t4_wire(r, st[P_T4_WIRE]);
 	txrec_set_t3_sw(r, st[P_T3_SW]);
 	txrec_set_t4_sw(r, st[P_T4_SW]);
-	txrec_set_ack(r, st[P_T_ACK]);
+	txrec_set_ack(r, ST_ACK);
 }
 
 /* Absent the stamp at point p in r. */
@@ -73,6 +79,7 @@ static void test_record(void)
 	for (int p = 0; p < P_COUNT; p++)
 		is_i64(txrec_stamp(&r, (enum point)p), TS_NONE,
 		       "txrec_clear: %s absent", point_name[p]);
+	is_i64(txrec_stamp(&r, P_T_ACK), TS_NONE, "txrec_clear: T_ACK absent");
 	is_int(r.t3_sw_d, TXREC_NO_DELTA, "txrec_clear: t3_sw_d is TXREC_NO_DELTA");
 	is_int(r.t4_sw_d, TXREC_NO_DELTA, "txrec_clear: t4_sw_d is TXREC_NO_DELTA");
 
@@ -82,6 +89,7 @@ static void test_record(void)
 		       "txrec_stamp(%s)", point_name[p]);
 	is_int(r.t3_sw_d, 1200, "t3_sw_d holds T3_SW - T2_SW");
 	is_int(r.t4_sw_d, 30300, "t4_sw_d holds T4_SW - T1_SW");
+	is_i64(txrec_stamp(&r, P_T_ACK), ST_ACK, "txrec_stamp(T_ACK)");
 	is_int(r.t4_wire_d, 25700, "t4_wire_d holds T4_wire - T1_wire");
 	is_int(r.t_ack_d, 12600, "t_ack_d holds T_ACK - T1_SW");
 }
@@ -236,7 +244,7 @@ static void expected(enum metric_id m, int64_t *v, unsigned *needs)
 		*needs = N(P_T4_SW) | N(P_T4_WIRE);
 		break;
 	case M_EMIT_ACK:
-		*v = st[P_T_ACK] - st[P_T1_WIRE];
+		*v = ST_ACK - st[P_T1_WIRE];
 		*needs = N(P_T_ACK) | N(P_T1_WIRE);
 		break;
 	default:
@@ -263,7 +271,7 @@ static void test_metric_values(void)
 		is_i64(got, want, "metric %s = %lld", name, (long long)want);
 
 		/* Any needed stamp absent: false. */
-		for (int p = 0; p < P_COUNT; p++) {
+		for (int p = 0; p <= P_T_ACK; p++) {
 			int64_t v = -12345;
 			bool res;
 
@@ -275,7 +283,7 @@ static void test_metric_values(void)
 				if (res) {
 					all_false = false;
 					diag("%s: true without %s", name,
-					     point_name[p]);
+					     pname(p));
 				}
 			} else if (p != P_T2_SW && p != P_T1_SW && p != P_T1_WIRE) {
 				/* (T1_wire is T4_wire's base in the record) */
@@ -283,7 +291,7 @@ static void test_metric_values(void)
 				if (!res || v != want) {
 					others_ok = false;
 					diag("%s: changed by absent %s", name,
-					     point_name[p]);
+					     pname(p));
 				}
 			}
 		}
