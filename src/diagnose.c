@@ -27,15 +27,22 @@ bool diagnose_delack(const struct rant_cfg *c, const int64_t q[DIAG_NQ],
 		return false;
 	for (size_t d = 0; d < sizeof(delacks) / sizeof(delacks[0]); d++) {
 		const struct delack *k = &delacks[d];
-		int near = 0;
+		int near = 0, lo = -1, hi = -1;
 
-		for (int i = 0; i < DIAG_NQ; i++)
-			near += q[i] >= k->lo_ns && q[i] <= k->hi_ns;
+		for (int i = 0; i < DIAG_NQ; i++) {
+			if (q[i] < k->lo_ns || q[i] > k->hi_ns)
+				continue;
+			near++;
+			if (lo < 0)
+				lo = i;
+			hi = i;
+		}
 		if (near * 4 < DIAG_NQ)
 			continue;
 		snprintf(buf, len,
-			 "about %d%% of round trips sit near %lld ms, %s: with Nagle's algorithm on, the last of --writes %u waits for the ACK of the first, which the reflector holds back; fix: --nodelay (TCP_NODELAY in the application), or one write per message",
-			 near * 5, (long long)(k->timer_ns / NS_PER_MS), k->who, c->writes);
+			 "round trips from p%d to p%d sit near %lld ms, %s: with Nagle's algorithm on, the last of --writes %u waits for the ACK of the first, which the reflector holds back; fix: --nodelay (TCP_NODELAY in the application), or one write per message",
+			 (lo + 1) * 5, (hi + 1) * 5, (long long)(k->timer_ns / NS_PER_MS), k->who,
+			 c->writes);
 		return true;
 	}
 	return false;

@@ -20,7 +20,8 @@
 /*
  * With Nagle on (no --nodelay, no --cork) and more than one write per
  * message over TCP: when at least a quarter of the round trips (q[i],
- * the (i + 1) * 5th percentiles, ns) sit near a known delayed-ACK timer,
+ * the (i + 1) * 5th percentiles, ns) sit near a known delayed-ACK timer
+ * (five of the nineteen quantiles or more),
  * write one line naming the cause and the fix into buf and return true.
  */
 bool diagnose_delack(const struct rant_cfg *c, const int64_t q[DIAG_NQ],

@@ -35,6 +35,7 @@ int main(void)
 	ok(strstr(line, "40 ms") && strstr(line, "Nagle") && strstr(line, "--nodelay") &&
 	   strstr(line, "one write"), "... names 40 ms, Nagle and both fixes: %s", line);
 	ok(!strchr(line, '\n'), "... in one line");
+	ok(strstr(line, "p5 to p95") != NULL, "... says which quantiles: p5 to p95");
 
 	x = c;
 	x.nodelay = true;
@@ -52,7 +53,8 @@ int main(void)
 	shape(DIAG_NQ, 20000, 20000);
 	ok(!diag_of(&c), "all at 20 us: nothing to say");
 	shape(5, 20000, 42 * NS_PER_MS);
-	ok(diag_of(&c), "5 of 19 quantiles (a quarter) at 42 ms: diagnosed");
+	ok(diag_of(&c) && strstr(line, "p75 to p95"),
+	   "5 of 19 quantiles (p75 to p95, a quarter) at 42 ms: diagnosed: %s", line);
 	shape(4, 20000, 42 * NS_PER_MS);
 	ok(!diag_of(&c), "4 of 19 at 42 ms: not a cluster");
 	shape(DIAG_NQ, 0, 10 * NS_PER_MS);
