@@ -19,6 +19,11 @@
  * control buffer, and empties the error queue off the critical path
  * (server: after the echo is sent; client: after the round trip), so the
  * kernel's share of rant's cost can be told from rant's own.
+ *
+ * -T is the same over TCP (TCP_NODELAY on both sides): each message is
+ * preceded by its length (4 bytes, big-endian, as rant --tcp frames it)
+ * and sent in one send(); the receiver reads until the whole message is
+ * in. The server serves one connection after another.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -30,6 +35,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <time.h>
@@ -50,16 +57,20 @@ struct cfg {
 	long warmup;		/* round trips not recorded */
 	bool block;
 	bool ts;		/* -t: kernel timestamping on */
+	bool tcp;		/* -T: over TCP, length-prefixed */
 };
+
+#define PREFIX 4		/* -T: the length before each message */
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: floor [-b] [-t] [-p PORT] [-m BYTES] [-n COUNT] [-w WARMUP] [-a ADDR]\n"
+		"usage: floor [-b] [-t] [-T] [-p PORT] [-m BYTES] [-n COUNT] [-w WARMUP] [-a ADDR]\n"
 		"  without -a: server, echoes datagrams until SIGINT/SIGTERM\n"
 		"  -a ADDR     client: ping-pong with the server at ADDR\n"
 		"  -b          block in recv() (default: spin on MSG_DONTWAIT)\n"
 		"  -t          with SO_TIMESTAMPING as rant sets it (stamps read, not used)\n"
+		"  -T          over TCP (TCP_NODELAY), messages after a 4-byte length\n"
 		"  -p PORT     UDP port (default 12346)\n"
 		"  -m BYTES    payload, 8 to %d (default 72)\n"
 		"  -n COUNT    measured round trips (default 200000)\n"
@@ -176,10 +187,11 @@ static void drain_errqueue(int fd)
 	}
 }
 
-/* A UDP socket bound (server) or connected (client). */
+/* A UDP socket bound (server) or connected (client); with -T a TCP
+ * socket listening (server) or connected (client). */
 static int open_socket(const struct cfg *c)
 {
-	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM,
+	struct addrinfo hints = { .ai_socktype = c->tcp ? SOCK_STREAM : SOCK_DGRAM,
 				  .ai_flags = c->addr ? 0 : AI_PASSIVE };
 	struct addrinfo *ai;
 	int fd, one = 1, rc;
@@ -190,16 +202,20 @@ static int open_socket(const struct cfg *c)
 			gai_strerror(rc));
 		return -1;
 	}
-	fd = socket(ai->ai_family, SOCK_DGRAM, 0);
+	fd = socket(ai->ai_family, hints.ai_socktype, 0);
 	if (fd < 0) {
 		perror("floor: socket");
 		goto out;
 	}
+	if (c->tcp)
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (c->addr) {
 		rc = connect(fd, ai->ai_addr, ai->ai_addrlen);
 	} else {
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		rc = bind(fd, ai->ai_addr, ai->ai_addrlen);
+		if (!rc && c->tcp)
+			rc = listen(fd, 4);
 	}
 	if (rc) {
 		perror(c->addr ? "floor: connect" : "floor: bind");
@@ -209,6 +225,84 @@ static int open_socket(const struct cfg *c)
 out:
 	freeaddrinfo(ai);
 	return fd;
+}
+
+/*
+ * -T: read one whole message (prefix and body) into buf. Its length, 0
+ * when nothing has come yet (spinning), -1 on EOF or error, -3 when a
+ * blocking read timed out (SO_RCVTIMEO). *have carries a partial message
+ * over calls.
+ */
+static ssize_t tcp_rx(int fd, char *buf, size_t cap, int flags, bool ts,
+		      size_t *have)
+{
+	uint32_t len = 0;
+	ssize_t n;
+
+	for (;;) {
+		if (*have >= PREFIX) {
+			len = (uint32_t)(unsigned char)buf[0] << 24 |
+			      (uint32_t)(unsigned char)buf[1] << 16 |
+			      (uint32_t)(unsigned char)buf[2] << 8 |
+			      (unsigned char)buf[3];
+			if (len > cap - PREFIX)
+				return -1;
+			if (*have >= PREFIX + len) {
+				*have = 0;	/* one message in flight */
+				return (ssize_t)len;
+			}
+		}
+		n = rx(fd, buf + *have, (*have >= PREFIX ? PREFIX + len : PREFIX) - *have,
+		       flags, ts, NULL, NULL);
+		if (n == 0)
+			return -1;
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return (flags & MSG_DONTWAIT) || stop ? 0 : -3;
+			return -1;
+		}
+		*have += (size_t)n;
+	}
+}
+
+static void put_len(char *p, uint32_t len)
+{
+	p[0] = (char)(len >> 24);
+	p[1] = (char)(len >> 16);
+	p[2] = (char)(len >> 8);
+	p[3] = (char)len;
+}
+
+/* -T: serve one connection after another. */
+static int tcp_server(int lfd, const struct cfg *c)
+{
+	static char buf[PREFIX + MAX_PAYLOAD];
+	int flags = c->block ? 0 : MSG_DONTWAIT, one = 1;
+
+	while (!stop) {
+		int fd = accept(lfd, NULL, NULL);
+		size_t have = 0;
+		ssize_t n;
+
+		if (fd < 0)
+			continue;
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		if (c->ts && enable_timestamping(fd))
+			return 1;
+		while (!stop) {
+			n = tcp_rx(fd, buf, sizeof(buf), flags, c->ts, &have);
+			if (n == 0 || n == -3)
+				continue;
+			if (n < 0)
+				break;
+			if (send(fd, buf, PREFIX + (size_t)n, MSG_NOSIGNAL) < 0)
+				break;
+			if (c->ts)
+				drain_errqueue(fd);
+		}
+		close(fd);
+	}
+	return 0;
 }
 
 static int server(int fd, const struct cfg *c)
@@ -236,6 +330,34 @@ static int server(int fd, const struct cfg *c)
 	return 0;
 }
 
+/* -T: wait for the echo of seq; its arrival time, -2 on error. */
+static int64_t tcp_wait_echo(int fd, const struct cfg *c, char *buf, uint64_t seq)
+{
+	int flags = c->block ? 0 : MSG_DONTWAIT;
+	size_t have = 0;
+	uint64_t got;
+	ssize_t n;
+
+	for (;;) {
+		n = tcp_rx(fd, buf, PREFIX + c->size, flags, c->ts, &have);
+		if (n > 0) {
+			int64_t t4 = now_ns();
+
+			memcpy(&got, buf + PREFIX, sizeof(got));
+			if (got == seq)
+				return t4;
+			fprintf(stderr, "floor: echo of %llu, not %llu\n",
+				(unsigned long long)got, (unsigned long long)seq);
+			return -2;
+		}
+		if (n < 0 || stop) {
+			fprintf(stderr, "floor: the TCP connection %s\n",
+				n == -3 ? "timed out" : "broke");
+			return -2;
+		}
+	}
+}
+
 /* Wait for the echo of seq; its arrival time, or -1 on timeout. */
 static int64_t wait_echo(int fd, const struct cfg *c, char *buf, uint64_t seq)
 {
@@ -245,6 +367,8 @@ static int64_t wait_echo(int fd, const struct cfg *c, char *buf, uint64_t seq)
 	uint64_t got;
 	ssize_t n;
 
+	if (c->tcp)
+		return tcp_wait_echo(fd, c, buf, seq);
 	for (;;) {
 		n = rx(fd, buf, c->size, flags, c->ts, NULL, NULL);
 		if (n >= (ssize_t)sizeof(got)) {
@@ -302,7 +426,7 @@ static int client(int fd, const struct cfg *c)
 {
 	struct timeval tv = { .tv_sec = TIMEOUT_NS / 1000000000LL };
 	long total = c->warmup + c->count, kept = 0, lost = 0, i;
-	char *buf = calloc(1, c->size);
+	char *buf = calloc(1, PREFIX + c->size);
 	int64_t *rtt = malloc(c->count * sizeof(*rtt));
 	int rc = 1;
 
@@ -318,9 +442,14 @@ static int client(int fd, const struct cfg *c)
 		uint64_t seq = i;
 		int64_t t1, t4;
 
-		memcpy(buf, &seq, sizeof(seq));
 		t1 = now_ns();
-		if (send(fd, buf, c->size, 0) < 0) {
+		if (c->tcp) {
+			put_len(buf, (uint32_t)c->size);
+			memcpy(buf + PREFIX, &seq, sizeof(seq));
+		} else {
+			memcpy(buf, &seq, sizeof(seq));
+		}
+		if (send(fd, buf, c->size + (c->tcp ? PREFIX : 0), 0) < 0) {
 			perror("floor: send");
 			goto out;
 		}
@@ -359,7 +488,7 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	int opt, fd, rc;
 
-	while ((opt = getopt(argc, argv, "a:bhm:n:p:tw:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:bhm:n:p:tTw:")) != -1) {
 		switch (opt) {
 		case 'a':
 			c.addr = optarg;
@@ -378,6 +507,9 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			c.ts = true;
+			break;
+		case 'T':
+			c.tcp = true;
 			break;
 		case 'w':
 			c.warmup = parse_num(optarg, 0, LONG_MAX / 16, opt);
@@ -400,11 +532,15 @@ int main(int argc, char **argv)
 	fd = open_socket(&c);
 	if (fd < 0)
 		return 1;
-	if (c.ts && enable_timestamping(fd)) {
+	/* TCP: OPT_ID only on a connected socket (the server's: at accept) */
+	if (c.ts && (!c.tcp || c.addr) && enable_timestamping(fd)) {
 		close(fd);
 		return 1;
 	}
-	rc = c.addr ? client(fd, &c) : server(fd, &c);
+	if (c.tcp && !c.addr)
+		rc = tcp_server(fd, &c);
+	else
+		rc = c.addr ? client(fd, &c) : server(fd, &c);
 	close(fd);
 	return rc;
 }

@@ -75,7 +75,7 @@ static void fill(struct txlog *l, size_t n)
 
 	for (i = 0; i < n; i++) {
 		struct txrec *r = txlog_next(l);
-		int64_t t3_sw, t4_sw;
+		int64_t t3_sw, t4_sw, t4_wire;
 
 		if (!r) {
 			fprintf(stderr, "logbench: log full at %zu records\n", i);
@@ -88,8 +88,9 @@ static void fill(struct txlog *l, size_t n)
 		r->t2_sw = r->t2_wire + jitter(&s, 1200, 600);
 		t3_sw = r->t2_sw + jitter(&s, 300, 200);
 		r->t3_wire = t3_sw + jitter(&s, 900, 400);
-		r->t4_wire = r->t3_wire + jitter(&s, 2500, 800);
-		t4_sw = r->t4_wire + jitter(&s, 1200, 600);
+		t4_wire = r->t3_wire + jitter(&s, 2500, 800);
+		txrec_set_t4_wire(r, t4_wire);
+		t4_sw = t4_wire + jitter(&s, 1200, 600);
 		if (rnd(&s) % 10000 == 0)
 			t4_sw += jitter(&s, 20000, 200000);	/* a spike */
 		txrec_set_t3_sw(r, t3_sw);

@@ -12,6 +12,10 @@
 #   rant spin      rant -s, both sides spinning
 #   rant block     rant -s --block, both sides in poll()
 #   sockperf       sockperf ping-pong --full-rtt, blocking (its default)
+# and the same over TCP (TCP_NODELAY everywhere; the floor and rant frame
+# each message with a 4-byte length, sockperf with its own header):
+#   floor tcp spin / block, rant tcp spin / block (--tcp --nodelay),
+#   sockperf tcp   sockperf ping-pong --tcp (blocking)
 # and prints the user-level round trip (rant: T4_SW - T1_SW) of each, the
 # ratios against the targets, then the log-writing figure of logbench.
 #
@@ -134,6 +138,20 @@ stem() {
 	echo "${1// /-}"
 }
 
+__port_bound() {
+	ip netns exec "$1" ss -Hltun "sport = :$2" 2>/dev/null | grep -q .
+}
+
+# wait_port NS PORT: until a UDP or TCP port is bound in NS (10 s at most).
+wait_port() {
+	local i
+	for ((i = 0; i < 500; i++)); do
+		__port_bound "$1" "$2" && return 0
+		sleep 0.02
+	done
+	return 1
+}
+
 # reflect NAME PORT CMD...: start a server in $NS_B on CPU_REFLECT; its
 # output in $OUT/STEM.server, its pid in $SERVER.
 reflect() {
@@ -142,7 +160,7 @@ reflect() {
 	ns_bg "$NS_B" taskset -c "$CPU_REFLECT" "$@" \
 		>"$OUT/$(stem "$name").server" 2>&1
 	SERVER=$BGPID
-	if ! wait_udp_port "$NS_B" "$port"; then
+	if ! wait_port "$NS_B" "$port"; then
 		fail_run "$name" "server did not bind port $port"
 		stop_bg "$SERVER" || true
 		return 1
@@ -184,7 +202,7 @@ sleeps() {
 
 # ---- runs ------------------------------------------------------------------
 
-# floor_run NAME [-b] [-t]
+# floor_run NAME [-b] [-t] [-T]
 floor_run() {
 	local name=$1 rc=0 t0 t1 line
 	shift
@@ -196,6 +214,7 @@ floor_run() {
 	t1=$(date +%s%N)
 	stop_bg "$SERVER" || true
 	[ "$name" != "floor block" ] || FLOOR_WALL_NS=$((t1 - t0))
+	[ "$name" != "floor tcp block" ] || FLOOR_TCP_WALL_NS=$((t1 - t0))
 	if [ "$rc" -ne 0 ]; then
 		fail_run "$name" "floor client exited $rc"
 		return 0
@@ -247,19 +266,23 @@ sockperf_get() {	# sockperf_get FILE PATTERN: the number after "= "
 	sed -n -E "s/.*---> $2 += *([0-9.]+).*/\\1/p" "$1" | head -n 1
 }
 
-# sockperf ping-pong, blocking. It runs for whole seconds, not a count, and
-# measures all but its first 0.4 s and last 0.05 s: it gets the time the
-# blocking floor took plus those, rounded to the nearest second.
+# sockperf_run [NAME [--tcp]]: sockperf ping-pong, blocking. It runs for
+# whole seconds, not a count, and measures all but its first 0.4 s and
+# last 0.05 s: it gets the time the blocking floor took (over the same
+# transport) plus those, rounded to the nearest second.
 sockperf_run() {
-	local name=sockperf rc=0 f secs n min p50 p99 p999 max
+	local name=${1:-sockperf} rc=0 f secs n min p50 p99 p999 max wall
+	shift || true
 	say "bench: $name"
-	f=$OUT/$name.client
-	secs=$(((${FLOOR_WALL_NS:-0} + 950000000) / 1000000000))
+	f=$OUT/$(stem "$name").client
+	wall=${FLOOR_WALL_NS:-0}
+	[ "${1:-}" != --tcp ] || wall=${FLOOR_TCP_WALL_NS:-0}
+	secs=$(((wall + 950000000) / 1000000000))
 	[ "$secs" -ge 1 ] || secs=1
 	reflect "$name" "$PORT_SOCKPERF" sockperf server -i "$IP_B" \
-		-p "$PORT_SOCKPERF" || return 0
+		-p "$PORT_SOCKPERF" "$@" || return 0
 	emit "$name" sockperf ping-pong -i "$IP_B" -p "$PORT_SOCKPERF" \
-		-m "$SIZE" -t "$secs" --mps=max --full-rtt || rc=$?
+		-m "$SIZE" -t "$secs" --mps=max --full-rtt "$@" || rc=$?
 	stop_bg "$SERVER" || true
 	if [ "$rc" -ne 0 ]; then
 		fail_run "$name" "sockperf ping-pong exited $rc"
@@ -283,11 +306,11 @@ sockperf_run() {
 
 print_table() {
 	local name
-	printf '\nUser-level round trip, %s-byte UDP payload, veth, ns (rant: T4_SW - T1_SW)\n' "$SIZE"
-	printf '%-26s %9s %9s %9s %9s %9s %10s %9s\n' run samples min p50 p99 p99.9 max sleeps/rt
+	printf '\nUser-level round trip, %s-byte UDP payload (TCP rows: %s-byte message), veth, ns (rant: T4_SW - T1_SW)\n' "$SIZE" "$SIZE"
+	printf '%-30s %9s %9s %9s %9s %9s %10s %9s\n' run samples min p50 p99 p99.9 max sleeps/rt
 	for name in "${ORDER[@]}"; do
 		# shellcheck disable=SC2086  # the six numbers of the row
-		printf '%-26s %9s %9s %9s %9s %9s %10s %9s\n' "$name" ${RES[$name]} \
+		printf '%-30s %9s %9s %9s %9s %9s %10s %9s\n' "$name" ${RES[$name]} \
 			"$(sleeps "$name")"
 	done
 	printf '(sleeps/rt: the client'"'"'s voluntary context switches per round trip; about 1 when it blocks, 0 when it spins)\n'
@@ -296,7 +319,7 @@ print_table() {
 # A blocking comparison means something only if the client did block.
 check_blocking() {
 	local name s
-	for name in "floor block" "rant block" sockperf; do
+	for name in "floor block" "rant block" sockperf "floor tcp block" "rant tcp block" "sockperf tcp"; do
 		s=$(sleeps "$name")
 		[ "$s" != - ] || continue
 		if awk -v s="$s" 'BEGIN { exit !(s < 0.5) }'; then
@@ -337,6 +360,10 @@ print_targets() {
 	target "rant block p50 / floor block +ts p50" "rant block" "floor block +ts" -
 	target "floor spin +ts p50 / floor spin p50" "floor spin +ts" "floor spin" -
 	target "floor block +ts p50 / floor block p50" "floor block +ts" "floor block" -
+	target "TCP rant spin p50 / floor spin p50" "rant tcp spin" "floor tcp spin" -
+	target "TCP rant block p50 / floor block p50" "rant tcp block" "floor tcp block" -
+	target "TCP rant block p50 / sockperf p50" "rant tcp block" "sockperf tcp" -
+	target "floor tcp spin p50 / floor spin p50" "floor tcp spin" "floor spin" -
 	check_blocking
 }
 
@@ -418,6 +445,11 @@ main() {
 	rant_run "rant spin"
 	rant_run "rant block" --block
 	sockperf_run
+	floor_run "floor tcp spin" -T
+	floor_run "floor tcp block" -T -b
+	rant_run "rant tcp spin" --tcp --nodelay
+	rant_run "rant tcp block" --tcp --nodelay --block
+	sockperf_run "sockperf tcp" --tcp
 
 	# a group, not a pipe: logbench_run must run in this shell
 	{

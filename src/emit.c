@@ -15,12 +15,13 @@
 #include "measure.h"
 #include "report.h"
 
-#define RX_BUF_LEN 65536
+#define RX_BUF_LEN RANT_TCP_MAX_LEN		/* the largest message of any transport */
 #define TX_STAMP_WAIT_NS (2 * NS_PER_MS)	/* HW TX stamps lag the send */
 #define WARMUP_LIMIT_NS (10 * NS_PER_SEC)	/* no stamped pong by then: give up */
+#define PEER_GONE_NS (3 * NS_PER_SEC)		/* TCP: no connection this long: give up */
 
 static uint8_t rx_buf[RX_BUF_LEN];
-static uint8_t tx_buf[WIRE_MAX_LEN];
+static uint8_t tx_buf[RANT_TCP_MAX_LEN];
 
 struct emitter {
 	struct run *r;
@@ -31,11 +32,15 @@ struct emitter {
 	struct txrec last;		/* last measured, awaiting its follow-up */
 	struct txrec *last_slot;	/* its log slot, or NULL */
 	bool last_valid;
+	uint32_t size;			/* bytes of this phase's pings (-m, or a sweep's size) */
+	int64_t gone_since;		/* TCP: monotonic ns since the connection is down, or 0 */
+	bool rx_stamped;		/* the last pong came with an RX stamp */
 };
 
 /* How one transaction ended. */
 enum tx_result {
 	TX_SEND_FAILED,		/* the ping did not leave */
+	TX_PEER_GONE,		/* TCP: no connection, and none could be made */
 	TX_LOST,		/* no pong within --timeout */
 	TX_LATE,		/* pong read in time, but stamped after --timeout */
 	TX_DONE,		/* pong matched: the record is filled */
@@ -78,7 +83,7 @@ static int emit_match(struct emitter *e, const struct sk_msg *m, struct wire_hdr
 {
 	struct run *r = e->r;
 
-	switch (emit_classify(&e->seen, rx_buf, m->len, r->cfg->size, r->session, e->seq, h)) {
+	switch (emit_classify(&e->seen, rx_buf, m->len, e->size, r->session, e->seq, h)) {
 	case PONG_MATCH:
 		return 1;
 	case PONG_INVALID:
@@ -125,6 +130,8 @@ static int emit_wait_pong(struct emitter *e, bool poll_wait, int64_t deadline,
 		}
 		if (blocking && ret == -EAGAIN)
 			return 0;	/* --timeout since the send */
+		if (ret == -ECONNRESET || ret == -ENOTCONN || ret == -EPROTO)
+			return 0;	/* TCP: the connection broke, the ping is lost */
 		/* -EINTR, or -ECONNREFUSED: the reflector is down, the ping lost */
 		blocking = false;
 		if (poll_wait) {
@@ -166,14 +173,15 @@ static void emit_take_pong(struct emitter *e, struct txrec *rec,
 }
 
 /* The ping's header for the phase: measured or not, SW stamps asked. */
-static void emit_set_flags(struct run *r, bool measured)
+static void emit_set_flags(const struct emitter *e, bool measured)
 {
+	const struct run *r = e->r;
 	struct wire_hdr h = {
 		.type = WIRE_PING,
 		.flags = (uint16_t)((measured ? 0 : WIRE_F_WARMUP) |
 				    (r->cfg->sw ? WIRE_F_WANT_SW : 0)),
 		.session = r->session,
-		.len = r->cfg->size,
+		.len = e->size,
 	};
 
 	wire_put_hdr(tx_buf, &h);
@@ -189,33 +197,44 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 	struct ts_stamps txs;
 	struct wire_hdr h;
 	struct sk_msg m;
-	int64_t t1_sw;
-	uint32_t key;
+	int64_t t1_sw, t4_wire;
+	uint32_t key, ack_key;
+	int ret;
 
 	pong_window_forget(&e->seen, ++e->seq);
 	t1_sw = realtime_ns();
 	wire_set_seq(tx_buf, e->seq, t1_sw);
-	if (r->tp->send(&r->sk, tx_buf, c->size, NULL, &key)) {
+	ret = r->tp->send(&r->sk, tx_buf, e->size, NULL, &key);
+	if (ret) {
+		if (ret == -ENOTCONN)
+			return TX_PEER_GONE;
 		r->cnt.send_errors++;
 		return TX_SEND_FAILED;
 	}
+	ack_key = r->sk.tx_key - 1;	/* TCP: the ping's last byte */
+	e->gone_since = 0;
 	if (!emit_wait_pong(e, poll_wait, monotonic_ns() + c->timeout_ns, &m, &h))
 		return TX_LOST;
 	e->pongs++;
 	txrec_clear(rec);
 	rec->seq = e->seq;
 	rec->t1_sw = t1_sw;
-	rec->t4_wire = ts_wire(&m.rx, r->sk.hw);
+	t4_wire = ts_wire(&m.rx, r->sk.hw);
+	e->rx_stamped = t4_wire != TS_NONE;
 	txrec_set_t4_sw(rec, m.sw_ns);
 	if (sk_tx_stamp(&r->sk, key, TX_STAMP_WAIT_NS, &txs) == 0)
 		rec->t1_wire = ts_wire(&txs, r->sk.hw);
+	/* The ACK came with (or before) the pong: queued already. */
+	if (c->tcp && sk_tx_ack(&r->sk, ack_key, 0, &txs) == 0)
+		txrec_set_ack(rec, txs.kn_ns);
 	/*
 	 * Read in time but stamped after --timeout (this process was
 	 * descheduled): the stamps are the truth, the pong was late.
 	 */
-	if (rec->t1_wire != TS_NONE && rec->t4_wire != TS_NONE &&
-	    rec->t4_wire - rec->t1_wire > c->timeout_ns)
+	if (rec->t1_wire != TS_NONE && t4_wire != TS_NONE &&
+	    t4_wire - rec->t1_wire > c->timeout_ns)
 		return TX_LATE;
+	txrec_set_t4_wire(rec, t4_wire);
 	emit_take_pong(e, rec, &h);
 	return TX_DONE;
 }
@@ -223,7 +242,7 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 /* Measuring may start once pongs carry every wire stamp the run uses. */
 static bool emit_stamped(const struct run *r, const struct txrec *rec)
 {
-	return rec->t1_wire != TS_NONE && rec->t4_wire != TS_NONE &&
+	return rec->t1_wire != TS_NONE && txrec_stamp(rec, P_T4_WIRE) != TS_NONE &&
 	       (!r->peer_body || rec->t2_wire != TS_NONE);
 }
 
@@ -235,7 +254,11 @@ static int emit_warmup_failed(struct emitter *e)
 
 	r->stop_reason = e->pongs ? "warm-up failed: pongs arrive without timestamps" :
 		"warm-up failed: no pong";
-	if (!e->pongs)
+	if (!e->pongs && c->tcp && tcp_stats()->garbage)
+		snprintf(r->failure, sizeof(r->failure),
+			 "%s port %u accepts TCP but does not speak rant (%llu connections dropped): is another service on that port?",
+			 c->addr, c->port, (unsigned long long)tcp_stats()->garbage);
+	else if (!e->pongs)
 		snprintf(r->failure, sizeof(r->failure),
 			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there (rant -i IFACE on that host)?",
 			 c->addr, c->port, WARMUP_LIMIT_NS / NS_PER_SEC);
@@ -261,14 +284,14 @@ static int emit_warmup(struct emitter *e)
 	uint32_t left = r->cfg->warmup;
 	struct txrec rec;
 
-	emit_set_flags(r, false);
+	emit_set_flags(e, false);
 	while (!run_stop) {
 		enum tx_result res;
 
 		if (monotonic_ns() > give_up)
 			return emit_warmup_failed(e);
 		res = emit_transact(e, true, &rec);
-		if (res != TX_SEND_FAILED)
+		if (res != TX_SEND_FAILED && res != TX_PEER_GONE)
 			r->cnt.warmup++;
 		if (res != TX_DONE)
 			continue;
@@ -307,35 +330,67 @@ static enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 	r->cnt.received++;
 	if (rec->t1_wire == TS_NONE)
 		r->cnt.missing_tx_ts++;
-	if (rec->t4_wire == TS_NONE)
+	if (!e->rx_stamped)
 		r->cnt.missing_rx_ts++;
 	metric_sample(r->hist, rec, METRIC_NO_T3);
 	rtt = metric_value(M_RTT, rec, &rtt) ? rtt : 0;
+	if (r->nsweep && metric_value(M_RTT, rec, &rtt))
+		hist_add(r->sweep[r->sweep_idx].rtt, rtt, rec->seq);
 	e->last = *rec;
 	e->last_valid = true;
 	return measure_done(r, rec, rtt, &e->last_slot);
 }
 
-/* Say, once, that measuring starts (tests and users wait for it). */
-static void emit_say_measuring(const struct run *r)
+/* Say that measuring starts (tests and users wait for it): once, and
+ * for each size of a sweep. */
+static void emit_say_measuring(const struct emitter *e)
 {
+	const struct run *r = e->r;
 	FILE *f = report_text_stream(r);
 
-	fprintf(f, "measuring: warm-up done after %" PRIu64 " pings\n", r->cnt.warmup);
+	if (r->sweep_idx == 0)
+		fprintf(f, "measuring: warm-up done after %" PRIu64 " pings\n", r->cnt.warmup);
+	if (r->nsweep)
+		fprintf(f, "sweep: size %u of %u: %u bytes\n", r->sweep_idx + 1, r->nsweep, e->size);
 	fflush(f);
 }
 
-/* Measured pings until -c, -d, a signal, a full log or a breach. */
+/*
+ * TCP: the connection is down and could not be made again. The ping
+ * counts as lost; after PEER_GONE_NS without a connection the run ends
+ * (0 go on, -EIO with r->failure).
+ */
+static int emit_peer_gone(struct emitter *e)
+{
+	struct run *r = e->r;
+	int64_t now = monotonic_ns();
+
+	if (!e->gone_since)
+		e->gone_since = now;
+	if (now - e->gone_since < PEER_GONE_NS)
+		return 0;
+	r->stop_reason = "reflector gone";
+	snprintf(r->failure, sizeof(r->failure),
+		 "the TCP connection to %s port %u broke and could not be made again for %lld s: is the reflector still running (rant -i IFACE --tcp)?",
+		 r->cfg->addr, r->cfg->port, PEER_GONE_NS / NS_PER_SEC);
+	return -EIO;
+}
+
+/* Measured pings of e->size until -c, -d, a signal, a full log, a breach
+ * or (TCP) a reflector gone for good (MEASURE_STOP with r->failure). */
 static enum measure_next emit_measure(struct emitter *e)
 {
 	struct run *r = e->r;
 	const struct rant_cfg *c = r->cfg;
+	struct sweep_point *sp = r->nsweep ? &r->sweep[r->sweep_idx] : NULL;
+	uint64_t sent = 0;
 	int64_t end, next;
 
-	emit_set_flags(r, true);
+	emit_set_flags(e, true);
 	e->first_measured = e->seq + 1;
-	measure_start(r);
-	emit_say_measuring(r);
+	if (r->sweep_idx == 0)
+		measure_start(r);
+	emit_say_measuring(e);
 	next = monotonic_ns();
 	end = c->duration_ns ? next + c->duration_ns : 0;
 	while (!run_stop) {
@@ -343,7 +398,7 @@ static enum measure_next emit_measure(struct emitter *e)
 		enum tx_result res;
 		struct txrec rec;
 
-		if (c->count && r->cnt.sent >= c->count) {
+		if (c->count && sent >= c->count) {
 			r->stop_reason = "count";
 			break;
 		}
@@ -357,15 +412,24 @@ static enum measure_next emit_measure(struct emitter *e)
 		if (res == TX_SEND_FAILED)
 			continue;
 		r->cnt.sent++;
+		sent++;
+		if (sp)
+			sp->sent++;
 		if (res != TX_DONE) {
 			r->cnt.lost++;
 			r->cnt.late += res == TX_LATE;
+			if (sp)
+				sp->lost++;
+			if (res == TX_PEER_GONE && emit_peer_gone(e))
+				return MEASURE_STOP;
 			continue;
 		}
 		step = emit_measured(e, &rec);
 		if (step != MEASURE_GO_ON)
 			return step;
 	}
+	if (sp)
+		sp->done = !run_stop;
 	return MEASURE_GO_ON;
 }
 
@@ -373,11 +437,68 @@ static enum measure_next emit_measure(struct emitter *e)
  * breached transaction's T3 as its follow-up. */
 static void emit_fetch(struct emitter *e)
 {
+	enum tx_result res;
 	struct txrec rec;
 
-	emit_set_flags(e->r, false);
-	if (emit_transact(e, e->r->cfg->block, &rec) != TX_SEND_FAILED)
+	emit_set_flags(e, false);
+	res = emit_transact(e, e->r->cfg->block, &rec);
+
+	if (res != TX_SEND_FAILED && res != TX_PEER_GONE)
 		e->r->cnt.warmup++;
+}
+
+/* Warm-up and measure each size in turn (one size without a sweep):
+ * 0, -EINTR in a warm-up, -EIO with r->failure. */
+static int emit_sizes(struct emitter *e)
+{
+	struct run *r = e->r;
+	const struct rant_cfg *c = r->cfg;
+	enum measure_next step = MEASURE_GO_ON;
+	int ret = 0;
+
+	for (unsigned int i = 0; i < c->nsizes && !run_stop; i++) {
+		r->sweep_idx = i;
+		e->size = c->sizes[i];
+		ret = emit_warmup(e);
+		if (ret)
+			break;
+		step = emit_measure(e);
+		if (step != MEASURE_GO_ON)
+			break;
+	}
+	if (step == MEASURE_BREACH)
+		emit_fetch(e);
+	if (step == MEASURE_STOP && r->failure[0])
+		return -EIO;
+	if (!ret && c->tcp && e->gone_since && !r->failure[0]) {
+		snprintf(r->failure, sizeof(r->failure),
+			 "the TCP connection to %s port %u broke and was down when the run ended: is the reflector still running?",
+			 c->addr, c->port);
+		return -EIO;
+	}
+	if (ret == -EINTR && r->sweep_idx > 0)
+		return 0;	/* the sizes before were measured */
+	return ret;
+}
+
+/* UDP sizes above the path MTU are sent as IP fragments: say so. */
+static void emit_warn_mtu(const struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+	bool v6 = r->sk.family == AF_INET6;
+	int mtu = 0;
+	socklen_t len = sizeof(mtu);
+	uint32_t room;
+
+	if (c->tcp || getsockopt(r->sk.fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
+				 v6 ? IPV6_MTU : IP_MTU, &mtu, &len) || mtu <= 0)
+		return;
+	room = (uint32_t)mtu - (v6 ? 48 : 28);	/* IP and UDP headers */
+	for (unsigned int i = 0; i < c->nsizes; i++)
+		if (c->sizes[i] > room)
+			fprintf(report_text_stream(r),
+				"warning: -m %u is above the path MTU to %s (%d bytes: at most %u bytes of UDP payload): each datagram is sent as IP fragments, and one lost fragment loses it\n",
+				c->sizes[i], c->addr, mtu, room);
 }
 
 int emit_run(struct run *r)
@@ -387,9 +508,8 @@ int emit_run(struct run *r)
 
 	memset(&e, 0, sizeof(e));
 	e.r = r;
-	ret = emit_warmup(&e);
-	if (ret == 0 && emit_measure(&e) == MEASURE_BREACH)
-		emit_fetch(&e);
+	emit_warn_mtu(r);
+	ret = emit_sizes(&e);
 	r->end_ns = realtime_ns();
 	if (!r->stop_reason)
 		r->stop_reason = "signal";

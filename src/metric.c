@@ -24,6 +24,8 @@ const struct metric_def metric_defs[M_COUNT] = {
 			   P_T3_WIRE, P_T3_SW, 0, 0, true, true },
 	[M_EMIT_RX] = { "emit_rx", "NIC-to-App RX, emitter (T4_SW - T4)",
 			P_T4_SW, P_T4_WIRE, 0, 0, true, true },
+	[M_EMIT_ACK] = { "emit_ack", "Until the reflector's ACK, TCP (T_ACK - T1)",
+			 P_T_ACK, P_T1_WIRE, 0, 0, false, false },
 };
 
 static bool diff(const struct txrec *r, enum point a, enum point b,
@@ -58,17 +60,30 @@ enum metric_id metric_primary(enum rant_mode mode)
 	return mode == MODE_EMIT ? M_RTT : M_RESPONSE;
 }
 
+static uint32_t max_size(const struct rant_cfg *c)
+{
+	uint32_t max = c->size;
+
+	for (unsigned int i = 0; i < c->nsizes; i++)
+		if (c->sizes[i] > max)
+			max = c->sizes[i];
+	return max;
+}
+
 bool metric_in_run(const struct rant_cfg *c, enum metric_id m)
 {
 	const struct metric_def *d = &metric_defs[m];
 
 	if (d->sw && !c->sw)
 		return false;
+	if (m == M_EMIT_ACK)
+		return c->tcp && c->mode == MODE_EMIT;
 	if (c->mode == MODE_REFLECT)
 		return m == M_RESPONSE || m == M_REFLECT_RX ||
 		       m == M_REFLECT_PROC || m == M_REFLECT_TX;
-	/* The reflector's side travels in the pong body. */
-	if (c->size < WIRE_PONG_LEN)
+	/* The reflector's side travels in the pong body (in a sweep: in
+	 * the pongs of its sizes that are long enough). */
+	if (max_size(c) < WIRE_PONG_LEN)
 		return m == M_RTT || m == M_RTT_SW || m == M_EMIT_TX ||
 		       m == M_EMIT_RX;
 	return true;

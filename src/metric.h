@@ -25,6 +25,7 @@ enum metric_id {
 	M_REFLECT_PROC,	/* T3_SW - T2_SW: reflector app processing */
 	M_REFLECT_TX,	/* T3_wire - T3_SW: reflector app to NIC */
 	M_EMIT_RX,	/* T4_SW - T4_wire: emitter NIC to app */
+	M_EMIT_ACK,	/* T_ACK - T1_wire: TCP, until the reflector's ACK */
 	M_COUNT
 };
 

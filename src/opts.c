@@ -17,6 +17,7 @@
 
 #include "opts.h"
 #include "session.h"
+#include "sweep.h"
 #include "timeutil.h"
 #include "wire.h"
 
@@ -26,7 +27,7 @@
 
 enum {
 	O_PORT = 256, O_TIMEOUT, O_INTERVAL, O_BLOCK, O_TRACE_INSTANCE,
-	O_VERSION, O_MAX_SESSIONS, O_MAX
+	O_VERSION, O_MAX_SESSIONS, O_TCP, O_WRITES, O_NODELAY, O_QUICKACK, O_CORK, O_MAX
 };
 
 /* Who may use an option. */
@@ -39,6 +40,7 @@ enum opt_type {
 	T_STR,		/* const char *, not empty */
 	T_UINT,		/* unsigned integer of the field's size, in [min, max] */
 	T_NS,		/* int64 ns from a decimal number of units, in [min, max] */
+	T_SIZES,	/* -m: sizes, nsizes and size from a size, list or range */
 	T_HELP,
 	T_VERSION,
 };
@@ -68,7 +70,7 @@ static const struct opt opt_table[] = {
 	{ "address", 'a', "ADDR", BOTH, T_STR, FIELD(addr),
 	  .help = "reflector's IPv4/IPv6 address: run as emitter (without: reflector)" },
 	{ "port", O_PORT, "N", BOTH, T_UINT, FIELD(port), .def = RANT_DEFAULT_PORT,
-	  .min = 1, .max = 65535, .help = "UDP port of the reflector" },
+	  .min = 1, .max = 65535, .help = "port of the reflector (UDP, or TCP with --tcp)" },
 	{ "duration", 'd', "S", BOTH, T_NS, FIELD(duration_ns), .def = DURATION_BY_MODE,
 	  .min = 0, .max = 2592000 * NS_PER_SEC, .unit_ns = NS_PER_SEC,
 	  .defhelp = "10 emitting, 0 reflecting", .help = "run for S seconds, 0 = no limit" },
@@ -77,9 +79,9 @@ static const struct opt opt_table[] = {
 	{ "warmup", 'w', "N", BOTH, T_UINT, FIELD(warmup), .def = 100, .min = 0,
 	  .max = 1000000, .defhelp = "100 emitting, 0 reflecting",
 	  .help = "emitting: N unmeasured pings first; reflecting: leave each session's first N measured pings out" },
-	{ "size", 'm', "BYTES", EMIT_ONLY, T_UINT, FIELD(size), .def = WIRE_PONG_LEN,
-	  .min = WIRE_HDR_LEN, .max = WIRE_MAX_LEN,
-	  .help = "UDP payload, 32 to 65507; pongs carry the reflector's stamps from 72" },
+	{ "size", 'm', "BYTES", EMIT_ONLY, T_SIZES, FIELD(size), .def = WIRE_PONG_LEN,
+	  .min = WIRE_HDR_LEN, .max = RANT_TCP_MAX_LEN,
+	  .help = "message size, 32 to 65507 (UDP) or 1048576 (--tcp); pongs carry the reflector's stamps from 72; a list (64,256,1024) or range (64:65536:x2) sweeps the sizes in turn" },
 	{ "timeout", O_TIMEOUT, "US", EMIT_ONLY, T_NS, FIELD(timeout_ns), .def = 100 * NS_PER_MS,
 	  .min = NS_PER_US, .max = NS_PER_SEC, .unit_ns = NS_PER_US,
 	  .help = "wait at most US for a pong, then count the ping lost" },
@@ -127,6 +129,16 @@ static const struct opt opt_table[] = {
 	{ "max-sessions", O_MAX_SESSIONS, "N", REFLECT_ONLY, T_UINT, FIELD(max_sessions),
 	  .def = SESSION_MAX_DEFAULT, .min = 1, .max = 4096,
 	  .help = "emitters served at once; one idle 10 s makes room for a new one" },
+	{ "tcp", O_TCP, NULL, BOTH, T_FLAG, FIELD(tcp),
+	  .help = "carry the messages on a TCP connection (both sides) instead of UDP datagrams" },
+	{ "writes", O_WRITES, "N", BOTH, T_UINT, FIELD(writes), .def = 1, .min = 1, .max = 16,
+	  .needs = O_TCP, .help = "send each message in N writes (header, then body)" },
+	{ "nodelay", O_NODELAY, NULL, BOTH, T_FLAG, FIELD(nodelay), .needs = O_TCP,
+	  .help = "TCP_NODELAY: turn Nagle's algorithm off" },
+	{ "quickack", O_QUICKACK, NULL, BOTH, T_FLAG, FIELD(quickack), .needs = O_TCP,
+	  .help = "TCP_QUICKACK after every receive: do not delay ACKs" },
+	{ "cork", O_CORK, NULL, BOTH, T_FLAG, FIELD(cork), .needs = O_TCP,
+	  .help = "TCP_CORK around each message's writes: one segment per message" },
 	{ "verbose", 'v', NULL, BOTH, T_COUNT, FIELD(verbose), .help = "say more at start-up" },
 	{ "help", 'h', NULL, BOTH, T_HELP, .help = "this help" },
 	{ "version", O_VERSION, NULL, BOTH, T_VERSION, .help = "print the version" },
@@ -190,7 +202,7 @@ static void help_default(const struct opt *o, char *buf, size_t len)
 		snprintf(buf, len, "%s", o->defhelp);
 	else if (o->sdef)
 		snprintf(buf, len, "%s", o->sdef);
-	else if (o->type == T_UINT && o->def)
+	else if ((o->type == T_UINT || o->type == T_SIZES) && o->def)
 		snprintf(buf, len, "%" PRId64, o->def);
 	else if (o->type == T_NS && o->def)
 		fmt_units(buf, len, o->def, o->unit_ns);
@@ -220,7 +232,7 @@ void opts_usage(FILE *f)
 		"usage: rant -i IFACE [options]            reflect (server)\n"
 		"       rant -i IFACE -a ADDR [options]    emit (client)\n"
 		"\n"
-		"Measures UDP round trips with NIC (or kernel) timestamps.\n"
+		"Measures UDP (or TCP) round trips with NIC (or kernel) timestamps.\n"
 		"Times are in microseconds (US, decimals allowed) and seconds (S).\n"
 		"\n");
 	for (size_t i = 0; i < NOPTS; i++) {
@@ -341,13 +353,35 @@ static void set_defaults(struct rant_cfg *c)
 		const struct opt *o = &opt_table[i];
 		char *p = (char *)c + o->off;
 
-		if (o->type == T_UINT)
+		if (o->type == T_UINT || o->type == T_SIZES)
 			store_uint(c, o, (uint64_t)o->def);
 		else if (o->type == T_NS)
 			memcpy(p, &o->def, sizeof(int64_t));
 		else if (o->type == T_STR)
 			memcpy(p, &o->sdef, sizeof(o->sdef));
 	}
+	c->sizes[0] = c->size;
+	c->nsizes = 1;
+}
+
+/*
+ * -m: one size, a list or a range, in the transport's range (known only
+ * once every option is read); the first is cfg->size.
+ */
+static int parse_sizes(struct parser *ps, struct rant_cfg *c)
+{
+	uint32_t hi = c->tcp ? RANT_TCP_MAX_LEN : WIRE_MAX_LEN;
+	char msg[200];
+
+	if (!c->size_arg)
+		return 0;
+	ps->o = opt_find('m');
+	if (sweep_parse(c->size_arg, (uint32_t)ps->o->min, hi, c->sizes, RANT_MAX_SIZES,
+			&c->nsizes, msg, sizeof(msg)))
+		return bad(ps, "%s%s", msg, c->tcp ? "" :
+			   " (UDP; with --tcp on both sides, up to 1048576)");
+	c->size = c->sizes[0];
+	return 0;
 }
 
 /* Store optarg for row o: 0, or -1 after a message. */
@@ -384,6 +418,9 @@ static int parse_arg(struct parser *ps, struct rant_cfg *c, const char *arg)
 		if (parse_dec_ns(ps, arg, o->unit_ns, o->min, o->max, &ns))
 			return -1;
 		memcpy(p, &ns, sizeof(ns));
+		return 0;
+	case T_SIZES:
+		c->size_arg = arg;
 		return 0;
 	case T_HELP:
 	case T_VERSION:
@@ -446,6 +483,8 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		if (need(ps, given, o))
 			return -1;
 	}
+	if (parse_sizes(ps, c))
+		return -1;
 	if (c->duration_ns == DURATION_BY_MODE) {
 		c->duration_ns = c->mode == MODE_EMIT ? 10 * NS_PER_SEC : 0;
 		if (c->mode == MODE_EMIT && c->count > default_reach(c)) {

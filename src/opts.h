@@ -20,6 +20,8 @@ enum rant_mode {
 #define RANT_DEFAULT_PORT 12345
 #define RANT_RING_RECORDS 500000	/* -S: the log keeps the last N */
 #define RANT_MAX_RATE 200000		/* transactions/s at most: sizing from -d */
+#define RANT_MAX_SIZES 32		/* -m: sizes in one sweep */
+#define RANT_TCP_MAX_LEN (1024 * 1024)	/* -m over --tcp: one message */
 
 struct rant_cfg {
 	enum rant_mode mode;
@@ -30,7 +32,10 @@ struct rant_cfg {
 	uint64_t count;			/* -c; 0 = no limit */
 	uint32_t warmup;		/* -w: emitter, unmeasured pings; reflector,
 					 * measured pings left out per session */
-	uint32_t size;			/* -m, UDP payload bytes */
+	uint32_t size;			/* -m, message bytes (the first of a sweep) */
+	uint32_t sizes[RANT_MAX_SIZES];	/* -m LIST or RANGE: each in turn */
+	unsigned int nsizes;		/* 1 without a sweep */
+	const char *size_arg;		/* -m as given: parsed once --tcp is known */
 	int64_t timeout_ns;		/* --timeout */
 	int64_t interval_ns;		/* --interval; 0 = back to back */
 	bool block;			/* --block */
@@ -54,6 +59,12 @@ struct rant_cfg {
 	bool trace_marker;		/* -T */
 	bool snapshot;			/* -S */
 	const char *trace_instance;	/* --trace-instance */
+	/* TCP (--tcp) */
+	bool tcp;			/* --tcp: messages on a TCP stream */
+	uint32_t writes;		/* --writes: send calls per message */
+	bool nodelay;			/* --nodelay: TCP_NODELAY */
+	bool quickack;			/* --quickack: TCP_QUICKACK */
+	bool cork;			/* --cork: TCP_CORK around a message's writes */
 };
 
 enum opts_result {

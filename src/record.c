@@ -8,6 +8,8 @@ void txrec_clear(struct txrec *r)
 	memset(r, 0, sizeof(*r));
 	r->t3_sw_d = TXREC_NO_DELTA;
 	r->t4_sw_d = TXREC_NO_DELTA;
+	r->t4_wire_d = TXREC_NO_DELTA;
+	r->t_ack_d = TXREC_NO_DELTA;
 }
 
 static int32_t delta32(int64_t base, int64_t t)
@@ -37,6 +39,16 @@ void txrec_set_t4_sw(struct txrec *r, int64_t t4_sw)
 	r->t4_sw_d = delta32(r->t1_sw, t4_sw);
 }
 
+void txrec_set_t4_wire(struct txrec *r, int64_t t4_wire)
+{
+	r->t4_wire_d = delta32(r->t1_wire, t4_wire);
+}
+
+void txrec_set_ack(struct txrec *r, int64_t t_ack)
+{
+	r->t_ack_d = delta32(r->t1_sw, t_ack);
+}
+
 int64_t txrec_stamp(const struct txrec *r, enum point p)
 {
 	switch (p) {
@@ -53,9 +65,11 @@ int64_t txrec_stamp(const struct txrec *r, enum point p)
 	case P_T3_WIRE:
 		return r->t3_wire;
 	case P_T4_WIRE:
-		return r->t4_wire;
+		return undelta(r->t1_wire, r->t4_wire_d);
 	case P_T4_SW:
 		return undelta(r->t1_sw, r->t4_sw_d);
+	case P_T_ACK:
+		return undelta(r->t1_sw, r->t_ack_d);
 	default:
 		return TS_NONE;
 	}

@@ -3,9 +3,13 @@
  * One transaction as kept in memory: 64 bytes, the same layout on both
  * sides (the reflector fills only the T2/T3 fields).
  *
- * Stamps are int64 ns with TS_NONE (0) for "absent". T3_SW and T4_SW are
- * stored as int32 offsets from T2_SW and T1_SW (same clock, and a
- * transaction lasts far less than 2 s); TXREC_NO_DELTA marks them absent.
+ * Stamps are int64 ns with TS_NONE (0) for "absent". Four are stored as
+ * int32 offsets, TXREC_NO_DELTA marking them absent: T3_SW from T2_SW
+ * and T4_SW from T1_SW (same clock, and a transaction lasts far less
+ * than 2 s), T4_wire from T1_wire (a pong is taken only within
+ * --timeout, at most 1 s, of T1; without T1_wire, T4_wire is not kept),
+ * and, over TCP, T_ACK (when the reflector acknowledged the ping's last
+ * byte, a kernel stamp) from T1_SW.
  * "wire" stamps are HW or KN as the run's timestamp source says.
  */
 #ifndef RANT_RECORD_H
@@ -25,16 +29,24 @@ struct txrec {
 	int64_t t2_wire;	/* reflector, ping RX */
 	int64_t t2_sw;		/* reflector, after recvmsg() */
 	int64_t t3_wire;	/* reflector, pong TX (follow-up on the emitter) */
-	int64_t t4_wire;	/* emitter, pong RX */
 	int32_t t3_sw_d;	/* T3_SW - T2_SW, ns */
 	int32_t t4_sw_d;	/* T4_SW - T1_SW, ns */
+	int32_t t4_wire_d;	/* T4_wire - T1_wire, ns: emitter, pong RX */
+	int32_t t_ack_d;	/* T_ACK - T1_SW, ns: emitter over TCP */
 };
 
-/* The eight points of a transaction, in path order. */
+_Static_assert(sizeof(struct txrec) == 64, "struct txrec must stay 64 bytes");
+
+/*
+ * The eight points of a transaction, in path order (P_COUNT of them);
+ * then, over TCP, the reflector's ACK of the ping's last byte: a stamp
+ * of the record but no point of the path, so outside P_COUNT.
+ */
 enum point {
 	P_T1_SW, P_T1_WIRE, P_T2_WIRE, P_T2_SW,
 	P_T3_SW, P_T3_WIRE, P_T4_WIRE, P_T4_SW,
-	P_COUNT
+	P_COUNT,
+	P_T_ACK = P_COUNT,
 };
 
 void txrec_clear(struct txrec *r);
@@ -44,5 +56,8 @@ int64_t txrec_stamp(const struct txrec *r, enum point p);
  * in int32 is stored as absent. */
 void txrec_set_t3_sw(struct txrec *r, int64_t t3_sw);
 void txrec_set_t4_sw(struct txrec *r, int64_t t4_sw);
+/* Store T4_wire (after T1_wire) and T_ACK (after T1_SW), as above. */
+void txrec_set_t4_wire(struct txrec *r, int64_t t4_wire);
+void txrec_set_ack(struct txrec *r, int64_t t_ack);
 
 #endif

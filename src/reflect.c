@@ -11,7 +11,7 @@
 #include "session.h"
 #include "wire.h"
 
-#define RX_BUF_LEN 65536
+#define RX_BUF_LEN RANT_TCP_MAX_LEN	/* the largest message of any transport */
 #define TX_STAMP_WAIT_NS (2 * NS_PER_MS)	/* HW TX stamps lag the send */
 
 static uint8_t rx_buf[RX_BUF_LEN];
@@ -189,6 +189,7 @@ int reflect_run(struct run *r)
 	struct reflector f = { 0 };
 	int64_t end = c->duration_ns ? monotonic_ns() + c->duration_ns : 0;
 	unsigned int spins = 0;
+	int ret;
 
 	r->start_ns = realtime_ns();
 	while (!run_stop) {
@@ -202,7 +203,10 @@ int reflect_run(struct run *r)
 		/* Blocking until stamps flow: a spinner at SCHED_FIFO would
 		 * starve the kernel worker that enables RX timestamping. */
 		block = c->block || !f.stamped;
-		if (r->tp->recv(&r->sk, rx_buf, sizeof(rx_buf), &m, c->sw || f.want_sw, block)) {
+		ret = r->tp->recv(&r->sk, rx_buf, sizeof(rx_buf), &m, c->sw || f.want_sw, block);
+		if (ret == -EPROTO)
+			r->cnt.invalid++;	/* TCP: not rant's framing, dropped */
+		if (ret) {
 			if (!reflect_idle(block, end, &spins)) {
 				r->stop_reason = "duration";
 				break;

@@ -14,7 +14,9 @@
 #include "breakdown.h"
 #include "cpucheck.h"
 #include "hist.h"
+#include "diagnose.h"
 #include "json.h"
+#include "sweep.h"
 #include "report.h"
 #include "rtcheck.h"
 #include "session.h"
@@ -133,11 +135,18 @@ void report_start(const struct run *r)
 	const struct rant_cfg *c = r->cfg;
 	FILE *f = report_text_stream(r);
 
-	if (c->mode == MODE_EMIT)
+	if (c->mode == MODE_EMIT && c->nsizes > 1)
+		fprintf(f, "rant %s emit: %s -> %s port %u, sweep of %u sizes from %u bytes, session %08x\n",
+			RANT_VERSION, c->iface, c->addr, c->port, c->nsizes, c->size, r->session);
+	else if (c->mode == MODE_EMIT)
 		fprintf(f, "rant %s emit: %s -> %s port %u, %u-byte payload, session %08x\n",
 			RANT_VERSION, c->iface, c->addr, c->port, c->size, r->session);
 	else
 		fprintf(f, "rant %s reflect: %s port %u\n", RANT_VERSION, c->iface, c->port);
+	if (c->tcp)
+		fprintf(f, "tcp: %u write%s per message, Nagle %s%s%s\n", c->writes,
+			c->writes > 1 ? "s" : "", c->nodelay ? "off (--nodelay)" : "on",
+			c->quickack ? ", quick ACKs" : "", c->cork ? ", corked" : "");
 	if (r->sk.hw)
 		fprintf(f, "timestamps: hardware (NIC, PHC time): columns T*_HW\n");
 	else
@@ -185,8 +194,21 @@ static const char *stamp_name(const struct run *r, enum point p, char *buf,
 /* Metrics in the order of the path, then the totals. */
 static const enum metric_id path_order[] = {
 	M_EMIT_TX, M_REFLECT_RX, M_REFLECT_PROC, M_REFLECT_TX, M_EMIT_RX,
-	M_NETWORK, M_RESPONSE, M_RTT, M_RTT_SW,
+	M_NETWORK, M_RESPONSE, M_RTT, M_RTT_SW, M_EMIT_ACK,
 };
+
+/* Over TCP: the ACK stamp, always the kernel's. */
+static void print_ack_stamp(struct out *o, const struct txrec *rec)
+{
+	int64_t t = txrec_stamp(rec, P_T_ACK);
+
+	if (t == TS_NONE)
+		return;
+	o_text(o, "    %-6s %" PRId64 ".%09" PRId64 "\n", "T_ACK_KN",
+	       (int64_t)(t / NS_PER_SEC), (int64_t)(t % NS_PER_SEC));
+	if (o->j)
+		json_i64(o->j, "T_ACK_KN", t);
+}
 
 static void print_breach(struct out *o, const struct run *r,
 			 const struct breach *b)
@@ -213,6 +235,7 @@ static void print_breach(struct out *o, const struct run *r,
 		if (o->j)
 			json_i64(o->j, name, t);
 	}
+	print_ack_stamp(o, &b->rec);
 	o_end(o);
 	/* The path's steps first, in path order, then the totals. */
 	o_obj(o, "components");
@@ -339,14 +362,15 @@ static void print_hdr(struct json *j, const struct hist *h)
 	json_obj_end(j);
 }
 
-static void print_metric(struct out *o, struct run *r, enum metric_id m)
+/* One metric's statistics: a text row and/or the JSON object under key. */
+static void print_stats(struct out *o, const char *key, struct hist *h,
+			const char *label)
 {
-	struct hist *h = r->hist[m];
 	struct hist_stats st;
 
 	hist_get_stats(h, &st);
-	o_text(o, "%-13s", metric_defs[m].name);
-	o_obj(o, metric_defs[m].name);
+	o_text(o, "%-13s", key);
+	o_obj(o, key);
 	o_u64(o, "samples", " %9" PRIu64, st.samples);
 	o_i64(o, "min", " %9" PRId64, st.min);
 	o_u64(o, "min_seq", NULL, st.min_seq);
@@ -359,10 +383,116 @@ static void print_metric(struct out *o, struct run *r, enum metric_id m)
 	o_i64(o, "max", " %9" PRId64 "\n", st.max);
 	o_u64(o, "max_seq", NULL, st.max_seq);
 	if (o->j) {
-		json_str(o->j, "label", metric_defs[m].label);
+		json_str(o->j, "label", label);
 		print_hdr(o->j, h);
 	}
 	o_end(o);
+}
+
+static void print_metric(struct out *o, struct run *r, enum metric_id m)
+{
+	print_stats(o, metric_defs[m].name, r->hist[m], metric_defs[m].label);
+}
+
+/* -m LIST or RANGE: a row per size, and the line fitted through the
+ * medians; JSON "sizes" (each with the rtt statistics) and "fit". */
+static void print_sweep(struct out *o, struct run *r)
+{
+	uint32_t sizes[RANT_MAX_SIZES];
+	int64_t p50[RANT_MAX_SIZES];
+	struct sweep_fit fit;
+	unsigned int n = 0;
+
+	if (!r->nsweep)
+		return;
+	o_text(o, "\nSize sweep: round trip (rtt) against message size, ns\n");
+	o_text(o, "  %8s %9s %7s %9s %9s %9s\n", "bytes", "samples", "lost", "min", "p50", "p99");
+	if (o->j)
+		json_arr_begin(o->j, "sizes");
+	for (unsigned int i = 0; i < r->nsweep; i++) {
+		struct sweep_point *sp = &r->sweep[i];
+		struct out jo = { .j = o->j };
+		struct hist_stats st;
+
+		hist_get_stats(sp->rtt, &st);
+		if (o->j) {
+			json_obj_begin(o->j, NULL);
+			json_u64(o->j, "size", sp->size);
+			json_u64(o->j, "sent", sp->sent);
+			json_u64(o->j, "lost", sp->lost);
+			json_obj_begin(o->j, "metrics");
+			print_stats(&jo, "rtt", sp->rtt, metric_defs[M_RTT].label);
+			json_obj_end(o->j);
+			json_obj_end(o->j);
+		}
+		if (!st.samples) {
+			o_text(o, "  %8u %9d %7" PRIu64 "   (not measured)\n", sp->size, 0, sp->lost);
+			continue;
+		}
+		sizes[n] = sp->size;
+		p50[n] = hist_percentile(sp->rtt, 50);
+		o_text(o, "  %8u %9" PRIu64 " %7" PRIu64 " %9" PRId64 " %9" PRId64 " %9" PRId64 "\n",
+		       sp->size, st.samples, sp->lost, st.min, p50[n],
+		       hist_percentile(sp->rtt, 99));
+		n++;
+	}
+	if (o->j)
+		json_arr_end(o->j);
+	if (sweep_fit(sizes, p50, n, &fit)) {
+		o_text(o, "  fit: needs the medians of two sizes or more\n");
+		if (o->j)
+			json_null(o->j, "fit");
+		return;
+	}
+	o_text(o, "  fit of p50: %.0f ns + %.4f ns/byte", fit.offset_ns, fit.ns_per_byte);
+	if (fit.bandwidth_bps > 0)
+		o_text(o, " (%.3g Gbit/s)", fit.bandwidth_bps / 1e9);
+	o_text(o, "\n");
+	o_obj(o, "fit");
+	o_dbl(o, "offset_ns", NULL, fit.offset_ns);
+	o_dbl(o, "ns_per_byte", NULL, fit.ns_per_byte);
+	o_dbl(o, "bandwidth_bps", NULL, fit.bandwidth_bps);
+	o_end(o);
+}
+
+/* --tcp: what happened to the connections. */
+static void print_tcp(struct out *o, const struct run *r)
+{
+	const struct tcp_stats *t = tcp_stats();
+
+	if (!r->cfg->tcp)
+		return;
+	o_obj(o, "tcp");
+	if (r->cfg->mode == MODE_REFLECT)
+		o_u64(o, "accepted", "tcp: connections %" PRIu64, t->accepted);
+	else
+		o_u64(o, "reconnects", "tcp: reconnects %" PRIu64, t->reconnects);
+	o_u64(o, "closed", ", closed by the peer %" PRIu64, t->closed);
+	o_u64(o, "dropped_garbage", ", dropped (not rant's framing) %" PRIu64, t->garbage);
+	if (r->cfg->mode == MODE_EMIT)
+		o_u64(o, "connect_failures", ", failed reconnects %" PRIu64, t->connect_failures);
+	o_u64(o, "writes", ", writes per message %" PRIu64, r->cfg->writes);
+	o_str(o, "nagle", ", Nagle %s\n", r->cfg->nodelay ? "off" : "on");
+	o_end(o);
+}
+
+/* The emitter's diagnosis from its round trips, if any. */
+static void print_diagnosis(struct out *o, struct run *r)
+{
+	struct hist *h = r->hist[M_RTT];
+	int64_t q[DIAG_NQ];
+	struct hist_stats st;
+	char line[512];
+
+	if (r->cfg->mode != MODE_EMIT || !h)
+		return;
+	hist_get_stats(h, &st);
+	if (!st.samples)
+		return;
+	for (int i = 0; i < DIAG_NQ; i++)
+		q[i] = hist_percentile(h, (i + 1) * 5.0);
+	if (diagnose_delack(r->cfg, q, line, sizeof(line)))
+		o_str(o, "diagnosis", "\ndiagnosis: %s\n", line);
 }
 
 static bool metric_shown(const struct run *r, enum metric_id m)
@@ -471,6 +601,10 @@ static void print_config(struct json *j, const struct run *r)
 	json_u64(j, "warmup", c->warmup);
 	if (c->mode == MODE_EMIT) {
 		json_u64(j, "size", c->size);
+		json_arr_begin(j, "sizes");
+		for (unsigned int i = 0; i < c->nsizes; i++)
+			json_u64(j, NULL, c->sizes[i]);
+		json_arr_end(j);
 		json_i64(j, "timeout_ns", c->timeout_ns);
 		json_i64(j, "interval_ns", c->interval_ns);
 	}
@@ -490,6 +624,13 @@ static void print_config(struct json *j, const struct run *r)
 	json_bool(j, "snapshot", c->snapshot);
 	if (c->trace_marker)
 		json_str(j, "trace_instance", c->trace_instance);
+	json_str(j, "transport", c->tcp ? "tcp" : "udp");
+	if (c->tcp) {
+		json_u64(j, "writes", c->writes);
+		json_bool(j, "nodelay", c->nodelay);
+		json_bool(j, "quickack", c->quickack);
+		json_bool(j, "cork", c->cork);
+	}
 	json_obj_end(j);
 }
 
@@ -575,9 +716,12 @@ static void print_summary(struct out *o, struct run *r)
 	o_text(o, ", stopped: %s\n", r->stop_reason ? r->stop_reason : "?");
 	print_counts(o, r);
 	print_sessions(o, r);
+	print_tcp(o, r);
 	print_metrics(o, r);
 	print_hist_summary(o, r);
 	print_histogram(o, r);
+	print_sweep(o, r);
+	print_diagnosis(o, r);
 	if (o->j) {
 		json_arr_begin(o->j, "breaches");
 		for (unsigned int i = 0; i < r->nbreach; i++) {
@@ -605,6 +749,7 @@ static int write_log(struct run *r)
 		.hw = r->sk.hw,
 		.peer = r->cfg->mode == MODE_EMIT && r->peer_body,
 		.peer_hw = r->peer_hw,
+		.ack = r->cfg->mode == MODE_EMIT && r->cfg->tcp,
 	};
 	int ret;
 

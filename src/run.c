@@ -44,7 +44,8 @@ static int install_signals(void)
 	return 0;
 }
 
-/* Transactions the run may measure: exact with -c, estimated from -d. */
+/* Transactions the run may measure: exact with -c, estimated from -d
+ * (per size of a sweep). */
 static uint64_t expected_samples(const struct rant_cfg *c)
 {
 	uint64_t by_time = 0;
@@ -56,9 +57,10 @@ static uint64_t expected_samples(const struct rant_cfg *c)
 			rate = (uint64_t)(NS_PER_SEC / c->interval_ns) + 1;
 		by_time = (uint64_t)(c->duration_ns / NS_PER_MS) * rate / 1000 + 1;
 	}
+	/* A sweep measures -c or -d once per size. */
 	if (c->count && (!by_time || c->count < by_time))
-		return c->count;
-	return by_time;
+		return c->count * c->nsizes;
+	return by_time * c->nsizes;
 }
 
 static long mem_available_kb(void)
@@ -101,6 +103,16 @@ static int alloc_memory(struct run *r)
 				c->max_sessions, strerror(errno), fix);
 			return -ENOMEM;
 		}
+	}
+	for (unsigned int i = 0; c->nsizes > 1 && i < c->nsizes; i++) {
+		r->sweep[i].size = c->sizes[i];
+		r->sweep[i].rtt = hist_create(c->bucket_ns, c->overflow_ns, c->hugepages);
+		if (!r->sweep[i].rtt) {
+			fprintf(stderr, "rant: cannot allocate the histogram of size %u: %s: %s\n",
+				c->sizes[i], strerror(errno), fix);
+			return -ENOMEM;
+		}
+		r->nsweep = i + 1;
 	}
 	if (r->have_log) {
 		size_t cap = c->snapshot ? RANT_RING_RECORDS : (size_t)expect;
@@ -242,6 +254,8 @@ void run_teardown(struct run *r)
 {
 	for (int m = 0; m < M_COUNT; m++)
 		hist_destroy(r->hist[m]);
+	for (unsigned int i = 0; i < r->nsweep; i++)
+		hist_destroy(r->sweep[i].rtt);
 	txlog_destroy(r->log);
 	sessions_destroy(r->sessions);
 	if (r->have_log)

@@ -42,6 +42,14 @@ struct counts {
 	uint64_t log_skipped;	/* below -L, not logged */
 };
 
+/* One size of a sweep (-m LIST or RANGE). */
+struct sweep_point {
+	uint32_t size;		/* bytes */
+	struct hist *rtt;	/* this size's round trips */
+	uint64_t sent, lost;	/* measured pings of this size */
+	bool done;		/* measured (not cut short before it) */
+};
+
 /* A breach kept for the report (the first few in full). */
 #define RUN_MAX_BREACHES 64
 struct breach {
@@ -71,6 +79,9 @@ struct run {
 	struct breach breach[RUN_MAX_BREACHES];
 	unsigned int nbreach;		/* kept in breach[] */
 	struct trace *trace;		/* -T */
+	struct sweep_point sweep[RANT_MAX_SIZES];
+	unsigned int nsweep;		/* sizes of a sweep; 0 without one */
+	unsigned int sweep_idx;		/* the size being measured */
 };
 
 extern volatile sig_atomic_t run_stop;

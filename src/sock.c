@@ -389,25 +389,28 @@ static int errqueue_read(struct sk *s, struct ts_tx *tx)
 
 	if (recvmsg(s->fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
 		return errno == EAGAIN || errno == EWOULDBLOCK ? -EAGAIN : -ENOMSG;
-	if (ts_parse_tx(&msg, tx) || tx->type != SCM_TSTAMP_SND)
+	if (ts_parse_tx(&msg, tx) ||
+	    (tx->type != SCM_TSTAMP_SND && tx->type != SCM_TSTAMP_ACK))
 		return -ENOMSG;
 	return 0;
 }
 
 static void stash_put(struct sk *s, const struct ts_tx *tx)
 {
-	struct sk_stash *e = &s->stash[tx->key % SK_STASH];
+	struct sk_stash *e = &s->stash[(tx->key + tx->type) % SK_STASH];
 
 	e->key = tx->key;
+	e->type = tx->type;
 	e->ts = tx->ts;
 	e->used = true;
 }
 
-static bool stash_take(struct sk *s, uint32_t key, struct ts_stamps *ts)
+static bool stash_take(struct sk *s, uint32_t key, uint32_t type,
+		       struct ts_stamps *ts)
 {
-	struct sk_stash *e = &s->stash[key % SK_STASH];
+	struct sk_stash *e = &s->stash[(key + type) % SK_STASH];
 
-	if (!e->used || e->key != key)
+	if (!e->used || e->key != key || e->type != type)
 		return false;
 	e->used = false;
 	*ts = e->ts;
@@ -427,18 +430,19 @@ static void errqueue_drain(struct sk *s)
 	getsockopt(s->fd, SOL_SOCKET, SO_ERROR, &err, &len);
 }
 
-int sk_tx_stamp(struct sk *s, uint32_t key, int64_t wait_ns,
-		struct ts_stamps *ts)
+/* The report of the given type (SCM_TSTAMP_SND or _ACK) for key. */
+static int sk_tx_report(struct sk *s, uint32_t key, uint32_t type,
+			int64_t wait_ns, struct ts_stamps *ts)
 {
 	int64_t deadline = 0;
 	struct ts_tx tx;
 	int ret;
 
-	if (stash_take(s, key, ts))
+	if (stash_take(s, key, type, ts))
 		return 0;
 	for (;;) {
 		ret = errqueue_read(s, &tx);
-		if (ret == 0 && tx.key == key) {
+		if (ret == 0 && tx.key == key && tx.type == type) {
 			*ts = tx.ts;
 			return 0;
 		}
@@ -453,6 +457,17 @@ int sk_tx_stamp(struct sk *s, uint32_t key, int64_t wait_ns,
 		else if (monotonic_ns() > deadline)
 			return -ENOENT;
 	}
+}
+
+int sk_tx_stamp(struct sk *s, uint32_t key, int64_t wait_ns,
+		struct ts_stamps *ts)
+{
+	return sk_tx_report(s, key, SCM_TSTAMP_SND, wait_ns, ts);
+}
+
+int sk_tx_ack(struct sk *s, uint32_t key, int64_t wait_ns, struct ts_stamps *ts)
+{
+	return sk_tx_report(s, key, SCM_TSTAMP_ACK, wait_ns, ts);
 }
 
 int sk_wait(struct sk *s, int64_t deadline_ns)

@@ -23,6 +23,7 @@
 #define SK_STASH 8
 struct sk_stash {
 	uint32_t key;
+	uint32_t type;			/* SCM_TSTAMP_SND or _ACK */
 	bool used;
 	struct ts_stamps ts;
 };
@@ -107,6 +108,12 @@ uint64_t sk_drops(struct sk *s);
  */
 int sk_tx_stamp(struct sk *s, uint32_t key, int64_t wait_ns,
 		struct ts_stamps *ts);
+
+/*
+ * The same for the TCP ACK stamp (SOF_TIMESTAMPING_TX_ACK) of key: when
+ * the peer acknowledged the byte at offset key. Software stamp (kn_ns).
+ */
+int sk_tx_ack(struct sk *s, uint32_t key, int64_t wait_ns, struct ts_stamps *ts);
 
 /*
  * Wait until fd is readable or deadline (CLOCK_MONOTONIC ns) passes:

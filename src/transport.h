@@ -44,6 +44,17 @@ struct transport {
 };
 
 extern const struct transport transport_udp;
+extern const struct transport transport_tcp;
+
+/* What happened to the connections of a --tcp run. */
+struct tcp_stats {
+	uint64_t accepted;		/* reflector: connections served */
+	uint64_t closed;		/* connections the peer closed or broke */
+	uint64_t garbage;		/* connections dropped: not rant's framing */
+	uint64_t reconnects;		/* emitter: connections made again */
+	uint64_t connect_failures;	/* emitter: reconnects that failed */
+};
+const struct tcp_stats *tcp_stats(void);
 
 /* The transport cfg asks for. */
 const struct transport *transport_for(const struct rant_cfg *cfg);

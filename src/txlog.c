@@ -230,6 +230,10 @@ size_t txlog_format_header(char *buf, size_t len, const struct txlog_fmt *f)
 		p = put_name(p, "RTT", NULL);
 		if (f->peer)
 			p = put_reflect_names(p, f->sw, f->peer_hw ? "_HW" : "_KN");
+		if (f->ack) {
+			p = put_name(p, "T_ACK_KN", NULL);	/* a kernel stamp, always */
+			p = put_name(p, "EMIT_ACK", NULL);
+		}
 	} else {
 		p = put_reflect_names(p, f->sw, w);
 	}
@@ -265,12 +269,16 @@ size_t txlog_format_line(char *buf, const struct txrec *r,
 		if (f->sw)
 			p = put_stamp(p, r->t1_sw, &sc);
 		p = put_stamp(p, r->t1_wire, &sc);
-		p = put_stamp(p, r->t4_wire, &sc);
+		p = put_stamp(p, txrec_stamp(r, P_T4_WIRE), &sc);
 		if (f->sw)
 			p = put_stamp(p, txrec_stamp(r, P_T4_SW), &sc);
-		p = put_diff(p, r->t4_wire, r->t1_wire);
+		p = put_diff(p, txrec_stamp(r, P_T4_WIRE), r->t1_wire);
 		if (f->peer)
 			p = put_reflect(p, r, f->sw, &sc);
+		if (f->ack) {
+			p = put_stamp(p, txrec_stamp(r, P_T_ACK), &sc);
+			p = put_diff(p, txrec_stamp(r, P_T_ACK), r->t1_wire);
+		}
 	} else {
 		p = put_reflect(p, r, f->sw, &sc);
 	}

@@ -12,6 +12,7 @@
  *   emitter:   SEQ [T1_SW] T1_w T4_w [T4_SW] RTT
  *              then, when the pongs carried them,
  *              T2_w [T2_SW T3_SW] T3_w RESPONSE
+ *              then, over TCP, T_ACK_KN EMIT_ACK
  *   reflector: SEQ T2_w [T2_SW T3_SW] T3_w RESPONSE
  * where _w is _HW or _KN by the timestamp source of that side and the
  * bracketed SW columns appear with -s.
@@ -33,6 +34,7 @@ struct txlog_fmt {
 	bool hw;		/* this side's wire stamps are HW (else KN) */
 	bool peer;		/* emitter: append the reflector's columns */
 	bool peer_hw;		/* the reflector's wire stamps are HW */
+	bool ack;		/* emitter over TCP: append T_ACK_KN and EMIT_ACK */
 };
 
 /* Longest line txlog_format_line() writes, newline included. */

@@ -111,6 +111,5 @@ const struct transport transport_udp = {
 
 const struct transport *transport_for(const struct rant_cfg *cfg)
 {
-	(void)cfg;
-	return &transport_udp;
+	return cfg->tcp ? &transport_tcp : &transport_udp;
 }

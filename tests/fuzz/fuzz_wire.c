@@ -49,7 +49,7 @@ static void take_pong(const struct wire_hdr *h, const struct wire_body *b)
 	r.seq = h->seq;
 	r.t1_sw = h->t1_sw;		/* echoed: hostile too */
 	r.t1_wire = h->t1_sw ^ 0x5a5a;
-	r.t4_wire = (int64_t)h->seq;
+	txrec_set_t4_wire(&r, (int64_t)h->seq);
 	txrec_set_t4_sw(&r, (int64_t)h->session << 31);
 	r.t2_wire = b->t2_wire;
 	r.t2_sw = b->t2_sw;

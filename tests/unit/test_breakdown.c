@@ -70,9 +70,10 @@ static void full_rec(struct txrec *r, const struct legs *l)
 	r->t2_wire = s.t2;
 	r->t2_sw = s.t2_sw;
 	r->t3_wire = s.t3;
-	r->t4_wire = s.t4;
+	txrec_set_t4_wire(r, s.t4);
 	txrec_set_t3_sw(r, s.t3_sw);
 	txrec_set_t4_sw(r, s.t4_sw);
+	txrec_set_ack(r, s.t4);		/* TCP: the ACK came with the pong */
 }
 
 /* The reflector's own record: T2 and T3 only. */
@@ -360,7 +361,7 @@ static void test_no_stamps(void)
 
 	/* Only the round trip: a total, never a step. */
 	r.t1_wire = BASE;
-	r.t4_wire = BASE + 9000;
+	txrec_set_t4_wire(&r, BASE + 9000);
 	breakdown_compute(&r, true, &b);
 	ok(b.have[M_RTT], "T1/T4 wire only: rtt present");
 	is_largest(&b, -1, "T1/T4 wire only: rtt is no step");

@@ -89,7 +89,7 @@ static const struct row rows[] = {
 	{ OPTS_ERROR, "'10ms' is not a number", { E, "--timeout", "10ms" } },
 	{ OPTS_ERROR, "'1,5' is not a number", { E, "-t", "1,5" } },
 	{ OPTS_ERROR, "'1..5' is not a number", { E, "-t", "1..5" } },
-	{ OPTS_ERROR, "'72 ' is not a number", { E, "-m", "72 " } },
+	{ OPTS_ERROR, "'72 ' is not a size", { E, "-m", "72 " } },
 	{ OPTS_ERROR, "'99999999999999999999x' is not a number",
 	  { E, "-d", "99999999999999999999x" } },
 	{ OPTS_ERROR, "'nan' is not a number", { E, "-b", "nan" } },

@@ -116,6 +116,34 @@ static const struct row rows[] = {
 	{ E "-m 65508", OPTS_ERROR, "size", "32 65507" },
 	{ E "-m 72x", OPTS_ERROR, "size", "32 65507" },
 	{ R "-m 100", OPTS_ERROR, "size", NULL },
+	/* sizes: lists and ranges (sweeps), the limit by transport */
+	{ E "-m 64,256,1024,1472,4096", OPTS_OK, NULL, NULL },
+	{ E "-m 64:32768:x2", OPTS_OK, NULL, NULL },
+	{ E "-m 64:65536:x2", OPTS_ERROR, "size", "65507" },	/* 65536: TCP only */
+	{ E "-m 64:1472:+64", OPTS_OK, NULL, NULL },
+	{ E "-m 64:65536:x1", OPTS_ERROR, "size", NULL },
+	{ E "-m 64,,128", OPTS_ERROR, "size", "32 65507" },
+	{ E "-m 64,", OPTS_ERROR, "size", NULL },
+	{ E "-m 100:50:x2", OPTS_ERROR, "size", NULL },
+	{ E "-m 64:256", OPTS_ERROR, "size", NULL },
+	{ E "-m 64:256:y2", OPTS_ERROR, "size", NULL },
+	{ E "-m 64:1048576:x2", OPTS_ERROR, "size", "32 65507" },
+	{ E "-m 32:4096:+1", OPTS_ERROR, "size", NULL },	/* too many sizes */
+	{ E "-m 70000", OPTS_ERROR, "size", "32 65507 1048576" },
+	{ E "--tcp -m 1048576", OPTS_OK, NULL, NULL },
+	{ E "-m 1048576 --tcp", OPTS_OK, NULL, NULL },	/* --tcp after -m */
+	{ E "--tcp -m 64:1048576:x4", OPTS_OK, NULL, NULL },
+	{ E "--tcp -m 1048577", OPTS_ERROR, "size", "32 1048576" },
+	/* TCP options need --tcp */
+	{ R "--tcp", OPTS_OK, NULL, NULL },
+	{ R "--tcp --writes 3 --nodelay --quickack --cork", OPTS_OK, NULL, NULL },
+	{ E "--tcp --writes 16", OPTS_OK, NULL, NULL },
+	{ E "--writes 2", OPTS_ERROR, "--tcp", NULL },
+	{ E "--nodelay", OPTS_ERROR, "--tcp", NULL },
+	{ E "--quickack", OPTS_ERROR, "--tcp", NULL },
+	{ E "--cork", OPTS_ERROR, "--tcp", NULL },
+	{ E "--tcp --writes 0", OPTS_ERROR, "writes", "1 16" },
+	{ E "--tcp --writes 17", OPTS_ERROR, "writes", "1 16" },
 	{ E "--timeout 1", OPTS_OK, NULL, NULL },
 	{ E "--timeout 1000000", OPTS_OK, NULL, NULL },
 	{ E "--timeout 0", OPTS_ERROR, "timeout", "1 1000000" },
@@ -400,6 +428,26 @@ static void test_fields(void)
 	} else {
 		fail("emitter options parsed: %s", errbuf);
 	}
+
+	if (run(E "-m 4096,64", &c) == OPTS_OK) {
+		ok(c.nsizes == 2 && c.sizes[0] == 4096 && c.sizes[1] == 64 && c.size == 4096,
+		   "-m 4096,64: two sizes in the order given, the first is size");
+		ok(!c.tcp && c.writes == 1, "UDP, one write by default");
+	} else {
+		fail("-m 4096,64 parsed: %s", errbuf);
+	}
+	if (run(E "--tcp --writes 2 --nodelay -m 64:1024:x4", &c) == OPTS_OK) {
+		ok(c.nsizes == 3 && c.sizes[0] == 64 && c.sizes[1] == 256 && c.sizes[2] == 1024,
+		   "-m 64:1024:x4: 64 256 1024");
+		ok(c.tcp && c.writes == 2 && c.nodelay && !c.quickack && !c.cork,
+		   "--tcp --writes 2 --nodelay");
+	} else {
+		fail("TCP options parsed: %s", errbuf);
+	}
+	if (run(E, &c) == OPTS_OK)
+		ok(c.nsizes == 1 && c.sizes[0] == 72, "no -m: one size, 72");
+	else
+		fail("emitter defaults parsed: %s", errbuf);
 
 	if (run(E "-b 0.001 -o 1 -d 2592000", &c) == OPTS_OK) {
 		is_i64(c.bucket_ns, 1, "-b 0.001 -> 1 ns");

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * src/record.h and src/metric.h: the stamps of a transaction record, the
- * int32 offsets of T3_SW and T4_SW, and every metric computed from them.
+ * int32 offsets of T3_SW, T4_SW, T4_wire and T_ACK, and every metric
+ * computed from them.
  */
 #include <string.h>
 
@@ -13,6 +14,12 @@ static const char *const point_name[P_COUNT] = {
 	"T1_SW", "T1_WIRE", "T2_WIRE", "T2_SW",
 	"T3_SW", "T3_WIRE", "T4_WIRE", "T4_SW",
 };
+
+/* A point's name, the ACK (outside P_COUNT) included. */
+static const char *pname(int p)
+{
+	return p == P_T_ACK ? "T_ACK" : point_name[p];
+}
 
 /* Hand-made stamps of one transaction, ns since the epoch. */
 #define BASE 1700000000000000000ll
@@ -26,6 +33,7 @@ static const int64_t st[P_COUNT] = {
 	[P_T4_WIRE] = BASE + 27200,	/* back ~11 us */
 	[P_T4_SW] = BASE + 30300,	/* emit RX 3100 */
 };
+#define ST_ACK (BASE + 12600)	/* P_T_ACK: the reflector ACKed at once */
 
 static void fill(struct txrec *r)
 {
@@ -36,9 +44,10 @@ static void fill(struct txrec *r)
 	r->t2_wire = st[P_T2_WIRE];
 	r->t2_sw = st[P_T2_SW];
 	r->t3_wire = st[P_T3_WIRE];
-	r->t4_wire = st[P_T4_WIRE];
+	txrec_set_t4_wire(r, st[P_T4_WIRE]);
 	txrec_set_t3_sw(r, st[P_T3_SW]);
 	txrec_set_t4_sw(r, st[P_T4_SW]);
+	txrec_set_ack(r, ST_ACK);
 }
 
 /* Absent the stamp at point p in r. */
@@ -51,8 +60,9 @@ static void drop(struct txrec *r, enum point p)
 	case P_T2_SW: r->t2_sw = TS_NONE; break;
 	case P_T3_SW: txrec_set_t3_sw(r, TS_NONE); break;
 	case P_T3_WIRE: r->t3_wire = TS_NONE; break;
-	case P_T4_WIRE: r->t4_wire = TS_NONE; break;
+	case P_T4_WIRE: txrec_set_t4_wire(r, TS_NONE); break;
 	case P_T4_SW: txrec_set_t4_sw(r, TS_NONE); break;
+	case P_T_ACK: txrec_set_ack(r, TS_NONE); break;
 	default: break;
 	}
 }
@@ -69,6 +79,7 @@ static void test_record(void)
 	for (int p = 0; p < P_COUNT; p++)
 		is_i64(txrec_stamp(&r, (enum point)p), TS_NONE,
 		       "txrec_clear: %s absent", point_name[p]);
+	is_i64(txrec_stamp(&r, P_T_ACK), TS_NONE, "txrec_clear: T_ACK absent");
 	is_int(r.t3_sw_d, TXREC_NO_DELTA, "txrec_clear: t3_sw_d is TXREC_NO_DELTA");
 	is_int(r.t4_sw_d, TXREC_NO_DELTA, "txrec_clear: t4_sw_d is TXREC_NO_DELTA");
 
@@ -78,6 +89,37 @@ static void test_record(void)
 		       "txrec_stamp(%s)", point_name[p]);
 	is_int(r.t3_sw_d, 1200, "t3_sw_d holds T3_SW - T2_SW");
 	is_int(r.t4_sw_d, 30300, "t4_sw_d holds T4_SW - T1_SW");
+	is_i64(txrec_stamp(&r, P_T_ACK), ST_ACK, "txrec_stamp(T_ACK)");
+	is_int(r.t4_wire_d, 25700, "t4_wire_d holds T4_wire - T1_wire");
+	is_int(r.t_ack_d, 12600, "t_ack_d holds T_ACK - T1_SW");
+}
+
+/* T4_wire and T_ACK: kept as offsets, within int32, from their bases. */
+static void test_wire_offsets(void)
+{
+	struct txrec r;
+
+	fill(&r);
+	txrec_set_t4_wire(&r, st[P_T1_WIRE] + 1000000000ll);
+	is_i64(txrec_stamp(&r, P_T4_WIRE), st[P_T1_WIRE] + 1000000000ll,
+	       "T4_wire 1 s (the longest --timeout) after T1_wire is kept");
+	txrec_set_t4_wire(&r, st[P_T1_WIRE] + INT32_MAX + 1);
+	is_i64(txrec_stamp(&r, P_T4_WIRE), TS_NONE,
+	       "T4_wire offset INT32_MAX+1 is stored as absent");
+	txrec_set_t4_wire(&r, st[P_T1_WIRE] - 700);
+	is_i64(txrec_stamp(&r, P_T4_WIRE), st[P_T1_WIRE] - 700,
+	       "T4_wire before T1_wire (-700) is kept");
+	txrec_clear(&r);
+	txrec_set_t4_wire(&r, st[P_T4_WIRE]);
+	is_i64(txrec_stamp(&r, P_T4_WIRE), TS_NONE,
+	       "T4_wire without T1_wire is not kept");
+	fill(&r);
+	txrec_set_ack(&r, st[P_T1_SW] + 40000000);
+	is_i64(txrec_stamp(&r, P_T_ACK), st[P_T1_SW] + 40000000,
+	       "T_ACK 40 ms after T1_SW is kept");
+	txrec_set_ack(&r, TS_NONE);
+	is_i64(txrec_stamp(&r, P_T_ACK), TS_NONE, "T_ACK TS_NONE is absent");
+	is_int(r.t_ack_d, TXREC_NO_DELTA, "... as TXREC_NO_DELTA");
 }
 
 static void test_offsets(void)
@@ -201,6 +243,10 @@ static void expected(enum metric_id m, int64_t *v, unsigned *needs)
 		*v = st[P_T4_SW] - st[P_T4_WIRE];
 		*needs = N(P_T4_SW) | N(P_T4_WIRE);
 		break;
+	case M_EMIT_ACK:
+		*v = ST_ACK - st[P_T1_WIRE];
+		*needs = N(P_T_ACK) | N(P_T1_WIRE);
+		break;
 	default:
 		*v = 0;
 		*needs = 0;
@@ -225,7 +271,7 @@ static void test_metric_values(void)
 		is_i64(got, want, "metric %s = %lld", name, (long long)want);
 
 		/* Any needed stamp absent: false. */
-		for (int p = 0; p < P_COUNT; p++) {
+		for (int p = 0; p <= P_T_ACK; p++) {
 			int64_t v = -12345;
 			bool res;
 
@@ -237,14 +283,15 @@ static void test_metric_values(void)
 				if (res) {
 					all_false = false;
 					diag("%s: true without %s", name,
-					     point_name[p]);
+					     pname(p));
 				}
-			} else if (p != P_T2_SW && p != P_T1_SW) {
+			} else if (p != P_T2_SW && p != P_T1_SW && p != P_T1_WIRE) {
+				/* (T1_wire is T4_wire's base in the record) */
 				/* a stamp it does not need changes nothing */
 				if (!res || v != want) {
 					others_ok = false;
 					diag("%s: changed by absent %s", name,
-					     point_name[p]);
+					     pname(p));
 				}
 			}
 		}
@@ -260,7 +307,7 @@ static void test_metric_values(void)
 
 		txrec_clear(&r);
 		r.t1_wire = 5000;
-		r.t4_wire = 3000;
+		txrec_set_t4_wire(&r, 3000);
 		ok(metric_value(M_RTT, &r, &v) && v == -2000,
 		   "RTT from only T1/T4 wire stamps, negative allowed (-2000)");
 		ok(!metric_value(M_NETWORK, &r, &v),
@@ -327,7 +374,7 @@ static void test_extreme(void)
 
 	txrec_clear(&r);
 	r.t1_wire = 1700000000000000000LL;
-	r.t4_wire = r.t1_wire + 20000;
+	txrec_set_t4_wire(&r, r.t1_wire + 20000);
 	r.t2_wire = INT64_MIN;
 	r.t3_wire = INT64_MAX;
 	ok(metric_value(M_RESPONSE, &r, &v) && v == INT64_MAX,
@@ -351,6 +398,7 @@ int main(void)
 {
 	test_record();
 	test_offsets();
+	test_wire_offsets();
 	test_metric_values();
 	test_metric_table();
 	test_extreme();

@@ -63,7 +63,7 @@ static void sample(struct txrec *r)
 	r->t2_sw = S + 26045;
 	txrec_set_t3_sw(r, S + 27245);
 	r->t3_wire = S + 28545;
-	r->t4_wire = S + 39545;
+	txrec_set_t4_wire(r, S + 39545);
 	txrec_set_t4_sw(r, S + 42645);
 }
 
@@ -158,7 +158,7 @@ static void test_lines(void)
 	txrec_clear(&r);
 	r.seq = 9;
 	r.t1_wire = S + 2;
-	r.t4_wire = S + 1000;
+	txrec_set_t4_wire(&r, S + 1000);
 	r.t3_wire = S + 600;
 	f = (struct txlog_fmt){ .emit = true, .peer = true };
 	is_str(line(&r, &f),
@@ -169,7 +169,7 @@ static void test_lines(void)
 	txrec_clear(&r);
 	r.seq = 0;
 	r.t1_wire = 1700000001000000000ll;
-	r.t4_wire = 1700000000999999500ll;
+	txrec_set_t4_wire(&r, 1700000000999999500ll);
 	f = (struct txlog_fmt){ .emit = true };
 	is_str(line(&r, &f), "0 1700000001.000000000 1700000000.999999500 -500\n",
 	       "negative RTT as signed ns; .000000000 and .999999500");
@@ -178,7 +178,7 @@ static void test_lines(void)
 	txrec_clear(&r);
 	r.seq = 1;
 	r.t1_wire = 5;
-	r.t4_wire = 1000000000;
+	txrec_set_t4_wire(&r, 1000000000);
 	is_str(line(&r, &f), "1 0.000000005 1.000000000 999999995\n",
 	       "stamps below one second: 0.000000005");
 
@@ -191,7 +191,7 @@ static void test_lines(void)
 	r.t2_sw = INT64_MAX - 3000000000ll;
 	txrec_set_t3_sw(&r, INT64_MAX - 1000000000ll);
 	r.t3_wire = INT64_MAX;
-	r.t4_wire = INT64_MAX;
+	txrec_set_t4_wire(&r, 1 + (int64_t)INT32_MAX);	/* the largest RTT kept */
 	txrec_set_t4_sw(&r, 2000000001ll);
 	f = (struct txlog_fmt){ .emit = true, .sw = true, .peer = true };
 	{
@@ -202,7 +202,7 @@ static void test_lines(void)
 		   "longest line (%zu bytes) fits in TXLOG_LINE_MAX", n);
 		is_str(l,
 		       "18446744073709551615 0.000000001 0.000000001"
-		       " 9223372036.854775807 2.000000001 9223372036854775806"
+		       " 2.147483648 2.000000001 2147483647"
 		       " 0.000000001 9223372033.854775807 9223372035.854775807"
 		       " 9223372036.854775807 9223372036854775806\n",
 		       "longest line's text");
@@ -230,6 +230,31 @@ static void test_extreme(void)
 	       "18446744073709551615 9223372036.854775807 -9223372036.854775808"
 	       " -9223372036854775808\n",
 	       "reflector: the other way round saturates low");
+}
+
+/* Over TCP the emitter's log ends with the ACK stamp and emit_ack. */
+static void test_ack_columns(void)
+{
+	struct txlog_fmt f = { .emit = true, .ack = true };
+	struct txrec r;
+
+	is_str(header(&f), "SEQ T1_KN T4_KN RTT T_ACK_KN EMIT_ACK\n"
+	       "-------------------------------------\n",
+	       "TCP emitter header: T_ACK_KN and EMIT_ACK on the right");
+	txrec_clear(&r);
+	r.seq = 3;
+	r.t1_sw = S + 100;
+	r.t1_wire = S + 1100;
+	txrec_set_t4_wire(&r, S + 41000000);
+	txrec_set_ack(&r, S + 40999000);
+	is_str(line(&r, &f), "3 1700000000.000001100 1700000000.041000000 40998900"
+	       " 1700000000.040999000 40997900\n", "TCP emitter line: T_ACK and T_ACK - T1");
+	txrec_set_ack(&r, TS_NONE);
+	is_str(line(&r, &f), "3 1700000000.000001100 1700000000.041000000 40998900 - -\n",
+	       "no ACK stamp: - -");
+	f.sw = true;
+	f.peer = true;
+	ok(strlen(header(&f)) / 2 < TXLOG_LINE_MAX, "every column with ACK: the header fits");
 }
 
 static void test_linear(void)
@@ -319,7 +344,7 @@ static void test_write(void)
 
 		sample(r);
 		r->seq = s;
-		r->t4_wire += (int64_t)s * 1000;
+		txrec_set_t4_wire(r, txrec_stamp(r, P_T4_WIRE) + (int64_t)s * 1000);
 	}
 	wn = txlog_format_header(want, sizeof(want), &f);
 	for (size_t i = 0; i < txlog_len(l); i++)
@@ -445,6 +470,7 @@ static void test_huge(void)
 
 int main(void)
 {
+	test_ack_columns();
 	ok(sizeof(struct txrec) <= 64, "sizeof(struct txrec) %zu <= 64",
 	   sizeof(struct txrec));
 	test_header();

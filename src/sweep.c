@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Message-size sweeps (see sweep.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep.h"
+
+/* One size: digits only, in [lo, hi]. 0 or -EINVAL after a message. */
+static int sweep_number(const char *s, const char *end, uint32_t lo, uint32_t hi,
+			uint32_t *v, char *err, size_t errlen)
+{
+	uint64_t x = 0;
+	const char *p;
+
+	if (s == end) {
+		snprintf(err, errlen, "an empty size: give sizes from %" PRIu32 " to %" PRIu32 ", as 64,256,1024 or LO:HI:x2",
+			 lo, hi);
+		return -EINVAL;
+	}
+	for (p = s; p < end; p++) {
+		if (*p < '0' || *p > '9') {
+			snprintf(err, errlen, "'%.*s' is not a size in bytes: give sizes from %" PRIu32 " to %" PRIu32 ", as 64,256,1024 or LO:HI:x2",
+				 (int)(end - s), s, lo, hi);
+			return -EINVAL;
+		}
+		if (x <= UINT32_MAX)
+			x = x * 10 + (uint64_t)(*p - '0');
+	}
+	if (x < lo || x > hi) {
+		snprintf(err, errlen, "%.*s is out of range. Must be in the range %" PRIu32 " to %" PRIu32,
+			 (int)(end - s), s, lo, hi);
+		return -EINVAL;
+	}
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static int sweep_add(uint32_t v, uint32_t *sizes, unsigned int max_n,
+		     unsigned int *n, char *err, size_t errlen)
+{
+	if (*n >= max_n) {
+		snprintf(err, errlen, "more than %u sizes: a sweep measures at most %u (use a larger factor or step)",
+			 max_n, max_n);
+		return -EINVAL;
+	}
+	sizes[(*n)++] = v;
+	return 0;
+}
+
+/* "LO:HI:xF" or "LO:HI:+S". */
+static int sweep_range(const char *text, uint32_t lo, uint32_t hi,
+		       uint32_t *sizes, unsigned int max_n, unsigned int *n,
+		       char *err, size_t errlen)
+{
+	const char *c1 = strchr(text, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	uint32_t a, b, k;
+	char op;
+
+	if (!c2 || strchr(c2 + 1, ':') || (c2[1] != 'x' && c2[1] != '+')) {
+		snprintf(err, errlen, "'%s' is not a range: give LO:HI:xFACTOR (64:65536:x2) or LO:HI:+STEP (64:1500:+64)",
+			 text);
+		return -EINVAL;
+	}
+	op = c2[1];
+	if (sweep_number(text, c1, lo, hi, &a, err, errlen) ||
+	    sweep_number(c1 + 1, c2, lo, hi, &b, err, errlen) ||
+	    sweep_number(c2 + 2, c2 + 2 + strlen(c2 + 2), op == 'x' ? 2 : 1, hi, &k, err, errlen))
+		return -EINVAL;
+	if (b < a) {
+		snprintf(err, errlen, "'%s': the range ends below its start: give LO:HI with LO <= HI", text);
+		return -EINVAL;
+	}
+	for (uint64_t v = a; v <= b; v = op == 'x' ? v * k : v + k)
+		if (sweep_add((uint32_t)v, sizes, max_n, n, err, errlen))
+			return -EINVAL;
+	return 0;
+}
+
+int sweep_parse(const char *text, uint32_t lo, uint32_t hi, uint32_t *sizes,
+		unsigned int max_n, unsigned int *n, char *err, size_t errlen)
+{
+	const char *p = text;
+	uint32_t v;
+
+	*n = 0;
+	if (strchr(text, ':'))
+		return sweep_range(text, lo, hi, sizes, max_n, n, err, errlen);
+	for (;;) {
+		const char *end = strchr(p, ',');
+
+		if (!end)
+			end = p + strlen(p);
+		if (sweep_number(p, end, lo, hi, &v, err, errlen) ||
+		    sweep_add(v, sizes, max_n, n, err, errlen))
+			return -EINVAL;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
+}
+
+int sweep_fit(const uint32_t *sizes, const int64_t *lat_ns, unsigned int n,
+	      struct sweep_fit *f)
+{
+	double mx = 0, my = 0, sxx = 0, sxy = 0;
+
+	if (n < 2)
+		return -EINVAL;
+	for (unsigned int i = 0; i < n; i++) {
+		mx += sizes[i];
+		my += (double)lat_ns[i];
+	}
+	mx /= n;
+	my /= n;
+	for (unsigned int i = 0; i < n; i++) {
+		double dx = sizes[i] - mx;
+
+		sxx += dx * dx;
+		sxy += dx * ((double)lat_ns[i] - my);
+	}
+	if (sxx == 0)
+		return -EINVAL;
+	f->ns_per_byte = sxy / sxx;
+	f->offset_ns = my - f->ns_per_byte * mx;
+	f->bandwidth_bps = f->ns_per_byte > 0 ? 8e9 / f->ns_per_byte : 0;
+	return 0;
+}

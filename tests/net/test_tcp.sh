@@ -1,0 +1,344 @@
+#!/usr/bin/env bash
+# rant --tcp and size sweeps over veth: Nagle's algorithm meeting delayed
+# ACKs is seen at the delayed-ACK timer and diagnosed, --nodelay is fast
+# and undiagnosed, both sides' counts and logs agree; UDP and TCP sweeps
+# give every size in one JSON with a fitted line (and UDP warns where it
+# fragments); a reflector that goes away, garbage on the stream, and
+# sizes over the limits.
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# shellcheck disable=SC2034  # read by tests_run (lib.sh)
+ALL_TESTS="tcp_nagle tcp_nodelay tcp_sweep udp_sweep tcp_peer_gone
+	tcp_garbage tcp_size_limit"
+
+require_root
+require_cmd jq ss taskset timeout
+PYTHON=${PYTHON:-/usr/bin/python3}
+
+# ---- for a lib.sh without tests_run (each test in a bare subshell) ----
+declare -F skip_test >/dev/null || skip_test() { skip "$@"; }
+TCP_FAILS=$WORK/tcp-fails
+# A test's own work directory and cleanup, and its failure reported to
+# the file's exit status (the subshell's own is not looked at).
+tcp_scope() {
+	declare -F tests_run >/dev/null && return 0
+	__deferred=()
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/rant-tcp.XXXXXX")
+	# shellcheck disable=SC2064  # the test's name now
+	trap "[ \"\$FAILED\" = 0 ] && [ \"\$RET\" = 0 ] || echo ${FUNCNAME[2]} >>'$TCP_FAILS'; __run_deferred" EXIT
+}
+declare -F tests_run >/dev/null || finish() {
+	[ -s "$TCP_FAILS" ] && exit 1
+	exit "$FAILED"
+}
+
+[ -x "$RANT" ] || skip "rant is not built (make)"
+
+# emit_bg when lib.sh has none: like emit, in the background.
+declare -F emit_bg >/dev/null || emit_bg() {
+	local name=$1
+	shift
+	ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" "$@" >"$WORK/$name.txt" 2>&1 &
+	EM=$!
+	defer kill -9 "$EM"
+}
+
+
+pair() {
+	tcp_scope
+	setup_pair || skip_test "cannot create namespaces and veth"
+}
+
+__tcp_listening() {
+	ip netns exec "$NS_B" ss -Hltn "sport = :$PORT" 2>/dev/null | grep -q .
+}
+
+# start_tcp_reflector NAME ARGS...: rant --tcp reflecting in NS_B on
+# CPU 1, text in $WORK/NAME.txt, pid in $REFL; returns once it listens.
+start_tcp_reflector() {
+	local name=$1 i
+	shift
+	ip netns exec "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" --tcp "$@" \
+		>"$WORK/$name.txt" 2>&1 &
+	REFL=$!
+	defer kill -9 "$REFL"
+	for ((i = 0; i < 500; i++)); do
+		__tcp_listening && return 0
+		kill -0 "$REFL" 2>/dev/null || break
+		sleep 0.02
+	done
+	check_err 1 "reflector $name does not listen on TCP port $PORT: $(tail -3 "$WORK/$name.txt")"
+	return 1
+}
+
+# wait_listening: until something listens on TCP $PORT in NS_B.
+wait_listening() {
+	local i
+	for ((i = 0; i < 250; i++)); do
+		__tcp_listening && return 0
+		sleep 0.02
+	done
+	check_err 1 "nothing listens on TCP port $PORT in $NS_B"
+	return 1
+}
+
+# in_range VALUE LO HI: LO <= VALUE <= HI (integers).
+in_range() {
+	[ "$1" -ge "$2" ] && [ "$1" -le "$3" ]
+}
+
+# counts_agree NAME: the emitter's and reflector's JSONs and logs
+# ($WORK/eNAME.*, $WORK/rNAME.*) tell the same story.
+counts_agree() {
+	local e=$WORK/e$1 r=$WORK/r$1 es er el rr rs
+	es=$(jqv "$e.json" .counts.sent)
+	er=$(jqv "$e.json" .counts.received)
+	el=$(jqv "$e.json" .counts.lost)
+	rr=$(jqv "$r.json" .counts.received)
+	rs=$(jqv "$r.json" .counts.sent)
+	[ $((er + el)) = "$es" ]; check_err $? "emitter received $er + lost $el != sent $es"
+	[ "$rr" = "$es" ]; check_err $? "reflector received $rr, emitter sent $es"
+	[ "$rs" = "$rr" ]; check_err $? "reflector sent $rs != received $rr"
+	[ "$(jqv "$e.json" .counts.warmup)" = "$(jqv "$r.json" .counts.warmup)" ]
+	check_err $? "warm-up: emitter sent $(jqv "$e.json" .counts.warmup), reflector got $(jqv "$r.json" .counts.warmup)"
+	[ $(($(wc -l <"$e.log") - 2)) = "$er" ]; check_err $? "emitter log rows != received $er"
+	[ $(($(wc -l <"$r.log") - 2)) = "$rr" ]; check_err $? "reflector log rows != received $rr"
+	[ "$(jqv "$e.json" .metrics.rtt.samples)" = "$er" ]; check_err $? "rtt samples != received $er"
+	[ "$(jqv "$r.json" .tcp.accepted)" = 1 ]; check_err $? "reflector accepted $(jqv "$r.json" .tcp.accepted) connections, not 1"
+	[ "$(jqv "$e.json" .config.transport)" = tcp ]; check_err $? "emitter JSON transport is not tcp"
+	echo "$es"
+}
+
+# A message in two writes with Nagle on: the second write waits for the
+# ACK of the first, which the reflector delays. The reflector sleeps in
+# recv (--block), as a typical server does.
+tcp_nagle() {
+	local rc p50 n
+	pair
+	start_tcp_reflector r1 --block -s -d 60 -l "$WORK/r1.log" -j "$WORK/r1.json" || return
+	emit -a "$IP_B" --tcp --writes 2 -s -w 5 -c 40 -l "$WORK/e1.log" -j "$WORK/e1.json" \
+		>"$WORK/e1.txt" 2>&1
+	rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
+	p50=$(jqv "$WORK/e1.json" '.metrics.rtt.percentiles."50"')
+	in_range "$p50" 30000000 70000000
+	check_err $? "rtt p50 $p50 ns is not at the delayed-ACK scale (30-70 ms)"
+	grep -Eq '^diagnosis: .*Nagle.*--nodelay' "$WORK/e1.txt"
+	check_err $? "no diagnosis line naming Nagle and --nodelay: $(grep -i diag "$WORK/e1.txt")"
+	jqv "$WORK/e1.json" .diagnosis | grep -q 'delayed-ACK'
+	check_err $? "JSON diagnosis: $(jqv "$WORK/e1.json" .diagnosis)"
+	# the ACK of the last byte comes with the pong, after the delay
+	p50=$(jqv "$WORK/e1.json" '.metrics.emit_ack.percentiles."50"')
+	in_range "${p50:-0}" 30000000 70000000
+	check_err $? "emit_ack p50 $p50 ns: the ACK of the message's last byte should wait too"
+	n=$(counts_agree 1)
+	log_test "--tcp --writes 2, Nagle on: p50 near 40 ms, diagnosed; $n transactions agree"
+}
+
+tcp_nodelay() {
+	local rc p50 n out
+	pair
+	start_tcp_reflector r1 --block -s -d 60 -l "$WORK/r1.log" -j "$WORK/r1.json" || return
+	emit -a "$IP_B" --tcp --writes 2 --nodelay -s -c 2000 -l "$WORK/e1.log" -j "$WORK/e1.json" \
+		>"$WORK/e1.txt" 2>&1
+	rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
+	p50=$(jqv "$WORK/e1.json" '.metrics.rtt.percentiles."50"')
+	[ "$p50" -lt 1000000 ]; check_err $? "rtt p50 $p50 ns is not below 1 ms with --nodelay"
+	[ "$(jqv "$WORK/e1.json" '.metrics.emit_ack.samples')" -gt 0 ]
+	check_err $? "no emit_ack samples: the TX_ACK stamps did not arrive"
+	grep -q '^diagnosis:' "$WORK/e1.txt"
+	check_fail $? "a diagnosis with --nodelay: $(grep '^diagnosis' "$WORK/e1.txt")"
+	[ "$(jqv "$WORK/e1.json" .diagnosis)" = null ]; check_err $? "JSON diagnosis with --nodelay"
+	grep -q '^emit_ack ' "$WORK/e1.txt"
+	check_err $? "the summary does not show emit_ack"
+	head -1 "$WORK/e1.log" | grep -q ' RESPONSE T_ACK_KN EMIT_ACK$'
+	check_err $? "emitter log header without the ACK columns: $(head -1 "$WORK/e1.log")"
+	[ "$(awk 'NR > 2 && $NF != "-"' "$WORK/e1.log" | wc -l)" -gt 0 ]
+	check_err $? "no EMIT_ACK values in the emitter's log"
+	out=$("$PYTHON" "$TOP/tests/net/logcheck.py" "$WORK/e1.log" "$WORK/e1.json" RTT rtt)
+	check_err $? "emitter log against its JSON: $out"
+	out=$("$PYTHON" "$TOP/tests/net/logcheck.py" "$WORK/r1.log" "$WORK/r1.json" RESPONSE response)
+	check_err $? "reflector log against its JSON: $out"
+	n=$(counts_agree 1)
+	log_test "--tcp --writes 2 --nodelay: p50 below 1 ms, no diagnosis; $n transactions agree"
+}
+
+# sweep_checks JSON NSIZES: one JSON with every size, each measured, and
+# a positive fitted bandwidth.
+sweep_checks() {
+	local j=$1 want=$2 got bad bw
+	got=$(jqv "$j" '.sizes | length')
+	[ "$got" = "$want" ]; check_err $? "$got sizes in the JSON, not $want"
+	bad=$(jqv "$j" '[.sizes[] | select(.metrics.rtt.samples < 1 or .metrics.rtt.percentiles."50" < 1)] | length')
+	[ "$bad" = 0 ]; check_err $? "$bad sizes without samples"
+	[ "$(jqv "$j" '[.sizes[].size] == .config.sizes')" = true ]
+	check_err $? "sizes in the JSON $(jq -c '[.sizes[].size]' "$j") differ from -m $(jq -c .config.sizes "$j")"
+	bw=$(jqv "$j" '.fit.bandwidth_bps // 0 | floor')
+	[ "$bw" -gt 0 ]; check_err $? "fitted bandwidth $bw is not positive: $(jq -c .fit "$j")"
+	[ "$(jqv "$j" '.fit.offset_ns | type')" = number ]; check_err $? "no fit.offset_ns"
+	[ "$(jqv "$j" '.fit.ns_per_byte | type')" = number ]; check_err $? "no fit.ns_per_byte"
+}
+
+tcp_sweep() {
+	local rc
+	pair
+	start_tcp_reflector r1 -d 120 -j "$WORK/r1.json" || return
+	emit -a "$IP_B" --tcp --nodelay -m 64,1024,16384,65536,262144,1048576 -c 200 -w 20 \
+		-j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
+	rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
+	sweep_checks "$WORK/e1.json" 6
+	[ "$(jqv "$WORK/r1.json" .counts.received)" = 1200 ]
+	check_err $? "reflector received $(jqv "$WORK/r1.json" .counts.received), not 6 x 200"
+	grep -q 'fragment' "$WORK/e1.txt"; check_fail $? "a fragmentation warning over TCP"
+	grep -Eq '^  fit of p50: ' "$WORK/e1.txt"; check_err $? "no fitted line in the text"
+	[ "$(grep -c '^sweep: size ' "$WORK/e1.txt")" = 6 ]; check_err $? "not one 'sweep: size' line per size"
+	log_test "TCP sweep of 6 sizes up to 1 MiB: every size in one JSON, positive bandwidth"
+}
+
+udp_sweep() {
+	local rc mtu
+	pair
+	mtu=$(ip -n "$NS_A" -j link show "$VETH_A" | jq -r '.[0].mtu')
+	start_reflector r1 -d 120 -j "$WORK/r1.json"
+	emit -a "$IP_B" -m 64,256,1024,1472,4096,16384 -c 300 -w 20 \
+		-j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
+	rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
+	sweep_checks "$WORK/e1.json" 6
+	# MTU 1500: 1472 bytes of UDP payload fit, 4096 and 16384 fragment
+	grep -Eq "^warning: -m 4096 is above the path MTU .*\($mtu bytes: at most $((mtu - 28)) bytes" "$WORK/e1.txt"
+	check_err $? "no fragmentation warning for 4096 bytes (MTU $mtu): $(grep -i mtu "$WORK/e1.txt")"
+	grep -q '^warning: -m 16384 is above the path MTU' "$WORK/e1.txt"
+	check_err $? "no fragmentation warning for 16384 bytes"
+	grep -Eq '^warning: -m (64|256|1024|1472) ' "$WORK/e1.txt"
+	check_fail $? "a fragmentation warning for a size that fits MTU $mtu"
+	[ "$(jqv "$WORK/e1.json" .config.transport)" = udp ]; check_err $? "transport is not udp"
+	log_test "UDP sweep of 6 sizes: one JSON, positive bandwidth, warnings above MTU $mtu"
+}
+
+# The reflector goes away mid-run: the emitter counts the loss and ends
+# with exit 2 (never hangs); restarted in time, it reconnects.
+tcp_peer_gone() {
+	local rc start took lost
+	pair
+	start_tcp_reflector r1 -d 2 || return
+	start=$SECONDS
+	emit -a "$IP_B" --tcp --nodelay -d 60 -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
+	rc=$?
+	took=$((SECONDS - start))
+	[ "$rc" = 2 ]; check_err $? "emitter exit $rc, not 2, when the reflector went away: $(tail -3 "$WORK/e1.txt")"
+	[ "$took" -lt 20 ]; check_err $? "the emitter took $took s to give up"
+	grep -q 'TCP connection to .* broke' "$WORK/e1.txt"; check_err $? "no message naming the broken connection"
+	lost=$(jqv "$WORK/e1.json" .counts.lost)
+	[ "${lost:-0}" -gt 0 ]; check_err $? "lost $lost: the pings after the reflector left are not counted"
+	[ "$(jqv "$WORK/e1.json" .stop_reason)" = "reflector gone" ]
+	check_err $? "stop reason $(jqv "$WORK/e1.json" .stop_reason)"
+	log_test "reflector gone mid-run: exit 2 after ${took} s, $lost pings lost"
+
+	wait "$REFL" 2>/dev/null
+	start_tcp_reflector r2 -d 1.5 || return
+	emit_bg e2 -a "$IP_B" --tcp --nodelay -d 5 -j "$WORK/e2.json"
+	wait "$REFL" 2>/dev/null
+	start_tcp_reflector r3 -d 30 || return
+	wait "$EM"
+	rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc after a reflector restart: $(tail -3 "$WORK/e2.txt")"
+	[ "$(jqv "$WORK/e2.json" .tcp.reconnects)" = 1 ]
+	check_err $? "reconnects $(jqv "$WORK/e2.json" .tcp.reconnects), not 1"
+	[ "$(jqv "$WORK/e2.json" '.counts.received')" -gt 0 ]; check_err $? "nothing received"
+	log_test "reflector restarted: the emitter reconnects, $(jqv "$WORK/e2.json" .counts.lost) lost"
+}
+
+# Garbage on the stream: the reflector drops that connection, counts it,
+# and serves the next; an emitter whose peer is not rant says so.
+tcp_garbage() {
+	local rc
+	pair
+	start_tcp_reflector r1 -d 60 -j "$WORK/r1.json" || return
+	# a length rant never sends, then an HTTP request
+	ip netns exec "$NS_A" timeout 5 bash -c \
+		"exec 3<>/dev/tcp/$IP_B/$PORT; printf '\\x7f\\xff\\xff\\xffRANT' >&3; cat <&3 >/dev/null"
+	check_err $? "the reflector did not close a stream with a bad length"
+	ip netns exec "$NS_A" timeout 5 bash -c \
+		"exec 3<>/dev/tcp/$IP_B/$PORT; printf '\\x00\\x00\\x00\\x40GET / HTTP/1.1\\r\\n' >&3; cat <&3 >/dev/null"
+	check_err $? "the reflector did not close a stream with a bad magic"
+	emit -a "$IP_B" --tcp -c 200 -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
+	rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc after the garbage: $(tail -3 "$WORK/e1.txt")"
+	[ "$(jqv "$WORK/r1.json" .tcp.dropped_garbage)" = 2 ]
+	check_err $? "reflector dropped $(jqv "$WORK/r1.json" .tcp.dropped_garbage) connections for garbage, not 2"
+	[ "$(jqv "$WORK/r1.json" .counts.invalid)" = 2 ]
+	check_err $? "reflector counted $(jqv "$WORK/r1.json" .counts.invalid) invalid, not 2"
+	[ "$(jqv "$WORK/r1.json" .counts.received)" = 200 ]
+	check_err $? "reflector received $(jqv "$WORK/r1.json" .counts.received) after the garbage, not 200"
+	log_test "garbage on the stream: the reflector drops and counts it, then serves"
+
+	# a peer that is not rant: it answers every connection with garbage
+	ip netns exec "$NS_B" timeout 30 "$PYTHON" -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.listen(4)
+while True:
+    c, _ = s.accept()
+    c.recv(4096)
+    c.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+    c.close()
+' "$IP_B" "$PORT" &
+	defer kill "$!"
+	wait_listening || return
+	emit -a "$IP_B" --tcp -w 5 -d 2 >"$WORK/e2.txt" 2>&1
+	rc=$?
+	[ "$rc" = 2 ]; check_err $? "emitter exit $rc against a peer that is not rant: $(tail -3 "$WORK/e2.txt")"
+	grep -q 'does not speak rant' "$WORK/e2.txt"
+	check_err $? "the emitter does not say that the peer is not rant: $(tail -2 "$WORK/e2.txt")"
+	log_test "garbage from the peer: the emitter drops it and says so"
+}
+
+tcp_size_limit() {
+	local rc i
+	pair
+	emit -a "$IP_B" -m 65508 >"$WORK/e1.txt" 2>&1
+	rc=$?
+	[ "$rc" = 1 ]; check_err $? "UDP -m 65508: exit $rc, not 1"
+	grep -q '65507.*--tcp' "$WORK/e1.txt"; check_err $? "UDP -m 65508: $(cat "$WORK/e1.txt")"
+	emit -a "$IP_B" --tcp -m 1048577 >"$WORK/e2.txt" 2>&1
+	rc=$?
+	[ "$rc" = 1 ]; check_err $? "TCP -m 1048577: exit $rc, not 1"
+	grep -q '1048576' "$WORK/e2.txt"; check_err $? "TCP -m 1048577: $(cat "$WORK/e2.txt")"
+	start_tcp_reflector r1 -d 60 -j "$WORK/r1.json" || return
+	emit -a "$IP_B" --tcp --nodelay -m 1048576 -w 2 -c 20 --timeout 1000000 -j "$WORK/e3.json" >"$WORK/e3.txt" 2>&1
+	rc=$?
+	stop_reflector
+	check_err $rc "TCP -m 1048576: exit $rc: $(tail -3 "$WORK/e3.txt")"
+	[ "$(jqv "$WORK/e3.json" .counts.received)" = 20 ]
+	check_err $? "TCP -m 1048576: received $(jqv "$WORK/e3.json" .counts.received), not 20"
+	[ "$(jqv "$WORK/r1.json" .counts.invalid)" = 0 ]; check_err $? "the reflector found 1 MiB messages invalid"
+	log_test "sizes: UDP over 65507 and TCP over 1 MiB refused; 1 MiB over TCP works"
+
+	# a reflector with no connection still ends at -d, with exit 0
+	start_tcp_reflector r2 -d 1 || return
+	for ((i = 0; i < 500; i++)); do
+		kill -0 "$REFL" 2>/dev/null || break
+		sleep 0.02
+	done
+	! kill -0 "$REFL" 2>/dev/null
+	check_err $? "an idle TCP reflector with -d 1 still runs after 10 s"
+	wait "$REFL"
+	check_err $? "the idle TCP reflector exited $? at -d"
+	log_test "an idle TCP reflector (waiting to accept) ends at -d"
+}
+
+tests_run
