@@ -417,7 +417,8 @@ static int tcp_accept(struct sk *s, bool block)
 		return -errno;
 	if (n == 0)
 		return -EAGAIN;
-	fd = accept4(tcp.listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	s->peer_len = sizeof(s->peer);
+	fd = accept4(tcp.listen_fd, (struct sockaddr *)&s->peer, &s->peer_len, SOCK_CLOEXEC);
 	if (fd < 0)
 		return -EAGAIN;
 	s->fd = fd;
@@ -458,7 +459,8 @@ static ssize_t tcp_read(struct sk *s, bool sw, bool block)
 }
 
 /* Hand the whole message of len bytes at the buffer's start to the caller. */
-static void tcp_deliver(void *buf, size_t len, uint32_t mlen, struct sk_msg *m)
+static void tcp_deliver(const struct sk *s, void *buf, size_t len, uint32_t mlen,
+			struct sk_msg *m)
 {
 	size_t used = FRAME_PREFIX + mlen;
 
@@ -470,7 +472,9 @@ static void tcp_deliver(void *buf, size_t len, uint32_t mlen, struct sk_msg *m)
 	}
 	m->rx = tcp.rx_ts;
 	m->sw_ns = tcp.rx_sw;
-	m->src_len = 0;
+	/* The connection's peer: the reflector keys its sessions by it. */
+	m->src = s->peer;
+	m->src_len = s->peer_len;
 	tcp.have -= used;
 	if (tcp.have)
 		memmove(tcp.rx, tcp.rx + used, tcp.have);
@@ -493,7 +497,7 @@ static int tcp_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m,
 	for (;;) {
 		st = frame_check(tcp.rx, tcp.have, RANT_TCP_MAX_LEN, &mlen);
 		if (st == FRAME_WHOLE) {
-			tcp_deliver(buf, len, mlen, m);
+			tcp_deliver(s, buf, len, mlen, m);
 			return 0;
 		}
 		if (st != FRAME_NEED) {
