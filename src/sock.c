@@ -322,6 +322,40 @@ int sk_configure(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len
 	return ret;
 }
 
+int sk_socket(struct sk *s, const struct rant_cfg *cfg, int type, char *err,
+	      size_t len)
+{
+	int ret;
+
+	s->fd = socket(s->family, type | SOCK_CLOEXEC, 0);
+	if (s->fd < 0 && cfg->mode == MODE_REFLECT && errno == EAFNOSUPPORT) {
+		s->family = AF_INET;	/* IPv6 disabled on this host */
+		s->fd = socket(s->family, type | SOCK_CLOEXEC, 0);
+	}
+	if (s->fd < 0) {
+		ret = -errno;
+		snprintf(err, len, "socket: %s", strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+socklen_t sk_any_addr(int fd, int family, uint16_t port, struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (family == AF_INET6) {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+
+		sk_sockopt_int(fd, IPPROTO_IPV6, IPV6_V6ONLY, 0);
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(port);
+		return sizeof(*in6);
+	}
+	((struct sockaddr_in *)ss)->sin_family = AF_INET;
+	((struct sockaddr_in *)ss)->sin_port = htons(port);
+	return sizeof(struct sockaddr_in);
+}
+
 void sk_close(struct sk *s)
 {
 	if (s->fd >= 0)

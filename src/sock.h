@@ -68,6 +68,18 @@ int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len);
 int sk_configure(struct sk *s, const struct rant_cfg *cfg, char *err,
 		 size_t len);
 
+/*
+ * s->fd = a new socket of type (SOCK_DGRAM, SOCK_STREAM) in s->family; a
+ * reflector falls back to IPv4 where IPv6 is disabled. 0, or -errno with
+ * the message in err.
+ */
+int sk_socket(struct sk *s, const struct rant_cfg *cfg, int type, char *err,
+	      size_t len);
+
+/* The reflector's address: any address of family, port; on IPv6 the
+ * socket fd is made dual-stack (IPv4 too). Returns the address length. */
+socklen_t sk_any_addr(int fd, int family, uint16_t port, struct sockaddr_storage *ss);
+
 /* setsockopt of an int; 0 or -errno. */
 int sk_sockopt_int(int fd, int level, int name, int v);
 

@@ -93,18 +93,10 @@ static int tcp_socket(struct sk *s, const struct rant_cfg *cfg)
 static int tcp_probe(struct sk *s, const struct rant_cfg *cfg, char *err,
 		     size_t len)
 {
-	int ret;
+	int ret = sk_socket(s, cfg, SOCK_DGRAM, err, len);
 
-	s->fd = socket(s->family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (s->fd < 0 && errno == EAFNOSUPPORT && cfg->mode == MODE_REFLECT) {
-		s->family = AF_INET;	/* IPv6 disabled on this host */
-		s->fd = socket(s->family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	}
-	if (s->fd < 0) {
-		ret = -errno;
-		snprintf(err, len, "socket: %s", strerror(-ret));
+	if (ret)
 		return ret;
-	}
 	ret = sk_configure(s, cfg, err, len);
 	sk_close(s);
 	return ret;
@@ -227,21 +219,7 @@ static int tcp_listen(struct sk *s, const struct rant_cfg *cfg, char *err,
 		snprintf(err, len, "TCP socket on %s: %s", cfg->iface, strerror(-fd));
 		return fd;
 	}
-	memset(&ss, 0, sizeof(ss));
-	if (s->family == AF_INET6) {
-		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
-
-		sk_sockopt_int(fd, IPPROTO_IPV6, IPV6_V6ONLY, 0);
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons(cfg->port);
-		sl = sizeof(*in6);
-	} else {
-		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
-
-		in->sin_family = AF_INET;
-		in->sin_port = htons(cfg->port);
-		sl = sizeof(*in);
-	}
+	sl = sk_any_addr(fd, s->family, cfg->port, &ss);
 	sk_sockopt_int(fd, SOL_SOCKET, SO_REUSEADDR, 1);
 	if (bind(fd, (struct sockaddr *)&ss, sl) || listen(fd, 4)) {
 		ret = -errno;

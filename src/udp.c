@@ -16,24 +16,9 @@ static int udp_bind(struct sk *s, const struct rant_cfg *cfg, char *err,
 		    size_t len)
 {
 	struct sockaddr_storage ss;
-	socklen_t sl;
+	socklen_t sl = sk_any_addr(s->fd, s->family, cfg->port, &ss);
 	int ret;
 
-	memset(&ss, 0, sizeof(ss));
-	if (s->family == AF_INET6) {
-		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
-
-		sk_sockopt_int(s->fd, IPPROTO_IPV6, IPV6_V6ONLY, 0);
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons(cfg->port);
-		sl = sizeof(*in6);
-	} else {
-		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
-
-		in->sin_family = AF_INET;
-		in->sin_port = htons(cfg->port);
-		sl = sizeof(*in);
-	}
 	if (bind(s->fd, (struct sockaddr *)&ss, sl)) {
 		ret = -errno;
 		if (ret == -EADDRINUSE)
@@ -66,16 +51,9 @@ static int udp_open(struct sk *s, const struct rant_cfg *cfg, char *err,
 
 	if (ret)
 		return ret;
-	s->fd = socket(s->family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (s->fd < 0 && cfg->mode == MODE_REFLECT && errno == EAFNOSUPPORT) {
-		s->family = AF_INET;	/* IPv6 disabled on this host */
-		s->fd = socket(s->family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	}
-	if (s->fd < 0) {
-		ret = -errno;
-		snprintf(err, len, "socket: %s", strerror(-ret));
+	ret = sk_socket(s, cfg, SOCK_DGRAM, err, len);
+	if (ret)
 		return ret;
-	}
 	ret = sk_configure(s, cfg, err, len);
 	if (!ret)
 		ret = cfg->mode == MODE_EMIT ? udp_connect(s, cfg, err, len) :
