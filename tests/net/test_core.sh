@@ -20,11 +20,12 @@ pair() {
 	setup_pair || skip_test "cannot create namespaces and veth"
 }
 
-# counts agree everywhere: emitter, reflector, both logs, both JSONs
+# counts agree everywhere: emitter, reflector, both logs, both JSONs (the
+# reflector's -c sizes its log and ends it with the emitter's last ping)
 core_counts() {
 	local rc es er el rr rs
 	pair
-	start_reflector r1 -s -l "$WORK/r1.log" -j "$WORK/r1.json"
+	start_reflector r1 -s -c 20000 -l "$WORK/r1.log" -j "$WORK/r1.json"
 	emit -a "$IP_B" -c 20000 -s -l "$WORK/e1.log" -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
 	rc=$?
 	stop_reflector
@@ -56,7 +57,7 @@ core_counts() {
 core_percentiles() {
 	local rc out p50 er
 	pair
-	start_reflector r1 -s -l "$WORK/r1.log" -j "$WORK/r1.json"
+	start_reflector r1 -s -c 20000 -l "$WORK/r1.log" -j "$WORK/r1.json"
 	emit -a "$IP_B" -c 20000 -s -l "$WORK/e1.log" -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
 	rc=$?
 	stop_reflector
