@@ -2,12 +2,17 @@
 # Helpers for rant's network tests, after the kernel's selftests/net/lib.sh
 # (tests_run, log_test) and lib/sh/defer.sh (a cleanup scope per test).
 #
-# A test file sources this file, names its tests and ends with tests_run:
+# A test file sources this file, names its tests (before any require_*,
+# so that a file-level skip counts them) and ends with tests_run:
 #
+#   # shellcheck disable=SC2034  # read by tests_run
 #   ALL_TESTS="core_counts core_ipv6"
+#   require_root
 #   core_counts() {
 #           setup_pair || skip_test "cannot create namespaces and veth"
-#           start_reflector r1 -d 60
+#           start_reflector r1
+#           emit_bg e1 -a "$IP_B" -d 2
+#           wait_measuring "$WORK/e1.txt"
 #           ...
 #           check_err $? "what went wrong, with the values seen"
 #           log_test "what was checked"
