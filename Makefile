@@ -72,6 +72,9 @@ deps:
 unit: $(UNIT_BINS)
 	prove -v $(UNIT_BINS)
 
+# tests/repeat.sh clones the repository.
+DEB_PKGS += git
+
 # TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
 net: rant
 	TESTS="$(TESTS)" tests/net/run.sh
