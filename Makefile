@@ -33,7 +33,7 @@ UNIT_BINS := $(UNIT_SRCS:.c=.t)
 # Debian packages the build, the tests, the demo and the bench need.
 DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	iproute2 ethtool jq perl shellcheck cppcheck sockperf tuna linuxptp \
-	pciutils procps psmisc valgrind git python3
+	pciutils procps psmisc valgrind
 
 .PHONY: all deps check test unit net lint asan demo bench install clean
 
