@@ -232,6 +232,7 @@ __test_one() {
 		__test_pid=$BASHPID	# (expanded after the fork, BASHPID would be the child's)
 		__watchdog "$__test_pid" &
 		__watchdog_pid=$!
+		disown "$__watchdog_pid"	# ended with kill -9: no "Killed" line
 		if ! declare -F "$1" >/dev/null; then
 			check_err 1 "$TEST_FILE lists $1 in ALL_TESTS but defines no such function"
 			exit 1
