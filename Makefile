@@ -91,6 +91,9 @@ deps:
 unit: $(UNIT_BINS) $(SIM_LIB)
 	prove -v $(UNIT_BINS) tests/config/test_steps.sh $(TOOL_TESTS)
 
+# tests/repeat.sh clones the repository.
+DEB_PKGS += git
+
 # TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
 net: rant sim
 	TESTS="$(TESTS)" tests/net/run.sh

@@ -27,6 +27,8 @@ main() {
 	git -C "$top" diff --quiet HEAD 2>/dev/null ||
 		echo "repeat: note: uncommitted changes in $top are not tested (HEAD only)"
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/rant-repeat.XXXXXX")
+	# as a clone elsewhere: tests that drop root (setpriv) must reach the tree
+	chmod 0755 "$tmp"
 	logs=$tmp/logs
 	mkdir "$logs"
 	# shellcheck disable=SC2064  # $tmp is fixed from here on

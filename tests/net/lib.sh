@@ -2,12 +2,17 @@
 # Helpers for rant's network tests, after the kernel's selftests/net/lib.sh
 # (tests_run, log_test) and lib/sh/defer.sh (a cleanup scope per test).
 #
-# A test file sources this file, names its tests and ends with tests_run:
+# A test file sources this file, names its tests (before any require_*,
+# so that a file-level skip counts them) and ends with tests_run:
 #
+#   # shellcheck disable=SC2034  # read by tests_run
 #   ALL_TESTS="core_counts core_ipv6"
+#   require_root
 #   core_counts() {
 #           setup_pair || skip_test "cannot create namespaces and veth"
-#           start_reflector r1 -d 60
+#           start_reflector r1
+#           emit_bg e1 -a "$IP_B" -d 2
+#           wait_measuring "$WORK/e1.txt"
 #           ...
 #           check_err $? "what went wrong, with the values seen"
 #           log_test "what was checked"
@@ -19,7 +24,9 @@
 # its own $WORK directory, $UNIQ suffix and defer scope: what a test defers
 # runs when that test ends, pass, fail or skip, last deferred first, so
 # every test sets up what it needs (setup_pair) and leaves nothing behind.
-# A test passes unless a check failed; skip_test "reason" skips it.
+# A test passes unless a check failed; skip_test "reason" skips it; one
+# that has not ended after $TEST_TIMEOUT seconds (default 600) is stopped
+# (SIGTERM to its processes) and fails.
 # A file exits 0 (every test passed or skipped), 4 (every test skipped)
 # or 1 (a test failed). With $NET_RESULTS set (run.sh sets it), each test
 # appends "pass|fail|skip FILE NAME" to that file.
@@ -38,6 +45,8 @@ PYTHON=${PYTHON:-/usr/bin/python3}
 TEST_FILE=$(basename "$0")
 TEST_NAME=
 PORT=12345
+# A test still running after TEST_TIMEOUT seconds is stopped and fails.
+TEST_TIMEOUT=${TEST_TIMEOUT:-600}
 # Measuring starts within 10 s (rant's warm-up limit) or never; the rest
 # is slack for a loaded machine.
 MEASURE_WAIT_S=20
@@ -169,20 +178,38 @@ __record() {
 __test_exit() {
 	local rc=$? status=0
 	set +e
+	# the test's own output, even if a trap ran inside a redirection
+	exec 1>&"$__test_out" 2>&"$__test_err"
 	if [ "$__skipped" = 1 ]; then
 		status=$ksft_skip
 	elif [ "$rc" = "$ksft_skip" ]; then
 		printf 'TEST: %-60s [SKIP]\n' "$TEST_NAME"
 		status=$ksft_skip
 	else
-		[ "$rc" -ne 0 ] && check_err 1 "the test ended with exit status $rc"
+		if [ -e "$WORK/.timed-out" ]; then
+			check_err 1 "no end after $TEST_TIMEOUT s (TEST_TIMEOUT): its processes were stopped"
+		elif [ "$rc" -ne 0 ]; then
+			check_err 1 "the test ended with exit status $rc"
+		fi
 		if [ "$RET" -ne 0 ] || [ "$__logged" = 0 ]; then
 			log_test "$TEST_NAME"
 		fi
 		[ "$FAILED" = 1 ] && status=1
 	fi
+	kill -9 "$__watchdog_pid" 2>/dev/null	# no trap of its own can run
 	defer_run
 	exit "$status"
+}
+
+# __watchdog PID: once $TEST_TIMEOUT s have passed, stop test PID and its
+# processes. It waits in the read builtin on a FIFO nobody writes to, so
+# that killing it leaves no sleeping child behind.
+__watchdog() {
+	trap - EXIT INT TERM HUP PIPE	# not the test's: bash keeps them here
+	read -rt "$TEST_TIMEOUT" <>"$WORK/.watchdog" && return
+	: >"$WORK/.timed-out"
+	kill -TERM "$1"
+	pkill -TERM -P "$1"
 }
 
 # __test_one NAME: run test NAME in its own subshell and scope; returns 0
@@ -198,8 +225,14 @@ __test_one() {
 		UNIQ=$(unique_suffix)
 		WORK=$WORK_ROOT/$1
 		mkdir -p "$WORK"
+		exec {__test_out}>&1 {__test_err}>&2
 		trap __test_exit EXIT
 		trap 'exit 130' INT TERM HUP PIPE
+		mkfifo "$WORK/.watchdog"
+		__test_pid=$BASHPID	# (expanded after the fork, BASHPID would be the child's)
+		__watchdog "$__test_pid" &
+		__watchdog_pid=$!
+		disown "$__watchdog_pid"	# ended with kill -9: no "Killed" line
 		if ! declare -F "$1" >/dev/null; then
 			check_err 1 "$TEST_FILE lists $1 in ALL_TESTS but defines no such function"
 			exit 1

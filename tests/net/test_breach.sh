@@ -86,7 +86,7 @@ breach_no_snapshot() {
 breach_emit() {
 	local rc seq
 	pair_traced
-	start_reflector b1 -s -d 60
+	start_reflector b1 -s
 	emit_bg e1 -a "$IP_B" -s -d 20 --timeout 500000 -t $THRESH -T --trace-instance "$INST" \
 		-l "$WORK/e1.log" -j "$WORK/e1.json"
 	wait_measuring "$WORK/e1.txt"
@@ -139,7 +139,7 @@ breach_reflect() {
 breach_continue() {
 	local rc n
 	pair_traced
-	start_reflector b3 -s -d 60
+	start_reflector b3 -s
 	emit_bg e3 -a "$IP_B" -s -d 2.5 --timeout 500000 -t $THRESH -C -T --trace-instance "$INST" \
 		-j "$WORK/e3.json"
 	wait_measuring "$WORK/e3.txt"
@@ -160,7 +160,7 @@ breach_continue() {
 breach_log_threshold() {
 	local rc rows slow
 	pair
-	start_reflector b5 -d 60
+	start_reflector b5
 	emit_bg e5 -a "$IP_B" -d 2 --timeout 500000 -l "$WORK/e5.log" -L $THRESH -j "$WORK/e5.json"
 	wait_measuring "$WORK/e5.txt"
 	spike 3
@@ -177,12 +177,14 @@ breach_log_threshold() {
 	log_test "-L: the log holds only the $rows transactions above it"
 }
 
-# -S: the ring keeps exactly the last 500000, oldest first
+# -S: the ring keeps exactly the last 500000, oldest first. Both sides
+# wait asleep (--block): 520000 round trips while spinning take minutes on
+# a CPU shared with other spinners.
 breach_ring() {
 	local rows first last
 	pair
-	start_reflector b4 -d 120
-	emit -a "$IP_B" -c 520000 -d 0 -S -l "$WORK/e4.log" -j "$WORK/e4.json" >"$WORK/e4.txt" 2>&1
+	start_reflector b4 --block
+	emit -a "$IP_B" --block -c 520000 -d 600 -S -l "$WORK/e4.log" -j "$WORK/e4.json" >"$WORK/e4.txt" 2>&1
 	check_err $? "ring run exit: $(tail -3 "$WORK/e4.txt")"
 	stop_reflector
 	rows=$(($(wc -l <"$WORK/e4.log") - 2))

@@ -20,11 +20,12 @@ pair() {
 	setup_pair || skip_test "cannot create namespaces and veth"
 }
 
-# counts agree everywhere: emitter, reflector, both logs, both JSONs
+# counts agree everywhere: emitter, reflector, both logs, both JSONs (the
+# reflector's -c sizes its log and ends it with the emitter's last ping)
 core_counts() {
 	local rc es er el rr rs
 	pair
-	start_reflector r1 -s -l "$WORK/r1.log" -d 60 -j "$WORK/r1.json"
+	start_reflector r1 -s -c 20000 -l "$WORK/r1.log" -j "$WORK/r1.json"
 	emit -a "$IP_B" -c 20000 -s -l "$WORK/e1.log" -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
 	rc=$?
 	stop_reflector
@@ -56,7 +57,7 @@ core_counts() {
 core_percentiles() {
 	local rc out p50 er
 	pair
-	start_reflector r1 -s -l "$WORK/r1.log" -d 60 -j "$WORK/r1.json"
+	start_reflector r1 -s -c 20000 -l "$WORK/r1.log" -j "$WORK/r1.json"
 	emit -a "$IP_B" -c 20000 -s -l "$WORK/e1.log" -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
 	rc=$?
 	stop_reflector
@@ -105,7 +106,7 @@ core_garbage() {
 core_count_both() {
 	local rc rrc er el late
 	pair
-	start_reflector r3 -c 300 -j "$WORK/r3.json"
+	start_reflector r3 -c 300 -d 60 -j "$WORK/r3.json"
 	emit -a "$IP_B" -c 1000 --timeout 5000 -j "$WORK/e3.json" >"$WORK/e3.txt" 2>&1
 	rc=$?
 	wait "$REFL"; rrc=$?
@@ -128,7 +129,7 @@ core_count_both() {
 core_interval() {
 	local rc span
 	pair
-	start_reflector r4 --block -d 60
+	start_reflector r4 --block
 	emit -a "$IP_B" -c 200 --interval 2000 --block -j "$WORK/e4.json" >"$WORK/e4.txt" 2>&1
 	rc=$?
 	check_err $rc "emitter --interval --block exit $rc"
@@ -145,7 +146,7 @@ core_interval() {
 core_block_sleeps() {
 	local rc c0 c1 r0 r1 window_s=0.5
 	pair
-	start_reflector r9 --block -d 60
+	start_reflector r9 --block
 	emit_bg e9 -a "$IP_B" --block -c 200 --interval 10000
 	wait_measuring "$WORK/e9.txt"
 	c0=$(cpu_ns "$EM") && r0=$(cpu_ns "$REFL")
@@ -167,7 +168,7 @@ core_block_sleeps() {
 # emitter runs one after the other
 core_sizes() {
 	pair
-	start_reflector r5 -d 60 -j "$WORK/r5.json"
+	start_reflector r5 -j "$WORK/r5.json"
 	emit -a "$IP_B" -c 500 -m 32 -l "$WORK/e5.log" -j "$WORK/e5.json" >"$WORK/e5.txt" 2>&1
 	check_err $? "-m 32 exit: $(tail -2 "$WORK/e5.txt")"
 	[ "$(jqv "$WORK/e5.json" '.metrics.response // "none"')" = none ]; check_err $? "-m 32 has a response metric"
@@ -183,7 +184,7 @@ core_sizes() {
 
 core_ipv6() {
 	pair
-	start_reflector r7 -d 60
+	start_reflector r7
 	emit -a "$IP6_B" -c 1000 -s -j "$WORK/e7.json" >"$WORK/e7.txt" 2>&1
 	check_err $? "IPv6 emitter exit: $(tail -2 "$WORK/e7.txt")"
 	stop_reflector
@@ -225,7 +226,7 @@ core_hugepages() {
 	echo $((old + 128)) >"$hp"
 	[ "$(cat "$hp")" -ge $((old + 64)) ] || skip_test "no room for 64 hugepages here"
 	pair
-	start_reflector r10 -G -d 60
+	start_reflector r10 -G
 	free0=$(awk '/HugePages_Free/ { print $2 }' /proc/meminfo)
 	emit -a "$IP_B" -G -c 2000 -l "$WORK/e10.log" -j "$WORK/e10.json" >"$WORK/e10.txt" 2>&1
 	rc=$?

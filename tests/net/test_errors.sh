@@ -19,7 +19,7 @@ require_rant
 # reached it), and the emitter's command line in A.
 watch() {
 	setup_pair || skip_test "cannot create namespaces and veth"
-	start_reflector watch -d 120 -j "$WORK/watch.json"
+	start_reflector watch -j "$WORK/watch.json"
 	A=(ip netns exec "$NS_A" "$RANT")
 }
 

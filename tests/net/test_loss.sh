@@ -23,13 +23,13 @@ pair() {
 loss_restart() {
 	local rc sent recv lost down=0.5
 	pair
-	start_reflector k1 -d 60
+	start_reflector k1
 	emit_bg e1 -a "$IP_B" -d 3 --timeout 5000 -l "$WORK/e1.log" -j "$WORK/e1.json"
 	wait_measuring "$WORK/e1.txt"
 	kill -9 "$REFL"
 	wait "$REFL" 2>/dev/null
 	sleep "$down"
-	start_reflector k2 -d 60 -j "$WORK/k2.json"
+	start_reflector k2 -j "$WORK/k2.json"
 	wait "$EM"; rc=$?
 	stop_reflector
 	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
@@ -49,7 +49,7 @@ loss_restart() {
 loss_late() {
 	local rc late lost i
 	pair
-	start_reflector k3 -d 60
+	start_reflector k3
 	emit_bg e3 -a "$IP_B" -d 2 --timeout 10000 -j "$WORK/e3.json"
 	wait_measuring "$WORK/e3.txt"
 	for i in 1 2 3; do

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# The test framework itself (lib.sh), on small test files written here:
+# results and exit statuses, TESTS selection, a failing or hung test
+# leaves nothing behind, wait_for_line waits for the line or times out.
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# shellcheck disable=SC2034  # read by tests_run (lib.sh)
+ALL_TESTS="lib_results lib_select lib_cleanup lib_timeout lib_wait_for_line"
+
+require_root
+
+# inner NAME BODY: write test file $WORK/NAME.sh from BODY (the test
+# functions and ALL_TESTS), sourcing this lib.sh and ending in tests_run.
+inner() {
+	{
+		echo ". '$TOP/tests/net/lib.sh'"
+		echo "$2"
+		echo "tests_run"
+	} >"$WORK/$1.sh"
+}
+
+# run_inner NAME [VAR=VALUE...]: run it with its own results file; exit
+# status in $IRC, output in $WORK/NAME.out, results in $WORK/NAME.res.
+run_inner() {
+	local name=$1
+	shift
+	: >"$WORK/$name.res"
+	env NET_RESULTS="$WORK/$name.res" TESTS= "$@" bash "$WORK/$name.sh" >"$WORK/$name.out" 2>&1
+	IRC=$?
+}
+
+lib_results() {
+	inner r 'ALL_TESTS="r_pass r_fail r_skip r_late r_quiet"
+r_pass() { true; check_err $? "never"; log_test "passes"; }
+r_fail() { false; check_err $? "false is false"; log_test "fails"; }
+r_skip() { skip_test "for a reason"; }
+r_late() { log_test "first"; false; check_err $? "a failure after the last log_test"; }
+r_quiet() { :; }'
+	run_inner r
+	[ "$IRC" = 1 ]; check_err $? "exit $IRC with a failed test, not 1"
+	[ "$(cat "$WORK/r.res")" = "pass r.sh r_pass
+fail r.sh r_fail
+skip r.sh r_skip
+fail r.sh r_late
+pass r.sh r_quiet" ]; check_err $? "results: $(cat "$WORK/r.res")"
+	grep -q '^    false is false$' "$WORK/r.out" && grep -Eq '^TEST: fails +\[FAIL\]$' "$WORK/r.out" &&
+		grep -q 'failed: r_fail in r.sh (alone: TESTS=r_fail make net)' "$WORK/r.out"
+	check_err $? "a failure is not reported with its message and name: $(cat "$WORK/r.out")"
+	grep -Eq '^TEST: r_skip: for a reason +\[SKIP\]$' "$WORK/r.out"; check_err $? "no SKIP line"
+	grep -Eq '^TEST: r_late +\[FAIL\]$' "$WORK/r.out"; check_err $? "a failure after log_test is not reported"
+	grep -Eq '^TEST: r_quiet +\[ OK \]$' "$WORK/r.out"; check_err $? "a test without log_test gets no line"
+	inner s 'ALL_TESTS="s_one s_two"
+s_one() { skip_test "no"; }
+s_two() { skip_test "no"; }'
+	run_inner s
+	[ "$IRC" = 4 ]; check_err $? "exit $IRC with every test skipped, not 4"
+	run_inner s TESTS=s_two
+	[ "$IRC" = 4 ] && [ "$(wc -l <"$WORK/s.res")" = 1 ]; check_err $? "exit $IRC, $(wc -l <"$WORK/s.res") results for one selected skip"
+	log_test "results: pass, fail, skip, a late failure; exit 1, 4"
+}
+
+lib_select() {
+	inner t 'ALL_TESTS="t_a t_b t_c"
+t_a() { log_test "a"; }
+t_b() { log_test "b"; }
+t_c() { log_test "c"; }'
+	run_inner t TESTS="t_c t_a"
+	[ "$IRC" = 0 ]; check_err $? "exit $IRC"
+	[ "$(cat "$WORK/t.res")" = "pass t.sh t_a
+pass t.sh t_c" ]; check_err $? "TESTS=\"t_c t_a\" ran: $(cat "$WORK/t.res")"
+	run_inner t TESTS=nosuch
+	[ "$IRC" = 0 ] && [ ! -s "$WORK/t.res" ] && [ ! -s "$WORK/t.out" ]
+	check_err $? "no selected test: exit $IRC, output $(cat "$WORK/t.out")"
+	log_test "TESTS selects tests, in ALL_TESTS order; none selected runs nothing"
+}
+
+# A test that fails after setting up a namespace and a process: both are
+# gone when it ends, and the next test starts with no deferred commands.
+lib_cleanup() {
+	local ns pid
+	inner c 'ALL_TESTS="c_fail c_next"
+c_fail() {
+	ip netns add "lib-$UNIQ" && defer ip netns del "lib-$UNIQ"
+	ns_bg "lib-$UNIQ" sleep 60
+	echo "lib-$UNIQ $BGPID" >"$STATE"
+	false; check_err $? "fails"; log_test "fails"
+}
+c_next() { [ ${#__defer_jobs[@]} = 0 ]; check_err $? "inherited defers"; log_test "next"; }'
+	run_inner c STATE="$WORK/state"
+	read -r ns pid <"$WORK/state"
+	[ "$IRC" = 1 ]; check_err $? "exit $IRC, not 1: $(cat "$WORK/c.out")"
+	[ -n "$ns" ] && ! ip netns list | grep -qw "$ns"; check_err $? "namespace '$ns' left behind"
+	[ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; check_err $? "process '$pid' left behind"
+	grep -q '^pass c.sh c_next$' "$WORK/c.res"; check_err $? "the next test: $(cat "$WORK/c.out")"
+	log_test "a failing test leaves nothing behind; the next starts clean"
+}
+
+# A test hung in a foreground command is stopped after TEST_TIMEOUT, fails
+# and leaves nothing behind; the next test runs.
+lib_timeout() {
+	local start ms pid
+	inner h 'ALL_TESTS="h_hang h_next"
+h_hang() { sleep 60 & echo $! >"$STATE"; defer kill -9 $!; sleep 61; }
+h_next() { log_test "next"; }'
+	start=$(date +%s%N)
+	run_inner h STATE="$WORK/state" TEST_TIMEOUT=1
+	ms=$((($(date +%s%N) - start) / 1000000))
+	pid=$(cat "$WORK/state")
+	[ "$IRC" = 1 ] && grep -q '^fail h.sh h_hang$' "$WORK/h.res" && grep -q '^pass h.sh h_next$' "$WORK/h.res"
+	check_err $? "exit $IRC, results $(cat "$WORK/h.res")"
+	grep -q "no end after 1 s (TEST_TIMEOUT)" "$WORK/h.out"; check_err $? "the timeout is not named: $(cat "$WORK/h.out")"
+	[ "$ms" -lt 10000 ]; check_err $? "a 1 s TEST_TIMEOUT took $ms ms"
+	[ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; check_err $? "process '$pid' left behind"
+	log_test "a hung test is stopped after TEST_TIMEOUT ($ms ms for 1 s) and fails"
+}
+
+lib_wait_for_line() {
+	local start ms
+	start=$(date +%s%N)
+	wait_for_line "$WORK/none.txt" "^never$" 0.5
+	check_fail $? "wait_for_line found a line in a missing file"
+	ms=$((($(date +%s%N) - start) / 1000000))
+	[ "$ms" -ge 500 ] && [ "$ms" -lt 3000 ]; check_err $? "a 0.5 s timeout took $ms ms"
+	{ sleep 0.3; echo "first"; echo "the line 42"; } >"$WORK/late.txt" &
+	defer kill -9 $!
+	wait_for_line "$WORK/late.txt" "^the line [0-9]+$" 10
+	check_err $? "wait_for_line missed a line written after 0.3 s"
+	log_test "wait_for_line: the line written later, or 1 after the timeout ($ms ms for 0.5 s)"
+}
+
+tests_run
