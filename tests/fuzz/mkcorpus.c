@@ -159,6 +159,40 @@ static int cmsg_handmade(void)
 	return put_file(DIR "cmsg/rx-hw-after-tos", ctl.buf, used);
 }
 
+/*
+ * The two reads past the buffer of issue 14 (ts.c:37 and ts.c:73 before
+ * the fix): a cmsg_len that promises more than msg_controllen holds, for
+ * SCM_TIMESTAMPING (RX) and for IP_RECVERR after it (TX).
+ */
+static int cmsg_overreads(void)
+{
+	union { char buf[256]; struct cmsghdr align; } ctl;
+	struct sock_extended_err ee;
+	struct scm_timestamping tss;
+	struct cmsghdr *c = (struct cmsghdr *)ctl.buf;
+	size_t used;
+
+	memset(&ctl, 0, sizeof(ctl));
+	memset(&tss, 0, sizeof(tss));
+	tss.ts[0] = ns_to_timespec(1700000000123456789LL);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_TIMESTAMPING;
+	c->cmsg_len = CMSG_LEN(sizeof(tss));
+	memcpy(CMSG_DATA(c), &tss, sizeof(tss));
+	if (put_file(DIR "cmsg/rx-cmsg-len-past-end", ctl.buf, CMSG_LEN(sizeof(tss)) - 8))
+		return -1;
+	used = CMSG_SPACE(sizeof(tss));
+	c = (struct cmsghdr *)(ctl.buf + used);
+	memset(&ee, 0, sizeof(ee));
+	ee.ee_errno = ENOMSG;
+	ee.ee_origin = SO_EE_ORIGIN_TIMESTAMPING;
+	c->cmsg_level = SOL_IP;
+	c->cmsg_type = IP_RECVERR;
+	c->cmsg_len = CMSG_LEN(sizeof(ee));
+	memcpy(CMSG_DATA(c), &ee, sizeof(ee));
+	return put_file(DIR "cmsg/tx-cmsg-len-past-end", ctl.buf, used + CMSG_LEN(0) + 4);
+}
+
 static int opts_corpus(void)
 {
 	static const char *const lines[] = {
@@ -191,7 +225,7 @@ static int opts_corpus(void)
 
 int main(void)
 {
-	if (wire_corpus() || opts_corpus() || cmsg_handmade() ||
+	if (wire_corpus() || opts_corpus() || cmsg_handmade() || cmsg_overreads() ||
 	    capture_family(AF_INET, DIR "cmsg/rx-v4-loopback", DIR "cmsg/tx-v4-loopback") ||
 	    capture_family(AF_INET6, DIR "cmsg/rx-v6-loopback", DIR "cmsg/tx-v6-loopback"))
 		return 1;
