@@ -56,9 +56,26 @@ static int put_dgram(const char *name, uint8_t type, uint16_t flags, size_t len)
 	return put_file(name, buf, len);
 }
 
+/* A pong whose stamps are the ends of int64 (overflowed metric_value,
+ * record.c and txlog.c before they saturated). */
+static int put_extreme_pong(void)
+{
+	uint8_t buf[WIRE_PONG_LEN];
+	struct wire_hdr h = { .type = WIRE_PONG, .flags = WIRE_F_T2 | WIRE_F_SW | WIRE_F_FU,
+			      .session = 1, .len = WIRE_PONG_LEN, .seq = UINT64_MAX,
+			      .t1_sw = INT64_MAX };
+	struct wire_body b = { .t2_wire = INT64_MIN, .t2_sw = INT64_MAX,
+			       .t3_sw = INT64_MIN, .fu_seq = 0, .fu_t3_wire = INT64_MAX };
+
+	wire_put_hdr(buf, &h);
+	wire_put_body(buf, &b);
+	return put_file(DIR "wire/pong-extreme-stamps", buf, sizeof(buf));
+}
+
 static int wire_corpus(void)
 {
-	return put_dgram(DIR "wire/ping-32", WIRE_PING, 0, WIRE_HDR_LEN) ||
+	return put_extreme_pong() ||
+	       put_dgram(DIR "wire/ping-32", WIRE_PING, 0, WIRE_HDR_LEN) ||
 	       put_dgram(DIR "wire/ping-72", WIRE_PING, WIRE_F_WANT_SW, WIRE_PONG_LEN) ||
 	       put_dgram(DIR "wire/ping-warmup-100", WIRE_PING, WIRE_F_WARMUP, 100) ||
 	       put_dgram(DIR "wire/pong-32", WIRE_PONG, 0, WIRE_HDR_LEN) ||
@@ -206,6 +223,11 @@ static int opts_corpus(void)
 		"-i eth3 -a 10.0.0.2 -p 50 -B 8 -P --block -R -G -v",
 		"-i eth3 -b 0.5 -o 100 -t 12.5 -C -L 20 -l x.log -c 5 --port 319",
 		"--help",
+		/* the hostile lines of issue 14 and the fuzzer's first finding */
+		"-i eth3 -a 10.0.0.2 -d 9223372037",
+		"-i eth3 -a 10.0.0.2 --timeout 9223372036854776",
+		"-i eth3 -a 10.0.0.2 -a 10.0.0.3 -c 1000000000000 -l x",
+		"-p0 -iF -B2",
 	};
 	char name[64], buf[256];
 
