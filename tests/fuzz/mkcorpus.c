@@ -11,6 +11,7 @@
  * Run from the top of the tree. Exit 1 when a capture fails.
  */
 #include <errno.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -74,7 +75,10 @@ static int put_extreme_pong(void)
 
 static int wire_corpus(void)
 {
+	int int_min = INT_MIN;	/* wire_strerror() of the first bytes */
+
 	return put_extreme_pong() ||
+	       put_file(DIR "wire/int-min", &int_min, sizeof(int_min)) ||
 	       put_dgram(DIR "wire/ping-32", WIRE_PING, 0, WIRE_HDR_LEN) ||
 	       put_dgram(DIR "wire/ping-72", WIRE_PING, WIRE_F_WANT_SW, WIRE_PONG_LEN) ||
 	       put_dgram(DIR "wire/ping-warmup-100", WIRE_PING, WIRE_F_WARMUP, 100) ||
