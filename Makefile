@@ -131,8 +131,10 @@ asan:
 # libFuzzer harnesses (tests/fuzz/), built with clang into a directory of
 # their own so the sanitizer objects never mix with the normal build. Each
 # runs on its seed corpus (tests/fuzz/corpus/NAME, read only) plus a
-# working corpus in build-fuzz/; a crash leaves build-fuzz/NAME-crash-*
-# and fails the target. `make check` runs each for FUZZ_CHECK_SECONDS.
+# working corpus in build-fuzz/; a crash (leak, timeout, ...) leaves its
+# input in build-fuzz/NAME-crash-* (-leak-*, -timeout-*) and fails the
+# target. `make check` runs each for FUZZ_CHECK_SECONDS. clang's runtime
+# is libclang-rt-14-dev on Debian 12 (the version follows clang's).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_SECONDS ?= 5
@@ -151,6 +153,9 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(SRCS) $(wildcard src/*.h) Makefile
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(fuzz_srcs_$*)
 
 fuzz: $(FUZZ_NAMES:%=fuzz-run-%)
+
+# Built through a pattern chain: keep them (make would delete them).
+.SECONDARY: $(FUZZ_BINS)
 
 # Rewrites the seed corpora (wire, option lines, control buffers captured
 # over loopback); the files are kept in the tree.
@@ -171,7 +176,8 @@ fuzz-run-%: $(FUZZ_DIR)/fuzz_%
 		$(if $(wildcard tests/fuzz/$*.dict),-dict=tests/fuzz/$*.dict) \
 		$(FUZZ_DIR)/corpus-$* tests/fuzz/corpus/$* 2>$(FUZZ_DIR)/$*.log || \
 		{ tail -n 40 $(FUZZ_DIR)/$*.log; \
-		  echo "fuzz_$*: FAILED, the input is in $(FUZZ_DIR)/$*-crash-*" >&2; exit 1; }
+		  echo "fuzz_$*: FAILED; replay: $(FUZZ_DIR)/fuzz_$* $$(ls -t $(FUZZ_DIR)/$*-*-* 2>/dev/null | head -n 1)" >&2; \
+		  exit 1; }
 	@grep -E '^stat::(number_of_executed_units|new_units_added)' $(FUZZ_DIR)/$*.log | \
 		sed 's/^stat::/fuzz_$*: /'
 

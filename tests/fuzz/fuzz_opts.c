@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer harness: the input is a command line, its arguments separated
- * by NUL bytes (argv[0] is "rant"). Messages go to /dev/null, and so does
- * --help on stdout. What opts_parse() accepts must satisfy the rules it
- * promises (a named interface, the mode from -a, the histogram's shape,
- * ranges); the harness aborts where it does not.
+ * by NUL bytes (argv[0] is "rant"). --help on stdout goes to /dev/null.
+ * What opts_parse() accepts must satisfy the rules it promises (a named
+ * interface, the mode from -a, the histogram's shape, ranges) and print
+ * nothing; what it refuses must be said in one line starting "rant: "
+ * (unless an argument itself holds a newline); the harness aborts where
+ * either does not hold.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -22,19 +24,30 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static FILE *null_err;
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	int fd = open("/dev/null", O_WRONLY);
 
 	(void)argc;
 	(void)argv;
-	null_err = fopen("/dev/null", "w");
-	if (fd < 0 || !null_err || dup2(fd, STDOUT_FILENO) < 0)
+	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
 		abort();
 	close(fd);
 	return 0;
+}
+
+/* What was printed on err for a result r. */
+static void check_message(enum opts_result r, const char *msg, size_t len)
+{
+	const char *nl = memchr(msg, '\n', len);
+
+	if (r != OPTS_ERROR) {
+		if (len)
+			abort();
+		return;
+	}
+	if (len < 8 || strncmp(msg, "rant: ", 6) || nl != msg + len - 1)
+		abort();
 }
 
 static void check_cfg(const struct rant_cfg *c)
@@ -65,11 +78,14 @@ static void check_cfg(const struct rant_cfg *c)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *buf = malloc(size + 1), *argv[MAX_ARGS + 1];
+	char *buf = malloc(size + 1), *argv[MAX_ARGS + 1], *msg = NULL;
+	size_t len = 0;
+	FILE *err = open_memstream(&msg, &len);
 	struct rant_cfg cfg;
+	enum opts_result r;
 	int argc = 0;
 
-	if (!buf)
+	if (!buf || !err)
 		abort();
 	memcpy(buf, data, size);
 	buf[size] = '\0';
@@ -78,8 +94,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		argv[argc++] = p;
 	argv[argc] = NULL;
 	optind = 0;		/* glibc: full re-initialisation of getopt */
-	if (opts_parse(argc, argv, &cfg, null_err) == OPTS_OK)
+	r = opts_parse(argc, argv, &cfg, err);
+	if (fclose(err))
+		abort();
+	if (r == OPTS_OK)
 		check_cfg(&cfg);
+	if (!memchr(data, '\n', size))
+		check_message(r, msg, len);
+	free(msg);
 	free(buf);
 	return 0;
 }

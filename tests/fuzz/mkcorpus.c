@@ -11,6 +11,7 @@
  * Run from the top of the tree. Exit 1 when a capture fails.
  */
 #include <errno.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -56,9 +57,29 @@ static int put_dgram(const char *name, uint8_t type, uint16_t flags, size_t len)
 	return put_file(name, buf, len);
 }
 
+/* A pong whose stamps are the ends of int64 (overflowed metric_value,
+ * record.c and txlog.c before they saturated). */
+static int put_extreme_pong(void)
+{
+	uint8_t buf[WIRE_PONG_LEN];
+	struct wire_hdr h = { .type = WIRE_PONG, .flags = WIRE_F_T2 | WIRE_F_SW | WIRE_F_FU,
+			      .session = 1, .len = WIRE_PONG_LEN, .seq = UINT64_MAX,
+			      .t1_sw = INT64_MAX };
+	struct wire_body b = { .t2_wire = INT64_MIN, .t2_sw = INT64_MAX,
+			       .t3_sw = INT64_MIN, .fu_seq = 0, .fu_t3_wire = INT64_MAX };
+
+	wire_put_hdr(buf, &h);
+	wire_put_body(buf, &b);
+	return put_file(DIR "wire/pong-extreme-stamps", buf, sizeof(buf));
+}
+
 static int wire_corpus(void)
 {
-	return put_dgram(DIR "wire/ping-32", WIRE_PING, 0, WIRE_HDR_LEN) ||
+	int int_min = INT_MIN;	/* wire_strerror() of the first bytes */
+
+	return put_extreme_pong() ||
+	       put_file(DIR "wire/int-min", &int_min, sizeof(int_min)) ||
+	       put_dgram(DIR "wire/ping-32", WIRE_PING, 0, WIRE_HDR_LEN) ||
 	       put_dgram(DIR "wire/ping-72", WIRE_PING, WIRE_F_WANT_SW, WIRE_PONG_LEN) ||
 	       put_dgram(DIR "wire/ping-warmup-100", WIRE_PING, WIRE_F_WARMUP, 100) ||
 	       put_dgram(DIR "wire/pong-32", WIRE_PONG, 0, WIRE_HDR_LEN) ||
@@ -159,6 +180,40 @@ static int cmsg_handmade(void)
 	return put_file(DIR "cmsg/rx-hw-after-tos", ctl.buf, used);
 }
 
+/*
+ * The two reads past the buffer of issue 14 (ts.c:37 and ts.c:73 before
+ * the fix): a cmsg_len that promises more than msg_controllen holds, for
+ * SCM_TIMESTAMPING (RX) and for IP_RECVERR after it (TX).
+ */
+static int cmsg_overreads(void)
+{
+	union { char buf[256]; struct cmsghdr align; } ctl;
+	struct sock_extended_err ee;
+	struct scm_timestamping tss;
+	struct cmsghdr *c = (struct cmsghdr *)ctl.buf;
+	size_t used;
+
+	memset(&ctl, 0, sizeof(ctl));
+	memset(&tss, 0, sizeof(tss));
+	tss.ts[0] = ns_to_timespec(1700000000123456789LL);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_TIMESTAMPING;
+	c->cmsg_len = CMSG_LEN(sizeof(tss));
+	memcpy(CMSG_DATA(c), &tss, sizeof(tss));
+	if (put_file(DIR "cmsg/rx-cmsg-len-past-end", ctl.buf, CMSG_LEN(sizeof(tss)) - 8))
+		return -1;
+	used = CMSG_SPACE(sizeof(tss));
+	c = (struct cmsghdr *)(ctl.buf + used);
+	memset(&ee, 0, sizeof(ee));
+	ee.ee_errno = ENOMSG;
+	ee.ee_origin = SO_EE_ORIGIN_TIMESTAMPING;
+	c->cmsg_level = SOL_IP;
+	c->cmsg_type = IP_RECVERR;
+	c->cmsg_len = CMSG_LEN(sizeof(ee));
+	memcpy(CMSG_DATA(c), &ee, sizeof(ee));
+	return put_file(DIR "cmsg/tx-cmsg-len-past-end", ctl.buf, used + CMSG_LEN(0) + 4);
+}
+
 static int opts_corpus(void)
 {
 	static const char *const lines[] = {
@@ -172,6 +227,11 @@ static int opts_corpus(void)
 		"-i eth3 -a 10.0.0.2 -p 50 -B 8 -P --block -R -G -v",
 		"-i eth3 -b 0.5 -o 100 -t 12.5 -C -L 20 -l x.log -c 5 --port 319",
 		"--help",
+		/* the hostile lines of issue 14 and the fuzzer's first finding */
+		"-i eth3 -a 10.0.0.2 -d 9223372037",
+		"-i eth3 -a 10.0.0.2 --timeout 9223372036854776",
+		"-i eth3 -a 10.0.0.2 -a 10.0.0.3 -c 1000000000000 -l x",
+		"-p0 -iF -B2",
 	};
 	char name[64], buf[256];
 
@@ -191,7 +251,7 @@ static int opts_corpus(void)
 
 int main(void)
 {
-	if (wire_corpus() || opts_corpus() || cmsg_handmade() ||
+	if (wire_corpus() || opts_corpus() || cmsg_handmade() || cmsg_overreads() ||
 	    capture_family(AF_INET, DIR "cmsg/rx-v4-loopback", DIR "cmsg/tx-v4-loopback") ||
 	    capture_family(AF_INET6, DIR "cmsg/rx-v6-loopback", DIR "cmsg/tx-v6-loopback"))
 		return 1;
