@@ -34,22 +34,25 @@ EOT
 	log_test "input: multicast, broadcast, unspecified and a wrong scope are refused in one line"
 }
 
-# The reflector's link-local address, when it is no longer tentative.
+# link_local [NS DEV]: the link-local address of DEV in NS (default: the
+# reflector's), when it is no longer tentative.
 link_local() {
-	ip -n "$NS_B" -j -6 addr show dev "$VETH_B" scope link |
+	ip -n "${1:-$NS_B}" -j -6 addr show dev "${2:-$VETH_B}" scope link |
 		jq -er '.[0].addr_info[]? | select(.local != null and .tentative != true) | .local' |
 		head -1
 }
 
-has_link_local() { [ -n "$(link_local)" ]; }
+# Both ends' link-local addresses usable: until the emitter's own has
+# passed DAD, the kernel has no link-local source for it.
+has_link_local() { [ -n "$(link_local)" ] && [ -n "$(link_local "$NS_A" "$VETH_A")" ]; }
 
 input_ipv6_forms() {
 	local ll out
 	setup_pair || skip_test "cannot create namespaces and veth"
-	start_reflector ri -d 60
+	start_reflector ri
 	out=$(emit -a "[$IP6_B]" -c 20 2>&1); check_err $? "-a [$IP6_B]: $out"
 	# the reflector's link-local address, once DAD has finished
-	wait_until 5 has_link_local
+	wait_until 10 has_link_local
 	ll=$(link_local)
 	[ -n "$ll" ]; check_err $? "no link-local address on $VETH_B"
 	out=$(emit -a "$ll%$VETH_A" -c 20 2>&1); check_err $? "-a $ll%$VETH_A: $out"

@@ -21,7 +21,7 @@ session_of() {
 sessions_forged() {
 	local sid e_sent entry
 	setup_pair || skip_test "cannot create namespaces and veth"
-	start_reflector rf -d 60 -j "$WORK/rf.json"
+	start_reflector rf -j "$WORK/rf.json"
 	emit -a "$IP_B" --interval 1000 -d 2 -j "$WORK/ef.json" >"$WORK/ef.txt" 2>&1 &
 	local epid=$!
 	wait_measuring "$WORK/ef.txt"
@@ -47,7 +47,7 @@ sessions_forged() {
 many() {
 	local n=$1 i pids=() sent recv lost samples entry sid
 	setup_pair || skip_test "cannot create namespaces and veth"
-	start_reflector rm -d 60 -j "$WORK/rm.json"
+	start_reflector rm -j "$WORK/rm.json"
 	for ((i = 0; i < n; i++)); do
 		emit -a "$IP_B" --block --interval 500 -c 1500 -j "$WORK/em$i.json" \
 			>"$WORK/em$i.txt" 2>&1 &

@@ -188,7 +188,7 @@ sweep_checks() {
 tcp_sweep() {
 	local rc
 	pair
-	start_tcp_reflector r1 -d 120 -j "$WORK/r1.json" || return
+	start_tcp_reflector r1 -j "$WORK/r1.json" || return
 	emit -a "$IP_B" --tcp --nodelay -m 64,1024,16384,65536,262144,1048576 -c 200 -w 20 \
 		-j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
 	rc=$?
@@ -207,7 +207,7 @@ udp_sweep() {
 	local rc mtu
 	pair
 	mtu=$(ip -n "$NS_A" -j link show "$VETH_A" | jq -r '.[0].mtu')
-	start_reflector r1 -d 120 -j "$WORK/r1.json"
+	start_reflector r1 -j "$WORK/r1.json"
 	emit -a "$IP_B" -m 64,256,1024,1472,4096,16384 -c 300 -w 20 \
 		-j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
 	rc=$?
@@ -264,7 +264,7 @@ tcp_peer_gone() {
 tcp_garbage() {
 	local rc
 	pair
-	start_tcp_reflector r1 -d 60 -j "$WORK/r1.json" || return
+	start_tcp_reflector r1 -j "$WORK/r1.json" || return
 	# a length rant never sends, then an HTTP request
 	ip netns exec "$NS_A" timeout 5 bash -c \
 		"exec 3<>/dev/tcp/$IP_B/$PORT; printf '\\x7f\\xff\\xff\\xffRANT' >&3; cat <&3 >/dev/null"
@@ -318,7 +318,7 @@ tcp_size_limit() {
 	rc=$?
 	[ "$rc" = 1 ]; check_err $? "TCP -m 1048577: exit $rc, not 1"
 	grep -q '1048576' "$WORK/e2.txt"; check_err $? "TCP -m 1048577: $(cat "$WORK/e2.txt")"
-	start_tcp_reflector r1 -d 60 -j "$WORK/r1.json" || return
+	start_tcp_reflector r1 -j "$WORK/r1.json" || return
 	emit -a "$IP_B" --tcp --nodelay -m 1048576 -w 2 -c 20 --timeout 1000000 -j "$WORK/e3.json" >"$WORK/e3.txt" 2>&1
 	rc=$?
 	stop_reflector
