@@ -264,15 +264,17 @@ static int start_thread(struct capture *c, char *err, size_t len)
 static void build_filter(struct capture *c)
 {
 	const struct sockaddr_storage *peer = c->p.peer;
+	const struct sockaddr_in *s4 = (const struct sockaddr_in *)peer;
+	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)peer;
 	char addr[INET6_ADDRSTRLEN] = "";
 	int n;
 
 	n = snprintf(c->filter, sizeof(c->filter), "%s port %u", c->p.tcp ? "tcp" : "udp",
 		     c->p.port);
 	if (peer && peer->ss_family == AF_INET)
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)peer)->sin_addr, addr, sizeof(addr));
+		inet_ntop(AF_INET, &s4->sin_addr, addr, sizeof(addr));
 	else if (peer && peer->ss_family == AF_INET6)
-		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)peer)->sin6_addr, addr, sizeof(addr));
+		inet_ntop(AF_INET6, &s6->sin6_addr, addr, sizeof(addr));
 	if (*addr && n > 0 && (size_t)n < sizeof(c->filter))
 		snprintf(c->filter + n, sizeof(c->filter) - (size_t)n, " and host %s", addr);
 }
@@ -288,7 +290,7 @@ static int choose_tstamp(struct capture *c)
 	int *types = NULL, n = c->p.hw ? pcap_list_tstamp_types(c->pc, &types) : 0;
 	int chosen = PCAP_TSTAMP_HOST;
 
-	for (size_t k = 0; k < sizeof(prefer) / sizeof(prefer[0]) && chosen == PCAP_TSTAMP_HOST; k++)
+	for (size_t k = 0; k < 2 && chosen == PCAP_TSTAMP_HOST; k++)
 		for (int i = 0; i < n; i++)
 			if (types[i] == prefer[k])
 				chosen = prefer[k];

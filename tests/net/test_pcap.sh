@@ -161,8 +161,8 @@ pcap_sigint() {
 	n=$(pcap_count "$WORK/e.pcap")
 	[ "$n" = "$(jqv "$WORK/e.json" .capture.packets)" ] && [ "$n" -gt 200 ]
 	check_err $? "after SIGINT tcpdump reads $n packets, the JSON says $(jqv "$WORK/e.json" .capture.packets)"
-	# shellcheck disable=SC2012  # names made by rant: no odd characters
-	[ "$(ls "$WORK" | grep -c 'rant-')" = 0 ]; check_err $? "a temporary file was left: $(ls "$WORK")"
+	local left=("$WORK"/*.rant-*)
+	[ ! -e "${left[0]}" ]; check_err $? "a temporary file was left: ${left[*]}"
 	log_test "SIGINT: the capture whole and renamed"
 }
 
