@@ -511,7 +511,6 @@ int capture_stop(struct capture *c)
 	c->res.unchecked = c->ring_full;
 	pcap_dump_flush(c->dumper);
 	ret = outfile_commit(&c->out);
-	c->have_out = false;
 	c->dumper = NULL;	/* closed with the stream */
 	if (ret)
 		fprintf(stderr, "rant: writing the capture %s failed: %s (nothing was written)\n",
@@ -529,8 +528,8 @@ void capture_destroy(struct capture *c)
 	if (!c)
 		return;
 	stop_thread(c);
-	if (c->have_out)
-		outfile_abort(&c->out);	/* closes the dumper's stream */
+	if (c->have_out)	/* removes an uncommitted file, closing the dumper's stream */
+		outfile_abort(&c->out);
 	if (c->dead)
 		pcap_close(c->dead);
 	if (c->pc)
