@@ -11,17 +11,22 @@
 #   pcap_sigint   SIGINT mid-run: the file is whole and renamed
 #   pcap_tcp      --tcp: TCP segments captured, the stamps not checked
 #   pcap_refused  bad targets refused with one line, exit 1, no packet sent
+#   pcap_sim      under the simulated PHC NIC (tests/sim) the capture asks
+#                 for the NIC's stamps (adapter_unsynced); the kernel gives
+#                 the packet socket its own, so the check shows the PHC's
+#                 simulated offset, exactly, on every RX stamp
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="pcap_pair pcap_stream pcap_sigint pcap_tcp pcap_refused"
+ALL_TESTS="pcap_pair pcap_stream pcap_sigint pcap_tcp pcap_refused pcap_sim"
 
 require_root
 require_cmd jq ss taskset tcpdump "$PYTHON"
 require_rant
 
 PCAPSTAMPS=$TOP/tests/net/pcapstamps.py
+SIM_LIB=$TOP/tests/sim/libsimnic.so
 COUNT=2000
 
 pair() {
@@ -216,6 +221,27 @@ pcap_refused() {
 	got=$(jqv "$WORK/r.json" '.counts.received + .counts.warmup + .counts.invalid')
 	[ "$got" = 0 ]; check_err $? "the reflector got $got datagrams from refused emitters"
 	log_test "bad --pcap targets refused before any packet"
+}
+
+pcap_sim() {
+	local rc v
+	[ -r "$SIM_LIB" ] || skip_test "the simulation is not built (make sim)"
+	pair
+	start_reflector r1
+	ip netns exec "$NS_A" env LD_PRELOAD="$SIM_LIB" SIMNIC_IFACES="$VETH_A" \
+		SIMNIC_OFFSET_NS=1000000 taskset -c 0 "$RANT" -i "$VETH_A" -a "$IP_B" -c 300 \
+		--pcap "$WORK/e.pcap" -j "$WORK/e.json" >"$WORK/e.txt" 2>&1
+	rc=$?
+	stop_reflector
+	check_err $rc "emitter under the simulation exit $rc: $(tail -3 "$WORK/e.txt")"
+	v=$(jqv "$WORK/e.json" .timestamp_source)
+	[ "$v" = hardware ]; check_err $? "timestamp_source $v under the simulation"
+	v=$(jqv "$WORK/e.json" .capture.tstamp_type)
+	[ "$v" = adapter_unsynced ]; check_err $? "capture.tstamp_type $v, want adapter_unsynced"
+	v=$(jq -c '.capture.rx | [.matched, .min_diff_ns, .max_diff_ns]' "$WORK/e.json")
+	[ "$v" = "[$(jqv "$WORK/e.json" .counts.received),1000000,1000000]" ]
+	check_err $? "RX rant - capture [matched, min, max] $v, want every pong at the offset 1000000"
+	log_test "simulated NIC: adapter stamps asked, the PHC offset seen exactly"
 }
 
 tests_run
