@@ -20,11 +20,12 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 HARDEN := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
 NL_CFLAGS := $(shell pkg-config --cflags libnl-route-3.0 2>/dev/null || echo -I/usr/include/libnl3)
 NL_LIBS := $(shell pkg-config --libs libnl-route-3.0 2>/dev/null || echo -lnl-route-3 -lnl-3)
+PCAP_LIBS := $(shell pkg-config --libs libpcap 2>/dev/null || echo -lpcap)
 
 ALL_CFLAGS := $(CFLAGS) $(WARN) $(HARDEN) -D_GNU_SOURCE -std=gnu11 -pthread \
 	-DRANT_VERSION='"$(VERSION)"' $(NL_CFLAGS) -Isrc
 ALL_LDFLAGS := $(LDFLAGS) -pie -Wl,-z,relro,-z,now
-LIBS := $(NL_LIBS) -lm -pthread
+LIBS := $(NL_LIBS) $(PCAP_LIBS) -lm -pthread
 
 SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=build/%.o)
@@ -93,6 +94,8 @@ unit: $(UNIT_BINS) $(SIM_LIB)
 
 # tests/repeat.sh clones the repository.
 DEB_PKGS += git
+# --pcap (src/capture.c) links libpcap; tests/net/test_pcap.sh reads the file with tcpdump.
+DEB_PKGS += libpcap-dev tcpdump
 
 # TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
 net: rant sim

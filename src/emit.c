@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "capture.h"
 #include "emit.h"
 #include "measure.h"
 #include "report.h"
@@ -338,6 +339,8 @@ static enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 		hist_add(r->sweep[r->sweep_idx].rtt, rtt, rec->seq);
 	e->last = *rec;
 	e->last_valid = true;
+	if (r->capture)
+		capture_expect(r->capture, r->session, rec);
 	return measure_done(r, rec, rtt, &e->last_slot);
 }
 

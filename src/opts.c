@@ -27,7 +27,8 @@
 
 enum {
 	O_PORT = 256, O_TIMEOUT, O_INTERVAL, O_BLOCK, O_TRACE_INSTANCE,
-	O_VERSION, O_MAX_SESSIONS, O_TCP, O_WRITES, O_NODELAY, O_QUICKACK, O_CORK, O_MAX
+	O_VERSION, O_MAX_SESSIONS, O_TCP, O_WRITES, O_NODELAY, O_QUICKACK, O_CORK,
+	O_PCAP, O_MAX
 };
 
 /* Who may use an option. */
@@ -99,6 +100,8 @@ static const struct opt opt_table[] = {
 	  .help = "write the transaction log to FILE" },
 	{ "json", 'j', "FILE", BOTH, T_STR, FIELD(json_path),
 	  .help = "write the JSON summary to FILE (- = stdout)" },
+	{ "pcap", O_PCAP, "FILE", BOTH, T_STR, FIELD(pcap_path),
+	  .help = "capture rant's packets on -i to FILE (nanosecond pcap, - = stdout) and check rant's wire stamps against it" },
 	{ "bucket-size", 'b', "US", BOTH, T_NS, FIELD(bucket_ns), .def = NS_PER_US, .min = 1,
 	  .max = 1000 * NS_PER_US, .unit_ns = NS_PER_US, .help = "bucket width of the printed histogram (-H, JSON)" },
 	{ "overflow", 'o', "US", BOTH, T_NS, FIELD(overflow_ns), .def = 100 * NS_PER_US,
@@ -403,8 +406,8 @@ static int parse_arg(struct parser *ps, struct rant_cfg *c, const char *arg)
 		if (!*arg && o->val != 'a' && o->val != 'i') {	/* check() says what they are for */
 			fprintf(ps->err, "rant: %s is empty: give %s%s\n",
 				opt_label(o->val, label, sizeof(label)),
-				o->val == 'l' || o->val == 'j' ? "a file name" : o->arg,
-				o->val == 'j' ? " (- for stdout)" : "");
+				o->val == 'l' || o->val == 'j' || o->val == O_PCAP ? "a file name" : o->arg,
+				o->val == 'j' || o->val == O_PCAP ? " (- for stdout)" : "");
 			return -1;
 		}
 		memcpy(p, &arg, sizeof(arg));
@@ -509,6 +512,10 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 	if (c->overflow_ns / c->bucket_ns > 10000000) {
 		fprintf(ps->err, "rant: -o/--overflow over -b/--bucket-size gives %" PRId64 " buckets, more than 10000000: raise -b or lower -o\n",
 			c->overflow_ns / c->bucket_ns);
+		return -1;
+	}
+	if (c->json_path && c->pcap_path && !strcmp(c->json_path, "-") && !strcmp(c->pcap_path, "-")) {
+		fprintf(ps->err, "rant: -j/--json and --pcap cannot both write to stdout (-): name a file for one of them\n");
 		return -1;
 	}
 	if (c->log_path && !c->snapshot && !c->duration_ns && !c->count) {

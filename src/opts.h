@@ -44,6 +44,7 @@ struct rant_cfg {
 	bool histogram;			/* -H */
 	const char *log_path;		/* -l */
 	const char *json_path;		/* -j; "-" = stdout */
+	const char *pcap_path;		/* --pcap; "-" = stdout */
 	int64_t bucket_ns;		/* -b */
 	int64_t overflow_ns;		/* -o */
 	bool hugepages;			/* -G */

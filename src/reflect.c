@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "capture.h"
 #include "measure.h"
 #include "reflect.h"
 #include "session.h"
@@ -98,6 +99,8 @@ static enum measure_next reflect_measured(struct run *r, struct reflector *f,
 		s->missing_tx_ts++;
 	}
 	metric_sample(r->hist, rec, METRIC_NO_T3 | METRIC_T3);
+	if (r->capture)
+		capture_expect(r->capture, s->id, rec);
 	if (!metric_value(M_RESPONSE, rec, &resp))
 		resp = 0;
 	else
@@ -163,6 +166,8 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f,
 	if (measured && reflect_left_out(r, s, h.seq)) {
 		measured = false;
 		warm = true;
+		if (r->capture)
+			capture_skip(r->capture, s->id, h.seq);
 	}
 	txrec_clear(&rec);
 	rec.seq = h.seq;

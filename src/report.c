@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "breakdown.h"
+#include "capture.h"
 #include "cpucheck.h"
 #include "hist.h"
 #include "diagnose.h"
@@ -92,8 +93,10 @@ static const char *const pct_keys[] = {
 
 FILE *report_text_stream(const struct run *r)
 {
-	const char *j = r->cfg->json_path;
+	const char *j = r->cfg->json_path, *pc = r->cfg->pcap_path;
 
+	if (pc && !strcmp(pc, "-"))
+		return stderr;	/* stdout carries the capture */
 	return j && !strcmp(j, "-") ? stderr : stdout;
 }
 
@@ -159,6 +162,8 @@ void report_start(const struct run *r)
 		fprintf(f, "ftrace: tracefs was not mounted here: mounted it at /sys/kernel/tracing\n");
 	if (r->trace && trace_no_snapshot(r->trace))
 		fprintf(f, "ftrace: warning: this kernel has no ftrace snapshot (CONFIG_TRACER_SNAPSHOT is off): -S freezes the trace by tracing_on alone (the log is still a ring)\n");
+	if (r->capture)
+		capture_describe(r->capture, f);
 	warn_rt_throttle(f, c);
 	warn_cpu_shared(f, c);
 	if (c->verbose) {
@@ -684,6 +689,72 @@ static void print_sessions(struct out *o, const struct run *r)
 		json_arr_end(o->j);
 }
 
+/* One direction of the capture check: "tx (T1): ..." and "tx": {...}. */
+static void print_capture_dir(struct out *o, const char *key, const char *point,
+			      const struct capmatch_dir *d)
+{
+	o_obj(o, key);
+	o_text(o, "  %s (%s):", key, point);
+	o_u64(o, "matched", " %" PRIu64 " matched", d->matched);
+	o_u64(o, "exact", ", %" PRIu64 " exact", d->exact);
+	if (d->matched) {
+		o_i64(o, "min_diff_ns", ", rant - capture min %" PRId64, d->min_diff_ns);
+		o_dbl(o, "avg_diff_ns", " avg %.1f", d->sum_diff_ns / (double)d->matched);
+		o_i64(o, "max_diff_ns", " max %" PRId64 " ns", d->max_diff_ns);
+	}
+	o_u64(o, "only_in_log", "; only in rant %" PRIu64, d->only_in_log);
+	o_u64(o, "only_in_capture", ", only in the capture %" PRIu64 "\n", d->only_in_capture);
+	o_end(o);
+}
+
+static int64_t abs_max(const struct capmatch_dir *d)
+{
+	if (!d->matched)
+		return 0;
+	return -d->min_diff_ns > d->max_diff_ns ? -d->min_diff_ns : d->max_diff_ns;
+}
+
+/* --pcap: what was captured and how rant's stamps compare (capture.h). */
+static void print_capture(struct out *o, const struct run *r)
+{
+	const struct capture_result *cr = r->capture ? capture_result(r->capture) : NULL;
+	const struct capmatch_dir *tx, *rx;
+	bool emit = r->cfg->mode == MODE_EMIT;
+	int64_t dmax;
+
+	if (!cr)
+		return;
+	tx = &cr->st.tx;
+	rx = &cr->st.rx;
+	dmax = abs_max(tx) > abs_max(rx) ? abs_max(tx) : abs_max(rx);
+	o_obj(o, "capture");
+	o_str(o, "file", "\ncapture: %s", strcmp(cr->file, "-") ? cr->file : "stdout");
+	o_u64(o, "packets", ": %" PRIu64 " packets", cr->packets);
+	o_str(o, "tstamp_type", ", %s stamps", cr->tstamp_type);
+	o_u64(o, "dropped", ", dropped by the kernel %" PRIu64 "\n", cr->dropped);
+	o_str(o, "filter", NULL, cr->filter);
+	if (o->j)
+		json_bool(o->j, "checked", cr->checked);
+	if (cr->checked) {
+		o_u64(o, "matched", "check: %" PRIu64 " packets matched", tx->matched + rx->matched);
+		o_u64(o, "exact", ", %" PRIu64 " exact to the ns", tx->exact + rx->exact);
+		o_i64(o, "max_diff_ns", ", largest difference %" PRId64 " ns", dmax);
+		o_u64(o, "only_in_log", ", only in rant %" PRIu64, tx->only_in_log + rx->only_in_log);
+		o_u64(o, "only_in_capture", ", only in the capture %" PRIu64 "\n",
+		      tx->only_in_capture + rx->only_in_capture);
+		o_u64(o, "duplicates", NULL, cr->st.duplicates);
+		o_u64(o, "unchecked", cr->unchecked ? "  %" PRIu64 " transactions not checked (hand-over ring full)\n" : NULL,
+		      cr->unchecked);
+		o_u64(o, "settled_early", cr->st.evicted ? "  %" PRIu64 " settled early (check table full)\n" : NULL,
+		      cr->st.evicted);
+		print_capture_dir(o, "tx", emit ? "T1, ping" : "T3, pong", tx);
+		print_capture_dir(o, "rx", emit ? "T4, pong" : "T2, ping", rx);
+	} else {
+		o_text(o, "check: not done over TCP (the capture is written)\n");
+	}
+	o_end(o);
+}
+
 /* Summary to text and/or JSON in one pass. */
 static void print_summary(struct out *o, struct run *r)
 {
@@ -722,6 +793,7 @@ static void print_summary(struct out *o, struct run *r)
 	print_histogram(o, r);
 	print_sweep(o, r);
 	print_diagnosis(o, r);
+	print_capture(o, r);
 	if (o->j) {
 		json_arr_begin(o->j, "breaches");
 		for (unsigned int i = 0; i < r->nbreach; i++) {
@@ -765,9 +837,11 @@ static int write_log(struct run *r)
 int report_end(struct run *r)
 {
 	struct out text = { .t = report_text_stream(r) };
-	int ret = 0, err;
+	int ret = 0, err, cap_err = 0;
 
 	r->cnt.socket_drops = sk_drops(&r->sk);	/* once: text and JSON agree */
+	if (r->capture)
+		cap_err = capture_stop(r->capture);	/* the last packet has passed */
 	print_summary(&text, r);
 	fflush(text.t);
 	if (r->have_json) {
@@ -791,5 +865,7 @@ int report_end(struct run *r)
 		if (err && !ret)
 			ret = err;
 	}
+	if (cap_err && !ret)
+		ret = cap_err;
 	return ret;
 }

@@ -14,6 +14,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "run.h"
 #include "session.h"
 #include "trace.h"
@@ -175,6 +176,35 @@ static void hold_dma_latency(struct run *r)
 			"not held (no permission or no such device): idle states may add latency");
 }
 
+/*
+ * --pcap: capturing before the first packet. The emitter's peer is known
+ * by now (its socket is open); the reflector's capture starts before it
+ * binds, so that it sees the first ping, and asks for the NIC's stamps
+ * unless -R (its socket, which decides, is not open yet).
+ */
+static int start_capture(struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+	struct capture_params p = {
+		.iface = c->iface, .path = c->pcap_path, .port = c->port, .tcp = c->tcp,
+		.emit = c->mode == MODE_EMIT, .session = r->session,
+		.peer = c->mode == MODE_EMIT ? &r->sk.peer : NULL,
+		.hw = c->mode == MODE_EMIT ? r->sk.hw : !c->no_hw_ts,
+		.rate = c->mode == MODE_EMIT && c->interval_ns ?
+			(uint64_t)(NS_PER_SEC / c->interval_ns) + 1 : SIZING_RATE,
+		.verbose = c->verbose,
+	};
+	char err[512];
+	int ret;
+
+	if (!c->pcap_path)
+		return 0;
+	ret = capture_start(&r->capture, &p, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "rant: %s\n", err);
+	return ret;
+}
+
 static int open_transport(struct run *r)
 {
 	char err[512];
@@ -238,6 +268,9 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 		return ret;
 	}
 	hold_dma_latency(r);
+	ret = start_capture(r);
+	if (ret)
+		return ret;
 	if (cfg->mode == MODE_REFLECT) {
 		ret = open_transport(r);
 		if (ret)
@@ -263,6 +296,7 @@ void run_teardown(struct run *r)
 	if (r->have_json)
 		outfile_abort(&r->jsonf);
 	trace_close(r->trace);
+	capture_destroy(r->capture);
 	if (r->tp)
 		r->tp->close(&r->sk);
 	if (r->dma_fd >= 0)

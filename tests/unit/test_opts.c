@@ -54,6 +54,12 @@ static const struct row rows[] = {
 	/* empty file names are refused before anything runs */
 	{ R "-l '' -c 1", OPTS_ERROR, "log", NULL },
 	{ R "-j ''", OPTS_ERROR, "json", NULL },
+	{ R "--pcap ''", OPTS_ERROR, "pcap", NULL },
+	/* --pcap: either side; one stdout for the capture or the JSON */
+	{ R "--pcap r.pcap", OPTS_OK, NULL, NULL },
+	{ E "--pcap - -j out.json", OPTS_OK, NULL, NULL },
+	{ E "--pcap - -j -", OPTS_ERROR, "stdout", NULL },
+	{ E "--pcap a --pcap b", OPTS_ERROR, "twice", NULL },
 	/* numbers: digits only */
 	{ R "-c ^5", OPTS_ERROR, "not a number", NULL },
 	{ R "-c +5", OPTS_ERROR, "not a number", NULL },

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The --pcap cross-check (see capmatch.h): frames parsed down to rant's
+ * header, and a table where captured packets meet rant's stamps.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capmatch.h"
+#include "wire.h"
+
+#define ETH_HLEN_ 14
+#define SLL_HLEN 16
+#define UDP_HLEN 8
+#define PROTO_UDP 17
+#define ETHERTYPE_IPV4 0x0800
+#define ETHERTYPE_IPV6 0x86dd
+#define ETHERTYPE_VLAN 0x8100
+#define ETHERTYPE_QINQ 0x88a8
+
+static uint16_t be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/* Offset of the IP header and its ethertype, or -1. */
+static long link_payload(const uint8_t *f, size_t caplen, int dlt,
+			 uint16_t *ethertype)
+{
+	size_t off;
+
+	switch (dlt) {
+	case CAPMATCH_DLT_EN10MB:
+		if (caplen < ETH_HLEN_)
+			return -1;
+		*ethertype = be16(f + 12);
+		off = ETH_HLEN_;
+		for (int tags = 0; tags < 2; tags++) {
+			if (*ethertype != ETHERTYPE_VLAN && *ethertype != ETHERTYPE_QINQ)
+				break;
+			if (caplen < off + 4)
+				return -1;
+			*ethertype = be16(f + off + 2);
+			off += 4;
+		}
+		return (long)off;
+	case CAPMATCH_DLT_LINUX_SLL:
+		if (caplen < SLL_HLEN)
+			return -1;
+		*ethertype = be16(f + 14);
+		return SLL_HLEN;
+	case CAPMATCH_DLT_RAW:
+		if (caplen < 1)
+			return -1;
+		*ethertype = (f[0] >> 4) == 6 ? ETHERTYPE_IPV6 : ETHERTYPE_IPV4;
+		return 0;
+	}
+	return -1;
+}
+
+/* Offset of the UDP header after the IP header at off, or -1. */
+static long ip_payload(const uint8_t *f, size_t caplen, size_t off,
+		       uint16_t ethertype)
+{
+	if (ethertype == ETHERTYPE_IPV4) {
+		size_t ihl;
+
+		if (caplen < off + 20 || (f[off] >> 4) != 4)
+			return -1;
+		ihl = (size_t)(f[off] & 0x0f) * 4;
+		/* a later fragment holds no UDP header */
+		if (ihl < 20 || f[off + 9] != PROTO_UDP || (be16(f + off + 6) & 0x1fff))
+			return -1;
+		return (long)(off + ihl);
+	}
+	if (ethertype == ETHERTYPE_IPV6) {
+		if (caplen < off + 40 || (f[off] >> 4) != 6 || f[off + 6] != PROTO_UDP)
+			return -1;
+		return (long)(off + 40);
+	}
+	return -1;
+}
+
+int capmatch_parse(const uint8_t *frame, size_t caplen, int dlt,
+		   struct capmatch_pkt *pkt)
+{
+	uint16_t ethertype = 0, udp_len;
+	struct wire_hdr h;
+	const uint8_t *u;
+	long off;
+
+	off = link_payload(frame, caplen, dlt, &ethertype);
+	if (off < 0)
+		return -1;
+	off = ip_payload(frame, caplen, (size_t)off, ethertype);
+	if (off < 0 || caplen < (size_t)off + UDP_HLEN + WIRE_HDR_LEN)
+		return -1;
+	u = frame + off;
+	udp_len = be16(u + 4);
+	if (udp_len < UDP_HLEN + WIRE_HDR_LEN)
+		return -1;
+	/*
+	 * wire_parse reads the header's 32 bytes only (captured); the length
+	 * it checks the header against is the datagram's, from UDP.
+	 */
+	if (wire_parse(u + UDP_HLEN, udp_len - UDP_HLEN, (enum wire_type)u[UDP_HLEN + 5], &h))
+		return -1;
+	pkt->session = h.session;
+	pkt->seq = h.seq;
+	pkt->type = h.type;
+	pkt->flags = h.flags;
+	pkt->sport = be16(u);
+	pkt->dport = be16(u + 2);
+	return 0;
+}
+
+/* ---- the table ---- */
+
+enum {
+	E_USED = 1 << 0,
+	E_PING = 1 << 1,	/* ping captured */
+	E_PONG = 1 << 2,	/* pong captured */
+	E_STAMPS = 1 << 3,	/* rant's stamps in */
+	E_SKIP = 1 << 4,	/* left out by rant: not counted */
+};
+
+struct entry {
+	uint64_t seq;
+	uint32_t session;
+	uint32_t have;		/* E_* */
+	int64_t ping_cap, pong_cap;	/* the capture's stamps */
+	int64_t ping_log, pong_log;	/* rant's */
+	int64_t born_ns;
+};
+
+struct capmatch {
+	struct entry *e;
+	size_t mask;		/* slots - 1 */
+	size_t used, limit;	/* entries now; at most this many */
+	uint8_t tx_type;
+	struct capmatch_stats st;
+};
+
+static void dir_init(struct capmatch_dir *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->min_diff_ns = INT64_MAX;
+	d->max_diff_ns = INT64_MIN;
+}
+
+struct capmatch *capmatch_create(size_t cap, uint8_t tx_type)
+{
+	struct capmatch *m = calloc(1, sizeof(*m));
+	size_t slots = 16;
+
+	if (!m)
+		return NULL;
+	while (slots < cap && slots < ((size_t)1 << 30))
+		slots <<= 1;
+	m->e = calloc(slots, sizeof(*m->e));
+	if (!m->e) {
+		free(m);
+		errno = ENOMEM;
+		return NULL;
+	}
+	m->mask = slots - 1;
+	m->limit = slots / 4 * 3;
+	m->tx_type = tx_type;
+	dir_init(&m->st.tx);
+	dir_init(&m->st.rx);
+	return m;
+}
+
+void capmatch_destroy(struct capmatch *m)
+{
+	if (!m)
+		return;
+	free(m->e);
+	free(m);
+}
+
+static size_t slot_of(const struct capmatch *m, uint32_t session, uint64_t seq)
+{
+	uint64_t x = seq ^ ((uint64_t)session << 32 | session);
+
+	/* splitmix64's finalizer */
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return (size_t)(x ^ (x >> 31)) & m->mask;
+}
+
+/* Remove slot i (linear probing: later entries of the run shift back). */
+static void remove_at(struct capmatch *m, size_t i)
+{
+	size_t j = i;
+
+	for (;;) {
+		size_t home;
+
+		j = (j + 1) & m->mask;
+		if (!(m->e[j].have & E_USED))
+			break;
+		home = slot_of(m, m->e[j].session, m->e[j].seq);
+		/* j may move to i unless its home lies cyclically in (i, j] */
+		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+			continue;
+		m->e[i] = m->e[j];
+		i = j;
+	}
+	memset(&m->e[i], 0, sizeof(m->e[i]));
+	m->used--;
+}
+
+/* One packet's outcome into its direction's counts. */
+static void count_packet(struct capmatch_dir *d, bool captured, int64_t cap_ns,
+			 int64_t log_ns)
+{
+	int64_t diff;
+
+	if (captured && log_ns != TS_NONE) {
+		diff = ns_sub(log_ns, cap_ns);
+		d->matched++;
+		d->exact += diff == 0;
+		if (diff < d->min_diff_ns)
+			d->min_diff_ns = diff;
+		if (diff > d->max_diff_ns)
+			d->max_diff_ns = diff;
+		d->sum_diff_ns += (double)diff;
+	} else if (captured) {
+		d->only_in_capture++;
+	} else if (log_ns != TS_NONE) {
+		d->only_in_log++;
+	}
+}
+
+static struct capmatch_dir *dir_of(struct capmatch *m, uint8_t type)
+{
+	return type == m->tx_type ? &m->st.tx : &m->st.rx;
+}
+
+static void settle_at(struct capmatch *m, size_t i)
+{
+	const struct entry *e = &m->e[i];
+
+	if (!(e->have & E_SKIP)) {
+		int64_t ping_log = e->have & E_STAMPS ? e->ping_log : TS_NONE;
+		int64_t pong_log = e->have & E_STAMPS ? e->pong_log : TS_NONE;
+
+		count_packet(dir_of(m, WIRE_PING), e->have & E_PING, e->ping_cap, ping_log);
+		count_packet(dir_of(m, WIRE_PONG), e->have & E_PONG, e->pong_cap, pong_log);
+	}
+	remove_at(m, i);
+}
+
+/* Settle every entry born at or before cut_ns; returns how many. */
+static size_t settle_older(struct capmatch *m, int64_t cut_ns)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i <= m->mask;) {
+		const struct entry *e = &m->e[i];
+
+		if ((e->have & E_USED) && e->born_ns <= cut_ns) {
+			settle_at(m, i);
+			n++;
+			continue;	/* slot i may hold a shifted entry now */
+		}
+		i++;
+	}
+	return n;
+}
+
+/* The table is full: settle the older half (by birth) early. */
+static void make_room(struct capmatch *m)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+
+	for (size_t i = 0; i <= m->mask; i++) {
+		if (!(m->e[i].have & E_USED))
+			continue;
+		if (m->e[i].born_ns < lo)
+			lo = m->e[i].born_ns;
+		if (m->e[i].born_ns > hi)
+			hi = m->e[i].born_ns;
+	}
+	m->st.evicted += settle_older(m, lo + (hi - lo) / 2);
+}
+
+/* The entry of (session, seq), created when absent. */
+static size_t entry_for(struct capmatch *m, uint32_t session, uint64_t seq,
+			int64_t now_ns)
+{
+	size_t i;
+
+	for (;;) {
+		for (i = slot_of(m, session, seq); m->e[i].have & E_USED; i = (i + 1) & m->mask)
+			if (m->e[i].session == session && m->e[i].seq == seq)
+				return i;
+		if (m->used < m->limit)
+			break;
+		make_room(m);
+	}
+	m->e[i] = (struct entry){ .seq = seq, .session = session, .have = E_USED,
+				  .born_ns = now_ns };
+	m->used++;
+	return i;
+}
+
+/* Settle entry i if nothing more can come for it. */
+static void settle_if_complete(struct capmatch *m, size_t i)
+{
+	uint32_t h = m->e[i].have;
+
+	if ((h & (E_STAMPS | E_SKIP)) && (h & E_PING) && (h & E_PONG))
+		settle_at(m, i);
+}
+
+void capmatch_packet(struct capmatch *m, uint32_t session, uint64_t seq,
+		     uint8_t type, int64_t ts_ns, int64_t now_ns)
+{
+	uint32_t bit = type == WIRE_PING ? E_PING : E_PONG;
+	size_t i;
+
+	if (type != WIRE_PING && type != WIRE_PONG)
+		return;
+	i = entry_for(m, session, seq, now_ns);
+	if (m->e[i].have & bit) {
+		m->st.duplicates++;
+		dir_of(m, type)->only_in_capture++;
+		return;
+	}
+	m->e[i].have |= bit;
+	if (bit == E_PING)
+		m->e[i].ping_cap = ts_ns;
+	else
+		m->e[i].pong_cap = ts_ns;
+	settle_if_complete(m, i);
+}
+
+void capmatch_stamps(struct capmatch *m, uint32_t session, uint64_t seq,
+		     int64_t ping_ns, int64_t pong_ns, int64_t now_ns)
+{
+	size_t i = entry_for(m, session, seq, now_ns);
+
+	m->e[i].have |= E_STAMPS;
+	m->e[i].ping_log = ping_ns;
+	m->e[i].pong_log = pong_ns;
+	settle_if_complete(m, i);
+}
+
+void capmatch_skip(struct capmatch *m, uint32_t session, uint64_t seq,
+		   int64_t now_ns)
+{
+	size_t i = entry_for(m, session, seq, now_ns);
+
+	m->e[i].have |= E_SKIP;
+	settle_if_complete(m, i);
+}
+
+void capmatch_expire(struct capmatch *m, int64_t now_ns, int64_t horizon_ns)
+{
+	if (m->used)
+		settle_older(m, ns_sub(now_ns, horizon_ns));
+}
+
+void capmatch_finish(struct capmatch *m)
+{
+	if (m->used)
+		settle_older(m, INT64_MAX);
+}
+
+const struct capmatch_stats *capmatch_stats(const struct capmatch *m)
+{
+	return &m->st;
+}
+
+size_t capmatch_pending(const struct capmatch *m)
+{
+	return m->used;
+}

@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --pcap FILE (see capture.h): libpcap on a thread off the measuring CPU,
+ * the file written through src/outfile.c, the check in capmatch.c.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "outfile.h"
+#include "wire.h"
+
+/* The first bytes of each packet: every header and rant's fields (the
+ * pong body), not the padding. */
+#define CAP_SNAPLEN 256
+/* The kernel buffer holds this long of the run's packets at its rate. */
+#define CAP_BUFFER_NS (250 * NS_PER_MS)
+#define CAP_FRAME_BYTES 320		/* one packet in the buffer: snaplen and headers */
+#define CAP_BUFFER_MIN (2 << 20)
+#define CAP_BUFFER_MAX (64 << 20)
+#define CAP_RING 65536			/* transactions handed over, in flight */
+#define CAP_TABLE 65536			/* entries of the check table */
+#define CAP_HORIZON_NS (3 * NS_PER_SEC)	/* an entry waits this long (> --timeout) */
+/*
+ * Packets reach the thread a block at a time, at the latest CAP_BLOCK_MS
+ * after the first: not in immediate mode, where the kernel wakes the
+ * thread for every packet inside the send and receive paths it measures
+ * (on veth, 1.5 us more per packet: README, --pcap).
+ */
+#define CAP_BLOCK_MS 100
+#define CAP_POLL_MS 50
+#define CAP_DRAIN_NS (5 * CAP_BLOCK_MS * NS_PER_MS)	/* at the end: wait this long at most */
+
+/* One transaction handed from the loop to the thread. */
+struct expect {
+	uint64_t seq;
+	uint32_t session;
+	uint32_t skip;			/* left out: not counted */
+	int64_t ping_ns, pong_ns;
+};
+
+struct capture {
+	struct capture_params p;
+	struct capture_result res;
+	struct outfile out;
+	bool have_out;
+	pcap_t *pc;
+	pcap_t *dead;			/* the dumper's description */
+	pcap_dumper_t *dumper;
+	int dlt;
+	int tstamp_type;
+	char filter[160];
+	struct capmatch *match;		/* NULL over TCP */
+	/* the hand-over ring: the loop produces, the thread consumes */
+	struct expect *ring;
+	_Alignas(64) _Atomic size_t head;	/* written by the loop */
+	uint64_t ring_full;			/* the loop's count */
+	_Alignas(64) _Atomic size_t tail;	/* written by the thread */
+	/* the thread */
+	pthread_t tid;
+	bool started;
+	_Atomic int ready;
+	_Atomic int stop;
+	cpu_set_t cpus;			/* where it runs */
+	int loop_cpu;			/* where the loop ran at start */
+	int ncpus;
+};
+
+/* ---- the hot path ---- */
+
+static void ring_put(struct capture *c, const struct expect *x)
+{
+	size_t h = atomic_load_explicit(&c->head, memory_order_relaxed);
+	size_t t = atomic_load_explicit(&c->tail, memory_order_acquire);
+
+	if (h - t >= CAP_RING) {
+		c->ring_full++;
+		return;
+	}
+	c->ring[h & (CAP_RING - 1)] = *x;
+	atomic_store_explicit(&c->head, h + 1, memory_order_release);
+}
+
+void capture_expect(struct capture *c, uint32_t session, const struct txrec *rec)
+{
+	struct expect x = { .seq = rec->seq, .session = session };
+
+	if (!c->match)
+		return;
+	if (c->p.emit) {
+		x.ping_ns = rec->t1_wire;
+		x.pong_ns = txrec_stamp(rec, P_T4_WIRE);
+	} else {
+		x.ping_ns = rec->t2_wire;
+		x.pong_ns = rec->t3_wire;
+	}
+	ring_put(c, &x);
+}
+
+void capture_skip(struct capture *c, uint32_t session, uint64_t seq)
+{
+	struct expect x = { .seq = seq, .session = session, .skip = 1 };
+
+	if (c->match)
+		ring_put(c, &x);
+}
+
+/* ---- the thread ---- */
+
+static void ring_drain(struct capture *c)
+{
+	size_t t = atomic_load_explicit(&c->tail, memory_order_relaxed);
+	size_t h = atomic_load_explicit(&c->head, memory_order_acquire);
+	int64_t now = monotonic_ns();
+
+	for (; t != h; t++) {
+		const struct expect *x = &c->ring[t & (CAP_RING - 1)];
+
+		if (x->skip)
+			capmatch_skip(c->match, x->session, x->seq, now);
+		else
+			capmatch_stamps(c->match, x->session, x->seq, x->ping_ns, x->pong_ns, now);
+	}
+	atomic_store_explicit(&c->tail, t, memory_order_release);
+}
+
+/* A captured packet of the run's measured traffic goes to the check. */
+static void check_packet(struct capture *c, const struct pcap_pkthdr *h,
+			 const u_char *bytes)
+{
+	struct capmatch_pkt pkt;
+	int64_t ts;
+
+	if (capmatch_parse(bytes, h->caplen, c->dlt, &pkt))
+		return;
+	if (pkt.flags & WIRE_F_WARMUP)
+		return;
+	if (c->p.emit && pkt.session != c->p.session)
+		return;
+	/* a ping goes to the reflector's port, a pong comes from it */
+	if (pkt.type == WIRE_PING ? pkt.dport != c->p.port : pkt.sport != c->p.port)
+		return;
+	/* nanosecond precision: tv_usec holds nanoseconds */
+	ts = (int64_t)h->ts.tv_sec * NS_PER_SEC + h->ts.tv_usec;
+	capmatch_packet(c->match, pkt.session, pkt.seq, pkt.type, ts, monotonic_ns());
+}
+
+static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
+{
+	struct capture *c = (struct capture *)user;
+
+	c->res.packets++;
+	pcap_dump((u_char *)c->dumper, h, bytes);
+	if (c->match)
+		check_packet(c, h, bytes);
+}
+
+/* Read what the kernel has queued; the number read, or -1. */
+static int capture_read(struct capture *c)
+{
+	int n = pcap_dispatch(c->pc, -1, on_packet, (u_char *)c);
+
+	if (c->match)
+		ring_drain(c);
+	return n;
+}
+
+/* Packets the kernel queued for us so far (passed the filter, not dropped). */
+static uint64_t capture_queued(struct capture *c)
+{
+	struct pcap_stat st;
+
+	if (pcap_stats(c->pc, &st))
+		return 0;
+	return st.ps_recv >= st.ps_drop ? st.ps_recv - st.ps_drop : 0;
+}
+
+/* At the end: read until every packet the kernel queued has been read
+ * (the last block is handed over after CAP_BLOCK_MS). */
+static void capture_drain(struct capture *c)
+{
+	int64_t give_up = monotonic_ns() + CAP_DRAIN_NS;
+	struct pollfd pfd = { .fd = pcap_get_selectable_fd(c->pc), .events = POLLIN };
+
+	while (monotonic_ns() < give_up) {
+		if (capture_read(c) > 0)
+			continue;
+		if (c->res.packets >= capture_queued(c))
+			break;
+		poll(&pfd, 1, 5);
+	}
+	capture_read(c);
+}
+
+static void *capture_thread(void *arg)
+{
+	struct capture *c = arg;
+	struct pollfd pfd = { .fd = pcap_get_selectable_fd(c->pc), .events = POLLIN };
+	int64_t next_expire = monotonic_ns() + NS_PER_SEC / 4;
+
+	atomic_store_explicit(&c->ready, 1, memory_order_release);
+	while (!atomic_load_explicit(&c->stop, memory_order_acquire)) {
+		poll(&pfd, 1, CAP_POLL_MS);
+		capture_read(c);
+		if (c->out.direct || c->out.tmp == NULL)
+			pcap_dump_flush(c->dumper);	/* a stream: the reader sees packets now */
+		if (c->match && monotonic_ns() > next_expire) {
+			capmatch_expire(c->match, monotonic_ns(), CAP_HORIZON_NS);
+			next_expire = monotonic_ns() + NS_PER_SEC / 4;
+		}
+	}
+	capture_drain(c);
+	return NULL;
+}
+
+/* ---- set-up ---- */
+
+/* All online CPUs but the one the loop runs on now (if there are others). */
+static void choose_cpus(struct capture *c)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	c->ncpus = n > 0 ? (int)n : 1;
+	c->loop_cpu = sched_getcpu();
+	CPU_ZERO(&c->cpus);
+	for (int i = 0; i < c->ncpus && i < CPU_SETSIZE; i++)
+		if (i != c->loop_cpu || c->ncpus == 1)
+			CPU_SET(i, &c->cpus);
+}
+
+static int start_thread(struct capture *c, char *err, size_t len)
+{
+	pthread_attr_t attr;
+	int ret;
+
+	choose_cpus(c);
+	pthread_attr_init(&attr);
+	pthread_attr_setaffinity_np(&attr, sizeof(c->cpus), &c->cpus);
+	ret = pthread_create(&c->tid, &attr, capture_thread, c);
+	pthread_attr_destroy(&attr);
+	if (ret) {
+		snprintf(err, len, "--pcap: cannot start the capture thread: %s", strerror(ret));
+		return -ret;
+	}
+	c->started = true;
+	for (int i = 0; i < 1000 && !atomic_load_explicit(&c->ready, memory_order_acquire); i++)
+		usleep(1000);
+	if (!atomic_load_explicit(&c->ready, memory_order_acquire)) {
+		snprintf(err, len, "--pcap: the capture thread did not start within 1 s: is the machine overloaded?");
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/* "udp port 12345 and host 10.0.0.2": rant's traffic and nothing else. */
+static void build_filter(struct capture *c)
+{
+	const struct sockaddr_storage *peer = c->p.peer;
+	const struct sockaddr_in *s4 = (const struct sockaddr_in *)peer;
+	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)peer;
+	char addr[INET6_ADDRSTRLEN] = "";
+	int n;
+
+	n = snprintf(c->filter, sizeof(c->filter), "%s port %u", c->p.tcp ? "tcp" : "udp",
+		     c->p.port);
+	if (peer && peer->ss_family == AF_INET)
+		inet_ntop(AF_INET, &s4->sin_addr, addr, sizeof(addr));
+	else if (peer && peer->ss_family == AF_INET6)
+		inet_ntop(AF_INET6, &s6->sin6_addr, addr, sizeof(addr));
+	if (*addr && n > 0 && (size_t)n < sizeof(c->filter))
+		snprintf(c->filter + n, sizeof(c->filter) - (size_t)n, " and host %s", addr);
+}
+
+/*
+ * The stamps to ask for: the NIC's (adapter) where libpcap offers them
+ * and rant's own wire stamps are the NIC's, so the two compare; else
+ * the host's (the kernel's software stamps).
+ */
+static int choose_tstamp(struct capture *c)
+{
+	static const int prefer[] = { PCAP_TSTAMP_ADAPTER_UNSYNCED, PCAP_TSTAMP_ADAPTER };
+	int *types = NULL, n = c->p.hw ? pcap_list_tstamp_types(c->pc, &types) : 0;
+	int chosen = PCAP_TSTAMP_HOST;
+
+	for (size_t k = 0; k < 2 && chosen == PCAP_TSTAMP_HOST; k++)
+		for (int i = 0; i < n; i++)
+			if (types[i] == prefer[k])
+				chosen = prefer[k];
+	if (types)
+		pcap_free_tstamp_types(types);
+	return chosen;
+}
+
+/* Kernel buffer for CAP_BUFFER_NS of the run's packets (two a transaction). */
+static int buffer_bytes(const struct capture *c)
+{
+	uint64_t b = c->p.rate * 2 * CAP_FRAME_BYTES * (uint64_t)CAP_BUFFER_NS / NS_PER_SEC;
+
+	if (b < CAP_BUFFER_MIN)
+		b = CAP_BUFFER_MIN;
+	if (b > CAP_BUFFER_MAX)
+		b = CAP_BUFFER_MAX;
+	return (int)b;
+}
+
+/* pcap_activate's result as one line; 0 for success and warnings. */
+static int activate(struct capture *c, char *err, size_t len)
+{
+	const char *i = c->p.iface;
+	int ret = pcap_activate(c->pc);
+
+	switch (ret) {
+	case 0:
+		return 0;
+	case PCAP_WARNING_TSTAMP_TYPE_NOTSUP:
+		fprintf(stderr, "rant: --pcap: warning: %s cannot give %s stamps to the capture: it has host stamps, not comparable with rant's hardware ones\n",
+			i, pcap_tstamp_type_val_to_name(c->tstamp_type));
+		c->tstamp_type = PCAP_TSTAMP_HOST;
+		return 0;
+	case PCAP_ERROR_PERM_DENIED:
+		snprintf(err, len, "--pcap: no permission to capture on %s: run as root (or give rant CAP_NET_RAW)", i);
+		return -EPERM;
+	case PCAP_ERROR_NO_SUCH_DEVICE:
+		snprintf(err, len, "--pcap: cannot capture on %s: no such interface (%s)", i, pcap_geterr(c->pc));
+		return -ENODEV;
+	case PCAP_ERROR_IFACE_NOT_UP:
+		snprintf(err, len, "--pcap: %s is down: ip link set %s up", i, i);
+		return -ENETDOWN;
+	case PCAP_ERROR_TSTAMP_PRECISION_NOTSUP:
+		snprintf(err, len, "--pcap: %s cannot give nanosecond stamps to a capture", i);
+		return -EOPNOTSUPP;
+	}
+	if (ret > 0) {
+		fprintf(stderr, "rant: --pcap: warning on %s: %s\n", i, pcap_geterr(c->pc));
+		return 0;
+	}
+	snprintf(err, len, "--pcap: cannot capture on %s: %s: %s", i, pcap_statustostr(ret),
+		 pcap_geterr(c->pc));
+	return -EIO;
+}
+
+static int open_pcap(struct capture *c, char *err, size_t len)
+{
+	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	struct bpf_program prog;
+	int ret;
+
+	c->pc = pcap_create(c->p.iface, ebuf);
+	if (!c->pc) {
+		snprintf(err, len, "--pcap: cannot capture on %s: %s", c->p.iface, ebuf);
+		return -ENODEV;
+	}
+	pcap_set_snaplen(c->pc, CAP_SNAPLEN);
+	pcap_set_promisc(c->pc, 0);
+	pcap_set_timeout(c->pc, CAP_BLOCK_MS);
+	pcap_set_buffer_size(c->pc, buffer_bytes(c));
+	pcap_set_tstamp_precision(c->pc, PCAP_TSTAMP_PRECISION_NANO);
+	c->tstamp_type = choose_tstamp(c);
+	pcap_set_tstamp_type(c->pc, c->tstamp_type);
+	ret = activate(c, err, len);
+	if (ret)
+		return ret;
+	if (pcap_get_tstamp_precision(c->pc) != PCAP_TSTAMP_PRECISION_NANO) {
+		snprintf(err, len, "--pcap: %s gives the capture microsecond stamps only", c->p.iface);
+		return -EOPNOTSUPP;
+	}
+	build_filter(c);
+	if (pcap_compile(c->pc, &prog, c->filter, 1, PCAP_NETMASK_UNKNOWN) ||
+	    pcap_setfilter(c->pc, &prog)) {
+		snprintf(err, len, "--pcap: filter '%s' on %s: %s", c->filter, c->p.iface,
+			 pcap_geterr(c->pc));
+		return -EINVAL;
+	}
+	pcap_freecode(&prog);
+	c->dlt = pcap_datalink(c->pc);
+	if (pcap_setnonblock(c->pc, 1, ebuf)) {
+		snprintf(err, len, "--pcap: %s: %s", c->p.iface, ebuf);
+		return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * The dumper writes through the outfile's stream (a temporary file
+ * renamed at the end, or a stream for "-" and FIFOs); it is that FILE,
+ * so outfile_commit() flushes and closes it (pcap_dump_close would too).
+ */
+static int open_dumper(struct capture *c, char *err, size_t len)
+{
+	FILE *f = outfile_stream(&c->out);
+
+	c->dead = pcap_open_dead_with_tstamp_precision(c->dlt, CAP_SNAPLEN,
+						       PCAP_TSTAMP_PRECISION_NANO);
+	if (!f || !c->dead) {
+		snprintf(err, len, "--pcap: %s: out of memory", c->p.path);
+		return -ENOMEM;
+	}
+	c->dumper = pcap_dump_fopen(c->dead, f);
+	if (!c->dumper) {
+		snprintf(err, len, "--pcap: cannot write %s: %s", c->p.path, pcap_geterr(c->dead));
+		return -EIO;
+	}
+	return 0;
+}
+
+/* The ring and the table, touched now (and locked by mlockall). */
+static int alloc_check(struct capture *c, char *err, size_t len)
+{
+	if (c->p.tcp)
+		return 0;
+	c->ring = calloc(CAP_RING, sizeof(*c->ring));
+	c->match = capmatch_create(CAP_TABLE, c->p.emit ? WIRE_PING : WIRE_PONG);
+	if (!c->ring || !c->match) {
+		snprintf(err, len, "--pcap: cannot allocate the check's memory: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	memset(c->ring, 0, CAP_RING * sizeof(*c->ring));
+	return 0;
+}
+
+int capture_start(struct capture **cp, const struct capture_params *p,
+		  char *err, size_t len)
+{
+	struct capture *c = calloc(1, sizeof(*c));
+	char msg[512];
+	int ret;
+
+	*cp = c;
+	if (!c)
+		return -ENOMEM;
+	c->p = *p;
+	c->res.file = p->path;
+	c->res.filter = c->filter;
+	c->res.checked = !p->tcp;
+	ret = outfile_open(&c->out, p->path, msg, sizeof(msg));
+	if (ret) {
+		snprintf(err, len, "--pcap: %s", msg);
+		return ret;
+	}
+	c->have_out = true;
+	ret = alloc_check(c, err, len);
+	if (!ret)
+		ret = open_pcap(c, err, len);
+	if (!ret)
+		ret = open_dumper(c, err, len);
+	if (!ret)
+		ret = start_thread(c, err, len);
+	c->res.tstamp_type = pcap_tstamp_type_val_to_name(c->tstamp_type);
+	return ret;
+}
+
+/* ---- reports ---- */
+
+static void print_cpus(const struct capture *c, FILE *f)
+{
+	const char *sep = "";
+
+	fprintf(f, "capture: thread on CPU ");
+	for (int i = 0; i < c->ncpus && i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &c->cpus)) {
+			fprintf(f, "%s%d", sep, i);
+			sep = ",";
+		}
+	if (c->ncpus > 1)
+		fprintf(f, ", off the measuring CPU %d\n", c->loop_cpu);
+	else
+		fprintf(f, ": the only CPU, shared with the measuring loop\n");
+}
+
+void capture_describe(const struct capture *c, FILE *f)
+{
+	fprintf(f, "capture: %s on %s, %s stamps (%s), filter '%s'%s\n",
+		strcmp(c->p.path, "-") ? c->p.path : "stdout", c->p.iface, c->res.tstamp_type,
+		c->tstamp_type == PCAP_TSTAMP_HOST ? "the kernel's, as the packet reaches the capture" :
+		"the NIC's", c->filter, c->match ? "" : ": stamps not checked over TCP");
+	if (c->p.verbose)
+		print_cpus(c, f);
+}
+
+/* ---- the end ---- */
+
+static void stop_thread(struct capture *c)
+{
+	if (!c->started)
+		return;
+	atomic_store_explicit(&c->stop, 1, memory_order_release);
+	pthread_join(c->tid, NULL);
+	c->started = false;
+}
+
+int capture_stop(struct capture *c)
+{
+	struct pcap_stat st;
+	int ret;
+
+	stop_thread(c);
+	if (pcap_stats(c->pc, &st) == 0)
+		c->res.dropped = st.ps_drop;
+	if (c->match) {
+		capmatch_finish(c->match);
+		c->res.st = *capmatch_stats(c->match);
+	}
+	c->res.unchecked = c->ring_full;
+	pcap_dump_flush(c->dumper);
+	ret = outfile_commit(&c->out);
+	c->dumper = NULL;	/* closed with the stream */
+	if (ret)
+		fprintf(stderr, "rant: writing the capture %s failed: %s (nothing was written)\n",
+			c->p.path, strerror(-ret));
+	return ret;
+}
+
+const struct capture_result *capture_result(const struct capture *c)
+{
+	return &c->res;
+}
+
+void capture_destroy(struct capture *c)
+{
+	if (!c)
+		return;
+	stop_thread(c);
+	if (c->have_out)	/* removes an uncommitted file, closing the dumper's stream */
+		outfile_abort(&c->out);
+	if (c->dead)
+		pcap_close(c->dead);
+	if (c->pc)
+		pcap_close(c->pc);
+	capmatch_destroy(c->match);
+	free(c->ring);
+	free(c);
+}
