@@ -146,7 +146,7 @@ FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-D_GNU_SOURCE -std=gnu11 -pthread -DRANT_VERSION='"$(VERSION)"' -Isrc
 fuzz_srcs_wire := src/wire.c src/record.c src/metric.c src/hist.c src/txlog.c src/mem.c
 fuzz_srcs_cmsg := src/ts.c
-fuzz_srcs_opts := src/opts.c src/sweep.c
+fuzz_srcs_opts := src/opts.c src/sweep.c src/allow.c
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(SRCS) $(wildcard src/*.h) Makefile
 	@mkdir -p $(FUZZ_DIR)

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "allow.h"
 #include "measure.h"
 #include "reflect.h"
 #include "session.h"
@@ -144,6 +145,11 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f,
 	struct txrec rec;
 	bool measured, warm, sent;
 
+	/* Before any parsing: a sender outside --allow reaches nothing. */
+	if (!allow_match(&r->cfg->allow, (const struct sockaddr *)&m->src)) {
+		r->cnt.not_allowed++;
+		return MEASURE_GO_ON;
+	}
 	if (m->len < 0 || wire_parse(rx_buf, (size_t)m->len, WIRE_PING, &h)) {
 		r->cnt.invalid++;
 		return MEASURE_GO_ON;
@@ -206,6 +212,8 @@ int reflect_run(struct run *r)
 		ret = r->tp->recv(&r->sk, rx_buf, sizeof(rx_buf), &m, c->sw || f.want_sw, block);
 		if (ret == -EPROTO)
 			r->cnt.invalid++;	/* TCP: not rant's framing, dropped */
+		if (ret == -EACCES)
+			r->cnt.not_allowed++;	/* TCP: from outside --allow, closed */
 		if (ret) {
 			if (!reflect_idle(block, end, &spins)) {
 				r->stop_reason = "duration";

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "allow.h"
 #include "breakdown.h"
 #include "cpucheck.h"
 #include "hist.h"
@@ -130,6 +131,24 @@ static void warn_cpu_shared(FILE *f, const struct rant_cfg *c)
 		fprintf(f, "%s\n", msg);
 }
 
+/* Who may talk to the reflector (--allow), and --key. */
+static void report_start_guard(FILE *f, const struct rant_cfg *c)
+{
+	char p[INET6_ADDRSTRLEN + 8];
+
+	if (c->allow.n) {
+		fprintf(f, "allow:");
+		for (unsigned int i = 0; i < c->allow.n; i++) {
+			allow_str(&c->allow.p[i], p, sizeof(p));
+			fprintf(f, " %s", p);
+		}
+		fprintf(f, " (others dropped and counted)\n");
+	}
+	if (c->key_path)
+		fprintf(f, "key: pings and pongs carry an HMAC-SHA-256 (16 bytes) with the key of %s\n",
+			c->key_path);
+}
+
 void report_start(const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -143,6 +162,7 @@ void report_start(const struct run *r)
 			RANT_VERSION, c->iface, c->addr, c->port, c->size, r->session);
 	else
 		fprintf(f, "rant %s reflect: %s port %u\n", RANT_VERSION, c->iface, c->port);
+	report_start_guard(f, c);
 	if (c->tcp)
 		fprintf(f, "tcp: %u write%s per message, Nagle %s%s%s\n", c->writes,
 			c->writes > 1 ? "s" : "", c->nodelay ? "off (--nodelay)" : "on",
@@ -320,6 +340,8 @@ static void print_counts(struct out *o, const struct run *r)
 	} else {
 		o_u64(o, "sessions", ", sessions %" PRIu64, c->sessions);
 		o_u64(o, "refused", c->refused ? ", refused %" PRIu64 : NULL, c->refused);
+		o_u64(o, "not_allowed", r->cfg->allow.n ? ", not allowed %" PRIu64 : NULL,
+		      c->not_allowed);
 	}
 	o_u64(o, "warmup", ", warmup %" PRIu64, c->warmup);
 	if (r->cfg->mode == MODE_EMIT) {
@@ -588,6 +610,22 @@ static void print_histogram(struct out *o, struct run *r)
 	o_end(o);
 }
 
+/* --allow and --key in the JSON's config. */
+static void print_config_guard(struct json *j, const struct rant_cfg *c)
+{
+	char p[INET6_ADDRSTRLEN + 8];
+
+	if (c->mode == MODE_REFLECT) {
+		json_arr_begin(j, "allow");
+		for (unsigned int i = 0; i < c->allow.n; i++) {
+			allow_str(&c->allow.p[i], p, sizeof(p));
+			json_str(j, NULL, p);
+		}
+		json_arr_end(j);
+	}
+	json_bool(j, "authenticated", c->key_path != NULL);
+}
+
 static void print_config(struct json *j, const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -631,6 +669,7 @@ static void print_config(struct json *j, const struct run *r)
 		json_bool(j, "quickack", c->quickack);
 		json_bool(j, "cork", c->cork);
 	}
+	print_config_guard(j, c);
 	json_obj_end(j);
 }
 

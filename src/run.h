@@ -38,6 +38,8 @@ struct counts {
 	uint64_t send_errors;	/* send() failed */
 	uint64_t sessions;	/* reflector: emitter runs served */
 	uint64_t refused;	/* reflector: pings of a new session, table full */
+	uint64_t not_allowed;	/* reflector: datagrams (TCP: connections) from
+				 * outside --allow, dropped unread */
 	uint64_t breaches;	/* transactions above -t */
 	uint64_t log_skipped;	/* below -L, not logged */
 };
