@@ -24,7 +24,7 @@ NL_LIBS := $(shell pkg-config --libs libnl-route-3.0 2>/dev/null || echo -lnl-ro
 ALL_CFLAGS := $(CFLAGS) $(WARN) $(HARDEN) -D_GNU_SOURCE -std=gnu11 -pthread \
 	-DRANT_VERSION='"$(VERSION)"' $(NL_CFLAGS) -Isrc
 ALL_LDFLAGS := $(LDFLAGS) -pie -Wl,-z,relro,-z,now
-LIBS := $(NL_LIBS) -lm -pthread
+LIBS := $(NL_LIBS) -lcrypto -lm -pthread
 
 SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=build/%.o)
@@ -45,6 +45,8 @@ DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	iproute2 ethtool jq perl shellcheck cppcheck sockperf tuna linuxptp \
 	pciutils procps psmisc valgrind clang libclang-rt-14-dev python3 python3-matplotlib \
 	python3-numpy python3-pyflakes
+# --key: HMAC-SHA-256 from OpenSSL's libcrypto.
+DEB_PKGS += libssl-dev
 
 .PHONY: all deps check test unit net sim plot-test lint asan fuzz fuzz-check fuzz-corpus demo bench install clean
 

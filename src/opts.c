@@ -400,6 +400,33 @@ static int parse_allow(struct parser *ps, struct rant_cfg *c, const char *arg)
 	return 0;
 }
 
+/*
+ * --key on the emitter: the MAC lives inside the message, at its end.
+ * Without -m the size grows to hold the pong body and the MAC; a given
+ * size must hold the header and the MAC at least.
+ */
+static int key_sizes(struct parser *ps, struct rant_cfg *c)
+{
+	char msg[200];
+
+	if (!c->key_path || c->mode != MODE_EMIT)
+		return 0;
+	if (!c->size_arg) {
+		c->size = c->sizes[0] = WIRE_AUTH_PONG_LEN;
+		return 0;
+	}
+	for (unsigned int i = 0; i < c->nsizes; i++) {
+		if (c->sizes[i] >= WIRE_AUTH_MIN_LEN)
+			continue;
+		ps->o = opt_find('m');
+		snprintf(msg, sizeof(msg), "%u bytes cannot hold the header (%d) and the MAC of --key (%d): give -m %d or more (%d or more for the reflector's stamps)",
+			 c->sizes[i], WIRE_HDR_LEN, WIRE_MAC_LEN, WIRE_AUTH_MIN_LEN,
+			 WIRE_AUTH_PONG_LEN);
+		return bad(ps, "%s%s", msg, "");
+	}
+	return 0;
+}
+
 /* Store optarg for row o: 0, or -1 after a message. */
 static int parse_arg(struct parser *ps, struct rant_cfg *c, const char *arg)
 {
@@ -501,7 +528,7 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		if (need(ps, given, o))
 			return -1;
 	}
-	if (parse_sizes(ps, c))
+	if (parse_sizes(ps, c) || key_sizes(ps, c))
 		return -1;
 	if (c->duration_ns == DURATION_BY_MODE) {
 		c->duration_ns = c->mode == MODE_EMIT ? 10 * NS_PER_SEC : 0;

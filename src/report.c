@@ -172,9 +172,10 @@ void report_start(const struct run *r)
 	else
 		fprintf(f, "timestamps: kernel software, not the NIC's (%s): columns T*_KN\n",
 			r->sk.hw_note);
-	if (c->mode == MODE_EMIT && c->size < WIRE_PONG_LEN)
-		fprintf(f, "note: -m %u is below %d bytes: pongs cannot carry the reflector's stamps\n",
-			c->size, WIRE_PONG_LEN);
+	if (c->mode == MODE_EMIT && c->size < (c->key_path ? WIRE_AUTH_PONG_LEN : WIRE_PONG_LEN))
+		fprintf(f, "note: -m %u is below %d bytes%s: pongs cannot carry the reflector's stamps\n",
+			c->size, c->key_path ? WIRE_AUTH_PONG_LEN : WIRE_PONG_LEN,
+			c->key_path ? " (72 and the MAC of --key)" : "");
 	if (r->trace && trace_mounted(r->trace))
 		fprintf(f, "ftrace: tracefs was not mounted here: mounted it at /sys/kernel/tracing\n");
 	if (r->trace && trace_no_snapshot(r->trace))
@@ -334,6 +335,9 @@ static void print_counts(struct out *o, const struct run *r)
 	}
 	o_u64(o, "duplicate", ", duplicate %" PRIu64, c->duplicate);
 	o_u64(o, "invalid", ", invalid %" PRIu64, c->invalid);
+	/* --key: the emitter's are among its invalid, the reflector's apart */
+	o_u64(o, "unauthenticated", !r->cfg->key_path ? NULL : r->cfg->mode == MODE_EMIT ?
+	      " (unauthenticated %" PRIu64 ")" : ", unauthenticated %" PRIu64, c->unauthenticated);
 	o_u64(o, "socket_drops", ", socket drops %" PRIu64, c->socket_drops);
 	if (r->cfg->mode == MODE_EMIT) {
 		o_u64(o, "foreign", ", foreign %" PRIu64, c->foreign);

@@ -14,6 +14,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "run.h"
 #include "session.h"
 #include "trace.h"
@@ -187,6 +188,20 @@ static int open_transport(struct run *r)
 	return ret;
 }
 
+/* --key: the key file, checked and turned into the keyed MAC states. */
+static int load_key(struct run *r)
+{
+	char err[512];
+	int ret;
+
+	if (!r->cfg->key_path)
+		return 0;
+	ret = auth_load(&r->auth, r->cfg->key_path, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "rant: %s\n", err);
+	return ret;
+}
+
 /*
  * Signal handlers come first, so a signal during set-up ends it cleanly
  * (teardown removes the temporary output files). The emitter opens its
@@ -211,6 +226,9 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 		fprintf(stderr, "rant: sigaction: %s\n", strerror(-ret));
 		return ret;
 	}
+	ret = load_key(r);
+	if (ret)
+		return ret;
 	if (cfg->mode == MODE_EMIT) {
 		ret = open_transport(r);
 		if (ret)
@@ -258,6 +276,7 @@ void run_teardown(struct run *r)
 		hist_destroy(r->sweep[i].rtt);
 	txlog_destroy(r->log);
 	sessions_destroy(r->sessions);
+	auth_destroy(r->auth);
 	if (r->have_log)
 		outfile_abort(&r->logf);
 	if (r->have_json)

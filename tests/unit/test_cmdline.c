@@ -168,6 +168,15 @@ static const struct row rows[] = {
 	  { R, "--allow", "10.1.0.0/16", "--allow", "eth0" } },
 	{ OPTS_ERROR, "--allow: '' is not an IPv4 or IPv6 address", { R, "--allow", "" } },
 
+	/* --key (both sides): the MAC fits inside the message. */
+	{ OPTS_ERROR, "-m/--size: 47 bytes cannot hold the header (32) and the MAC of --key (16): give -m 48 or more (88 or more for the reflector's stamps)",
+	  { E, "--key", "k", "-m", "47" } },
+	{ OPTS_ERROR, "-m/--size: 32 bytes cannot hold the header", { E, "--key", "k", "-m", "64,32" } },
+	{ OPTS_OK, NULL, { E, "--key", "k", "-m", "48" } },
+	{ OPTS_OK, NULL, { R, "--key", "k" } },
+	{ OPTS_ERROR, "--key is empty", { E, "--key", "" } },
+	{ OPTS_ERROR, "--key given twice", { E, "--key", "k", "--key", "k" } },
+
 	/* Help and version, whatever else is on the line. */
 	{ OPTS_HELP, "usage: rant -i IFACE", { "-h" } },
 	{ OPTS_HELP, "usage: rant -i IFACE", { "--help", "-d", "9223372037" } },
