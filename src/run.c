@@ -155,7 +155,12 @@ static int open_output(struct outfile *o, bool *have, const char *path,
 
 static int open_outputs(struct run *r)
 {
-	int ret = open_output(&r->logf, &r->have_log, r->cfg->log_path, "-l");
+	const char *targets[] = { r->cfg->log_path, r->cfg->json_path };
+	int ret;
+
+	/* Left by a rant killed while writing: say so, remove nothing. */
+	outfile_report_stale(targets, sizeof(targets) / sizeof(targets[0]), stderr);
+	ret = open_output(&r->logf, &r->have_log, r->cfg->log_path, "-l");
 
 	return ret ? ret : open_output(&r->jsonf, &r->have_json, r->cfg->json_path, "-j");
 }

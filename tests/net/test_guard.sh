@@ -10,7 +10,7 @@
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="guard_allow guard_allow_tcp guard_key guard_key_tcp guard_key_missing
-	guard_key_wrong guard_key_reflector_without guard_key_files"
+	guard_key_wrong guard_key_reflector_without guard_key_files guard_stale"
 
 require_root
 require_cmd jq ss taskset
@@ -214,6 +214,34 @@ guard_key_files() {
 	key_refused short "15 bytes is too short" "$(key_file short 0123456789abcde)"
 	key_refused directory "not a regular file" "$WORK"
 	log_test "--key: missing, open, empty, short and non-file keys refused in one line"
+}
+
+# A rant killed (SIGKILL) while setting up its outputs leaves its
+# temporaries; the next rant writing there names each, with the command
+# that removes it, and removes none.
+guard_stale() {
+	local pid rc out=$WORK/out n
+	setup_pair || skip_test "cannot create namespaces and veth"
+	mkdir "$out"
+	ip netns exec "$NS_B" "$RANT" -i "$VETH_B" -s -d 100 -l "$out/r.log" -j "$out/r.json" \
+		>"$WORK/r1.txt" 2>&1 &
+	pid=$!
+	defer kill -9 "$pid"
+	wait_until 5 compgen -G "$out/r.json.rant-$pid-*" >/dev/null
+	check_err $? "no temporary output appeared: $(cat "$WORK/r1.txt")"
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	n=$(compgen -G "$out/*.rant-$pid-*" | wc -l)
+	[ "$n" = 2 ]; check_err $? "$n temporaries left by the killed rant, not 2: $(ls "$out")"
+	ip netns exec "$NS_B" "$RANT" -i "$VETH_B" -d 0.5 -l "$out/r.log" -j "$out/r.json" \
+		>"$WORK/r2.txt" 2>"$WORK/r2.err"
+	rc=$?
+	[ "$rc" = 0 ]; check_err $? "the next rant exited $rc: $(cat "$WORK/r2.err")"
+	[ "$(grep -c "a temporary output of rant pid $pid, which is gone.*rm -- '$out/r\.\(log\|json\)\.rant-$pid-" "$WORK/r2.err")" = 2 ]
+	check_err $? "the next rant did not name both: $(cat "$WORK/r2.err")"
+	[ "$(compgen -G "$out/*.rant-$pid-*" | wc -l)" = 2 ] && [ -s "$out/r.json" ]
+	check_err $? "the temporaries were removed, or the new outputs not written: $(ls "$out")"
+	log_test "stale temporaries of a killed rant: each named with its rm command, none removed"
 }
 
 tests_run
