@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "outfile.h"
@@ -167,6 +168,21 @@ void outfile_abort(struct outfile *o)
 	o->fd = -1;
 	free(o->path);
 	o->path = NULL;
+}
+
+int outfile_free_bytes(const struct outfile *o, uint64_t *bytes)
+{
+	struct statvfs sv;
+	uint64_t blocks;
+
+	if (!o->tmp || o->fd < 0)
+		return -ENOTSUP;
+	if (fstatvfs(o->fd, &sv))
+		return -errno;
+	blocks = geteuid() == 0 ? sv.f_bfree : sv.f_bavail;
+	*bytes = sv.f_frsize && blocks > UINT64_MAX / sv.f_frsize ? UINT64_MAX :
+		 blocks * sv.f_frsize;
+	return 0;
 }
 
 long outfile_temp_pid(const char *name)

@@ -16,6 +16,7 @@
 #define RANT_OUTFILE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct outfile {
@@ -34,6 +35,14 @@ FILE *outfile_stream(struct outfile *o);
 int outfile_commit(struct outfile *o);
 /* Remove the temporary file; safe to call on a committed or closed one. */
 void outfile_abort(struct outfile *o);
+
+/*
+ * Free bytes on the file system o is written to (its temporary's), as
+ * this user may use them (root: the reserved blocks too): 0 with *bytes,
+ * -ENOTSUP for stdout, a device or a FIFO (a stream, no file to fill),
+ * or -errno.
+ */
+int outfile_free_bytes(const struct outfile *o, uint64_t *bytes);
 
 /*
  * The pid of the writer of a temporary named name (NAME.rant-PID-XXXXXX,

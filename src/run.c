@@ -79,6 +79,26 @@ static long mem_available_kb(void)
 	return kb;
 }
 
+/*
+ * -l: room on the log's file system for its text at the end, for as many
+ * records as the log holds (the run's sizing, or -S's ring): the emitter's
+ * with the reflector's columns, as when the pongs carry them. 0, or
+ * -ENOSPC after one line.
+ */
+static int check_log_room(const struct run *r, size_t cap)
+{
+	const struct rant_cfg *c = r->cfg;
+	bool emit = c->mode == MODE_EMIT;
+	struct txlog_fmt f = { .emit = emit, .sw = c->sw, .peer = emit, .ack = emit && c->tcp };
+	uint64_t need = txlog_text_bytes(cap, &f), avail;
+
+	if (outfile_free_bytes(&r->logf, &avail) || need <= avail)
+		return 0;	/* enough, or a stream (-l /dev/null, a FIFO) */
+	fprintf(stderr, "rant: -l %s: a log of up to %zu records needs about %.1f MiB, and its file system has %.1f MiB free: free some, write the log elsewhere, or give -c, a shorter -d or -S\n",
+		c->log_path, cap, (double)need / (1 << 20), (double)avail / (1 << 20));
+	return -ENOSPC;
+}
+
 static int alloc_memory(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -125,6 +145,8 @@ static int alloc_memory(struct run *r)
 				cap, need_kb / 1024);
 			return -ENOMEM;
 		}
+		if (check_log_room(r, cap))
+			return -ENOSPC;
 		r->log = txlog_create(cap, c->snapshot, c->hugepages);
 		if (!r->log) {
 			fprintf(stderr, "rant: cannot allocate the log (%zu records): %s: %s\n",

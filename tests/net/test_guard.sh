@@ -10,7 +10,8 @@
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="guard_allow guard_allow_tcp guard_key guard_key_tcp guard_key_missing
-	guard_key_wrong guard_key_reflector_without guard_key_files guard_stale"
+	guard_key_wrong guard_key_reflector_without guard_key_files guard_stale
+	guard_log_room"
 
 require_root
 require_cmd jq ss taskset
@@ -242,6 +243,34 @@ guard_stale() {
 	[ "$(compgen -G "$out/*.rant-$pid-*" | wc -l)" = 2 ] && [ -s "$out/r.json" ]
 	check_err $? "the temporaries were removed, or the new outputs not written: $(ls "$out")"
 	log_test "stale temporaries of a killed rant: each named with its rm command, none removed"
+}
+
+# small_fs ARGS...: rant ARGS on B's veth writing into $WORK/small, a
+# tmpfs of 1 MiB mounted in a mount namespace of its own (gone with it).
+small_fs() {
+	ip netns exec "$NS_B" unshare -m --propagation private sh -c \
+		'mount -t tmpfs -o size=1m "$1" "$2" && shift 2 && exec "$@"' \
+		sh "rant-test-$UNIQ" "$WORK/small" "$RANT" -i "$VETH_B" "$@"
+}
+
+# -l on a file system without room for the log as sized: one line with
+# the need and the free space, exit 1, before the port is bound.
+guard_log_room() {
+	local rc
+	setup_pair || skip_test "cannot create namespaces and veth"
+	mkdir "$WORK/small"
+	small_fs -c 100000 -d 1 -l "$WORK/small/r.log" >"$WORK/out.txt" 2>"$WORK/err.txt"
+	rc=$?
+	[ "$rc" = 1 ] && [ "$(wc -l <"$WORK/err.txt")" = 1 ]
+	check_err $? "exit $rc (not 1), stderr: $(cat "$WORK/err.txt")"
+	grep -Eq "a log of up to 100000 records needs about [0-9.]+ MiB, and its file system has (0\.[0-9]|1\.0) MiB free" "$WORK/err.txt"
+	check_err $? "the line does not give the need and the free space: $(cat "$WORK/err.txt")"
+	! grep -q 'Latency Statistics' "$WORK/out.txt"; check_err $? "a summary was printed"
+	small_fs -c 5000 -d 0.3 -l "$WORK/small/r.log" >"$WORK/out2.txt" 2>"$WORK/err2.txt"
+	rc=$?
+	[ "$rc" = 0 ]; check_err $? "a log that fits was refused (exit $rc): $(cat "$WORK/err2.txt")"
+	mountpoint -q "$WORK/small"; check_fail $? "the tmpfs outlived its mount namespace"
+	log_test "-l without room on its file system: refused in one line before any packet"
 }
 
 tests_run

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "outfile.h"
@@ -391,6 +392,27 @@ static void test_stale(void)
 	rm_all();
 }
 
+/* The free space of the temporary's file system, as statvfs says. */
+static void test_free_bytes(void)
+{
+	struct outfile o;
+	struct statvfs sv;
+	char msg[256];
+	uint64_t got = 0, want;
+
+	ok(outfile_open(&o, "room.txt", msg, sizeof(msg)) == 0, "open room.txt");
+	is_int(outfile_free_bytes(&o, &got), 0, "its file system's free bytes");
+	if (!statvfs(dir, &sv)) {
+		want = (uint64_t)(geteuid() == 0 ? sv.f_bfree : sv.f_bavail) * sv.f_frsize;
+		ok(got + (1 << 20) >= want && got <= want + (1 << 20),
+		   "as statvfs says, within 1 MiB: %" PRIu64 " and %" PRIu64, got, want);
+	}
+	outfile_abort(&o);
+	ok(outfile_open(&o, "/dev/null", msg, sizeof(msg)) == 0, "open /dev/null");
+	is_int(outfile_free_bytes(&o, &got), -ENOTSUP, "a device is a stream: nothing to check");
+	outfile_abort(&o);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -409,6 +431,7 @@ int main(void)
 	test_stdout();
 	test_special();
 	test_stale();
+	test_free_bytes();
 	rm_all();
 	if (chdir("/") || rmdir(dir))
 		diag("could not remove %s", dir);
