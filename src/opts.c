@@ -134,7 +134,7 @@ static const struct opt opt_table[] = {
 	{ "allow", O_ALLOW, "PREFIX", REFLECT_ONLY, T_ALLOW, FIELD(allow),
 	  .help = "answer only pings from PREFIX (10.1.0.0/16, fd00::/64, 10.1.2.3); repeatable, up to 32; others are dropped and counted" },
 	{ "key", O_KEY, "FILE", BOTH, T_STR, FIELD(key_path),
-	  .help = "authenticate pings and pongs with HMAC-SHA-256 and the key in FILE (mode 600, 16 bytes or more; the same on both sides)" },
+	  .help = "authenticate pings and pongs with HMAC-SHA-256 and the key in FILE (mode 600, 16 bytes or more; the same on both sides); the MAC takes the last 16 bytes of -m, whose default becomes 88" },
 	{ "tcp", O_TCP, NULL, BOTH, T_FLAG, FIELD(tcp),
 	  .help = "carry the messages on a TCP connection (both sides) instead of UDP datagrams" },
 	{ "writes", O_WRITES, "N", BOTH, T_UINT, FIELD(writes), .def = 1, .min = 1, .max = 16,
