@@ -25,7 +25,7 @@ PCAP_LIBS := $(shell pkg-config --libs libpcap 2>/dev/null || echo -lpcap)
 ALL_CFLAGS := $(CFLAGS) $(WARN) $(HARDEN) -D_GNU_SOURCE -std=gnu11 -pthread \
 	-DRANT_VERSION='"$(VERSION)"' $(NL_CFLAGS) -Isrc
 ALL_LDFLAGS := $(LDFLAGS) -pie -Wl,-z,relro,-z,now
-LIBS := $(NL_LIBS) $(PCAP_LIBS) -lm -pthread
+LIBS := $(NL_LIBS) $(PCAP_LIBS) -lcrypto -lm -pthread
 
 SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=build/%.o)
@@ -46,6 +46,8 @@ DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	iproute2 ethtool jq perl shellcheck cppcheck sockperf tuna linuxptp \
 	pciutils procps psmisc valgrind clang libclang-rt-14-dev python3 python3-matplotlib \
 	python3-numpy python3-pyflakes
+# --key: HMAC-SHA-256 from OpenSSL's libcrypto.
+DEB_PKGS += libssl-dev
 
 .PHONY: all deps check test unit net sim plot-test lint asan fuzz fuzz-check fuzz-corpus demo bench install clean
 
@@ -149,7 +151,7 @@ FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-D_GNU_SOURCE -std=gnu11 -pthread -DRANT_VERSION='"$(VERSION)"' -Isrc
 fuzz_srcs_wire := src/wire.c src/record.c src/metric.c src/hist.c src/txlog.c src/mem.c
 fuzz_srcs_cmsg := src/ts.c
-fuzz_srcs_opts := src/opts.c src/sweep.c
+fuzz_srcs_opts := src/opts.c src/sweep.c src/allow.c
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(SRCS) $(wildcard src/*.h) Makefile
 	@mkdir -p $(FUZZ_DIR)

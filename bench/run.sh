@@ -16,8 +16,11 @@
 # each message with a 4-byte length, sockperf with its own header):
 #   floor tcp spin / block, rant tcp spin / block (--tcp --nodelay),
 #   sockperf tcp   sockperf ping-pong --tcp (blocking)
+#   rant spin key, rant block key: rant spin/block with --key on both
+#                  sides (the MAC's cost, as a ratio to the rows without)
 # and prints the user-level round trip (rant: T4_SW - T1_SW) of each, the
-# ratios against the targets, then the log-writing figure of logbench.
+# ratios against the targets, then the log-writing figure of logbench and
+# the cost of one MAC (authbench).
 #
 # Environment: BENCH_N round trips per run (default 200000).
 # Raw outputs go to bench/out/. Exits 0 when every run produced numbers,
@@ -39,6 +42,7 @@ PORT_SOCKPERF=11111
 OUT=$BENCH/out
 FLOOR=$BENCH/floor
 LOGBENCH=$BENCH/logbench
+AUTHBENCH=$BENCH/authbench
 
 declare -A RES=()	# run -> "samples min p50 p99 p99.9 max"
 ORDER=()
@@ -83,11 +87,13 @@ build() {
 			exit 1
 		fi
 	done
-	say "bench: building bench/floor, bench/logbench"
+	say "bench: building bench/floor, bench/logbench, bench/authbench"
 	cc -O2 -Wall -Wextra -o "$FLOOR" "$BENCH/floor.c"
 	cc -O2 -D_GNU_SOURCE -I"$TOP/src" -I/usr/include/libnl3 \
 		-o "$LOGBENCH" "$BENCH/logbench.c" "$TOP/build/librant.a" \
 		-lnl-route-3 -lnl-3 -lm
+	cc -O2 -D_GNU_SOURCE -I"$TOP/src" -o "$AUTHBENCH" "$BENCH/authbench.c" \
+		"$TOP/build/librant.a" -lcrypto
 }
 
 # Say so when other work is running: the figures will be noise.
@@ -364,6 +370,12 @@ print_targets() {
 	target "TCP rant block p50 / floor block p50" "rant tcp block" "floor tcp block" -
 	target "TCP rant block p50 / sockperf p50" "rant tcp block" "sockperf tcp" -
 	target "floor tcp spin p50 / floor spin p50" "floor tcp spin" "floor spin" -
+	target "--key: rant spin p50 / without" "rant spin key" "rant spin" -
+	target "--key: rant block p50 / without" "rant block key" "rant block" -
+	target "--key: rant spin wire p50 / without" "rant spin key (wire, kernel)" \
+		"rant spin (wire, kernel)" -
+	target "--key: rant block wire p50 / without" "rant block key (wire, kernel)" \
+		"rant block (wire, kernel)" -
 	check_blocking
 }
 
@@ -422,6 +434,21 @@ logbench_run() {
 	}'
 }
 
+# authbench_run: ns per MAC over the default --key message (88 bytes), on
+# the emitter's CPU.
+authbench_run() {
+	local f=$OUT/authbench.txt
+	say "bench: authbench (HMAC-SHA-256 of one message)"
+	if ! taskset -c "$CPU_EMIT" "$AUTHBENCH" >"$f" 2>&1; then
+		cat "$f" >&2
+		fail_run authbench "authbench failed"
+		return 0
+	fi
+	printf '\n--key: one MAC (HMAC-SHA-256, 16 bytes kept) of an 88-byte message, ns per call (best, median of 15 rounds)\n'
+	sed -n -E 's/^mac size=([0-9]+) sign_best_ns=([0-9.]+) sign_median_ns=([0-9.]+) verify_best_ns=([0-9.]+) verify_median_ns=([0-9.]+)$/sign   \2  \3\nverify \4  \5/p' "$f"
+	printf '(a keyed round trip makes four: the emitter signs, the reflector verifies and signs, the emitter verifies)\n'
+}
+
 main() {
 	GNU_TIME=
 	if /usr/bin/time --version >/dev/null 2>&1; then
@@ -450,12 +477,16 @@ main() {
 	rant_run "rant tcp spin" --tcp --nodelay
 	rant_run "rant tcp block" --tcp --nodelay --block
 	sockperf_run "sockperf tcp" --tcp
+	(umask 077; head -c 32 /dev/urandom >"$OUT/key")
+	rant_run "rant spin key" --key "$OUT/key"
+	rant_run "rant block key" --block --key "$OUT/key"
 
 	# a group, not a pipe: logbench_run must run in this shell
 	{
 		print_table
 		print_targets
 		logbench_run
+		authbench_run
 	} >"$OUT/report.txt"
 	cat "$OUT/report.txt"
 	if [ "${#FAILED_RUNS[@]}" -gt 0 ]; then

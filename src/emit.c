@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "capture.h"
+#include "auth.h"
 #include "emit.h"
 #include "measure.h"
 #include "report.h"
@@ -79,11 +80,35 @@ enum pong_class emit_classify(struct pong_window *w, const void *buf,
 	return h->seq == seq ? PONG_MATCH : PONG_LATE;
 }
 
+/*
+ * --key: whether a datagram shaped as this phase's pong carries a valid
+ * MAC. Checked before it is classified, so a forged pong cannot mark its
+ * seq as seen. Other datagrams pass here and are counted invalid after.
+ */
+static bool emit_authentic(struct emitter *e, const struct sk_msg *m)
+{
+	struct wire_hdr h;
+
+	if (m->len < 0 || (size_t)m->len != e->size ||
+	    wire_parse(rx_buf, (size_t)m->len, WIRE_PONG, &h))
+		return true;
+	if (!(h.flags & WIRE_F_AUTH)) {
+		e->r->peer_no_key = true;	/* a reflector without --key */
+		return false;
+	}
+	return auth_verify(e->r->auth, rx_buf, (size_t)m->len);
+}
+
 /* Classify one datagram; 1 if it is the pong awaited, else 0 after counting it. */
 static int emit_match(struct emitter *e, const struct sk_msg *m, struct wire_hdr *h)
 {
 	struct run *r = e->r;
 
+	if (r->auth && !emit_authentic(e, m)) {
+		r->cnt.invalid++;
+		r->cnt.unauthenticated++;
+		return 0;
+	}
 	switch (emit_classify(&e->seen, rx_buf, m->len, e->size, r->session, e->seq, h)) {
 	case PONG_MATCH:
 		return 1;
@@ -151,7 +176,7 @@ static void emit_take_pong(struct emitter *e, struct txrec *rec,
 	struct run *r = e->r;
 	struct wire_body b;
 
-	if (wire_parse_body(rx_buf, h->len, &b))
+	if (wire_parse_body(rx_buf, h->len - (r->auth ? WIRE_MAC_LEN : 0), &b))
 		return;
 	r->peer_body = true;
 	r->peer_hw = h->flags & WIRE_F_T2_HW;
@@ -180,7 +205,8 @@ static void emit_set_flags(const struct emitter *e, bool measured)
 	struct wire_hdr h = {
 		.type = WIRE_PING,
 		.flags = (uint16_t)((measured ? 0 : WIRE_F_WARMUP) |
-				    (r->cfg->sw ? WIRE_F_WANT_SW : 0)),
+				    (r->cfg->sw ? WIRE_F_WANT_SW : 0) |
+				    (r->auth ? WIRE_F_AUTH : 0)),
 		.session = r->session,
 		.len = e->size,
 	};
@@ -205,6 +231,9 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 	pong_window_forget(&e->seen, ++e->seq);
 	t1_sw = realtime_ns();
 	wire_set_seq(tx_buf, e->seq, t1_sw);
+	/* --key: the MAC covers T1_SW, so its cost lands in T1_SW -> T1 wire. */
+	if (r->auth)
+		auth_sign(r->auth, tx_buf, e->size);
 	ret = r->tp->send(&r->sk, tx_buf, e->size, NULL, &key);
 	if (ret) {
 		if (ret == -ENOTCONN)
@@ -255,7 +284,17 @@ static int emit_warmup_failed(struct emitter *e)
 
 	r->stop_reason = e->pongs ? "warm-up failed: pongs arrive without timestamps" :
 		"warm-up failed: no pong";
-	if (!e->pongs && c->tcp && tcp_stats()->garbage)
+	if (!e->pongs && r->auth && r->cnt.unauthenticated)
+		snprintf(r->failure, sizeof(r->failure),
+			 "%llu pongs from %s failed authentication: %s",
+			 (unsigned long long)r->cnt.unauthenticated, c->addr, r->peer_no_key ?
+			 "they carry no MAC: the reflector runs without --key; give it the same --key FILE" :
+			 "their MAC is wrong: is the reflector's key another, or is it an older rant without --key?");
+	else if (!e->pongs && r->auth)
+		snprintf(r->failure, sizeof(r->failure),
+			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there with the same --key? (a reflector with another key answers nothing, and counts the pings as unauthenticated)",
+			 c->addr, c->port, WARMUP_LIMIT_NS / NS_PER_SEC);
+	else if (!e->pongs && c->tcp && tcp_stats()->garbage)
 		snprintf(r->failure, sizeof(r->failure),
 			 "%s port %u accepts TCP but does not speak rant (%llu connections dropped): is another service on that port?",
 			 c->addr, c->port, (unsigned long long)tcp_stats()->garbage);

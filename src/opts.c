@@ -28,7 +28,7 @@
 enum {
 	O_PORT = 256, O_TIMEOUT, O_INTERVAL, O_BLOCK, O_TRACE_INSTANCE,
 	O_VERSION, O_MAX_SESSIONS, O_TCP, O_WRITES, O_NODELAY, O_QUICKACK, O_CORK,
-	O_PCAP, O_MAX
+	O_PCAP, O_ALLOW, O_KEY, O_MAX
 };
 
 /* Who may use an option. */
@@ -42,6 +42,7 @@ enum opt_type {
 	T_UINT,		/* unsigned integer of the field's size, in [min, max] */
 	T_NS,		/* int64 ns from a decimal number of units, in [min, max] */
 	T_SIZES,	/* -m: sizes, nsizes and size from a size, list or range */
+	T_ALLOW,	/* --allow: a prefix added to the list (repeatable) */
 	T_HELP,
 	T_VERSION,
 };
@@ -132,6 +133,10 @@ static const struct opt opt_table[] = {
 	{ "max-sessions", O_MAX_SESSIONS, "N", REFLECT_ONLY, T_UINT, FIELD(max_sessions),
 	  .def = SESSION_MAX_DEFAULT, .min = 1, .max = 4096,
 	  .help = "emitters served at once; one idle 10 s makes room for a new one" },
+	{ "allow", O_ALLOW, "PREFIX", REFLECT_ONLY, T_ALLOW, FIELD(allow),
+	  .help = "answer only pings from PREFIX (10.1.0.0/16, fd00::/64, 10.1.2.3); repeatable, up to 32; others are dropped and counted" },
+	{ "key", O_KEY, "FILE", BOTH, T_STR, FIELD(key_path),
+	  .help = "authenticate pings and pongs with HMAC-SHA-256 and the key in FILE (mode 600, 16 bytes or more; the same on both sides); the MAC takes the last 16 bytes of -m, whose default becomes 88" },
 	{ "tcp", O_TCP, NULL, BOTH, T_FLAG, FIELD(tcp),
 	  .help = "carry the messages on a TCP connection (both sides) instead of UDP datagrams" },
 	{ "writes", O_WRITES, "N", BOTH, T_UINT, FIELD(writes), .def = 1, .min = 1, .max = 16,
@@ -387,6 +392,43 @@ static int parse_sizes(struct parser *ps, struct rant_cfg *c)
 	return 0;
 }
 
+/* --allow PREFIX: one more entry of the list. */
+static int parse_allow(struct parser *ps, struct rant_cfg *c, const char *arg)
+{
+	char msg[200];
+
+	if (allow_add(&c->allow, arg, msg, sizeof(msg)))
+		return bad(ps, "%s%s", msg, "");
+	return 0;
+}
+
+/*
+ * --key on the emitter: the MAC lives inside the message, at its end.
+ * Without -m the size grows to hold the pong body and the MAC; a given
+ * size must hold the header and the MAC at least.
+ */
+static int key_sizes(struct parser *ps, struct rant_cfg *c)
+{
+	char msg[200];
+
+	if (!c->key_path || c->mode != MODE_EMIT)
+		return 0;
+	if (!c->size_arg) {
+		c->size = c->sizes[0] = WIRE_AUTH_PONG_LEN;
+		return 0;
+	}
+	for (unsigned int i = 0; i < c->nsizes; i++) {
+		if (c->sizes[i] >= WIRE_AUTH_MIN_LEN)
+			continue;
+		ps->o = opt_find('m');
+		snprintf(msg, sizeof(msg), "%u bytes cannot hold the header (%d) and the MAC of --key (%d): give -m %d or more (%d or more for the reflector's stamps)",
+			 c->sizes[i], WIRE_HDR_LEN, WIRE_MAC_LEN, WIRE_AUTH_MIN_LEN,
+			 WIRE_AUTH_PONG_LEN);
+		return bad(ps, "%s%s", msg, "");
+	}
+	return 0;
+}
+
 /* Store optarg for row o: 0, or -1 after a message. */
 static int parse_arg(struct parser *ps, struct rant_cfg *c, const char *arg)
 {
@@ -425,6 +467,8 @@ static int parse_arg(struct parser *ps, struct rant_cfg *c, const char *arg)
 	case T_SIZES:
 		c->size_arg = arg;
 		return 0;
+	case T_ALLOW:
+		return parse_allow(ps, c, arg);
 	case T_HELP:
 	case T_VERSION:
 		break;
@@ -486,7 +530,7 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		if (need(ps, given, o))
 			return -1;
 	}
-	if (parse_sizes(ps, c))
+	if (parse_sizes(ps, c) || key_sizes(ps, c))
 		return -1;
 	if (c->duration_ns == DURATION_BY_MODE) {
 		c->duration_ns = c->mode == MODE_EMIT ? 10 * NS_PER_SEC : 0;
@@ -591,7 +635,7 @@ enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *c,
 			printf("rant %s\n", RANT_VERSION);
 			return OPTS_HELP;
 		}
-		if (given[opt] && ps.o->arg) {
+		if (given[opt] && ps.o->arg && ps.o->type != T_ALLOW) {
 			fprintf(err, "rant: %s given twice (again as '%s'): give it once\n",
 				opt_label(opt, label, sizeof(label)), optarg);
 			return OPTS_ERROR;

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "allow.h"
+
 enum rant_mode {
 	MODE_REFLECT,		/* no -a: server */
 	MODE_EMIT,		/* -a ADDR: client */
@@ -53,6 +55,8 @@ struct rant_cfg {
 	bool prefer_busypoll;		/* -P */
 	int verbose;			/* -v, repeatable */
 	uint32_t max_sessions;		/* --max-sessions: reflector's table */
+	struct allow_list allow;	/* --allow: who may talk to the reflector */
+	const char *key_path;		/* --key: HMAC key file, both sides */
 	/* threshold and ftrace */
 	int64_t threshold_ns;		/* -t; 0 = off */
 	bool cont;			/* -C */

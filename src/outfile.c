@@ -7,8 +7,12 @@
 #include <limits.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <dirent.h>
+#include <libgen.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "outfile.h"
@@ -43,7 +47,7 @@ static int open_temp(struct outfile *o, const char *target, char *msg, size_t le
 {
 	int err;
 
-	if (asprintf(&o->tmp, "%s.rant-XXXXXX", target) < 0) {
+	if (asprintf(&o->tmp, "%s.rant-%ld-XXXXXX", target, (long)getpid()) < 0) {
 		o->tmp = NULL;
 		return -ENOMEM;
 	}
@@ -164,4 +168,135 @@ void outfile_abort(struct outfile *o)
 	o->fd = -1;
 	free(o->path);
 	o->path = NULL;
+}
+
+int outfile_free_bytes(const struct outfile *o, uint64_t *bytes)
+{
+	struct statvfs sv;
+	uint64_t blocks;
+
+	if (!o->tmp || o->fd < 0)
+		return -ENOTSUP;
+	if (fstatvfs(o->fd, &sv))
+		return -errno;
+	blocks = geteuid() == 0 ? sv.f_bfree : sv.f_bavail;
+	*bytes = sv.f_frsize && blocks > UINT64_MAX / sv.f_frsize ? UINT64_MAX :
+		 blocks * sv.f_frsize;
+	return 0;
+}
+
+long outfile_temp_pid(const char *name)
+{
+	const char *p = NULL, *q;
+	char *end;
+	long pid;
+
+	for (q = strstr(name, ".rant-"); q; q = strstr(q + 1, ".rant-"))
+		p = q;		/* the last one: a target may hold ".rant-" */
+	if (!p || p == name)
+		return 0;
+	p += strlen(".rant-");
+	if (*p < '1' || *p > '9')
+		return 0;
+	pid = strtol(p, &end, 10);
+	if (*end != '-' || strlen(end + 1) != 6 || pid <= 0 || pid > INT_MAX)
+		return 0;
+	for (q = end + 1; *q; q++)
+		if (!((*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'z') ||
+		      (*q >= 'A' && *q <= 'Z')))
+			return 0;
+	return pid;
+}
+
+/* The directory a temporary of target would be in, as an absolute path,
+ * or NULL (none: "-", a device, a FIFO); malloc'ed. */
+static char *temp_dir(const char *target)
+{
+	struct stat st;
+	char *copy, *dir;
+
+	if (!strcmp(target, "-") || (!stat(target, &st) && !S_ISREG(st.st_mode)))
+		return NULL;
+	copy = realpath(target, NULL);	/* a symlink's temporary is beside its file */
+	if (!copy)
+		copy = strdup(target);
+	if (!copy)
+		return NULL;
+	dir = realpath(dirname(copy), NULL);
+	free(copy);
+	return dir;
+}
+
+/* path in single quotes for a shell ('\'' for a quote inside). */
+static void shell_quote(FILE *f, const char *path)
+{
+	fputc('\'', f);
+	for (; *path; path++) {
+		if (*path == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*path, f);
+	}
+	fputc('\'', f);
+}
+
+/* No process has this pid (EPERM: one runs, another user's). */
+static bool pid_gone(long pid)
+{
+	return kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
+/* Report the stale temporaries in dir; how many. */
+static unsigned int report_dir(const char *dir, FILE *f)
+{
+	unsigned int n = 0;
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+
+	if (!dp)
+		return 0;
+	while ((d = readdir(dp))) {
+		long pid = outfile_temp_pid(d->d_name);
+		char *path;
+		struct stat st;
+
+		if (!pid || !pid_gone(pid))
+			continue;	/* not one, or its writer still runs */
+		if (asprintf(&path, "%s/%s", dir, d->d_name) < 0)
+			break;
+		if (!lstat(path, &st) && S_ISREG(st.st_mode)) {
+			fprintf(f, "rant: warning: %s: a temporary output of rant pid %ld, which is gone (killed while writing?): remove it with rm -- ",
+				path, pid);
+			shell_quote(f, path);
+			fputc('\n', f);
+			n++;
+		}
+		free(path);
+	}
+	closedir(dp);
+	return n;
+}
+
+unsigned int outfile_report_stale(const char *const *targets, size_t n, FILE *f)
+{
+	char *dirs[8] = { NULL };
+	unsigned int found = 0;
+	size_t nd = 0;
+
+	for (size_t i = 0; i < n && nd < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		char *d = targets[i] ? temp_dir(targets[i]) : NULL;
+		bool seen = false;
+
+		for (size_t j = 0; d && j < nd; j++)
+			seen |= !strcmp(dirs[j], d);
+		if (!d || seen) {
+			free(d);
+			continue;
+		}
+		found += report_dir(d, f);
+		dirs[nd++] = d;
+	}
+	for (size_t j = 0; j < nd; j++)
+		free(dirs[j]);
+	return found;
 }

@@ -7,11 +7,16 @@
  * is not a regular file (a character device such as /dev/null, a FIFO):
  * renaming over it would replace it. A symlink to a file is followed: the
  * file it names is replaced, the link stays.
+ *
+ * A temporary is named TARGET.rant-PID-XXXXXX, PID the writer's, so one
+ * left behind by a writer that is gone (SIGKILL, a crash, a power cut)
+ * can be told from one being written now.
  */
 #ifndef RANT_OUTFILE_H
 #define RANT_OUTFILE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct outfile {
@@ -30,5 +35,28 @@ FILE *outfile_stream(struct outfile *o);
 int outfile_commit(struct outfile *o);
 /* Remove the temporary file; safe to call on a committed or closed one. */
 void outfile_abort(struct outfile *o);
+
+/*
+ * Free bytes on the file system o is written to (its temporary's), as
+ * this user may use them (root: the reserved blocks too): 0 with *bytes,
+ * -ENOTSUP for stdout, a device or a FIFO (a stream, no file to fill),
+ * or -errno.
+ */
+int outfile_free_bytes(const struct outfile *o, uint64_t *bytes);
+
+/*
+ * The pid of the writer of a temporary named name (NAME.rant-PID-XXXXXX,
+ * a file name without directory), or 0 when name is not one.
+ */
+long outfile_temp_pid(const char *name);
+
+/*
+ * Temporaries of writers that are gone beside each of the n targets
+ * (each directory looked at once; "-", devices and FIFOs have none):
+ * one line each on f, naming the file, its writer's pid and the command
+ * that removes it. Nothing is removed: the user decides. Returns how
+ * many were reported.
+ */
+unsigned int outfile_report_stale(const char *const *targets, size_t n, FILE *f);
 
 #endif

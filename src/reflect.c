@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "capture.h"
+#include "allow.h"
+#include "auth.h"
 #include "measure.h"
 #include "reflect.h"
 #include "session.h"
@@ -42,8 +44,11 @@ static int64_t reflect_answer(struct run *r, const struct session *f,
 	struct wire_body b = { 0 };
 	uint16_t flags = h->flags & WIRE_F_PING_MASK;
 	bool sw = r->cfg->sw || f->want_sw;
+	size_t room = h->len - (r->auth ? WIRE_MAC_LEN : 0);	/* before the MAC */
 	uint32_t key;
 
+	if (!r->auth)
+		flags &= (uint16_t)~WIRE_F_AUTH;	/* no MAC: the emitter can tell */
 	if (rec->t2_wire != TS_NONE)
 		flags |= WIRE_F_T2 | (r->sk.hw ? WIRE_F_T2_HW : 0);
 	if (sw)
@@ -58,9 +63,12 @@ static int64_t reflect_answer(struct run *r, const struct session *f,
 	b.fu_seq = f->fu_seq;
 	b.fu_t3_wire = f->fu_t3;
 	b.t3_sw = sw ? realtime_ns() : TS_NONE;
-	if (h->len >= WIRE_PONG_LEN)
+	if (room >= WIRE_PONG_LEN)
 		wire_put_body(rx_buf, &b);
 	txrec_set_t3_sw(rec, b.t3_sw);
+	/* --key: after T3_SW, so its cost lands in T3_SW -> T3 wire. */
+	if (r->auth)
+		auth_sign(r->auth, rx_buf, h->len);
 
 	/* Exactly as long as the ping: never an amplifier. */
 	*sent = r->tp->send(&r->sk, rx_buf, h->len, m, &key) == 0;
@@ -147,8 +155,18 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f,
 	struct txrec rec;
 	bool measured, warm, sent;
 
+	/* Before any parsing: a sender outside --allow reaches nothing. */
+	if (!allow_match(&r->cfg->allow, (const struct sockaddr *)&m->src)) {
+		r->cnt.not_allowed++;
+		return MEASURE_GO_ON;
+	}
 	if (m->len < 0 || wire_parse(rx_buf, (size_t)m->len, WIRE_PING, &h)) {
 		r->cnt.invalid++;
+		return MEASURE_GO_ON;
+	}
+	/* --key: no session state, no answer, without a valid MAC. */
+	if (r->auth && !((h.flags & WIRE_F_AUTH) && auth_verify(r->auth, rx_buf, h.len))) {
+		r->cnt.unauthenticated++;
 		return MEASURE_GO_ON;
 	}
 	s = reflect_session(r, m, &h);
@@ -211,6 +229,8 @@ int reflect_run(struct run *r)
 		ret = r->tp->recv(&r->sk, rx_buf, sizeof(rx_buf), &m, c->sw || f.want_sw, block);
 		if (ret == -EPROTO)
 			r->cnt.invalid++;	/* TCP: not rant's framing, dropped */
+		if (ret == -EACCES)
+			r->cnt.not_allowed++;	/* TCP: from outside --allow, closed */
 		if (ret) {
 			if (!reflect_idle(block, end, &spins)) {
 				r->stop_reason = "duration";

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "allow.h"
 #include "breakdown.h"
 #include "capture.h"
 #include "cpucheck.h"
@@ -133,6 +134,24 @@ static void warn_cpu_shared(FILE *f, const struct rant_cfg *c)
 		fprintf(f, "%s\n", msg);
 }
 
+/* Who may talk to the reflector (--allow), and --key. */
+static void report_start_guard(FILE *f, const struct rant_cfg *c)
+{
+	char p[INET6_ADDRSTRLEN + 8];
+
+	if (c->allow.n) {
+		fprintf(f, "allow:");
+		for (unsigned int i = 0; i < c->allow.n; i++) {
+			allow_str(&c->allow.p[i], p, sizeof(p));
+			fprintf(f, " %s", p);
+		}
+		fprintf(f, " (others dropped and counted)\n");
+	}
+	if (c->key_path)
+		fprintf(f, "key: pings and pongs carry an HMAC-SHA-256 (16 bytes) with the key of %s\n",
+			c->key_path);
+}
+
 void report_start(const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -146,6 +165,7 @@ void report_start(const struct run *r)
 			RANT_VERSION, c->iface, c->addr, c->port, c->size, r->session);
 	else
 		fprintf(f, "rant %s reflect: %s port %u\n", RANT_VERSION, c->iface, c->port);
+	report_start_guard(f, c);
 	if (c->tcp)
 		fprintf(f, "tcp: %u write%s per message, Nagle %s%s%s\n", c->writes,
 			c->writes > 1 ? "s" : "", c->nodelay ? "off (--nodelay)" : "on",
@@ -155,9 +175,10 @@ void report_start(const struct run *r)
 	else
 		fprintf(f, "timestamps: kernel software, not the NIC's (%s): columns T*_KN\n",
 			r->sk.hw_note);
-	if (c->mode == MODE_EMIT && c->size < WIRE_PONG_LEN)
-		fprintf(f, "note: -m %u is below %d bytes: pongs cannot carry the reflector's stamps\n",
-			c->size, WIRE_PONG_LEN);
+	if (c->mode == MODE_EMIT && c->size < (c->key_path ? WIRE_AUTH_PONG_LEN : WIRE_PONG_LEN))
+		fprintf(f, "note: -m %u is below %d bytes%s: pongs cannot carry the reflector's stamps\n",
+			c->size, c->key_path ? WIRE_AUTH_PONG_LEN : WIRE_PONG_LEN,
+			c->key_path ? " (72 and the MAC of --key)" : "");
 	if (r->trace && trace_mounted(r->trace))
 		fprintf(f, "ftrace: tracefs was not mounted here: mounted it at /sys/kernel/tracing\n");
 	if (r->trace && trace_no_snapshot(r->trace))
@@ -319,12 +340,17 @@ static void print_counts(struct out *o, const struct run *r)
 	}
 	o_u64(o, "duplicate", ", duplicate %" PRIu64, c->duplicate);
 	o_u64(o, "invalid", ", invalid %" PRIu64, c->invalid);
+	/* --key: the emitter's are among its invalid, the reflector's apart */
+	o_u64(o, "unauthenticated", !r->cfg->key_path ? NULL : r->cfg->mode == MODE_EMIT ?
+	      " (unauthenticated %" PRIu64 ")" : ", unauthenticated %" PRIu64, c->unauthenticated);
 	o_u64(o, "socket_drops", ", socket drops %" PRIu64, c->socket_drops);
 	if (r->cfg->mode == MODE_EMIT) {
 		o_u64(o, "foreign", ", foreign %" PRIu64, c->foreign);
 	} else {
 		o_u64(o, "sessions", ", sessions %" PRIu64, c->sessions);
 		o_u64(o, "refused", c->refused ? ", refused %" PRIu64 : NULL, c->refused);
+		o_u64(o, "not_allowed", r->cfg->allow.n ? ", not allowed %" PRIu64 : NULL,
+		      c->not_allowed);
 	}
 	o_u64(o, "warmup", ", warmup %" PRIu64, c->warmup);
 	if (r->cfg->mode == MODE_EMIT) {
@@ -593,6 +619,22 @@ static void print_histogram(struct out *o, struct run *r)
 	o_end(o);
 }
 
+/* --allow and --key in the JSON's config. */
+static void print_config_guard(struct json *j, const struct rant_cfg *c)
+{
+	char p[INET6_ADDRSTRLEN + 8];
+
+	if (c->mode == MODE_REFLECT) {
+		json_arr_begin(j, "allow");
+		for (unsigned int i = 0; i < c->allow.n; i++) {
+			allow_str(&c->allow.p[i], p, sizeof(p));
+			json_str(j, NULL, p);
+		}
+		json_arr_end(j);
+	}
+	json_bool(j, "authenticated", c->key_path != NULL);
+}
+
 static void print_config(struct json *j, const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -636,6 +678,7 @@ static void print_config(struct json *j, const struct run *r)
 		json_bool(j, "quickack", c->quickack);
 		json_bool(j, "cork", c->cork);
 	}
+	print_config_guard(j, c);
 	json_obj_end(j);
 }
 

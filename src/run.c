@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "auth.h"
 #include "run.h"
 #include "session.h"
 #include "trace.h"
@@ -79,6 +80,26 @@ static long mem_available_kb(void)
 	return kb;
 }
 
+/*
+ * -l: room on the log's file system for its text at the end, for as many
+ * records as the log holds (the run's sizing, or -S's ring): the emitter's
+ * with the reflector's columns, as when the pongs carry them. 0, or
+ * -ENOSPC after one line.
+ */
+static int check_log_room(const struct run *r, size_t cap)
+{
+	const struct rant_cfg *c = r->cfg;
+	bool emit = c->mode == MODE_EMIT;
+	struct txlog_fmt f = { .emit = emit, .sw = c->sw, .peer = emit, .ack = emit && c->tcp };
+	uint64_t need = txlog_text_bytes(cap, &f), avail;
+
+	if (outfile_free_bytes(&r->logf, &avail) || need <= avail)
+		return 0;	/* enough, or a stream (-l /dev/null, a FIFO) */
+	fprintf(stderr, "rant: -l %s: a log of up to %zu records needs about %.1f MiB, and its file system has %.1f MiB free: free some, write the log elsewhere, or give -c, a shorter -d or -S\n",
+		c->log_path, cap, (double)need / (1 << 20), (double)avail / (1 << 20));
+	return -ENOSPC;
+}
+
 static int alloc_memory(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -125,6 +146,8 @@ static int alloc_memory(struct run *r)
 				cap, need_kb / 1024);
 			return -ENOMEM;
 		}
+		if (check_log_room(r, cap))
+			return -ENOSPC;
 		r->log = txlog_create(cap, c->snapshot, c->hugepages);
 		if (!r->log) {
 			fprintf(stderr, "rant: cannot allocate the log (%zu records): %s: %s\n",
@@ -155,7 +178,12 @@ static int open_output(struct outfile *o, bool *have, const char *path,
 
 static int open_outputs(struct run *r)
 {
-	int ret = open_output(&r->logf, &r->have_log, r->cfg->log_path, "-l");
+	const char *targets[] = { r->cfg->log_path, r->cfg->json_path };
+	int ret;
+
+	/* Left by a rant killed while writing: say so, remove nothing. */
+	outfile_report_stale(targets, sizeof(targets) / sizeof(targets[0]), stderr);
+	ret = open_output(&r->logf, &r->have_log, r->cfg->log_path, "-l");
 
 	return ret ? ret : open_output(&r->jsonf, &r->have_json, r->cfg->json_path, "-j");
 }
@@ -217,6 +245,20 @@ static int open_transport(struct run *r)
 	return ret;
 }
 
+/* --key: the key file, checked and turned into the keyed MAC states. */
+static int load_key(struct run *r)
+{
+	char err[512];
+	int ret;
+
+	if (!r->cfg->key_path)
+		return 0;
+	ret = auth_load(&r->auth, r->cfg->key_path, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "rant: %s\n", err);
+	return ret;
+}
+
 /*
  * Signal handlers come first, so a signal during set-up ends it cleanly
  * (teardown removes the temporary output files). The emitter opens its
@@ -241,6 +283,9 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 		fprintf(stderr, "rant: sigaction: %s\n", strerror(-ret));
 		return ret;
 	}
+	ret = load_key(r);
+	if (ret)
+		return ret;
 	if (cfg->mode == MODE_EMIT) {
 		ret = open_transport(r);
 		if (ret)
@@ -291,6 +336,7 @@ void run_teardown(struct run *r)
 		hist_destroy(r->sweep[i].rtt);
 	txlog_destroy(r->log);
 	sessions_destroy(r->sessions);
+	auth_destroy(r->auth);
 	if (r->have_log)
 		outfile_abort(&r->logf);
 	if (r->have_json)

@@ -38,6 +38,11 @@ struct counts {
 	uint64_t send_errors;	/* send() failed */
 	uint64_t sessions;	/* reflector: emitter runs served */
 	uint64_t refused;	/* reflector: pings of a new session, table full */
+	uint64_t unauthenticated; /* --key: reflector, pings without a valid MAC
+				 * (unanswered); emitter, pongs without one
+				 * (also counted invalid, never taken) */
+	uint64_t not_allowed;	/* reflector: datagrams (TCP: connections) from
+				 * outside --allow, dropped unread */
 	uint64_t breaches;	/* transactions above -t */
 	uint64_t log_skipped;	/* below -L, not logged */
 };
@@ -65,6 +70,8 @@ struct run {
 	struct hist *hist[M_COUNT];	/* NULL: metric not in this run */
 	struct txlog *log;
 	struct sessions *sessions;	/* reflector: one per emitter run */
+	struct auth *auth;		/* --key, or NULL */
+	bool peer_no_key;		/* emitter: a pong came without a MAC */
 	struct outfile logf, jsonf;
 	bool have_log, have_json;
 	struct counts cnt;

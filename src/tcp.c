@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "allow.h"
 #include "frame.h"
 #include "missing.h"
 #include "timeutil.h"
@@ -381,7 +382,8 @@ static int tcp_send(struct sk *s, const void *buf, size_t len,
 
 /*
  * The reflector has no connection: accept one, waiting up to
- * SK_REFLECT_WAKE_NS with block. 0 when one is up, -EAGAIN when none.
+ * SK_REFLECT_WAKE_NS with block. 0 when one is up, -EAGAIN when none,
+ * -EACCES when one came from outside --allow (closed at once).
  */
 static int tcp_accept(struct sk *s, bool block)
 {
@@ -399,6 +401,10 @@ static int tcp_accept(struct sk *s, bool block)
 	fd = accept4(tcp.listen_fd, (struct sockaddr *)&s->peer, &s->peer_len, SOCK_CLOEXEC);
 	if (fd < 0)
 		return -EAGAIN;
+	if (!allow_match(&tcp.cfg->allow, (const struct sockaddr *)&s->peer)) {
+		close(fd);
+		return -EACCES;
+	}
 	s->fd = fd;
 	if (tcp_established(s, err, sizeof(err))) {
 		tcp_drop(s);

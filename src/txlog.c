@@ -286,6 +286,32 @@ size_t txlog_format_line(char *buf, const struct txrec *r,
 	return (size_t)(p - buf);
 }
 
+uint64_t txlog_text_bytes(uint64_t records, const struct txlog_fmt *f)
+{
+	const int64_t t = 1700000000LL * NS_PER_SEC;	/* a stamp of today's size */
+	char head[2 * TXLOG_LINE_MAX], line[TXLOG_LINE_MAX];
+	struct txrec r;
+	size_t hlen, llen;
+
+	txrec_clear(&r);
+	r.seq = records;
+	r.t1_sw = t;
+	r.t1_wire = t + 1000;
+	r.t2_wire = t + 20000;
+	r.t2_sw = t + 21000;
+	r.t3_wire = t + 32000;
+	txrec_set_t3_sw(&r, t + 31000);
+	txrec_set_t4_wire(&r, t + 51000);
+	txrec_set_t4_sw(&r, t + 52000);
+	if (f->ack)
+		txrec_set_ack(&r, t + 30000);
+	hlen = txlog_format_header(head, sizeof(head), f);
+	llen = txlog_format_line(line, &r, f);
+	if (records > (UINT64_MAX - hlen) / llen)
+		return UINT64_MAX;
+	return hlen + records * llen;
+}
+
 static int write_all(int fd, const char *buf, size_t len)
 {
 	while (len) {

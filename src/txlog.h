@@ -57,6 +57,14 @@ size_t txlog_format_header(char *buf, size_t len, const struct txlog_fmt *f);
 size_t txlog_format_line(char *buf, const struct txrec *r,
 			 const struct txlog_fmt *f);
 
+/*
+ * Bytes of the text of a log of records records in f's columns, every
+ * column filled: the header, then records lines as a typical one is
+ * (stamps of this century, latencies of 5 digits, the seq of the last
+ * record). What set-up checks the file system's free space against.
+ */
+uint64_t txlog_text_bytes(uint64_t records, const struct txlog_fmt *f);
+
 /* Write the whole log to fd. Returns 0 or -errno. */
 int txlog_write(const struct txlog *l, int fd, const struct txlog_fmt *f);
 

@@ -18,6 +18,9 @@
  *  56      8    follow-up: sequence number of the previous pong
  *  64      8    follow-up: T3 wire stamp of that previous pong
  * the rest, up to --size, is padding (echoed unchanged).
+ * With --key (WIRE_F_AUTH), the last WIRE_MAC_LEN bytes of the datagram
+ * are its MAC (auth.h) over every byte before them, and the pong body is
+ * present when the datagram is at least WIRE_AUTH_PONG_LEN long.
  */
 #ifndef RANT_WIRE_H
 #define RANT_WIRE_H
@@ -30,6 +33,9 @@
 #define WIRE_HDR_LEN 32		/* smallest valid datagram */
 #define WIRE_PONG_LEN 72	/* smallest datagram that carries the body */
 #define WIRE_MAX_LEN 65507	/* largest UDP payload over IPv4 */
+#define WIRE_MAC_LEN 16		/* --key: HMAC-SHA-256 truncated, at the end */
+#define WIRE_AUTH_MIN_LEN (WIRE_HDR_LEN + WIRE_MAC_LEN)	/* smallest with --key */
+#define WIRE_AUTH_PONG_LEN (WIRE_PONG_LEN + WIRE_MAC_LEN) /* body and MAC */
 
 enum wire_type {
 	WIRE_PING = 1,
@@ -39,6 +45,8 @@ enum wire_type {
 /* Ping flags, echoed in the pong. */
 #define WIRE_F_WARMUP	0x0001	/* not measured: reflector does not count it */
 #define WIRE_F_WANT_SW	0x0002	/* emitter asks for T2_SW and T3_SW */
+#define WIRE_F_AUTH	0x0004	/* ends in a MAC (--key); a reflector without
+				 * --key answers with the flag cleared */
 /* Pong flags: which body fields hold data. */
 #define WIRE_F_T2	0x0100	/* t2_wire is valid */
 #define WIRE_F_T2_HW	0x0200	/* t2_wire is a NIC stamp (else kernel) */

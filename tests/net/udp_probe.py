@@ -2,7 +2,7 @@
 """Send hand-made datagrams to a rant reflector and report its replies.
 
 Usage: udp_probe.py ADDR PORT
-       udp_probe.py ADDR PORT forge SESSION_HEX SEQ
+       udp_probe.py ADDR PORT forge SESSION_HEX SEQ [SRC]
        udp_probe.py ADDR PORT flood N [SIZE]
 The first sends, in order: garbage of several kinds (each must get no reply) and
 valid pings of several sizes (each must get a pong exactly as long).
@@ -10,7 +10,7 @@ Prints one line per probe: "<name> sent=<bytes> reply=<bytes or none>",
 and the number of invalid datagrams it sent as "invalid_sent=N".
 The second sends one measured ping of a live session's id and the given
 seq from a port of its own (as an attacker would), and prints
-"forged reply=<bytes or none>".
+"forged reply=<bytes or none>"; with SRC, from that local address.
 The third sends N garbage datagrams of SIZE bytes (default 1000: a few
 hundred fill a default receive queue) back to back, as fast as the
 socket takes them, and prints "flood_sent=N" (those the kernel accepted).
@@ -54,7 +54,9 @@ def main():
     family = socket.AF_INET6 if ":" in addr else socket.AF_INET
     s = socket.socket(family, socket.SOCK_DGRAM)
     s.settimeout(0.3)
-    if len(sys.argv) == 6 and sys.argv[3] == "forge":
+    if len(sys.argv) in (6, 7) and sys.argv[3] == "forge":
+        if len(sys.argv) == 7:
+            s.bind((sys.argv[6], 0))
         forge(s, addr, port, int(sys.argv[4], 16), int(sys.argv[5]))
         return
     if len(sys.argv) in (5, 6) and sys.argv[3] == "flood":

@@ -157,6 +157,26 @@ static const struct row rows[] = {
 	{ OPTS_OK, NULL, { "-ieth0", "-a10.0.0.2", "-c5", "-j-" } },
 	{ OPTS_OK, NULL, { R, "-j", " " } },		/* a file named " " */
 
+	/* --allow (reflector, repeatable). */
+	{ OPTS_OK, NULL, { R, "--allow", "10.1.0.0/16", "--allow", "fd00::/64", "--allow", "10.1.2.3" } },
+	{ OPTS_ERROR, "--allow is for the reflector", { E, "--allow", "10.1.0.0/16" } },
+	{ OPTS_ERROR, "--allow: '10.1.2.3/16' has bits set past its /16: give the network, 10.1.0.0/16",
+	  { R, "--allow", "10.1.2.3/16" } },
+	{ OPTS_ERROR, "--allow: '10.1.0.0/40': the prefix length '40' is not a number from 0 to 32",
+	  { R, "--allow", "10.1.0.0/40" } },
+	{ OPTS_ERROR, "--allow: 'eth0' is not an IPv4 or IPv6 address or prefix",
+	  { R, "--allow", "10.1.0.0/16", "--allow", "eth0" } },
+	{ OPTS_ERROR, "--allow: '' is not an IPv4 or IPv6 address", { R, "--allow", "" } },
+
+	/* --key (both sides): the MAC fits inside the message. */
+	{ OPTS_ERROR, "-m/--size: 47 bytes cannot hold the header (32) and the MAC of --key (16): give -m 48 or more (88 or more for the reflector's stamps)",
+	  { E, "--key", "k", "-m", "47" } },
+	{ OPTS_ERROR, "-m/--size: 32 bytes cannot hold the header", { E, "--key", "k", "-m", "64,32" } },
+	{ OPTS_OK, NULL, { E, "--key", "k", "-m", "48" } },
+	{ OPTS_OK, NULL, { R, "--key", "k" } },
+	{ OPTS_ERROR, "--key is empty", { E, "--key", "" } },
+	{ OPTS_ERROR, "--key given twice", { E, "--key", "k", "--key", "k" } },
+
 	/* Help and version, whatever else is on the line. */
 	{ OPTS_HELP, "usage: rant -i IFACE", { "-h" } },
 	{ OPTS_HELP, "usage: rant -i IFACE", { "--help", "-d", "9223372037" } },

@@ -14,6 +14,7 @@
 
 #include "opts.h"
 #include "tap.h"
+#include "wire.h"
 
 #define R "-i eth0 "			/* reflector */
 #define E "-i eth0 -a 10.0.0.2 "	/* emitter */
@@ -513,10 +514,41 @@ static void test_help(void)
 	}
 }
 
+/* --allow lists, --key's sizes. */
+static void test_guard(void)
+{
+	struct rant_cfg c;
+
+	if (run(R "--allow 10.1.0.0/16 --allow fd00::/64 --allow 10.1.2.3", &c) == OPTS_OK) {
+		is_int(c.allow.n, 3, "--allow three times: three prefixes");
+		ok(c.allow.p[0].len == 16 && c.allow.p[1].len == 64 && c.allow.p[2].len == 32,
+		   "in order, a bare address as /32");
+	} else {
+		fail("--allow parsed: %s", errbuf);
+	}
+	if (run(R, &c) == OPTS_OK)
+		is_int(c.allow.n, 0, "no --allow: an empty list (everyone)");
+	if (run(E "--key k", &c) == OPTS_OK) {
+		is_str(c.key_path, "k", "--key FILE");
+		is_int(c.size, WIRE_AUTH_PONG_LEN, "--key without -m: 88 bytes, the pong body and the MAC");
+	} else {
+		fail("--key parsed: %s", errbuf);
+	}
+	if (run(E "--key k -m 48", &c) == OPTS_OK)
+		is_int(c.size, 48, "--key -m 48: the size given");
+	else
+		fail("--key -m 48 parsed: %s", errbuf);
+	if (run(R "--key k", &c) == OPTS_OK)
+		is_str(c.key_path, "k", "--key on the reflector");
+	else
+		fail("--key on the reflector parsed: %s", errbuf);
+}
+
 int main(void)
 {
 	test_table();
 	test_fields();
+	test_guard();
 	test_help();
 	return done_testing();
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "outfile.h"
@@ -329,6 +330,89 @@ static void test_special(void)
 	unlink(file);
 }
 
+/* Temporaries carry their writer's pid; those of a writer that is gone
+ * are reported (once per directory), never removed. */
+static void test_stale(void)
+{
+	/* Above PID_MAX_LIMIT (4194304): no process can have it. */
+	static const char *const dead[] = { "out.json.rant-2147483000-aB3dE9",
+					    "old.log.rant-2147483001-zzzzzz" };
+	static const char *const not_stale[] = { "out.json.rant-abcdef", "out.json.rant-2147483002-abc",
+						 "out.json.rant-2147483003-abcdef.x", "x.rant-0-abcdef",
+						 "x.rant--5-abcdef" };
+	const char *targets[] = { "out.json", "out.log", NULL, "-" };
+	char live[64], msg[256], path[PATH_MAX + 160], *buf = NULL;
+	struct outfile o;
+	size_t len = 0;
+	FILE *f;
+	unsigned int n;
+
+	is_int(outfile_temp_pid("r.log.rant-1234-AbC123"), 1234, "the pid in a temporary's name");
+	is_int(outfile_temp_pid("a.rant-1.rant-77-abcdef"), 77, "the last .rant- counts");
+	is_int(outfile_temp_pid(".rant-77-abcdef"), 0, "a name without a target is not one");
+	for (size_t i = 0; i < sizeof(not_stale) / sizeof(not_stale[0]); i++)
+		ok(!outfile_temp_pid(not_stale[i]), "%s is not a temporary of rant", not_stale[i]);
+
+	ok(outfile_open(&o, "out.json", msg, sizeof(msg)) == 0, "open out.json");
+	snprintf(live, sizeof(live), ".rant-%ld-", (long)getpid());
+	ok(o.tmp && strstr(o.tmp, live), "its temporary carries this pid: %s", o.tmp ? o.tmp : "");
+	outfile_abort(&o);
+
+	for (size_t i = 0; i < 2; i++)
+		spit(dead[i], "partial");
+	for (size_t i = 0; i < sizeof(not_stale) / sizeof(not_stale[0]); i++)
+		spit(not_stale[i], "x");
+	snprintf(live, sizeof(live), "out.json.rant-%ld-Abc123", (long)getpid());
+	spit(live, "being written");
+	if (mkdir("d.rant-2147483004-abcdef", 0700))
+		BAIL_OUT("mkdir failed");
+
+	f = open_memstream(&buf, &len);
+	n = outfile_report_stale(targets, 4, f);
+	fclose(f);
+	is_int(n, 2, "two stale temporaries reported, once each for two targets in one directory");
+	snprintf(path, sizeof(path), "%s/%s: a temporary output of rant pid 2147483000, which is gone",
+		 dir, dead[0]);
+	if (!ok(buf && strstr(buf, path), "one line names the file and the pid"))
+		diag("got: %s", buf ? buf : "");
+	snprintf(path, sizeof(path), "remove it with rm -- '%s/%s'\n", dir, dead[1]);
+	ok(buf && strstr(buf, path), "and the command that removes it");
+	ok(buf && !strstr(buf, live), "a temporary of a live writer is not reported");
+	for (size_t i = 0; i < 2; i++)
+		ok(!access(dead[i], F_OK), "%s is left where it was", dead[i]);
+	free(buf);
+
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	targets[0] = "/dev/null";
+	is_int(outfile_report_stale(targets, 1, f), 0, "a device target has no temporaries");
+	fclose(f);
+	free(buf);
+	rmdir("d.rant-2147483004-abcdef");
+	rm_all();
+}
+
+/* The free space of the temporary's file system, as statvfs says. */
+static void test_free_bytes(void)
+{
+	struct outfile o;
+	struct statvfs sv;
+	char msg[256];
+	uint64_t got = 0, want;
+
+	ok(outfile_open(&o, "room.txt", msg, sizeof(msg)) == 0, "open room.txt");
+	is_int(outfile_free_bytes(&o, &got), 0, "its file system's free bytes");
+	if (!statvfs(dir, &sv)) {
+		want = (uint64_t)(geteuid() == 0 ? sv.f_bfree : sv.f_bavail) * sv.f_frsize;
+		ok(got + (1 << 20) >= want && got <= want + (1 << 20),
+		   "as statvfs says, within 1 MiB: %" PRIu64 " and %" PRIu64, got, want);
+	}
+	outfile_abort(&o);
+	ok(outfile_open(&o, "/dev/null", msg, sizeof(msg)) == 0, "open /dev/null");
+	is_int(outfile_free_bytes(&o, &got), -ENOTSUP, "a device is a stream: nothing to check");
+	outfile_abort(&o);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -346,6 +430,8 @@ int main(void)
 	test_errors();
 	test_stdout();
 	test_special();
+	test_stale();
+	test_free_bytes();
 	rm_all();
 	if (chdir("/") || rmdir(dir))
 		diag("could not remove %s", dir);

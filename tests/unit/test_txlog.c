@@ -468,8 +468,27 @@ static void test_huge(void)
 	}
 }
 
+/* The text size set-up checks free space against: counted by hand. */
+static void test_text_bytes(void)
+{
+	struct txlog_fmt refl = { .emit = false };
+	struct txlog_fmt all = { .emit = true, .sw = true, .peer = true, .ack = true };
+
+	/* "SEQ T2_KN T3_KN RESPONSE" and its dashes: 50; a line:
+	 * "1000 1700000000.000020000 1700000000.000032000 12000\n": 53 */
+	is_u64(txlog_text_bytes(1000, &refl), 50 + 1000 * 53, "reflector, 1000 records");
+	is_u64(txlog_text_bytes(0, &refl), 50, "no records: the header alone");
+	/* 13 names, 82 characters: 166 of header; a line of 1 + 8 stamps of
+	 * 21 + T_ACK's 21 + three latencies of 6 + newline: 209 */
+	is_u64(txlog_text_bytes(7, &all), 166 + 7 * 209, "emitter with every column, 7 records");
+	is_u64(txlog_text_bytes(10000000, &refl), 50 + 10000000ULL * 57,
+	       "10 million records: the seq's 8 digits in each line");
+	is_u64(txlog_text_bytes(UINT64_MAX / 10, &refl), UINT64_MAX, "too many to count: saturates");
+}
+
 int main(void)
 {
+	test_text_bytes();
 	test_ack_columns();
 	ok(sizeof(struct txrec) <= 64, "sizeof(struct txrec) %zu <= 64",
 	   sizeof(struct txrec));
