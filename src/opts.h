@@ -44,6 +44,7 @@ struct rant_cfg {
 	bool histogram;			/* -H */
 	const char *log_path;		/* -l */
 	const char *json_path;		/* -j; "-" = stdout */
+	int64_t report_interval_ns;	/* -I: a line per interval; 0 = off */
 	int64_t bucket_ns;		/* -b */
 	int64_t overflow_ns;		/* -o */
 	bool hugepages;			/* -G */

@@ -8,6 +8,7 @@
 
 #include "measure.h"
 #include "reflect.h"
+#include "series.h"
 #include "session.h"
 #include "wire.h"
 
@@ -78,6 +79,7 @@ static enum measure_next reflect_measured(struct run *r, struct reflector *f,
 					  const struct txrec *rec, bool sent)
 {
 	int64_t resp;
+	bool have;
 
 	if (!f->started) {
 		r->session = s->id;
@@ -98,10 +100,14 @@ static enum measure_next reflect_measured(struct run *r, struct reflector *f,
 		s->missing_tx_ts++;
 	}
 	metric_sample(r->hist, rec, METRIC_NO_T3 | METRIC_T3);
-	if (!metric_value(M_RESPONSE, rec, &resp))
+	have = metric_value(M_RESPONSE, rec, &resp);
+	if (!have)
 		resp = 0;
 	else
 		session_response(s, resp);
+	if (r->series)	/* -I: in the interval the ping arrived in */
+		series_answered(r->series, monotonic_ns(), sent,
+				have ? resp : SERIES_NO_VALUE);
 	return measure_done(r, rec, resp, NULL);
 }
 

@@ -79,6 +79,7 @@ struct run {
 	struct breach breach[RUN_MAX_BREACHES];
 	unsigned int nbreach;		/* kept in breach[] */
 	struct trace *trace;		/* -T */
+	struct series *series;		/* -I: the interval reports, or NULL */
 	struct sweep_point sweep[RANT_MAX_SIZES];
 	unsigned int nsweep;		/* sizes of a sweep; 0 without one */
 	unsigned int sweep_idx;		/* the size being measured */
