@@ -447,6 +447,8 @@ static enum measure_next emit_measure(struct emitter *e)
 		measure_start(r);
 	emit_say_measuring(e);
 	next = monotonic_ns();
+	if (r->series && r->sweep_idx == 0)
+		series_begin(r->series, next);	/* -I: intervals from the first slot */
 	end = c->duration_ns ? next + c->duration_ns : 0;
 	while (!run_stop) {
 		enum measure_next step;

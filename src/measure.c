@@ -7,7 +7,6 @@
 #include <stdio.h>
 
 #include "measure.h"
-#include "series.h"
 #include "trace.h"
 
 /* Log rec (if the log wants it); returns the slot, or NULL. */
@@ -41,8 +40,6 @@ void measure_start(struct run *r)
 	char extra[96];
 
 	r->start_ns = realtime_ns();
-	if (r->series)
-		series_begin(r->series, monotonic_ns());
 	if (r->trace) {
 		snprintf(extra, sizeof(extra), "iface=%s session=%08x", r->cfg->iface,
 			 r->session);

@@ -84,6 +84,8 @@ static enum measure_next reflect_measured(struct run *r, struct reflector *f,
 	if (!f->started) {
 		r->session = s->id;
 		measure_start(r);
+		if (r->series)
+			series_begin(r->series, monotonic_ns());
 		f->started = true;
 	}
 	s->last_seq = rec->seq;
