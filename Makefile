@@ -93,6 +93,8 @@ unit: $(UNIT_BINS) $(SIM_LIB)
 
 # tests/repeat.sh clones the repository.
 DEB_PKGS += git
+# tests/net/test_series.sh: the bulk TCP load of the bufferbloat experiment.
+DEB_PKGS += iperf3
 
 # TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
 net: rant sim

@@ -154,20 +154,23 @@ loaded_run() {
 
 # emit_queue (the sender's own qdisc, T1_KN - T1_SCHED) carries a queue
 # on the emitter's veth: the same tbf there and bulk TCP from the
-# emitter's side. Runs when rant reports emit_queue.
+# emitter's side, the emitter measuring only while it is loaded (rtt,
+# from T1_KN after the qdisc, does not see this queue). Runs when rant
+# reports emit_queue.
 bufferbloat_emit_queue() {
 	local q rc
 	tc -n "$NS_A" qdisc add dev "$VETH_A" root tbf rate 100mbit burst 32k limit 3mb
 	check_err $? "tc qdisc add dev $VETH_A failed"
-	ns_bg "$NS_B" iperf3 -s -p "$IPERF_PORT"
+	ns_bg "$NS_B" iperf3 -s -p "$IPERF_PORT" --logfile "$WORK/iperf-b.txt"
 	wait_until 5 __tcp_bound "$NS_B" "$IPERF_PORT"
 	check_err $? "iperf3 -s did not listen in $NS_B"
-	ip netns exec "$NS_A" timeout 15 iperf3 -c "$IP_B" -p "$IPERF_PORT" -t 4 -P 8 \
+	ip netns exec "$NS_A" timeout 15 iperf3 -c "$IP_B" -p "$IPERF_PORT" -t 5 -P 8 \
 		>"$WORK/q.iperf" 2>&1 &
 	defer kill -9 "$!"
 	wait_until 5 eval "[ \$(tc -n '$NS_A' -j -s qdisc show dev '$VETH_A' | jq '.[0].backlog') -gt 100000 ]"
 	check_err $? "no queue on $VETH_A under load: $(tc -n "$NS_A" -s qdisc show dev "$VETH_A")"
-	emit -a "$IP_B" -d 2 --interval 1000 --block --timeout 500000 -s \
+	# a short warm-up: each ping waits behind the queue
+	emit -a "$IP_B" -d 2 -w 5 --interval 1000 --block --timeout 500000 -s \
 		-j "$WORK/q.json" >"$WORK/q.txt" 2>&1
 	rc=$?
 	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/q.txt")"
@@ -182,7 +185,7 @@ series_bufferbloat() {
 	pair
 	tc -n "$NS_B" qdisc add dev "$VETH_B" root tbf rate 100mbit burst 32k limit 3mb ||
 		skip_test "no tbf qdisc (tc qdisc add ... tbf failed)"
-	ns_bg "$NS_A" iperf3 -s -p "$IPERF_PORT"
+	ns_bg "$NS_A" iperf3 -s -p "$IPERF_PORT" --logfile "$WORK/iperf-a.txt"
 	wait_until 5 __tcp_bound "$NS_A" "$IPERF_PORT"
 	check_err $? "iperf3 -s did not listen in $NS_A"
 	start_reflector bb --block
