@@ -54,6 +54,8 @@ enum tx_result {
  * ping's send time, CLOCK_MONOTONIC ns; latency the main metric (RTT) in
  * ns, or SERIES_NO_VALUE when a stamp is missing.
  */
+_Static_assert(EMIT_WINDOW <= SERIES_SEQ_MAP, "the series remembers every ping in flight");
+
 static void emit_count_sent(struct emitter *e, uint64_t seq, int64_t t_sent)
 {
 	struct run *r = e->r;

@@ -24,7 +24,7 @@
 #include "series.h"
 #include "timeutil.h"
 
-#define SEQ_MAP 8192			/* sends remembered, >= the emitter's window */
+#define SEQ_MAP SERIES_SEQ_MAP
 #define SLOTS_SPARE 8			/* intervals the reporter may lag */
 #define REDIRECTS 4			/* closed intervals skipped for one event */
 #define REPORTER_STACK (256 * 1024)

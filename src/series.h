@@ -47,6 +47,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Sends whose interval is remembered by seq: a pong or loss of a seq
+ * further back counts in the current interval. */
+#define SERIES_SEQ_MAP 8192
 /* A latency that the event does not have (a stamp missing). */
 #define SERIES_NO_VALUE INT64_MIN
 /* Margin after an interval's end (and --timeout) before it is closed. */
