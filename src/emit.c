@@ -35,7 +35,7 @@ struct emitter {
 	bool last_valid;
 	uint32_t size;			/* bytes of this phase's pings (-m, or a sweep's size) */
 	int64_t gone_since;		/* TCP: monotonic ns since the connection is down, or 0 */
-	int64_t sent_mono;		/* CLOCK_MONOTONIC ns of the last ping's send */
+	int64_t t1_sw;			/* T1_SW of the last ping sent */
 	bool rx_stamped;		/* the last pong came with an RX stamp */
 };
 
@@ -51,10 +51,9 @@ enum tx_result {
 /*
  * The counts of the measured run, one function per event, so that every
  * count also reaches the interval reports (-I, series.h). t_sent is the
- * ping's send time, CLOCK_MONOTONIC ns; latency the main metric (RTT) in
- * ns, or SERIES_NO_VALUE when a stamp is missing.
+ * ping's T1_SW (CLOCK_REALTIME ns); latency the main metric (RTT) in ns.
  */
-_Static_assert(EMIT_WINDOW <= SERIES_SEQ_MAP, "the series remembers every ping in flight");
+_Static_assert(EMIT_WINDOW <= SERIES_SEQ_MIN, "the series remembers every ping in flight");
 
 static void emit_count_sent(struct emitter *e, uint64_t seq, int64_t t_sent)
 {
@@ -71,10 +70,13 @@ static void emit_count_received(struct emitter *e, const struct txrec *rec,
 				int64_t latency)
 {
 	struct run *r = e->r;
+	int64_t rtt;
 
 	r->cnt.received++;
+	/* a pong without the RTT's stamps has no value (latency is 0 then) */
 	if (r->series)
-		series_received(r->series, rec->seq, latency);
+		series_received(r->series, rec->seq,
+				metric_value(M_RTT, rec, &rtt) ? latency : SERIES_NO_VALUE);
 }
 
 static void emit_count_lost(struct emitter *e, uint64_t seq, int64_t t_sent)
@@ -259,7 +261,7 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 	t1_sw = realtime_ns();
 	wire_set_seq(tx_buf, e->seq, t1_sw);
 	ret = r->tp->send(&r->sk, tx_buf, e->size, NULL, &key);
-	e->sent_mono = monotonic_ns();
+	e->t1_sw = t1_sw;
 	if (ret) {
 		if (ret == -ENOTCONN)
 			return TX_PEER_GONE;
@@ -268,7 +270,7 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 	}
 	ack_key = r->sk.tx_key - 1;	/* TCP: the ping's last byte */
 	e->gone_since = 0;
-	if (!emit_wait_pong(e, poll_wait, e->sent_mono + c->timeout_ns, &m, &h))
+	if (!emit_wait_pong(e, poll_wait, monotonic_ns() + c->timeout_ns, &m, &h))
 		return TX_LOST;
 	e->pongs++;
 	txrec_clear(rec);
@@ -389,8 +391,9 @@ static enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 		r->cnt.missing_rx_ts++;
 	metric_sample(r->hist, rec, METRIC_NO_T3);
 	have = metric_value(M_RTT, rec, &rtt);
-	emit_count_received(e, rec, have ? rtt : SERIES_NO_VALUE);
-	rtt = have ? rtt : 0;
+	if (!have)
+		rtt = 0;
+	emit_count_received(e, rec, rtt);
 	if (r->nsweep && metric_value(M_RTT, rec, &rtt))
 		hist_add(r->sweep[r->sweep_idx].rtt, rtt, rec->seq);
 	e->last = *rec;
@@ -450,7 +453,7 @@ static enum measure_next emit_measure(struct emitter *e)
 	emit_say_measuring(e);
 	next = monotonic_ns();
 	if (r->series && r->sweep_idx == 0)
-		series_begin(r->series, next);	/* -I: intervals from the first slot */
+		series_begin(r->series, next, realtime_ns());	/* -I: from the first slot */
 	end = c->duration_ns ? next + c->duration_ns : 0;
 	while (!run_stop) {
 		enum measure_next step;
@@ -470,10 +473,10 @@ static enum measure_next emit_measure(struct emitter *e)
 		res = emit_transact(e, c->block, &rec);
 		if (res == TX_SEND_FAILED)
 			continue;
-		emit_count_sent(e, e->seq, e->sent_mono);
+		emit_count_sent(e, e->seq, e->t1_sw);
 		sent++;
 		if (res != TX_DONE) {
-			emit_count_lost(e, e->seq, e->sent_mono);
+			emit_count_lost(e, e->seq, e->t1_sw);
 			if (res == TX_LATE)
 				emit_count_late(e, e->seq);
 			if (res == TX_PEER_GONE && emit_peer_gone(e))

@@ -85,7 +85,7 @@ static enum measure_next reflect_measured(struct run *r, struct reflector *f,
 		r->session = s->id;
 		measure_start(r);
 		if (r->series)
-			series_begin(r->series, monotonic_ns());
+			series_begin(r->series, monotonic_ns(), realtime_ns());
 		f->started = true;
 	}
 	s->last_seq = rec->seq;

@@ -88,12 +88,15 @@ static int alloc_series(struct run *r, const char *fix)
 {
 	const struct rant_cfg *c = r->cfg;
 	int64_t settle = SERIES_SETTLE_MARGIN_NS;
+	uint64_t in_flight = 1;
 
 	if (!c->report_interval_ns)
 		return 0;
 	if (c->mode == MODE_EMIT)
 		settle += c->timeout_ns;
-	r->series = series_create(c->report_interval_ns, settle,
+	if (c->mode == MODE_EMIT && c->interval_ns)	/* paced: a ping per --interval */
+		in_flight = (uint64_t)(c->timeout_ns / c->interval_ns) + 2;
+	r->series = series_create(c->report_interval_ns, settle, in_flight,
 				  metric_defs[run_primary(r)].name, c->hugepages);
 	if (!r->series) {
 		fprintf(stderr, "rant: cannot allocate the interval reports (-I): %s: %s\n",

@@ -24,7 +24,6 @@
 #include "series.h"
 #include "timeutil.h"
 
-#define SEQ_MAP SERIES_SEQ_MAP
 #define SLOTS_SPARE 8			/* intervals the reporter may lag */
 #define REDIRECTS 4			/* closed intervals skipped for one event */
 #define REPORTER_STACK (256 * 1024)
@@ -48,13 +47,15 @@ struct series {
 	int64_t interval_ns, settle_ns;
 	size_t nslots;
 	struct slot *slots;
-	struct seq_entry *map;		/* SEQ_MAP, by seq */
+	struct seq_entry *map;		/* by seq & seq_mask */
+	uint64_t seq_mask;		/* entries - 1, a power of two */
 	bool huge;
 	const char *metric;
 	int64_t t0;			/* written by series_begin, before begun */
 
 	/* shared */
 	_Atomic bool begun;
+	_Atomic int64_t real_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
 	_Atomic int64_t open_from;	/* the oldest interval not closed */
 
 	/* the loop's own */
@@ -92,9 +93,15 @@ static void slot_clear(struct slot *sl)
 	memset(sl->counts, 0, sizeof(sl->counts));
 }
 
-struct series *series_create(int64_t interval_ns, int64_t settle_ns,
-			     const char *metric, bool hugepages)
+static size_t map_len(const struct series *s)
 {
+	return (size_t)(s->seq_mask + 1) * sizeof(*s->map);
+}
+
+struct series *series_create(int64_t interval_ns, int64_t settle_ns,
+			     uint64_t in_flight, const char *metric, bool hugepages)
+{
+	uint64_t nseq = SERIES_SEQ_MIN;
 	struct series *s;
 
 	if (interval_ns <= 0 || settle_ns < 0) {
@@ -110,8 +117,11 @@ struct series *series_create(int64_t interval_ns, int64_t settle_ns,
 	s->metric = metric;
 	s->huge = hugepages;
 	s->nslots = (size_t)((settle_ns + interval_ns - 1) / interval_ns) + SLOTS_SPARE;
+	while (nseq < 2 * in_flight && nseq < ((uint64_t)1 << 30))
+		nseq *= 2;
+	s->seq_mask = nseq - 1;
 	s->slots = mem_alloc(slots_len(s->nslots), hugepages);
-	s->map = mem_alloc(SEQ_MAP * sizeof(*s->map), hugepages);
+	s->map = mem_alloc(map_len(s), hugepages);
 	if (!s->slots || !s->map) {
 		int err = errno;
 
@@ -121,7 +131,7 @@ struct series *series_create(int64_t interval_ns, int64_t settle_ns,
 	}
 	for (size_t i = 0; i < s->nslots; i++)
 		atomic_init(&s->slots[i].state, 2 * (int64_t)i);
-	for (size_t i = 0; i < SEQ_MAP; i++)
+	for (uint64_t i = 0; i <= s->seq_mask; i++)
 		s->map[i].seq = UINT64_MAX;
 	pthread_mutex_init(&s->mtx, NULL);
 	{
@@ -157,7 +167,8 @@ void series_destroy(struct series *s)
 		return;
 	reporter_stop(s);
 	mem_free(s->slots, slots_len(s->nslots), s->huge);
-	mem_free(s->map, SEQ_MAP * sizeof(*s->map), s->huge);
+	if (s->map)
+		mem_free(s->map, map_len(s), s->huge);
 	free(s->rows);
 	pthread_cond_destroy(&s->cond);
 	pthread_mutex_destroy(&s->mtx);
@@ -166,8 +177,9 @@ void series_destroy(struct series *s)
 
 /* ---------------------------------------------------------------- the loop */
 
-void series_begin(struct series *s, int64_t t0_mono)
+void series_begin(struct series *s, int64_t t0_mono, int64_t t0_real)
 {
+	atomic_store_explicit(&s->real_off, t0_real - t0_mono, memory_order_relaxed);
 	s->t0 = t0_mono;
 	s->cur_k = 0;
 	s->cur_lo = t0_mono;
@@ -295,15 +307,16 @@ static void count(struct series *s, int64_t k, enum event ev, int64_t v)
 /* The interval seq was sent in; the current one when it is forgotten. */
 static int64_t interval_of_seq(const struct series *s, uint64_t seq)
 {
-	const struct seq_entry *e = &s->map[seq % SEQ_MAP];
+	const struct seq_entry *e = &s->map[seq & s->seq_mask];
 
 	return e->seq == seq ? e->k : s->cur_k;
 }
 
-void series_sent(struct series *s, uint64_t seq, int64_t t_mono)
+void series_sent(struct series *s, uint64_t seq, int64_t t_real)
 {
-	int64_t k = interval_at(s, t_mono);
-	struct seq_entry *e = &s->map[seq % SEQ_MAP];
+	int64_t off = atomic_load_explicit(&s->real_off, memory_order_relaxed);
+	int64_t k = interval_at(s, t_real - off);
+	struct seq_entry *e = &s->map[seq & s->seq_mask];
 
 	e->seq = seq;
 	e->k = k;
@@ -486,6 +499,8 @@ static void *reporter_main(void *arg)
 		int64_t wake;
 
 		pthread_mutex_unlock(&s->mtx);
+		atomic_store_explicit(&s->real_off, realtime_ns() - monotonic_ns(),
+				      memory_order_relaxed);
 		series_close_due(s, monotonic_ns());
 		if (atomic_load_explicit(&s->begun, memory_order_acquire))
 			wake = s->t0 + (s->next_close + 1) * s->interval_ns + s->settle_ns;

@@ -47,9 +47,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Sends whose interval is remembered by seq: a pong or loss of a seq
- * further back counts in the current interval. */
-#define SERIES_SEQ_MAP 8192
+/* Sends whose interval is remembered by seq, at least: a pong or loss
+ * of a seq further back counts in the current interval. */
+#define SERIES_SEQ_MIN 8192
 /* A latency that the event does not have (a stamp missing). */
 #define SERIES_NO_VALUE INT64_MIN
 /* Margin after an interval's end (and --timeout) before it is closed. */
@@ -68,13 +68,14 @@ struct series_row {
 
 /*
  * interval_ns > 0; settle_ns >= 0: how long after an interval's end
- * events can still fall in it. metric names the main metric ("rtt",
- * "response") in the header line. The ring (memory for about
- * settle_ns / interval_ns + 8 intervals) is allocated and touched here.
- * NULL with errno set.
+ * events can still fall in it; in_flight: the most pings the emitter may
+ * have in flight (the seq map holds twice that, SERIES_SEQ_MIN at
+ * least). metric names the main metric ("rtt", "response") in the
+ * header line. The ring (about settle_ns / interval_ns + 8 intervals)
+ * and the seq map are allocated and touched here. NULL with errno set.
  */
 struct series *series_create(int64_t interval_ns, int64_t settle_ns,
-			     const char *metric, bool hugepages);
+			     uint64_t in_flight, const char *metric, bool hugepages);
 /* Stops the reporter if it runs (series_finish first for the rows). */
 void series_destroy(struct series *s);
 
@@ -89,10 +90,16 @@ const char *series_cpus(const struct series *s);
 
 /* --- the packet loop --- */
 
-/* Measuring starts: interval 0 begins at t0_mono (CLOCK_MONOTONIC ns). */
-void series_begin(struct series *s, int64_t t0_mono);
-/* Emitter: ping seq left at t_mono. Before the other events of seq. */
-void series_sent(struct series *s, uint64_t seq, int64_t t_mono);
+/* Measuring starts: interval 0 begins at t0_mono (CLOCK_MONOTONIC ns),
+ * which is t0_real in CLOCK_REALTIME. */
+void series_begin(struct series *s, int64_t t0_mono, int64_t t0_real);
+/*
+ * Emitter: ping seq left at t_real, its T1_SW (CLOCK_REALTIME ns), taken
+ * to CLOCK_MONOTONIC by the two clocks' offset (the reporter measures it
+ * again at every wake, so a slewed or stepped system clock moves an
+ * event by at most one interval's drift). Before the other events of seq.
+ */
+void series_sent(struct series *s, uint64_t seq, int64_t t_real);
 /* Its pong came back with the main metric v (or SERIES_NO_VALUE). */
 void series_received(struct series *s, uint64_t seq, int64_t v);
 /* No pong within --timeout. */

@@ -16,6 +16,8 @@
 #define SEC NS_PER_SEC
 #define MS NS_PER_MS
 #define T0 (1000 * SEC)		/* the fake clock's start of measuring */
+/* The fake CLOCK_REALTIME of the fake CLOCK_MONOTONIC t: sends carry T1_SW. */
+#define RT(t) ((t) + 1700000000 * SEC)
 
 static const struct series_row *row(const struct series *s, size_t i)
 {
@@ -41,13 +43,13 @@ static const char *counts(const struct series *s, size_t i)
 
 static void test_interval_index(void)
 {
-	struct series *s = series_create(SEC, 100 * MS, "rtt", false);
+	struct series *s = series_create(SEC, 100 * MS, 1, "rtt", false);
 
-	series_begin(s, T0);
-	series_sent(s, 1, T0);
-	series_sent(s, 2, T0 + SEC - 1);
-	series_sent(s, 3, T0 + SEC);
-	series_sent(s, 4, T0 + 2 * SEC + SEC / 2);
+	series_begin(s, T0, RT(T0));
+	series_sent(s, 1, RT(T0));
+	series_sent(s, 2, RT(T0 + SEC - 1));
+	series_sent(s, 3, RT(T0 + SEC));
+	series_sent(s, 4, RT(T0 + 2 * SEC + SEC / 2));
 	is_u64(series_close_due(s, T0 + SEC + 100 * MS - 1), 0,
 	       "interval 0 stays open until its end plus settle_ns");
 	is_u64(series_close_due(s, T0 + SEC + 100 * MS), 1, "then it closes");
@@ -62,13 +64,13 @@ static void test_interval_index(void)
 
 static void test_loss_and_late_attribution(void)
 {
-	struct series *s = series_create(SEC, 100 * MS, "rtt", false);
+	struct series *s = series_create(SEC, 100 * MS, 1, "rtt", false);
 
-	series_begin(s, T0);
-	series_sent(s, 1, T0 + 900 * MS);
+	series_begin(s, T0, RT(T0));
+	series_sent(s, 1, RT(T0 + 900 * MS));
 	series_received(s, 1, 20000);
-	series_sent(s, 2, T0 + 950 * MS);	/* in flight across the boundary */
-	series_sent(s, 3, T0 + 1050 * MS);
+	series_sent(s, 2, RT(T0 + 950 * MS));	/* in flight across the boundary */
+	series_sent(s, 3, RT(T0 + 1050 * MS));
 	series_lost(s, 2);			/* found lost at 1.05 s */
 	series_received(s, 3, 30000);
 	series_late(s);				/* seq 2's pong, seen now */
@@ -83,13 +85,13 @@ static void test_loss_and_late_attribution(void)
 
 static void test_closed_interval(void)
 {
-	struct series *s = series_create(SEC, 100 * MS, "rtt", false);
+	struct series *s = series_create(SEC, 100 * MS, 1, "rtt", false);
 
-	series_begin(s, T0);
-	series_sent(s, 1, T0 + 500 * MS);
+	series_begin(s, T0, RT(T0));
+	series_sent(s, 1, RT(T0 + 500 * MS));
 	series_close_due(s, T0 + 1100 * MS);	/* the loop was held up */
 	series_received(s, 1, 5000);
-	series_sent(s, 2, T0 + 1200 * MS);
+	series_sent(s, 2, RT(T0 + 1200 * MS));
 	series_close_due(s, T0 + 2100 * MS);
 	is_str(counts(s, 0), "1/0/0/0", "nothing is added to an interval once it was read");
 	is_str(counts(s, 1), "1/1/0/0", "a pong for it counts in the oldest open one");
@@ -99,13 +101,13 @@ static void test_closed_interval(void)
 
 static void test_ring_overrun(void)
 {
-	struct series *s = series_create(SEC, 0, "rtt", false);
+	struct series *s = series_create(SEC, 0, 1, "rtt", false);
 	uint64_t seq = 0;
 
-	series_begin(s, T0);
+	series_begin(s, T0, RT(T0));
 	/* The reporter sleeps for 20 intervals: the ring holds 8 (settle 0). */
 	for (int k = 0; k < 20; k++)
-		series_sent(s, ++seq, T0 + k * SEC);
+		series_sent(s, ++seq, RT(T0 + k * SEC));
 	ok(series_missed(s) > 0, "a reporter a ring behind: events are missed (%llu)",
 	   (unsigned long long)series_missed(s));
 	series_close_due(s, T0 + 20 * SEC);
@@ -117,7 +119,7 @@ static void test_ring_overrun(void)
 			sent += row(s, i)->sent;
 		is_u64(sent + series_missed(s), 20, "and rows plus missed are every event");
 	}
-	series_sent(s, ++seq, T0 + 20 * SEC);
+	series_sent(s, ++seq, RT(T0 + 20 * SEC));
 	series_finish(s, T0 + 21 * SEC);
 	is_str(counts(s, 20), "1/0/0/0", "once it catches up, the slots serve again");
 	series_destroy(s);
@@ -125,35 +127,58 @@ static void test_ring_overrun(void)
 
 static void test_last_interval(void)
 {
-	struct series *s = series_create(SEC, 100 * MS, "rtt", false);
+	struct series *s = series_create(SEC, 100 * MS, 1, "rtt", false);
 
-	series_begin(s, T0);
-	series_sent(s, 1, T0 + 100 * MS);
-	series_sent(s, 2, T0 + 2400 * MS);
+	series_begin(s, T0, RT(T0));
+	series_sent(s, 1, RT(T0 + 100 * MS));
+	series_sent(s, 2, RT(T0 + 2400 * MS));
 	series_finish(s, T0 + 2500 * MS);
 	is_u64(series_nrows(s), 3, "finish closes every interval up to the end");
 	is_i64(row(s, 2)->duration_ns, 500 * MS, "the last one is partial");
 	is_str(counts(s, 1), "0/0/0/0", "an interval without an event still has its row");
 	series_destroy(s);
 
-	s = series_create(SEC, 100 * MS, "rtt", false);
-	series_begin(s, T0);
-	series_sent(s, 1, T0 + 2900 * MS);
+	s = series_create(SEC, 100 * MS, 1, "rtt", false);
+	series_begin(s, T0, RT(T0));
+	series_sent(s, 1, RT(T0 + 2900 * MS));
 	series_finish(s, T0 + 3 * SEC + 50 * MS);
 	is_u64(series_nrows(s), 3, "an empty last sliver under -I / 10 is not reported");
 	series_destroy(s);
 
-	s = series_create(SEC, 100 * MS, "rtt", false);
+	s = series_create(SEC, 100 * MS, 1, "rtt", false);
 	series_finish(s, T0 + 3 * SEC);
 	is_u64(series_nrows(s), 0, "nothing measured: no rows");
 	series_destroy(s);
 }
 
+/* A pong of a ping sent long before (many in flight, open loop): its
+ * interval is remembered when the seq map holds twice the pings in flight. */
+static void test_in_flight(void)
+{
+	for (int big = 0; big < 2; big++) {
+		struct series *s = series_create(SEC, 100 * MS, big ? 100000 : 1, "rtt", false);
+		uint64_t seq;
+
+		series_begin(s, T0, RT(T0));
+		for (seq = 1; seq <= 50000; seq++)
+			series_sent(s, seq, RT(T0 + 500 * MS));
+		for (; seq <= 100000; seq++)
+			series_sent(s, seq, RT(T0 + 1500 * MS));
+		series_received(s, 1, 1000);
+		series_finish(s, T0 + 2 * SEC);
+		if (big)
+			is_u64(row(s, 0)->received, 1, "100000 in flight: a pong 99999 sends later counts where its ping was sent");
+		else
+			is_u64(row(s, 1)->received, 1, "beyond the seq map: it counts in the current interval");
+		series_destroy(s);
+	}
+}
+
 static void test_reflector(void)
 {
-	struct series *s = series_create(500 * MS, 0, "response", false);
+	struct series *s = series_create(500 * MS, 0, 1, "response", false);
 
-	series_begin(s, T0);
+	series_begin(s, T0, RT(T0));
 	series_answered(s, T0 + 10 * MS, true, 3000);
 	series_answered(s, T0 + 20 * MS, false, 4000);
 	series_answered(s, T0 + 600 * MS, true, SERIES_NO_VALUE);
@@ -166,12 +191,12 @@ static void test_reflector(void)
 
 static void test_percentiles(void)
 {
-	struct series *s = series_create(SEC, 0, "rtt", false);
+	struct series *s = series_create(SEC, 0, 1, "rtt", false);
 	const struct series_row *r;
 
-	series_begin(s, T0);
+	series_begin(s, T0, RT(T0));
 	for (uint64_t i = 1; i <= 1000; i++) {
-		series_sent(s, i, T0 + (int64_t)i);
+		series_sent(s, i, RT(T0 + (int64_t)i));
 		series_received(s, i, (int64_t)i * 1000 + 7);
 	}
 	series_finish(s, T0 + SEC);
@@ -232,7 +257,7 @@ static void test_lines(void)
 /* The reporter thread, real clock: lines while the "loop" goes on. */
 static void test_thread(void)
 {
-	struct series *s = series_create(20 * MS, 5 * MS, "rtt", false);
+	struct series *s = series_create(20 * MS, 5 * MS, 1, "rtt", false);
 	char *text = NULL, err[200];
 	size_t len = 0, nlines = 0;
 	FILE *out = open_memstream(&text, &len);
@@ -243,10 +268,10 @@ static void test_thread(void)
 		return;
 	note("reporter on %s", series_cpus(s));
 	t0 = monotonic_ns();
-	series_begin(s, t0);
+	series_begin(s, t0, realtime_ns());
 	end = t0 + 200 * MS;
 	while (monotonic_ns() < end) {
-		series_sent(s, ++seq, monotonic_ns());
+		series_sent(s, ++seq, realtime_ns());
 		series_received(s, seq, 10000);
 		sent++;
 		struct timespec ts = { 0, 100000 };
@@ -281,7 +306,7 @@ static void test_thread(void)
  */
 static void test_thread_race(void)
 {
-	struct series *s = series_create(MS, 0, "rtt", false);
+	struct series *s = series_create(MS, 0, 1, "rtt", false);
 	uint64_t seq = 0, rows_sent = 0, rows_recv = 0, recv = 0;
 	char err[200];
 	int64_t t0, end, fin;
@@ -289,10 +314,10 @@ static void test_thread_race(void)
 	if (!ok(s && series_start(s, NULL, err, sizeof(err)) == 0, "race: the reporter starts"))
 		return;
 	t0 = monotonic_ns();
-	series_begin(s, t0);
+	series_begin(s, t0, realtime_ns());
 	end = t0 + 300 * MS;
 	while (monotonic_ns() < end) {
-		series_sent(s, ++seq, monotonic_ns());
+		series_sent(s, ++seq, realtime_ns());
 		if (seq > 8) {
 			series_received(s, seq - 8, 1000 + (int64_t)(seq & 1023));
 			recv++;
@@ -322,6 +347,7 @@ int main(void)
 	test_closed_interval();
 	test_ring_overrun();
 	test_last_interval();
+	test_in_flight();
 	test_reflector();
 	test_percentiles();
 	test_small_hist();
