@@ -98,6 +98,8 @@ unit: $(UNIT_BINS) $(SIM_LIB)
 DEB_PKGS += git
 # --pcap (src/capture.c) links libpcap; tests/net/test_pcap.sh reads the file with tcpdump.
 DEB_PKGS += libpcap-dev tcpdump
+# tests/net/test_series.sh: the bulk TCP load of the bufferbloat experiment.
+DEB_PKGS += iperf3
 
 # TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
 net: rant sim

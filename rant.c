@@ -18,6 +18,7 @@
 #include "reflect.h"
 #include "report.h"
 #include "run.h"
+#include "series.h"
 #include "trace.h"
 
 enum exit_status {
@@ -70,6 +71,8 @@ int main(int argc, char **argv)
 	report_start(&run);
 
 	ret = cfg.mode == MODE_EMIT ? emit_run(&run) : reflect_run(&run);
+	if (run.series)
+		series_finish(run.series, monotonic_ns());	/* -I: the last lines */
 
 	for (unsigned int i = 0; i < run.nbreach; i++)
 		report_breach(&run, &run.breach[i]);

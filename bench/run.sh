@@ -10,6 +10,8 @@
 #   floor ... +ts  the same with SO_TIMESTAMPING as rant sets it (floor -t):
 #                  the kernel's share of rant's cost, for information
 #   rant spin      rant -s, both sides spinning
+#   rant spin -I 1 the same with interval reports every second (both sides),
+#                  run twice between two plain rant spin runs (A B B A)
 #   rant block     rant -s --block, both sides in poll()
 #   sockperf       sockperf ping-pong --full-rtt, blocking (its default)
 # and the same over TCP (TCP_NODELAY everywhere; the floor and rant frame
@@ -357,11 +359,28 @@ target() {
 	}'
 }
 
+# target_pairs TEXT A1 A2 B1 B2 LIMIT: the ratio of the p50 sums
+# (A1 + A2) / (B1 + B2) against <= LIMIT.
+target_pairs() {
+	local text=$1 a1 a2 b1 b2 limit=$6
+	if ! a1=$(p50_of "$2") || ! a2=$(p50_of "$3") || ! b1=$(p50_of "$4") ||
+		! b2=$(p50_of "$5"); then
+		printf '%-40s %8s %8s  %s\n' "$text" - "$limit" "n/a (run missing)"
+		return 0
+	fi
+	awk -v t="$text" -v a="$((a1 + a2))" -v b="$((b1 + b2))" -v l="$limit" 'BEGIN {
+		r = a / b
+		printf "%-40s %8.3f %8.2f  %s\n", t, r, l, (r <= l ? "PASS" : "FAIL")
+	}'
+}
+
 print_targets() {
 	printf '\n%-40s %8s %8s  %s\n' target ratio limit result
 	target "rant spin p50 / floor spin p50" "rant spin" "floor spin" 1.10
 	target "rant block p50 / floor block p50" "rant block" "floor block" 1.05
 	target "rant block p50 / sockperf p50" "rant block" "sockperf" 1.00
+	target_pairs "rant spin -I 1 p50 / rant spin p50" "rant spin -I 1" "rant spin -I 1 again" \
+		"rant spin" "rant spin again" 1.02
 	target "rant spin p50 / floor spin +ts p50" "rant spin" "floor spin +ts" -
 	target "rant block p50 / floor block +ts p50" "rant block" "floor block +ts" -
 	target "floor spin +ts p50 / floor spin p50" "floor spin +ts" "floor spin" -
@@ -470,6 +489,10 @@ main() {
 	floor_run "floor spin +ts" -t
 	floor_run "floor block +ts" -b -t
 	rant_run "rant spin"
+	# -I against none in the order A B B A: a drift of the machine cancels
+	rant_run "rant spin -I 1" -I 1
+	rant_run "rant spin -I 1 again" -I 1
+	rant_run "rant spin again"
 	rant_run "rant block" --block
 	sockperf_run
 	floor_run "floor tcp spin" -T

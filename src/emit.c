@@ -16,6 +16,7 @@
 #include "emit.h"
 #include "measure.h"
 #include "report.h"
+#include "series.h"
 
 #define RX_BUF_LEN RANT_TCP_MAX_LEN		/* the largest message of any transport */
 #define TX_STAMP_WAIT_NS (2 * NS_PER_MS)	/* HW TX stamps lag the send */
@@ -36,6 +37,7 @@ struct emitter {
 	bool last_valid;
 	uint32_t size;			/* bytes of this phase's pings (-m, or a sweep's size) */
 	int64_t gone_since;		/* TCP: monotonic ns since the connection is down, or 0 */
+	int64_t t1_sw;			/* T1_SW of the last ping sent */
 	bool rx_stamped;		/* the last pong came with an RX stamp */
 };
 
@@ -47,6 +49,60 @@ enum tx_result {
 	TX_LATE,		/* pong read in time, but stamped after --timeout */
 	TX_DONE,		/* pong matched: the record is filled */
 };
+
+/*
+ * The counts of the measured run, one function per event, so that every
+ * count also reaches the interval reports (-I, series.h). t_sent is the
+ * ping's T1_SW (CLOCK_REALTIME ns); latency the main metric (RTT) in ns.
+ */
+_Static_assert(EMIT_WINDOW <= SERIES_SEQ_MIN, "the series remembers every ping in flight");
+
+static void emit_count_sent(struct emitter *e, uint64_t seq, int64_t t_sent)
+{
+	struct run *r = e->r;
+
+	r->cnt.sent++;
+	if (r->nsweep)
+		r->sweep[r->sweep_idx].sent++;
+	if (r->series)
+		series_sent(r->series, seq, t_sent);
+}
+
+static void emit_count_received(struct emitter *e, const struct txrec *rec,
+				int64_t latency)
+{
+	struct run *r = e->r;
+	int64_t rtt;
+
+	r->cnt.received++;
+	/* a pong without the RTT's stamps has no value (latency is 0 then) */
+	if (r->series)
+		series_received(r->series, rec->seq,
+				metric_value(M_RTT, rec, &rtt) ? latency : SERIES_NO_VALUE);
+}
+
+static void emit_count_lost(struct emitter *e, uint64_t seq, int64_t t_sent)
+{
+	struct run *r = e->r;
+
+	(void)t_sent;	/* the series finds seq's interval by seq */
+	r->cnt.lost++;
+	if (r->nsweep)
+		r->sweep[r->sweep_idx].lost++;
+	if (r->series)
+		series_lost(r->series, seq);
+}
+
+/* A pong of measured ping seq came after it was counted lost. */
+static void emit_count_late(struct emitter *e, uint64_t seq)
+{
+	struct run *r = e->r;
+
+	(void)seq;	/* counted in the interval it is seen in */
+	r->cnt.late++;
+	if (r->series)
+		series_late(r->series);
+}
 
 void pong_window_forget(struct pong_window *w, uint64_t seq)
 {
@@ -122,7 +178,7 @@ static int emit_match(struct emitter *e, const struct sk_msg *m, struct wire_hdr
 		if (emit_pong_of_warmup(h->seq, e->first_measured))
 			r->cnt.warmup_late++;
 		else
-			r->cnt.late++;
+			emit_count_late(e, h->seq);
 		break;
 	case PONG_DUPLICATE:
 		if (emit_pong_of_warmup(h->seq, e->first_measured))
@@ -235,6 +291,7 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 	if (r->auth)
 		auth_sign(r->auth, tx_buf, e->size);
 	ret = r->tp->send(&r->sk, tx_buf, e->size, NULL, &key);
+	e->t1_sw = t1_sw;
 	if (ret) {
 		if (ret == -ENOTCONN)
 			return TX_PEER_GONE;
@@ -366,14 +423,17 @@ static enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 {
 	struct run *r = e->r;
 	int64_t rtt;
+	bool have;
 
-	r->cnt.received++;
 	if (rec->t1_wire == TS_NONE)
 		r->cnt.missing_tx_ts++;
 	if (!e->rx_stamped)
 		r->cnt.missing_rx_ts++;
 	metric_sample(r->hist, rec, METRIC_NO_T3);
-	rtt = metric_value(M_RTT, rec, &rtt) ? rtt : 0;
+	have = metric_value(M_RTT, rec, &rtt);
+	if (!have)
+		rtt = 0;
+	emit_count_received(e, rec, rtt);
 	if (r->nsweep && metric_value(M_RTT, rec, &rtt))
 		hist_add(r->sweep[r->sweep_idx].rtt, rtt, rec->seq);
 	e->last = *rec;
@@ -434,6 +494,8 @@ static enum measure_next emit_measure(struct emitter *e)
 		measure_start(r);
 	emit_say_measuring(e);
 	next = monotonic_ns();
+	if (r->series && r->sweep_idx == 0)
+		series_begin(r->series, next, realtime_ns());	/* -I: from the first slot */
 	end = c->duration_ns ? next + c->duration_ns : 0;
 	while (!run_stop) {
 		enum measure_next step;
@@ -453,15 +515,12 @@ static enum measure_next emit_measure(struct emitter *e)
 		res = emit_transact(e, c->block, &rec);
 		if (res == TX_SEND_FAILED)
 			continue;
-		r->cnt.sent++;
+		emit_count_sent(e, e->seq, e->t1_sw);
 		sent++;
-		if (sp)
-			sp->sent++;
 		if (res != TX_DONE) {
-			r->cnt.lost++;
-			r->cnt.late += res == TX_LATE;
-			if (sp)
-				sp->lost++;
+			emit_count_lost(e, e->seq, e->t1_sw);
+			if (res == TX_LATE)
+				emit_count_late(e, e->seq);
 			if (res == TX_PEER_GONE && emit_peer_gone(e))
 				return MEASURE_STOP;
 			continue;

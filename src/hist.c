@@ -253,3 +253,50 @@ uint64_t hist_underflow_count(const struct hist *h)
 {
 	return h->underflow;
 }
+
+/*
+ * The small histogram (hist.h): as above with 8 bits of magnitude kept
+ * (exact below 256, 128 buckets per power of two above), magnitudes
+ * clamped to [0, 2^40 - 1].
+ */
+#define SMALL_BITS 8
+#define SMALL_TOP (((int64_t)1 << 40) - 1)
+
+size_t hist_small_index(int64_t v)
+{
+	uint64_t m = (uint64_t)(v < 0 ? 0 : v > SMALL_TOP ? SMALL_TOP : v);
+	unsigned int msb = 63 - (unsigned int)__builtin_clzll(m | ((1u << SMALL_BITS) - 1));
+	unsigned int shift = msb - (SMALL_BITS - 1);
+
+	return ((size_t)shift << (SMALL_BITS - 1)) + (size_t)(m >> shift);
+}
+
+/* Highest value of small counter i. */
+static int64_t small_high(size_t i)
+{
+	unsigned int shift = 0;
+
+	if (i >= (size_t)1 << SMALL_BITS)
+		shift = (unsigned int)(i >> (SMALL_BITS - 1)) - 1;
+	return (int64_t)(((uint64_t)(i - ((size_t)shift << (SMALL_BITS - 1))) << shift) +
+			 ((uint64_t)1 << shift) - 1);
+}
+
+int64_t hist_small_percentile(const uint32_t *counts, uint64_t n, double p,
+			      int64_t min, int64_t max)
+{
+	size_t i, last = hist_small_index(max);
+	uint64_t k;
+	int64_t hi;
+
+	if (n == 0)
+		return 0;
+	k = pct_rank(p, n);
+	for (i = hist_small_index(min); i < last; i++) {
+		if (k <= counts[i])
+			break;
+		k -= counts[i];
+	}
+	hi = small_high(i);
+	return hi < min ? min : hi > max ? max : hi;
+}

@@ -94,4 +94,24 @@ uint64_t hist_overflow_count(const struct hist *h);
 /* Samples below 0 (possible for components across unsynced clocks). */
 uint64_t hist_underflow_count(const struct hist *h);
 
+/*
+ * A small log-linear histogram for short spans (one interval of the
+ * interval reports, series.h): HIST_SMALL_COUNTS 32-bit counters in
+ * memory the caller owns, so many fit in a preallocated ring. Values
+ * 0..255 ns have a bucket each; above, each power of two is split into
+ * 128 buckets (a bucket is under 1/128, 0.8%, of the values in it).
+ * Negative values count as 0, values of 2^40 ns (18 min) and more in the
+ * top bucket. The percentile rule is hist_percentile's (nearest rank,
+ * the highest value of its bucket, clamped to [min, max]), so a
+ * percentile is never below the exact value and above it by under 0.8%.
+ */
+#define HIST_SMALL_COUNTS (34 << 7)
+
+/* The counter of v: O(1), for the packet loop. */
+size_t hist_small_index(int64_t v);
+/* The p-th percentile of n samples in counts whose exact min and max are
+ * known; 0 with no samples. */
+int64_t hist_small_percentile(const uint32_t *counts, uint64_t n, double p,
+			      int64_t min, int64_t max);
+
 #endif

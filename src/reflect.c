@@ -11,6 +11,7 @@
 #include "auth.h"
 #include "measure.h"
 #include "reflect.h"
+#include "series.h"
 #include "session.h"
 #include "wire.h"
 
@@ -87,10 +88,13 @@ static enum measure_next reflect_measured(struct run *r, struct reflector *f,
 					  const struct txrec *rec, bool sent)
 {
 	int64_t resp;
+	bool have;
 
 	if (!f->started) {
 		r->session = s->id;
 		measure_start(r);
+		if (r->series)
+			series_begin(r->series, monotonic_ns(), realtime_ns());
 		f->started = true;
 	}
 	s->last_seq = rec->seq;
@@ -109,10 +113,14 @@ static enum measure_next reflect_measured(struct run *r, struct reflector *f,
 	metric_sample(r->hist, rec, METRIC_NO_T3 | METRIC_T3);
 	if (r->capture)
 		capture_expect(r->capture, s->id, rec);
-	if (!metric_value(M_RESPONSE, rec, &resp))
+	have = metric_value(M_RESPONSE, rec, &resp);
+	if (!have)
 		resp = 0;
 	else
 		session_response(s, resp);
+	if (r->series)	/* -I: in the interval the ping arrived in */
+		series_answered(r->series, monotonic_ns(), sent,
+				have ? resp : SERIES_NO_VALUE);
 	return measure_done(r, rec, resp, NULL);
 }
 

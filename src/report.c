@@ -21,6 +21,7 @@
 #include "sweep.h"
 #include "report.h"
 #include "rtcheck.h"
+#include "series.h"
 #include "session.h"
 #include "trace.h"
 #include "wire.h"
@@ -486,6 +487,88 @@ static void print_sweep(struct out *o, struct run *r)
 	o_end(o);
 }
 
+/* One interval of -I in the JSON's "series". */
+static void print_series_row(struct json *j, const struct series_row *sr)
+{
+	json_obj_begin(j, NULL);
+	json_i64(j, "t_ns", sr->t_ns);
+	json_i64(j, "duration_ns", sr->duration_ns);
+	json_u64(j, "sent", sr->sent);
+	json_u64(j, "received", sr->received);
+	json_u64(j, "lost", sr->lost);
+	json_u64(j, "late", sr->late);
+	json_u64(j, "samples", sr->samples);
+	if (sr->samples) {
+		json_i64(j, "min", sr->min);
+		json_i64(j, "p50", sr->p50);
+		json_i64(j, "p99", sr->p99);
+		json_i64(j, "max", sr->max);
+	} else {
+		json_null(j, "min");
+		json_null(j, "p50");
+		json_null(j, "p99");
+		json_null(j, "max");
+	}
+	json_obj_end(j);
+}
+
+/*
+ * Text: a line "over time" when an interval's median is at least twice
+ * the run's, and one when an interval lost 1% or more, twice the run's;
+ * the lines themselves were printed during the run.
+ */
+static void print_over_time(struct out *o, const struct run *r)
+{
+	const struct series *s = r->series;
+	const struct series_row *hi = NULL, *lossy = NULL;
+	int64_t run_p50 = hist_percentile(r->hist[run_primary(r)], 50);
+	double loss, worst_loss = 0;
+
+	for (size_t i = 0; i < series_nrows(s); i++) {
+		const struct series_row *sr = series_row(s, i);
+
+		if (sr->samples && (!hi || sr->p50 > hi->p50))
+			hi = sr;
+		loss = sr->sent ? 100.0 * (double)sr->lost / (double)sr->sent : 0;
+		if (loss > worst_loss) {
+			worst_loss = loss;
+			lossy = sr;
+		}
+	}
+	if (hi && run_p50 > 0 && hi->p50 >= 2 * run_p50)
+		o_text(o, "over time: p50 %.1f us in %.2f-%.2f s, %.1f times the run's %.1f us (-I lines, JSON series)\n",
+		       (double)hi->p50 / NS_PER_US, (double)hi->t_ns / NS_PER_SEC,
+		       (double)(hi->t_ns + hi->duration_ns) / NS_PER_SEC,
+		       (double)hi->p50 / (double)run_p50, (double)run_p50 / NS_PER_US);
+	if (lossy && worst_loss >= 1.0 && worst_loss >= 2 * loss_pct(&r->cnt))
+		o_text(o, "over time: loss %.2f%% in %.2f-%.2f s, against %.2f%% over the run\n",
+		       worst_loss, (double)lossy->t_ns / NS_PER_SEC,
+		       (double)(lossy->t_ns + lossy->duration_ns) / NS_PER_SEC, loss_pct(&r->cnt));
+}
+
+/* -I: JSON "series", a row per interval; text, what is not in it. */
+static void print_series(struct out *o, const struct run *r)
+{
+	const struct series *s = r->series;
+
+	if (!s)
+		return;
+	print_over_time(o, r);
+	if (series_missed(s))
+		o_text(o, "interval reports: %" PRIu64 " events are not in any interval: the reporter thread fell behind (is it starved on the measuring CPU?)\n",
+		       series_missed(s));
+	if (series_rows_dropped(s))
+		o_text(o, "interval reports: %" PRIu64 " intervals printed but not kept for the JSON (out of memory)\n",
+		       series_rows_dropped(s));
+	if (!o->j)
+		return;
+	json_u64(o->j, "series_missed", series_missed(s));
+	json_arr_begin(o->j, "series");
+	for (size_t i = 0; i < series_nrows(s); i++)
+		print_series_row(o->j, series_row(s, i));
+	json_arr_end(o->j);
+}
+
 /* --tcp: what happened to the connections. */
 static void print_tcp(struct out *o, const struct run *r)
 {
@@ -672,6 +755,7 @@ static void print_config(struct json *j, const struct run *r)
 	if (c->trace_marker)
 		json_str(j, "trace_instance", c->trace_instance);
 	json_str(j, "transport", c->tcp ? "tcp" : "udp");
+	json_i64(j, "report_interval_ns", c->report_interval_ns);
 	if (c->tcp) {
 		json_u64(j, "writes", c->writes);
 		json_bool(j, "nodelay", c->nodelay);
@@ -835,6 +919,7 @@ static void print_summary(struct out *o, struct run *r)
 	print_hist_summary(o, r);
 	print_histogram(o, r);
 	print_sweep(o, r);
+	print_series(o, r);
 	print_diagnosis(o, r);
 	print_capture(o, r);
 	if (o->j) {

@@ -16,7 +16,9 @@
 
 #include "capture.h"
 #include "auth.h"
+#include "report.h"
 #include "run.h"
+#include "series.h"
 #include "session.h"
 #include "trace.h"
 #include "transport.h"
@@ -100,6 +102,49 @@ static int check_log_room(const struct run *r, size_t cap)
 	return -ENOSPC;
 }
 
+/*
+ * -I: the interval slots. An emitter's interval can still gain a loss
+ * --timeout after its end; a reflector's events fall at their time.
+ */
+static int alloc_series(struct run *r, const char *fix)
+{
+	const struct rant_cfg *c = r->cfg;
+	int64_t settle = SERIES_SETTLE_MARGIN_NS;
+	uint64_t in_flight = 1;
+
+	if (!c->report_interval_ns)
+		return 0;
+	if (c->mode == MODE_EMIT)
+		settle += c->timeout_ns;
+	if (c->mode == MODE_EMIT && c->interval_ns)	/* paced: a ping per --interval */
+		in_flight = (uint64_t)(c->timeout_ns / c->interval_ns) + 2;
+	r->series = series_create(c->report_interval_ns, settle, in_flight,
+				  metric_defs[run_primary(r)].name, c->hugepages);
+	if (!r->series) {
+		fprintf(stderr, "rant: cannot allocate the interval reports (-I): %s: %s\n",
+			strerror(errno), fix);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* -I: the reporter thread, off the measuring CPU where there is another. */
+static int start_series(struct run *r)
+{
+	char err[256];
+	int ret;
+
+	if (!r->series)
+		return 0;
+	ret = series_start(r->series, report_text_stream(r), err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "rant: %s\n", err);
+	else if (r->cfg->verbose)
+		fprintf(stderr, "rant: interval reports (-I) from a thread on %s\n",
+			series_cpus(r->series));
+	return ret;
+}
+
 static int alloc_memory(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -155,7 +200,7 @@ static int alloc_memory(struct run *r)
 			return -ENOMEM;
 		}
 	}
-	return 0;
+	return alloc_series(r, fix);
 }
 
 /* Create the output file for option opt (when given); 0 or -errno. */
@@ -321,6 +366,9 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 		if (ret)
 			return ret;
 	}
+	ret = start_series(r);
+	if (ret)
+		return ret;
 	if (run_stop) {
 		fprintf(stderr, "rant: stopped by a signal during set-up: nothing measured, nothing written\n");
 		return -EINTR;
@@ -334,6 +382,7 @@ void run_teardown(struct run *r)
 		hist_destroy(r->hist[m]);
 	for (unsigned int i = 0; i < r->nsweep; i++)
 		hist_destroy(r->sweep[i].rtt);
+	series_destroy(r->series);
 	txlog_destroy(r->log);
 	sessions_destroy(r->sessions);
 	auth_destroy(r->auth);

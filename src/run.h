@@ -87,6 +87,7 @@ struct run {
 	unsigned int nbreach;		/* kept in breach[] */
 	struct trace *trace;		/* -T */
 	struct capture *capture;	/* --pcap */
+	struct series *series;		/* -I: the interval reports, or NULL */
 	struct sweep_point sweep[RANT_MAX_SIZES];
 	unsigned int nsweep;		/* sizes of a sweep; 0 without one */
 	unsigned int sweep_idx;		/* the size being measured */

@@ -210,6 +210,21 @@ class TestFixtures(PlotCase):
         # at its T1 wire stamp (T1_KN), from the run's start_ns
         self.assertAlmostEqual(b["t_s"], 1.000001, places=9)
 
+    def test_time_from_series_as_rant_writes_it(self):
+        # rant -I: t_ns from the start of measuring, the last interval
+        # shorter (duration_ns), no latencies (null) where nothing came back
+        rows = [dict(x, duration_ns=1000000000) for x in SERIES]
+        rows[-1]["duration_ns"] = 250000000
+        rows[2].update(received=0, lost=100, min=None, p50=None, p99=None,
+                       max=None)
+        j = self.write("rant-series.json", run_doc(series=rows))
+        _, plots = self.plot("time", j)
+        d = plots[0]
+        self.assertEqual([s["end_s"] for s in d["series"]],
+                         [1.0, 2.0, 3.0, 3.25])
+        self.assertEqual(d["series"][2]["loss_pct"], 100.0)
+        self.assertIsNone(d["series"][2]["p50"])
+
     def test_time_from_log_with_lost_rows_and_gaps(self):
         t0 = 1700000000000000000
         rows = [(s, t0 + s * 1000000, 10000 + (s == 7) * 50000,

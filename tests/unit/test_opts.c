@@ -162,6 +162,12 @@ static const struct row rows[] = {
 	{ E "--interval 60000001", OPTS_ERROR, "interval", "0 60000000" },
 	{ E "--interval -1", OPTS_ERROR, "interval", "0 60000000" },
 	{ R "--interval 5", OPTS_ERROR, "interval", NULL },
+	{ E "-I 0.5", OPTS_OK, NULL, NULL },
+	{ R "--report-interval 3600", OPTS_OK, NULL, NULL },
+	{ E "-I 0.01", OPTS_OK, NULL, NULL },
+	{ E "-I 0.009", OPTS_ERROR, "report-interval", "0.01 3600" },
+	{ E "-I 0", OPTS_ERROR, "report-interval", "0.01 3600" },
+	{ R "-I 3601", OPTS_ERROR, "report-interval", "0.01 3600" },
 	/* flags */
 	{ E "--block -s -R -H -G", OPTS_OK, NULL, NULL },
 	{ R "--block --sw-timestamps --no-hw-ts --histogram --hugepages", OPTS_OK, NULL, NULL },
@@ -402,9 +408,14 @@ static void test_fields(void)
 		is_int(c.size, 72, "default size 72");
 		is_i64(c.timeout_ns, 100000000ll, "default timeout 100000 us");
 		is_i64(c.interval_ns, 0, "default interval 0");
+		is_i64(c.report_interval_ns, 0, "no interval reports by default");
 	} else {
 		fail("emitter defaults parsed");
 	}
+	if (run(E "-I 0.25", &c) == OPTS_OK)
+		is_i64(c.report_interval_ns, 250000000ll, "-I 0.25 -> 250000000 ns");
+	else
+		fail("-I 0.25 parsed: %s", errbuf);
 
 	if (run(E "-d 0.5 -c 1000000000000 -w 7 -m 1472 --timeout 250 "
 		"--interval 1000.5 --port 319", &c) == OPTS_OK) {

@@ -1,0 +1,649 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Interval reports (see series.h for the rules): the packet loop's side,
+ * a ring of interval slots it fills, and the reporter's side, which
+ * closes, reads and prints them.
+ *
+ * A slot's state is 2 * k while it serves interval k and is open, and
+ * 2 * k + 1 once the reporter has closed it. Slot k % nslots starts as
+ * 2 * k for k < nslots; after closing and reading k, the reporter clears
+ * it and sets 2 * (k + nslots). The loop never changes a state.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+
+#include "hist.h"
+#include "mem.h"
+#include "series.h"
+#include "timeutil.h"
+
+#define SLOTS_SPARE 8			/* intervals the reporter may lag */
+#define REDIRECTS 4			/* closed intervals skipped for one event */
+#define REPORTER_STACK (256 * 1024)
+#define START_POLL_NS (10 * NS_PER_MS)	/* the reporter, until measuring starts */
+
+struct slot {
+	alignas(64) _Atomic int64_t state;	/* see the top of this file */
+	_Atomic uint32_t gen;			/* odd while the loop updates */
+	uint64_t sent, received, lost, late, samples;
+	int64_t min, max;			/* ns, of samples */
+	uint32_t counts[HIST_SMALL_COUNTS];	/* hist_small_index */
+};
+
+struct seq_entry {
+	uint64_t seq;
+	int64_t k;			/* the interval it was sent in */
+};
+
+struct series {
+	/* fixed at creation */
+	int64_t interval_ns, settle_ns;
+	size_t nslots;
+	struct slot *slots;
+	struct seq_entry *map;		/* by seq & seq_mask */
+	uint64_t seq_mask;		/* entries - 1, a power of two */
+	bool huge;
+	const char *metric;
+	int64_t t0;			/* written by series_begin, before begun */
+
+	/* shared */
+	_Atomic bool begun;
+	_Atomic int64_t real_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
+	_Atomic int64_t open_from;	/* the oldest interval not closed */
+
+	/* the loop's own */
+	alignas(64) int64_t cur_k;	/* the interval of the latest send */
+	int64_t cur_lo, cur_hi;		/* its bounds, CLOCK_MONOTONIC ns */
+	uint64_t missed;
+
+	/* the reporter's own */
+	alignas(64) int64_t next_close;	/* the next interval to close */
+	struct series_row *rows;
+	size_t nrows, cap;
+	uint64_t rows_dropped;
+	FILE *out;
+	bool header_done;
+
+	/* the thread */
+	pthread_t thread;
+	bool running;
+	pthread_mutex_t mtx;
+	pthread_cond_t cond;
+	bool finishing;			/* under mtx */
+	int64_t end_mono;		/* under mtx */
+	char cpus[96];
+};
+
+static size_t slots_len(size_t n)
+{
+	return n * sizeof(struct slot);
+}
+
+static void slot_clear(struct slot *sl)
+{
+	sl->sent = sl->received = sl->lost = sl->late = sl->samples = 0;
+	sl->min = sl->max = 0;
+	memset(sl->counts, 0, sizeof(sl->counts));
+}
+
+static size_t map_len(const struct series *s)
+{
+	return (size_t)(s->seq_mask + 1) * sizeof(*s->map);
+}
+
+struct series *series_create(int64_t interval_ns, int64_t settle_ns,
+			     uint64_t in_flight, const char *metric, bool hugepages)
+{
+	uint64_t nseq = SERIES_SEQ_MIN;
+	struct series *s;
+
+	if (interval_ns <= 0 || settle_ns < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	s = aligned_alloc(alignof(struct series), sizeof(*s));
+	if (!s)
+		return NULL;
+	memset(s, 0, sizeof(*s));
+	s->interval_ns = interval_ns;
+	s->settle_ns = settle_ns;
+	s->metric = metric;
+	s->huge = hugepages;
+	s->nslots = (size_t)((settle_ns + interval_ns - 1) / interval_ns) + SLOTS_SPARE;
+	while (nseq < 2 * in_flight && nseq < ((uint64_t)1 << 30))
+		nseq *= 2;
+	s->seq_mask = nseq - 1;
+	s->slots = mem_alloc(slots_len(s->nslots), hugepages);
+	s->map = mem_alloc(map_len(s), hugepages);
+	if (!s->slots || !s->map) {
+		int err = errno;
+
+		series_destroy(s);
+		errno = err;
+		return NULL;
+	}
+	for (size_t i = 0; i < s->nslots; i++)
+		atomic_init(&s->slots[i].state, 2 * (int64_t)i);
+	for (uint64_t i = 0; i <= s->seq_mask; i++)
+		s->map[i].seq = UINT64_MAX;
+	pthread_mutex_init(&s->mtx, NULL);
+	{
+		pthread_condattr_t ca;
+
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&s->cond, &ca);
+		pthread_condattr_destroy(&ca);
+	}
+	snprintf(s->cpus, sizeof(s->cpus), "not started");
+	return s;
+}
+
+static void reporter_stop(struct series *s)
+{
+	if (!s->running)
+		return;
+	pthread_mutex_lock(&s->mtx);
+	if (!s->finishing) {
+		s->finishing = true;
+		s->end_mono = monotonic_ns();
+	}
+	pthread_cond_signal(&s->cond);
+	pthread_mutex_unlock(&s->mtx);
+	pthread_join(s->thread, NULL);
+	s->running = false;
+}
+
+void series_destroy(struct series *s)
+{
+	if (!s)
+		return;
+	reporter_stop(s);
+	mem_free(s->slots, slots_len(s->nslots), s->huge);
+	if (s->map)
+		mem_free(s->map, map_len(s), s->huge);
+	free(s->rows);
+	pthread_cond_destroy(&s->cond);
+	pthread_mutex_destroy(&s->mtx);
+	free(s);
+}
+
+/* ---------------------------------------------------------------- the loop */
+
+void series_begin(struct series *s, int64_t t0_mono, int64_t t0_real)
+{
+	atomic_store_explicit(&s->real_off, t0_real - t0_mono, memory_order_relaxed);
+	s->t0 = t0_mono;
+	s->cur_k = 0;
+	s->cur_lo = t0_mono;
+	s->cur_hi = t0_mono + s->interval_ns;
+	atomic_store_explicit(&s->begun, true, memory_order_release);
+}
+
+/* The interval of t, the loop's clock; remembered as the current one. */
+static int64_t interval_at(struct series *s, int64_t t)
+{
+	int64_t k;
+
+	if (t >= s->cur_lo && t < s->cur_hi)
+		return s->cur_k;
+	k = t > s->t0 ? (t - s->t0) / s->interval_ns : 0;
+	s->cur_k = k;
+	s->cur_lo = s->t0 + k * s->interval_ns;
+	s->cur_hi = s->cur_lo + s->interval_ns;
+	return k;
+}
+
+static struct slot *slot_of(struct series *s, int64_t k)
+{
+	return &s->slots[(size_t)k % s->nslots];
+}
+
+/*
+ * Make sl's count odd and check that it still serves open interval k:
+ * true (the slot may be written until slot_leave), or false with the
+ * count even again. The fetch_add and the load are sequentially
+ * consistent, against the reporter's close (a store, then a load of the
+ * count): one of the two sees the other.
+ */
+static bool slot_enter(struct slot *sl, int64_t k, uint32_t *gen)
+{
+	uint32_t g = atomic_fetch_add_explicit(&sl->gen, 1, memory_order_seq_cst);
+
+	if (atomic_load_explicit(&sl->state, memory_order_seq_cst) == 2 * k) {
+		*gen = g + 2;
+		return true;
+	}
+	atomic_store_explicit(&sl->gen, g + 2, memory_order_release);
+	return false;
+}
+
+static void slot_leave(struct slot *sl, uint32_t gen)
+{
+	atomic_store_explicit(&sl->gen, gen, memory_order_release);
+}
+
+/*
+ * The slot to count an event of interval k in, entered: k's own while it
+ * is open, else the oldest open one after it. NULL (the event missed)
+ * when the slot still serves an interval the reporter has not read.
+ */
+static struct slot *slot_get(struct series *s, int64_t k, uint32_t *gen)
+{
+	for (int i = 0; i < REDIRECTS; i++) {
+		struct slot *sl = slot_of(s, k);
+		int64_t st = atomic_load_explicit(&sl->state, memory_order_acquire);
+		int64_t open;
+
+		if (st == 2 * k) {
+			if (slot_enter(sl, k, gen))
+				return sl;
+			continue;	/* closed just now: look again */
+		}
+		if (st / 2 < k)
+			return NULL;	/* the reporter is a ring behind */
+		open = atomic_load_explicit(&s->open_from, memory_order_acquire);
+		k = open > k ? open : k + 1;
+	}
+	return NULL;
+}
+
+static void slot_sample(struct slot *sl, int64_t v)
+{
+	if (v == SERIES_NO_VALUE)
+		return;
+	if (!sl->samples || v < sl->min)
+		sl->min = v;
+	if (!sl->samples || v > sl->max)
+		sl->max = v;
+	sl->samples++;
+	sl->counts[hist_small_index(v)]++;
+}
+
+/* Which counter an event adds to. */
+enum event { EV_SENT, EV_RECEIVED, EV_LOST, EV_LATE, EV_ANSWERED, EV_ANSWERED_SENT };
+
+static void count(struct series *s, int64_t k, enum event ev, int64_t v)
+{
+	uint32_t gen;
+	struct slot *sl = slot_get(s, k, &gen);
+
+	if (!sl) {
+		s->missed++;
+		return;
+	}
+	switch (ev) {
+	case EV_SENT:
+		sl->sent++;
+		break;
+	case EV_RECEIVED:
+		sl->received++;
+		slot_sample(sl, v);
+		break;
+	case EV_LOST:
+		sl->lost++;
+		break;
+	case EV_LATE:
+		sl->late++;
+		break;
+	case EV_ANSWERED_SENT:
+		sl->sent++;
+		/* fall through */
+	case EV_ANSWERED:
+		sl->received++;
+		slot_sample(sl, v);
+		break;
+	}
+	slot_leave(sl, gen);
+}
+
+/* The interval seq was sent in; the current one when it is forgotten. */
+static int64_t interval_of_seq(const struct series *s, uint64_t seq)
+{
+	const struct seq_entry *e = &s->map[seq & s->seq_mask];
+
+	return e->seq == seq ? e->k : s->cur_k;
+}
+
+void series_sent(struct series *s, uint64_t seq, int64_t t_real)
+{
+	int64_t off = atomic_load_explicit(&s->real_off, memory_order_relaxed);
+	int64_t k = interval_at(s, t_real - off);
+	struct seq_entry *e = &s->map[seq & s->seq_mask];
+
+	e->seq = seq;
+	e->k = k;
+	count(s, k, EV_SENT, 0);
+}
+
+void series_received(struct series *s, uint64_t seq, int64_t v)
+{
+	count(s, interval_of_seq(s, seq), EV_RECEIVED, v);
+}
+
+void series_lost(struct series *s, uint64_t seq)
+{
+	count(s, interval_of_seq(s, seq), EV_LOST, 0);
+}
+
+void series_late(struct series *s)
+{
+	count(s, s->cur_k, EV_LATE, 0);
+}
+
+void series_answered(struct series *s, int64_t t_mono, bool sent, int64_t v)
+{
+	count(s, interval_at(s, t_mono), sent ? EV_ANSWERED_SENT : EV_ANSWERED, v);
+}
+
+/* ---------------------------------------------------------------- the reporter */
+
+void series_format_header(const char *metric, char *buf, size_t len)
+{
+	snprintf(buf, len, "%-15s %9s %9s %7s %7s %6s %9s %9s %9s %9s  (%s, us)",
+		 "interval s", "sent", "received", "lost", "loss %", "late",
+		 "min", "p50", "p99", "max", metric);
+}
+
+/* ns as microseconds with one decimal, or "-". */
+static void fmt_us(char *buf, size_t len, bool have, int64_t ns)
+{
+	if (have)
+		snprintf(buf, len, "%.1f", (double)ns / NS_PER_US);
+	else
+		snprintf(buf, len, "-");
+}
+
+void series_format_row(const struct series_row *r, char *buf, size_t len)
+{
+	char when[32], v[4][24];
+	bool have = r->samples > 0;
+	double loss = r->sent ? 100.0 * (double)r->lost / (double)r->sent : 0.0;
+
+	snprintf(when, sizeof(when), "%.2f-%.2f", (double)r->t_ns / NS_PER_SEC,
+		 (double)(r->t_ns + r->duration_ns) / NS_PER_SEC);
+	fmt_us(v[0], sizeof(v[0]), have, r->min);
+	fmt_us(v[1], sizeof(v[1]), have, r->p50);
+	fmt_us(v[2], sizeof(v[2]), have, r->p99);
+	fmt_us(v[3], sizeof(v[3]), have, r->max);
+	snprintf(buf, len, "%-15s %9llu %9llu %7llu %7.2f %6llu %9s %9s %9s %9s",
+		 when, (unsigned long long)r->sent, (unsigned long long)r->received,
+		 (unsigned long long)r->lost, loss, (unsigned long long)r->late,
+		 v[0], v[1], v[2], v[3]);
+}
+
+/* The row of a closed slot (the reporter owns it). */
+static void slot_row(const struct series *s, const struct slot *sl, int64_t k,
+		     int64_t duration, struct series_row *r)
+{
+	r->t_ns = k * s->interval_ns;
+	r->duration_ns = duration;
+	r->sent = sl->sent;
+	r->received = sl->received;
+	r->lost = sl->lost;
+	r->late = sl->late;
+	r->samples = sl->samples;
+	r->min = sl->min;
+	r->max = sl->max;
+	r->p50 = hist_small_percentile(sl->counts, sl->samples, 50, sl->min, sl->max);
+	r->p99 = hist_small_percentile(sl->counts, sl->samples, 99, sl->min, sl->max);
+}
+
+static void keep_row(struct series *s, const struct series_row *r)
+{
+	if (s->nrows == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		struct series_row *rows = realloc(s->rows, cap * sizeof(*rows));
+
+		if (!rows) {
+			s->rows_dropped++;
+			return;
+		}
+		s->rows = rows;
+		s->cap = cap;
+	}
+	s->rows[s->nrows++] = *r;
+}
+
+static void print_row(struct series *s, const struct series_row *r)
+{
+	char line[256];
+
+	if (!s->out)
+		return;
+	if (!s->header_done) {
+		series_format_header(s->metric, line, sizeof(line));
+		fprintf(s->out, "%s\n", line);
+		s->header_done = true;
+	}
+	series_format_row(r, line, sizeof(line));
+	fprintf(s->out, "%s\n", line);
+	fflush(s->out);
+}
+
+/*
+ * Close interval k (the next in order) and take its row: the slot is
+ * marked closed, the loop's update in progress (if any) waited out,
+ * read, cleared and handed to interval k + nslots. With sliver, an empty
+ * row is not kept.
+ */
+static void close_one(struct series *s, int64_t k, int64_t duration, bool sliver)
+{
+	struct slot *sl = slot_of(s, k);
+	struct series_row r;
+	unsigned int spins = 0;
+
+	atomic_store_explicit(&s->open_from, k + 1, memory_order_release);
+	atomic_store_explicit(&sl->state, 2 * k + 1, memory_order_seq_cst);
+	while (atomic_load_explicit(&sl->gen, memory_order_seq_cst) & 1)
+		if (++spins > 100)
+			sched_yield();	/* the loop was preempted mid-update */
+	slot_row(s, sl, k, duration, &r);
+	slot_clear(sl);
+	atomic_store_explicit(&sl->state, 2 * (k + (int64_t)s->nslots), memory_order_release);
+	s->next_close = k + 1;
+	if (sliver && !r.sent && !r.received && !r.lost && !r.late)
+		return;
+	keep_row(s, &r);
+	print_row(s, &r);
+}
+
+unsigned int series_close_due(struct series *s, int64_t now_mono)
+{
+	unsigned int n = 0;
+
+	if (!atomic_load_explicit(&s->begun, memory_order_acquire))
+		return 0;
+	while (s->t0 + (s->next_close + 1) * s->interval_ns + s->settle_ns <= now_mono) {
+		close_one(s, s->next_close, s->interval_ns, false);
+		n++;
+	}
+	return n;
+}
+
+void series_set_out(struct series *s, FILE *out)
+{
+	s->out = out;
+}
+
+/* The loop has stopped at end: every interval up to end, the last partial. */
+static void close_rest(struct series *s, int64_t end)
+{
+	int64_t span, k_end, rest;
+
+	if (!atomic_load_explicit(&s->begun, memory_order_acquire))
+		return;
+	span = end > s->t0 ? end - s->t0 : 0;
+	k_end = span / s->interval_ns;
+	rest = span % s->interval_ns;
+	while (s->next_close < k_end)
+		close_one(s, s->next_close, s->interval_ns, false);
+	if (rest > 0 && s->next_close == k_end)
+		close_one(s, k_end, rest, rest < s->interval_ns / 10);
+}
+
+static void *reporter_main(void *arg)
+{
+	struct series *s = arg;
+
+	pthread_mutex_lock(&s->mtx);
+	while (!s->finishing) {
+		struct timespec ts;
+		int64_t wake;
+
+		pthread_mutex_unlock(&s->mtx);
+		atomic_store_explicit(&s->real_off, realtime_ns() - monotonic_ns(),
+				      memory_order_relaxed);
+		series_close_due(s, monotonic_ns());
+		if (atomic_load_explicit(&s->begun, memory_order_acquire))
+			wake = s->t0 + (s->next_close + 1) * s->interval_ns + s->settle_ns;
+		else
+			wake = monotonic_ns() + START_POLL_NS;
+		ts = ns_to_timespec(wake);
+		pthread_mutex_lock(&s->mtx);
+		if (!s->finishing)
+			pthread_cond_timedwait(&s->cond, &s->mtx, &ts);
+	}
+	pthread_mutex_unlock(&s->mtx);
+	close_rest(s, s->end_mono);
+	return NULL;
+}
+
+/* "1-3,5" of the CPUs in set. */
+static void cpu_list(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && n < len; c++) {
+		int last = c;
+
+		if (!CPU_ISSET(c, set))
+			continue;
+		while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
+			last++;
+		n += (size_t)snprintf(buf + n, len - n, "%s%d", n ? "," : "", c);
+		if (last > c && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "-%d", last);
+		c = last;
+	}
+}
+
+/*
+ * The reporter's CPUs: those the loop's thread may not use; when it may
+ * use every CPU, all but the one it runs on now. false: nowhere else.
+ */
+static bool reporter_set(cpu_set_t *set)
+{
+	cpu_set_t mine;
+	int ncpu = get_nprocs_conf(), here = sched_getcpu();
+
+	CPU_ZERO(set);
+	if (sched_getaffinity(0, sizeof(mine), &mine))
+		return false;
+	for (int c = 0; c < ncpu && c < CPU_SETSIZE; c++)
+		if (!CPU_ISSET(c, &mine))
+			CPU_SET(c, set);
+	if (CPU_COUNT(set))
+		return true;
+	*set = mine;
+	if (here >= 0)
+		CPU_CLR(here, set);
+	return CPU_COUNT(set) > 0;
+}
+
+/* Thread attributes: a small stack (mlockall locks it), SCHED_OTHER. */
+static void reporter_attr(pthread_attr_t *a)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+
+	pthread_attr_init(a);
+	pthread_attr_setstacksize(a, REPORTER_STACK);
+	pthread_attr_setinheritsched(a, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(a, SCHED_OTHER);
+	pthread_attr_setschedparam(a, &sp);
+}
+
+int series_start(struct series *s, FILE *out, char *err, size_t errlen)
+{
+	sigset_t all, old;
+	pthread_attr_t a;
+	cpu_set_t set;
+	char list[64];
+	int ret;
+
+	s->out = out;
+	reporter_attr(&a);
+	/* Signals go to the loop's thread: its waits end on EINTR. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ret = pthread_create(&s->thread, &a, reporter_main, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&a);
+	if (ret) {
+		snprintf(err, errlen, "cannot start the interval reporter thread: %s: lower -I's load (or drop -I)",
+			 strerror(ret));
+		return -ret;
+	}
+	s->running = true;
+	if (!reporter_set(&set)) {
+		snprintf(s->cpus, sizeof(s->cpus), "the measuring CPU (no other CPU here)");
+		return 0;
+	}
+	cpu_list(&set, list, sizeof(list));
+	ret = pthread_setaffinity_np(s->thread, sizeof(set), &set);
+	if (ret)
+		snprintf(s->cpus, sizeof(s->cpus), "the measuring CPU's set (CPUs %s refused: %s)",
+			 list, strerror(ret));
+	else
+		snprintf(s->cpus, sizeof(s->cpus), "CPU%s %s",
+			 strchr(list, ',') || strchr(list, '-') ? "s" : "", list);
+	return 0;
+}
+
+const char *series_cpus(const struct series *s)
+{
+	return s->cpus;
+}
+
+void series_finish(struct series *s, int64_t end_mono)
+{
+	if (!s->running) {
+		close_rest(s, end_mono);
+		return;
+	}
+	pthread_mutex_lock(&s->mtx);
+	s->finishing = true;
+	s->end_mono = end_mono;
+	pthread_cond_signal(&s->cond);
+	pthread_mutex_unlock(&s->mtx);
+	pthread_join(s->thread, NULL);
+	s->running = false;
+}
+
+size_t series_nrows(const struct series *s)
+{
+	return s->nrows;
+}
+
+const struct series_row *series_row(const struct series *s, size_t i)
+{
+	return i < s->nrows ? &s->rows[i] : NULL;
+}
+
+uint64_t series_missed(const struct series *s)
+{
+	return s->missed;
+}
+
+uint64_t series_rows_dropped(const struct series *s)
+{
+	return s->rows_dropped;
+}
