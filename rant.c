@@ -69,7 +69,9 @@ int main(int argc, char **argv)
 	}
 	report_start(&run);
 
+	clock_start(run.clock);
 	ret = cfg.mode == MODE_EMIT ? emit_run(&run) : reflect_run(&run);
+	clock_stop(run.clock);
 
 	for (unsigned int i = 0; i < run.nbreach; i++)
 		report_breach(&run, &run.breach[i]);
