@@ -788,6 +788,7 @@ static void print_clock_peer(struct out *o, const struct clock_report *cr)
 	j_dbl_or_null(o, "peer_drift_ppb", have && cr->peer_drift_valid, cr->peer_drift_ppb);
 	o_u64(o, "peer_samples", NULL, cr->peer_samples);
 	if (o->j && cr->emit) {
+		json_u64(o->j, "pongs", cr->pongs);
 		json_u64(o->j, "pongs_clock_bad", cr->pongs_clock_bad);
 		json_bool(o->j, "peer_trusted", cr->peer_trusted);
 		json_bool(o->j, "one_way_trusted", cr->hosts_trusted);
