@@ -12,6 +12,10 @@
 #   rant spin      rant -s, both sides spinning
 #   rant block     rant -s --block, both sides in poll()
 #   sockperf       sockperf ping-pong --full-rtt, blocking (its default)
+#   sim spin       rant spin on the simulated PHC NIC (tests/sim), PHC read
+#                  at start and end only (--phc-interval 0), and "+phc" with
+#                  the sampler thread reading it 100 times a second: the
+#                  sampler's cost to the spinning p50, as a ratio
 # and the same over TCP (TCP_NODELAY everywhere; the floor and rant frame
 # each message with a 4-byte length, sockperf with its own header):
 #   floor tcp spin / block, rant tcp spin / block (--tcp --nodelay),
@@ -39,6 +43,9 @@ PORT_SOCKPERF=11111
 OUT=$BENCH/out
 FLOOR=$BENCH/floor
 LOGBENCH=$BENCH/logbench
+SIM_LIB=$TOP/tests/sim/libsimnic.so
+SIM_A=()	# rant_sim_run: the emitter's and the reflector's LD_PRELOAD
+SIM_B=()
 
 declare -A RES=()	# run -> "samples min p50 p99 p99.9 max"
 ORDER=()
@@ -77,9 +84,9 @@ fail_run() {
 # the bench's own two programs are built here.
 build() {
 	local f
-	for f in "$RANT" "$TOP/build/librant.a"; do
+	for f in "$RANT" "$TOP/build/librant.a" "$SIM_LIB"; do
 		if [ ! -e "$f" ]; then
-			say "bench: $f is missing: run make (or make bench) first"
+			say "bench: $f is missing: run make all sim (or make bench) first"
 			exit 1
 		fi
 	done
@@ -236,8 +243,8 @@ rant_run() {
 	shift
 	say "bench: $name"
 	rm -f "$json"
-	reflect "$name" "$PORT_RANT" "$RANT" -i "$VETH_B" "$@" || return 0
-	emit "$name" "$RANT" -i "$VETH_A" -a "$IP_B" -s -c "$N" -d 0 \
+	reflect "$name" "$PORT_RANT" "${SIM_B[@]}" "$RANT" -i "$VETH_B" "$@" || return 0
+	emit "$name" "${SIM_A[@]}" "$RANT" -i "$VETH_A" -a "$IP_B" -s -c "$N" -d 0 \
 		-w "$WARMUP" -m "$SIZE" -j "$json" "$@" || rc=$?
 	local src_rc=0
 	stop_bg "$SERVER" || src_rc=$?
@@ -255,6 +262,18 @@ rant_run() {
 	src=$(jq -r '.timestamp_source' "$json")
 	record "$name" "$(jq -r "$(jq_row rtt_sw)" "$json")"
 	record "$name (wire, $src)" "$(jq -r "$(jq_row rtt)" "$json")"
+}
+
+# rant_sim_run NAME ARGS...: rant_run on the simulated PHC NIC, so that
+# the HW path and the PHC sampler thread run as on a NIC with a PHC.
+rant_sim_run() {
+	local name=$1
+	shift
+	SIM_A=(env LD_PRELOAD="$SIM_LIB" SIMNIC_IFACES="$VETH_A")
+	SIM_B=(env LD_PRELOAD="$SIM_LIB" SIMNIC_IFACES="$VETH_B")
+	rant_run "$name" "$@"
+	SIM_A=()
+	SIM_B=()
 }
 
 # usec with three decimals, as sockperf prints, to ns
@@ -364,6 +383,7 @@ print_targets() {
 	target "TCP rant block p50 / floor block p50" "rant tcp block" "floor tcp block" -
 	target "TCP rant block p50 / sockperf p50" "rant tcp block" "sockperf tcp" -
 	target "floor tcp spin p50 / floor spin p50" "floor tcp spin" "floor spin" -
+	target "sim spin +phc p50 / sim spin p50" "sim spin +phc" "sim spin" 1.05
 	check_blocking
 }
 
@@ -444,6 +464,8 @@ main() {
 	floor_run "floor block +ts" -b -t
 	rant_run "rant spin"
 	rant_run "rant block" --block
+	rant_sim_run "sim spin" --phc-interval 0
+	rant_sim_run "sim spin +phc" --phc-interval 0.01
 	sockperf_run
 	floor_run "floor tcp spin" -T
 	floor_run "floor tcp block" -T -b
