@@ -314,7 +314,8 @@ static void test_sim_sampler(void)
 	is_str(cr.phc, "/dev/ptp0", "sim: the PHC of lo");
 	ok(cr.phc_sum.samples >= 8 && cr.phc_sum.samples <= 18,
 	   "sim: start, about 15 by the thread, end: %u readings", cr.phc_sum.samples);
-	ok(cr.phc_sum.drift_valid && fabs(cr.phc_sum.drift_ppb - SIM_DRIFT_PPB) < SIM_DRIFT_PPB / 10,
+	ok(cr.phc_sum.drift_valid &&
+	   fabs(cr.phc_sum.drift_ppb - SIM_DRIFT_PPB) < SIM_DRIFT_PPB / 10,
 	   "sim: drift %.0f ppb, 50000 within 10%%", cr.phc_sum.drift_ppb);
 	ok(cr.phc_sum.offset_start_ns >= SIM_OFFSET_NS &&
 	   cr.phc_sum.offset_start_ns < SIM_OFFSET_NS + 100000,
