@@ -41,6 +41,7 @@ struct clock {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool stop;			/* under lock */
+	uint64_t cpus_seen;		/* CPUs (< 64) the thread sampled on */
 	/* Between the hosts (emitter, packet loop only). */
 	struct hist *theta;		/* theta - theta_ref */
 	bool have_ref;
@@ -252,6 +253,9 @@ static void *sampler_main(void *arg)
 			continue;	/* woken early */
 		pthread_mutex_unlock(&c->lock);
 		sample(c);
+		ret = sched_getcpu();
+		if (ret >= 0 && ret < 64)
+			c->cpus_seen |= 1ULL << ret;
 		pthread_mutex_lock(&c->lock);
 		/* Kept off its CPU for a while: the next one a period from now. */
 		next = next + c->cfg.interval_ns > now ? next + c->cfg.interval_ns :
@@ -368,6 +372,7 @@ static void report_phc(const struct clock *c, struct clock_report *cr)
 	cr->have_phc = true;
 	snprintf(cr->phc, sizeof(cr->phc), "%s", phc_path(c->phc));
 	cr->phc_read_errors = c->read_errors;
+	cr->sampler_cpus = c->cpus_seen;
 	if (!phc_summary(c->phc, &cr->phc_sum)) {
 		cr->have_phc_samples = true;
 		cr->phc_span_s = (double)(c->last_sys_ns - c->first_sys_ns) / NS_PER_SEC;

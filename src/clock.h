@@ -125,6 +125,7 @@ struct clock_report {
 	struct phc_summary phc_sum;
 	double phc_span_s;		/* first to last reading */
 	unsigned int phc_read_errors;
+	uint64_t sampler_cpus;		/* bit n: the thread read on CPU n (< 64) */
 	int64_t interval_ns;
 	/* between the hosts (emitter) */
 	uint64_t peer_samples;

@@ -724,6 +724,28 @@ static void j_dbl_or_null(struct out *o, const char *key, bool have, double v)
 		json_null(o->j, key);
 }
 
+/* Where the sampler thread read the PHC: text " (the thread's on CPU 1,2)"
+ * and JSON "sampler_cpus": [1, 2] (empty without a thread). */
+static void print_sampler_cpus(struct out *o, uint64_t cpus)
+{
+	const char *sep = " (the thread's on CPU ";
+
+	if (o->j)
+		json_arr_begin(o->j, "sampler_cpus");
+	for (int i = 0; i < 64; i++) {
+		if (!(cpus & (1ULL << i)))
+			continue;
+		o_text(o, "%s%d", sep, i);
+		sep = ",";
+		if (o->j)
+			json_i64(o->j, NULL, i);
+	}
+	if (cpus)
+		o_text(o, ")");
+	if (o->j)
+		json_arr_end(o->j);
+}
+
 /* The NIC clock against the system clock: one text line, the phc_* fields. */
 static void print_clock_phc(struct out *o, const struct clock_report *cr)
 {
@@ -756,8 +778,11 @@ static void print_clock_phc(struct out *o, const struct clock_report *cr)
 		       s->offset_start_ns, s->offset_end_ns, s->offset_max_abs_ns);
 		if (s->drift_valid)
 			o_text(o, ", drift %+.1f ppb over %.1f s", s->drift_ppb, cr->phc_span_s);
-		o_text(o, ", %u readings\n", s->samples);
+		o_text(o, ", %u readings", s->samples);
 	}
+	print_sampler_cpus(o, cr->sampler_cpus);
+	if (have)
+		o_text(o, "\n");
 	o_u64(o, "phc_samples", NULL, s->samples);
 	o_u64(o, "phc_read_errors", NULL, cr->phc_read_errors);
 	if (o->j && cr->phc_error[0])
