@@ -724,11 +724,11 @@ static void j_dbl_or_null(struct out *o, const char *key, bool have, double v)
 		json_null(o->j, key);
 }
 
-/* Where the sampler thread read the PHC: text " (the thread's on CPU 1,2)"
+/* Where the sampler thread read the PHC: text " (during the run by a thread on CPU 1,2)"
  * and JSON "sampler_cpus": [1, 2] (empty without a thread). */
 static void print_sampler_cpus(struct out *o, uint64_t cpus)
 {
-	const char *sep = " (the thread's on CPU ";
+	const char *sep = " (during the run by a thread on CPU ";
 
 	if (o->j)
 		json_arr_begin(o->j, "sampler_cpus");
