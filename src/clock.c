@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -290,12 +291,15 @@ static int sampler_sync_init(struct clock *c)
 
 /* The thread at SCHED_OTHER (whatever the measuring thread's policy) on
  * the CPUs clock_sampler_cpus() picks; where a cpuset refuses them, on
- * the measuring thread's. Returns 0 or a positive error number. */
+ * the measuring thread's. It blocks every signal, so SIGINT and SIGTERM
+ * interrupt the measuring thread's waits, never its own. Returns 0 or a
+ * positive error number. */
 static int sampler_spawn(struct clock *c)
 {
 	struct sched_param sp = { .sched_priority = 0 };
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	cpu_set_t mine, cpus;
+	sigset_t all, old;
 	pthread_attr_t a;
 	int ret;
 
@@ -310,11 +314,14 @@ static int sampler_spawn(struct clock *c)
 		clock_sampler_cpus((int)(ncpu > 0 ? ncpu : 1), &mine, sched_getcpu(), &cpus);
 		pthread_attr_setaffinity_np(&a, sizeof(cpus), &cpus);
 	}
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);	/* the thread inherits it */
 	ret = pthread_create(&c->thread, &a, sampler_main, c);
 	if (ret == EINVAL) {	/* a cpuset without those CPUs */
 		pthread_attr_setaffinity_np(&a, sizeof(mine), &mine);
 		ret = pthread_create(&c->thread, &a, sampler_main, c);
 	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&a);
 	return ret;
 }
