@@ -47,7 +47,7 @@ struct clock {
 	struct hist *theta;		/* theta - theta_ref */
 	bool have_ref;
 	int64_t theta_ref;		/* the first theta */
-	struct clock_fit fit;		/* theta against T1 */
+	struct clock_binfit fit;	/* theta against T1 */
 	uint64_t pongs, pongs_bad;
 };
 
@@ -83,6 +83,32 @@ void clock_fit_add(struct clock_fit *f, int64_t t_ns, int64_t y_ns)
 	f->t_last = t;
 }
 
+void clock_binfit_add(struct clock_binfit *b, int64_t t1_ns, int64_t net_ns,
+		      int64_t theta_ns)
+{
+	if (b->open && ns_sub(t1_ns, b->bin_start) >= CLOCK_BIN_NS) {
+		clock_fit_add(&b->fit, b->best_t1, b->best_theta);
+		b->open = false;
+	}
+	if (!b->open) {
+		b->open = true;
+		b->bin_start = t1_ns;
+		b->best_net = INT64_MAX;
+	}
+	if (net_ns < b->best_net) {
+		b->best_net = net_ns;
+		b->best_t1 = t1_ns;
+		b->best_theta = theta_ns;
+	}
+}
+
+void clock_binfit_result(const struct clock_binfit *b, struct clock_fit *out)
+{
+	*out = b->fit;
+	if (b->open)
+		clock_fit_add(out, b->best_t1, b->best_theta);
+}
+
 bool clock_fit_slope(const struct clock_fit *f, double *ppb)
 {
 	if (f->n < 2 || !(f->stt > 0))
@@ -93,16 +119,16 @@ bool clock_fit_slope(const struct clock_fit *f, double *ppb)
 
 void clock_peer_add(struct clock *c, const struct txrec *rec)
 {
-	int64_t theta;
+	int64_t theta, net;
 
-	if (!c->theta || !clock_theta(rec, &theta))
+	if (!c->theta || !clock_theta(rec, &theta) || !metric_value(M_NETWORK, rec, &net))
 		return;
 	if (!c->have_ref) {
 		c->theta_ref = theta;
 		c->have_ref = true;
 	}
 	hist_add(c->theta, ns_sub(theta, c->theta_ref), rec->seq);
-	clock_fit_add(&c->fit, rec->t1_wire, theta);
+	clock_binfit_add(&c->fit, rec->t1_wire, net, theta);
 }
 
 void clock_pong(struct clock *c, uint16_t flags)
@@ -392,6 +418,7 @@ static void report_phc(const struct clock *c, struct clock_report *cr)
 
 static void report_peer(const struct clock *c, struct clock_report *cr)
 {
+	struct clock_fit fit;
 	struct hist_stats st;
 
 	cr->pongs = c->pongs;
@@ -405,8 +432,9 @@ static void report_peer(const struct clock *c, struct clock_report *cr)
 	cr->peer_offset_ns = ns_add(c->theta_ref, hist_percentile(c->theta, 50));
 	cr->peer_min_ns = ns_add(c->theta_ref, st.min);
 	cr->peer_max_ns = ns_add(c->theta_ref, st.max);
-	cr->peer_drift_valid = clock_fit_slope(&c->fit, &cr->peer_drift_ppb);
-	cr->peer_span_s = c->fit.t_last;
+	clock_binfit_result(&c->fit, &fit);
+	cr->peer_drift_valid = clock_fit_slope(&fit, &cr->peer_drift_ppb);
+	cr->peer_span_s = fit.t_last;
 }
 
 void clock_report(const struct clock *c, struct clock_report *cr)

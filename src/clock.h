@@ -14,7 +14,10 @@
  *   clock minus the emitter's if the paths are symmetric; its median (a
  *   log-linear histogram of the deviations from the first value, exact
  *   within +-2048 ns of it) and its drift (a running least-squares fit of
- *   theta against T1, Welford's update: constant memory, no cancellation).
+ *   theta against T1, Welford's update: constant memory, no cancellation;
+ *   of every CLOCK_BIN_NS of T1 only the transaction with the shortest
+ *   network time goes in, as NTP's clock filter keeps the sample of least
+ *   delay: a pong held up one way moves theta by half the delay).
  * - The judgement at the end: which components can be trusted (those that
  *   subtract a system-clock stamp from a NIC stamp need the two clocks to
  *   agree; the one-way delays need the two hosts' clocks to agree), and the
@@ -29,6 +32,7 @@
 #include <stdint.h>
 
 #include "metric.h"
+#include "timeutil.h"
 #include "phc.h"
 #include "record.h"
 
@@ -98,6 +102,22 @@ struct clock_fit {
 };
 
 void clock_fit_add(struct clock_fit *f, int64_t t_ns, int64_t y_ns);
+
+/* The fit of the least-delayed theta of each bin of T1. */
+#define CLOCK_BIN_NS (10 * NS_PER_MS)
+struct clock_binfit {
+	struct clock_fit fit;	/* the bins closed so far */
+	bool open;		/* a bin has points */
+	int64_t bin_start;	/* T1 of the open bin's first point */
+	int64_t best_net;	/* its shortest network time, ns */
+	int64_t best_t1, best_theta;
+};
+
+/* One transaction: T1, network time ((T4 - T1) - (T3 - T2)), theta. */
+void clock_binfit_add(struct clock_binfit *b, int64_t t1_ns, int64_t net_ns,
+		      int64_t theta_ns);
+/* The fit with the open bin's pick included. */
+void clock_binfit_result(const struct clock_binfit *b, struct clock_fit *out);
 /* Slope in ns per s (ppb for an offset); false with fewer than 2 points
  * or no spread in t. */
 bool clock_fit_slope(const struct clock_fit *f, double *ppb);

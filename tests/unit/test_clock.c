@@ -62,6 +62,7 @@ static void test_fit(void)
 {
 	struct clock_fit f = { 0 };
 	double ppb = 0;
+	bool valid;
 	int i;
 
 	ok(!clock_fit_slope(&f, &ppb), "fit: no point, no slope");
@@ -78,8 +79,9 @@ static void test_fit(void)
 
 		clock_fit_add(&f, t, 1000000 + (t - BASE) / 20000);
 	}
-	ok(clock_fit_slope(&f, &ppb) && fabs(ppb - 50000) < 0.01,
-	   "fit: 50000 ppb over an hour of points, got %.4f", ppb);
+	valid = clock_fit_slope(&f, &ppb);
+	ok(valid && fabs(ppb - 50000) < 0.01, "fit: 50000 ppb over an hour of points, got %.4f",
+	   ppb);
 	ok(fabs(f.t_last - 3599.99) < 1e-6, "fit: spans 3599.99 s (%.6f)", f.t_last);
 
 	/* noise of +-400 ns alternating: the slope stays */
@@ -89,8 +91,41 @@ static void test_fit(void)
 
 		clock_fit_add(&f, t, -7000 + (i & 1 ? 400 : -400) - (t - BASE) / 1000000);
 	}
-	ok(clock_fit_slope(&f, &ppb) && fabs(ppb + 1000) < 5,
-	   "fit: -1000 ppb through +-400 ns of noise, got %.2f", ppb);
+	valid = clock_fit_slope(&f, &ppb);
+	ok(valid && fabs(ppb + 1000) < 5, "fit: -1000 ppb through +-400 ns of noise, got %.2f", ppb);
+}
+
+/* The bins keep the least-delayed theta: delayed pongs leave the fit alone. */
+static void test_binfit(void)
+{
+	struct clock_binfit b = { 0 };
+	struct clock_fit plain = { 0 }, f;
+	double ppb = 0, plain_ppb = 0;
+	bool valid;
+	int i;
+
+	clock_binfit_result(&b, &f);
+	ok(!clock_fit_slope(&f, &ppb), "binfit: empty");
+	/* every 100 us for 2 s, 20 ppm; every 3rd pong held up 2 ms on the way
+	 * back, more often late in the run (theta 1 ms low) */
+	for (i = 0; i < 20000; i++) {
+		int64_t t = BASE + (int64_t)i * 100 * NS_PER_US;
+		int64_t th = 7000 + (t - BASE) / 50000, net = 9000 + (i % 4) * 10;
+
+		if (i % 3 == 0 && i > 5000) {
+			net += 2 * NS_PER_MS;
+			th -= NS_PER_MS;
+		}
+		clock_binfit_add(&b, t, net, th);
+		clock_fit_add(&plain, t, th);
+	}
+	clock_binfit_result(&b, &f);
+	valid = clock_fit_slope(&f, &ppb);
+	ok(valid && fabs(ppb - 20000) < 1, "binfit: 20000 ppb through delayed pongs, got %.3f", ppb);
+	is_int(f.n, 200, "binfit: one point per 10 ms bin");
+	valid = clock_fit_slope(&plain, &plain_ppb);
+	ok(valid && fabs(plain_ppb - 20000) > 10000, "the plain fit is thrown off by them (%.0f ppb)",
+	   plain_ppb);
 }
 
 static void test_cpus(void)
@@ -388,6 +423,7 @@ int main(int argc, char **argv)
 	}
 	test_theta();
 	test_fit();
+	test_binfit();
 	test_cpus();
 	test_judge_phc();
 	test_judge_hosts();
