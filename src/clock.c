@@ -190,8 +190,10 @@ int clock_create(struct clock **out, const struct clock_cfg *cfg, char *err,
 	if (cfg->emit) {
 		c->theta = hist_create(NS_PER_US, 100 * NS_PER_US, cfg->hugepages);
 		if (!c->theta) {
-			snprintf(err, len, "cannot allocate the clock offset histogram: %s",
-				 strerror(errno));
+			snprintf(err, len, "cannot allocate the clock offset histogram: %s: %s",
+				 strerror(errno), cfg->hugepages ?
+				 "reserve two more hugepages (/proc/sys/vm/nr_hugepages) or drop -G" :
+				 "free some memory");
 			clock_destroy(c);
 			return -ENOMEM;
 		}
