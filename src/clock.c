@@ -43,8 +43,9 @@ struct clock {
 	pthread_cond_t cond;
 	bool stop;			/* under lock */
 	uint64_t cpus_seen;		/* CPUs (< 64) the thread sampled on */
-	/* Between the hosts (emitter, packet loop only). */
-	struct hist *theta;		/* theta - theta_ref */
+	/* Between the hosts (emitter, packet loop only): a cache line apart
+	 * from what the sampler thread writes. */
+	_Alignas(64) struct hist *theta;	/* theta - theta_ref */
 	bool have_ref;
 	int64_t theta_ref;		/* the first theta */
 	struct clock_binfit fit;	/* theta against T1 */
