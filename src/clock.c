@@ -175,8 +175,10 @@ static void open_phc(struct clock *c)
 int clock_create(struct clock **out, const struct clock_cfg *cfg, char *err,
 		 size_t len)
 {
-	struct clock *c = calloc(1, sizeof(*c));
+	struct clock *c = aligned_alloc(_Alignof(struct clock), sizeof(*c));
 
+	if (c)
+		memset(c, 0, sizeof(*c));
 	if (!c) {
 		snprintf(err, len, "cannot allocate the clock checks: %s", strerror(errno));
 		return -ENOMEM;
