@@ -177,12 +177,11 @@ int clock_create(struct clock **out, const struct clock_cfg *cfg, char *err,
 {
 	struct clock *c = aligned_alloc(_Alignof(struct clock), sizeof(*c));
 
-	if (c)
-		memset(c, 0, sizeof(*c));
 	if (!c) {
 		snprintf(err, len, "cannot allocate the clock checks: %s", strerror(errno));
 		return -ENOMEM;
 	}
+	memset(c, 0, sizeof(*c));
 	c->cfg = *cfg;
 	snprintf(c->iface, sizeof(c->iface), "%s", cfg->iface);
 	c->cfg.iface = c->iface;
