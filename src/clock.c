@@ -84,30 +84,105 @@ void clock_fit_add(struct clock_fit *f, int64_t t_ns, int64_t y_ns)
 	f->t_last = t;
 }
 
+int clock_binfit_init(struct clock_binfit *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->picks = calloc(CLOCK_PICKS, sizeof(*b->picks));
+	if (!b->picks)
+		return -ENOMEM;
+	memset(b->picks, 0, CLOCK_PICKS * sizeof(*b->picks));	/* touched */
+	b->bin_ns = CLOCK_BIN_NS;
+	return 0;
+}
+
+void clock_binfit_free(struct clock_binfit *b)
+{
+	free(b->picks);
+	b->picks = NULL;
+}
+
+/* Full: neighbours merged, the less delayed of each pair kept; bins twice
+ * as wide from now on. */
+static void binfit_merge(struct clock_binfit *b)
+{
+	unsigned int i;
+
+	for (i = 0; 2 * i < b->n; i++) {
+		const struct clock_pick *x = &b->picks[2 * i], *y = x + 1;
+
+		b->picks[i] = 2 * i + 1 < b->n && y->net_ns < x->net_ns ? *y : *x;
+	}
+	b->n = i;
+	b->bin_ns *= 2;
+}
+
 void clock_binfit_add(struct clock_binfit *b, int64_t t1_ns, int64_t net_ns,
 		      int64_t theta_ns)
 {
-	if (b->open && ns_sub(t1_ns, b->bin_start) >= CLOCK_BIN_NS) {
-		clock_fit_add(&b->fit, b->best_t1, b->best_theta);
+	if (b->open && ns_sub(t1_ns, b->bin_start) >= b->bin_ns) {
+		if (b->n == CLOCK_PICKS)
+			binfit_merge(b);
+		b->picks[b->n++] = b->best;
 		b->open = false;
 	}
 	if (!b->open) {
 		b->open = true;
 		b->bin_start = t1_ns;
-		b->best_net = INT64_MAX;
+		b->best.net_ns = INT64_MAX;
 	}
-	if (net_ns < b->best_net) {
-		b->best_net = net_ns;
-		b->best_t1 = t1_ns;
-		b->best_theta = theta_ns;
-	}
+	if (net_ns < b->best.net_ns)
+		b->best = (struct clock_pick){ t1_ns, net_ns, theta_ns };
 }
 
-void clock_binfit_result(const struct clock_binfit *b, struct clock_fit *out)
+static int cmp_i64(const void *a, const void *b)
 {
-	*out = b->fit;
-	if (b->open)
-		clock_fit_add(out, b->best_t1, b->best_theta);
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The network time above which a pick counts as stalled: the median
+ * plus 8 median absolute deviations, at least CLOCK_STALL_NS. */
+static int64_t stall_limit(int64_t *v, unsigned int n)
+{
+	int64_t med, mad;
+	unsigned int i;
+
+	qsort(v, n, sizeof(*v), cmp_i64);
+	med = v[n / 2];
+	for (i = 0; i < n; i++)
+		v[i] = v[i] > med ? ns_sub(v[i], med) : ns_sub(med, v[i]);
+	qsort(v, n, sizeof(*v), cmp_i64);
+	mad = v[n / 2];
+	return ns_add(med, mad > CLOCK_STALL_NS / 8 ? 8 * mad : CLOCK_STALL_NS);
+}
+
+int clock_binfit_result(const struct clock_binfit *b, struct clock_fit *out,
+			unsigned int *kept)
+{
+	unsigned int n = b->n + b->open, i;
+	int64_t *v, limit;
+
+	memset(out, 0, sizeof(*out));
+	*kept = 0;
+	if (!n)
+		return 0;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		v[i] = i < b->n ? b->picks[i].net_ns : b->best.net_ns;
+	limit = stall_limit(v, n);
+	free(v);
+	for (i = 0; i < n; i++) {
+		const struct clock_pick *p = i < b->n ? &b->picks[i] : &b->best;
+
+		if (p->net_ns > limit)
+			continue;
+		clock_fit_add(out, p->t1_ns, p->theta_ns);
+		(*kept)++;
+	}
+	return 0;
 }
 
 bool clock_fit_slope(const struct clock_fit *f, double *ppb)
@@ -191,8 +266,8 @@ int clock_create(struct clock **out, const struct clock_cfg *cfg, char *err,
 	atomic_store(&c->bad, cfg->hw && !c->phc);
 	if (cfg->emit) {
 		c->theta = hist_create(NS_PER_US, 100 * NS_PER_US, cfg->hugepages);
-		if (!c->theta) {
-			snprintf(err, len, "cannot allocate the clock offset histogram: %s: %s",
+		if (!c->theta || clock_binfit_init(&c->fit)) {
+			snprintf(err, len, "cannot allocate the clock offset estimate: %s: %s",
 				 strerror(errno), cfg->hugepages ?
 				 "reserve two more hugepages (/proc/sys/vm/nr_hugepages) or drop -G" :
 				 "free some memory");
@@ -216,6 +291,7 @@ void clock_destroy(struct clock *c)
 	}
 	phc_destroy(c->phc);
 	hist_destroy(c->theta);
+	clock_binfit_free(&c->fit);
 	free(c);
 }
 
@@ -436,7 +512,8 @@ static void report_peer(const struct clock *c, struct clock_report *cr)
 	cr->peer_offset_ns = ns_add(c->theta_ref, hist_percentile(c->theta, 50));
 	cr->peer_min_ns = ns_add(c->theta_ref, st.min);
 	cr->peer_max_ns = ns_add(c->theta_ref, st.max);
-	clock_binfit_result(&c->fit, &fit);
+	if (clock_binfit_result(&c->fit, &fit, &cr->peer_fitted))
+		return;		/* no memory for the fit: no drift */
 	cr->peer_drift_valid = clock_fit_slope(&fit, &cr->peer_drift_ppb);
 	cr->peer_span_s = fit.t_last;
 }

@@ -14,10 +14,8 @@
  *   clock minus the emitter's if the paths are symmetric; its median (a
  *   log-linear histogram of the deviations from the first value, exact
  *   within +-2048 ns of it) and its drift (a running least-squares fit of
- *   theta against T1, Welford's update: constant memory, no cancellation;
- *   of every CLOCK_BIN_NS of T1 only the transaction with the shortest
- *   network time goes in, as NTP's clock filter keeps the sample of least
- *   delay: a pong held up one way moves theta by half the delay).
+ *   theta against T1 through the least-delayed transaction of each bin of
+ *   T1, see struct clock_binfit).
  * - The judgement at the end: which components can be trusted (those that
  *   subtract a system-clock stamp from a NIC stamp need the two clocks to
  *   agree; the one-way delays need the two hosts' clocks to agree), and the
@@ -103,21 +101,50 @@ struct clock_fit {
 
 void clock_fit_add(struct clock_fit *f, int64_t t_ns, int64_t y_ns);
 
-/* The fit of the least-delayed theta of each bin of T1. */
+/*
+ * theta's drift. Of every bin of T1 (CLOCK_BIN_NS at first) only the
+ * transaction with the shortest network time is kept, as NTP's clock
+ * filter keeps the sample of least delay: a pong held up one way moves
+ * theta by half the delay. At most CLOCK_PICKS picks are held: when full,
+ * neighbours are merged (the less delayed stays) and the bins widened, so
+ * memory is bounded at any run length. At the end, picks whose network
+ * time is far above the others' (a bin of stalled transactions only) are
+ * left out, and a least-squares line goes through the rest.
+ */
 #define CLOCK_BIN_NS (10 * NS_PER_MS)
-struct clock_binfit {
-	struct clock_fit fit;	/* the bins closed so far */
-	bool open;		/* a bin has points */
-	int64_t bin_start;	/* T1 of the open bin's first point */
-	int64_t best_net;	/* its shortest network time, ns */
-	int64_t best_t1, best_theta;
+#define CLOCK_PICKS 4096
+#define CLOCK_STALL_NS 1000	/* picks above the median network time by more
+				 * than this (or 8 MADs) are left out */
+
+struct clock_pick {
+	int64_t t1_ns, net_ns, theta_ns;
 };
 
-/* One transaction: T1, network time ((T4 - T1) - (T3 - T2)), theta. */
+struct clock_binfit {
+	struct clock_pick *picks;	/* CLOCK_PICKS, allocated by init */
+	unsigned int n;			/* picks of closed bins */
+	int64_t bin_ns;			/* bin width now */
+	bool open;			/* the open bin has a pick */
+	int64_t bin_start;		/* T1 of its first transaction */
+	struct clock_pick best;		/* its least-delayed so far */
+};
+
+/* Allocate and touch the picks: 0 or -ENOMEM. */
+int clock_binfit_init(struct clock_binfit *b);
+void clock_binfit_free(struct clock_binfit *b);
+
+/* One transaction: T1, network time ((T4 - T1) - (T3 - T2)), theta. No
+ * allocation; a merge (when full) is one pass over the picks. */
 void clock_binfit_add(struct clock_binfit *b, int64_t t1_ns, int64_t net_ns,
 		      int64_t theta_ns);
-/* The fit with the open bin's pick included. */
-void clock_binfit_result(const struct clock_binfit *b, struct clock_fit *out);
+
+/*
+ * The line through the picks (the open bin's too), the stalled ones left
+ * out: *out, and in *kept how many went in. Not for the packet loop (it
+ * sorts a copy). -ENOMEM when the copy cannot be made.
+ */
+int clock_binfit_result(const struct clock_binfit *b, struct clock_fit *out,
+			unsigned int *kept);
 /* Slope in ns per s (ppb for an offset); false with fewer than 2 points
  * or no spread in t. */
 bool clock_fit_slope(const struct clock_fit *f, double *ppb);
@@ -149,6 +176,7 @@ struct clock_report {
 	int64_t interval_ns;
 	/* between the hosts (emitter) */
 	uint64_t peer_samples;
+	unsigned int peer_fitted;	/* bins in theta's fit */
 	int64_t peer_offset_ns;		/* median theta */
 	int64_t peer_min_ns, peer_max_ns;
 	bool peer_drift_valid;

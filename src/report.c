@@ -812,6 +812,7 @@ static void print_clock_peer(struct out *o, const struct clock_report *cr)
 	j_i64_or_null(o, "peer_offset_max_ns", have, cr->peer_max_ns);
 	j_dbl_or_null(o, "peer_drift_ppb", have && cr->peer_drift_valid, cr->peer_drift_ppb);
 	o_u64(o, "peer_samples", NULL, cr->peer_samples);
+	o_u64(o, "peer_drift_bins", NULL, cr->peer_fitted);
 	if (o->j && cr->emit) {
 		json_u64(o->j, "pongs", cr->pongs);
 		json_u64(o->j, "pongs_clock_bad", cr->pongs_clock_bad);

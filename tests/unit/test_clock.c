@@ -98,16 +98,19 @@ static void test_fit(void)
 /* The bins keep the least-delayed theta: delayed pongs leave the fit alone. */
 static void test_binfit(void)
 {
-	struct clock_binfit b = { 0 };
+	struct clock_binfit b;
 	struct clock_fit plain = { 0 }, f;
 	double ppb = 0, plain_ppb = 0;
+	unsigned int kept = 0;
 	bool valid;
 	int i;
 
-	clock_binfit_result(&b, &f);
-	ok(!clock_fit_slope(&f, &ppb), "binfit: empty");
+	if (!ok(!clock_binfit_init(&b), "binfit: init"))
+		return;
+	clock_binfit_result(&b, &f, &kept);
+	ok(!clock_fit_slope(&f, &ppb) && kept == 0, "binfit: empty");
 	/* every 100 us for 2 s, 20 ppm; every 3rd pong held up 2 ms on the way
-	 * back, more often late in the run (theta 1 ms low) */
+	 * back, from 0.5 s on (theta 1 ms low) */
 	for (i = 0; i < 20000; i++) {
 		int64_t t = BASE + (int64_t)i * 100 * NS_PER_US;
 		int64_t th = 7000 + (t - BASE) / 50000, net = 9000 + (i % 4) * 10;
@@ -119,13 +122,32 @@ static void test_binfit(void)
 		clock_binfit_add(&b, t, net, th);
 		clock_fit_add(&plain, t, th);
 	}
-	clock_binfit_result(&b, &f);
+	/* then a stall: one transaction in 30 ms, 5 ms late on the way back */
+	clock_binfit_add(&b, BASE + 2030 * NS_PER_MS, 5 * NS_PER_MS, -2500000);
+	clock_binfit_add(&b, BASE + 2060 * NS_PER_MS, 9000, 7000 + 2060000000LL / 50000);
+	ok(!clock_binfit_result(&b, &f, &kept), "binfit: result");
 	valid = clock_fit_slope(&f, &ppb);
 	ok(valid && fabs(ppb - 20000) < 1, "binfit: 20000 ppb through delayed pongs, got %.3f", ppb);
-	is_int(f.n, 200, "binfit: one point per 10 ms bin");
+	is_int(kept, 201, "binfit: one point per 10 ms bin, the stalled one left out");
 	valid = clock_fit_slope(&plain, &plain_ppb);
 	ok(valid && fabs(plain_ppb - 20000) > 10000, "the plain fit is thrown off by them (%.0f ppb)",
 	   plain_ppb);
+	clock_binfit_free(&b);
+
+	/* 5 h of bins: merged down to at most CLOCK_PICKS, still exact */
+	clock_binfit_init(&b);
+	for (i = 0; i < 1800000; i++) {
+		int64_t t = BASE + (int64_t)i * 10 * NS_PER_MS;
+
+		clock_binfit_add(&b, t, 9000 + (i % 7) * 10, -300 - (t - BASE) / 100000);
+	}
+	clock_binfit_result(&b, &f, &kept);
+	valid = clock_fit_slope(&f, &ppb);
+	ok(kept <= CLOCK_PICKS + 1 && kept > CLOCK_PICKS / 2,
+	   "binfit: 1800000 bins kept in %u picks", kept);
+	ok(valid && fabs(ppb + 10000) < 0.5, "binfit: -10000 ppb over 5 h, got %.3f", ppb);
+	ok(fabs(f.t_last - 18000) < 10, "binfit: spans 5 h, to a bin (%.1f s)", f.t_last);
+	clock_binfit_free(&b);
 }
 
 static void test_cpus(void)
