@@ -193,7 +193,7 @@ demo: deps
 	tools/demo.sh
 
 bench: deps
-	$(MAKE) all
+	$(MAKE) all sim
 	bench/run.sh
 
 install: rant

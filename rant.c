@@ -70,7 +70,9 @@ int main(int argc, char **argv)
 	}
 	report_start(&run);
 
+	clock_start(run.clock);
 	ret = cfg.mode == MODE_EMIT ? emit_run(&run) : reflect_run(&run);
+	clock_stop(run.clock);
 	if (run.series)
 		series_finish(run.series, monotonic_ns());	/* -I: the last lines */
 

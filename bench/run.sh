@@ -14,6 +14,10 @@
 #                  run twice between two plain rant spin runs (A B B A)
 #   rant block     rant -s --block, both sides in poll()
 #   sockperf       sockperf ping-pong --full-rtt, blocking (its default)
+#   sim spin       rant spin on the simulated PHC NIC (tests/sim), PHC read
+#                  at start and end only (--phc-interval 0), and "+phc" with
+#                  the sampler thread reading it 100 times a second: the
+#                  sampler's cost to the spinning p50, as a ratio
 # and the same over TCP (TCP_NODELAY everywhere; the floor and rant frame
 # each message with a 4-byte length, sockperf with its own header):
 #   floor tcp spin / block, rant tcp spin / block (--tcp --nodelay),
@@ -45,6 +49,9 @@ OUT=$BENCH/out
 FLOOR=$BENCH/floor
 LOGBENCH=$BENCH/logbench
 AUTHBENCH=$BENCH/authbench
+SIM_LIB=$TOP/tests/sim/libsimnic.so
+SIM_A=()	# rant_sim_run: the emitter's and the reflector's LD_PRELOAD
+SIM_B=()
 
 declare -A RES=()	# run -> "samples min p50 p99 p99.9 max"
 ORDER=()
@@ -83,9 +90,9 @@ fail_run() {
 # the bench's own two programs are built here.
 build() {
 	local f
-	for f in "$RANT" "$TOP/build/librant.a"; do
+	for f in "$RANT" "$TOP/build/librant.a" "$SIM_LIB"; do
 		if [ ! -e "$f" ]; then
-			say "bench: $f is missing: run make (or make bench) first"
+			say "bench: $f is missing: run make all sim (or make bench) first"
 			exit 1
 		fi
 	done
@@ -244,8 +251,8 @@ rant_run() {
 	shift
 	say "bench: $name"
 	rm -f "$json"
-	reflect "$name" "$PORT_RANT" "$RANT" -i "$VETH_B" "$@" || return 0
-	emit "$name" "$RANT" -i "$VETH_A" -a "$IP_B" -s -c "$N" -d 0 \
+	reflect "$name" "$PORT_RANT" "${SIM_B[@]}" "$RANT" -i "$VETH_B" "$@" || return 0
+	emit "$name" "${SIM_A[@]}" "$RANT" -i "$VETH_A" -a "$IP_B" -s -c "$N" -d 0 \
 		-w "$WARMUP" -m "$SIZE" -j "$json" "$@" || rc=$?
 	local src_rc=0
 	stop_bg "$SERVER" || src_rc=$?
@@ -263,6 +270,18 @@ rant_run() {
 	src=$(jq -r '.timestamp_source' "$json")
 	record "$name" "$(jq -r "$(jq_row rtt_sw)" "$json")"
 	record "$name (wire, $src)" "$(jq -r "$(jq_row rtt)" "$json")"
+}
+
+# rant_sim_run NAME ARGS...: rant_run on the simulated PHC NIC, so that
+# the HW path and the PHC sampler thread run as on a NIC with a PHC.
+rant_sim_run() {
+	local name=$1
+	shift
+	SIM_A=(env LD_PRELOAD="$SIM_LIB" SIMNIC_IFACES="$VETH_A")
+	SIM_B=(env LD_PRELOAD="$SIM_LIB" SIMNIC_IFACES="$VETH_B")
+	rant_run "$name" "$@"
+	SIM_A=()
+	SIM_B=()
 }
 
 # usec with three decimals, as sockperf prints, to ns
@@ -395,6 +414,7 @@ print_targets() {
 		"rant spin (wire, kernel)" -
 	target "--key: rant block wire p50 / without" "rant block key (wire, kernel)" \
 		"rant block (wire, kernel)" -
+	target "sim spin +phc p50 / sim spin p50" "sim spin +phc" "sim spin" 1.05
 	check_blocking
 }
 
@@ -494,6 +514,8 @@ main() {
 	rant_run "rant spin -I 1 again" -I 1
 	rant_run "rant spin again"
 	rant_run "rant block" --block
+	rant_sim_run "sim spin" --phc-interval 0
+	rant_sim_run "sim spin +phc" --phc-interval 0.01
 	sockperf_run
 	floor_run "floor tcp spin" -T
 	floor_run "floor tcp block" -T -b

@@ -39,6 +39,7 @@ struct emitter {
 	int64_t gone_since;		/* TCP: monotonic ns since the connection is down, or 0 */
 	int64_t t1_sw;			/* T1_SW of the last ping sent */
 	bool rx_stamped;		/* the last pong came with an RX stamp */
+	int64_t prev_t1, prev_t4;	/* wire stamps of the last measured one */
 };
 
 /* How one transaction ended. */
@@ -236,6 +237,7 @@ static void emit_take_pong(struct emitter *e, struct txrec *rec,
 		return;
 	r->peer_body = true;
 	r->peer_hw = h->flags & WIRE_F_T2_HW;
+	clock_pong(r->clock, h->flags);
 	if (h->flags & WIRE_F_T2)
 		rec->t2_wire = b.t2_wire;
 	if (h->flags & WIRE_F_SW) {
@@ -251,6 +253,7 @@ static void emit_take_pong(struct emitter *e, struct txrec *rec,
 	if (r->nbreach && r->breach[r->nbreach - 1].rec.seq == b.fu_seq)
 		r->breach[r->nbreach - 1].rec.t3_wire = b.fu_t3_wire;
 	metric_sample(r->hist, &e->last, METRIC_T3);
+	clock_peer_add(r->clock, &e->last);
 	e->last_valid = false;
 }
 
@@ -418,6 +421,21 @@ static int64_t emit_pace(const struct rant_cfg *c, int64_t next)
 	return next + c->interval_ns > now ? next + c->interval_ns : now;
 }
 
+/* Count wire stamps earlier than the last measured transaction's. */
+static void emit_backwards(struct emitter *e, const struct txrec *rec)
+{
+	int64_t t4 = txrec_stamp(rec, P_T4_WIRE);
+
+	if (rec->t1_wire != TS_NONE) {
+		e->r->cnt.backwards_tx_ts += e->prev_t1 != TS_NONE && rec->t1_wire < e->prev_t1;
+		e->prev_t1 = rec->t1_wire;
+	}
+	if (t4 != TS_NONE) {
+		e->r->cnt.backwards_rx_ts += e->prev_t4 != TS_NONE && t4 < e->prev_t4;
+		e->prev_t4 = t4;
+	}
+}
+
 /* A measured transaction came back: count, sample, log, check -t. */
 static enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 {
@@ -429,6 +447,7 @@ static enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 		r->cnt.missing_tx_ts++;
 	if (!e->rx_stamped)
 		r->cnt.missing_rx_ts++;
+	emit_backwards(e, rec);
 	metric_sample(r->hist, rec, METRIC_NO_T3);
 	have = metric_value(M_RTT, rec, &rtt);
 	if (!have)

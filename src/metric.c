@@ -26,6 +26,10 @@ const struct metric_def metric_defs[M_COUNT] = {
 			P_T4_SW, P_T4_WIRE, 0, 0, true, true },
 	[M_EMIT_ACK] = { "emit_ack", "Until the reflector's ACK, TCP (T_ACK - T1)",
 			 P_T_ACK, P_T1_WIRE, 0, 0, false, false },
+	[M_OWD_FWD] = { "owd_fwd", "One way, emitter to reflector (T2 - T1)",
+			P_T2_WIRE, P_T1_WIRE, 0, 0, false, false },
+	[M_OWD_BACK] = { "owd_back", "One way, reflector to emitter (T4 - T3)",
+			 P_T4_WIRE, P_T3_WIRE, 0, 0, false, false },
 };
 
 static bool diff(const struct txrec *r, enum point a, enum point b,
@@ -78,6 +82,8 @@ bool metric_in_run(const struct rant_cfg *c, enum metric_id m)
 		return false;
 	if (m == M_EMIT_ACK)
 		return c->tcp && c->mode == MODE_EMIT;
+	if (m == M_OWD_FWD || m == M_OWD_BACK)	/* --one-way needs pongs of 72+ */
+		return c->one_way && c->mode == MODE_EMIT && max_size(c) >= WIRE_PONG_LEN;
 	if (c->mode == MODE_REFLECT)
 		return m == M_RESPONSE || m == M_REFLECT_RX ||
 		       m == M_REFLECT_PROC || m == M_REFLECT_TX;

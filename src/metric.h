@@ -26,6 +26,8 @@ enum metric_id {
 	M_REFLECT_TX,	/* T3_wire - T3_SW: reflector app to NIC */
 	M_EMIT_RX,	/* T4_SW - T4_wire: emitter NIC to app */
 	M_EMIT_ACK,	/* T_ACK - T1_wire: TCP, until the reflector's ACK */
+	M_OWD_FWD,	/* T2_wire - T1_wire: --one-way, emitter to reflector */
+	M_OWD_BACK,	/* T4_wire - T3_wire: --one-way, reflector to emitter */
 	M_COUNT
 };
 

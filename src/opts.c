@@ -28,7 +28,7 @@
 enum {
 	O_PORT = 256, O_TIMEOUT, O_INTERVAL, O_BLOCK, O_TRACE_INSTANCE,
 	O_VERSION, O_MAX_SESSIONS, O_TCP, O_WRITES, O_NODELAY, O_QUICKACK, O_CORK,
-	O_PCAP, O_ALLOW, O_KEY, O_MAX
+	O_PCAP, O_ALLOW, O_KEY, O_MAX_CLOCK_OFFSET, O_PHC_INTERVAL, O_ONE_WAY, O_MAX
 };
 
 /* Who may use an option. */
@@ -150,6 +150,14 @@ static const struct opt opt_table[] = {
 	  .help = "TCP_QUICKACK after every receive: do not delay ACKs" },
 	{ "cork", O_CORK, NULL, BOTH, T_FLAG, FIELD(cork), .needs = O_TCP,
 	  .help = "TCP_CORK around each message's writes: one segment per message" },
+	{ "max-clock-offset", O_MAX_CLOCK_OFFSET, "US", BOTH, T_NS, FIELD(max_clock_offset_ns),
+	  .def = NS_PER_US, .min = 1, .max = NS_PER_SEC, .unit_ns = NS_PER_US,
+	  .help = "warn when the NIC clock and the system clock (or, with --one-way, the two hosts' clocks) differ by more than US, and mark the components across them untrusted" },
+	{ "phc-interval", O_PHC_INTERVAL, "S", BOTH, T_NS, FIELD(phc_interval_ns),
+	  .def = NS_PER_SEC, .min = 0, .max = 3600 * NS_PER_SEC, .unit_ns = NS_PER_SEC,
+	  .help = "with NIC stamps, compare the NIC clock with the system clock every S from a helper thread, 0 = at start and end only" },
+	{ "one-way", O_ONE_WAY, NULL, EMIT_ONLY, T_FLAG, FIELD(one_way),
+	  .help = "the hosts' clocks are synchronised: one-way delays owd_fwd (T2 - T1) and owd_back (T4 - T3)" },
 	{ "verbose", 'v', NULL, BOTH, T_COUNT, FIELD(verbose), .help = "say more at start-up" },
 	{ "help", 'h', NULL, BOTH, T_HELP, .help = "this help" },
 	{ "version", O_VERSION, NULL, BOTH, T_VERSION, .help = "print the version" },
@@ -503,6 +511,15 @@ static uint64_t default_reach(const struct rant_cfg *c)
 	return 10ULL * RANT_MAX_RATE;
 }
 
+/* Does any size of -m leave room for the pong body (the reflector's stamps)? */
+static bool sizes_carry_body(const struct rant_cfg *c)
+{
+	for (unsigned int i = 0; i < c->nsizes; i++)
+		if (c->sizes[i] >= WIRE_PONG_LEN)
+			return true;
+	return false;
+}
+
 /* The options against each other, and the mode. */
 static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 {
@@ -535,6 +552,11 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 	}
 	if (parse_sizes(ps, c) || key_sizes(ps, c))
 		return -1;
+	if (c->one_way && !sizes_carry_body(c)) {
+		fprintf(ps->err, "rant: --one-way needs the reflector's stamps, which pongs carry from %d bytes: give -m %d or more\n",
+			WIRE_PONG_LEN, WIRE_PONG_LEN);
+		return -1;
+	}
 	if (c->duration_ns == DURATION_BY_MODE) {
 		c->duration_ns = c->mode == MODE_EMIT ? 10 * NS_PER_SEC : 0;
 		if (c->mode == MODE_EMIT && c->count > default_reach(c)) {

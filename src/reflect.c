@@ -25,6 +25,7 @@ struct reflector {
 	bool started;		/* RANT_TEST_START written */
 	bool stamped;		/* an RX stamp has arrived: spinning is safe */
 	bool want_sw;		/* a session asked for SW stamps: take T2_SW */
+	int64_t prev_t2, prev_t3;	/* wire stamps of the last measured ping */
 };
 
 /* Nothing received (a blocking receive waited SK_REFLECT_WAKE_NS): 0 when
@@ -56,6 +57,8 @@ static int64_t reflect_answer(struct run *r, const struct session *f,
 		flags |= WIRE_F_SW;
 	if (f->fu_valid)
 		flags |= WIRE_F_FU | (r->sk.hw ? WIRE_F_FU_HW : 0);
+	if (clock_bad_now(r->clock))
+		flags |= WIRE_F_CLOCK_BAD;
 	h->type = WIRE_PONG;
 	h->flags = flags;
 	wire_put_hdr(rx_buf, h);
@@ -80,6 +83,21 @@ static int64_t reflect_answer(struct run *r, const struct session *f,
 	if (sk_tx_stamp(&r->sk, key, TX_STAMP_WAIT_NS, &txs))
 		return TS_NONE;
 	return ts_wire(&txs, r->sk.hw);
+}
+
+/* Count wire stamps earlier than the last measured ping's (any session:
+ * one NIC clock). */
+static void reflect_backwards(struct run *r, struct reflector *f,
+			      const struct txrec *rec)
+{
+	if (rec->t2_wire != TS_NONE) {
+		r->cnt.backwards_rx_ts += f->prev_t2 != TS_NONE && rec->t2_wire < f->prev_t2;
+		f->prev_t2 = rec->t2_wire;
+	}
+	if (rec->t3_wire != TS_NONE) {
+		r->cnt.backwards_tx_ts += f->prev_t3 != TS_NONE && rec->t3_wire < f->prev_t3;
+		f->prev_t3 = rec->t3_wire;
+	}
 }
 
 /* A measured ping was answered: count, sample, log, check -t. */
@@ -110,6 +128,7 @@ static enum measure_next reflect_measured(struct run *r, struct reflector *f,
 		r->cnt.missing_tx_ts++;
 		s->missing_tx_ts++;
 	}
+	reflect_backwards(r, f, rec);
 	metric_sample(r->hist, rec, METRIC_NO_T3 | METRIC_T3);
 	if (r->capture)
 		capture_expect(r->capture, s->id, rec);

@@ -364,6 +364,8 @@ static void print_counts(struct out *o, const struct run *r)
 	o_text(o, "\n");
 	o_u64(o, "missing_tx_ts", "missing stamps: TX %" PRIu64, c->missing_tx_ts);
 	o_u64(o, "missing_rx_ts", ", RX %" PRIu64, c->missing_rx_ts);
+	o_u64(o, "backwards_tx_ts", "; backwards: TX %" PRIu64, c->backwards_tx_ts);
+	o_u64(o, "backwards_rx_ts", ", RX %" PRIu64, c->backwards_rx_ts);
 	o_u64(o, "send_errors", ", send errors %" PRIu64 "\n", c->send_errors);
 	o_u64(o, "breaches", r->cfg->threshold_ns ? "breaches: %" PRIu64 : NULL, c->breaches);
 	if (r->cfg->threshold_ns)
@@ -394,9 +396,10 @@ static void print_hdr(struct json *j, const struct hist *h)
 	json_obj_end(j);
 }
 
-/* One metric's statistics: a text row and/or the JSON object under key. */
+/* One metric's statistics: a text row and/or the JSON object under key;
+ * untrusted: why its clocks disagree, or NULL. */
 static void print_stats(struct out *o, const char *key, struct hist *h,
-			const char *label)
+			const char *label, const char *untrusted)
 {
 	struct hist_stats st;
 
@@ -416,14 +419,19 @@ static void print_stats(struct out *o, const char *key, struct hist *h,
 	o_u64(o, "max_seq", NULL, st.max_seq);
 	if (o->j) {
 		json_str(o->j, "label", label);
+		json_bool(o->j, "trusted", !untrusted);
+		if (untrusted)
+			json_str(o->j, "untrusted", untrusted);
 		print_hdr(o->j, h);
 	}
 	o_end(o);
 }
 
-static void print_metric(struct out *o, struct run *r, enum metric_id m)
+static void print_metric(struct out *o, struct run *r, enum metric_id m,
+			 const struct clock_report *cr)
 {
-	print_stats(o, metric_defs[m].name, r->hist[m], metric_defs[m].label);
+	print_stats(o, metric_defs[m].name, r->hist[m], metric_defs[m].label,
+		    clock_metric_untrusted(cr, &metric_defs[m]));
 }
 
 /* -m LIST or RANGE: a row per size, and the line fitted through the
@@ -453,7 +461,7 @@ static void print_sweep(struct out *o, struct run *r)
 			json_u64(o->j, "sent", sp->sent);
 			json_u64(o->j, "lost", sp->lost);
 			json_obj_begin(o->j, "metrics");
-			print_stats(&jo, "rtt", sp->rtt, metric_defs[M_RTT].label);
+			print_stats(&jo, "rtt", sp->rtt, metric_defs[M_RTT].label, NULL);
 			json_obj_end(o->j);
 			json_obj_end(o->j);
 		}
@@ -621,7 +629,7 @@ static bool metric_shown(const struct run *r, enum metric_id m)
 	return st.samples > 0;
 }
 
-static void print_metrics(struct out *o, struct run *r)
+static void print_metrics(struct out *o, struct run *r, const struct clock_report *cr)
 {
 	o_text(o, "\n%-13s %9s %9s %11s %9s", "ns", "samples", "min", "avg", "stddev");
 	for (size_t i = 0; i < NPCT; i++)
@@ -631,12 +639,19 @@ static void print_metrics(struct out *o, struct run *r)
 	o_obj(o, "metrics");
 	for (int m = 0; m < M_COUNT; m++)
 		if (metric_shown(r, m))
-			print_metric(o, r, m);
+			print_metric(o, r, m, cr);
 	o_end(o);
 	o_text(o, "\n");
-	for (int m = 0; m < M_COUNT; m++)
-		if (metric_shown(r, m))
-			o_text(o, "  %-13s %s\n", metric_defs[m].name, metric_defs[m].label);
+	for (int m = 0; m < M_COUNT; m++) {
+		const char *why = clock_metric_untrusted(cr, &metric_defs[m]);
+
+		if (!metric_shown(r, m))
+			continue;
+		o_text(o, "  %-13s %s", metric_defs[m].name, metric_defs[m].label);
+		if (why)
+			o_text(o, "  (untrusted: %s)", why);
+		o_text(o, "\n");
+	}
 }
 
 /* Text only: the seed's summary of the primary metric. */
@@ -756,6 +771,10 @@ static void print_config(struct json *j, const struct run *r)
 		json_str(j, "trace_instance", c->trace_instance);
 	json_str(j, "transport", c->tcp ? "tcp" : "udp");
 	json_i64(j, "report_interval_ns", c->report_interval_ns);
+	json_i64(j, "max_clock_offset_ns", c->max_clock_offset_ns);
+	json_i64(j, "phc_interval_ns", c->phc_interval_ns);
+	if (c->mode == MODE_EMIT)
+		json_bool(j, "one_way", c->one_way);
 	if (c->tcp) {
 		json_u64(j, "writes", c->writes);
 		json_bool(j, "nodelay", c->nodelay);
@@ -882,11 +901,188 @@ static void print_capture(struct out *o, const struct run *r)
 	o_end(o);
 }
 
+/* JSON only: an integer, or null when there is none. */
+static void j_i64_or_null(struct out *o, const char *key, bool have, int64_t v)
+{
+	if (!o->j)
+		return;
+	if (have)
+		json_i64(o->j, key, v);
+	else
+		json_null(o->j, key);
+}
+
+static void j_dbl_or_null(struct out *o, const char *key, bool have, double v)
+{
+	if (!o->j)
+		return;
+	if (have)
+		json_double(o->j, key, v);
+	else
+		json_null(o->j, key);
+}
+
+/* Where the sampler thread read the PHC: text " (during the run by a thread on CPU 1,2)"
+ * and JSON "sampler_cpus": [1, 2] (empty without a thread). */
+static void print_sampler_cpus(struct out *o, uint64_t cpus)
+{
+	const char *sep = " (during the run by a thread on CPU ";
+
+	if (o->j)
+		json_arr_begin(o->j, "sampler_cpus");
+	for (int i = 0; i < 64; i++) {
+		if (!(cpus & (1ULL << i)))
+			continue;
+		o_text(o, "%s%d", sep, i);
+		sep = ",";
+		if (o->j)
+			json_i64(o->j, NULL, i);
+	}
+	if (cpus)
+		o_text(o, ")");
+	if (o->j)
+		json_arr_end(o->j);
+}
+
+/* The NIC clock against the system clock: one text line, the phc_* fields. */
+static void print_clock_phc(struct out *o, const struct clock_report *cr)
+{
+	const struct phc_summary *s = &cr->phc_sum;
+	bool have = cr->have_phc_samples;
+
+	if (!cr->hw)
+		o_text(o, "  PHC: none: the wire stamps are the kernel's, in the system clock (nothing to compare)\n");
+	else if (!have)
+		o_text(o, "  PHC: not compared: %s\n", cr->phc_error);
+	if (o->j) {
+		if (cr->have_phc)
+			json_str(o->j, "phc", cr->phc);
+		else
+			json_null(o->j, "phc");
+	}
+	j_i64_or_null(o, "phc_index", cr->have_ts_info, cr->ts_info.phc_index);
+	if (o->j && have)
+		json_str(o->j, "phc_method", phc_method_name(s->method));
+	else if (o->j)
+		json_null(o->j, "phc_method");
+	if (have)
+		o_text(o, "  PHC %s (%s): NIC - system clock", cr->phc, phc_method_name(s->method));
+	j_i64_or_null(o, "phc_offset_ns", have, s->offset_start_ns);
+	j_i64_or_null(o, "phc_offset_end_ns", have, s->offset_end_ns);
+	j_i64_or_null(o, "phc_offset_max_abs_ns", have, s->offset_max_abs_ns);
+	j_dbl_or_null(o, "phc_drift_ppb", have && s->drift_valid, s->drift_ppb);
+	if (have) {
+		o_text(o, " %+" PRId64 " ns at start, %+" PRId64 " ns at end (|max| %" PRId64 " ns)",
+		       s->offset_start_ns, s->offset_end_ns, s->offset_max_abs_ns);
+		if (s->drift_valid)
+			o_text(o, ", drift %+.1f ppb over %.1f s", s->drift_ppb, cr->phc_span_s);
+		o_text(o, ", %u readings", s->samples);
+	}
+	print_sampler_cpus(o, cr->sampler_cpus);
+	if (have)
+		o_text(o, "\n");
+	o_u64(o, "phc_samples", NULL, s->samples);
+	o_u64(o, "phc_read_errors", NULL, cr->phc_read_errors);
+	if (o->j && cr->phc_error[0])
+		json_str(o->j, "phc_error", cr->phc_error);
+	if (o->j)
+		json_bool(o->j, "trusted", cr->local_trusted);
+}
+
+/* Between the hosts (emitter): theta's median and drift. */
+static void print_clock_peer(struct out *o, const struct clock_report *cr)
+{
+	bool have = cr->peer_samples > 0;
+
+	if (cr->emit && have) {
+		o_text(o, "  peer: reflector's wire clock - emitter's (theta, if the paths are symmetric) %+" PRId64 " ns",
+		       cr->peer_offset_ns);
+		o_text(o, ", median of %" PRIu64 " (%+" PRId64 " to %+" PRId64 ")", cr->peer_samples,
+		       cr->peer_min_ns, cr->peer_max_ns);
+		if (cr->peer_drift_valid)
+			o_text(o, ", drift %+.1f ppb over %.1f s", cr->peer_drift_ppb, cr->peer_span_s);
+		o_text(o, "\n");
+	} else if (cr->emit) {
+		o_text(o, "  peer: no transaction carried all four wire stamps (the reflector's travel in pongs of 72 bytes or more)\n");
+	}
+	j_i64_or_null(o, "peer_offset_ns", have, cr->peer_offset_ns);
+	j_i64_or_null(o, "peer_offset_min_ns", have, cr->peer_min_ns);
+	j_i64_or_null(o, "peer_offset_max_ns", have, cr->peer_max_ns);
+	j_dbl_or_null(o, "peer_drift_ppb", have && cr->peer_drift_valid, cr->peer_drift_ppb);
+	o_u64(o, "peer_samples", NULL, cr->peer_samples);
+	o_u64(o, "peer_drift_bins", NULL, cr->peer_fitted);
+	if (o->j && cr->emit) {
+		json_u64(o->j, "pongs", cr->pongs);
+		json_u64(o->j, "pongs_clock_bad", cr->pongs_clock_bad);
+		json_bool(o->j, "peer_trusted", cr->peer_trusted);
+		json_bool(o->j, "one_way_trusted", cr->hosts_trusted);
+	}
+}
+
+/* The names of mask's bits as a JSON array ("bit-N" for an unnamed one). */
+static void j_names(struct json *j, const char *key, uint32_t mask,
+		    const char *(*name)(unsigned int))
+{
+	char buf[16];
+
+	json_arr_begin(j, key);
+	for (unsigned int bit = 0; bit < 32; bit++) {
+		if (!(mask & (1u << bit)))
+			continue;
+		snprintf(buf, sizeof(buf), "bit-%u", bit);
+		json_str(j, NULL, name(bit) ? name(bit) : buf);
+	}
+	json_arr_end(j);
+}
+
+/*
+ * The interface's timestamping capabilities (ETHTOOL_GET_TS_INFO), by
+ * name as ethtool -T prints them: JSON only, null when not read. Apart
+ * from the clock checks: start-up verification owns what they mean.
+ */
+static void print_ts_info(struct out *o, const struct clock_report *cr)
+{
+	if (!o->j)
+		return;
+	if (!cr->have_ts_info) {
+		json_null(o->j, "ts_info");
+		return;
+	}
+	json_obj_begin(o->j, "ts_info");
+	j_names(o->j, "so_timestamping", cr->ts_info.so_timestamping, phc_sof_name);
+	j_names(o->j, "tx_types", cr->ts_info.tx_types, phc_tx_type_name);
+	j_names(o->j, "rx_filters", cr->ts_info.rx_filters, phc_rx_filter_name);
+	json_obj_end(o->j);
+}
+
+/* The "clock:" block and the JSON "clock" object. */
+static void print_clock(struct out *o, const struct run *r, const struct clock_report *cr)
+{
+	o_text(o, "\nclock:\n");
+	o_obj(o, "clock");
+	o_str(o, "local_source", NULL, source_name(r->sk.hw));
+	o_i64(o, "max_offset_ns", NULL, cr->max_offset_ns);
+	print_clock_phc(o, cr);
+	print_clock_peer(o, cr);
+	if (o->j)
+		json_arr_begin(o->j, "warnings");
+	for (unsigned int i = 0; i < cr->nwarn; i++) {
+		o_text(o, "  warning: %s\n", cr->warn[i]);
+		if (o->j)
+			json_str(o->j, NULL, cr->warn[i]);
+	}
+	if (o->j)
+		json_arr_end(o->j);
+	print_ts_info(o, cr);
+	o_end(o);
+}
+
 /* Summary to text and/or JSON in one pass. */
 static void print_summary(struct out *o, struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 	bool emit = c->mode == MODE_EMIT;
+	struct clock_report cr;
 
 	if (o->j) {
 		json_obj_begin(o->j, NULL);
@@ -912,10 +1108,11 @@ static void print_summary(struct out *o, struct run *r)
 	if (emit && r->peer_body)
 		o_text(o, " (reflector: %s)", source_name(r->peer_hw));
 	o_text(o, ", stopped: %s\n", r->stop_reason ? r->stop_reason : "?");
+	clock_report(r->clock, &cr);
 	print_counts(o, r);
 	print_sessions(o, r);
 	print_tcp(o, r);
-	print_metrics(o, r);
+	print_metrics(o, r, &cr);
 	print_hist_summary(o, r);
 	print_histogram(o, r);
 	print_sweep(o, r);
@@ -932,10 +1129,9 @@ static void print_summary(struct out *o, struct run *r)
 			json_obj_end(o->j);
 		}
 		json_arr_end(o->j);
-		json_obj_begin(o->j, "clock");
-		json_str(o->j, "local_source", source_name(r->sk.hw));
-		json_bool(o->j, "phc_checked", false);
-		json_obj_end(o->j);
+	}
+	print_clock(o, r, &cr);
+	if (o->j) {
 		json_obj_end(o->j);
 		json_end(o->j);
 	}

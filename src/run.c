@@ -304,6 +304,25 @@ static int load_key(struct run *r)
 	return ret;
 }
 
+/* The clock checks: the wire stamps' source is known once the transport
+ * is open. */
+static int open_clock(struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+	struct clock_cfg cc = {
+		.iface = c->iface, .hw = r->sk.hw, .emit = c->mode == MODE_EMIT,
+		.one_way = c->one_way, .tcp = c->tcp, .max_offset_ns = c->max_clock_offset_ns,
+		.interval_ns = c->phc_interval_ns, .hugepages = c->hugepages,
+	};
+	char err[256];
+	int ret;
+
+	ret = clock_create(&r->clock, &cc, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "rant: %s\n", err);
+	return ret;
+}
+
 /*
  * Signal handlers come first, so a signal during set-up ends it cleanly
  * (teardown removes the temporary output files). The emitter opens its
@@ -366,6 +385,9 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 		if (ret)
 			return ret;
 	}
+	ret = open_clock(r);
+	if (ret)
+		return ret;
 	ret = start_series(r);
 	if (ret)
 		return ret;
@@ -392,6 +414,7 @@ void run_teardown(struct run *r)
 		outfile_abort(&r->jsonf);
 	trace_close(r->trace);
 	capture_destroy(r->capture);
+	clock_destroy(r->clock);
 	if (r->tp)
 		r->tp->close(&r->sk);
 	if (r->dma_fd >= 0)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "hist.h"
 #include "metric.h"
 #include "opts.h"
@@ -35,6 +36,9 @@ struct counts {
 	uint64_t warmup_duplicate; /* emitter: duplicate pongs of unmeasured pings */
 	uint64_t missing_tx_ts;	/* measured sends without a TX stamp */
 	uint64_t missing_rx_ts;	/* measured receives without an RX stamp */
+	uint64_t backwards_tx_ts; /* TX wire stamps earlier than the previous one
+				 * (T1 emitting, T3 reflecting) */
+	uint64_t backwards_rx_ts; /* RX wire stamps likewise (T4, T2) */
 	uint64_t send_errors;	/* send() failed */
 	uint64_t sessions;	/* reflector: emitter runs served */
 	uint64_t refused;	/* reflector: pings of a new session, table full */
@@ -88,6 +92,7 @@ struct run {
 	struct trace *trace;		/* -T */
 	struct capture *capture;	/* --pcap */
 	struct series *series;		/* -I: the interval reports, or NULL */
+	struct clock *clock;		/* PHC checks, theta (clock.h) */
 	struct sweep_point sweep[RANT_MAX_SIZES];
 	unsigned int nsweep;		/* sizes of a sweep; 0 without one */
 	unsigned int sweep_idx;		/* the size being measured */

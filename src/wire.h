@@ -53,6 +53,8 @@ enum wire_type {
 #define WIRE_F_SW	0x0400	/* t2_sw and t3_sw are valid */
 #define WIRE_F_FU	0x0800	/* fu_seq and fu_t3_wire are valid */
 #define WIRE_F_FU_HW	0x1000	/* fu_t3_wire is a NIC stamp (else kernel) */
+#define WIRE_F_CLOCK_BAD 0x2000	/* the reflector's PHC and system clock differ by
+				 * more than its --max-clock-offset (clock.h) */
 #define WIRE_F_PING_MASK 0x00ff
 
 struct wire_hdr {

@@ -177,6 +177,18 @@ static const struct row rows[] = {
 	{ OPTS_ERROR, "--key is empty", { E, "--key", "" } },
 	{ OPTS_ERROR, "--key given twice", { E, "--key", "k", "--key", "k" } },
 
+	/* The clock checks (clock.h). */
+	{ OPTS_OK, NULL, { E, "--one-way", "--max-clock-offset", "0.05", "--phc-interval", "0" } },
+	{ OPTS_OK, NULL, { R, "--max-clock-offset", "1000000", "--phc-interval", "3600" } },
+	{ OPTS_OK, NULL, { E, "--one-way", "-m", "32,72" } },	/* one size carries the body */
+	{ OPTS_ERROR, "--one-way needs the reflector's stamps, which pongs carry from 72 bytes: give -m 72 or more",
+	  { E, "--one-way", "-m", "64" } },
+	{ OPTS_ERROR, "--one-way is for the emitter", { R, "--one-way" } },
+	{ OPTS_ERROR, "--max-clock-offset: 0 is out of range. Must be in the range 0.001 to 1000000",
+	  { E, "--max-clock-offset", "0" } },
+	{ OPTS_ERROR, "--phc-interval: 3600.5 is out of range. Must be in the range 0 to 3600",
+	  { R, "--phc-interval", "3600.5" } },
+
 	/* Help and version, whatever else is on the line. */
 	{ OPTS_HELP, "usage: rant -i IFACE", { "-h" } },
 	{ OPTS_HELP, "usage: rant -i IFACE", { "--help", "-d", "9223372037" } },

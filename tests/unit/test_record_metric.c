@@ -247,6 +247,14 @@ static void expected(enum metric_id m, int64_t *v, unsigned *needs)
 		*v = ST_ACK - st[P_T1_WIRE];
 		*needs = N(P_T_ACK) | N(P_T1_WIRE);
 		break;
+	case M_OWD_FWD:
+		*v = st[P_T2_WIRE] - st[P_T1_WIRE];
+		*needs = N(P_T2_WIRE) | N(P_T1_WIRE);
+		break;
+	case M_OWD_BACK:
+		*v = st[P_T4_WIRE] - st[P_T3_WIRE];
+		*needs = N(P_T4_WIRE) | N(P_T3_WIRE);
+		break;
 	default:
 		*v = 0;
 		*needs = 0;

@@ -1,0 +1,709 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The clocks during a run (see clock.h): the PHC sampler thread, theta
+ * between the hosts, and the judgement at the end.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "hist.h"
+#include "timeutil.h"
+#include "wire.h"
+
+#define SAMPLER_STACK (256 * 1024)
+
+struct clock {
+	struct clock_cfg cfg;
+	char iface[32];
+	bool have_ts_info;
+	struct phc_ts_info ts_info;
+	struct phc *phc;		/* NULL: no PHC to check */
+	char phc_error[CLOCK_WHY_LEN];	/* why there is none, when cfg.hw */
+	/* Written by whoever samples: main before and after the thread. */
+	unsigned int read_errors;
+	int last_error;			/* -errno of the last failed reading */
+	bool read_once;			/* a reading succeeded */
+	int64_t first_sys_ns, last_sys_ns;
+	atomic_bool bad;		/* last reading over the bound, or none */
+	/* The sampler thread. */
+	pthread_t thread;
+	bool running;
+	bool sync_ready;		/* lock and cond initialised */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool stop;			/* under lock */
+	uint64_t cpus_seen;		/* CPUs (< 64) the thread sampled on */
+	/* Between the hosts (emitter, packet loop only): a cache line apart
+	 * from what the sampler thread writes. */
+	_Alignas(64) struct hist *theta;	/* theta - theta_ref */
+	bool have_ref;
+	int64_t theta_ref;		/* the first theta */
+	struct clock_binfit fit;	/* theta against T1 */
+	uint64_t pongs, pongs_bad;
+};
+
+/* ---- theta and its fit ---- */
+
+bool clock_theta(const struct txrec *rec, int64_t *theta_ns)
+{
+	int64_t t1 = txrec_stamp(rec, P_T1_WIRE), t2 = txrec_stamp(rec, P_T2_WIRE);
+	int64_t t3 = txrec_stamp(rec, P_T3_WIRE), t4 = txrec_stamp(rec, P_T4_WIRE);
+
+	if (t1 == TS_NONE || t2 == TS_NONE || t3 == TS_NONE || t4 == TS_NONE)
+		return false;
+	*theta_ns = ns_sub(ns_sub(t2, t1), ns_sub(t4, t3)) / 2;
+	return true;
+}
+
+void clock_fit_add(struct clock_fit *f, int64_t t_ns, int64_t y_ns)
+{
+	double t, y, dt;
+
+	if (!f->n) {
+		f->t0_ns = t_ns;
+		f->y0_ns = y_ns;
+	}
+	t = (double)ns_sub(t_ns, f->t0_ns) / NS_PER_SEC;
+	y = (double)ns_sub(y_ns, f->y0_ns);
+	f->n++;
+	dt = t - f->mt;
+	f->mt += dt / (double)f->n;
+	f->my += (y - f->my) / (double)f->n;
+	f->stt += dt * (t - f->mt);
+	f->sty += dt * (y - f->my);
+	f->t_last = t;
+}
+
+int clock_binfit_init(struct clock_binfit *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->picks = calloc(CLOCK_PICKS, sizeof(*b->picks));
+	if (!b->picks)
+		return -ENOMEM;
+	memset(b->picks, 0, CLOCK_PICKS * sizeof(*b->picks));	/* touched */
+	b->bin_ns = CLOCK_BIN_NS;
+	return 0;
+}
+
+void clock_binfit_free(struct clock_binfit *b)
+{
+	free(b->picks);
+	b->picks = NULL;
+}
+
+/* Full: neighbours merged, the less delayed of each pair kept; bins twice
+ * as wide from now on. */
+static void binfit_merge(struct clock_binfit *b)
+{
+	unsigned int i;
+
+	for (i = 0; 2 * i < b->n; i++) {
+		const struct clock_pick *x = &b->picks[2 * i], *y = x + 1;
+
+		b->picks[i] = 2 * i + 1 < b->n && y->net_ns < x->net_ns ? *y : *x;
+	}
+	b->n = i;
+	b->bin_ns *= 2;
+}
+
+void clock_binfit_add(struct clock_binfit *b, int64_t t1_ns, int64_t net_ns,
+		      int64_t theta_ns)
+{
+	if (b->open && ns_sub(t1_ns, b->bin_start) >= b->bin_ns) {
+		if (b->n == CLOCK_PICKS)
+			binfit_merge(b);
+		b->picks[b->n++] = b->best;
+		b->open = false;
+	}
+	if (!b->open) {
+		b->open = true;
+		b->bin_start = t1_ns;
+		b->best.net_ns = INT64_MAX;
+	}
+	if (net_ns < b->best.net_ns)
+		b->best = (struct clock_pick){ t1_ns, net_ns, theta_ns };
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The network time above which a pick counts as stalled: the median
+ * plus 8 median absolute deviations, at least CLOCK_STALL_NS. */
+static int64_t stall_limit(int64_t *v, unsigned int n)
+{
+	int64_t med, mad;
+	unsigned int i;
+
+	qsort(v, n, sizeof(*v), cmp_i64);
+	med = v[n / 2];
+	for (i = 0; i < n; i++)
+		v[i] = v[i] > med ? ns_sub(v[i], med) : ns_sub(med, v[i]);
+	qsort(v, n, sizeof(*v), cmp_i64);
+	mad = v[n / 2];
+	return ns_add(med, mad > CLOCK_STALL_NS / 8 ? 8 * mad : CLOCK_STALL_NS);
+}
+
+int clock_binfit_result(const struct clock_binfit *b, struct clock_fit *out,
+			unsigned int *kept)
+{
+	unsigned int n = b->n + b->open, i;
+	int64_t *v, limit;
+
+	memset(out, 0, sizeof(*out));
+	*kept = 0;
+	if (!n)
+		return 0;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		v[i] = i < b->n ? b->picks[i].net_ns : b->best.net_ns;
+	limit = stall_limit(v, n);
+	free(v);
+	for (i = 0; i < n; i++) {
+		const struct clock_pick *p = i < b->n ? &b->picks[i] : &b->best;
+
+		if (p->net_ns > limit)
+			continue;
+		clock_fit_add(out, p->t1_ns, p->theta_ns);
+		(*kept)++;
+	}
+	return 0;
+}
+
+bool clock_fit_slope(const struct clock_fit *f, double *ppb)
+{
+	if (f->n < 2 || !(f->stt > 0))
+		return false;
+	*ppb = f->sty / f->stt;
+	return true;
+}
+
+void clock_peer_add(struct clock *c, const struct txrec *rec)
+{
+	int64_t theta, net;
+
+	if (!c->theta || !clock_theta(rec, &theta) || !metric_value(M_NETWORK, rec, &net))
+		return;
+	if (!c->have_ref) {
+		c->theta_ref = theta;
+		c->have_ref = true;
+	}
+	hist_add(c->theta, ns_sub(theta, c->theta_ref), rec->seq);
+	clock_binfit_add(&c->fit, rec->t1_wire, net, theta);
+}
+
+void clock_pong(struct clock *c, uint16_t flags)
+{
+	c->pongs++;
+	c->pongs_bad += (flags & WIRE_F_CLOCK_BAD) != 0;
+}
+
+bool clock_bad_now(const struct clock *c)
+{
+	return atomic_load_explicit(&c->bad, memory_order_relaxed);
+}
+
+/* ---- set-up ---- */
+
+/* The PHC of c->iface, or why not in c->phc_error. */
+static void open_phc(struct clock *c)
+{
+	const char *iface = c->iface;
+	char path[32];
+	int ret;
+
+	if (!c->have_ts_info) {
+		snprintf(c->phc_error, sizeof(c->phc_error),
+			 "ETHTOOL_GET_TS_INFO on %s gave no answer: no PHC index", iface);
+		return;
+	}
+	if (c->ts_info.phc_index < 0) {
+		snprintf(c->phc_error, sizeof(c->phc_error),
+			 "%s has no PHC (ethtool -T %s: PTP Hardware Clock: none)", iface, iface);
+		return;
+	}
+	snprintf(path, sizeof(path), "/dev/ptp%d", c->ts_info.phc_index);
+	ret = phc_create(&c->phc, c->ts_info.phc_index, CLOCK_PHC_SAMPLES);
+	if (ret == -EACCES || ret == -EPERM)
+		snprintf(c->phc_error, sizeof(c->phc_error),
+			 "cannot open %s: %s (run as root)", path, strerror(-ret));
+	else if (ret)
+		snprintf(c->phc_error, sizeof(c->phc_error), "cannot open %s (the PHC of %s): %s",
+			 path, iface, strerror(-ret));
+}
+
+int clock_create(struct clock **out, const struct clock_cfg *cfg, char *err,
+		 size_t len)
+{
+	struct clock *c = aligned_alloc(_Alignof(struct clock), sizeof(*c));
+
+	if (!c) {
+		snprintf(err, len, "cannot allocate the clock checks: %s", strerror(errno));
+		return -ENOMEM;
+	}
+	memset(c, 0, sizeof(*c));
+	c->cfg = *cfg;
+	snprintf(c->iface, sizeof(c->iface), "%s", cfg->iface);
+	c->cfg.iface = c->iface;
+	c->have_ts_info = phc_ts_info(c->iface, &c->ts_info) == 0;
+	if (cfg->hw)
+		open_phc(c);
+	atomic_store(&c->bad, cfg->hw && !c->phc);
+	if (cfg->emit) {
+		c->theta = hist_create(NS_PER_US, 100 * NS_PER_US, cfg->hugepages);
+		if (!c->theta || clock_binfit_init(&c->fit)) {
+			snprintf(err, len, "cannot allocate the clock offset estimate: %s: %s",
+				 strerror(errno), cfg->hugepages ?
+				 "reserve two more hugepages (/proc/sys/vm/nr_hugepages) or drop -G" :
+				 "free some memory");
+			clock_destroy(c);
+			return -ENOMEM;
+		}
+	}
+	*out = c;
+	return 0;
+}
+
+void clock_destroy(struct clock *c)
+{
+	if (!c)
+		return;
+	if (c->running)
+		clock_stop(c);
+	if (c->sync_ready) {
+		pthread_mutex_destroy(&c->lock);
+		pthread_cond_destroy(&c->cond);
+	}
+	phc_destroy(c->phc);
+	hist_destroy(c->theta);
+	clock_binfit_free(&c->fit);
+	free(c);
+}
+
+/* ---- the PHC readings ---- */
+
+/* One sample of the PHC (main before and after the thread, or the thread). */
+static void sample(struct clock *c)
+{
+	struct phc_reading rd;
+	int64_t a;
+	int ret;
+
+	ret = phc_sample(c->phc, CLOCK_PHC_READS, &rd);
+	if (ret) {
+		c->read_errors++;
+		c->last_error = ret;
+		if (!c->read_once)
+			atomic_store_explicit(&c->bad, true, memory_order_relaxed);
+		return;
+	}
+	if (!c->read_once)
+		c->first_sys_ns = rd.sys_ns;
+	c->read_once = true;
+	c->last_sys_ns = rd.sys_ns;
+	a = rd.offset_ns < 0 ? -rd.offset_ns : rd.offset_ns;
+	atomic_store_explicit(&c->bad, a > c->cfg.max_offset_ns, memory_order_relaxed);
+}
+
+int clock_sampler_cpus(int ncpu, const cpu_set_t *main, int cur, cpu_set_t *out)
+{
+	int i, n = 0;
+
+	CPU_ZERO(out);
+	for (i = 0; i < ncpu && i < CPU_SETSIZE; i++)
+		if (!CPU_ISSET(i, main)) {
+			CPU_SET(i, out);
+			n++;
+		}
+	for (i = 0; !n && i < ncpu && i < CPU_SETSIZE; i++)
+		if (i != cur) {
+			CPU_SET(i, out);
+			n++;
+		}
+	if (!n) {
+		CPU_SET(cur >= 0 && cur < CPU_SETSIZE ? cur : 0, out);
+		n = 1;
+	}
+	return n;
+}
+
+static void *sampler_main(void *arg)
+{
+	struct clock *c = arg;
+	int64_t next = monotonic_ns() + c->cfg.interval_ns, now;
+	struct timespec ts;
+	int ret;
+
+	pthread_mutex_lock(&c->lock);
+	while (!c->stop) {
+		ts = ns_to_timespec(next);
+		ret = pthread_cond_timedwait(&c->cond, &c->lock, &ts);
+		if (c->stop)
+			break;
+		now = monotonic_ns();
+		if (ret != ETIMEDOUT && now < next)
+			continue;	/* woken early */
+		pthread_mutex_unlock(&c->lock);
+		sample(c);
+		ret = sched_getcpu();
+		if (ret >= 0 && ret < 64)
+			c->cpus_seen |= 1ULL << ret;
+		pthread_mutex_lock(&c->lock);
+		/* Kept off its CPU for a while: the next one a period from now. */
+		next = next + c->cfg.interval_ns > now ? next + c->cfg.interval_ns :
+			now + c->cfg.interval_ns;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+static int sampler_sync_init(struct clock *c)
+{
+	pthread_condattr_t ca;
+	int ret;
+
+	ret = pthread_condattr_init(&ca);
+	if (ret)
+		return ret;
+	ret = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	if (!ret)
+		ret = pthread_cond_init(&c->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	if (ret)
+		return ret;
+	ret = pthread_mutex_init(&c->lock, NULL);
+	if (ret) {
+		pthread_cond_destroy(&c->cond);
+		return ret;
+	}
+	c->sync_ready = true;
+	return 0;
+}
+
+/* The thread at SCHED_OTHER (whatever the measuring thread's policy) on
+ * the CPUs clock_sampler_cpus() picks; where a cpuset refuses them, on
+ * the measuring thread's. It blocks every signal, so SIGINT and SIGTERM
+ * interrupt the measuring thread's waits, never its own. Returns 0 or a
+ * positive error number. */
+static int sampler_spawn(struct clock *c)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	cpu_set_t mine, cpus;
+	sigset_t all, old;
+	pthread_attr_t a;
+	int ret;
+
+	ret = pthread_attr_init(&a);
+	if (ret)
+		return ret;
+	pthread_attr_setstacksize(&a, SAMPLER_STACK);
+	pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&a, SCHED_OTHER);
+	pthread_attr_setschedparam(&a, &sp);
+	if (!sched_getaffinity(0, sizeof(mine), &mine)) {
+		clock_sampler_cpus((int)(ncpu > 0 ? ncpu : 1), &mine, sched_getcpu(), &cpus);
+		pthread_attr_setaffinity_np(&a, sizeof(cpus), &cpus);
+	}
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);	/* the thread inherits it */
+	ret = pthread_create(&c->thread, &a, sampler_main, c);
+	if (ret == EINVAL) {	/* a cpuset without those CPUs */
+		pthread_attr_setaffinity_np(&a, sizeof(mine), &mine);
+		ret = pthread_create(&c->thread, &a, sampler_main, c);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&a);
+	return ret;
+}
+
+void clock_start(struct clock *c)
+{
+	int ret;
+
+	if (!c->phc)
+		return;
+	sample(c);
+	if (!c->cfg.interval_ns)
+		return;
+	ret = sampler_sync_init(c);
+	if (!ret)
+		ret = sampler_spawn(c);
+	if (ret) {
+		fprintf(stderr, "rant: warning: cannot start the PHC sampler thread: %s: the PHC is read at start and end only\n",
+			strerror(ret));
+		return;
+	}
+	c->running = true;
+}
+
+void clock_stop(struct clock *c)
+{
+	cpu_set_t all;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (c->running) {
+		/* Any CPU now: a spinner at SCHED_FIFO on the sampler's own CPU
+		 * must not keep it (and this join) waiting. */
+		CPU_ZERO(&all);
+		for (long i = 0; i < ncpu && i < CPU_SETSIZE; i++)
+			CPU_SET(i, &all);
+		pthread_setaffinity_np(c->thread, sizeof(all), &all);
+		pthread_mutex_lock(&c->lock);
+		c->stop = true;
+		pthread_cond_signal(&c->cond);
+		pthread_mutex_unlock(&c->lock);
+		pthread_join(c->thread, NULL);
+		c->running = false;
+	}
+	if (c->phc)
+		sample(c);
+}
+
+/* ---- the report ---- */
+
+static void report_phc(const struct clock *c, struct clock_report *cr)
+{
+	snprintf(cr->phc_error, sizeof(cr->phc_error), "%s", c->phc_error);
+	if (!c->phc)
+		return;
+	cr->have_phc = true;
+	snprintf(cr->phc, sizeof(cr->phc), "%s", phc_path(c->phc));
+	cr->phc_read_errors = c->read_errors;
+	cr->sampler_cpus = c->cpus_seen;
+	if (!phc_summary(c->phc, &cr->phc_sum)) {
+		cr->have_phc_samples = true;
+		cr->phc_span_s = (double)(c->last_sys_ns - c->first_sys_ns) / NS_PER_SEC;
+	} else {
+		snprintf(cr->phc_error, sizeof(cr->phc_error),
+			 "no reading of %s succeeded (PTP_SYS_OFFSET_PRECISE, _EXTENDED, PTP_SYS_OFFSET): %s",
+			 phc_path(c->phc), strerror(-c->last_error));
+	}
+}
+
+static void report_peer(const struct clock *c, struct clock_report *cr)
+{
+	struct clock_fit fit;
+	struct hist_stats st;
+
+	cr->pongs = c->pongs;
+	cr->pongs_clock_bad = c->pongs_bad;
+	if (!c->theta)
+		return;
+	hist_get_stats(c->theta, &st);
+	cr->peer_samples = st.samples;
+	if (!st.samples)
+		return;
+	cr->peer_offset_ns = ns_add(c->theta_ref, hist_percentile(c->theta, 50));
+	cr->peer_min_ns = ns_add(c->theta_ref, st.min);
+	cr->peer_max_ns = ns_add(c->theta_ref, st.max);
+	if (clock_binfit_result(&c->fit, &fit, &cr->peer_fitted))
+		return;		/* no memory for the fit: no drift */
+	cr->peer_drift_valid = clock_fit_slope(&fit, &cr->peer_drift_ppb);
+	cr->peer_span_s = fit.t_last;
+}
+
+void clock_report(const struct clock *c, struct clock_report *cr)
+{
+	memset(cr, 0, sizeof(*cr));
+	snprintf(cr->iface, sizeof(cr->iface), "%s", c->iface);
+	cr->emit = c->cfg.emit;
+	cr->hw = c->cfg.hw;
+	cr->one_way = c->cfg.one_way;
+	cr->tcp = c->cfg.tcp;
+	cr->max_offset_ns = c->cfg.max_offset_ns;
+	cr->interval_ns = c->cfg.interval_ns;
+	cr->have_ts_info = c->have_ts_info;
+	cr->ts_info = c->ts_info;
+	report_phc(c, cr);
+	report_peer(c, cr);
+	clock_judge(cr);
+}
+
+/* ---- the judgement ---- */
+
+__attribute__((format(printf, 2, 3)))
+static void warn(struct clock_report *cr, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cr->nwarn >= CLOCK_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(cr->warn[cr->nwarn++], CLOCK_WARNING_LEN, fmt, ap);
+	va_end(ap);
+}
+
+/* The fix for a PHC apart from the system clock, after "...: ". */
+static void phc2sys_fix(const struct clock_report *cr, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "is phc2sys running? `config.sh %s --ip A --remote-ip B --cpu N --irq-cpu M` starts it (its ptp_phc2sys step), or `phc2sys -s %s -c CLOCK_REALTIME -O 0 -m`",
+		 cr->iface, cr->iface);
+}
+
+static void untrust_local(struct clock_report *cr, const char *why)
+{
+	if (!cr->local_trusted)
+		return;		/* the first reason stands */
+	cr->local_trusted = false;
+	snprintf(cr->local_why, sizeof(cr->local_why), "%s", why);
+}
+
+/* The sampler thread was kept off its CPU: far fewer readings than asked. */
+static void judge_sampler(struct clock_report *cr)
+{
+	double expect;
+
+	if (!cr->interval_ns || cr->phc_span_s < 2.0 * (double)cr->interval_ns / NS_PER_SEC)
+		return;
+	expect = cr->phc_span_s * NS_PER_SEC / (double)cr->interval_ns + 1;
+	if (cr->phc_sum.samples >= expect / 2)
+		return;
+	warn(cr, "only %u PHC readings in %.1f s (about %.0f expected, one every %.3f s): the sampler thread was kept off the CPU (SCHED_FIFO spinners on every other CPU?)",
+	     cr->phc_sum.samples, cr->phc_span_s, expect, (double)cr->interval_ns / NS_PER_SEC);
+}
+
+/* This host's PHC against its system clock. */
+static void judge_phc(struct clock_report *cr)
+{
+	const char *comps = !cr->emit ? "reflect_rx and reflect_tx" :
+		cr->tcp ? "emit_tx, emit_rx and emit_ack" : "emit_tx and emit_rx";
+	const struct phc_summary *s = &cr->phc_sum;
+	int64_t bound = cr->max_offset_ns;
+	char fix[320], why[CLOCK_WHY_LEN];
+	double over;
+
+	phc2sys_fix(cr, fix, sizeof(fix));
+	if (!cr->have_phc_samples) {
+		untrust_local(cr, "the NIC clock was not compared with the system clock");
+		warn(cr, "cannot compare the NIC clock with the system clock: %s: %s (system-clock stamps against NIC stamps) are not checked",
+		     cr->phc_error, comps);
+		return;
+	}
+	if (cr->phc_read_errors)
+		warn(cr, "%u of %u PHC readings of %s failed", cr->phc_read_errors,
+		     cr->phc_read_errors + s->samples, cr->phc);
+	if (s->offset_max_abs_ns > bound) {
+		snprintf(why, sizeof(why), "PHC and system clock differ by up to %" PRId64 " ns",
+			 s->offset_max_abs_ns);
+		untrust_local(cr, why);
+		warn(cr, "the PHC %s and the system clock differ by up to %" PRId64 " ns (%+" PRId64 " ns at start, %+" PRId64 " ns at end), more than --max-clock-offset %" PRId64 " ns: %s are untrusted: %s",
+		     cr->phc, s->offset_max_abs_ns, s->offset_start_ns, s->offset_end_ns, bound,
+		     comps, fix);
+	}
+	over = s->drift_ppb * cr->phc_span_s;
+	if (s->drift_valid && fabs(over) > (double)bound) {
+		snprintf(why, sizeof(why), "PHC drifts %+.0f ppb from the system clock",
+			 s->drift_ppb);
+		untrust_local(cr, why);
+		warn(cr, "the PHC %s drifts %+.0f ppb from the system clock: %+.0f ns over the %.1f s checked, more than --max-clock-offset %" PRId64 " ns: %s are untrusted: %s",
+		     cr->phc, s->drift_ppb, over, cr->phc_span_s, bound, comps, fix);
+	}
+	judge_sampler(cr);
+}
+
+/* Emitter: what the reflector's pongs said of its own check. */
+static void judge_peer(struct clock_report *cr)
+{
+	if (!cr->pongs_clock_bad)
+		return;
+	cr->peer_trusted = false;
+	snprintf(cr->peer_why, sizeof(cr->peer_why),
+		 "the reflector's PHC and system clock disagree (in %" PRIu64 " of %" PRIu64 " pongs)",
+		 cr->pongs_clock_bad, cr->pongs);
+	warn(cr, "the reflector found its PHC and system clock apart by more than its --max-clock-offset (%" PRIu64 " of %" PRIu64 " pongs said so): reflect_rx and reflect_tx are untrusted: is phc2sys running on the reflector? Its own summary says by how much",
+	     cr->pongs_clock_bad, cr->pongs);
+}
+
+static void untrust_hosts(struct clock_report *cr, const char *why)
+{
+	if (!cr->hosts_trusted)
+		return;
+	cr->hosts_trusted = false;
+	snprintf(cr->hosts_why, sizeof(cr->hosts_why), "%s", why);
+}
+
+/* Emitter with --one-way: the two hosts' clocks must agree. */
+static void judge_hosts(struct clock_report *cr)
+{
+	int64_t bound = cr->max_offset_ns, a = cr->peer_offset_ns;
+	char why[CLOCK_WHY_LEN];
+	double over;
+
+	if (!cr->peer_samples) {
+		untrust_hosts(cr, "the hosts' clock offset is unknown");
+		warn(cr, "--one-way: no transaction carried all four wire stamps: the offset between the hosts' clocks is unknown, so owd_fwd and owd_back are untrusted");
+		return;
+	}
+	if ((a < 0 ? -a : a) > bound) {
+		snprintf(why, sizeof(why), "the hosts' clocks differ by theta = %+" PRId64 " ns", a);
+		untrust_hosts(cr, why);
+		warn(cr, "--one-way: the reflector's clock is %+" PRId64 " ns from the emitter's (median theta, if the paths are symmetric), more than --max-clock-offset %" PRId64 " ns: the hosts' clocks are not synchronised as --one-way assumes (PTP between them, or phc2sys between two ports of one host), or the paths differ: owd_fwd and owd_back are untrusted",
+		     a, bound);
+	}
+	over = cr->peer_drift_ppb * cr->peer_span_s;
+	if (cr->peer_drift_valid && fabs(over) > (double)bound) {
+		snprintf(why, sizeof(why), "the hosts' clocks drift %+.0f ppb apart",
+			 cr->peer_drift_ppb);
+		untrust_hosts(cr, why);
+		warn(cr, "--one-way: the hosts' clocks drift %+.0f ppb apart: %+.0f ns over the %.1f s measured, more than --max-clock-offset %" PRId64 " ns: owd_fwd and owd_back are untrusted",
+		     cr->peer_drift_ppb, over, cr->peer_span_s, bound);
+	}
+}
+
+void clock_judge(struct clock_report *cr)
+{
+	cr->nwarn = 0;
+	cr->local_trusted = cr->peer_trusted = cr->hosts_trusted = true;
+	cr->local_why[0] = cr->peer_why[0] = cr->hosts_why[0] = '\0';
+	if (cr->hw)
+		judge_phc(cr);
+	if (cr->emit)
+		judge_peer(cr);
+	if (cr->emit && cr->one_way)
+		judge_hosts(cr);
+}
+
+/* 0: the emitter's host (T1, T4, the ACK), 1: the reflector's. */
+static int host_of(enum point p)
+{
+	return p == P_T2_WIRE || p == P_T2_SW || p == P_T3_SW || p == P_T3_WIRE;
+}
+
+static bool is_wire(enum point p)
+{
+	return p == P_T1_WIRE || p == P_T2_WIRE || p == P_T3_WIRE || p == P_T4_WIRE;
+}
+
+const char *clock_metric_untrusted(const struct clock_report *cr,
+				   const struct metric_def *d)
+{
+	int host;
+
+	if (d->c != d->d)
+		return NULL;	/* a difference on each host: one clock each */
+	host = host_of(d->a);
+	if (host != host_of(d->b))
+		return cr->hosts_trusted ? NULL : cr->hosts_why;
+	if (is_wire(d->a) == is_wire(d->b))
+		return NULL;	/* one clock */
+	if (host == (cr->emit ? 0 : 1))
+		return cr->local_trusted ? NULL : cr->local_why;
+	return cr->peer_trusted ? NULL : cr->peer_why;
+}

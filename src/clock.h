@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The clocks during a run (DESIGN.md, "Clocks"):
+ *
+ * - The NIC clock (PHC) against the system clock, where the run's wire
+ *   stamps are the NIC's: one offset reading before the warm-up, one every
+ *   --phc-interval (default 1 s) from a sampler thread, one at the end.
+ *   The thread runs on the CPUs the measuring thread does not use (when
+ *   there are any), at SCHED_OTHER; it only reads the PHC and stores the
+ *   reading in memory phc.c allocated before the run. The packet loop
+ *   never waits for it and takes no lock.
+ * - Between the two hosts (emitter): from the four wire stamps of each
+ *   transaction, theta = ((T2 - T1) - (T4 - T3)) / 2, the reflector's wire
+ *   clock minus the emitter's if the paths are symmetric; its median (a
+ *   log-linear histogram of the deviations from the first value, exact
+ *   within +-2048 ns of it) and its drift (a running least-squares fit of
+ *   theta against T1 through the least-delayed transaction of each bin of
+ *   T1, see struct clock_binfit).
+ * - The judgement at the end: which components can be trusted (those that
+ *   subtract a system-clock stamp from a NIC stamp need the two clocks to
+ *   agree; the one-way delays need the two hosts' clocks to agree), and the
+ *   warnings, each with its fix.
+ */
+#ifndef RANT_CLOCK_H
+#define RANT_CLOCK_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metric.h"
+#include "timeutil.h"
+#include "phc.h"
+#include "record.h"
+
+#define CLOCK_PHC_READS 5		/* readings per sample, the best kept (phc2sys -N 5) */
+#define CLOCK_PHC_SAMPLES 4096		/* kept for the drift fit (then decimated) */
+#define CLOCK_MAX_WARNINGS 8
+#define CLOCK_WARNING_LEN 480
+#define CLOCK_WHY_LEN 160
+
+struct clock_cfg {
+	const char *iface;
+	bool hw;			/* the wire stamps are the NIC's: check its PHC */
+	bool emit;			/* emitter: theta from the four stamps */
+	bool one_way;			/* --one-way: the hosts' clocks must agree */
+	bool tcp;			/* --tcp: emit_ack crosses the clocks too */
+	int64_t max_offset_ns;		/* --max-clock-offset */
+	int64_t interval_ns;		/* --phc-interval; 0: at start and end only */
+	bool hugepages;			/* -G: theta's histogram in hugepages */
+};
+
+struct clock;
+
+/*
+ * Read iface's timestamping capabilities and, when cfg->hw, open its PHC;
+ * allocate everything the run needs. A PHC that cannot be found or opened
+ * is not an error here: the report says so. 0, or -ENOMEM (err says it).
+ */
+int clock_create(struct clock **out, const struct clock_cfg *cfg, char *err,
+		 size_t len);
+void clock_destroy(struct clock *c);
+
+/*
+ * Before the warm-up: the first PHC reading, then the sampler thread
+ * (with a PHC and an interval). A thread that cannot start is reported
+ * on stderr; the run goes on with the start and end readings.
+ */
+void clock_start(struct clock *c);
+
+/* After the loop: stop the sampler, then the last reading. */
+void clock_stop(struct clock *c);
+
+/*
+ * Reflector, per pong: does this side's last PHC reading differ from the
+ * system clock by more than the bound (or was the PHC not readable)? The
+ * pong says so (WIRE_F_CLOCK_BAD). One relaxed atomic load.
+ */
+bool clock_bad_now(const struct clock *c);
+
+/* Emitter, per pong with a body: count the reflector's WIRE_F_CLOCK_BAD. */
+void clock_pong(struct clock *c, uint16_t flags);
+
+/* Emitter: a measured transaction whose T3 arrived: theta into the median
+ * and the fit (when all four wire stamps are there). Hot-path safe. */
+void clock_peer_add(struct clock *c, const struct txrec *rec);
+
+/* theta of rec, ns; false when a wire stamp is missing. */
+bool clock_theta(const struct txrec *rec, int64_t *theta_ns);
+
+/* A running least-squares line y(t), Welford's update, centred on the
+ * first point. Zero-initialised is empty. */
+struct clock_fit {
+	uint64_t n;
+	int64_t t0_ns, y0_ns;	/* the first point */
+	double mt, my;		/* means, s and ns from the first point */
+	double stt, sty;	/* sums of squares and products about the means */
+	double t_last;		/* s from the first point to the last */
+};
+
+void clock_fit_add(struct clock_fit *f, int64_t t_ns, int64_t y_ns);
+
+/*
+ * theta's drift. Of every bin of T1 (CLOCK_BIN_NS at first) only the
+ * transaction with the shortest network time is kept, as NTP's clock
+ * filter keeps the sample of least delay: a pong held up one way moves
+ * theta by half the delay. At most CLOCK_PICKS picks are held: when full,
+ * neighbours are merged (the less delayed stays) and the bins widened, so
+ * memory is bounded at any run length. At the end, picks whose network
+ * time is far above the others' (a bin of stalled transactions only) are
+ * left out, and a least-squares line goes through the rest.
+ */
+#define CLOCK_BIN_NS (10 * NS_PER_MS)
+#define CLOCK_PICKS 4096
+#define CLOCK_STALL_NS 1000	/* picks above the median network time by more
+				 * than this (or 8 MADs) are left out */
+
+struct clock_pick {
+	int64_t t1_ns, net_ns, theta_ns;
+};
+
+struct clock_binfit {
+	struct clock_pick *picks;	/* CLOCK_PICKS, allocated by init */
+	unsigned int n;			/* picks of closed bins */
+	int64_t bin_ns;			/* bin width now */
+	bool open;			/* the open bin has a pick */
+	int64_t bin_start;		/* T1 of its first transaction */
+	struct clock_pick best;		/* its least-delayed so far */
+};
+
+/* Allocate and touch the picks: 0 or -ENOMEM. */
+int clock_binfit_init(struct clock_binfit *b);
+void clock_binfit_free(struct clock_binfit *b);
+
+/* One transaction: T1, network time ((T4 - T1) - (T3 - T2)), theta. No
+ * allocation; a merge (when full) is one pass over the picks. */
+void clock_binfit_add(struct clock_binfit *b, int64_t t1_ns, int64_t net_ns,
+		      int64_t theta_ns);
+
+/*
+ * The line through the picks (the open bin's too), the stalled ones left
+ * out: *out, and in *kept how many went in. Not for the packet loop (it
+ * sorts a copy). -ENOMEM when the copy cannot be made.
+ */
+int clock_binfit_result(const struct clock_binfit *b, struct clock_fit *out,
+			unsigned int *kept);
+/* Slope in ns per s (ppb for an offset); false with fewer than 2 points
+ * or no spread in t. */
+bool clock_fit_slope(const struct clock_fit *f, double *ppb);
+
+/*
+ * The sampler's CPUs: the CPUs 0..ncpu-1 that the measuring thread's mask
+ * main excludes; when it excludes none, all but cur (the CPU it runs on);
+ * with one CPU, that one. Returns how many are in *out.
+ */
+int clock_sampler_cpus(int ncpu, const cpu_set_t *main, int cur, cpu_set_t *out);
+
+/* Everything the summary says about the clocks (text and JSON). */
+struct clock_report {
+	char iface[32];
+	bool emit, hw, one_way, tcp;
+	int64_t max_offset_ns;
+	/* capabilities (ETHTOOL_GET_TS_INFO) */
+	bool have_ts_info;
+	struct phc_ts_info ts_info;
+	/* the PHC against the system clock */
+	bool have_phc;			/* opened */
+	char phc[32];			/* "/dev/ptp0", or "" */
+	char phc_error[CLOCK_WHY_LEN];	/* why not opened or not read, or "" */
+	bool have_phc_samples;
+	struct phc_summary phc_sum;
+	double phc_span_s;		/* first to last reading */
+	unsigned int phc_read_errors;
+	uint64_t sampler_cpus;		/* bit n: the thread read on CPU n (< 64) */
+	int64_t interval_ns;
+	/* between the hosts (emitter) */
+	uint64_t peer_samples;
+	unsigned int peer_fitted;	/* bins in theta's fit */
+	int64_t peer_offset_ns;		/* median theta */
+	int64_t peer_min_ns, peer_max_ns;
+	bool peer_drift_valid;
+	double peer_drift_ppb;
+	double peer_span_s;
+	uint64_t pongs, pongs_clock_bad;	/* pongs with a body; of them flagged */
+	/* the judgement */
+	bool local_trusted;		/* this host's SW-to-HW components */
+	bool peer_trusted;		/* emitter: the reflector's */
+	bool hosts_trusted;		/* emitter: one-way delays */
+	char local_why[CLOCK_WHY_LEN], peer_why[CLOCK_WHY_LEN], hosts_why[CLOCK_WHY_LEN];
+	unsigned int nwarn;
+	char warn[CLOCK_MAX_WARNINGS][CLOCK_WARNING_LEN];
+};
+
+/* The report at the end of the run (after clock_stop). */
+void clock_report(const struct clock *c, struct clock_report *out);
+
+/*
+ * The judgement from the numbers in cr (trusted flags, reasons,
+ * warnings): clock_report() calls it; apart for the tests.
+ */
+void clock_judge(struct clock_report *cr);
+
+/* Why metric d (of this side) cannot be trusted, or NULL when it can. */
+const char *clock_metric_untrusted(const struct clock_report *cr,
+				   const struct metric_def *d);
+
+#endif
