@@ -14,6 +14,7 @@
 #include "breakdown.h"
 #include "cpucheck.h"
 #include "hist.h"
+#include "hwts.h"
 #include "diagnose.h"
 #include "json.h"
 #include "sweep.h"
@@ -130,6 +131,22 @@ static void warn_cpu_shared(FILE *f, const struct rant_cfg *c)
 		fprintf(f, "%s\n", msg);
 }
 
+/* The interface's timestamping (-v: as ethtool -T prints it), a setting
+ * found in force, and --ptp-mode. */
+static void report_hwts_start(FILE *f, const struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+
+	if (c->verbose)
+		hwts_print_caps(f, c->iface, &r->sk.hwts);
+	if (r->sk.hwts.notice[0])
+		fprintf(f, "hwtstamp: %s\n", r->sk.hwts.notice);
+	if (c->ptp_mode)
+		fprintf(f, "ptp-mode: pings travel as PTPv2 %s, pongs as %s (domain %d), from and to UDP port %u\n",
+			ptp_type_name(PTP_DELAY_REQ), ptp_type_name(PTP_SYNC), PTP_RANT_DOMAIN,
+			c->port);
+}
+
 void report_start(const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -147,6 +164,7 @@ void report_start(const struct run *r)
 		fprintf(f, "tcp: %u write%s per message, Nagle %s%s%s\n", c->writes,
 			c->writes > 1 ? "s" : "", c->nodelay ? "off (--nodelay)" : "on",
 			c->quickack ? ", quick ACKs" : "", c->cork ? ", corked" : "");
+	report_hwts_start(f, r);
 	if (r->sk.hw)
 		fprintf(f, "timestamps: hardware (NIC, PHC time): columns T*_HW\n");
 	else
@@ -625,6 +643,7 @@ static void print_config(struct json *j, const struct run *r)
 	if (c->trace_marker)
 		json_str(j, "trace_instance", c->trace_instance);
 	json_str(j, "transport", c->tcp ? "tcp" : "udp");
+	json_bool(j, "ptp_mode", c->ptp_mode);
 	if (c->tcp) {
 		json_u64(j, "writes", c->writes);
 		json_bool(j, "nodelay", c->nodelay);
@@ -734,6 +753,7 @@ static void print_summary(struct out *o, struct run *r)
 		json_arr_end(o->j);
 		json_obj_begin(o->j, "clock");
 		json_str(o->j, "local_source", source_name(r->sk.hw));
+		hwts_json(o->j, &r->sk.hwts);
 		json_bool(o->j, "phc_checked", false);
 		json_obj_end(o->j);
 		json_obj_end(o->j);
