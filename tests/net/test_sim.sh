@@ -193,7 +193,11 @@ sim_shim_ptp_only() {
 	[ "$(count_lines "$WORK/p3.a" '^(rx - -|tx - - -)$')" = 10 ] &&
 	[ "$(count_lines "$WORK/p3.b" '^(rx - -|tx - - -)$')" = 10 ]
 	check_err $? "port $PORT stamped on a PTP-only NIC: $(grep -m4 '^[rt]x' "$WORK/p3.a")"
-	log_test "PTP-only: ALL gives ERANGE; port 319 stamped, port $PORT not"
+	exchange p4 319 5 -f 6 -r
+	[ "$(count_lines "$WORK/p4.a" '^(rx - -|tx - - -)$')" = 10 ] &&
+	[ "$(count_lines "$WORK/p4.b" '^(rx - -|tx - - -)$')" = 10 ]
+	check_err $? "port 319 without a PTP header stamped: $(grep -m4 '^[rt]x' "$WORK/p4.a")"
+	log_test "PTP-only: ALL gives ERANGE; PTP on 319 stamped, not port $PORT or non-PTP"
 }
 
 # a fraction of HW stamps goes missing: RX without ts[2], TX with no report
