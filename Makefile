@@ -94,6 +94,9 @@ unit: $(UNIT_BINS) $(SIM_LIB)
 # tests/repeat.sh clones the repository.
 DEB_PKGS += git
 
+# test_hwsetup.sh decodes --ptp-mode's packets with tcpdump.
+DEB_PKGS += tcpdump
+
 # TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
 net: rant sim
 	TESTS="$(TESTS)" tests/net/run.sh
