@@ -205,7 +205,8 @@ static int run(const struct probe *p)
 	struct sockaddr_in peer = { .sin_family = AF_INET };
 	/* A PTPv2 event header's first bytes (Delay_Req out, Sync back),
 	 * so that a NIC which stamps only PTP event packets stamps them. */
-	char payload[64] = { 0x01, 0x02, 's', 'i', 'm', 'n', 'i', 'c', '-', 'p', 'r', 'o', 'b', 'e' };
+	char payload[64] = { 0x01, 0x02, 's', 'i', 'm', 'n', 'i', 'c', '-',
+			     'p', 'r', 'o', 'b', 'e' };
 	int i;
 
 	if (!strcmp(p->mode, "echo"))

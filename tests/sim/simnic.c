@@ -44,10 +44,11 @@
  * What it does not model: wire delay (the HW stamp is the kernel stamp
  * mapped to PHC time, so HW and KN differ only by the PHC's offset, drift
  * and jitter); a NIC configuration shared between processes (each process
- * has its own copy); PTP over L2 or IPv4/IPv6 options (the classifier
- * reads the UDP port and the first two bytes); SOF_TIMESTAMPING_OPT_TX_SWHW (one TX report, never two); PHC
- * adjustments (clock_settime, clock_adjtime) and PTP pins; stamps for
- * descriptors above SIMNIC_MAX_FD; missing TX stamps through recvmmsg().
+ * has its own copy); PTP over Ethernet, L2 (the classifier
+ * reads the UDP port and the first two bytes); SOF_TIMESTAMPING_OPT_TX_SWHW
+ * (one TX report, never two); PHC adjustments (clock_settime,
+ * clock_adjtime) and PTP pins; stamps for descriptors above SIMNIC_MAX_FD;
+ * missing TX stamps through recvmmsg().
  *
  * Environment (a per-interface value NAME_<iface> overrides NAME, with the
  * characters of <iface> that are not letters or digits written as '_'):

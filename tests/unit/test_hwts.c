@@ -29,7 +29,8 @@ static struct hwts_facts nic(uint32_t sof, uint32_t tx, uint32_t rx, bool ptp_mo
 {
 	struct hwts_facts f = {
 		.ptp_mode = ptp_mode,
-		.info = { .so_timestamping = sof, .phc_index = 0, .tx_types = tx, .rx_filters = rx },
+		.info = { .so_timestamping = sof, .phc_index = 0, .tx_types = tx,
+			  .rx_filters = rx },
 	};
 
 	return f;
@@ -116,7 +117,8 @@ static void test_no_hw(void)
 	hwts_decide(IFACE, &f, &d);
 	is_int(d.verdict, HWTS_KERNEL, "software only with --ptp-mode: kernel stamps");
 
-	f = nic(SOF_TIMESTAMPING_RX_HARDWARE | SOF_TIMESTAMPING_RAW_HARDWARE, TX_OFF_ON, RX_ALL, false);
+	f = nic(SOF_TIMESTAMPING_RX_HARDWARE | SOF_TIMESTAMPING_RAW_HARDWARE, TX_OFF_ON, RX_ALL,
+		false);
 	hwts_decide(IFACE, &f, &d);
 	is_int(d.verdict, HWTS_KERNEL, "RX hardware only: kernel stamps");
 	ok(strstr(d.line, "only part of hardware timestamping") &&
