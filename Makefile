@@ -101,6 +101,9 @@ DEB_PKGS += libpcap-dev tcpdump
 # tests/net/test_series.sh: the bulk TCP load of the bufferbloat experiment.
 DEB_PKGS += iperf3
 
+# test_hwsetup.sh decodes --ptp-mode's packets with tcpdump.
+DEB_PKGS += tcpdump
+
 # TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
 net: rant sim
 	TESTS="$(TESTS)" tests/net/run.sh

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "opts.h"
+#include "ptp.h"
 #include "session.h"
 #include "sweep.h"
 #include "timeutil.h"
@@ -28,7 +29,7 @@
 enum {
 	O_PORT = 256, O_TIMEOUT, O_INTERVAL, O_BLOCK, O_TRACE_INSTANCE,
 	O_VERSION, O_MAX_SESSIONS, O_TCP, O_WRITES, O_NODELAY, O_QUICKACK, O_CORK,
-	O_PCAP, O_ALLOW, O_KEY, O_MAX_CLOCK_OFFSET, O_PHC_INTERVAL, O_ONE_WAY, O_MAX
+	O_PCAP, O_ALLOW, O_KEY, O_MAX_CLOCK_OFFSET, O_PHC_INTERVAL, O_ONE_WAY, O_PTP_MODE, O_MAX
 };
 
 /* Who may use an option. */
@@ -72,7 +73,8 @@ static const struct opt opt_table[] = {
 	{ "address", 'a', "ADDR", BOTH, T_STR, FIELD(addr),
 	  .help = "reflector's IPv4/IPv6 address: run as emitter (without: reflector)" },
 	{ "port", O_PORT, "N", BOTH, T_UINT, FIELD(port), .def = RANT_DEFAULT_PORT,
-	  .min = 1, .max = 65535, .help = "port of the reflector (UDP, or TCP with --tcp)" },
+	  .min = 1, .max = 65535, .defhelp = "12345; 319 with --ptp-mode",
+	  .help = "port of the reflector (UDP, or TCP with --tcp)" },
 	{ "duration", 'd', "S", BOTH, T_NS, FIELD(duration_ns), .def = DURATION_BY_MODE,
 	  .min = 0, .max = 2592000 * NS_PER_SEC, .unit_ns = NS_PER_SEC,
 	  .defhelp = "10 emitting, 0 reflecting", .help = "run for S seconds, 0 = no limit" },
@@ -96,6 +98,8 @@ static const struct opt opt_table[] = {
 	  .help = "record user-space stamps too and print the decomposition" },
 	{ "no-hw-ts", 'R', NULL, BOTH, T_FLAG, FIELD(no_hw_ts),
 	  .help = "use kernel software stamps even where the NIC has hardware ones" },
+	{ "ptp-mode", O_PTP_MODE, NULL, BOTH, T_FLAG, FIELD(ptp_mode),
+	  .help = "send pings and pongs as PTPv2 event messages (Delay_Req, Sync) from and to --port, 319 by default (root or CAP_NET_BIND_SERVICE), so a NIC that stamps only PTP packets stamps them; both sides; -m is what follows the 34-byte PTP header" },
 	{ "histogram", 'H', NULL, BOTH, T_FLAG, FIELD(histogram), .help = "print the histogram" },
 	{ "log", 'l', "FILE", BOTH, T_STR, FIELD(log_path),
 	  .help = "write the transaction log to FILE" },
@@ -389,7 +393,7 @@ static void set_defaults(struct rant_cfg *c)
  */
 static int parse_sizes(struct parser *ps, struct rant_cfg *c)
 {
-	uint32_t hi = c->tcp ? RANT_TCP_MAX_LEN : WIRE_MAX_LEN;
+	uint32_t hi = c->tcp ? RANT_TCP_MAX_LEN : c->ptp_mode ? PTP_MAX_PAYLOAD : WIRE_MAX_LEN;
 	char msg[200];
 
 	if (!c->size_arg)
@@ -397,7 +401,8 @@ static int parse_sizes(struct parser *ps, struct rant_cfg *c)
 	ps->o = opt_find('m');
 	if (sweep_parse(c->size_arg, (uint32_t)ps->o->min, hi, c->sizes, RANT_MAX_SIZES,
 			&c->nsizes, msg, sizeof(msg)))
-		return bad(ps, "%s%s", msg, c->tcp ? "" :
+		return bad(ps, "%s%s", msg, c->tcp ? "" : c->ptp_mode ?
+			   " (UDP after the 34-byte PTP header of --ptp-mode)" :
 			   " (UDP; with --tcp on both sides, up to 1048576)");
 	c->size = c->sizes[0];
 	return 0;
@@ -520,6 +525,20 @@ static bool sizes_carry_body(const struct rant_cfg *c)
 	return false;
 }
 
+/* --ptp-mode: UDP only; the port defaults to PTP's event port. */
+static int check_ptp_mode(struct parser *ps, struct rant_cfg *c, const bool *given)
+{
+	if (!c->ptp_mode)
+		return 0;
+	if (c->tcp) {
+		fprintf(ps->err, "rant: --ptp-mode sends PTP event messages in UDP datagrams: drop --tcp, or drop --ptp-mode\n");
+		return -1;
+	}
+	if (!given[O_PORT])
+		c->port = PTP_EVENT_PORT;
+	return 0;
+}
+
 /* The options against each other, and the mode. */
 static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 {
@@ -550,6 +569,8 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		if (need(ps, given, o))
 			return -1;
 	}
+	if (check_ptp_mode(ps, c, given))
+		return -1;
 	if (parse_sizes(ps, c) || key_sizes(ps, c))
 		return -1;
 	if (c->one_way && !sizes_carry_body(c)) {

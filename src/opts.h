@@ -43,6 +43,7 @@ struct rant_cfg {
 	bool block;			/* --block */
 	bool sw;			/* -s */
 	bool no_hw_ts;			/* -R */
+	bool ptp_mode;			/* --ptp-mode: PTPv2 event messages, port 319 */
 	bool histogram;			/* -H */
 	const char *log_path;		/* -l */
 	const char *json_path;		/* -j; "-" = stdout */

@@ -16,6 +16,7 @@
 #include "capture.h"
 #include "cpucheck.h"
 #include "hist.h"
+#include "hwts.h"
 #include "diagnose.h"
 #include "json.h"
 #include "sweep.h"
@@ -153,6 +154,22 @@ static void report_start_guard(FILE *f, const struct rant_cfg *c)
 			c->key_path);
 }
 
+/* The interface's timestamping (-v: as ethtool -T prints it), a setting
+ * found in force, and --ptp-mode. */
+static void report_hwts_start(FILE *f, const struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+
+	if (c->verbose)
+		hwts_print_caps(f, c->iface, &r->sk.hwts);
+	if (r->sk.hwts.notice[0])
+		fprintf(f, "hwtstamp: %s\n", r->sk.hwts.notice);
+	if (c->ptp_mode)
+		fprintf(f, "ptp-mode: pings travel as PTPv2 %s, pongs as %s (domain %d), from and to UDP port %u\n",
+			ptp_type_name(PTP_DELAY_REQ), ptp_type_name(PTP_SYNC), PTP_RANT_DOMAIN,
+			c->port);
+}
+
 void report_start(const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -171,6 +188,7 @@ void report_start(const struct run *r)
 		fprintf(f, "tcp: %u write%s per message, Nagle %s%s%s\n", c->writes,
 			c->writes > 1 ? "s" : "", c->nodelay ? "off (--nodelay)" : "on",
 			c->quickack ? ", quick ACKs" : "", c->cork ? ", corked" : "");
+	report_hwts_start(f, r);
 	if (r->sk.hw)
 		fprintf(f, "timestamps: hardware (NIC, PHC time): columns T*_HW\n");
 	else
@@ -775,6 +793,7 @@ static void print_config(struct json *j, const struct run *r)
 	json_i64(j, "phc_interval_ns", c->phc_interval_ns);
 	if (c->mode == MODE_EMIT)
 		json_bool(j, "one_way", c->one_way);
+	json_bool(j, "ptp_mode", c->ptp_mode);
 	if (c->tcp) {
 		json_u64(j, "writes", c->writes);
 		json_bool(j, "nodelay", c->nodelay);
@@ -1019,42 +1038,6 @@ static void print_clock_peer(struct out *o, const struct clock_report *cr)
 	}
 }
 
-/* The names of mask's bits as a JSON array ("bit-N" for an unnamed one). */
-static void j_names(struct json *j, const char *key, uint32_t mask,
-		    const char *(*name)(unsigned int))
-{
-	char buf[16];
-
-	json_arr_begin(j, key);
-	for (unsigned int bit = 0; bit < 32; bit++) {
-		if (!(mask & (1u << bit)))
-			continue;
-		snprintf(buf, sizeof(buf), "bit-%u", bit);
-		json_str(j, NULL, name(bit) ? name(bit) : buf);
-	}
-	json_arr_end(j);
-}
-
-/*
- * The interface's timestamping capabilities (ETHTOOL_GET_TS_INFO), by
- * name as ethtool -T prints them: JSON only, null when not read. Apart
- * from the clock checks: start-up verification owns what they mean.
- */
-static void print_ts_info(struct out *o, const struct clock_report *cr)
-{
-	if (!o->j)
-		return;
-	if (!cr->have_ts_info) {
-		json_null(o->j, "ts_info");
-		return;
-	}
-	json_obj_begin(o->j, "ts_info");
-	j_names(o->j, "so_timestamping", cr->ts_info.so_timestamping, phc_sof_name);
-	j_names(o->j, "tx_types", cr->ts_info.tx_types, phc_tx_type_name);
-	j_names(o->j, "rx_filters", cr->ts_info.rx_filters, phc_rx_filter_name);
-	json_obj_end(o->j);
-}
-
 /* The "clock:" block and the JSON "clock" object. */
 static void print_clock(struct out *o, const struct run *r, const struct clock_report *cr)
 {
@@ -1073,7 +1056,8 @@ static void print_clock(struct out *o, const struct run *r, const struct clock_r
 	}
 	if (o->j)
 		json_arr_end(o->j);
-	print_ts_info(o, cr);
+	if (o->j)
+		hwts_json(o->j, &r->sk.hwts);
 	o_end(o);
 }
 

@@ -238,27 +238,20 @@ int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 	return sk_route_check(&s->peer, s->ifindex, cfg->iface, cfg->addr, err, len);
 }
 
-/* Where the NIC cannot stamp, s->hw stays false and hw_note says why. */
+/*
+ * Decide the wire stamps (hwts.h) before any packet: where the NIC
+ * cannot stamp, s->hw stays false and hw_note says why.
+ */
 static int sk_timestamping(struct sk *s, const struct rant_cfg *cfg, char *err,
 			   size_t len)
 {
-	char hwerr[160];
 	int ret;
 
-	s->hw = false;
-	if (cfg->no_hw_ts) {
-		snprintf(s->hw_note, sizeof(s->hw_note), "-R/--no-hw-ts given");
-	} else {
-		ret = ts_hw_enable(s->fd, cfg->iface, hwerr, sizeof(hwerr));
-		if (!ret) {
-			s->hw = true;
-		} else if (ret == -EOPNOTSUPP) {
-			snprintf(s->hw_note, sizeof(s->hw_note), "%s", hwerr);
-		} else {
-			snprintf(err, len, "%s", hwerr);
-			return ret;
-		}
-	}
+	ret = hwts_setup(s->fd, cfg->iface, cfg->no_hw_ts, cfg->ptp_mode, &s->hwts,
+			 s->hw_note, sizeof(s->hw_note), err, len);
+	if (ret)
+		return ret;
+	s->hw = s->hwts.hw;
 	ret = ts_sock_enable(s->fd, s->hw);
 	if (ret)
 		snprintf(err, len, "setsockopt SO_TIMESTAMPING: %s", strerror(-ret));
@@ -367,15 +360,20 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	    bool block)
 {
 	char control[CMSG_BUF];
-	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	uint8_t ptp_hdr[PTP_HDR_LEN];
+	struct iovec iov[2] = {
+		{ .iov_base = ptp_hdr, .iov_len = sizeof(ptp_hdr) },
+		{ .iov_base = buf, .iov_len = len },
+	};
 	struct msghdr msg = {
 		.msg_name = &m->src,
 		.msg_namelen = sizeof(m->src),
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
+		.msg_iov = s->ptp ? iov : iov + 1,
+		.msg_iovlen = s->ptp ? 2 : 1,
 		.msg_control = control,
 		.msg_controllen = sizeof(control),
 	};
+	struct ptp_hdr ph;
 	uint32_t drops;
 	ssize_t n;
 
@@ -387,6 +385,9 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	m->src_len = msg.msg_namelen;
 	if (msg.msg_flags & MSG_TRUNC)
 		m->len = -1;	/* larger than any valid datagram */
+	else if (s->ptp)	/* rant's message after a PTP header, or invalid */
+		m->len = ptp_parse(ptp_hdr, (size_t)n, s->ptp_rx_type, PTP_RANT_DOMAIN, &ph) ?
+			 -1 : n - PTP_HDR_LEN;
 	if (ts_parse_rx(&msg, &m->rx))
 		m->rx.kn_ns = m->rx.hw_ns = TS_NONE;
 	if (ts_parse_drops(&msg, &drops) == 0)

@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * SO_TIMESTAMPING: socket and NIC set-up, control-message parsing.
+ * SO_TIMESTAMPING: socket set-up, control-message parsing.
  * The error-queue matching follows the kernel's txtimestamp.c: a report
  * is an IP(V6)_RECVERR with SO_EE_ORIGIN_TIMESTAMPING and ee_errno ENOMSG,
  * keyed by ee_data (OPT_ID), beside an SCM_TIMESTAMPING block.
  */
 #include <errno.h>
-#include <linux/if.h>
-#include <linux/sockios.h>
 #include <netinet/in.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 
 #include "missing.h"
 #include "timeutil.h"
@@ -176,56 +172,5 @@ int ts_sock_enable(int fd, bool hw)
 		flags |= SOF_TIMESTAMPING_TX_SOFTWARE;
 	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof(flags)))
 		return -errno;
-	return 0;
-}
-
-static int hwts_ioctl(int fd, const char *iface, unsigned long req,
-		      struct hwtstamp_config *cfg)
-{
-	struct ifreq ifr;
-
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", iface);
-	ifr.ifr_data = (void *)cfg;
-	return ioctl(fd, req, &ifr) ? -errno : 0;
-}
-
-int ts_hw_enable(int fd, const char *iface, char *err, size_t errlen)
-{
-	struct hwtstamp_config want = {
-		.tx_type = HWTSTAMP_TX_ON,
-		.rx_filter = HWTSTAMP_FILTER_ALL,
-	}, cfg = want;
-	int ret;
-
-	ret = hwts_ioctl(fd, iface, SIOCSHWTSTAMP, &cfg);
-	if (ret) {
-		/* Someone (ptp4l) may have set it already: accept that. */
-		struct hwtstamp_config cur = { 0 };
-
-		if (!hwts_ioctl(fd, iface, SIOCGHWTSTAMP, &cur) &&
-		    cur.tx_type == want.tx_type &&
-		    cur.rx_filter == want.rx_filter)
-			return 0;
-		if (ret == -EOPNOTSUPP || ret == -EINVAL || ret == -ERANGE)
-			snprintf(err, errlen,
-				 "%s: no hardware timestamping (ethtool -T %s lists none)",
-				 iface, iface);
-		else if (ret == -EPERM)
-			snprintf(err, errlen,
-				 "%s: SIOCSHWTSTAMP needs CAP_NET_ADMIN: run as root, or with -R for kernel stamps",
-				 iface);
-		else
-			snprintf(err, errlen, "%s: ioctl SIOCSHWTSTAMP failed: %s",
-				 iface, strerror(-ret));
-		return ret == -EINVAL || ret == -ERANGE ? -EOPNOTSUPP : ret;
-	}
-	if (cfg.tx_type != want.tx_type || cfg.rx_filter != want.rx_filter) {
-		snprintf(err, errlen,
-			 "%s: driver applied tx_type %d rx_filter %d, not %d/%d (every packet)",
-			 iface, cfg.tx_type, cfg.rx_filter, want.tx_type,
-			 want.rx_filter);
-		return -EOPNOTSUPP;
-	}
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * SO_TIMESTAMPING: enabling it on a socket and on the NIC, and reading the
- * stamps out of control messages (RX) and the error queue (TX).
+ * SO_TIMESTAMPING: enabling it on a socket (on the NIC: hwts.h), and
+ * reading the stamps out of control messages (RX) and the error queue (TX).
  *
  * In struct scm_timestamping, ts[0] is the kernel's software stamp (KN) and
  * ts[2] the NIC's raw hardware stamp (HW, PHC time); ts[1] is unused.
@@ -74,14 +74,5 @@ static inline int64_t ts_wire(const struct ts_stamps *s, bool hw)
  * hardware TX stamp is pending). Returns 0 or -errno.
  */
 int ts_sock_enable(int fd, bool hw);
-
-/*
- * Ask the NIC behind iface to stamp every packet (SIOCSHWTSTAMP, TX on,
- * RX filter ALL) and check what the driver applied; where the set is
- * refused, read back with SIOCGHWTSTAMP and accept a configuration that
- * already stamps everything. Returns 0, or -errno with a message for the
- * user in err (EOPNOTSUPP: the NIC has no hardware timestamping).
- */
-int ts_hw_enable(int fd, const char *iface, char *err, size_t errlen);
 
 #endif

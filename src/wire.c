@@ -98,6 +98,11 @@ void wire_set_seq(void *buf, uint64_t seq, int64_t t1_sw)
 	put64(p + OFF_T1_SW, (uint64_t)t1_sw);
 }
 
+uint64_t wire_get_seq(const void *buf, size_t len)
+{
+	return len < WIRE_HDR_LEN ? 0 : get64((const uint8_t *)buf + OFF_SEQ);
+}
+
 int wire_parse(const void *buf, size_t n, enum wire_type want,
 	       struct wire_hdr *h)
 {

@@ -92,6 +92,10 @@ void wire_put_body(void *buf, const struct wire_body *b);
 /* Update only seq and T1_SW of a header already in buf (the emit loop). */
 void wire_set_seq(void *buf, uint64_t seq, int64_t t1_sw);
 
+/* The sequence number of the message of len bytes in buf (0 when it is
+ * shorter than a header), without validating it (the sender's own). */
+uint64_t wire_get_seq(const void *buf, size_t len);
+
 /*
  * Validate n received bytes as a datagram of type want and decode its
  * header. Returns 0 or -WIRE_E*; h is filled only on success.

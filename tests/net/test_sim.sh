@@ -6,12 +6,13 @@
 # a configuration owned by another process, and interfaces it leaves alone.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=simlib.sh
+. "$(dirname "$0")/simlib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="sim_shim_stamps sim_shim_sw_stamps sim_shim_ptp_only sim_shim_missing
 	sim_shim_owned sim_shim_passthrough sim_rant_hw_path sim_rant_missing"
 
-SIM_LIB=$TOP/tests/sim/libsimnic.so
 PROBE=$TOP/tests/sim/simnic-probe
 # SOF_TIMESTAMPING_ TX_HARDWARE|RX_HARDWARE|RAW_HARDWARE|OPT_ID|OPT_TSONLY,
 # what the probe sets: the shim's own additions must not show.
@@ -75,49 +76,6 @@ off_model() {
 		[ $((hw - kn)) = "$2" ] || bad=$((bad + 1))
 	done <"$1"
 	echo "$bad"
-}
-
-# rant_pair NAME EMIT_ARGS...: a rant reflector in NS_B and an emitter in
-# NS_A, both with -s and a log, under the shim with ENV_B / ENV_A; text,
-# logs and JSON in $WORK/NAME.{r,e}.{txt,log,json}, the shim's logs in
-# NAME.b.log and NAME.a.log.
-rant_pair() {
-	local name=$1 refl rc
-	shift
-	[ -x "$RANT" ] || skip_test "rant is not built (make)"
-	ip netns exec "$NS_B" env LD_PRELOAD="$SIM_LIB" SIMNIC_LOG="$WORK/$name.b.log" \
-		"${ENV_B[@]}" taskset -c 1 "$RANT" -i "$VETH_B" -s -d 60 -l "$WORK/$name.r.log" \
-		-j "$WORK/$name.r.json" >"$WORK/$name.r.txt" 2>&1 &
-	refl=$!
-	defer kill -9 "$refl"
-	if ! wait_udp_port "$NS_B" "$PORT"; then
-		check_err 1 "the reflector did not bind: $(tail -3 "$WORK/$name.r.txt")"
-		return 1
-	fi
-	ip netns exec "$NS_A" env LD_PRELOAD="$SIM_LIB" SIMNIC_LOG="$WORK/$name.a.log" \
-		"${ENV_A[@]}" taskset -c 0 "$RANT" -i "$VETH_A" -a "$IP_B" -s \
-		-l "$WORK/$name.e.log" -j "$WORK/$name.e.json" "$@" >"$WORK/$name.e.txt" 2>&1
-	rc=$?
-	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/$name.e.txt")"
-	kill -INT "$refl"
-	wait "$refl"
-	rc=$?
-	check_err $rc "reflector exit $rc: $(tail -3 "$WORK/$name.r.txt")"
-}
-
-# log_not_simulated LOG SHIMLOG DIR:COL...: how many stamps of rant's log
-# (columns COL, seconds.nanoseconds; "-" for none) the shim did not make in
-# direction DIR.
-log_not_simulated() {
-	local log=$1 shim=$2
-	shift 2
-	awk -v cols="$*" 'NR == FNR { seen[$1 " " $4] = 1; next }
-		FNR > 2 { n = split(cols, c, " ")
-			for (i = 1; i <= n; i++) {
-				split(c[i], dc, ":"); v = $(dc[2]); gsub(/\./, "", v)
-				if (v != "-" && !((dc[1] " " v) in seen)) bad++
-			} }
-		END { print bad + 0 }' "$shim" "$log"
 }
 
 # HW stamps only, in PHC time, on both sides, all of them made by the shim
@@ -193,7 +151,11 @@ sim_shim_ptp_only() {
 	[ "$(count_lines "$WORK/p3.a" '^(rx - -|tx - - -)$')" = 10 ] &&
 	[ "$(count_lines "$WORK/p3.b" '^(rx - -|tx - - -)$')" = 10 ]
 	check_err $? "port $PORT stamped on a PTP-only NIC: $(grep -m4 '^[rt]x' "$WORK/p3.a")"
-	log_test "PTP-only: ALL gives ERANGE; port 319 stamped, port $PORT not"
+	exchange p4 319 5 -f 6 -r
+	[ "$(count_lines "$WORK/p4.a" '^(rx - -|tx - - -)$')" = 10 ] &&
+	[ "$(count_lines "$WORK/p4.b" '^(rx - -|tx - - -)$')" = 10 ]
+	check_err $? "port 319 without a PTP header stamped: $(grep -m4 '^[rt]x' "$WORK/p4.a")"
+	log_test "PTP-only: ALL gives ERANGE; PTP on 319 stamped, not port $PORT or non-PTP"
 }
 
 # a fraction of HW stamps goes missing: RX without ts[2], TX with no report

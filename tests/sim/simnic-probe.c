@@ -5,10 +5,14 @@
  * reads the interface's timestamping capabilities, asks for hardware
  * stamps (SIOCSHWTSTAMP, read back with SIOCGHWTSTAMP when refused), turns
  * on SO_TIMESTAMPING with the hardware flags, and exchanges UDP packets,
- * printing every stamp it gets:
+ * printing every stamp it gets. Both ends bind the port, and each packet
+ * starts as a PTPv2 event message does (Delay_Req from ping, Sync from
+ * echo), so that on port 319 a PTP-only NIC stamps it:
  *
- *   simnic-probe -i IFACE [-f FILTER] [-s] -p PORT -n COUNT echo
- *   simnic-probe -i IFACE [-f FILTER] [-s] -a ADDR -p PORT -n COUNT ping
+ *   simnic-probe -i IFACE [-f FILTER] [-s] [-r] -p PORT -n COUNT echo
+ *   simnic-probe -i IFACE [-f FILTER] [-s] [-r] -a ADDR -p PORT -n COUNT ping
+ *
+ * (-s: software stamps too; -r: a payload that is not a PTP message)
  *
  * Output, one line each:
  *   info so_timestamping=0x.. phc_index=N tx_types=0x.. rx_filters=0x..
@@ -44,6 +48,7 @@ struct probe {
 	const char *iface, *addr, *mode;
 	int port, count, filter;
 	int sw;			/* also ask for software stamps */
+	int raw;		/* payload without the PTP header's bytes */
 	int fd;
 };
 
@@ -112,8 +117,9 @@ static int sock_setup(struct probe *p)
 		return -1;
 	}
 	printf("sockflags 0x%x\n", flags);
-	if (!strcmp(p->mode, "echo"))
-		sin.sin_port = htons((unsigned short)p->port);
+	/* Both ends on the port, as PTP daemons do: NICs match the
+	 * destination port of either direction. */
+	sin.sin_port = htons((unsigned short)p->port);
 	if (bind(p->fd, (struct sockaddr *)&sin, sizeof(sin))) {
 		perror("bind");
 		return -1;
@@ -197,8 +203,16 @@ static void tx_report(const struct probe *p)
 static int run(const struct probe *p)
 {
 	struct sockaddr_in peer = { .sin_family = AF_INET };
-	char payload[64] = "simnic-probe";
+	/* A PTPv2 event header's first bytes (Delay_Req out, Sync back),
+	 * so that a NIC which stamps only PTP event packets stamps them. */
+	char payload[64] = { 0x01, 0x02, 's', 'i', 'm', 'n', 'i', 'c', '-',
+			     'p', 'r', 'o', 'b', 'e' };
 	int i;
+
+	if (!strcmp(p->mode, "echo"))
+		payload[0] = 0x00;
+	if (p->raw)
+		memcpy(payload, "simnic-probe", sizeof("simnic-probe"));
 
 	if (!strcmp(p->mode, "ping")) {
 		peer.sin_port = htons((unsigned short)p->port);
@@ -224,7 +238,7 @@ static int run(const struct probe *p)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: simnic-probe -i IFACE [-f FILTER] [-s] [-a ADDR] -p PORT -n COUNT echo|ping\n");
+	fprintf(stderr, "usage: simnic-probe -i IFACE [-f FILTER] [-s] [-r] [-a ADDR] -p PORT -n COUNT echo|ping\n");
 	return 1;
 }
 
@@ -234,7 +248,7 @@ int main(int argc, char **argv)
 	int c;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((c = getopt(argc, argv, "i:a:p:n:f:s")) != -1) {
+	while ((c = getopt(argc, argv, "i:a:p:n:f:sr")) != -1) {
 		switch (c) {
 		case 'i': p.iface = optarg; break;
 		case 'a': p.addr = optarg; break;
@@ -242,6 +256,7 @@ int main(int argc, char **argv)
 		case 'n': p.count = atoi(optarg); break;
 		case 'f': p.filter = atoi(optarg); break;
 		case 's': p.sw = 1; break;
+		case 'r': p.raw = 1; break;
 		default: return usage();
 		}
 	}

@@ -18,7 +18,9 @@
  *     the error queue becomes hardware-only (ts[0] zeroed, ts[2] set), as
  *     when a driver stamps; a set fraction of HW stamps goes missing (an RX
  *     packet without ts[2], a TX report that never comes); in PTP-only mode
- *     only packets to or from UDP port 319 are stamped;
+ *     only PTP event messages are stamped, told apart as the kernel's
+ *     ptp_classify does (UDP destination port 319, a PTPv1/v2 header of an
+ *     event type), a sent one matched to its TX report by its OPT_ID key;
  *   - open("/dev/ptpN") returns a real descriptor (a memfd) that the shim
  *     tracks: ioctl PTP_CLOCK_GETCAPS, PTP_SYS_OFFSET_PRECISE, _EXTENDED and
  *     PTP_SYS_OFFSET (each can be disabled, EOPNOTSUPP, to test fallbacks),
@@ -42,10 +44,11 @@
  * What it does not model: wire delay (the HW stamp is the kernel stamp
  * mapped to PHC time, so HW and KN differ only by the PHC's offset, drift
  * and jitter); a NIC configuration shared between processes (each process
- * has its own copy); PTP header parsing (the PTP-only filter looks at the
- * UDP port); SOF_TIMESTAMPING_OPT_TX_SWHW (one TX report, never two); PHC
- * adjustments (clock_settime, clock_adjtime) and PTP pins; stamps for
- * descriptors above SIMNIC_MAX_FD; missing TX stamps through recvmmsg().
+ * has its own copy); PTP over Ethernet, L2 (the classifier
+ * reads the UDP port and the first two bytes); SOF_TIMESTAMPING_OPT_TX_SWHW
+ * (one TX report, never two); PHC adjustments (clock_settime,
+ * clock_adjtime) and PTP pins; stamps for descriptors above SIMNIC_MAX_FD;
+ * missing TX stamps through recvmmsg().
  *
  * Environment (a per-interface value NAME_<iface> overrides NAME, with the
  * characters of <iface> that are not letters or digits written as '_'):
@@ -57,7 +60,7 @@
  *   SIMNIC_DRIFT_PPB=N      PHC frequency error, ppb
  *   SIMNIC_JITTER_NS=N      uniform noise on every stamp and reading, ns
  *   SIMNIC_MISSING_PCT=P    percentage of HW stamps that go missing
- *   SIMNIC_PTP_ONLY=1       stamps only PTP event packets (UDP port 319)
+ *   SIMNIC_PTP_ONLY=1       stamps only PTP event messages (to UDP port 319)
  *   SIMNIC_NO_PRECISE=1     PTP_SYS_OFFSET_PRECISE fails with EOPNOTSUPP
  *   SIMNIC_NO_EXTENDED=1    PTP_SYS_OFFSET_EXTENDED likewise
  *   SIMNIC_NO_BASIC=1       PTP_SYS_OFFSET likewise
@@ -97,6 +100,7 @@
 #define SIMNIC_MAX_IFACES 8
 #define SIMNIC_MAX_FD 4096
 #define PTP_EVENT_PORT 319
+#define SIMNIC_SEND_RING 64	/* sends whose PTP class a TX report can look up */
 #define NS_PER_SEC 1000000000LL
 #define CLOCKFD 3
 
@@ -123,7 +127,8 @@ struct sim_fd {
 	int app_flags;		/* SO_TIMESTAMPING flags the application set */
 	int added_flags;	/* flags the shim added for the kernel */
 	int nic;		/* index in nics[], -1 none, -2 not resolved yet */
-	uint16_t dst_port;	/* last sendto()/sendmsg() destination, host order */
+	uint32_t sends;		/* datagrams sent since SO_TIMESTAMPING (OPT_ID keys) */
+	unsigned char sent_class[SIMNIC_SEND_RING];	/* PTP class of each, by key */
 };
 
 static struct sim_nic nics[SIMNIC_MAX_IFACES];
@@ -423,36 +428,93 @@ static uint16_t sa_port(const struct sockaddr *sa, socklen_t len)
 	return 0;
 }
 
-/* PTP-only filter: does a packet of this socket involve UDP port 319? */
-static bool is_ptp_event(int fd, const struct sim_fd *f, const struct msghdr *rx)
+/*
+ * The PTP-only classifier, after the kernel's ptp_classify_raw(): a packet
+ * is a PTP event message when its UDP destination port is 319 and its
+ * payload starts with a PTP header of an event messageType (0 to 3) and
+ * versionPTP 1 or 2.
+ */
+enum ptp_class { PTP_NONE, PTP_V1_EVENT, PTP_V2_EVENT };
+
+/* The class of a payload of len bytes in iov to port dst. */
+static enum ptp_class ptp_classify(uint16_t dst, const struct iovec *iov, size_t iovlen,
+				   size_t len)
+{
+	unsigned char b[2];
+	size_t got = 0, i, k;
+
+	for (i = 0; i < iovlen && got < sizeof(b) && got < len; i++)
+		for (k = 0; k < iov[i].iov_len && got < sizeof(b) && got < len; k++)
+			b[got++] = ((const unsigned char *)iov[i].iov_base)[k];
+	if (dst != PTP_EVENT_PORT || got < sizeof(b) || (b[0] & 0x0f) > 3)
+		return PTP_NONE;
+	if ((b[1] & 0x0f) == 1)
+		return PTP_V1_EVENT;
+	return (b[1] & 0x0f) == 2 ? PTP_V2_EVENT : PTP_NONE;
+}
+
+static uint16_t local_port(int fd)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
 
-	if (!getsockname(fd, (struct sockaddr *)&ss, &len) &&
-	    sa_port((struct sockaddr *)&ss, len) == PTP_EVENT_PORT)
-		return true;
-	if (rx && rx->msg_name)
-		return sa_port(rx->msg_name, rx->msg_namelen) == PTP_EVENT_PORT;
-	len = sizeof(ss);
-	if (!getpeername(fd, (struct sockaddr *)&ss, &len))
-		return sa_port((struct sockaddr *)&ss, len) == PTP_EVENT_PORT;
-	return f->dst_port == PTP_EVENT_PORT;
+	if (getsockname(fd, (struct sockaddr *)&ss, &len))
+		return 0;
+	return sa_port((struct sockaddr *)&ss, len);
 }
 
-static bool filter_takes(const struct sim_nic *n, int fd, const struct sim_fd *f,
-			 const struct msghdr *rx)
+/* A datagram about to leave fd: keep its class for its TX report. */
+static void note_send(int fd, struct sim_fd *f, const struct sockaddr *to, socklen_t tolen,
+		      const struct iovec *iov, size_t iovlen, size_t len)
 {
-	int filter = n->cfg.rx_filter;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	uint16_t dst = 0;
 
-	if (!rx)
-		return n->cfg.tx_type == HWTSTAMP_TX_ON &&
-		       (!n->ptp_only || is_ptp_event(fd, f, NULL));
-	if (filter == HWTSTAMP_FILTER_NONE)
+	if (f->kind != FD_SOCK)
+		return;
+	if (to)
+		dst = sa_port(to, tolen);
+	else if (!getpeername(fd, (struct sockaddr *)&ss, &sl))
+		dst = sa_port((struct sockaddr *)&ss, sl);
+	f->sent_class[f->sends % SIMNIC_SEND_RING] = (unsigned char)ptp_classify(dst, iov, iovlen,
+										 len);
+}
+
+/* The class of the datagram a TX report is about: by its OPT_ID key
+ * (ee_data) where the socket has keys, else the last one sent. */
+static enum ptp_class sent_class_of(const struct sim_fd *f, const struct sock_extended_err *ee)
+{
+	uint32_t key = (f->app_flags & SOF_TIMESTAMPING_OPT_ID) ? ee->ee_data : f->sends - 1;
+
+	return (enum ptp_class)f->sent_class[key % SIMNIC_SEND_RING];
+}
+
+/* Does the RX filter in force take this received packet (n bytes)? */
+static bool rx_filter_takes(const struct sim_nic *n, int fd, const struct msghdr *rx,
+			    size_t len)
+{
+	enum ptp_class c;
+
+	switch (n->cfg.rx_filter) {
+	case HWTSTAMP_FILTER_NONE:
 		return false;
-	if (filter == HWTSTAMP_FILTER_ALL)
+	case HWTSTAMP_FILTER_ALL:
 		return true;
-	return is_ptp_event(fd, f, rx);
+	default:
+		c = ptp_classify(local_port(fd), rx->msg_iov, rx->msg_iovlen, len);
+		return n->cfg.rx_filter == HWTSTAMP_FILTER_PTP_V1_L4_EVENT ? c == PTP_V1_EVENT :
+		       c == PTP_V2_EVENT;
+	}
+}
+
+/* Does the NIC stamp this sent packet? TX on; in PTP-only mode, event
+ * messages only (the driver classifies them). */
+static bool tx_takes(const struct sim_nic *n, const struct sim_fd *f,
+		     const struct sock_extended_err *ee)
+{
+	return n->cfg.tx_type == HWTSTAMP_TX_ON &&
+	       (!n->ptp_only || sent_class_of(f, ee) != PTP_NONE);
 }
 
 /* ---- SIOCETHTOOL, SIOCSHWTSTAMP, SIOCGHWTSTAMP ---- */
@@ -845,6 +907,9 @@ int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 	memcpy(buf, &want, sizeof(want));
 	ret = next_setsockopt(fd, level, name, buf, len);
 	if (!ret) {
+		/* OPT_ID newly on: the kernel counts keys from 0 again. */
+		if ((want & SOF_TIMESTAMPING_OPT_ID) && !(f->app_flags & SOF_TIMESTAMPING_OPT_ID))
+			f->sends = 0;
 		f->kind = FD_SOCK;
 		f->app_flags = want & ~add;
 		f->added_flags = add;
@@ -868,25 +933,55 @@ int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
 	return ret;
 }
 
+/* The sends: each datagram's PTP class, kept for its TX report. */
+ssize_t send(int fd, const void *buf, size_t len, int flags)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct sim_fd *f = fd_state(fd);
+	ssize_t n;
+
+	NEXT(send);
+	if (f)
+		note_send(fd, f, NULL, 0, &iov, 1, len);
+	n = next_send(fd, buf, len, flags);
+	if (f && n >= 0)
+		f->sends++;
+	return n;
+}
+
 ssize_t sendto(int fd, const void *buf, size_t len, int flags,
 	       const struct sockaddr *to, socklen_t tolen)
 {
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 	struct sim_fd *f = fd_state(fd);
+	ssize_t n;
 
 	NEXT(sendto);
-	if (f && to)
-		f->dst_port = sa_port(to, tolen);
-	return next_sendto(fd, buf, len, flags, to, tolen);
+	if (f)
+		note_send(fd, f, to, tolen, &iov, 1, len);
+	n = next_sendto(fd, buf, len, flags, to, tolen);
+	if (f && n >= 0)
+		f->sends++;
+	return n;
 }
 
 ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
 	struct sim_fd *f = fd_state(fd);
+	size_t len = 0, i;
+	ssize_t n;
 
 	NEXT(sendmsg);
-	if (f && msg && msg->msg_name)
-		f->dst_port = sa_port(msg->msg_name, msg->msg_namelen);
-	return next_sendmsg(fd, msg, flags);
+	if (f && msg) {
+		for (i = 0; i < msg->msg_iovlen; i++)
+			len += msg->msg_iov[i].iov_len;
+		note_send(fd, f, msg->msg_name, msg->msg_namelen, msg->msg_iov,
+			  msg->msg_iovlen, len);
+	}
+	n = next_sendmsg(fd, msg, flags);
+	if (f && n >= 0)
+		f->sends++;
+	return n;
 }
 
 /* ---- stamps in received messages ---- */
@@ -935,7 +1030,7 @@ static bool ts_empty(const struct scm_timestamping *t)
 	return !t->ts[0].tv_sec && !t->ts[0].tv_nsec && !t->ts[2].tv_sec && !t->ts[2].tv_nsec;
 }
 
-static void fix_rx(int fd, struct sim_fd *f, struct msghdr *msg)
+static void fix_rx(int fd, struct sim_fd *f, struct msghdr *msg, size_t len)
 {
 	struct scm_timestamping *t;
 	struct cmsghdr *c;
@@ -950,7 +1045,7 @@ static void fix_rx(int fd, struct sim_fd *f, struct msghdr *msg)
 	i = fd_nic(fd, f);
 	n = i >= 0 ? &nics[i] : NULL;
 	if (kn && n && (f->app_flags & SOF_TIMESTAMPING_RAW_HARDWARE) &&
-	    filter_takes(n, fd, f, msg) && !stamp_missing(n)) {
+	    rx_filter_takes(n, fd, msg, len) && !stamp_missing(n)) {
 		hw = phc_of(n, kn);
 		t->ts[2] = ns_to_ts(hw);
 		log_stamp("rx", n, kn, hw);
@@ -979,7 +1074,7 @@ static int fix_tx(int fd, struct sim_fd *f, struct msghdr *msg)
 		n = i >= 0 ? &nics[i] : NULL;
 		kn = ts_to_ns(&t->ts[0]);
 		if (n && kn && (f->app_flags & SOF_TIMESTAMPING_TX_HARDWARE) &&
-		    filter_takes(n, fd, f, NULL)) {
+		    tx_takes(n, f, ee)) {
 			/* The driver has it: HW-only, or nothing at all. */
 			if (stamp_missing(n))
 				return 1;
@@ -1010,7 +1105,7 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 	if (!(flags & MSG_ERRQUEUE)) {
 		n = next_recvmsg(fd, msg, flags);
 		if (n >= 0)
-			fix_rx(fd, f, msg);
+			fix_rx(fd, f, msg, (size_t)n);
 		return n;
 	}
 	/* The error queue never blocks: drop reports until one stays. */
@@ -1040,7 +1135,7 @@ int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags,
 		if (flags & MSG_ERRQUEUE)
 			(void)fix_tx(fd, f, &vec[i].msg_hdr);	/* no dropping here */
 		else
-			fix_rx(fd, f, &vec[i].msg_hdr);
+			fix_rx(fd, f, &vec[i].msg_hdr, vec[i].msg_len);
 	}
 	return n;
 }

@@ -141,6 +141,11 @@ static const struct row rows[] = {
 	{ E "-m 1048576 --tcp", OPTS_OK, NULL, NULL },	/* --tcp after -m */
 	{ E "--tcp -m 64:1048576:x4", OPTS_OK, NULL, NULL },
 	{ E "--tcp -m 1048577", OPTS_ERROR, "size", "32 1048576" },
+	/* --ptp-mode: UDP only; -m is what follows the 34-byte PTP header */
+	{ R "--ptp-mode", OPTS_OK, NULL, NULL },
+	{ E "--ptp-mode -m 65473", OPTS_OK, NULL, NULL },
+	{ E "--ptp-mode -m 65474", OPTS_ERROR, "size", "32 65473 PTP" },
+	{ E "--ptp-mode --tcp", OPTS_ERROR, "--ptp-mode", "--tcp" },
 	/* TCP options need --tcp */
 	{ R "--tcp", OPTS_OK, NULL, NULL },
 	{ R "--tcp --writes 3 --nodelay --quickack --cork", OPTS_OK, NULL, NULL },
@@ -462,6 +467,14 @@ static void test_fields(void)
 	} else {
 		fail("TCP options parsed: %s", errbuf);
 	}
+	if (run(E "--ptp-mode", &c) == OPTS_OK)
+		ok(c.ptp_mode && c.port == 319, "--ptp-mode: port 319 by default");
+	else
+		fail("--ptp-mode parsed: %s", errbuf);
+	if (run(R "--ptp-mode --port 1319", &c) == OPTS_OK)
+		ok(c.ptp_mode && c.port == 1319, "--ptp-mode --port 1319: the port given");
+	else
+		fail("--ptp-mode --port parsed: %s", errbuf);
 	if (run(E, &c) == OPTS_OK)
 		ok(c.nsizes == 1 && c.sizes[0] == 72, "no -m: one size, 72");
 	else

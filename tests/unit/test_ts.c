@@ -576,11 +576,9 @@ static void test_hw_socket(void)
 	int fd = socket(AF_INET, SOCK_DGRAM, 0);
 	int flags = 0, want;
 	socklen_t flen = sizeof(flags);
-	char err[256];
-	int r;
 
 	if (fd < 0) {
-		skip(5, "no UDP socket here");
+		skip(2, "no UDP socket here");
 		return;
 	}
 	is_int(ts_sock_enable(fd, true), 0, "ts_sock_enable(udp, hw) -> 0");
@@ -592,15 +590,6 @@ static void test_hw_socket(void)
 	ok((flags & want) == want && !(flags & SOF_TIMESTAMPING_TX_SOFTWARE),
 	   "hw: RX software and hardware, TX hardware only, RAW_HARDWARE, OPT_ID, OPT_TSONLY (0x%x)",
 	   flags);
-
-	err[0] = 0;
-	r = ts_hw_enable(fd, "lo", err, sizeof(err));
-	ok(r < 0, "ts_hw_enable(lo) fails: loopback has no NIC clock (%d)", r);
-	ok(err[0] && strstr(err, "lo"), "... with a message naming lo: %s", err);
-	err[0] = 0;
-	r = ts_hw_enable(fd, "rantnoif0", err, sizeof(err));
-	ok(r < 0 && err[0] && strstr(err, "rantnoif0"),
-	   "ts_hw_enable(no such interface) fails naming it (%d): %s", r, err);
 	close(fd);
 }
 
