@@ -176,7 +176,8 @@ int main(int argc, char **argv)
 		 (int)getpid());
 	files = optind < argc ? argv + optind : defargv;
 
-	l = txlog_create(n, false, false);
+	/* A -S log as large as the bench: nothing is overwritten. */
+	l = txlog_create(&(struct txlog_opts){ .cap = n, .last = true });
 	if (!l) {
 		fprintf(stderr, "logbench: txlog_create(%zu): %s\n", n,
 			strerror(errno));

@@ -30,7 +30,6 @@ struct emitter {
 	uint64_t pongs;			/* pongs matched, any phase */
 	struct pong_window seen;
 	struct txrec last;		/* last measured, awaiting its follow-up */
-	struct txrec *last_slot;	/* its log slot, or NULL */
 	bool last_valid;
 	uint32_t size;			/* bytes of this phase's pings (-m, or a sweep's size) */
 	int64_t gone_since;		/* TCP: monotonic ns since the connection is down, or 0 */
@@ -163,8 +162,8 @@ static void emit_take_pong(struct emitter *e, struct txrec *rec,
 	if (!(h->flags & WIRE_F_FU) || !e->last_valid || b.fu_seq != e->last.seq)
 		return;
 	e->last.t3_wire = b.fu_t3_wire;
-	if (e->last_slot)
-		e->last_slot->t3_wire = b.fu_t3_wire;
+	if (r->log)
+		txlog_patch_t3(r->log, b.fu_seq, b.fu_t3_wire);
 	/* A breach is always the transaction just before this pong's. */
 	if (r->nbreach && r->breach[r->nbreach - 1].rec.seq == b.fu_seq)
 		r->breach[r->nbreach - 1].rec.t3_wire = b.fu_t3_wire;
@@ -338,7 +337,7 @@ static enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 		hist_add(r->sweep[r->sweep_idx].rtt, rtt, rec->seq);
 	e->last = *rec;
 	e->last_valid = true;
-	return measure_done(r, rec, rtt, &e->last_slot);
+	return measure_done(r, rec, rtt);
 }
 
 /* Say that measuring starts (tests and users wait for it): once, and

@@ -102,7 +102,7 @@ static enum measure_next reflect_measured(struct run *r, struct reflector *f,
 		resp = 0;
 	else
 		session_response(s, resp);
-	return measure_done(r, rec, resp, NULL);
+	return measure_done(r, rec, resp);
 }
 
 /*

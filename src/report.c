@@ -17,6 +17,7 @@
 #include "diagnose.h"
 #include "json.h"
 #include "sweep.h"
+#include "measure.h"
 #include "report.h"
 #include "rtcheck.h"
 #include "session.h"
@@ -296,6 +297,24 @@ static double loss_pct(const struct counts *c)
 	return c->sent ? 100.0 * (double)c->lost / (double)c->sent : 0.0;
 }
 
+/* The log's lines written, left out (-L), overwritten (-S), dropped. */
+static void print_log_counts(struct out *o, const struct run *r)
+{
+	uint64_t dropped = r->log ? txlog_dropped(r->log) : 0;
+
+	o_u64(o, "logged", r->log ? "log: %" PRIu64 " written" : NULL,
+	      r->log ? txlog_logged(r->log) : 0);
+	o_u64(o, "log_skipped", r->log && r->cfg->log_threshold_ns ?
+	      ", %" PRIu64 " below -L" : NULL, r->cnt.log_skipped);
+	o_u64(o, "log_overwritten", r->log && r->cfg->snapshot ?
+	      ", %" PRIu64 " overwritten (-S)" : NULL,
+	      r->log ? txlog_overwritten(r->log) : 0);
+	o_u64(o, "log_dropped", r->log ? ", %" PRIu64 " dropped\n" : NULL, dropped);
+	if (dropped)
+		o_text(o, "warning: the log's writer fell behind and %" PRIu64 " records were dropped from the log (not from the statistics): write the log to a faster disk, give a larger --log-buffer, or log less with -L\n",
+		       dropped);
+}
+
 static void print_counts(struct out *o, const struct run *r)
 {
 	const struct counts *c = &r->cnt;
@@ -336,9 +355,7 @@ static void print_counts(struct out *o, const struct run *r)
 	o_u64(o, "breaches", r->cfg->threshold_ns ? "breaches: %" PRIu64 : NULL, c->breaches);
 	if (r->cfg->threshold_ns)
 		o_text(o, " (threshold %" PRId64 " ns)\n", r->cfg->threshold_ns);
-	o_u64(o, "logged", NULL, r->log ? txlog_len(r->log) : 0);
-	o_u64(o, "log_skipped", NULL, c->log_skipped);
-	o_u64(o, "log_overwritten", NULL, r->log ? txlog_overwritten(r->log) : 0);
+	print_log_counts(o, r);
 	o_end(o);
 }
 
@@ -741,19 +758,17 @@ static void print_summary(struct out *o, struct run *r)
 	}
 }
 
-static int write_log(struct run *r)
+/*
+ * The log: the writer drains what is queued (-S: the ring is written
+ * now), then the file is renamed over its target; before the summary,
+ * so that its counts are final.
+ */
+static int finish_log(struct run *r)
 {
-	struct txlog_fmt f = {
-		.emit = r->cfg->mode == MODE_EMIT,
-		.sw = r->cfg->sw,
-		.hw = r->sk.hw,
-		.peer = r->cfg->mode == MODE_EMIT && r->peer_body,
-		.peer_hw = r->peer_hw,
-		.ack = r->cfg->mode == MODE_EMIT && r->cfg->tcp,
-	};
+	struct txlog_fmt f;
 	int ret;
 
-	ret = txlog_write(r->log, r->logf.fd, &f);
+	ret = txlog_finish(r->log, measure_log_format(r, &f));
 	if (!ret)
 		ret = outfile_commit(&r->logf);
 	if (ret)
@@ -765,8 +780,10 @@ static int write_log(struct run *r)
 int report_end(struct run *r)
 {
 	struct out text = { .t = report_text_stream(r) };
-	int ret = 0, err;
+	int ret = 0, err = 0;
 
+	if (r->have_log)
+		err = finish_log(r);
 	r->cnt.socket_drops = sk_drops(&r->sk);	/* once: text and JSON agree */
 	print_summary(&text, r);
 	fflush(text.t);
@@ -786,10 +803,5 @@ int report_end(struct run *r)
 			fprintf(stderr, "rant: writing the JSON %s failed: %s (nothing was written)\n",
 				r->cfg->json_path, strerror(-ret));
 	}
-	if (r->have_log) {
-		err = write_log(r);
-		if (err && !ret)
-			ret = err;
-	}
-	return ret;
+	return err ? err : ret;
 }

@@ -22,9 +22,14 @@
 
 volatile sig_atomic_t run_stop;
 
-/* Transactions per second assumed when sizing from -d: a kernel UDP
- * round trip takes at least ~5 us, even on the best NICs. */
-#define SIZING_RATE RANT_MAX_RATE
+/*
+ * The emitter's hold-back window in the log, records: the follow-up (T3)
+ * of a transaction comes with the next pong; a paced run may have up to
+ * --timeout / --interval pings in flight, each given a row when its pong
+ * comes or when it is lost.
+ */
+#define LOG_WINDOW_MIN 1024
+#define LOG_WINDOW_MAX (1u << 18)
 
 static void on_signal(int sig)
 {
@@ -44,23 +49,19 @@ static int install_signals(void)
 	return 0;
 }
 
-/* Transactions the run may measure: exact with -c, estimated from -d
- * (per size of a sweep). */
-static uint64_t expected_samples(const struct rant_cfg *c)
+static size_t log_window(const struct rant_cfg *c)
 {
-	uint64_t by_time = 0;
+	uint64_t w = LOG_WINDOW_MIN;
 
-	if (c->duration_ns) {
-		uint64_t rate = SIZING_RATE;
+	if (c->mode != MODE_EMIT)
+		return 0;	/* the reflector's records are whole at once */
+	if (c->interval_ns) {
+		uint64_t flight = (uint64_t)(c->timeout_ns / c->interval_ns) + 2;
 
-		if (c->mode == MODE_EMIT && c->interval_ns)
-			rate = (uint64_t)(NS_PER_SEC / c->interval_ns) + 1;
-		by_time = (uint64_t)(c->duration_ns / NS_PER_MS) * rate / 1000 + 1;
+		if (2 * flight > w)
+			w = 2 * flight;
 	}
-	/* A sweep measures -c or -d once per size. */
-	if (c->count && (!by_time || c->count < by_time))
-		return c->count * c->nsizes;
-	return by_time * c->nsizes;
+	return w > LOG_WINDOW_MAX ? LOG_WINDOW_MAX : (size_t)w;
 }
 
 static long mem_available_kb(void)
@@ -78,10 +79,39 @@ static long mem_available_kb(void)
 	return kb;
 }
 
+/*
+ * The log: streamed through a ring of --log-buffer records (the same
+ * memory for any -d), or with -S the ring of the last RANT_RING_RECORDS.
+ */
+static int alloc_log(struct run *r, const char *fix)
+{
+	const struct rant_cfg *c = r->cfg;
+	struct txlog_opts o = {
+		.cap = c->snapshot ? RANT_RING_RECORDS : c->log_buffer,
+		.window = log_window(c),
+		.last = c->snapshot,
+		.hugepages = c->hugepages,
+	};
+	long avail = mem_available_kb();
+	uint64_t need_kb = (uint64_t)(o.cap + o.window) * sizeof(struct txrec) / 1024;
+
+	if (avail > 0 && need_kb > (uint64_t)avail / 2) {
+		fprintf(stderr, "rant: the log's %zu records in memory need %" PRIu64 " MiB, more than half the free memory: give a smaller --log-buffer\n",
+			o.cap, need_kb / 1024);
+		return -ENOMEM;
+	}
+	r->log = txlog_create(&o);
+	if (!r->log) {
+		fprintf(stderr, "rant: cannot allocate the log (%zu records): %s: %s\n",
+			o.cap, strerror(errno), fix);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int alloc_memory(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
-	uint64_t expect = expected_samples(c);
 	const char *fix = c->hugepages ?
 		"reserve hugepages (echo 64 > /proc/sys/vm/nr_hugepages: two 2 MiB pages per histogram, plus the log) or drop -G" :
 		"shorten the run";
@@ -114,23 +144,8 @@ static int alloc_memory(struct run *r)
 		}
 		r->nsweep = i + 1;
 	}
-	if (r->have_log) {
-		size_t cap = c->snapshot ? RANT_RING_RECORDS : (size_t)expect;
-		long avail = mem_available_kb();
-		uint64_t need_kb = (uint64_t)cap * sizeof(struct txrec) / 1024;
-
-		if (avail > 0 && need_kb > (uint64_t)avail / 2) {
-			fprintf(stderr, "rant: the log of up to %zu records needs %" PRIu64 " MiB, more than half the free memory: give -c, a shorter -d, -L or -S\n",
-				cap, need_kb / 1024);
-			return -ENOMEM;
-		}
-		r->log = txlog_create(cap, c->snapshot, c->hugepages);
-		if (!r->log) {
-			fprintf(stderr, "rant: cannot allocate the log (%zu records): %s: %s\n",
-				cap, strerror(errno), fix);
-			return -ENOMEM;
-		}
-	}
+	if (r->have_log)
+		return alloc_log(r, fix);
 	return 0;
 }
 
@@ -238,6 +253,10 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 		return ret;
 	}
 	hold_dma_latency(r);
+	if (r->log && (ret = txlog_start(r->log, r->logf.fd))) {
+		fprintf(stderr, "rant: cannot start the log's writer thread: %s\n", strerror(-ret));
+		return ret;
+	}
 	if (cfg->mode == MODE_REFLECT) {
 		ret = open_transport(r);
 		if (ret)
