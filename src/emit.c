@@ -161,12 +161,12 @@ static void emit_take_pong(struct emitter *e, struct txrec *rec,
 	}
 	if (!(h->flags & WIRE_F_FU) || !e->last_valid || b.fu_seq != e->last.seq)
 		return;
-	e->last.t3_wire = b.fu_t3_wire;
+	txrec_set_t3_wire(&e->last, b.fu_t3_wire);
 	if (r->log)
 		txlog_patch_t3(r->log, b.fu_seq, b.fu_t3_wire);
 	/* A breach is always the transaction just before this pong's. */
 	if (r->nbreach && r->breach[r->nbreach - 1].rec.seq == b.fu_seq)
-		r->breach[r->nbreach - 1].rec.t3_wire = b.fu_t3_wire;
+		txrec_set_t3_wire(&r->breach[r->nbreach - 1].rec, b.fu_t3_wire);
 	metric_sample(r->hist, &e->last, METRIC_T3);
 	e->last_valid = false;
 }
@@ -221,8 +221,14 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 	t4_wire = ts_wire(&m.rx, r->sk.hw);
 	e->rx_stamped = t4_wire != TS_NONE;
 	txrec_set_t4_sw(rec, m.sw_ns);
-	if (sk_tx_stamp(&r->sk, key, TX_STAMP_WAIT_NS, &txs) == 0)
+	if (sk_tx_stamp(&r->sk, key, TX_STAMP_WAIT_NS, &txs) == 0) {
+		struct ts_stamps sch;
+
 		rec->t1_wire = ts_wire(&txs, r->sk.hw);
+		/* The ping's SCHED stamp came before its SND stamp. */
+		if (sk_tx_sched(&r->sk, key, 0, &sch) == 0)
+			txrec_set_queue(rec, txs.kn_ns, sch.kn_ns);
+	}
 	/* The ACK came with (or before) the pong: queued already. */
 	if (c->tcp && sk_tx_ack(&r->sk, ack_key, 0, &txs) == 0)
 		txrec_set_ack(rec, txs.kn_ns);

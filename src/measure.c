@@ -33,6 +33,7 @@ const struct txlog_fmt *measure_log_format(const struct run *r,
 		.peer = emit && r->peer_body,
 		.peer_hw = r->peer_hw,
 		.ack = emit && r->cfg->tcp,
+		.sched = true,
 	};
 	return f;
 }

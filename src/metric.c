@@ -26,6 +26,10 @@ const struct metric_def metric_defs[M_COUNT] = {
 			P_T4_SW, P_T4_WIRE, 0, 0, true, true },
 	[M_EMIT_ACK] = { "emit_ack", "Until the reflector's ACK, TCP (T_ACK - T1)",
 			 P_T_ACK, P_T1_WIRE, 0, 0, false, false },
+	[M_EMIT_QUEUE] = { "emit_queue", "Sender's queue, emitter (T1_KN - T1_SCHED)",
+			   0, 0, 0, 0, false, false, true },
+	[M_REFLECT_QUEUE] = { "reflect_queue", "Sender's queue, reflector (T3_KN - T3_SCHED)",
+			      0, 0, 0, 0, false, false, true },
 };
 
 static bool diff(const struct txrec *r, enum point a, enum point b,
@@ -44,6 +48,8 @@ bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns)
 	const struct metric_def *d = &metric_defs[m];
 	int64_t v, w;
 
+	if (d->queue)
+		return txrec_queue(r, m == M_EMIT_QUEUE, ns);
 	if (!diff(r, d->a, d->b, &v))
 		return false;
 	if (d->c != d->d) {
@@ -78,6 +84,9 @@ bool metric_in_run(const struct rant_cfg *c, enum metric_id m)
 		return false;
 	if (m == M_EMIT_ACK)
 		return c->tcp && c->mode == MODE_EMIT;
+	/* Each side's own queue (the reflector's is not carried in pongs). */
+	if (m == M_EMIT_QUEUE || m == M_REFLECT_QUEUE)
+		return (m == M_EMIT_QUEUE) == (c->mode == MODE_EMIT);
 	if (c->mode == MODE_REFLECT)
 		return m == M_RESPONSE || m == M_REFLECT_RX ||
 		       m == M_REFLECT_PROC || m == M_REFLECT_TX;

@@ -26,6 +26,8 @@ enum metric_id {
 	M_REFLECT_TX,	/* T3_wire - T3_SW: reflector app to NIC */
 	M_EMIT_RX,	/* T4_SW - T4_wire: emitter NIC to app */
 	M_EMIT_ACK,	/* T_ACK - T1_wire: TCP, until the reflector's ACK */
+	M_EMIT_QUEUE,	/* T1_KN - T1_SCHED: the ping in the emitter's qdisc */
+	M_REFLECT_QUEUE, /* T3_KN - T3_SCHED: the pong in the reflector's qdisc */
 	M_COUNT
 };
 
@@ -36,6 +38,9 @@ struct metric_def {
 	enum point c, d;	/* ... - (c - d) when c != d */
 	bool sw;		/* needs SW stamps (-s) */
 	bool path;		/* one step of the path (breakdown) */
+	bool queue;		/* a sender's queue, kept as such in the record
+				 * (points unused): before T1 or T3, so outside
+				 * the wire stamps' RTT on the emitter's side */
 };
 
 extern const struct metric_def metric_defs[M_COUNT];

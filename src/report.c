@@ -194,7 +194,8 @@ static const char *stamp_name(const struct run *r, enum point p, char *buf,
 
 /* Metrics in the order of the path, then the totals. */
 static const enum metric_id path_order[] = {
-	M_EMIT_TX, M_REFLECT_RX, M_REFLECT_PROC, M_REFLECT_TX, M_EMIT_RX,
+	M_EMIT_QUEUE, M_EMIT_TX, M_REFLECT_RX, M_REFLECT_PROC, M_REFLECT_QUEUE,
+	M_REFLECT_TX, M_EMIT_RX,
 	M_NETWORK, M_RESPONSE, M_RTT, M_RTT_SW, M_EMIT_ACK,
 };
 
@@ -209,6 +210,23 @@ static void print_ack_stamp(struct out *o, const struct txrec *rec)
 	       (int64_t)(t / NS_PER_SEC), (int64_t)(t % NS_PER_SEC));
 	if (o->j)
 		json_i64(o->j, "T_ACK_KN", t);
+}
+
+/* The side's SCHED stamp (its packet entered the qdisc), a kernel stamp
+ * known where the wire stamps are kernel ones too. */
+static void print_sched_stamp(struct out *o, const struct run *r,
+			      const struct txrec *rec)
+{
+	bool emit = r->cfg->mode == MODE_EMIT;
+	int64_t t = txrec_sched(rec, emit, !r->sk.hw);
+	const char *name = emit ? "T1_SCHED" : "T3_SCHED";
+
+	if (t == TS_NONE)
+		return;
+	o_text(o, "    %-6s %" PRId64 ".%09" PRId64 "\n", name,
+	       (int64_t)(t / NS_PER_SEC), (int64_t)(t % NS_PER_SEC));
+	if (o->j)
+		json_i64(o->j, name, t);
 }
 
 static void print_breach(struct out *o, const struct run *r,
@@ -237,6 +255,7 @@ static void print_breach(struct out *o, const struct run *r,
 			json_i64(o->j, name, t);
 	}
 	print_ack_stamp(o, &b->rec);
+	print_sched_stamp(o, r, &b->rec);
 	o_end(o);
 	/* The path's steps first, in path order, then the totals. */
 	o_obj(o, "components");
@@ -245,7 +264,10 @@ static void print_breach(struct out *o, const struct run *r,
 		for (size_t i = 0; i < sizeof(path_order) / sizeof(path_order[0]); i++) {
 			enum metric_id m = path_order[i];
 
-			if (!bd.have[m] || breakdown_is_step(&bd, m, emit) == pass)
+			bool in_path = breakdown_is_step(&bd, m, emit) ||
+				       breakdown_is_part(m, emit);
+
+			if (!bd.have[m] || in_path == pass)
 				continue;
 			o_text(o, "    %-44s", metric_defs[m].label);
 			o_i64(o, metric_defs[m].name, " %10" PRId64, bd.ns[m]);

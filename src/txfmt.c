@@ -152,8 +152,12 @@ size_t txlog_format_header(char *buf, size_t len, const struct txlog_fmt *f)
 			p = put_name(p, "T_ACK_KN", NULL);	/* a kernel stamp, always */
 			p = put_name(p, "EMIT_ACK", NULL);
 		}
+		if (f->sched)
+			p = put_name(p, "T1_SCHED", NULL);	/* a kernel stamp */
 	} else {
 		p = put_reflect_names(p, f->sw, w);
+		if (f->sched)
+			p = put_name(p, "T3_SCHED", NULL);
 	}
 	n = (size_t)(p - line);
 	if (2 * n + 2 >= len)
@@ -173,8 +177,8 @@ static char *put_reflect(char *p, const struct txrec *r, bool sw,
 		p = put_stamp(p, r->t2_sw, sc);
 		p = put_stamp(p, txrec_stamp(r, P_T3_SW), sc);
 	}
-	p = put_stamp(p, r->t3_wire, sc);
-	return put_diff(p, r->t3_wire, r->t2_wire);
+	p = put_stamp(p, txrec_stamp(r, P_T3_WIRE), sc);
+	return put_diff(p, txrec_stamp(r, P_T3_WIRE), r->t2_wire);
 }
 
 size_t txlog_format_line(char *buf, const struct txrec *r,
@@ -200,6 +204,8 @@ size_t txlog_format_line(char *buf, const struct txrec *r,
 	} else {
 		p = put_reflect(p, r, f->sw, &sc);
 	}
+	if (f->sched)
+		p = put_stamp(p, txrec_sched(r, f->emit, !f->hw), &sc);
 	*p++ = '\n';
 	return (size_t)(p - buf);
 }

@@ -357,7 +357,7 @@ bool txlog_patch_t3(struct txlog *l, uint64_t seq, int64_t t3_wire)
 
 	if (!r)
 		return false;
-	r->t3_wire = t3_wire;
+	txrec_set_t3_wire(r, t3_wire);
 	return true;
 }
 

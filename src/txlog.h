@@ -29,7 +29,8 @@
  *              then, when the pongs carried them,
  *              T2_w [T2_SW T3_SW] T3_w RESPONSE
  *              then, over TCP, T_ACK_KN EMIT_ACK
- *   reflector: SEQ T2_w [T2_SW T3_SW] T3_w RESPONSE
+ *              then T1_SCHED (the ping entered the qdisc)
+ *   reflector: SEQ T2_w [T2_SW T3_SW] T3_w RESPONSE T3_SCHED
  * where _w is _HW or _KN by the timestamp source of that side and the
  * bracketed SW columns appear with -s.
  */
@@ -51,10 +52,13 @@ struct txlog_fmt {
 	bool peer;		/* emitter: append the reflector's columns */
 	bool peer_hw;		/* the reflector's wire stamps are HW */
 	bool ack;		/* emitter over TCP: append T_ACK_KN and EMIT_ACK */
+	bool sched;		/* append the side's SCHED stamp: T1_SCHED
+				 * (emitter) or T3_SCHED (reflector); "-" where
+				 * the wire stamps are HW */
 };
 
 /* Longest line txlog_format_line() writes, newline included. */
-#define TXLOG_LINE_MAX 256
+#define TXLOG_LINE_MAX 320
 
 /*
  * Streamed log's ring, records: 2^19 (32 MiB), 2.6 s of RANT_MAX_RATE

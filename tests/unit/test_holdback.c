@@ -21,7 +21,7 @@ static void collect(void *ctx, const struct txrec *r)
 	(void)ctx;
 	if (nout < sizeof(out_seq) / sizeof(out_seq[0])) {
 		out_seq[nout] = r->seq;
-		out_t3[nout] = r->t3_wire;
+		out_t3[nout] = r->t1_wire;
 	}
 	nout++;
 }
@@ -83,12 +83,12 @@ static void test_patch(void)
 	r = holdback_find(w, 10);
 	ok(r && r->seq == 10, "find seq 10 while held");
 	if (r)
-		r->t3_wire = 12345;
+		r->t1_wire = 12345;	/* patched in place */
 	ok(holdback_find(w, 12) == NULL, "seq 12 was never added: not found");
 	ok(holdback_find(w, 9) == NULL, "seq 9 is below: not found");
 	add(w, 10 + 64);
 	is_u64(nout, 1, "seq 74 pushes seq 10 out");
-	is_i64(out_t3[0], 12345, "seq 10 left with its patched T3");
+	is_i64(out_t3[0], 12345, "seq 10 left with what was patched in it");
 	ok(holdback_find(w, 10) == NULL, "gone: no more patching");
 	ok(holdback_find(w, 11) != NULL, "seq 11 still held");
 	holdback_destroy(w);

@@ -63,7 +63,7 @@ static void sample(struct txrec *r)
 	r->t2_wire = S + 23845;
 	r->t2_sw = S + 26045;
 	txrec_set_t3_sw(r, S + 27245);
-	r->t3_wire = S + 28545;
+	txrec_set_t3_wire(r, S + 28545);
 	txrec_set_t4_wire(r, S + 39545);
 	txrec_set_t4_sw(r, S + 42645);
 }
@@ -160,11 +160,11 @@ static void test_lines(void)
 	r.seq = 9;
 	r.t1_wire = S + 2;
 	txrec_set_t4_wire(&r, S + 1000);
-	r.t3_wire = S + 600;
+	txrec_set_t3_wire(&r, S + 600);
 	f = (struct txlog_fmt){ .emit = true, .peer = true };
 	is_str(line(&r, &f),
-	       "9 1700000000.000000002 1700000000.000001000 998 - 1700000000.000000600 -\n",
-	       "no T2 from the peer: T2 and RESPONSE are -");
+	       "9 1700000000.000000002 1700000000.000001000 998 - - -\n",
+	       "no T2 from the peer: T2, T3 (kept after T2 only) and RESPONSE are -");
 
 	/* negative latency, seconds boundary */
 	txrec_clear(&r);
@@ -188,10 +188,10 @@ static void test_lines(void)
 	r.seq = UINT64_MAX;
 	r.t1_sw = 1;
 	r.t1_wire = 1;
-	r.t2_wire = 1;
+	r.t2_wire = INT64_MAX - INT32_MAX;
 	r.t2_sw = INT64_MAX - 3000000000ll;
 	txrec_set_t3_sw(&r, INT64_MAX - 1000000000ll);
-	r.t3_wire = INT64_MAX;
+	txrec_set_t3_wire(&r, INT64_MAX);	/* the largest response kept */
 	txrec_set_t4_wire(&r, 1 + (int64_t)INT32_MAX);	/* the largest RTT kept */
 	txrec_set_t4_sw(&r, 2000000001ll);
 	f = (struct txlog_fmt){ .emit = true, .sw = true, .peer = true };
@@ -204,9 +204,35 @@ static void test_lines(void)
 		is_str(l,
 		       "18446744073709551615 0.000000001 0.000000001"
 		       " 2.147483648 2.000000001 2147483647"
-		       " 0.000000001 9223372033.854775807 9223372035.854775807"
-		       " 9223372036.854775807 9223372036854775806\n",
+		       " 9223372034.707292160 9223372033.854775807 9223372035.854775807"
+		       " 9223372036.854775807 2147483647\n",
 		       "longest line's text");
+	}
+	/* Every column, each stamp as long as it can be: it still fits. */
+	txrec_clear(&r);
+	r.seq = UINT64_MAX;
+	r.t1_sw = INT64_MIN + INT32_MAX;
+	r.t1_wire = INT64_MAX;
+	r.t2_wire = INT64_MIN + INT32_MAX;
+	r.t2_sw = INT64_MIN + INT32_MAX;
+	txrec_set_t3_sw(&r, INT64_MIN + 1);
+	txrec_set_t3_wire(&r, INT64_MIN + 1);
+	txrec_set_t4_wire(&r, INT64_MAX - INT32_MAX);
+	txrec_set_t4_sw(&r, INT64_MIN + 1);
+	txrec_set_ack(&r, INT64_MIN + 1);
+	txrec_set_queue(&r, INT64_MAX, INT64_MAX - INT32_MAX);
+	f = (struct txlog_fmt){ .emit = true, .sw = true, .peer = true, .ack = true,
+				.sched = true };
+	{
+		const char *l = line(&r, &f);
+		size_t n = strlen(l);
+		int cols = 0;
+
+		for (size_t i = 0; i < n; i++)
+			cols += l[i] == ' ';
+		ok(n > 0 && n <= TXLOG_LINE_MAX && l[n - 1] == '\n' && cols == 13,
+		   "every column at its longest (%zu bytes, %d columns) fits in TXLOG_LINE_MAX",
+		   n, cols + 1);
 	}
 }
 
@@ -220,17 +246,21 @@ static void test_extreme(void)
 	txrec_clear(&r);
 	r.seq = UINT64_MAX;
 	r.t2_wire = INT64_MIN;
-	r.t3_wire = INT64_MAX;
+	txrec_set_t3_wire(&r, INT64_MIN + 1);
 	is_str(line(&r, &f),
-	       "18446744073709551615 -9223372036.854775808 9223372036.854775807"
-	       " 9223372036854775807\n",
-	       "reflector: INT64_MIN and INT64_MAX stamps, RESPONSE saturates");
-	r.t2_wire = INT64_MAX;
-	r.t3_wire = INT64_MIN;
+	       "18446744073709551615 -9223372036.854775808 -9223372036.854775807"
+	       " 1\n",
+	       "reflector: INT64_MIN stamps");
+	r.t2_wire = INT64_MAX - 2;
+	txrec_set_t3_wire(&r, INT64_MAX);
 	is_str(line(&r, &f),
-	       "18446744073709551615 9223372036.854775807 -9223372036.854775808"
-	       " -9223372036854775808\n",
-	       "reflector: the other way round saturates low");
+	       "18446744073709551615 9223372036.854775805 9223372036.854775807"
+	       " 2\n",
+	       "reflector: INT64_MAX stamps");
+	txrec_set_t3_wire(&r, INT64_MIN);
+	is_str(line(&r, &f),
+	       "18446744073709551615 9223372036.854775805 - -\n",
+	       "reflector: T3 too far from T2 to be kept: -");
 }
 
 /* Over TCP the emitter's log ends with the ACK stamp and emit_ack. */
@@ -553,7 +583,7 @@ static void test_stream_order(void)
 
 		sample(&r);
 		r.seq = seq;
-		r.t3_wire = TS_NONE;
+		txrec_set_t3_wire(&r, TS_NONE);
 		txlog_add(l, &r);
 		if (s > 2 && !txlog_patch_t3(l, s - 2, S + 1000 + (int64_t)(s - 2)))
 			patched = false;
