@@ -11,6 +11,8 @@
 #                  the kernel's share of rant's cost, for information
 #   rant spin      rant -s, both sides spinning
 #   rant block     rant -s --block, both sides in poll()
+#   rant spin +log rant spin with the log streamed on both sides (-l to
+#                  bench/out): the writer thread's cost, against rant spin
 #   sockperf       sockperf ping-pong --full-rtt, blocking (its default)
 # and the same over TCP (TCP_NODELAY everywhere; the floor and rant frame
 # each message with a 4-byte length, sockperf with its own header):
@@ -229,16 +231,23 @@ jq_row() {
 }
 
 # rant_run NAME [--block]: emitter with -s; rows NAME (rtt_sw) and
-# "NAME (wire)" (rtt), the latter for information.
+# "NAME (wire)" (rtt), the latter for information. With LOG=1 each side
+# streams its log to bench/out (STEM.server.log, STEM.client.log).
 rant_run() {
-	local name=$1 rc=0 src json
-	json=$OUT/$(stem "$name").json
+	local name=$1 rc=0 src json stem
+	local -a rlog=() elog=()
+	stem=$(stem "$name")
+	json=$OUT/$stem.json
 	shift
+	if [ "${LOG:-0}" = 1 ]; then
+		rlog=(-l "$OUT/$stem.server.log")
+		elog=(-l "$OUT/$stem.client.log")
+	fi
 	say "bench: $name"
 	rm -f "$json"
-	reflect "$name" "$PORT_RANT" "$RANT" -i "$VETH_B" "$@" || return 0
+	reflect "$name" "$PORT_RANT" "$RANT" -i "$VETH_B" "${rlog[@]}" "$@" || return 0
 	emit "$name" "$RANT" -i "$VETH_A" -a "$IP_B" -s -c "$N" -d 0 \
-		-w "$WARMUP" -m "$SIZE" -j "$json" "$@" || rc=$?
+		-w "$WARMUP" -m "$SIZE" -j "$json" "${elog[@]}" "$@" || rc=$?
 	local src_rc=0
 	stop_bg "$SERVER" || src_rc=$?
 	if [ "$src_rc" -ne 0 ]; then
@@ -356,6 +365,7 @@ print_targets() {
 	target "rant spin p50 / floor spin p50" "rant spin" "floor spin" 1.10
 	target "rant block p50 / floor block p50" "rant block" "floor block" 1.05
 	target "rant block p50 / sockperf p50" "rant block" "sockperf" 1.00
+	target "rant spin +log p50 / rant spin p50" "rant spin +log" "rant spin" 1.02
 	target "rant spin p50 / floor spin +ts p50" "rant spin" "floor spin +ts" -
 	target "rant block p50 / floor block +ts p50" "rant block" "floor block +ts" -
 	target "floor spin +ts p50 / floor spin p50" "floor spin +ts" "floor spin" -
@@ -443,6 +453,7 @@ main() {
 	floor_run "floor spin +ts" -t
 	floor_run "floor block +ts" -b -t
 	rant_run "rant spin"
+	LOG=1 rant_run "rant spin +log"
 	rant_run "rant block" --block
 	sockperf_run
 	floor_run "floor tcp spin" -T

@@ -99,7 +99,7 @@ static const struct opt opt_table[] = {
 	  .help = "use kernel software stamps even where the NIC has hardware ones" },
 	{ "histogram", 'H', NULL, BOTH, T_FLAG, FIELD(histogram), .help = "print the histogram" },
 	{ "log", 'l', "FILE", BOTH, T_STR, FIELD(log_path),
-	  .help = "write the transaction log to FILE" },
+	  .help = "stream the transaction log to FILE during the run (any length of run)" },
 	{ "json", 'j', "FILE", BOTH, T_STR, FIELD(json_path),
 	  .help = "write the JSON summary to FILE (- = stdout)" },
 	{ "bucket-size", 'b', "US", BOTH, T_NS, FIELD(bucket_ns), .def = NS_PER_US, .min = 1,
