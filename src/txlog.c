@@ -45,9 +45,11 @@ struct txlog {
 	bool started;
 	pthread_t tid;
 	_Atomic uint64_t dropped;	/* loop only writes it */
-	_Atomic uint64_t logged;	/* the writer only writes it */
+	/* Read by the loop at every transaction, written at most once:
+	 * a line of their own, away from the writer's counter. */
+	_Alignas(SPSC_CACHE_LINE) _Atomic int err;	/* writer -> loop: -errno */
 	_Atomic int closing;		/* loop -> writer: nothing more comes */
-	_Atomic int err;		/* writer -> loop: -errno of a failed write */
+	_Alignas(SPSC_CACHE_LINE) _Atomic uint64_t logged; /* the writer only writes it */
 };
 
 static void nap(void)
@@ -288,9 +290,10 @@ struct txlog *txlog_create(const struct txlog_opts *o)
 		errno = EINVAL;
 		return NULL;
 	}
-	l = calloc(1, sizeof(*l));
+	l = aligned_alloc(SPSC_CACHE_LINE, sizeof(*l));
 	if (!l)
 		return NULL;
+	memset(l, 0, sizeof(*l));
 	l->last = o->last;
 	l->huge = o->hugepages;
 	l->fd = -1;
