@@ -27,9 +27,9 @@ const struct metric_def metric_defs[M_COUNT] = {
 	[M_EMIT_ACK] = { "emit_ack", "Until the reflector's ACK, TCP (T_ACK - T1)",
 			 P_T_ACK, P_T1_WIRE, 0, 0, false, false },
 	[M_EMIT_QUEUE] = { "emit_queue", "Sender's queue, emitter (T1_KN - T1_SCHED)",
-			   0, 0, 0, 0, false, false, true },
+			   0, 0, 0, 0, false, false },
 	[M_REFLECT_QUEUE] = { "reflect_queue", "Sender's queue, reflector (T3_KN - T3_SCHED)",
-			      0, 0, 0, 0, false, false, true },
+			      0, 0, 0, 0, false, false },
 };
 
 static bool diff(const struct txrec *r, enum point a, enum point b,
@@ -48,7 +48,7 @@ bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns)
 	const struct metric_def *d = &metric_defs[m];
 	int64_t v, w;
 
-	if (d->queue)
+	if (metric_is_queue(m))
 		return txrec_queue(r, m == M_EMIT_QUEUE, ns);
 	if (!diff(r, d->a, d->b, &v))
 		return false;

@@ -38,12 +38,18 @@ struct metric_def {
 	enum point c, d;	/* ... - (c - d) when c != d */
 	bool sw;		/* needs SW stamps (-s) */
 	bool path;		/* one step of the path (breakdown) */
-	bool queue;		/* a sender's queue, kept as such in the record
-				 * (points unused): before T1 or T3, so outside
-				 * the wire stamps' RTT on the emitter's side */
 };
 
 extern const struct metric_def metric_defs[M_COUNT];
+
+/*
+ * Is m a sender's queue (emit_queue, reflect_queue)? The record keeps
+ * those as lengths, not stamps: their points in the table are unused.
+ */
+static inline bool metric_is_queue(enum metric_id m)
+{
+	return m == M_EMIT_QUEUE || m == M_REFLECT_QUEUE;
+}
 
 /* Compute metric m from r; false when a stamp it needs is absent. */
 bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns);

@@ -264,7 +264,7 @@ static void test_metric_values(void)
 		unsigned needs;
 		bool all_false = true, others_ok = true;
 
-		if (metric_defs[m].queue)
+		if (metric_is_queue((enum metric_id)m))
 			continue;	/* a length, not stamps: test_queue */
 		expected((enum metric_id)m, &want, &needs);
 		fill(&r);
@@ -329,11 +329,11 @@ static void test_metric_table(void)
 		bool uses_sw = false;
 		enum point pts[4] = { d->a, d->b, d->c, d->d };
 
-		if (d->queue && (d->sw || d->path)) {
+		if (metric_is_queue((enum metric_id)m) && (d->sw || d->path)) {
 			consistent = false;
 			diag("metric %s: a queue needs no SW stamps and is no step", d->name);
 		}
-		if (d->queue)
+		if (metric_is_queue((enum metric_id)m))
 			continue;
 		if (!d->name || !d->name[0] || !d->label || !d->label[0]) {
 			named = false;
