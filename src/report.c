@@ -93,9 +93,10 @@ static const char *const pct_keys[] = {
 
 FILE *report_text_stream(const struct run *r)
 {
-	const char *j = r->cfg->json_path;
+	const char *j = r->cfg->json_path, *l = r->cfg->log_path;
 
-	return j && !strcmp(j, "-") ? stderr : stdout;
+	/* The log streams to stdout during the run with -l -: keep apart. */
+	return (j && !strcmp(j, "-")) || (l && !strcmp(l, "-")) ? stderr : stdout;
 }
 
 static const char *source_name(bool hw)
