@@ -37,11 +37,6 @@ static int run_status(const struct run *r, int loop_ret)
 		fprintf(stderr, "rant: %s\n", r->failure);
 		return EXIT_RUN;
 	}
-	if (r->log_full) {
-		fprintf(stderr, "rant: the log filled up after %zu records and the run stopped early: give -c, -L or -S\n",
-			txlog_len(r->log));
-		return EXIT_RUN;
-	}
 	if (c->mode == MODE_EMIT && r->cnt.sent && !r->cnt.received) {
 		fprintf(stderr, "rant: no pong received for %" PRIu64 " pings: is the reflector still running?\n",
 			r->cnt.sent);

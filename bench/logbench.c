@@ -87,8 +87,8 @@ static void fill(struct txlog *l, size_t n)
 		r->t2_wire = r->t1_wire + jitter(&s, 2500, 800);
 		r->t2_sw = r->t2_wire + jitter(&s, 1200, 600);
 		t3_sw = r->t2_sw + jitter(&s, 300, 200);
-		r->t3_wire = t3_sw + jitter(&s, 900, 400);
-		t4_wire = r->t3_wire + jitter(&s, 2500, 800);
+		txrec_set_t3_wire(r, t3_sw + jitter(&s, 900, 400));
+		t4_wire = txrec_stamp(r, P_T3_WIRE) + jitter(&s, 2500, 800);
 		txrec_set_t4_wire(r, t4_wire);
 		t4_sw = t4_wire + jitter(&s, 1200, 600);
 		if (rnd(&s) % 10000 == 0)
@@ -176,7 +176,8 @@ int main(int argc, char **argv)
 		 (int)getpid());
 	files = optind < argc ? argv + optind : defargv;
 
-	l = txlog_create(n, false, false);
+	/* A -S log as large as the bench: nothing is overwritten. */
+	l = txlog_create(&(struct txlog_opts){ .cap = n, .last = true });
 	if (!l) {
 		fprintf(stderr, "logbench: txlog_create(%zu): %s\n", n,
 			strerror(errno));

@@ -13,6 +13,8 @@
 #   rant spin -I 1 the same with interval reports every second (both sides),
 #                  run twice between two plain rant spin runs (A B B A)
 #   rant block     rant -s --block, both sides in poll()
+#   rant spin +log rant spin with the log streamed on both sides (-l to
+#                  bench/out): the writer thread's cost, against rant spin
 #   sockperf       sockperf ping-pong --full-rtt, blocking (its default)
 #   sim spin       rant spin on the simulated PHC NIC (tests/sim), PHC read
 #                  at start and end only (--phc-interval 0), and "+phc" with
@@ -244,16 +246,23 @@ jq_row() {
 }
 
 # rant_run NAME [--block]: emitter with -s; rows NAME (rtt_sw) and
-# "NAME (wire)" (rtt), the latter for information.
+# "NAME (wire)" (rtt), the latter for information. With LOG=1 each side
+# streams its log to bench/out (STEM.server.log, STEM.client.log).
 rant_run() {
-	local name=$1 rc=0 src json
-	json=$OUT/$(stem "$name").json
+	local name=$1 rc=0 src json stem
+	local -a rlog=() elog=()
+	stem=$(stem "$name")
+	json=$OUT/$stem.json
 	shift
+	if [ "${LOG:-0}" = 1 ]; then
+		rlog=(-l "$OUT/$stem.server.log")
+		elog=(-l "$OUT/$stem.client.log")
+	fi
 	say "bench: $name"
 	rm -f "$json"
-	reflect "$name" "$PORT_RANT" "${SIM_B[@]}" "$RANT" -i "$VETH_B" "$@" || return 0
+	reflect "$name" "$PORT_RANT" "${SIM_B[@]}" "$RANT" -i "$VETH_B" "${rlog[@]}" "$@" || return 0
 	emit "$name" "${SIM_A[@]}" "$RANT" -i "$VETH_A" -a "$IP_B" -s -c "$N" -d 0 \
-		-w "$WARMUP" -m "$SIZE" -j "$json" "$@" || rc=$?
+		-w "$WARMUP" -m "$SIZE" -j "$json" "${elog[@]}" "$@" || rc=$?
 	local src_rc=0
 	stop_bg "$SERVER" || src_rc=$?
 	if [ "$src_rc" -ne 0 ]; then
@@ -400,6 +409,7 @@ print_targets() {
 	target "rant block p50 / sockperf p50" "rant block" "sockperf" 1.00
 	target_pairs "rant spin -I 1 p50 / rant spin p50" "rant spin -I 1" "rant spin -I 1 again" \
 		"rant spin" "rant spin again" 1.02
+	target "rant spin +log p50 / rant spin p50" "rant spin +log" "rant spin" 1.02
 	target "rant spin p50 / floor spin +ts p50" "rant spin" "floor spin +ts" -
 	target "rant block p50 / floor block +ts p50" "rant block" "floor block +ts" -
 	target "floor spin +ts p50 / floor spin p50" "floor spin +ts" "floor spin" -
@@ -513,6 +523,7 @@ main() {
 	rant_run "rant spin -I 1" -I 1
 	rant_run "rant spin -I 1 again" -I 1
 	rant_run "rant spin again"
+	LOG=1 rant_run "rant spin +log"
 	rant_run "rant block" --block
 	rant_sim_run "sim spin" --phc-interval 0
 	rant_sim_run "sim spin +phc" --phc-interval 0.01

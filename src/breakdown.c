@@ -41,6 +41,11 @@ bool breakdown_is_step(const struct breakdown *b, enum metric_id m, bool emit)
 	return false;
 }
 
+bool breakdown_is_part(enum metric_id m, bool emit)
+{
+	return m == (emit ? M_EMIT_QUEUE : M_REFLECT_QUEUE);
+}
+
 void breakdown_compute(const struct txrec *rec, bool emit, struct breakdown *b)
 {
 	memset(b, 0, sizeof(*b));

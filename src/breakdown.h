@@ -31,4 +31,11 @@ void breakdown_compute(const struct txrec *rec, bool emit,
 /* Is metric m a step of the path for this side (emit or not)? */
 bool breakdown_is_step(const struct breakdown *b, enum metric_id m, bool emit);
 
+/*
+ * Is metric m a part of a step for this side: the side's own sender's
+ * queue (emit_queue inside emit_tx, before T1; reflect_queue inside
+ * reflect_tx and the response)? Shown with the path, never "largest".
+ */
+bool breakdown_is_part(enum metric_id m, bool emit);
+
 #endif

@@ -100,7 +100,7 @@ void capture_expect(struct capture *c, uint32_t session, const struct txrec *rec
 		x.pong_ns = txrec_stamp(rec, P_T4_WIRE);
 	} else {
 		x.ping_ns = rec->t2_wire;
-		x.pong_ns = rec->t3_wire;
+		x.pong_ns = txrec_stamp(rec, P_T3_WIRE);
 	}
 	ring_put(c, &x);
 }

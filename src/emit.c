@@ -33,7 +33,6 @@ struct emitter {
 	uint64_t pongs;			/* pongs matched, any phase */
 	struct pong_window seen;
 	struct txrec last;		/* last measured, awaiting its follow-up */
-	struct txrec *last_slot;	/* its log slot, or NULL */
 	bool last_valid;
 	uint32_t size;			/* bytes of this phase's pings (-m, or a sweep's size) */
 	int64_t gone_since;		/* TCP: monotonic ns since the connection is down, or 0 */
@@ -246,12 +245,12 @@ static void emit_take_pong(struct emitter *e, struct txrec *rec,
 	}
 	if (!(h->flags & WIRE_F_FU) || !e->last_valid || b.fu_seq != e->last.seq)
 		return;
-	e->last.t3_wire = b.fu_t3_wire;
-	if (e->last_slot)
-		e->last_slot->t3_wire = b.fu_t3_wire;
+	txrec_set_t3_wire(&e->last, b.fu_t3_wire);
+	if (r->log)
+		txlog_patch_t3(r->log, b.fu_seq, b.fu_t3_wire);
 	/* A breach is always the transaction just before this pong's. */
 	if (r->nbreach && r->breach[r->nbreach - 1].rec.seq == b.fu_seq)
-		r->breach[r->nbreach - 1].rec.t3_wire = b.fu_t3_wire;
+		txrec_set_t3_wire(&r->breach[r->nbreach - 1].rec, b.fu_t3_wire);
 	metric_sample(r->hist, &e->last, METRIC_T3);
 	clock_peer_add(r->clock, &e->last);
 	e->last_valid = false;
@@ -312,8 +311,14 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 	t4_wire = ts_wire(&m.rx, r->sk.hw);
 	e->rx_stamped = t4_wire != TS_NONE;
 	txrec_set_t4_sw(rec, m.sw_ns);
-	if (sk_tx_stamp(&r->sk, key, TX_STAMP_WAIT_NS, &txs) == 0)
+	if (sk_tx_stamp(&r->sk, key, TX_STAMP_WAIT_NS, &txs) == 0) {
+		struct ts_stamps sch;
+
 		rec->t1_wire = ts_wire(&txs, r->sk.hw);
+		/* The ping's SCHED stamp came before its SND stamp. */
+		if (sk_tx_sched(&r->sk, key, 0, &sch) == 0)
+			txrec_set_queue(rec, txs.kn_ns, sch.kn_ns);
+	}
 	/* The ACK came with (or before) the pong: queued already. */
 	if (c->tcp && sk_tx_ack(&r->sk, ack_key, 0, &txs) == 0)
 		txrec_set_ack(rec, txs.kn_ns);
@@ -459,7 +464,7 @@ static enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 	e->last_valid = true;
 	if (r->capture)
 		capture_expect(r->capture, r->session, rec);
-	return measure_done(r, rec, rtt, &e->last_slot);
+	return measure_done(r, rec, rtt);
 }
 
 /* Say that measuring starts (tests and users wait for it): once, and

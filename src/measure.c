@@ -9,25 +9,33 @@
 #include "measure.h"
 #include "trace.h"
 
-/* Log rec (if the log wants it); returns the slot, or NULL. */
-static struct txrec *log_rec(struct run *r, const struct txrec *rec,
-			     int64_t latency_ns)
+/* Log rec, if the log wants it: a copy into the log's memory, no I/O. */
+static void log_rec(struct run *r, const struct txrec *rec, int64_t latency_ns)
 {
-	struct txrec *slot;
-
 	if (!r->log)
-		return NULL;
+		return;
 	if (r->cfg->log_threshold_ns && latency_ns <= r->cfg->log_threshold_ns) {
 		r->cnt.log_skipped++;
-		return NULL;
+		return;
 	}
-	slot = txlog_next(r->log);
-	if (!slot) {
-		r->log_full = true;
-		return NULL;
-	}
-	*slot = *rec;
-	return slot;
+	txlog_add(r->log, rec);
+}
+
+const struct txlog_fmt *measure_log_format(const struct run *r,
+					   struct txlog_fmt *f)
+{
+	bool emit = r->cfg->mode == MODE_EMIT;
+
+	*f = (struct txlog_fmt){
+		.emit = emit,
+		.sw = r->cfg->sw,
+		.hw = r->sk.hw,
+		.peer = emit && r->peer_body,
+		.peer_hw = r->peer_hw,
+		.ack = emit && r->cfg->tcp,
+		.sched = true,
+	};
+	return f;
 }
 
 static const char *side_name(const struct run *r)
@@ -40,6 +48,11 @@ void measure_start(struct run *r)
 	char extra[96];
 
 	r->start_ns = realtime_ns();
+	if (r->log) {
+		struct txlog_fmt f;
+
+		txlog_set_format(r->log, measure_log_format(r, &f));
+	}
 	if (r->trace) {
 		snprintf(extra, sizeof(extra), "iface=%s session=%08x", r->cfg->iface,
 			 r->session);
@@ -83,14 +96,11 @@ static void breach_seen(struct run *r, const struct txrec *rec,
 }
 
 enum measure_next measure_done(struct run *r, const struct txrec *rec,
-			       int64_t latency_ns, struct txrec **slot)
+			       int64_t latency_ns)
 {
-	struct txrec *s = log_rec(r, rec, latency_ns);
-
-	if (slot)
-		*slot = s;
-	if (r->log_full) {
-		r->stop_reason = "log full";
+	log_rec(r, rec, latency_ns);
+	if (r->log && txlog_failed(r->log)) {
+		r->stop_reason = "log write failed";
 		return MEASURE_STOP;
 	}
 	if (r->cfg->threshold_ns && latency_ns > r->cfg->threshold_ns) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What both loops do around measured transactions: mark the start of
- * measuring, and after each transaction log it, check the log's room and
+ * measuring, and after each transaction log it (a copy into the log's
+ * memory: its writer thread does the I/O), check the log's writer and
  * the threshold, and keep a breach (writing the trace marker and freezing
  * the trace at the first). Only memory writes, except at a breach.
  */
@@ -13,22 +14,26 @@
 
 #include "run.h"
 
-/* Measuring starts now: r->start_ns, and RANT_TEST_START with -T. */
+/* Measuring starts now: r->start_ns, the log's columns (the peer's
+ * stamps are known after the warm-up), and RANT_TEST_START with -T. */
 void measure_start(struct run *r);
+
+/* The log's columns for this run, as known now, in *f; returns f. */
+const struct txlog_fmt *measure_log_format(const struct run *r,
+					   struct txlog_fmt *f);
 
 enum measure_next {
 	MEASURE_GO_ON,
-	MEASURE_STOP,		/* the log is full */
+	MEASURE_STOP,		/* writing the log failed */
 	MEASURE_BREACH,		/* a breach without -C */
 };
 
 /*
  * A measured transaction with its latency (the side's main metric):
- * log it (its log slot in *slot where asked, NULL when not logged),
- * check the log's room and -t.
+ * log it, check the log's writer and -t.
  */
 enum measure_next measure_done(struct run *r, const struct txrec *rec,
-			       int64_t latency_ns, struct txrec **slot);
+			       int64_t latency_ns);
 
 /* True once the CLOCK_MONOTONIC deadline end_mono (0: none) has passed. */
 static inline bool measure_time_up(int64_t end_mono)

@@ -30,6 +30,10 @@ const struct metric_def metric_defs[M_COUNT] = {
 			P_T2_WIRE, P_T1_WIRE, 0, 0, false, false },
 	[M_OWD_BACK] = { "owd_back", "One way, reflector to emitter (T4 - T3)",
 			 P_T4_WIRE, P_T3_WIRE, 0, 0, false, false },
+	[M_EMIT_QUEUE] = { "emit_queue", "Sender's queue, emitter (T1_KN - T1_SCHED)",
+			   0, 0, 0, 0, false, false },
+	[M_REFLECT_QUEUE] = { "reflect_queue", "Sender's queue, reflector (T3_KN - T3_SCHED)",
+			      0, 0, 0, 0, false, false },
 };
 
 static bool diff(const struct txrec *r, enum point a, enum point b,
@@ -48,6 +52,8 @@ bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns)
 	const struct metric_def *d = &metric_defs[m];
 	int64_t v, w;
 
+	if (metric_is_queue(m))
+		return txrec_queue(r, m == M_EMIT_QUEUE, ns);
 	if (!diff(r, d->a, d->b, &v))
 		return false;
 	if (d->c != d->d) {
@@ -84,6 +90,9 @@ bool metric_in_run(const struct rant_cfg *c, enum metric_id m)
 		return c->tcp && c->mode == MODE_EMIT;
 	if (m == M_OWD_FWD || m == M_OWD_BACK)	/* --one-way needs pongs of 72+ */
 		return c->one_way && c->mode == MODE_EMIT && max_size(c) >= WIRE_PONG_LEN;
+	/* Each side's own queue (the reflector's is not carried in pongs). */
+	if (m == M_EMIT_QUEUE || m == M_REFLECT_QUEUE)
+		return (m == M_EMIT_QUEUE) == (c->mode == MODE_EMIT);
 	if (c->mode == MODE_REFLECT)
 		return m == M_RESPONSE || m == M_REFLECT_RX ||
 		       m == M_REFLECT_PROC || m == M_REFLECT_TX;

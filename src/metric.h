@@ -28,6 +28,8 @@ enum metric_id {
 	M_EMIT_ACK,	/* T_ACK - T1_wire: TCP, until the reflector's ACK */
 	M_OWD_FWD,	/* T2_wire - T1_wire: --one-way, emitter to reflector */
 	M_OWD_BACK,	/* T4_wire - T3_wire: --one-way, reflector to emitter */
+	M_EMIT_QUEUE,	/* T1_KN - T1_SCHED: the ping in the emitter's qdisc */
+	M_REFLECT_QUEUE, /* T3_KN - T3_SCHED: the pong in the reflector's qdisc */
 	M_COUNT
 };
 
@@ -41,6 +43,15 @@ struct metric_def {
 };
 
 extern const struct metric_def metric_defs[M_COUNT];
+
+/*
+ * Is m a sender's queue (emit_queue, reflect_queue)? The record keeps
+ * those as lengths, not stamps: their points in the table are unused.
+ */
+static inline bool metric_is_queue(enum metric_id m)
+{
+	return m == M_EMIT_QUEUE || m == M_REFLECT_QUEUE;
+}
 
 /* Compute metric m from r; false when a stamp it needs is absent. */
 bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns);

@@ -20,6 +20,7 @@
 #include "session.h"
 #include "sweep.h"
 #include "timeutil.h"
+#include "txlog.h"
 #include "wire.h"
 
 #ifndef RANT_VERSION
@@ -29,7 +30,9 @@
 enum {
 	O_PORT = 256, O_TIMEOUT, O_INTERVAL, O_BLOCK, O_TRACE_INSTANCE,
 	O_VERSION, O_MAX_SESSIONS, O_TCP, O_WRITES, O_NODELAY, O_QUICKACK, O_CORK,
-	O_PCAP, O_ALLOW, O_KEY, O_MAX_CLOCK_OFFSET, O_PHC_INTERVAL, O_ONE_WAY, O_PTP_MODE, O_MAX
+	O_PCAP, O_ALLOW, O_KEY, O_MAX_CLOCK_OFFSET, O_PHC_INTERVAL, O_ONE_WAY, O_PTP_MODE,
+	O_LOG_BUFFER,
+	O_MAX
 };
 
 /* Who may use an option. */
@@ -102,7 +105,7 @@ static const struct opt opt_table[] = {
 	  .help = "send pings and pongs as PTPv2 event messages (Delay_Req, Sync) from and to --port, 319 by default (root or CAP_NET_BIND_SERVICE), so a NIC that stamps only PTP packets stamps them; both sides; -m is what follows the 34-byte PTP header" },
 	{ "histogram", 'H', NULL, BOTH, T_FLAG, FIELD(histogram), .help = "print the histogram" },
 	{ "log", 'l', "FILE", BOTH, T_STR, FIELD(log_path),
-	  .help = "write the transaction log to FILE" },
+	  .help = "stream the transaction log to FILE during the run (any length of run)" },
 	{ "json", 'j', "FILE", BOTH, T_STR, FIELD(json_path),
 	  .help = "write the JSON summary to FILE (- = stdout)" },
 	{ "pcap", O_PCAP, "FILE", BOTH, T_STR, FIELD(pcap_path),
@@ -135,6 +138,9 @@ static const struct opt opt_table[] = {
 	  .help = "write markers to the ftrace instance and stop it at a breach" },
 	{ "snapshot", 'S', NULL, BOTH, T_FLAG, FIELD(snapshot),
 	  .help = "log a ring of the last 500000; with -T, take the instance's snapshot at a breach" },
+	{ "log-buffer", O_LOG_BUFFER, "N", BOTH, T_UINT, FIELD(log_buffer),
+	  .def = TXLOG_RING_DEFAULT, .min = 1024, .max = 1 << 26, .needs = 'l',
+	  .help = "records held between the loop and the log's writer (a power of 2 or rounded up to one); when full, records are dropped from the log" },
 	{ "trace-instance", O_TRACE_INSTANCE, "NAME", BOTH, T_STR, FIELD(trace_instance),
 	  .sdef = "rant", .needs = 'T', .help = "ftrace instance name or path" },
 	{ "max-sessions", O_MAX_SESSIONS, "N", REFLECT_ONLY, T_UINT, FIELD(max_sessions),
@@ -608,8 +614,8 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		fprintf(ps->err, "rant: -j/--json and --pcap cannot both write to stdout (-): name a file for one of them\n");
 		return -1;
 	}
-	if (c->log_path && !c->snapshot && !c->duration_ns && !c->count) {
-		fprintf(ps->err, "rant: -l/--log needs a bounded run to size the log: give -d S or -c N (or -S for a ring of the last %d)\n",
+	if (given[O_LOG_BUFFER] && c->snapshot) {
+		fprintf(ps->err, "rant: --log-buffer sizes a streamed log; -S keeps the last %d in memory instead: drop one of them\n",
 			RANT_RING_RECORDS);
 		return -1;
 	}

@@ -65,6 +65,8 @@ struct rant_cfg {
 	int64_t log_threshold_ns;	/* -L; 0 = log everything */
 	bool trace_marker;		/* -T */
 	bool snapshot;			/* -S */
+	uint32_t log_buffer;		/* --log-buffer: records between the loop
+					 * and the log's writer thread */
 	const char *trace_instance;	/* --trace-instance */
 	/* TCP (--tcp) */
 	bool tcp;			/* --tcp: messages on a TCP stream */

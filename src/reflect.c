@@ -42,7 +42,7 @@ static int64_t reflect_answer(struct run *r, const struct session *f,
 			      struct sk_msg *m, struct wire_hdr *h,
 			      struct txrec *rec, bool *sent)
 {
-	struct ts_stamps txs;
+	struct ts_stamps txs, sch;
 	struct wire_body b = { 0 };
 	uint16_t flags = h->flags & WIRE_F_PING_MASK;
 	bool sw = r->cfg->sw || f->want_sw;
@@ -82,6 +82,9 @@ static int64_t reflect_answer(struct run *r, const struct session *f,
 	}
 	if (sk_tx_stamp(&r->sk, key, TX_STAMP_WAIT_NS, &txs))
 		return TS_NONE;
+	/* The pong's SCHED stamp came before its SND stamp. */
+	if (sk_tx_sched(&r->sk, key, 0, &sch) == 0)
+		txrec_set_queue(rec, txs.kn_ns, sch.kn_ns);
 	return ts_wire(&txs, r->sk.hw);
 }
 
@@ -90,20 +93,23 @@ static int64_t reflect_answer(struct run *r, const struct session *f,
 static void reflect_backwards(struct run *r, struct reflector *f,
 			      const struct txrec *rec)
 {
+	int64_t t3_wire = txrec_stamp(rec, P_T3_WIRE);
+
 	if (rec->t2_wire != TS_NONE) {
 		r->cnt.backwards_rx_ts += f->prev_t2 != TS_NONE && rec->t2_wire < f->prev_t2;
 		f->prev_t2 = rec->t2_wire;
 	}
-	if (rec->t3_wire != TS_NONE) {
-		r->cnt.backwards_tx_ts += f->prev_t3 != TS_NONE && rec->t3_wire < f->prev_t3;
-		f->prev_t3 = rec->t3_wire;
+	if (t3_wire != TS_NONE) {
+		r->cnt.backwards_tx_ts += f->prev_t3 != TS_NONE && t3_wire < f->prev_t3;
+		f->prev_t3 = t3_wire;
 	}
 }
 
 /* A measured ping was answered: count, sample, log, check -t. */
 static enum measure_next reflect_measured(struct run *r, struct reflector *f,
 					  struct session *s,
-					  const struct txrec *rec, bool sent)
+					  const struct txrec *rec, bool sent,
+					  bool tx_stamped)
 {
 	int64_t resp;
 	bool have;
@@ -124,7 +130,7 @@ static enum measure_next reflect_measured(struct run *r, struct reflector *f,
 		r->cnt.missing_rx_ts++;
 		s->missing_rx_ts++;
 	}
-	if (sent && rec->t3_wire == TS_NONE) {
+	if (sent && !tx_stamped) {
 		r->cnt.missing_tx_ts++;
 		s->missing_tx_ts++;
 	}
@@ -140,7 +146,7 @@ static enum measure_next reflect_measured(struct run *r, struct reflector *f,
 	if (r->series)	/* -I: in the interval the ping arrived in */
 		series_answered(r->series, monotonic_ns(), sent,
 				have ? resp : SERIES_NO_VALUE);
-	return measure_done(r, rec, resp, NULL);
+	return measure_done(r, rec, resp);
 }
 
 /*
@@ -181,6 +187,7 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f,
 	struct wire_hdr h;
 	struct txrec rec;
 	bool measured, warm, sent;
+	int64_t t3;
 
 	/* Before any parsing: a sender outside --allow reaches nothing. */
 	if (!allow_match(&r->cfg->allow, (const struct sockaddr *)&m->src)) {
@@ -220,12 +227,13 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f,
 	rec.t2_sw = s->want_sw && m->sw_ns == TS_NONE ? realtime_ns() : m->sw_ns;
 	if (rec.t2_wire != TS_NONE)
 		f->stamped = true;
-	rec.t3_wire = reflect_answer(r, s, m, &h, &rec, &sent);
-	s->fu_valid = rec.t3_wire != TS_NONE;
+	t3 = reflect_answer(r, s, m, &h, &rec, &sent);
+	txrec_set_t3_wire(&rec, t3);
+	s->fu_valid = t3 != TS_NONE;
 	s->fu_seq = h.seq;
-	s->fu_t3 = rec.t3_wire;
+	s->fu_t3 = t3;
 	if (measured)
-		return reflect_measured(r, f, s, &rec, sent);
+		return reflect_measured(r, f, s, &rec, sent, t3 != TS_NONE);
 	if (warm) {
 		r->cnt.warmup++;
 		s->warmup++;

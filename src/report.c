@@ -20,6 +20,7 @@
 #include "diagnose.h"
 #include "json.h"
 #include "sweep.h"
+#include "measure.h"
 #include "report.h"
 #include "rtcheck.h"
 #include "series.h"
@@ -96,11 +97,12 @@ static const char *const pct_keys[] = {
 
 FILE *report_text_stream(const struct run *r)
 {
-	const char *j = r->cfg->json_path, *pc = r->cfg->pcap_path;
+	const char *j = r->cfg->json_path, *pc = r->cfg->pcap_path, *l = r->cfg->log_path;
 
 	if (pc && !strcmp(pc, "-"))
 		return stderr;	/* stdout carries the capture */
-	return j && !strcmp(j, "-") ? stderr : stdout;
+	/* The log streams to stdout during the run with -l -: keep apart. */
+	return (j && !strcmp(j, "-")) || (l && !strcmp(l, "-")) ? stderr : stdout;
 }
 
 static const char *source_name(bool hw)
@@ -238,7 +240,8 @@ static const char *stamp_name(const struct run *r, enum point p, char *buf,
 
 /* Metrics in the order of the path, then the totals. */
 static const enum metric_id path_order[] = {
-	M_EMIT_TX, M_REFLECT_RX, M_REFLECT_PROC, M_REFLECT_TX, M_EMIT_RX,
+	M_EMIT_QUEUE, M_EMIT_TX, M_REFLECT_RX, M_REFLECT_PROC, M_REFLECT_QUEUE,
+	M_REFLECT_TX, M_EMIT_RX,
 	M_NETWORK, M_RESPONSE, M_RTT, M_RTT_SW, M_EMIT_ACK,
 };
 
@@ -253,6 +256,23 @@ static void print_ack_stamp(struct out *o, const struct txrec *rec)
 	       (int64_t)(t / NS_PER_SEC), (int64_t)(t % NS_PER_SEC));
 	if (o->j)
 		json_i64(o->j, "T_ACK_KN", t);
+}
+
+/* The side's SCHED stamp (its packet entered the qdisc), a kernel stamp
+ * known where the wire stamps are kernel ones too. */
+static void print_sched_stamp(struct out *o, const struct run *r,
+			      const struct txrec *rec)
+{
+	bool emit = r->cfg->mode == MODE_EMIT;
+	int64_t t = txrec_sched(rec, emit, !r->sk.hw);
+	const char *name = emit ? "T1_SCHED" : "T3_SCHED";
+
+	if (t == TS_NONE)
+		return;
+	o_text(o, "    %-6s %" PRId64 ".%09" PRId64 "\n", name,
+	       (int64_t)(t / NS_PER_SEC), (int64_t)(t % NS_PER_SEC));
+	if (o->j)
+		json_i64(o->j, name, t);
 }
 
 static void print_breach(struct out *o, const struct run *r,
@@ -281,6 +301,7 @@ static void print_breach(struct out *o, const struct run *r,
 			json_i64(o->j, name, t);
 	}
 	print_ack_stamp(o, &b->rec);
+	print_sched_stamp(o, r, &b->rec);
 	o_end(o);
 	/* The path's steps first, in path order, then the totals. */
 	o_obj(o, "components");
@@ -289,7 +310,10 @@ static void print_breach(struct out *o, const struct run *r,
 		for (size_t i = 0; i < sizeof(path_order) / sizeof(path_order[0]); i++) {
 			enum metric_id m = path_order[i];
 
-			if (!bd.have[m] || breakdown_is_step(&bd, m, emit) == pass)
+			bool in_path = breakdown_is_step(&bd, m, emit) ||
+				       breakdown_is_part(m, emit);
+
+			if (!bd.have[m] || in_path == pass)
 				continue;
 			o_text(o, "    %-44s", metric_defs[m].label);
 			o_i64(o, metric_defs[m].name, " %10" PRId64, bd.ns[m]);
@@ -341,6 +365,24 @@ static double loss_pct(const struct counts *c)
 	return c->sent ? 100.0 * (double)c->lost / (double)c->sent : 0.0;
 }
 
+/* The log's lines written, left out (-L), overwritten (-S), dropped. */
+static void print_log_counts(struct out *o, const struct run *r)
+{
+	uint64_t dropped = r->log ? txlog_dropped(r->log) : 0;
+
+	o_u64(o, "logged", r->log ? "log: %" PRIu64 " written" : NULL,
+	      r->log ? txlog_logged(r->log) : 0);
+	o_u64(o, "log_skipped", r->log && r->cfg->log_threshold_ns ?
+	      ", %" PRIu64 " below -L" : NULL, r->cnt.log_skipped);
+	o_u64(o, "log_overwritten", r->log && r->cfg->snapshot ?
+	      ", %" PRIu64 " overwritten (-S)" : NULL,
+	      r->log ? txlog_overwritten(r->log) : 0);
+	o_u64(o, "log_dropped", r->log ? ", %" PRIu64 " dropped\n" : NULL, dropped);
+	if (dropped)
+		o_text(o, "warning: the log's writer fell behind and %" PRIu64 " records were dropped from the log (not from the statistics): write the log to a faster disk, give a larger --log-buffer, or log less with -L\n",
+		       dropped);
+}
+
 static void print_counts(struct out *o, const struct run *r)
 {
 	const struct counts *c = &r->cnt;
@@ -388,9 +430,7 @@ static void print_counts(struct out *o, const struct run *r)
 	o_u64(o, "breaches", r->cfg->threshold_ns ? "breaches: %" PRIu64 : NULL, c->breaches);
 	if (r->cfg->threshold_ns)
 		o_text(o, " (threshold %" PRId64 " ns)\n", r->cfg->threshold_ns);
-	o_u64(o, "logged", NULL, r->log ? txlog_len(r->log) : 0);
-	o_u64(o, "log_skipped", NULL, c->log_skipped);
-	o_u64(o, "log_overwritten", NULL, r->log ? txlog_overwritten(r->log) : 0);
+	print_log_counts(o, r);
 	o_end(o);
 }
 
@@ -1121,19 +1161,17 @@ static void print_summary(struct out *o, struct run *r)
 	}
 }
 
-static int write_log(struct run *r)
+/*
+ * The log: the writer drains what is queued (-S: the ring is written
+ * now), then the file is renamed over its target; before the summary,
+ * so that its counts are final.
+ */
+static int finish_log(struct run *r)
 {
-	struct txlog_fmt f = {
-		.emit = r->cfg->mode == MODE_EMIT,
-		.sw = r->cfg->sw,
-		.hw = r->sk.hw,
-		.peer = r->cfg->mode == MODE_EMIT && r->peer_body,
-		.peer_hw = r->peer_hw,
-		.ack = r->cfg->mode == MODE_EMIT && r->cfg->tcp,
-	};
+	struct txlog_fmt f;
 	int ret;
 
-	ret = txlog_write(r->log, r->logf.fd, &f);
+	ret = txlog_finish(r->log, measure_log_format(r, &f));
 	if (!ret)
 		ret = outfile_commit(&r->logf);
 	if (ret)
@@ -1145,8 +1183,10 @@ static int write_log(struct run *r)
 int report_end(struct run *r)
 {
 	struct out text = { .t = report_text_stream(r) };
-	int ret = 0, err, cap_err = 0;
+	int ret = 0, err = 0, cap_err = 0;
 
+	if (r->have_log)
+		err = finish_log(r);
 	r->cnt.socket_drops = sk_drops(&r->sk);	/* once: text and JSON agree */
 	if (r->capture)
 		cap_err = capture_stop(r->capture);	/* the last packet has passed */
@@ -1168,11 +1208,8 @@ int report_end(struct run *r)
 			fprintf(stderr, "rant: writing the JSON %s failed: %s (nothing was written)\n",
 				r->cfg->json_path, strerror(-ret));
 	}
-	if (r->have_log) {
-		err = write_log(r);
-		if (err && !ret)
-			ret = err;
-	}
+	if (err && !ret)
+		ret = err;
 	if (cap_err && !ret)
 		ret = cap_err;
 	return ret;

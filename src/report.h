@@ -11,7 +11,7 @@
 
 #include "run.h"
 
-/* Where the text goes: stdout, or stderr when the JSON takes stdout. */
+/* Where the text goes: stdout, or stderr when the JSON or the log takes stdout. */
 FILE *report_text_stream(const struct run *r);
 void report_start(const struct run *r);
 /* The breakdown of breach b, as text, at the time it is complete. */

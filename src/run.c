@@ -26,6 +26,15 @@
 
 volatile sig_atomic_t run_stop;
 
+/*
+ * The emitter's hold-back window in the log, records: the follow-up (T3)
+ * of a transaction comes with the next pong; a paced run may have up to
+ * --timeout / --interval pings in flight, each given a row when its pong
+ * comes or when it is lost.
+ */
+#define LOG_WINDOW_MIN 1024
+#define LOG_WINDOW_MAX (1u << 18)
+
 /* Transactions per second assumed when sizing from -d: a kernel UDP
  * round trip takes at least ~5 us, even on the best NICs. */
 #define SIZING_RATE RANT_MAX_RATE
@@ -49,7 +58,7 @@ static int install_signals(void)
 }
 
 /* Transactions the run may measure: exact with -c, estimated from -d
- * (per size of a sweep). */
+ * (per size of a sweep); 0 for a run bounded by neither. */
 static uint64_t expected_samples(const struct rant_cfg *c)
 {
 	uint64_t by_time = 0;
@@ -65,6 +74,21 @@ static uint64_t expected_samples(const struct rant_cfg *c)
 	if (c->count && (!by_time || c->count < by_time))
 		return c->count * c->nsizes;
 	return by_time * c->nsizes;
+}
+
+static size_t log_window(const struct rant_cfg *c)
+{
+	uint64_t w = LOG_WINDOW_MIN;
+
+	if (c->mode != MODE_EMIT)
+		return 0;	/* the reflector's records are whole at once */
+	if (c->interval_ns) {
+		uint64_t flight = (uint64_t)(c->timeout_ns / c->interval_ns) + 2;
+
+		if (2 * flight > w)
+			w = 2 * flight;
+	}
+	return w > LOG_WINDOW_MAX ? LOG_WINDOW_MAX : (size_t)w;
 }
 
 static long mem_available_kb(void)
@@ -83,22 +107,35 @@ static long mem_available_kb(void)
 }
 
 /*
- * -l: room on the log's file system for its text at the end, for as many
- * records as the log holds (the run's sizing, or -S's ring): the emitter's
- * with the reflector's columns, as when the pongs carry them. 0, or
- * -ENOSPC after one line.
+ * -l: room on the log's file system for its text. With -c (or -S's ring)
+ * the size is known: too little is an error. With -d alone it is an
+ * estimate (SIZING_RATE transactions a second unless paced): too little
+ * is a warning, and the writer stops the run if the disk fills. The
+ * emitter's columns with the reflector's, as when the pongs carry them.
+ * 0, or -ENOSPC after one line.
  */
-static int check_log_room(const struct run *r, size_t cap)
+static int check_log_room(const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 	bool emit = c->mode == MODE_EMIT;
 	struct txlog_fmt f = { .emit = emit, .sw = c->sw, .peer = emit, .ack = emit && c->tcp };
-	uint64_t need = txlog_text_bytes(cap, &f), avail;
+	uint64_t records = c->snapshot ? RANT_RING_RECORDS : expected_samples(c), need, avail;
+	bool known = c->snapshot || c->count;
 
+	if (!records)
+		return 0;	/* neither -c nor -d: no size to check */
+	if (c->snapshot && expected_samples(c) && expected_samples(c) < records)
+		records = expected_samples(c);
+	need = txlog_text_bytes(records, &f);
 	if (outfile_free_bytes(&r->logf, &avail) || need <= avail)
 		return 0;	/* enough, or a stream (-l /dev/null, a FIFO) */
-	fprintf(stderr, "rant: -l %s: a log of up to %zu records needs about %.1f MiB, and its file system has %.1f MiB free: free some, write the log elsewhere, or give -c, a shorter -d or -S\n",
-		c->log_path, cap, (double)need / (1 << 20), (double)avail / (1 << 20));
+	if (!known) {
+		fprintf(stderr, "warning: -l %s: at up to %" PRIu64 " transactions the log could reach %.1f MiB, and its file system has %.1f MiB free: if it fills, the run stops there (exit 2)\n",
+			c->log_path, records, (double)need / (1 << 20), (double)avail / (1 << 20));
+		return 0;
+	}
+	fprintf(stderr, "rant: -l %s: a log of up to %" PRIu64 " records needs about %.1f MiB, and its file system has %.1f MiB free: free some, write the log elsewhere, or give a smaller -c\n",
+		c->log_path, records, (double)need / (1 << 20), (double)avail / (1 << 20));
 	return -ENOSPC;
 }
 
@@ -128,6 +165,36 @@ static int alloc_series(struct run *r, const char *fix)
 	return 0;
 }
 
+/*
+ * The log: streamed through a ring of --log-buffer records (the same
+ * memory for any -d), or with -S the ring of the last RANT_RING_RECORDS.
+ */
+static int alloc_log(struct run *r, const char *fix)
+{
+	const struct rant_cfg *c = r->cfg;
+	struct txlog_opts o = {
+		.cap = c->snapshot ? RANT_RING_RECORDS : c->log_buffer,
+		.window = log_window(c),
+		.last = c->snapshot,
+		.hugepages = c->hugepages,
+	};
+	long avail = mem_available_kb();
+	uint64_t need_kb = (uint64_t)(o.cap + o.window) * sizeof(struct txrec) / 1024;
+
+	if (avail > 0 && need_kb > (uint64_t)avail / 2) {
+		fprintf(stderr, "rant: the log's %zu records in memory need %" PRIu64 " MiB, more than half the free memory: give a smaller --log-buffer\n",
+			o.cap, need_kb / 1024);
+		return -ENOMEM;
+	}
+	r->log = txlog_create(&o);
+	if (!r->log) {
+		fprintf(stderr, "rant: cannot allocate the log (%zu records): %s: %s\n",
+			o.cap, strerror(errno), fix);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* -I: the reporter thread, off the measuring CPU where there is another. */
 static int start_series(struct run *r)
 {
@@ -148,7 +215,7 @@ static int start_series(struct run *r)
 static int alloc_memory(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
-	uint64_t expect = expected_samples(c);
+	int ret;
 	const char *fix = c->hugepages ?
 		"reserve hugepages (echo 64 > /proc/sys/vm/nr_hugepages: two 2 MiB pages per histogram, plus the log) or drop -G" :
 		"shorten the run";
@@ -182,23 +249,11 @@ static int alloc_memory(struct run *r)
 		r->nsweep = i + 1;
 	}
 	if (r->have_log) {
-		size_t cap = c->snapshot ? RANT_RING_RECORDS : (size_t)expect;
-		long avail = mem_available_kb();
-		uint64_t need_kb = (uint64_t)cap * sizeof(struct txrec) / 1024;
-
-		if (avail > 0 && need_kb > (uint64_t)avail / 2) {
-			fprintf(stderr, "rant: the log of up to %zu records needs %" PRIu64 " MiB, more than half the free memory: give -c, a shorter -d, -L or -S\n",
-				cap, need_kb / 1024);
-			return -ENOMEM;
-		}
-		if (check_log_room(r, cap))
+		if (check_log_room(r))
 			return -ENOSPC;
-		r->log = txlog_create(cap, c->snapshot, c->hugepages);
-		if (!r->log) {
-			fprintf(stderr, "rant: cannot allocate the log (%zu records): %s: %s\n",
-				cap, strerror(errno), fix);
-			return -ENOMEM;
-		}
+		ret = alloc_log(r, fix);
+		if (ret)
+			return ret;
 	}
 	return alloc_series(r, fix);
 }
@@ -377,6 +432,10 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 		return ret;
 	}
 	hold_dma_latency(r);
+	if (r->log && (ret = txlog_start(r->log, r->logf.fd))) {
+		fprintf(stderr, "rant: cannot start the log's writer thread: %s\n", strerror(-ret));
+		return ret;
+	}
 	ret = start_capture(r);
 	if (ret)
 		return ret;

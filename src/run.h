@@ -81,7 +81,6 @@ struct run {
 	struct counts cnt;
 	bool peer_body;			/* emitter: pongs carried a body */
 	bool peer_hw;			/* emitter: reflector's stamps are HW */
-	bool log_full;			/* a linear log ran out of room */
 	const char *stop_reason;	/* why the loop ended, for the report */
 	char failure[256];		/* why nothing was measured (exit 2) */
 	int trace_err;			/* -errno of the marker/freeze at a breach */

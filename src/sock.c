@@ -424,8 +424,9 @@ static int errqueue_read(struct sk *s, struct ts_tx *tx)
 
 	if (recvmsg(s->fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
 		return errno == EAGAIN || errno == EWOULDBLOCK ? -EAGAIN : -ENOMSG;
-	if (ts_parse_tx(&msg, tx) ||
-	    (tx->type != SCM_TSTAMP_SND && tx->type != SCM_TSTAMP_ACK))
+	if (ts_parse_tx(&msg, tx) || (tx->type != SCM_TSTAMP_SND &&
+				      tx->type != SCM_TSTAMP_SCHED &&
+				      tx->type != SCM_TSTAMP_ACK))
 		return -ENOMSG;
 	return 0;
 }
@@ -465,7 +466,7 @@ static void errqueue_drain(struct sk *s)
 	getsockopt(s->fd, SOL_SOCKET, SO_ERROR, &err, &len);
 }
 
-/* The report of the given type (SCM_TSTAMP_SND or _ACK) for key. */
+/* The report of the given type (SCM_TSTAMP_SND, _SCHED or _ACK) for key. */
 static int sk_tx_report(struct sk *s, uint32_t key, uint32_t type,
 			int64_t wait_ns, struct ts_stamps *ts)
 {
@@ -498,6 +499,11 @@ int sk_tx_stamp(struct sk *s, uint32_t key, int64_t wait_ns,
 		struct ts_stamps *ts)
 {
 	return sk_tx_report(s, key, SCM_TSTAMP_SND, wait_ns, ts);
+}
+
+int sk_tx_sched(struct sk *s, uint32_t key, int64_t wait_ns, struct ts_stamps *ts)
+{
+	return sk_tx_report(s, key, SCM_TSTAMP_SCHED, wait_ns, ts);
 }
 
 int sk_tx_ack(struct sk *s, uint32_t key, int64_t wait_ns, struct ts_stamps *ts)

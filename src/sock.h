@@ -25,7 +25,7 @@
 #define SK_STASH 8
 struct sk_stash {
 	uint32_t key;
-	uint32_t type;			/* SCM_TSTAMP_SND or _ACK */
+	uint32_t type;			/* SCM_TSTAMP_SND, _SCHED or _ACK */
 	bool used;
 	struct ts_stamps ts;
 };
@@ -129,6 +129,13 @@ uint64_t sk_drops(struct sk *s);
  */
 int sk_tx_stamp(struct sk *s, uint32_t key, int64_t wait_ns,
 		struct ts_stamps *ts);
+
+/*
+ * The same for the SCHED stamp of key (SOF_TIMESTAMPING_TX_SCHED: when
+ * the packet entered the qdisc, a kernel stamp in kn_ns). It comes
+ * before the SND stamp, so after sk_tx_stamp() it is in the stash.
+ */
+int sk_tx_sched(struct sk *s, uint32_t key, int64_t wait_ns, struct ts_stamps *ts);
 
 /*
  * The same for the TCP ACK stamp (SOF_TIMESTAMPING_TX_ACK) of key: when

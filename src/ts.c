@@ -162,7 +162,8 @@ int ts_parse_tx(const struct msghdr *msg, struct ts_tx *out)
 int ts_sock_enable(int fd, bool hw)
 {
 	unsigned int flags = SOF_TIMESTAMPING_OPT_ID | SOF_TIMESTAMPING_OPT_TSONLY |
-			     SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_RX_SOFTWARE;
+			     SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_RX_SOFTWARE |
+			     SOF_TIMESTAMPING_TX_SCHED;
 
 	/* With TX_HARDWARE the driver suppresses the TX software stamp. */
 	if (hw)

@@ -69,9 +69,11 @@ static inline int64_t ts_wire(const struct ts_stamps *s, bool hw)
 
 /*
  * Turn on SO_TIMESTAMPING on fd, with OPT_ID and OPT_TSONLY: RX software
- * stamps always; TX software stamps without hw; with hw, RX and TX
- * hardware stamps (and no TX software stamp: drivers skip it while a
- * hardware TX stamp is pending). Returns 0 or -errno.
+ * stamps always; the SCHED stamp of each send always (a kernel stamp when
+ * the packet enters the qdisc: SCM_TSTAMP_SCHED); TX software stamps
+ * without hw; with hw, RX and TX hardware stamps (and no TX software
+ * stamp: drivers skip it while a hardware TX stamp is pending). Returns
+ * 0 or -errno.
  */
 int ts_sock_enable(int fd, bool hw);
 

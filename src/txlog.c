@@ -1,289 +1,62 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Transaction log: in-memory records, written as text at the end of the
- * run. Formatting is hand-rolled (no printf per field): writing 10 million
- * records must take about a second, not a minute.
+ * The transaction log (see txlog.h): the hold-back window in front, then
+ * either the streamed ring and its writer thread, or the ring of the
+ * last records written at the end.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "holdback.h"
 #include "mem.h"
+#include "spsc.h"
 #include "txlog.h"
 
+#define STREAM_CHUNK 4096		/* records formatted per write() */
+#define STREAM_NAP_NS 2000000		/* the writer's sleep when the ring is empty */
+#define STREAM_STACK (256 * 1024)	/* the writer's stack (locked by mlockall) */
+
 struct txlog {
+	bool last;
+	bool huge;
+	int fd;
+	struct holdback *win;		/* NULL: no window */
+	/* last (-S): the ring of the last cap records */
 	struct txrec *rec;
 	size_t cap;
-	size_t head;		/* next slot */
-	size_t len;		/* records held */
+	size_t head;			/* next slot */
+	size_t len;			/* records held */
 	uint64_t overwritten;
-	bool ring;
-	bool huge;
+	/* streamed */
+	struct spsc *q;			/* the ring, in mem_alloc'd memory */
+	struct txrec *slots;
+	char *buf;			/* the writer's text, STREAM_CHUNK lines */
+	size_t buf_len;
+	struct txlog_fmt fmt;		/* written by the loop before its first record */
+	bool fmt_set;
+	bool finishing;			/* txlog_finish: wait for room, do not drop */
+	bool started;
+	pthread_t tid;
+	_Atomic uint64_t dropped;	/* loop only writes it */
+	/* Read by the loop at every transaction, written at most once:
+	 * a line of their own, away from the writer's counter. */
+	_Alignas(SPSC_CACHE_LINE) _Atomic int err;	/* writer -> loop: -errno */
+	_Atomic int closing;		/* loop -> writer: nothing more comes */
+	_Alignas(SPSC_CACHE_LINE) _Atomic uint64_t logged; /* the writer only writes it */
 };
 
-struct txlog *txlog_create(size_t cap, bool ring, bool hugepages)
+static void nap(void)
 {
-	struct txlog *l;
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = STREAM_NAP_NS };
 
-	if (cap == 0) {
-		errno = EINVAL;
-		return NULL;
-	}
-	l = calloc(1, sizeof(*l));
-	if (!l)
-		return NULL;
-	l->cap = cap;
-	l->ring = ring;
-	l->huge = hugepages;
-	l->rec = mem_alloc(cap * sizeof(*l->rec), hugepages);
-	if (!l->rec) {
-		free(l);
-		return NULL;
-	}
-	return l;
-}
-
-void txlog_destroy(struct txlog *l)
-{
-	if (!l)
-		return;
-	mem_free(l->rec, l->cap * sizeof(*l->rec), l->huge);
-	free(l);
-}
-
-struct txrec *txlog_next(struct txlog *l)
-{
-	struct txrec *r;
-
-	if (l->len == l->cap) {
-		if (!l->ring)
-			return NULL;
-		l->len--;
-		l->overwritten++;
-	}
-	r = &l->rec[l->head];
-	l->head = l->head + 1 == l->cap ? 0 : l->head + 1;
-	l->len++;
-	txrec_clear(r);
-	return r;
-}
-
-size_t txlog_len(const struct txlog *l)
-{
-	return l->len;
-}
-
-uint64_t txlog_overwritten(const struct txlog *l)
-{
-	return l->overwritten;
-}
-
-const struct txrec *txlog_get(const struct txlog *l, size_t i)
-{
-	size_t first = (l->head + l->cap - l->len) % l->cap;
-
-	return &l->rec[(first + i) % l->cap];
-}
-
-/* ---- formatting ---- */
-
-static const char digits2[] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-/* Decimal digits of v at p; returns the end. */
-static char *put_u64(char *p, uint64_t v)
-{
-	char tmp[20], *t = tmp + sizeof(tmp);
-	size_t n;
-
-	while (v >= 100) {
-		t -= 2;
-		memcpy(t, &digits2[(v % 100) * 2], 2);
-		v /= 100;
-	}
-	if (v >= 10) {
-		t -= 2;
-		memcpy(t, &digits2[v * 2], 2);
-	} else {
-		*--t = (char)('0' + v);
-	}
-	n = (size_t)(tmp + sizeof(tmp) - t);
-	memcpy(p, t, n);
-	return p + n;
-}
-
-static char *put_i64(char *p, int64_t v)
-{
-	if (v < 0) {
-		*p++ = '-';
-		return put_u64(p, (uint64_t)0 - (uint64_t)v);
-	}
-	return put_u64(p, (uint64_t)v);
-}
-
-/* Exactly nine digits, zero-padded. */
-static char *put_ns9(char *p, uint32_t ns)
-{
-	p[8] = (char)('0' + ns % 10);
-	ns /= 10;
-	for (int i = 6; i >= 0; i -= 2) {
-		memcpy(p + i, &digits2[(ns % 100) * 2], 2);
-		ns /= 100;
-	}
-	return p + 9;
-}
-
-/*
- * The stamps of one record nearly always share their seconds: their text
- * is converted once and copied after that.
- */
-struct sec_cache {
-	uint64_t sec;
-	char txt[24];		/* "seconds." */
-	size_t len;		/* 0: empty */
-};
-
-/* " seconds.nanoseconds", or " -" for an absent stamp. */
-static char *put_stamp(char *p, int64_t t, struct sec_cache *sc)
-{
-	uint64_t sec, u = (uint64_t)t;
-
-	*p++ = ' ';
-	if (t == TS_NONE) {
-		*p++ = '-';
-		return p;
-	}
-	if (t < 0) {
-		*p++ = '-';
-		u = (uint64_t)0 - u;	/* in uint64: INT64_MIN too */
-	}
-	sec = u / 1000000000u;
-	if (!sc->len || sc->sec != sec) {
-		char *e = put_u64(sc->txt, sec);
-
-		*e++ = '.';
-		sc->len = (size_t)(e - sc->txt);
-		sc->sec = sec;
-	}
-	memcpy(p, sc->txt, sc->len);
-	return put_ns9(p + sc->len, (uint32_t)(u % 1000000000u));
-}
-
-/* " a-b" in ns, or " -" when either is absent. */
-static char *put_diff(char *p, int64_t a, int64_t b)
-{
-	*p++ = ' ';
-	if (a == TS_NONE || b == TS_NONE) {
-		*p++ = '-';
-		return p;
-	}
-	return put_i64(p, ns_sub(a, b));
-}
-
-static char *put_name(char *p, const char *name, const char *suffix)
-{
-	size_t n = strlen(name);
-
-	*p++ = ' ';
-	memcpy(p, name, n);
-	p += n;
-	if (suffix) {
-		n = strlen(suffix);
-		memcpy(p, suffix, n);
-		p += n;
-	}
-	return p;
-}
-
-/* The reflector's columns: "T2_w [T2_SW T3_SW] T3_w RESPONSE". */
-static char *put_reflect_names(char *p, bool sw, const char *w)
-{
-	p = put_name(p, "T2", w);
-	if (sw) {
-		p = put_name(p, "T2_SW", NULL);
-		p = put_name(p, "T3_SW", NULL);
-	}
-	p = put_name(p, "T3", w);
-	return put_name(p, "RESPONSE", NULL);
-}
-
-size_t txlog_format_header(char *buf, size_t len, const struct txlog_fmt *f)
-{
-	const char *w = f->hw ? "_HW" : "_KN";
-	char line[TXLOG_LINE_MAX], *p = line;
-	size_t n;
-
-	memcpy(p, "SEQ", 3);
-	p += 3;
-	if (f->emit) {
-		if (f->sw)
-			p = put_name(p, "T1_SW", NULL);
-		p = put_name(p, "T1", w);
-		p = put_name(p, "T4", w);
-		if (f->sw)
-			p = put_name(p, "T4_SW", NULL);
-		p = put_name(p, "RTT", NULL);
-		if (f->peer)
-			p = put_reflect_names(p, f->sw, f->peer_hw ? "_HW" : "_KN");
-		if (f->ack) {
-			p = put_name(p, "T_ACK_KN", NULL);	/* a kernel stamp, always */
-			p = put_name(p, "EMIT_ACK", NULL);
-		}
-	} else {
-		p = put_reflect_names(p, f->sw, w);
-	}
-	n = (size_t)(p - line);
-	if (2 * n + 2 >= len)
-		return 0;
-	memcpy(buf, line, n);
-	buf[n] = '\n';
-	memset(buf + n + 1, '-', n);
-	buf[2 * n + 1] = '\n';
-	return 2 * n + 2;
-}
-
-static char *put_reflect(char *p, const struct txrec *r, bool sw,
-			 struct sec_cache *sc)
-{
-	p = put_stamp(p, r->t2_wire, sc);
-	if (sw) {
-		p = put_stamp(p, r->t2_sw, sc);
-		p = put_stamp(p, txrec_stamp(r, P_T3_SW), sc);
-	}
-	p = put_stamp(p, r->t3_wire, sc);
-	return put_diff(p, r->t3_wire, r->t2_wire);
-}
-
-size_t txlog_format_line(char *buf, const struct txrec *r,
-			 const struct txlog_fmt *f)
-{
-	struct sec_cache sc = { .len = 0 };
-	char *p = put_u64(buf, r->seq);
-
-	if (f->emit) {
-		if (f->sw)
-			p = put_stamp(p, r->t1_sw, &sc);
-		p = put_stamp(p, r->t1_wire, &sc);
-		p = put_stamp(p, txrec_stamp(r, P_T4_WIRE), &sc);
-		if (f->sw)
-			p = put_stamp(p, txrec_stamp(r, P_T4_SW), &sc);
-		p = put_diff(p, txrec_stamp(r, P_T4_WIRE), r->t1_wire);
-		if (f->peer)
-			p = put_reflect(p, r, f->sw, &sc);
-		if (f->ack) {
-			p = put_stamp(p, txrec_stamp(r, P_T_ACK), &sc);
-			p = put_diff(p, txrec_stamp(r, P_T_ACK), r->t1_wire);
-		}
-	} else {
-		p = put_reflect(p, r, f->sw, &sc);
-	}
-	*p++ = '\n';
-	return (size_t)(p - buf);
+	nanosleep(&ts, NULL);
 }
 
 uint64_t txlog_text_bytes(uint64_t records, const struct txlog_fmt *f)
@@ -299,7 +72,7 @@ uint64_t txlog_text_bytes(uint64_t records, const struct txlog_fmt *f)
 	r.t1_wire = t + 1000;
 	r.t2_wire = t + 20000;
 	r.t2_sw = t + 21000;
-	r.t3_wire = t + 32000;
+	txrec_set_t3_wire(&r, t + 32000);
 	txrec_set_t3_sw(&r, t + 31000);
 	txrec_set_t4_wire(&r, t + 51000);
 	txrec_set_t4_sw(&r, t + 52000);
@@ -327,6 +100,329 @@ static int write_all(int fd, const char *buf, size_t len)
 	}
 	return 0;
 }
+
+/* ---- last (-S): a ring of the last cap records ---- */
+
+struct txrec *txlog_next(struct txlog *l)
+{
+	struct txrec *r;
+
+	if (!l->last)
+		return NULL;
+	if (l->len == l->cap) {
+		l->len--;
+		l->overwritten++;
+	}
+	r = &l->rec[l->head];
+	l->head = l->head + 1 == l->cap ? 0 : l->head + 1;
+	l->len++;
+	txrec_clear(r);
+	return r;
+}
+
+size_t txlog_len(const struct txlog *l)
+{
+	return l->last ? l->len : 0;
+}
+
+const struct txrec *txlog_get(const struct txlog *l, size_t i)
+{
+	size_t first = (l->head + l->cap - l->len) % l->cap;
+
+	return &l->rec[(first + i) % l->cap];
+}
+
+/* ---- streamed: the writer thread ---- */
+
+static void count(_Atomic uint64_t *c, uint64_t n)
+{
+	/* One thread writes each counter: no read-modify-write needed. */
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + n,
+			      memory_order_relaxed);
+}
+
+/* Format the n records from first into the writer's buffer (the header
+ * first, once); returns the bytes. */
+static size_t stream_format(struct txlog *l, uint64_t first, size_t n,
+			    bool *header)
+{
+	size_t len = 0;
+
+	if (!*header) {
+		len = txlog_format_header(l->buf, 2 * TXLOG_LINE_MAX + 2, &l->fmt);
+		*header = true;
+	}
+	for (size_t i = 0; i < n; i++)
+		len += txlog_format_line(l->buf + len, spsc_at(l->q, first + i), &l->fmt);
+	return len;
+}
+
+/*
+ * Drain the ring until closing is set and the ring is empty. After a
+ * failed write the records are still taken off the ring (the loop must
+ * not see it full), but no more is written.
+ */
+static void *stream_writer(void *arg)
+{
+	struct txlog *l = arg;
+	bool header = false;
+	int err = 0;
+
+	for (;;) {
+		uint64_t first;
+		size_t n = spsc_ready(l->q, &first), len;
+
+		if (!n) {
+			if (!atomic_load_explicit(&l->closing, memory_order_acquire)) {
+				nap();
+				continue;
+			}
+			/* Closing: what the loop pushed before it is visible now. */
+			n = spsc_ready(l->q, &first);
+			if (!n)
+				break;
+		}
+		if (n > STREAM_CHUNK)
+			n = STREAM_CHUNK;
+		len = err ? 0 : stream_format(l, first, n, &header);
+		spsc_release(l->q, n);
+		if (!err && (err = write_all(l->fd, l->buf, len)) == 0)
+			count(&l->logged, n);
+		else if (err)
+			atomic_store_explicit(&l->err, err, memory_order_relaxed);
+	}
+	/* An empty log still has its header. */
+	if (!header && !err) {
+		err = write_all(l->fd, l->buf, stream_format(l, 0, 0, &header));
+		if (err)
+			atomic_store_explicit(&l->err, err, memory_order_relaxed);
+	}
+	return NULL;
+}
+
+/*
+ * The CPUs for the writer: those outside this process's affinity (the
+ * loop's, as taskset gave it) where the system has any; else this
+ * process's CPUs but the one the loop runs on now. False: none (one CPU).
+ */
+static bool writer_cpus(cpu_set_t *set, bool outside)
+{
+	cpu_set_t mine;
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	int here = sched_getcpu();
+
+	CPU_ZERO(set);
+	if (sched_getaffinity(0, sizeof(mine), &mine))
+		return false;
+	for (long i = 0; i < n && i < CPU_SETSIZE; i++) {
+		bool in_mine = CPU_ISSET(i, &mine);
+
+		if (outside ? !in_mine : in_mine && i != here)
+			CPU_SET(i, set);
+	}
+	return CPU_COUNT(set) > 0;
+}
+
+/*
+ * Start the writer: ordinary scheduling (not the loop's SCHED_FIFO, if
+ * it has that), no signals (they are the loop's), a small stack, and
+ * the CPUs of writer_cpus(); where the system refuses those CPUs (a
+ * cpuset), the next choice, then no affinity at all.
+ */
+static int stream_start(struct txlog *l)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+	sigset_t all, old;
+	pthread_attr_t attr;
+	int ret = EINVAL;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (int pass = 0; pass < 3 && ret; pass++) {
+		cpu_set_t set;
+
+		pthread_attr_init(&attr);
+		pthread_attr_setstacksize(&attr, STREAM_STACK);
+		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+		pthread_attr_setschedparam(&attr, &sp);
+		if (pass < 2 && !writer_cpus(&set, pass == 0)) {
+			pthread_attr_destroy(&attr);
+			continue;
+		}
+		if (pass < 2)
+			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		ret = pthread_create(&l->tid, &attr, stream_writer, l);
+		pthread_attr_destroy(&attr);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret)
+		return -ret;
+	l->started = true;
+	return 0;
+}
+
+static void stream_stop(struct txlog *l)
+{
+	if (!l->started)
+		return;
+	atomic_store_explicit(&l->closing, 1, memory_order_release);
+	pthread_join(l->tid, NULL);
+	l->started = false;
+}
+
+/* A record leaves the window (or comes without one). */
+static void log_out(void *ctx, const struct txrec *r)
+{
+	struct txlog *l = ctx;
+
+	if (l->last) {
+		*txlog_next(l) = *r;
+		return;
+	}
+	while (!spsc_push(l->q, r)) {
+		/* Full: the loop drops; the end waits while the writer runs. */
+		if (!l->finishing || !l->started || txlog_failed(l)) {
+			count(&l->dropped, 1);
+			return;
+		}
+		nap();
+	}
+}
+
+/* ---- the log ---- */
+
+static int alloc_stream(struct txlog *l, size_t cap)
+{
+	size_t n = spsc_capacity(cap);
+
+	l->cap = n;
+	l->q = mem_alloc(sizeof(*l->q), false);
+	l->slots = mem_alloc(n * sizeof(*l->slots), l->huge);
+	l->buf_len = (size_t)STREAM_CHUNK * TXLOG_LINE_MAX + 2 * TXLOG_LINE_MAX + 2;
+	l->buf = mem_alloc(l->buf_len, false);
+	if (!l->q || !l->slots || !l->buf)
+		return -ENOMEM;
+	spsc_init(l->q, l->slots, n);
+	return 0;
+}
+
+struct txlog *txlog_create(const struct txlog_opts *o)
+{
+	struct txlog *l;
+	int ret;
+
+	if (o->cap == 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	l = aligned_alloc(SPSC_CACHE_LINE, sizeof(*l));
+	if (!l)
+		return NULL;
+	memset(l, 0, sizeof(*l));
+	l->last = o->last;
+	l->huge = o->hugepages;
+	l->fd = -1;
+	if (l->last) {
+		l->cap = o->cap;
+		l->rec = mem_alloc(o->cap * sizeof(*l->rec), o->hugepages);
+		ret = l->rec ? 0 : -ENOMEM;
+	} else {
+		ret = alloc_stream(l, o->cap);
+	}
+	if (!ret && o->window) {
+		l->win = holdback_create(o->window, o->hugepages, log_out, l);
+		ret = l->win ? 0 : -ENOMEM;
+	}
+	if (ret) {
+		txlog_destroy(l);
+		errno = -ret;
+		return NULL;
+	}
+	return l;
+}
+
+void txlog_destroy(struct txlog *l)
+{
+	if (!l)
+		return;
+	stream_stop(l);
+	holdback_destroy(l->win);
+	if (l->last) {
+		mem_free(l->rec, l->cap * sizeof(*l->rec), l->huge);
+	} else {
+		mem_free(l->q, sizeof(*l->q), false);
+		mem_free(l->slots, l->cap * sizeof(*l->slots), l->huge);
+		mem_free(l->buf, l->buf_len, false);
+	}
+	free(l);
+}
+
+int txlog_start(struct txlog *l, int fd)
+{
+	l->fd = fd;
+	return l->last ? 0 : stream_start(l);
+}
+
+void txlog_set_format(struct txlog *l, const struct txlog_fmt *f)
+{
+	/* Published to the writer by the release of the first record. */
+	if (!l->fmt_set)
+		l->fmt = *f;
+	l->fmt_set = true;
+}
+
+void txlog_add(struct txlog *l, const struct txrec *r)
+{
+	if (l->win)
+		holdback_add(l->win, r);
+	else
+		log_out(l, r);
+}
+
+bool txlog_patch_t3(struct txlog *l, uint64_t seq, int64_t t3_wire)
+{
+	struct txrec *r = l->win ? holdback_find(l->win, seq) : NULL;
+
+	if (!r)
+		return false;
+	txrec_set_t3_wire(r, t3_wire);
+	return true;
+}
+
+bool txlog_failed(const struct txlog *l)
+{
+	return atomic_load_explicit(&l->err, memory_order_relaxed) != 0;
+}
+
+int txlog_finish(struct txlog *l, const struct txlog_fmt *f)
+{
+	l->finishing = true;
+	if (l->win)
+		holdback_flush(l->win);
+	if (l->last)
+		return txlog_write(l, l->fd, f);
+	txlog_set_format(l, f);
+	stream_stop(l);
+	return atomic_load_explicit(&l->err, memory_order_relaxed);
+}
+
+uint64_t txlog_logged(const struct txlog *l)
+{
+	return l->last ? l->len : atomic_load_explicit(&l->logged, memory_order_relaxed);
+}
+
+uint64_t txlog_dropped(const struct txlog *l)
+{
+	return atomic_load_explicit(&l->dropped, memory_order_relaxed);
+}
+
+uint64_t txlog_overwritten(const struct txlog *l)
+{
+	return l->overwritten;
+}
+
+/* ---- last (-S): written whole at the end ---- */
 
 /*
  * Writing: worker threads (one per CPU this process may run on, up to

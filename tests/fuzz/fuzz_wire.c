@@ -54,7 +54,8 @@ static void take_pong(const struct wire_hdr *h, const struct wire_body *b)
 	r.t2_wire = b->t2_wire;
 	r.t2_sw = b->t2_sw;
 	txrec_set_t3_sw(&r, b->t3_sw);
-	r.t3_wire = b->fu_t3_wire;
+	txrec_set_t3_wire(&r, b->fu_t3_wire);
+	txrec_set_queue(&r, b->t3_sw, b->t2_sw);
 	for (int m = 0; m < M_COUNT; m++)
 		metric_value(m, &r, &ns);
 	for (int p = 0; p < P_COUNT; p++)

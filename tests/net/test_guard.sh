@@ -269,8 +269,13 @@ guard_log_room() {
 	small_fs -c 5000 -d 0.3 -l "$WORK/small/r.log" >"$WORK/out2.txt" 2>"$WORK/err2.txt"
 	rc=$?
 	[ "$rc" = 0 ]; check_err $? "a log that fits was refused (exit $rc): $(cat "$WORK/err2.txt")"
+	# -d alone: an estimate, so a warning, and the run goes on
+	small_fs -d 0.3 -l "$WORK/small/r.log" >"$WORK/out3.txt" 2>"$WORK/err3.txt"
+	rc=$?
+	[ "$rc" = 0 ] && grep -Eq '^warning: -l .*could reach [0-9.]+ MiB.*if it fills, the run stops there' "$WORK/err3.txt"
+	check_err $? "-d alone: exit $rc, stderr: $(cat "$WORK/err3.txt")"
 	mountpoint -q "$WORK/small"; check_fail $? "the tmpfs outlived its mount namespace"
-	log_test "-l without room on its file system: refused in one line before any packet"
+	log_test "-l without room on its file system: refused in one line before any packet (-c), warned (-d)"
 }
 
 tests_run

@@ -155,8 +155,7 @@ loaded_run() {
 # emit_queue (the sender's own qdisc, T1_KN - T1_SCHED) carries a queue
 # on the emitter's veth: the same tbf there and bulk TCP from the
 # emitter's side, the emitter measuring only while it is loaded (rtt,
-# from T1_KN after the qdisc, does not see this queue). Runs when rant
-# reports emit_queue.
+# from T1_KN after the qdisc, does not see this queue).
 bufferbloat_emit_queue() {
 	local q rc
 	tc -n "$NS_A" qdisc add dev "$VETH_A" root tbf rate 100mbit burst 32k limit 3mb
@@ -199,11 +198,8 @@ series_bufferbloat() {
 	load30=$LOAD_P50
 	[ "$load30" != none ] && [ "$load3" != none ] && [ $((5 * load30)) -le "$load3" ]
 	check_err $? "limit 30kb: loaded p50 $load30 ns, not far below limit 3mb's $load3 ns"
-	# after the logstream merge: required
-	if jq -e '.metrics.emit_queue' "$WORK/long.json" >/dev/null 2>&1; then
-		bufferbloat_emit_queue
-		note=", emit_queue p50 ${EMIT_QUEUE_P50:-?} ns behind the emitter's own queue"
-	fi
+	bufferbloat_emit_queue
+	note=", emit_queue p50 ${EMIT_QUEUE_P50:-?} ns behind the emitter's own queue"
 	log_test "bufferbloat: p50 idle $idle3, 3mb $load3, 30kb $load30 ns$note"
 }
 

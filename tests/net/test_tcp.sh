@@ -157,7 +157,7 @@ tcp_nodelay() {
 	[ "$(jqv "$WORK/e1.json" .diagnosis)" = null ]; check_err $? "JSON diagnosis with --nodelay"
 	grep -q '^emit_ack ' "$WORK/e1.txt"
 	check_err $? "the summary does not show emit_ack"
-	head -1 "$WORK/e1.log" | grep -q ' RESPONSE T_ACK_KN EMIT_ACK$'
+	head -1 "$WORK/e1.log" | grep -q ' RESPONSE T_ACK_KN EMIT_ACK T1_SCHED$'
 	check_err $? "emitter log header without the ACK columns: $(head -1 "$WORK/e1.log")"
 	[ "$(awk 'NR > 2 && $NF != "-"' "$WORK/e1.log" | wc -l)" -gt 0 ]
 	check_err $? "no EMIT_ACK values in the emitter's log"

@@ -69,11 +69,12 @@ static void full_rec(struct txrec *r, const struct legs *l)
 	r->t1_wire = s.t1;
 	r->t2_wire = s.t2;
 	r->t2_sw = s.t2_sw;
-	r->t3_wire = s.t3;
+	txrec_set_t3_wire(r, s.t3);
 	txrec_set_t4_wire(r, s.t4);
 	txrec_set_t3_sw(r, s.t3_sw);
 	txrec_set_t4_sw(r, s.t4_sw);
 	txrec_set_ack(r, s.t4);		/* TCP: the ACK came with the pong */
+	txrec_set_queue(r, s.t1, s.t1 - 700);	/* 700 ns in the qdisc */
 }
 
 /* The reflector's own record: T2 and T3 only. */
@@ -85,7 +86,7 @@ static void reflect_rec(struct txrec *r, const struct legs *l, bool sw)
 	txrec_clear(r);
 	r->seq = 4242;
 	r->t2_wire = s.t2;
-	r->t3_wire = s.t3;
+	txrec_set_t3_wire(r, s.t3);
 	if (sw) {
 		r->t2_sw = s.t2_sw;
 		txrec_set_t3_sw(r, s.t3_sw);
@@ -156,7 +157,9 @@ static void test_full_arithmetic(void)
 	breakdown_compute(&r, true, &b);
 
 	for (int m = 0; m < M_COUNT; m++)
-		ok(b.have[m], "full record: %s present", metric_defs[m].name);
+		if (m != M_REFLECT_QUEUE)
+			ok(b.have[m], "full record: %s present", metric_defs[m].name);
+	ok(!b.have[M_REFLECT_QUEUE], "the emitter's record: no reflect_queue");
 	is_i64(b.ns[M_EMIT_TX], s.t1 - s.t1_sw, "emit_tx = T1w - T1_SW");
 	is_i64(b.ns[M_REFLECT_RX], s.t2_sw - s.t2, "reflect_rx = T2_SW - T2w");
 	is_i64(b.ns[M_REFLECT_PROC], s.t3_sw - s.t2_sw, "reflect_proc = T3_SW - T2_SW");
@@ -234,7 +237,7 @@ static void test_no_t3_wire(void)
 	/* Follow-up lost: the reflector's TX stamp of this pong never came. */
 	l.reflect_rx += SPIKE;
 	full_rec(&r, &l);
-	r.t3_wire = TS_NONE;
+	txrec_set_t3_wire(&r, TS_NONE);
 	breakdown_compute(&r, true, &b);
 	ok(!b.have[M_RESPONSE], "no T3 wire: response absent");
 	ok(!b.have[M_NETWORK], "no T3 wire: network absent");
@@ -252,7 +255,7 @@ static void test_no_t3_wire(void)
 	l = quiet;
 	l.out += SPIKE;
 	full_rec(&r, &l);
-	r.t3_wire = TS_NONE;
+	txrec_set_t3_wire(&r, TS_NONE);
 	breakdown_compute(&r, true, &b);
 	is_largest(&b, M_EMIT_RX,
 		   "no T3 wire, spike in network (unknown): the largest of the rest");
@@ -260,7 +263,7 @@ static void test_no_t3_wire(void)
 	l = quiet;
 	l.reflect_proc += SPIKE;
 	full_rec(&r, &l);
-	r.t3_wire = TS_NONE;
+	txrec_set_t3_wire(&r, TS_NONE);
 	breakdown_compute(&r, true, &b);
 	is_largest(&b, M_REFLECT_PROC, "no T3 wire, spike in reflect_proc");
 }
@@ -330,7 +333,8 @@ static void test_no_reflect_sw(void)
 	l.emit_tx += SPIKE;
 	full_rec(&r, &l);
 	drop_reflect_sw(&r);
-	r.t2_wire = r.t3_wire = TS_NONE;
+	r.t2_wire = TS_NONE;
+	txrec_set_t3_wire(&r, TS_NONE);
 	breakdown_compute(&r, true, &b);
 	ok(!b.have[M_RESPONSE] && !b.have[M_NETWORK],
 	   "no reflector stamps at all: response and network absent");
@@ -431,7 +435,7 @@ static void test_reflector(void)
 	l = quiet;
 	l.reflect_proc += SPIKE;
 	reflect_rec(&r, &l, true);
-	r.t3_wire = TS_NONE;
+	txrec_set_t3_wire(&r, TS_NONE);
 	breakdown_compute(&r, false, &b);
 	ok(!b.have[M_RESPONSE] && !b.have[M_REFLECT_TX],
 	   "reflector without T3 wire: response and reflect_tx absent");
@@ -511,8 +515,37 @@ static void test_negative(void)
 	is_largest(&b, M_REFLECT_RX, "all steps negative: the greatest (reflect_rx, -3)");
 }
 
+/*
+ * The sender's queue is a part of a step (emit_tx on the emitter,
+ * reflect_tx and the response on the reflector), shown with the path but
+ * never the largest step, however long.
+ */
+static void test_queue_part(void)
+{
+	struct legs l = quiet;
+	struct breakdown b;
+	struct txrec r;
+
+	full_rec(&r, &l);
+	txrec_set_queue(&r, r.t1_wire, r.t1_wire - 5 * SPIKE);
+	breakdown_compute(&r, true, &b);
+	ok(b.have[M_EMIT_QUEUE] && b.ns[M_EMIT_QUEUE] == 5 * SPIKE,
+	   "emitter: emit_queue known (%" PRId64 ")", b.ns[M_EMIT_QUEUE]);
+	ok(breakdown_is_part(M_EMIT_QUEUE, true) && !breakdown_is_part(M_REFLECT_QUEUE, true),
+	   "emit_queue is a part on the emitter, reflect_queue is not");
+	ok(!breakdown_is_step(&b, M_EMIT_QUEUE, true), "emit_queue is no step");
+	ok(b.largest != M_EMIT_QUEUE, "a long queue is never the largest step");
+	reflect_rec(&r, &l, true);
+	txrec_set_queue(&r, txrec_stamp(&r, P_T3_WIRE), txrec_stamp(&r, P_T3_WIRE) - 300);
+	breakdown_compute(&r, false, &b);
+	ok(b.have[M_REFLECT_QUEUE] && b.ns[M_REFLECT_QUEUE] == 300 && !b.have[M_EMIT_QUEUE],
+	   "reflector: reflect_queue 300, no emit_queue");
+	ok(breakdown_is_part(M_REFLECT_QUEUE, false), "reflect_queue is a part on the reflector");
+}
+
 int main(void)
 {
+	test_queue_part();
 	test_full_arithmetic();
 	test_spike_each_step();
 	test_no_t3_wire();

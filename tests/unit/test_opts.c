@@ -185,11 +185,11 @@ static const struct row rows[] = {
 	{ E "-j -", OPTS_OK, NULL, NULL },
 	{ R "--json out.json", OPTS_OK, NULL, NULL },
 	{ E "-j", OPTS_ERROR, "json", NULL },
-	{ R "-l run.log", OPTS_ERROR, "log", NULL },
+	{ R "-l run.log", OPTS_OK, NULL, NULL },	/* streamed: any length */
 	{ R "-l run.log -d 60", OPTS_OK, NULL, NULL },
 	{ R "-l run.log -c 100", OPTS_OK, NULL, NULL },
 	{ R "-l run.log -S -T", OPTS_OK, NULL, NULL },
-	{ E "-d 0 -l run.log", OPTS_ERROR, "log", NULL },
+	{ E "-d 0 -l run.log", OPTS_OK, NULL, NULL },
 	{ E "-d 0 -c 5 -l run.log", OPTS_OK, NULL, NULL },
 	{ E "-d 0 -l run.log -S -T", OPTS_OK, NULL, NULL },
 	{ E "-L 20", OPTS_ERROR, "log-threshold", NULL },

@@ -43,7 +43,7 @@ static void fill(struct txrec *r)
 	r->t1_wire = st[P_T1_WIRE];
 	r->t2_wire = st[P_T2_WIRE];
 	r->t2_sw = st[P_T2_SW];
-	r->t3_wire = st[P_T3_WIRE];
+	txrec_set_t3_wire(r, st[P_T3_WIRE]);
 	txrec_set_t4_wire(r, st[P_T4_WIRE]);
 	txrec_set_t3_sw(r, st[P_T3_SW]);
 	txrec_set_t4_sw(r, st[P_T4_SW]);
@@ -59,7 +59,7 @@ static void drop(struct txrec *r, enum point p)
 	case P_T2_WIRE: r->t2_wire = TS_NONE; break;
 	case P_T2_SW: r->t2_sw = TS_NONE; break;
 	case P_T3_SW: txrec_set_t3_sw(r, TS_NONE); break;
-	case P_T3_WIRE: r->t3_wire = TS_NONE; break;
+	case P_T3_WIRE: txrec_set_t3_wire(r, TS_NONE); break;
 	case P_T4_WIRE: txrec_set_t4_wire(r, TS_NONE); break;
 	case P_T4_SW: txrec_set_t4_sw(r, TS_NONE); break;
 	case P_T_ACK: txrec_set_ack(r, TS_NONE); break;
@@ -272,6 +272,8 @@ static void test_metric_values(void)
 		unsigned needs;
 		bool all_false = true, others_ok = true;
 
+		if (metric_is_queue((enum metric_id)m))
+			continue;	/* a length, not stamps: test_queue */
 		expected((enum metric_id)m, &want, &needs);
 		fill(&r);
 		ok(metric_value((enum metric_id)m, &r, &got),
@@ -293,8 +295,10 @@ static void test_metric_values(void)
 					diag("%s: true without %s", name,
 					     pname(p));
 				}
-			} else if (p != P_T2_SW && p != P_T1_SW && p != P_T1_WIRE) {
-				/* (T1_wire is T4_wire's base in the record) */
+			} else if (p != P_T2_SW && p != P_T1_SW && p != P_T1_WIRE &&
+				   p != P_T2_WIRE) {
+				/* (T1_wire is T4_wire's base in the record,
+				 * T2_wire T3_wire's) */
 				/* a stamp it does not need changes nothing */
 				if (!res || v != want) {
 					others_ok = false;
@@ -333,6 +337,12 @@ static void test_metric_table(void)
 		bool uses_sw = false;
 		enum point pts[4] = { d->a, d->b, d->c, d->d };
 
+		if (metric_is_queue((enum metric_id)m) && (d->sw || d->path)) {
+			consistent = false;
+			diag("metric %s: a queue needs no SW stamps and is no step", d->name);
+		}
+		if (metric_is_queue((enum metric_id)m))
+			continue;
 		if (!d->name || !d->name[0] || !d->label || !d->label[0]) {
 			named = false;
 			diag("metric %d lacks a name or label", m);
@@ -384,15 +394,20 @@ static void test_extreme(void)
 	r.t1_wire = 1700000000000000000LL;
 	txrec_set_t4_wire(&r, r.t1_wire + 20000);
 	r.t2_wire = INT64_MIN;
-	r.t3_wire = INT64_MAX;
-	ok(metric_value(M_RESPONSE, &r, &v) && v == INT64_MAX,
-	   "response T3 - T2 from INT64_MAX and INT64_MIN saturates at INT64_MAX");
-	ok(metric_value(M_NETWORK, &r, &v) && v == 20000 - INT64_MAX,
-	   "network = RTT - saturated response, no overflow (%" PRId64 ")", v);
-	r.t2_wire = INT64_MAX;
-	r.t3_wire = INT64_MIN;
-	ok(metric_value(M_NETWORK, &r, &v) && v == INT64_MAX,
-	   "network = RTT - INT64_MIN response saturates at INT64_MAX");
+	txrec_set_t3_wire(&r, INT64_MAX);
+	ok(!metric_value(M_RESPONSE, &r, &v) && txrec_stamp(&r, P_T3_WIRE) == TS_NONE,
+	   "T3 wire more than 2.1 s from T2 (INT64_MIN to INT64_MAX): kept as absent");
+	r.t2_wire = INT64_MAX - 5;
+	txrec_set_t3_wire(&r, INT64_MAX);
+	ok(metric_value(M_RESPONSE, &r, &v) && v == 5,
+	   "T3 wire 5 ns after T2 at the top of int64: response 5");
+	r.t2_wire = INT64_MIN;
+	txrec_set_t3_wire(&r, INT64_MIN + 7);
+	ok(metric_value(M_NETWORK, &r, &v) && v == 20000 - 7,
+	   "network = RTT - response at the bottom of int64 (%" PRId64 ")", v);
+	r.t2_wire = 100;
+	txrec_set_t3_wire(&r, TS_NONE);
+	ok(!metric_value(M_RESPONSE, &r, &v), "no T3 wire: no response");
 	r.t2_sw = INT64_MAX - 5;
 	txrec_set_t3_sw(&r, INT64_MIN);
 	is_i64(txrec_stamp(&r, P_T3_SW), TS_NONE,
@@ -402,8 +417,55 @@ static void test_extreme(void)
 	is_i64(txrec_stamp(&r, P_T3_SW), INT64_MAX, "T3_SW 5 ns after T2_SW at the top");
 }
 
+/*
+ * The sender's queue: kept as SND_KN - SCHED in one field of two names;
+ * the emitter's record (it has T1_SW) gives emit_queue, the reflector's
+ * reflect_queue, never the other; the SCHED stamp is told only with
+ * kernel wire stamps.
+ */
+static void test_queue(void)
+{
+	const int64_t t = 1700000000000000000LL;
+	struct txrec r;
+	int64_t v = 0;
+
+	txrec_clear(&r);
+	ok(!metric_value(M_EMIT_QUEUE, &r, &v) && !metric_value(M_REFLECT_QUEUE, &r, &v),
+	   "a cleared record has no queue");
+	r.t1_sw = t;
+	r.t1_wire = t + 23000;
+	txrec_set_queue(&r, t + 23000, t + 4000);
+	ok(metric_value(M_EMIT_QUEUE, &r, &v) && v == 19000,
+	   "emitter: emit_queue = T1_KN - T1_SCHED = 19000");
+	ok(!metric_value(M_REFLECT_QUEUE, &r, &v), "emitter's record: no reflect_queue");
+	is_i64(txrec_sched(&r, true, true), t + 4000, "T1_SCHED = T1_KN - queue, kernel wire stamps");
+	is_i64(txrec_sched(&r, true, false), TS_NONE, "T1_SCHED unknown with HW wire stamps");
+	is_i64(txrec_sched(&r, false, true), TS_NONE, "no T3_SCHED in the emitter's record");
+	txrec_set_queue(&r, TS_NONE, t + 4000);
+	ok(!metric_value(M_EMIT_QUEUE, &r, &v), "no SND stamp (HW runs): no queue");
+	txrec_set_queue(&r, t + 3 * NS_PER_SEC, t);
+	ok(!metric_value(M_EMIT_QUEUE, &r, &v), "a queue of 3 s does not fit: absent");
+
+	txrec_clear(&r);
+	r.t2_wire = t;
+	txrec_set_t3_wire(&r, t + 9000);
+	txrec_set_queue(&r, t + 9000, t + 8000);
+	ok(metric_value(M_REFLECT_QUEUE, &r, &v) && v == 1000,
+	   "reflector: reflect_queue = T3_KN - T3_SCHED = 1000");
+	ok(!metric_value(M_EMIT_QUEUE, &r, &v), "reflector's record: no emit_queue");
+	is_i64(txrec_sched(&r, false, true), t + 8000, "T3_SCHED = T3_KN - queue");
+	txrec_set_queue(&r, t + 9000, TS_NONE);
+	ok(!metric_value(M_REFLECT_QUEUE, &r, &v), "no SCHED stamp: no queue");
+	ok(metric_in_run(&(struct rant_cfg){ .mode = MODE_EMIT }, M_EMIT_QUEUE) &&
+	   !metric_in_run(&(struct rant_cfg){ .mode = MODE_EMIT }, M_REFLECT_QUEUE) &&
+	   metric_in_run(&(struct rant_cfg){ .mode = MODE_REFLECT }, M_REFLECT_QUEUE) &&
+	   !metric_in_run(&(struct rant_cfg){ .mode = MODE_REFLECT }, M_EMIT_QUEUE),
+	   "each side measures its own queue, without -s");
+}
+
 int main(void)
 {
+	test_queue();
 	test_record();
 	test_offsets();
 	test_wire_offsets();

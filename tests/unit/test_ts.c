@@ -499,10 +499,11 @@ static void test_loopback(void)
 	int64_t before, after;
 	struct ts_stamps rx = { 0, 0 };
 	struct ts_tx tx;
+	int64_t sched = TS_NONE;
 	int r = -1, rt = -1;
 
 	if (fd < 0) {
-		skip(8, "no UDP socket here");
+		skip(10, "no UDP socket here");
 		return;
 	}
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -510,16 +511,16 @@ static void test_loopback(void)
 	    getsockname(fd, (struct sockaddr *)&a, &alen) ||
 	    connect(fd, (struct sockaddr *)&a, sizeof(a))) {
 		close(fd);
-		skip(8, "no loopback here");
+		skip(10, "no loopback here");
 		return;
 	}
 	is_int(ts_sock_enable(fd, false), 0, "ts_sock_enable(udp, sw) -> 0");
 	getsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, &flen);
 	want = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_TX_SOFTWARE |
 	       SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_OPT_ID |
-	       SOF_TIMESTAMPING_OPT_TSONLY;
+	       SOF_TIMESTAMPING_OPT_TSONLY | SOF_TIMESTAMPING_TX_SCHED;
 	ok((flags & want) == want,
-	   "sw: RX/TX software, SOFTWARE, OPT_ID, OPT_TSONLY set (0x%x)", flags);
+	   "sw: RX/TX software, TX_SCHED, SOFTWARE, OPT_ID, OPT_TSONLY set (0x%x)", flags);
 
 	/* RX stamping is switched on by a deferred worker: allow a second. */
 	before = realtime_ns();
@@ -559,6 +560,8 @@ static void test_loopback(void)
 		if (recvmsg(fd, &m, MSG_ERRQUEUE) < 0)
 			break;
 		rt = ts_parse_tx(&m, &tx);
+		if (rt == 0 && tx.type == SCM_TSTAMP_SCHED && tx.key == 0)
+			sched = tx.ts.kn_ns;
 		if (rt == 0 && tx.type == SCM_TSTAMP_SND)
 			break;
 	}
@@ -568,6 +571,10 @@ static void test_loopback(void)
 	   rt == 0 ? tx.key : 0);
 	ok(rt == 0 && tx.ts.kn_ns >= before - NS_PER_MS &&
 	   tx.ts.kn_ns <= after + NS_PER_MS, "loopback tx: KN stamp in range");
+	ok(sched != TS_NONE, "loopback tx: a SCHED report for key 0 came before its SND");
+	ok(sched != TS_NONE && rt == 0 && sched <= tx.ts.kn_ns && tx.ts.kn_ns - sched < NS_PER_SEC,
+	   "loopback tx: SCHED <= SND (the queue: %lld ns)",
+	   (long long)(rt == 0 && sched != TS_NONE ? tx.ts.kn_ns - sched : -1));
 	close(fd);
 }
 

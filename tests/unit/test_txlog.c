@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -62,7 +63,7 @@ static void sample(struct txrec *r)
 	r->t2_wire = S + 23845;
 	r->t2_sw = S + 26045;
 	txrec_set_t3_sw(r, S + 27245);
-	r->t3_wire = S + 28545;
+	txrec_set_t3_wire(r, S + 28545);
 	txrec_set_t4_wire(r, S + 39545);
 	txrec_set_t4_sw(r, S + 42645);
 }
@@ -159,11 +160,11 @@ static void test_lines(void)
 	r.seq = 9;
 	r.t1_wire = S + 2;
 	txrec_set_t4_wire(&r, S + 1000);
-	r.t3_wire = S + 600;
+	txrec_set_t3_wire(&r, S + 600);
 	f = (struct txlog_fmt){ .emit = true, .peer = true };
 	is_str(line(&r, &f),
-	       "9 1700000000.000000002 1700000000.000001000 998 - 1700000000.000000600 -\n",
-	       "no T2 from the peer: T2 and RESPONSE are -");
+	       "9 1700000000.000000002 1700000000.000001000 998 - - -\n",
+	       "no T2 from the peer: T2, T3 (kept after T2 only) and RESPONSE are -");
 
 	/* negative latency, seconds boundary */
 	txrec_clear(&r);
@@ -187,10 +188,10 @@ static void test_lines(void)
 	r.seq = UINT64_MAX;
 	r.t1_sw = 1;
 	r.t1_wire = 1;
-	r.t2_wire = 1;
+	r.t2_wire = INT64_MAX - INT32_MAX;
 	r.t2_sw = INT64_MAX - 3000000000ll;
 	txrec_set_t3_sw(&r, INT64_MAX - 1000000000ll);
-	r.t3_wire = INT64_MAX;
+	txrec_set_t3_wire(&r, INT64_MAX);	/* the largest response kept */
 	txrec_set_t4_wire(&r, 1 + (int64_t)INT32_MAX);	/* the largest RTT kept */
 	txrec_set_t4_sw(&r, 2000000001ll);
 	f = (struct txlog_fmt){ .emit = true, .sw = true, .peer = true };
@@ -203,9 +204,35 @@ static void test_lines(void)
 		is_str(l,
 		       "18446744073709551615 0.000000001 0.000000001"
 		       " 2.147483648 2.000000001 2147483647"
-		       " 0.000000001 9223372033.854775807 9223372035.854775807"
-		       " 9223372036.854775807 9223372036854775806\n",
+		       " 9223372034.707292160 9223372033.854775807 9223372035.854775807"
+		       " 9223372036.854775807 2147483647\n",
 		       "longest line's text");
+	}
+	/* Every column, each stamp as long as it can be: it still fits. */
+	txrec_clear(&r);
+	r.seq = UINT64_MAX;
+	r.t1_sw = INT64_MIN + INT32_MAX;
+	r.t1_wire = INT64_MAX;
+	r.t2_wire = INT64_MIN + INT32_MAX;
+	r.t2_sw = INT64_MIN + INT32_MAX;
+	txrec_set_t3_sw(&r, INT64_MIN + 1);
+	txrec_set_t3_wire(&r, INT64_MIN + 1);
+	txrec_set_t4_wire(&r, INT64_MAX - INT32_MAX);
+	txrec_set_t4_sw(&r, INT64_MIN + 1);
+	txrec_set_ack(&r, INT64_MIN + 1);
+	txrec_set_queue(&r, INT64_MAX, INT64_MAX - INT32_MAX);
+	f = (struct txlog_fmt){ .emit = true, .sw = true, .peer = true, .ack = true,
+				.sched = true };
+	{
+		const char *l = line(&r, &f);
+		size_t n = strlen(l);
+		int cols = 0;
+
+		for (size_t i = 0; i < n; i++)
+			cols += l[i] == ' ';
+		ok(n > 0 && n <= TXLOG_LINE_MAX && l[n - 1] == '\n' && cols == 13,
+		   "every column at its longest (%zu bytes, %d columns) fits in TXLOG_LINE_MAX",
+		   n, cols + 1);
 	}
 }
 
@@ -219,17 +246,21 @@ static void test_extreme(void)
 	txrec_clear(&r);
 	r.seq = UINT64_MAX;
 	r.t2_wire = INT64_MIN;
-	r.t3_wire = INT64_MAX;
+	txrec_set_t3_wire(&r, INT64_MIN + 1);
 	is_str(line(&r, &f),
-	       "18446744073709551615 -9223372036.854775808 9223372036.854775807"
-	       " 9223372036854775807\n",
-	       "reflector: INT64_MIN and INT64_MAX stamps, RESPONSE saturates");
-	r.t2_wire = INT64_MAX;
-	r.t3_wire = INT64_MIN;
+	       "18446744073709551615 -9223372036.854775808 -9223372036.854775807"
+	       " 1\n",
+	       "reflector: INT64_MIN stamps");
+	r.t2_wire = INT64_MAX - 2;
+	txrec_set_t3_wire(&r, INT64_MAX);
 	is_str(line(&r, &f),
-	       "18446744073709551615 9223372036.854775807 -9223372036.854775808"
-	       " -9223372036854775808\n",
-	       "reflector: the other way round saturates low");
+	       "18446744073709551615 9223372036.854775805 9223372036.854775807"
+	       " 2\n",
+	       "reflector: INT64_MAX stamps");
+	txrec_set_t3_wire(&r, INT64_MIN);
+	is_str(line(&r, &f),
+	       "18446744073709551615 9223372036.854775805 - -\n",
+	       "reflector: T3 too far from T2 to be kept: -");
 }
 
 /* Over TCP the emitter's log ends with the ACK stamp and emit_ack. */
@@ -257,38 +288,19 @@ static void test_ack_columns(void)
 	ok(strlen(header(&f)) / 2 < TXLOG_LINE_MAX, "every column with ACK: the header fits");
 }
 
-static void test_linear(void)
+/* A log of the given kind; NULL after a failed check. */
+static struct txlog *mklog(size_t cap, bool last, size_t window, bool huge)
 {
-	struct txlog *l = txlog_create(3, false, false);
-	struct txrec *a, *b, *c;
+	struct txlog_opts o = { .cap = cap, .window = window, .last = last,
+				.hugepages = huge };
 
-	if (!ok(l != NULL, "txlog_create(3, linear)"))
-		return;
-	is_u64(txlog_len(l), 0, "empty");
-	a = txlog_next(l);
-	b = txlog_next(l);
-	c = txlog_next(l);
-	ok(a && b && c && a != b && b != c && a != c, "three distinct slots");
-	if (!(a && b && c)) {
-		txlog_destroy(l);
-		return;
-	}
-	a->seq = 1;
-	b->seq = 2;
-	c->seq = 3;
-	is_u64(txlog_len(l), 3, "len 3");
-	ok(txlog_next(l) == NULL, "linear log full: txlog_next returns NULL");
-	is_u64(txlog_len(l), 3, "len still 3");
-	is_u64(txlog_overwritten(l), 0, "a linear log overwrites nothing");
-	ok(txlog_get(l, 0)->seq == 1 && txlog_get(l, 1)->seq == 2 &&
-	   txlog_get(l, 2)->seq == 3, "records 1 2 3 in order");
-	txlog_destroy(l);
+	return txlog_create(&o);
 }
 
 static void test_ring(void)
 {
 	const size_t cap = 5, k = 12;
-	struct txlog *l = txlog_create(cap, true, false);
+	struct txlog *l = mklog(cap, true, 0, false);
 	bool order = true;
 
 	if (!ok(l != NULL, "txlog_create(5, ring)"))
@@ -329,7 +341,7 @@ static void test_write(void)
 {
 	struct txlog_fmt f = { .emit = true, .sw = true, .peer = true };
 	char path[] = "/tmp/rant-txlog-XXXXXX";
-	struct txlog *l = txlog_create(4, true, false);
+	struct txlog *l = mklog(4, true, 0, false);
 	char want[4096], got[4096];
 	size_t wn = 0;
 	ssize_t gn;
@@ -377,7 +389,7 @@ static void test_write(void)
 
 	/* an empty log: header only */
 	{
-		struct txlog *e = txlog_create(2, false, false);
+		struct txlog *e = mklog(2, true, 0, false);
 		char p2[] = "/tmp/rant-txlog-XXXXXX";
 		int fd2 = mkstemp(p2);
 		struct txlog_fmt rf = { .emit = false };
@@ -410,7 +422,7 @@ static void test_big(void)
 {
 	/* Enough lines to cross any internal write buffer. */
 	const size_t n = 20000;
-	struct txlog *l = txlog_create(n, false, false);
+	struct txlog *l = mklog(n, true, 0, false);
 	struct txlog_fmt f = { .emit = true, .sw = true, .peer = true };
 	char path[] = "/tmp/rant-txlog-XXXXXX";
 	int fd = mkstemp(path);
@@ -458,7 +470,7 @@ static void test_huge(void)
 	struct txlog *l;
 
 	errno = 0;
-	l = txlog_create(100000, true, true);	/* 6.4 MB */
+	l = mklog(100000, true, 0, true);	/* 6.4 MB */
 	if (l) {
 		ok(txlog_next(l) != NULL, "hugepage-backed log gives slots");
 		txlog_destroy(l);
@@ -486,6 +498,246 @@ static void test_text_bytes(void)
 	is_u64(txlog_text_bytes(UINT64_MAX / 10, &refl), UINT64_MAX, "too many to count: saturates");
 }
 
+/* ---- the streamed log: writer thread, window, drops, errors ---- */
+
+/* Read all of fd (a pipe) into a buffer in a thread of its own. */
+struct drain {
+	int fd;
+	char *buf;
+	size_t len, cap;
+};
+
+static void *drain_run(void *arg)
+{
+	struct drain *d = arg;
+	ssize_t n;
+
+	for (;;) {
+		if (d->len + 65536 > d->cap) {
+			d->cap = d->cap ? 2 * d->cap : 1 << 20;
+			d->buf = realloc(d->buf, d->cap);
+			if (!d->buf)
+				return NULL;
+		}
+		n = read(d->fd, d->buf + d->len, d->cap - d->len - 1);
+		if (n <= 0)
+			break;
+		d->len += (size_t)n;
+	}
+	if (d->buf)
+		d->buf[d->len] = 0;
+	return NULL;
+}
+
+/*
+ * The seqs of the lines of text (after the 2 header lines), in order:
+ * their number, whether each is above the one before, and the T3 column
+ * (column col, 1-based) of seq t3_seq in *t3 (0 when absent).
+ */
+static size_t scan_lines(const char *text, bool *rising, int col,
+			 uint64_t t3_seq, char *t3, size_t t3_len)
+{
+	const char *p = text;
+	uint64_t prev = 0;
+	size_t n = 0, hdr = 0;
+
+	*rising = true;
+	t3[0] = 0;
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		uint64_t seq;
+
+		if (!e)
+			break;
+		if (hdr < 2) {
+			hdr++;
+			p = e + 1;
+			continue;
+		}
+		seq = strtoull(p, NULL, 10);
+		if (n && seq <= prev)
+			*rising = false;
+		if (seq == t3_seq) {
+			const char *c = p;
+
+			for (int i = 1; i < col && c < e; i++)
+				c = strchr(c, ' ') + 1;
+			snprintf(t3, t3_len, "%.*s", (int)strcspn(c, " \n"), c);
+		}
+		prev = seq;
+		n++;
+		p = e + 1;
+	}
+	return n;
+}
+
+/*
+ * Records in a shuffled order within the window, T3 patched by seq after
+ * newer records came: the file has every record once, in seq order, the
+ * patched stamp in its row, and the header first.
+ */
+static void test_stream_order(void)
+{
+	const uint64_t n = 30000;
+	struct txlog_fmt f = { .emit = true, .peer = true };
+	struct txlog *l = mklog(1 << 16, false, 64, false);
+	struct drain d = { 0 };
+	pthread_t tid;
+	int pfd[2];
+	bool rising, patched = true;
+	char t3[64], want[64];
+	size_t lines;
+
+	if (!ok(l && !pipe(pfd), "streamed log and a pipe"))
+		return;
+	d.fd = pfd[0];
+	pthread_create(&tid, NULL, drain_run, &d);
+	is_int(txlog_start(l, pfd[1]), 0, "txlog_start: the writer runs");
+	txlog_set_format(l, &f);
+	/* Pairs swapped: 2 1 4 3 ...; each T3 patched two records later. */
+	for (uint64_t s = 1; s <= n; s++) {
+		struct txrec r;
+		uint64_t seq = s % 2 ? s + 1 : s - 1;
+
+		sample(&r);
+		r.seq = seq;
+		txrec_set_t3_wire(&r, TS_NONE);
+		txlog_add(l, &r);
+		if (s > 2 && !txlog_patch_t3(l, s - 2, S + 1000 + (int64_t)(s - 2)))
+			patched = false;
+	}
+	ok(patched, "every T3 patched by seq while in the window");
+	ok(!txlog_patch_t3(l, 1, S), "seq 1 has left the window: no patch");
+	is_int(txlog_finish(l, &f), 0, "txlog_finish -> 0");
+	close(pfd[1]);
+	pthread_join(tid, NULL);
+	is_u64(txlog_logged(l), n, "logged: every record");
+	is_u64(txlog_dropped(l), 0, "dropped: none (the ring holds them all)");
+	ok(d.buf && !strncmp(d.buf, "SEQ T1_KN T4_KN RTT T2_KN T3_KN RESPONSE\n", 41),
+	   "the header comes first");
+	lines = d.buf ? scan_lines(d.buf, &rising, 6, 777, t3, sizeof(t3)) : 0;
+	is_u64(lines, n, "a line per record");
+	ok(rising, "lines in seq order (the window sorted the swapped pairs)");
+	snprintf(want, sizeof(want), "1700000000.000001777");
+	is_str(t3, want, "seq 777's row has its patched T3");
+	free(d.buf);
+	txlog_destroy(l);
+}
+
+/*
+ * A writer that cannot write (its pipe is not read) makes the ring fill:
+ * the loop's records are dropped and counted, never waited for. Once the
+ * pipe is read, the end writes what was queued and what the window held:
+ * written + dropped == added.
+ */
+static void test_stream_drops(void)
+{
+	const uint64_t n = 20000;
+	struct txlog_fmt f = { .emit = true };
+	struct txlog *l = mklog(1024, false, 64, false);
+	struct drain d = { 0 };
+	pthread_t tid;
+	int pfd[2];
+	bool rising;
+	char t3[8];
+	size_t lines;
+
+	if (!ok(l && !pipe(pfd), "streamed log of 1024 and a pipe"))
+		return;
+	is_int(txlog_start(l, pfd[1]), 0, "txlog_start");
+	txlog_set_format(l, &f);
+	for (uint64_t s = 1; s <= n; s++) {
+		struct txrec r;
+
+		sample(&r);
+		r.seq = s;
+		txlog_add(l, &r);
+	}
+	/* At most: the ring, the writer's chunk in hand, the pipe's 64 KiB
+	 * (lines of about 60 bytes) and the window are not dropped. */
+	ok(txlog_dropped(l) >= n - 1024 - 1024 - 65536 / 50 - 64,
+	   "the unread pipe made %llu of %llu records drop",
+	   (unsigned long long)txlog_dropped(l), (unsigned long long)n);
+	ok(!txlog_failed(l), "a slow writer is no failed writer");
+	d.fd = pfd[0];
+	pthread_create(&tid, NULL, drain_run, &d);
+	is_int(txlog_finish(l, &f), 0, "txlog_finish once the pipe is read -> 0");
+	close(pfd[1]);
+	pthread_join(tid, NULL);
+	is_u64(txlog_logged(l) + txlog_dropped(l), n,
+	       "written %llu + dropped %llu == added",
+	       (unsigned long long)txlog_logged(l), (unsigned long long)txlog_dropped(l));
+	lines = d.buf ? scan_lines(d.buf, &rising, 2, 0, t3, sizeof(t3)) : 0;
+	is_u64(lines, txlog_logged(l), "the file has the lines written");
+	ok(rising, "in seq order, with gaps where records dropped");
+	ok(d.buf && strstr(d.buf, "\n20000 "), "the window's last record was written at the end");
+	free(d.buf);
+	txlog_destroy(l);
+}
+
+/* A write error (disk full): txlog_failed() says so to the loop, the
+ * records go on being taken off the ring, txlog_finish returns it. */
+static void test_stream_error(void)
+{
+	struct txlog_fmt f = { .emit = true };
+	struct txlog *l = mklog(1024, false, 0, false);
+	int full = open("/dev/full", O_WRONLY);
+	int waited = 0;
+
+	if (full < 0 || !l) {
+		skip(4, "no /dev/full");
+		txlog_destroy(l);
+		return;
+	}
+	is_int(txlog_start(l, full), 0, "txlog_start on /dev/full");
+	txlog_set_format(l, &f);
+	for (uint64_t s = 1; s <= 100; s++) {
+		struct txrec r;
+
+		sample(&r);
+		r.seq = s;
+		txlog_add(l, &r);
+	}
+	while (!txlog_failed(l) && waited++ < 5000)
+		usleep(1000);
+	ok(txlog_failed(l), "txlog_failed() after the writer's first write");
+	for (uint64_t s = 101; s <= 5000; s++) {
+		struct txrec r;
+
+		sample(&r);
+		r.seq = s;
+		txlog_add(l, &r);
+	}
+	is_int(txlog_finish(l, &f), -ENOSPC, "txlog_finish -> -ENOSPC");
+	is_u64(txlog_logged(l), 0, "nothing counted as written");
+	close(full);
+	txlog_destroy(l);
+}
+
+/* A run that logged nothing still writes the header (from finish). */
+static void test_stream_empty(void)
+{
+	struct txlog_fmt f = { .emit = false };
+	struct txlog *l = mklog(1024, false, 0, false);
+	char path[] = "/tmp/rant-txlog-XXXXXX";
+	int fd = mkstemp(path);
+	char got[256];
+	ssize_t gn;
+
+	if (!l || fd < 0) {
+		fail("txlog and mkstemp");
+		return;
+	}
+	is_int(txlog_start(l, fd), 0, "txlog_start");
+	is_int(txlog_finish(l, &f), 0, "txlog_finish with no record");
+	gn = pread(fd, got, sizeof(got) - 1, 0);
+	got[gn > 0 ? gn : 0] = 0;
+	is_str(got, hdr_of("SEQ T2_KN T3_KN RESPONSE"), "empty streamed log: header only");
+	close(fd);
+	unlink(path);
+	txlog_destroy(l);
+}
+
 int main(void)
 {
 	test_text_bytes();
@@ -495,10 +747,13 @@ int main(void)
 	test_header();
 	test_lines();
 	test_extreme();
-	test_linear();
 	test_ring();
 	test_write();
 	test_big();
 	test_huge();
+	test_stream_order();
+	test_stream_drops();
+	test_stream_error();
+	test_stream_empty();
 	return done_testing();
 }
