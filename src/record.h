@@ -11,6 +11,11 @@
  * and, over TCP, T_ACK (when the reflector acknowledged the ping's last
  * byte, a kernel stamp) from T1_SW.
  * "wire" stamps are HW or KN as the run's timestamp source says.
+ *
+ * A lost ping (emitter: no pong within --timeout) keeps its row: the
+ * stamps it has (T1_SW, T1_wire) and TXREC_LOST in t4_wire_d. No offset
+ * is ever stored as TXREC_LOST (one that small is stored as absent), so
+ * the marker cannot be mistaken for a stamp, and every T4 reads absent.
  */
 #ifndef RANT_RECORD_H
 #define RANT_RECORD_H
@@ -21,6 +26,7 @@
 #include "timeutil.h"
 
 #define TXREC_NO_DELTA INT32_MIN
+#define TXREC_LOST (INT32_MIN + 1)	/* in t4_wire_d: the ping was lost */
 
 struct txrec {
 	uint64_t seq;
@@ -59,5 +65,12 @@ void txrec_set_t4_sw(struct txrec *r, int64_t t4_sw);
 /* Store T4_wire (after T1_wire) and T_ACK (after T1_SW), as above. */
 void txrec_set_t4_wire(struct txrec *r, int64_t t4_wire);
 void txrec_set_ack(struct txrec *r, int64_t t_ack);
+/* Mark r lost: its T4 stamps are dropped, the others kept. */
+void txrec_set_lost(struct txrec *r);
+
+static inline bool txrec_lost(const struct txrec *r)
+{
+	return r->t4_wire_d == TXREC_LOST;
+}
 
 #endif

@@ -750,6 +750,7 @@ static int write_log(struct run *r)
 		.peer = r->cfg->mode == MODE_EMIT && r->peer_body,
 		.peer_hw = r->peer_hw,
 		.ack = r->cfg->mode == MODE_EMIT && r->cfg->tcp,
+		.lost = r->cfg->mode == MODE_EMIT,
 	};
 	int ret;
 

@@ -234,6 +234,8 @@ size_t txlog_format_header(char *buf, size_t len, const struct txlog_fmt *f)
 			p = put_name(p, "T_ACK_KN", NULL);	/* a kernel stamp, always */
 			p = put_name(p, "EMIT_ACK", NULL);
 		}
+		if (f->lost)
+			p = put_name(p, "LOST", NULL);
 	} else {
 		p = put_reflect_names(p, f->sw, w);
 	}
@@ -279,6 +281,8 @@ size_t txlog_format_line(char *buf, const struct txrec *r,
 			p = put_stamp(p, txrec_stamp(r, P_T_ACK), &sc);
 			p = put_diff(p, txrec_stamp(r, P_T_ACK), r->t1_wire);
 		}
+		if (f->lost)
+			p = put_name(p, txrec_lost(r) ? "LOST" : "-", NULL);
 	} else {
 		p = put_reflect(p, r, f->sw, &sc);
 	}

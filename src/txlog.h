@@ -13,6 +13,8 @@
  *              then, when the pongs carried them,
  *              T2_w [T2_SW T3_SW] T3_w RESPONSE
  *              then, over TCP, T_ACK_KN EMIT_ACK
+ *              then LOST: "LOST" for a ping without a pong in time
+ *              (its row has the stamps it got, "-" for the rest), else "-"
  *   reflector: SEQ T2_w [T2_SW T3_SW] T3_w RESPONSE
  * where _w is _HW or _KN by the timestamp source of that side and the
  * bracketed SW columns appear with -s.
@@ -35,10 +37,11 @@ struct txlog_fmt {
 	bool peer;		/* emitter: append the reflector's columns */
 	bool peer_hw;		/* the reflector's wire stamps are HW */
 	bool ack;		/* emitter over TCP: append T_ACK_KN and EMIT_ACK */
+	bool lost;		/* emitter: append the LOST column, last */
 };
 
 /* Longest line txlog_format_line() writes, newline included. */
-#define TXLOG_LINE_MAX 256
+#define TXLOG_LINE_MAX 320
 
 struct txlog *txlog_create(size_t cap, bool ring, bool hugepages);
 void txlog_destroy(struct txlog *l);

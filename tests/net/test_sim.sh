@@ -258,7 +258,7 @@ sim_rant_hw_path() {
 	check_err $? "emitter timestamp_source: $(jqv "$WORK/h1.e.json" .timestamp_source)"
 	[ "$(jqv "$WORK/h1.r.json" .timestamp_source)" = hardware ]
 	check_err $? "reflector timestamp_source: $(jqv "$WORK/h1.r.json" .timestamp_source)"
-	head -1 "$WORK/h1.e.log" | grep -q '^SEQ T1_SW T1_HW T4_HW T4_SW RTT T2_HW T2_SW T3_SW T3_HW RESPONSE$'
+	head -1 "$WORK/h1.e.log" | grep -q '^SEQ T1_SW T1_HW T4_HW T4_SW RTT T2_HW T2_SW T3_SW T3_HW RESPONSE LOST$'
 	check_err $? "emitter log header: $(head -1 "$WORK/h1.e.log")"
 	grep -q '^timestamps: hardware' "$WORK/h1.e.txt"
 	check_err $? "no 'timestamps: hardware' line: $(head -4 "$WORK/h1.e.txt")"
