@@ -93,6 +93,8 @@ enum measure_next measure_done(struct run *r, const struct txrec *rec,
 		r->stop_reason = "log full";
 		return MEASURE_STOP;
 	}
+	if (txrec_lost(rec))
+		return MEASURE_GO_ON;
 	if (r->cfg->threshold_ns && latency_ns > r->cfg->threshold_ns) {
 		breach_seen(r, rec, latency_ns);
 		if (!r->cfg->cont) {

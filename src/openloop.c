@@ -9,18 +9,6 @@
 #include "mem.h"
 #include "openloop.h"
 
-size_t ol_slots(int64_t lifetime_ns, int64_t interval_ns)
-{
-	uint64_t need, slots = 1;
-
-	if (interval_ns <= 0 || lifetime_ns < 0)
-		return 0;
-	need = 2 * ((uint64_t)(lifetime_ns / interval_ns) + 2);
-	while (slots < need && slots <= OL_MAX_SLOTS)
-		slots <<= 1;
-	return slots > OL_MAX_SLOTS ? 0 : (size_t)slots;
-}
-
 int ol_create(struct ol_table *t, size_t slots, bool hugepages)
 {
 	memset(t, 0, sizeof(*t));
@@ -53,7 +41,7 @@ struct ol_entry *ol_put(struct ol_table *t, uint64_t seq)
 {
 	struct ol_entry *x = &t->e[seq & t->mask];
 
-	if (x->state != OL_FREE || seq < t->next)
+	if (!ol_room(t, seq))
 		return NULL;
 	txrec_clear(&x->rec);
 	x->rec.seq = seq;
@@ -64,6 +52,11 @@ struct ol_entry *ol_put(struct ol_table *t, uint64_t seq)
 	if (++t->inflight > t->inflight_max)
 		t->inflight_max = t->inflight;
 	return x;
+}
+
+bool ol_room(const struct ol_table *t, uint64_t seq)
+{
+	return t->e[seq & t->mask].state == OL_FREE && seq >= t->next;
 }
 
 struct ol_entry *ol_get(struct ol_table *t, uint64_t seq)

@@ -31,6 +31,9 @@
 /* The most pings in flight: --timeout / --interval above half of it is
  * refused at start-up. */
 #define OL_MAX_SLOTS (1u << 17)
+/* How long an answered ping waits for its TX stamp (HW stamps lag the
+ * send) before it is taken without one. */
+#define OL_TX_WAIT_NS (2 * 1000 * 1000)
 
 enum ol_state {
 	OL_FREE,		/* no ping in the slot */
@@ -63,8 +66,19 @@ struct ol_table {
  * Slots for pings that stay in the table up to lifetime_ns (--timeout and
  * the TX stamp's wait) sent every interval_ns: a power of two, at least
  * twice the pings of one lifetime; 0 when that is above OL_MAX_SLOTS.
+ * (Inline: the option parser checks it, without the rest of the module.)
  */
-size_t ol_slots(int64_t lifetime_ns, int64_t interval_ns);
+static inline size_t ol_slots(int64_t lifetime_ns, int64_t interval_ns)
+{
+	uint64_t need, slots = 1;
+
+	if (interval_ns <= 0 || lifetime_ns < 0)
+		return 0;
+	need = 2 * ((uint64_t)(lifetime_ns / interval_ns) + 2);
+	while (slots < need && slots <= OL_MAX_SLOTS)
+		slots <<= 1;
+	return slots > OL_MAX_SLOTS ? 0 : (size_t)slots;
+}
 
 /* Allocate (and touch) slots entries, a power of two: 0 or -errno. */
 int ol_create(struct ol_table *t, size_t slots, bool hugepages);
@@ -78,6 +92,8 @@ void ol_reset(struct ol_table *t, uint64_t first);
  * holds an older ping (the table is full: wait for it to be retired).
  */
 struct ol_entry *ol_put(struct ol_table *t, uint64_t seq);
+/* Is the slot of a new ping of seq free? */
+bool ol_room(const struct ol_table *t, uint64_t seq);
 /* The entry of seq while it is in the table, else NULL. */
 struct ol_entry *ol_get(struct ol_table *t, uint64_t seq);
 /* The lowest seq in the table, or NULL when it is empty. */

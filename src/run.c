@@ -114,6 +114,24 @@ static int alloc_memory(struct run *r)
 		}
 		r->nsweep = i + 1;
 	}
+	if (c->mode == MODE_EMIT && c->interval_ns) {
+		r->rtt_intended = hist_create(c->bucket_ns, c->overflow_ns, c->hugepages);
+		if (!r->rtt_intended) {
+			fprintf(stderr, "rant: cannot allocate the rtt_intended histogram: %s: %s\n",
+				strerror(errno), fix);
+			return -ENOMEM;
+		}
+	}
+	if (c->open_loop) {
+		size_t slots = ol_slots(c->timeout_ns + OL_TX_WAIT_NS, c->interval_ns);
+		int err = ol_create(&r->flight, slots, c->hugepages);
+
+		if (err) {
+			fprintf(stderr, "rant: cannot allocate the table of %zu pings in flight: %s: %s\n",
+				slots, strerror(-err), fix);
+			return err;
+		}
+	}
 	if (r->have_log) {
 		size_t cap = c->snapshot ? RANT_RING_RECORDS : (size_t)expect;
 		long avail = mem_available_kb();
@@ -257,6 +275,8 @@ void run_teardown(struct run *r)
 	for (unsigned int i = 0; i < r->nsweep; i++)
 		hist_destroy(r->sweep[i].rtt);
 	txlog_destroy(r->log);
+	hist_destroy(r->rtt_intended);
+	ol_destroy(&r->flight);
 	sessions_destroy(r->sessions);
 	if (r->have_log)
 		outfile_abort(&r->logf);

@@ -504,6 +504,44 @@ int sk_tx_ack(struct sk *s, uint32_t key, int64_t wait_ns, struct ts_stamps *ts)
 	return sk_tx_report(s, key, SCM_TSTAMP_ACK, wait_ns, ts);
 }
 
+int sk_tx_next(struct sk *s, uint32_t *key, struct ts_stamps *ts)
+{
+	struct ts_tx tx;
+	int ret;
+
+	for (int i = 0; i < SK_STASH; i++) {
+		struct sk_stash *e = &s->stash[i];
+
+		if (e->used && e->type == SCM_TSTAMP_SND) {
+			e->used = false;
+			*key = e->key;
+			*ts = e->ts;
+			return 0;
+		}
+	}
+	while ((ret = errqueue_read(s, &tx)) != -EAGAIN) {
+		if (ret)
+			continue;
+		if (tx.type == SCM_TSTAMP_SND) {
+			*key = tx.key;
+			*ts = tx.ts;
+			return 0;
+		}
+		stash_put(s, &tx);
+	}
+	return -EAGAIN;
+}
+
+int sk_poll(struct sk *s, int64_t deadline_ns)
+{
+	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
+	int64_t left = deadline_ns - monotonic_ns();
+	struct timespec ts = ns_to_timespec(left > 0 ? left : 0);
+	int n = ppoll(&pfd, 1, &ts, NULL);
+
+	return n < 0 ? -errno : n;
+}
+
 int sk_wait(struct sk *s, int64_t deadline_ns)
 {
 	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };

@@ -128,6 +128,22 @@ int sk_tx_stamp(struct sk *s, uint32_t key, int64_t wait_ns,
 int sk_tx_ack(struct sk *s, uint32_t key, int64_t wait_ns, struct ts_stamps *ts);
 
 /*
+ * The next TX stamp (SCM_TSTAMP_SND) of any key, from the stash or the
+ * error queue, for a caller that routes them itself (several sends in
+ * flight); other reports met on the way are stashed. 0 with *key and
+ * *ts, or -EAGAIN when none is queued. Never waits.
+ */
+int sk_tx_next(struct sk *s, uint32_t *key, struct ts_stamps *ts);
+
+/*
+ * One poll() until a datagram, a TX stamp or an error is queued, or
+ * deadline (CLOCK_MONOTONIC ns): >0 ready, 0 timeout, -errno. Unlike
+ * sk_wait() it reads nothing: the caller drains the error queue
+ * (sk_tx_next) and the receive queue (which clears a pending ICMP error).
+ */
+int sk_poll(struct sk *s, int64_t deadline_ns);
+
+/*
  * Wait until fd is readable or deadline (CLOCK_MONOTONIC ns) passes:
  * 1 readable, 0 timeout, -EINTR on a signal. A queued TX stamp makes
  * poll() report POLLERR at once, so the error queue is drained into the

@@ -40,6 +40,7 @@ static void test_put_get(void)
 	ok(x && x->rec.seq == 104 && x->state == OL_SENT, "seq 104 found, sent");
 	ok(!ol_get(&t, 100) && !ol_get(&t, 109) && !ol_get(&t, 104 + 8),
 	   "seqs never put are not found (not even in 104's slot)");
+	ok(!ol_room(&t, 109), "full: no room for seq 109 (101's slot)");
 	ok(!ol_put(&t, 109), "full: seq 109 would take 101's slot, refused");
 	ok(!ol_put(&t, 105), "a seq already put is refused");
 
