@@ -44,7 +44,7 @@ core_counts() {
 	check_err $? "warm-up pings: emitter sent $(jqv "$WORK/e1.json" .counts.warmup), reflector got $(jqv "$WORK/r1.json" .counts.warmup)"
 	grep -q "^measuring: warm-up done after $(jqv "$WORK/e1.json" .counts.warmup) pings$" "$WORK/e1.txt"
 	check_err $? "no 'measuring: warm-up done after N pings' line with the JSON's warm-up count"
-	[ $(($(wc -l <"$WORK/e1.log") - 2)) = "$er" ]; check_err $? "emitter log rows != received $er"
+	[ $(($(wc -l <"$WORK/e1.log") - 2)) = "$es" ]; check_err $? "emitter log rows != sent $es (received and LOST)"
 	[ $(($(wc -l <"$WORK/r1.log") - 2)) = "$rr" ]; check_err $? "reflector log rows != received $rr"
 	[ "$(jqv "$WORK/e1.json" .metrics.rtt.samples)" = "$er" ]; check_err $? "rtt samples != received"
 	[ "$(jqv "$WORK/e1.json" .timestamp_source)" = kernel ]; check_err $? "veth must report kernel stamps"
