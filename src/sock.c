@@ -411,8 +411,9 @@ uint64_t sk_drops(struct sk *s)
 	return s->drops;
 }
 
-/* One error-queue entry: 0 with a TX stamp report, -EAGAIN when empty,
- * -ENOMSG for anything else. */
+/* One error-queue entry: 0 with a TX stamp report, -ENOMSG for another
+ * entry, -EAGAIN when none can be read: empty, or the socket is gone (a
+ * TCP connection that broke has fd -1; looping on EBADF would hang). */
 static int errqueue_read(struct sk *s, struct ts_tx *tx)
 {
 	char control[CMSG_BUF];
@@ -422,7 +423,7 @@ static int errqueue_read(struct sk *s, struct ts_tx *tx)
 	};
 
 	if (recvmsg(s->fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
-		return errno == EAGAIN || errno == EWOULDBLOCK ? -EAGAIN : -ENOMSG;
+		return -EAGAIN;
 	if (ts_parse_tx(&msg, tx) ||
 	    (tx->type != SCM_TSTAMP_SND && tx->type != SCM_TSTAMP_ACK))
 		return -ENOMSG;
