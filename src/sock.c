@@ -465,7 +465,20 @@ static void errqueue_drain(struct sk *s)
 	getsockopt(s->fd, SOL_SOCKET, SO_ERROR, &err, &len);
 }
 
-/* The report of the given type (SCM_TSTAMP_SND or _ACK) for key. */
+/* Is a message waiting to be received (or an error to be returned)? */
+static bool sk_rx_pending(struct sk *s)
+{
+	char c;
+
+	return recv(s->fd, &c, sizeof(c), MSG_PEEK | MSG_DONTWAIT) >= 0 || errno != EAGAIN;
+}
+
+/*
+ * The report of the given type (SCM_TSTAMP_SND or _ACK) for key. The
+ * wait ends early when a message is waiting: under a backlog the kernel
+ * drops TX stamps (the receive queue is full, and the error queue shares
+ * its room), and waiting for each would slow the loop further.
+ */
 static int sk_tx_report(struct sk *s, uint32_t key, uint32_t type,
 			int64_t wait_ns, struct ts_stamps *ts)
 {
@@ -489,7 +502,7 @@ static int sk_tx_report(struct sk *s, uint32_t key, uint32_t type,
 			return -ENOENT;
 		if (!deadline)
 			deadline = monotonic_ns() + wait_ns;
-		else if (monotonic_ns() > deadline)
+		else if (monotonic_ns() > deadline || sk_rx_pending(s))
 			return -ENOENT;
 	}
 }

@@ -114,7 +114,8 @@ uint64_t sk_drops(struct sk *s);
 
 /*
  * The TX stamp of send number key, from the error queue: reads reports
- * until key's arrives or wait_ns passes (0: only what is queued now).
+ * until key's arrives or wait_ns passes (0: only what is queued now), or
+ * a message is waiting to be received (a backlog: no time to wait).
  * Reports for other keys are kept in a small stash (SK_STASH, by key),
  * where a later call for them finds them. Returns 0 with *ts, or -ENOENT.
  */
