@@ -469,9 +469,12 @@ static int check_open_loop(struct parser *ps, const struct rant_cfg *c)
 		return -1;
 	}
 	if (!ol_slots(c->timeout_ns + OL_TX_WAIT_NS, c->interval_ns)) {
-		fprintf(ps->err, "rant: --open-loop: --timeout %g us / --interval %g us keeps more than %u pings in flight: raise --interval or lower --timeout\n",
-			(double)c->timeout_ns / NS_PER_US, (double)c->interval_ns / NS_PER_US,
-			OL_MAX_SLOTS / 2);
+		char t[24], i[24];
+
+		fmt_units(t, sizeof(t), c->timeout_ns, NS_PER_US);
+		fmt_units(i, sizeof(i), c->interval_ns, NS_PER_US);
+		fprintf(ps->err, "rant: --open-loop: --timeout %s us / --interval %s us keeps more than %u pings in flight: raise --interval or lower --timeout\n",
+			t, i, OL_MAX_SLOTS / 2);
 		return -1;
 	}
 	return 0;
