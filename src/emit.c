@@ -791,7 +791,9 @@ static enum measure_next emit_measure_open(struct emitter *e)
 			slot++;
 		}
 		emit_open_receive(e);
-		if (!ol_empty(e->ol))
+		/* Sleeping, every stamp is read: one left queued (a warm-up
+		 * ping's) would end each poll() at once. */
+		if (!ol_empty(e->ol) || c->block)
 			emit_open_harvest(e);
 		s = emit_open_retire(e, now);
 		if (step == MEASURE_GO_ON)
