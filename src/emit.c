@@ -645,7 +645,8 @@ static void emit_open_receive(struct emitter *e)
 	struct sk_msg m;
 	int ret;
 
-	while ((ret = r->tp->recv(&r->sk, rx_buf, sizeof(rx_buf), &m, r->cfg->sw, false)) != -EAGAIN) {
+	while ((ret = r->tp->recv(&r->sk, rx_buf, sizeof(rx_buf), &m, r->cfg->sw,
+				  false)) != -EAGAIN) {
 		enum pong_class k;
 		struct ol_entry *x;
 
