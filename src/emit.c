@@ -3,7 +3,9 @@
  * The emit loop (see emit.h), in three phases: warm-up, measure, and the
  * follow-up fetch after a breach. One transaction is the same in all
  * three (emit_transact); the phases differ in what they count and when
- * they stop.
+ * they stop. Measuring open loop (--open-loop) has a loop of its own
+ * (emit_measure_open). Every count of the measured run, in both loops,
+ * goes through emit_count_sent/_received/_lost/_late.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -11,8 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "capture.h"
 #include "auth.h"
+#include "capture.h"
 #include "emit.h"
 #include "measure.h"
 #include "report.h"
@@ -36,10 +38,14 @@ struct emitter {
 	bool last_valid;
 	uint32_t size;			/* bytes of this phase's pings (-m, or a sweep's size) */
 	int64_t gone_since;		/* TCP: monotonic ns since the connection is down, or 0 */
-	int64_t t1_sw;			/* T1_SW of the last ping sent */
 	bool rx_stamped;		/* the last pong came with an RX stamp */
 	int64_t prev_t1, prev_t4;	/* wire stamps of the last measured one */
+	int64_t late_ns;		/* --interval: how late after its slot the ping left */
+	struct loss_track loss;		/* bursts and reordering */
+	struct ol_table *ol;		/* measuring open loop: the pings in flight, else NULL */
 };
+
+_Static_assert(EMIT_WINDOW >= OL_MAX_SLOTS, "the pong window covers every ping in flight");
 
 /* How one transaction ended. */
 enum tx_result {
@@ -49,60 +55,6 @@ enum tx_result {
 	TX_LATE,		/* pong read in time, but stamped after --timeout */
 	TX_DONE,		/* pong matched: the record is filled */
 };
-
-/*
- * The counts of the measured run, one function per event, so that every
- * count also reaches the interval reports (-I, series.h). t_sent is the
- * ping's T1_SW (CLOCK_REALTIME ns); latency the main metric (RTT) in ns.
- */
-_Static_assert(EMIT_WINDOW <= SERIES_SEQ_MIN, "the series remembers every ping in flight");
-
-static void emit_count_sent(struct emitter *e, uint64_t seq, int64_t t_sent)
-{
-	struct run *r = e->r;
-
-	r->cnt.sent++;
-	if (r->nsweep)
-		r->sweep[r->sweep_idx].sent++;
-	if (r->series)
-		series_sent(r->series, seq, t_sent);
-}
-
-static void emit_count_received(struct emitter *e, const struct txrec *rec,
-				int64_t latency)
-{
-	struct run *r = e->r;
-	int64_t rtt;
-
-	r->cnt.received++;
-	/* a pong without the RTT's stamps has no value (latency is 0 then) */
-	if (r->series)
-		series_received(r->series, rec->seq,
-				metric_value(M_RTT, rec, &rtt) ? latency : SERIES_NO_VALUE);
-}
-
-static void emit_count_lost(struct emitter *e, uint64_t seq, int64_t t_sent)
-{
-	struct run *r = e->r;
-
-	(void)t_sent;	/* the series finds seq's interval by seq */
-	r->cnt.lost++;
-	if (r->nsweep)
-		r->sweep[r->sweep_idx].lost++;
-	if (r->series)
-		series_lost(r->series, seq);
-}
-
-/* A pong of measured ping seq came after it was counted lost. */
-static void emit_count_late(struct emitter *e, uint64_t seq)
-{
-	struct run *r = e->r;
-
-	(void)seq;	/* counted in the interval it is seen in */
-	r->cnt.late++;
-	if (r->series)
-		series_late(r->series);
-}
 
 void pong_window_forget(struct pong_window *w, uint64_t seq)
 {
@@ -136,38 +88,68 @@ enum pong_class emit_classify(struct pong_window *w, const void *buf,
 	return h->seq == seq ? PONG_MATCH : PONG_LATE;
 }
 
-/*
- * --key: whether a datagram shaped as this phase's pong carries a valid
- * MAC. Checked before it is classified, so a forged pong cannot mark its
- * seq as seen. Other datagrams pass here and are counted invalid after.
- */
-static bool emit_authentic(struct emitter *e, const struct sk_msg *m)
-{
-	struct wire_hdr h;
+/* ---- the counts of the measured run: every one goes through these ---- */
 
-	if (m->len < 0 || (size_t)m->len != e->size ||
-	    wire_parse(rx_buf, (size_t)m->len, WIRE_PONG, &h))
-		return true;
-	if (!(h.flags & WIRE_F_AUTH)) {
-		e->r->peer_no_key = true;	/* a reflector without --key */
-		return false;
-	}
-	return auth_verify(e->r->auth, rx_buf, (size_t)m->len);
-}
-
-/* Classify one datagram; 1 if it is the pong awaited, else 0 after counting it. */
-static int emit_match(struct emitter *e, const struct sk_msg *m, struct wire_hdr *h)
+/* A measured ping left at t_sent (its T1_SW). */
+static void emit_count_sent(struct emitter *e, uint64_t seq, int64_t t_sent)
 {
 	struct run *r = e->r;
 
-	if (r->auth && !emit_authentic(e, m)) {
-		r->cnt.invalid++;
-		r->cnt.unauthenticated++;
-		return 0;
-	}
-	switch (emit_classify(&e->seen, rx_buf, m->len, e->size, r->session, e->seq, h)) {
+	r->cnt.sent++;
+	if (r->nsweep)
+		r->sweep[r->sweep_idx].sent++;
+	if (r->series)
+		series_sent(r->series, seq, t_sent);
+}
+
+/* Its pong came in time: rec (T3 may follow), latency its RTT (0: none). */
+static void emit_count_received(struct emitter *e, const struct txrec *rec,
+				int64_t latency)
+{
+	struct run *r = e->r;
+	int64_t rtt;
+
+	r->cnt.received++;
+	loss_received(&e->loss);
+	/* a pong without the RTT's stamps has no value (latency is 0 then) */
+	if (r->series)
+		series_received(r->series, rec->seq,
+				metric_value(M_RTT, rec, &rtt) ? latency : SERIES_NO_VALUE);
+}
+
+/* No pong in time for the ping of seq sent at t_sent (its T1_SW). */
+static void emit_count_lost(struct emitter *e, uint64_t seq, int64_t t_sent)
+{
+	struct run *r = e->r;
+
+	(void)t_sent;	/* the series finds seq's interval by seq */
+	r->cnt.lost++;
+	if (r->nsweep)
+		r->sweep[r->sweep_idx].lost++;
+	loss_lost(&e->loss);
+	r->cnt.loss_burst_max = e->loss.burst_max;
+	if (r->series)
+		series_lost(r->series, seq);
+}
+
+/* The pong of seq came after its ping was counted lost. */
+static void emit_count_late(struct emitter *e, uint64_t seq)
+{
+	(void)seq;	/* counted in the interval it is seen in */
+	e->r->cnt.late++;
+	if (e->r->series)
+		series_late(e->r->series);
+}
+
+/* A datagram that is not the pong of a ping in flight: counted by class. */
+static void emit_count_stray(struct emitter *e, enum pong_class k,
+			     const struct wire_hdr *h)
+{
+	struct run *r = e->r;
+
+	switch (k) {
 	case PONG_MATCH:
-		return 1;
+		break;
 	case PONG_INVALID:
 		r->cnt.invalid++;
 		break;
@@ -187,6 +169,42 @@ static int emit_match(struct emitter *e, const struct sk_msg *m, struct wire_hdr
 			r->cnt.duplicate++;
 		break;
 	}
+}
+
+/*
+ * --key: whether a datagram shaped as this phase's pong carries a valid
+ * MAC. Checked before it is classified, so a forged pong cannot mark its
+ * seq as seen. Other datagrams pass here and are counted invalid after.
+ * false after counting it (invalid, unauthenticated).
+ */
+static bool emit_authentic(struct emitter *e, const struct sk_msg *m)
+{
+	struct run *r = e->r;
+	struct wire_hdr h;
+
+	if (!r->auth || m->len < 0 || (size_t)m->len != e->size ||
+	    wire_parse(rx_buf, (size_t)m->len, WIRE_PONG, &h))
+		return true;
+	if (!(h.flags & WIRE_F_AUTH))
+		r->peer_no_key = true;	/* a reflector without --key */
+	else if (auth_verify(r->auth, rx_buf, (size_t)m->len))
+		return true;
+	r->cnt.invalid++;
+	r->cnt.unauthenticated++;
+	return false;
+}
+
+/* Classify one datagram; 1 if it is the pong awaited, else 0 after counting it. */
+static int emit_match(struct emitter *e, const struct sk_msg *m, struct wire_hdr *h)
+{
+	enum pong_class k;
+
+	if (!emit_authentic(e, m))
+		return 0;
+	k = emit_classify(&e->seen, rx_buf, m->len, e->size, e->r->session, e->seq, h);
+	if (k == PONG_MATCH)
+		return 1;
+	emit_count_stray(e, k, h);
 	return 0;
 }
 
@@ -225,7 +243,35 @@ static int emit_wait_pong(struct emitter *e, bool poll_wait, int64_t deadline,
 	}
 }
 
-/* Fill rec from the pong; patch the previous record from the follow-up. */
+/*
+ * The follow-up: T3 of the reflector's pong of fu_seq. To that ping while
+ * it is still in flight (open loop: it is sampled when retired), else to
+ * the last record measured (its log row, its T3 metrics) and to the
+ * last breach when they are that seq.
+ */
+static void emit_follow_up(struct emitter *e, uint64_t fu_seq, int64_t fu_t3)
+{
+	struct run *r = e->r;
+	struct ol_entry *x = e->ol ? ol_get(e->ol, fu_seq) : NULL;
+
+	if (x) {
+		txrec_set_t3_wire(&x->rec, fu_t3);
+		return;
+	}
+	/* A breach is always a transaction measured before this pong's. */
+	if (r->nbreach && r->breach[r->nbreach - 1].rec.seq == fu_seq)
+		txrec_set_t3_wire(&r->breach[r->nbreach - 1].rec, fu_t3);
+	if (!e->last_valid || fu_seq != e->last.seq)
+		return;
+	txrec_set_t3_wire(&e->last, fu_t3);
+	if (r->log)
+		txlog_patch_t3(r->log, fu_seq, fu_t3);
+	metric_sample(r->hist, &e->last, METRIC_T3);
+	clock_peer_add(r->clock, &e->last);
+	e->last_valid = false;
+}
+
+/* Fill rec from the pong; patch an earlier record from the follow-up. */
 static void emit_take_pong(struct emitter *e, struct txrec *rec,
 			   const struct wire_hdr *h)
 {
@@ -243,17 +289,8 @@ static void emit_take_pong(struct emitter *e, struct txrec *rec,
 		rec->t2_sw = b.t2_sw;
 		txrec_set_t3_sw(rec, b.t3_sw);
 	}
-	if (!(h->flags & WIRE_F_FU) || !e->last_valid || b.fu_seq != e->last.seq)
-		return;
-	txrec_set_t3_wire(&e->last, b.fu_t3_wire);
-	if (r->log)
-		txlog_patch_t3(r->log, b.fu_seq, b.fu_t3_wire);
-	/* A breach is always the transaction just before this pong's. */
-	if (r->nbreach && r->breach[r->nbreach - 1].rec.seq == b.fu_seq)
-		txrec_set_t3_wire(&r->breach[r->nbreach - 1].rec, b.fu_t3_wire);
-	metric_sample(r->hist, &e->last, METRIC_T3);
-	clock_peer_add(r->clock, &e->last);
-	e->last_valid = false;
+	if (h->flags & WIRE_F_FU)
+		emit_follow_up(e, b.fu_seq, b.fu_t3_wire);
 }
 
 /* The ping's header for the phase: measured or not, SW stamps asked. */
@@ -272,8 +309,35 @@ static void emit_set_flags(const struct emitter *e, bool measured)
 	wire_put_hdr(tx_buf, &h);
 }
 
+/* The ping's TX stamp into rec, and its SCHED stamp (it came before the
+ * SND stamp: it is in the stash) for the sender's queue. */
+static void emit_tx_stamped(struct emitter *e, struct txrec *rec, uint32_t key,
+			    const struct ts_stamps *txs)
+{
+	struct ts_stamps sch;
+
+	rec->t1_wire = ts_wire(txs, e->r->sk.hw);
+	if (sk_tx_sched(&e->r->sk, key, 0, &sch) == 0)
+		txrec_set_queue(rec, txs->kn_ns, sch.kn_ns);
+}
+
+/* A ping without its pong: the stamps it has in rec (its TX stamp is
+ * read now, off the critical path). */
+static void emit_unanswered(struct emitter *e, struct txrec *rec, int64_t t1_sw,
+			    const uint32_t *key)
+{
+	struct ts_stamps txs;
+
+	txrec_clear(rec);
+	rec->seq = e->seq;
+	rec->t1_sw = t1_sw;
+	if (key && sk_tx_stamp(&e->r->sk, *key, TX_STAMP_WAIT_NS, &txs) == 0)
+		emit_tx_stamped(e, rec, *key, &txs);
+}
+
 /* One ping and its pong: send, wait, then (off the critical path) the
- * ping's TX stamp and the pong's body. */
+ * ping's TX stamp and the pong's body. rec: the record, or (lost) the
+ * stamps the ping has. */
 static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 				    struct txrec *rec)
 {
@@ -293,17 +357,20 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 	if (r->auth)
 		auth_sign(r->auth, tx_buf, e->size);
 	ret = r->tp->send(&r->sk, tx_buf, e->size, NULL, &key);
-	e->t1_sw = t1_sw;
 	if (ret) {
-		if (ret == -ENOTCONN)
+		if (ret == -ENOTCONN) {
+			emit_unanswered(e, rec, t1_sw, NULL);
 			return TX_PEER_GONE;
+		}
 		r->cnt.send_errors++;
 		return TX_SEND_FAILED;
 	}
 	ack_key = r->sk.tx_key - 1;	/* TCP: the ping's last byte */
 	e->gone_since = 0;
-	if (!emit_wait_pong(e, poll_wait, monotonic_ns() + c->timeout_ns, &m, &h))
+	if (!emit_wait_pong(e, poll_wait, monotonic_ns() + c->timeout_ns, &m, &h)) {
+		emit_unanswered(e, rec, t1_sw, &key);
 		return TX_LOST;
+	}
 	e->pongs++;
 	txrec_clear(rec);
 	rec->seq = e->seq;
@@ -311,14 +378,8 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 	t4_wire = ts_wire(&m.rx, r->sk.hw);
 	e->rx_stamped = t4_wire != TS_NONE;
 	txrec_set_t4_sw(rec, m.sw_ns);
-	if (sk_tx_stamp(&r->sk, key, TX_STAMP_WAIT_NS, &txs) == 0) {
-		struct ts_stamps sch;
-
-		rec->t1_wire = ts_wire(&txs, r->sk.hw);
-		/* The ping's SCHED stamp came before its SND stamp. */
-		if (sk_tx_sched(&r->sk, key, 0, &sch) == 0)
-			txrec_set_queue(rec, txs.kn_ns, sch.kn_ns);
-	}
+	if (sk_tx_stamp(&r->sk, key, TX_STAMP_WAIT_NS, &txs) == 0)
+		emit_tx_stamped(e, rec, key, &txs);
 	/* The ACK came with (or before) the pong: queued already. */
 	if (c->tcp && sk_tx_ack(&r->sk, ack_key, 0, &txs) == 0)
 		txrec_set_ack(rec, txs.kn_ns);
@@ -411,19 +472,26 @@ static int emit_warmup(struct emitter *e)
 	return -EINTR;
 }
 
-/* With --interval: wait for the slot at next; returns the slot after. */
-static int64_t emit_pace(const struct rant_cfg *c, int64_t next)
+/*
+ * Closed loop with --interval: wait for the slot due (monotonic ns). A
+ * slot whose time passed while the emitter was still busy with the
+ * previous transaction (until busy_until) is missed: its ping leaves at
+ * once, late. e->late_ns: how late it leaves.
+ */
+static void emit_pace(struct emitter *e, int64_t due, int64_t busy_until)
 {
-	struct timespec ts = ns_to_timespec(next);
+	struct timespec ts = ns_to_timespec(due);
 	int64_t now;
 
-	if (c->block)
+	if (due < busy_until)
+		e->r->cnt.missed_slots++;
+	if (e->r->cfg->block)
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 	else
-		while (monotonic_ns() < next && !run_stop)
+		while (monotonic_ns() < due && !run_stop)
 			;
 	now = monotonic_ns();
-	return next + c->interval_ns > now ? next + c->interval_ns : now;
+	e->late_ns = now > due ? now - due : 0;
 }
 
 /* Count wire stamps earlier than the last measured transaction's. */
@@ -441,30 +509,48 @@ static void emit_backwards(struct emitter *e, const struct txrec *rec)
 	}
 }
 
-/* A measured transaction came back: count, sample, log, check -t. */
+/*
+ * A measured transaction came back in time: count, sample, log, check
+ * -t. rec has T3 already when the follow-up came before (open loop),
+ * else it waits for it in e->last.
+ */
 static enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 {
 	struct run *r = e->r;
+	bool have_rtt, have_t3 = txrec_stamp(rec, P_T3_WIRE) != TS_NONE;
 	int64_t rtt;
-	bool have;
 
 	if (rec->t1_wire == TS_NONE)
 		r->cnt.missing_tx_ts++;
 	if (!e->rx_stamped)
 		r->cnt.missing_rx_ts++;
 	emit_backwards(e, rec);
-	metric_sample(r->hist, rec, METRIC_NO_T3);
-	have = metric_value(M_RTT, rec, &rtt);
-	if (!have)
+	metric_sample(r->hist, rec, METRIC_NO_T3 | (have_t3 ? METRIC_T3 : 0));
+	if (have_t3)
+		clock_peer_add(r->clock, rec);
+	have_rtt = metric_value(M_RTT, rec, &rtt);
+	if (!have_rtt)
 		rtt = 0;
-	emit_count_received(e, rec, rtt);
-	if (r->nsweep && metric_value(M_RTT, rec, &rtt))
+	if (r->nsweep && have_rtt)
 		hist_add(r->sweep[r->sweep_idx].rtt, rtt, rec->seq);
+	/* From the slot's time: how late it left, then the round trip. */
+	if (r->rtt_intended && have_rtt)
+		hist_add(r->rtt_intended, ns_add(rtt, e->late_ns), rec->seq);
+	emit_count_received(e, rec, rtt);
 	e->last = *rec;
-	e->last_valid = true;
+	e->last_valid = !have_t3;
 	if (r->capture)
 		capture_expect(r->capture, r->session, rec);
 	return measure_done(r, rec, rtt);
+}
+
+/* A measured ping without its pong in time: counted, and its row logged
+ * (the stamps it has, LOST). */
+static enum measure_next emit_lost(struct emitter *e, struct txrec *rec)
+{
+	emit_count_lost(e, rec->seq, rec->t1_sw);
+	txrec_set_lost(rec);
+	return measure_done(e->r, rec, INT64_MAX);
 }
 
 /* Say that measuring starts (tests and users wait for it): once, and
@@ -502,60 +588,317 @@ static int emit_peer_gone(struct emitter *e)
 	return -EIO;
 }
 
-/* Measured pings of e->size until -c, -d, a signal, a full log, a breach
- * or (TCP) a reflector gone for good (MEASURE_STOP with r->failure). */
-static enum measure_next emit_measure(struct emitter *e)
+/* Measuring starts: the pings are measured from now on. */
+static void emit_measure_begin(struct emitter *e)
 {
 	struct run *r = e->r;
-	const struct rant_cfg *c = r->cfg;
-	struct sweep_point *sp = r->nsweep ? &r->sweep[r->sweep_idx] : NULL;
-	uint64_t sent = 0;
-	int64_t end, next;
 
 	emit_set_flags(e, true);
 	e->first_measured = e->seq + 1;
 	if (r->sweep_idx == 0)
 		measure_start(r);
 	emit_say_measuring(e);
-	next = monotonic_ns();
-	if (r->series && r->sweep_idx == 0)
-		series_begin(r->series, next, realtime_ns());	/* -I: from the first slot */
-	end = c->duration_ns ? next + c->duration_ns : 0;
-	while (!run_stop) {
+	if (r->series && r->sweep_idx == 0)	/* -I: from the first slot */
+		series_begin(r->series, monotonic_ns(), realtime_ns());
+}
+
+/* -c reached, or -d: t (monotonic ns) at or past end (0: no -d)? The
+ * reason in r->stop_reason. */
+static bool emit_enough(struct emitter *e, uint64_t sent, int64_t t, int64_t end)
+{
+	const struct rant_cfg *c = e->r->cfg;
+
+	if (c->count && sent >= c->count) {
+		e->r->stop_reason = "count";
+		return true;
+	}
+	if (end && t >= end) {
+		e->r->stop_reason = "duration";
+		return true;
+	}
+	return false;
+}
+
+/* The transaction's outcome, counted (closed loop): MEASURE_STOP with
+ * r->failure when a TCP reflector is gone for good. */
+static enum measure_next emit_outcome(struct emitter *e, enum tx_result res,
+				      struct txrec *rec)
+{
+	enum measure_next step;
+
+	emit_count_sent(e, rec->seq, rec->t1_sw);
+	if (res == TX_DONE)
+		return emit_measured(e, rec);
+	step = emit_lost(e, rec);
+	if (res == TX_LATE)
+		emit_count_late(e, rec->seq);
+	if (res == TX_PEER_GONE && emit_peer_gone(e))
+		return MEASURE_STOP;
+	return step;
+}
+
+/* Measured pings of e->size, closed loop, until -c, -d, a signal, a full
+ * log, a breach or (TCP) a reflector gone for good (MEASURE_STOP with
+ * r->failure). */
+static enum measure_next emit_measure(struct emitter *e)
+{
+	struct run *r = e->r;
+	const struct rant_cfg *c = r->cfg;
+	uint64_t sent = 0, slot = 0;
+	int64_t start, end, busy_until;
+
+	emit_measure_begin(e);
+	start = busy_until = monotonic_ns();
+	end = c->duration_ns ? start + c->duration_ns : 0;
+	/* Paced, -d ends at the first slot at or past its end. */
+	while (!run_stop && !emit_enough(e, sent, c->interval_ns ?
+					 start + (int64_t)slot * c->interval_ns :
+					 monotonic_ns(), end)) {
 		enum measure_next step;
 		enum tx_result res;
 		struct txrec rec;
 
-		if (c->count && sent >= c->count) {
-			r->stop_reason = "count";
-			break;
-		}
-		if (measure_time_up(end)) {
-			r->stop_reason = "duration";
-			break;
-		}
 		if (c->interval_ns)
-			next = emit_pace(c, next);
+			emit_pace(e, start + (int64_t)slot++ * c->interval_ns, busy_until);
 		res = emit_transact(e, c->block, &rec);
+		if (c->interval_ns)
+			busy_until = monotonic_ns();
 		if (res == TX_SEND_FAILED)
 			continue;
-		emit_count_sent(e, e->seq, e->t1_sw);
 		sent++;
-		if (res != TX_DONE) {
-			emit_count_lost(e, e->seq, e->t1_sw);
-			if (res == TX_LATE)
-				emit_count_late(e, e->seq);
-			if (res == TX_PEER_GONE && emit_peer_gone(e))
-				return MEASURE_STOP;
-			continue;
-		}
-		step = emit_measured(e, &rec);
+		step = emit_outcome(e, res, &rec);
 		if (step != MEASURE_GO_ON)
 			return step;
 	}
-	if (sp)
-		sp->done = !run_stop;
+	if (r->nsweep)
+		r->sweep[r->sweep_idx].done = !run_stop;
 	return MEASURE_GO_ON;
+}
+
+/* ---- open loop (--open-loop) ---- */
+
+/* The ping of the slot due (monotonic ns), now: the table has room for
+ * it. false when the send failed (counted). */
+static bool emit_open_send(struct emitter *e, int64_t due, int64_t now)
+{
+	struct run *r = e->r;
+	struct ol_entry *x;
+	int64_t t1_sw;
+	uint32_t key;
+
+	pong_window_forget(&e->seen, ++e->seq);
+	t1_sw = realtime_ns();
+	wire_set_seq(tx_buf, e->seq, t1_sw);
+	if (r->auth)
+		auth_sign(r->auth, tx_buf, e->size);
+	if (r->tp->send(&r->sk, tx_buf, e->size, NULL, &key)) {
+		r->cnt.send_errors++;
+		return false;
+	}
+	x = ol_put(e->ol, e->seq);
+	x->rec.t1_sw = t1_sw;
+	x->key = key;
+	x->sent_mono = now;
+	x->late_ns = now - due;
+	if (x->late_ns >= r->cfg->interval_ns)
+		r->cnt.missed_slots++;
+	r->cnt.inflight_max = e->ol->inflight_max;
+	emit_count_sent(e, e->seq, t1_sw);
+	return true;
+}
+
+/* A pong of the ping x, still in flight: its stamps and body. */
+static void emit_open_answered(struct emitter *e, struct ol_entry *x,
+			       const struct sk_msg *m, const struct wire_hdr *h)
+{
+	struct run *r = e->r;
+
+	x->state = OL_ANSWERED;
+	x->answered_mono = monotonic_ns();
+	x->t4_wire = ts_wire(&m->rx, r->sk.hw);
+	x->t4_sw = m->sw_ns;
+	ol_landed(e->ol);
+	e->pongs++;
+	if (loss_arrived(&e->loss, h->seq))
+		r->cnt.reordered = e->loss.reordered;
+	emit_take_pong(e, &x->rec, h);
+}
+
+/* Every datagram queued now: a pong of a ping in flight, or counted. */
+static void emit_open_receive(struct emitter *e)
+{
+	struct run *r = e->r;
+	struct wire_hdr h;
+	struct sk_msg m;
+	int ret;
+
+	while ((ret = r->tp->recv(&r->sk, rx_buf, sizeof(rx_buf), &m, r->cfg->sw,
+				  false)) != -EAGAIN) {
+		enum pong_class k;
+		struct ol_entry *x;
+
+		if (ret == -ECONNREFUSED || ret == -EINTR)
+			continue;	/* the reflector's port was closed: pings get lost */
+		if (ret)
+			return;
+		if (!emit_authentic(e, &m))
+			continue;
+		/* MATCH: the newest ping's; LATE: the first copy of an earlier one's */
+		k = emit_classify(&e->seen, rx_buf, m.len, e->size, r->session, e->seq, &h);
+		if (k == PONG_MATCH || k == PONG_LATE) {
+			x = ol_get(e->ol, h.seq);
+			if (x && x->state == OL_SENT) {
+				emit_open_answered(e, x, &m, &h);
+				continue;
+			}
+			k = x ? PONG_DUPLICATE : PONG_LATE;
+		}
+		emit_count_stray(e, k, &h);
+	}
+}
+
+/* The TX stamps queued now, each to its ping (by OPT_ID key). */
+static void emit_open_harvest(struct emitter *e)
+{
+	struct run *r = e->r;
+	struct ts_stamps ts;
+	uint32_t key;
+
+	while (sk_tx_next(&r->sk, &key, &ts) == 0) {
+		/* UDP: seq and key both advance by one per send, so the
+		 * newest key (tx_key - 1) is e->seq's. */
+		uint64_t seq = e->seq - (uint32_t)(r->sk.tx_key - 1 - key);
+		struct ol_entry *x = ol_get(e->ol, seq);
+
+		if (x && x->key == key)
+			emit_tx_stamped(e, &x->rec, key, &ts);
+	}
+}
+
+/* An answered ping's turn: measured, or lost and late when its pong
+ * came after --timeout (by the wire stamps where it has both). */
+static enum measure_next emit_open_done(struct emitter *e, struct ol_entry *x)
+{
+	struct txrec *rec = &x->rec;
+	int64_t took = x->answered_mono - x->sent_mono;
+	enum measure_next step;
+
+	if (rec->t1_wire != TS_NONE && x->t4_wire != TS_NONE)
+		took = x->t4_wire - rec->t1_wire;
+	txrec_set_t4_sw(rec, x->t4_sw);
+	if (took > e->r->cfg->timeout_ns) {
+		step = emit_lost(e, rec);
+		emit_count_late(e, rec->seq);
+		return step;
+	}
+	txrec_set_t4_wire(rec, x->t4_wire);
+	e->rx_stamped = x->t4_wire != TS_NONE;
+	e->late_ns = x->late_ns;
+	return emit_measured(e, rec);
+}
+
+/*
+ * Retire the pings whose outcome is known, oldest first: answered (with
+ * their TX stamp, or after OL_TX_WAIT_NS without) or past --timeout
+ * (lost). The first step other than MEASURE_GO_ON is returned.
+ */
+static enum measure_next emit_open_retire(struct emitter *e, int64_t now)
+{
+	enum measure_next step = MEASURE_GO_ON, s;
+	struct ol_entry *x;
+
+	while ((x = ol_oldest(e->ol))) {
+		if (x->state == OL_SENT) {
+			if (now - x->sent_mono <= e->r->cfg->timeout_ns)
+				break;
+			ol_landed(e->ol);
+			s = emit_lost(e, &x->rec);
+		} else {
+			if (x->rec.t1_wire == TS_NONE && now - x->answered_mono <= OL_TX_WAIT_NS)
+				break;
+			s = emit_open_done(e, x);
+		}
+		ol_retire(e->ol, x);
+		if (step == MEASURE_GO_ON)
+			step = s;
+	}
+	return step;
+}
+
+/* --block: sleep until the next slot (when sending), the oldest ping's
+ * deadline, or a pong or TX stamp. */
+static void emit_open_sleep(struct emitter *e, bool sending, int64_t due)
+{
+	struct ol_entry *x = ol_oldest(e->ol);
+	int64_t deadline = sending ? due : INT64_MAX;
+
+	if (x) {
+		int64_t d = x->state == OL_SENT ? x->sent_mono + e->r->cfg->timeout_ns :
+			    x->answered_mono + OL_TX_WAIT_NS;
+
+		if (d < deadline)
+			deadline = d;
+	}
+	if (deadline != INT64_MAX)
+		sk_poll(&e->r->sk, deadline + 1);
+}
+
+/*
+ * Measured pings of e->size, open loop: the ping of slot k leaves at
+ * start + k x interval whatever became of the earlier ones (at once when
+ * the emitter is late; when the table is full, once its oldest ping is
+ * retired). Between sends, pongs are matched to their pings and TX
+ * stamps harvested. Sending stops at -c, -d (the first slot at or past
+ * its end), a signal, a breach or a full log; the pings in flight are
+ * then waited for (at most --timeout) and counted, and the first reason
+ * to stop stays the run's.
+ */
+static enum measure_next emit_measure_open(struct emitter *e)
+{
+	struct run *r = e->r;
+	const struct rant_cfg *c = r->cfg;
+	enum measure_next step = MEASURE_GO_ON;
+	uint64_t sent = 0, slot = 0;
+	int64_t start, end, due = 0;
+	bool sending = true;
+
+	e->ol = &r->flight;
+	emit_measure_begin(e);
+	ol_reset(e->ol, e->seq + 1);
+	start = monotonic_ns();
+	end = c->duration_ns ? start + c->duration_ns : 0;
+	for (;;) {
+		int64_t now = monotonic_ns();
+		const char *why = r->stop_reason;
+		enum measure_next s;
+
+		due = start + (int64_t)slot * c->interval_ns;
+		if (sending && (run_stop || step != MEASURE_GO_ON ||
+				emit_enough(e, sent, due, end)))
+			sending = false;
+		if (sending && now >= due && ol_room(e->ol, e->seq + 1)) {
+			sent += emit_open_send(e, due, now);
+			slot++;
+		}
+		emit_open_receive(e);
+		/* Sleeping, every stamp is read: one left queued (a warm-up
+		 * ping's) would end each poll() at once. */
+		if (!ol_empty(e->ol) || c->block)
+			emit_open_harvest(e);
+		s = emit_open_retire(e, now);
+		if (step == MEASURE_GO_ON)
+			step = s;
+		if (!sending && why)
+			r->stop_reason = why;
+		if (!sending && ol_empty(e->ol))
+			break;
+		if (c->block)
+			emit_open_sleep(e, sending, due);
+	}
+	if (r->nsweep)
+		r->sweep[r->sweep_idx].done = !run_stop;
+	e->ol = NULL;
+	return step;
 }
 
 /* After a breach: one unmeasured ping more, whose pong carries the
@@ -587,7 +930,7 @@ static int emit_sizes(struct emitter *e)
 		ret = emit_warmup(e);
 		if (ret)
 			break;
-		step = emit_measure(e);
+		step = c->open_loop ? emit_measure_open(e) : emit_measure(e);
 		if (step != MEASURE_GO_ON)
 			break;
 	}

@@ -1,9 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The emitter (client): warm-up until stamps flow, then one ping at a
- * time (back to back or every --interval), each waited for at most
- * --timeout, until -d or -c; after a breach without -C, one unmeasured
- * ping more brings the breached transaction's T3 (the follow-up).
+ * The emitter (client): warm-up until stamps flow, then measured pings
+ * until -d or -c; after a breach without -C, one unmeasured ping more
+ * brings the breached transaction's T3 (the follow-up).
+ *
+ * Closed loop (the default): one ping at a time, back to back or paced
+ * (--interval), each waited for at most --timeout. Paced, the slots are
+ * start + k x interval: a slot whose time passed while the emitter was
+ * still waiting for an earlier pong is missed (counted in missed_slots)
+ * and its ping leaves as soon as the emitter is free, back to back until
+ * the schedule is caught up (wrk2's model), so rtt_intended (latency from
+ * the slot's time) shows what the wait hid: coordinated omission.
+ *
+ * Open loop (--open-loop): each ping leaves at its slot whether or not
+ * the earlier pongs came back; several are in flight (openloop.h),
+ * matched by seq, retired in seq order, lost when --timeout passes.
  */
 #ifndef RANT_EMIT_H
 #define RANT_EMIT_H
@@ -32,7 +43,7 @@ enum pong_class {
 };
 
 /* The pongs of the last EMIT_WINDOW seqs that have arrived. */
-#define EMIT_WINDOW 4096
+#define EMIT_WINDOW (1u << 17)	/* at least OL_MAX_SLOTS: every ping in flight */
 struct pong_window {
 	uint64_t bits[EMIT_WINDOW / 64];
 };

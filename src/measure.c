@@ -34,6 +34,7 @@ const struct txlog_fmt *measure_log_format(const struct run *r,
 		.peer_hw = r->peer_hw,
 		.ack = emit && r->cfg->tcp,
 		.sched = true,
+		.lost = emit,
 	};
 	return f;
 }
@@ -103,6 +104,8 @@ enum measure_next measure_done(struct run *r, const struct txrec *rec,
 		r->stop_reason = "log write failed";
 		return MEASURE_STOP;
 	}
+	if (txrec_lost(rec))
+		return MEASURE_GO_ON;
 	if (r->cfg->threshold_ns && latency_ns > r->cfg->threshold_ns) {
 		breach_seen(r, rec, latency_ns);
 		if (!r->cfg->cont) {

@@ -30,7 +30,9 @@ enum measure_next {
 
 /*
  * A measured transaction with its latency (the side's main metric):
- * log it, check the log's writer and -t.
+ * log it, check the log's writer and -t. A lost ping's record
+ * (txrec_lost) is logged, with latency_ns INT64_MAX so that -L keeps it
+ * too, and is never a breach.
  */
 enum measure_next measure_done(struct run *r, const struct txrec *rec,
 			       int64_t latency_ns);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "openloop.h"
 #include "opts.h"
 #include "ptp.h"
 #include "session.h"
@@ -31,7 +32,7 @@ enum {
 	O_PORT = 256, O_TIMEOUT, O_INTERVAL, O_BLOCK, O_TRACE_INSTANCE,
 	O_VERSION, O_MAX_SESSIONS, O_TCP, O_WRITES, O_NODELAY, O_QUICKACK, O_CORK,
 	O_PCAP, O_ALLOW, O_KEY, O_MAX_CLOCK_OFFSET, O_PHC_INTERVAL, O_ONE_WAY, O_PTP_MODE,
-	O_LOG_BUFFER,
+	O_LOG_BUFFER, O_OPEN_LOOP,
 	O_MAX
 };
 
@@ -95,6 +96,8 @@ static const struct opt opt_table[] = {
 	{ "interval", O_INTERVAL, "US", EMIT_ONLY, T_NS, FIELD(interval_ns), .min = 0,
 	  .max = 60 * NS_PER_SEC, .unit_ns = NS_PER_US, .defhelp = "0",
 	  .help = "start a transaction every US, 0 = back to back" },
+	{ "open-loop", O_OPEN_LOOP, NULL, EMIT_ONLY, T_FLAG, FIELD(open_loop), .needs = O_INTERVAL,
+	  .help = "pings leave every --interval whether or not the pongs came back, several in flight (default: closed loop, each waits for its pong)" },
 	{ "block", O_BLOCK, NULL, BOTH, T_FLAG, FIELD(block),
 	  .help = "sleep in a blocking receive instead of spinning (a spinner needs a CPU of its own: taskset)" },
 	{ "sw-timestamps", 's', NULL, BOTH, T_FLAG, FIELD(sw),
@@ -545,6 +548,29 @@ static int check_ptp_mode(struct parser *ps, struct rant_cfg *c, const bool *giv
 	return 0;
 }
 
+/* --open-loop: UDP, paced, and a table of pings in flight that fits. */
+static int check_open_loop(struct parser *ps, const struct rant_cfg *c)
+{
+	if (!c->interval_ns) {
+		fprintf(ps->err, "rant: --open-loop needs --interval above 0: back to back, a ping can only leave when the last pong came\n");
+		return -1;
+	}
+	if (c->tcp) {
+		fprintf(ps->err, "rant: --open-loop is for UDP: over --tcp the messages queue on one stream and none is lost, only delayed\n");
+		return -1;
+	}
+	if (!ol_slots(c->timeout_ns + OL_TX_WAIT_NS, c->interval_ns)) {
+		char t[24], i[24];
+
+		fmt_units(t, sizeof(t), c->timeout_ns, NS_PER_US);
+		fmt_units(i, sizeof(i), c->interval_ns, NS_PER_US);
+		fprintf(ps->err, "rant: --open-loop: --timeout %s us / --interval %s us keeps more than %u pings in flight: raise --interval or lower --timeout\n",
+			t, i, OL_MAX_SLOTS / 2);
+		return -1;
+	}
+	return 0;
+}
+
 /* The options against each other, and the mode. */
 static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 {
@@ -610,6 +636,8 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 			c->overflow_ns / c->bucket_ns);
 		return -1;
 	}
+	if (c->open_loop && check_open_loop(ps, c))
+		return -1;
 	if (c->json_path && c->pcap_path && !strcmp(c->json_path, "-") && !strcmp(c->pcap_path, "-")) {
 		fprintf(ps->err, "rant: -j/--json and --pcap cannot both write to stdout (-): name a file for one of them\n");
 		return -1;

@@ -41,6 +41,7 @@ struct rant_cfg {
 	int64_t timeout_ns;		/* --timeout */
 	int64_t interval_ns;		/* --interval; 0 = back to back */
 	bool block;			/* --block */
+	bool open_loop;			/* --open-loop: pings on schedule, several in flight */
 	bool sw;			/* -s */
 	bool no_hw_ts;			/* -R */
 	bool ptp_mode;			/* --ptp-mode: PTPv2 event messages, port 319 */

@@ -21,14 +21,15 @@ static int32_t delta32(int64_t base, int64_t t)
 	if (base == TS_NONE || t == TS_NONE)
 		return TXREC_NO_DELTA;
 	d = ns_sub(t, base);
-	if (d <= INT32_MIN || d > INT32_MAX)
-		return TXREC_NO_DELTA;
+	if (d <= TXREC_LOST || d > INT32_MAX)
+		return TXREC_NO_DELTA;	/* the two markers are never offsets */
 	return (int32_t)d;
 }
 
 static int64_t undelta(int64_t base, int32_t d)
 {
-	return base == TS_NONE || d == TXREC_NO_DELTA ? TS_NONE : ns_add(base, d);
+	return base == TS_NONE || d == TXREC_NO_DELTA || d == TXREC_LOST ?
+	       TS_NONE : ns_add(base, d);
 }
 
 void txrec_set_t3_sw(struct txrec *r, int64_t t3_sw)
@@ -77,6 +78,12 @@ int64_t txrec_sched(const struct txrec *r, bool emit, bool kn_wire)
 void txrec_set_ack(struct txrec *r, int64_t t_ack)
 {
 	r->t_ack_d = delta32(r->t1_sw, t_ack);
+}
+
+void txrec_set_lost(struct txrec *r)
+{
+	r->t4_sw_d = TXREC_NO_DELTA;
+	r->t4_wire_d = TXREC_LOST;
 }
 
 int64_t txrec_stamp(const struct txrec *r, enum point p)

@@ -21,6 +21,11 @@
  * when it has T1_SW (the emitter stamps every ping it sends; the
  * reflector never sees the emitter's clocks).
  * "wire" stamps are HW or KN as the run's timestamp source says.
+ *
+ * A lost ping (emitter: no pong within --timeout) keeps its row: the
+ * stamps it has (T1_SW, T1_wire) and TXREC_LOST in t4_wire_d. No offset
+ * is ever stored as TXREC_LOST (one that small is stored as absent), so
+ * the marker cannot be mistaken for a stamp, and every T4 reads absent.
  */
 #ifndef RANT_RECORD_H
 #define RANT_RECORD_H
@@ -31,6 +36,7 @@
 #include "timeutil.h"
 
 #define TXREC_NO_DELTA INT32_MIN
+#define TXREC_LOST (INT32_MIN + 1)	/* in t4_wire_d: the ping was lost */
 
 struct txrec {
 	uint64_t seq;
@@ -76,6 +82,13 @@ void txrec_set_t4_sw(struct txrec *r, int64_t t4_sw);
 void txrec_set_t4_wire(struct txrec *r, int64_t t4_wire);
 void txrec_set_t3_wire(struct txrec *r, int64_t t3_wire);
 void txrec_set_ack(struct txrec *r, int64_t t_ack);
+/* Mark r lost: its T4 stamps are dropped, the others kept. */
+void txrec_set_lost(struct txrec *r);
+
+static inline bool txrec_lost(const struct txrec *r)
+{
+	return r->t4_wire_d == TXREC_LOST;
+}
 
 /*
  * The sender's queue of this side's send from its two kernel stamps,

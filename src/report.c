@@ -196,6 +196,12 @@ void report_start(const struct run *r)
 	else
 		fprintf(f, "timestamps: kernel software, not the NIC's (%s): columns T*_KN\n",
 			r->sk.hw_note);
+	if (c->mode == MODE_EMIT && c->open_loop)
+		fprintf(f, "pacing: open loop, a ping every %g us whether or not the pongs came back (up to %zu in flight)\n",
+			(double)c->interval_ns / NS_PER_US, (size_t)(r->flight.mask + 1));
+	else if (c->mode == MODE_EMIT && c->interval_ns)
+		fprintf(f, "pacing: closed loop, a slot every %g us, each ping waits for its pong (--open-loop does not)\n",
+			(double)c->interval_ns / NS_PER_US);
 	if (c->mode == MODE_EMIT && c->size < (c->key_path ? WIRE_AUTH_PONG_LEN : WIRE_PONG_LEN))
 		fprintf(f, "note: -m %u is below %d bytes%s: pongs cannot carry the reflector's stamps\n",
 			c->size, c->key_path ? WIRE_AUTH_PONG_LEN : WIRE_PONG_LEN,
@@ -383,6 +389,30 @@ static void print_log_counts(struct out *o, const struct run *r)
 		       dropped);
 }
 
+/* Emitter: loss in detail, pings in flight, and the schedule of
+ * --interval: its missed slots, with what they mean when there are any. */
+static void print_pacing(struct out *o, const struct run *r)
+{
+	const struct counts *c = &r->cnt;
+	const struct rant_cfg *cfg = r->cfg;
+
+	o_u64(o, "loss_burst_max", "loss: longest burst %" PRIu64, c->loss_burst_max);
+	o_u64(o, "reordered", ", reordered %" PRIu64, c->reordered);
+	o_u64(o, "inflight_max", cfg->open_loop ? ", in flight at most %" PRIu64 : NULL,
+	      cfg->open_loop ? c->inflight_max : c->sent > 0);
+	o_text(o, "\n");
+	o_u64(o, "missed_slots", cfg->interval_ns ? "schedule: %" PRIu64 " slots missed" : NULL,
+	      c->missed_slots);
+	if (!cfg->interval_ns)
+		return;
+	if (!c->missed_slots)
+		o_text(o, " (every ping left at its time)\n");
+	else if (cfg->open_loop)
+		o_text(o, " (left an interval or more late: the emitter could not keep its schedule: CPU, or --timeout / --interval pings in flight)\n");
+	else
+		o_text(o, " (their time passed while the emitter waited for an earlier pong: coordinated omission; they left late, and rtt_intended counts the wait; --open-loop does not wait)\n");
+}
+
 static void print_counts(struct out *o, const struct run *r)
 {
 	const struct counts *c = &r->cnt;
@@ -431,6 +461,8 @@ static void print_counts(struct out *o, const struct run *r)
 	if (r->cfg->threshold_ns)
 		o_text(o, " (threshold %" PRId64 " ns)\n", r->cfg->threshold_ns);
 	print_log_counts(o, r);
+	if (r->cfg->mode == MODE_EMIT)
+		print_pacing(o, r);
 	o_end(o);
 }
 
@@ -491,6 +523,10 @@ static void print_metric(struct out *o, struct run *r, enum metric_id m,
 	print_stats(o, metric_defs[m].name, r->hist[m], metric_defs[m].label,
 		    clock_metric_untrusted(cr, &metric_defs[m]));
 }
+
+/* --interval: the round trip counted from the slot's time (emit.h). */
+#define RTT_INTENDED_LABEL "Round trip from the ping's slot (rtt + how late it left)"
+
 
 /* -m LIST or RANGE: a row per size, and the line fitted through the
  * medians; JSON "sizes" (each with the rtt statistics) and "fit". */
@@ -698,6 +734,8 @@ static void print_metrics(struct out *o, struct run *r, const struct clock_repor
 	for (int m = 0; m < M_COUNT; m++)
 		if (metric_shown(r, m))
 			print_metric(o, r, m, cr);
+	if (r->rtt_intended)
+		print_stats(o, "rtt_intended", r->rtt_intended, RTT_INTENDED_LABEL, NULL);
 	o_end(o);
 	o_text(o, "\n");
 	for (int m = 0; m < M_COUNT; m++) {
@@ -710,6 +748,8 @@ static void print_metrics(struct out *o, struct run *r, const struct clock_repor
 			o_text(o, "  (untrusted: %s)", why);
 		o_text(o, "\n");
 	}
+	if (r->rtt_intended)
+		o_text(o, "  %-13s %s\n", "rtt_intended", RTT_INTENDED_LABEL);
 }
 
 /* Text only: the seed's summary of the primary metric. */
@@ -810,6 +850,7 @@ static void print_config(struct json *j, const struct run *r)
 		json_arr_end(j);
 		json_i64(j, "timeout_ns", c->timeout_ns);
 		json_i64(j, "interval_ns", c->interval_ns);
+		json_bool(j, "open_loop", c->open_loop);
 	}
 	json_bool(j, "block", c->block);
 	json_bool(j, "sw_timestamps", c->sw);

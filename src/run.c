@@ -248,6 +248,24 @@ static int alloc_memory(struct run *r)
 		}
 		r->nsweep = i + 1;
 	}
+	if (c->mode == MODE_EMIT && c->interval_ns) {
+		r->rtt_intended = hist_create(c->bucket_ns, c->overflow_ns, c->hugepages);
+		if (!r->rtt_intended) {
+			fprintf(stderr, "rant: cannot allocate the rtt_intended histogram: %s: %s\n",
+				strerror(errno), fix);
+			return -ENOMEM;
+		}
+	}
+	if (c->open_loop) {
+		size_t slots = ol_slots(c->timeout_ns + OL_TX_WAIT_NS, c->interval_ns);
+		int err = ol_create(&r->flight, slots, c->hugepages);
+
+		if (err) {
+			fprintf(stderr, "rant: cannot allocate the table of %zu pings in flight: %s: %s\n",
+				slots, strerror(-err), fix);
+			return err;
+		}
+	}
 	if (r->have_log) {
 		if (check_log_room(r))
 			return -ENOSPC;
@@ -465,6 +483,8 @@ void run_teardown(struct run *r)
 		hist_destroy(r->sweep[i].rtt);
 	series_destroy(r->series);
 	txlog_destroy(r->log);
+	hist_destroy(r->rtt_intended);
+	ol_destroy(&r->flight);
 	sessions_destroy(r->sessions);
 	auth_destroy(r->auth);
 	if (r->have_log)

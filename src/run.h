@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "hist.h"
 #include "metric.h"
+#include "openloop.h"
 #include "opts.h"
 #include "outfile.h"
 #include "record.h"
@@ -49,6 +50,11 @@ struct counts {
 				 * outside --allow, dropped unread */
 	uint64_t breaches;	/* transactions above -t */
 	uint64_t log_skipped;	/* below -L, not logged */
+	/* emitter: loss in detail, and the schedule (--interval) */
+	uint64_t loss_burst_max; /* longest run of consecutive lost pings */
+	uint64_t reordered;	/* pongs that came after the pong of a later seq */
+	uint64_t missed_slots;	/* pings that did not leave at their slot (emit.c) */
+	uint64_t inflight_max;	/* most pings in flight at once */
 };
 
 /* One size of a sweep (-m LIST or RANGE). */
@@ -95,6 +101,8 @@ struct run {
 	struct sweep_point sweep[RANT_MAX_SIZES];
 	unsigned int nsweep;		/* sizes of a sweep; 0 without one */
 	unsigned int sweep_idx;		/* the size being measured */
+	struct hist *rtt_intended;	/* emitter with --interval: RTT from the slot's time */
+	struct ol_table flight;		/* --open-loop: the pings in flight */
 };
 
 extern volatile sig_atomic_t run_stop;

@@ -412,8 +412,9 @@ uint64_t sk_drops(struct sk *s)
 	return s->drops;
 }
 
-/* One error-queue entry: 0 with a TX stamp report, -EAGAIN when empty,
- * -ENOMSG for anything else. */
+/* One error-queue entry: 0 with a TX stamp report, -ENOMSG for another
+ * entry, -EAGAIN when none can be read: empty, or the socket is gone (a
+ * TCP connection that broke has fd -1; looping on EBADF would hang). */
 static int errqueue_read(struct sk *s, struct ts_tx *tx)
 {
 	char control[CMSG_BUF];
@@ -423,7 +424,7 @@ static int errqueue_read(struct sk *s, struct ts_tx *tx)
 	};
 
 	if (recvmsg(s->fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
-		return errno == EAGAIN || errno == EWOULDBLOCK ? -EAGAIN : -ENOMSG;
+		return -EAGAIN;
 	if (ts_parse_tx(&msg, tx) || (tx->type != SCM_TSTAMP_SND &&
 				      tx->type != SCM_TSTAMP_SCHED &&
 				      tx->type != SCM_TSTAMP_ACK))
@@ -466,7 +467,20 @@ static void errqueue_drain(struct sk *s)
 	getsockopt(s->fd, SOL_SOCKET, SO_ERROR, &err, &len);
 }
 
-/* The report of the given type (SCM_TSTAMP_SND, _SCHED or _ACK) for key. */
+/* Is a message waiting to be received (or an error to be returned)? */
+static bool sk_rx_pending(struct sk *s)
+{
+	char c;
+
+	return recv(s->fd, &c, sizeof(c), MSG_PEEK | MSG_DONTWAIT) >= 0 || errno != EAGAIN;
+}
+
+/*
+ * The report of the given type (SCM_TSTAMP_SND, _SCHED or _ACK) for key. The
+ * wait ends early when a message is waiting: under a backlog the kernel
+ * drops TX stamps (the receive queue is full, and the error queue shares
+ * its room), and waiting for each would slow the loop further.
+ */
 static int sk_tx_report(struct sk *s, uint32_t key, uint32_t type,
 			int64_t wait_ns, struct ts_stamps *ts)
 {
@@ -490,7 +504,7 @@ static int sk_tx_report(struct sk *s, uint32_t key, uint32_t type,
 			return -ENOENT;
 		if (!deadline)
 			deadline = monotonic_ns() + wait_ns;
-		else if (monotonic_ns() > deadline)
+		else if (monotonic_ns() > deadline || sk_rx_pending(s))
 			return -ENOENT;
 	}
 }
@@ -509,6 +523,44 @@ int sk_tx_sched(struct sk *s, uint32_t key, int64_t wait_ns, struct ts_stamps *t
 int sk_tx_ack(struct sk *s, uint32_t key, int64_t wait_ns, struct ts_stamps *ts)
 {
 	return sk_tx_report(s, key, SCM_TSTAMP_ACK, wait_ns, ts);
+}
+
+int sk_tx_next(struct sk *s, uint32_t *key, struct ts_stamps *ts)
+{
+	struct ts_tx tx;
+	int ret;
+
+	for (int i = 0; i < SK_STASH; i++) {
+		struct sk_stash *e = &s->stash[i];
+
+		if (e->used && e->type == SCM_TSTAMP_SND) {
+			e->used = false;
+			*key = e->key;
+			*ts = e->ts;
+			return 0;
+		}
+	}
+	while ((ret = errqueue_read(s, &tx)) != -EAGAIN) {
+		if (ret)
+			continue;
+		if (tx.type == SCM_TSTAMP_SND) {
+			*key = tx.key;
+			*ts = tx.ts;
+			return 0;
+		}
+		stash_put(s, &tx);
+	}
+	return -EAGAIN;
+}
+
+int sk_poll(struct sk *s, int64_t deadline_ns)
+{
+	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
+	int64_t left = deadline_ns - monotonic_ns();
+	struct timespec ts = ns_to_timespec(left > 0 ? left : 0);
+	int n = ppoll(&pfd, 1, &ts, NULL);
+
+	return n < 0 ? -errno : n;
 }
 
 int sk_wait(struct sk *s, int64_t deadline_ns)

@@ -123,7 +123,8 @@ uint64_t sk_drops(struct sk *s);
 
 /*
  * The TX stamp of send number key, from the error queue: reads reports
- * until key's arrives or wait_ns passes (0: only what is queued now).
+ * until key's arrives or wait_ns passes (0: only what is queued now), or
+ * a message is waiting to be received (a backlog: no time to wait).
  * Reports for other keys are kept in a small stash (SK_STASH, by key),
  * where a later call for them finds them. Returns 0 with *ts, or -ENOENT.
  */
@@ -142,6 +143,22 @@ int sk_tx_sched(struct sk *s, uint32_t key, int64_t wait_ns, struct ts_stamps *t
  * the peer acknowledged the byte at offset key. Software stamp (kn_ns).
  */
 int sk_tx_ack(struct sk *s, uint32_t key, int64_t wait_ns, struct ts_stamps *ts);
+
+/*
+ * The next TX stamp (SCM_TSTAMP_SND) of any key, from the stash or the
+ * error queue, for a caller that routes them itself (several sends in
+ * flight); other reports met on the way are stashed. 0 with *key and
+ * *ts, or -EAGAIN when none is queued. Never waits.
+ */
+int sk_tx_next(struct sk *s, uint32_t *key, struct ts_stamps *ts);
+
+/*
+ * One poll() until a datagram, a TX stamp or an error is queued, or
+ * deadline (CLOCK_MONOTONIC ns): >0 ready, 0 timeout, -errno. Unlike
+ * sk_wait() it reads nothing: the caller drains the error queue
+ * (sk_tx_next) and the receive queue (which clears a pending ICMP error).
+ */
+int sk_poll(struct sk *s, int64_t deadline_ns);
 
 /*
  * Wait until fd is readable or deadline (CLOCK_MONOTONIC ns) passes:

@@ -154,6 +154,8 @@ size_t txlog_format_header(char *buf, size_t len, const struct txlog_fmt *f)
 		}
 		if (f->sched)
 			p = put_name(p, "T1_SCHED", NULL);	/* a kernel stamp */
+		if (f->lost)
+			p = put_name(p, "LOST", NULL);
 	} else {
 		p = put_reflect_names(p, f->sw, w);
 		if (f->sched)
@@ -206,6 +208,8 @@ size_t txlog_format_line(char *buf, const struct txrec *r,
 	}
 	if (f->sched)
 		p = put_stamp(p, txrec_sched(r, f->emit, !f->hw), &sc);
+	if (f->emit && f->lost)
+		p = put_name(p, txrec_lost(r) ? "LOST" : "-", NULL);
 	*p++ = '\n';
 	return (size_t)(p - buf);
 }

@@ -30,6 +30,8 @@
  *              T2_w [T2_SW T3_SW] T3_w RESPONSE
  *              then, over TCP, T_ACK_KN EMIT_ACK
  *              then T1_SCHED (the ping entered the qdisc)
+ *              then LOST: "LOST" for a ping without a pong in time
+ *              (its row has the stamps it got, "-" for the rest), else "-"
  *   reflector: SEQ T2_w [T2_SW T3_SW] T3_w RESPONSE T3_SCHED
  * where _w is _HW or _KN by the timestamp source of that side and the
  * bracketed SW columns appear with -s.
@@ -55,6 +57,7 @@ struct txlog_fmt {
 	bool sched;		/* append the side's SCHED stamp: T1_SCHED
 				 * (emitter) or T3_SCHED (reflector); "-" where
 				 * the wire stamps are HW */
+	bool lost;		/* emitter: append the LOST column, last */
 };
 
 /* Longest line txlog_format_line() writes, newline included. */

@@ -44,11 +44,11 @@ core_counts() {
 	check_err $? "warm-up pings: emitter sent $(jqv "$WORK/e1.json" .counts.warmup), reflector got $(jqv "$WORK/r1.json" .counts.warmup)"
 	grep -q "^measuring: warm-up done after $(jqv "$WORK/e1.json" .counts.warmup) pings$" "$WORK/e1.txt"
 	check_err $? "no 'measuring: warm-up done after N pings' line with the JSON's warm-up count"
-	[ $(($(wc -l <"$WORK/e1.log") - 2)) = "$er" ]; check_err $? "emitter log rows != received $er"
+	[ $(($(wc -l <"$WORK/e1.log") - 2)) = "$es" ]; check_err $? "emitter log rows != sent $es (received and LOST)"
 	[ $(($(wc -l <"$WORK/r1.log") - 2)) = "$rr" ]; check_err $? "reflector log rows != received $rr"
 	[ "$(jqv "$WORK/e1.json" .metrics.rtt.samples)" = "$er" ]; check_err $? "rtt samples != received"
 	[ "$(jqv "$WORK/e1.json" .timestamp_source)" = kernel ]; check_err $? "veth must report kernel stamps"
-	head -1 "$WORK/e1.log" | grep -q '^SEQ T1_SW T1_KN T4_KN T4_SW RTT T2_KN T2_SW T3_SW T3_KN RESPONSE T1_SCHED$'
+	head -1 "$WORK/e1.log" | grep -q '^SEQ T1_SW T1_KN T4_KN T4_SW RTT T2_KN T2_SW T3_SW T3_KN RESPONSE T1_SCHED LOST$'
 	check_err $? "emitter log header: $(head -1 "$WORK/e1.log")"
 	log_test "counts agree: emitter, reflector, logs, JSON ($es transactions)"
 }
@@ -172,7 +172,7 @@ core_sizes() {
 	emit -a "$IP_B" -c 500 -m 32 -l "$WORK/e5.log" -j "$WORK/e5.json" >"$WORK/e5.txt" 2>&1
 	check_err $? "-m 32 exit: $(tail -2 "$WORK/e5.txt")"
 	[ "$(jqv "$WORK/e5.json" '.metrics.response // "none"')" = none ]; check_err $? "-m 32 has a response metric"
-	[ "$(head -1 "$WORK/e5.log")" = "SEQ T1_KN T4_KN RTT T1_SCHED" ]; check_err $? "-m 32 log header $(head -1 "$WORK/e5.log")"
+	[ "$(head -1 "$WORK/e5.log")" = "SEQ T1_KN T4_KN RTT T1_SCHED LOST" ]; check_err $? "-m 32 log header $(head -1 "$WORK/e5.log")"
 	emit -a "$IP_B" -c 500 -m 9000 -j "$WORK/e6.json" >"$WORK/e6.txt" 2>&1
 	check_err $? "-m 9000 exit: $(tail -2 "$WORK/e6.txt")"
 	[ "$(jqv "$WORK/e6.json" .counts.received)" = 500 ]; check_err $? "-m 9000 received $(jqv "$WORK/e6.json" .counts.received)"

@@ -40,7 +40,9 @@ loss_restart() {
 	[ $((recv + lost)) = "$sent" ]; check_err $? "received $recv + lost $lost != sent $sent"
 	[ "$(jqv "$WORK/e1.json" .stop_reason)" = duration ]; check_err $? "the run did not reach its end"
 	[ "$(jqv "$WORK/k2.json" .counts.received)" -gt 0 ]; check_err $? "the restarted reflector got nothing"
-	[ $(($(wc -l <"$WORK/e1.log") - 2)) = "$recv" ]; check_err $? "log rows != received"
+	[ $(($(wc -l <"$WORK/e1.log") - 2)) = "$sent" ]; check_err $? "log rows != sent $sent"
+	[ "$(awk 'NR > 2 && $NF == "LOST"' "$WORK/e1.log" | wc -l)" = "$lost" ]
+	check_err $? "LOST rows != lost $lost"
 	log_test "reflector killed and restarted: $lost lost of $sent, the run finished"
 }
 

@@ -11,7 +11,8 @@
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="sim_shim_stamps sim_shim_sw_stamps sim_shim_ptp_only sim_shim_missing
-	sim_shim_owned sim_shim_passthrough sim_rant_hw_path sim_rant_missing"
+	sim_shim_owned sim_shim_passthrough sim_rant_hw_path sim_rant_missing
+	sim_rant_open_loop"
 
 PROBE=$TOP/tests/sim/simnic-probe
 # SOF_TIMESTAMPING_ TX_HARDWARE|RX_HARDWARE|RAW_HARDWARE|OPT_ID|OPT_TSONLY,
@@ -220,12 +221,13 @@ sim_rant_hw_path() {
 	check_err $? "emitter timestamp_source: $(jqv "$WORK/h1.e.json" .timestamp_source)"
 	[ "$(jqv "$WORK/h1.r.json" .timestamp_source)" = hardware ]
 	check_err $? "reflector timestamp_source: $(jqv "$WORK/h1.r.json" .timestamp_source)"
-	head -1 "$WORK/h1.e.log" | grep -q '^SEQ T1_SW T1_HW T4_HW T4_SW RTT T2_HW T2_SW T3_SW T3_HW RESPONSE T1_SCHED$'
+	head -1 "$WORK/h1.e.log" | grep -q '^SEQ T1_SW T1_HW T4_HW T4_SW RTT T2_HW T2_SW T3_SW T3_HW RESPONSE T1_SCHED LOST$'
 	check_err $? "emitter log header: $(head -1 "$WORK/h1.e.log")"
 	grep -q '^timestamps: hardware' "$WORK/h1.e.txt"
 	check_err $? "no 'timestamps: hardware' line: $(head -4 "$WORK/h1.e.txt")"
 	recv=$(jqv "$WORK/h1.e.json" .counts.received)
-	[ "$(($(wc -l <"$WORK/h1.e.log") - 2))" = "$recv" ]; check_err $? "emitter log rows != received $recv"
+	[ "$(($(wc -l <"$WORK/h1.e.log") - 2))" = "$(jqv "$WORK/h1.e.json" .counts.sent)" ]
+	check_err $? "emitter log rows != sent (received $recv, and LOST rows)"
 	[ "$(jqv "$WORK/h1.e.json" .counts.sent)" = $n ]; check_err $? "the emitter did not send $n"
 	[ "$(log_not_simulated "$WORK/h1.e.log" "$WORK/h1.a.log" tx:3 rx:4)" = 0 ]
 	check_err $? "T1_HW/T4_HW in the emitter log that the simulation did not make"
@@ -256,6 +258,32 @@ sim_rant_missing() {
 	check_err $? "2% of HW stamps missing, rant counted TX $miss_tx, RX $miss_rx"
 	[ $((recv + lost)) = "$sent" ]; check_err $? "received $recv + lost $lost != sent $sent"
 	log_test "missing HW stamps counted by rant: TX $miss_tx, RX $miss_rx of $sent"
+}
+
+# --open-loop on simulated NICs: the HW TX stamps of pings in flight are
+# routed to their pings by OPT_ID key, none missing, none made up.
+sim_rant_open_loop() {
+	local sent recv off
+	pair
+	ENV_A=(SIMNIC_IFACES="$VETH_A" SIMNIC_OFFSET_NS=1000000)
+	ENV_B=(SIMNIC_IFACES="$VETH_B")
+	rant_pair o1 --open-loop --interval 200 -c 5000 -d 60 -w 10
+	sent=$(jqv "$WORK/o1.e.json" .counts.sent)
+	recv=$(jqv "$WORK/o1.e.json" .counts.received)
+	[ "$(jqv "$WORK/o1.e.json" .timestamp_source)" = hardware ] && [ "$sent" = 5000 ]
+	check_err $? "source $(jqv "$WORK/o1.e.json" .timestamp_source), sent $sent of 5000"
+	[ "$(jqv "$WORK/o1.e.json" .counts.missing_tx_ts)" = 0 ] && [ "$recv" -ge 4500 ]
+	check_err $? "missing TX stamps $(jqv "$WORK/o1.e.json" .counts.missing_tx_ts), received $recv of $sent"
+	[ "$(log_not_simulated "$WORK/o1.e.log" "$WORK/o1.a.log" tx:3 rx:4)" = 0 ]
+	check_err $? "T1_HW/T4_HW in the open-loop log that the simulation did not make"
+	# T1_HW - T1_SW is the PHC's 1 ms offset plus the send path: a stamp
+	# routed to the ping before or after would be 200 us off
+	off=$(awk 'function ns(s,  a) { split(s, a, "."); return (a[1] - 1700000000) * 1e9 + a[2] }
+		NR > 2 && $3 != "-" { d = ns($3) - ns($2) - 1000000; n++; if (d < 0 || d > 100000) bad++ }
+		END { print bad + 0 }' "$WORK/o1.e.log")
+	[ $((off * 100)) -le "$recv" ]
+	check_err $? "$off of $recv rows have T1_HW - T1_SW off the 1 ms offset by more than 100 us: TX stamps routed to the wrong ping"
+	log_test "open loop on simulated NICs: $recv of $sent with both HW stamps, each the simulation's"
 }
 
 tests_run

@@ -139,9 +139,12 @@ static void test_offsets(void)
 	is_i64(txrec_stamp(&r, P_T3_SW), TS_NONE,
 	       "T3_SW offset INT32_MAX+1 is stored as absent");
 	is_int(r.t3_sw_d, TXREC_NO_DELTA, "... as TXREC_NO_DELTA");
-	txrec_set_t3_sw(&r, st[P_T2_SW] + INT32_MIN + 1);
-	is_i64(txrec_stamp(&r, P_T3_SW), st[P_T2_SW] + INT32_MIN + 1,
-	       "T3_SW offset INT32_MIN+1 is kept");
+	txrec_set_t3_sw(&r, st[P_T2_SW] + INT32_MIN + 2);
+	is_i64(txrec_stamp(&r, P_T3_SW), st[P_T2_SW] + INT32_MIN + 2,
+	       "T3_SW offset INT32_MIN+2 is kept");
+	txrec_set_t3_sw(&r, st[P_T2_SW] + TXREC_LOST);
+	is_i64(txrec_stamp(&r, P_T3_SW), TS_NONE,
+	       "T3_SW offset INT32_MIN+1 (the lost marker) is stored as absent");
 	txrec_set_t3_sw(&r, st[P_T2_SW] + INT32_MIN);
 	is_i64(txrec_stamp(&r, P_T3_SW), TS_NONE,
 	       "T3_SW offset INT32_MIN (the marker itself) reads as absent");
@@ -463,9 +466,34 @@ static void test_queue(void)
 	   "each side measures its own queue, without -s");
 }
 
+/* A lost ping's marker: never a stamp, and T4 reads absent. */
+static void test_lost(void)
+{
+	struct txrec r;
+	int64_t v;
+
+	txrec_clear(&r);
+	ok(!txrec_lost(&r), "a cleared record is not lost");
+	r.t1_sw = 1700000000000000000ll;
+	r.t1_wire = r.t1_sw + 500;
+	txrec_set_t4_wire(&r, r.t1_wire + (TXREC_LOST - 0ll));
+	ok(!txrec_lost(&r), "an offset equal to the marker is stored as absent, not as lost");
+	is_int(r.t4_wire_d, TXREC_NO_DELTA, "... as TXREC_NO_DELTA");
+	txrec_set_t4_wire(&r, r.t1_wire + 20000);
+	txrec_set_t4_sw(&r, r.t1_sw + 21000);
+	txrec_set_lost(&r);
+	ok(txrec_lost(&r), "txrec_set_lost marks it lost");
+	ok(txrec_stamp(&r, P_T4_WIRE) == TS_NONE && txrec_stamp(&r, P_T4_SW) == TS_NONE,
+	   "a lost record has no T4 stamps");
+	ok(txrec_stamp(&r, P_T1_WIRE) == r.t1_wire && txrec_stamp(&r, P_T1_SW) == r.t1_sw,
+	   "and keeps its T1 stamps");
+	ok(!metric_value(M_RTT, &r, &v), "a lost record has no RTT");
+}
+
 int main(void)
 {
 	test_queue();
+	test_lost();
 	test_record();
 	test_offsets();
 	test_wire_offsets();

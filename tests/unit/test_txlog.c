@@ -288,6 +288,58 @@ static void test_ack_columns(void)
 	ok(strlen(header(&f)) / 2 < TXLOG_LINE_MAX, "every column with ACK: the header fits");
 }
 
+/* Lost pings keep a row: the stamps they have, "-" for T4, LOST last. */
+static void test_lost_column(void)
+{
+	struct txlog_fmt f = { .emit = true, .lost = true };
+	struct txrec r;
+
+	is_str(header(&f), hdr_of("SEQ T1_KN T4_KN RTT LOST"), "emitter: LOST is the last column");
+	f = (struct txlog_fmt){ .emit = true, .sw = true, .peer = true, .ack = true, .lost = true };
+	is_str(header(&f),
+	       hdr_of("SEQ T1_SW T1_KN T4_KN T4_SW RTT T2_KN T2_SW T3_SW T3_KN RESPONSE T_ACK_KN EMIT_ACK LOST"),
+	       "every column: LOST after the ACK columns");
+	f = (struct txlog_fmt){ .emit = false, .lost = true };
+	is_str(header(&f), hdr_of("SEQ T2_KN T3_KN RESPONSE"), "reflector: no LOST column");
+
+	sample(&r);
+	f = (struct txlog_fmt){ .emit = true, .lost = true };
+	is_str(line(&r, &f), "7 1700000000.000013845 1700000000.000039545 25700 -\n",
+	       "a received ping: LOST is -");
+	txrec_set_lost(&r);
+	ok(txrec_lost(&r), "txrec_set_lost marks it");
+	is_str(line(&r, &f), "7 1700000000.000013845 - - LOST\n",
+	       "a lost ping: T1 kept, T4 and RTT -, LOST");
+	f = (struct txlog_fmt){ .emit = true, .sw = true, .peer = true, .lost = true };
+	is_str(line(&r, &f),
+	       "7 1700000000.000012345 1700000000.000013845 - - -"
+	       " 1700000000.000023845 1700000000.000026045 1700000000.000027245"
+	       " 1700000000.000028545 4700 LOST\n",
+	       "a lost ping with -s: T4_SW - too, the rest kept");
+
+	/* the longest emitter line, every column, fits */
+	txrec_clear(&r);
+	r.seq = UINT64_MAX;
+	r.t1_sw = INT64_MIN + 2000000000ll;
+	r.t1_wire = INT64_MIN;
+	r.t2_wire = INT64_MIN + 1;
+	r.t2_sw = INT64_MIN + 3000000000ll;
+	txrec_set_t3_sw(&r, INT64_MIN + 1000000001ll);
+	txrec_set_t3_wire(&r, INT64_MIN + 1 + (int64_t)INT32_MAX);
+	txrec_set_t4_wire(&r, INT64_MIN + (int64_t)INT32_MAX);
+	txrec_set_t4_sw(&r, INT64_MIN + 1000000000ll);
+	txrec_set_ack(&r, INT64_MIN + 2000000001ll);
+	f = (struct txlog_fmt){ .emit = true, .sw = true, .peer = true, .ack = true,
+				.sched = true, .lost = true };
+	{
+		const char *l = line(&r, &f);
+		size_t n = strlen(l);
+
+		ok(n > 250 && n <= TXLOG_LINE_MAX && l[n - 1] == '\n',
+		   "longest line with ACK, SCHED and LOST (%zu bytes) fits in TXLOG_LINE_MAX", n);
+	}
+}
+
 /* A log of the given kind; NULL after a failed check. */
 static struct txlog *mklog(size_t cap, bool last, size_t window, bool huge)
 {
@@ -742,6 +794,7 @@ int main(void)
 {
 	test_text_bytes();
 	test_ack_columns();
+	test_lost_column();
 	ok(sizeof(struct txrec) <= 64, "sizeof(struct txrec) %zu <= 64",
 	   sizeof(struct txrec));
 	test_header();

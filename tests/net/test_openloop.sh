@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# Pacing under loss: --open-loop keeps its schedule while the reflector
+# is stopped (the lost pings logged as LOST rows at their times, the
+# queued pongs counted late), a paced closed loop counts the slots it
+# missed and rtt_intended shows the wait, and open loop really keeps
+# several pings in flight.
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# shellcheck disable=SC2034  # read by tests_run (lib.sh)
+ALL_TESTS="openloop_stop closedloop_stop openloop_overlap"
+
+require_root
+require_cmd jq taskset ss awk
+require_rant
+
+pair() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+}
+
+# stop_reflector_for S: SIGSTOP the reflector for S seconds (the
+# stimulus, not a wait); CLOCK_REALTIME of the stop and the continue in
+# $T_STOP and $T_CONT (seconds, as the log's kernel stamps).
+stop_reflector_for() {
+	T_STOP=$EPOCHREALTIME
+	kill -STOP "$REFL"
+	sleep "$1"
+	kill -CONT "$REFL"
+	T_CONT=$EPOCHREALTIME
+}
+
+# log_count LOG AWK_CONDITION: rows of an emitter log (no -s: $2 is T1_KN,
+# $NF is LOST) that match.
+log_count() {
+	awk "NR > 2 && ($2) { n++ } END { print n + 0 }" "$1"
+}
+
+# within A B PCT: A is within PCT % of B.
+within() {
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d * 100 <= b * p) }'
+}
+
+# Open loop, every 1 ms for 4 s, the reflector stopped for 1 s after
+# the first second: the schedule is kept, the stopped second's pings are
+# lost (LOST rows at their times), the pongs the reflector's socket held
+# come back late. --block on both sides: the machine may be shared.
+openloop_stop() {
+	local rc sent recv lost late ifl d in_stop miss rows lrows near
+	pair
+	start_reflector k1 --block
+	emit_bg e1 -a "$IP_B" --open-loop --interval 1000 --block -d 4 \
+		-l "$WORK/e1.log" -j "$WORK/e1.json"
+	wait_measuring "$WORK/e1.txt"
+	sleep 1
+	stop_reflector_for 1
+	wait "$EM"; rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
+	sent=$(jqv "$WORK/e1.json" .counts.sent)
+	recv=$(jqv "$WORK/e1.json" .counts.received)
+	lost=$(jqv "$WORK/e1.json" .counts.lost)
+	late=$(jqv "$WORK/e1.json" .counts.late)
+	ifl=$(jqv "$WORK/e1.json" .counts.inflight_max)
+	d=$(awk -v a="$T_STOP" -v b="$T_CONT" 'BEGIN { printf "%.3f", b - a }')
+	within "$sent" 4000 1; check_err $? "sent $sent: not within 1% of 4000 (4 s every 1 ms)"
+	[ $((recv + lost)) = "$sent" ]; check_err $? "received $recv + lost $lost != sent $sent"
+	# every ping of the stopped second whose --timeout (0.1 s) ended
+	# before the reflector went on is lost: at least that many
+	in_stop=$(awk -v d="$d" 'BEGIN { printf "%d", (d - 0.1) * 1000 }')
+	[ "$lost" -ge "$in_stop" ] && [ "$lost" -le $((in_stop + 600)) ]
+	check_err $? "lost $lost: the reflector was stopped $d s (at least $in_stop pings, at most 0.6 s more)"
+	[ "$late" -gt 0 ] && [ "$late" -le "$lost" ]
+	check_err $? "late $late: the pongs of the pings the reflector's socket held come after --timeout, pings counted lost ($lost)"
+	[ "$(jqv "$WORK/e1.json" .metrics.rtt.max)" -le 100000000 ]
+	check_err $? "an RTT above --timeout was measured: a late pong was taken"
+	[ "$ifl" -ge 80 ]; check_err $? "in flight at most $ifl: while the reflector was stopped, about 100 (--timeout / --interval) should be"
+	# The log: a row per ping, LOST rows for the lost ones, and every ping
+	# sent while the reflector was stopped (its timeout ending before it
+	# went on) among them.
+	rows=$(log_count "$WORK/e1.log" 1)
+	lrows=$(log_count "$WORK/e1.log" '$NF == "LOST"')
+	[ "$rows" = "$sent" ] && [ "$lrows" = "$lost" ]
+	check_err $? "log: $rows rows (sent $sent), $lrows LOST (lost $lost)"
+	miss=$(log_count "$WORK/e1.log" "\$2 > $T_STOP + 0.01 && \$2 < $T_CONT - 0.11 && \$NF != \"LOST\"")
+	[ "$miss" = 0 ]; check_err $? "$miss pings sent while the reflector was stopped have no LOST row"
+	near=$(log_count "$WORK/e1.log" "\$NF == \"LOST\" && \$2 > $T_STOP - 0.3 && \$2 < $T_CONT + 0.3")
+	[ $((near * 10)) -ge $((lrows * 9)) ]
+	check_err $? "only $near of $lrows LOST rows are at the times of the stop ($T_STOP to $T_CONT)"
+	grep -q "^loss: longest burst [0-9]*, reordered [0-9]*, in flight at most $ifl$" "$WORK/e1.txt"
+	check_err $? "no loss line in the text: $(grep '^loss' "$WORK/e1.txt")"
+	[ "$(jqv "$WORK/e1.json" .counts.loss_burst_max)" -ge "$in_stop" ]
+	check_err $? "loss_burst_max $(jqv "$WORK/e1.json" .counts.loss_burst_max) < $in_stop pings lost in a row"
+	# After the merge with the interval reports (-I, JSON "series"): the
+	# lost pings must fall in the series intervals of the stop; check it
+	# here (run with -I 0.5, sum .series[].lost over t_ns in the stop).
+	log_test "open loop, reflector stopped $d s: sent $sent, lost $lost (late $late), LOST rows at the stop"
+}
+
+# The same stop, closed loop: the slots that pass while the emitter waits
+# are missed_slots, and rtt_intended (from the slot's time) shows the
+# wait that rtt hides.
+closedloop_stop() {
+	local rc sent lost missed d p99 p99i lrows
+	pair
+	start_reflector k2 --block
+	emit_bg e2 -a "$IP_B" --interval 1000 --block -d 4 \
+		-l "$WORK/e2.log" -j "$WORK/e2.json"
+	wait_measuring "$WORK/e2.txt"
+	sleep 1
+	stop_reflector_for 1
+	wait "$EM"; rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e2.txt")"
+	sent=$(jqv "$WORK/e2.json" .counts.sent)
+	lost=$(jqv "$WORK/e2.json" .counts.lost)
+	missed=$(jqv "$WORK/e2.json" .counts.missed_slots)
+	p99=$(jqv "$WORK/e2.json" '.metrics.rtt.percentiles."99"')
+	p99i=$(jqv "$WORK/e2.json" '.metrics.rtt_intended.percentiles."99"')
+	d=$(awk -v a="$T_STOP" -v b="$T_CONT" 'BEGIN { printf "%.3f", b - a }')
+	[ "$missed" -ge "$(awk -v d="$d" 'BEGIN { printf "%d", (d - 0.2) * 1000 }')" ]
+	check_err $? "missed_slots $missed: the reflector was stopped $d s at one slot a ms"
+	[ "$lost" -ge 5 ] && [ "$lost" -le 20 ]
+	check_err $? "lost $lost: one ping each --timeout (0.1 s) of the $d s stop"
+	[ "$p99i" -ge 300000000 ] && [ "$p99i" -gt $((10 * p99)) ]
+	check_err $? "rtt_intended p99 $p99i ns: not far above rtt p99 $p99 ns"
+	within "$sent" 4000 1; check_err $? "sent $sent: the missed slots' pings should catch up (4000 slots)"
+	grep -q "^schedule: $missed slots missed (their time passed while the emitter waited for an earlier pong: coordinated omission" "$WORK/e2.txt"
+	check_err $? "no explanation of the missed slots: $(grep '^schedule' "$WORK/e2.txt")"
+	lrows=$(log_count "$WORK/e2.log" '$NF == "LOST"')
+	[ "$lrows" = "$lost" ]; check_err $? "closed loop: $lrows LOST rows, lost $lost"
+	log_test "closed loop, stopped $d s: $missed slots missed, rtt_intended p99 $p99i ns, rtt p99 $p99 ns"
+}
+
+# Open loop every 100 us, spinning, the reflector stopped for 50 ms
+# (within --timeout 200 ms): hundreds of pings in flight at once, and the
+# pongs of those the stopped reflector's socket held come back in time
+# and are matched to their pings while later ones were in flight (what
+# the socket could not hold is lost: not the point here, test_loss and
+# openloop_stop count loss). The emitter spins, the reflector blocks.
+openloop_overlap() {
+	local rc sent recv lost ifl slow over d during
+	pair
+	start_reflector k3 --block
+	emit_bg e3 -a "$IP_B" --open-loop --interval 100 --timeout 200000 -d 2 \
+		-l "$WORK/e3.log" -j "$WORK/e3.json"
+	wait_measuring "$WORK/e3.txt"
+	sleep 0.5
+	stop_reflector_for 0.05
+	wait "$EM"; rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e3.txt")"
+	sent=$(jqv "$WORK/e3.json" .counts.sent)
+	recv=$(jqv "$WORK/e3.json" .counts.received)
+	lost=$(jqv "$WORK/e3.json" .counts.lost)
+	ifl=$(jqv "$WORK/e3.json" .counts.inflight_max)
+	d=$(awk -v a="$T_STOP" -v b="$T_CONT" 'BEGIN { printf "%.3f", b - a }')
+	during=$(awk -v d="$d" 'BEGIN { printf "%d", d * 10000 }')
+	within "$sent" 20000 1; check_err $? "sent $sent: not within 1% of 20000 (2 s every 100 us)"
+	[ "$ifl" -ge 300 ]; check_err $? "in flight at most $ifl: a $d s stop at 100 us should hold about $during"
+	[ $((recv + lost)) = "$sent" ] && [ $((recv * 10)) -ge $((sent * 9)) ]
+	check_err $? "received $recv, lost $lost of $sent"
+	[ "$(jqv "$WORK/e3.json" .counts.reordered)" = 0 ]
+	check_err $? "reordered $(jqv "$WORK/e3.json" .counts.reordered) on one veth"
+	# answered in time after waiting in the stopped reflector's queue
+	slow=$(log_count "$WORK/e3.log" '$NF != "LOST" && $4 > 10000000')
+	[ "$slow" -ge 100 ]; check_err $? "only $slow pongs came 10 ms or more late but within --timeout"
+	# seq k+1 left before the pong of seq k came back
+	over=$(awk 'NR > 2 { if (t4 != "" && t4 != "-" && $2 < t4) n++; t4 = $3 } END { print n + 0 }' "$WORK/e3.log")
+	[ "$over" -ge 100 ]; check_err $? "only $over pings left before the previous pong came"
+	log_test "open loop overlaps: $ifl in flight at most, $slow answered after 10 ms, $lost lost"
+}
+
+tests_run
