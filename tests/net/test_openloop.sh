@@ -45,10 +45,10 @@ within() {
 # lost (LOST rows at their times), the pongs the reflector's socket held
 # come back late. --block on both sides: the machine may be shared.
 openloop_stop() {
-	local rc sent recv lost late ifl d in_stop miss rows lrows near
+	local rc sent recv lost late ifl d in_stop miss rows lrows near at_stop
 	pair
 	start_reflector k1 --block
-	emit_bg e1 -a "$IP_B" --open-loop --interval 1000 --block -d 4 \
+	emit_bg e1 -a "$IP_B" --open-loop --interval 1000 --block -d 4 -I 0.5 \
 		-l "$WORK/e1.log" -j "$WORK/e1.json"
 	wait_measuring "$WORK/e1.txt"
 	sleep 1
@@ -90,9 +90,15 @@ openloop_stop() {
 	check_err $? "no loss line in the text: $(grep '^loss' "$WORK/e1.txt")"
 	[ "$(jqv "$WORK/e1.json" .counts.loss_burst_max)" -ge "$in_stop" ]
 	check_err $? "loss_burst_max $(jqv "$WORK/e1.json" .counts.loss_burst_max) < $in_stop pings lost in a row"
-	# After the merge with the interval reports (-I, JSON "series"): the
-	# lost pings must fall in the series intervals of the stop; check it
-	# here (run with -I 0.5, sum .series[].lost over t_ns in the stop).
+	# -I 0.5: the series counts every loss, and those of the stop in the
+	# intervals of its time (a loss counts where its ping was sent)
+	[ "$(jq '[.series[].lost] | add' "$WORK/e1.json")" = "$lost" ]
+	check_err $? "series: $(jq -c '[.series[].lost]' "$WORK/e1.json") do not add up to lost $lost"
+	at_stop=$(jq --argjson a "$T_STOP" --argjson b "$T_CONT" \
+		'(.start_ns / 1e9) as $s | [.series[] | select(.t_ns / 1e9 + $s >= $a - 0.5 and .t_ns / 1e9 + $s < $b + 0.5) | .lost] | add' \
+		"$WORK/e1.json")
+	[ $((at_stop * 10)) -ge $((lost * 9)) ]
+	check_err $? "series: only $at_stop of $lost losses in the intervals of the stop"
 	log_test "open loop, reflector stopped $d s: sent $sent, lost $lost (late $late), LOST rows at the stop"
 }
 
