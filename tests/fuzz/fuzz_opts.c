@@ -65,7 +65,6 @@ static void check_cfg(const struct rant_cfg *c)
 		  c->overflow_ns % c->bucket_ns == 0 &&
 		  c->overflow_ns / c->bucket_ns <= 10000000 &&
 		  c->threshold_ns >= 0 && c->log_threshold_ns >= 0 &&
-		  (!c->log_path || c->snapshot || c->duration_ns || c->count) &&
 		  (!c->log_threshold_ns || c->log_path) &&
 		  (!c->cont || c->threshold_ns) &&
 		  (!c->budget || c->busy_poll_us) &&
