@@ -49,6 +49,10 @@ FORMULAS = {
     "reflect_proc": ("T3_SW", "T2_SW", None, None),
     "reflect_tx": ("T3", "T3_SW", None, None),
     "emit_rx": ("T4_SW", "T4", None, None),
+    "emit_queue": ("T1", "T1_SCHED", None, None),
+    "reflect_queue": ("T3", "T3_SCHED", None, None),
+    "owd_fwd": ("T2", "T1", None, None),
+    "owd_back": ("T4", "T3", None, None),
 }
 LATENCY_COLUMN = {"rtt": "RTT", "response": "RESPONSE"}
 

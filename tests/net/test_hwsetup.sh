@@ -138,7 +138,7 @@ hwsetup_ptp_mode_hw() {
 	[ "$(jqv "$WORK/p1.e.json" '.counts.missing_tx_ts + .counts.missing_rx_ts')" = 0 ] &&
 	[ "$(jqv "$WORK/p1.r.json" '.counts.missing_tx_ts + .counts.missing_rx_ts')" = 0 ]
 	check_err $? "HW stamps missing: $(grep -h '^missing' "$WORK"/p1.[er].txt)"
-	head -1 "$WORK/p1.e.log" | grep -q '^SEQ T1_SW T1_HW T4_HW T4_SW RTT T2_HW T2_SW T3_SW T3_HW RESPONSE$'
+	head -1 "$WORK/p1.e.log" | grep -q '^SEQ T1_SW T1_HW T4_HW T4_SW RTT T2_HW T2_SW T3_SW T3_HW RESPONSE T1_SCHED LOST$'
 	check_err $? "emitter log header: $(head -1 "$WORK/p1.e.log")"
 	# every row has all four wire stamps (T3_HW of the last comes too late)
 	[ "$(awk 'FNR > 2 && ($3 == "-" || $4 == "-" || $7 == "-") { bad++ } END { print bad + 0 }' \

@@ -126,7 +126,7 @@ origin_pair() {
 	check_side emitter "$WORK/e.txt" "$WORK/roundtrip.txt" "$erc" rtt \
 		'^SEQ T1_SW T1_(HW|KN) T4_(HW|KN) T4_SW RTT( |$)'
 	check_side reflector "$WORK/r.txt" "$WORK/response.txt" "$rrc" response \
-		'^SEQ T2_(HW|KN) T2_SW T3_SW T3_(HW|KN) RESPONSE$'
+		'^SEQ T2_(HW|KN) T2_SW T3_SW T3_(HW|KN) RESPONSE( |$)'
 	grep -q 'RANT_TEST_START' "$IDIR/trace"
 	check_err $? "no RANT_TEST_START marker in $IDIR/trace"
 	if [ "$erc" = 3 ] || [ "$rrc" = 3 ]; then

@@ -45,15 +45,15 @@ nmetrics() {
 percentiles_default() {
 	setup_pair || skip "cannot create namespaces and veth"
 	run_pair def
-	[ "$(nmetrics def e)" = 9 ]
-	check_err $? "emitter JSON has $(nmetrics def e) metrics, not the 9 of -s"
-	[ "$(nmetrics def r)" = 4 ]
-	check_err $? "reflector JSON has $(nmetrics def r) metrics, not the 4 of -s"
+	[ "$(nmetrics def e)" = 10 ]
+	check_err $? "emitter JSON has $(nmetrics def e) metrics, not the 10 of -s (9 and emit_queue)"
+	[ "$(nmetrics def r)" = 5 ]
+	check_err $? "reflector JSON has $(nmetrics def r) metrics, not the 5 of -s (4 and reflect_queue)"
 	jq -e '.percentile_precision | test("0.1%.*2048 ns")' "$WORK/def-e.json" >/dev/null
 	check_err $? "no percentile_precision in the JSON: $(jq -c .percentile_precision "$WORK/def-e.json")"
 	logcheck e def
 	logcheck r def
-	log_test "default options: every percentile (text, JSON, 9+4 metrics) within 0.1% of the log's"
+	log_test "default options: every percentile (text, JSON, 10+5 metrics) within 0.1% of the log's"
 	logcheck e def --strict
 	logcheck r def --strict
 	log_test "default options: every percentile the top of its log-linear bucket"

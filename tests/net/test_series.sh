@@ -173,9 +173,11 @@ bufferbloat_emit_queue() {
 		-j "$WORK/q.json" >"$WORK/q.txt" 2>&1
 	rc=$?
 	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/q.txt")"
-	q=$(jqv "$WORK/q.json" '.metrics.emit_queue.percentiles."50"')
-	[ "$q" -ge 1000000 ]; check_err $? "emit_queue p50 $q ns under a 100 mbit queue"
-	EMIT_QUEUE_P50=$q
+	# p99, not p50: paced closed loop catches up back to back after a
+	# ping that queued, so most pings leave while the queue has drained
+	q=$(jqv "$WORK/q.json" '.metrics.emit_queue.percentiles."99"')
+	[ "$q" -ge 1000000 ]; check_err $? "emit_queue p99 $q ns under a 100 mbit queue"
+	EMIT_QUEUE_P99=$q
 }
 
 series_bufferbloat() {
@@ -199,7 +201,7 @@ series_bufferbloat() {
 	[ "$load30" != none ] && [ "$load3" != none ] && [ $((5 * load30)) -le "$load3" ]
 	check_err $? "limit 30kb: loaded p50 $load30 ns, not far below limit 3mb's $load3 ns"
 	bufferbloat_emit_queue
-	note=", emit_queue p50 ${EMIT_QUEUE_P50:-?} ns behind the emitter's own queue"
+	note=", emit_queue p99 ${EMIT_QUEUE_P99:-?} ns behind the emitter's own queue"
 	log_test "bufferbloat: p50 idle $idle3, 3mb $load3, 30kb $load30 ns$note"
 }
 

@@ -16,8 +16,8 @@ setup_signal() {
 	local pid rc out=$WORK/out
 	setup_pair || skip_test "cannot create namespaces and veth"
 	mkdir "$out"
-	# -d 100 sizes a log of 20 million records (1.2 GiB) to touch first.
-	ip netns exec "$NS_B" "$RANT" -i "$VETH_B" -s -d 100 -l "$out/r.log" -j "$out/r.json" \
+	# --log-buffer: a ring of 16 million records (1 GiB) to touch first.
+	ip netns exec "$NS_B" "$RANT" -i "$VETH_B" -s --log-buffer 16777216 -l "$out/r.log" -j "$out/r.json" \
 		>"$WORK/r.txt" 2>&1 &
 	pid=$!
 	defer kill -9 "$pid"
