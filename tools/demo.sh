@@ -30,9 +30,9 @@ refl=$!
 defer kill -9 "$refl"
 wait_udp_port "$NS_B" 12345 || { echo "demo: the reflector did not start:" >&2; cat "$OUT/reflect.txt" >&2; exit 1; }
 
-echo "== emitter: rant -i $VETH_A -a $IP_B -d $DURATION -s -H -t $THRESHOLD -C -l emit.log -j emit.json"
+echo "== emitter: rant -i $VETH_A -a $IP_B -d $DURATION -s -H -I 1 -t $THRESHOLD -C -l emit.log -j emit.json"
 rc=0
-ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" -a "$IP_B" -d "$DURATION" -s -H \
+ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" -a "$IP_B" -d "$DURATION" -s -H -I 1 \
 	-t "$THRESHOLD" -C -l "$OUT/emit.log" -j "$OUT/emit.json" || rc=$?
 kill -INT "$refl"
 wait "$refl" || true

@@ -91,13 +91,16 @@ c_next() { [ ${#__defer_jobs[@]} = 0 ]; check_err $? "inherited defers"; log_tes
 	read -r ns pid <"$WORK/state"
 	[ "$IRC" = 1 ]; check_err $? "exit $IRC, not 1: $(cat "$WORK/c.out")"
 	[ -n "$ns" ] && ! ip netns list | grep -qw "$ns"; check_err $? "namespace '$ns' left behind"
-	[ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; check_err $? "process '$pid' left behind"
+	# killed, it may take a moment to be reaped (its parent was killed too)
+	[ -n "$pid" ] && wait_until 5 pid_gone "$pid"; check_err $? "process '$pid' left behind"
 	grep -q '^pass c.sh c_next$' "$WORK/c.res"; check_err $? "the next test: $(cat "$WORK/c.out")"
 	log_test "a failing test leaves nothing behind; the next starts clean"
 }
 
 # A test hung in a foreground command is stopped after TEST_TIMEOUT, fails
 # and leaves nothing behind; the next test runs.
+pid_gone() { ! kill -0 "$1" 2>/dev/null; }
+
 lib_timeout() {
 	local start ms pid
 	inner h 'ALL_TESTS="h_hang h_next"
@@ -111,7 +114,8 @@ h_next() { log_test "next"; }'
 	check_err $? "exit $IRC, results $(cat "$WORK/h.res")"
 	grep -q "no end after 1 s (TEST_TIMEOUT)" "$WORK/h.out"; check_err $? "the timeout is not named: $(cat "$WORK/h.out")"
 	[ "$ms" -lt 10000 ]; check_err $? "a 1 s TEST_TIMEOUT took $ms ms"
-	[ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; check_err $? "process '$pid' left behind"
+	# killed, it may take a moment to be reaped (its parent was killed too)
+	[ -n "$pid" ] && wait_until 5 pid_gone "$pid"; check_err $? "process '$pid' left behind"
 	log_test "a hung test is stopped after TEST_TIMEOUT ($ms ms for 1 s) and fails"
 }
 
