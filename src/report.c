@@ -258,7 +258,7 @@ static void print_ack_stamp(struct out *o, const struct txrec *rec)
 
 	if (t == TS_NONE)
 		return;
-	o_text(o, "    %-6s %" PRId64 ".%09" PRId64 "\n", "T_ACK_KN",
+	o_text(o, "    %-8s %" PRId64 ".%09" PRId64 "\n", "T_ACK_KN",
 	       (int64_t)(t / NS_PER_SEC), (int64_t)(t % NS_PER_SEC));
 	if (o->j)
 		json_i64(o->j, "T_ACK_KN", t);
@@ -275,7 +275,7 @@ static void print_sched_stamp(struct out *o, const struct run *r,
 
 	if (t == TS_NONE)
 		return;
-	o_text(o, "    %-6s %" PRId64 ".%09" PRId64 "\n", name,
+	o_text(o, "    %-8s %" PRId64 ".%09" PRId64 "\n", name,
 	       (int64_t)(t / NS_PER_SEC), (int64_t)(t % NS_PER_SEC));
 	if (o->j)
 		json_i64(o->j, name, t);
@@ -301,7 +301,7 @@ static void print_breach(struct out *o, const struct run *r,
 		if (t == TS_NONE)
 			continue;
 		stamp_name(r, p, name, sizeof(name));
-		o_text(o, "    %-6s %" PRId64 ".%09" PRId64 "\n", name,
+		o_text(o, "    %-8s %" PRId64 ".%09" PRId64 "\n", name,
 		       (int64_t)(t / NS_PER_SEC), (int64_t)(t % NS_PER_SEC));
 		if (o->j)
 			json_i64(o->j, name, t);
