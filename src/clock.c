@@ -7,7 +7,6 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -17,10 +16,10 @@
 
 #include "clock.h"
 #include "hist.h"
+#include "offloop.h"
 #include "timeutil.h"
 #include "wire.h"
 
-#define SAMPLER_STACK (256 * 1024)
 
 struct clock {
 	struct clock_cfg cfg;
@@ -395,40 +394,21 @@ static int sampler_sync_init(struct clock *c)
 	return 0;
 }
 
-/* The thread at SCHED_OTHER (whatever the measuring thread's policy) on
- * the CPUs clock_sampler_cpus() picks; where a cpuset refuses them, on
- * the measuring thread's. It blocks every signal, so SIGINT and SIGTERM
- * interrupt the measuring thread's waits, never its own. Returns 0 or a
+/* The sampler (offloop.h) on the CPUs clock_sampler_cpus() picks; where
+ * a cpuset refuses them, on the measuring thread's. Returns 0 or a
  * positive error number. */
 static int sampler_spawn(struct clock *c)
 {
-	struct sched_param sp = { .sched_priority = 0 };
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	cpu_set_t mine, cpus;
-	sigset_t all, old;
-	pthread_attr_t a;
 	int ret;
 
-	ret = pthread_attr_init(&a);
-	if (ret)
-		return ret;
-	pthread_attr_setstacksize(&a, SAMPLER_STACK);
-	pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
-	pthread_attr_setschedpolicy(&a, SCHED_OTHER);
-	pthread_attr_setschedparam(&a, &sp);
-	if (!sched_getaffinity(0, sizeof(mine), &mine)) {
-		clock_sampler_cpus((int)(ncpu > 0 ? ncpu : 1), &mine, sched_getcpu(), &cpus);
-		pthread_attr_setaffinity_np(&a, sizeof(cpus), &cpus);
-	}
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);	/* the thread inherits it */
-	ret = pthread_create(&c->thread, &a, sampler_main, c);
-	if (ret == EINVAL) {	/* a cpuset without those CPUs */
-		pthread_attr_setaffinity_np(&a, sizeof(mine), &mine);
-		ret = pthread_create(&c->thread, &a, sampler_main, c);
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_attr_destroy(&a);
+	if (sched_getaffinity(0, sizeof(mine), &mine))
+		return offloop_spawn(&c->thread, sampler_main, c, NULL);
+	clock_sampler_cpus((int)(ncpu > 0 ? ncpu : 1), &mine, sched_getcpu(), &cpus);
+	ret = offloop_spawn(&c->thread, sampler_main, c, &cpus);
+	if (ret == EINVAL)	/* a cpuset without those CPUs */
+		ret = offloop_spawn(&c->thread, sampler_main, c, &mine);
 	return ret;
 }
 

@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -21,12 +20,12 @@
 
 #include "hist.h"
 #include "mem.h"
+#include "offloop.h"
 #include "series.h"
 #include "timeutil.h"
 
 #define SLOTS_SPARE 8			/* intervals the reporter may lag */
 #define REDIRECTS 4			/* closed intervals skipped for one event */
-#define REPORTER_STACK (256 * 1024)
 #define START_POLL_NS (10 * NS_PER_MS)	/* the reporter, until measuring starts */
 
 struct slot {
@@ -559,34 +558,14 @@ static bool reporter_set(cpu_set_t *set)
 	return CPU_COUNT(set) > 0;
 }
 
-/* Thread attributes: a small stack (mlockall locks it), SCHED_OTHER. */
-static void reporter_attr(pthread_attr_t *a)
-{
-	struct sched_param sp = { .sched_priority = 0 };
-
-	pthread_attr_init(a);
-	pthread_attr_setstacksize(a, REPORTER_STACK);
-	pthread_attr_setinheritsched(a, PTHREAD_EXPLICIT_SCHED);
-	pthread_attr_setschedpolicy(a, SCHED_OTHER);
-	pthread_attr_setschedparam(a, &sp);
-}
-
 int series_start(struct series *s, FILE *out, char *err, size_t errlen)
 {
-	sigset_t all, old;
-	pthread_attr_t a;
 	cpu_set_t set;
 	char list[64];
 	int ret;
 
 	s->out = out;
-	reporter_attr(&a);
-	/* Signals go to the loop's thread: its waits end on EINTR. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	ret = pthread_create(&s->thread, &a, reporter_main, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_attr_destroy(&a);
+	ret = offloop_spawn(&s->thread, reporter_main, s, NULL);
 	if (ret) {
 		snprintf(err, errlen, "cannot start the interval reporter thread: %s: lower -I's load (or drop -I)",
 			 strerror(ret));

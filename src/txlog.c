@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +15,12 @@
 
 #include "holdback.h"
 #include "mem.h"
+#include "offloop.h"
 #include "spsc.h"
 #include "txlog.h"
 
 #define STREAM_CHUNK 4096		/* records formatted per write() */
 #define STREAM_NAP_NS 2000000		/* the writer's sleep when the ring is empty */
-#define STREAM_STACK (256 * 1024)	/* the writer's stack (locked by mlockall) */
 
 struct txlog {
 	bool last;
@@ -224,38 +223,21 @@ static bool writer_cpus(cpu_set_t *set, bool outside)
 }
 
 /*
- * Start the writer: ordinary scheduling (not the loop's SCHED_FIFO, if
- * it has that), no signals (they are the loop's), a small stack, and
- * the CPUs of writer_cpus(); where the system refuses those CPUs (a
- * cpuset), the next choice, then no affinity at all.
+ * Start the writer (offloop.h) on the CPUs of writer_cpus(); where the
+ * system refuses those CPUs (a cpuset), the next choice, then no
+ * affinity at all.
  */
 static int stream_start(struct txlog *l)
 {
-	struct sched_param sp = { .sched_priority = 0 };
-	sigset_t all, old;
-	pthread_attr_t attr;
 	int ret = EINVAL;
 
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
 	for (int pass = 0; pass < 3 && ret; pass++) {
 		cpu_set_t set;
 
-		pthread_attr_init(&attr);
-		pthread_attr_setstacksize(&attr, STREAM_STACK);
-		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-		pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
-		pthread_attr_setschedparam(&attr, &sp);
-		if (pass < 2 && !writer_cpus(&set, pass == 0)) {
-			pthread_attr_destroy(&attr);
+		if (pass < 2 && !writer_cpus(&set, pass == 0))
 			continue;
-		}
-		if (pass < 2)
-			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		ret = pthread_create(&l->tid, &attr, stream_writer, l);
-		pthread_attr_destroy(&attr);
+		ret = offloop_spawn(&l->tid, stream_writer, l, pass < 2 ? &set : NULL);
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret)
 		return -ret;
 	l->started = true;
