@@ -59,7 +59,7 @@ text_value() {
 # check_side NAME TEXT LOG RC METRIC HEADER_RE: what one side printed and
 # logged, whether it ended normally or at a breach.
 check_side() {
-	local name=$1 text=$2 log=$3 rc=$4 metric=$5 header=$6 recv rows seq lat last
+	local name=$1 text=$2 log=$3 rc=$4 metric=$5 header=$6 recv lost want rows seq lat last
 	[ "$rc" = 0 ] || [ "$rc" = 3 ]
 	check_err $? "$name: exit $rc, want 0 or 3: $(tail -3 "$text")"
 	no_snapshot_warned "$text"
@@ -69,9 +69,13 @@ check_side() {
 	head -1 "$log" | grep -Eq "$header"
 	check_err $? "$name: log header '$(head -1 "$log")', want $header"
 	recv=$(text_value "$text" 'received')
+	# the emitter logs its lost pings too (LOST rows); the reflector has
+	# no lost count to print
+	lost=$(text_value "$text" '^sent [0-9]+, received [0-9]+, lost')
+	want=$((recv + ${lost:-0}))
 	rows=$(($(wc -l <"$log") - 2))
-	[ "$rows" = "$recv" ] || { [ "$recv" -gt 500000 ] && [ "$rows" = 500000 ]; }
-	check_err $? "$name: $rows log rows, received $recv (-S keeps the last 500000)"
+	[ "$rows" = "$want" ] || { [ "$want" -gt 500000 ] && [ "$rows" = 500000 ]; }
+	check_err $? "$name: $rows log rows, received $recv, lost ${lost:-none} (-S keeps the last 500000)"
 	if [ "$rc" = 3 ]; then
 		seq=$(grep -Eo '^\*\*\* Threshold breach: [A-Za-z]+ of seq [0-9]+' "$text" | grep -Eo '[0-9]+$')
 		lat=$(grep -Eo '^\*\*\* Threshold breach: .* is [0-9]+ ns > threshold 100000 ns' "$text" |
