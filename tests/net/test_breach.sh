@@ -2,8 +2,8 @@
 # Threshold breaches and ftrace, on veth with each test's own trace
 # instance: a spike provoked for real (the reflector process stopped for
 # 100 ms once measuring has started) makes the emitter exit 3 with the
-# spike placed on the reflector's receive side (T2_SW - T2 wire stamp),
-# markers in the trace and tracing_on 0; the same on the reflector; -C
+# spike placed on the reflector (see spike_on_reflector), markers in the
+# trace and tracing_on 0; the same on the reflector; -C
 # counts every breach and runs to the end; -L logs only the slow ones;
 # -T with a missing instance fails at start with the fix; -S with -T on
 # a kernel without snapshot warns once at start and runs; -S keeps
@@ -59,6 +59,30 @@ spike() {
 	done
 }
 
+# spike_on_reflector JSON [TEXT]: the first breach in JSON is placed on the
+# reflector, in the component SIGSTOP fell in: almost always its receive
+# side (reflect_rx, T2_SW - T2: stopped while it waited for the ping),
+# sometimes its processing (reflect_proc, T3_SW - T2_SW: stopped between
+# taking the ping and sending the pong; once in 15 runs of the suite);
+# either holds the 100 ms, and TEXT marks that line. Says what is wrong.
+spike_on_reflector() {
+	local json=$1 text=$2 largest ns label
+	largest=$(jqv "$json" '.breaches[0].largest')
+	case $largest in
+	reflect_rx) label='NIC-to-App RX, reflector (T2_SW - T2)' ;;
+	reflect_proc) label='App processing, reflector (T3_SW - T2_SW)' ;;
+	*)
+		echo "    spike placed on $largest, not on the reflector: $(jqv "$json" '.breaches[0].components')"
+		return 1 ;;
+	esac
+	ns=$(jqv "$json" ".breaches[0].components.$largest")
+	[ "$ns" -gt 50000000 ] ||
+		{ echo "    $largest $ns ns for a 100 ms stop"; return 1; }
+	[ -z "$text" ] || grep -F "$label" "$text" | grep -q '<-- where the spike is$' ||
+		{ echo "    the text breakdown does not mark '$label': $(grep -A12 'Threshold breach' "$text")"; return 1; }
+	SPIKE_ON=$largest
+}
+
 breach_missing_instance() {
 	local rc
 	pair
@@ -84,7 +108,7 @@ breach_no_snapshot() {
 }
 
 breach_emit() {
-	local rc seq
+	local rc seq SPIKE_ON=
 	pair_traced
 	start_reflector b1 -s
 	emit_bg e1 -a "$IP_B" -s -d 20 --timeout 500000 -t $THRESH -T --trace-instance "$INST" \
@@ -96,12 +120,7 @@ breach_emit() {
 	stop_reflector
 	[ "$rc" = 3 ]; check_err $? "emitter exit $rc, not 3: $(tail -5 "$WORK/e1.txt")"
 	[ "$(jqv "$WORK/e1.json" .stop_reason)" = breach ]; check_err $? "stop_reason $(jqv "$WORK/e1.json" .stop_reason)"
-	[ "$(jqv "$WORK/e1.json" '.breaches[0].largest')" = reflect_rx ]
-	check_err $? "spike placed on $(jqv "$WORK/e1.json" '.breaches[0].largest'), not reflect_rx: $(jqv "$WORK/e1.json" '.breaches[0].components')"
-	grep -q 'NIC-to-App RX, reflector (T2_SW - T2) .*<-- where the spike is' "$WORK/e1.txt"
-	check_err $? "the text breakdown does not mark the reflector's RX: $(grep -A12 'Threshold breach' "$WORK/e1.txt")"
-	[ "$(jqv "$WORK/e1.json" '.breaches[0].components.reflect_rx')" -gt 50000000 ]
-	check_err $? "reflect_rx $(jqv "$WORK/e1.json" '.breaches[0].components.reflect_rx') ns for a 100 ms stop"
+	spike_on_reflector "$WORK/e1.json" "$WORK/e1.txt"; check_err $? "the spike is not on the reflector"
 	[ "$(jqv "$WORK/e1.json" '.breaches[0].stamps.T3_KN // 0')" -gt 0 ]
 	check_err $? "the breach lacks the reflector's T3 stamp (follow-up)"
 	seq=$(jqv "$WORK/e1.json" '.breaches[0].seq')
@@ -110,13 +129,13 @@ breach_emit() {
 	[ "$(cat "$IDIR/tracing_on")" = 0 ]; check_err $? "tracing_on is still $(cat "$IDIR/tracing_on")"
 	awk -v s="$seq" '$1 == s { found = 1 } END { exit !found }' "$WORK/e1.log"
 	check_err $? "the breach's seq $seq is not in the log"
-	log_test "emitter breach: exit 3, spike on the reflector's RX, trace frozen"
+	log_test "emitter breach: exit 3, spike on the reflector (${SPIKE_ON:-none}), trace frozen"
 }
 
 # The reflector measures from the first measured ping it gets, and writes
 # RANT_TEST_START then: the spike comes after that.
 breach_reflect() {
-	local seq
+	local seq SPIKE_ON=
 	pair_traced
 	start_reflector b2 -s -d 60 -t $THRESH -T --trace-instance "$INST" -j "$WORK/r2.json"
 	emit_bg e2 -a "$IP_B" -s -d 20 --timeout 500000
@@ -127,12 +146,11 @@ breach_reflect() {
 	wait "$REFL" || REFL_RC=$?
 	kill -INT "$EM"; wait "$EM"
 	[ "$REFL_RC" = 3 ]; check_err $? "reflector exit $REFL_RC, not 3: $(tail -5 "$WORK/b2.txt")"
-	[ "$(jqv "$WORK/r2.json" '.breaches[0].largest')" = reflect_rx ]
-	check_err $? "reflector placed the spike on $(jqv "$WORK/r2.json" '.breaches[0].largest')"
+	spike_on_reflector "$WORK/r2.json" "$WORK/b2.txt"; check_err $? "the reflector placed the spike elsewhere"
 	seq=$(jqv "$WORK/r2.json" '.breaches[0].seq')
 	grep -q "RANT_BREACH seq=$seq " "$IDIR/trace"; check_err $? "no reflector marker RANT_BREACH seq=$seq"
 	[ "$(cat "$IDIR/tracing_on")" = 0 ]; check_err $? "tracing_on not 0 after the reflector's breach"
-	log_test "reflector breach: exit 3, spike on its RX, trace frozen"
+	log_test "reflector breach: exit 3, spike on its side (${SPIKE_ON:-none}), trace frozen"
 }
 
 # -C: every breach counted, the run goes to its end
