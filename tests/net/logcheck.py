@@ -82,8 +82,14 @@ def column_of(names, point):
 
 
 def metric_values(names, rows, metric, column=None):
-    """[(value, seq)] of metric from the log, or None if its columns are absent."""
+    """[(value, seq)] of metric from the log, or None if its columns are absent.
+    A LOST row (a ping without its pong in time) is in no metric: rant's
+    statistics are of the pings answered, though the row may hold T1 and
+    T1_SCHED, and T2/T3 from a follow-up."""
     seqcol = names.index("SEQ")
+    if "LOST" in names:
+        lostcol = names.index("LOST")
+        rows = [r for r in rows if r[lostcol] != "LOST"]
     column = column or LATENCY_COLUMN.get(metric)
     if column and column in names:
         col = names.index(column)
