@@ -67,7 +67,7 @@ build/librant.a: $(OBJS)
 rant: build/rant.o build/librant.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-tests/unit/%.t: tests/unit/%.c tests/unit/tap.h build/librant.a
+tests/unit/%.t: tests/unit/%.c tests/unit/tap.h tests/unit/simexec.h build/librant.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Itests/unit -o $@ $< build/librant.a $(LIBS)
 
 $(SIM_LIB): tests/sim/simnic.c Makefile

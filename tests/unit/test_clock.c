@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "simexec.h"
 #include "tap.h"
 #include "timeutil.h"
 #include "wire.h"
@@ -403,44 +404,17 @@ static void run_sim(void)
 	test_sim_sampler();
 }
 
-/* Re-exec under the shim; returns only when that cannot be done. */
-static void exec_under_sim(char **argv)
+/* The simulated NIC's clock: 250 us ahead of the system clock, 50 ppm fast. */
+static void sim_env(void)
 {
-	char exe[PATH_MAX], lib[PATH_MAX + 32], run[16], failed[16];
-	const char *asan = getenv("ASAN_OPTIONS");
-	char asan_opts[512];
-	ssize_t n;
-	char *slash;
-
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n < 0)
-		return;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return;
-	snprintf(lib, sizeof(lib), "%.*s/../sim/libsimnic.so", (int)(slash - exe), exe);
-	if (access(lib, R_OK))
-		return;
-	setenv("LD_PRELOAD", lib, 1);
 	setenv("SIMNIC_IFACES", "lo", 1);
 	setenv("SIMNIC_OFFSET_NS", "250000", 1);
 	setenv("SIMNIC_DRIFT_PPB", "50000", 1);
-	snprintf(asan_opts, sizeof(asan_opts), "%s%sverify_asan_link_order=0",
-		 asan ? asan : "", asan ? ":" : "");
-	setenv("ASAN_OPTIONS", asan_opts, 1);
-	snprintf(run, sizeof(run), "%d", tap_run);
-	snprintf(failed, sizeof(failed), "%d", tap_failed);
-	execl(exe, argv[0], "--sim", run, failed, (char *)NULL);
 }
 
 int main(int argc, char **argv)
 {
-	if (argc == 4 && !strcmp(argv[1], "--sim")) {
-		tap_started = true;
-		setvbuf(stdout, NULL, _IONBF, 0);
-		tap_run = atoi(argv[2]);
-		tap_failed = atoi(argv[3]);
+	if (sim_child(argc, argv)) {
 		run_sim();
 		return done_testing();
 	}
@@ -451,7 +425,8 @@ int main(int argc, char **argv)
 	test_judge_phc();
 	test_judge_hosts();
 	test_metric_marks();
-	exec_under_sim(argv);
-	skip(1, "tests/sim/libsimnic.so is not built or cannot be run (make sim)");
+	sim_env();
+	sim_exec(argv);
+	skip(1, SIM_NOT_BUILT);
 	return done_testing();
 }
