@@ -137,17 +137,22 @@ closedloop_stop() {
 	log_test "closed loop, stopped $d s: $missed slots missed, rtt_intended p99 $p99i ns, rtt p99 $p99 ns"
 }
 
-# Open loop every 100 us, spinning, the reflector stopped for 50 ms
-# (within --timeout 200 ms): hundreds of pings in flight at once, and the
-# pongs of those the stopped reflector's socket held come back in time
-# and are matched to their pings while later ones were in flight (what
-# the socket could not hold is lost: not the point here, test_loss and
-# openloop_stop count loss). The emitter spins, the reflector blocks.
+# Open loop every 100 us, spinning, the reflector stopped for 50 ms:
+# hundreds of pings in flight at once, and the pongs of those the stopped
+# reflector's socket held come back in time and are matched to their
+# pings while later ones were in flight (what the socket could not hold
+# is lost: not the point here, test_loss and openloop_stop count loss).
+# The emitter spins, the reflector blocks. --timeout is 1 s, far above
+# the stop, so no pong comes too late: every ping lost is one a socket
+# dropped, and the drops the kernel counted (SO_RXQ_OVFL, both sides)
+# must add up to it exactly. How many that is depends on the load, not
+# on rant: with the reflector's CPU shared, its socket overflows again
+# after the stop (a CI run lost over a tenth of its pings).
 openloop_overlap() {
-	local rc sent recv lost ifl slow over d during
+	local rc sent recv lost ifl slow over d during drops
 	pair
-	start_reflector k3 --block
-	emit_bg e3 -a "$IP_B" --open-loop --interval 100 --timeout 200000 -d 2 \
+	start_reflector k3 --block -j "$WORK/k3.json"
+	emit_bg e3 -a "$IP_B" --open-loop --interval 100 --timeout 1000000 -d 2 \
 		-l "$WORK/e3.log" -j "$WORK/e3.json"
 	wait_measuring "$WORK/e3.txt"
 	sleep 0.5
@@ -163,17 +168,19 @@ openloop_overlap() {
 	during=$(awk -v d="$d" 'BEGIN { printf "%d", d * 10000 }')
 	within "$sent" 20000 1; check_err $? "sent $sent: not within 1% of 20000 (2 s every 100 us)"
 	[ "$ifl" -ge 300 ]; check_err $? "in flight at most $ifl: a $d s stop at 100 us should hold about $during"
-	[ $((recv + lost)) = "$sent" ] && [ $((recv * 10)) -ge $((sent * 9)) ]
-	check_err $? "received $recv, lost $lost of $sent"
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/k3.txt")"
+	drops=$(($(jqv "$WORK/k3.json" .counts.socket_drops) + $(jqv "$WORK/e3.json" .counts.socket_drops)))
+	[ $((recv + lost)) = "$sent" ] && [ "$lost" = "$drops" ] && [ $((recv * 2)) -ge "$sent" ]
+	check_err $? "received $recv, lost $lost of $sent: the sockets dropped $drops (reflector's and emitter's socket_drops)"
 	[ "$(jqv "$WORK/e3.json" .counts.reordered)" = 0 ]
 	check_err $? "reordered $(jqv "$WORK/e3.json" .counts.reordered) on one veth"
 	# answered in time after waiting in the stopped reflector's queue
 	slow=$(log_count "$WORK/e3.log" '$NF != "LOST" && $4 > 10000000')
-	[ "$slow" -ge 100 ]; check_err $? "only $slow pongs came 10 ms or more late but within --timeout"
+	[ "$slow" -ge 100 ]; check_err $? "only $slow pongs came 10 ms or more late but within --timeout (stopped $d s)"
 	# seq k+1 left before the pong of seq k came back
 	over=$(awk 'NR > 2 { if (t4 != "" && t4 != "-" && $2 < t4) n++; t4 = $3 } END { print n + 0 }' "$WORK/e3.log")
 	[ "$over" -ge 100 ]; check_err $? "only $over pings left before the previous pong came"
-	log_test "open loop overlaps: $ifl in flight at most, $slow answered after 10 ms, $lost lost"
+	log_test "open loop overlaps, stopped $d s: $ifl in flight at most, $slow answered after 10 ms, $lost lost"
 }
 
 tests_run
