@@ -9,6 +9,7 @@ packet from its IP header as hex), finds rant's header in each UDP
 datagram (magic RANT, type, session, seq) and pairs each measured packet
 (warm-up flag clear) with the log's stamp of it: on the emitter T1 (ping,
 TX) and T4 (pong, RX), on the reflector T3 (pong, TX) and T2 (ping, RX).
+A lost ping's row (LOST) is left out, as rant's check leaves it out.
 Prints one line per direction:
 
   tx matched N exact N min_diff D max_diff D only_in_log N
@@ -78,9 +79,13 @@ def log_stamps(path, side):
             if not c:
                 sys.exit("log %s has no %s wire column: %s" % (path, w, names))
             idx.append(cols[c[0]])
+        lost = names[-1] == "LOST"
         out = {}
         for line in f:
             v = line.split()
+            # a lost ping's row: in no count, as in rant's own check
+            if lost and v[-1] == "LOST":
+                continue
             st = [ns(v[i]) if v[i] != "-" else None for i in idx]
             out[int(v[0])] = tuple(st)
         return out
