@@ -93,13 +93,15 @@ loss_warmup_sigint() {
 	emit_bg nore2 -a "$IP_B" --port 9
 	wait_for_line "$WORK/nore2.txt" "^rant .* emit: " 10
 	check_err $? "no start-up line in 10 s: $(cat "$WORK/nore2.txt")"
-	start=$(date +%s%N)
+	start=${EPOCHREALTIME/./}
 	kill -INT "$EM"
 	wait "$EM"; rc=$?
-	ms=$((($(date +%s%N) - start) / 1000000))
+	ms=$(((${EPOCHREALTIME/./} - start) / 1000))
 	[ "$rc" = 0 ] && grep -q "stopped during the warm-up" "$WORK/nore2.txt"
 	check_err $? "exit $rc: $(cat "$WORK/nore2.txt")"
-	[ "$ms" -lt 500 ]; check_err $? "SIGINT during the warm-up took $ms ms"
+	# a warm-up deaf to SIGINT would go on to its 10 s limit; 1 s is slack
+	# for a loaded machine
+	[ "$ms" -lt 1000 ]; check_err $? "SIGINT during the warm-up took $ms ms"
 	log_test "no reflector: SIGINT during the warm-up ends it (exit 0) in ${ms} ms"
 }
 

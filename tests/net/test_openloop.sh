@@ -19,14 +19,23 @@ pair() {
 }
 
 # stop_reflector_for S: SIGSTOP the reflector for S seconds (the
-# stimulus, not a wait); CLOCK_REALTIME of the stop and the continue in
-# $T_STOP and $T_CONT (seconds, as the log's kernel stamps).
+# stimulus, not a wait). CLOCK_REALTIME (seconds, as the log's kernel
+# stamps) read on both sides of each kill, since this shell may lose its
+# CPU between a read and a kill: the stop lies within $T_STOP..$T_CONT
+# (read before the STOP, after the CONT) and holds $T_STOPPED..$T_RUN
+# (after the STOP, before the CONT). What must have been lost is judged
+# by the inner pair, what may have been by the outer; $D and $D_IN are
+# their lengths.
 stop_reflector_for() {
 	T_STOP=$EPOCHREALTIME
 	kill -STOP "$REFL"
+	T_STOPPED=$EPOCHREALTIME
 	sleep "$1"
+	T_RUN=$EPOCHREALTIME
 	kill -CONT "$REFL"
 	T_CONT=$EPOCHREALTIME
+	D=$(awk -v a="$T_STOP" -v b="$T_CONT" 'BEGIN { printf "%.3f", b - a }')
+	D_IN=$(awk -v a="$T_STOPPED" -v b="$T_RUN" 'BEGIN { printf "%.3f", b - a }')
 }
 
 # log_count LOG AWK_CONDITION: rows of an emitter log (no -s: $2 is T1_KN,
@@ -45,7 +54,7 @@ within() {
 # lost (LOST rows at their times), the pongs the reflector's socket held
 # come back late. --block on both sides: the machine may be shared.
 openloop_stop() {
-	local rc sent recv lost late ifl d in_stop miss rows lrows near at_stop
+	local rc sent recv lost late ifl in_stop miss rows lrows near at_stop
 	pair
 	start_reflector k1 --block
 	emit_bg e1 -a "$IP_B" --open-loop --interval 1000 --block -d 4 -I 0.5 \
@@ -61,14 +70,14 @@ openloop_stop() {
 	lost=$(jqv "$WORK/e1.json" .counts.lost)
 	late=$(jqv "$WORK/e1.json" .counts.late)
 	ifl=$(jqv "$WORK/e1.json" .counts.inflight_max)
-	d=$(awk -v a="$T_STOP" -v b="$T_CONT" 'BEGIN { printf "%.3f", b - a }')
 	within "$sent" 4000 1; check_err $? "sent $sent: not within 1% of 4000 (4 s every 1 ms)"
 	[ $((recv + lost)) = "$sent" ]; check_err $? "received $recv + lost $lost != sent $sent"
 	# every ping of the stopped second whose --timeout (0.1 s) ended
-	# before the reflector went on is lost: at least that many
-	in_stop=$(awk -v d="$d" 'BEGIN { printf "%d", (d - 0.1) * 1000 }')
-	[ "$lost" -ge "$in_stop" ] && [ "$lost" -le $((in_stop + 600)) ]
-	check_err $? "lost $lost: the reflector was stopped $d s (at least $in_stop pings, at most 0.6 s more)"
+	# before the reflector went on is lost: at least that many; at most
+	# those of the whole stop and 0.5 s more
+	in_stop=$(awk -v d="$D_IN" 'BEGIN { printf "%d", (d - 0.1) * 1000 }')
+	[ "$lost" -ge "$in_stop" ] && [ "$lost" -le "$(awk -v d="$D" 'BEGIN { printf "%d", (d + 0.5) * 1000 }')" ]
+	check_err $? "lost $lost: the reflector was stopped $D_IN to $D s (at least $in_stop pings, at most 0.5 s more than the stop)"
 	[ "$late" -gt 0 ] && [ "$late" -le "$lost" ]
 	check_err $? "late $late: the pongs of the pings the reflector's socket held come after --timeout, pings counted lost ($lost)"
 	[ "$(jqv "$WORK/e1.json" .metrics.rtt.max)" -le 100000000 ]
@@ -81,7 +90,7 @@ openloop_stop() {
 	lrows=$(log_count "$WORK/e1.log" '$NF == "LOST"')
 	[ "$rows" = "$sent" ] && [ "$lrows" = "$lost" ]
 	check_err $? "log: $rows rows (sent $sent), $lrows LOST (lost $lost)"
-	miss=$(log_count "$WORK/e1.log" "\$2 > $T_STOP + 0.01 && \$2 < $T_CONT - 0.11 && \$NF != \"LOST\"")
+	miss=$(log_count "$WORK/e1.log" "\$2 > $T_STOPPED + 0.01 && \$2 < $T_RUN - 0.11 && \$NF != \"LOST\"")
 	[ "$miss" = 0 ]; check_err $? "$miss pings sent while the reflector was stopped have no LOST row"
 	near=$(log_count "$WORK/e1.log" "\$NF == \"LOST\" && \$2 > $T_STOP - 0.3 && \$2 < $T_CONT + 0.3")
 	[ $((near * 10)) -ge $((lrows * 9)) ]
@@ -99,14 +108,14 @@ openloop_stop() {
 		"$WORK/e1.json")
 	[ $((at_stop * 10)) -ge $((lost * 9)) ]
 	check_err $? "series: only $at_stop of $lost losses in the intervals of the stop"
-	log_test "open loop, reflector stopped $d s: sent $sent, lost $lost (late $late), LOST rows at the stop"
+	log_test "open loop, reflector stopped $D s: sent $sent, lost $lost (late $late), LOST rows at the stop"
 }
 
 # The same stop, closed loop: the slots that pass while the emitter waits
 # are missed_slots, and rtt_intended (from the slot's time) shows the
 # wait that rtt hides.
 closedloop_stop() {
-	local rc sent lost missed d p99 p99i lrows
+	local rc sent lost missed p99 p99i lrows
 	pair
 	start_reflector k2 --block
 	emit_bg e2 -a "$IP_B" --interval 1000 --block -d 4 \
@@ -122,11 +131,10 @@ closedloop_stop() {
 	missed=$(jqv "$WORK/e2.json" .counts.missed_slots)
 	p99=$(jqv "$WORK/e2.json" '.metrics.rtt.percentiles."99"')
 	p99i=$(jqv "$WORK/e2.json" '.metrics.rtt_intended.percentiles."99"')
-	d=$(awk -v a="$T_STOP" -v b="$T_CONT" 'BEGIN { printf "%.3f", b - a }')
-	[ "$missed" -ge "$(awk -v d="$d" 'BEGIN { printf "%d", (d - 0.2) * 1000 }')" ]
-	check_err $? "missed_slots $missed: the reflector was stopped $d s at one slot a ms"
+	[ "$missed" -ge "$(awk -v d="$D_IN" 'BEGIN { printf "%d", (d - 0.2) * 1000 }')" ]
+	check_err $? "missed_slots $missed: the reflector was stopped $D_IN s at one slot a ms"
 	[ "$lost" -ge 5 ] && [ "$lost" -le 20 ]
-	check_err $? "lost $lost: one ping each --timeout (0.1 s) of the $d s stop"
+	check_err $? "lost $lost: one ping each --timeout (0.1 s) of the $D s stop"
 	[ "$p99i" -ge 300000000 ] && [ "$p99i" -gt $((10 * p99)) ]
 	check_err $? "rtt_intended p99 $p99i ns: not far above rtt p99 $p99 ns"
 	within "$sent" 4000 1; check_err $? "sent $sent: the missed slots' pings should catch up (4000 slots)"
@@ -134,7 +142,7 @@ closedloop_stop() {
 	check_err $? "no explanation of the missed slots: $(grep '^schedule' "$WORK/e2.txt")"
 	lrows=$(log_count "$WORK/e2.log" '$NF == "LOST"')
 	[ "$lrows" = "$lost" ]; check_err $? "closed loop: $lrows LOST rows, lost $lost"
-	log_test "closed loop, stopped $d s: $missed slots missed, rtt_intended p99 $p99i ns, rtt p99 $p99 ns"
+	log_test "closed loop, stopped $D s: $missed slots missed, rtt_intended p99 $p99i ns, rtt p99 $p99 ns"
 }
 
 # Open loop every 100 us, spinning, the reflector stopped for 50 ms:
@@ -149,7 +157,7 @@ closedloop_stop() {
 # on rant: with the reflector's CPU shared, its socket overflows again
 # after the stop (a CI run lost over a tenth of its pings).
 openloop_overlap() {
-	local rc sent recv lost ifl slow over d during drops
+	local rc sent recv lost ifl slow over during drops
 	pair
 	start_reflector k3 --block -j "$WORK/k3.json"
 	emit_bg e3 -a "$IP_B" --open-loop --interval 100 --timeout 1000000 -d 2 \
@@ -164,23 +172,22 @@ openloop_overlap() {
 	recv=$(jqv "$WORK/e3.json" .counts.received)
 	lost=$(jqv "$WORK/e3.json" .counts.lost)
 	ifl=$(jqv "$WORK/e3.json" .counts.inflight_max)
-	d=$(awk -v a="$T_STOP" -v b="$T_CONT" 'BEGIN { printf "%.3f", b - a }')
-	during=$(awk -v d="$d" 'BEGIN { printf "%d", d * 10000 }')
+	during=$(awk -v d="$D_IN" 'BEGIN { printf "%d", d * 10000 }')
 	within "$sent" 20000 1; check_err $? "sent $sent: not within 1% of 20000 (2 s every 100 us)"
-	[ "$ifl" -ge 300 ]; check_err $? "in flight at most $ifl: a $d s stop at 100 us should hold about $during"
+	[ "$ifl" -ge 300 ]; check_err $? "in flight at most $ifl: a $D s stop at 100 us should hold about $during"
 	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/k3.txt")"
 	drops=$(($(jqv "$WORK/k3.json" .counts.socket_drops) + $(jqv "$WORK/e3.json" .counts.socket_drops)))
-	[ $((recv + lost)) = "$sent" ] && [ "$lost" = "$drops" ] && [ $((recv * 2)) -ge "$sent" ]
+	[ $((recv + lost)) = "$sent" ] && [ "$lost" = "$drops" ] && [ $((recv * 10)) -ge "$sent" ]
 	check_err $? "received $recv, lost $lost of $sent: the sockets dropped $drops (reflector's and emitter's socket_drops)"
 	[ "$(jqv "$WORK/e3.json" .counts.reordered)" = 0 ]
 	check_err $? "reordered $(jqv "$WORK/e3.json" .counts.reordered) on one veth"
 	# answered in time after waiting in the stopped reflector's queue
 	slow=$(log_count "$WORK/e3.log" '$NF != "LOST" && $4 > 10000000')
-	[ "$slow" -ge 100 ]; check_err $? "only $slow pongs came 10 ms or more late but within --timeout (stopped $d s)"
+	[ "$slow" -ge 100 ]; check_err $? "only $slow pongs came 10 ms or more late but within --timeout (stopped $D s)"
 	# seq k+1 left before the pong of seq k came back
 	over=$(awk 'NR > 2 { if (t4 != "" && t4 != "-" && $2 < t4) n++; t4 = $3 } END { print n + 0 }' "$WORK/e3.log")
 	[ "$over" -ge 100 ]; check_err $? "only $over pings left before the previous pong came"
-	log_test "open loop overlaps, stopped $d s: $ifl in flight at most, $slow answered after 10 ms, $lost lost"
+	log_test "open loop overlaps, stopped $D s: $ifl in flight at most, $slow answered after 10 ms, $lost lost"
 }
 
 tests_run

@@ -80,7 +80,7 @@ series_lines() {
 # pings fall in the intervals of that second (their send time), a whole
 # interval inside it has no pong, the late pongs come after it.
 series_stopped_reflector() {
-	local rc t_stop t_cont start bad full lost_out
+	local rc t_before t_stop t_cont t_after start bad full lost_out
 	pair
 	start_reflector r2
 	emit_bg e2 -a "$IP_B" -d 3.5 -I 0.5 --timeout 200000 -j "$WORK/e2.json"
@@ -88,25 +88,33 @@ series_stopped_reflector() {
 	# one interval line: measuring has run 0.5 s and more
 	wait_for_line "$WORK/e2.txt" "$ROW_RE" 5
 	check_err $? "no interval line within 5 s: $(tail -3 "$WORK/e2.txt")"
+	# CLOCK_REALTIME (us) on both sides of each kill: this shell may
+	# lose its CPU between a read and a kill
+	t_before=${EPOCHREALTIME/./}
 	kill -STOP "$REFL"
-	t_stop=$(date +%s%N)
+	t_stop=${EPOCHREALTIME/./}
 	sleep 1	# the stimulus: the reflector stopped for 1 s
-	t_cont=$(date +%s%N)
+	t_cont=${EPOCHREALTIME/./}
 	kill -CONT "$REFL"
+	t_after=${EPOCHREALTIME/./}
 	wait "$EM"; rc=$?
 	stop_reflector
 	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e2.txt")"
 	start=$(jqv "$WORK/e2.json" .start_ns)
 	bad=$(sums_match "$WORK/e2.json")
 	[ -z "$bad" ]; check_err $? "$bad"
-	# since measuring began, ns; 50 ms of slack around, --timeout (200 ms) after
-	t_stop=$((t_stop - start - 50000000))
-	t_cont=$((t_cont - start))
+	# since measuring began, ns. An interval wholly inside the stop (after
+	# the STOP, before the CONT) has no pong; none before it (50 ms of
+	# slack) or after it (--timeout, 200 ms, and 50 ms) loses a ping.
+	t_before=$((t_before * 1000 - start))
+	t_stop=$((t_stop * 1000 - start))
+	t_cont=$((t_cont * 1000 - start))
+	t_after=$((t_after * 1000 - start))
 	full=$(jq --argjson a "$t_stop" --argjson b "$t_cont" \
-		'[.series[] | select(.t_ns >= $a + 50000000 and .t_ns + .duration_ns <= $b)]
+		'[.series[] | select(.t_ns >= $a and .t_ns + .duration_ns <= $b)]
 		 | map(select(.received == 0 and .lost >= 2)) | length' "$WORK/e2.json")
 	[ "$full" -ge 1 ]; check_err $? "no interval inside the stopped second with only lost pings: $(jq -c '.series' "$WORK/e2.json")"
-	lost_out=$(jq --argjson a "$t_stop" --argjson b "$((t_cont + 250000000))" \
+	lost_out=$(jq --argjson a "$((t_before - 50000000))" --argjson b "$((t_after + 250000000))" \
 		'[.series[] | select(.t_ns + .duration_ns <= $a or .t_ns >= $b) | .lost] | add // 0' \
 		"$WORK/e2.json")
 	[ "$lost_out" = 0 ]; check_err $? "$lost_out pings lost outside the stopped second: $(jq -c '[.series[] | [.t_ns, .lost]]' "$WORK/e2.json")"
