@@ -50,7 +50,10 @@ pair_traced() {
 }
 
 # spike N: stop the reflector for $STOP, N times, $GAP apart. Call it
-# once measuring has started.
+# once measuring has started. The runs that count spikes last 6 s and
+# wait 1 s (the most --timeout allows) for a pong: on a loaded machine
+# each sleep here can overshoot, and the last spike must still fall in
+# the run, its ping not lost.
 spike() {
 	local i
 	for ((i = 0; i < $1; i++)); do
@@ -158,7 +161,7 @@ breach_continue() {
 	local rc n
 	pair_traced
 	start_reflector b3 -s
-	emit_bg e3 -a "$IP_B" -s -d 2.5 --timeout 500000 -t $THRESH -C -T --trace-instance "$INST" \
+	emit_bg e3 -a "$IP_B" -s -d 6 --timeout 1000000 -t $THRESH -C -T --trace-instance "$INST" \
 		-j "$WORK/e3.json"
 	wait_measuring "$WORK/e3.txt"
 	spike 3
@@ -179,7 +182,7 @@ breach_log_threshold() {
 	local rc rows slow
 	pair
 	start_reflector b5
-	emit_bg e5 -a "$IP_B" -d 2 --timeout 500000 -l "$WORK/e5.log" -L $THRESH -j "$WORK/e5.json"
+	emit_bg e5 -a "$IP_B" -d 6 --timeout 1000000 -l "$WORK/e5.log" -L $THRESH -j "$WORK/e5.json"
 	wait_measuring "$WORK/e5.txt"
 	spike 3
 	wait "$EM"; rc=$?

@@ -16,15 +16,19 @@ require_cmd jq taskset ss tc timeout "$PYTHON"
 require_rant
 
 # load SECONDS: 1000-byte UDP datagrams from NS_A to IP_B's discard port
-# every 4 ms (2 Mbit/s) for SECONDS; its pid in $LOAD.
+# every 4 ms (2 Mbit/s) for SECONDS; its pid in $LOAD. Paced by a
+# schedule, so a sleep that overshoots on a loaded machine is made up
+# (what the schedule owes leaves at once) and the rate stays 2 Mbit/s.
 load() {
 	ip netns exec "$NS_A" "$PYTHON" -c '
 import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-end = time.monotonic() + float(sys.argv[2])
-while time.monotonic() < end:
+due = time.monotonic()
+end = due + float(sys.argv[2])
+while due < end:
     s.sendto(b"x" * 1000, (sys.argv[1], 9))
-    time.sleep(0.004)
+    due += 0.004
+    time.sleep(max(0.0, due - time.monotonic()))
 ' "$IP_B" "$1" &
 	LOAD=$!
 	defer kill -9 "$LOAD"

@@ -201,8 +201,13 @@ trace_hog_body() {
 	check_err $? "verdict: $(rtv '.breaches[0].verdict')"
 	[ "$(rtv '.breaches[0].cpus | join(",")')" = 1 ]
 	check_err $? "CPUs $(rtv '.breaches[0].cpus') instead of the reflector's 1"
-	[ "$(rtv '.breaches[0].spike_step')" = reflect_rx ]
-	check_err $? "spike step $(rtv '.breaches[0].spike_step')"
+	# preempted while waiting for the ping (reflect_rx), or, more rarely,
+	# between taking it and sending the pong (reflect_proc)
+	case $(rtv '.breaches[0].spike_step') in
+	reflect_rx | reflect_proc) true ;;
+	*) false ;;
+	esac
+	check_err $? "spike step $(rtv '.breaches[0].spike_step'), not on the reflector"
 	log_test "trace_hog: rant-trace names $HOG on CPU 1"
 }
 trace_hog() {
