@@ -29,7 +29,9 @@
 # (SIGTERM to its processes) and fails.
 # A file exits 0 (every test passed or skipped), 4 (every test skipped)
 # or 1 (a test failed). With $NET_RESULTS set (run.sh sets it), each test
-# appends "pass|fail|skip FILE NAME" to that file.
+# appends "pass|fail|skip FILE NAME" to that file; with $NET_FAILLOG set,
+# each failed check's message and [FAIL] line are appended there too, for
+# run.sh to print again at the end (a CI log is read from its end).
 #
 # Variables for the tests (set here or by setup_pair):
 # shellcheck disable=SC2034
@@ -91,6 +93,12 @@ trap 'exit 130' INT TERM HUP PIPE
 
 # ---- results ----
 
+# __failed LINE: print a line of a failure, and keep it in $NET_FAILLOG.
+__failed() {
+	echo "$1"
+	[ -z "${NET_FAILLOG:-}" ] || echo "$1" >>"$NET_FAILLOG"
+}
+
 # log_test DESCRIPTION: report the checks since the last log_test as one
 # "TEST: ... [ OK ]" or "[FAIL]" line; a failure fails the current test.
 log_test() {
@@ -98,7 +106,7 @@ log_test() {
 	if [ "$RET" -eq 0 ]; then
 		printf 'TEST: %-60s [ OK ]\n' "$1"
 	else
-		printf 'TEST: %-60s [FAIL]\n' "$1"
+		__failed "$(printf 'TEST: %-60s [FAIL]' "$1")"
 		FAILED=1
 	fi
 	RET=0
@@ -107,7 +115,7 @@ log_test() {
 # check_err RC MSG: a non-zero RC fails the current check with MSG.
 check_err() {
 	if [ "$1" -ne 0 ]; then
-		[ "$RET" -eq 0 ] && echo "    $2"
+		[ "$RET" -eq 0 ] && __failed "    $2"
 		RET=1
 	fi
 }
@@ -115,7 +123,7 @@ check_err() {
 # check_fail RC MSG: a zero RC fails the current check with MSG.
 check_fail() {
 	if [ "$1" -eq 0 ]; then
-		[ "$RET" -eq 0 ] && echo "    $2"
+		[ "$RET" -eq 0 ] && __failed "    $2"
 		RET=1
 	fi
 }
@@ -253,7 +261,7 @@ tests_run() {
 		0) __record pass "$t" ;;
 		"$ksft_skip") __record skip "$t"; nskip=$((nskip + 1)) ;;
 		*) __record fail "$t"; nfail=$((nfail + 1))
-		   echo "    ^ failed: $t in $TEST_FILE (alone: TESTS=$t make net)" ;;
+		   __failed "    ^ failed: $t in $TEST_FILE (alone: TESTS=$t make net)" ;;
 		esac
 	done
 	[ "$nfail" -gt 0 ] && exit 1

@@ -3,13 +3,15 @@
 # $TESTS (space separated names, e.g. TESTS="core_counts breach_emit")
 # selects tests; only the files that define one of them are run. Each file
 # exits 0 (pass), 4 (skip) or anything else (fail) and records every test
-# it ran in $NET_RESULTS (see lib.sh). Prints the plain closing line.
+# it ran in $NET_RESULTS (see lib.sh), and the messages of its failures
+# in $NET_FAILLOG, printed again before the plain closing line.
 set -u
 cd "$(dirname "$0")" || exit 1
 
 NET_RESULTS=$(mktemp "${TMPDIR:-/tmp}/rant-net.XXXXXX")
-export NET_RESULTS
-trap 'rm -f "$NET_RESULTS"' EXIT
+NET_FAILLOG=$(mktemp "${TMPDIR:-/tmp}/rant-net-fail.XXXXXX")
+export NET_RESULTS NET_FAILLOG
+trap 'rm -f "$NET_RESULTS" "$NET_FAILLOG"' EXIT
 
 # defines FILE NAME: FILE defines the shell function NAME.
 defines() {
@@ -63,6 +65,10 @@ pass=$(grep -c '^pass ' "$NET_RESULTS")
 fail=$(($(grep -c '^fail ' "$NET_RESULTS") + fail_files))
 skipped=$(grep -c '^skip ' "$NET_RESULTS")
 failed_names=$(awk '$1 == "fail" { printf " %s", $3 }' "$NET_RESULTS")
+if [ -s "$NET_FAILLOG" ]; then
+	echo "# the failures again, as printed above:"
+	cat "$NET_FAILLOG"
+fi
 [ -n "$failed_names" ] || [ "${#failed_files[@]}" -gt 0 ] &&
 	echo "failed:${failed_names}${failed_files[*]:+ ${failed_files[*]}}"
 if [ "${#unknown[@]}" -gt 0 ]; then

@@ -20,13 +20,16 @@ inner() {
 	} >"$WORK/$1.sh"
 }
 
-# run_inner NAME [VAR=VALUE...]: run it with its own results file; exit
-# status in $IRC, output in $WORK/NAME.out, results in $WORK/NAME.res.
+# run_inner NAME [VAR=VALUE...]: run it with its own results file and
+# failure log; exit status in $IRC, output in $WORK/NAME.out, results in
+# $WORK/NAME.res, failures in $WORK/NAME.fail.
 run_inner() {
 	local name=$1
 	shift
 	: >"$WORK/$name.res"
-	env NET_RESULTS="$WORK/$name.res" TESTS= "$@" bash "$WORK/$name.sh" >"$WORK/$name.out" 2>&1
+	: >"$WORK/$name.fail"
+	env NET_RESULTS="$WORK/$name.res" NET_FAILLOG="$WORK/$name.fail" TESTS= "$@" \
+		bash "$WORK/$name.sh" >"$WORK/$name.out" 2>&1
 	IRC=$?
 }
 
@@ -50,6 +53,12 @@ pass r.sh r_quiet" ]; check_err $? "results: $(cat "$WORK/r.res")"
 	grep -Eq '^TEST: r_skip: for a reason +\[SKIP\]$' "$WORK/r.out"; check_err $? "no SKIP line"
 	grep -Eq '^TEST: r_late +\[FAIL\]$' "$WORK/r.out"; check_err $? "a failure after log_test is not reported"
 	grep -Eq '^TEST: r_quiet +\[ OK \]$' "$WORK/r.out"; check_err $? "a test without log_test gets no line"
+	# the failure log (run.sh prints it again at the end): the failed
+	# checks' lines as printed, nothing of the tests that passed
+	[ "$(grep -c . "$WORK/r.fail")" = 6 ] && grep -q '^    false is false$' "$WORK/r.fail" &&
+		grep -q '^    a failure after the last log_test$' "$WORK/r.fail" &&
+		grep -q 'failed: r_late in r.sh' "$WORK/r.fail" && ! grep -q 'never\|passes' "$WORK/r.fail"
+	check_err $? "the failure log: $(cat "$WORK/r.fail")"
 	inner s 'ALL_TESTS="s_one s_two"
 s_one() { skip_test "no"; }
 s_two() { skip_test "no"; }'
@@ -57,7 +66,7 @@ s_two() { skip_test "no"; }'
 	[ "$IRC" = 4 ]; check_err $? "exit $IRC with every test skipped, not 4"
 	run_inner s TESTS=s_two
 	[ "$IRC" = 4 ] && [ "$(wc -l <"$WORK/s.res")" = 1 ]; check_err $? "exit $IRC, $(wc -l <"$WORK/s.res") results for one selected skip"
-	log_test "results: pass, fail, skip, a late failure; exit 1, 4"
+	log_test "results: pass, fail, skip, a late failure, the failure log; exit 1, 4"
 }
 
 lib_select() {
