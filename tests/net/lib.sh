@@ -395,6 +395,40 @@ stop_reflector() {
 	wait "$REFL" || REFL_RC=$?
 }
 
+# stop_reflector_for S: SIGSTOP the reflector for S seconds (the
+# stimulus, not a wait). CLOCK_REALTIME (seconds, as the log's kernel
+# stamps) read on both sides of each kill, since this shell may lose its
+# CPU between a read and a kill: the stop lies within $T_STOP..$T_CONT
+# (read before the STOP, after the CONT) and holds $T_STOPPED..$T_RUN
+# (after the STOP, before the CONT). What must have been lost is judged
+# by the inner pair, what may have been by the outer; $D and $D_IN are
+# their lengths.
+stop_reflector_for() {
+	T_STOP=$EPOCHREALTIME
+	kill -STOP "$REFL"
+	T_STOPPED=$EPOCHREALTIME
+	sleep "$1"
+	T_RUN=$EPOCHREALTIME
+	kill -CONT "$REFL"
+	T_CONT=$EPOCHREALTIME
+	D=$(awk -v a="$T_STOP" -v b="$T_CONT" 'BEGIN { printf "%.3f", b - a }')
+	D_IN=$(awk -v a="$T_STOPPED" -v b="$T_RUN" 'BEGIN { printf "%.3f", b - a }')
+}
+
+# loss_is_drops EMIT_JSON REFLECT_JSON: every ping the emitter sent was
+# received or lost, and every lost one is a datagram a socket dropped (the
+# two sides' socket_drops add up to lost, exactly): what a run whose
+# --timeout no pong can outlast must show. Prints the counts.
+loss_is_drops() {
+	local sent recv lost drops
+	sent=$(jqv "$1" .counts.sent)
+	recv=$(jqv "$1" .counts.received)
+	lost=$(jqv "$1" .counts.lost)
+	drops=$(($(jqv "$2" .counts.socket_drops) + $(jqv "$1" .counts.socket_drops)))
+	echo "received $recv, lost $lost of $sent: the sockets dropped $drops (both sides' socket_drops)"
+	[ $((recv + lost)) = "$sent" ] && [ "$lost" = "$drops" ]
+}
+
 # emit ARGS...: emitter in NS_A on CPU 0, in the foreground.
 emit() {
 	ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" "$@"

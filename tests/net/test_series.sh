@@ -88,28 +88,21 @@ series_stopped_reflector() {
 	# one interval line: measuring has run 0.5 s and more
 	wait_for_line "$WORK/e2.txt" "$ROW_RE" 5
 	check_err $? "no interval line within 5 s: $(tail -3 "$WORK/e2.txt")"
-	# CLOCK_REALTIME (us) on both sides of each kill: this shell may
-	# lose its CPU between a read and a kill
-	t_before=${EPOCHREALTIME/./}
-	kill -STOP "$REFL"
-	t_stop=${EPOCHREALTIME/./}
-	sleep 1	# the stimulus: the reflector stopped for 1 s
-	t_cont=${EPOCHREALTIME/./}
-	kill -CONT "$REFL"
-	t_after=${EPOCHREALTIME/./}
+	stop_reflector_for 1
 	wait "$EM"; rc=$?
 	stop_reflector
 	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e2.txt")"
 	start=$(jqv "$WORK/e2.json" .start_ns)
 	bad=$(sums_match "$WORK/e2.json")
 	[ -z "$bad" ]; check_err $? "$bad"
-	# since measuring began, ns. An interval wholly inside the stop (after
-	# the STOP, before the CONT) has no pong; none before it (50 ms of
-	# slack) or after it (--timeout, 200 ms, and 50 ms) loses a ping.
-	t_before=$((t_before * 1000 - start))
-	t_stop=$((t_stop * 1000 - start))
-	t_cont=$((t_cont * 1000 - start))
-	t_after=$((t_after * 1000 - start))
+	# since measuring began, ns (stop_reflector_for's stamps are in us).
+	# An interval wholly inside the stop (after the STOP, before the CONT)
+	# has no pong; none before it (50 ms of slack) or after it (--timeout,
+	# 200 ms, and 50 ms) loses a ping.
+	t_before=$((${T_STOP/./} * 1000 - start))
+	t_stop=$((${T_STOPPED/./} * 1000 - start))
+	t_cont=$((${T_RUN/./} * 1000 - start))
+	t_after=$((${T_CONT/./} * 1000 - start))
 	full=$(jq --argjson a "$t_stop" --argjson b "$t_cont" \
 		'[.series[] | select(.t_ns >= $a and .t_ns + .duration_ns <= $b)]
 		 | map(select(.received == 0 and .lost >= 2)) | length' "$WORK/e2.json")
