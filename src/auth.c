@@ -111,8 +111,9 @@ static int key_file_ok(int fd, const char *path, char *msg, size_t len)
 		return err;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		snprintf(msg, len, "--key %s: not a regular file: give the file that holds the key",
-			 path);
+		snprintf(msg, len, "--key %s: not a regular file (%s): give the file that holds the key",
+			 path, S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" :
+			 S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a socket");
 		return -EINVAL;
 	}
 	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
@@ -166,7 +167,7 @@ int auth_load(struct auth **a, const char *path, char *msg, size_t len)
 	int fd, ret;
 
 	*a = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(msg, len, "--key %s: %s: %s", path, strerror(-ret),

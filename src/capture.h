@@ -31,6 +31,7 @@
 struct capture_params {
 	const char *iface;
 	const char *path;		/* --pcap as given; "-" = stdout */
+	bool follow_links;		/* --follow-links (outfile.h) */
 	uint16_t port;			/* the reflector's */
 	bool tcp;			/* --tcp: filter TCP, no check */
 	bool emit;			/* emitter (pings are this side's TX) */

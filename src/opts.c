@@ -32,7 +32,7 @@ enum {
 	O_PORT = 256, O_TIMEOUT, O_INTERVAL, O_BLOCK, O_TRACE_INSTANCE,
 	O_VERSION, O_MAX_SESSIONS, O_TCP, O_WRITES, O_NODELAY, O_QUICKACK, O_CORK,
 	O_PCAP, O_ALLOW, O_KEY, O_MAX_CLOCK_OFFSET, O_PHC_INTERVAL, O_ONE_WAY, O_PTP_MODE,
-	O_LOG_BUFFER, O_OPEN_LOOP,
+	O_LOG_BUFFER, O_OPEN_LOOP, O_FOLLOW_LINKS,
 	O_MAX
 };
 
@@ -113,6 +113,8 @@ static const struct opt opt_table[] = {
 	  .help = "write the JSON summary to FILE (- = stdout)" },
 	{ "pcap", O_PCAP, "FILE", BOTH, T_STR, FIELD(pcap_path),
 	  .help = "capture rant's packets on -i to FILE (nanosecond pcap, - = stdout) and check rant's wire stamps against it" },
+	{ "follow-links", O_FOLLOW_LINKS, NULL, BOTH, T_FLAG, FIELD(follow_links),
+	  .help = "write -l, -j and --pcap through a symlink to a file (replacing the file it names); without it such a link is refused, and a link another user may have planted in /tmp is refused always" },
 	{ "report-interval", 'I', "S", BOTH, T_NS, FIELD(report_interval_ns),
 	  .min = 10 * NS_PER_MS, .max = 3600 * NS_PER_SEC, .unit_ns = NS_PER_SEC,
 	  .help = "print a line every S seconds while running (sent, lost, late, min/p50/p99/max) and keep them as the JSON's series" },

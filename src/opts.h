@@ -49,6 +49,8 @@ struct rant_cfg {
 	const char *log_path;		/* -l */
 	const char *json_path;		/* -j; "-" = stdout */
 	const char *pcap_path;		/* --pcap; "-" = stdout */
+	bool follow_links;		/* --follow-links: write outputs through a
+					 * trusted symlink to a file (outfile.h) */
 	int64_t report_interval_ns;	/* -I: a line per interval; 0 = off */
 	int64_t bucket_ns;		/* -b */
 	int64_t overflow_ns;		/* -o */

@@ -3,6 +3,7 @@
  * Output files written whole or not at all (see outfile.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <limits.h>
 #include <fcntl.h>
@@ -23,17 +24,29 @@
  * a file over it would replace the device. A FIFO without a reader is an
  * error now rather than a hang at the end of the run.
  */
-static int open_direct(struct outfile *o, const char *path, char *msg, size_t len)
+static int open_direct(struct outfile *o, const char *path, bool via_link, char *msg,
+		       size_t len)
 {
+	struct stat st;
 	int flags;
 
-	o->fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	/* Not through a link that appeared since the check (check_links). */
+	o->fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY |
+		     (via_link ? 0 : O_NOFOLLOW));
 	if (o->fd < 0) {
 		int err = -errno;
 
 		snprintf(msg, len, "cannot write %s: %s%s", path, strerror(-err),
 			 err == -ENXIO ? " (a FIFO with no reader: start the reader first)" : "");
 		return err;
+	}
+	if (fstat(o->fd, &st) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) {
+		/* It was swapped for a file since it was looked at. */
+		close(o->fd);
+		o->fd = -1;
+		snprintf(msg, len, "cannot write %s: it changed while rant opened it (a device or FIFO became a file): try again",
+			 path);
+		return -EAGAIN;
 	}
 	flags = fcntl(o->fd, F_GETFL);
 	if (flags >= 0)
@@ -70,10 +83,95 @@ static int open_temp(struct outfile *o, const char *target, char *msg, size_t le
 	return 0;
 }
 
-int outfile_open(struct outfile *o, const char *path, char *msg, size_t len)
+/*
+ * May this process follow the link at path, whose directory is dir? The
+ * kernel's protected_symlinks rule (fs.protected_symlinks=1), applied
+ * whatever the sysctl says: a link in a sticky directory that others may
+ * write (/tmp, /var/tmp) is followed only when its owner is this user or
+ * the directory's owner. rant resolves links itself, so the kernel's own
+ * check never sees them.
+ */
+static bool link_trusted(const struct stat *link, const char *path, char *why, size_t len)
+{
+	char *copy = strdup(path);
+	struct stat dst;
+	bool ok = true;
+
+	if (!copy)
+		return false;
+	if (!stat(dirname(copy), &dst) && (dst.st_mode & S_ISVTX) && (dst.st_mode & S_IWOTH) &&
+	    link->st_uid != geteuid() && link->st_uid != dst.st_uid) {
+		snprintf(why, len, "%s is a symbolic link owned by uid %u in the sticky, world-writable directory %s, which another user may have planted: rant never follows such a link (the kernel's protected_symlinks rule); remove it or write elsewhere",
+			 path, (unsigned int)link->st_uid, dirname(copy));
+		ok = false;
+	}
+	free(copy);
+	return ok;
+}
+
+/* The directories named on the way to path ("/tmp/a" of "/tmp/a/x.log"):
+ * every one that is a link must be trusted too. 0 or -EPERM with msg. */
+static int check_dir_links(const char *path, char *msg, size_t len)
+{
+	char pre[PATH_MAX];
+	struct stat st;
+
+	for (const char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
+		snprintf(pre, sizeof(pre), "%.*s", (int)(p - path), path);
+		if (!lstat(pre, &st) && S_ISLNK(st.st_mode) && !link_trusted(&st, pre, msg, len))
+			return -EPERM;
+	}
+	return 0;
+}
+
+/*
+ * Walk the chain of links from path (at most 40, as the kernel), each one
+ * checked by link_trusted(), and the links among the directories path
+ * names. 0 with *is_link (path is a link at all), or -EPERM (an untrusted
+ * link, msg says which) or -ELOOP.
+ */
+static int check_links(const char *path, bool *is_link, char *msg, size_t len)
+{
+	char cur[PATH_MAX], next[PATH_MAX], tgt[PATH_MAX];
+	struct stat st;
+	int err = check_dir_links(path, msg, len);
+
+	*is_link = false;
+	if (err)
+		return err;
+	snprintf(cur, sizeof(cur), "%s", path);
+	for (int hops = 0; hops < 40; hops++) {
+		const char *slash;
+		ssize_t n;
+
+		if (lstat(cur, &st) || !S_ISLNK(st.st_mode))
+			return 0;
+		*is_link = true;
+		if (!link_trusted(&st, cur, msg, len))
+			return -EPERM;
+		n = readlink(cur, tgt, sizeof(tgt) - 1);
+		if (n < 0)
+			return 0;
+		tgt[n] = 0;
+		slash = tgt[0] == '/' ? NULL : strrchr(cur, '/');
+		if ((size_t)snprintf(next, sizeof(next), "%.*s%s", slash ? (int)(slash - cur + 1) : 0,
+				     cur, tgt) >= sizeof(next))
+			return 0;	/* too long to follow: open() will say */
+		err = check_dir_links(next, msg, len);
+		if (err)
+			return err;
+		memcpy(cur, next, sizeof(cur));
+	}
+	snprintf(msg, len, "%s: too many levels of symbolic links", path);
+	return -ELOOP;
+}
+
+int outfile_open(struct outfile *o, const char *path, unsigned int flags, char *msg,
+		 size_t len)
 {
 	struct stat st;
 	char *real = NULL;
+	bool is_link;
 	int err;
 
 	memset(o, 0, sizeof(*o));
@@ -85,6 +183,9 @@ int outfile_open(struct outfile *o, const char *path, char *msg, size_t len)
 		o->fd = STDOUT_FILENO;
 		return 0;
 	}
+	err = check_links(path, &is_link, msg, len);
+	if (err)
+		return err;
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
 		snprintf(msg, len, "cannot write %s: it is a directory: name a file", path);
 		return -EISDIR;
@@ -93,11 +194,24 @@ int outfile_open(struct outfile *o, const char *path, char *msg, size_t len)
 		o->path = strdup(path);
 		if (!o->path)
 			return -ENOMEM;
-		err = open_direct(o, path, msg, len);
+		err = open_direct(o, path, is_link, msg, len);
 		goto done;
 	}
-	/* A symlink to a file: write the file it names, keep the link. */
-	real = realpath(path, NULL);
+	if (is_link) {
+		/* A file is replaced whole: through a link, the file it names. */
+		real = realpath(path, NULL);
+		if (!(flags & OUTFILE_FOLLOW)) {
+			snprintf(msg, len, "%s is a symbolic link to %s: rant replaces an output file whole, so it would replace that file: name it instead, or give --follow-links to write through the link",
+				 path, real ? real : "a file that does not exist");
+			free(real);
+			return -ELOOP;
+		}
+		if (!real) {
+			err = -errno;
+			snprintf(msg, len, "cannot follow %s: %s", path, strerror(-err));
+			return err;
+		}
+	}
 	o->path = real ? real : strdup(path);
 	if (!o->path)
 		return -ENOMEM;

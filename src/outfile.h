@@ -5,8 +5,16 @@
  * before any packet), renamed over the target on commit, removed on abort.
  * "-" stands for stdout and is written directly, and so is a target that
  * is not a regular file (a character device such as /dev/null, a FIFO):
- * renaming over it would replace it. A symlink to a file is followed: the
- * file it names is replaced, the link stays.
+ * renaming over it would replace it.
+ *
+ * Links: a root run must never replace a file through a link another user
+ * planted. A link in a sticky, world-writable directory (/tmp) that is
+ * owned by neither this user nor the directory's owner is never followed
+ * (the kernel's protected_symlinks rule, applied whatever the sysctl says,
+ * to every link of the chain). A link to a device or FIFO that passes is
+ * written as a stream (/dev/stdout). A link to a regular file is refused
+ * with a line naming the file it would replace, unless OUTFILE_FOLLOW
+ * (--follow-links): then the file it names is replaced and the link stays.
  *
  * A temporary is named TARGET.rant-PID-XXXXXX, PID the writer's, so one
  * left behind by a writer that is gone (SIGKILL, a crash, a power cut)
@@ -27,8 +35,11 @@ struct outfile {
 	FILE *fp;		/* stdio stream on fd, opened on demand */
 };
 
+#define OUTFILE_FOLLOW 0x1	/* write through a trusted link to a file */
+
 /* Create the temporary file; -errno on failure, with msg set for the user. */
-int outfile_open(struct outfile *o, const char *path, char *msg, size_t len);
+int outfile_open(struct outfile *o, const char *path, unsigned int flags, char *msg,
+		 size_t len);
 /* A stdio stream for the file (for text and JSON writers). */
 FILE *outfile_stream(struct outfile *o);
 /* Flush, check for errors, rename over the target. 0 or -errno. */

@@ -278,14 +278,14 @@ static int alloc_memory(struct run *r)
 
 /* Create the output file for option opt (when given); 0 or -errno. */
 static int open_output(struct outfile *o, bool *have, const char *path,
-		       const char *opt)
+		       const char *opt, bool follow)
 {
 	char msg[512];
 	int ret;
 
 	if (!path)
 		return 0;
-	ret = outfile_open(o, path, msg, sizeof(msg));
+	ret = outfile_open(o, path, follow ? OUTFILE_FOLLOW : 0, msg, sizeof(msg));
 	if (ret) {
 		fprintf(stderr, "rant: %s: %s\n", opt, msg);
 		return ret;
@@ -301,9 +301,10 @@ static int open_outputs(struct run *r)
 
 	/* Left by a rant killed while writing: say so, remove nothing. */
 	outfile_report_stale(targets, sizeof(targets) / sizeof(targets[0]), stderr);
-	ret = open_output(&r->logf, &r->have_log, r->cfg->log_path, "-l");
+	ret = open_output(&r->logf, &r->have_log, r->cfg->log_path, "-l", r->cfg->follow_links);
 
-	return ret ? ret : open_output(&r->jsonf, &r->have_json, r->cfg->json_path, "-j");
+	return ret ? ret : open_output(&r->jsonf, &r->have_json, r->cfg->json_path, "-j",
+				       r->cfg->follow_links);
 }
 
 /* Keep the CPU out of deep idle states for the run, as cyclictest does. */
@@ -338,7 +339,7 @@ static int start_capture(struct run *r)
 		.hw = c->mode == MODE_EMIT ? r->sk.hw : !c->no_hw_ts,
 		.rate = c->mode == MODE_EMIT && c->interval_ns ?
 			(uint64_t)(NS_PER_SEC / c->interval_ns) + 1 : SIZING_RATE,
-		.verbose = c->verbose,
+		.verbose = c->verbose, .follow_links = c->follow_links,
 	};
 	char err[512];
 	int ret;

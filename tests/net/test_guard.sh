@@ -12,7 +12,7 @@
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="guard_allow guard_allow_tcp guard_key guard_key_tcp guard_key_missing
 	guard_key_wrong guard_key_reflector_without guard_key_files guard_stale
-	guard_log_room"
+	guard_log_room guard_planted_link guard_follow_links"
 
 require_root
 require_cmd jq ss taskset
@@ -195,14 +195,7 @@ guard_key_reflector_without() {
 
 # key_refused NAME PATTERN FILE: exit 1 with one line matching PATTERN.
 key_refused() {
-	local rc
-	ip netns exec "$NS_A" "$RANT" -i "$VETH_A" -a "$IP_B" --key "$3" -c 5 \
-		>"$WORK/out.txt" 2>"$WORK/err.txt"
-	rc=$?
-	[ "$rc" = 1 ] && [ "$(wc -l <"$WORK/err.txt")" = 1 ]
-	check_err $? "$1: exit $rc, stderr: $(cat "$WORK/err.txt")"
-	grep -Eq -- "$2" "$WORK/err.txt"
-	check_err $? "$1: the message does not match '$2': $(cat "$WORK/err.txt")"
+	refused "$1" "$2" "$NS_A" -i "$VETH_A" -a "$IP_B" --key "$3" -c 5
 }
 
 guard_key_files() {
@@ -214,8 +207,11 @@ guard_key_files() {
 	key_refused "mode 644" "chmod 600 $f" "$f"
 	key_refused empty "empty" "$(key_file empty '')"
 	key_refused short "15 bytes is too short" "$(key_file short 0123456789abcde)"
-	key_refused directory "not a regular file" "$WORK"
-	log_test "--key: missing, open, empty, short and non-file keys refused in one line"
+	key_refused directory "not a regular file \(a directory\)" "$WORK"
+	# a blocking open of a FIFO would wait for a writer forever
+	mkfifo -m 600 "$WORK/fifo"
+	key_refused fifo "not a regular file \(a FIFO\)" "$WORK/fifo"
+	log_test "--key: missing, open, empty, short, directory and FIFO keys refused in one line"
 }
 
 # A rant killed (SIGKILL) while setting up its outputs leaves its
@@ -277,6 +273,84 @@ guard_log_room() {
 	check_err $? "-d alone: exit $rc, stderr: $(cat "$WORK/err3.txt")"
 	mountpoint -q "$WORK/small"; check_fail $? "the tmpfs outlived its mount namespace"
 	log_test "-l without room on its file system: refused in one line before any packet (-c), warned (-d)"
+}
+
+# refused NAME PATTERN NS ARGS...: rant ARGS in NS exits 1 with one line
+# on stderr matching PATTERN, before measuring anything.
+refused() {
+	local rc name=$1 pat=$2 ns=$3
+	shift 3
+	ip netns exec "$ns" timeout 10 "$RANT" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt"
+	rc=$?
+	[ "$rc" = 1 ] && [ "$(wc -l <"$WORK/err.txt")" = 1 ]
+	check_err $? "$name: exit $rc (want 1), stderr: $(cat "$WORK/err.txt")"
+	grep -Eq -- "$pat" "$WORK/err.txt"
+	check_err $? "$name: the message does not match '$pat': $(cat "$WORK/err.txt")"
+}
+
+# out_refused NAME PATTERN ARGS...: a reflector with ARGS is refused.
+out_refused() {
+	local name=$1 pat=$2
+	shift 2
+	refused "$name" "$pat" "$NS_B" -i "$VETH_B" -d 0.3 "$@"
+}
+
+# A user plants a link in a sticky, world-writable directory (a /tmp of
+# the test's own) to a file a root run must never replace (a decoy). With
+# fs.protected_symlinks on and off, with and without --follow-links, -l,
+# -j and --pcap refuse it in one line, and the decoy keeps its content;
+# so does a link to a directory on the way.
+guard_planted_link() {
+	local ps old tmp=$WORK/tmp decoy=$WORK/decoy-passwd opt
+	setup_pair || skip_test "cannot create namespaces and veth"
+	old=$(sysctl -n fs.protected_symlinks) || skip_test "no fs.protected_symlinks"
+	defer sysctl -qw fs.protected_symlinks="$old"
+	mkdir -m 1777 "$tmp"
+	echo "root:x:0:0:decoy" >"$decoy"
+	ln -s "$decoy" "$tmp/x.log"
+	ln -s "$WORK" "$tmp/d"
+	chown -h nobody "$tmp/x.log" "$tmp/d"
+	for ps in 1 0; do
+		sysctl -qw fs.protected_symlinks=$ps
+		for opt in -l -j --pcap; do
+			out_refused "$opt, protected_symlinks=$ps" \
+				"x.log is a symbolic link owned by uid 65534 in the sticky, world-writable directory .*protected_symlinks" \
+				"$opt" "$tmp/x.log"
+		done
+		out_refused "--follow-links, protected_symlinks=$ps" "owned by uid 65534" \
+			--follow-links -l "$tmp/x.log"
+		out_refused "a planted directory link, protected_symlinks=$ps" "$tmp/d is a symbolic link owned by uid 65534" \
+			--follow-links -j "$tmp/d/decoy-passwd"
+	done
+	[ "$(cat "$decoy")" = "root:x:0:0:decoy" ]
+	check_err $? "the decoy was replaced: $(head -c 200 "$decoy")"
+	[ -L "$tmp/x.log" ] && [ "$(compgen -G "$tmp/*.rant-*" "$WORK/decoy*.rant-*" | wc -l)" = 0 ]
+	check_err $? "the link was touched or a temporary left: $(ls -la "$tmp" "$WORK")"
+	log_test "a link planted in a sticky /tmp is never followed (protected_symlinks 1 and 0)"
+}
+
+# Our own link to our own file: refused in a line that names the file it
+# would replace, unless --follow-links, which writes the file and keeps
+# the link. A link to a device (/dev/null) is written as a stream.
+guard_follow_links() {
+	local rc target=$WORK/real.json
+	setup_pair || skip_test "cannot create namespaces and veth"
+	echo old >"$target"
+	ln -s "$target" "$WORK/link.json"
+	out_refused "a link to a file" "link.json is a symbolic link to $target: .*--follow-links" \
+		-j "$WORK/link.json"
+	[ "$(cat "$target")" = old ]; check_err $? "the file was written without --follow-links"
+	ip netns exec "$NS_B" "$RANT" -i "$VETH_B" -d 0.3 --follow-links -j "$WORK/link.json" \
+		>"$WORK/out.txt" 2>"$WORK/err.txt"
+	rc=$?
+	[ "$rc" = 0 ] && [ -L "$WORK/link.json" ] && [ "$(jqv "$target" .mode)" = reflect ]
+	check_err $? "--follow-links: exit $rc, $(cat "$WORK/err.txt"); the file: $(head -c 100 "$target")"
+	ln -s /dev/null "$WORK/null.log"
+	ip netns exec "$NS_B" "$RANT" -i "$VETH_B" -d 0.3 -l "$WORK/null.log" >"$WORK/out.txt" 2>"$WORK/err.txt"
+	rc=$?
+	[ "$rc" = 0 ] && [ -L "$WORK/null.log" ] && [ -c /dev/null ]
+	check_err $? "a link to /dev/null: exit $rc, $(cat "$WORK/err.txt")"
+	log_test "a link to a file needs --follow-links; a link to a device is a stream"
 }
 
 tests_run

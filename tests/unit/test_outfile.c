@@ -94,7 +94,7 @@ static void test_commit(void)
 	int r;
 
 	snprintf(path, sizeof(path), "%s/out.json", dir);
-	r = outfile_open(&o, path, msg, sizeof(msg));
+	r = outfile_open(&o, path, 0, msg, sizeof(msg));
 	if (!is_int(r, 0, "outfile_open in a writable directory")) {
 		diag("%s", msg);
 		return;
@@ -136,7 +136,7 @@ static void test_empty_and_fd(void)
 	char path[PATH_MAX + 32], msg[512] = "", *s;
 
 	snprintf(path, sizeof(path), "%s/empty.log", dir);
-	is_int(outfile_open(&o, path, msg, sizeof(msg)), 0, "open (nothing written)");
+	is_int(outfile_open(&o, path, 0, msg, sizeof(msg)), 0, "open (nothing written)");
 	is_int(outfile_commit(&o), 0, "commit with nothing written");
 	s = slurp(path);
 	is_str(s, "", "an empty target exists");
@@ -146,7 +146,7 @@ static void test_empty_and_fd(void)
 
 	/* txlog_write() writes to the fd directly */
 	snprintf(path, sizeof(path), "%s/tx.log", dir);
-	is_int(outfile_open(&o, path, msg, sizeof(msg)), 0, "open for fd writes");
+	is_int(outfile_open(&o, path, 0, msg, sizeof(msg)), 0, "open for fd writes");
 	ok(o.fd >= 0, "fd is open");
 	ok(o.fd >= 0 && write(o.fd, "SEQ RTT\n", 8) == 8, "write(2) to o->fd");
 	is_int(outfile_commit(&o), 0, "commit after fd writes");
@@ -165,7 +165,7 @@ static void test_abort(void)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/aborted.json", dir);
-	is_int(outfile_open(&o, path, msg, sizeof(msg)), 0, "open");
+	is_int(outfile_open(&o, path, 0, msg, sizeof(msg)), 0, "open");
 	f = outfile_stream(&o);
 	if (f)
 		fputs("partial", f);
@@ -177,7 +177,7 @@ static void test_abort(void)
 
 	/* abort keeps an existing target as it was */
 	spit(path, "old\n");
-	is_int(outfile_open(&o, path, msg, sizeof(msg)), 0, "open over an existing file");
+	is_int(outfile_open(&o, path, 0, msg, sizeof(msg)), 0, "open over an existing file");
 	f = outfile_stream(&o);
 	if (f)
 		fputs("new\n", f);
@@ -202,7 +202,7 @@ static void test_replace(void)
 	snprintf(path, sizeof(path), "%s/run.log", dir);
 	spit(path, "old content\n");
 	stat(path, &before);
-	is_int(outfile_open(&o, path, msg, sizeof(msg)), 0, "open over an existing file");
+	is_int(outfile_open(&o, path, 0, msg, sizeof(msg)), 0, "open over an existing file");
 	s = slurp(path);
 	is_str(s, "old content\n", "old content right after open (not truncated)");
 	free(s);
@@ -234,7 +234,7 @@ static void test_errors(void)
 
 	snprintf(path, sizeof(path), "%s/no/such/dir/out.json", dir);
 	msg[0] = 0;
-	r = outfile_open(&o, path, msg, sizeof(msg));
+	r = outfile_open(&o, path, 0, msg, sizeof(msg));
 	is_int(r, -ENOENT, "open in a nonexistent directory -> -ENOENT");
 	ok(strstr(msg, path) != NULL, "the message names the path: %s", msg);
 
@@ -242,7 +242,7 @@ static void test_errors(void)
 	snprintf(path, sizeof(path), "%s/adir", dir);
 	mkdir(path, 0755);
 	msg[0] = 0;
-	r = outfile_open(&o, path, msg, sizeof(msg));
+	r = outfile_open(&o, path, 0, msg, sizeof(msg));
 	ok(r < 0, "open with a directory as the target fails at open (%d): %s",
 	   r, msg);
 	if (r == 0) {
@@ -259,7 +259,7 @@ static void test_stdout(void)
 	char msg[256] = "";
 	FILE *f;
 
-	is_int(outfile_open(&o, "-", msg, sizeof(msg)), 0, "open \"-\"");
+	is_int(outfile_open(&o, "-", 0, msg, sizeof(msg)), 0, "open \"-\"");
 	ok(o.tmp == NULL, "\"-\": no temporary file");
 	is_int(count_entries(NULL, 0), 0, "\"-\": nothing created in the cwd's test dir");
 	f = outfile_stream(&o);
@@ -273,11 +273,11 @@ static void test_stdout(void)
 }
 
 /* Write "hello\n" to path through an outfile and commit: 0 or -errno. */
-static int write_hello(const char *path, char *msg, size_t len)
+static int write_hello_flags(const char *path, unsigned int flags, char *msg, size_t len)
 {
 	struct outfile o;
 	FILE *f;
-	int ret = outfile_open(&o, path, msg, len);
+	int ret = outfile_open(&o, path, flags, msg, len);
 
 	if (ret)
 		return ret;
@@ -287,6 +287,11 @@ static int write_hello(const char *path, char *msg, size_t len)
 	ret = outfile_commit(&o);
 	outfile_abort(&o);
 	return ret;
+}
+
+static int write_hello(const char *path, char *msg, size_t len)
+{
+	return write_hello_flags(path, 0, msg, len);
 }
 
 /* Special targets are written as streams, never replaced. */
@@ -321,13 +326,72 @@ static void test_special(void)
 	spit(file, "old\n");
 	if (symlink(file, link))
 		BAIL_OUT("symlink failed");
-	is_int(write_hello(link, msg, sizeof(msg)), 0, "a symlink to a file: written");
+	is_int(write_hello(link, msg, sizeof(msg)), -ELOOP, "a symlink to a file: refused");
+	ok(strstr(msg, file) && strstr(msg, "--follow-links"),
+	   "the line names the file it would replace and --follow-links: %s", msg);
+	got = slurp(file);
+	is_str(got ? got : "", "old\n", "the file it names is untouched");
+	free(got);
+	is_int(write_hello_flags(link, OUTFILE_FOLLOW, msg, sizeof(msg)), 0,
+	       "with OUTFILE_FOLLOW: written through the link");
 	ok(!lstat(link, &st) && S_ISLNK(st.st_mode), "the link is still a link");
 	got = slurp(file);
 	is_str(got ? got : "", "hello\n", "the file it names has the new content");
 	free(got);
 	unlink(link);
+	if (symlink("/dev/null", link))
+		BAIL_OUT("symlink failed");
+	is_int(write_hello(link, msg, sizeof(msg)), 0, "a link to a device is a stream: written (%s)",
+	       msg);
+	ok(!lstat(link, &st) && S_ISLNK(st.st_mode), "and the link stays");
+	unlink(link);
 	unlink(file);
+}
+
+/*
+ * A link another user planted in a sticky, world-writable directory is
+ * never followed, not even with OUTFILE_FOLLOW, and not as a directory
+ * on the way: the kernel's protected_symlinks rule, which rant applies
+ * itself because it resolves links itself.
+ */
+static void test_planted(void)
+{
+	char msg[512] = "", sticky[PATH_MAX + 16], victim[PATH_MAX + 16], link[PATH_MAX + 32],
+	     dlink[PATH_MAX + 32], via[PATH_MAX + 48], *got;
+	uid_t other = 65534;	/* nobody */
+
+	snprintf(sticky, sizeof(sticky), "%s/tmp", dir);
+	snprintf(victim, sizeof(victim), "%s/secret", dir);
+	snprintf(link, sizeof(link), "%s/x.log", sticky);
+	snprintf(dlink, sizeof(dlink), "%s/d", sticky);
+	snprintf(via, sizeof(via), "%s/secret", dlink);
+	if (mkdir(sticky, 0700) || chmod(sticky, 01777))
+		BAIL_OUT("mkdir sticky failed");
+	spit(victim, "secret\n");
+	if (symlink(victim, link) || symlink(dir, dlink))
+		BAIL_OUT("symlink failed");
+	if (geteuid() != 0 || lchown(link, other, other) || lchown(dlink, other, other)) {
+		skip(8, "needs root to give the links another owner");
+		goto out;
+	}
+	for (unsigned int flags = 0; flags <= OUTFILE_FOLLOW; flags += OUTFILE_FOLLOW) {
+		is_int(write_hello_flags(link, flags, msg, sizeof(msg)), -EPERM,
+		       "another user's link in a sticky /tmp: refused (flags %u)", flags);
+		ok(strstr(msg, "uid 65534") && strstr(msg, "protected_symlinks"),
+		   "the line names the owner and the rule: %s", msg);
+	}
+	is_int(write_hello_flags(via, OUTFILE_FOLLOW, msg, sizeof(msg)), -EPERM,
+	       "another user's link as a directory on the way: refused");
+	ok(strstr(msg, dlink) != NULL, "the line names that link: %s", msg);
+	got = slurp(victim);
+	is_str(got ? got : "", "secret\n", "the file the links name is untouched");
+	free(got);
+	ok(count_entries(NULL, 0) == 2, "nothing else was created");
+out:
+	unlink(link);
+	unlink(dlink);
+	unlink(victim);
+	rmdir(sticky);
 }
 
 /* Temporaries carry their writer's pid; those of a writer that is gone
@@ -353,7 +417,7 @@ static void test_stale(void)
 	for (size_t i = 0; i < sizeof(not_stale) / sizeof(not_stale[0]); i++)
 		ok(!outfile_temp_pid(not_stale[i]), "%s is not a temporary of rant", not_stale[i]);
 
-	ok(outfile_open(&o, "out.json", msg, sizeof(msg)) == 0, "open out.json");
+	ok(outfile_open(&o, "out.json", 0, msg, sizeof(msg)) == 0, "open out.json");
 	snprintf(live, sizeof(live), ".rant-%ld-", (long)getpid());
 	ok(o.tmp && strstr(o.tmp, live), "its temporary carries this pid: %s", o.tmp ? o.tmp : "");
 	outfile_abort(&o);
@@ -400,7 +464,7 @@ static void test_free_bytes(void)
 	char msg[256];
 	uint64_t got = 0, want;
 
-	ok(outfile_open(&o, "room.txt", msg, sizeof(msg)) == 0, "open room.txt");
+	ok(outfile_open(&o, "room.txt", 0, msg, sizeof(msg)) == 0, "open room.txt");
 	is_int(outfile_free_bytes(&o, &got), 0, "its file system's free bytes");
 	if (!statvfs(dir, &sv)) {
 		want = (uint64_t)(geteuid() == 0 ? sv.f_bfree : sv.f_bavail) * sv.f_frsize;
@@ -408,7 +472,7 @@ static void test_free_bytes(void)
 		   "as statvfs says, within 1 MiB: %" PRIu64 " and %" PRIu64, got, want);
 	}
 	outfile_abort(&o);
-	ok(outfile_open(&o, "/dev/null", msg, sizeof(msg)) == 0, "open /dev/null");
+	ok(outfile_open(&o, "/dev/null", 0, msg, sizeof(msg)) == 0, "open /dev/null");
 	is_int(outfile_free_bytes(&o, &got), -ENOTSUP, "a device is a stream: nothing to check");
 	outfile_abort(&o);
 }
@@ -430,6 +494,7 @@ int main(void)
 	test_errors();
 	test_stdout();
 	test_special();
+	test_planted();
 	test_stale();
 	test_free_bytes();
 	rm_all();
