@@ -440,7 +440,8 @@ int capture_start(struct capture **cp, const struct capture_params *p,
 	c->res.file = p->path;
 	c->res.filter = c->filter;
 	c->res.checked = !p->tcp;
-	ret = outfile_open(&c->out, p->path, p->follow_links ? OUTFILE_FOLLOW : 0, msg, sizeof(msg));
+	ret = outfile_open(&c->out, p->path, p->follow_links ? OUTFILE_FOLLOW : 0, msg,
+			   sizeof(msg));
 	if (ret) {
 		snprintf(err, len, "--pcap: %s", msg);
 		return ret;
