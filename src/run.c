@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Run set-up and teardown: everything that may fail or allocate happens
- * here, before the first packet (the hot-path rules of rant's design
- * brief, DESIGN.md: no allocation or I/O inside the loops).
+ * here, before the first packet (the hot-path rule: no allocation or
+ * I/O inside the loops; README.md, "Hot path").
  */
 #include <errno.h>
 #include <fcntl.h>
