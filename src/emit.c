@@ -37,6 +37,7 @@ struct emitter {
 	struct txrec last;		/* last measured, awaiting its follow-up */
 	bool last_valid;
 	uint32_t size;			/* bytes of this phase's pings (-m, or a sweep's size) */
+	uint32_t len;			/* ... on the wire: size and the format's overhead */
 	int64_t gone_since;		/* TCP: monotonic ns since the connection is down, or 0 */
 	bool rx_stamped;		/* the last pong came with an RX stamp */
 	int64_t prev_t1, prev_t4;	/* wire stamps of the last measured one */
@@ -70,13 +71,14 @@ static bool pong_window_test_set(struct pong_window *w, uint64_t seq)
 	return was;
 }
 
-enum pong_class emit_classify(struct pong_window *w, const void *buf,
-			      ssize_t len, uint32_t size, uint32_t session,
-			      uint64_t seq, struct wire_hdr *h)
+enum pong_class emit_classify(struct pong_window *w, const struct msgfmt_ctx *fmt,
+			      const void *buf, ssize_t len, uint32_t wire_len,
+			      uint32_t session, uint64_t seq, struct msg_hdr *h)
 {
-	if (len < 0 || wire_parse(buf, (size_t)len, WIRE_PONG, h) ||
-	    (size_t)len != size)
+	if (len < 0 || msgfmt_parse(fmt, buf, (size_t)len, MSG_PONG, h) ||
+	    (size_t)len != wire_len)
 		return PONG_INVALID;
+	h->seq = msgfmt_seq_near(fmt, seq, h->seq);
 	if (h->session != session)
 		return PONG_FOREIGN;
 	if (h->seq > seq)
@@ -143,7 +145,7 @@ static void emit_count_late(struct emitter *e, uint64_t seq)
 
 /* A datagram that is not the pong of a ping in flight: counted by class. */
 static void emit_count_stray(struct emitter *e, enum pong_class k,
-			     const struct wire_hdr *h)
+			     const struct msg_hdr *h)
 {
 	struct run *r = e->r;
 
@@ -180,14 +182,14 @@ static void emit_count_stray(struct emitter *e, enum pong_class k,
 static bool emit_authentic(struct emitter *e, const struct sk_msg *m)
 {
 	struct run *r = e->r;
-	struct wire_hdr h;
+	struct msg_hdr h;
 
-	if (!r->auth || m->len < 0 || (size_t)m->len != e->size ||
-	    wire_parse(rx_buf, (size_t)m->len, WIRE_PONG, &h))
+	if (!r->auth || m->len < 0 || (size_t)m->len != e->len ||
+	    msgfmt_parse(&r->fmt, rx_buf, (size_t)m->len, MSG_PONG, &h))
 		return true;
-	if (!(h.flags & WIRE_F_AUTH))
+	if (!(h.flags & MSG_F_MAC))
 		r->peer_no_key = true;	/* a reflector without --key */
-	else if (auth_verify(r->auth, rx_buf, (size_t)m->len))
+	else if (msgfmt_verify(&r->fmt, r->auth, rx_buf, (size_t)m->len))
 		return true;
 	r->cnt.invalid++;
 	r->cnt.unauthenticated++;
@@ -195,13 +197,14 @@ static bool emit_authentic(struct emitter *e, const struct sk_msg *m)
 }
 
 /* Classify one datagram; 1 if it is the pong awaited, else 0 after counting it. */
-static int emit_match(struct emitter *e, const struct sk_msg *m, struct wire_hdr *h)
+static int emit_match(struct emitter *e, const struct sk_msg *m, struct msg_hdr *h)
 {
 	enum pong_class k;
 
 	if (!emit_authentic(e, m))
 		return 0;
-	k = emit_classify(&e->seen, rx_buf, m->len, e->size, e->r->session, e->seq, h);
+	k = emit_classify(&e->seen, &e->r->fmt, rx_buf, m->len, e->len, e->r->session,
+			  e->seq, h);
 	if (k == PONG_MATCH)
 		return 1;
 	emit_count_stray(e, k, h);
@@ -210,7 +213,7 @@ static int emit_match(struct emitter *e, const struct sk_msg *m, struct wire_hdr
 
 /* Wait for the pong of e->seq until deadline; 1 got it, 0 timed out. */
 static int emit_wait_pong(struct emitter *e, bool poll_wait, int64_t deadline,
-			  struct sk_msg *m, struct wire_hdr *h)
+			  struct sk_msg *m, struct msg_hdr *h)
 {
 	struct run *r = e->r;
 	bool blocking = poll_wait;	/* SO_RCVTIMEO is --timeout */
@@ -273,40 +276,40 @@ static void emit_follow_up(struct emitter *e, uint64_t fu_seq, int64_t fu_t3)
 
 /* Fill rec from the pong; patch an earlier record from the follow-up. */
 static void emit_take_pong(struct emitter *e, struct txrec *rec,
-			   const struct wire_hdr *h)
+			   const struct msg_hdr *h)
 {
 	struct run *r = e->r;
-	struct wire_body b;
+	struct msg_body b;
 
-	if (wire_parse_body(rx_buf, h->len - (r->auth ? WIRE_MAC_LEN : 0), &b))
+	if (msgfmt_parse_body(&r->fmt, rx_buf, h, &b))
 		return;
 	r->peer_body = true;
-	r->peer_hw = h->flags & WIRE_F_T2_HW;
+	r->peer_hw = h->flags & MSG_F_T2_HW;
 	clock_pong(r->clock, h->flags);
-	if (h->flags & WIRE_F_T2)
+	if (h->flags & MSG_F_T2)
 		rec->t2_wire = b.t2_wire;
-	if (h->flags & WIRE_F_SW) {
+	if (h->flags & MSG_F_SW) {
 		rec->t2_sw = b.t2_sw;
 		txrec_set_t3_sw(rec, b.t3_sw);
 	}
-	if (h->flags & WIRE_F_FU)
-		emit_follow_up(e, b.fu_seq, b.fu_t3_wire);
+	if (h->flags & MSG_F_FU)
+		emit_follow_up(e, msgfmt_seq_near(&r->fmt, e->seq, b.fu_seq), b.fu_t3_wire);
 }
 
 /* The ping's header for the phase: measured or not, SW stamps asked. */
 static void emit_set_flags(const struct emitter *e, bool measured)
 {
-	const struct run *r = e->r;
-	struct wire_hdr h = {
-		.type = WIRE_PING,
-		.flags = (uint16_t)((measured ? 0 : WIRE_F_WARMUP) |
-				    (r->cfg->sw ? WIRE_F_WANT_SW : 0) |
-				    (r->auth ? WIRE_F_AUTH : 0)),
+	struct run *r = e->r;
+	struct msg_hdr h = {
+		.type = MSG_PING,
+		.flags = (uint16_t)((measured ? 0 : MSG_F_WARMUP) |
+				    (r->cfg->sw ? MSG_F_WANT_SW : 0) |
+				    (r->auth ? MSG_F_MAC : 0)),
 		.session = r->session,
-		.len = e->size,
+		.len = e->len,
 	};
 
-	wire_put_hdr(tx_buf, &h);
+	msgfmt_put_ping(&r->fmt, tx_buf, &h);
 }
 
 /* The ping's TX stamp into rec, and its SCHED stamp (it came before the
@@ -344,7 +347,7 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 	struct run *r = e->r;
 	const struct rant_cfg *c = r->cfg;
 	struct ts_stamps txs;
-	struct wire_hdr h;
+	struct msg_hdr h;
 	struct sk_msg m;
 	int64_t t1_sw, t4_wire;
 	uint32_t key, ack_key;
@@ -352,11 +355,11 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 
 	pong_window_forget(&e->seen, ++e->seq);
 	t1_sw = realtime_ns();
-	wire_set_seq(tx_buf, e->seq, t1_sw);
+	msgfmt_set_seq(&r->fmt, tx_buf, e->seq, t1_sw);
 	/* --key: the MAC covers T1_SW, so its cost lands in T1_SW -> T1 wire. */
 	if (r->auth)
-		auth_sign(r->auth, tx_buf, e->size);
-	ret = r->tp->send(&r->sk, tx_buf, e->size, NULL, &key);
+		msgfmt_sign(&r->fmt, r->auth, tx_buf, e->len);
+	ret = r->tp->send(&r->sk, tx_buf, e->len, NULL, &key);
 	if (ret) {
 		if (ret == -ENOTCONN) {
 			emit_unanswered(e, rec, t1_sw, NULL);
@@ -381,7 +384,7 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 	if (sk_tx_stamp(&r->sk, key, TX_STAMP_WAIT_NS, &txs) == 0)
 		emit_tx_stamped(e, rec, key, &txs);
 	/* The ACK came with (or before) the pong: queued already. */
-	if (c->tcp && sk_tx_ack(&r->sk, ack_key, 0, &txs) == 0)
+	if (r->tp->caps.ack_stamps && sk_tx_ack(&r->sk, ack_key, 0, &txs) == 0)
 		txrec_set_ack(rec, txs.kn_ns);
 	/*
 	 * Read in time but stamped after --timeout (this process was
@@ -420,7 +423,7 @@ static int emit_warmup_failed(struct emitter *e)
 		snprintf(r->failure, sizeof(r->failure),
 			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there with the same --key? (a reflector with another key answers nothing, and counts the pings as unauthenticated)",
 			 c->addr, c->port, WARMUP_LIMIT_NS / NS_PER_SEC);
-	else if (!e->pongs && c->tcp && tcp_stats()->garbage)
+	else if (!e->pongs && r->tp->caps.stream && tcp_stats()->garbage)
 		snprintf(r->failure, sizeof(r->failure),
 			 "%s port %u accepts TCP but does not speak rant (%llu connections dropped): is another service on that port?",
 			 c->addr, c->port, (unsigned long long)tcp_stats()->garbage);
@@ -688,10 +691,10 @@ static bool emit_open_send(struct emitter *e, int64_t due, int64_t now)
 
 	pong_window_forget(&e->seen, ++e->seq);
 	t1_sw = realtime_ns();
-	wire_set_seq(tx_buf, e->seq, t1_sw);
+	msgfmt_set_seq(&r->fmt, tx_buf, e->seq, t1_sw);
 	if (r->auth)
-		auth_sign(r->auth, tx_buf, e->size);
-	if (r->tp->send(&r->sk, tx_buf, e->size, NULL, &key)) {
+		msgfmt_sign(&r->fmt, r->auth, tx_buf, e->len);
+	if (r->tp->send(&r->sk, tx_buf, e->len, NULL, &key)) {
 		r->cnt.send_errors++;
 		return false;
 	}
@@ -709,7 +712,7 @@ static bool emit_open_send(struct emitter *e, int64_t due, int64_t now)
 
 /* A pong of the ping x, still in flight: its stamps and body. */
 static void emit_open_answered(struct emitter *e, struct ol_entry *x,
-			       const struct sk_msg *m, const struct wire_hdr *h)
+			       const struct sk_msg *m, const struct msg_hdr *h)
 {
 	struct run *r = e->r;
 
@@ -728,7 +731,7 @@ static void emit_open_answered(struct emitter *e, struct ol_entry *x,
 static void emit_open_receive(struct emitter *e)
 {
 	struct run *r = e->r;
-	struct wire_hdr h;
+	struct msg_hdr h;
 	struct sk_msg m;
 	int ret;
 
@@ -744,7 +747,8 @@ static void emit_open_receive(struct emitter *e)
 		if (!emit_authentic(e, &m))
 			continue;
 		/* MATCH: the newest ping's; LATE: the first copy of an earlier one's */
-		k = emit_classify(&e->seen, rx_buf, m.len, e->size, r->session, e->seq, &h);
+		k = emit_classify(&e->seen, &r->fmt, rx_buf, m.len, e->len, r->session, e->seq,
+				  &h);
 		if (k == PONG_MATCH || k == PONG_LATE) {
 			x = ol_get(e->ol, h.seq);
 			if (x && x->state == OL_SENT) {
@@ -927,6 +931,7 @@ static int emit_sizes(struct emitter *e)
 	for (unsigned int i = 0; i < c->nsizes && !run_stop; i++) {
 		r->sweep_idx = i;
 		e->size = c->sizes[i];
+		e->len = msgfmt_wire_len(&r->fmt, e->size);
 		ret = emit_warmup(e);
 		if (ret)
 			break;
@@ -934,11 +939,11 @@ static int emit_sizes(struct emitter *e)
 		if (step != MEASURE_GO_ON)
 			break;
 	}
-	if (step == MEASURE_BREACH)
+	if (step == MEASURE_BREACH && r->fmt.f->caps.follow_up)
 		emit_fetch(e);
 	if (step == MEASURE_STOP && r->failure[0])
 		return -EIO;
-	if (!ret && c->tcp && e->gone_since && !r->failure[0]) {
+	if (!ret && r->tp->caps.stream && e->gone_since && !r->failure[0]) {
 		snprintf(r->failure, sizeof(r->failure),
 			 "the TCP connection to %s port %u broke and was down when the run ended: is the reflector still running?",
 			 c->addr, c->port);
@@ -949,7 +954,7 @@ static int emit_sizes(struct emitter *e)
 	return ret;
 }
 
-/* UDP sizes above the path MTU are sent as IP fragments: say so. */
+/* Datagrams above the path MTU are sent as IP fragments: say so. */
 static void emit_warn_mtu(const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -958,10 +963,11 @@ static void emit_warn_mtu(const struct run *r)
 	socklen_t len = sizeof(mtu);
 	uint32_t room;
 
-	if (c->tcp || getsockopt(r->sk.fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
+	if (r->tp->caps.stream || getsockopt(r->sk.fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
 				 v6 ? IPV6_MTU : IP_MTU, &mtu, &len) || mtu <= 0)
 		return;
-	room = (uint32_t)mtu - (v6 ? 48 : 28);	/* IP and UDP headers */
+	/* IP and UDP headers, and the format's (--ptp-mode's PTP header) */
+	room = (uint32_t)mtu - (v6 ? 48 : 28) - r->fmt.f->caps.overhead;
 	for (unsigned int i = 0; i < c->nsizes; i++)
 		if (c->sizes[i] > room)
 			fprintf(report_text_stream(r),

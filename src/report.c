@@ -21,6 +21,7 @@
 #include "json.h"
 #include "sweep.h"
 #include "measure.h"
+#include "ptp.h"
 #include "report.h"
 #include "rtcheck.h"
 #include "series.h"

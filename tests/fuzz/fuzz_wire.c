@@ -19,10 +19,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A datagram that parses must be exactly what the encoder writes. */
 static void check_round_trip(const uint8_t *data, size_t size,
-			     const struct wire_hdr *h)
+			     const struct msg_hdr *h)
 {
 	uint8_t out[WIRE_PONG_LEN];
-	struct wire_body b;
+	struct msg_body b;
 
 	if (h->len != size)
 		abort();
@@ -38,7 +38,7 @@ static void check_round_trip(const uint8_t *data, size_t size,
 }
 
 /* The emitter's view of a pong: local stamps, the peer's from the body. */
-static void take_pong(const struct wire_hdr *h, const struct wire_body *b)
+static void take_pong(const struct msg_hdr *h, const struct msg_body *b)
 {
 	struct txlog_fmt f = { .emit = true, .sw = true, .peer = true };
 	char line[TXLOG_LINE_MAX];
@@ -69,16 +69,16 @@ static void take_pong(const struct wire_hdr *h, const struct wire_body *b)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct wire_hdr h;
-	struct wire_body b;
+	struct msg_hdr h;
+	struct msg_body b;
 	int err;
 
-	err = wire_parse(data, size, WIRE_PING, &h);
-	if (!wire_strerror(err))
+	err = wire_parse(data, size, MSG_PING, &h);
+	if (!msgfmt_strerror(err))
 		abort();
 	if (!err)
 		check_round_trip(data, size, &h);
-	err = wire_parse(data, size, WIRE_PONG, &h);
+	err = wire_parse(data, size, MSG_PONG, &h);
 	if (!err) {
 		check_round_trip(data, size, &h);
 		if (!wire_parse_body(data, size, &b))
@@ -88,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int code;
 
 		memcpy(&code, data, sizeof(code));
-		if (!wire_strerror(code))
+		if (!msgfmt_strerror(code))
 			abort();
 	}
 	return 0;
