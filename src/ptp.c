@@ -233,6 +233,8 @@ static int ptp_parse_msg(const struct msgfmt_ctx *ctx, const void *buf, size_t n
 	struct ptp_hdr ph;
 	int ret;
 
+	if (n < PTP_HDR_LEN + WIRE_HDR_LEN)
+		return -MSG_ESHORT;	/* whatever its messageLength says */
 	ret = ptp_parse(buf, n, want == MSG_PING ? PTP_DELAY_REQ : PTP_SYNC,
 			PTP_RANT_DOMAIN, &ph);
 	if (ret)
