@@ -2,7 +2,8 @@
 /*
  * Writes the seed corpora of the fuzz harnesses (make fuzz-corpus):
  *   corpus/wire  pings and pongs as rant sends them (header only, with the
- *                pong body, padded, warm-up, with the SW and follow-up flags)
+ *                pong body, padded, warm-up, with the SW and follow-up flags),
+ *                and framed by the other formats of the table (msgfmt.h)
  *   corpus/cmsg  control buffers captured from real recvmsg() calls over
  *                loopback with rant's SO_TIMESTAMPING flags (RX, and the TX
  *                report from the error queue, IPv4 and IPv6), and hand-built
@@ -73,8 +74,38 @@ static int put_extreme_pong(void)
 	return put_file(DIR "wire/pong-extreme-stamps", buf, sizeof(buf));
 }
 
+/* A ping of 100 bytes (-m) in format f, and the reflector's pong to it. */
+static int put_format(const struct msgfmt *f)
+{
+	const struct msg_body b = { .t2_wire = 1700000000123460000LL, .fu_seq = 4241 };
+	struct rant_cfg cfg = { .iface = "lo" };
+	struct msgfmt_ctx c;
+	struct msg_hdr h = { .type = MSG_PING, .flags = MSG_F_WANT_SW, .session = 0x1234abcd };
+	char name[128], err[128];
+	uint8_t buf[256];
+
+	if (msgfmt_init(&c, f, &cfg, err, sizeof(err)))
+		return -1;
+	h.len = msgfmt_wire_len(&c, 100);
+	memset(buf, 0xa5, sizeof(buf));
+	msgfmt_put_ping(&c, buf, &h);
+	msgfmt_set_seq(&c, buf, 4242, 1700000000123456789LL);
+	snprintf(name, sizeof(name), DIR "wire/%s-ping-100", f->name);
+	if (put_file(name, buf, h.len) || msgfmt_parse(&c, buf, h.len, MSG_PING, &h))
+		return -1;
+	msgfmt_put_pong(&c, buf, &h, MSG_F_T2 | MSG_F_FU, &b);
+	snprintf(name, sizeof(name), DIR "wire/%s-pong-100", f->name);
+	return put_file(name, buf, h.len);
+}
+
 static int wire_corpus(void)
 {
+	const struct msgfmt *f;
+
+	for (size_t i = 1; (f = msgfmt_nth(i)); i++)
+		if (put_format(f))
+			return -1;
+
 	int int_min = INT_MIN;	/* msgfmt_strerror() of the first bytes */
 
 	return put_extreme_pong() ||
