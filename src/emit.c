@@ -4,8 +4,9 @@
  * follow-up fetch after a breach. One transaction is the same in all
  * three (emit_transact); the phases differ in what they count and when
  * they stop. Measuring open loop (--open-loop) has a loop of its own
- * (emit_measure_open). Every count of the measured run, in both loops,
- * goes through emit_count_sent/_received/_lost/_late.
+ * (openloop.c: ol_measure), which shares the steps of emitter.h. Every
+ * count of the measured run, in both loops, goes through
+ * emit_count_sent/_received/_lost/_late.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,6 +17,7 @@
 #include "auth.h"
 #include "capture.h"
 #include "emit.h"
+#include "emitter.h"
 #include "measure.h"
 #include "report.h"
 #include "series.h"
@@ -27,24 +29,6 @@
 
 static uint8_t rx_buf[RX_BUF_LEN];
 static uint8_t tx_buf[RANT_TCP_MAX_LEN];
-
-struct emitter {
-	struct run *r;
-	uint64_t seq;			/* last ping sent */
-	uint64_t first_measured;	/* seq of the first measured ping, 0: none yet */
-	uint64_t pongs;			/* pongs matched, any phase */
-	struct pong_window seen;
-	struct txrec last;		/* last measured, awaiting its follow-up */
-	bool last_valid;
-	uint32_t size;			/* bytes of this phase's pings (-m, or a sweep's size) */
-	uint32_t len;			/* ... on the wire: size and the format's overhead */
-	int64_t gone_since;		/* TCP: monotonic ns since the connection is down, or 0 */
-	bool rx_stamped;		/* the last pong came with an RX stamp */
-	int64_t prev_t1, prev_t4;	/* wire stamps of the last measured one */
-	int64_t late_ns;		/* --interval: how late after its slot the ping left */
-	struct loss_track loss;		/* bursts and reordering */
-	struct ol_table *ol;		/* measuring open loop: the pings in flight, else NULL */
-};
 
 _Static_assert(EMIT_WINDOW >= OL_MAX_SLOTS, "the pong window covers every ping in flight");
 
@@ -93,7 +77,7 @@ enum pong_class emit_classify(struct pong_window *w, const struct msgfmt_ctx *fm
 /* ---- the counts of the measured run: every one goes through these ---- */
 
 /* A measured ping left at t_sent (its T1_SW). */
-static void emit_count_sent(struct emitter *e, uint64_t seq, int64_t t_sent)
+void emit_count_sent(struct emitter *e, uint64_t seq, int64_t t_sent)
 {
 	struct run *r = e->r;
 
@@ -135,7 +119,7 @@ static void emit_count_lost(struct emitter *e, uint64_t seq, int64_t t_sent)
 }
 
 /* The pong of seq came after its ping was counted lost. */
-static void emit_count_late(struct emitter *e, uint64_t seq)
+void emit_count_late(struct emitter *e, uint64_t seq)
 {
 	(void)seq;	/* counted in the interval it is seen in */
 	e->r->cnt.late++;
@@ -144,7 +128,7 @@ static void emit_count_late(struct emitter *e, uint64_t seq)
 }
 
 /* A datagram that is not the pong of a ping in flight: counted by class. */
-static void emit_count_stray(struct emitter *e, enum pong_class k,
+void emit_count_stray(struct emitter *e, enum pong_class k,
 			     const struct msg_hdr *h)
 {
 	struct run *r = e->r;
@@ -179,7 +163,7 @@ static void emit_count_stray(struct emitter *e, enum pong_class k,
  * seq as seen. Other datagrams pass here and are counted invalid after.
  * false after counting it (invalid, unauthenticated).
  */
-static bool emit_authentic(struct emitter *e, const struct sk_msg *m)
+bool emit_authentic(struct emitter *e, const struct sk_msg *m)
 {
 	struct run *r = e->r;
 	struct msg_hdr h;
@@ -275,7 +259,7 @@ static void emit_follow_up(struct emitter *e, uint64_t fu_seq, int64_t fu_t3)
 }
 
 /* Fill rec from the pong; patch an earlier record from the follow-up. */
-static void emit_take_pong(struct emitter *e, struct txrec *rec,
+void emit_take_pong(struct emitter *e, struct txrec *rec,
 			   const struct msg_hdr *h)
 {
 	struct run *r = e->r;
@@ -314,7 +298,7 @@ static void emit_set_flags(const struct emitter *e, bool measured)
 
 /* The ping's TX stamp into rec, and its SCHED stamp (it came before the
  * SND stamp: it is in the stash) for the sender's queue. */
-static void emit_tx_stamped(struct emitter *e, struct txrec *rec, uint32_t key,
+void emit_tx_stamped(struct emitter *e, struct txrec *rec, uint32_t key,
 			    const struct ts_stamps *txs)
 {
 	struct ts_stamps sch;
@@ -517,7 +501,7 @@ static void emit_backwards(struct emitter *e, const struct txrec *rec)
  * -t. rec has T3 already when the follow-up came before (open loop),
  * else it waits for it in e->last.
  */
-static enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
+enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 {
 	struct run *r = e->r;
 	bool have_rtt, have_t3 = txrec_stamp(rec, P_T3_WIRE) != TS_NONE;
@@ -549,7 +533,7 @@ static enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 
 /* A measured ping without its pong in time: counted, and its row logged
  * (the stamps it has, LOST). */
-static enum measure_next emit_lost(struct emitter *e, struct txrec *rec)
+enum measure_next emit_lost(struct emitter *e, struct txrec *rec)
 {
 	emit_count_lost(e, rec->seq, rec->t1_sw);
 	txrec_set_lost(rec);
@@ -592,7 +576,7 @@ static int emit_peer_gone(struct emitter *e)
 }
 
 /* Measuring starts: the pings are measured from now on. */
-static void emit_measure_begin(struct emitter *e)
+void emit_measure_begin(struct emitter *e)
 {
 	struct run *r = e->r;
 
@@ -607,7 +591,7 @@ static void emit_measure_begin(struct emitter *e)
 
 /* -c reached, or -d: t (monotonic ns) at or past end (0: no -d)? The
  * reason in r->stop_reason. */
-static bool emit_enough(struct emitter *e, uint64_t sent, int64_t t, int64_t end)
+bool emit_enough(struct emitter *e, uint64_t sent, int64_t t, int64_t end)
 {
 	const struct rant_cfg *c = e->r->cfg;
 
@@ -678,233 +662,6 @@ static enum measure_next emit_measure(struct emitter *e)
 	return MEASURE_GO_ON;
 }
 
-/* ---- open loop (--open-loop) ---- */
-
-/* The ping of the slot due (monotonic ns), now: the table has room for
- * it. false when the send failed (counted). */
-static bool emit_open_send(struct emitter *e, int64_t due, int64_t now)
-{
-	struct run *r = e->r;
-	struct ol_entry *x;
-	int64_t t1_sw;
-	uint32_t key;
-
-	pong_window_forget(&e->seen, ++e->seq);
-	t1_sw = realtime_ns();
-	msgfmt_set_seq(&r->fmt, tx_buf, e->seq, t1_sw);
-	if (r->auth)
-		msgfmt_sign(&r->fmt, r->auth, tx_buf, e->len);
-	if (r->tp->send(&r->sk, tx_buf, e->len, NULL, &key)) {
-		r->cnt.send_errors++;
-		return false;
-	}
-	x = ol_put(e->ol, e->seq);
-	x->rec.t1_sw = t1_sw;
-	x->key = key;
-	x->sent_mono = now;
-	x->late_ns = now - due;
-	if (x->late_ns >= r->cfg->interval_ns)
-		r->cnt.missed_slots++;
-	r->cnt.inflight_max = e->ol->inflight_max;
-	emit_count_sent(e, e->seq, t1_sw);
-	return true;
-}
-
-/* A pong of the ping x, still in flight: its stamps and body. */
-static void emit_open_answered(struct emitter *e, struct ol_entry *x,
-			       const struct sk_msg *m, const struct msg_hdr *h)
-{
-	struct run *r = e->r;
-
-	x->state = OL_ANSWERED;
-	x->answered_mono = monotonic_ns();
-	x->t4_wire = ts_wire(&m->rx, r->sk.hw);
-	x->t4_sw = m->sw_ns;
-	ol_landed(e->ol);
-	e->pongs++;
-	if (loss_arrived(&e->loss, h->seq))
-		r->cnt.reordered = e->loss.reordered;
-	emit_take_pong(e, &x->rec, h);
-}
-
-/* Every datagram queued now: a pong of a ping in flight, or counted. */
-static void emit_open_receive(struct emitter *e)
-{
-	struct run *r = e->r;
-	struct msg_hdr h;
-	struct sk_msg m;
-	int ret;
-
-	while ((ret = r->tp->recv(&r->sk, rx_buf, sizeof(rx_buf), &m, r->cfg->sw,
-				  false)) != -EAGAIN) {
-		enum pong_class k;
-		struct ol_entry *x;
-
-		if (ret == -ECONNREFUSED || ret == -EINTR)
-			continue;	/* the reflector's port was closed: pings get lost */
-		if (ret)
-			return;
-		if (!emit_authentic(e, &m))
-			continue;
-		/* MATCH: the newest ping's; LATE: the first copy of an earlier one's */
-		k = emit_classify(&e->seen, &r->fmt, rx_buf, m.len, e->len, r->session, e->seq,
-				  &h);
-		if (k == PONG_MATCH || k == PONG_LATE) {
-			x = ol_get(e->ol, h.seq);
-			if (x && x->state == OL_SENT) {
-				emit_open_answered(e, x, &m, &h);
-				continue;
-			}
-			k = x ? PONG_DUPLICATE : PONG_LATE;
-		}
-		emit_count_stray(e, k, &h);
-	}
-}
-
-/* The TX stamps queued now, each to its ping (by OPT_ID key). */
-static void emit_open_harvest(struct emitter *e)
-{
-	struct run *r = e->r;
-	struct ts_stamps ts;
-	uint32_t key;
-
-	while (sk_tx_next(&r->sk, &key, &ts) == 0) {
-		/* UDP: seq and key both advance by one per send, so the
-		 * newest key (tx_key - 1) is e->seq's. */
-		uint64_t seq = e->seq - (uint32_t)(r->sk.tx_key - 1 - key);
-		struct ol_entry *x = ol_get(e->ol, seq);
-
-		if (x && x->key == key)
-			emit_tx_stamped(e, &x->rec, key, &ts);
-	}
-}
-
-/* An answered ping's turn: measured, or lost and late when its pong
- * came after --timeout (by the wire stamps where it has both). */
-static enum measure_next emit_open_done(struct emitter *e, struct ol_entry *x)
-{
-	struct txrec *rec = &x->rec;
-	int64_t took = x->answered_mono - x->sent_mono;
-	enum measure_next step;
-
-	if (rec->t1_wire != TS_NONE && x->t4_wire != TS_NONE)
-		took = x->t4_wire - rec->t1_wire;
-	txrec_set_t4_sw(rec, x->t4_sw);
-	if (took > e->r->cfg->timeout_ns) {
-		step = emit_lost(e, rec);
-		emit_count_late(e, rec->seq);
-		return step;
-	}
-	txrec_set_t4_wire(rec, x->t4_wire);
-	e->rx_stamped = x->t4_wire != TS_NONE;
-	e->late_ns = x->late_ns;
-	return emit_measured(e, rec);
-}
-
-/*
- * Retire the pings whose outcome is known, oldest first: answered (with
- * their TX stamp, or after OL_TX_WAIT_NS without) or past --timeout
- * (lost). The first step other than MEASURE_GO_ON is returned.
- */
-static enum measure_next emit_open_retire(struct emitter *e, int64_t now)
-{
-	enum measure_next step = MEASURE_GO_ON, s;
-	struct ol_entry *x;
-
-	while ((x = ol_oldest(e->ol))) {
-		if (x->state == OL_SENT) {
-			if (now - x->sent_mono <= e->r->cfg->timeout_ns)
-				break;
-			ol_landed(e->ol);
-			s = emit_lost(e, &x->rec);
-		} else {
-			if (x->rec.t1_wire == TS_NONE && now - x->answered_mono <= OL_TX_WAIT_NS)
-				break;
-			s = emit_open_done(e, x);
-		}
-		ol_retire(e->ol, x);
-		if (step == MEASURE_GO_ON)
-			step = s;
-	}
-	return step;
-}
-
-/* --block: sleep until the next slot (when sending), the oldest ping's
- * deadline, or a pong or TX stamp. */
-static void emit_open_sleep(struct emitter *e, bool sending, int64_t due)
-{
-	struct ol_entry *x = ol_oldest(e->ol);
-	int64_t deadline = sending ? due : INT64_MAX;
-
-	if (x) {
-		int64_t d = x->state == OL_SENT ? x->sent_mono + e->r->cfg->timeout_ns :
-			    x->answered_mono + OL_TX_WAIT_NS;
-
-		if (d < deadline)
-			deadline = d;
-	}
-	if (deadline != INT64_MAX)
-		sk_poll(&e->r->sk, deadline + 1);
-}
-
-/*
- * Measured pings of e->size, open loop: the ping of slot k leaves at
- * start + k x interval whatever became of the earlier ones (at once when
- * the emitter is late; when the table is full, once its oldest ping is
- * retired). Between sends, pongs are matched to their pings and TX
- * stamps harvested. Sending stops at -c, -d (the first slot at or past
- * its end), a signal, a breach or a full log; the pings in flight are
- * then waited for (at most --timeout) and counted, and the first reason
- * to stop stays the run's.
- */
-static enum measure_next emit_measure_open(struct emitter *e)
-{
-	struct run *r = e->r;
-	const struct rant_cfg *c = r->cfg;
-	enum measure_next step = MEASURE_GO_ON;
-	uint64_t sent = 0, slot = 0;
-	int64_t start, end, due = 0;
-	bool sending = true;
-
-	e->ol = &r->flight;
-	emit_measure_begin(e);
-	ol_reset(e->ol, e->seq + 1);
-	start = monotonic_ns();
-	end = c->duration_ns ? start + c->duration_ns : 0;
-	for (;;) {
-		int64_t now = monotonic_ns();
-		const char *why = r->stop_reason;
-		enum measure_next s;
-
-		due = start + (int64_t)slot * c->interval_ns;
-		if (sending && (run_stop || step != MEASURE_GO_ON ||
-				emit_enough(e, sent, due, end)))
-			sending = false;
-		if (sending && now >= due && ol_room(e->ol, e->seq + 1)) {
-			sent += emit_open_send(e, due, now);
-			slot++;
-		}
-		emit_open_receive(e);
-		/* Sleeping, every stamp is read: one left queued (a warm-up
-		 * ping's) would end each poll() at once. */
-		if (!ol_empty(e->ol) || c->block)
-			emit_open_harvest(e);
-		s = emit_open_retire(e, now);
-		if (step == MEASURE_GO_ON)
-			step = s;
-		if (!sending && why)
-			r->stop_reason = why;
-		if (!sending && ol_empty(e->ol))
-			break;
-		if (c->block)
-			emit_open_sleep(e, sending, due);
-	}
-	if (r->nsweep)
-		r->sweep[r->sweep_idx].done = !run_stop;
-	e->ol = NULL;
-	return step;
-}
-
 /* After a breach: one unmeasured ping more, whose pong carries the
  * breached transaction's T3 as its follow-up. */
 static void emit_fetch(struct emitter *e)
@@ -935,7 +692,7 @@ static int emit_sizes(struct emitter *e)
 		ret = emit_warmup(e);
 		if (ret)
 			break;
-		step = c->open_loop ? emit_measure_open(e) : emit_measure(e);
+		step = c->open_loop ? ol_measure(e) : emit_measure(e);
 		if (step != MEASURE_GO_ON)
 			break;
 	}
@@ -982,6 +739,9 @@ int emit_run(struct run *r)
 
 	memset(&e, 0, sizeof(e));
 	e.r = r;
+	e.rx = rx_buf;
+	e.rx_len = sizeof(rx_buf);
+	e.tx = tx_buf;
 	emit_warn_mtu(r);
 	ret = emit_sizes(&e);
 	r->end_ns = realtime_ns();
