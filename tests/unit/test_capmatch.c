@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "capmatch.h"
+#include "msgfmt.h"
 #include "tap.h"
 #include "wire.h"
 
@@ -217,9 +218,42 @@ static void test_full(void)
 	capmatch_destroy(m);
 }
 
+/* --ptp-mode: the frame parsed with the run's format, behind the PTP header. */
+static void test_parse_ptp(void)
+{
+	struct rant_cfg cfg = { .ptp_mode = true, .mode = MODE_EMIT };
+	struct msg_hdr h = { .type = MSG_PING, .session = SES };
+	struct msgfmt_ctx ptp;
+	struct capmatch_pkt p;
+	uint8_t f[256];
+	char err[64];
+	size_t off = 14 + 20;
+
+	if (msgfmt_init(&ptp, msgfmt_for(&cfg), &cfg, err, sizeof(err)))
+		BAIL_OUT(err);
+	h.len = msgfmt_wire_len(&ptp, 72);
+	memset(f, 0, sizeof(f));
+	put16(f + 12, 0x0800);
+	f[14] = 0x45;
+	f[14 + 9] = 17;
+	put16(f + off, 319);
+	put16(f + off + 2, 319);
+	put16(f + off + 4, (uint16_t)(8 + h.len));
+	msgfmt_put_ping(&ptp, f + off + 8, &h);
+	msgfmt_set_seq(&ptp, f + off + 8, 41, T0);
+	ok(capmatch_parse(f, off + 8 + 66, CAPMATCH_DLT_EN10MB, &ptp, &p) == 0 && p.seq == 41 &&
+	   p.type == MSG_PING && p.session == SES,
+	   "--ptp-mode: ping 41 parsed behind its 34-byte PTP header (66 bytes captured)");
+	ok(capmatch_parse(f, off + 8 + 65, CAPMATCH_DLT_EN10MB, &ptp, &p) < 0,
+	   "... and refused when the capture ends inside rant's header");
+	ok(capmatch_parse(f, off + 8 + 66, CAPMATCH_DLT_EN10MB, &fmt, &p) < 0,
+	   "rant's own format does not take it for a rant message");
+}
+
 int main(void)
 {
 	test_parse();
+	test_parse_ptp();
 	test_emitter();
 	test_reflector();
 	test_full();
