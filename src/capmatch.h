@@ -6,8 +6,9 @@
  * hand-built packets (tests/unit/test_capmatch.c).
  *
  * A packet is known by its header, as the run's message format
- * (msgfmt.h) parses it: session, sequence number and type (ping or pong). Each side stamps two packets of a transaction: the
- * emitter its ping's TX (T1) and its pong's RX (T4), the reflector the
+ * (msgfmt.h) parses it: session, sequence number and type (ping or
+ * pong). Each side stamps two packets of a transaction: the emitter its
+ * ping's TX (T1) and its pong's RX (T4), the reflector the
  * ping's RX (T2) and its pong's TX (T3); "tx" and "rx" below are this
  * side's directions. Only measured traffic is checked: packets flagged
  * warm-up on the wire are counted, not matched.
