@@ -29,8 +29,10 @@
  *      as caps.seq_mask: the loops widen it (msgfmt_seq_near). Its parse
  *      errors are the MSG_E* codes.
  *   2. One row: its name in msgfmt.c's table.
- * tests/unit/test_msgfmt.c and tests/fuzz/fuzz_wire.c then drive it
- * through the same round trips and rejections as every other row.
+ * Nothing in the loops changes. tests/unit/test_msgfmt.c and
+ * tests/fuzz/fuzz_wire.c then drive it through the same round trips and
+ * rejections as every other row (test_msgfmt.c asks for the offsets of
+ * its magic and version octets in its cases[]).
  */
 #ifndef RANT_MSGFMT_H
 #define RANT_MSGFMT_H
