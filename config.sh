@@ -110,6 +110,7 @@ NS_NAME=    # the namespace the interface is moved to, ns_<iface>
 CUR_NS=     # where the interface is now ("" = this namespace)
 TGT_NS=     # where changes are made (differs from CUR_NS only in a dry run)
 MOVE_PENDING=0
+NS_INSIDE=  # the network namespace config.sh runs in, when not the initial one
 SD=         # per-interface state directory
 JOURNAL=
 FAMILY=4
@@ -357,6 +358,8 @@ check_input() {
 	if [ "$MODE" != revert ]; then
 		valid_cpu --cpu "$CPU"
 		valid_cpu --irq-cpu "$IRQ_CPU"
+		ISO_CPUS=("$CPU")
+		[ "$IRQ_CPU" = "$CPU" ] || ISO_CPUS+=("$IRQ_CPU")
 	fi
 	NS_NAME=ns_$IFACE
 	# Where is the interface? Here, or already in its namespace.
@@ -373,12 +376,31 @@ check_input() {
 	if [ "$MODE" != revert ] && [ -n "$PTP_SYNC_TO" ]; then
 		ip link show dev "$PTP_SYNC_TO" >/dev/null 2>&1 || die "--ptp-sync-to $PTP_SYNC_TO: no such interface"
 	fi
-	if [ "$NO_NS" = 1 ]; then TGT_NS=$CUR_NS; else TGT_NS=$NS_NAME; fi
+	ns_where
+	if [ "$NO_NS" = 1 ] || [ -n "$NS_INSIDE" ]; then TGT_NS=$CUR_NS; else TGT_NS=$NS_NAME; fi
 	[ "$TGT_NS" = "$CUR_NS" ] || MOVE_PENDING=1
 	SD=$STATE_DIR/$IFACE
 	JOURNAL=$SD/journal
 	if [ "$MODE" != revert ] && [ "$CPU" = "$IRQ_CPU" ]; then
 		warn "--cpu $CPU and --irq-cpu $IRQ_CPU: one CPU for both; the NIC's interrupts and softirqs preempt the application there, which suits busy polling (--busy-poll, rant -p) only; give --irq-cpu another CPU otherwise"
+	fi
+}
+
+# ns_where: where config.sh runs. Inside a network namespace other than the
+# initial one (ip netns exec NS config.sh ...) the interface is already in a
+# namespace: NS_INSIDE names it and net_namespace leaves the interface
+# there. In the initial network namespace but a mount namespace of its own
+# (unshare -m), a namespace config.sh made would live only as long as that
+# mount namespace (ip netns add bind-mounts it under /run/netns there), and
+# the interface moved into it would go with it: refuse.
+ns_where() {
+	NS_INSIDE=
+	[ "$MODE" != revert ] && [ "$NO_NS" = 0 ] && [ "$CUR_NS" != "$NS_NAME" ] || return 0
+	if ! ns_initial net; then
+		NS_INSIDE=$(ip netns identify 2>/dev/null) || NS_INSIDE=
+		NS_INSIDE="network namespace ${NS_INSIDE:-$(readlink /proc/self/ns/net)}"
+	elif ! ns_initial mnt; then
+		die "config.sh runs in a mount namespace of its own ($(readlink /proc/self/ns/mnt), unshare -m?): a network namespace made from here (ip netns add $NS_NAME) would die with it, and $IFACE with it; run config.sh from the initial mount namespace, or give --no-namespace"
 	fi
 }
 
@@ -428,8 +450,6 @@ discover() {
 		[ -z "$n" ] || PHC=/dev/$n
 	fi
 	local c
-	ISO_CPUS=("$CPU")
-	[ "$IRQ_CPU" = "$CPU" ] || ISO_CPUS+=("$IRQ_CPU")
 	c=$(readlink /proc/self/ns/net)
 	printf '%s: driver %s%s, mac %s, pci %s, irqs %s, phc %s, %s\n' "$IFACE" "$DRIVER" \
 		"${KIND:+ ($KIND)}" "$(rd ip -j link show dev "$IFACE" | jq -r '.[0].address')" \
@@ -479,6 +499,7 @@ main() {
 		do_revert
 		exit $?
 	fi
+	[ "$TRACE" = 0 ] || trace_sides_check
 	[ "$MODE" != apply ] || state_open
 	discover
 	steps_run

@@ -183,6 +183,30 @@ change() {
 	return 0
 }
 
+# --- where config.sh runs ----------------------------------------------------------
+
+# ns_initial TYPE: whether this process is in the initial TYPE namespace (net,
+# mnt), the one kernel threads live in (kthreadd, pid 2); true when that
+# cannot be told (no kthreadd in this pid namespace).
+ns_initial() {
+	local k
+	[ "$(cat /proc/2/comm 2>/dev/null)" = kthreadd ] && k=$(readlink "/proc/2/ns/$1" 2>/dev/null) ||
+		return 0
+	[ "$(readlink "/proc/self/ns/$1")" = "$k" ]
+}
+
+# sides_others: the state directories of the other interfaces tuned under
+# this state directory and not reverted (their journal is not empty): the
+# other side of a pair on this machine (an emitter's and a reflector's
+# interface), one a line.
+sides_others() {
+	local d
+	for d in "$STATE_DIR"/*/; do
+		d=${d%/}
+		[ "$d" = "$SD" ] || [ ! -s "$d/journal" ] || printf '%s\n' "$d"
+	done
+}
+
 # --- files, seen from a network namespace ---------------------------------------
 
 # inns NS CMD...: run CMD in network namespace NS ("" = this one).
@@ -196,14 +220,18 @@ inns() {
 	fi
 }
 
-# wfile NS PATH VALUE: write VALUE to a file (sysfs, procfs), seen from NS.
+# wfile NS PATH VALUE: write VALUE to a file (sysfs, procfs), seen from NS,
+# and read it back.
 wfile() {
+	local got
 	if [ -n "$1" ]; then
 		# shellcheck disable=SC2016  # the inner shell expands $1 and $2
-		ip netns exec "$1" sh -c 'printf "%s\n" "$2" >"$1"' sh "$2" "$3"
+		ip netns exec "$1" sh -c 'printf "%s\n" "$2" >"$1"' sh "$2" "$3" || return 1
 	else
-		printf '%s\n' "$3" >"$2"
+		printf '%s\n' "$3" >"$2" || return 1
 	fi
+	got=$(rfile "$1" "$2") || return 1
+	[ "$got" = "$3" ] || { echo "$2 reads back $got, not $3" >&2; return 1; }
 }
 
 # rfile NS PATH: read a file, seen from NS.
@@ -324,12 +352,15 @@ in_list() {
 	[[ " $2 " == *" $1 "* ]]
 }
 
-# gsysctl NAME [VALUE]: read or write a sysctl (net.core.busy_* exist only
-# in the initial network namespace).
+# gsysctl NAME [VALUE]: read a sysctl, or write it and read it back
+# (net.core.busy_* exist only in the initial network namespace).
 gsysctl() {
-	local p=/proc/sys/${1//.//}
+	local p=/proc/sys/${1//.//} got
 	[ -e "$p" ] || return 1
-	if [ "$#" -eq 2 ]; then printf '%s\n' "$2" >"$p"; else cat "$p"; fi
+	[ "$#" -eq 2 ] || { cat "$p"; return; }
+	printf '%s\n' "$2" >"$p" || return 1
+	got=$(cat "$p")
+	[ "$got" = "$2" ] || { echo "$1 reads back $got, not $2" >&2; return 1; }
 }
 
 # what the interface is, for "unsupported here" reasons
@@ -377,8 +408,10 @@ journal_order() {
 }
 
 # journal_replay [--dry-run]: run the journal's undo commands (see
-# journal_order); one line per step: restored (with what the undo printed)
-# or failed. Lines that failed stay in the journal, in their order, for
+# journal_order), in this shell (an undo may change what the next one sees:
+# trace_umount forgets the tracefs it unmounts); one line per step: restored
+# (with what the undo printed) when every undo of the step succeeded, and
+# the undos check what they restore, or failed. Lines that failed stay in the journal, in their order, for
 # another --revert; returns 1 if any did. --dry-run prints the undo commands
 # and changes nothing.
 journal_replay() {
@@ -403,10 +436,12 @@ journal_replay() {
 		[ -n "$undo" ] || continue
 		if [ "$dry" = 1 ]; then
 			printf '    + %s\n' "$undo"
-		elif out=$(eval "$undo" 2>&1); then
+		elif eval "$undo" >"$JOURNAL.out" 2>&1; then
+			out=$(cat "$JOURNAL.out")
 			[ -z "$out" ] || detail="${detail:+$detail; }${out//$'\n'/ }"
 		else
 			rc=$?
+			out=$(cat "$JOURNAL.out")
 			ok=0
 			out="${out:-exit status $rc}"
 			detail="${detail:+$detail; }${undo}: ${out//$'\n'/ }"
@@ -414,6 +449,7 @@ journal_replay() {
 		fi
 	done
 	[ "$dry" = 0 ] || return 0
+	rm -f "$JOURNAL.out"
 	: >"$JOURNAL"
 	[ "${#failed_at[@]}" -gt 0 ] || return 0
 	for i in $(printf '%s\n' "${failed_at[@]}" | sort -n); do

@@ -105,6 +105,36 @@ cpu_restore() {
 	[ "$bad" -eq 0 ] || { echo "$bad threads kept their new affinity" >&2; return 1; }
 }
 
+# sides_isolated: "DIR CPUS" for each other side (sides_others) whose journal
+# holds a CPU isolation, CPUS (space separated) as its cpu_snapshot saved them.
+sides_isolated() {
+	local d s undo w
+	while read -r d; do
+		while IFS=$'\t' read -r s undo; do
+			[ "$s" = cpu_isolate ] || continue
+			eval "w=($undo)" # cpu_restore FILE
+			[ ! -r "${w[1]}" ] || awk -F'\t' -v d="$d" '$1 == "S" {print d, $3; exit}' "${w[1]}"
+		done <"$d/journal"
+	done < <(sides_others)
+}
+
+# cpu_sides_other: "CPU N for IFACE (DIR)", comma separated, for the other
+# sides that isolate CPUs other than this side's.
+cpu_sides_other() {
+	local d cpus c out=''
+	while read -r d cpus; do
+		for c in "${ISO_CPUS[@]}"; do
+			in_list "$c" "$cpus" || { out+="${out:+, }CPU ${cpus// /,} for ${d##*/} ($d)"; break; }
+		done
+	done < <(sides_isolated)
+	echo "$out"
+}
+
+# cpu_isolate: tuna --isolate. Not beside another side's isolation: tuna
+# would move the threads it confined to the remaining CPUs onto the other
+# side's CPUs (or this side's onto them), and each revert puts back the
+# affinities its own snapshot saw, undoing the other's; the step says so
+# instead and leaves the CPUs shared.
 cpu_isolate() {
 	local online hk=0 c off n=$ST_CHANGED list
 	online=$(cpulist_expand "$(cat /sys/devices/system/cpu/online)")
@@ -112,6 +142,14 @@ cpu_isolate() {
 	list=$(echo "${ISO_CPUS[*]}" | tr ' ' ,)
 	if [ "$hk" -eq 0 ]; then
 		unsupported "no CPU left for everything else (online $(cat /sys/devices/system/cpu/online), app+IRQ $list)"
+		return
+	fi
+	# (before counting offenders: the other side's isolation confines every
+	# thread to the remaining CPUs, which would look isolated from here)
+	local others
+	others=$(cpu_sides_other)
+	if [ -n "$others" ]; then
+		unsupported "config.sh isolates $others; isolating CPUs $list too would move threads onto that side's CPUs and each revert would undo the other's: CPUs $list stay shared (revert that side first to isolate them)"
 		return
 	fi
 	off=$(cpu_offenders | wc -l)

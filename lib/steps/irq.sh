@@ -10,8 +10,12 @@ irq_read() {
 	cat "/proc/irq/$1/$2" 2>/dev/null
 }
 
+# irq_set IRQ CPULIST: set an IRQ's affinity and read it back.
 irq_set() {
-	printf '%s\n' "$2" >"/proc/irq/$1/smp_affinity_list"
+	local got
+	printf '%s\n' "$2" >"/proc/irq/$1/smp_affinity_list" || return 1
+	got=$(irq_read "$1" smp_affinity_list)
+	[ "$got" = "$2" ] || { echo "IRQ $1: smp_affinity_list reads back $got, not $2" >&2; return 1; }
 }
 
 irq_affinity() {

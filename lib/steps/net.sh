@@ -5,26 +5,40 @@
 # qdisc_restore), which the journal names.
 #
 # Reads config.sh's globals: IFACE, IP_ADDR, IP_PFX, FAMILY, REMOTE_IP,
-# REMOTE_MAC, BUSY_POLL, NO_NS, NS_NAME, CUR_NS, TGT_NS, MOVE_PENDING, MODE,
-# SD; sets CUR_NS and MOVE_PENDING once the interface has moved.
+# REMOTE_MAC, BUSY_POLL, NO_NS, NS_NAME, NS_INSIDE, CUR_NS, TGT_NS,
+# MOVE_PENDING, MODE, SD; sets CUR_NS and MOVE_PENDING once the interface has moved.
 # shellcheck shell=bash
 # shellcheck disable=SC2317  # reached from the STEPS table and the journal
 
-# ns_delete NS: remove a namespace config.sh created, if nothing is left in it.
+# ns_listed NS: ip netns list names NS.
+ns_listed() {
+	ip netns list 2>/dev/null | awk '{print $1}' | grep -qxF "$1"
+}
+
+# ns_delete NS: remove a namespace config.sh created, if nothing is left in
+# it (a name that no longer holds a namespace holds nothing); then it must
+# be gone.
 ns_delete() {
 	local n
-	n=$(ip -n "$1" -j link show 2>/dev/null | jq '[.[] | select(.ifname != "lo")] | length') || return 0
+	ns_listed "$1" || return 0
+	n=$(ip -n "$1" -j link show 2>/dev/null | jq '[.[] | select(.ifname != "lo")] | length') || n=0
 	if [ "$n" -ne 0 ]; then
 		echo "namespace $1 still holds interfaces; left in place" >&2
 		return 1
 	fi
-	ip netns del "$1"
+	ip netns del "$1" || return 1
+	! ns_listed "$1" || { echo "ip netns del $1: still listed" >&2; return 1; }
 }
 
 # ns_move_home NS IF: move IF from NS back to the namespace config.sh runs in.
+# It is restored only when IF is here afterwards.
 ns_move_home() {
-	ip -n "$1" link show dev "$2" >/dev/null 2>&1 || return 0
-	ip -n "$1" link set dev "$2" netns "$$"
+	if ip -n "$1" link show dev "$2" >/dev/null 2>&1; then
+		ip -n "$1" link set dev "$2" netns "$$" || return 1
+	fi
+	ip link show dev "$2" >/dev/null 2>&1 && return 0
+	echo "$2 is neither in $1 nor here: it went with its namespace (a namespace made inside ip netns exec dies with it)" >&2
+	return 1
 }
 
 # addrs_restore NS IF FILE: add back the addresses listed in FILE (ip -j addr).
@@ -69,8 +83,12 @@ net_namespace() {
 		note "$IFACE in $NS_NAME"
 		return
 	fi
+	if [ -n "$NS_INSIDE" ]; then
+		skipped "config.sh runs inside $NS_INSIDE, not the initial one: $IFACE stays there (run rant there too)"
+		return
+	fi
 	local n=$ST_CHANGED up=down
-	if ! ip netns list | awk '{print $1}' | grep -qxF "$NS_NAME"; then
+	if ! ns_listed "$NS_NAME"; then
 		change "$(qcmd ns_delete "$NS_NAME")" ip netns add "$NS_NAME"
 		change "" ip -n "$NS_NAME" link set lo up
 	fi

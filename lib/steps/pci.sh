@@ -6,8 +6,13 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2317  # reached from the STEPS table and the journal
 
+# pci_aspm_set ADDR BITS: write the ASPM bits and read them back (under
+# kernel lockdown setpci exits 0 and the write is dropped).
 pci_aspm_set() {
-	setpci -s "$1" "CAP_EXP+10.w=$(printf '%04x' "$2"):0003"
+	local got
+	setpci -s "$1" "CAP_EXP+10.w=$(printf '%04x' "$2"):0003" || return 1
+	got=$(pci_aspm_bits "$1") || return 1
+	[ "$got" = "$2" ] || { echo "$1: ASPM reads back $got, not $2" >&2; return 1; }
 }
 
 # pci_upstream ADDR: the PCI address of ADDR's upstream port, if it has one.

@@ -11,6 +11,9 @@
 # trace_find: set TRACEFS, mounting tracefs if it is not (temporarily unless
 # applying).
 trace_find() {
+	# (a tracefs found before and unmounted since is looked for again)
+	[ -z "$TRACEFS" ] || [ -d "$TRACEFS/instances" ] || grep -q " $TRACEFS tracefs " /proc/mounts ||
+		TRACEFS=
 	[ -z "$TRACEFS" ] || return 0
 	TRACEFS=$(awk '$3 == "tracefs" {print $2; exit}' /proc/mounts)
 	if [ -z "$TRACEFS" ] && [ -d /sys/kernel/debug/tracing/instances ]; then
@@ -30,14 +33,27 @@ trace_umount() {
 	TRACEFS=
 }
 
+# trace_write INSTANCE/FILE VALUE: write a file of an instance, read it back
+# (buffer_size_kb is rounded up by the kernel; trace_buffer allows for it).
 trace_write() {
-	trace_find
-	printf '%s\n' "$2" >"$TRACEFS/instances/$1"
+	local f got want=$2
+	trace_find || return 1
+	f=$TRACEFS/instances/$1
+	printf '%s\n' "$2" >"$f" || return 1
+	case $f in
+	*/buffer_size_kb) return 0 ;;
+	*/trace_clock) got=$(trace_clock_now "$f") ;;
+	*/tracing_cpumask) got=$(mask_norm "$(cat "$f")") want=$(mask_norm "$2") ;;
+	*) got=$(cat "$f") ;;
+	esac
+	[ "$got" = "$want" ] || { echo "$f reads back $got, not $want" >&2; return 1; }
 }
 
+# trace_rmdir NAME: remove an instance config.sh made; then it must be gone.
 trace_rmdir() {
-	trace_find
-	[ ! -d "$TRACEFS/instances/$1" ] || rmdir "$TRACEFS/instances/$1"
+	trace_find || { echo "no tracefs: cannot remove trace instance $1" >&2; return 1; }
+	[ ! -d "$TRACEFS/instances/$1" ] || rmdir "$TRACEFS/instances/$1" || return 1
+	[ ! -d "$TRACEFS/instances/$1" ] || { echo "$TRACEFS/instances/$1 is still there" >&2; return 1; }
 }
 
 trace_cleanup() {
@@ -46,6 +62,18 @@ trace_cleanup() {
 
 trace_inst() {
 	echo "$TRACEFS/instances/$TRACE_INSTANCE"
+}
+
+# trace_sides_check: refuse, in one line, an instance another side's apply
+# configured (sides_others): rewriting its tracing_cpumask would stop
+# tracing that side's CPUs (rant there cannot even write its markers), and
+# the two reverts would each restore or delete it under the other.
+trace_sides_check() {
+	local d
+	while read -r d; do
+		grep -qxF "$TRACE_INSTANCE" "$d/trace_instances" 2>/dev/null || continue
+		die "trace instance $TRACE_INSTANCE is configured for ${d##*/} by config.sh ($d): this side would rewrite its tracing_cpumask to CPUs ${ISO_CPUS[*]}; give this side its own with --trace-instance $TRACE_INSTANCE-$IFACE (and rant -T --trace-instance $TRACE_INSTANCE-$IFACE), or revert ${d##*/} first"
+	done < <(sides_others)
 }
 
 # trace_ready: the steps after trace_instance have an instance to work on

@@ -31,6 +31,7 @@ family() {
 	mkdir -p "$SD"
 	: >"$CHANGES"
 	IFACE=t0 CUR_NS='' TGT_NS='' NS_NAME=ns_t0 MOVE_PENDING=0 KIND=veth DRIVER=veth
+	NS_INSIDE=
 	change() {
 		ST_CHANGED=$((ST_CHANGED + 1))
 		local undo=$1
@@ -154,6 +155,19 @@ status_of() { awk '{ s = substr($0, 17, 16); sub(/ +$/, "", s); print s }' <<<"$
 	[[ $(status_of "$out") == failed ]] && [[ $out == *"policy other 0 after chrt"* ]]
 	res $? "cpu: cpu_ksoftirqd reads the policy back and fails if chrt did not take" "$out"
 
+	# Another side under the same state directory isolates CPU 1: this
+	# side's cpu_isolate refuses in one line instead of running tuna.
+	STATE_DIR=$TMP/state SD=$TMP/state/t0
+	mkdir -p "$STATE_DIR/t9" "$SD"
+	printf 'S\t100\t1\n' >"$STATE_DIR/t9/affinity.3"
+	printf 'cpu_isolate\t%s\n' "$(qcmd cpu_restore "$STATE_DIR/t9/affinity.3")" >"$STATE_DIR/t9/journal"
+	ISO_CPUS=(0)
+	: >"$CHANGES"
+	out=$(run cpu_isolate)
+	[[ $(status_of "$out") == "unsupported here" ]] && [[ $out == *"isolates CPU 1 for t9 ($STATE_DIR/t9)"* ]] &&
+		[ ! -s "$CHANGES" ]
+	res $? "cpu: cpu_isolate beside another side's isolation: unsupported here, naming it" "$out"
+
 	# cpus_mask and cpulist_expand (the library's, used by cpu and trace)
 	expect "cpu: cpulist_expand 0-2,5" "$(cpulist_expand 0-2,5)" "0 1 2 5"
 	expect "cpu: mask_norm of cpus_mask 1" "$(mask_norm "$(cpus_mask 1)")" 2
@@ -270,6 +284,15 @@ status_of() { awk '{ s = substr($0, 17, 16); sub(/ +$/, "", s); print s }' <<<"$
 	[[ $(status_of "$out") == failed ]] && [[ $out == *"holds a frozen breach"* ]] &&
 		[ "$(trace_clock_now "$I/trace_clock")" = local ]
 	res $? "trace: trace_clock fails rather than erase a frozen breach" "$out"
+	# Another side's apply configured this instance: refused in one line.
+	STATE_DIR=$TMP/tstate SD=$TMP/tstate/t0
+	mkdir -p "$STATE_DIR/t9"
+	echo ti >"$STATE_DIR/t9/trace_instances"
+	echo "trace_cpumask	x" >"$STATE_DIR/t9/journal"
+	out=$(trace_sides_check 2>&1)
+	rc=$?
+	[ "$rc" = 1 ] && [ "$(wc -l <<<"$out")" = 1 ] && [[ $out == *"--trace-instance ti-t0"* ]]
+	res $? "trace: a second side on the same instance is refused in one line" "exit $rc: $out"
 	TRACE=0
 	out=$(run trace_buffer)
 	expect "trace: without --trace the trace steps are skipped" "$(status_of "$out")" skipped
