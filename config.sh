@@ -50,7 +50,7 @@ source "$CONFIG_LIB_DIR/steps/trace.sh"
 # reverse. The usage text, --list-steps and the README's table follow it.
 # shellcheck disable=SC2034  # read by lib/config-lib.sh
 STEPS=(
-	"net_namespace|create ns_<iface>, move the interface into it"
+	"net_namespace|create ns_<iface>, move the interface into it (not when config.sh runs inside another network namespace: ip netns exec)"
 	"net_address|add --ip to the interface"
 	"net_link|link up"
 	"nic_channels|one combined channel (or one RX and one TX queue)"
@@ -66,7 +66,7 @@ STEPS=(
 	"net_arp|ARP/NDP off (only with --remote-mac)"
 	"net_neigh|permanent neighbour entry for --remote-ip (--remote-mac)"
 	"net_qdisc|noqueue root qdisc"
-	"cpu_isolate|tuna --isolate the app and IRQ CPUs (all thread and IRQ affinities saved first and restored by --revert)"
+	"cpu_isolate|tuna --isolate the app and IRQ CPUs (all thread and IRQ affinities saved first and restored by --revert); not beside another side's isolation"
 	"irq_affinity|the interface's IRQs to --irq-cpu, read back"
 	"irq_threads|the interface's IRQ threads SCHED_FIFO --irq-prio"
 	"cpu_ksoftirqd|ksoftirqd on the app and IRQ CPUs SCHED_FIFO --ksoftirqd-prio"
@@ -143,10 +143,14 @@ Modes:
                         (with --revert: the restoring commands)
   --verify              report item by item whether the tuning is in place;
                         exit 0 only if it is
-  --revert              restore every saved value, step by step in reverse
+  --revert              restore every saved value, step by step in reverse;
+                        a step is "restored" only when read back
   --force               with --revert: delete a trace instance that holds a
                         frozen breach without saving its trace first
-  --state-dir DIR       where saved values live (default /run/rant)
+  --state-dir DIR       where saved values live (default /run/rant); the two
+                        sides of a pair on one machine share it, and a
+                        second side is refused the first side's trace
+                        instance and isolated CPUs
   --list-steps          print the steps in run order and exit
 
 Required (apply, --dry-run, --verify):
@@ -175,6 +179,10 @@ Options:
 
 Steps (in order; --revert undoes them in reverse):
 $(steps_usage)
+
+Run inside a network namespace (ip netns exec NS $PROG ...), the interface
+stays in NS and is tuned there; in a mount namespace of its own but the
+initial network namespace (unshare -m), apply refuses.
 
 Exit status: 0 done (or, with --verify, everything in place); 1 bad input,
 nothing changed; 2 a step failed or (--verify) something is not in place.
