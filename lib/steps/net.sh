@@ -210,13 +210,14 @@ net_ipv6() {
 	note "disable_ipv6 $off (was $v)"
 }
 
+# link_turn_off WORD: ip link set ... WORD off (multicast, arp); undo WORD on.
+link_turn_off() {
+	change "$(qcmd ip ${TGT_NS:+-n "$TGT_NS"} link set dev "$IFACE" "$1" on)" \
+		ip ${TGT_NS:+-n "$TGT_NS"} link set dev "$IFACE" "$1" off
+}
+
 net_multicast() {
-	if [ "$(link_flag MULTICAST)" = 0 ]; then
-		note off
-		return
-	fi
-	change "$(qcmd ip ${TGT_NS:+-n "$TGT_NS"} link set dev "$IFACE" multicast on)" \
-		ip ${TGT_NS:+-n "$TGT_NS"} link set dev "$IFACE" multicast off
+	[ "$(link_flag MULTICAST)" = 0 ] || link_turn_off multicast
 	note off
 }
 
@@ -225,12 +226,7 @@ net_arp() {
 		skipped "needs --remote-mac: without a static entry ARP off cuts the peer off"
 		return
 	fi
-	if [ "$(link_flag NOARP)" = 1 ]; then
-		note off
-		return
-	fi
-	change "$(qcmd ip ${TGT_NS:+-n "$TGT_NS"} link set dev "$IFACE" arp on)" \
-		ip ${TGT_NS:+-n "$TGT_NS"} link set dev "$IFACE" arp off
+	[ "$(link_flag NOARP)" = 1 ] || link_turn_off arp
 	note off
 }
 

@@ -81,6 +81,14 @@ status_of() { awk '{ s = substr($0, 17, 16); sub(/ +$/, "", s); print s }' <<<"$
 		"$(status_of "$out") $(changes)" \
 		"applied qdisc_restore ns_t0 t0 pfifo_fast 0:|tc -n ns_t0 qdisc replace dev t0 root noqueue"
 
+	ip() { echo '[{"flags":["BROADCAST","MULTICAST","UP"]}]'; }
+	: >"$CHANGES"
+	REMOTE_MAC=02:00:00:00:00:01
+	run net_multicast >/dev/null
+	run net_arp >/dev/null
+	expect "net: net_multicast and net_arp turn them off, undo on" "$(changes | tr '\n' ' ')" \
+		"ip -n ns_t0 link set dev t0 multicast on|ip -n ns_t0 link set dev t0 multicast off ip -n ns_t0 link set dev t0 arp on|ip -n ns_t0 link set dev t0 arp off "
+
 	NO_NS=1
 	out=$(run net_namespace)
 	BUSY_POLL=''

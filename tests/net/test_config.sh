@@ -442,8 +442,11 @@ config_revert_breach_full() {
 	SD=$STATE/$IF
 	# runs before the umount above
 	defer "$CONFIG" "$IF" --revert --force --state-dir "$STATE"
+	# A small buffer: the saved copy (trace and per-CPU traces, about three
+	# times the buffer as text) must fit the 1 MB tmpfs once it is emptied;
+	# with 2048 KiB a busy machine filled 4 MB of text before the freeze.
 	out=$("$CONFIG" "$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu "$APP_CPU" --irq-cpu "$APP_CPU" \
-		--trace --trace-instance "$INST" --trace-buffer-kb 2048 --no-namespace --no-ptp \
+		--trace --trace-instance "$INST" --trace-buffer-kb 64 --no-namespace --no-ptp \
 		--keep-rt-throttle --state-dir "$STATE" 2>&1)
 	check_err $? "apply failed: $out"
 	freeze_breach "$INST"
@@ -463,7 +466,7 @@ config_revert_breach_full() {
 	check_err $? "--revert changed the journal or left a partial copy"
 	rm -f "$fs/fill"
 	out=$("$CONFIG" "$IF" --revert --state-dir "$STATE" 2>&1)
-	check_err $? "--revert with room again failed: $out"
+	check_err $? "--revert with room again failed: $out (the trace to save: $(wc -c <"$I/trace" 2>&1) bytes, room: $(df -k --output=avail "$fs" | tail -n 1) KiB)"
 	[ ! -d "$I" ] && grep -q RANT_BREACH "$SD"/breach-*/trace 2>/dev/null
 	check_err $? "--revert with room again did not save the breach and delete the instance: $out"
 	log_test "config.sh --revert with no room to save a frozen breach reverts nothing, then saves it"
