@@ -113,7 +113,7 @@ plot-test: rant
 	/usr/bin/python3 tests/plot/test_plot.py
 
 lint:
-	shellcheck -S warning config.sh lib/*.sh tools/*.sh tests/*.sh tests/net/*.sh tests/config/*.sh tests/plot/*.sh doc/*.sh bench/*.sh .ci/run
+	shellcheck -S warning config.sh lib/*.sh lib/steps/*.sh tools/*.sh tests/*.sh tests/net/*.sh tests/config/*.sh tests/plot/*.sh doc/*.sh bench/*.sh .ci/run
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr -Isrc -D_GNU_SOURCE rant.c src tests/sim
 	tests/check-columns.sh rant.c src/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
@@ -203,6 +203,8 @@ install: rant
 	install -D -m 0755 rant $(DESTDIR)$(PREFIX)/bin/rant
 	install -D -m 0755 config.sh $(DESTDIR)$(PREFIX)/share/rant/config.sh
 	install -D -m 0644 lib/config-lib.sh $(DESTDIR)$(PREFIX)/share/rant/lib/config-lib.sh
+	install -d $(DESTDIR)$(PREFIX)/share/rant/lib/steps
+	install -m 0644 lib/steps/*.sh $(DESTDIR)$(PREFIX)/share/rant/lib/steps/
 	install -D -m 0755 tools/rant-trace $(DESTDIR)$(PREFIX)/bin/rant-trace
 	install -D -m 0644 rant.8 $(DESTDIR)$(PREFIX)/share/man/man8/rant.8
 
