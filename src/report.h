@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What a run prints and writes: the start-up lines, the breakdown of a
- * breach, the summary on stdout and in JSON (from one set of print
- * calls, so the two cannot disagree), and the transaction log.
+ * What a run prints and writes, around the packet loop: the start-up
+ * lines (startup.c), the breakdown of each breach (breach.c), and at the
+ * end the summary and the output files (report.c, from one snapshot:
+ * snap.h, summary.h, outputs.h).
  */
 #ifndef RANT_REPORT_H
 #define RANT_REPORT_H
@@ -11,7 +12,7 @@
 
 #include "run.h"
 
-/* Where the text goes: stdout, or stderr when the JSON or the log takes stdout. */
+/* Where the text goes (set once at set-up: out_text_stream()). */
 FILE *report_text_stream(const struct run *r);
 void report_start(const struct run *r);
 /* The breakdown of breach b, as text, at the time it is complete. */
