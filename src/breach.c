@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The breakdown of a breach (breach.h, report.h). */
+/* The breakdown of a breach (breach.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
 #include "breach.h"
-#include "report.h"
+#include "run.h"
 #include "trace.h"
 #include "wire.h"
 
@@ -115,7 +115,7 @@ static void print_trace_note(FILE *f, const struct run *r)
 		dir, j && strcmp(j, "-") ? " --json " : "", j && strcmp(j, "-") ? j : "");
 }
 
-void report_breach(const struct run *r, const struct breach *b)
+void breach_report(const struct run *r, const struct breach *b)
 {
 	struct out o = { .t = r->text };
 	struct snap_breach_ctx ctx;

@@ -130,9 +130,9 @@ static bool is_stdout(const char *path)
 	return path && !strcmp(path, "-");
 }
 
-FILE *out_text_stream(const struct rant_cfg *c)
+FILE *out_text_stream(const char *json_path, const char *log_path, const char *pcap_path)
 {
-	if (is_stdout(c->pcap_path) || is_stdout(c->json_path) || is_stdout(c->log_path))
+	if (is_stdout(pcap_path) || is_stdout(json_path) || is_stdout(log_path))
 		return stderr;
 	return stdout;
 }

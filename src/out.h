@@ -19,7 +19,6 @@
 #include <stdio.h>
 
 #include "json.h"
-#include "opts.h"
 
 struct out {
 	FILE *t;		/* text, or NULL */
@@ -63,6 +62,6 @@ static inline struct out out_text_only(const struct out *o)
  * stderr when stdout carries the capture (--pcap -), the JSON (-j -)
  * or the log (-l -, streamed during the run).
  */
-FILE *out_text_stream(const struct rant_cfg *c);
+FILE *out_text_stream(const char *json_path, const char *log_path, const char *pcap_path);
 
 #endif

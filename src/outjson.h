@@ -6,7 +6,7 @@
 #ifndef RANT_OUTJSON_H
 #define RANT_OUTJSON_H
 
-#include "outputs.h"
+#include "output.h"
 
 int outjson_join(struct output *o, struct out *pass);
 

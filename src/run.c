@@ -382,7 +382,7 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 
 	memset(r, 0, sizeof(*r));
 	r->cfg = cfg;
-	r->text = out_text_stream(cfg);	/* where the text goes, once */
+	r->text = out_text_stream(cfg->json_path, cfg->log_path, cfg->pcap_path);
 	r->sk.fd = -1;
 	r->dma_fd = -1;
 	run_stop = 0;

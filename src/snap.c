@@ -90,11 +90,12 @@ static int fill_metrics(struct snap *s, const struct run *r)
 
 	s->primary = run_primary(r);
 	for (int m = 0; m < M_COUNT && !ret; m++) {
+		const struct metric_def *d = &metric_defs[m];
+
 		s->shown[m] = metric_shown(r, m);
 		if (s->shown[m])
-			ret = snap_stats_fill(&s->metric[m], r->hist[m], metric_defs[m].name,
-					      metric_defs[m].label,
-					      cr ? clock_metric_untrusted(cr, &metric_defs[m]) : NULL);
+			ret = snap_stats_fill(&s->metric[m], r->hist[m], d->name, d->label,
+					      cr ? clock_metric_untrusted(cr, d) : NULL);
 	}
 	s->have_rtt_intended = r->rtt_intended != NULL;
 	if (!ret && r->rtt_intended)

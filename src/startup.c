@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The lines a run prints at start-up (report.h): what it measures and
- * how, the settings it found or made, and the warnings about them.
+ * The lines a run prints at start-up (startup.h).
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -11,7 +10,7 @@
 #include "allow.h"
 #include "capture.h"
 #include "cpucheck.h"
-#include "report.h"
+#include "startup.h"
 #include "rtcheck.h"
 #include "trace.h"
 #include "wire.h"
@@ -44,7 +43,7 @@ static void warn_cpu_shared(FILE *f, const struct rant_cfg *c)
 }
 
 /* Who may talk to the reflector (--allow), and --key. */
-static void report_start_guard(FILE *f, const struct rant_cfg *c)
+static void print_guard(FILE *f, const struct rant_cfg *c)
 {
 	char p[INET6_ADDRSTRLEN + 8];
 
@@ -63,7 +62,7 @@ static void report_start_guard(FILE *f, const struct rant_cfg *c)
 
 /* The interface's timestamping (-v: as ethtool -T prints it), a setting
  * found in force, and --ptp-mode. */
-static void report_hwts_start(FILE *f, const struct run *r)
+static void print_hwts(FILE *f, const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 
@@ -77,7 +76,7 @@ static void report_hwts_start(FILE *f, const struct run *r)
 			c->port);
 }
 
-void report_start(const struct run *r)
+void startup_print(const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 	FILE *f = r->text;
@@ -90,12 +89,12 @@ void report_start(const struct run *r)
 			RANT_VERSION, c->iface, c->addr, c->port, c->size, r->session);
 	else
 		fprintf(f, "rant %s reflect: %s port %u\n", RANT_VERSION, c->iface, c->port);
-	report_start_guard(f, c);
+	print_guard(f, c);
 	if (c->tcp)
 		fprintf(f, "tcp: %u write%s per message, Nagle %s%s%s\n", c->writes,
 			c->writes > 1 ? "s" : "", c->nodelay ? "off (--nodelay)" : "on",
 			c->quickack ? ", quick ACKs" : "", c->cork ? ", corked" : "");
-	report_hwts_start(f, r);
+	print_hwts(f, r);
 	if (r->sk.hw)
 		fprintf(f, "timestamps: hardware (NIC, PHC time): columns T*_HW\n");
 	else
