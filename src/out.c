@@ -114,6 +114,12 @@ void out_arr_end(struct out *o)
 	json_arr_end(o->j);
 }
 
+void out_doc_end(struct out *o)
+{
+	if (o->j)
+		json_end(o->j);
+}
+
 void out_text(struct out *o, const char *fmt, ...)
 {
 	va_list ap;

@@ -43,6 +43,8 @@ void out_obj(struct out *o, const char *key);
 void out_obj_end(struct out *o);
 void out_arr(struct out *o, const char *key);
 void out_arr_end(struct out *o);
+/* JSON: the document is finished (a newline; the caller checks the stream). */
+void out_doc_end(struct out *o);
 /* Text only. */
 void out_text(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

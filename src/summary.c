@@ -438,6 +438,5 @@ void summary_print(struct out *o, const struct snap *s)
 	if (s->have_clock)
 		clock_print(o, &s->clock, s->hw, &s->hwts);
 	out_obj_end(o);
-	if (o->j)
-		json_end(o->j);
+	out_doc_end(o);
 }
