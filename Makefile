@@ -118,7 +118,6 @@ lint:
 		--inline-suppr -Isrc -D_GNU_SOURCE rant.c src tests/sim
 	tests/check-columns.sh rant.c src/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
 	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py tests/check-cycles.py
-	/usr/bin/python3 tests/check-cycles.py src
 
 check: deps
 	$(MAKE) all
@@ -155,9 +154,9 @@ FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) \
 	-D_GNU_SOURCE -std=gnu11 -pthread -DRANT_VERSION='"$(VERSION)"' -Isrc
-fuzz_srcs_wire := src/wire.c src/record.c src/metric.c src/hist.c src/txfmt.c src/mem.c
+fuzz_srcs_wire := src/msgfmt.c src/wire.c src/ptp.c src/record.c src/metric.c src/hist.c src/txfmt.c src/mem.c
 fuzz_srcs_cmsg := src/ts.c
-fuzz_srcs_opts := src/opts.c src/sweep.c src/allow.c
+fuzz_srcs_opts := src/opts.c src/sweep.c src/allow.c src/msgfmt.c src/wire.c src/ptp.c
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(SRCS) $(wildcard src/*.h) Makefile
 	@mkdir -p $(FUZZ_DIR)

@@ -17,7 +17,6 @@
 
 #include "capture.h"
 #include "outfile.h"
-#include "wire.h"
 
 /* The first bytes of each packet: every header and rant's fields (the
  * pong body), not the padding. */
@@ -92,7 +91,8 @@ static void ring_put(struct capture *c, const struct expect *x)
 
 void capture_expect(struct capture *c, uint32_t session, const struct txrec *rec)
 {
-	struct expect x = { .seq = rec->seq, .session = session };
+	/* the seq as packets carry it (as wide as the format's) */
+	struct expect x = { .seq = rec->seq & c->p.fmt->f->caps.seq_mask, .session = session };
 
 	if (!c->match)
 		return;
@@ -108,7 +108,8 @@ void capture_expect(struct capture *c, uint32_t session, const struct txrec *rec
 
 void capture_skip(struct capture *c, uint32_t session, uint64_t seq)
 {
-	struct expect x = { .seq = seq, .session = session, .skip = 1 };
+	struct expect x = { .seq = seq & c->p.fmt->f->caps.seq_mask, .session = session,
+			    .skip = 1 };
 
 	if (c->match)
 		ring_put(c, &x);
@@ -140,14 +141,14 @@ static void check_packet(struct capture *c, const struct pcap_pkthdr *h,
 	struct capmatch_pkt pkt;
 	int64_t ts;
 
-	if (capmatch_parse(bytes, h->caplen, c->dlt, &pkt))
+	if (capmatch_parse(bytes, h->caplen, c->dlt, c->p.fmt, &pkt))
 		return;
-	if (pkt.flags & WIRE_F_WARMUP)
+	if (pkt.flags & MSG_F_WARMUP)
 		return;
 	if (c->p.emit && pkt.session != c->p.session)
 		return;
 	/* a ping goes to the reflector's port, a pong comes from it */
-	if (pkt.type == WIRE_PING ? pkt.dport != c->p.port : pkt.sport != c->p.port)
+	if (pkt.type == MSG_PING ? pkt.dport != c->p.port : pkt.sport != c->p.port)
 		return;
 	/* nanosecond precision: tv_usec holds nanoseconds */
 	ts = (int64_t)h->ts.tv_sec * NS_PER_SEC + h->ts.tv_usec;
@@ -270,7 +271,7 @@ static void build_filter(struct capture *c)
 	char addr[INET6_ADDRSTRLEN] = "";
 	int n;
 
-	n = snprintf(c->filter, sizeof(c->filter), "%s port %u", c->p.tcp ? "tcp" : "udp",
+	n = snprintf(c->filter, sizeof(c->filter), "%s port %u", c->p.tp->name,
 		     c->p.port);
 	if (peer && peer->ss_family == AF_INET)
 		inet_ntop(AF_INET, &s4->sin_addr, addr, sizeof(addr));
@@ -415,10 +416,10 @@ static int open_dumper(struct capture *c, char *err, size_t len)
 /* The ring and the table, touched now (and locked by mlockall). */
 static int alloc_check(struct capture *c, char *err, size_t len)
 {
-	if (c->p.tcp)
+	if (c->p.tp->caps.stream)
 		return 0;
 	c->ring = calloc(CAP_RING, sizeof(*c->ring));
-	c->match = capmatch_create(CAP_TABLE, c->p.emit ? WIRE_PING : WIRE_PONG);
+	c->match = capmatch_create(CAP_TABLE, c->p.emit ? MSG_PING : MSG_PONG);
 	if (!c->ring || !c->match) {
 		snprintf(err, len, "--pcap: cannot allocate the check's memory: %s", strerror(ENOMEM));
 		return -ENOMEM;
@@ -440,7 +441,7 @@ int capture_start(struct capture **cp, const struct capture_params *p,
 	c->p = *p;
 	c->res.file = p->path;
 	c->res.filter = c->filter;
-	c->res.checked = !p->tcp;
+	c->res.checked = !p->tp->caps.stream;
 	ret = outfile_open(&c->out, p->path, p->follow_links ? OUTFILE_FOLLOW : 0, msg,
 			   sizeof(msg));
 	if (ret) {

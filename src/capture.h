@@ -26,15 +26,18 @@
 #include <sys/socket.h>
 
 #include "capmatch.h"
+#include "msgfmt.h"
 #include "out.h"
 #include "record.h"
+#include "transport.h"
 
 struct capture_params {
 	const char *iface;
 	const char *path;		/* --pcap as given; "-" = stdout */
 	bool follow_links;		/* --follow-links (outfile.h) */
 	uint16_t port;			/* the reflector's */
-	bool tcp;			/* --tcp: filter TCP, no check */
+	const struct transport *tp;	/* its name filters; a stream is not checked */
+	const struct msgfmt_ctx *fmt;	/* the run's format: the check parses with it */
 	bool emit;			/* emitter (pings are this side's TX) */
 	uint32_t session;		/* emitter: its own; packets of others are not checked */
 	const struct sockaddr_storage *peer;	/* emitter: the reflector; else NULL */

@@ -20,7 +20,7 @@
 #include "hist.h"
 #include "offloop.h"
 #include "timeutil.h"
-#include "wire.h"
+#include "msgfmt.h"
 
 
 struct clock {
@@ -83,7 +83,7 @@ void clock_peer_add(struct clock *c, const struct txrec *rec)
 void clock_pong(struct clock *c, uint16_t flags)
 {
 	c->pongs++;
-	c->pongs_bad += (flags & WIRE_F_CLOCK_BAD) != 0;
+	c->pongs_bad += (flags & MSG_F_CLOCK_BAD) != 0;
 }
 
 bool clock_bad_now(const struct clock *c)
@@ -379,7 +379,7 @@ void clock_report(const struct clock *c, struct clock_report *cr)
 	cr->emit = c->cfg.emit;
 	cr->hw = c->cfg.hw;
 	cr->one_way = c->cfg.one_way;
-	cr->tcp = c->cfg.tcp;
+	cr->ack = c->cfg.ack;
 	cr->max_offset_ns = c->cfg.max_offset_ns;
 	cr->interval_ns = c->cfg.interval_ns;
 	cr->have_ts_info = c->have_ts_info;
@@ -437,7 +437,7 @@ static void judge_sampler(struct clock_report *cr)
 static void judge_phc(struct clock_report *cr)
 {
 	const char *comps = !cr->emit ? "reflect_rx and reflect_tx" :
-		cr->tcp ? "emit_tx, emit_rx and emit_ack" : "emit_tx and emit_rx";
+		cr->ack ? "emit_tx, emit_rx and emit_ack" : "emit_tx and emit_rx";
 	const struct phc_summary *s = &cr->phc_sum;
 	int64_t bound = cr->max_offset_ns;
 	char fix[320], why[CLOCK_WHY_LEN];

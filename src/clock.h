@@ -46,7 +46,7 @@ struct clock_cfg {
 	bool hw;			/* the wire stamps are the NIC's: check its PHC */
 	bool emit;			/* emitter: theta from the four stamps */
 	bool one_way;			/* --one-way: the hosts' clocks must agree */
-	bool tcp;			/* --tcp: emit_ack crosses the clocks too */
+	bool ack;			/* ACK stamps (--tcp): emit_ack crosses the clocks too */
 	int64_t max_offset_ns;		/* --max-clock-offset */
 	int64_t interval_ns;		/* --phc-interval; 0: at start and end only */
 	bool hugepages;			/* -G: theta's histogram in hugepages */
@@ -76,11 +76,11 @@ void clock_stop(struct clock *c);
 /*
  * Reflector, per pong: does this side's last PHC reading differ from the
  * system clock by more than the bound (or was the PHC not readable)? The
- * pong says so (WIRE_F_CLOCK_BAD). One relaxed atomic load.
+ * pong says so (MSG_F_CLOCK_BAD). One relaxed atomic load.
  */
 bool clock_bad_now(const struct clock *c);
 
-/* Emitter, per pong with a body: count the reflector's WIRE_F_CLOCK_BAD. */
+/* Emitter, per pong with a body: count the reflector's MSG_F_CLOCK_BAD. */
 void clock_pong(struct clock *c, uint16_t flags);
 
 /* Emitter: a measured transaction whose T3 arrived: theta into the median
@@ -100,7 +100,7 @@ int clock_sampler_cpus(int ncpu, const cpu_set_t *main, int cur, cpu_set_t *out)
 /* Everything the summary says about the clocks (text and JSON). */
 struct clock_report {
 	char iface[32];
-	bool emit, hw, one_way, tcp;
+	bool emit, hw, one_way, ack;
 	int64_t max_offset_ns;
 	/* capabilities (ETHTOOL_GET_TS_INFO) */
 	bool have_ts_info;

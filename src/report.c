@@ -14,11 +14,6 @@
 #include "snap.h"
 #include "summary.h"
 
-FILE *report_text_stream(const struct run *r)
-{
-	return r->text;
-}
-
 int report_end(struct run *r)
 {
 	struct output_src src = { .log = r->log };

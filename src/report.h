@@ -11,8 +11,6 @@
 
 #include "run.h"
 
-/* Where the text goes (set once at set-up: out_text_stream()). */
-FILE *report_text_stream(const struct run *r);
 /* Summary, JSON and log. 0, or -errno after a message (exit 2). */
 int report_end(struct run *r);
 

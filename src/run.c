@@ -119,7 +119,8 @@ static int check_log_room(const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 	bool emit = c->mode == MODE_EMIT;
-	struct txlog_fmt f = { .emit = emit, .sw = c->sw, .peer = emit, .ack = emit && c->tcp };
+	struct txlog_fmt f = { .emit = emit, .sw = c->sw, .peer = emit,
+			       .ack = emit && transport_for(c)->caps.ack_stamps };
 	uint64_t records = c->snapshot ? RANT_RING_RECORDS : expected_samples(c), need, avail;
 	bool known = c->snapshot || c->count;
 
@@ -303,7 +304,9 @@ static int start_capture(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 	struct capture_params p = {
-		.iface = c->iface, .path = c->pcap_path, .port = c->port, .tcp = c->tcp,
+		.iface = c->iface, .path = c->pcap_path, .port = c->port,
+		.tp = transport_for(c),
+		.fmt = &r->fmt,
 		.emit = c->mode == MODE_EMIT, .session = r->session,
 		.peer = c->mode == MODE_EMIT ? &r->sk.peer : NULL,
 		.hw = c->mode == MODE_EMIT ? r->sk.hw : !c->no_hw_ts,
@@ -355,7 +358,8 @@ static int open_clock(struct run *r)
 	const struct rant_cfg *c = r->cfg;
 	struct clock_cfg cc = {
 		.iface = c->iface, .hw = r->sk.hw, .emit = c->mode == MODE_EMIT,
-		.one_way = c->one_way, .tcp = c->tcp, .max_offset_ns = c->max_clock_offset_ns,
+		.one_way = c->one_way, .ack = r->tp->caps.ack_stamps,
+		.max_offset_ns = c->max_clock_offset_ns,
 		.interval_ns = c->phc_interval_ns, .hugepages = c->hugepages,
 	};
 	char err[256];
@@ -392,6 +396,11 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 		fprintf(stderr, "rant: sigaction: %s\n", strerror(-ret));
 		return ret;
 	}
+	ret = msgfmt_init(&r->fmt, msgfmt_for(cfg), cfg, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "rant: %s\n", err);
+		return ret;
+	}
 	ret = load_key(r);
 	if (ret)
 		return ret;
@@ -412,9 +421,11 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 		ret = alloc_memory(r);
 	if (ret)
 		return ret;
-	if (cfg->mode == MODE_EMIT &&
-	    getrandom(&r->session, sizeof(r->session), 0) != sizeof(r->session))
-		r->session = (uint32_t)(getpid() ^ monotonic_ns());
+	if (cfg->mode == MODE_EMIT) {
+		if (getrandom(&r->session, sizeof(r->session), 0) != sizeof(r->session))
+			r->session = (uint32_t)(getpid() ^ monotonic_ns());
+		r->session = msgfmt_session_key(&r->fmt, r->session);
+	}
 	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
 		ret = -errno;
 		fprintf(stderr, "rant: mlockall: %s: run as root, or raise the locked-memory limit (ulimit -l)\n",
@@ -465,6 +476,7 @@ void run_teardown(struct run *r)
 	clock_destroy(r->clock);
 	if (r->tp)
 		r->tp->close(&r->sk);
+	msgfmt_fini(&r->fmt);
 	if (r->dma_fd >= 0)
 		close(r->dma_fd);
 	munlockall();

@@ -16,6 +16,7 @@
 #include "counts.h"
 #include "hist.h"
 #include "metric.h"
+#include "msgfmt.h"
 #include "openloop.h"
 #include "opts.h"
 #include "outputs.h"
@@ -43,6 +44,7 @@ struct run {
 	const struct rant_cfg *cfg;
 	const struct transport *tp;	/* how messages travel (transport.h) */
 	struct sk sk;			/* its socket */
+	struct msgfmt_ctx fmt;		/* how messages are laid out (msgfmt.h) */
 	uint32_t session;		/* emitter: this run's id */
 	struct hist *hist[M_COUNT];	/* NULL: metric not in this run */
 	struct txlog *log;

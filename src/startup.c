@@ -10,8 +10,9 @@
 #include "allow.h"
 #include "capture.h"
 #include "cpucheck.h"
-#include "startup.h"
+#include "ptp.h"
 #include "rtcheck.h"
+#include "startup.h"
 #include "trace.h"
 #include "wire.h"
 

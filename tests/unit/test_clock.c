@@ -164,14 +164,14 @@ static void test_judge_phc(void)
 
 	good_report(&cr);
 	cr.emit = false;
-	cr.tcp = false;
+	cr.ack = false;
 	cr.phc_sum.offset_max_abs_ns = 5000;
 	clock_judge(&cr);
 	ok(!cr.local_trusted && any_warning(&cr, "reflect_rx and reflect_tx are untrusted"),
 	   "reflector: its own components named");
 
 	good_report(&cr);
-	cr.tcp = true;
+	cr.ack = true;
 	cr.phc_sum.offset_max_abs_ns = 5000;
 	clock_judge(&cr);
 	ok(any_warning(&cr, "emit_tx, emit_rx and emit_ack are untrusted"), "TCP: emit_ack too");
