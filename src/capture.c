@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <pcap/pcap.h>
 #include <poll.h>
 #include <pthread.h>
@@ -485,6 +486,69 @@ void capture_describe(const struct capture *c, FILE *f)
 		"the NIC's", c->filter, c->match ? "" : ": stamps not checked over TCP");
 	if (c->p.verbose)
 		print_cpus(c, f);
+}
+
+/* One direction of the check: "tx (T1): ..." and "tx": {...}. */
+static void print_check_dir(struct out *o, const char *key, const char *point,
+			    const struct capmatch_dir *d)
+{
+	out_obj(o, key);
+	out_text(o, "  %s (%s):", key, point);
+	out_u64(o, "matched", " %" PRIu64 " matched", d->matched);
+	out_u64(o, "exact", ", %" PRIu64 " exact", d->exact);
+	if (d->matched) {
+		out_i64(o, "min_diff_ns", ", rant - capture min %" PRId64, d->min_diff_ns);
+		out_dbl(o, "avg_diff_ns", " avg %.1f", d->sum_diff_ns / (double)d->matched);
+		out_i64(o, "max_diff_ns", " max %" PRId64 " ns", d->max_diff_ns);
+	}
+	out_u64(o, "only_in_log", "; only in rant %" PRIu64, d->only_in_log);
+	out_u64(o, "only_in_capture", ", only in the capture %" PRIu64 "\n", d->only_in_capture);
+	out_obj_end(o);
+}
+
+static int64_t abs_max(const struct capmatch_dir *d)
+{
+	if (!d->matched)
+		return 0;
+	return -d->min_diff_ns > d->max_diff_ns ? -d->min_diff_ns : d->max_diff_ns;
+}
+
+/* The check's totals, then each direction. */
+static void print_check(struct out *o, const struct capture_result *cr, bool emit)
+{
+	const struct capmatch_dir *tx = &cr->st.tx, *rx = &cr->st.rx;
+	int64_t dmax = abs_max(tx) > abs_max(rx) ? abs_max(tx) : abs_max(rx);
+
+	out_u64(o, "matched", "check: %" PRIu64 " packets matched", tx->matched + rx->matched);
+	out_u64(o, "exact", ", %" PRIu64 " exact to the ns", tx->exact + rx->exact);
+	out_i64(o, "max_diff_ns", ", largest difference %" PRId64 " ns", dmax);
+	out_u64(o, "only_in_log", ", only in rant %" PRIu64, tx->only_in_log + rx->only_in_log);
+	out_u64(o, "only_in_capture", ", only in the capture %" PRIu64 "\n",
+		tx->only_in_capture + rx->only_in_capture);
+	out_u64(o, "duplicates", NULL, cr->st.duplicates);
+	out_u64(o, "unchecked", cr->unchecked ?
+		"  %" PRIu64 " transactions not checked (hand-over ring full)\n" : NULL,
+		cr->unchecked);
+	out_u64(o, "settled_early", cr->st.evicted ?
+		"  %" PRIu64 " settled early (check table full)\n" : NULL, cr->st.evicted);
+	print_check_dir(o, "tx", emit ? "T1, ping" : "T3, pong", tx);
+	print_check_dir(o, "rx", emit ? "T4, pong" : "T2, ping", rx);
+}
+
+void capture_print(struct out *o, const struct capture_result *cr, bool emit)
+{
+	out_obj(o, "capture");
+	out_str(o, "file", "\ncapture: %s", strcmp(cr->file, "-") ? cr->file : "stdout");
+	out_u64(o, "packets", ": %" PRIu64 " packets", cr->packets);
+	out_str(o, "tstamp_type", ", %s stamps", cr->tstamp_type);
+	out_u64(o, "dropped", ", dropped by the kernel %" PRIu64 "\n", cr->dropped);
+	out_str(o, "filter", NULL, cr->filter);
+	out_bool(o, "checked", NULL, cr->checked);
+	if (cr->checked)
+		print_check(o, cr, emit);
+	else
+		out_text(o, "check: not done over TCP (the capture is written)\n");
+	out_obj_end(o);
 }
 
 /* ---- the end ---- */

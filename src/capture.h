@@ -27,6 +27,7 @@
 
 #include "capmatch.h"
 #include "msgfmt.h"
+#include "out.h"
 #include "record.h"
 #include "transport.h"
 
@@ -79,6 +80,10 @@ void capture_describe(const struct capture *c, FILE *f);
  * file. 0, or -errno when writing the file failed (message printed). */
 int capture_stop(struct capture *c);
 const struct capture_result *capture_result(const struct capture *c);
+
+/* The summary's "capture:" lines and "capture" object (emit: the
+ * emitter's, whose tx stamps are T1 and rx T4). */
+void capture_print(struct out *o, const struct capture_result *cr, bool emit);
 
 void capture_destroy(struct capture *c);
 

@@ -19,7 +19,6 @@
 #include "emit.h"
 #include "emitter.h"
 #include "measure.h"
-#include "report.h"
 #include "series.h"
 
 #define RX_BUF_LEN RANT_TCP_MAX_LEN		/* the largest message of any transport */
@@ -545,7 +544,7 @@ enum measure_next emit_lost(struct emitter *e, struct txrec *rec)
 static void emit_say_measuring(const struct emitter *e)
 {
 	const struct run *r = e->r;
-	FILE *f = report_text_stream(r);
+	FILE *f = r->text;
 
 	if (r->sweep_idx == 0)
 		fprintf(f, "measuring: warm-up done after %" PRIu64 " pings\n", r->cnt.warmup);
@@ -727,7 +726,7 @@ static void emit_warn_mtu(const struct run *r)
 	room = (uint32_t)mtu - (v6 ? 48 : 28) - r->fmt.f->caps.overhead;
 	for (unsigned int i = 0; i < c->nsizes; i++)
 		if (c->sizes[i] > room)
-			fprintf(report_text_stream(r),
+			fprintf(r->text,
 				"warning: -m %u is above the path MTU to %s (%d bytes: at most %u bytes of UDP payload): each datagram is sent as IP fragments, and one lost fragment loses it\n",
 				c->sizes[i], c->addr, mtu, room);
 }
