@@ -602,9 +602,34 @@ static void emit_measure_begin(struct emitter *e)
 		series_begin(r->series, monotonic_ns(), realtime_ns());
 }
 
-/* -c reached, or -d: t (monotonic ns) at or past end (0: no -d)? The
- * reason in r->stop_reason. */
-static bool emit_enough(struct emitter *e, uint64_t sent, int64_t t, int64_t end)
+/*
+ * -d reached by a paced loop that fell behind: the slots from due (the
+ * next one) to end never had their ping. Counted as missed and said.
+ */
+static void emit_unsent_slots(struct emitter *e, int64_t due, int64_t end)
+{
+	struct run *r = e->r;
+	int64_t iv = r->cfg->interval_ns;
+	uint64_t unsent;
+
+	if (!iv || due >= end)
+		return;
+	unsent = (uint64_t)((end - due + iv - 1) / iv);
+	r->cnt.missed_slots += unsent;
+	fprintf(report_text_stream(r),
+		"schedule: -d reached %.3f s behind the slots: %" PRIu64
+		" slots never sent (counted in the slots missed)\n",
+		(double)(end - due) / NS_PER_SEC, unsent);
+}
+
+/*
+ * -c reached, or -d: the next slot due (monotonic ns; now when not
+ * paced) or now at or past end (0: no -d)? -d is the run's length: a
+ * paced loop behind its slots stops at end too. The reason in
+ * r->stop_reason.
+ */
+static bool emit_enough(struct emitter *e, uint64_t sent, int64_t due, int64_t now,
+			int64_t end)
 {
 	const struct rant_cfg *c = e->r->cfg;
 
@@ -612,8 +637,9 @@ static bool emit_enough(struct emitter *e, uint64_t sent, int64_t t, int64_t end
 		e->r->stop_reason = "count";
 		return true;
 	}
-	if (end && t >= end) {
+	if (end && (due >= end || now >= end)) {
 		e->r->stop_reason = "duration";
+		emit_unsent_slots(e, due, end);
 		return true;
 	}
 	return false;
@@ -650,13 +676,18 @@ static enum measure_next emit_measure(struct emitter *e)
 	emit_measure_begin(e);
 	start = busy_until = monotonic_ns();
 	end = c->duration_ns ? start + c->duration_ns : 0;
-	/* Paced, -d ends at the first slot at or past its end. */
-	while (!run_stop && !emit_enough(e, sent, c->interval_ns ?
-					 start + (int64_t)slot * c->interval_ns :
-					 monotonic_ns(), end)) {
+	/* Paced, -d ends at the first slot at or past its end, or at its
+	 * end when the loop is behind. */
+	for (;;) {
+		int64_t now = monotonic_ns();
 		enum measure_next step;
 		enum tx_result res;
 		struct txrec rec;
+
+		if (run_stop || emit_enough(e, sent, c->interval_ns ?
+					    start + (int64_t)slot * c->interval_ns : now,
+					    now, end))
+			break;
 
 		if (c->interval_ns)
 			emit_pace(e, start + (int64_t)slot++ * c->interval_ns, busy_until);
@@ -874,7 +905,7 @@ static enum measure_next emit_measure_open(struct emitter *e)
 
 		due = start + (int64_t)slot * c->interval_ns;
 		if (sending && (run_stop || step != MEASURE_GO_ON ||
-				emit_enough(e, sent, due, end)))
+				emit_enough(e, sent, due, now, end)))
 			sending = false;
 		if (sending && now >= due && ol_room(e->ol, e->seq + 1)) {
 			sent += emit_open_send(e, due, now);
