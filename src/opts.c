@@ -140,7 +140,7 @@ static const struct opt opt_table[] = {
 	  .max = 10 * NS_PER_SEC, .unit_ns = NS_PER_US, .needs = 'l',
 	  .help = "log only transactions above US" },
 	{ "trace-marker", 'T', NULL, BOTH, T_FLAG, FIELD(trace_marker),
-	  .help = "write markers to the ftrace instance and stop it at a breach" },
+	  .help = "write markers to the ftrace instance and stop it at a breach (its tracing_cpumask must cover the CPUs rant may run on)" },
 	{ "snapshot", 'S', NULL, BOTH, T_FLAG, FIELD(snapshot),
 	  .help = "log a ring of the last 500000; with -T, take the instance's snapshot at a breach" },
 	{ "log-buffer", O_LOG_BUFFER, "N", BOTH, T_UINT, FIELD(log_buffer),
