@@ -16,12 +16,14 @@
 #include "auth.h"
 #include "capture.h"
 #include "emit.h"
+#include "holdback.h"
 #include "measure.h"
 #include "report.h"
 #include "series.h"
+#include "txpend.h"
 
 #define RX_BUF_LEN RANT_TCP_MAX_LEN		/* the largest message of any transport */
-#define TX_STAMP_WAIT_NS (2 * NS_PER_MS)	/* HW TX stamps lag the send */
+#define EMIT_PENDING 1024	/* measured pings awaiting their TX stamp at most */
 #define WARMUP_LIMIT_NS (10 * NS_PER_SEC)	/* no stamped pong by then: give up */
 #define PEER_GONE_NS (3 * NS_PER_SEC)		/* TCP: no connection this long: give up */
 
@@ -34,8 +36,14 @@ struct emitter {
 	uint64_t first_measured;	/* seq of the first measured ping, 0: none yet */
 	uint64_t pongs;			/* pongs matched, any phase */
 	struct pong_window seen;
-	struct txrec last;		/* last measured, awaiting its follow-up */
-	bool last_valid;
+	struct holdback *await;		/* measured records awaiting their follow-up (T3) */
+	struct txpend *pend;		/* closed loop: measured pings awaiting T1 */
+	bool defer;			/* measuring closed loop: e->pend takes them */
+	bool t1_wait;			/* the last pong came before its ping's TX stamp */
+	uint32_t t1_key;		/* ... that ping's OPT_ID key */
+	int64_t t1_t4;			/* ... and its pong's T4 wire stamp */
+	bool tx_seen;			/* open loop: newest_tx holds a key */
+	uint32_t newest_tx;		/* open loop: key of the newest TX stamp */
 	uint32_t size;			/* bytes of this phase's pings (-m, or a sweep's size) */
 	int64_t gone_since;		/* TCP: monotonic ns since the connection is down, or 0 */
 	bool rx_stamped;		/* the last pong came with an RX stamp */
@@ -244,31 +252,34 @@ static int emit_wait_pong(struct emitter *e, bool poll_wait, int64_t deadline,
 }
 
 /*
- * The follow-up: T3 of the reflector's pong of fu_seq. To that ping while
- * it is still in flight (open loop: it is sampled when retired), else to
- * the last record measured (its log row, its T3 metrics) and to the
- * last breach when they are that seq.
+ * The follow-up: T3 of the reflector's pong of fu_seq, which came when
+ * its TX stamp did: with the next pong, or (a pong held in the
+ * reflector's queue) a few pongs later. To that ping while it is still
+ * in flight (open loop: it is sampled when retired), else to its
+ * measured record awaiting it (its log row, its T3 metrics) and to a
+ * breach kept of that seq.
  */
 static void emit_follow_up(struct emitter *e, uint64_t fu_seq, int64_t fu_t3)
 {
 	struct run *r = e->r;
 	struct ol_entry *x = e->ol ? ol_get(e->ol, fu_seq) : NULL;
+	struct txrec *w;
 
 	if (x) {
 		txrec_set_t3_wire(&x->rec, fu_t3);
 		return;
 	}
-	/* A breach is always a transaction measured before this pong's. */
-	if (r->nbreach && r->breach[r->nbreach - 1].rec.seq == fu_seq)
-		txrec_set_t3_wire(&r->breach[r->nbreach - 1].rec, fu_t3);
-	if (!e->last_valid || fu_seq != e->last.seq)
+	for (unsigned int i = r->nbreach; i-- > 0;)
+		if (r->breach[i].rec.seq == fu_seq)
+			txrec_set_t3_wire(&r->breach[i].rec, fu_t3);
+	w = holdback_find(e->await, fu_seq);
+	if (!w || txrec_stamp(w, P_T3_WIRE) != TS_NONE)
 		return;
-	txrec_set_t3_wire(&e->last, fu_t3);
+	txrec_set_t3_wire(w, fu_t3);
 	if (r->log)
 		txlog_patch_t3(r->log, fu_seq, fu_t3);
-	metric_sample(r->hist, &e->last, METRIC_T3);
-	clock_peer_add(r->clock, &e->last);
-	e->last_valid = false;
+	metric_sample(r->hist, w, METRIC_T3);
+	clock_peer_add(r->clock, w);
 }
 
 /* Fill rec from the pong; patch an earlier record from the follow-up. */
@@ -322,7 +333,8 @@ static void emit_tx_stamped(struct emitter *e, struct txrec *rec, uint32_t key,
 }
 
 /* A ping without its pong: the stamps it has in rec (its TX stamp is
- * read now, off the critical path). */
+ * read now, off the critical path: --timeout after the send, whatever
+ * is queued; a stamp not there by then is not waited for). */
 static void emit_unanswered(struct emitter *e, struct txrec *rec, int64_t t1_sw,
 			    const uint32_t *key)
 {
@@ -331,7 +343,7 @@ static void emit_unanswered(struct emitter *e, struct txrec *rec, int64_t t1_sw,
 	txrec_clear(rec);
 	rec->seq = e->seq;
 	rec->t1_sw = t1_sw;
-	if (key && sk_tx_stamp(&e->r->sk, *key, TX_STAMP_WAIT_NS, &txs) == 0)
+	if (key && sk_tx_stamp(&e->r->sk, *key, 0, &txs) == 0)
 		emit_tx_stamped(e, rec, *key, &txs);
 }
 
@@ -378,8 +390,13 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 	t4_wire = ts_wire(&m.rx, r->sk.hw);
 	e->rx_stamped = t4_wire != TS_NONE;
 	txrec_set_t4_sw(rec, m.sw_ns);
-	if (sk_tx_stamp(&r->sk, key, TX_STAMP_WAIT_NS, &txs) == 0)
+	/* Never waited for: not queued yet, it is harvested later (and
+	 * the record measured then) while measuring. */
+	e->t1_wait = false;
+	if (sk_tx_stamp(&r->sk, key, 0, &txs) == 0)
 		emit_tx_stamped(e, rec, key, &txs);
+	else if (e->defer)
+		e->t1_wait = true, e->t1_key = key, e->t1_t4 = t4_wire;
 	/* The ACK came with (or before) the pong: queued already. */
 	if (c->tcp && sk_tx_ack(&r->sk, ack_key, 0, &txs) == 0)
 		txrec_set_ack(rec, txs.kn_ns);
@@ -512,7 +529,7 @@ static void emit_backwards(struct emitter *e, const struct txrec *rec)
 /*
  * A measured transaction came back in time: count, sample, log, check
  * -t. rec has T3 already when the follow-up came before (open loop),
- * else it waits for it in e->last.
+ * else it waits for it in e->await.
  */
 static enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 {
@@ -537,8 +554,8 @@ static enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 	if (r->rtt_intended && have_rtt)
 		hist_add(r->rtt_intended, ns_add(rtt, e->late_ns), rec->seq);
 	emit_count_received(e, rec, rtt);
-	e->last = *rec;
-	e->last_valid = !have_t3;
+	if (!have_t3)
+		holdback_add(e->await, rec);
 	if (r->capture)
 		capture_expect(r->capture, r->session, rec);
 	return measure_done(r, rec, rtt);
@@ -645,6 +662,100 @@ static bool emit_enough(struct emitter *e, uint64_t sent, int64_t due, int64_t n
 	return false;
 }
 
+/* A measured ping without its TX stamp: why (txpend.h), counted. */
+static void emit_missing_why(struct run *r, const struct txrec *rec, enum txpend_end why)
+{
+	if (rec->t1_wire != TS_NONE)
+		return;
+	r->cnt.missing_tx_timeout += why == TXPEND_TIMEOUT || why == TXPEND_STAMPED;
+	r->cnt.missing_tx_overflow += why == TXPEND_OVERFLOW;
+	r->cnt.missing_tx_full += why == TXPEND_FULL;
+}
+
+/* A measured ping retired from e->pend: its TX stamp (or why none),
+ * then measured, or lost and late when its pong came after --timeout
+ * by the wire stamps. The step, as an int (txpend_done_fn). */
+static int emit_pend_done(void *ctx, struct txpend_entry *x, enum txpend_end why)
+{
+	struct emitter *e = ctx;
+	struct run *r = e->r;
+	struct txrec *rec = &x->rec;
+	enum measure_next step;
+
+	if (why == TXPEND_STAMPED) {
+		rec->t1_wire = ts_wire(&x->snd, r->sk.hw);
+		if (x->sched_kn != TS_NONE)
+			txrec_set_queue(rec, x->snd.kn_ns, x->sched_kn);
+	}
+	emit_missing_why(r, rec, why);
+	if (rec->t1_wire != TS_NONE && x->aux != TS_NONE &&
+	    x->aux - rec->t1_wire > r->cfg->timeout_ns) {
+		step = emit_lost(e, rec);
+		emit_count_late(e, rec->seq);
+		return (int)step;
+	}
+	txrec_set_t4_wire(rec, x->aux);
+	e->rx_stamped = x->aux != TS_NONE;
+	e->late_ns = x->t_mono;
+	return (int)emit_measured(e, rec);
+}
+
+/* The pong came before its ping's TX stamp: the record waits in
+ * e->pend (the oldest retired first when it is full). */
+static enum measure_next emit_defer(struct emitter *e, const struct txrec *rec)
+{
+	struct txpend_entry *x = txpend_push(e->pend, e->t1_key, monotonic_ns());
+	int step = 0;
+
+	if (!x) {
+		step = txpend_evict(e->pend, emit_pend_done, e);
+		x = txpend_push(e->pend, e->t1_key, monotonic_ns());
+	}
+	x->rec = *rec;
+	x->aux = e->t1_t4;
+	x->t_mono = e->late_ns;
+	e->t1_wait = false;
+	return (enum measure_next)step;
+}
+
+/* Closed loop: the TX stamps queued now to the pings awaiting them, and
+ * those whose turn came retired (at most --timeout after the send). */
+static enum measure_next emit_pend_harvest(struct emitter *e)
+{
+	if (!txpend_len(e->pend))
+		return MEASURE_GO_ON;
+	txpend_harvest(e->pend, &e->r->sk, NULL, NULL);
+	return (enum measure_next)txpend_retire(e->pend, monotonic_ns(), emit_pend_done, e);
+}
+
+static int emit_pend_drop(void *ctx, struct txpend_entry *x, enum txpend_end why)
+{
+	(void)ctx;
+	(void)x;
+	(void)why;
+	return 0;
+}
+
+/* Measuring ends: the stamps still awaited (--timeout after their send
+ * at most), then every ping in e->pend retired. */
+static enum measure_next emit_pend_finish(struct emitter *e, enum measure_next step)
+{
+	int ret;
+
+	while (step == MEASURE_GO_ON && txpend_waiting(e->pend) && !run_stop) {
+		step = emit_pend_harvest(e);
+		if (txpend_waiting(e->pend))
+			sk_poll(&e->r->sk, txpend_deadline(e->pend));
+	}
+	if (step != MEASURE_GO_ON) {
+		/* after a breach or a failed log nothing more is measured */
+		txpend_flush(e->pend, emit_pend_drop, NULL);
+		return step;
+	}
+	ret = txpend_flush(e->pend, emit_pend_done, e);
+	return (enum measure_next)ret;
+}
+
 /* The transaction's outcome, counted (closed loop): MEASURE_STOP with
  * r->failure when a TCP reflector is gone for good. */
 static enum measure_next emit_outcome(struct emitter *e, enum tx_result res,
@@ -653,6 +764,8 @@ static enum measure_next emit_outcome(struct emitter *e, enum tx_result res,
 	enum measure_next step;
 
 	emit_count_sent(e, rec->seq, rec->t1_sw);
+	if (res == TX_DONE && e->t1_wait)
+		return emit_defer(e, rec);
 	if (res == TX_DONE)
 		return emit_measured(e, rec);
 	step = emit_lost(e, rec);
@@ -673,14 +786,16 @@ static enum measure_next emit_measure(struct emitter *e)
 	uint64_t sent = 0, slot = 0;
 	int64_t start, end, busy_until;
 
+	enum measure_next step = MEASURE_GO_ON;
+
 	emit_measure_begin(e);
+	e->defer = true;
 	start = busy_until = monotonic_ns();
 	end = c->duration_ns ? start + c->duration_ns : 0;
 	/* Paced, -d ends at the first slot at or past its end, or at its
 	 * end when the loop is behind. */
-	for (;;) {
+	while (step == MEASURE_GO_ON) {
 		int64_t now = monotonic_ns();
-		enum measure_next step;
 		enum tx_result res;
 		struct txrec rec;
 
@@ -688,7 +803,10 @@ static enum measure_next emit_measure(struct emitter *e)
 					    start + (int64_t)slot * c->interval_ns : now,
 					    now, end))
 			break;
-
+		/* TX stamps that came late, to their pings (never waited for) */
+		step = emit_pend_harvest(e);
+		if (step != MEASURE_GO_ON)
+			break;
 		if (c->interval_ns)
 			emit_pace(e, start + (int64_t)slot++ * c->interval_ns, busy_until);
 		res = emit_transact(e, c->block, &rec);
@@ -698,9 +816,11 @@ static enum measure_next emit_measure(struct emitter *e)
 			continue;
 		sent++;
 		step = emit_outcome(e, res, &rec);
-		if (step != MEASURE_GO_ON)
-			return step;
 	}
+	e->defer = false;
+	step = emit_pend_finish(e, step);
+	if (step != MEASURE_GO_ON)
+		return step;
 	if (r->nsweep)
 		r->sweep[r->sweep_idx].done = !run_stop;
 	return MEASURE_GO_ON;
@@ -803,6 +923,9 @@ static void emit_open_harvest(struct emitter *e)
 
 		if (x && x->key == key)
 			emit_tx_stamped(e, &x->rec, key, &ts);
+		if (!e->tx_seen || (int32_t)(key - e->newest_tx) > 0)
+			e->newest_tx = key;
+		e->tx_seen = true;
 	}
 }
 
@@ -822,6 +945,9 @@ static enum measure_next emit_open_done(struct emitter *e, struct ol_entry *x)
 		emit_count_late(e, rec->seq);
 		return step;
 	}
+	/* no stamp by --timeout: a later ping's came (overflow), or none */
+	emit_missing_why(e->r, rec, e->tx_seen && (int32_t)(e->newest_tx - x->key) > 0 ?
+			 TXPEND_OVERFLOW : TXPEND_TIMEOUT);
 	txrec_set_t4_wire(rec, x->t4_wire);
 	e->rx_stamped = x->t4_wire != TS_NONE;
 	e->late_ns = x->late_ns;
@@ -830,8 +956,8 @@ static enum measure_next emit_open_done(struct emitter *e, struct ol_entry *x)
 
 /*
  * Retire the pings whose outcome is known, oldest first: answered (with
- * their TX stamp, or after OL_TX_WAIT_NS without) or past --timeout
- * (lost). The first step other than MEASURE_GO_ON is returned.
+ * their TX stamp, or --timeout after the send without: a stamp is never
+ * waited for, it is harvested when it comes) or past --timeout (lost). The first step other than MEASURE_GO_ON is returned.
  */
 static enum measure_next emit_open_retire(struct emitter *e, int64_t now)
 {
@@ -845,7 +971,9 @@ static enum measure_next emit_open_retire(struct emitter *e, int64_t now)
 			ol_landed(e->ol);
 			s = emit_lost(e, &x->rec);
 		} else {
-			if (x->rec.t1_wire == TS_NONE && now - x->answered_mono <= OL_TX_WAIT_NS)
+			/* its TX stamp, however late: --timeout after the send */
+			if (x->rec.t1_wire == TS_NONE &&
+			    now - x->sent_mono <= e->r->cfg->timeout_ns)
 				break;
 			s = emit_open_done(e, x);
 		}
@@ -864,8 +992,7 @@ static void emit_open_sleep(struct emitter *e, bool sending, int64_t due)
 	int64_t deadline = sending ? due : INT64_MAX;
 
 	if (x) {
-		int64_t d = x->state == OL_SENT ? x->sent_mono + e->r->cfg->timeout_ns :
-			    x->answered_mono + OL_TX_WAIT_NS;
+		int64_t d = x->sent_mono + e->r->cfg->timeout_ns;
 
 		if (d < deadline)
 			deadline = d;
@@ -1000,6 +1127,28 @@ static void emit_warn_mtu(const struct run *r)
 				c->sizes[i], c->addr, mtu, room);
 }
 
+/* Records that fall out of e->await: their follow-up never came. */
+static void emit_await_out(void *ctx, const struct txrec *rec)
+{
+	(void)ctx;
+	(void)rec;
+}
+
+/*
+ * Measured records kept for their follow-up: the reflector sends a T3
+ * when the pong's TX stamp comes, up to 2 s after (reflect.c), so a
+ * paced run keeps that many pings' worth (or --timeout's, when longer).
+ */
+static size_t emit_await_len(const struct rant_cfg *c)
+{
+	int64_t span = c->timeout_ns > 2 * NS_PER_SEC ? c->timeout_ns : 2 * NS_PER_SEC;
+	uint64_t n = 1024;
+
+	if (c->interval_ns && (uint64_t)(span / c->interval_ns) + 2 > n)
+		n = (uint64_t)(span / c->interval_ns) + 2;
+	return n > (1u << 18) ? 1u << 18 : (size_t)n;
+}
+
 int emit_run(struct run *r)
 {
 	static struct emitter e;
@@ -1007,8 +1156,23 @@ int emit_run(struct run *r)
 
 	memset(&e, 0, sizeof(e));
 	e.r = r;
+	e.await = holdback_create(emit_await_len(r->cfg), r->cfg->hugepages, emit_await_out, NULL);
+	if (!e.await) {
+		fprintf(stderr, "rant: cannot allocate the %zu records awaiting their follow-up: %s\n",
+			emit_await_len(r->cfg), strerror(errno));
+		return -ENOMEM;
+	}
+	e.pend = txpend_create(EMIT_PENDING, r->cfg->timeout_ns, r->cfg->hugepages);
+	if (!e.pend) {
+		fprintf(stderr, "rant: cannot allocate the table of %d pings awaiting their TX stamps: %s\n",
+			EMIT_PENDING, strerror(errno));
+		holdback_destroy(e.await);
+		return -ENOMEM;
+	}
 	emit_warn_mtu(r);
 	ret = emit_sizes(&e);
+	txpend_destroy(e.pend);
+	holdback_destroy(e.await);
 	r->end_ns = realtime_ns();
 	if (!r->stop_reason)
 		r->stop_reason = "signal";

@@ -455,6 +455,12 @@ static void print_counts(struct out *o, const struct run *r)
 	}
 	o_text(o, "\n");
 	o_u64(o, "missing_tx_ts", "missing stamps: TX %" PRIu64, c->missing_tx_ts);
+	o_u64(o, "missing_tx_timeout", c->missing_tx_ts ? " (timeout %" PRIu64 : NULL,
+	      c->missing_tx_timeout);
+	o_u64(o, "missing_tx_overflow", c->missing_tx_ts ? ", error queue overflow %" PRIu64 : NULL,
+	      c->missing_tx_overflow);
+	o_u64(o, "missing_tx_full", c->missing_tx_ts ? ", table full %" PRIu64 ")" : NULL,
+	      c->missing_tx_full);
 	o_u64(o, "missing_rx_ts", ", RX %" PRIu64, c->missing_rx_ts);
 	o_u64(o, "backwards_tx_ts", "; backwards: TX %" PRIu64, c->backwards_tx_ts);
 	o_u64(o, "backwards_rx_ts", ", RX %" PRIu64, c->backwards_rx_ts);
