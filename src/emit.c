@@ -668,7 +668,7 @@ static void emit_missing_why(struct run *r, const struct txrec *rec, enum txpend
 	if (rec->t1_wire != TS_NONE)
 		return;
 	r->cnt.missing_tx_timeout += why == TXPEND_TIMEOUT || why == TXPEND_STAMPED;
-	r->cnt.missing_tx_overflow += why == TXPEND_OVERFLOW;
+	r->cnt.missing_tx_overflow += why == TXPEND_OVERFLOW || why == TXPEND_DROPPED;
 	r->cnt.missing_tx_full += why == TXPEND_FULL;
 }
 

@@ -30,7 +30,7 @@
  */
 #define TX_STAMP_CAP_NS (2 * NS_PER_SEC)
 #define TX_PENDING 8192		/* pongs awaiting their stamp at most */
-#define END_WAIT_NS (200 * NS_PER_MS)	/* at the end: the last pongs' stamps */
+#define END_WAIT_NS NS_PER_SEC	/* at the end: the last pongs' stamps */
 #define RF_MEASURED 1u		/* txpend_entry flags: a measured ping's pong */
 
 static uint8_t rx_buf[RX_BUF_LEN];
@@ -247,7 +247,9 @@ static int reflect_done(void *ctx, struct txpend_entry *e, enum txpend_end why)
 	r->cnt.missing_tx_timeout += why == TXPEND_TIMEOUT;
 	r->cnt.missing_tx_overflow += why == TXPEND_OVERFLOW;
 	r->cnt.missing_tx_full += why == TXPEND_FULL;
-	if (reflect_measured(r, f, e->owner, &e->rec, true, stamped, e->t_mono) == MEASURE_GO_ON)
+	r->cnt.qdisc_drops += why == TXPEND_DROPPED;	/* the pong never left */
+	if (reflect_measured(r, f, e->owner, &e->rec, why != TXPEND_DROPPED, stamped,
+			     e->t_mono) == MEASURE_GO_ON)
 		return 0;
 	f->stopped = true;
 	return 1;
@@ -352,8 +354,8 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f,
 }
 
 /*
- * The run ends: the last pongs' stamps waited for (END_WAIT_NS at most,
- * they left long ago unless a queue holds them), then every pong still
+ * The run ends: the last pongs' stamps waited for (END_WAIT_NS at most:
+ * they came long ago unless a queue holds the pongs), then every pong still
  * in the table retired (measured, unless a breach stopped the run).
  */
 static void reflect_finish(struct run *r, struct reflector *f)

@@ -464,6 +464,8 @@ static void print_counts(struct out *o, const struct run *r)
 	o_u64(o, "missing_rx_ts", ", RX %" PRIu64, c->missing_rx_ts);
 	o_u64(o, "backwards_tx_ts", "; backwards: TX %" PRIu64, c->backwards_tx_ts);
 	o_u64(o, "backwards_rx_ts", ", RX %" PRIu64, c->backwards_rx_ts);
+	o_u64(o, "qdisc_drops", c->qdisc_drops ? ", pongs dropped in the qdisc %" PRIu64 : NULL,
+	      c->qdisc_drops);
 	o_u64(o, "send_errors", ", send errors %" PRIu64 "\n", c->send_errors);
 	o_u64(o, "breaches", r->cfg->threshold_ns ? "breaches: %" PRIu64 : NULL, c->breaches);
 	if (r->cfg->threshold_ns)

@@ -133,12 +133,13 @@ unsigned int txpend_harvest(struct txpend *p, struct sk *s, txpend_stamp_fn *sta
 	return n;
 }
 
-/* Why e ends without its stamp: a later send's came (overflow), or not. */
+/* Why e ends without its stamp: when a later send's came, dropped in
+ * the qdisc (it entered it) or by the error queue; else otherwise. */
 static enum txpend_end unstamped_end(const struct txpend *p, const struct txpend_entry *e,
 				     enum txpend_end otherwise)
 {
 	if (p->snd_seen && (int32_t)(p->newest_snd - e->key) > 0)
-		return TXPEND_OVERFLOW;
+		return e->sched_kn != TS_NONE ? TXPEND_DROPPED : TXPEND_OVERFLOW;
 	return otherwise;
 }
 
@@ -185,7 +186,10 @@ int txpend_flush(struct txpend *p, txpend_done_fn *done, void *ctx)
 	int ret = 0;
 
 	while (p->tail != p->head) {
-		int r = retire_oldest(p, unstamped_end(p, at(p, p->tail), TXPEND_TIMEOUT),
+		const struct txpend_entry *e = at(p, p->tail);
+		/* in the qdisc and not out of it when the run ended: dropped */
+		int r = retire_oldest(p, unstamped_end(p, e, e->sched_kn != TS_NONE ?
+						       TXPEND_DROPPED : TXPEND_TIMEOUT),
 				      done, ctx);
 
 		if (!ret)

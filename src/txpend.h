@@ -12,9 +12,13 @@
  * given up:
  *   TXPEND_STAMPED   the SND stamp came
  *   TXPEND_TIMEOUT   it did not come within the table's cap
- *   TXPEND_OVERFLOW  it did not come within the cap, and a later send's
+ *   TXPEND_DROPPED   its SCHED stamp came (it entered the qdisc), its
+ *                    SND stamp did not, and a later send's did: the
+ *                    qdisc dropped it (a full tbf drops at enqueue, and
+ *                    UDP without IP_RECVERR says nothing): it never left
+ *   TXPEND_OVERFLOW  neither came within the cap, and a later send's
  *                    did: the kernel reports a queue's stamps in send
- *                    order and drops one silently when the socket's
+ *                    order and drops them silently when the socket's
  *                    error queue is full
  *   TXPEND_FULL      the table was full when a newer send needed room
  * (a stamp missing for good holds the sends after it until then: their
@@ -31,7 +35,9 @@
 #include "record.h"
 #include "sock.h"
 
-enum txpend_end { TXPEND_STAMPED, TXPEND_TIMEOUT, TXPEND_OVERFLOW, TXPEND_FULL };
+enum txpend_end {
+	TXPEND_STAMPED, TXPEND_TIMEOUT, TXPEND_DROPPED, TXPEND_OVERFLOW, TXPEND_FULL,
+};
 
 struct txpend_entry {
 	struct txrec rec;	/* the caller's record, for the stamp to complete */
@@ -81,7 +87,8 @@ int txpend_retire(struct txpend *p, int64_t now, txpend_done_fn *done, void *ctx
 int txpend_evict(struct txpend *p, txpend_done_fn *done, void *ctx);
 
 /* Retire every send (the run ends): those without their stamp as
- * TXPEND_TIMEOUT or TXPEND_OVERFLOW. */
+ * TXPEND_DROPPED when they entered the qdisc (they did not leave it
+ * while the run lasted), else TXPEND_OVERFLOW or TXPEND_TIMEOUT. */
 int txpend_flush(struct txpend *p, txpend_done_fn *done, void *ctx);
 
 /* Sends in the table; sends in it still waiting for their SND stamp. */
