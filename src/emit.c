@@ -957,7 +957,8 @@ static enum measure_next emit_open_done(struct emitter *e, struct ol_entry *x)
 /*
  * Retire the pings whose outcome is known, oldest first: answered (with
  * their TX stamp, or --timeout after the send without: a stamp is never
- * waited for, it is harvested when it comes) or past --timeout (lost). The first step other than MEASURE_GO_ON is returned.
+ * waited for, it is harvested when it comes) or past --timeout (lost).
+ * The first step other than MEASURE_GO_ON is returned.
  */
 static enum measure_next emit_open_retire(struct emitter *e, int64_t now)
 {

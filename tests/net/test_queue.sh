@@ -66,25 +66,16 @@ near() {
 # a packet 30720 x 8 bits / 1 Mbit/s = 245.76 ms.
 TBF_DEPTH_NS=245760000
 
-# tbf at 1 Mbit/s with a 30 KB limit: a full queue is 240 ms. The pings
-# (--interval 10 ms) wait up to --timeout 1 s for their pongs.
+# The emitter's egress queued. The pings (--interval 10 ms) wait up to
+# --timeout 1 s for their pongs.
 queue_tbf() {
-	local rc idle loaded rtt_loaded sched_col refl qmax
+	local idle loaded rtt_loaded sched_col refl qmax
 	setup_pair || skip_test "cannot create namespaces and veth"
 	start_reflector r1 -j "$WORK/r1.json"
 	emit -a "$IP_B" -d 2 --interval 10000 --timeout 1000000 \
 		-j "$WORK/idle.json" >"$WORK/idle.txt" 2>&1
 	check_err $? "idle run: $(tail -3 "$WORK/idle.txt")"
-	tc -n "$NS_A" qdisc add dev "$VETH_A" root tbf rate 1mbit burst 2k limit 30k ||
-		skip_test "no tbf qdisc in this kernel"
-	defer tc -n "$NS_A" qdisc del dev "$VETH_A" root
-	emit_bg e2 -a "$IP_B" -d 4 --interval 10000 --timeout 1000000 \
-		-l "$WORK/e2.log" -j "$WORK/e2.json"
-	wait_measuring "$WORK/e2.txt"
-	load "$NS_A" "$IP_B" 5
-	wait "$EM"; rc=$?
-	stop_reflector
-	check_err $rc "loaded run: exit $rc: $(tail -3 "$WORK/e2.txt")"
+	tbf_loaded "$NS_A" "$VETH_A" "$IP_B" e2
 	idle=$(p99 "$WORK/idle.json" emit_queue)
 	loaded=$(p99 "$WORK/e2.json" emit_queue)
 	rtt_loaded=$(jqv "$WORK/e2.json" '.metrics.rtt.percentiles."50"')
@@ -107,6 +98,30 @@ queue_tbf() {
 	log_test "tbf 1mbit with a 2 Mbit/s load: emit_queue p99 $((loaded / 1000)) us against $idle ns idle, max $((qmax / 1000)) us (full queue $((TBF_DEPTH_NS / 1000)) us); RTT p50 $rtt_loaded ns"
 }
 
+# tbf_add NS DEV: the test's tbf on DEV's egress (removed when it ends).
+tbf_add() {
+	tc -n "$1" qdisc add dev "$2" root tbf rate 1mbit burst 2k limit 30k ||
+		skip_test "no tbf qdisc in this kernel"
+	defer tc -n "$1" qdisc del dev "$2" root
+}
+
+# tbf_loaded NS DEV LOAD_ADDR NAME ARGS...: with the tbf on NS's DEV (added
+# unless there), an emitter run of 4 s every 10 ms (--timeout 1 s; log
+# and JSON in $WORK/NAME.*) while NS sends the load to LOAD_ADDR; the
+# reflector is stopped after (its exit status in $REFL_RC).
+tbf_loaded() {
+	local ns=$1 dev=$2 to=$3 name=$4 rc
+	shift 4
+	tc -n "$ns" qdisc show dev "$dev" | grep -q tbf || tbf_add "$ns" "$dev"
+	emit_bg "$name" -a "$IP_B" -d 4 --interval 10000 --timeout 1000000 \
+		-l "$WORK/$name.log" -j "$WORK/$name.json" "$@"
+	wait_measuring "$WORK/$name.txt"
+	load "$ns" "$to" 5
+	wait "$EM"; rc=$?
+	stop_reflector
+	check_err $rc "loaded run: exit $rc: $(tail -3 "$WORK/$name.txt")"
+}
+
 # every_stamp JSON METRIC DROPPED: every measured send of the run that
 # left (all received but DROPPED) has its TX stamp (none missing, for any
 # reason) and a METRIC sample.
@@ -121,24 +136,16 @@ every_stamp() {
 
 # The reflector's egress queued: every pong's TX stamp kept, however late.
 queue_reflector() {
-	local rc idle rmax lmax want miss last tail drops
+	local idle rmax lmax want miss last tail drops
 	setup_pair || skip_test "cannot create namespaces and veth"
 	start_reflector r2 --block -j "$WORK/r2.json"
 	emit -a "$IP_B" -d 2 --interval 10000 --timeout 1000000 \
 		-j "$WORK/idle.json" >"$WORK/idle.txt" 2>&1
 	check_err $? "idle run: $(tail -3 "$WORK/idle.txt")"
 	stop_reflector
-	tc -n "$NS_B" qdisc add dev "$VETH_B" root tbf rate 1mbit burst 2k limit 30k ||
-		skip_test "no tbf qdisc in this kernel"
-	defer tc -n "$NS_B" qdisc del dev "$VETH_B" root
+	tbf_add "$NS_B" "$VETH_B"
 	start_reflector r3 --block -j "$WORK/r3.json"
-	emit_bg e3 -a "$IP_B" -d 4 --open-loop --interval 10000 --timeout 1000000 \
-		-l "$WORK/e3.log" -j "$WORK/e3.json"
-	wait_measuring "$WORK/e3.txt"
-	load "$NS_B" "$IP_A" 5
-	wait "$EM"; rc=$?
-	stop_reflector
-	check_err $rc "loaded run: exit $rc: $(tail -3 "$WORK/e3.txt")"
+	tbf_loaded "$NS_B" "$VETH_B" "$IP_A" e3 --open-loop
 	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r3.txt")"
 	# a pong the full tbf dropped never left: its SCHED stamp came, its
 	# SND never; the emitter lost it (and no more: no other loss here)
