@@ -24,6 +24,9 @@
 
 #define RX_BUF_LEN RANT_TCP_MAX_LEN		/* the largest message of any transport */
 #define EMIT_PENDING 1024	/* measured pings awaiting their TX stamp at most */
+/* Unmeasured pings (warm-up, the fetch after a breach) may wait for
+ * their TX stamp after the pong: HW stamps can lag a fast pong. */
+#define UNMEASURED_TX_WAIT_NS (2 * NS_PER_MS)
 #define WARMUP_LIMIT_NS (10 * NS_PER_SEC)	/* no stamped pong by then: give up */
 #define PEER_GONE_NS (3 * NS_PER_SEC)		/* TCP: no connection this long: give up */
 
@@ -38,6 +41,7 @@ struct emitter {
 	struct pong_window seen;
 	struct holdback *await;		/* measured records awaiting their follow-up (T3) */
 	struct txpend *pend;		/* closed loop: measured pings awaiting T1 */
+	int pend_fd;			/* ... sent on this socket (TCP reconnects) */
 	bool defer;			/* measuring closed loop: e->pend takes them */
 	bool t1_wait;			/* the last pong came before its ping's TX stamp */
 	uint32_t t1_key;		/* ... that ping's OPT_ID key */
@@ -393,7 +397,7 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 	/* Never waited for: not queued yet, it is harvested later (and
 	 * the record measured then) while measuring. */
 	e->t1_wait = false;
-	if (sk_tx_stamp(&r->sk, key, 0, &txs) == 0)
+	if (sk_tx_stamp(&r->sk, key, e->defer ? 0 : UNMEASURED_TX_WAIT_NS, &txs) == 0)
 		emit_tx_stamped(e, rec, key, &txs);
 	else if (e->defer)
 		e->t1_wait = true, e->t1_key = key, e->t1_t4 = t4_wire;
@@ -704,11 +708,20 @@ static int emit_pend_done(void *ctx, struct txpend_entry *x, enum txpend_end why
  * e->pend (the oldest retired first when it is full). */
 static enum measure_next emit_defer(struct emitter *e, const struct txrec *rec)
 {
-	struct txpend_entry *x = txpend_push(e->pend, e->t1_key, monotonic_ns());
+	struct txpend_entry *x;
 	int step = 0;
 
+	/* TCP: a new connection restarts the keys; the old one's stamps are
+	 * gone with it */
+	if (e->r->sk.fd != e->pend_fd) {
+		step = txpend_flush(e->pend, emit_pend_done, e);
+		e->pend_fd = e->r->sk.fd;
+	}
+	x = txpend_push(e->pend, e->t1_key, monotonic_ns());
 	if (!x) {
-		step = txpend_evict(e->pend, emit_pend_done, e);
+		int s = txpend_evict(e->pend, emit_pend_done, e);
+
+		step = step ? step : s;
 		x = txpend_push(e->pend, e->t1_key, monotonic_ns());
 	}
 	x->rec = *rec;
@@ -1164,6 +1177,7 @@ int emit_run(struct run *r)
 		return -ENOMEM;
 	}
 	e.pend = txpend_create(EMIT_PENDING, r->cfg->timeout_ns, r->cfg->hugepages);
+	e.pend_fd = r->sk.fd;
 	if (!e.pend) {
 		fprintf(stderr, "rant: cannot allocate the table of %d pings awaiting their TX stamps: %s\n",
 			EMIT_PENDING, strerror(errno));

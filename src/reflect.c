@@ -39,6 +39,8 @@ static uint8_t rx_buf[RX_BUF_LEN];
 struct reflector {
 	struct run *r;
 	struct txpend *pend;	/* pongs awaiting their TX stamp */
+	int pend_fd;		/* ... sent on this socket (TCP: a new connection
+				 * restarts the keys, its stamps go with it) */
 	bool stopped;		/* a breach or a failed log: measure no more */
 	bool started;		/* RANT_TEST_START written */
 	bool stamped;		/* an RX stamp has arrived: spinning is safe */
@@ -237,7 +239,9 @@ static int reflect_done(void *ctx, struct txpend_entry *e, enum txpend_end why)
 	struct run *r = f->r;
 	bool stamped = why == TXPEND_STAMPED;
 
-	if (!(e->flags & RF_MEASURED) || f->stopped)
+	/* -c reached: the pongs answered meanwhile are not measured */
+	if (!(e->flags & RF_MEASURED) || f->stopped ||
+	    (r->cfg->count && r->cnt.received >= r->cfg->count))
 		return 0;
 	if (stamped) {
 		txrec_set_t3_wire(&e->rec, ts_wire(&e->snd, r->sk.hw));
@@ -269,11 +273,16 @@ static int reflect_pend(struct run *r, struct reflector *f, struct session *s,
 			const struct txrec *rec, uint32_t key, bool measured,
 			int64_t came)
 {
-	struct txpend_entry *e = txpend_push(f->pend, key, monotonic_ns());
+	struct txpend_entry *e;
 	int ret = 0;
 
+	if (r->sk.fd != f->pend_fd) {
+		ret = txpend_flush(f->pend, reflect_done, f);
+		f->pend_fd = r->sk.fd;
+	}
+	e = txpend_push(f->pend, key, monotonic_ns());
 	if (!e) {
-		ret = txpend_evict(f->pend, reflect_done, f);
+		ret |= txpend_evict(f->pend, reflect_done, f);
 		e = txpend_push(f->pend, key, monotonic_ns());
 	}
 	e->rec = *rec;
@@ -374,7 +383,7 @@ static void reflect_finish(struct run *r, struct reflector *f)
 int reflect_run(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
-	struct reflector f = { .r = r };
+	struct reflector f = { .r = r, .pend_fd = r->sk.fd };
 	int64_t end = c->duration_ns ? monotonic_ns() + c->duration_ns : 0;
 	unsigned int spins = 0;
 	int ret;
