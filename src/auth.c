@@ -25,7 +25,6 @@
 #include <unistd.h>
 
 #include "auth.h"
-#include "wire.h"
 
 #define BLOCK 64		/* SHA-256's block, bytes */
 
@@ -84,19 +83,19 @@ void auth_sign(const struct auth *a, void *buf, size_t len)
 {
 	uint8_t mac[AUTH_FULL_LEN];
 
-	auth_hmac(a, buf, len - WIRE_MAC_LEN, mac);
-	memcpy((uint8_t *)buf + len - WIRE_MAC_LEN, mac, WIRE_MAC_LEN);
+	auth_hmac(a, buf, len - AUTH_MAC_LEN, mac);
+	memcpy((uint8_t *)buf + len - AUTH_MAC_LEN, mac, AUTH_MAC_LEN);
 }
 
 bool auth_verify(const struct auth *a, const void *buf, size_t len)
 {
 	uint8_t mac[AUTH_FULL_LEN];
 
-	if (len < WIRE_MAC_LEN)
+	if (len < AUTH_MAC_LEN)
 		return false;
-	auth_hmac(a, buf, len - WIRE_MAC_LEN, mac);
-	return CRYPTO_memcmp(mac, (const uint8_t *)buf + len - WIRE_MAC_LEN,
-			     WIRE_MAC_LEN) == 0;
+	auth_hmac(a, buf, len - AUTH_MAC_LEN, mac);
+	return CRYPTO_memcmp(mac, (const uint8_t *)buf + len - AUTH_MAC_LEN,
+			     AUTH_MAC_LEN) == 0;
 }
 
 /* The key file's checks on its inode: 0 or -errno with msg. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --key: messages authenticated with HMAC-SHA-256 (RFC 2104, libcrypto's
- * SHA-256) under a shared key, truncated to WIRE_MAC_LEN bytes (RFC
- * 4868's HMAC-SHA-256-128) and carried in the last WIRE_MAC_LEN bytes of
+ * SHA-256) under a shared key, truncated to AUTH_MAC_LEN bytes (RFC
+ * 4868's HMAC-SHA-256-128) and carried in the last AUTH_MAC_LEN bytes of
  * the message itself, so a pong stays exactly as long as its ping. The
  * MAC covers every byte before it: the header, the pong body, the
  * padding.
@@ -21,6 +21,7 @@
 #define AUTH_KEY_MIN 16		/* bytes: shorter keys are refused */
 #define AUTH_KEY_MAX 1024	/* bytes: a key file larger is not a key */
 #define AUTH_FULL_LEN 32	/* bytes of an untruncated HMAC-SHA-256 */
+#define AUTH_MAC_LEN 16		/* bytes of the MAC a message carries (truncated) */
 
 struct auth;
 
@@ -44,12 +45,12 @@ int auth_load(struct auth **a, const char *path, char *msg, size_t len);
 void auth_hmac(const struct auth *a, const void *buf, size_t n,
 	       uint8_t out[AUTH_FULL_LEN]);
 
-/* Sign a message of len bytes (len >= WIRE_MAC_LEN): the MAC of its first
- * len - WIRE_MAC_LEN bytes goes into its last WIRE_MAC_LEN. */
+/* Sign a message of len bytes (len >= AUTH_MAC_LEN): the MAC of its first
+ * len - AUTH_MAC_LEN bytes goes into its last AUTH_MAC_LEN. */
 void auth_sign(const struct auth *a, void *buf, size_t len);
 
-/* Whether the last WIRE_MAC_LEN bytes of buf hold the MAC of the rest,
- * compared in constant time; false when len < WIRE_MAC_LEN. */
+/* Whether the last AUTH_MAC_LEN bytes of buf hold the MAC of the rest,
+ * compared in constant time; false when len < AUTH_MAC_LEN. */
 bool auth_verify(const struct auth *a, const void *buf, size_t len);
 
 #endif

@@ -4,7 +4,7 @@
  * follow-up fetch after a breach. One transaction is the same in all
  * three (emit_transact); the phases differ in what they count and when
  * they stop. Measuring open loop (--open-loop) has a loop of its own
- * (openloop.c: ol_measure), which shares the steps of emitter.h. Every
+ * (emitopen.c: emitopen_measure), which shares the steps of emitter.h. Every
  * count of the measured run, in both loops, goes through
  * emit_count_sent/_received/_lost/_late.
  */
@@ -840,7 +840,7 @@ static int emit_sizes(struct emitter *e)
 		ret = emit_warmup(e);
 		if (ret)
 			break;
-		step = c->open_loop ? ol_measure(e) : emit_measure(e);
+		step = c->open_loop ? emitopen_measure(e) : emit_measure(e);
 		if (step != MEASURE_GO_ON)
 			break;
 	}

@@ -1,19 +1,61 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The emitter's state during a run and the steps its two measuring loops
- * share: the closed loop (emit.c) and the open loop (openloop.c,
- * ol_measure). Not for other modules: emit.h is the emitter's interface.
+ * share: the closed loop (emit.c) and the open loop (emitopen.c,
+ * emitopen_measure). Not for other modules: emit.h is the emitter's
+ * interface.
  */
 #ifndef RANT_EMITTER_H
 #define RANT_EMITTER_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
-#include "emit.h"
+#include "msgfmt.h"
 #include "measure.h"
-#include "openloop.h"
 #include "txpend.h"
+
+/* What a datagram that arrived while waiting for a pong is. */
+enum pong_class {
+	PONG_MATCH,		/* the pong awaited */
+	PONG_INVALID,		/* not a pong of this size, or a seq never sent */
+	PONG_FOREIGN,		/* another session's */
+	PONG_LATE,		/* an earlier ping's, after it was given up */
+	PONG_DUPLICATE,		/* a second copy of a pong already seen */
+};
+
+/* The pongs of the last EMIT_WINDOW seqs that have arrived. */
+#define EMIT_WINDOW (1u << 17)	/* at least OL_MAX_SLOTS: every ping in flight */
+struct pong_window {
+	uint64_t bits[EMIT_WINDOW / 64];
+};
+
+/* Forget seq's slot before seq is sent (it held seq - EMIT_WINDOW). */
+void pong_window_forget(struct pong_window *w, uint64_t seq);
+
+/*
+ * Classify len bytes in buf, received while waiting for the pong of
+ * seq (the highest sent) in session, pings of wire_len bytes on the
+ * wire, parsed by the run's format fmt; fills *h (its seq widened to 64
+ * bits) when the header parses. Marks the pong seen in w. An earlier seq
+ * is late the first time and a duplicate after; beyond the window, late.
+ */
+enum pong_class emit_classify(struct pong_window *w, const struct msgfmt_ctx *fmt,
+			      const void *buf, ssize_t len, uint32_t wire_len,
+			      uint32_t session, uint64_t seq, struct msg_hdr *h);
+
+/*
+ * A late or duplicate pong is warm-up traffic, counted apart
+ * (warmup_late, warmup_duplicate), when its ping was not measured: seq
+ * below first_measured, the first measured ping's (0: still warming up).
+ */
+static inline bool emit_pong_of_warmup(uint64_t seq, uint64_t first_measured)
+{
+	return !first_measured || seq < first_measured;
+}
+
+struct ol_table;
 
 struct emitter {
 	struct run *r;
@@ -75,7 +117,7 @@ bool emit_enough(struct emitter *e, uint64_t sent, int64_t due, int64_t now, int
 /* A measured ping without its TX stamp: why (txpend.h), counted. */
 void emit_missing_why(struct run *r, const struct txrec *rec, enum txpend_end why);
 
-/* Measured pings of e->size, open loop (openloop.c). */
-enum measure_next ol_measure(struct emitter *e);
+/* Measured pings of e->size, open loop (emitopen.c). */
+enum measure_next emitopen_measure(struct emitter *e);
 
 #endif

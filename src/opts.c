@@ -459,7 +459,7 @@ static void set_defaults(struct rant_cfg *c)
 static int parse_sizes(struct parser *ps, struct rant_cfg *c)
 {
 	/* the transport's largest message, less the format's own header */
-	uint32_t hi = (c->tcp ? RANT_TCP_MAX_LEN : WIRE_MAX_LEN) - msgfmt_for(c)->caps.overhead;
+	uint32_t hi = (c->tcp ? RANT_TCP_MAX_LEN : WIRE_MAX_LEN) - msgfmt_find(opts_format(c))->caps.overhead;
 	char msg[200];
 
 	if (!c->size_arg)
@@ -491,7 +491,7 @@ static int parse_allow(struct parser *ps, struct rant_cfg *c, const char *arg)
  */
 static int key_sizes(struct parser *ps, struct rant_cfg *c)
 {
-	const struct msgfmt_caps *k = &msgfmt_for(c)->caps;
+	const struct msgfmt_caps *k = &msgfmt_find(opts_format(c))->caps;
 	char msg[200];
 
 	if (!c->key_path || c->mode != MODE_EMIT)
@@ -586,7 +586,7 @@ static uint64_t default_reach(const struct rant_cfg *c)
 /* Does any size of -m leave room for the pong body (the reflector's stamps)? */
 static bool sizes_carry_body(const struct rant_cfg *c)
 {
-	const struct msgfmt_caps *k = &msgfmt_for(c)->caps;
+	const struct msgfmt_caps *k = &msgfmt_find(opts_format(c))->caps;
 
 	for (unsigned int i = 0; i < c->nsizes; i++)
 		if (k->reflector_stamps && c->sizes[i] >= k->body_len)

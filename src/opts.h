@@ -83,6 +83,13 @@ struct rant_cfg {
 	bool one_way;			/* --one-way: owd_fwd, owd_back */
 };
 
+/* The message format (msgfmt.h) the command line asks for, by name:
+ * NULL is rant's own. */
+static inline const char *opts_format(const struct rant_cfg *c)
+{
+	return c->ptp_mode ? "ptp" : NULL;
+}
+
 enum opts_result {
 	OPTS_OK = 0,
 	OPTS_HELP = 1,		/* --help printed: exit 0 */

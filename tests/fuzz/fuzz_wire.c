@@ -25,15 +25,14 @@ static size_t nctx;
 
 static void init_ctxs(void)
 {
-	struct rant_cfg cfg;
+	struct msgfmt_side side = { 0 };
 	const struct msgfmt *f;
 	char err[128];
 
-	memset(&cfg, 0, sizeof(cfg));
 	for (size_t i = 0; (f = msgfmt_nth(i)) && nctx + 2 <= 8; i++) {
 		for (int mac = 0; mac < 2; mac++) {
-			cfg.key_path = mac ? "key" : NULL;
-			if (msgfmt_init(&ctxs[nctx++], f, &cfg, err, sizeof(err)))
+			side.mac = mac;
+			if (msgfmt_init(&ctxs[nctx++], f, &side, err, sizeof(err)))
 				abort();
 		}
 	}
