@@ -459,7 +459,8 @@ static void set_defaults(struct rant_cfg *c)
 static int parse_sizes(struct parser *ps, struct rant_cfg *c)
 {
 	/* the transport's largest message, less the format's own header */
-	uint32_t hi = (c->tcp ? RANT_TCP_MAX_LEN : WIRE_MAX_LEN) - msgfmt_find(opts_format(c))->caps.overhead;
+	uint32_t hi = (c->tcp ? RANT_TCP_MAX_LEN : WIRE_MAX_LEN) -
+		      msgfmt_find(opts_format(c))->caps.overhead;
 	char msg[200];
 
 	if (!c->size_arg)
