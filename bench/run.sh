@@ -221,12 +221,14 @@ reflect() {
 
 # emit NAME CMD...: run a client in $NS_A on CPU_EMIT, output in
 # $RDIR/STEM.client; with GNU time, its voluntary context switches in
-# $RDIR/STEM.rusage. Returns its exit status.
+# $RDIR/STEM.rusage. Returns its exit status. timeout --foreground: the
+# client stays in the bench's process group, so a Ctrl-C (or a signal to
+# the group) stops it with the bench.
 emit() {
 	local name=$1 rc=0 stem
 	shift
 	stem=$(stem "$name")
-	local run=(timeout -k 10 "$(client_timeout)"
+	local run=(timeout --foreground -k 10 "$(client_timeout)"
 		ip netns exec "$NS_A" taskset -c "$CPU_EMIT" "$@")
 	rm -f "$RDIR/$stem.rusage"
 	if [ -n "$GNU_TIME" ]; then
@@ -767,9 +769,12 @@ main() {
 	fi
 	require_root
 	require_cmd ip taskset timeout jq sockperf cc awk od shuf
-	if [ -n "$RANT_B" ] && [ ! -x "$RANT_B" ]; then
-		say "bench: RANT_B=$RANT_B is not an executable rant"
-		exit 1
+	if [ -n "$RANT_B" ]; then
+		if [ ! -f "$RANT_B" ] || [ ! -x "$RANT_B" ]; then
+			say "bench: RANT_B=$RANT_B is not an executable rant: give the path of another build's rant"
+			exit 1
+		fi
+		RANT_B=$(readlink -f -- "$RANT_B")	# the namespaces' commands run it too
 	fi
 	mkdir -p "$OUT"
 	build
@@ -803,3 +808,4 @@ main() {
 }
 
 main "$@"
+exit 0	# bash reads a script as it runs it: nothing after this is read
