@@ -605,11 +605,25 @@ print_flags() {
 	done
 }
 
+has_row() {
+	local name
+	for name in "${ROWS[@]}"; do
+		[ "$name" != "$1" ] || return 0
+	done
+	return 1
+}
+
 # ratio_spec: the ratios, as stats.awk reads them (TEXT NUM DEN LIMIT,
 # tab-separated; "#" a heading). Limits from bench/README.md.
 ratio_spec() {
 	local name
-	spec() { printf '%s\t%s\t%s\t%s\n' "$@"; }
+	# spec TEXT NUM DEN LIMIT; with BENCH_ROWS, only where both rows ran
+	spec() {
+		if [ -n "$ROW_FILTER" ] && { ! has_row "${2% (wire*}" || ! has_row "${3% (wire*}"; }; then
+			return 0
+		fi
+		printf '%s\t%s\t%s\t%s\n' "$@"
+	}
 	echo "# rant's own cost: rant over the floor asking for exactly rant's stamps"
 	spec "rant spin / floor spin $OWN_UDP" "rant spin" "floor spin $OWN_UDP" 1.01
 	spec "rant block / floor block $OWN_UDP" "rant block" "floor block $OWN_UDP" 1.02

@@ -17,7 +17,8 @@
 #           each, the ratio NUM p50 / DEN p50 of every round that has both
 #           rows, then their median, lowest and highest, the rounds counted,
 #           and against LIMIT ("-": none, for information) PASS or FAIL of
-#           the median. A line of SPEC that starts with "#" is a heading.
+#           the median. A line of SPEC that starts with "#" is a heading,
+#           printed before the next ratio (none when none follows).
 #   field   awk -v mode=field -v row=ROW -v col=N -f stats.awk RESULTS
 #           the median over the rounds of column N (3 = SAMPLES ... 9 =
 #           SLEEPS) of ROW, or "-" when it has none.
@@ -89,12 +90,15 @@ mode == "rows" {
 # the ratio spec (mode=ratios)
 mode == "ratios" {
 	if ($0 ~ /^#/) {
-		sub(/^# */, "")
-		printf "\n%s\n", $0
+		heading = $0
+		sub(/^# */, "", heading)
 		next
 	}
 	if (NF < 4)
 		next
+	if (heading != "")
+		printf "\n%s\n", heading
+	heading = ""
 	ratio_line($1, $2, $3, $4)
 }
 

@@ -76,6 +76,9 @@ is "ratio: median of an even count is the mean of the middle two" \
 got=$(awk -v mode=ratios -f "$STATS" "$TMP/r4.tsv" <(printf '# A heading\nx\tb\ta\t-\n') |
 	sed -n 2p)
 is "ratio: a # line is a heading" "$got" "A heading"
+got=$(awk -v mode=ratios -f "$STATS" "$TMP/r4.tsv" \
+	<(printf '# Empty\n# Kept\nx\tb\ta\t-\n# Trailing\n') | awk 'NF { printf "%s ", $1 }')
+is "ratio: a heading with no ratio after it is left out" "$got" "Kept x "
 
 # rows: medians over rounds, p50 lowest and highest, sleeps without "-"
 printf 'b\na\n' >"$TMP/order"
