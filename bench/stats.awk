@@ -17,7 +17,8 @@
 #           each, the ratio NUM p50 / DEN p50 of every round that has both
 #           rows, then their median, lowest and highest, the rounds counted,
 #           and against LIMIT ("-": none, for information) PASS or FAIL of
-#           the median. A line of SPEC that starts with "#" is a heading,
+#           the median, "not shown" beside it when the lowest and highest
+#           ratio lie on either side of the limit. A line of SPEC that starts with "#" is a heading,
 #           printed before the next ratio (none when none follows).
 #   field   awk -v mode=field -v row=ROW -v col=N -f stats.awk RESULTS
 #           the median over the rounds of column N (3 = SAMPLES ... 9 =
@@ -122,6 +123,8 @@ function ratio_line(text, num, den, limit,    k, rd, n, q, lo, hi, m, res) {
 		res = "(info)"
 	else
 		res = m <= limit + 0 ? "PASS" : "FAIL"
+	if (limit != "-" && lo <= limit + 0 && limit + 0 <= hi)
+		res = res ", not shown: the rounds span the limit"
 	printf "%-48s %7.3f %7.3f %7.3f %6d %6s  %s\n", text, m, lo, hi, n, limit, res
 }
 
