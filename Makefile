@@ -40,6 +40,8 @@ SIM_CFLAGS := -O2 -g $(WARN) -D_GNU_SOURCE -std=gnu11 -pthread
 
 # Tools' tests, TAP from /usr/bin/python3 (run by prove as executables).
 TOOL_TESTS := tests/unit/test_rant_trace.py
+# The bench's statistics on canned rounds (TAP from bash).
+TOOL_TESTS += bench/test_stats.sh
 
 # Debian packages the build, the tests, the demo and the bench need.
 DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
@@ -196,6 +198,7 @@ demo: deps
 	$(MAKE) all
 	tools/demo.sh
 
+# BENCH_N, BENCH_ROUNDS, BENCH_QUICK=1, RANT_B=PATH, BENCH_ROWS=RE: see bench/README.md.
 bench: deps
 	$(MAKE) all sim
 	bench/run.sh
@@ -214,5 +217,5 @@ clean-objs:
 	rm -rf build $(UNIT_BINS)
 
 clean: clean-objs
-	rm -f rant bench/floor bench/logbench bench/histbench $(SIM_LIB) $(SIM_BINS)
+	rm -f rant bench/floor bench/logbench bench/histbench bench/authbench $(SIM_LIB) $(SIM_BINS)
 	rm -rf $(FUZZ_DIR)
