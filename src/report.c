@@ -438,9 +438,11 @@ static void print_counts(struct out *o, const struct run *r)
 	o_u64(o, "socket_drops", ", socket drops %" PRIu64, c->socket_drops);
 	if (r->cfg->mode == MODE_EMIT) {
 		o_u64(o, "foreign", ", foreign %" PRIu64, c->foreign);
+		o_u64(o, "refused", c->refused ? ", refused a session %" PRIu64 : NULL, c->refused);
 	} else {
 		o_u64(o, "sessions", ", sessions %" PRIu64, c->sessions);
 		o_u64(o, "refused", c->refused ? ", refused %" PRIu64 : NULL, c->refused);
+		o_u64(o, "replayed", r->cfg->key_path ? ", replayed %" PRIu64 : NULL, c->replayed);
 		o_u64(o, "not_allowed", r->cfg->allow.n ? ", not allowed %" PRIu64 : NULL,
 		      c->not_allowed);
 	}
@@ -917,6 +919,37 @@ static void print_session(struct out *o, const struct session *s)
 		json_obj_end(o->j);
 }
 
+/* Reflector: the addresses refused, evicted or replaying, one line. */
+static void print_turned_away(struct out *o, const struct sessions *t)
+{
+	char addr[INET6_ADDRSTRLEN + 16];
+	size_t n = sessions_senders(t);
+
+	if (o->j)
+		json_arr_begin(o->j, "sessions_turned_away");
+	if (n)
+		o_text(o, "  turned away:");
+	for (size_t i = 0; i < n; i++) {
+		const struct session_sender *x = sessions_sender_at(t, i);
+
+		session_sockaddr_str(&x->addr, false, addr, sizeof(addr));
+		if (o->j)
+			json_obj_begin(o->j, NULL);
+		o_text(o, "%s", i ? "; " : " ");
+		o_str(o, "address", "%s", addr);
+		o_u64(o, "refused", x->refused ? " refused %" PRIu64 : NULL, x->refused);
+		o_u64(o, "evicted", x->evicted ? " evicted %" PRIu64 : NULL, x->evicted);
+		o_u64(o, "replayed", x->replayed ? " replayed %" PRIu64 : NULL, x->replayed);
+		if (o->j)
+			json_obj_end(o->j);
+	}
+	if (o->j)
+		json_arr_end(o->j);
+	if (n)
+		o_text(o, sessions_senders_more(t) ? "; and %" PRIu64 " more\n" : "\n",
+		       sessions_senders_more(t));
+}
+
 /* Reflector: each emitter run it served, as the table holds them. */
 static void print_sessions(struct out *o, const struct run *r)
 {
@@ -925,11 +958,17 @@ static void print_sessions(struct out *o, const struct run *r)
 
 	if (!t)
 		return;
-	o_text(o, "\nsessions (%zu now, %" PRIu64 " evicted idle):\n", n, sessions_evicted(t));
+	o_text(o, "\nsessions (%zu now, %" PRIu64 " evicted, %" PRIu64 " refused, %" PRIu64
+	       " replayed):\n", n, sessions_evicted(t), sessions_refused(t), sessions_replayed(t));
 	if (o->j) {
 		json_u64(o->j, "sessions_evicted", sessions_evicted(t));
-		json_arr_begin(o->j, "sessions");
+		json_u64(o->j, "sessions_refused", sessions_refused(t));
+		json_u64(o->j, "sessions_replayed", sessions_replayed(t));
+		json_u64(o->j, "sessions_turned_away_more", sessions_senders_more(t));
 	}
+	print_turned_away(o, t);
+	if (o->j)
+		json_arr_begin(o->j, "sessions");
 	for (size_t i = 0; i < n; i++)
 		print_session(o, sessions_at(t, i));
 	if (o->j)
