@@ -95,7 +95,8 @@ static bool same_host(const struct sockaddr_storage *s, const struct sockaddr *a
 		       ((const struct sockaddr_in *)a)->sin_addr.s_addr;
 	if (a->sa_family == AF_INET6)
 		return !memcmp(&((const struct sockaddr_in6 *)s)->sin6_addr,
-			       &((const struct sockaddr_in6 *)a)->sin6_addr, sizeof(struct in6_addr));
+			       &((const struct sockaddr_in6 *)a)->sin6_addr,
+			       sizeof(struct in6_addr));
 	return false;
 }
 

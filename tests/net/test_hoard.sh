@@ -209,7 +209,7 @@ hoard_replay() {
 	local key sport out
 	setup_pair || skip_test "cannot create namespaces and veth"
 	key=$(key_file)
-	start_reflector rr -d 120 --key "$key" --key-window 5 -j "$WORK/rr.json" || return
+	start_reflector rr -d 120 --key "$key" -j "$WORK/rr.json" || return
 	capture_pings 20 c --key "$key" -w 10 -c 10 --interval 10000
 	sport=$(awk 'NR == 1 { print $2 }' "$WORK/c.cap")
 	sleep 1		# the stimulus: replays a second later
