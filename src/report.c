@@ -155,6 +155,9 @@ static void report_start_guard(FILE *f, const struct rant_cfg *c)
 	if (c->key_path)
 		fprintf(f, "key: pings and pongs carry an HMAC-SHA-256 (16 bytes) with the key of %s\n",
 			c->key_path);
+	if (c->key_path && c->mode == MODE_REFLECT)
+		fprintf(f, "key: a ping whose T1_SW is more than %.3g s from this clock, or whose seq was answered, is a replay: refused and counted\n",
+			(double)c->key_window_ns / 1e9);
 }
 
 /* The interface's timestamping (-v: as ethtool -T prints it), a setting
@@ -830,6 +833,10 @@ static void print_config_guard(struct json *j, const struct rant_cfg *c)
 			json_str(j, NULL, p);
 		}
 		json_arr_end(j);
+		json_u64(j, "max_sessions", c->max_sessions);
+		json_u64(j, "max_sessions_per_address", c->max_per_address);
+		if (c->key_path)
+			json_u64(j, "key_window_ns", (uint64_t)c->key_window_ns);
 	}
 	json_bool(j, "authenticated", c->key_path != NULL);
 }
