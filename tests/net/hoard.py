@@ -11,9 +11,10 @@ a session id of its own and seqs 1, 2, ... (signed with the key in KEYFILE,
 as rant --key does), or each sending the first ping of CAPFILE unchanged
 (a captured ping replayed from N ports). Prints "ready answered=A
 refused=R silent=S", what the first pings of the N sockets got, once each
-has had a reply or a second passed after the last of them; on SIGTERM it stops sending, waits 0.5 s for the last replies
-and prints "sent=N answered=A refused=R longer=L": pongs, pongs flagged
-refused (WIRE_F_REFUSED), replies longer than their ping.
+has had a reply or a second passed after the last of them. On SIGTERM it
+stops sending, waits for the last replies (3 s at most) and prints
+"sent=N answered=A refused=R longer=L": pongs, pongs flagged refused
+(WIRE_F_REFUSED), replies longer than their ping.
 
 capture: the first N rant pings to PORT on IFACE (an AF_PACKET socket, IPv4
 over Ethernet), one line each: "SRC SPORT HEX"; prints "capturing" when
@@ -124,9 +125,9 @@ class Hoard:
                 refused = sum(self.first.values())
                 print("ready answered=%d refused=%d silent=%d" % (
                     len(self.first) - refused, refused, n - len(self.first)), flush=True)
-        end = time.monotonic() + 0.5
-        while time.monotonic() < end:
-            self.drain(end - time.monotonic())
+        end = time.monotonic() + 3
+        while time.monotonic() < end and self.answered + self.refused < self.sent:
+            self.drain(min(end - time.monotonic(), 0.05))
         print("sent=%d answered=%d refused=%d longer=%d" % (
             self.sent, self.answered, self.refused, self.longer), flush=True)
 
