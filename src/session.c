@@ -227,8 +227,8 @@ static struct session *slot_for_new(struct sessions *t, const struct sockaddr *a
 	return evict(t, victim);
 }
 
-/* Whether slot i is p's session; under --key *elsewhere when it holds
- * p's id for another sender. */
+/* Whether slot i is p's session: the same id, and the same sender or,
+ * under --key (the id is authenticated), *elsewhere. */
 static bool is_of(const struct sessions *t, size_t i, const struct session_ping *p,
 		  bool *elsewhere)
 {
@@ -236,10 +236,8 @@ static bool is_of(const struct sessions *t, size_t i, const struct session_ping 
 
 	if (s->id != p->id)
 		return false;
-	if (same_addr(s, p->addr))
-		return true;
-	*elsewhere = t->window_ns != 0;
-	return false;
+	*elsewhere = !same_addr(s, p->addr);
+	return !*elsewhere || t->window_ns;
 }
 
 /* The index of p's session (the last one used first: one emitter, one
@@ -249,7 +247,7 @@ static ssize_t find(const struct sessions *t, const struct session_ping *p, bool
 	*elsewhere = false;
 	if (t->last < t->used && is_of(t, t->last, p, elsewhere))
 		return (ssize_t)t->last;
-	for (size_t i = 0; i < t->used && !*elsewhere; i++)
+	for (size_t i = 0; i < t->used; i++)
 		if (i != t->last && is_of(t, i, p, elsewhere))
 			return (ssize_t)i;
 	return -1;
@@ -270,7 +268,7 @@ static void notice(struct sessions *t, int64_t now_ns)
 	static const char *const why[] = {
 		[T_REFUSED] = "refused: its address holds --max-sessions-per-address live sessions",
 		[T_EVICTED] = "evicted: the table was full (--max-sessions), it was the idlest or least used",
-		[T_REPLAYED] = "a replay: T1_SW outside --key-window of this clock, a seq answered already, or a session's id from another port",
+		[T_REPLAYED] = "a replay: T1_SW outside --key-window of this clock, or a seq its session (from any port) was answered",
 	};
 	char addr[INET6_ADDRSTRLEN + 16];
 
@@ -330,12 +328,21 @@ struct session *sessions_admit(struct sessions *t, const struct session_ping *p,
 	i = find(t, p, &elsewhere);
 	if (i >= 0) {
 		s = &t->tab[i];
+		/* --key, its id from another sender: a replay, unless its seq is
+		 * above all answered (the emitter's port changed: a TCP
+		 * reconnection, a NAT): then the session moves there */
+		if (elsewhere && p->seq <= s->replay.top)
+			return turn_away(t, p, SESSION_REPLAYED, now_ns, v);
+		if (elsewhere) {
+			copy_addr(&s->addr, p->addr, p->addr_len);
+			s->addr_len = p->addr_len;
+		}
 		if (t->window_ns && !auth_replay_check(&s->replay, p->seq))
 			return turn_away(t, p, SESSION_REPLAYED, now_ns, v);
 		*v = SESSION_FOUND;
 		t->last = (size_t)i;
 	} else {
-		if (elsewhere || (t->window_ns && (!p->seq || gone_seen(t, p->id, p->seq))))
+		if (t->window_ns && (!p->seq || gone_seen(t, p->id, p->seq)))
 			return turn_away(t, p, SESSION_REPLAYED, now_ns, v);
 		s = slot_for_new(t, p->addr, now_ns);
 		if (!s)

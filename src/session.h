@@ -5,8 +5,10 @@
  * from anywhere else can never touch a session's state (its follow-up,
  * its duplicate check, its counts), whatever id it carries. Under --key
  * (sessions_guard with a window) the id is authenticated, so it alone is
- * the key: the same id from another port is a replay, not a second
- * session, and each ping is answered once (auth_fresh, auth_replay).
+ * the key: the same id from another port is never a second session but a
+ * replay, unless its seq is above every seq answered (the emitter's port
+ * changed: the session moves); each ping is answered once (auth_fresh,
+ * auth_replay).
  *
  * Up to a fixed number at once. When the table is full, a newcomer
  * takes the slot of a session idle SESSION_IDLE_NS, else of the one that
@@ -72,8 +74,8 @@ enum session_verdict {
 	SESSION_FOUND,		/* a ping of a session in the table */
 	SESSION_NEW,		/* a new session started for it */
 	SESSION_REFUSED,	/* its address holds per_addr sessions, all live */
-	SESSION_REPLAYED,	/* --key: stale T1_SW, a seq answered already, or
-				 * a live (or evicted) session's id from elsewhere */
+	SESSION_REPLAYED,	/* --key: stale T1_SW, or a seq its session (live,
+				 * evicted, or its id from elsewhere) was answered */
 };
 
 /* The fields of a ping a session is found by. */

@@ -173,8 +173,8 @@ static void test_keyed(void)
 	ok(admit(t, &a, 7, 2, 100 * SEC, 100 * SEC, &v) == s1 && v == SESSION_FOUND, "seq 2 finds it");
 	ok(!admit(t, &a, 7, 2, 100 * SEC, 100 * SEC, &v) && v == SESSION_REPLAYED,
 	   "seq 2 again from the same port: a replay");
-	ok(!admit(t, &b, 7, 3, 100 * SEC, 100 * SEC, &v) && v == SESSION_REPLAYED,
-	   "its id from another port, even with a new seq: a replay, no second session");
+	ok(!admit(t, &b, 7, 1, 100 * SEC, 100 * SEC, &v) && v == SESSION_REPLAYED,
+	   "its id and an answered seq from another port: a replay, no second session");
 	is_u64(sessions_count(t), 1, "one session");
 	ok(!admit(t, &a, 7, 3, 97 * SEC, 100 * SEC, &v) && v == SESSION_REPLAYED,
 	   "T1_SW 3 s old with a 2 s window: refused");
@@ -182,14 +182,20 @@ static void test_keyed(void)
 	   "T1_SW 3 s ahead: refused");
 	ok(admit(t, &a, 7, 3, 98 * SEC, 100 * SEC, &v) == s1, "2 s old: answered");
 	is_u64(sessions_replayed(t), 4, "four replays counted");
+	ok(admit(t, &b, 7, 4, 100 * SEC, 100 * SEC, &v) == s1 && v == SESSION_FOUND,
+	   "a new seq from another port (a reconnection): the session moves there");
+	is_u64(sessions_count(t), 1, "and is still one session");
+	ok(!admit(t, &a, 7, 4, 100 * SEC, 100 * SEC, &v) && v == SESSION_REPLAYED,
+	   "seq 4 back from the first port: a replay");
 	admit(t, &b, 8, 1, 101 * SEC, 101 * SEC, &v);
 	admit(t, &c, 9, 1, 120 * SEC, 120 * SEC, &v);
 	is_u64(sessions_evicted(t), 1, "a third session evicted the idle one (id 7)");
+	is_u64(sessions_count(t), 2, "two sessions");
 	ok(!admit(t, &c, 7, 3, 120 * SEC, 120 * SEC, &v) && v == SESSION_REPLAYED,
 	   "a seq the evicted session was answered: still a replay");
-	ok(admit(t, &a, 7, 4, 120 * SEC, 120 * SEC, &v) && v == SESSION_NEW,
+	ok(admit(t, &a, 7, 5, 120 * SEC, 120 * SEC, &v) && v == SESSION_NEW,
 	   "its next seq: the emitter is back");
-	is_u64(sessions_sender_at(t, 0)->replayed, 4, "10.0.0.1 replayed 4");
+	is_u64(sessions_sender_at(t, 0)->replayed, 5, "10.0.0.1 replayed 5");
 	is_u64(sessions_sender_at(t, 0)->evicted, 2, "and its two sessions were evicted in turn");
 	is_u64(sessions_sender_at(t, 1)->replayed, 1, "10.0.0.3 replayed once");
 	sessions_destroy(t);
