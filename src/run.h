@@ -44,7 +44,7 @@ struct counts {
 	uint64_t send_errors;	/* send() failed */
 	uint64_t sessions;	/* reflector: emitter runs served */
 	uint64_t refused;	/* reflector: pings of a new session, table full;
-				 * emitter: pongs saying so (WIRE_F_REFUSED) */
+				 * emitter: pongs saying so (MSG_F_REFUSED) */
 	uint64_t replayed;	/* --key, reflector: pings refused as replays
 				 * (session.h), unanswered */
 	uint64_t unauthenticated; /* --key: reflector, pings without a valid MAC

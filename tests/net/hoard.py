@@ -14,7 +14,7 @@ refused=R silent=S", what the first pings of the N sockets got, once each
 has had a reply or a second passed after the last of them. On SIGTERM it
 stops sending, waits for the last replies (3 s at most) and prints
 "sent=N answered=A refused=R longer=L": pongs, pongs flagged refused
-(WIRE_F_REFUSED), replies longer than their ping.
+(MSG_F_REFUSED), replies longer than their ping.
 
 capture: the first N rant pings to PORT on IFACE (an AF_PACKET socket, IPv4
 over Ethernet), one line each: "SRC SPORT HEX"; prints "capturing" when
