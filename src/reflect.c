@@ -178,7 +178,8 @@ static struct session *reflect_session(struct run *r, struct sk_msg *m,
 	struct session_ping p = { (const struct sockaddr *)&m->src, m->src_len, h->session,
 				  h->seq, h->t1_sw };
 	enum session_verdict v;
-	struct session *s = sessions_admit(r->sessions, &p, monotonic_ns(), realtime_ns(), &v);
+	struct session *s = sessions_admit(r->sessions, &p, monotonic_ns(),
+					   r->auth ? realtime_ns() : 0, &v);
 
 	r->cnt.sessions += v == SESSION_NEW;
 	r->cnt.replayed += v == SESSION_REPLAYED;

@@ -162,7 +162,8 @@ static uint32_t use_of(const struct session *s, int64_t now_ns)
 
 static void use_add(struct session *s, int64_t now_ns)
 {
-	int64_t k = (now_ns - s->use_start_ns) / SESSION_USE_NS;
+	int64_t k = now_ns - s->use_start_ns < SESSION_USE_NS ? 0 :
+		(now_ns - s->use_start_ns) / SESSION_USE_NS;	/* once a second */
 
 	if (k > 0) {
 		s->use_prev = k == 1 ? s->use_now : 0;

@@ -105,7 +105,8 @@ void sessions_guard(struct sessions *t, size_t per_addr, int64_t key_window_ns,
 
 /*
  * The session of ping p at now_ns (CLOCK_MONOTONIC; real_ns: the system
- * clock, for T1_SW), started when new; NULL when refused or replayed.
+ * clock, for T1_SW under --key only), started when new; NULL when
+ * refused or replayed.
  * *v says which.
  */
 struct session *sessions_admit(struct sessions *t, const struct session_ping *p,
