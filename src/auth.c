@@ -98,6 +98,35 @@ bool auth_verify(const struct auth *a, const void *buf, size_t len)
 			     AUTH_MAC_LEN) == 0;
 }
 
+bool auth_fresh(int64_t t1_sw, int64_t now_ns, int64_t window_ns)
+{
+	/* unsigned: no overflow on a forged T1_SW of INT64_MIN */
+	uint64_t d = t1_sw > now_ns ? (uint64_t)t1_sw - (uint64_t)now_ns :
+		(uint64_t)now_ns - (uint64_t)t1_sw;
+
+	return d <= (uint64_t)window_ns;
+}
+
+bool auth_replay_check(struct auth_replay *w, uint64_t seq)
+{
+	uint64_t back;
+
+	if (!seq)
+		return false;
+	if (seq > w->top) {
+		back = seq - w->top;
+		w->bits = back >= AUTH_REPLAY_BITS ? 0 : w->bits << back;
+		w->bits |= 1;
+		w->top = seq;
+		return true;
+	}
+	back = w->top - seq;
+	if (back >= AUTH_REPLAY_BITS || (w->bits >> back & 1))
+		return false;
+	w->bits |= 1ULL << back;
+	return true;
+}
+
 /* The key file's checks on its inode: 0 or -errno with msg. */
 static int key_file_ok(int fd, const char *path, char *msg, size_t len)
 {

@@ -193,7 +193,9 @@ static int emit_match(struct emitter *e, const struct sk_msg *m, struct msg_hdr 
 		return 0;
 	k = emit_classify(&e->seen, &e->r->fmt, rx_buf, m->len, e->len, e->r->session,
 			  e->seq, h);
-	if (k == PONG_MATCH)
+	if (k == PONG_MATCH && (h->flags & MSG_F_REFUSED))
+		e->r->cnt.refused++;	/* no session: the ping is lost */
+	else if (k == PONG_MATCH)
 		return 1;
 	emit_count_stray(e, k, h);
 	return 0;
@@ -410,7 +412,11 @@ static int emit_warmup_failed(struct emitter *e)
 
 	r->stop_reason = e->pongs ? "warm-up failed: pongs arrive without timestamps" :
 		"warm-up failed: no pong";
-	if (!e->pongs && r->auth && r->cnt.unauthenticated)
+	if (!e->pongs && r->cnt.refused)
+		snprintf(r->failure, sizeof(r->failure),
+			 "the reflector's session table is full: %s refused %llu pings a session: raise --max-sessions on it (and --max-sessions-per-address if this host runs many emitters)",
+			 c->addr, (unsigned long long)r->cnt.refused);
+	else if (!e->pongs && r->auth && r->cnt.unauthenticated)
 		snprintf(r->failure, sizeof(r->failure),
 			 "%llu pongs from %s failed authentication: %s",
 			 (unsigned long long)r->cnt.unauthenticated, c->addr, r->peer_no_key ?
@@ -418,7 +424,7 @@ static int emit_warmup_failed(struct emitter *e)
 			 "their MAC is wrong: is the reflector's key another, or is it an older rant without --key?");
 	else if (!e->pongs && r->auth)
 		snprintf(r->failure, sizeof(r->failure),
-			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there with the same --key? (a reflector with another key answers nothing, and counts the pings as unauthenticated)",
+			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there with the same --key, its clock within --key-window of this one? (if not, it answers nothing and counts the pings)",
 			 c->addr, c->port, WARMUP_LIMIT_NS / NS_PER_SEC);
 	else if (!e->pongs && r->tp->caps.stream && tcp_stats()->garbage)
 		snprintf(r->failure, sizeof(r->failure),

@@ -65,6 +65,8 @@ enum msg_type {
 #define MSG_F_FU_HW	0x1000	/* fu_t3_wire is a NIC stamp (else kernel) */
 #define MSG_F_CLOCK_BAD 0x2000	/* the reflector's PHC and system clock differ by
 				 * more than its --max-clock-offset (clock.h) */
+#define MSG_F_REFUSED	0x4000	/* no session for this ping (the reflector's table
+				 * is full for its address): no stamps, not measured */
 
 /* A message's header, decoded. */
 struct msg_hdr {

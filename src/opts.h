@@ -60,6 +60,8 @@ struct rant_cfg {
 	bool prefer_busypoll;		/* -P */
 	int verbose;			/* -v, repeatable */
 	uint32_t max_sessions;		/* --max-sessions: reflector's table */
+	uint32_t max_per_address;	/* --max-sessions-per-address */
+	int64_t key_window_ns;		/* --key-window: T1_SW vs this clock */
 	struct allow_list allow;	/* --allow: who may talk to the reflector */
 	const char *key_path;		/* --key: HMAC key file, both sides */
 	/* threshold and ftrace */

@@ -234,6 +234,9 @@ static int alloc_memory(struct run *r)
 	}
 	if (c->mode == MODE_REFLECT) {
 		r->sessions = sessions_create(c->max_sessions, c->hugepages);
+		if (r->sessions)
+			sessions_guard(r->sessions, c->max_per_address,
+				       c->key_path ? c->key_window_ns : 0, stderr);
 		if (!r->sessions) {
 			fprintf(stderr, "rant: cannot allocate the session table (%u): %s: %s\n",
 				c->max_sessions, strerror(errno), fix);
