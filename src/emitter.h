@@ -92,6 +92,11 @@ void emit_count_sent(struct emitter *e, uint64_t seq, int64_t t_sent);
 void emit_count_late(struct emitter *e, uint64_t seq);
 void emit_count_stray(struct emitter *e, enum pong_class k, const struct msg_hdr *h);
 
+/* Counted: a pong received in time (latency its RTT, 0: none), a ping
+ * lost (no pong within --timeout). */
+void emit_count_received(struct emitter *e, const struct txrec *rec, int64_t latency);
+void emit_count_lost(struct emitter *e, uint64_t seq, int64_t t_sent);
+
 /* --key: false (counted) when a datagram shaped as this phase's pong in
  * e->rx has no valid MAC. */
 bool emit_authentic(struct emitter *e, const struct sk_msg *m);
@@ -116,6 +121,20 @@ void emit_measure_begin(struct emitter *e);
 bool emit_enough(struct emitter *e, uint64_t sent, int64_t due, int64_t now, int64_t end);
 /* A measured ping without its TX stamp: why (txpend.h), counted. */
 void emit_missing_why(struct run *r, const struct txrec *rec, enum txpend_end why);
+
+/*
+ * The closed loop's records that wait after their pong (emitpend.c): the
+ * tables, made before measuring (0, or -ENOMEM said on stderr) and
+ * freed after; a record whose pong came before its ping's TX stamp
+ * (e->t1_wait), deferred until the stamp comes; the stamps that came,
+ * to their records (those whose turn came measured); at the end of
+ * measuring, the stamps still awaited, then every record retired.
+ */
+int emit_pend_create(struct emitter *e);
+void emit_pend_destroy(struct emitter *e);
+enum measure_next emit_defer(struct emitter *e, const struct txrec *rec);
+enum measure_next emit_pend_harvest(struct emitter *e);
+enum measure_next emit_pend_finish(struct emitter *e, enum measure_next step);
 
 /* Measured pings of e->size, open loop (emitopen.c). */
 enum measure_next emitopen_measure(struct emitter *e);
