@@ -154,7 +154,7 @@ lint:
 		--inline-suppr -Isrc -D_GNU_SOURCE rant.c src tests/sim
 	tests/check-columns.sh rant.c src/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
 	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py tests/check-cycles.py \
-		tests/unit/test_stamp_decoders.py
+		tests/unit/tap.py tests/unit/test_stamp_decoders.py tests/unit/test_rant_trace.py
 	/usr/bin/python3 tests/check-cycles.py src
 
 check: deps
