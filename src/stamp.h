@@ -93,6 +93,10 @@
  * and none is acted on. A remainder of all-zero octets, or one shorter
  * than a TLV header, is padding (a TWAMP-Light sender's, or a sender's
  * that pads without TLVs) and is returned as it came.
+ * A strict reflector (struct stamp_reflector.strict) drops what it would
+ * answer with M or I instead. Follow-Up Telemetry carries the previous
+ * reply's wire T3 only from a stateful reflector: RFC 8972 §4.7 has a
+ * stateless one zero it.
  *
  * TWAMP-Light (RFC 8762 §4.6): a TWAMP-Light Session-Sender sends 14
  * octets (sequence number, timestamp, error estimate) and padding; RFC
