@@ -42,6 +42,10 @@ SIM_CFLAGS := -O2 -g $(WARN) -D_GNU_SOURCE -std=gnu11 -pthread
 TOOL_TESTS := tests/unit/test_rant_trace.py
 # The bench's statistics on canned rounds (TAP from bash).
 TOOL_TESTS += bench/test_stats.sh
+# test_stamp_decoders.py reads the packets tests/unit/stamp_vectors writes
+# with scapy and tshark.
+TOOL_TESTS += tests/unit/test_stamp_decoders.py
+TEST_HELPERS := tests/unit/stamp_vectors
 
 # Debian packages the build, the tests, the demo and the bench need.
 DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
@@ -51,7 +55,7 @@ DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 # --key: HMAC-SHA-256 from OpenSSL's libcrypto.
 DEB_PKGS += libssl-dev
 
-.PHONY: all deps check test unit net sim plot-test lint asan fuzz fuzz-check fuzz-corpus demo bench install clean
+.PHONY: all deps stamp-suite check test unit net sim plot-test lint asan fuzz fuzz-check fuzz-corpus demo bench install clean
 
 all: rant
 
@@ -72,6 +76,9 @@ rant: build/rant.o build/librant.a
 tests/unit/%.t: tests/unit/%.c tests/unit/tap.h tests/unit/simexec.h build/librant.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Itests/unit -o $@ $< build/librant.a $(LIBS)
 
+tests/unit/stamp_vectors: tests/unit/stamp_vectors.c build/librant.a
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< build/librant.a $(LIBS)
+
 $(SIM_LIB): tests/sim/simnic.c Makefile
 	$(CC) $(SIM_CFLAGS) -fPIC -shared -o $@ $< -ldl
 
@@ -90,10 +97,34 @@ deps:
 	if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then \
 		echo "missing packages: $$missing (run: sudo make deps)" >&2; exit 1; fi; \
 	echo "installing: $$missing"; \
+	echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections; \
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing || \
 	{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; }
+	@$(MAKE) --no-print-directory stamp-suite
 
-unit: $(UNIT_BINS) $(SIM_LIB)
+# The STAMP interop peer: stamp-suite from crates.io, built once into a
+# cache outside the tree, so clones share it (the first build took 3 min
+# 16 s on a 2-CPU VM). Rust 1.86 or newer (rustup: Debian 12's cargo is
+# too old). Without cargo it says so and the interop tests skip.
+STAMP_SUITE_VERSION := 1.0.0
+STAMP_SUITE_ROOT ?= /var/cache/rant/stamp-suite
+STAMP_SUITE := $(STAMP_SUITE_ROOT)/bin/stamp-suite
+
+stamp-suite:
+	@if $(STAMP_SUITE) --version 2>/dev/null | grep -qx 'stamp-suite $(STAMP_SUITE_VERSION)'; then \
+		exit 0; fi; \
+	cargo=$$(command -v cargo || ls "$$HOME/.cargo/bin/cargo" 2>/dev/null); \
+	if [ -z "$$cargo" ]; then \
+		echo "stamp-suite: no cargo: install Rust 1.86 or newer (https://rustup.rs) and run make deps again; the STAMP interop tests skip until then" >&2; \
+		exit 0; fi; \
+	mkdir -p $(STAMP_SUITE_ROOT) || { echo "stamp-suite: cannot create $(STAMP_SUITE_ROOT): run as root, or set STAMP_SUITE_ROOT" >&2; exit 1; }; \
+	echo "stamp-suite: building $(STAMP_SUITE_VERSION) into $(STAMP_SUITE_ROOT) (about 3 minutes, once)"; \
+	"$$cargo" install stamp-suite --version $(STAMP_SUITE_VERSION) --locked --root $(STAMP_SUITE_ROOT) \
+		>$(STAMP_SUITE_ROOT)/install.log 2>&1 || \
+		{ tail -n 20 $(STAMP_SUITE_ROOT)/install.log; \
+		  echo "stamp-suite: cargo install failed (log: $(STAMP_SUITE_ROOT)/install.log)" >&2; exit 1; }
+
+unit: $(UNIT_BINS) $(SIM_LIB) $(TEST_HELPERS)
 	prove -v $(UNIT_BINS) tests/config/test_steps.sh $(TOOL_TESTS)
 
 # tests/repeat.sh clones the repository.
@@ -105,6 +136,9 @@ DEB_PKGS += iperf3
 
 # test_hwsetup.sh decodes --ptp-mode's packets with tcpdump.
 DEB_PKGS += tcpdump
+# tests/unit/test_stamp_decoders.py: scapy's STAMP layer and tshark's
+# TWAMP-Test dissector read rant's STAMP packets.
+DEB_PKGS += python3-scapy tshark
 
 # TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
 net: rant sim
@@ -119,7 +153,8 @@ lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr -Isrc -D_GNU_SOURCE rant.c src tests/sim
 	tests/check-columns.sh rant.c src/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
-	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py tests/check-cycles.py
+	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py tests/check-cycles.py \
+		tests/unit/tap.py tests/unit/test_stamp_decoders.py tests/unit/test_rant_trace.py
 	/usr/bin/python3 tests/check-cycles.py src
 
 check: deps
@@ -152,7 +187,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_SECONDS ?= 5
 FUZZ_DIR := build-fuzz
-FUZZ_NAMES := wire cmsg opts
+FUZZ_NAMES := wire cmsg opts stamp
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) \
@@ -160,11 +195,13 @@ FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 fuzz_srcs_wire := src/msgfmt.c src/wire.c src/ptp.c src/record.c src/metric.c src/hist.c \
 	src/txfmt.c src/mem.c src/session.c src/auth.c -lcrypto
 fuzz_srcs_cmsg := src/ts.c
-fuzz_srcs_opts := src/opts.c src/sweep.c src/allow.c src/msgfmt.c src/wire.c src/ptp.c
+fuzz_srcs_opts := src/opts.c src/sweep.c src/fit.c src/allow.c src/msgfmt.c src/wire.c src/ptp.c
+fuzz_srcs_stamp := src/stamp.c src/auth.c
+fuzz_libs_stamp := -lcrypto
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(SRCS) $(wildcard src/*.h) Makefile
 	@mkdir -p $(FUZZ_DIR)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(fuzz_srcs_$*)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(fuzz_srcs_$*) $(fuzz_libs_$*)
 
 fuzz: $(FUZZ_NAMES:%=fuzz-run-%)
 
@@ -174,7 +211,8 @@ fuzz: $(FUZZ_NAMES:%=fuzz-run-%)
 # Rewrites the seed corpora (wire, option lines, control buffers captured
 # over loopback); the files are kept in the tree.
 fuzz-corpus: build/librant.a
-	@mkdir -p $(FUZZ_DIR) tests/fuzz/corpus/wire tests/fuzz/corpus/cmsg tests/fuzz/corpus/opts
+	@mkdir -p $(FUZZ_DIR) tests/fuzz/corpus/wire tests/fuzz/corpus/cmsg tests/fuzz/corpus/opts \
+		tests/fuzz/corpus/stamp
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $(FUZZ_DIR)/mkcorpus tests/fuzz/mkcorpus.c build/librant.a $(LIBS)
 	$(FUZZ_DIR)/mkcorpus
 
@@ -215,7 +253,7 @@ install: rant
 
 .PHONY: clean-objs
 clean-objs:
-	rm -rf build $(UNIT_BINS)
+	rm -rf build $(UNIT_BINS) $(TEST_HELPERS)
 
 clean: clean-objs
 	rm -f rant bench/floor bench/logbench bench/histbench bench/authbench $(SIM_LIB) $(SIM_BINS)

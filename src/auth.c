@@ -65,18 +65,26 @@ void auth_destroy(struct auth *a)
 	free(a);
 }
 
-void auth_hmac(const struct auth *a, const void *buf, size_t n,
-	       uint8_t out[AUTH_FULL_LEN])
+void auth_hmac2(const struct auth *a, const void *buf1, size_t n1,
+		const void *buf2, size_t n2, uint8_t out[AUTH_FULL_LEN])
 {
 	SHA256_CTX c = a->inner;
 	uint8_t ih[SHA256_DIGEST_LENGTH];
 
-	SHA256_Update(&c, buf, n);
+	SHA256_Update(&c, buf1, n1);
+	if (n2)
+		SHA256_Update(&c, buf2, n2);
 	SHA256_Final(ih, &c);
 	c = a->outer;
 	SHA256_Update(&c, ih, sizeof(ih));
 	SHA256_Final(out, &c);
 	OPENSSL_cleanse(&c, sizeof(c));
+}
+
+void auth_hmac(const struct auth *a, const void *buf, size_t n,
+	       uint8_t out[AUTH_FULL_LEN])
+{
+	auth_hmac2(a, buf, n, NULL, 0, out);
 }
 
 void auth_sign(const struct auth *a, void *buf, size_t len)

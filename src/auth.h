@@ -47,6 +47,12 @@ int auth_load(struct auth **a, const char *path, char *msg, size_t len);
 void auth_hmac(const struct auth *a, const void *buf, size_t n,
 	       uint8_t out[AUTH_FULL_LEN]);
 
+/* The whole HMAC-SHA-256 of buf1[0..n1) followed by buf2[0..n2), without
+ * copying them together (STAMP's HMAC TLV covers the sequence number at
+ * the start of the packet and the TLVs after the base: src/stamp.h). */
+void auth_hmac2(const struct auth *a, const void *buf1, size_t n1,
+		const void *buf2, size_t n2, uint8_t out[AUTH_FULL_LEN]);
+
 /* Sign a message of len bytes (len >= AUTH_MAC_LEN): the MAC of its first
  * len - AUTH_MAC_LEN bytes goes into its last AUTH_MAC_LEN. */
 void auth_sign(const struct auth *a, void *buf, size_t len);

@@ -9,6 +9,8 @@
  *                report from the error queue, IPv4 and IPv6), and hand-built
  *                ones with a hardware stamp and several cmsgs
  *   corpus/opts  typical command lines, arguments separated by NUL bytes
+ *   corpus/stamp STAMP requests after fuzz_stamp.c's mode octet: open and
+ *                authenticated (its key), TLVs, TWAMP-Light, malformed
  * Run from the top of the tree. Exit 1 when a capture fails.
  */
 #include <errno.h>
@@ -21,7 +23,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "missing.h"
+#include "stamp.h"
 #include "timeutil.h"
 #include "ts.h"
 #include "wire.h"
@@ -280,9 +284,72 @@ static int opts_corpus(void)
 	return 0;
 }
 
+/* One fuzz_stamp seed: the mode octet, then a request cut to len octets. */
+static int put_stamp(const char *name, uint8_t mode, const struct auth *key, unsigned int want,
+		     size_t len, void (*spoil)(uint8_t *req))
+{
+	struct stamp_request q = { .key = mode & 0x01 ? key : NULL, .seq = 4242,
+				   .t1_ns = 1700000000123456789LL,
+				   .ee = stamp_ee_make(true, STAMP_NTP, 1000), .ssid = 0x1234,
+				   .want = want,
+				   .len = len < STAMP_BASE_LEN ? STAMP_BASE_LEN : len };
+	uint8_t buf[1 + 1500];
+	char path[64];
+
+	buf[0] = mode;
+	if (stamp_build(&q, buf + 1, sizeof(buf) - 1) < 0)
+		return -1;
+	if (spoil)
+		spoil(buf + 1);
+	snprintf(path, sizeof(path), DIR "stamp/%s", name);
+	return put_file(path, buf, 1 + len);
+}
+
+static void tlv_past_end(uint8_t *req)
+{
+	req[46] = 0x7f;		/* the first TLV's Length: past the end */
+}
+
+static void tlv_hmac_bad(uint8_t *req)
+{
+	req[150] ^= 1;		/* inside the HMAC TLV's value */
+}
+
+static void twamp_light(uint8_t *req)
+{
+	memset(req + 14, 0, 27);	/* 14 octets and 27 of padding */
+}
+
+static int stamp_corpus(void)
+{
+	const unsigned int all = STAMP_WANT_TSINFO | STAMP_WANT_FOLLOWUP | STAMP_WANT_PADDING;
+	uint8_t k[32];
+	struct auth *key;
+	int err;
+
+	for (int i = 0; i < 32; i++)	/* fuzz_stamp.c's key */
+		k[i] = (uint8_t)i;
+	key = auth_create(k, sizeof(k));
+	if (!key)
+		return -1;
+	err = put_stamp("open-44", 0x00, key, 0, 44, NULL) ||
+	      put_stamp("open-tlvs-128", 0x00, key, all, 128, NULL) ||
+	      put_stamp("open-stateful-fu-128", 0x12, key, all, 128, NULL) ||
+	      put_stamp("open-ptp-44", 0x08, key, 0, 44, NULL) ||
+	      put_stamp("auth-112", 0x01, key, 0, 112, NULL) ||
+	      put_stamp("auth-tlvs-200", 0x13, key, all, 200, NULL) ||
+	      put_stamp("auth-tlv-hmac-bad-200", 0x01, key, all, 200, tlv_hmac_bad) ||
+	      put_stamp("twamp-light-41", 0x00, key, 0, 41, twamp_light) ||
+	      put_stamp("tlv-past-end-128", 0x00, key, all, 128, tlv_past_end) ||
+	      put_stamp("strict-tlv-past-end-128", 0x04, key, all, 128, tlv_past_end);
+	auth_destroy(key);
+	return err ? -1 : 0;
+}
+
 int main(void)
 {
-	if (wire_corpus() || opts_corpus() || cmsg_handmade() || cmsg_overreads() ||
+	if (wire_corpus() || opts_corpus() || stamp_corpus() || cmsg_handmade() ||
+	    cmsg_overreads() ||
 	    capture_family(AF_INET, DIR "cmsg/rx-v4-loopback", DIR "cmsg/tx-v4-loopback") ||
 	    capture_family(AF_INET6, DIR "cmsg/rx-v6-loopback", DIR "cmsg/tx-v6-loopback"))
 		return 1;

@@ -19,25 +19,12 @@ import subprocess
 import sys
 import tempfile
 
+from tap import done, ok
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOL = os.path.join(HERE, "..", "..", "tools", "rant-trace")
 FIX = os.path.join(HERE, "fixtures")
 PY = "/usr/bin/python3"
-
-n = 0
-failed = 0
-
-
-def ok(cond, what, diag=""):
-    global n, failed
-    n += 1
-    print(f"{'ok' if cond else 'not ok'} {n} - {what}")
-    if not cond:
-        failed += 1
-        for line in str(diag).splitlines()[-15:]:
-            print(f"# {line}", file=sys.stderr)
-    return cond
-
 
 def run(*args):
     p = subprocess.run([PY, TOOL, *args], capture_output=True, text=True)
@@ -313,8 +300,7 @@ def main():
         test_made_up(tmp)
         test_not_traced(tmp)
         test_errors(tmp)
-    print(f"1..{n}")
-    return 1 if failed else 0
+    return done()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * STAMP test packets (RFC 8762, RFC 8972): coding, reflection, decoding.
+ * See stamp.h for the layouts and the rules.
+ */
+#include <errno.h>
+#include <openssl/crypto.h>
+#include <string.h>
+
+#include "auth.h"
+#include "stamp.h"
+#include "timeutil.h"
+
+#define NTP_UNIX_OFFSET 2208988800LL	/* seconds from 1900 to 1970 */
+#define ERA (1LL << 32)			/* seconds a 32-bit count spans */
+#define NTP_PIVOT_SEC (ERA - NTP_UNIX_OFFSET)	/* 2036-02-07: NTP era 1 */
+#define AUTH_COVERED 96			/* octets the base HMAC covers */
+#define LEN_MAX 65535			/* a UDP datagram's payload, at most */
+#define WANT_TLVS (STAMP_WANT_TSINFO | STAMP_WANT_FOLLOWUP | STAMP_WANT_PADDING)
+
+/* Where the fields of a base packet lie (stamp.h draws them). */
+struct layout {
+	uint8_t seq, ts, ee, ssid;		/* both directions */
+	uint8_t rx, sseq, sts, see, ttl;	/* the reflector's only */
+	uint8_t base;				/* length */
+};
+
+static const struct layout open_layout = { 0, 4, 12, 14, 16, 24, 28, 36, 40, STAMP_BASE_LEN };
+static const struct layout auth_layout = { 0, 16, 24, 26, 32, 48, 64, 72, 80,
+					   STAMP_AUTH_BASE_LEN };
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return (uint64_t)get32(p) << 32 | get32(p + 4);
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)(v >> 16));
+	put16(p + 2, (uint16_t)v);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)(v >> 32));
+	put32(p + 4, (uint32_t)v);
+}
+
+static const struct layout *layout_of(const struct auth *key)
+{
+	return key ? &auth_layout : &open_layout;
+}
+
+/* The shortest packet answered or read: TWAMP's reflected packet in open
+ * mode (stamp.h says why), the base in authenticated mode. */
+static size_t min_len(const struct auth *key)
+{
+	return key ? STAMP_AUTH_BASE_LEN : STAMP_TWAMP_MIN_LEN;
+}
+
+const char *stamp_drop_name(enum stamp_drop why)
+{
+	static const char *const names[STAMP_DROP_COUNT] = {
+		[STAMP_PASS] = "ok", [STAMP_DROP_SHORT] = "short", [STAMP_DROP_LONG] = "long",
+		[STAMP_DROP_HMAC] = "hmac", [STAMP_DROP_TLV] = "tlv",
+	};
+
+	return (unsigned int)why < STAMP_DROP_COUNT ? names[why] : "?";
+}
+
+uint16_t stamp_ee_make(bool synced, enum stamp_tsfmt fmt, int64_t err_ns)
+{
+	uint16_t ee = (uint16_t)((synced ? STAMP_EE_S : 0) | (fmt == STAMP_PTP ? STAMP_EE_Z : 0));
+	unsigned __int128 num = (unsigned __int128)(err_ns > 0 ? err_ns : 0) << 32;
+
+	if (err_ns < 0)
+		return ee | 63 << 8 | 255;
+	/* error = mult * 2^(scale - 32) s, so mult = err_ns * 2^32 / (1e9 * 2^scale) */
+	for (unsigned int scale = 0; scale < 64; scale++) {
+		unsigned __int128 den = (unsigned __int128)NS_PER_SEC << scale;
+		unsigned __int128 mult = (num + den - 1) / den;
+
+		if (mult <= 255)
+			return (uint16_t)(ee | scale << 8 | (mult ? (unsigned int)mult : 1));
+	}
+	return ee | 63 << 8 | 255;
+}
+
+int64_t stamp_ee_err_ns(uint16_t ee)
+{
+	unsigned int scale = ee >> 8 & 63, mult = ee & 255;
+	unsigned __int128 v;
+
+	if (!mult)
+		return -1;
+	v = (((unsigned __int128)mult * NS_PER_SEC << scale) + (ERA - 1)) >> 32;
+	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
+/* Whole seconds and the ns within, rounding down. */
+static void split_ns(int64_t ns, int64_t *sec, int64_t *frac)
+{
+	*sec = ns / NS_PER_SEC;
+	*frac = ns % NS_PER_SEC;
+	if (*frac < 0) {
+		(*sec)--;
+		*frac += NS_PER_SEC;
+	}
+}
+
+uint64_t stamp_ts_encode(int64_t ns, enum stamp_tsfmt fmt)
+{
+	int64_t sec, frac;
+	uint64_t w;
+
+	if (ns == TS_NONE)
+		return 0;
+	split_ns(ns, &sec, &frac);
+	if (fmt == STAMP_PTP)
+		w = (uint64_t)(uint32_t)sec << 32 | (uint64_t)frac;
+	else
+		w = (uint64_t)(uint32_t)(sec + NTP_UNIX_OFFSET) << 32 |
+		    (((uint64_t)frac << 32) + NS_PER_SEC / 2) / NS_PER_SEC;
+	/* 0 reads as "not reported": a real time that codes as 0 (an era's
+	 * first instant) moves by the least step instead */
+	return w ? w : 1;
+}
+
+/* A 32-bit count of seconds from epoch_sec (Unix time) placed in the era
+ * whose window [ref_sec - 2^31, ref_sec + 2^31) holds it. */
+static int64_t unfold(uint32_t count, int64_t epoch_sec, int64_t ref_sec)
+{
+	int64_t sec = (int64_t)count + epoch_sec;
+	int64_t d = ref_sec - sec + ERA / 2;
+	int64_t k = d >= 0 ? d / ERA : -((-d + ERA - 1) / ERA);
+
+	return sec + k * ERA;
+}
+
+int64_t stamp_ts_decode(uint64_t wire, enum stamp_tsfmt fmt, int64_t ref_ns)
+{
+	uint32_t count = (uint32_t)(wire >> 32), f = (uint32_t)wire;
+	int64_t ref_sec = NTP_PIVOT_SEC, sec, frac, ns;
+
+	if (!wire)
+		return TS_NONE;
+	if (ref_ns != TS_NONE)
+		split_ns(ref_ns, &ref_sec, &frac);
+	if (fmt == STAMP_PTP) {
+		if (f >= NS_PER_SEC)
+			return TS_NONE;
+		frac = f;
+		sec = unfold(count, 0, ref_sec);
+	} else {
+		frac = (int64_t)(((uint64_t)f * NS_PER_SEC + (1ULL << 31)) >> 32);
+		sec = unfold(count, -NTP_UNIX_OFFSET, ref_sec);
+	}
+	if (__builtin_mul_overflow(sec, NS_PER_SEC, &ns) || __builtin_add_overflow(ns, frac, &ns))
+		return TS_NONE;
+	return ns;
+}
+
+void stamp_tlv_begin(struct stamp_tlv_iter *it, const void *pkt, size_t len, size_t base)
+{
+	const uint8_t *p = pkt;
+	size_t end = len;
+
+	if (base > len)
+		base = len;
+	while (end > base && !p[end - 1])
+		end--;
+	it->pkt = p;
+	it->off = base;
+	it->len = len;
+	it->data_end = end;
+}
+
+int stamp_tlv_next(struct stamp_tlv_iter *it, struct stamp_tlv *t)
+{
+	const uint8_t *h = it->pkt + it->off;
+	size_t left = it->len - it->off;
+
+	if (left < STAMP_TLV_HDR_LEN || it->off >= it->data_end)
+		return 0;
+	t->flags = h[0];
+	t->type = h[1];
+	t->len = get16(h + 2);
+	t->off = it->off;
+	if (t->len > left - STAMP_TLV_HDR_LEN) {
+		it->off = it->len;
+		return -EMSGSIZE;
+	}
+	it->off += STAMP_TLV_HDR_LEN + (size_t)t->len;
+	return 1;
+}
+
+bool stamp_tlv_len_ok(uint8_t type, uint16_t len)
+{
+	switch (type) {
+	case STAMP_TLV_TSINFO:
+		return len >= STAMP_TSINFO_LEN;	/* sub-TLVs may follow */
+	case STAMP_TLV_FOLLOWUP:
+		return len == STAMP_FOLLOWUP_LEN;
+	case STAMP_TLV_HMAC:
+		return len == STAMP_HMAC_LEN;
+	default:
+		return true;
+	}
+}
+
+/* The TLV types this module acts on. */
+static bool tlv_known(uint8_t type)
+{
+	return type == STAMP_TLV_PADDING || type == STAMP_TLV_TSINFO ||
+	       type == STAMP_TLV_FOLLOWUP || type == STAMP_TLV_HMAC;
+}
+
+int stamp_peek(const void *req, size_t len, bool auth, uint32_t *seq, uint16_t *ssid)
+{
+	const struct layout *l = auth ? &auth_layout : &open_layout;
+	const uint8_t *p = req;
+
+	if (len < (auth ? STAMP_AUTH_BASE_LEN : STAMP_TWAMP_MIN_LEN))
+		return -EBADMSG;
+	*seq = get32(p + l->seq);
+	*ssid = get16(p + l->ssid);
+	return 0;
+}
+
+/* The base packet's HMAC (RFC 8762 §4.4): over octets 0-95, in 96-111. */
+static void sign_base(const struct auth *key, uint8_t *pkt)
+{
+	uint8_t mac[AUTH_FULL_LEN];
+
+	auth_hmac(key, pkt, AUTH_COVERED, mac);
+	memcpy(pkt + AUTH_COVERED, mac, STAMP_HMAC_LEN);
+}
+
+static bool base_signed(const struct auth *key, const uint8_t *pkt)
+{
+	uint8_t mac[AUTH_FULL_LEN];
+
+	auth_hmac(key, pkt, AUTH_COVERED, mac);
+	return !CRYPTO_memcmp(mac, pkt + AUTH_COVERED, STAMP_HMAC_LEN);
+}
+
+/* The HMAC TLV's value (RFC 8972 §4.8): over the Sequence Number field
+ * and the TLVs from the base's end up to the HMAC TLV's header at hmac. */
+static void tlv_mac(const struct auth *key, const uint8_t *pkt, size_t base, size_t hmac,
+		    uint8_t mac[AUTH_FULL_LEN])
+{
+	auth_hmac2(key, pkt, 4, pkt + base, hmac - base, mac);
+}
+
+static void sign_tlvs(const struct auth *key, uint8_t *pkt, size_t base, size_t hmac)
+{
+	uint8_t mac[AUTH_FULL_LEN];
+
+	tlv_mac(key, pkt, base, hmac, mac);
+	memcpy(pkt + hmac + STAMP_TLV_HDR_LEN, mac, STAMP_HMAC_LEN);
+}
+
+/* What a walk over a packet's TLVs found. */
+struct scan {
+	size_t bad;		/* the malformed TLV's offset; 0: none */
+	size_t hmac;		/* the HMAC TLV's offset; 0: none */
+	unsigned int n;		/* TLVs, up to the malformed one */
+	unsigned int npad;	/* of which Extra Padding */
+	bool misplaced;		/* a TLV other than Extra Padding after the HMAC TLV */
+	bool integrity;		/* the TLVs pass their HMAC (or need none) */
+};
+
+/* Whether the TLVs of a scan may be trusted (RFC 8972 §4.8). */
+static bool tlvs_intact(const uint8_t *pkt, const struct layout *l, const struct auth *key,
+			const struct scan *s)
+{
+	uint8_t mac[AUTH_FULL_LEN];
+
+	if (s->misplaced)
+		return false;
+	if (!s->hmac)	/* none needed in open mode, nor for a lone Extra Padding */
+		return !key || !s->n || (s->n == 1 && s->npad == 1);
+	if (!key)	/* nothing to check it with */
+		return false;
+	tlv_mac(key, pkt, l->base, s->hmac, mac);
+	return !CRYPTO_memcmp(mac, pkt + s->hmac + STAMP_TLV_HDR_LEN, STAMP_HMAC_LEN);
+}
+
+static void scan_tlvs(const uint8_t *pkt, size_t len, const struct layout *l,
+		      const struct auth *key, struct scan *s)
+{
+	struct stamp_tlv_iter it;
+	struct stamp_tlv t;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	stamp_tlv_begin(&it, pkt, len, l->base);
+	while ((rc = stamp_tlv_next(&it, &t))) {
+		s->n++;
+		if (rc < 0 || !stamp_tlv_len_ok(t.type, t.len)) {
+			s->bad = t.off;
+			break;
+		}
+		if (t.type == STAMP_TLV_PADDING)
+			s->npad++;
+		else if (s->hmac)
+			s->misplaced = true;
+		else if (t.type == STAMP_TLV_HMAC)
+			s->hmac = t.off;
+	}
+	s->integrity = tlvs_intact(pkt, l, key, s);
+}
+
+/* The clock a stamp taken by method came from. */
+static uint8_t sync_of(const struct stamp_reflector *r, enum stamp_method method)
+{
+	if (method == STAMP_METHOD_NONE)
+		return STAMP_SYNC_NONE;
+	return (uint8_t)(method == STAMP_METHOD_HW ? r->sync_hw : r->sync_sw);
+}
+
+/* Fill the value of a TLV the reflector understood. */
+static void fill_tlv(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
+		     uint8_t *pkt, const struct stamp_tlv *t)
+{
+	uint8_t *v = pkt + t->off + STAMP_TLV_HDR_LEN;
+	const struct stamp_followup *fu = r->stateful ? in->fu : NULL;
+
+	switch (t->type) {
+	case STAMP_TLV_TSINFO:
+		v[0] = sync_of(r, in->t2_method);
+		v[1] = (uint8_t)in->t2_method;
+		v[2] = sync_of(r, in->t3_method);
+		v[3] = (uint8_t)in->t3_method;
+		break;
+	case STAMP_TLV_FOLLOWUP:
+		/* a stateless reflector zeroes it (RFC 8972 §4.7) */
+		put32(v, fu ? fu->seq : 0);
+		put64(v + 4, fu ? stamp_ts_encode(fu->t3_ns, stamp_ee_fmt(r->ee)) : 0);
+		v[12] = fu ? (uint8_t)fu->method : 0;
+		memset(v + 13, 0, 3);
+		break;
+	default:	/* Extra Padding returns as it came; the HMAC TLV is signed last */
+		break;
+	}
+}
+
+/* Set the flags of the reply's TLVs and fill the understood ones; those
+ * after a malformed one stay as they came (RFC 8972 §4). */
+static void answer_tlvs(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
+			uint8_t *pkt, size_t len, const struct scan *s,
+			struct stamp_reflect_out *out)
+{
+	const struct layout *l = layout_of(r->key);
+	struct stamp_tlv_iter it;
+	struct stamp_tlv t;
+
+	stamp_tlv_begin(&it, pkt, len, l->base);
+	while (stamp_tlv_next(&it, &t)) {
+		uint8_t flags = tlv_known(t.type) ? 0 : STAMP_TLV_U;
+
+		if (s->bad && t.off == s->bad)
+			flags |= STAMP_TLV_M;
+		if (!s->integrity)
+			flags |= STAMP_TLV_I;
+		pkt[t.off] = flags;
+		out->tlvs++;
+		out->unknown += !!(flags & STAMP_TLV_U);
+		if (flags & STAMP_TLV_M)
+			break;
+		if (!flags)
+			fill_tlv(r, in, pkt, &t);
+	}
+	out->malformed = s->bad != 0;
+	out->integrity = !s->integrity;
+	if (s->integrity && s->hmac)
+		sign_tlvs(r->key, pkt, l->base, s->hmac);
+}
+
+/* The request's fields the reply echoes. */
+struct sender_fields {
+	uint32_t seq;
+	uint64_t ts;		/* as it came: the sender's format */
+	uint16_t ee, ssid;
+};
+
+/* The reflected base packet into base (l->base octets). */
+static void put_reflected(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
+			  const struct sender_fields *sf, uint32_t seq, uint8_t *base)
+{
+	const struct layout *l = layout_of(r->key);
+	enum stamp_tsfmt fmt = stamp_ee_fmt(r->ee);
+
+	memset(base, 0, l->base);
+	put32(base + l->seq, seq);
+	put64(base + l->ts, stamp_ts_encode(in->t3_ns, fmt));
+	put16(base + l->ee, r->ee);
+	put16(base + l->ssid, sf->ssid);
+	put64(base + l->rx, stamp_ts_encode(in->t2_ns, fmt));
+	put32(base + l->sseq, sf->seq);
+	put64(base + l->sts, sf->ts);
+	put16(base + l->see, sf->ee);
+	base[l->ttl] = in->ttl;
+}
+
+enum stamp_drop stamp_reflect(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
+			      const void *req_buf, size_t len, void *reply_buf, size_t cap,
+			      struct stamp_reflect_out *out)
+{
+	const struct layout *l = layout_of(r->key);
+	const uint8_t *req = req_buf;
+	uint8_t *reply = reply_buf, base[STAMP_AUTH_BASE_LEN];
+	struct sender_fields sf;
+	struct scan s;
+
+	if (len < min_len(r->key))
+		return STAMP_DROP_SHORT;
+	if (len > cap)
+		return STAMP_DROP_LONG;
+	/* everything is read and checked before the reply is written: it
+	 * may be the request's own buffer */
+	if (r->key && !base_signed(r->key, req))
+		return STAMP_DROP_HMAC;
+	scan_tlvs(req, len, l, r->key, &s);
+	if (r->strict && (s.bad || !s.integrity))
+		return STAMP_DROP_TLV;
+	sf.seq = get32(req + l->seq);
+	sf.ts = get64(req + l->ts);
+	sf.ee = get16(req + l->ee);
+	sf.ssid = get16(req + l->ssid);
+	memset(out, 0, sizeof(*out));
+	out->seq = r->stateful ? in->seq : sf.seq;
+	out->sender_seq = sf.seq;
+	out->ssid = sf.ssid;
+	out->twamp = len < l->base;
+	put_reflected(r, in, &sf, out->seq, base);
+	if (reply != req && len > l->base)
+		memcpy(reply + l->base, req + l->base, len - l->base);
+	memcpy(reply, base, len < l->base ? len : l->base);
+	if (len > l->base)
+		answer_tlvs(r, in, reply, len, &s, out);
+	if (r->key)
+		sign_base(r->key, reply);
+	return STAMP_PASS;
+}
+
+/* The header of a TLV as a sender writes it (U set, RFC 8972 §4); the
+ * offset after its value. */
+static size_t put_tlv_hdr(uint8_t *buf, size_t off, uint8_t type, size_t len)
+{
+	buf[off] = STAMP_TLV_U;
+	buf[off + 1] = type;
+	put16(buf + off + 2, (uint16_t)len);
+	return off + STAMP_TLV_HDR_LEN + len;
+}
+
+size_t stamp_request_min_len(bool auth, unsigned int want)
+{
+	size_t n = auth ? STAMP_AUTH_BASE_LEN : STAMP_BASE_LEN;
+
+	if (want & STAMP_WANT_TSINFO)
+		n += STAMP_TLV_HDR_LEN + STAMP_TSINFO_LEN;
+	if (want & STAMP_WANT_FOLLOWUP)
+		n += STAMP_TLV_HDR_LEN + STAMP_FOLLOWUP_LEN;
+	if (auth && want & WANT_TLVS)
+		n += STAMP_TLV_HDR_LEN + STAMP_HMAC_LEN;
+	if (want & STAMP_WANT_PADDING)
+		n += STAMP_TLV_HDR_LEN;
+	return n;
+}
+
+ssize_t stamp_build(const struct stamp_request *q, void *out, size_t cap)
+{
+	const struct layout *l = layout_of(q->key);
+	uint8_t *buf = out;
+	size_t off = l->base;
+
+	if (q->len < stamp_request_min_len(q->key, q->want) || q->len > LEN_MAX)
+		return -EINVAL;
+	if (cap < q->len)
+		return -ENOSPC;
+	memset(buf, 0, q->len);
+	put32(buf + l->seq, q->seq);
+	put64(buf + l->ts, stamp_ts_encode(q->t1_ns, stamp_ee_fmt(q->ee)));
+	put16(buf + l->ee, q->ee);
+	put16(buf + l->ssid, q->ssid);
+	/* value fields zero: the reflector fills them (RFC 8972 §4.3, §4.7) */
+	if (q->want & STAMP_WANT_TSINFO)
+		off = put_tlv_hdr(buf, off, STAMP_TLV_TSINFO, STAMP_TSINFO_LEN);
+	if (q->want & STAMP_WANT_FOLLOWUP)
+		off = put_tlv_hdr(buf, off, STAMP_TLV_FOLLOWUP, STAMP_FOLLOWUP_LEN);
+	/* with TLVs, always an HMAC TLV, though RFC 8972 §4.8 lets a lone
+	 * Extra Padding go without: a reflector may add one to its reply
+	 * otherwise, and a reply longer than the request is no measurement */
+	if (q->key && q->want & WANT_TLVS) {
+		size_t hmac = off;
+
+		off = put_tlv_hdr(buf, off, STAMP_TLV_HMAC, STAMP_HMAC_LEN);
+		sign_tlvs(q->key, buf, l->base, hmac);
+	}
+	if (q->want & STAMP_WANT_PADDING)
+		put_tlv_hdr(buf, off, STAMP_TLV_PADDING, q->len - off - STAMP_TLV_HDR_LEN);
+	if (q->key)
+		sign_base(q->key, buf);
+	return (ssize_t)q->len;
+}
+
+/* The TLVs of a reply, read as RFC 8972 §4 and §4.8 tell a sender. */
+static void read_reply_tlvs(const uint8_t *p, size_t len, const struct auth *key,
+			    int64_t ref_ns, struct stamp_reply *rep)
+{
+	const struct layout *l = layout_of(key);
+	struct stamp_tlv t, tsinfo = { 0 }, fu = { 0 };
+	struct stamp_tlv_iter it;
+	struct scan s;
+	int rc;
+
+	scan_tlvs(p, len, l, key, &s);
+	rep->tlv_integrity = !s.integrity;
+	stamp_tlv_begin(&it, p, len, l->base);
+	while ((rc = stamp_tlv_next(&it, &t))) {
+		uint32_t bit = STAMP_TLV_BIT(t.type);
+
+		rep->tlv_seen |= bit;
+		if (t.flags & STAMP_TLV_I)
+			rep->tlv_integrity = true;
+		if (t.flags & STAMP_TLV_U)
+			rep->tlv_unknown |= bit;
+		if (t.flags & STAMP_TLV_M || rc < 0 || !stamp_tlv_len_ok(t.type, t.len)) {
+			rep->tlv_malformed |= bit;
+			break;
+		}
+		if (t.flags & (STAMP_TLV_U | STAMP_TLV_I))
+			continue;
+		rep->tlv_understood |= bit;
+		if (t.type == STAMP_TLV_TSINFO)
+			tsinfo = t;
+		else if (t.type == STAMP_TLV_FOLLOWUP)
+			fu = t;
+	}
+	if (rep->tlv_integrity) {
+		rep->tlv_understood = 0;
+		return;
+	}
+	if (tsinfo.type) {
+		const uint8_t *v = p + tsinfo.off + STAMP_TLV_HDR_LEN;
+
+		rep->has_tsinfo = true;
+		rep->sync_in = v[0];
+		rep->method_in = v[1];
+		rep->sync_out = v[2];
+		rep->method_out = v[3];
+	}
+	if (fu.type) {
+		const uint8_t *v = p + fu.off + STAMP_TLV_HDR_LEN;
+
+		rep->fu_seq = get32(v);
+		rep->fu_t3_ns = stamp_ts_decode(get64(v + 4), stamp_ee_fmt(rep->ee), ref_ns);
+		rep->fu_method = v[12];
+		rep->has_followup = rep->fu_t3_ns != TS_NONE;
+	}
+}
+
+enum stamp_drop stamp_parse_reply(const void *buf, size_t len, const struct auth *key,
+				  int64_t ref_ns, struct stamp_reply *rep)
+{
+	const struct layout *l = layout_of(key);
+	const uint8_t *p = buf;
+
+	if (len < min_len(key))
+		return STAMP_DROP_SHORT;
+	if (key && !base_signed(key, p))
+		return STAMP_DROP_HMAC;
+	memset(rep, 0, sizeof(*rep));
+	rep->len = len;
+	rep->seq = get32(p + l->seq);
+	rep->ee = get16(p + l->ee);
+	rep->ssid = get16(p + l->ssid);
+	rep->t3_ns = stamp_ts_decode(get64(p + l->ts), stamp_ee_fmt(rep->ee), ref_ns);
+	rep->t2_ns = stamp_ts_decode(get64(p + l->rx), stamp_ee_fmt(rep->ee), ref_ns);
+	rep->sender_seq = get32(p + l->sseq);
+	rep->sender_ee = get16(p + l->see);
+	rep->t1_ns = stamp_ts_decode(get64(p + l->sts), stamp_ee_fmt(rep->sender_ee), ref_ns);
+	rep->ttl = p[l->ttl];
+	if (len > l->base)
+		read_reply_tlvs(p, len, key, ref_ns, rep);
+	return STAMP_PASS;
+}

@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * STAMP, the IETF's two-way probe (RFC 8762), with the optional
+ * extensions of RFC 8972: the test packets of the Session-Sender and the
+ * Session-Reflector, coded and decoded over byte buffers. Pure functions:
+ * no I/O, no allocation, no clock read (the caller passes every time), so
+ * a packet loop may call them and a capture reader decodes with the same
+ * code.
+ *
+ * The packets, field by field (octet offsets; MBZ: zero on send, ignored
+ * on receipt). Unauthenticated ("open", 44-octet base, RFC 8762 §4.2.1,
+ * §4.3.1, the SSID of RFC 8972 §3 in the octets after the Error Estimate):
+ *
+ *	Session-Sender			Session-Reflector
+ *	 0 Sequence Number		 0 Sequence Number
+ *	 4 Timestamp (T1)		 4 Timestamp (T3)
+ *	12 Error Estimate		12 Error Estimate
+ *	14 SSID				14 SSID
+ *	16 MBZ (28)			16 Receive Timestamp (T2)
+ *					24 Session-Sender Sequence Number
+ *					28 Session-Sender Timestamp
+ *					36 Session-Sender Error Estimate
+ *					38 MBZ (2)
+ *					40 Ses-Sender TTL
+ *					41 MBZ (3)
+ *
+ * Authenticated (112-octet base, RFC 8762 §4.2.2, §4.3.2): the same
+ * fields spread out, with an HMAC over octets 0-95 at the end:
+ *
+ *	Session-Sender			Session-Reflector
+ *	 0 Sequence Number		 0 Sequence Number
+ *	 4 MBZ (12)			 4 MBZ (12)
+ *	16 Timestamp (T1)		16 Timestamp (T3)
+ *	24 Error Estimate		24 Error Estimate
+ *	26 SSID				26 SSID
+ *	28 MBZ (68)			28 MBZ (4)
+ *					32 Receive Timestamp (T2)
+ *					40 MBZ (8)
+ *					48 Session-Sender Sequence Number
+ *					52 MBZ (12)
+ *					64 Session-Sender Timestamp
+ *					72 Session-Sender Error Estimate
+ *					74 MBZ (6)
+ *					80 Ses-Sender TTL
+ *					81 MBZ (15)
+ *	96 HMAC (16)			96 HMAC (16)
+ *
+ * The HMAC is HMAC-SHA-256 truncated to its first 128 bits (RFC 8762
+ * §4.4), computed with src/auth.h under the --key key.
+ *
+ * After the base come RFC 8972's TLVs, each a 4-octet header (Flags: U
+ * 0x80, M 0x40, I 0x20, the rest reserved; Type; Length of the value, 16
+ * bits) and the value. This module knows four: Extra Padding (1, any
+ * length), Timestamp Information (3, at least 4: sync source and method
+ * of T2, then of T3), Follow-Up Telemetry (7, 16: the sequence number and
+ * timestamp of the reflector's previous reply and the method of that
+ * stamp, 3 reserved octets) and HMAC (8, 16: over the Sequence Number
+ * field and every TLV before it; only Extra Padding may follow it). A
+ * sender sets U on every TLV it sends; a reflector clears it on those it
+ * understood.
+ *
+ * Timestamps: NTP 64-bit (seconds since 1900, 32-bit binary fraction;
+ * Z = 0 in the Error Estimate, the default) or PTPv2 truncated (seconds
+ * since 1970, 32 bits, then nanoseconds; Z = 1). rant keeps int64 ns since
+ * the Unix epoch; stamp_ts_encode()/stamp_ts_decode() convert. A received
+ * timestamp is decoded by the Z bit of the Error Estimate that travels
+ * with it (T2 and T3 by the reflector's, the echoed T1 by the sender's),
+ * so the two ends need not agree. Both 32-bit second counts wrap (NTP in
+ * 2036, PTP in 2106): a decoder places the stamp in the 136-year window
+ * centred on a reference time the caller gives (a local stamp of the same
+ * exchange). The PTP timescale is TAI, and this module does not convert
+ * timescales: what goes in comes out. A caller whose clock is UTC
+ * (CLOCK_REALTIME) and that wants true PTP time on the wire adds the
+ * TAI-UTC offset (adjtimex's tai field, 37 s since 2017) before encoding
+ * and subtracts it after decoding; a PHC that ptp4l disciplines already
+ * runs on TAI.
+ *
+ * Error Estimate (RFC 4656 §4.1.2): S (0x8000) the clock is synchronized
+ * to UTC by an external source, Z (0x4000) the timestamp format, a 6-bit
+ * Scale and an 8-bit Multiplier: the error is Multiplier * 2^(Scale-32)
+ * seconds. A zero Multiplier is invalid and never written.
+ *
+ * Reflection (stamp_reflect()): the reply is written over exactly the
+ * request's length, never more, so a reflector cannot be used to amplify
+ * traffic. Stateless (RFC 8762 §4.2): the reply's sequence number is the
+ * request's; stateful: the caller's counter for the session. TLVs follow
+ * RFC 8972 §4: unknown ones are returned with U, a malformed one (a
+ * Length its type does not allow, or one past the datagram's end) with M
+ * and everything after it copied untouched, and when the TLVs fail their
+ * HMAC (a bad HMAC TLV, one out of place, none in authenticated mode
+ * though TLVs other than a lone Extra Padding are present, or one in open
+ * mode, which has no key to check it with) every TLV is returned with I
+ * and none is acted on. A remainder of all-zero octets, or one shorter
+ * than a TLV header, is padding (a TWAMP-Light sender's, or a sender's
+ * that pads without TLVs) and is returned as it came.
+ * A strict reflector (struct stamp_reflector.strict) drops what it would
+ * answer with M or I instead. Follow-Up Telemetry carries the previous
+ * reply's wire T3 only from a stateful reflector: RFC 8972 §4.7 has a
+ * stateless one zero it.
+ *
+ * TWAMP-Light (RFC 8762 §4.6): a TWAMP-Light Session-Sender sends 14
+ * octets (sequence number, timestamp, error estimate) and padding; RFC
+ * 5357 §4.1.2 recommends 27 octets of it, so that the 41-octet reflected
+ * packet is no longer than the request. rant answers any open-mode
+ * request of 41 octets or more with a reply of the same length (the
+ * reflected fields end at octet 40, the TTL); RFC 8762 §4.6 would answer
+ * a shorter one with the 44-octet base, which would make rant an
+ * amplifier, so a request of fewer than 41 octets is dropped as short.
+ * TWAMP's authenticated mode is not STAMP's and is not answered.
+ */
+#ifndef RANT_STAMP_H
+#define RANT_STAMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct auth;
+
+#define STAMP_PORT 862			/* UDP, RFC 8762 §4.1 */
+#define STAMP_BASE_LEN 44		/* open base, both directions */
+#define STAMP_AUTH_BASE_LEN 112		/* authenticated base, both directions */
+#define STAMP_HMAC_LEN 16		/* HMAC-SHA-256-128 */
+#define STAMP_TWAMP_MIN_LEN 41		/* shortest request answered (open) */
+#define STAMP_TLV_HDR_LEN 4
+
+/* The Error Estimate's flags. */
+#define STAMP_EE_S 0x8000		/* synchronized to UTC */
+#define STAMP_EE_Z 0x4000		/* 1: PTPv2 truncated timestamps */
+
+/* TLV flags (RFC 8972 §4). */
+#define STAMP_TLV_U 0x80		/* unrecognized */
+#define STAMP_TLV_M 0x40		/* malformed */
+#define STAMP_TLV_I 0x20		/* integrity check failed */
+
+enum stamp_tsfmt { STAMP_NTP = 0, STAMP_PTP = 1 };
+
+/* TLV types (RFC 8972 §5.1). This module acts on 1, 3, 7 and 8. */
+enum stamp_tlv_type {
+	STAMP_TLV_PADDING = 1,
+	STAMP_TLV_LOCATION = 2,
+	STAMP_TLV_TSINFO = 3,
+	STAMP_TLV_COS = 4,
+	STAMP_TLV_DIRECT = 5,
+	STAMP_TLV_ACCESS = 6,
+	STAMP_TLV_FOLLOWUP = 7,
+	STAMP_TLV_HMAC = 8,
+};
+
+#define STAMP_TSINFO_LEN 4		/* the value, without sub-TLVs */
+#define STAMP_FOLLOWUP_LEN 16
+
+/* Timestamp Information: sync sources (RFC 8972 §5.4; 0: not reported). */
+enum stamp_sync {
+	STAMP_SYNC_NONE = 0,
+	STAMP_SYNC_NTP = 1,
+	STAMP_SYNC_PTP = 2,
+	STAMP_SYNC_SSU = 3,		/* SSU/BITS */
+	STAMP_SYNC_GNSS = 4,		/* GPS, GLONASS, LORAN-C, BDS, Galileo */
+	STAMP_SYNC_LOCAL = 5,		/* local free-running clock */
+};
+
+/* Timestamping methods (RFC 8972 §5.5; 0: not reported). */
+enum stamp_method {
+	STAMP_METHOD_NONE = 0,
+	STAMP_METHOD_HW = 1,		/* HW assist: the NIC's stamp */
+	STAMP_METHOD_SW = 2,		/* SW local: the kernel's or the program's */
+	STAMP_METHOD_CONTROL = 3,	/* control plane */
+};
+
+/* A mask bit per TLV type, for the masks of struct stamp_reply; types
+ * from 31 up share the last bit. */
+#define STAMP_TLV_BIT(type) (1u << ((type) < 31 ? (type) : 31))
+
+/* Why a datagram was not answered (or a reply not used): the caller counts
+ * them, indexed by this. */
+enum stamp_drop {
+	STAMP_PASS = 0,
+	STAMP_DROP_SHORT,	/* shorter than the base (open: 41, auth: 112) */
+	STAMP_DROP_LONG,	/* longer than the buffer for the reply */
+	STAMP_DROP_HMAC,	/* the base packet's HMAC does not verify */
+	STAMP_DROP_TLV,		/* strict: malformed TLVs, or TLVs failing their HMAC */
+	STAMP_DROP_COUNT
+};
+
+/* "short", "long", "hmac", "tlv" ("ok" for STAMP_PASS). */
+const char *stamp_drop_name(enum stamp_drop why);
+
+/*
+ * The Error Estimate for a clock whose error is err_ns: S when synced, Z
+ * for fmt, and the smallest Scale whose Multiplier (rounded up, so the
+ * estimate is never below err_ns) fits in 8 bits. err_ns 0 gives the
+ * least estimate (Multiplier 1, Scale 0: 0.23 ns); a negative err_ns (the
+ * error is not known) and one beyond the largest give the largest
+ * (Multiplier 255, Scale 63). The Multiplier is never zero.
+ */
+uint16_t stamp_ee_make(bool synced, enum stamp_tsfmt fmt, int64_t err_ns);
+/* The error an Error Estimate states, in ns rounded up (INT64_MAX when it
+ * is larger); -1 for a zero Multiplier (invalid: the error is unknown). */
+int64_t stamp_ee_err_ns(uint16_t ee);
+
+static inline bool stamp_ee_synced(uint16_t ee)
+{
+	return ee & STAMP_EE_S;
+}
+
+static inline enum stamp_tsfmt stamp_ee_fmt(uint16_t ee)
+{
+	return ee & STAMP_EE_Z ? STAMP_PTP : STAMP_NTP;
+}
+
+/*
+ * ns since the Unix epoch as a 64-bit STAMP timestamp in fmt: NTP rounds
+ * to the nearest 2^-32 s (so decoding gives back the same ns), PTP keeps
+ * whole ns. TS_NONE (no stamp) gives 0, which every decoder reads back as
+ * TS_NONE.
+ */
+uint64_t stamp_ts_encode(int64_t ns, enum stamp_tsfmt fmt);
+/*
+ * A 64-bit timestamp in fmt as ns since the Unix epoch, in the 136 years
+ * centred on ref_ns (a local stamp of the same exchange; TS_NONE uses the
+ * NTP pivot of RFC 4330, so 1968-2104). TS_NONE for 0 (not reported), a
+ * PTP nanoseconds field of 10^9 or more, and a time outside int64 ns.
+ */
+int64_t stamp_ts_decode(uint64_t wire, enum stamp_tsfmt fmt, int64_t ref_ns);
+
+/* One TLV as it stands in a packet. */
+struct stamp_tlv {
+	uint8_t flags;
+	uint8_t type;
+	uint16_t len;		/* of the value, octets */
+	size_t off;		/* of the header, from the start of the packet */
+};
+
+/* Walks the TLVs of a packet of len octets, from its base's end. */
+struct stamp_tlv_iter {
+	const uint8_t *pkt;
+	size_t off;		/* the next header */
+	size_t len;		/* of the packet */
+	size_t data_end;	/* after the last non-zero octet */
+};
+
+void stamp_tlv_begin(struct stamp_tlv_iter *it, const void *pkt, size_t len, size_t base);
+/*
+ * The next TLV into *t: 1 when its value lies inside the packet; 0 at the
+ * end (no octets left, fewer than a header, or only zero octets: padding);
+ * -EMSGSIZE when its Length runs past the packet's end (*t holds the
+ * header: malformed, RFC 8972 §4), after which the walk is at its end.
+ * Whether the Length suits the type is stamp_tlv_len_ok()'s question.
+ */
+int stamp_tlv_next(struct stamp_tlv_iter *it, struct stamp_tlv *t);
+/* Whether a value of len octets is valid for type (any length for types
+ * this module does not know). */
+bool stamp_tlv_len_ok(uint8_t type, uint16_t len);
+
+/* The sequence number and SSID of a request (to find its session before
+ * reflecting it): 0, or -EBADMSG when it is too short to be answered. */
+int stamp_peek(const void *req, size_t len, bool auth, uint32_t *seq, uint16_t *ssid);
+
+/* The previous reply of a session, for the Follow-Up Telemetry TLV. */
+struct stamp_followup {
+	uint32_t seq;			/* that reply's sequence number */
+	int64_t t3_ns;			/* when it left: the wire stamp */
+	enum stamp_method method;	/* how t3_ns was taken */
+};
+
+/* The reflector's set-up, fixed for a run. */
+struct stamp_reflector {
+	const struct auth *key;	/* authenticated mode; NULL: open */
+	uint16_t ee;		/* its Error Estimate; Z: the format of T2, T3 */
+	bool stateful;		/* own sequence numbers per session */
+	bool strict;		/* drop what would be answered with M or I */
+	/* for TLV type 3: how the clocks behind its HW stamps (the NIC's)
+	 * and its SW stamps (the system clock's) are synchronized */
+	enum stamp_sync sync_hw, sync_sw;
+};
+
+/* What the reflector has for one request. */
+struct stamp_reflect_in {
+	int64_t t2_ns;			/* received (TS_NONE: none) */
+	int64_t t3_ns;			/* the best send stamp at hand now */
+	enum stamp_method t2_method, t3_method;
+	uint8_t ttl;			/* the request's IPv4 TTL or IPv6 Hop Limit */
+	uint32_t seq;			/* stateful: the session's next number */
+	/* stateful: the session's previous reply (NULL: none yet, or its
+	 * wire stamp never came); a stateless reflector reports none
+	 * (RFC 8972 §4.7) */
+	const struct stamp_followup *fu;
+};
+
+/* What a reflection did, for the caller's state and counters. */
+struct stamp_reflect_out {
+	uint32_t seq;		/* the reply's sequence number */
+	uint32_t sender_seq;	/* the request's */
+	uint16_t ssid;
+	bool twamp;		/* a request shorter than the STAMP base */
+	unsigned tlvs;		/* TLVs returned */
+	unsigned unknown;	/* of which with U */
+	bool malformed;		/* one was returned with M */
+	bool integrity;		/* they were returned with I */
+};
+
+/*
+ * Answer the request req[0..len) with a reply of exactly len octets in
+ * reply (which may be req itself, reflected in place; any other overlap
+ * is undefined), cap its room: STAMP_PASS and *out filled, or why the
+ * request gets no reply (reply then holds nothing of use).
+ */
+enum stamp_drop stamp_reflect(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
+			      const void *req, size_t len, void *reply, size_t cap,
+			      struct stamp_reflect_out *out);
+
+/* The TLVs a request may ask for. */
+#define STAMP_WANT_TSINFO 0x1	/* Timestamp Information */
+#define STAMP_WANT_FOLLOWUP 0x2	/* Follow-Up Telemetry */
+#define STAMP_WANT_PADDING 0x4	/* fill up to len with Extra Padding */
+
+/* A Session-Sender's request. */
+struct stamp_request {
+	const struct auth *key;	/* authenticated mode; NULL: open */
+	uint32_t seq;
+	int64_t t1_ns;
+	uint16_t ee;		/* the sender's Error Estimate; Z: T1's format */
+	uint16_t ssid;		/* 0: not used */
+	unsigned want;		/* STAMP_WANT_* */
+	size_t len;		/* of the datagram, >= stamp_request_min_len() */
+};
+
+/* The shortest request with the TLVs of want (an empty Extra Padding TLV
+ * counted), and an HMAC TLV in authenticated mode when want holds any. */
+size_t stamp_request_min_len(bool auth, unsigned want);
+/*
+ * Write the request into buf (cap octets of room): its length, or
+ * -EINVAL when q->len is below stamp_request_min_len() (or beyond 65535),
+ * -ENOSPC when cap is below q->len. Layout after the base: Timestamp
+ * Information, Follow-Up Telemetry, the HMAC TLV (authenticated mode),
+ * then Extra Padding (zeros, outside the HMAC's reach) up to q->len;
+ * without STAMP_WANT_PADDING the rest is zero octets, which a reflector
+ * reads as padding.
+ */
+ssize_t stamp_build(const struct stamp_request *q, void *buf, size_t cap);
+
+/* A Session-Reflector's reply, as the sender reads it. Timestamps are
+ * TS_NONE when the reflector did not report them. */
+struct stamp_reply {
+	size_t len;
+	uint32_t seq;		/* the reflector's sequence number */
+	uint16_t ssid;		/* 0: a reflector that does not know RFC 8972 */
+	uint16_t ee;		/* the reflector's Error Estimate */
+	int64_t t2_ns, t3_ns;	/* decoded by ee's Z bit */
+	uint32_t sender_seq;	/* echoed from the request */
+	uint16_t sender_ee;
+	int64_t t1_ns;		/* echoed, decoded by sender_ee's Z bit */
+	uint8_t ttl;		/* the request's TTL when it reached the reflector */
+	/* TLVs, as STAMP_TLV_BIT() masks */
+	uint32_t tlv_seen;	/* present in the reply */
+	uint32_t tlv_understood;	/* U, M and I clear: acted on */
+	uint32_t tlv_unknown;	/* U: not understood, or never looked at */
+	uint32_t tlv_malformed;	/* M, or malformed as it came back: the walk ends */
+	bool tlv_integrity;	/* I set, or the reply's TLVs fail their HMAC:
+				 * no TLV of this reply is used */
+	/* Timestamp Information, when understood */
+	bool has_tsinfo;
+	uint8_t sync_in, method_in, sync_out, method_out;
+	/* Follow-Up Telemetry, when understood and filled in */
+	bool has_followup;
+	uint32_t fu_seq;
+	int64_t fu_t3_ns;
+	uint8_t fu_method;
+};
+
+/*
+ * Read a reply of len octets (ref_ns: a local stamp of the exchange, for
+ * the timestamps' era): STAMP_PASS and *rep filled; STAMP_DROP_SHORT
+ * (open: under 41 octets, auth: under 112); STAMP_DROP_HMAC (the base's
+ * HMAC fails under key). TLVs are read as RFC 8972 §4 tells a sender: one
+ * with U is skipped, M ends the walk, I (or a failed HMAC TLV) discards
+ * them all.
+ */
+enum stamp_drop stamp_parse_reply(const void *buf, size_t len, const struct auth *key,
+				  int64_t ref_ns, struct stamp_reply *rep);
+
+#endif
