@@ -25,7 +25,8 @@ PCAP_LIBS := $(shell pkg-config --libs libpcap 2>/dev/null || echo -lpcap)
 ALL_CFLAGS := $(CFLAGS) $(WARN) $(HARDEN) -D_GNU_SOURCE -std=gnu11 -pthread \
 	-DRANT_VERSION='"$(VERSION)"' $(NL_CFLAGS) -Isrc
 ALL_LDFLAGS := $(LDFLAGS) -pie -Wl,-z,relro,-z,now
-LIBS := $(NL_LIBS) $(PCAP_LIBS) -lcrypto -lm -pthread
+MHD_LIBS := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
+LIBS := $(NL_LIBS) $(PCAP_LIBS) $(MHD_LIBS) -lcrypto -lm -pthread
 
 SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=build/%.o)
@@ -54,6 +55,10 @@ DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	python3-numpy python3-pyflakes
 # --key: HMAC-SHA-256 from OpenSSL's libcrypto.
 DEB_PKGS += libssl-dev
+# --metrics-listen: libmicrohttpd serves /metrics (src/promhttp.h). The
+# metrics tests check the output with promtool (prometheus), scrape it with
+# a real Prometheus and node_exporter, and parse it with prometheus_client.
+DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-prometheus-client
 
 .PHONY: all deps stamp-suite check test unit net sim plot-test lint asan fuzz fuzz-check fuzz-corpus demo bench install clean
 

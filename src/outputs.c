@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "outjson.h"
+#include "outprom.h"
 #include "outputs.h"
 
 /* -l: the transaction log, streamed by its writer thread during the run. */
@@ -17,6 +18,7 @@ static int log_drain(struct output *o, const struct output_src *src)
 const struct output_def outputs_table[] = {
 	{ "log", "-l", offsetof(struct rant_cfg, log_path), log_drain, NULL, NULL },
 	{ "JSON", "-j", offsetof(struct rant_cfg, json_path), NULL, outjson_join, NULL },
+	{ "metrics", "--metrics", offsetof(struct rant_cfg, metrics_path), NULL, NULL, outprom_write },
 };
 const size_t outputs_count = sizeof(outputs_table) / sizeof(outputs_table[0]);
 
