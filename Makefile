@@ -256,6 +256,11 @@ install: rant
 	install -m 0644 lib/steps/*.sh $(DESTDIR)$(PREFIX)/share/rant/lib/steps/
 	install -D -m 0755 tools/rant-trace $(DESTDIR)$(PREFIX)/bin/rant-trace
 	install -D -m 0644 rant.8 $(DESTDIR)$(PREFIX)/share/man/man8/rant.8
+	for u in systemd/*.service; do \
+		sed 's|@BINDIR@|$(PREFIX)/bin|g' $$u >$$u.out && \
+		install -D -m 0644 $$u.out $(DESTDIR)$(PREFIX)/lib/systemd/system/$${u#systemd/}; \
+		rc=$$?; rm -f $$u.out; [ $$rc = 0 ] || exit $$rc; \
+	done
 
 .PHONY: clean-objs
 clean-objs:

@@ -98,12 +98,16 @@ static void put_value(FILE *f, const char *v)
 	}
 }
 
-/* The labels every series of s carries: the emitter's peer. */
+/* The labels every series of s carries: -i, and the emitter's peer (so
+ * that rants on one host, in one textfile directory, never collide). */
 static void put_own(FILE *f, const struct snap *s, bool first)
 {
+	fprintf(f, "%sinterface=\"", first ? "" : ",");
+	put_value(f, s->cfg->iface);
+	fputc('"', f);
 	if (!s->emit)
 		return;
-	fprintf(f, "%speer=\"", first ? "" : ",");
+	fprintf(f, ",peer=\"");
 	put_value(f, s->cfg->addr);
 	fputc('"', f);
 }
@@ -115,9 +119,9 @@ static void family(FILE *f, const char *name, const char *type, const char *help
 
 static void sample_u64(FILE *f, const struct snap *s, const char *name, uint64_t v)
 {
-	fprintf(f, "%s%s", name, s->emit ? "{" : "");
+	fprintf(f, "%s{", name);
 	put_own(f, s, true);
-	fprintf(f, "%s %llu\n", s->emit ? "}" : "", (unsigned long long)v);
+	fprintf(f, "} %llu\n", (unsigned long long)v);
 }
 
 static const char *transport_name(const struct rant_cfg *c)
@@ -143,10 +147,9 @@ static void put_info(FILE *f, const struct snap *s)
 	if (s->start_ns) {
 		family(f, "rant_start_time_seconds", "gauge",
 		       "When measuring began, seconds since the epoch.");
-		fprintf(f, "rant_start_time_seconds");
-		fprintf(f, "%s", s->emit ? "{" : "");
+		fprintf(f, "rant_start_time_seconds{");
 		put_own(f, s, true);
-		fprintf(f, "%s %.9f\n", s->emit ? "}" : "", s->start_ns / 1e9);
+		fprintf(f, "} %.9f\n", s->start_ns / 1e9);
 	}
 }
 

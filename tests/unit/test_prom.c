@@ -77,17 +77,17 @@ static void exposition(void)
 	s->metric[M_RTT] = (struct snap_stats){ .key = "rtt", .hdr = hdr, .nhdr = 7,
 						.st = { .samples = 28, .avg = 1000 } };
 	text = render(s, &l);
-	has(text, "peer=\"a\\\"b\\\\c\"");
-	has(text, "rant_packets_sent_total{peer=\"a\\\"b\\\\c\"} 100\n");
-	has(text, "rant_packets_lost_total{peer=\"a\\\"b\\\\c\"} 3\n");
-	has(text, "rant_missing_stamps_total{direction=\"rx\",peer=\"a\\\"b\\\\c\"} 2\n");
+	has(text, "interface=\"eth0\",peer=\"a\\\"b\\\\c\"");
+	has(text, "rant_packets_sent_total{interface=\"eth0\",peer=\"a\\\"b\\\\c\"} 100\n");
+	has(text, "rant_packets_lost_total{interface=\"eth0\",peer=\"a\\\"b\\\\c\"} 3\n");
+	has(text, "rant_missing_stamps_total{direction=\"rx\",interface=\"eth0\",peer=\"a\\\"b\\\\c\"} 2\n");
 	has(text, "# TYPE rant_latency_seconds histogram\n");
-	has(text, "{metric=\"rtt\",peer=\"a\\\"b\\\\c\",le=\"1e-06\"} 6\n");
-	has(text, "{metric=\"rtt\",peer=\"a\\\"b\\\\c\",le=\"1.3e-06\"} 15\n");
-	has(text, "{metric=\"rtt\",peer=\"a\\\"b\\\\c\",le=\"10\"} 22\n");
-	has(text, "{metric=\"rtt\",peer=\"a\\\"b\\\\c\",le=\"+Inf\"} 28\n");
-	has(text, "rant_latency_seconds_count{metric=\"rtt\",peer=\"a\\\"b\\\\c\"} 28\n");
-	has(text, "rant_latency_seconds_sum{metric=\"rtt\",peer=\"a\\\"b\\\\c\"} 2.8e-05\n");
+	has(text, "{metric=\"rtt\",interface=\"eth0\",peer=\"a\\\"b\\\\c\",le=\"1e-06\"} 6\n");
+	has(text, "{metric=\"rtt\",interface=\"eth0\",peer=\"a\\\"b\\\\c\",le=\"1.3e-06\"} 15\n");
+	has(text, "{metric=\"rtt\",interface=\"eth0\",peer=\"a\\\"b\\\\c\",le=\"10\"} 22\n");
+	has(text, "{metric=\"rtt\",interface=\"eth0\",peer=\"a\\\"b\\\\c\",le=\"+Inf\"} 28\n");
+	has(text, "rant_latency_seconds_count{metric=\"rtt\",interface=\"eth0\",peer=\"a\\\"b\\\\c\"} 28\n");
+	has(text, "rant_latency_seconds_sum{metric=\"rtt\",interface=\"eth0\",peer=\"a\\\"b\\\\c\"} 2.8e-05\n");
 	has(text, "mode=\"emit\",interface=\"eth0\"");
 	ok(!strstr(text, "metric=\"response\""), "no series of a metric not in the run");
 	ok(!strstr(text, "rant_reflector_sessions_total"), "no reflector counters emitting");
@@ -96,8 +96,8 @@ static void exposition(void)
 	s->emit = false;
 	s->cnt.sessions = 4;
 	text = render(s, &l);
-	has(text, "rant_reflector_sessions_total 4\n");
-	has(text, "rant_packets_sent_total 100\n");
+	has(text, "rant_reflector_sessions_total{interface=\"eth0\"} 4\n");
+	has(text, "rant_packets_sent_total{interface=\"eth0\"} 100\n");
 	ok(!strstr(text, "rant_packets_lost_total"), "no loss counter reflecting");
 	free(text);
 	free(s);
