@@ -64,6 +64,30 @@ const struct output *outputs_get(const struct output *outs, const char *opt)
 	return NULL;
 }
 
+int outputs_reopen(struct output *outs, const char *opt, const struct rant_cfg *c)
+{
+	struct output *o = (struct output *)outputs_get(outs, opt);
+	char msg[512];
+	int ret;
+
+	if (!o)
+		return -ENOENT;
+	if (o->f.direct || !o->f.tmp)
+		return o->f.fd;
+	ret = outfile_commit(&o->f);
+	if (ret) {
+		fprintf(stderr, "rant: SIGHUP: closing the %s %s failed: %s: the log stops here\n",
+			o->def->name, o->path, strerror(-ret));
+		return ret;
+	}
+	ret = outfile_open(&o->f, o->path, c->follow_links ? OUTFILE_FOLLOW : 0, msg, sizeof(msg));
+	if (ret) {
+		fprintf(stderr, "rant: SIGHUP: %s: %s: the log stops here\n", opt, msg);
+		return ret;
+	}
+	return o->f.fd;
+}
+
 /* A failed output: its line, once. */
 static int failed(const struct output *o, int err)
 {
