@@ -246,9 +246,42 @@ static void put_hists(FILE *f, const struct snap *s, const struct prom_ladder *l
 		put_hist(f, s, &s->rtt_intended, l);
 }
 
+static void gauge(FILE *f, const struct snap *s, const char *name, const char *help,
+		  double v)
+{
+	family(f, name, "gauge", help);
+	fprintf(f, "%s{", name);
+	put_own(f, s, true);
+	fprintf(f, "} %.9g\n", v);
+}
+
+/* The clock report: the end's only (the sampler's readings, snap.h). */
+static void put_clock(FILE *f, const struct snap *s)
+{
+	const struct clock_report *c = &s->clock;
+
+	if (!s->have_clock)
+		return;
+	if (c->have_phc_samples) {
+		gauge(f, s, "rant_phc_offset_seconds", "The NIC clock (PHC) minus the system "
+		      "clock at the last reading.", c->phc_sum.offset_end_ns / 1e9);
+		if (c->phc_sum.drift_valid)
+			gauge(f, s, "rant_phc_drift_ratio", "The PHC's drift against the system "
+			      "clock (1e-9 = 1 ppb).", c->phc_sum.drift_ppb * 1e-9);
+	}
+	if (c->peer_samples) {
+		gauge(f, s, "rant_peer_offset_seconds", "The reflector's wire clock minus this "
+		      "one's (theta, median).", c->peer_offset_ns / 1e9);
+		if (c->peer_drift_valid)
+			gauge(f, s, "rant_peer_drift_ratio", "The drift of theta (1e-9 = 1 ppb).",
+			      c->peer_drift_ppb * 1e-9);
+	}
+}
+
 int prom_render(FILE *f, const struct snap *s, const struct prom_ladder *l)
 {
 	put_info(f, s);
+	put_clock(f, s);
 	put_counters(f, s);
 	put_hists(f, s, l);
 	if (fflush(f) || ferror(f))

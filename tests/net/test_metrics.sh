@@ -97,6 +97,8 @@ metrics_outputs() {
 		grep -q "rant_latency_seconds_count{metric=\"$m\"" "$WORK/e1.prom"
 		check_err $? "no histogram of $m in the emitter's file"
 	done
+	grep -q '^rant_peer_offset_seconds{interface=' "$WORK/e1.prom"
+	check_err $? "no peer offset gauge in the emitter's file at the end"
 	[ "$(value "$WORK/r1.prom" rant_reflector_sessions_total)" = 1 ]
 	check_err $? "the reflector's session count is not 1"
 	compgen -G "$WORK/*.rant-*" >/dev/null

@@ -76,7 +76,15 @@ static void exposition(void)
 	s->shown[M_RTT] = true;
 	s->metric[M_RTT] = (struct snap_stats){ .key = "rtt", .hdr = hdr, .nhdr = 7,
 						.st = { .samples = 28, .avg = 1000 } };
+	s->have_clock = true;
+	s->clock.peer_samples = 10;
+	s->clock.peer_offset_ns = -1500;
+	s->clock.peer_drift_valid = true;
+	s->clock.peer_drift_ppb = 25;
 	text = render(s, &l);
+	has(text, "rant_peer_offset_seconds{interface=\"eth0\",peer=\"a\\\"b\\\\c\"} -1.5e-06\n");
+	has(text, "rant_peer_drift_ratio{interface=\"eth0\",peer=\"a\\\"b\\\\c\"} 2.5e-08\n");
+	ok(!strstr(text, "rant_phc_offset_seconds"), "no PHC offset without PHC readings");
 	has(text, "interface=\"eth0\",peer=\"a\\\"b\\\\c\"");
 	has(text, "rant_packets_sent_total{interface=\"eth0\",peer=\"a\\\"b\\\\c\"} 100\n");
 	has(text, "rant_packets_lost_total{interface=\"eth0\",peer=\"a\\\"b\\\\c\"} 3\n");
