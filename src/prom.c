@@ -209,7 +209,12 @@ static void bucket_line(FILE *f, const struct snap *s, const char *key, const ch
 	fprintf(f, ",le=\"%s\"} %llu\n", le, (unsigned long long)n);
 }
 
-/* One metric's series: the ladder's cumulative counts, +Inf, _sum, _count. */
+/*
+ * One metric's series: the ladder's cumulative counts, +Inf and _count
+ * (the buckets' total), _sum (the exact sum, avg * samples as the
+ * statistics were read: it rises with them, a live read a few samples
+ * apart from the buckets' notwithstanding).
+ */
 static void put_hist(FILE *f, const struct snap *s, const struct snap_stats *st,
 		     const struct prom_ladder *l)
 {
@@ -228,7 +233,7 @@ static void put_hist(FILE *f, const struct snap *s, const struct snap_stats *st,
 	bucket_line(f, s, st->key, "+Inf", total);
 	fprintf(f, "rant_latency_seconds_sum{metric=\"%s\"", st->key);
 	put_own(f, s, false);
-	fprintf(f, "} %.9g\n", st->st.avg * (double)total / 1e9);
+	fprintf(f, "} %.9g\n", st->st.avg * (double)st->st.samples / 1e9);
 	fprintf(f, "rant_latency_seconds_count{metric=\"%s\"", st->key);
 	put_own(f, s, false);
 	fprintf(f, "} %llu\n", (unsigned long long)total);
