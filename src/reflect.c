@@ -47,6 +47,7 @@ static int64_t reflect_answer(struct run *r, const struct session *f,
 	uint16_t flags = h->flags & WIRE_F_PING_MASK;
 	bool sw = r->cfg->sw || f->want_sw;
 	size_t room = h->len - (r->auth ? WIRE_MAC_LEN : 0);	/* before the MAC */
+	struct sk *via = m->via ? m->via : &r->sk;	/* TCP: the ping's connection */
 	uint32_t key;
 
 	if (!r->auth)
@@ -80,10 +81,10 @@ static int64_t reflect_answer(struct run *r, const struct session *f,
 		r->cnt.send_errors++;
 		return TS_NONE;
 	}
-	if (sk_tx_stamp(&r->sk, key, TX_STAMP_WAIT_NS, &txs))
+	if (sk_tx_stamp(via, key, TX_STAMP_WAIT_NS, &txs))
 		return TS_NONE;
 	/* The pong's SCHED stamp came before its SND stamp. */
-	if (sk_tx_sched(&r->sk, key, 0, &sch) == 0)
+	if (sk_tx_sched(via, key, 0, &sch) == 0)
 		txrec_set_queue(rec, txs.kn_ns, sch.kn_ns);
 	return ts_wire(&txs, r->sk.hw);
 }

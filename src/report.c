@@ -674,7 +674,7 @@ static void print_series(struct out *o, const struct run *r)
 /* --tcp: what happened to the connections. */
 static void print_tcp(struct out *o, const struct run *r)
 {
-	const struct tcp_stats *t = tcp_stats();
+	const struct tcp_stats *t = tcp_stats(&r->sk);
 
 	if (!r->cfg->tcp)
 		return;
@@ -687,6 +687,15 @@ static void print_tcp(struct out *o, const struct run *r)
 	o_u64(o, "dropped_garbage", ", dropped (not rant's framing) %" PRIu64, t->garbage);
 	if (r->cfg->mode == MODE_EMIT)
 		o_u64(o, "connect_failures", ", failed reconnects %" PRIu64, t->connect_failures);
+	if (r->cfg->mode == MODE_REFLECT) {
+		o_u64(o, "max_open", ", at most %" PRIu64 " open", t->max_open);
+		o_u64(o, "refused", ", refused (--max-sessions open) %" PRIu64, t->refused);
+		o_u64(o, "idle_timeouts", ", timed out idle %" PRIu64, t->idle_timeouts);
+		o_u64(o, "partial_timeouts", ", in a message %" PRIu64, t->partial_timeouts);
+		o_u64(o, "pongs_dropped", ", pongs dropped (peer not reading) %" PRIu64,
+		      t->pongs_dropped);
+		o_u64(o, "idle_timeout_ns", NULL, (uint64_t)r->cfg->tcp_idle_ns);
+	}
 	o_u64(o, "writes", ", writes per message %" PRIu64, r->cfg->writes);
 	o_str(o, "nagle", ", Nagle %s\n", r->cfg->nodelay ? "off" : "on");
 	o_end(o);
