@@ -54,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -68,6 +69,7 @@
 #define TCP_ACCEPT_BATCH 16	/* accepts per call: the loop goes on between */
 #define TCP_EVENTS 32
 #define TCP_SWEEP_POLLS 256	/* spinning: empty polls between clock reads */
+#define TCP_SPARE_FDS 64	/* descriptors beside the connections' */
 #define TCP_LISTEN_TAG UINT32_MAX	/* epoll data of the listening socket */
 #define CMSG_BUF 256
 
@@ -859,6 +861,8 @@ static int tcp_reflect_recv(struct tcp_state *t, const struct sk *ls, void *buf,
 /* The reflector's connection table and ring, all slots free. */
 static int tcp_conns_alloc(struct tcp_state *t, char *err, size_t len)
 {
+	struct rlimit rl;
+
 	t->max = t->cfg->max_sessions ? t->cfg->max_sessions : 1;
 	t->conns = calloc(t->max, sizeof(*t->conns));
 	t->ring = calloc(t->max, sizeof(*t->ring));
@@ -868,6 +872,13 @@ static int tcp_conns_alloc(struct tcp_state *t, char *err, size_t len)
 	}
 	for (size_t i = 0; i < t->max; i++)
 		t->conns[i].sk.fd = -1;
+	/* A descriptor for each, where the hard limit lets the soft one rise
+	 * (1024 by default: below --max-sessions 4096). */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < t->max + TCP_SPARE_FDS) {
+		rl.rlim_cur = rl.rlim_max < t->max + TCP_SPARE_FDS ? rl.rlim_max :
+								    t->max + TCP_SPARE_FDS;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 	return 0;
 }
 

@@ -14,7 +14,7 @@
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="tcp_nagle tcp_nodelay tcp_sweep udp_sweep tcp_peer_gone
 	tcp_garbage tcp_size_limit tcp_many_idle tcp_many_fifty tcp_many_timeout
-	tcp_many_cap tcp_many_emitters"
+	tcp_many_cap tcp_many_emitters tcp_many_slow_reader"
 
 require_root
 require_cmd jq ss taskset timeout
@@ -348,10 +348,10 @@ tcp_size_limit() {
 	log_test "an idle TCP reflector (waiting to accept) ends at -d"
 }
 
-# hold NAME IDLE PARTIAL HOLD_S: tcp_hold.py in NS_A against the
+# hold NAME IDLE PARTIAL HOLD_S [SLOW]: tcp_hold.py in NS_A against the
 # reflector, lines in $WORK/NAME.txt; returns once its connections are up.
 hold() {
-	ns_bg "$NS_A" "$PYTHON" "$TOP/tests/net/tcp_hold.py" "$IP_B" "$PORT" "$2" "$3" "$4" \
+	ns_bg "$NS_A" "$PYTHON" "$TOP/tests/net/tcp_hold.py" "$IP_B" "$PORT" "${@:2}" \
 		>"$WORK/$1.txt" 2>&1
 	wait_for_line "$WORK/$1.txt" '^up ' 15
 	check_err $? "tcp_hold.py $1 did not connect: $(tail -3 "$WORK/$1.txt")"
@@ -395,6 +395,7 @@ tcp_many_idle() {
 	check_err $? "a held connection closed before the emitter ended (at $end): $(cat "$WORK/h1.txt")"
 	wait_for_line "$WORK/h1.txt" '^open ' 15
 	stop_reflector
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
 	closed_within "$WORK/h1.txt" idle 1 4.9 7
 	closed_within "$WORK/h1.txt" partial 1 4.9 7
 	[ "$(jqv "$WORK/r1.json" .tcp.idle_timeouts)" = 1 ] &&
@@ -420,6 +421,7 @@ tcp_many_fifty() {
 	emit -a "$IP_B" --tcp -c 200 -w 20 --timeout 1000000 -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
 	rc=$?
 	stop_reflector
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
 	check_err $rc "emitter exit $rc beside 50 held connections: $(tail -3 "$WORK/e1.txt")"
 	every_ping e1 200
 	[ "$(jqv "$WORK/r1.json" .tcp.accepted)" = 51 ] && [ "$(jqv "$WORK/r1.json" .tcp.max_open)" = 51 ]
@@ -444,6 +446,7 @@ tcp_many_timeout() {
 	wait "$EM"
 	rc=$?
 	stop_reflector
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
 	check_err $rc "the slow emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
 	every_ping e1 10
 	[ "$(jqv "$WORK/e1.json" .tcp.reconnects)" = 0 ]
@@ -469,6 +472,7 @@ tcp_many_cap() {
 	wait_for_line "$WORK/h2.txt" '^open ' 10
 	grep -q '^closed' "$WORK/h1.txt"; check_fail $? "one of the first 3 was closed: $(cat "$WORK/h1.txt")"
 	stop_reflector
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
 	closed_within "$WORK/h2.txt" idle 2 0 1
 	[ "$(jqv "$WORK/r1.json" .tcp.refused)" = 2 ] && [ "$(jqv "$WORK/r1.json" .tcp.max_open)" = 3 ]
 	check_err $? "refused/max_open: $(jq -c .tcp "$WORK/r1.json")"
@@ -493,6 +497,7 @@ tcp_many_emitters() {
 		check_err $rc "emitter $i exit $rc: $(tail -3 "$WORK/e$i.txt")"
 	done
 	stop_reflector
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
 	for i in 1 2 3; do
 		every_ping "e$i" 1000
 	done
@@ -516,6 +521,29 @@ tcp_many_emitters() {
 	[ "$(jqv "$WORK/r1.json" .tcp.max_open)" = 3 ]
 	check_err $? "not 3 connections open at once: $(jq -c .tcp "$WORK/r1.json")"
 	log_test "three TCP emitters at once: each measured 1000 of 1000, three sessions"
+}
+
+# A peer that sends 20 pings of 1 MiB and reads no pong: the reflector
+# keeps what its socket does not take of the first pong and drops the
+# rest (counted), and an emitter measures every ping all the while (on
+# a3b912d the slow reader held the only connection).
+tcp_many_slow_reader() {
+	local rc dropped
+	pair
+	start_tcp_reflector r1 --block -d 60 -j "$WORK/r1.json" || return
+	hold h1 0 0 30 20 || return
+	emit -a "$IP_B" --tcp -c 200 -w 20 --timeout 1000000 -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
+	rc=$?
+	stop_reflector
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
+	check_err $rc "emitter exit $rc beside a slow reader: $(tail -3 "$WORK/e1.txt")"
+	every_ping e1 200
+	dropped=$(jqv "$WORK/r1.json" .tcp.pongs_dropped)
+	[ "$dropped" -ge 15 ] && [ "$dropped" -le 19 ]
+	check_err $? "pongs dropped $dropped, not 15-19 of the slow reader's 20: $(jq -c .tcp "$WORK/r1.json")"
+	[ "$(jqv "$WORK/r1.json" .counts.received)" = 220 ]
+	check_err $? "reflector received $(jqv "$WORK/r1.json" .counts.received), not 200 + 20"
+	log_test "a peer that reads no pong: $dropped of its pongs dropped, the emitter measured 200 of 200"
 }
 
 tests_run
