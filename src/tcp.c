@@ -69,7 +69,9 @@
 #define TCP_ACCEPT_BATCH 16	/* accepts per call: the loop goes on between */
 #define TCP_EVENTS 32
 #define TCP_SWEEP_POLLS 256	/* spinning: empty polls between clock reads */
+#define TCP_SOLO_POLLS 64	/* spinning, one client: its reads per poll */
 #define TCP_SPARE_FDS 64	/* descriptors beside the connections' */
+#define TCP_SNDBUF_AUTO (64 * 1024)	/* pongs this long fit the kernel's own */
 #define TCP_LISTEN_TAG UINT32_MAX	/* epoll data of the listening socket */
 #define CMSG_BUF 256
 
@@ -87,6 +89,7 @@ struct tcp_conn {
 	struct tcp_rx rx;
 	uint8_t *out;			/* bytes of a pong the socket did not take */
 	size_t out_cap, out_len, out_off;
+	size_t sndbuf_for;		/* the longest pong its send buffer was sized for */
 	uint64_t msgs, msgs_seen;	/* whole messages; as the last sweep saw */
 	int64_t quiet_since;		/* monotonic ns: no message since */
 	bool ready;			/* in the ready ring: may have a message */
@@ -105,7 +108,9 @@ struct tcp_state {
 	uint32_t *ring;			/* ready connections, in turn */
 	size_t ring_head, ring_n;
 	int64_t next_sweep;		/* monotonic ns */
-	unsigned int polls;
+	unsigned int polls, spins;
+	struct tcp_conn *last;		/* the last one a message came from */
+	struct tcp_conn *solo;		/* the one client, out of the epoll set */
 };
 
 static const struct tcp_stats tcp_no_stats;
@@ -576,6 +581,8 @@ static void conn_close(struct tcp_state *t, struct tcp_conn *c)
 {
 	sk_close(&c->sk);	/* and out of the epoll set */
 	t->open--;
+	if (t->solo == c)
+		t->solo = NULL;
 	c->rx.have = 0;
 	if (c->rx.cap > TCP_CONN_RX_MIN) {
 		free(c->rx.buf);
@@ -595,6 +602,38 @@ static void conn_lost(struct tcp_state *t, struct tcp_conn *c, int ret)
 	else
 		t->stats.closed++;
 	conn_close(t, c);
+}
+
+/* Watch c in the epoll set, edge-triggered (added, it reports at once
+ * what is already waiting). 0 or -errno. */
+static int conn_watch(struct tcp_state *t, struct tcp_conn *c)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+				  .data.u32 = (uint32_t)(c - t->conns) };
+
+	return epoll_ctl(t->ep, EPOLL_CTL_ADD, c->sk.fd, &ev) ? -errno : 0;
+}
+
+/*
+ * Spinning with one client, its socket leaves the epoll set: the loop
+ * reads it directly (one syscall, not epoll_wait() and a read), and the
+ * kernel no longer calls into epoll for each of its packets and stamps.
+ * It goes back when another connects, the loop blocks, or a pong waits
+ * for room (EPOLLOUT).
+ */
+static void solo_begin(struct tcp_state *t, struct tcp_conn *c)
+{
+	if (t->solo != c && !epoll_ctl(t->ep, EPOLL_CTL_DEL, c->sk.fd, NULL))
+		t->solo = c;
+}
+
+static void solo_end(struct tcp_state *t)
+{
+	struct tcp_conn *c = t->solo;
+
+	t->solo = NULL;
+	if (c && c->sk.fd >= 0 && conn_watch(t, c))
+		conn_lost(t, c, -ECONNRESET);
 }
 
 /* Write what c kept of a pong: 0 (all of it, or as much as fits), or -errno. */
@@ -640,6 +679,22 @@ static int conn_keep(struct tcp_conn *c, const void *buf, size_t len, size_t fro
 }
 
 /*
+ * Room in c's send buffer for a pong of framed bytes, so that a long one
+ * leaves in one non-blocking write as it did in a blocking one:
+ * SO_SNDBUFFORCE (root), else SO_SNDBUF (up to net.core.wmem_max); the
+ * kernel doubles it for its overhead. Once per length the connection
+ * brings (a pong is never longer than its ping).
+ */
+static void conn_sndbuf(struct tcp_conn *c, size_t framed)
+{
+	if (framed <= TCP_SNDBUF_AUTO || framed <= c->sndbuf_for)
+		return;
+	c->sndbuf_for = framed;
+	if (sk_sockopt_int(c->sk.fd, SOL_SOCKET, SO_SNDBUFFORCE, (int)framed))
+		sk_sockopt_int(c->sk.fd, SOL_SOCKET, SO_SNDBUF, (int)framed);
+}
+
+/*
  * The reflector's reply on the connection via: never blocks (tcp.c's
  * head says what is kept, dropped and closed). 0 with *key, or -errno.
  */
@@ -661,10 +716,14 @@ static int tcp_reply(struct tcp_state *t, struct sk *via, const void *buf,
 	} else {
 		ret = 0;
 	}
+	conn_sndbuf(c, FRAME_PREFIX + len);
 	if (!ret)
 		ret = tcp_send_msg(t->cfg, &c->sk, buf, len, key, &done);
-	if (ret == -EAGAIN)
+	if (ret == -EAGAIN) {
 		ret = conn_keep(c, buf, len, done);
+		if (t->solo == c)
+			solo_end(t);	/* EPOLLOUT says when it has room */
+	}
 	if (ret) {
 		conn_lost(t, c, ret);
 		return -ENOTCONN;
@@ -712,10 +771,9 @@ static void conn_open(struct tcp_state *t, struct tcp_conn *c, int fd,
 		      const struct sk *ls, const struct sockaddr_storage *peer,
 		      socklen_t peer_len)
 {
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
-				  .data.u32 = (uint32_t)(c - t->conns) };
 	char err[256];
 
+	solo_end(t);
 	c->sk.fd = fd;
 	c->sk.family = ls->family;
 	c->sk.ifindex = ls->ifindex;
@@ -723,14 +781,14 @@ static void conn_open(struct tcp_state *t, struct tcp_conn *c, int fd,
 	c->sk.peer_len = peer_len;
 	c->rx.have = 0;
 	c->msgs = c->msgs_seen = 0;
+	c->sndbuf_for = 0;
 	c->quiet_since = monotonic_ns();
 	t->open++;
 	if (!c->rx.buf && tcp_rx_grow(&c->rx, TCP_CONN_RX_MIN)) {
 		conn_close(t, c);
 		return;
 	}
-	if (tcp_established(t->cfg, &c->sk, err, sizeof(err)) ||
-	    epoll_ctl(t->ep, EPOLL_CTL_ADD, fd, &ev)) {
+	if (tcp_established(t->cfg, &c->sk, err, sizeof(err)) || conn_watch(t, c)) {
 		conn_close(t, c);
 		return;
 	}
@@ -837,6 +895,7 @@ static int tcp_reflect_recv(struct tcp_state *t, const struct sk *ls, void *buf,
 			if (ret == 0 || ret == -EINTR)
 				ring_push(t, c);
 			if (ret == 0) {
+				t->last = c;
 				c->msgs++;
 				m->src = c->sk.peer;
 				m->src_len = c->sk.peer_len;
@@ -851,6 +910,16 @@ static int tcp_reflect_recv(struct tcp_state *t, const struct sk *ls, void *buf,
 		}
 		if (round)
 			break;
+		/* one client, spinning: solo_begin(); still a poll now and then */
+		c = t->last;
+		if (!block && t->open == 1 && c && c->sk.fd >= 0 &&
+		    c->out_off == c->out_len && ++t->spins % TCP_SOLO_POLLS) {
+			solo_begin(t, c);
+			ring_push(t, c);
+			continue;
+		}
+		if (block)
+			solo_end(t);
 		ret = tcp_poll(t, ls, block);
 		if (ret)
 			return ret;
