@@ -9,13 +9,16 @@ send the first 6 bytes of a frame (a 4-byte length of 64, then "RA", the
 start of rant's magic: a message begun, never finished), all at once,
 and holds them up to HOLD_S seconds. With SLOW, one more connection (a
 slow reader, with a 4 KiB receive buffer, held all HOLD_S) sends SLOW
-valid pings of 1 MiB and never reads a pong. Prints, flushing each line:
+valid pings of 1 MiB and reads no pong until HOLD_S is over. Prints,
+flushing each line:
   "connect_failed KIND ERROR"   for a connection that could not be made
   "up idle=N partial=M"         once every connection is made (or failed)
                                 and the slow reader's pings are sent
   "closed KIND AFTER_S EPOCH_S" when the reflector closes one (EOF or
                                 reset), AFTER_S since "up"
   "open N"                      at the end: the connections still open
+  "slow_pongs N bad M"          then, with SLOW: the pongs it read at last
+                                (whole frames, 1 MiB pongs), M not so
 """
 import select
 import socket
@@ -39,6 +42,35 @@ def slow_reader(addr, port, pings):
         s.sendall(struct.pack(">I", SLOW_SIZE) + hdr + bytes(SLOW_SIZE - HDR.size))
     s.setblocking(False)
     return s
+
+
+def read_exact(s, n):
+    buf = b""
+    while len(buf) < n:
+        try:
+            part = s.recv(n - len(buf))
+        except OSError:
+            return None
+        if not part:
+            return None
+        buf += part
+    return buf
+
+
+def drain(s):
+    """Read the pongs queued for the slow reader: (whole ones, bad ones)."""
+    s.setblocking(True)
+    s.settimeout(2)
+    good = bad = 0
+    while True:
+        pfx = read_exact(s, 4)
+        if pfx is None:
+            return good, bad
+        n = struct.unpack(">I", pfx)[0]
+        body = read_exact(s, n) if n <= SLOW_SIZE else None
+        if body is None or body[:4] != b"RANT" or body[5] != 2:
+            return good, bad + 1
+        good += 1
 
 
 def say(line):
@@ -82,6 +114,7 @@ def main():
             s.close()
     say("open %d" % len(socks))
     if held:
+        say("slow_pongs %d bad %d" % drain(held))
         held.close()
 
 

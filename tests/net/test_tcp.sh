@@ -523,17 +523,19 @@ tcp_many_emitters() {
 	log_test "three TCP emitters at once: each measured 1000 of 1000, three sessions"
 }
 
-# A peer that sends 20 pings of 1 MiB and reads no pong: the reflector
-# keeps what its socket does not take of the first pong and drops the
+# A peer that sends 20 pings of 1 MiB and reads no pong for 3 s: the
+# reflector keeps what its socket does not take of a pong and drops the
 # rest (counted), and an emitter measures every ping all the while (on
-# a3b912d the slow reader held the only connection).
+# a3b912d the slow reader held the only connection). When the peer reads
+# at last, it gets every pong not dropped, whole.
 tcp_many_slow_reader() {
 	local rc dropped
 	pair
 	start_tcp_reflector r1 --block -d 60 -j "$WORK/r1.json" || return
-	hold h1 0 0 30 20 || return
+	hold h1 0 0 3 20 || return
 	emit -a "$IP_B" --tcp -c 200 -w 20 --timeout 1000000 -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
 	rc=$?
+	wait_for_line "$WORK/h1.txt" '^slow_pongs ' 15
 	stop_reflector
 	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
 	check_err $rc "emitter exit $rc beside a slow reader: $(tail -3 "$WORK/e1.txt")"
@@ -543,6 +545,8 @@ tcp_many_slow_reader() {
 	check_err $? "pongs dropped $dropped, not 15-19 of the slow reader's 20: $(jq -c .tcp "$WORK/r1.json")"
 	[ "$(jqv "$WORK/r1.json" .counts.received)" = 220 ]
 	check_err $? "reflector received $(jqv "$WORK/r1.json" .counts.received), not 200 + 20"
+	grep -qx "slow_pongs $((20 - dropped)) bad 0" "$WORK/h1.txt"
+	check_err $? "the slow reader's pongs, $dropped dropped: $(grep slow_pongs "$WORK/h1.txt")"
 	log_test "a peer that reads no pong: $dropped of its pongs dropped, the emitter measured 200 of 200"
 }
 
