@@ -113,11 +113,11 @@ plot-test: rant
 	/usr/bin/python3 tests/plot/test_plot.py
 
 lint:
-	shellcheck -S warning config.sh lib/*.sh tools/*.sh tests/*.sh tests/net/*.sh tests/config/*.sh tests/plot/*.sh doc/*.sh bench/*.sh .ci/run
+	shellcheck -S warning config.sh lib/*.sh lib/steps/*.sh tools/*.sh tests/*.sh tests/net/*.sh tests/config/*.sh tests/plot/*.sh doc/*.sh bench/*.sh .ci/run
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr -Isrc -D_GNU_SOURCE rant.c src tests/sim
 	tests/check-columns.sh rant.c src/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
-	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py
+	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py tests/check-cycles.py
 
 check: deps
 	$(MAKE) all
@@ -154,9 +154,9 @@ FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) \
 	-D_GNU_SOURCE -std=gnu11 -pthread -DRANT_VERSION='"$(VERSION)"' -Isrc
-fuzz_srcs_wire := src/wire.c src/record.c src/metric.c src/hist.c src/txfmt.c src/mem.c
+fuzz_srcs_wire := src/msgfmt.c src/wire.c src/ptp.c src/record.c src/metric.c src/hist.c src/txfmt.c src/mem.c
 fuzz_srcs_cmsg := src/ts.c
-fuzz_srcs_opts := src/opts.c src/sweep.c src/allow.c
+fuzz_srcs_opts := src/opts.c src/sweep.c src/allow.c src/msgfmt.c src/wire.c src/ptp.c
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(SRCS) $(wildcard src/*.h) Makefile
 	@mkdir -p $(FUZZ_DIR)
@@ -203,6 +203,8 @@ install: rant
 	install -D -m 0755 rant $(DESTDIR)$(PREFIX)/bin/rant
 	install -D -m 0755 config.sh $(DESTDIR)$(PREFIX)/share/rant/config.sh
 	install -D -m 0644 lib/config-lib.sh $(DESTDIR)$(PREFIX)/share/rant/lib/config-lib.sh
+	install -d $(DESTDIR)$(PREFIX)/share/rant/lib/steps
+	install -m 0644 lib/steps/*.sh $(DESTDIR)$(PREFIX)/share/rant/lib/steps/
 	install -D -m 0755 tools/rant-trace $(DESTDIR)$(PREFIX)/bin/rant-trace
 	install -D -m 0644 rant.8 $(DESTDIR)$(PREFIX)/share/man/man8/rant.8
 

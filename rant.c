@@ -16,9 +16,11 @@
 #include "emit.h"
 #include "opts.h"
 #include "reflect.h"
+#include "breach.h"
 #include "report.h"
 #include "run.h"
 #include "series.h"
+#include "startup.h"
 #include "trace.h"
 
 enum exit_status {
@@ -63,7 +65,7 @@ int main(int argc, char **argv)
 		run_teardown(&run);
 		return EXIT_SETUP;
 	}
-	report_start(&run);
+	startup_print(&run);
 
 	clock_start(run.clock);
 	ret = cfg.mode == MODE_EMIT ? emit_run(&run) : reflect_run(&run);
@@ -72,13 +74,13 @@ int main(int argc, char **argv)
 		series_finish(run.series, monotonic_ns());	/* -I: the last lines */
 
 	for (unsigned int i = 0; i < run.nbreach; i++)
-		report_breach(&run, &run.breach[i]);
+		breach_report(&run, &run.breach[i]);
 	status = report_end(&run) ? EXIT_RUN : EXIT_DONE;
 	if (status == EXIT_DONE)
 		status = run_status(&run, ret);
 	else
 		run_status(&run, ret);
-	/* -EALREADY (the other side froze the trace): report_breach says it */
+	/* -EALREADY (the other side froze the trace): breach_report says it */
 	if (run.trace_err && run.trace_err != -EALREADY)
 		fprintf(stderr, "rant: ftrace: writing the breach marker or stopping %s failed: %s: the trace is not frozen at the breach\n",
 			trace_dir(run.trace), strerror(-run.trace_err));

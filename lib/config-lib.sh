@@ -183,6 +183,30 @@ change() {
 	return 0
 }
 
+# --- where config.sh runs ----------------------------------------------------------
+
+# ns_initial TYPE: whether this process is in the initial TYPE namespace (net,
+# mnt), the one kernel threads live in (kthreadd, pid 2); true when that
+# cannot be told (no kthreadd in this pid namespace).
+ns_initial() {
+	local k
+	[ "$(cat /proc/2/comm 2>/dev/null)" = kthreadd ] && k=$(readlink "/proc/2/ns/$1" 2>/dev/null) ||
+		return 0
+	[ "$(readlink "/proc/self/ns/$1")" = "$k" ]
+}
+
+# sides_others: the state directories of the other interfaces tuned under
+# this state directory and not reverted (their journal is not empty): the
+# other side of a pair on this machine (an emitter's and a reflector's
+# interface), one a line.
+sides_others() {
+	local d
+	for d in "$STATE_DIR"/*/; do
+		d=${d%/}
+		[ "$d" = "$SD" ] || [ ! -s "$d/journal" ] || printf '%s\n' "$d"
+	done
+}
+
 # --- files, seen from a network namespace ---------------------------------------
 
 # inns NS CMD...: run CMD in network namespace NS ("" = this one).
@@ -196,19 +220,172 @@ inns() {
 	fi
 }
 
-# wfile NS PATH VALUE: write VALUE to a file (sysfs, procfs), seen from NS.
+# wfile NS PATH VALUE: write VALUE to a file (sysfs, procfs), seen from NS,
+# and read it back.
 wfile() {
+	local got
 	if [ -n "$1" ]; then
 		# shellcheck disable=SC2016  # the inner shell expands $1 and $2
-		ip netns exec "$1" sh -c 'printf "%s\n" "$2" >"$1"' sh "$2" "$3"
+		ip netns exec "$1" sh -c 'printf "%s\n" "$2" >"$1"' sh "$2" "$3" || return 1
 	else
-		printf '%s\n' "$3" >"$2"
+		printf '%s\n' "$3" >"$2" || return 1
 	fi
+	got=$(rfile "$1" "$2") || return 1
+	[ "$got" = "$3" ] || { echo "$2 reads back $got, not $3" >&2; return 1; }
 }
 
 # rfile NS PATH: read a file, seen from NS.
 rfile() {
 	inns "$1" cat "$2"
+}
+
+# --- reading the machine: helpers the step families share ---------------------
+#
+# rd and what read config.sh's CUR_NS, KIND and DRIVER.
+
+# Reads go to where the interface is now; changes to where it will be.
+rd() { inns "$CUR_NS" "$@"; }
+
+# cpulist_expand LIST: "0-2,5" -> "0 1 2 5".
+cpulist_expand() {
+	local part a b out=()
+	local IFS=,
+	for part in $1; do
+		[ -n "$part" ] || continue
+		if [[ $part == *-* ]]; then
+			a=${part%-*} b=${part#*-}
+			b=${b%%:*}
+			while [ "$a" -le "$b" ]; do
+				out+=("$a")
+				a=$((a + 1))
+			done
+		else
+			out+=("$part")
+		fi
+	done
+	IFS=' '
+	echo "${out[*]}"
+}
+
+# cpus_mask CPU...: the kernel's hex cpumask (32-bit groups, comma separated).
+cpus_mask() {
+	local nr groups g c mask='' word
+	nr=$(cpulist_expand "$(cat /sys/devices/system/cpu/possible)" | wc -w)
+	groups=$(((nr + 31) / 32))
+	for ((g = groups - 1; g >= 0; g--)); do
+		word=0
+		for c in "$@"; do
+			[ $((c / 32)) -eq "$g" ] && word=$((word | (1 << (c % 32))))
+		done
+		mask+=$(printf '%08x' "$word")
+		[ "$g" -eq 0 ] || mask+=,
+	done
+	echo "$mask"
+}
+
+# mask_norm MASK: hex mask without commas and leading zeros, for comparing.
+mask_norm() {
+	local m=${1//,/}
+	while [ "${m#0}" != "$m" ]; do m=${m#0}; done
+	echo "${m:-0}"
+}
+
+# task_stat TID: "starttime flags rt_priority policy" from /proc/TID/stat.
+task_stat() {
+	local line rest
+	read -r line <"/proc/$1/stat" || return 1
+	rest=${line##*) }
+	# shellcheck disable=SC2086  # split the fields on purpose
+	set -- $rest
+	# fields after comm: state=$1 ... flags=$7 starttime=$20 rt_priority=$38 policy=$39
+	echo "${20} ${7} ${38} ${39}"
+}
+
+# task_allowed TID: the thread's Cpus_allowed_list.
+task_allowed() {
+	local k v
+	while read -r k v; do
+		if [ "$k" = Cpus_allowed_list: ]; then
+			echo "$v"
+			return 0
+		fi
+	done <"/proc/$1/status"
+	return 1
+}
+
+# pid_of_comm NAME: the pids of the kernel threads called NAME.
+pid_of_comm() {
+	local f c
+	for f in /proc/[0-9]*/comm; do
+		{ read -r c <"$f"; } 2>/dev/null || continue
+		[ "$c" = "$1" ] && { f=${f#/proc/}; echo "${f%/comm}"; }
+	done
+	return 0
+}
+
+policy_name() {
+	case $1 in
+	0) echo other ;; 1) echo fifo ;; 2) echo rr ;; 3) echo batch ;;
+	5) echo idle ;; 6) echo deadline ;; *) echo "policy$1" ;;
+	esac
+}
+
+# sched_restore TID STARTTIME POLICY PRIO: put a thread's policy back, if it is
+# still the same thread.
+sched_restore() {
+	local st
+	st=$(task_stat "$1" 2>/dev/null) || return 0
+	[ "${st%% *}" = "$2" ] || return 0
+	chrt "--$(policy_name "$3")" -p "$4" "$1" >/dev/null
+}
+
+# sched_set TID STARTTIME PRIO: SCHED_FIFO PRIO for the thread, if it is the
+# same thread.
+sched_set() {
+	local st
+	st=$(task_stat "$1") || return 1
+	[ "${st%% *}" = "$2" ] || return 1
+	chrt -f -p "$3" "$1"
+}
+
+in_list() {
+	[[ " $2 " == *" $1 "* ]]
+}
+
+# gsysctl NAME [VALUE]: read a sysctl, or write it and read it back
+# (net.core.busy_* exist only in the initial network namespace).
+gsysctl() {
+	local p=/proc/sys/${1//.//} got
+	[ -e "$p" ] || return 1
+	[ "$#" -eq 2 ] || { cat "$p"; return; }
+	printf '%s\n' "$2" >"$p" || return 1
+	got=$(cat "$p")
+	[ "$got" = "$2" ] || { echo "$1 reads back $got, not $2" >&2; return 1; }
+}
+
+# what the interface is, for "unsupported here" reasons
+what() {
+	echo "${KIND:-$DRIVER}"
+}
+
+# sched_step PRIO TID...: SCHED_FIFO PRIO for each thread, saving the old one.
+sched_step() {
+	local prio=$1 tid st start pol rtp
+	shift
+	for tid in "$@"; do
+		st=$(task_stat "$tid") || continue
+		read -r start _ rtp pol <<<"$st"
+		[ "$pol" = 1 ] && [ "$rtp" = "$prio" ] && continue
+		change "$(qcmd sched_restore "$tid" "$start" "$pol" "$rtp")" sched_set "$tid" "$start" "$prio"
+		note "$(cat "/proc/$tid/comm") fifo $prio (was $(policy_name "$pol") $rtp)"
+	done
+	[ "$MODE" = apply ] || return 0
+	for tid in "$@"; do
+		st=$(task_stat "$tid") || continue
+		read -r _ _ rtp pol <<<"$st"
+		[ "$pol" = 1 ] && [ "$rtp" = "$prio" ] && continue
+		failed "$(cat "/proc/$tid/comm"): policy $(policy_name "$pol") $rtp after chrt"
+	done
 }
 
 # --- revert ------------------------------------------------------------------
@@ -231,8 +408,10 @@ journal_order() {
 }
 
 # journal_replay [--dry-run]: run the journal's undo commands (see
-# journal_order); one line per step: restored (with what the undo printed)
-# or failed. Lines that failed stay in the journal, in their order, for
+# journal_order), in this shell (an undo may change what the next one sees:
+# trace_umount forgets the tracefs it unmounts); one line per step: restored
+# (with what the undo printed) when every undo of the step succeeded, and
+# the undos check what they restore, or failed. Lines that failed stay in the journal, in their order, for
 # another --revert; returns 1 if any did. --dry-run prints the undo commands
 # and changes nothing.
 journal_replay() {
@@ -257,10 +436,12 @@ journal_replay() {
 		[ -n "$undo" ] || continue
 		if [ "$dry" = 1 ]; then
 			printf '    + %s\n' "$undo"
-		elif out=$(eval "$undo" 2>&1); then
+		elif eval "$undo" >"$JOURNAL.out" 2>&1; then
+			out=$(cat "$JOURNAL.out")
 			[ -z "$out" ] || detail="${detail:+$detail; }${out//$'\n'/ }"
 		else
 			rc=$?
+			out=$(cat "$JOURNAL.out")
 			ok=0
 			out="${out:-exit status $rc}"
 			detail="${detail:+$detail; }${undo}: ${out//$'\n'/ }"
@@ -268,6 +449,7 @@ journal_replay() {
 		fi
 	done
 	[ "$dry" = 0 ] || return 0
+	rm -f "$JOURNAL.out"
 	: >"$JOURNAL"
 	[ "${#failed_at[@]}" -gt 0 ] || return 0
 	for i in $(printf '%s\n' "${failed_at[@]}" | sort -n); do

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "be.h"
 #include "capmatch.h"
-#include "wire.h"
 
 #define ETH_HLEN_ 14
 #define SLL_HLEN 16
@@ -18,11 +18,6 @@
 #define ETHERTYPE_IPV6 0x86dd
 #define ETHERTYPE_VLAN 0x8100
 #define ETHERTYPE_QINQ 0x88a8
-
-static uint16_t be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 /* Offset of the IP header and its ethertype, or -1. */
 static long link_payload(const uint8_t *f, size_t caplen, int dlt,
@@ -34,21 +29,21 @@ static long link_payload(const uint8_t *f, size_t caplen, int dlt,
 	case CAPMATCH_DLT_EN10MB:
 		if (caplen < ETH_HLEN_)
 			return -1;
-		*ethertype = be16(f + 12);
+		*ethertype = be_get16(f + 12);
 		off = ETH_HLEN_;
 		for (int tags = 0; tags < 2; tags++) {
 			if (*ethertype != ETHERTYPE_VLAN && *ethertype != ETHERTYPE_QINQ)
 				break;
 			if (caplen < off + 4)
 				return -1;
-			*ethertype = be16(f + off + 2);
+			*ethertype = be_get16(f + off + 2);
 			off += 4;
 		}
 		return (long)off;
 	case CAPMATCH_DLT_LINUX_SLL:
 		if (caplen < SLL_HLEN)
 			return -1;
-		*ethertype = be16(f + 14);
+		*ethertype = be_get16(f + 14);
 		return SLL_HLEN;
 	case CAPMATCH_DLT_RAW:
 		if (caplen < 1)
@@ -70,7 +65,7 @@ static long ip_payload(const uint8_t *f, size_t caplen, size_t off,
 			return -1;
 		ihl = (size_t)(f[off] & 0x0f) * 4;
 		/* a later fragment holds no UDP header */
-		if (ihl < 20 || f[off + 9] != PROTO_UDP || (be16(f + off + 6) & 0x1fff))
+		if (ihl < 20 || f[off + 9] != PROTO_UDP || (be_get16(f + off + 6) & 0x1fff))
 			return -1;
 		return (long)(off + ihl);
 	}
@@ -83,10 +78,11 @@ static long ip_payload(const uint8_t *f, size_t caplen, size_t off,
 }
 
 int capmatch_parse(const uint8_t *frame, size_t caplen, int dlt,
-		   struct capmatch_pkt *pkt)
+		   const struct msgfmt_ctx *fmt, struct capmatch_pkt *pkt)
 {
+	uint32_t hdr = fmt->f->caps.parse_len;
 	uint16_t ethertype = 0, udp_len;
-	struct wire_hdr h;
+	struct msg_hdr h;
 	const uint8_t *u;
 	long off;
 
@@ -94,24 +90,26 @@ int capmatch_parse(const uint8_t *frame, size_t caplen, int dlt,
 	if (off < 0)
 		return -1;
 	off = ip_payload(frame, caplen, (size_t)off, ethertype);
-	if (off < 0 || caplen < (size_t)off + UDP_HLEN + WIRE_HDR_LEN)
+	if (off < 0 || caplen < (size_t)off + UDP_HLEN + hdr)
 		return -1;
 	u = frame + off;
-	udp_len = be16(u + 4);
-	if (udp_len < UDP_HLEN + WIRE_HDR_LEN)
+	udp_len = be_get16(u + 4);
+	if (udp_len < UDP_HLEN + hdr)
 		return -1;
 	/*
-	 * wire_parse reads the header's 32 bytes only (captured); the length
-	 * it checks the header against is the datagram's, from UDP.
+	 * The format's parse reads its header only (captured, parse_len
+	 * bytes); the length it checks the header against is the
+	 * datagram's, from UDP.
 	 */
-	if (wire_parse(u + UDP_HLEN, udp_len - UDP_HLEN, (enum wire_type)u[UDP_HLEN + 5], &h))
+	if (msgfmt_parse(fmt, u + UDP_HLEN, udp_len - UDP_HLEN, MSG_PING, &h) &&
+	    msgfmt_parse(fmt, u + UDP_HLEN, udp_len - UDP_HLEN, MSG_PONG, &h))
 		return -1;
 	pkt->session = h.session;
 	pkt->seq = h.seq;
 	pkt->type = h.type;
 	pkt->flags = h.flags;
-	pkt->sport = be16(u);
-	pkt->dport = be16(u + 2);
+	pkt->sport = be_get16(u);
+	pkt->dport = be_get16(u + 2);
 	return 0;
 }
 
@@ -247,8 +245,8 @@ static void settle_at(struct capmatch *m, size_t i)
 		int64_t ping_log = e->have & E_STAMPS ? e->ping_log : TS_NONE;
 		int64_t pong_log = e->have & E_STAMPS ? e->pong_log : TS_NONE;
 
-		count_packet(dir_of(m, WIRE_PING), e->have & E_PING, e->ping_cap, ping_log);
-		count_packet(dir_of(m, WIRE_PONG), e->have & E_PONG, e->pong_cap, pong_log);
+		count_packet(dir_of(m, MSG_PING), e->have & E_PING, e->ping_cap, ping_log);
+		count_packet(dir_of(m, MSG_PONG), e->have & E_PONG, e->pong_cap, pong_log);
 	}
 	remove_at(m, i);
 }
@@ -319,10 +317,10 @@ static void settle_if_complete(struct capmatch *m, size_t i)
 void capmatch_packet(struct capmatch *m, uint32_t session, uint64_t seq,
 		     uint8_t type, int64_t ts_ns, int64_t now_ns)
 {
-	uint32_t bit = type == WIRE_PING ? E_PING : E_PONG;
+	uint32_t bit = type == MSG_PING ? E_PING : E_PONG;
 	size_t i;
 
-	if (type != WIRE_PING && type != WIRE_PONG)
+	if (type != MSG_PING && type != MSG_PONG)
 		return;
 	i = entry_for(m, session, seq, now_ns);
 	if (m->e[i].have & bit) {

@@ -5,9 +5,10 @@
  * capture.c feeds frames and stamps in, so the logic is tested on
  * hand-built packets (tests/unit/test_capmatch.c).
  *
- * A packet is known by rant's header: session, sequence number and type
- * (ping or pong). Each side stamps two packets of a transaction: the
- * emitter its ping's TX (T1) and its pong's RX (T4), the reflector the
+ * A packet is known by its header, as the run's message format
+ * (msgfmt.h) parses it: session, sequence number and type (ping or
+ * pong). Each side stamps two packets of a transaction: the emitter its
+ * ping's TX (T1) and its pong's RX (T4), the reflector the
  * ping's RX (T2) and its pong's TX (T3); "tx" and "rx" below are this
  * side's directions. Only measured traffic is checked: packets flagged
  * warm-up on the wire are counted, not matched.
@@ -31,14 +32,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "msgfmt.h"
 #include "timeutil.h"
 
 /* What capmatch_parse() found in one frame. */
 struct capmatch_pkt {
 	uint32_t session;
 	uint64_t seq;
-	uint8_t type;		/* WIRE_PING or WIRE_PONG */
-	uint16_t flags;		/* WIRE_F_* of the header */
+	uint8_t type;		/* MSG_PING or MSG_PONG */
+	uint16_t flags;		/* MSG_F_* of the header */
 	uint16_t sport, dport;	/* UDP ports */
 };
 
@@ -48,14 +50,15 @@ struct capmatch_pkt {
 #define CAPMATCH_DLT_LINUX_SLL 113
 
 /*
- * The rant header in a captured frame of link type dlt (caplen bytes
+ * The message header in a captured frame of link type dlt (caplen bytes
  * captured): Ethernet (with up to two VLAN tags), raw IP or Linux
- * cooked; IPv4 or IPv6 (no extension headers); UDP; the header checked
- * as wire_parse() does, against the datagram's length in the UDP header.
- * 0 with *pkt, or -1: not a (first fragment of a) rant datagram.
+ * cooked; IPv4 or IPv6 (no extension headers); UDP; the header parsed by
+ * the run's format fmt as the loops parse it, against the datagram's
+ * length in the UDP header. 0 with *pkt, or -1: not a (first fragment
+ * of a) message of the run's format.
  */
 int capmatch_parse(const uint8_t *frame, size_t caplen, int dlt,
-		   struct capmatch_pkt *pkt);
+		   const struct msgfmt_ctx *fmt, struct capmatch_pkt *pkt);
 
 /* Counts of one direction. */
 struct capmatch_dir {
@@ -78,7 +81,7 @@ struct capmatch;
 
 /*
  * A table of cap entries (rounded up to a power of two), for the side
- * that sends packets of type tx_type (WIRE_PING: the emitter). NULL with
+ * that sends packets of type tx_type (MSG_PING: the emitter). NULL with
  * errno set.
  */
 struct capmatch *capmatch_create(size_t cap, uint8_t tx_type);

@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <pcap/pcap.h>
 #include <poll.h>
 #include <pthread.h>
@@ -16,7 +17,6 @@
 
 #include "capture.h"
 #include "outfile.h"
-#include "wire.h"
 
 /* The first bytes of each packet: every header and rant's fields (the
  * pong body), not the padding. */
@@ -91,7 +91,8 @@ static void ring_put(struct capture *c, const struct expect *x)
 
 void capture_expect(struct capture *c, uint32_t session, const struct txrec *rec)
 {
-	struct expect x = { .seq = rec->seq, .session = session };
+	/* the seq as packets carry it (as wide as the format's) */
+	struct expect x = { .seq = rec->seq & c->p.fmt->f->caps.seq_mask, .session = session };
 
 	if (!c->match)
 		return;
@@ -107,7 +108,8 @@ void capture_expect(struct capture *c, uint32_t session, const struct txrec *rec
 
 void capture_skip(struct capture *c, uint32_t session, uint64_t seq)
 {
-	struct expect x = { .seq = seq, .session = session, .skip = 1 };
+	struct expect x = { .seq = seq & c->p.fmt->f->caps.seq_mask, .session = session,
+			    .skip = 1 };
 
 	if (c->match)
 		ring_put(c, &x);
@@ -139,14 +141,14 @@ static void check_packet(struct capture *c, const struct pcap_pkthdr *h,
 	struct capmatch_pkt pkt;
 	int64_t ts;
 
-	if (capmatch_parse(bytes, h->caplen, c->dlt, &pkt))
+	if (capmatch_parse(bytes, h->caplen, c->dlt, c->p.fmt, &pkt))
 		return;
-	if (pkt.flags & WIRE_F_WARMUP)
+	if (pkt.flags & MSG_F_WARMUP)
 		return;
 	if (c->p.emit && pkt.session != c->p.session)
 		return;
 	/* a ping goes to the reflector's port, a pong comes from it */
-	if (pkt.type == WIRE_PING ? pkt.dport != c->p.port : pkt.sport != c->p.port)
+	if (pkt.type == MSG_PING ? pkt.dport != c->p.port : pkt.sport != c->p.port)
 		return;
 	/* nanosecond precision: tv_usec holds nanoseconds */
 	ts = (int64_t)h->ts.tv_sec * NS_PER_SEC + h->ts.tv_usec;
@@ -269,7 +271,7 @@ static void build_filter(struct capture *c)
 	char addr[INET6_ADDRSTRLEN] = "";
 	int n;
 
-	n = snprintf(c->filter, sizeof(c->filter), "%s port %u", c->p.tcp ? "tcp" : "udp",
+	n = snprintf(c->filter, sizeof(c->filter), "%s port %u", c->p.tp->name,
 		     c->p.port);
 	if (peer && peer->ss_family == AF_INET)
 		inet_ntop(AF_INET, &s4->sin_addr, addr, sizeof(addr));
@@ -414,10 +416,10 @@ static int open_dumper(struct capture *c, char *err, size_t len)
 /* The ring and the table, touched now (and locked by mlockall). */
 static int alloc_check(struct capture *c, char *err, size_t len)
 {
-	if (c->p.tcp)
+	if (c->p.tp->caps.stream)
 		return 0;
 	c->ring = calloc(CAP_RING, sizeof(*c->ring));
-	c->match = capmatch_create(CAP_TABLE, c->p.emit ? WIRE_PING : WIRE_PONG);
+	c->match = capmatch_create(CAP_TABLE, c->p.emit ? MSG_PING : MSG_PONG);
 	if (!c->ring || !c->match) {
 		snprintf(err, len, "--pcap: cannot allocate the check's memory: %s", strerror(ENOMEM));
 		return -ENOMEM;
@@ -439,7 +441,7 @@ int capture_start(struct capture **cp, const struct capture_params *p,
 	c->p = *p;
 	c->res.file = p->path;
 	c->res.filter = c->filter;
-	c->res.checked = !p->tcp;
+	c->res.checked = !p->tp->caps.stream;
 	ret = outfile_open(&c->out, p->path, p->follow_links ? OUTFILE_FOLLOW : 0, msg,
 			   sizeof(msg));
 	if (ret) {
@@ -484,6 +486,69 @@ void capture_describe(const struct capture *c, FILE *f)
 		"the NIC's", c->filter, c->match ? "" : ": stamps not checked over TCP");
 	if (c->p.verbose)
 		print_cpus(c, f);
+}
+
+/* One direction of the check: "tx (T1): ..." and "tx": {...}. */
+static void print_check_dir(struct out *o, const char *key, const char *point,
+			    const struct capmatch_dir *d)
+{
+	out_obj(o, key);
+	out_text(o, "  %s (%s):", key, point);
+	out_u64(o, "matched", " %" PRIu64 " matched", d->matched);
+	out_u64(o, "exact", ", %" PRIu64 " exact", d->exact);
+	if (d->matched) {
+		out_i64(o, "min_diff_ns", ", rant - capture min %" PRId64, d->min_diff_ns);
+		out_dbl(o, "avg_diff_ns", " avg %.1f", d->sum_diff_ns / (double)d->matched);
+		out_i64(o, "max_diff_ns", " max %" PRId64 " ns", d->max_diff_ns);
+	}
+	out_u64(o, "only_in_log", "; only in rant %" PRIu64, d->only_in_log);
+	out_u64(o, "only_in_capture", ", only in the capture %" PRIu64 "\n", d->only_in_capture);
+	out_obj_end(o);
+}
+
+static int64_t abs_max(const struct capmatch_dir *d)
+{
+	if (!d->matched)
+		return 0;
+	return -d->min_diff_ns > d->max_diff_ns ? -d->min_diff_ns : d->max_diff_ns;
+}
+
+/* The check's totals, then each direction. */
+static void print_check(struct out *o, const struct capture_result *cr, bool emit)
+{
+	const struct capmatch_dir *tx = &cr->st.tx, *rx = &cr->st.rx;
+	int64_t dmax = abs_max(tx) > abs_max(rx) ? abs_max(tx) : abs_max(rx);
+
+	out_u64(o, "matched", "check: %" PRIu64 " packets matched", tx->matched + rx->matched);
+	out_u64(o, "exact", ", %" PRIu64 " exact to the ns", tx->exact + rx->exact);
+	out_i64(o, "max_diff_ns", ", largest difference %" PRId64 " ns", dmax);
+	out_u64(o, "only_in_log", ", only in rant %" PRIu64, tx->only_in_log + rx->only_in_log);
+	out_u64(o, "only_in_capture", ", only in the capture %" PRIu64 "\n",
+		tx->only_in_capture + rx->only_in_capture);
+	out_u64(o, "duplicates", NULL, cr->st.duplicates);
+	out_u64(o, "unchecked", cr->unchecked ?
+		"  %" PRIu64 " transactions not checked (hand-over ring full)\n" : NULL,
+		cr->unchecked);
+	out_u64(o, "settled_early", cr->st.evicted ?
+		"  %" PRIu64 " settled early (check table full)\n" : NULL, cr->st.evicted);
+	print_check_dir(o, "tx", emit ? "T1, ping" : "T3, pong", tx);
+	print_check_dir(o, "rx", emit ? "T4, pong" : "T2, ping", rx);
+}
+
+void capture_print(struct out *o, const struct capture_result *cr, bool emit)
+{
+	out_obj(o, "capture");
+	out_str(o, "file", "\ncapture: %s", strcmp(cr->file, "-") ? cr->file : "stdout");
+	out_u64(o, "packets", ": %" PRIu64 " packets", cr->packets);
+	out_str(o, "tstamp_type", ", %s stamps", cr->tstamp_type);
+	out_u64(o, "dropped", ", dropped by the kernel %" PRIu64 "\n", cr->dropped);
+	out_str(o, "filter", NULL, cr->filter);
+	out_bool(o, "checked", NULL, cr->checked);
+	if (cr->checked)
+		print_check(o, cr, emit);
+	else
+		out_text(o, "check: not done over TCP (the capture is written)\n");
+	out_obj_end(o);
 }
 
 /* ---- the end ---- */

@@ -26,14 +26,18 @@
 #include <sys/socket.h>
 
 #include "capmatch.h"
+#include "msgfmt.h"
+#include "out.h"
 #include "record.h"
+#include "transport.h"
 
 struct capture_params {
 	const char *iface;
 	const char *path;		/* --pcap as given; "-" = stdout */
 	bool follow_links;		/* --follow-links (outfile.h) */
 	uint16_t port;			/* the reflector's */
-	bool tcp;			/* --tcp: filter TCP, no check */
+	const struct transport *tp;	/* its name filters; a stream is not checked */
+	const struct msgfmt_ctx *fmt;	/* the run's format: the check parses with it */
 	bool emit;			/* emitter (pings are this side's TX) */
 	uint32_t session;		/* emitter: its own; packets of others are not checked */
 	const struct sockaddr_storage *peer;	/* emitter: the reflector; else NULL */
@@ -76,6 +80,10 @@ void capture_describe(const struct capture *c, FILE *f);
  * file. 0, or -errno when writing the file failed (message printed). */
 int capture_stop(struct capture *c);
 const struct capture_result *capture_result(const struct capture *c);
+
+/* The summary's "capture:" lines and "capture" object (emit: the
+ * emitter's, whose tx stamps are T1 and rx T4). */
+void capture_print(struct out *o, const struct capture_result *cr, bool emit);
 
 void capture_destroy(struct capture *c);
 

@@ -15,10 +15,12 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "hwts.h"
+#include "out.h"
 #include "hist.h"
 #include "offloop.h"
 #include "timeutil.h"
-#include "wire.h"
+#include "msgfmt.h"
 
 
 struct clock {
@@ -47,11 +49,11 @@ struct clock {
 	_Alignas(64) struct hist *theta;	/* theta - theta_ref */
 	bool have_ref;
 	int64_t theta_ref;		/* the first theta */
-	struct clock_binfit fit;	/* theta against T1 */
+	struct fit_bins fit;	/* theta against T1 */
 	uint64_t pongs, pongs_bad;
 };
 
-/* ---- theta and its fit ---- */
+/* ---- theta ---- */
 
 bool clock_theta(const struct txrec *rec, int64_t *theta_ns)
 {
@@ -61,134 +63,6 @@ bool clock_theta(const struct txrec *rec, int64_t *theta_ns)
 	if (t1 == TS_NONE || t2 == TS_NONE || t3 == TS_NONE || t4 == TS_NONE)
 		return false;
 	*theta_ns = ns_sub(ns_sub(t2, t1), ns_sub(t4, t3)) / 2;
-	return true;
-}
-
-void clock_fit_add(struct clock_fit *f, int64_t t_ns, int64_t y_ns)
-{
-	double t, y, dt;
-
-	if (!f->n) {
-		f->t0_ns = t_ns;
-		f->y0_ns = y_ns;
-	}
-	t = (double)ns_sub(t_ns, f->t0_ns) / NS_PER_SEC;
-	y = (double)ns_sub(y_ns, f->y0_ns);
-	f->n++;
-	dt = t - f->mt;
-	f->mt += dt / (double)f->n;
-	f->my += (y - f->my) / (double)f->n;
-	f->stt += dt * (t - f->mt);
-	f->sty += dt * (y - f->my);
-	f->t_last = t;
-}
-
-int clock_binfit_init(struct clock_binfit *b)
-{
-	memset(b, 0, sizeof(*b));
-	b->picks = calloc(CLOCK_PICKS, sizeof(*b->picks));
-	if (!b->picks)
-		return -ENOMEM;
-	memset(b->picks, 0, CLOCK_PICKS * sizeof(*b->picks));	/* touched */
-	b->bin_ns = CLOCK_BIN_NS;
-	return 0;
-}
-
-void clock_binfit_free(struct clock_binfit *b)
-{
-	free(b->picks);
-	b->picks = NULL;
-}
-
-/* Full: neighbours merged, the less delayed of each pair kept; bins twice
- * as wide from now on. */
-static void binfit_merge(struct clock_binfit *b)
-{
-	unsigned int i;
-
-	for (i = 0; 2 * i < b->n; i++) {
-		const struct clock_pick *x = &b->picks[2 * i], *y = x + 1;
-
-		b->picks[i] = 2 * i + 1 < b->n && y->net_ns < x->net_ns ? *y : *x;
-	}
-	b->n = i;
-	b->bin_ns *= 2;
-}
-
-void clock_binfit_add(struct clock_binfit *b, int64_t t1_ns, int64_t net_ns,
-		      int64_t theta_ns)
-{
-	if (b->open && ns_sub(t1_ns, b->bin_start) >= b->bin_ns) {
-		if (b->n == CLOCK_PICKS)
-			binfit_merge(b);
-		b->picks[b->n++] = b->best;
-		b->open = false;
-	}
-	if (!b->open) {
-		b->open = true;
-		b->bin_start = t1_ns;
-		b->best.net_ns = INT64_MAX;
-	}
-	if (net_ns < b->best.net_ns)
-		b->best = (struct clock_pick){ t1_ns, net_ns, theta_ns };
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The network time above which a pick counts as stalled: the median
- * plus 8 median absolute deviations, at least CLOCK_STALL_NS. */
-static int64_t stall_limit(int64_t *v, unsigned int n)
-{
-	int64_t med, mad;
-	unsigned int i;
-
-	qsort(v, n, sizeof(*v), cmp_i64);
-	med = v[n / 2];
-	for (i = 0; i < n; i++)
-		v[i] = v[i] > med ? ns_sub(v[i], med) : ns_sub(med, v[i]);
-	qsort(v, n, sizeof(*v), cmp_i64);
-	mad = v[n / 2];
-	return ns_add(med, mad > CLOCK_STALL_NS / 8 ? 8 * mad : CLOCK_STALL_NS);
-}
-
-int clock_binfit_result(const struct clock_binfit *b, struct clock_fit *out,
-			unsigned int *kept)
-{
-	unsigned int n = b->n + b->open, i;
-	int64_t *v, limit;
-
-	memset(out, 0, sizeof(*out));
-	*kept = 0;
-	if (!n)
-		return 0;
-	v = malloc(n * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		v[i] = i < b->n ? b->picks[i].net_ns : b->best.net_ns;
-	limit = stall_limit(v, n);
-	free(v);
-	for (i = 0; i < n; i++) {
-		const struct clock_pick *p = i < b->n ? &b->picks[i] : &b->best;
-
-		if (p->net_ns > limit)
-			continue;
-		clock_fit_add(out, p->t1_ns, p->theta_ns);
-		(*kept)++;
-	}
-	return 0;
-}
-
-bool clock_fit_slope(const struct clock_fit *f, double *ppb)
-{
-	if (f->n < 2 || !(f->stt > 0))
-		return false;
-	*ppb = f->sty / f->stt;
 	return true;
 }
 
@@ -203,13 +77,13 @@ void clock_peer_add(struct clock *c, const struct txrec *rec)
 		c->have_ref = true;
 	}
 	hist_add(c->theta, ns_sub(theta, c->theta_ref), rec->seq);
-	clock_binfit_add(&c->fit, rec->t1_wire, net, theta);
+	fit_bins_add(&c->fit, rec->t1_wire, net, theta);
 }
 
 void clock_pong(struct clock *c, uint16_t flags)
 {
 	c->pongs++;
-	c->pongs_bad += (flags & WIRE_F_CLOCK_BAD) != 0;
+	c->pongs_bad += (flags & MSG_F_CLOCK_BAD) != 0;
 }
 
 bool clock_bad_now(const struct clock *c)
@@ -265,7 +139,7 @@ int clock_create(struct clock **out, const struct clock_cfg *cfg, char *err,
 	atomic_store(&c->bad, cfg->hw && !c->phc);
 	if (cfg->emit) {
 		c->theta = hist_create(NS_PER_US, 100 * NS_PER_US, cfg->hugepages);
-		if (!c->theta || clock_binfit_init(&c->fit)) {
+		if (!c->theta || fit_bins_init(&c->fit)) {
 			snprintf(err, len, "cannot allocate the clock offset estimate: %s: %s",
 				 strerror(errno), cfg->hugepages ?
 				 "reserve two more hugepages (/proc/sys/vm/nr_hugepages) or drop -G" :
@@ -290,7 +164,7 @@ void clock_destroy(struct clock *c)
 	}
 	phc_destroy(c->phc);
 	hist_destroy(c->theta);
-	clock_binfit_free(&c->fit);
+	fit_bins_free(&c->fit);
 	free(c);
 }
 
@@ -478,7 +352,7 @@ static void report_phc(const struct clock *c, struct clock_report *cr)
 
 static void report_peer(const struct clock *c, struct clock_report *cr)
 {
-	struct clock_fit fit;
+	struct fit fit;
 	struct hist_stats st;
 
 	cr->pongs = c->pongs;
@@ -492,10 +366,10 @@ static void report_peer(const struct clock *c, struct clock_report *cr)
 	cr->peer_offset_ns = ns_add(c->theta_ref, hist_percentile(c->theta, 50));
 	cr->peer_min_ns = ns_add(c->theta_ref, st.min);
 	cr->peer_max_ns = ns_add(c->theta_ref, st.max);
-	if (clock_binfit_result(&c->fit, &fit, &cr->peer_fitted))
+	if (fit_bins_result(&c->fit, &fit, &cr->peer_fitted))
 		return;		/* no memory for the fit: no drift */
-	cr->peer_drift_valid = clock_fit_slope(&fit, &cr->peer_drift_ppb);
-	cr->peer_span_s = fit.t_last;
+	cr->peer_drift_valid = fit_slope(&fit, &cr->peer_drift_ppb);
+	cr->peer_span_s = fit.x_last;
 }
 
 void clock_report(const struct clock *c, struct clock_report *cr)
@@ -505,7 +379,7 @@ void clock_report(const struct clock *c, struct clock_report *cr)
 	cr->emit = c->cfg.emit;
 	cr->hw = c->cfg.hw;
 	cr->one_way = c->cfg.one_way;
-	cr->tcp = c->cfg.tcp;
+	cr->ack = c->cfg.ack;
 	cr->max_offset_ns = c->cfg.max_offset_ns;
 	cr->interval_ns = c->cfg.interval_ns;
 	cr->have_ts_info = c->have_ts_info;
@@ -563,7 +437,7 @@ static void judge_sampler(struct clock_report *cr)
 static void judge_phc(struct clock_report *cr)
 {
 	const char *comps = !cr->emit ? "reflect_rx and reflect_tx" :
-		cr->tcp ? "emit_tx, emit_rx and emit_ack" : "emit_tx and emit_rx";
+		cr->ack ? "emit_tx, emit_rx and emit_ack" : "emit_tx and emit_rx";
 	const struct phc_summary *s = &cr->phc_sum;
 	int64_t bound = cr->max_offset_ns;
 	char fix[320], why[CLOCK_WHY_LEN];
@@ -686,4 +560,108 @@ const char *clock_metric_untrusted(const struct clock_report *cr,
 	if (host == (cr->emit ? 0 : 1))
 		return cr->local_trusted ? NULL : cr->local_why;
 	return cr->peer_trusted ? NULL : cr->peer_why;
+}
+
+/* ---- the summary's "clock:" block ---- */
+
+/* Where the sampler thread read the PHC: text " (during the run by a
+ * thread on CPU 1,2)" and JSON "sampler_cpus": [1, 2] (empty without one). */
+static void print_sampler_cpus(struct out *o, uint64_t cpus)
+{
+	const char *sep = " (during the run by a thread on CPU ";
+
+	out_arr(o, "sampler_cpus");
+	for (int i = 0; i < 64; i++) {
+		if (!(cpus & (1ULL << i)))
+			continue;
+		out_text(o, "%s", sep);
+		out_i64(o, NULL, "%" PRId64, i);
+		sep = ",";
+	}
+	if (cpus)
+		out_text(o, ")");
+	out_arr_end(o);
+}
+
+/* The NIC clock against the system clock: one text line, the phc_* fields. */
+static void print_phc(struct out *o, const struct clock_report *cr)
+{
+	const struct phc_summary *s = &cr->phc_sum;
+	bool have = cr->have_phc_samples;
+
+	if (!cr->hw)
+		out_text(o, "  PHC: none: the wire stamps are the kernel's, in the system clock (nothing to compare)\n");
+	else if (!have)
+		out_text(o, "  PHC: not compared: %s\n", cr->phc_error);
+	out_str_or_null(o, "phc", NULL, cr->have_phc ? cr->phc : NULL);
+	out_i64_or_null(o, "phc_index", NULL, cr->have_ts_info, cr->ts_info.phc_index);
+	out_str_or_null(o, "phc_method", NULL, have ? phc_method_name(s->method) : NULL);
+	if (have)
+		out_text(o, "  PHC %s (%s): NIC - system clock", cr->phc, phc_method_name(s->method));
+	out_i64_or_null(o, "phc_offset_ns", " %+" PRId64 " ns at start", have, s->offset_start_ns);
+	out_i64_or_null(o, "phc_offset_end_ns", ", %+" PRId64 " ns at end", have, s->offset_end_ns);
+	out_i64_or_null(o, "phc_offset_max_abs_ns", " (|max| %" PRId64 " ns)", have,
+			s->offset_max_abs_ns);
+	out_dbl_or_null(o, "phc_drift_ppb", ", drift %+.1f ppb", have && s->drift_valid, s->drift_ppb);
+	if (have && s->drift_valid)
+		out_text(o, " over %.1f s", cr->phc_span_s);
+	if (have)
+		out_text(o, ", %u readings", s->samples);
+	print_sampler_cpus(o, cr->sampler_cpus);
+	if (have)
+		out_text(o, "\n");
+	out_u64(o, "phc_samples", NULL, s->samples);
+	out_u64(o, "phc_read_errors", NULL, cr->phc_read_errors);
+	if (cr->phc_error[0])
+		out_str(o, "phc_error", NULL, cr->phc_error);
+	out_bool(o, "trusted", NULL, cr->local_trusted);
+}
+
+/* Between the hosts (emitter): theta's median and drift. */
+static void print_peer(struct out *o, const struct clock_report *cr)
+{
+	bool have = cr->peer_samples > 0, text = cr->emit && have;
+
+	if (text)
+		out_text(o, "  peer: reflector's wire clock - emitter's (theta, if the paths are symmetric)");
+	else if (cr->emit)
+		out_text(o, "  peer: no transaction carried all four wire stamps (the reflector's travel in pongs of 72 bytes or more)\n");
+	out_i64_or_null(o, "peer_offset_ns", text ? " %+" PRId64 " ns" : NULL, have,
+			cr->peer_offset_ns);
+	if (text)
+		out_text(o, ", median of %" PRIu64, cr->peer_samples);
+	out_i64_or_null(o, "peer_offset_min_ns", text ? " (%+" PRId64 : NULL, have, cr->peer_min_ns);
+	out_i64_or_null(o, "peer_offset_max_ns", text ? " to %+" PRId64 ")" : NULL, have,
+			cr->peer_max_ns);
+	out_dbl_or_null(o, "peer_drift_ppb", text ? ", drift %+.1f ppb" : NULL,
+			have && cr->peer_drift_valid, cr->peer_drift_ppb);
+	if (text && cr->peer_drift_valid)
+		out_text(o, " over %.1f s", cr->peer_span_s);
+	if (text)
+		out_text(o, "\n");
+	out_u64(o, "peer_samples", NULL, cr->peer_samples);
+	out_u64(o, "peer_drift_bins", NULL, cr->peer_fitted);
+	if (!cr->emit)
+		return;
+	out_u64(o, "pongs", NULL, cr->pongs);
+	out_u64(o, "pongs_clock_bad", NULL, cr->pongs_clock_bad);
+	out_bool(o, "peer_trusted", NULL, cr->peer_trusted);
+	out_bool(o, "one_way_trusted", NULL, cr->hosts_trusted);
+}
+
+void clock_print(struct out *o, const struct clock_report *cr, bool local_hw,
+		 const struct hwts *h)
+{
+	out_text(o, "\nclock:\n");
+	out_obj(o, "clock");
+	out_str(o, "local_source", NULL, local_hw ? "hardware" : "kernel");
+	out_i64(o, "max_offset_ns", NULL, cr->max_offset_ns);
+	print_phc(o, cr);
+	print_peer(o, cr);
+	out_arr(o, "warnings");
+	for (unsigned int i = 0; i < cr->nwarn; i++)
+		out_str(o, NULL, "  warning: %s\n", cr->warn[i]);
+	out_arr_end(o);
+	hwts_print(o, h);
+	out_obj_end(o);
 }

@@ -15,7 +15,7 @@
  *   log-linear histogram of the deviations from the first value, exact
  *   within +-2048 ns of it) and its drift (a running least-squares fit of
  *   theta against T1 through the least-delayed transaction of each bin of
- *   T1, see struct clock_binfit).
+ *   T1, see struct fit_bins in fit.h).
  * - The judgement at the end: which components can be trusted (those that
  *   subtract a system-clock stamp from a NIC stamp need the two clocks to
  *   agree; the one-way delays need the two hosts' clocks to agree), and the
@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fit.h"
 #include "metric.h"
 #include "timeutil.h"
 #include "phc.h"
@@ -45,7 +46,7 @@ struct clock_cfg {
 	bool hw;			/* the wire stamps are the NIC's: check its PHC */
 	bool emit;			/* emitter: theta from the four stamps */
 	bool one_way;			/* --one-way: the hosts' clocks must agree */
-	bool tcp;			/* --tcp: emit_ack crosses the clocks too */
+	bool ack;			/* ACK stamps (--tcp): emit_ack crosses the clocks too */
 	int64_t max_offset_ns;		/* --max-clock-offset */
 	int64_t interval_ns;		/* --phc-interval; 0: at start and end only */
 	bool hugepages;			/* -G: theta's histogram in hugepages */
@@ -75,11 +76,11 @@ void clock_stop(struct clock *c);
 /*
  * Reflector, per pong: does this side's last PHC reading differ from the
  * system clock by more than the bound (or was the PHC not readable)? The
- * pong says so (WIRE_F_CLOCK_BAD). One relaxed atomic load.
+ * pong says so (MSG_F_CLOCK_BAD). One relaxed atomic load.
  */
 bool clock_bad_now(const struct clock *c);
 
-/* Emitter, per pong with a body: count the reflector's WIRE_F_CLOCK_BAD. */
+/* Emitter, per pong with a body: count the reflector's MSG_F_CLOCK_BAD. */
 void clock_pong(struct clock *c, uint16_t flags);
 
 /* Emitter: a measured transaction whose T3 arrived: theta into the median
@@ -88,66 +89,6 @@ void clock_peer_add(struct clock *c, const struct txrec *rec);
 
 /* theta of rec, ns; false when a wire stamp is missing. */
 bool clock_theta(const struct txrec *rec, int64_t *theta_ns);
-
-/* A running least-squares line y(t), Welford's update, centred on the
- * first point. Zero-initialised is empty. */
-struct clock_fit {
-	uint64_t n;
-	int64_t t0_ns, y0_ns;	/* the first point */
-	double mt, my;		/* means, s and ns from the first point */
-	double stt, sty;	/* sums of squares and products about the means */
-	double t_last;		/* s from the first point to the last */
-};
-
-void clock_fit_add(struct clock_fit *f, int64_t t_ns, int64_t y_ns);
-
-/*
- * theta's drift. Of every bin of T1 (CLOCK_BIN_NS at first) only the
- * transaction with the shortest network time is kept, as NTP's clock
- * filter keeps the sample of least delay: a pong held up one way moves
- * theta by half the delay. At most CLOCK_PICKS picks are held: when full,
- * neighbours are merged (the less delayed stays) and the bins widened, so
- * memory is bounded at any run length. At the end, picks whose network
- * time is far above the others' (a bin of stalled transactions only) are
- * left out, and a least-squares line goes through the rest.
- */
-#define CLOCK_BIN_NS (10 * NS_PER_MS)
-#define CLOCK_PICKS 4096
-#define CLOCK_STALL_NS 1000	/* picks above the median network time by more
-				 * than this (or 8 MADs) are left out */
-
-struct clock_pick {
-	int64_t t1_ns, net_ns, theta_ns;
-};
-
-struct clock_binfit {
-	struct clock_pick *picks;	/* CLOCK_PICKS, allocated by init */
-	unsigned int n;			/* picks of closed bins */
-	int64_t bin_ns;			/* bin width now */
-	bool open;			/* the open bin has a pick */
-	int64_t bin_start;		/* T1 of its first transaction */
-	struct clock_pick best;		/* its least-delayed so far */
-};
-
-/* Allocate and touch the picks: 0 or -ENOMEM. */
-int clock_binfit_init(struct clock_binfit *b);
-void clock_binfit_free(struct clock_binfit *b);
-
-/* One transaction: T1, network time ((T4 - T1) - (T3 - T2)), theta. No
- * allocation; a merge (when full) is one pass over the picks. */
-void clock_binfit_add(struct clock_binfit *b, int64_t t1_ns, int64_t net_ns,
-		      int64_t theta_ns);
-
-/*
- * The line through the picks (the open bin's too), the stalled ones left
- * out: *out, and in *kept how many went in. Not for the packet loop (it
- * sorts a copy). -ENOMEM when the copy cannot be made.
- */
-int clock_binfit_result(const struct clock_binfit *b, struct clock_fit *out,
-			unsigned int *kept);
-/* Slope in ns per s (ppb for an offset); false with fewer than 2 points
- * or no spread in t. */
-bool clock_fit_slope(const struct clock_fit *f, double *ppb);
 
 /*
  * The sampler's CPUs: the CPUs 0..ncpu-1 that the measuring thread's mask
@@ -159,7 +100,7 @@ int clock_sampler_cpus(int ncpu, const cpu_set_t *main, int cur, cpu_set_t *out)
 /* Everything the summary says about the clocks (text and JSON). */
 struct clock_report {
 	char iface[32];
-	bool emit, hw, one_way, tcp;
+	bool emit, hw, one_way, ack;
 	int64_t max_offset_ns;
 	/* capabilities (ETHTOOL_GET_TS_INFO) */
 	bool have_ts_info;
@@ -204,5 +145,16 @@ void clock_judge(struct clock_report *cr);
 /* Why metric d (of this side) cannot be trusted, or NULL when it can. */
 const char *clock_metric_untrusted(const struct clock_report *cr,
 				   const struct metric_def *d);
+
+struct out;
+struct hwts;
+
+/*
+ * The summary's "clock:" block and "clock" object from cr: the PHC line,
+ * the peer line, the warnings; local_hw says whose stamps this side's
+ * are; h, the interface's timestamping (JSON only).
+ */
+void clock_print(struct out *o, const struct clock_report *cr, bool local_hw,
+		 const struct hwts *h);
 
 #endif

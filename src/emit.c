@@ -4,8 +4,9 @@
  * follow-up fetch after a breach. One transaction is the same in all
  * three (emit_transact); the phases differ in what they count and when
  * they stop. Measuring open loop (--open-loop) has a loop of its own
- * (emit_measure_open). Every count of the measured run, in both loops,
- * goes through emit_count_sent/_received/_lost/_late.
+ * (openloop.c: ol_measure), which shares the steps of emitter.h. Every
+ * count of the measured run, in both loops, goes through
+ * emit_count_sent/_received/_lost/_late.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,8 +17,8 @@
 #include "auth.h"
 #include "capture.h"
 #include "emit.h"
+#include "emitter.h"
 #include "measure.h"
-#include "report.h"
 #include "series.h"
 
 #define RX_BUF_LEN RANT_TCP_MAX_LEN		/* the largest message of any transport */
@@ -27,23 +28,6 @@
 
 static uint8_t rx_buf[RX_BUF_LEN];
 static uint8_t tx_buf[RANT_TCP_MAX_LEN];
-
-struct emitter {
-	struct run *r;
-	uint64_t seq;			/* last ping sent */
-	uint64_t first_measured;	/* seq of the first measured ping, 0: none yet */
-	uint64_t pongs;			/* pongs matched, any phase */
-	struct pong_window seen;
-	struct txrec last;		/* last measured, awaiting its follow-up */
-	bool last_valid;
-	uint32_t size;			/* bytes of this phase's pings (-m, or a sweep's size) */
-	int64_t gone_since;		/* TCP: monotonic ns since the connection is down, or 0 */
-	bool rx_stamped;		/* the last pong came with an RX stamp */
-	int64_t prev_t1, prev_t4;	/* wire stamps of the last measured one */
-	int64_t late_ns;		/* --interval: how late after its slot the ping left */
-	struct loss_track loss;		/* bursts and reordering */
-	struct ol_table *ol;		/* measuring open loop: the pings in flight, else NULL */
-};
 
 _Static_assert(EMIT_WINDOW >= OL_MAX_SLOTS, "the pong window covers every ping in flight");
 
@@ -70,13 +54,14 @@ static bool pong_window_test_set(struct pong_window *w, uint64_t seq)
 	return was;
 }
 
-enum pong_class emit_classify(struct pong_window *w, const void *buf,
-			      ssize_t len, uint32_t size, uint32_t session,
-			      uint64_t seq, struct wire_hdr *h)
+enum pong_class emit_classify(struct pong_window *w, const struct msgfmt_ctx *fmt,
+			      const void *buf, ssize_t len, uint32_t wire_len,
+			      uint32_t session, uint64_t seq, struct msg_hdr *h)
 {
-	if (len < 0 || wire_parse(buf, (size_t)len, WIRE_PONG, h) ||
-	    (size_t)len != size)
+	if (len < 0 || msgfmt_parse(fmt, buf, (size_t)len, MSG_PONG, h) ||
+	    (size_t)len != wire_len)
 		return PONG_INVALID;
+	h->seq = msgfmt_seq_near(fmt, seq, h->seq);
 	if (h->session != session)
 		return PONG_FOREIGN;
 	if (h->seq > seq)
@@ -91,7 +76,7 @@ enum pong_class emit_classify(struct pong_window *w, const void *buf,
 /* ---- the counts of the measured run: every one goes through these ---- */
 
 /* A measured ping left at t_sent (its T1_SW). */
-static void emit_count_sent(struct emitter *e, uint64_t seq, int64_t t_sent)
+void emit_count_sent(struct emitter *e, uint64_t seq, int64_t t_sent)
 {
 	struct run *r = e->r;
 
@@ -133,7 +118,7 @@ static void emit_count_lost(struct emitter *e, uint64_t seq, int64_t t_sent)
 }
 
 /* The pong of seq came after its ping was counted lost. */
-static void emit_count_late(struct emitter *e, uint64_t seq)
+void emit_count_late(struct emitter *e, uint64_t seq)
 {
 	(void)seq;	/* counted in the interval it is seen in */
 	e->r->cnt.late++;
@@ -142,8 +127,8 @@ static void emit_count_late(struct emitter *e, uint64_t seq)
 }
 
 /* A datagram that is not the pong of a ping in flight: counted by class. */
-static void emit_count_stray(struct emitter *e, enum pong_class k,
-			     const struct wire_hdr *h)
+void emit_count_stray(struct emitter *e, enum pong_class k,
+			     const struct msg_hdr *h)
 {
 	struct run *r = e->r;
 
@@ -177,17 +162,17 @@ static void emit_count_stray(struct emitter *e, enum pong_class k,
  * seq as seen. Other datagrams pass here and are counted invalid after.
  * false after counting it (invalid, unauthenticated).
  */
-static bool emit_authentic(struct emitter *e, const struct sk_msg *m)
+bool emit_authentic(struct emitter *e, const struct sk_msg *m)
 {
 	struct run *r = e->r;
-	struct wire_hdr h;
+	struct msg_hdr h;
 
-	if (!r->auth || m->len < 0 || (size_t)m->len != e->size ||
-	    wire_parse(rx_buf, (size_t)m->len, WIRE_PONG, &h))
+	if (!r->auth || m->len < 0 || (size_t)m->len != e->len ||
+	    msgfmt_parse(&r->fmt, rx_buf, (size_t)m->len, MSG_PONG, &h))
 		return true;
-	if (!(h.flags & WIRE_F_AUTH))
+	if (!(h.flags & MSG_F_MAC))
 		r->peer_no_key = true;	/* a reflector without --key */
-	else if (auth_verify(r->auth, rx_buf, (size_t)m->len))
+	else if (msgfmt_verify(&r->fmt, r->auth, rx_buf, (size_t)m->len))
 		return true;
 	r->cnt.invalid++;
 	r->cnt.unauthenticated++;
@@ -195,13 +180,14 @@ static bool emit_authentic(struct emitter *e, const struct sk_msg *m)
 }
 
 /* Classify one datagram; 1 if it is the pong awaited, else 0 after counting it. */
-static int emit_match(struct emitter *e, const struct sk_msg *m, struct wire_hdr *h)
+static int emit_match(struct emitter *e, const struct sk_msg *m, struct msg_hdr *h)
 {
 	enum pong_class k;
 
 	if (!emit_authentic(e, m))
 		return 0;
-	k = emit_classify(&e->seen, rx_buf, m->len, e->size, e->r->session, e->seq, h);
+	k = emit_classify(&e->seen, &e->r->fmt, rx_buf, m->len, e->len, e->r->session,
+			  e->seq, h);
 	if (k == PONG_MATCH)
 		return 1;
 	emit_count_stray(e, k, h);
@@ -210,7 +196,7 @@ static int emit_match(struct emitter *e, const struct sk_msg *m, struct wire_hdr
 
 /* Wait for the pong of e->seq until deadline; 1 got it, 0 timed out. */
 static int emit_wait_pong(struct emitter *e, bool poll_wait, int64_t deadline,
-			  struct sk_msg *m, struct wire_hdr *h)
+			  struct sk_msg *m, struct msg_hdr *h)
 {
 	struct run *r = e->r;
 	bool blocking = poll_wait;	/* SO_RCVTIMEO is --timeout */
@@ -272,46 +258,46 @@ static void emit_follow_up(struct emitter *e, uint64_t fu_seq, int64_t fu_t3)
 }
 
 /* Fill rec from the pong; patch an earlier record from the follow-up. */
-static void emit_take_pong(struct emitter *e, struct txrec *rec,
-			   const struct wire_hdr *h)
+void emit_take_pong(struct emitter *e, struct txrec *rec,
+			   const struct msg_hdr *h)
 {
 	struct run *r = e->r;
-	struct wire_body b;
+	struct msg_body b;
 
-	if (wire_parse_body(rx_buf, h->len - (r->auth ? WIRE_MAC_LEN : 0), &b))
+	if (msgfmt_parse_body(&r->fmt, rx_buf, h, &b))
 		return;
 	r->peer_body = true;
-	r->peer_hw = h->flags & WIRE_F_T2_HW;
+	r->peer_hw = h->flags & MSG_F_T2_HW;
 	clock_pong(r->clock, h->flags);
-	if (h->flags & WIRE_F_T2)
+	if (h->flags & MSG_F_T2)
 		rec->t2_wire = b.t2_wire;
-	if (h->flags & WIRE_F_SW) {
+	if (h->flags & MSG_F_SW) {
 		rec->t2_sw = b.t2_sw;
 		txrec_set_t3_sw(rec, b.t3_sw);
 	}
-	if (h->flags & WIRE_F_FU)
-		emit_follow_up(e, b.fu_seq, b.fu_t3_wire);
+	if (h->flags & MSG_F_FU)
+		emit_follow_up(e, msgfmt_seq_near(&r->fmt, e->seq, b.fu_seq), b.fu_t3_wire);
 }
 
 /* The ping's header for the phase: measured or not, SW stamps asked. */
 static void emit_set_flags(const struct emitter *e, bool measured)
 {
-	const struct run *r = e->r;
-	struct wire_hdr h = {
-		.type = WIRE_PING,
-		.flags = (uint16_t)((measured ? 0 : WIRE_F_WARMUP) |
-				    (r->cfg->sw ? WIRE_F_WANT_SW : 0) |
-				    (r->auth ? WIRE_F_AUTH : 0)),
+	struct run *r = e->r;
+	struct msg_hdr h = {
+		.type = MSG_PING,
+		.flags = (uint16_t)((measured ? 0 : MSG_F_WARMUP) |
+				    (r->cfg->sw ? MSG_F_WANT_SW : 0) |
+				    (r->auth ? MSG_F_MAC : 0)),
 		.session = r->session,
-		.len = e->size,
+		.len = e->len,
 	};
 
-	wire_put_hdr(tx_buf, &h);
+	msgfmt_put_ping(&r->fmt, tx_buf, &h);
 }
 
 /* The ping's TX stamp into rec, and its SCHED stamp (it came before the
  * SND stamp: it is in the stash) for the sender's queue. */
-static void emit_tx_stamped(struct emitter *e, struct txrec *rec, uint32_t key,
+void emit_tx_stamped(struct emitter *e, struct txrec *rec, uint32_t key,
 			    const struct ts_stamps *txs)
 {
 	struct ts_stamps sch;
@@ -344,7 +330,7 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 	struct run *r = e->r;
 	const struct rant_cfg *c = r->cfg;
 	struct ts_stamps txs;
-	struct wire_hdr h;
+	struct msg_hdr h;
 	struct sk_msg m;
 	int64_t t1_sw, t4_wire;
 	uint32_t key, ack_key;
@@ -352,11 +338,11 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 
 	pong_window_forget(&e->seen, ++e->seq);
 	t1_sw = realtime_ns();
-	wire_set_seq(tx_buf, e->seq, t1_sw);
+	msgfmt_set_seq(&r->fmt, tx_buf, e->seq, t1_sw);
 	/* --key: the MAC covers T1_SW, so its cost lands in T1_SW -> T1 wire. */
 	if (r->auth)
-		auth_sign(r->auth, tx_buf, e->size);
-	ret = r->tp->send(&r->sk, tx_buf, e->size, NULL, &key);
+		msgfmt_sign(&r->fmt, r->auth, tx_buf, e->len);
+	ret = r->tp->send(&r->sk, tx_buf, e->len, NULL, &key);
 	if (ret) {
 		if (ret == -ENOTCONN) {
 			emit_unanswered(e, rec, t1_sw, NULL);
@@ -381,7 +367,7 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 	if (sk_tx_stamp(&r->sk, key, TX_STAMP_WAIT_NS, &txs) == 0)
 		emit_tx_stamped(e, rec, key, &txs);
 	/* The ACK came with (or before) the pong: queued already. */
-	if (c->tcp && sk_tx_ack(&r->sk, ack_key, 0, &txs) == 0)
+	if (r->tp->caps.ack_stamps && sk_tx_ack(&r->sk, ack_key, 0, &txs) == 0)
 		txrec_set_ack(rec, txs.kn_ns);
 	/*
 	 * Read in time but stamped after --timeout (this process was
@@ -420,7 +406,7 @@ static int emit_warmup_failed(struct emitter *e)
 		snprintf(r->failure, sizeof(r->failure),
 			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there with the same --key? (a reflector with another key answers nothing, and counts the pings as unauthenticated)",
 			 c->addr, c->port, WARMUP_LIMIT_NS / NS_PER_SEC);
-	else if (!e->pongs && c->tcp && tcp_stats(&r->sk)->garbage)
+	else if (!e->pongs && r->tp->caps.stream && tcp_stats(&r->sk)->garbage)
 		snprintf(r->failure, sizeof(r->failure),
 			 "%s port %u accepts TCP but does not speak rant (%llu connections dropped): is another service on that port?",
 			 c->addr, c->port, (unsigned long long)tcp_stats(&r->sk)->garbage);
@@ -514,7 +500,7 @@ static void emit_backwards(struct emitter *e, const struct txrec *rec)
  * -t. rec has T3 already when the follow-up came before (open loop),
  * else it waits for it in e->last.
  */
-static enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
+enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 {
 	struct run *r = e->r;
 	bool have_rtt, have_t3 = txrec_stamp(rec, P_T3_WIRE) != TS_NONE;
@@ -546,7 +532,7 @@ static enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 
 /* A measured ping without its pong in time: counted, and its row logged
  * (the stamps it has, LOST). */
-static enum measure_next emit_lost(struct emitter *e, struct txrec *rec)
+enum measure_next emit_lost(struct emitter *e, struct txrec *rec)
 {
 	emit_count_lost(e, rec->seq, rec->t1_sw);
 	txrec_set_lost(rec);
@@ -558,7 +544,7 @@ static enum measure_next emit_lost(struct emitter *e, struct txrec *rec)
 static void emit_say_measuring(const struct emitter *e)
 {
 	const struct run *r = e->r;
-	FILE *f = report_text_stream(r);
+	FILE *f = r->text;
 
 	if (r->sweep_idx == 0)
 		fprintf(f, "measuring: warm-up done after %" PRIu64 " pings\n", r->cnt.warmup);
@@ -589,7 +575,7 @@ static int emit_peer_gone(struct emitter *e)
 }
 
 /* Measuring starts: the pings are measured from now on. */
-static void emit_measure_begin(struct emitter *e)
+void emit_measure_begin(struct emitter *e)
 {
 	struct run *r = e->r;
 
@@ -604,7 +590,7 @@ static void emit_measure_begin(struct emitter *e)
 
 /* -c reached, or -d: t (monotonic ns) at or past end (0: no -d)? The
  * reason in r->stop_reason. */
-static bool emit_enough(struct emitter *e, uint64_t sent, int64_t t, int64_t end)
+bool emit_enough(struct emitter *e, uint64_t sent, int64_t t, int64_t end)
 {
 	const struct rant_cfg *c = e->r->cfg;
 
@@ -675,232 +661,6 @@ static enum measure_next emit_measure(struct emitter *e)
 	return MEASURE_GO_ON;
 }
 
-/* ---- open loop (--open-loop) ---- */
-
-/* The ping of the slot due (monotonic ns), now: the table has room for
- * it. false when the send failed (counted). */
-static bool emit_open_send(struct emitter *e, int64_t due, int64_t now)
-{
-	struct run *r = e->r;
-	struct ol_entry *x;
-	int64_t t1_sw;
-	uint32_t key;
-
-	pong_window_forget(&e->seen, ++e->seq);
-	t1_sw = realtime_ns();
-	wire_set_seq(tx_buf, e->seq, t1_sw);
-	if (r->auth)
-		auth_sign(r->auth, tx_buf, e->size);
-	if (r->tp->send(&r->sk, tx_buf, e->size, NULL, &key)) {
-		r->cnt.send_errors++;
-		return false;
-	}
-	x = ol_put(e->ol, e->seq);
-	x->rec.t1_sw = t1_sw;
-	x->key = key;
-	x->sent_mono = now;
-	x->late_ns = now - due;
-	if (x->late_ns >= r->cfg->interval_ns)
-		r->cnt.missed_slots++;
-	r->cnt.inflight_max = e->ol->inflight_max;
-	emit_count_sent(e, e->seq, t1_sw);
-	return true;
-}
-
-/* A pong of the ping x, still in flight: its stamps and body. */
-static void emit_open_answered(struct emitter *e, struct ol_entry *x,
-			       const struct sk_msg *m, const struct wire_hdr *h)
-{
-	struct run *r = e->r;
-
-	x->state = OL_ANSWERED;
-	x->answered_mono = monotonic_ns();
-	x->t4_wire = ts_wire(&m->rx, r->sk.hw);
-	x->t4_sw = m->sw_ns;
-	ol_landed(e->ol);
-	e->pongs++;
-	if (loss_arrived(&e->loss, h->seq))
-		r->cnt.reordered = e->loss.reordered;
-	emit_take_pong(e, &x->rec, h);
-}
-
-/* Every datagram queued now: a pong of a ping in flight, or counted. */
-static void emit_open_receive(struct emitter *e)
-{
-	struct run *r = e->r;
-	struct wire_hdr h;
-	struct sk_msg m;
-	int ret;
-
-	while ((ret = r->tp->recv(&r->sk, rx_buf, sizeof(rx_buf), &m, r->cfg->sw,
-				  false)) != -EAGAIN) {
-		enum pong_class k;
-		struct ol_entry *x;
-
-		if (ret == -ECONNREFUSED || ret == -EINTR)
-			continue;	/* the reflector's port was closed: pings get lost */
-		if (ret)
-			return;
-		if (!emit_authentic(e, &m))
-			continue;
-		/* MATCH: the newest ping's; LATE: the first copy of an earlier one's */
-		k = emit_classify(&e->seen, rx_buf, m.len, e->size, r->session, e->seq, &h);
-		if (k == PONG_MATCH || k == PONG_LATE) {
-			x = ol_get(e->ol, h.seq);
-			if (x && x->state == OL_SENT) {
-				emit_open_answered(e, x, &m, &h);
-				continue;
-			}
-			k = x ? PONG_DUPLICATE : PONG_LATE;
-		}
-		emit_count_stray(e, k, &h);
-	}
-}
-
-/* The TX stamps queued now, each to its ping (by OPT_ID key). */
-static void emit_open_harvest(struct emitter *e)
-{
-	struct run *r = e->r;
-	struct ts_stamps ts;
-	uint32_t key;
-
-	while (sk_tx_next(&r->sk, &key, &ts) == 0) {
-		/* UDP: seq and key both advance by one per send, so the
-		 * newest key (tx_key - 1) is e->seq's. */
-		uint64_t seq = e->seq - (uint32_t)(r->sk.tx_key - 1 - key);
-		struct ol_entry *x = ol_get(e->ol, seq);
-
-		if (x && x->key == key)
-			emit_tx_stamped(e, &x->rec, key, &ts);
-	}
-}
-
-/* An answered ping's turn: measured, or lost and late when its pong
- * came after --timeout (by the wire stamps where it has both). */
-static enum measure_next emit_open_done(struct emitter *e, struct ol_entry *x)
-{
-	struct txrec *rec = &x->rec;
-	int64_t took = x->answered_mono - x->sent_mono;
-	enum measure_next step;
-
-	if (rec->t1_wire != TS_NONE && x->t4_wire != TS_NONE)
-		took = x->t4_wire - rec->t1_wire;
-	txrec_set_t4_sw(rec, x->t4_sw);
-	if (took > e->r->cfg->timeout_ns) {
-		step = emit_lost(e, rec);
-		emit_count_late(e, rec->seq);
-		return step;
-	}
-	txrec_set_t4_wire(rec, x->t4_wire);
-	e->rx_stamped = x->t4_wire != TS_NONE;
-	e->late_ns = x->late_ns;
-	return emit_measured(e, rec);
-}
-
-/*
- * Retire the pings whose outcome is known, oldest first: answered (with
- * their TX stamp, or after OL_TX_WAIT_NS without) or past --timeout
- * (lost). The first step other than MEASURE_GO_ON is returned.
- */
-static enum measure_next emit_open_retire(struct emitter *e, int64_t now)
-{
-	enum measure_next step = MEASURE_GO_ON, s;
-	struct ol_entry *x;
-
-	while ((x = ol_oldest(e->ol))) {
-		if (x->state == OL_SENT) {
-			if (now - x->sent_mono <= e->r->cfg->timeout_ns)
-				break;
-			ol_landed(e->ol);
-			s = emit_lost(e, &x->rec);
-		} else {
-			if (x->rec.t1_wire == TS_NONE && now - x->answered_mono <= OL_TX_WAIT_NS)
-				break;
-			s = emit_open_done(e, x);
-		}
-		ol_retire(e->ol, x);
-		if (step == MEASURE_GO_ON)
-			step = s;
-	}
-	return step;
-}
-
-/* --block: sleep until the next slot (when sending), the oldest ping's
- * deadline, or a pong or TX stamp. */
-static void emit_open_sleep(struct emitter *e, bool sending, int64_t due)
-{
-	struct ol_entry *x = ol_oldest(e->ol);
-	int64_t deadline = sending ? due : INT64_MAX;
-
-	if (x) {
-		int64_t d = x->state == OL_SENT ? x->sent_mono + e->r->cfg->timeout_ns :
-			    x->answered_mono + OL_TX_WAIT_NS;
-
-		if (d < deadline)
-			deadline = d;
-	}
-	if (deadline != INT64_MAX)
-		sk_poll(&e->r->sk, deadline + 1);
-}
-
-/*
- * Measured pings of e->size, open loop: the ping of slot k leaves at
- * start + k x interval whatever became of the earlier ones (at once when
- * the emitter is late; when the table is full, once its oldest ping is
- * retired). Between sends, pongs are matched to their pings and TX
- * stamps harvested. Sending stops at -c, -d (the first slot at or past
- * its end), a signal, a breach or a full log; the pings in flight are
- * then waited for (at most --timeout) and counted, and the first reason
- * to stop stays the run's.
- */
-static enum measure_next emit_measure_open(struct emitter *e)
-{
-	struct run *r = e->r;
-	const struct rant_cfg *c = r->cfg;
-	enum measure_next step = MEASURE_GO_ON;
-	uint64_t sent = 0, slot = 0;
-	int64_t start, end, due = 0;
-	bool sending = true;
-
-	e->ol = &r->flight;
-	emit_measure_begin(e);
-	ol_reset(e->ol, e->seq + 1);
-	start = monotonic_ns();
-	end = c->duration_ns ? start + c->duration_ns : 0;
-	for (;;) {
-		int64_t now = monotonic_ns();
-		const char *why = r->stop_reason;
-		enum measure_next s;
-
-		due = start + (int64_t)slot * c->interval_ns;
-		if (sending && (run_stop || step != MEASURE_GO_ON ||
-				emit_enough(e, sent, due, end)))
-			sending = false;
-		if (sending && now >= due && ol_room(e->ol, e->seq + 1)) {
-			sent += emit_open_send(e, due, now);
-			slot++;
-		}
-		emit_open_receive(e);
-		/* Sleeping, every stamp is read: one left queued (a warm-up
-		 * ping's) would end each poll() at once. */
-		if (!ol_empty(e->ol) || c->block)
-			emit_open_harvest(e);
-		s = emit_open_retire(e, now);
-		if (step == MEASURE_GO_ON)
-			step = s;
-		if (!sending && why)
-			r->stop_reason = why;
-		if (!sending && ol_empty(e->ol))
-			break;
-		if (c->block)
-			emit_open_sleep(e, sending, due);
-	}
-	if (r->nsweep)
-		r->sweep[r->sweep_idx].done = !run_stop;
-	e->ol = NULL;
-	return step;
-}
-
 /* After a breach: one unmeasured ping more, whose pong carries the
  * breached transaction's T3 as its follow-up. */
 static void emit_fetch(struct emitter *e)
@@ -927,18 +687,19 @@ static int emit_sizes(struct emitter *e)
 	for (unsigned int i = 0; i < c->nsizes && !run_stop; i++) {
 		r->sweep_idx = i;
 		e->size = c->sizes[i];
+		e->len = msgfmt_wire_len(&r->fmt, e->size);
 		ret = emit_warmup(e);
 		if (ret)
 			break;
-		step = c->open_loop ? emit_measure_open(e) : emit_measure(e);
+		step = c->open_loop ? ol_measure(e) : emit_measure(e);
 		if (step != MEASURE_GO_ON)
 			break;
 	}
-	if (step == MEASURE_BREACH)
+	if (step == MEASURE_BREACH && r->fmt.f->caps.follow_up)
 		emit_fetch(e);
 	if (step == MEASURE_STOP && r->failure[0])
 		return -EIO;
-	if (!ret && c->tcp && e->gone_since && !r->failure[0]) {
+	if (!ret && r->tp->caps.stream && e->gone_since && !r->failure[0]) {
 		snprintf(r->failure, sizeof(r->failure),
 			 "the TCP connection to %s port %u broke and was down when the run ended: is the reflector still running?",
 			 c->addr, c->port);
@@ -949,7 +710,7 @@ static int emit_sizes(struct emitter *e)
 	return ret;
 }
 
-/* UDP sizes above the path MTU are sent as IP fragments: say so. */
+/* Datagrams above the path MTU are sent as IP fragments: say so. */
 static void emit_warn_mtu(const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -958,13 +719,14 @@ static void emit_warn_mtu(const struct run *r)
 	socklen_t len = sizeof(mtu);
 	uint32_t room;
 
-	if (c->tcp || getsockopt(r->sk.fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
+	if (r->tp->caps.stream || getsockopt(r->sk.fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
 				 v6 ? IPV6_MTU : IP_MTU, &mtu, &len) || mtu <= 0)
 		return;
-	room = (uint32_t)mtu - (v6 ? 48 : 28);	/* IP and UDP headers */
+	/* IP and UDP headers, and the format's (--ptp-mode's PTP header) */
+	room = (uint32_t)mtu - (v6 ? 48 : 28) - r->fmt.f->caps.overhead;
 	for (unsigned int i = 0; i < c->nsizes; i++)
 		if (c->sizes[i] > room)
-			fprintf(report_text_stream(r),
+			fprintf(r->text,
 				"warning: -m %u is above the path MTU to %s (%d bytes: at most %u bytes of UDP payload): each datagram is sent as IP fragments, and one lost fragment loses it\n",
 				c->sizes[i], c->addr, mtu, room);
 }
@@ -976,6 +738,9 @@ int emit_run(struct run *r)
 
 	memset(&e, 0, sizeof(e));
 	e.r = r;
+	e.rx = rx_buf;
+	e.rx_len = sizeof(rx_buf);
+	e.tx = tx_buf;
 	emit_warn_mtu(r);
 	ret = emit_sizes(&e);
 	r->end_ns = realtime_ns();

@@ -24,7 +24,7 @@
 #include <sys/types.h>
 
 #include "run.h"
-#include "wire.h"
+#include "msgfmt.h"
 
 /*
  * Run the emitter on a set-up run. 0 when it measured (or was stopped by
@@ -53,13 +53,14 @@ void pong_window_forget(struct pong_window *w, uint64_t seq);
 
 /*
  * Classify len bytes in buf, received while waiting for the pong of
- * seq (the highest sent) in session, pings of size bytes; fills *h when
- * the header parses. Marks the pong seen in w. An earlier seq is
- * late the first time and a duplicate after; beyond the window, late.
+ * seq (the highest sent) in session, pings of wire_len bytes on the
+ * wire, parsed by the run's format fmt; fills *h (its seq widened to 64
+ * bits) when the header parses. Marks the pong seen in w. An earlier seq
+ * is late the first time and a duplicate after; beyond the window, late.
  */
-enum pong_class emit_classify(struct pong_window *w, const void *buf,
-			      ssize_t len, uint32_t size, uint32_t session,
-			      uint64_t seq, struct wire_hdr *h);
+enum pong_class emit_classify(struct pong_window *w, const struct msgfmt_ctx *fmt,
+			      const void *buf, ssize_t len, uint32_t wire_len,
+			      uint32_t session, uint64_t seq, struct msg_hdr *h);
 
 /*
  * A late or duplicate pong is warm-up traffic, counted apart

@@ -13,7 +13,7 @@
 #include <sys/ioctl.h>
 
 #include "hwts.h"
-#include "json.h"
+#include "out.h"
 #include "missing.h"
 
 /* ---- what a filter stamps ---- */
@@ -370,51 +370,13 @@ int hwts_setup(int fd, const char *iface, bool no_hw, bool ptp_mode,
 
 /* ---- reports ---- */
 
-static void print_names(FILE *f, uint32_t mask, const char *(*name)(unsigned int))
-{
-	for (unsigned int bit = 0; bit < 32; bit++) {
-		const char *n;
-
-		if (!(mask & (1u << bit)))
-			continue;
-		n = name(bit);
-		if (n)
-			fprintf(f, "\t%s\n", n);
-		else
-			fprintf(f, "\tbit-%u\n", bit);
-	}
-}
-
-void hwts_print_caps(FILE *f, const char *iface, const struct hwts *h)
-{
-	const struct phc_ts_info *i = &h->info;
-
-	if (h->info_ret) {
-		fprintf(f, "%s: timestamping capabilities not readable (ETHTOOL_GET_TS_INFO: %s)\n",
-			iface, strerror(-h->info_ret));
-		return;
-	}
-	fprintf(f, "Time stamping parameters for %s:\nCapabilities:\n", iface);
-	print_names(f, i->so_timestamping, phc_sof_name);
-	if (i->phc_index < 0)
-		fprintf(f, "PTP Hardware Clock: none\n");
-	else
-		fprintf(f, "PTP Hardware Clock: %d\n", i->phc_index);
-	fprintf(f, "Hardware Transmit Timestamp Modes:%s\n", i->tx_types ? "" : " none");
-	print_names(f, i->tx_types, phc_tx_type_name);
-	fprintf(f, "Hardware Receive Filter Modes:%s\n", i->rx_filters ? "" : " none");
-	print_names(f, i->rx_filters, phc_rx_filter_name);
-	if (h->use_known)
-		fprintf(f, "In force: tx %s, rx %s%s\n", tx_name(h->use.tx_type),
-			rx_name(h->use.rx_filter), h->other ? " (another process's setting)" : "");
-}
-
-static void json_names(struct json *j, const char *key, uint32_t mask,
-		       const char *(*name)(unsigned int))
+/* The names of the bits of mask: a line each, and the JSON array key. */
+static void print_names(struct out *o, const char *key, uint32_t mask,
+			const char *(*name)(unsigned int))
 {
 	char buf[16];
 
-	json_arr_begin(j, key);
+	out_arr(o, key);
 	for (unsigned int bit = 0; bit < 32; bit++) {
 		const char *n;
 
@@ -425,33 +387,60 @@ static void json_names(struct json *j, const char *key, uint32_t mask,
 			snprintf(buf, sizeof(buf), "bit-%u", bit);
 			n = buf;
 		}
-		json_str(j, NULL, n);
+		out_str(o, NULL, "\t%s\n", n);	/* text: ethtool -T's lines */
 	}
-	json_arr_end(j);
+	out_arr_end(o);
 }
 
-void hwts_json(struct json *j, const struct hwts *h)
+void hwts_print_caps(FILE *f, const char *iface, const struct hwts *h)
 {
+	const struct phc_ts_info *i = &h->info;
+	struct out o = { .t = f };
+
 	if (h->info_ret) {
-		json_null(j, "ts_info");
-	} else {
-		json_obj_begin(j, "ts_info");
-		json_names(j, "so_timestamping", h->info.so_timestamping, phc_sof_name);
-		json_i64(j, "phc_index", h->info.phc_index);
-		json_names(j, "tx_types", h->info.tx_types, phc_tx_type_name);
-		json_names(j, "rx_filters", h->info.rx_filters, phc_rx_filter_name);
-		json_obj_end(j);
-	}
-	if (!h->use_known) {
-		json_null(j, "hwtstamp");
+		fprintf(f, "%s: timestamping capabilities not readable (ETHTOOL_GET_TS_INFO: %s)\n",
+			iface, strerror(-h->info_ret));
 		return;
 	}
-	json_obj_begin(j, "hwtstamp");
-	json_str(j, "tx_type", tx_name(h->use.tx_type));
-	json_str(j, "rx_filter", rx_name(h->use.rx_filter));
-	json_bool(j, "other_process", h->other);
-	json_bool(j, "used", h->hw);
+	fprintf(f, "Time stamping parameters for %s:\nCapabilities:\n", iface);
+	print_names(&o, NULL, i->so_timestamping, phc_sof_name);
+	if (i->phc_index < 0)
+		fprintf(f, "PTP Hardware Clock: none\n");
+	else
+		fprintf(f, "PTP Hardware Clock: %d\n", i->phc_index);
+	fprintf(f, "Hardware Transmit Timestamp Modes:%s\n", i->tx_types ? "" : " none");
+	print_names(&o, NULL, i->tx_types, phc_tx_type_name);
+	fprintf(f, "Hardware Receive Filter Modes:%s\n", i->rx_filters ? "" : " none");
+	print_names(&o, NULL, i->rx_filters, phc_rx_filter_name);
+	if (h->use_known)
+		fprintf(f, "In force: tx %s, rx %s%s\n", tx_name(h->use.tx_type),
+			rx_name(h->use.rx_filter), h->other ? " (another process's setting)" : "");
+}
+
+void hwts_print(struct out *to, const struct hwts *h)
+{
+	struct out jo = out_json_only(to), *o = &jo;	/* the lines are -v's */
+
+	if (h->info_ret) {
+		out_null(o, "ts_info");
+	} else {
+		out_obj(o, "ts_info");
+		print_names(o, "so_timestamping", h->info.so_timestamping, phc_sof_name);
+		out_i64(o, "phc_index", NULL, h->info.phc_index);
+		print_names(o, "tx_types", h->info.tx_types, phc_tx_type_name);
+		print_names(o, "rx_filters", h->info.rx_filters, phc_rx_filter_name);
+		out_obj_end(o);
+	}
+	if (!h->use_known) {
+		out_null(o, "hwtstamp");
+		return;
+	}
+	out_obj(o, "hwtstamp");
+	out_str(o, "tx_type", NULL, tx_name(h->use.tx_type));
+	out_str(o, "rx_filter", NULL, rx_name(h->use.rx_filter));
+	out_bool(o, "other_process", NULL, h->other);
+	out_bool(o, "used", NULL, h->hw);
 	if (h->notice[0])
-		json_str(j, "notice", h->notice);
-	json_obj_end(j);
+		out_str(o, "notice", NULL, h->notice);
+	out_obj_end(o);
 }

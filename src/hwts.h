@@ -30,7 +30,7 @@
 
 #include "phc.h"
 
-struct json;
+struct out;
 
 /* What the interface answered. */
 struct hwts_facts {
@@ -97,9 +97,9 @@ int hwts_setup(int fd, const char *iface, bool no_hw, bool ptp_mode,
 /* The capabilities as `ethtool -T IFACE` prints them (rant -v). */
 void hwts_print_caps(FILE *f, const char *iface, const struct hwts *h);
 
-/* JSON (clock): "ts_info" (so_timestamping, phc_index, tx_types,
+/* JSON only (clock): "ts_info" (so_timestamping, phc_index, tx_types,
  * rx_filters as names; null when unread) and "hwtstamp" (the setting in
  * force, when known). */
-void hwts_json(struct json *j, const struct hwts *h);
+void hwts_print(struct out *o, const struct hwts *h);
 
 #endif

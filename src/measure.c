@@ -32,7 +32,7 @@ const struct txlog_fmt *measure_log_format(const struct run *r,
 		.hw = r->sk.hw,
 		.peer = emit && r->peer_body,
 		.peer_hw = r->peer_hw,
-		.ack = emit && r->cfg->tcp,
+		.ack = emit && r->tp->caps.ack_stamps,
 		.sched = true,
 		.lost = emit,
 	};

@@ -3,7 +3,7 @@
  * The metrics table and what derives from it (see metric.h).
  */
 #include "metric.h"
-#include "wire.h"
+#include "msgfmt.h"
 
 const struct metric_def metric_defs[M_COUNT] = {
 	[M_RTT] = { "rtt", "Round trip (T4 - T1)",
@@ -80,6 +80,14 @@ static uint32_t max_size(const struct rant_cfg *c)
 	return max;
 }
 
+/* Do the pongs of some size of the run carry the reflector's stamps? */
+static bool carry_body(const struct rant_cfg *c)
+{
+	const struct msgfmt_caps *k = &msgfmt_for(c)->caps;
+
+	return k->reflector_stamps && max_size(c) >= k->body_len;
+}
+
 bool metric_in_run(const struct rant_cfg *c, enum metric_id m)
 {
 	const struct metric_def *d = &metric_defs[m];
@@ -88,8 +96,8 @@ bool metric_in_run(const struct rant_cfg *c, enum metric_id m)
 		return false;
 	if (m == M_EMIT_ACK)
 		return c->tcp && c->mode == MODE_EMIT;
-	if (m == M_OWD_FWD || m == M_OWD_BACK)	/* --one-way needs pongs of 72+ */
-		return c->one_way && c->mode == MODE_EMIT && max_size(c) >= WIRE_PONG_LEN;
+	if (m == M_OWD_FWD || m == M_OWD_BACK)	/* --one-way needs pongs with a body */
+		return c->one_way && c->mode == MODE_EMIT && carry_body(c);
 	/* Each side's own queue (the reflector's is not carried in pongs). */
 	if (m == M_EMIT_QUEUE || m == M_REFLECT_QUEUE)
 		return (m == M_EMIT_QUEUE) == (c->mode == MODE_EMIT);
@@ -98,7 +106,7 @@ bool metric_in_run(const struct rant_cfg *c, enum metric_id m)
 		       m == M_REFLECT_PROC || m == M_REFLECT_TX;
 	/* The reflector's side travels in the pong body (in a sweep: in
 	 * the pongs of its sizes that are long enough). */
-	if (max_size(c) < WIRE_PONG_LEN)
+	if (!carry_body(c))
 		return m == M_RTT || m == M_RTT_SW || m == M_EMIT_TX ||
 		       m == M_EMIT_RX;
 	return true;

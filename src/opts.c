@@ -408,7 +408,8 @@ static void set_defaults(struct rant_cfg *c)
  */
 static int parse_sizes(struct parser *ps, struct rant_cfg *c)
 {
-	uint32_t hi = c->tcp ? RANT_TCP_MAX_LEN : c->ptp_mode ? PTP_MAX_PAYLOAD : WIRE_MAX_LEN;
+	/* the transport's largest message, less the format's own header */
+	uint32_t hi = (c->tcp ? RANT_TCP_MAX_LEN : WIRE_MAX_LEN) - msgfmt_for(c)->caps.overhead;
 	char msg[200];
 
 	if (!c->size_arg)
@@ -440,21 +441,22 @@ static int parse_allow(struct parser *ps, struct rant_cfg *c, const char *arg)
  */
 static int key_sizes(struct parser *ps, struct rant_cfg *c)
 {
+	const struct msgfmt_caps *k = &msgfmt_for(c)->caps;
 	char msg[200];
 
 	if (!c->key_path || c->mode != MODE_EMIT)
 		return 0;
 	if (!c->size_arg) {
-		c->size = c->sizes[0] = WIRE_AUTH_PONG_LEN;
+		c->size = c->sizes[0] = k->auth_body_len;
 		return 0;
 	}
 	for (unsigned int i = 0; i < c->nsizes; i++) {
-		if (c->sizes[i] >= WIRE_AUTH_MIN_LEN)
+		if (c->sizes[i] >= k->auth_min_len)
 			continue;
 		ps->o = opt_find('m');
-		snprintf(msg, sizeof(msg), "%u bytes cannot hold the header (%d) and the MAC of --key (%d): give -m %d or more (%d or more for the reflector's stamps)",
-			 c->sizes[i], WIRE_HDR_LEN, WIRE_MAC_LEN, WIRE_AUTH_MIN_LEN,
-			 WIRE_AUTH_PONG_LEN);
+		snprintf(msg, sizeof(msg), "%u bytes cannot hold the header (%u) and the MAC of --key (%u): give -m %u or more (%u or more for the reflector's stamps)",
+			 c->sizes[i], k->min_len, k->auth_min_len - k->min_len, k->auth_min_len,
+			 k->auth_body_len);
 		return bad(ps, "%s%s", msg, "");
 	}
 	return 0;
@@ -534,8 +536,10 @@ static uint64_t default_reach(const struct rant_cfg *c)
 /* Does any size of -m leave room for the pong body (the reflector's stamps)? */
 static bool sizes_carry_body(const struct rant_cfg *c)
 {
+	const struct msgfmt_caps *k = &msgfmt_for(c)->caps;
+
 	for (unsigned int i = 0; i < c->nsizes; i++)
-		if (c->sizes[i] >= WIRE_PONG_LEN)
+		if (k->reflector_stamps && c->sizes[i] >= k->body_len)
 			return true;
 	return false;
 }

@@ -13,7 +13,6 @@
 #include "reflect.h"
 #include "series.h"
 #include "session.h"
-#include "wire.h"
 
 #define RX_BUF_LEN RANT_TCP_MAX_LEN	/* the largest message of any transport */
 #define TX_STAMP_WAIT_NS (2 * NS_PER_MS)	/* HW TX stamps lag the send */
@@ -39,41 +38,34 @@ static int reflect_idle(bool blocked, int64_t end, unsigned int *spins)
 
 /* Answer one ping in place; returns the pong's T3 wire stamp. */
 static int64_t reflect_answer(struct run *r, const struct session *f,
-			      struct sk_msg *m, struct wire_hdr *h,
+			      struct sk_msg *m, const struct msg_hdr *h,
 			      struct txrec *rec, bool *sent)
 {
 	struct ts_stamps txs, sch;
-	struct wire_body b = { 0 };
-	uint16_t flags = h->flags & WIRE_F_PING_MASK;
+	struct msg_body b = { 0 };
+	uint16_t flags = 0;	/* which fields of the body hold data */
 	bool sw = r->cfg->sw || f->want_sw;
-	size_t room = h->len - (r->auth ? WIRE_MAC_LEN : 0);	/* before the MAC */
 	struct sk *via = m->via ? m->via : &r->sk;	/* TCP: the ping's connection */
 	uint32_t key;
 
-	if (!r->auth)
-		flags &= (uint16_t)~WIRE_F_AUTH;	/* no MAC: the emitter can tell */
 	if (rec->t2_wire != TS_NONE)
-		flags |= WIRE_F_T2 | (r->sk.hw ? WIRE_F_T2_HW : 0);
+		flags |= MSG_F_T2 | (r->sk.hw ? MSG_F_T2_HW : 0);
 	if (sw)
-		flags |= WIRE_F_SW;
+		flags |= MSG_F_SW;
 	if (f->fu_valid)
-		flags |= WIRE_F_FU | (r->sk.hw ? WIRE_F_FU_HW : 0);
+		flags |= MSG_F_FU | (r->sk.hw ? MSG_F_FU_HW : 0);
 	if (clock_bad_now(r->clock))
-		flags |= WIRE_F_CLOCK_BAD;
-	h->type = WIRE_PONG;
-	h->flags = flags;
-	wire_put_hdr(rx_buf, h);
+		flags |= MSG_F_CLOCK_BAD;
 	b.t2_wire = rec->t2_wire;
 	b.t2_sw = rec->t2_sw;
 	b.fu_seq = f->fu_seq;
 	b.fu_t3_wire = f->fu_t3;
 	b.t3_sw = sw ? realtime_ns() : TS_NONE;
-	if (room >= WIRE_PONG_LEN)
-		wire_put_body(rx_buf, &b);
+	msgfmt_put_pong(&r->fmt, rx_buf, h, flags, &b);
 	txrec_set_t3_sw(rec, b.t3_sw);
 	/* --key: after T3_SW, so its cost lands in T3_SW -> T3 wire. */
 	if (r->auth)
-		auth_sign(r->auth, rx_buf, h->len);
+		msgfmt_sign(&r->fmt, r->auth, rx_buf, h->len);
 
 	/* Exactly as long as the ping: never an amplifier. */
 	*sent = r->tp->send(&r->sk, rx_buf, h->len, m, &key) == 0;
@@ -167,7 +159,7 @@ static bool reflect_left_out(const struct run *r, struct session *s,
 
 /* The sender's session, started when new; NULL (counted) when refused. */
 static struct session *reflect_session(struct run *r, const struct sk_msg *m,
-				       const struct wire_hdr *h)
+				       const struct msg_hdr *h)
 {
 	bool fresh;
 	struct session *s = sessions_get(r->sessions, (const struct sockaddr *)&m->src,
@@ -185,7 +177,7 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f,
 				     struct sk_msg *m)
 {
 	struct session *s;
-	struct wire_hdr h;
+	struct msg_hdr h;
 	struct txrec rec;
 	bool measured, warm, sent;
 	int64_t t3;
@@ -195,27 +187,28 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f,
 		r->cnt.not_allowed++;
 		return MEASURE_GO_ON;
 	}
-	if (m->len < 0 || wire_parse(rx_buf, (size_t)m->len, WIRE_PING, &h)) {
+	if (m->len < 0 || msgfmt_parse(&r->fmt, rx_buf, (size_t)m->len, MSG_PING, &h)) {
 		r->cnt.invalid++;
 		return MEASURE_GO_ON;
 	}
 	/* --key: no session state, no answer, without a valid MAC. */
-	if (r->auth && !((h.flags & WIRE_F_AUTH) && auth_verify(r->auth, rx_buf, h.len))) {
+	if (r->auth && !((h.flags & MSG_F_MAC) && msgfmt_verify(&r->fmt, r->auth, rx_buf, h.len))) {
 		r->cnt.unauthenticated++;
 		return MEASURE_GO_ON;
 	}
 	s = reflect_session(r, m, &h);
 	if (!s)
 		return MEASURE_GO_ON;
-	s->want_sw = h.flags & WIRE_F_WANT_SW;
+	h.seq = msgfmt_seq_near(&r->fmt, s->last_seq, h.seq);
+	s->want_sw = h.flags & MSG_F_WANT_SW;
 	f->want_sw |= s->want_sw;
-	measured = !(h.flags & WIRE_F_WARMUP);
+	measured = !(h.flags & MSG_F_WARMUP);
 	if (measured && s->last_seq && h.seq <= s->last_seq) {
 		r->cnt.duplicate++;
 		s->duplicate++;
 		measured = false;
 	}
-	warm = h.flags & WIRE_F_WARMUP;
+	warm = h.flags & MSG_F_WARMUP;
 	if (measured && reflect_left_out(r, s, h.seq)) {
 		measured = false;
 		warm = true;

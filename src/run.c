@@ -16,7 +16,8 @@
 
 #include "capture.h"
 #include "auth.h"
-#include "report.h"
+#include "out.h"
+#include "outputs.h"
 #include "run.h"
 #include "series.h"
 #include "session.h"
@@ -118,7 +119,8 @@ static int check_log_room(const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 	bool emit = c->mode == MODE_EMIT;
-	struct txlog_fmt f = { .emit = emit, .sw = c->sw, .peer = emit, .ack = emit && c->tcp };
+	struct txlog_fmt f = { .emit = emit, .sw = c->sw, .peer = emit,
+			       .ack = emit && transport_for(c)->caps.ack_stamps };
 	uint64_t records = c->snapshot ? RANT_RING_RECORDS : expected_samples(c), need, avail;
 	bool known = c->snapshot || c->count;
 
@@ -127,7 +129,7 @@ static int check_log_room(const struct run *r)
 	if (c->snapshot && expected_samples(c) && expected_samples(c) < records)
 		records = expected_samples(c);
 	need = txlog_text_bytes(records, &f);
-	if (outfile_free_bytes(&r->logf, &avail) || need <= avail)
+	if (outfile_free_bytes(&outputs_get(r->out, "-l")->f, &avail) || need <= avail)
 		return 0;	/* enough, or a stream (-l /dev/null, a FIFO) */
 	if (!known) {
 		fprintf(stderr, "warning: -l %s: at up to %" PRIu64 " transactions the log could reach %.1f MiB, and its file system has %.1f MiB free: if it fills, the run stops there (exit 2)\n",
@@ -203,7 +205,7 @@ static int start_series(struct run *r)
 
 	if (!r->series)
 		return 0;
-	ret = series_start(r->series, report_text_stream(r), err, sizeof(err));
+	ret = series_start(r->series, r->text, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "rant: %s\n", err);
 	else if (r->cfg->verbose)
@@ -266,7 +268,7 @@ static int alloc_memory(struct run *r)
 			return err;
 		}
 	}
-	if (r->have_log) {
+	if (outputs_get(r->out, "-l")) {
 		if (check_log_room(r))
 			return -ENOSPC;
 		ret = alloc_log(r, fix);
@@ -274,37 +276,6 @@ static int alloc_memory(struct run *r)
 			return ret;
 	}
 	return alloc_series(r, fix);
-}
-
-/* Create the output file for option opt (when given); 0 or -errno. */
-static int open_output(struct outfile *o, bool *have, const char *path,
-		       const char *opt, bool follow)
-{
-	char msg[512];
-	int ret;
-
-	if (!path)
-		return 0;
-	ret = outfile_open(o, path, follow ? OUTFILE_FOLLOW : 0, msg, sizeof(msg));
-	if (ret) {
-		fprintf(stderr, "rant: %s: %s\n", opt, msg);
-		return ret;
-	}
-	*have = true;
-	return 0;
-}
-
-static int open_outputs(struct run *r)
-{
-	const char *targets[] = { r->cfg->log_path, r->cfg->json_path };
-	int ret;
-
-	/* Left by a rant killed while writing: say so, remove nothing. */
-	outfile_report_stale(targets, sizeof(targets) / sizeof(targets[0]), stderr);
-	ret = open_output(&r->logf, &r->have_log, r->cfg->log_path, "-l", r->cfg->follow_links);
-
-	return ret ? ret : open_output(&r->jsonf, &r->have_json, r->cfg->json_path, "-j",
-				       r->cfg->follow_links);
 }
 
 /* Keep the CPU out of deep idle states for the run, as cyclictest does. */
@@ -333,7 +304,9 @@ static int start_capture(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 	struct capture_params p = {
-		.iface = c->iface, .path = c->pcap_path, .port = c->port, .tcp = c->tcp,
+		.iface = c->iface, .path = c->pcap_path, .port = c->port,
+		.tp = transport_for(c),
+		.fmt = &r->fmt,
 		.emit = c->mode == MODE_EMIT, .session = r->session,
 		.peer = c->mode == MODE_EMIT ? &r->sk.peer : NULL,
 		.hw = c->mode == MODE_EMIT ? r->sk.hw : !c->no_hw_ts,
@@ -385,7 +358,8 @@ static int open_clock(struct run *r)
 	const struct rant_cfg *c = r->cfg;
 	struct clock_cfg cc = {
 		.iface = c->iface, .hw = r->sk.hw, .emit = c->mode == MODE_EMIT,
-		.one_way = c->one_way, .tcp = c->tcp, .max_offset_ns = c->max_clock_offset_ns,
+		.one_way = c->one_way, .ack = r->tp->caps.ack_stamps,
+		.max_offset_ns = c->max_clock_offset_ns,
 		.interval_ns = c->phc_interval_ns, .hugepages = c->hugepages,
 	};
 	char err[256];
@@ -412,6 +386,7 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 
 	memset(r, 0, sizeof(*r));
 	r->cfg = cfg;
+	r->text = out_text_stream(cfg->json_path, cfg->log_path, cfg->pcap_path);
 	r->sk.fd = -1;
 	r->dma_fd = -1;
 	run_stop = 0;
@@ -419,6 +394,11 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 	ret = install_signals();
 	if (ret) {
 		fprintf(stderr, "rant: sigaction: %s\n", strerror(-ret));
+		return ret;
+	}
+	ret = msgfmt_init(&r->fmt, msgfmt_for(cfg), cfg, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "rant: %s\n", err);
 		return ret;
 	}
 	ret = load_key(r);
@@ -436,14 +416,16 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 			return ret;
 		}
 	}
-	ret = open_outputs(r);
+	ret = outputs_open(r->out, cfg);
 	if (!ret)
 		ret = alloc_memory(r);
 	if (ret)
 		return ret;
-	if (cfg->mode == MODE_EMIT &&
-	    getrandom(&r->session, sizeof(r->session), 0) != sizeof(r->session))
-		r->session = (uint32_t)(getpid() ^ monotonic_ns());
+	if (cfg->mode == MODE_EMIT) {
+		if (getrandom(&r->session, sizeof(r->session), 0) != sizeof(r->session))
+			r->session = (uint32_t)(getpid() ^ monotonic_ns());
+		r->session = msgfmt_session_key(&r->fmt, r->session);
+	}
 	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
 		ret = -errno;
 		fprintf(stderr, "rant: mlockall: %s: run as root, or raise the locked-memory limit (ulimit -l)\n",
@@ -451,7 +433,7 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 		return ret;
 	}
 	hold_dma_latency(r);
-	if (r->log && (ret = txlog_start(r->log, r->logf.fd))) {
+	if (r->log && (ret = txlog_start(r->log, outputs_get(r->out, "-l")->f.fd))) {
 		fprintf(stderr, "rant: cannot start the log's writer thread: %s\n", strerror(-ret));
 		return ret;
 	}
@@ -488,15 +470,13 @@ void run_teardown(struct run *r)
 	ol_destroy(&r->flight);
 	sessions_destroy(r->sessions);
 	auth_destroy(r->auth);
-	if (r->have_log)
-		outfile_abort(&r->logf);
-	if (r->have_json)
-		outfile_abort(&r->jsonf);
+	outputs_abort(r->out);
 	trace_close(r->trace);
 	capture_destroy(r->capture);
 	clock_destroy(r->clock);
 	if (r->tp)
 		r->tp->close(&r->sk);
+	msgfmt_fini(&r->fmt);
 	if (r->dma_fd >= 0)
 		close(r->dma_fd);
 	munlockall();

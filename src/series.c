@@ -344,40 +344,6 @@ void series_answered(struct series *s, int64_t t_mono, bool sent, int64_t v)
 
 /* ---------------------------------------------------------------- the reporter */
 
-void series_format_header(const char *metric, char *buf, size_t len)
-{
-	snprintf(buf, len, "%-15s %9s %9s %7s %7s %6s %9s %9s %9s %9s  (%s, us)",
-		 "interval s", "sent", "received", "lost", "loss %", "late",
-		 "min", "p50", "p99", "max", metric);
-}
-
-/* ns as microseconds with one decimal, or "-". */
-static void fmt_us(char *buf, size_t len, bool have, int64_t ns)
-{
-	if (have)
-		snprintf(buf, len, "%.1f", (double)ns / NS_PER_US);
-	else
-		snprintf(buf, len, "-");
-}
-
-void series_format_row(const struct series_row *r, char *buf, size_t len)
-{
-	char when[32], v[4][24];
-	bool have = r->samples > 0;
-	double loss = r->sent ? 100.0 * (double)r->lost / (double)r->sent : 0.0;
-
-	snprintf(when, sizeof(when), "%.2f-%.2f", (double)r->t_ns / NS_PER_SEC,
-		 (double)(r->t_ns + r->duration_ns) / NS_PER_SEC);
-	fmt_us(v[0], sizeof(v[0]), have, r->min);
-	fmt_us(v[1], sizeof(v[1]), have, r->p50);
-	fmt_us(v[2], sizeof(v[2]), have, r->p99);
-	fmt_us(v[3], sizeof(v[3]), have, r->max);
-	snprintf(buf, len, "%-15s %9llu %9llu %7llu %7.2f %6llu %9s %9s %9s %9s",
-		 when, (unsigned long long)r->sent, (unsigned long long)r->received,
-		 (unsigned long long)r->lost, loss, (unsigned long long)r->late,
-		 v[0], v[1], v[2], v[3]);
-}
-
 /* The row of a closed slot (the reporter owns it). */
 static void slot_row(const struct series *s, const struct slot *sl, int64_t k,
 		     int64_t duration, struct series_row *r)
@@ -422,8 +388,7 @@ static void print_row(struct series *s, const struct series_row *r)
 		fprintf(s->out, "%s\n", line);
 		s->header_done = true;
 	}
-	series_format_row(r, line, sizeof(line));
-	fprintf(s->out, "%s\n", line);
+	series_row_print(&(struct out){ .t = s->out }, r);
 	fflush(s->out);
 }
 
@@ -625,4 +590,27 @@ uint64_t series_missed(const struct series *s)
 uint64_t series_rows_dropped(const struct series *s)
 {
 	return s->rows_dropped;
+}
+
+int series_snapshot(const struct series *s, struct series_snap *ss)
+{
+	*ss = (struct series_snap){
+		.missed = series_missed(s),
+		.rows_dropped = series_rows_dropped(s),
+	};
+	if (!s->nrows)
+		return 0;
+	ss->rows = malloc(s->nrows * sizeof(*ss->rows));
+	if (!ss->rows)
+		return -ENOMEM;
+	memcpy(ss->rows, s->rows, s->nrows * sizeof(*ss->rows));
+	ss->n = s->nrows;
+	return 0;
+}
+
+void series_snap_free(struct series_snap *ss)
+{
+	free(ss->rows);
+	ss->rows = NULL;
+	ss->n = 0;
 }

@@ -47,6 +47,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "out.h"
+
 /* Sends whose interval is remembered by seq, at least: a pong or loss
  * of a seq further back counts in the current interval. */
 #define SERIES_SEQ_MIN 8192
@@ -137,6 +139,30 @@ uint64_t series_rows_dropped(const struct series *s);
 
 /* The line of row r (no newline), and the header above the lines. */
 void series_format_row(const struct series_row *r, char *buf, size_t len);
+
+/* One interval: its -I line (series_format_row()) and its JSON object. */
+void series_row_print(struct out *o, const struct series_row *r);
+
+/* The intervals as the run ended (snap.h): a copy of the rows. */
+struct series_snap {
+	uint64_t missed;		/* series_missed() */
+	uint64_t rows_dropped;		/* series_rows_dropped() */
+	size_t n;
+	struct series_row *rows;
+};
+
+/* After series_finish(): 0, or -ENOMEM. */
+int series_snapshot(const struct series *s, struct series_snap *ss);
+void series_snap_free(struct series_snap *ss);
+
+/*
+ * The summary's part: text, the "over time" lines (an interval whose
+ * median is at least twice run_p50, one that lost 1% or more and twice
+ * run_loss_pct) and what is not in any interval; JSON, "series_missed"
+ * and the "series" array of rows.
+ */
+void series_print(struct out *o, const struct series_snap *ss, int64_t run_p50,
+		  double run_loss_pct);
 void series_format_header(const char *metric, char *buf, size_t len);
 
 #endif

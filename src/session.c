@@ -6,6 +6,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,4 +182,67 @@ void session_addr_str(const struct session *s, char *buf, size_t len)
 		port = ntohs(in6->sin6_port);
 	}
 	snprintf(buf, len, "%s port %u", a, port);
+}
+
+int sessions_snapshot(const struct sessions *t, struct sessions_snap *ss)
+{
+	size_t n = sessions_count(t);
+
+	*ss = (struct sessions_snap){ .evicted = sessions_evicted(t) };
+	if (!n)
+		return 0;
+	ss->v = malloc(n * sizeof(*ss->v));
+	if (!ss->v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		ss->v[i] = *sessions_at(t, i);
+	ss->n = n;
+	return 0;
+}
+
+void sessions_snap_free(struct sessions_snap *ss)
+{
+	free(ss->v);
+	ss->v = NULL;
+	ss->n = 0;
+}
+
+/* One session's line and object. */
+static void print_session(struct out *o, const struct session *s)
+{
+	char addr[INET6_ADDRSTRLEN + 16], id[12];
+
+	session_addr_str(s, addr, sizeof(addr));
+	snprintf(id, sizeof(id), "%08x", s->id);
+	out_obj(o, NULL);
+	out_str(o, "address", "  %s", addr);
+	out_str(o, "session", " session %s:", id);
+	out_u64(o, "received", " received %" PRIu64, s->received);
+	out_u64(o, "sent", NULL, s->sent);
+	out_u64(o, "warmup", ", warmup %" PRIu64, s->warmup);
+	out_u64(o, "left_out", s->left_out ? " (-w left out %" PRIu64 ")" : NULL, s->left_out);
+	out_u64(o, "duplicate", ", duplicate %" PRIu64, s->duplicate);
+	out_u64(o, "missing_tx_ts", NULL, s->missing_tx_ts);
+	out_u64(o, "missing_rx_ts", NULL, s->missing_rx_ts);
+	out_obj(o, "response");
+	out_u64(o, "samples", NULL, s->resp_n);
+	if (s->resp_n) {
+		out_i64(o, "min", ", response min %" PRId64, s->resp_min);
+		out_dbl(o, "avg", " avg %.1f", s->resp_sum / (double)s->resp_n);
+		out_i64(o, "max", " max %" PRId64 " ns", s->resp_max);
+	}
+	out_obj_end(o);
+	out_text(o, "\n");
+	out_obj_end(o);
+}
+
+/* Reflector: each emitter run it served, as the table held them. */
+void sessions_print(struct out *o, const struct sessions_snap *ss)
+{
+	out_text(o, "\nsessions (%zu now, %" PRIu64 " evicted idle):\n", ss->n, ss->evicted);
+	out_u64(o, "sessions_evicted", NULL, ss->evicted);
+	out_arr(o, "sessions");
+	for (size_t i = 0; i < ss->n; i++)
+		print_session(o, &ss->v[i]);
+	out_arr_end(o);
 }

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "out.h"
+
 #define SESSION_IDLE_NS (10LL * 1000000000)	/* idle this long: may be evicted */
 #define SESSION_MAX_DEFAULT 64
 
@@ -72,5 +74,19 @@ uint64_t sessions_refused(const struct sessions *t);
 
 /* "10.0.0.1 port 4000" or "fd00::1 port 4000" (IPv4-mapped shown as IPv4). */
 void session_addr_str(const struct session *s, char *buf, size_t len);
+
+/* The table as the run ended (snap.h): a copy of its sessions. */
+struct sessions_snap {
+	size_t n;
+	uint64_t evicted;		/* sessions_evicted() */
+	struct session *v;
+};
+
+/* After the loop: 0, or -ENOMEM. */
+int sessions_snapshot(const struct sessions *t, struct sessions_snap *ss);
+void sessions_snap_free(struct sessions_snap *ss);
+
+/* The summary's "sessions" lines and array, with "sessions_evicted". */
+void sessions_print(struct out *o, const struct sessions_snap *ss);
 
 #endif

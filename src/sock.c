@@ -360,20 +360,15 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	    bool block)
 {
 	char control[CMSG_BUF];
-	uint8_t ptp_hdr[PTP_HDR_LEN];
-	struct iovec iov[2] = {
-		{ .iov_base = ptp_hdr, .iov_len = sizeof(ptp_hdr) },
-		{ .iov_base = buf, .iov_len = len },
-	};
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
 	struct msghdr msg = {
 		.msg_name = &m->src,
 		.msg_namelen = sizeof(m->src),
-		.msg_iov = s->ptp ? iov : iov + 1,
-		.msg_iovlen = s->ptp ? 2 : 1,
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
 		.msg_control = control,
 		.msg_controllen = sizeof(control),
 	};
-	struct ptp_hdr ph;
 	uint32_t drops;
 	ssize_t n;
 
@@ -386,9 +381,6 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	m->via = NULL;
 	if (msg.msg_flags & MSG_TRUNC)
 		m->len = -1;	/* larger than any valid datagram */
-	else if (s->ptp)	/* rant's message after a PTP header, or invalid */
-		m->len = ptp_parse(ptp_hdr, (size_t)n, s->ptp_rx_type, PTP_RANT_DOMAIN, &ph) ?
-			 -1 : n - PTP_HDR_LEN;
 	if (ts_parse_rx(&msg, &m->rx))
 		m->rx.kn_ns = m->rx.hw_ns = TS_NONE;
 	if (ts_parse_drops(&msg, &drops) == 0)

@@ -18,7 +18,6 @@
 
 #include "hwts.h"
 #include "opts.h"
-#include "ptp.h"
 #include "ts.h"
 
 /* TX stamps read off the error queue while waiting, for sk_tx_stamp(). */
@@ -37,10 +36,6 @@ struct sk {
 	bool hw;			/* wire stamps are the NIC's */
 	char hw_note[320];		/* why not, when hw is false */
 	struct hwts hwts;		/* the interface's timestamping (hwts.h) */
-	/* --ptp-mode (ptp.h): each datagram behind a PTPv2 event header */
-	bool ptp;
-	uint8_t ptp_rx_type;		/* messageType expected */
-	uint8_t ptp_hdr[PTP_HDR_LEN];	/* the header of the next send */
 	struct sockaddr_storage peer;	/* emitter: the reflector */
 	socklen_t peer_len;
 	uint32_t tx_key;		/* OPT_ID of the next send */
@@ -104,9 +99,8 @@ int sk_sockopt_int(int fd, int level, int name, int v);
  * reflector's SK_REFLECT_WAKE_NS), -EAGAIN after it, -EINTR on a signal.
  * A queued TX stamp does not end the wait (it does end poll()'s). With
  * sw, the SW stamp is taken as soon as recvmsg() returns, before parsing.
- * The socket itself is blocking; sends use MSG_DONTWAIT. With s->ptp the
- * PTP header is checked and stripped: m->len is the bytes after it, or
- * -1 for a datagram that is not a PTP message of the type expected.
+ * The socket itself is blocking; sends use MSG_DONTWAIT. m->len is the
+ * datagram's length, or -1 when it was longer than len (truncated).
  */
 int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	    bool block);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fit.h"
 #include "sweep.h"
 
 /* One size: digits only, in [lo, hi]. 0 or -EINVAL after a message. */
@@ -107,26 +108,13 @@ int sweep_parse(const char *text, uint32_t lo, uint32_t hi, uint32_t *sizes,
 int sweep_fit(const uint32_t *sizes, const int64_t *lat_ns, unsigned int n,
 	      struct sweep_fit *f)
 {
-	double mx = 0, my = 0, sxx = 0, sxy = 0;
+	struct fit line = { .x_unit = 1 };
 
-	if (n < 2)
+	for (unsigned int i = 0; i < n; i++)
+		fit_add(&line, sizes[i], lat_ns[i]);
+	if (!fit_slope(&line, &f->ns_per_byte))
 		return -EINVAL;
-	for (unsigned int i = 0; i < n; i++) {
-		mx += sizes[i];
-		my += (double)lat_ns[i];
-	}
-	mx /= n;
-	my /= n;
-	for (unsigned int i = 0; i < n; i++) {
-		double dx = sizes[i] - mx;
-
-		sxx += dx * dx;
-		sxy += dx * ((double)lat_ns[i] - my);
-	}
-	if (sxx == 0)
-		return -EINVAL;
-	f->ns_per_byte = sxy / sxx;
-	f->offset_ns = my - f->ns_per_byte * mx;
+	f->offset_ns = fit_at(&line, 0);
 	f->bandwidth_bps = f->ns_per_byte > 0 ? 8e9 / f->ns_per_byte : 0;
 	return 0;
 }

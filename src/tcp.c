@@ -1028,6 +1028,7 @@ static int tcp_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m,
 
 const struct transport transport_tcp = {
 	.name = "tcp",
+	.caps = { .stream = true, .ack_stamps = true, .max_len = RANT_TCP_MAX_LEN },
 	.open = tcp_open,
 	.close = tcp_close,
 	.send = tcp_send,

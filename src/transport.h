@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The measuring transport, after linuxptp's transport.h: one table of
- * functions per way of carrying rant's messages (UDP today; TCP and
- * others plug in here), so the emit and reflect loops never call
- * socket(), send() or recvmsg() themselves.
+ * functions per way of carrying rant's messages (udp.c, tcp.c; others
+ * plug in here, and in transport.c's selector), so the emit and reflect
+ * loops never call socket(), send() or recvmsg() themselves. What the
+ * bytes mean is the message format's (msgfmt.h); a transport only moves
+ * them. The loops ask a transport's caps what it can do, never which
+ * transport it is.
  *
  * Every transport keeps its state in struct sk (sock.h) and shares the
  * SO_TIMESTAMPING machinery there: RX stamps come with each received
@@ -21,8 +24,20 @@
 #include "opts.h"
 #include "sock.h"
 
+/* What a transport can do. */
+struct transport_caps {
+	bool stream;		/* a byte stream over a connection (else datagrams):
+				 * messages are framed, a broken connection is
+				 * made again, the IP layer never fragments */
+	bool ack_stamps;	/* the emitter gets ACK stamps (SOF_TIMESTAMPING_TX_ACK):
+				 * emit_ack */
+	uint32_t max_len;	/* the largest message it carries, bytes */
+};
+
 struct transport {
-	const char *name;
+	const char *name;	/* "udp", "tcp": also the protocol's name in a
+				 * capture filter */
+	struct transport_caps caps;
 	/*
 	 * Open the socket for cfg's side (the emitter reaches the
 	 * reflector, the reflector listens), with timestamping on.
@@ -63,7 +78,7 @@ struct tcp_stats {
 /* The stats of s's TCP transport (all 0 for another transport). */
 const struct tcp_stats *tcp_stats(const struct sk *s);
 
-/* The transport cfg asks for. */
+/* The transport cfg asks for (transport.c). */
 const struct transport *transport_for(const struct rant_cfg *cfg);
 
 #endif

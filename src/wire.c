@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * rant wire format: encoding and validation (layout in wire.h).
+ * rant wire format: encoding and validation (layout in wire.h), and its
+ * row of the message-format interface (msgfmt.h).
  */
-#include <endian.h>
 #include <string.h>
 
+#include "be.h"
 #include "wire.h"
 
 enum {
@@ -23,138 +24,171 @@ enum {
 	OFF_FU_T3_WIRE = 64,
 };
 
-static void put16(uint8_t *p, uint16_t v)
-{
-	v = htobe16(v);
-	memcpy(p, &v, sizeof(v));
-}
+_Static_assert(MSG_PING == 1 && MSG_PONG == 2, "the type octet carries enum msg_type");
+_Static_assert(!((MSG_F_WARMUP | MSG_F_WANT_SW | MSG_F_MAC) & ~WIRE_F_PING_MASK) &&
+	       !((MSG_F_T2 | MSG_F_T2_HW | MSG_F_SW | MSG_F_FU | MSG_F_FU_HW |
+		  MSG_F_CLOCK_BAD) & WIRE_F_PING_MASK),
+	       "ping flags in the low octet, pong flags in the high one");
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	v = htobe32(v);
-	memcpy(p, &v, sizeof(v));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	v = htobe64(v);
-	memcpy(p, &v, sizeof(v));
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return be16toh(v);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return be32toh(v);
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return be64toh(v);
-}
-
-void wire_put_hdr(void *buf, const struct wire_hdr *h)
+void wire_put_hdr(void *buf, const struct msg_hdr *h)
 {
 	uint8_t *p = buf;
 
 	memcpy(p + OFF_MAGIC, WIRE_MAGIC, 4);
 	p[OFF_VERSION] = WIRE_VERSION;
 	p[OFF_TYPE] = h->type;
-	put16(p + OFF_FLAGS, h->flags);
-	put32(p + OFF_SESSION, h->session);
-	put32(p + OFF_LEN, h->len);
-	put64(p + OFF_SEQ, h->seq);
-	put64(p + OFF_T1_SW, (uint64_t)h->t1_sw);
+	be_put16(p + OFF_FLAGS, h->flags);
+	be_put32(p + OFF_SESSION, h->session);
+	be_put32(p + OFF_LEN, h->len);
+	be_put64(p + OFF_SEQ, h->seq);
+	be_put64(p + OFF_T1_SW, (uint64_t)h->t1_sw);
 }
 
-void wire_put_body(void *buf, const struct wire_body *b)
+void wire_put_body(void *buf, const struct msg_body *b)
 {
 	uint8_t *p = buf;
 
-	put64(p + OFF_T2_WIRE, (uint64_t)b->t2_wire);
-	put64(p + OFF_T2_SW, (uint64_t)b->t2_sw);
-	put64(p + OFF_T3_SW, (uint64_t)b->t3_sw);
-	put64(p + OFF_FU_SEQ, b->fu_seq);
-	put64(p + OFF_FU_T3_WIRE, (uint64_t)b->fu_t3_wire);
+	be_put64(p + OFF_T2_WIRE, (uint64_t)b->t2_wire);
+	be_put64(p + OFF_T2_SW, (uint64_t)b->t2_sw);
+	be_put64(p + OFF_T3_SW, (uint64_t)b->t3_sw);
+	be_put64(p + OFF_FU_SEQ, b->fu_seq);
+	be_put64(p + OFF_FU_T3_WIRE, (uint64_t)b->fu_t3_wire);
 }
 
 void wire_set_seq(void *buf, uint64_t seq, int64_t t1_sw)
 {
 	uint8_t *p = buf;
 
-	put64(p + OFF_SEQ, seq);
-	put64(p + OFF_T1_SW, (uint64_t)t1_sw);
+	be_put64(p + OFF_SEQ, seq);
+	be_put64(p + OFF_T1_SW, (uint64_t)t1_sw);
 }
 
 uint64_t wire_get_seq(const void *buf, size_t len)
 {
-	return len < WIRE_HDR_LEN ? 0 : get64((const uint8_t *)buf + OFF_SEQ);
+	return len < WIRE_HDR_LEN ? 0 : be_get64((const uint8_t *)buf + OFF_SEQ);
 }
 
-int wire_parse(const void *buf, size_t n, enum wire_type want,
-	       struct wire_hdr *h)
+int wire_parse(const void *buf, size_t n, enum msg_type want,
+	       struct msg_hdr *h)
 {
 	const uint8_t *p = buf;
 
 	if (n < WIRE_HDR_LEN)
-		return -WIRE_ESHORT;
+		return -MSG_ESHORT;
 	if (memcmp(p + OFF_MAGIC, WIRE_MAGIC, 4))
-		return -WIRE_EMAGIC;
+		return -MSG_EMAGIC;
 	if (p[OFF_VERSION] != WIRE_VERSION)
-		return -WIRE_EVERSION;
+		return -MSG_EVERSION;
 	if (p[OFF_TYPE] != want)
-		return -WIRE_ETYPE;
-	if (get32(p + OFF_LEN) != n)
-		return -WIRE_ELEN;
+		return -MSG_ETYPE;
+	if (be_get32(p + OFF_LEN) != n)
+		return -MSG_ELEN;
 
 	h->type = p[OFF_TYPE];
-	h->flags = get16(p + OFF_FLAGS);
-	h->session = get32(p + OFF_SESSION);
+	h->flags = be_get16(p + OFF_FLAGS);
+	h->session = be_get32(p + OFF_SESSION);
 	h->len = (uint32_t)n;
-	h->seq = get64(p + OFF_SEQ);
-	h->t1_sw = (int64_t)get64(p + OFF_T1_SW);
+	h->seq = be_get64(p + OFF_SEQ);
+	h->t1_sw = (int64_t)be_get64(p + OFF_T1_SW);
 	return 0;
 }
 
-int wire_parse_body(const void *buf, size_t n, struct wire_body *b)
+int wire_parse_body(const void *buf, size_t n, struct msg_body *b)
 {
 	const uint8_t *p = buf;
 
 	if (n < WIRE_PONG_LEN)
-		return -WIRE_ESHORT;
-	b->t2_wire = (int64_t)get64(p + OFF_T2_WIRE);
-	b->t2_sw = (int64_t)get64(p + OFF_T2_SW);
-	b->t3_sw = (int64_t)get64(p + OFF_T3_SW);
-	b->fu_seq = get64(p + OFF_FU_SEQ);
-	b->fu_t3_wire = (int64_t)get64(p + OFF_FU_T3_WIRE);
+		return -MSG_ESHORT;
+	b->t2_wire = (int64_t)be_get64(p + OFF_T2_WIRE);
+	b->t2_sw = (int64_t)be_get64(p + OFF_T2_SW);
+	b->t3_sw = (int64_t)be_get64(p + OFF_T3_SW);
+	b->fu_seq = be_get64(p + OFF_FU_SEQ);
+	b->fu_t3_wire = (int64_t)be_get64(p + OFF_FU_T3_WIRE);
 	return 0;
 }
 
-const char *wire_strerror(int err)
-{
-	static const char *const names[WIRE_NERR] = {
-		[WIRE_OK] = "ok",
-		[WIRE_ESHORT] = "short",
-		[WIRE_EMAGIC] = "magic",
-		[WIRE_EVERSION] = "version",
-		[WIRE_ETYPE] = "type",
-		[WIRE_ELEN] = "length",
-	};
+/* ---- msgfmt_rant: the interface's ops ---- */
 
-	/* No negation before the range check: -INT_MIN overflows. */
-	if (err <= -WIRE_NERR || err >= WIRE_NERR)
-		return "unknown";
-	return names[err < 0 ? -err : err];
+/* The bytes before the MAC, where the body must fit. */
+static size_t room(const struct msgfmt_ctx *ctx, size_t len)
+{
+	return ctx->mac && len >= WIRE_MAC_LEN ? len - WIRE_MAC_LEN : len;
 }
+
+static void rant_put_ping(struct msgfmt_ctx *ctx, void *buf, const struct msg_hdr *h)
+{
+	(void)ctx;
+	wire_put_hdr(buf, h);
+}
+
+static void rant_set_seq(struct msgfmt_ctx *ctx, void *buf, uint64_t seq, int64_t t1_sw)
+{
+	(void)ctx;
+	wire_set_seq(buf, seq, t1_sw);
+}
+
+static uint64_t rant_get_seq(const struct msgfmt_ctx *ctx, const void *buf, size_t len,
+			     int64_t *t1_sw)
+{
+	(void)ctx;
+	*t1_sw = len < WIRE_HDR_LEN ? 0 :
+		 (int64_t)be_get64((const uint8_t *)buf + OFF_T1_SW);
+	return wire_get_seq(buf, len);
+}
+
+static int rant_parse(const struct msgfmt_ctx *ctx, const void *buf, size_t n,
+		      enum msg_type want, struct msg_hdr *h)
+{
+	(void)ctx;
+	return wire_parse(buf, n, want, h);
+}
+
+/* The ping's flags echoed (the MAC's only with --key: without, the
+ * emitter can tell), the pong's added. */
+static void rant_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_hdr *ping,
+			  uint16_t flags, const struct msg_body *b)
+{
+	struct msg_hdr h = *ping;
+
+	h.type = MSG_PONG;
+	h.flags = (uint16_t)((ping->flags & WIRE_F_PING_MASK & ~(ctx->mac ? 0 : MSG_F_MAC)) |
+			     (flags & ~WIRE_F_PING_MASK));
+	wire_put_hdr(buf, &h);
+	if (room(ctx, h.len) >= WIRE_PONG_LEN)
+		wire_put_body(buf, b);
+}
+
+static int rant_parse_body(const struct msgfmt_ctx *ctx, const void *buf,
+			   const struct msg_hdr *h, struct msg_body *b)
+{
+	return wire_parse_body(buf, room(ctx, h->len), b);
+}
+
+static struct msgfmt_span rant_mac_span(const struct msgfmt_ctx *ctx, size_t len)
+{
+	(void)ctx;
+	return (struct msgfmt_span){ .off = 0, .len = len };
+}
+
+const struct msgfmt msgfmt_rant = {
+	.name = "rant",
+	.caps = {
+		.overhead = 0,
+		.min_len = WIRE_HDR_LEN,
+		.body_len = WIRE_PONG_LEN,
+		.auth_min_len = WIRE_AUTH_MIN_LEN,
+		.auth_body_len = WIRE_AUTH_PONG_LEN,
+		.parse_len = WIRE_HDR_LEN,
+		.seq_mask = UINT64_MAX,
+		.reflector_stamps = true,
+		.follow_up = true,
+		.ts = MSGFMT_TS_NS64,
+	},
+	.put_ping = rant_put_ping,
+	.set_seq = rant_set_seq,
+	.get_seq = rant_get_seq,
+	.parse = rant_parse,
+	.put_pong = rant_put_pong,
+	.parse_body = rant_parse_body,
+	.mac_span = rant_mac_span,
+};

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# config.sh's step table and its library, without root: --list-steps, the
-# usage text and the README's step table name the same steps in the same
-# order; lib/config-lib.sh's change() journals the old value and
-# journal_replay puts it back, on a temporary file, in a dry run and for
-# real; bad numbers are told apart from numbers out of range. TAP output.
+# config.sh's step table, its library and its step families, without root:
+# --list-steps, the usage text and the README's step table name the same
+# steps in the same order; lib/config-lib.sh's change() journals the old
+# value and journal_replay puts it back, on a temporary file, in a dry run
+# and for real; bad numbers are told apart from numbers out of range; and
+# each family of lib/steps/ is sourced on its own, with a change() that
+# records instead of changing and the commands it reads stubbed, to check
+# what each step would change, its undo and its read-back. TAP output.
 # shellcheck disable=SC2034  # the library reads PROG, MODE, STEPS, RESULTS
 set -u
 
@@ -26,7 +29,6 @@ ok() {
 	fi
 }
 
-echo "1..19"
 
 # --- the step table, three ways -------------------------------------------------
 
@@ -52,12 +54,13 @@ ok $? "the README's step table lists the steps of --list-steps, in order" "$(cat
 
 # Every step in the table has its function (steps_check runs before
 # anything else in config.sh; a missing one would fail --list-steps' twin).
+# Each step lives in the family its name starts with.
 missing=
 while read -r s; do
-	grep -q "^$s() {" "$CONFIG" || missing+=" $s"
+	grep -q "^$s() {" "$TOP/lib/steps/${s%%_*}.sh" 2>/dev/null || missing+=" $s"
 done <"$TMP/list.names"
 [ -z "$missing" ]
-ok $? "every step is a function of config.sh" "missing:$missing"
+ok $? "every step is a function of lib/steps/<its prefix>.sh" "missing:$missing"
 
 # --- input: not a number vs out of range --------------------------------------------
 
@@ -187,4 +190,8 @@ out=$(bash -c 'source "$1"; STEPS=("no_such_step|x"); steps_check; echo survived
 [[ $out == *"step no_such_step has no function"* ]] && [[ $out != *survived* ]]
 ok $? "steps_check refuses a step without a function" "$out"
 
+# shellcheck source=tests/config/families.sh
+source "$TOP/tests/config/families.sh"
+
+echo "1..$N"
 [ "$FAILS" -eq 0 ]

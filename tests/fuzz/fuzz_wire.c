@@ -1,44 +1,93 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer harness: one received datagram, as a reflector (ping) and an
- * emitter (pong) see it. wire_parse() and wire_parse_body() must hold on
- * any bytes; what they accept must encode back to the same bytes; and the
- * stamps a pong carries go through the emitter's record, metrics and log
- * line, where a hostile stamp must not overflow (UBSan aborts if it does).
+ * emitter (pong) see it, in every format of the message-format table
+ * (msgfmt.h), without and with --key's MAC. Parsing must hold on any
+ * bytes; what it accepts must encode back to the same bytes and answer
+ * into a pong that parses; and the stamps a pong carries go through the
+ * emitter's record, metrics and log line, where a hostile stamp must not
+ * overflow (UBSan aborts if it does).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "metric.h"
+#include "msgfmt.h"
 #include "record.h"
 #include "txlog.h"
-#include "wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* A datagram that parses must be exactly what the encoder writes. */
-static void check_round_trip(const uint8_t *data, size_t size,
-			     const struct wire_hdr *h)
-{
-	uint8_t out[WIRE_PONG_LEN];
-	struct wire_body b;
+/* The formats of the table, without and with --key's MAC. */
+static struct msgfmt_ctx ctxs[8];
+static size_t nctx;
 
-	if (h->len != size)
+static void init_ctxs(void)
+{
+	struct rant_cfg cfg;
+	const struct msgfmt *f;
+	char err[128];
+
+	memset(&cfg, 0, sizeof(cfg));
+	for (size_t i = 0; (f = msgfmt_nth(i)) && nctx + 2 <= 8; i++) {
+		for (int mac = 0; mac < 2; mac++) {
+			cfg.key_path = mac ? "key" : NULL;
+			if (msgfmt_init(&ctxs[nctx++], f, &cfg, err, sizeof(err)))
+				abort();
+		}
+	}
+}
+
+/*
+ * A ping that parses: its header encodes back to the same bytes of the
+ * format's own message, and the reflector's answer to it (any ping is
+ * answered in place) parses as its pong.
+ */
+static void check_ping(struct msgfmt_ctx *c, const uint8_t *data, size_t size,
+		       const struct msg_hdr *h)
+{
+	static uint8_t out[70000];
+	const struct msg_body b = { 1, 2, 3, 4, 5 };
+	size_t ov = c->f->caps.overhead;
+	struct msg_hdr p;
+	int64_t t1;
+
+	if (h->len != size || size > sizeof(out))
 		abort();
-	wire_put_hdr(out, h);
-	if (memcmp(out, data, WIRE_HDR_LEN))
+	memcpy(out, data, size);
+	msgfmt_put_ping(c, out, h);
+	if (memcmp(out + ov, data + ov, c->f->caps.min_len))
 		abort();
-	if (wire_parse_body(data, size, &b))
-		return;
-	wire_put_body(out, &b);
-	if (memcmp(out + WIRE_HDR_LEN, data + WIRE_HDR_LEN,
-		   WIRE_PONG_LEN - WIRE_HDR_LEN))
+	if (c->f->get_seq(c, out, size, &t1) != h->seq || t1 != h->t1_sw)
+		abort();
+	msgfmt_put_pong(c, out, h, MSG_F_T2 | MSG_F_SW | MSG_F_FU, &b);
+	if (msgfmt_parse(c, out, size, MSG_PONG, &p) || p.seq != h->seq ||
+	    p.session != h->session || p.t1_sw != h->t1_sw || p.len != h->len)
+		abort();
+}
+
+/* A pong with a body: answered again from its own header and body, it
+ * says the same (the MAC flag only with --key). */
+static void check_pong(struct msgfmt_ctx *c, const uint8_t *data, size_t size,
+		       const struct msg_hdr *h, const struct msg_body *b)
+{
+	static uint8_t out[70000];
+	uint16_t want = (uint16_t)(h->flags & ~(c->mac ? 0 : MSG_F_MAC));
+	struct msg_body b2;
+	struct msg_hdr p;
+
+	if (size > sizeof(out))
+		abort();
+	memcpy(out, data, size);
+	msgfmt_put_pong(c, out, h, h->flags, b);
+	if (msgfmt_parse(c, out, size, MSG_PONG, &p) || p.seq != h->seq || p.flags != want ||
+	    msgfmt_parse_body(c, out, &p, &b2) || memcmp(b, &b2, sizeof(b2)))
 		abort();
 }
 
 /* The emitter's view of a pong: local stamps, the peer's from the body. */
-static void take_pong(const struct wire_hdr *h, const struct wire_body *b)
+static void take_pong(const struct msg_hdr *h, const struct msg_body *b)
 {
 	struct txlog_fmt f = { .emit = true, .sw = true, .peer = true };
 	char line[TXLOG_LINE_MAX];
@@ -69,26 +118,31 @@ static void take_pong(const struct wire_hdr *h, const struct wire_body *b)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct wire_hdr h;
-	struct wire_body b;
+	struct msg_hdr h;
+	struct msg_body b;
 	int err;
 
-	err = wire_parse(data, size, WIRE_PING, &h);
-	if (!wire_strerror(err))
-		abort();
-	if (!err)
-		check_round_trip(data, size, &h);
-	err = wire_parse(data, size, WIRE_PONG, &h);
-	if (!err) {
-		check_round_trip(data, size, &h);
-		if (!wire_parse_body(data, size, &b))
+	if (!nctx)
+		init_ctxs();
+	for (size_t i = 0; i < nctx; i++) {
+		struct msgfmt_ctx *c = &ctxs[i];
+
+		err = msgfmt_parse(c, data, size, MSG_PING, &h);
+		if (!msgfmt_strerror(err))
+			abort();
+		if (!err)
+			check_ping(c, data, size, &h);
+		err = msgfmt_parse(c, data, size, MSG_PONG, &h);
+		if (!err && !msgfmt_parse_body(c, data, &h, &b)) {
 			take_pong(&h, &b);
+			check_pong(c, data, size, &h, &b);
+		}
 	}
 	if (size >= sizeof(int)) {
 		int code;
 
 		memcpy(&code, data, sizeof(code));
-		if (!wire_strerror(code))
+		if (!msgfmt_strerror(code))
 			abort();
 	}
 	return 0;

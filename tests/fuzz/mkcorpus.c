@@ -2,7 +2,8 @@
 /*
  * Writes the seed corpora of the fuzz harnesses (make fuzz-corpus):
  *   corpus/wire  pings and pongs as rant sends them (header only, with the
- *                pong body, padded, warm-up, with the SW and follow-up flags)
+ *                pong body, padded, warm-up, with the SW and follow-up flags),
+ *                and framed by the other formats of the table (msgfmt.h)
  *   corpus/cmsg  control buffers captured from real recvmsg() calls over
  *                loopback with rant's SO_TIMESTAMPING flags (RX, and the TX
  *                report from the error queue, IPv4 and IPv6), and hand-built
@@ -42,17 +43,17 @@ static int put_file(const char *name, const void *buf, size_t len)
 static int put_dgram(const char *name, uint8_t type, uint16_t flags, size_t len)
 {
 	uint8_t buf[256];
-	struct wire_hdr h = { .type = type, .flags = flags, .session = 0x1234abcd,
+	struct msg_hdr h = { .type = type, .flags = flags, .session = 0x1234abcd,
 			      .len = (uint32_t)len, .seq = 4242,
 			      .t1_sw = 1700000000123456789LL };
-	struct wire_body b = { .t2_wire = 1700000000123460000LL,
+	struct msg_body b = { .t2_wire = 1700000000123460000LL,
 			       .t2_sw = 1700000000123461000LL,
 			       .t3_sw = 1700000000123462000LL, .fu_seq = 4241,
 			       .fu_t3_wire = 1700000000113462500LL };
 
 	memset(buf, 0xa5, sizeof(buf));
 	wire_put_hdr(buf, &h);
-	if (type == WIRE_PONG && len >= WIRE_PONG_LEN)
+	if (type == MSG_PONG && len >= WIRE_PONG_LEN)
 		wire_put_body(buf, &b);
 	return put_file(name, buf, len);
 }
@@ -62,10 +63,10 @@ static int put_dgram(const char *name, uint8_t type, uint16_t flags, size_t len)
 static int put_extreme_pong(void)
 {
 	uint8_t buf[WIRE_PONG_LEN];
-	struct wire_hdr h = { .type = WIRE_PONG, .flags = WIRE_F_T2 | WIRE_F_SW | WIRE_F_FU,
+	struct msg_hdr h = { .type = MSG_PONG, .flags = MSG_F_T2 | MSG_F_SW | MSG_F_FU,
 			      .session = 1, .len = WIRE_PONG_LEN, .seq = UINT64_MAX,
 			      .t1_sw = INT64_MAX };
-	struct wire_body b = { .t2_wire = INT64_MIN, .t2_sw = INT64_MAX,
+	struct msg_body b = { .t2_wire = INT64_MIN, .t2_sw = INT64_MAX,
 			       .t3_sw = INT64_MIN, .fu_seq = 0, .fu_t3_wire = INT64_MAX };
 
 	wire_put_hdr(buf, &h);
@@ -73,20 +74,50 @@ static int put_extreme_pong(void)
 	return put_file(DIR "wire/pong-extreme-stamps", buf, sizeof(buf));
 }
 
+/* A ping of 100 bytes (-m) in format f, and the reflector's pong to it. */
+static int put_format(const struct msgfmt *f)
+{
+	const struct msg_body b = { .t2_wire = 1700000000123460000LL, .fu_seq = 4241 };
+	struct rant_cfg cfg = { .iface = "lo" };
+	struct msgfmt_ctx c;
+	struct msg_hdr h = { .type = MSG_PING, .flags = MSG_F_WANT_SW, .session = 0x1234abcd };
+	char name[128], err[128];
+	uint8_t buf[256];
+
+	if (msgfmt_init(&c, f, &cfg, err, sizeof(err)))
+		return -1;
+	h.len = msgfmt_wire_len(&c, 100);
+	memset(buf, 0xa5, sizeof(buf));
+	msgfmt_put_ping(&c, buf, &h);
+	msgfmt_set_seq(&c, buf, 4242, 1700000000123456789LL);
+	snprintf(name, sizeof(name), DIR "wire/%s-ping-100", f->name);
+	if (put_file(name, buf, h.len) || msgfmt_parse(&c, buf, h.len, MSG_PING, &h))
+		return -1;
+	msgfmt_put_pong(&c, buf, &h, MSG_F_T2 | MSG_F_FU, &b);
+	snprintf(name, sizeof(name), DIR "wire/%s-pong-100", f->name);
+	return put_file(name, buf, h.len);
+}
+
 static int wire_corpus(void)
 {
-	int int_min = INT_MIN;	/* wire_strerror() of the first bytes */
+	const struct msgfmt *f;
+
+	for (size_t i = 1; (f = msgfmt_nth(i)); i++)
+		if (put_format(f))
+			return -1;
+
+	int int_min = INT_MIN;	/* msgfmt_strerror() of the first bytes */
 
 	return put_extreme_pong() ||
 	       put_file(DIR "wire/int-min", &int_min, sizeof(int_min)) ||
-	       put_dgram(DIR "wire/ping-32", WIRE_PING, 0, WIRE_HDR_LEN) ||
-	       put_dgram(DIR "wire/ping-72", WIRE_PING, WIRE_F_WANT_SW, WIRE_PONG_LEN) ||
-	       put_dgram(DIR "wire/ping-warmup-100", WIRE_PING, WIRE_F_WARMUP, 100) ||
-	       put_dgram(DIR "wire/pong-32", WIRE_PONG, 0, WIRE_HDR_LEN) ||
-	       put_dgram(DIR "wire/pong-72", WIRE_PONG,
-			 WIRE_F_T2 | WIRE_F_SW | WIRE_F_FU | WIRE_F_WANT_SW, WIRE_PONG_LEN) ||
-	       put_dgram(DIR "wire/pong-hw-200", WIRE_PONG,
-			 WIRE_F_T2 | WIRE_F_T2_HW | WIRE_F_FU | WIRE_F_FU_HW, 200);
+	       put_dgram(DIR "wire/ping-32", MSG_PING, 0, WIRE_HDR_LEN) ||
+	       put_dgram(DIR "wire/ping-72", MSG_PING, MSG_F_WANT_SW, WIRE_PONG_LEN) ||
+	       put_dgram(DIR "wire/ping-warmup-100", MSG_PING, MSG_F_WARMUP, 100) ||
+	       put_dgram(DIR "wire/pong-32", MSG_PONG, 0, WIRE_HDR_LEN) ||
+	       put_dgram(DIR "wire/pong-72", MSG_PONG,
+			 MSG_F_T2 | MSG_F_SW | MSG_F_FU | MSG_F_WANT_SW, WIRE_PONG_LEN) ||
+	       put_dgram(DIR "wire/pong-hw-200", MSG_PONG,
+			 MSG_F_T2 | MSG_F_T2_HW | MSG_F_FU | MSG_F_FU_HW, 200);
 }
 
 /* A UDP socket on loopback sending to itself, with rant's flags. */

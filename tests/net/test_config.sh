@@ -5,14 +5,19 @@
 # kernel.sched_rt_runtime_us to exactly its old value), --trace configures
 # its instance (trace_clock mono, restored on revert), a frozen breach is
 # saved before --revert deletes its instance (or dropped with --force), bad
-# input exits 1 with one line.
+# input exits 1 with one line. Where it runs: under ip netns exec the
+# interface stays in that namespace (nothing dies with config.sh), in a
+# mount namespace of its own it refuses; --revert removes the trace
+# instance after several applies, tracefs unmounted between them; a second
+# side's apply on the machine refuses the first side's trace instance and
+# leaves its isolated CPU alone. CONFIG=/path/config.sh tests another tree.
 # The tuned end lives in this namespace, as on a real host; its peer in a
 # namespace of its own.
 
 # shellcheck source=tests/net/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-CONFIG=$TOP/config.sh
+CONFIG=${CONFIG:-$TOP/config.sh}
 require_root
 require_cmd ip tc ethtool jq tuna setpci phc2sys chrt taskset flock setpriv
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs: one to isolate, one for everything else"
@@ -20,7 +25,8 @@ require_cmd ip tc ethtool jq tuna setpci phc2sys chrt taskset flock setpriv
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="config_dry_run config_apply_revert config_trace_existing
 	config_revert_breach config_revert_breach_full config_ipv6_no_namespace
-	config_bad_input"
+	config_bad_input config_netns_exec config_mount_ns config_trace_applies
+	config_two_sides"
 
 APP_CPU=$(($(nproc) - 1))
 RT_RUNTIME=/proc/sys/kernel/sched_rt_runtime_us
@@ -142,7 +148,7 @@ dump_all() {
 # same_state A B: the dumps agree; threads are compared where they exist in
 # both (others come and go). Prints what differs.
 same_state() {
-	local rc=0 d
+	local rc=0
 	if ! diff -q "$1.iface" "$2.iface" >/dev/null; then
 		diff -u "$1.iface" "$2.iface" | sed 's/^/    /'
 		rc=1
@@ -151,13 +157,18 @@ same_state() {
 		diff -u "$1.sys" "$2.sys" | sed 's/^/    /'
 		rc=1
 	fi
-	d=$(LC_ALL=C join "$1.threads" "$2.threads" | awk '$2 != $5 || $3 != $6 || $4 != $7')
-	if [ -n "$d" ]; then
-		echo "    threads changed (tid:start cpus policy prio, before then after):"
-		head -n 20 <<<"$d" | sed 's/^/      /'
-		rc=1
-	fi
+	same_threads "$1.threads" "$2.threads" || rc=1
 	return "$rc"
+}
+
+# same_threads A B: two dump_threads files agree where a thread is in both.
+same_threads() {
+	local d
+	d=$(LC_ALL=C join "$1" "$2" | awk '$2 != $5 || $3 != $6 || $4 != $7')
+	[ -n "$d" ] || return 0
+	echo "    threads changed (tid:start cpus policy prio, before then after):"
+	head -n 20 <<<"$d" | sed 's/^/      /'
+	return 1
 }
 
 # steps_with OUTPUT STATUS...: the steps whose line has one of the statuses.
@@ -431,8 +442,11 @@ config_revert_breach_full() {
 	SD=$STATE/$IF
 	# runs before the umount above
 	defer "$CONFIG" "$IF" --revert --force --state-dir "$STATE"
+	# A small buffer: the saved copy (trace and per-CPU traces, about three
+	# times the buffer as text) must fit the 1 MB tmpfs once it is emptied;
+	# with 2048 KiB a busy machine filled 4 MB of text before the freeze.
 	out=$("$CONFIG" "$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu "$APP_CPU" --irq-cpu "$APP_CPU" \
-		--trace --trace-instance "$INST" --trace-buffer-kb 2048 --no-namespace --no-ptp \
+		--trace --trace-instance "$INST" --trace-buffer-kb 64 --no-namespace --no-ptp \
 		--keep-rt-throttle --state-dir "$STATE" 2>&1)
 	check_err $? "apply failed: $out"
 	freeze_breach "$INST"
@@ -452,7 +466,7 @@ config_revert_breach_full() {
 	check_err $? "--revert changed the journal or left a partial copy"
 	rm -f "$fs/fill"
 	out=$("$CONFIG" "$IF" --revert --state-dir "$STATE" 2>&1)
-	check_err $? "--revert with room again failed: $out"
+	check_err $? "--revert with room again failed: $out (the trace to save: $(wc -c <"$I/trace" 2>&1) bytes, room: $(df -k --output=avail "$fs" | tail -n 1) KiB)"
 	[ ! -d "$I" ] && grep -q RANT_BREACH "$SD"/breach-*/trace 2>/dev/null
 	check_err $? "--revert with room again did not save the breach and delete the instance: $out"
 	log_test "config.sh --revert with no room to save a frozen breach reverts nothing, then saves it"
@@ -537,6 +551,159 @@ config_bad_input() {
 	[ ! -e "$SD" ]
 	check_err $? "bad input created the state directory"
 	log_test "config.sh bad input: exit 1, one line, nothing changed"
+}
+
+# Under ip netns exec (a network namespace of the test's own, and ip's
+# private mount namespace): the interface stays in that namespace and is
+# tuned there; nothing config.sh made dies when it exits; --verify and
+# --revert from there report what is so.
+config_netns_exec() {
+	config_setup
+	local nx=rant-x-$UNIQ out rc args
+	ip netns add "$nx" || skip_test "cannot create a network namespace"
+	defer ip netns del "$nx"
+	ip link set "$IF" netns "$nx"
+	ip -n "$nx" addr add "$IP_A/24" dev "$IF"
+	ip -n "$nx" link set "$IF" up
+	args=("$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu 0 --irq-cpu 1 --no-ptp
+		--keep-rt-throttle --state-dir "$STATE")
+	# runs first: a revert from where the apply ran
+	defer ip netns exec "$nx" "$CONFIG" "$IF" --revert --force --state-dir "$STATE"
+	ip -n "$nx" -j addr show dev "$IF" | jq -c '[.[0].addr_info[] | .local]' >"$WORK/addrs0"
+	out=$(ip netns exec "$nx" "$CONFIG" "${args[@]}" 2>&1)
+	rc=$?
+	[ "$rc" = 0 ] && grep -q "^net_namespace  *skipped  *(config.sh runs inside network namespace $nx" <<<"$out"
+	check_err $? "apply under ip netns exec $nx: exit $rc, $(grep '^net_namespace' <<<"$out")"
+	ip -n "$nx" link show dev "$IF" >/dev/null 2>&1
+	check_err $? "$IF is gone from $nx once config.sh exited: $(grep -E '^(net_|failed)' <<<"$out" | head -n 3)"
+	! ip netns list | awk '{print $1}' | grep -qxF "ns_$IF"
+	check_err $? "ip netns list names ns_$IF, a namespace that died with config.sh"
+	log_test "config.sh under ip netns exec: the interface stays in its namespace"
+
+	out=$(ip netns exec "$nx" "$CONFIG" "${args[@]}" --verify 2>&1)
+	check_err $? "--verify under ip netns exec: $(steps_with "$out" "not set" failed | tr '\n' ' ') $(grep -i 'invalid' <<<"$out")"
+	log_test "config.sh --verify under ip netns exec passes after apply"
+
+	out=$(ip netns exec "$nx" "$CONFIG" "$IF" --revert --state-dir "$STATE" 2>&1)
+	rc=$?
+	[ "$rc" = 0 ] && [ -z "$(steps_with "$out" failed)" ]
+	check_err $? "--revert under ip netns exec: exit $rc, failed: $(steps_with "$out" failed | tr '\n' ' ')"
+	ip -n "$nx" -j addr show dev "$IF" 2>/dev/null | jq -c '[.[0].addr_info[] | .local]' >"$WORK/addrs1"
+	cmp -s "$WORK/addrs0" "$WORK/addrs1" && [ ! -e "$SD/journal" ]
+	check_err $? "after --revert: addresses $(cat "$WORK/addrs1") (before $(cat "$WORK/addrs0")), journal $(ls "$SD" 2>&1)"
+	log_test "config.sh --revert under ip netns exec restores, and says so"
+}
+
+# A mount namespace of its own in the initial network namespace: a
+# namespace made there would die with it; apply refuses in one line.
+config_mount_ns() {
+	config_setup
+	bad "apply in a mount namespace of its own" unshare -m --propagation slave \
+		"$CONFIG" "$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu 0 --irq-cpu 1 --no-ptp \
+		--keep-rt-throttle --state-dir "$STATE"
+	grep -q "mount namespace of its own.*--no-namespace" "$WORK/err"
+	check_err $? "the refusal does not say why or what to do: $(cat "$WORK/err")"
+	ip link show dev "$IF" >/dev/null 2>&1 && [ ! -e "$SD" ]
+	check_err $? "$IF left this namespace or a state directory was made"
+	log_test "config.sh in a mount namespace of its own refuses to make a namespace"
+}
+
+# Three applies with --trace, tracefs unmounted between them (so each
+# journals that it mounted it), then one --revert: the instance is gone.
+# In a mount namespace of the test's own: the machine's tracefs mount stays.
+config_trace_applies() {
+	config_setup
+	local n rc
+	cat >"$WORK/applies.sh" <<'EOF'
+set -u
+config=$1 w=$2 state=$3
+shift 3
+umount /sys/kernel/tracing 2>/dev/null
+for n in 1 2 3; do
+	"$config" "$@" >"$w/apply$n.out" 2>&1
+	echo $? >"$w/apply$n.rc"
+	umount /sys/kernel/tracing
+done
+"$config" "$1" --revert --state-dir "$state" >"$w/revert.out" 2>&1
+echo $? >"$w/revert.rc"
+EOF
+	unshare -m --propagation private bash "$WORK/applies.sh" "$CONFIG" "$WORK" "$STATE" \
+		"$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu 0 --irq-cpu 1 --no-namespace --no-ptp \
+		--keep-rt-throttle --trace --trace-instance "$INST" --state-dir "$STATE"
+	for n in 1 2 3; do
+		rc=$(cat "$WORK/apply$n.rc" 2>/dev/null)
+		[ "$rc" = 0 ] || check_err 1 "apply $n exited ${rc:-?}: $(cat "$WORK/apply$n.out" 2>/dev/null)"
+	done
+	rc=$(cat "$WORK/revert.rc" 2>/dev/null)
+	[ "$rc" = 0 ] && grep -q '^trace_instance  *restored' "$WORK/revert.out"
+	check_err $? "--revert exited ${rc:-?}: $(cat "$WORK/revert.out" 2>/dev/null)"
+	[ ! -d "$TRACEFS/instances/$INST" ]
+	check_err $? "--revert left trace instance $INST: $(grep '^trace_instance' "$WORK/revert.out")"
+	log_test "config.sh --revert after three applies with --trace removes the instance"
+}
+
+# Two sides on one machine (an emitter's interface and a reflector's, each
+# with its own CPU and state directory under one --state-dir): the second
+# refuses the first side's trace instance in one line, and with its own
+# instance leaves the first side's cpumask and isolated CPU as they are.
+config_two_sides() {
+	config_setup
+	local if2=rd$UNIQ p2=re$UNIQ inst2=rant-test2-$UNIQ out rc a b
+	ip link add "$if2" type veth peer name "$p2" netns "$NS_B" || skip_test "cannot create veth"
+	defer ip link del "$if2"
+	ip addr add 10.78.1.1/24 dev "$if2"
+	ip link set "$if2" up
+	defer rmdir "$TRACEFS/instances/$inst2"
+	defer "$CONFIG" "$if2" --revert --force --state-dir "$STATE"
+	a=("$IF" --ip "$IP_A" --remote-ip "$IP_B" --cpu "$APP_CPU" --irq-cpu "$APP_CPU"
+		--no-namespace --no-ptp --keep-rt-throttle --trace --trace-instance "$INST"
+		--state-dir "$STATE")
+	b=("$if2" --ip 10.78.1.1 --remote-ip 10.78.1.2 --cpu 0 --irq-cpu 0 --no-namespace
+		--no-ptp --keep-rt-throttle --trace --state-dir "$STATE")
+	dump_all "$WORK/before"
+	out=$("$CONFIG" "${a[@]}" 2>&1)
+	check_err $? "side A apply failed: $out"
+	grep -q '^cpu_isolate  *applied' <<<"$out"
+	check_err $? "side A did not isolate CPU $APP_CPU: $(grep '^cpu_isolate' <<<"$out")"
+	dump_threads "$WORK/a.threads"
+	out=$("$CONFIG" "${b[@]}" --trace-instance "$INST" 2>"$WORK/err")
+	rc=$?
+	# (besides the warning that side B has one CPU for both)
+	grep -v -- '--cpu 0 and --irq-cpu 0: one CPU for both' "$WORK/err" >"$WORK/err1"
+	[ "$rc" = 1 ] && [ -z "$out" ] && [ "$(wc -l <"$WORK/err1")" = 1 ] &&
+		grep -q "trace instance $INST is configured for $IF by config.sh ($SD)" "$WORK/err1"
+	check_err $? "side B on side A's instance: exit $rc, stdout '$out', stderr '$(cat "$WORK/err1")'"
+	[ ! -e "$STATE/$if2" ]
+	check_err $? "side B's refusal made a state directory"
+	[ "$((16#$(tr -d , <"$TRACEFS/instances/$INST/tracing_cpumask")))" = "$((1 << APP_CPU))" ]
+	check_err $? "side A's tracing_cpumask is $(cat "$TRACEFS/instances/$INST/tracing_cpumask")"
+	log_test "config.sh second side: refuses the first side's trace instance in one line"
+
+	out=$("$CONFIG" "${b[@]}" --trace-instance "$inst2" 2>&1)
+	rc=$?
+	check_err $rc "side B apply with its own instance exited $rc: $out"
+	grep -q "^cpu_isolate  *unsupported here  *(config.sh isolates CPU $APP_CPU for $IF" <<<"$out"
+	check_err $? "side B's cpu_isolate does not name side A: $(grep '^cpu_isolate' <<<"$out")"
+	dump_threads "$WORK/b.threads"
+	# affinities only: side B's ksoftirqd/0 is SCHED_FIFO now, as it should be
+	out=$(LC_ALL=C join "$WORK/a.threads" "$WORK/b.threads" | awk '$2 != $5' | head -n 5)
+	[ -z "$out" ]
+	check_err $? "side B's apply moved threads (tid:start cpus policy prio, before then after): $out"
+	[ "$((16#$(tr -d , <"$TRACEFS/instances/$INST/tracing_cpumask")))" = "$((1 << APP_CPU))" ] &&
+		[ "$((16#$(tr -d , <"$TRACEFS/instances/$inst2/tracing_cpumask")))" = 1 ]
+	check_err $? "cpumasks: $INST $(cat "$TRACEFS/instances/$INST/tracing_cpumask"), $inst2 $(cat "$TRACEFS/instances/$inst2/tracing_cpumask" 2>&1)"
+	log_test "config.sh second side: leaves the first side's CPU and cpumask alone"
+
+	out=$("$CONFIG" "$if2" --revert --state-dir "$STATE" 2>&1)
+	check_err $? "side B --revert failed: $out"
+	out=$("$CONFIG" "$IF" --revert --state-dir "$STATE" 2>&1)
+	check_err $? "side A --revert failed: $out"
+	dump_all "$WORK/after"
+	same_state "$WORK/before" "$WORK/after"
+	check_err $? "the two reverts left the machine changed"
+	[ ! -d "$TRACEFS/instances/$inst2" ] && [ ! -d "$TRACEFS/instances/$INST" ]
+	check_err $? "a trace instance was left"
+	log_test "config.sh two sides: each revert puts back its own, the machine as it was"
 }
 
 tests_run

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * clock.c: theta from the four wire stamps, its running fit, the sampler's
- * CPUs, the judgement (trusted components, warnings) and which metrics it
+ * clock.c: theta from the four wire stamps (its fit: test_fit.c), the
+ * sampler's CPUs, the judgement (trusted components, warnings) and which metrics it
  * marks; then, under the simulated PHC NIC (tests/sim/libsimnic.so, on
  * "lo"), the sampler thread itself: readings at start, every interval and
  * at the end, the drift found, the bound applied.
@@ -58,98 +58,6 @@ static void test_theta(void)
 	rec_of(&r, BASE, INT64_MAX, INT64_MAX - 1000, BASE + 3000);
 	/* (T2 - T1) - (T4 - T3) is about 2 MAX: it saturates at INT64_MAX */
 	ok(clock_theta(&r, &th) && th == INT64_MAX / 2, "hostile stamps saturate, never overflow");
-}
-
-static void test_fit(void)
-{
-	struct clock_fit f = { 0 };
-	double ppb = 0;
-	bool valid;
-	int i;
-
-	ok(!clock_fit_slope(&f, &ppb), "fit: no point, no slope");
-	clock_fit_add(&f, BASE, 100);
-	ok(!clock_fit_slope(&f, &ppb), "fit: one point, no slope");
-	clock_fit_add(&f, BASE, 200);
-	ok(!clock_fit_slope(&f, &ppb), "fit: no spread in time, no slope");
-
-	/* 50 ppm over an hour, every 100 us (36 million points is too many
-	 * for a unit test: every 10 ms, 360000), around a 1 ms offset */
-	memset(&f, 0, sizeof(f));
-	for (i = 0; i < 360000; i++) {
-		int64_t t = BASE + (int64_t)i * 10 * NS_PER_MS;
-
-		clock_fit_add(&f, t, 1000000 + (t - BASE) / 20000);
-	}
-	valid = clock_fit_slope(&f, &ppb);
-	ok(valid && fabs(ppb - 50000) < 0.01, "fit: 50000 ppb over an hour of points, got %.4f",
-	   ppb);
-	ok(fabs(f.t_last - 3599.99) < 1e-6, "fit: spans 3599.99 s (%.6f)", f.t_last);
-
-	/* noise of +-400 ns alternating: the slope stays */
-	memset(&f, 0, sizeof(f));
-	for (i = 0; i < 10000; i++) {
-		int64_t t = BASE + (int64_t)i * NS_PER_MS;
-
-		clock_fit_add(&f, t, -7000 + (i & 1 ? 400 : -400) - (t - BASE) / 1000000);
-	}
-	valid = clock_fit_slope(&f, &ppb);
-	ok(valid && fabs(ppb + 1000) < 5, "fit: -1000 ppb through +-400 ns of noise, got %.2f", ppb);
-}
-
-/* The bins keep the least-delayed theta: delayed pongs leave the fit alone. */
-static void test_binfit(void)
-{
-	struct clock_binfit b;
-	struct clock_fit plain = { 0 }, f;
-	double ppb = 0, plain_ppb = 0;
-	unsigned int kept = 0;
-	bool valid;
-	int i;
-
-	if (!ok(!clock_binfit_init(&b), "binfit: init"))
-		return;
-	clock_binfit_result(&b, &f, &kept);
-	ok(!clock_fit_slope(&f, &ppb) && kept == 0, "binfit: empty");
-	/* every 100 us for 2 s, 20 ppm; every 3rd pong held up 2 ms on the way
-	 * back, from 0.5 s on (theta 1 ms low) */
-	for (i = 0; i < 20000; i++) {
-		int64_t t = BASE + (int64_t)i * 100 * NS_PER_US;
-		int64_t th = 7000 + (t - BASE) / 50000, net = 9000 + (i % 4) * 10;
-
-		if (i % 3 == 0 && i > 5000) {
-			net += 2 * NS_PER_MS;
-			th -= NS_PER_MS;
-		}
-		clock_binfit_add(&b, t, net, th);
-		clock_fit_add(&plain, t, th);
-	}
-	/* then a stall: one transaction in 30 ms, 5 ms late on the way back */
-	clock_binfit_add(&b, BASE + 2030 * NS_PER_MS, 5 * NS_PER_MS, -2500000);
-	clock_binfit_add(&b, BASE + 2060 * NS_PER_MS, 9000, 7000 + 2060000000LL / 50000);
-	ok(!clock_binfit_result(&b, &f, &kept), "binfit: result");
-	valid = clock_fit_slope(&f, &ppb);
-	ok(valid && fabs(ppb - 20000) < 1, "binfit: 20000 ppb through delayed pongs, got %.3f", ppb);
-	is_int(kept, 201, "binfit: one point per 10 ms bin, the stalled one left out");
-	valid = clock_fit_slope(&plain, &plain_ppb);
-	ok(valid && fabs(plain_ppb - 20000) > 10000, "the plain fit is thrown off by them (%.0f ppb)",
-	   plain_ppb);
-	clock_binfit_free(&b);
-
-	/* 5 h of bins: merged down to at most CLOCK_PICKS, still exact */
-	clock_binfit_init(&b);
-	for (i = 0; i < 1800000; i++) {
-		int64_t t = BASE + (int64_t)i * 10 * NS_PER_MS;
-
-		clock_binfit_add(&b, t, 9000 + (i % 7) * 10, -300 - (t - BASE) / 100000);
-	}
-	clock_binfit_result(&b, &f, &kept);
-	valid = clock_fit_slope(&f, &ppb);
-	ok(kept <= CLOCK_PICKS + 1 && kept > CLOCK_PICKS / 2,
-	   "binfit: 1800000 bins kept in %u picks", kept);
-	ok(valid && fabs(ppb + 10000) < 0.5, "binfit: -10000 ppb over 5 h, got %.3f", ppb);
-	ok(fabs(f.t_last - 18000) < 10, "binfit: spans 5 h, to a bin (%.1f s)", f.t_last);
-	clock_binfit_free(&b);
 }
 
 static void test_cpus(void)
@@ -256,14 +164,14 @@ static void test_judge_phc(void)
 
 	good_report(&cr);
 	cr.emit = false;
-	cr.tcp = false;
+	cr.ack = false;
 	cr.phc_sum.offset_max_abs_ns = 5000;
 	clock_judge(&cr);
 	ok(!cr.local_trusted && any_warning(&cr, "reflect_rx and reflect_tx are untrusted"),
 	   "reflector: its own components named");
 
 	good_report(&cr);
-	cr.tcp = true;
+	cr.ack = true;
 	cr.phc_sum.offset_max_abs_ns = 5000;
 	clock_judge(&cr);
 	ok(any_warning(&cr, "emit_tx, emit_rx and emit_ack are untrusted"), "TCP: emit_ack too");
@@ -419,8 +327,6 @@ int main(int argc, char **argv)
 		return done_testing();
 	}
 	test_theta();
-	test_fit();
-	test_binfit();
 	test_cpus();
 	test_judge_phc();
 	test_judge_hosts();

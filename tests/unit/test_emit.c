@@ -8,17 +8,19 @@
 
 #include "emit.h"
 #include "tap.h"
+#include "wire.h"
 
 #define SESSION 0x12345678u
 #define SIZE 72
 
 static uint8_t buf[SIZE + 8];
+static struct msgfmt_ctx fmt = { .f = &msgfmt_rant };
 
 /* A pong of seq in session, SIZE bytes long. */
 static void make_pong(uint32_t session, uint64_t seq)
 {
-	struct wire_hdr h = {
-		.type = WIRE_PONG, .session = session, .len = SIZE, .seq = seq,
+	struct msg_hdr h = {
+		.type = MSG_PONG, .session = session, .len = SIZE, .seq = seq,
 		.t1_sw = 1,
 	};
 
@@ -29,10 +31,10 @@ static void make_pong(uint32_t session, uint64_t seq)
 /* What a pong of seq is while waiting for want (after sending it). */
 static enum pong_class pong(struct pong_window *w, uint64_t seq, uint64_t want)
 {
-	struct wire_hdr h;
+	struct msg_hdr h;
 
 	make_pong(SESSION, seq);
-	return emit_classify(w, buf, SIZE, SIZE, SESSION, want, &h);
+	return emit_classify(w, &fmt, buf, SIZE, SIZE, SESSION, want, &h);
 }
 
 static void test_match_and_duplicate(void)
@@ -73,22 +75,22 @@ static void test_window_reuse(void)
 static void test_invalid_and_foreign(void)
 {
 	struct pong_window w = { 0 };
-	struct wire_hdr h;
+	struct msg_hdr h;
 
 	pong_window_forget(&w, 10);
 	is_int(pong(&w, 11, 10), PONG_INVALID, "a seq never sent is invalid");
 	make_pong(SESSION ^ 1, 10);
-	is_int(emit_classify(&w, buf, SIZE, SIZE, SESSION, 10, &h), PONG_FOREIGN,
+	is_int(emit_classify(&w, &fmt, buf, SIZE, SIZE, SESSION, 10, &h), PONG_FOREIGN,
 	       "another session's pong is foreign");
 	make_pong(SESSION, 10);
-	is_int(emit_classify(&w, buf, SIZE - 1, SIZE, SESSION, 10, &h), PONG_INVALID,
+	is_int(emit_classify(&w, &fmt, buf, SIZE - 1, SIZE, SESSION, 10, &h), PONG_INVALID,
 	       "a truncated pong is invalid");
-	is_int(emit_classify(&w, buf, -1, SIZE, SESSION, 10, &h), PONG_INVALID,
+	is_int(emit_classify(&w, &fmt, buf, -1, SIZE, SESSION, 10, &h), PONG_INVALID,
 	       "a datagram larger than the buffer (len -1) is invalid");
-	is_int(emit_classify(&w, buf, SIZE, SIZE + 8, SESSION, 10, &h), PONG_INVALID,
+	is_int(emit_classify(&w, &fmt, buf, SIZE, SIZE + 8, SESSION, 10, &h), PONG_INVALID,
 	       "a pong of another length than the ping is invalid");
 	buf[0] = 'X';
-	is_int(emit_classify(&w, buf, SIZE, SIZE, SESSION, 10, &h), PONG_INVALID,
+	is_int(emit_classify(&w, &fmt, buf, SIZE, SIZE, SESSION, 10, &h), PONG_INVALID,
 	       "wrong magic is invalid");
 	is_int(pong(&w, 10, 10), PONG_MATCH,
 	       "none of those marked the awaited pong seen");

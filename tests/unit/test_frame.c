@@ -17,7 +17,7 @@
  * framed length. */
 static size_t framed_ping(uint8_t *buf, uint32_t len, uint64_t seq)
 {
-	struct wire_hdr h = { .type = WIRE_PING, .session = 7, .len = len, .seq = seq };
+	struct msg_hdr h = { .type = MSG_PING, .session = 7, .len = len, .seq = seq };
 
 	frame_put_len(buf, len);
 	memset(buf + FRAME_PREFIX, 0xee, len);
@@ -59,14 +59,14 @@ static void test_two(void)
 {
 	uint8_t buf[512];
 	size_t a = framed_ping(buf, 100, 1), b = framed_ping(buf + a, 32, 2);
-	struct wire_hdr h;
+	struct msg_hdr h;
 	uint32_t len = 0;
 
 	ok(frame_check(buf, a + b, MAX, &len) == FRAME_WHOLE && len == 100,
 	   "two messages read at once: the first (100 bytes) is whole");
 	ok(frame_check(buf + a, b, MAX, &len) == FRAME_WHOLE && len == 32,
 	   "then the second (32 bytes, the smallest) is whole");
-	ok(wire_parse(buf + a + FRAME_PREFIX, len, WIRE_PING, &h) == 0 && h.seq == 2,
+	ok(wire_parse(buf + a + FRAME_PREFIX, len, MSG_PING, &h) == 0 && h.seq == 2,
 	   "and parses as seq 2");
 	ok(frame_check(buf + a, 10, MAX, &len) == FRAME_NEED,
 	   "a part of the second after the first: FRAME_NEED");

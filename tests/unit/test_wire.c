@@ -27,9 +27,9 @@ static void put_be(uint8_t *p, int n, uint64_t v)
 	}
 }
 
-static const struct wire_hdr sample_hdr = {
-	.type = WIRE_PING,
-	.flags = WIRE_F_WARMUP | WIRE_F_WANT_SW | 0x1200,
+static const struct msg_hdr sample_hdr = {
+	.type = MSG_PING,
+	.flags = MSG_F_WARMUP | MSG_F_WANT_SW | 0x1200,
 	.session = 0x89abcdefu,
 	.len = 100,
 	.seq = 0x0102030405060708ull,
@@ -37,9 +37,9 @@ static const struct wire_hdr sample_hdr = {
 };
 
 /* A valid datagram of n bytes (n >= WIRE_HDR_LEN) with padding 0xa5. */
-static void make_dgram(uint8_t *buf, size_t n, enum wire_type type)
+static void make_dgram(uint8_t *buf, size_t n, enum msg_type type)
 {
-	struct wire_hdr h = sample_hdr;
+	struct msg_hdr h = sample_hdr;
 
 	memset(buf, 0xa5, n);
 	h.type = (uint8_t)type;
@@ -50,7 +50,7 @@ static void make_dgram(uint8_t *buf, size_t n, enum wire_type type)
 static void test_layout(void)
 {
 	uint8_t buf[WIRE_PONG_LEN + 8];
-	const struct wire_body b = {
+	const struct msg_body b = {
 		.t2_wire = 1700000001000000001ll,
 		.t2_sw = 1700000001000000502ll,
 		.t3_sw = 1700000001000001003ll,
@@ -62,7 +62,7 @@ static void test_layout(void)
 	wire_put_hdr(buf, &sample_hdr);
 	is_mem(buf, "RANT", 4, "magic \"RANT\" at offset 0");
 	is_int(buf[4], WIRE_VERSION, "version at offset 4");
-	is_int(buf[5], WIRE_PING, "type at offset 5");
+	is_int(buf[5], MSG_PING, "type at offset 5");
 	is_u64(get_be(buf + 6, 2), sample_hdr.flags, "flags big-endian at 6");
 	is_int(buf[6], 0x12, "flags high byte first");
 	is_u64(get_be(buf + 8, 4), 0x89abcdefu, "session big-endian at 8");
@@ -93,24 +93,24 @@ static void test_layout(void)
 
 static void test_round_trip(void)
 {
-	static const struct wire_hdr cases[] = {
-		{ WIRE_PING, 0, 0, WIRE_HDR_LEN, 0, 0 },
-		{ WIRE_PING, 0xffff, 0xffffffffu, 1000, UINT64_MAX, INT64_MAX },
-		{ WIRE_PONG, WIRE_F_T2 | WIRE_F_SW | WIRE_F_FU, 1, 72, 1, -1 },
-		{ WIRE_PONG, 0x8001, 0x80000000u, WIRE_MAX_LEN,
+	static const struct msg_hdr cases[] = {
+		{ MSG_PING, 0, 0, WIRE_HDR_LEN, 0, 0 },
+		{ MSG_PING, 0xffff, 0xffffffffu, 1000, UINT64_MAX, INT64_MAX },
+		{ MSG_PONG, MSG_F_T2 | MSG_F_SW | MSG_F_FU, 1, 72, 1, -1 },
+		{ MSG_PONG, 0x8001, 0x80000000u, WIRE_MAX_LEN,
 		  0x8000000000000000ull, INT64_MIN },
 	};
 	static uint8_t buf[WIRE_MAX_LEN];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const struct wire_hdr *c = &cases[i];
-		struct wire_hdr h;
+		const struct msg_hdr *c = &cases[i];
+		struct msg_hdr h;
 		int r;
 
 		memset(buf, 0, c->len);
 		wire_put_hdr(buf, c);
 		memset(&h, 0x5a, sizeof(h));
-		r = wire_parse(buf, c->len, (enum wire_type)c->type, &h);
+		r = wire_parse(buf, c->len, (enum msg_type)c->type, &h);
 		is_int(r, 0, "round trip %zu: parse accepts len %u", i,
 		       (unsigned)c->len);
 		ok(h.type == c->type && h.flags == c->flags &&
@@ -128,16 +128,16 @@ static void test_round_trip(void)
 static void test_body(void)
 {
 	uint8_t buf[WIRE_PONG_LEN + 10];
-	const struct wire_body in = {
+	const struct msg_body in = {
 		.t2_wire = INT64_MIN + 1,
 		.t2_sw = 1700000001000000502ll,
 		.t3_sw = -7,
 		.fu_seq = UINT64_MAX,
 		.fu_t3_wire = INT64_MAX,
 	};
-	struct wire_body out, sentinel;
+	struct msg_body out, sentinel;
 
-	make_dgram(buf, sizeof(buf), WIRE_PONG);
+	make_dgram(buf, sizeof(buf), MSG_PONG);
 	wire_put_body(buf, &in);
 	memset(&out, 0, sizeof(out));
 	is_int(wire_parse_body(buf, WIRE_PONG_LEN, &out), 0,
@@ -152,106 +152,106 @@ static void test_body(void)
 
 	memset(&sentinel, 0x77, sizeof(sentinel));
 	out = sentinel;
-	is_int(wire_parse_body(buf, WIRE_PONG_LEN - 1, &out), -WIRE_ESHORT,
-	       "wire_parse_body: n = %d is -WIRE_ESHORT", WIRE_PONG_LEN - 1);
-	is_int(wire_parse_body(buf, WIRE_HDR_LEN, &out), -WIRE_ESHORT,
-	       "wire_parse_body: n = %d (header only) is -WIRE_ESHORT",
+	is_int(wire_parse_body(buf, WIRE_PONG_LEN - 1, &out), -MSG_ESHORT,
+	       "wire_parse_body: n = %d is -MSG_ESHORT", WIRE_PONG_LEN - 1);
+	is_int(wire_parse_body(buf, WIRE_HDR_LEN, &out), -MSG_ESHORT,
+	       "wire_parse_body: n = %d (header only) is -MSG_ESHORT",
 	       WIRE_HDR_LEN);
-	is_int(wire_parse_body(buf, 0, &out), -WIRE_ESHORT,
-	       "wire_parse_body: n = 0 is -WIRE_ESHORT");
+	is_int(wire_parse_body(buf, 0, &out), -MSG_ESHORT,
+	       "wire_parse_body: n = 0 is -MSG_ESHORT");
 }
 
 static void test_reject(void)
 {
 	uint8_t buf[200];
-	struct wire_hdr h, sentinel;
+	struct msg_hdr h, sentinel;
 	int r;
 
 	memset(&sentinel, 0x5a, sizeof(sentinel));
 
 	/* short */
-	make_dgram(buf, 100, WIRE_PING);
+	make_dgram(buf, 100, MSG_PING);
 	for (size_t n = 0; n < WIRE_HDR_LEN; n += (n < 4 ? 1 : 9)) {
 		h = sentinel;
-		r = wire_parse(buf, n, WIRE_PING, &h);
-		is_int(r, -WIRE_ESHORT, "n = %zu is -WIRE_ESHORT", n);
+		r = wire_parse(buf, n, MSG_PING, &h);
+		is_int(r, -MSG_ESHORT, "n = %zu is -MSG_ESHORT", n);
 	}
 	put_be(buf + 12, 4, WIRE_HDR_LEN - 1);
-	is_int(wire_parse(buf, WIRE_HDR_LEN - 1, WIRE_PING, &h), -WIRE_ESHORT,
-	       "n = 31 with a length field of 31 is still -WIRE_ESHORT");
-	make_dgram(buf, WIRE_HDR_LEN, WIRE_PING);
-	is_int(wire_parse(buf, WIRE_HDR_LEN, WIRE_PING, &h), 0,
+	is_int(wire_parse(buf, WIRE_HDR_LEN - 1, MSG_PING, &h), -MSG_ESHORT,
+	       "n = 31 with a length field of 31 is still -MSG_ESHORT");
+	make_dgram(buf, WIRE_HDR_LEN, MSG_PING);
+	is_int(wire_parse(buf, WIRE_HDR_LEN, MSG_PING, &h), 0,
 	       "n = 32 (header only, length 32) is accepted");
 
 	/* magic */
 	const char *bad_magic[] = { "rant", "RANX", "XANT", "\0\0\0\0" };
 
 	for (size_t i = 0; i < 4; i++) {
-		make_dgram(buf, 64, WIRE_PING);
+		make_dgram(buf, 64, MSG_PING);
 		memcpy(buf, bad_magic[i], 4);
 		h = sentinel;
-		r = wire_parse(buf, 64, WIRE_PING, &h);
-		is_int(r, -WIRE_EMAGIC, "magic \"%.4s\" is -WIRE_EMAGIC",
+		r = wire_parse(buf, 64, MSG_PING, &h);
+		is_int(r, -MSG_EMAGIC, "magic \"%.4s\" is -MSG_EMAGIC",
 		       i == 3 ? "\\0.." : bad_magic[i]);
-		is_mem(&h, &sentinel, sizeof(h), "h untouched on -WIRE_EMAGIC");
+		is_mem(&h, &sentinel, sizeof(h), "h untouched on -MSG_EMAGIC");
 	}
 
 	/* version */
 	const int bad_ver[] = { 0, WIRE_VERSION + 1, 255 };
 
 	for (size_t i = 0; i < 3; i++) {
-		make_dgram(buf, 64, WIRE_PING);
+		make_dgram(buf, 64, MSG_PING);
 		buf[4] = (uint8_t)bad_ver[i];
 		h = sentinel;
-		r = wire_parse(buf, 64, WIRE_PING, &h);
-		is_int(r, -WIRE_EVERSION, "version %d is -WIRE_EVERSION",
+		r = wire_parse(buf, 64, MSG_PING, &h);
+		is_int(r, -MSG_EVERSION, "version %d is -MSG_EVERSION",
 		       bad_ver[i]);
-		is_mem(&h, &sentinel, sizeof(h), "h untouched on -WIRE_EVERSION");
+		is_mem(&h, &sentinel, sizeof(h), "h untouched on -MSG_EVERSION");
 	}
 
 	/* type */
-	make_dgram(buf, 64, WIRE_PONG);
+	make_dgram(buf, 64, MSG_PONG);
 	h = sentinel;
-	is_int(wire_parse(buf, 64, WIRE_PING, &h), -WIRE_ETYPE,
-	       "a pong where a ping is expected is -WIRE_ETYPE");
-	is_mem(&h, &sentinel, sizeof(h), "h untouched on -WIRE_ETYPE");
-	make_dgram(buf, 64, WIRE_PING);
-	is_int(wire_parse(buf, 64, WIRE_PONG, &h), -WIRE_ETYPE,
-	       "a ping where a pong is expected is -WIRE_ETYPE");
+	is_int(wire_parse(buf, 64, MSG_PING, &h), -MSG_ETYPE,
+	       "a pong where a ping is expected is -MSG_ETYPE");
+	is_mem(&h, &sentinel, sizeof(h), "h untouched on -MSG_ETYPE");
+	make_dgram(buf, 64, MSG_PING);
+	is_int(wire_parse(buf, 64, MSG_PONG, &h), -MSG_ETYPE,
+	       "a ping where a pong is expected is -MSG_ETYPE");
 	buf[5] = 0;
-	is_int(wire_parse(buf, 64, WIRE_PING, &h), -WIRE_ETYPE,
-	       "type 0 is -WIRE_ETYPE");
+	is_int(wire_parse(buf, 64, MSG_PING, &h), -MSG_ETYPE,
+	       "type 0 is -MSG_ETYPE");
 	buf[5] = 3;
-	is_int(wire_parse(buf, 64, WIRE_PING, &h), -WIRE_ETYPE,
-	       "type 3 is -WIRE_ETYPE");
+	is_int(wire_parse(buf, 64, MSG_PING, &h), -MSG_ETYPE,
+	       "type 3 is -MSG_ETYPE");
 
 	/* length */
-	make_dgram(buf, 100, WIRE_PING);
+	make_dgram(buf, 100, MSG_PING);
 	h = sentinel;
-	is_int(wire_parse(buf, 99, WIRE_PING, &h), -WIRE_ELEN,
-	       "length field 100, 99 bytes received is -WIRE_ELEN");
-	is_mem(&h, &sentinel, sizeof(h), "h untouched on -WIRE_ELEN");
-	is_int(wire_parse(buf, 101, WIRE_PING, &h), -WIRE_ELEN,
-	       "length field 100, 101 bytes received is -WIRE_ELEN");
-	is_int(wire_parse(buf, 100, WIRE_PING, &h), 0,
+	is_int(wire_parse(buf, 99, MSG_PING, &h), -MSG_ELEN,
+	       "length field 100, 99 bytes received is -MSG_ELEN");
+	is_mem(&h, &sentinel, sizeof(h), "h untouched on -MSG_ELEN");
+	is_int(wire_parse(buf, 101, MSG_PING, &h), -MSG_ELEN,
+	       "length field 100, 101 bytes received is -MSG_ELEN");
+	is_int(wire_parse(buf, 100, MSG_PING, &h), 0,
 	       "length field 100, 100 bytes received is accepted");
 	put_be(buf + 12, 4, 100 + 0x10000);
-	is_int(wire_parse(buf, 100, WIRE_PING, &h), -WIRE_ELEN,
-	       "length field 65636 (100 + 2^16) is -WIRE_ELEN");
+	is_int(wire_parse(buf, 100, MSG_PING, &h), -MSG_ELEN,
+	       "length field 65636 (100 + 2^16) is -MSG_ELEN");
 	put_be(buf + 12, 4, 0);
-	is_int(wire_parse(buf, 100, WIRE_PING, &h), -WIRE_ELEN,
-	       "length field 0 is -WIRE_ELEN");
+	is_int(wire_parse(buf, 100, MSG_PING, &h), -MSG_ELEN,
+	       "length field 0 is -MSG_ELEN");
 	put_be(buf + 12, 4, 0xffffffffu);
-	is_int(wire_parse(buf, 100, WIRE_PING, &h), -WIRE_ELEN,
-	       "length field 0xffffffff is -WIRE_ELEN");
+	is_int(wire_parse(buf, 100, MSG_PING, &h), -MSG_ELEN,
+	       "length field 0xffffffff is -MSG_ELEN");
 
 	/* flags, session, seq and t1 are never a reason to reject */
-	make_dgram(buf, 64, WIRE_PONG);
+	make_dgram(buf, 64, MSG_PONG);
 	put_be(buf + 6, 2, 0xffff);
 	put_be(buf + 8, 4, 0);
 	put_be(buf + 16, 8, 0);
 	put_be(buf + 24, 8, 0);
-	is_int(wire_parse(buf, 64, WIRE_PONG, &h), 0,
+	is_int(wire_parse(buf, 64, MSG_PONG, &h), 0,
 	       "all-ones flags, zero session, seq and T1 are accepted");
 	is_int(h.flags, 0xffff, "flags 0xffff decoded");
 }
@@ -259,9 +259,9 @@ static void test_reject(void)
 static void test_set_seq(void)
 {
 	uint8_t buf[128], before[128];
-	struct wire_hdr h;
+	struct msg_hdr h;
 
-	make_dgram(buf, sizeof(buf), WIRE_PING);
+	make_dgram(buf, sizeof(buf), MSG_PING);
 	memcpy(before, buf, sizeof(buf));
 	wire_set_seq(buf, 0x1122334455667788ull, -1700000000000000001ll);
 	is_mem(buf, before, 16, "wire_set_seq leaves bytes 0..15 alone");
@@ -271,7 +271,7 @@ static void test_set_seq(void)
 	       "wire_set_seq writes seq big-endian at 16");
 	is_i64((int64_t)get_be(buf + 24, 8), -1700000000000000001ll,
 	       "wire_set_seq writes T1_SW big-endian at 24");
-	is_int(wire_parse(buf, sizeof(buf), WIRE_PING, &h), 0,
+	is_int(wire_parse(buf, sizeof(buf), MSG_PING, &h), 0,
 	       "still a valid ping after wire_set_seq");
 	is_u64(h.seq, 0x1122334455667788ull, "parsed seq after wire_set_seq");
 	is_i64(h.t1_sw, -1700000000000000001ll,
@@ -281,35 +281,35 @@ static void test_set_seq(void)
 
 static void test_strerror(void)
 {
-	const char *names[WIRE_NERR] = { 0 };
+	const char *names[MSG_NERR] = { 0 };
 	bool distinct = true;
 
-	for (int c = 1; c < WIRE_NERR; c++) {
-		names[c] = wire_strerror(-c);
+	for (int c = 1; c < MSG_NERR; c++) {
+		names[c] = msgfmt_strerror(-c);
 		ok(names[c] && names[c][0],
-		   "wire_strerror(-%d) (as wire_parse returns it) names it: %s",
+		   "msgfmt_strerror(-%d) (as wire_parse returns it) names it: %s",
 		   c, names[c] ? names[c] : "(null)");
-		if (names[c] && wire_strerror(c))
-			is_str(wire_strerror(c), names[c],
-			       "wire_strerror(%d) gives the same name", c);
+		if (names[c] && msgfmt_strerror(c))
+			is_str(msgfmt_strerror(c), names[c],
+			       "msgfmt_strerror(%d) gives the same name", c);
 		else
-			fail("wire_strerror(%d) gives the same name", c);
+			fail("msgfmt_strerror(%d) gives the same name", c);
 	}
-	for (int c = 1; c < WIRE_NERR; c++)
-		for (int d = c + 1; d < WIRE_NERR; d++)
+	for (int c = 1; c < MSG_NERR; c++)
+		for (int d = c + 1; d < MSG_NERR; d++)
 			if (names[c] && names[d] && !strcmp(names[c], names[d]))
 				distinct = false;
 	ok(distinct, "the names are distinct");
-	ok(names[WIRE_ESHORT] && strstr(names[WIRE_ESHORT], "short"),
-	   "WIRE_ESHORT is named \"short\"");
-	ok(names[WIRE_EMAGIC] && strstr(names[WIRE_EMAGIC], "magic"),
-	   "WIRE_EMAGIC is named \"magic\"");
-	ok(wire_strerror(-1000) != NULL && wire_strerror(WIRE_NERR) != NULL,
+	ok(names[MSG_ESHORT] && strstr(names[MSG_ESHORT], "short"),
+	   "MSG_ESHORT is named \"short\"");
+	ok(names[MSG_EMAGIC] && strstr(names[MSG_EMAGIC], "magic"),
+	   "MSG_EMAGIC is named \"magic\"");
+	ok(msgfmt_strerror(-1000) != NULL && msgfmt_strerror(MSG_NERR) != NULL,
 	   "an unknown code gives a string, not NULL");
 	/* -INT_MIN overflows: found by the fuzz harness and UBSan. */
-	is_str(wire_strerror(INT_MIN), "unknown", "wire_strerror(INT_MIN) is \"unknown\"");
-	is_str(wire_strerror(INT_MAX), "unknown", "wire_strerror(INT_MAX) is \"unknown\"");
-	is_str(wire_strerror(-WIRE_NERR), "unknown", "wire_strerror(-WIRE_NERR) is \"unknown\"");
+	is_str(msgfmt_strerror(INT_MIN), "unknown", "msgfmt_strerror(INT_MIN) is \"unknown\"");
+	is_str(msgfmt_strerror(INT_MAX), "unknown", "msgfmt_strerror(INT_MAX) is \"unknown\"");
+	is_str(msgfmt_strerror(-MSG_NERR), "unknown", "msgfmt_strerror(-MSG_NERR) is \"unknown\"");
 }
 
 int main(void)

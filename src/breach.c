@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The breakdown of a breach (breach.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "breach.h"
+#include "run.h"
+#include "trace.h"
+#include "wire.h"
+
+/* The name of a stamp as the log and breakdown show it. */
+static const char *stamp_name(const struct snap_breach_ctx *ctx, enum point p, char *buf,
+			      size_t len)
+{
+	static const char *const base[P_COUNT] = {
+		"T1_SW", "T1", "T2", "T2_SW", "T3_SW", "T3", "T4", "T4_SW",
+	};
+	bool local = ctx->emit ? (p == P_T1_WIRE || p == P_T4_WIRE) : true;
+	bool hw = local ? ctx->hw : ctx->peer_hw;
+
+	if (p == P_T1_WIRE || p == P_T2_WIRE || p == P_T3_WIRE || p == P_T4_WIRE)
+		snprintf(buf, len, "%s_%s", base[p], hw ? "HW" : "KN");
+	else
+		snprintf(buf, len, "%s", base[p]);
+	return buf;
+}
+
+/* Metrics in the order of the path, then the totals. */
+static const enum metric_id path_order[] = {
+	M_EMIT_QUEUE, M_EMIT_TX, M_REFLECT_RX, M_REFLECT_PROC, M_REFLECT_QUEUE,
+	M_REFLECT_TX, M_EMIT_RX,
+	M_NETWORK, M_RESPONSE, M_RTT, M_RTT_SW, M_EMIT_ACK,
+};
+
+/* A stamp: "    NAME     s.ns" and "NAME": ns. */
+static void print_stamp(struct out *o, const char *name, int64_t t)
+{
+	if (t == TS_NONE)
+		return;
+	out_text(o, "    %-8s %" PRId64 ".%09" PRId64 "\n", name,
+		 (int64_t)(t / NS_PER_SEC), (int64_t)(t % NS_PER_SEC));
+	out_i64(o, name, NULL, t);
+}
+
+static void print_stamps(struct out *o, const struct snap_breach_ctx *ctx,
+			 const struct txrec *rec)
+{
+	char name[16];
+
+	out_text(o, "  stamps (s.ns):\n");
+	out_obj(o, "stamps");
+	for (int p = 0; p < P_COUNT; p++)
+		print_stamp(o, stamp_name(ctx, p, name, sizeof(name)), txrec_stamp(rec, p));
+	/* Over TCP: the ACK stamp, always the kernel's. */
+	print_stamp(o, "T_ACK_KN", txrec_stamp(rec, P_T_ACK));
+	/* The side's SCHED stamp (its packet entered the qdisc), a kernel
+	 * stamp known where the wire stamps are kernel ones too. */
+	print_stamp(o, ctx->emit ? "T1_SCHED" : "T3_SCHED", txrec_sched(rec, ctx->emit, !ctx->hw));
+	out_obj_end(o);
+}
+
+void breach_print(struct out *o, const struct snap_breach_ctx *ctx,
+		  const struct snap_breach *b)
+{
+	const struct breakdown *bd = &b->bd;
+
+	out_text(o, "\n*** Threshold breach: %s", ctx->emit ? "RTT" : "response");
+	out_u64(o, "seq", " of seq %" PRIu64, b->rec.seq);
+	out_i64(o, "latency", " is %" PRId64 " ns", b->latency_ns);
+	out_i64(o, "threshold", " > threshold %" PRId64 " ns\n", ctx->threshold_ns);
+	print_stamps(o, ctx, &b->rec);
+	/* The path's steps first, in path order, then the totals. */
+	out_obj(o, "components");
+	for (int pass = 0; pass < 2; pass++) {
+		out_text(o, pass ? "  totals (ns):\n" : "  path (ns):\n");
+		for (size_t i = 0; i < sizeof(path_order) / sizeof(path_order[0]); i++) {
+			enum metric_id m = path_order[i];
+			bool in_path = breakdown_is_step(bd, m, ctx->emit) ||
+				       breakdown_is_part(m, ctx->emit);
+
+			if (!bd->have[m] || in_path == pass)
+				continue;
+			out_text(o, "    %-44s", metric_defs[m].label);
+			out_i64(o, metric_defs[m].name, " %10" PRId64, bd->ns[m]);
+			out_text(o, "%s\n", (int)m == bd->largest ? "  <-- where the spike is" : "");
+		}
+	}
+	out_obj_end(o);
+	if (bd->largest >= 0)
+		out_str(o, "largest", NULL, metric_defs[bd->largest].name);
+	if (ctx->emit && !bd->have[M_RESPONSE] && ctx->size >= WIRE_PONG_LEN)
+		out_text(o, "  (the reflector's TX stamp of this pong never arrived: response and network unknown)\n");
+}
+
+/* After the first breach's breakdown: what became of the trace, and the
+ * command that reads it. */
+static void print_trace_note(FILE *f, const struct run *r)
+{
+	const char *dir = trace_dir(r->trace), *j = r->cfg->json_path;
+	int cpu = trace_breach_cpu(r->trace);
+
+	if (r->trace_err == -EALREADY)
+		fprintf(f, "  ftrace: the instance %s was already frozen (tracing_on 0), most likely by the other side's breach: its RANT_BREACH is the one in the trace; this side's breach (%s, CPU %d) is the one above\n",
+			dir, r->cfg->mode == MODE_EMIT ? "emit" : "reflect", cpu);
+	else if (!r->trace_err)
+		fprintf(f, "  ftrace: RANT_BREACH written (%s on CPU %d, trace_clock %s) and %s frozen\n",
+			r->cfg->mode == MODE_EMIT ? "emit" : "reflect", cpu,
+			trace_clock_name(r->trace), dir);
+	else
+		return;		/* main() says what failed */
+	fprintf(f, "  what the kernel did: rant-trace --instance %s%s%s\n", dir,
+		j && strcmp(j, "-") ? " --json " : "", j && strcmp(j, "-") ? j : "");
+	fprintf(f, "  (or save it first: cp %s/trace breach.trace; rant-trace breach.trace%s%s)\n",
+		dir, j && strcmp(j, "-") ? " --json " : "", j && strcmp(j, "-") ? j : "");
+}
+
+void breach_report(const struct run *r, const struct breach *b)
+{
+	struct out o = { .t = r->text };
+	struct snap_breach_ctx ctx;
+	struct snap_breach sb;
+
+	snap_breach_take(r, b, &ctx, &sb);
+	breach_print(&o, &ctx, &sb);
+	if (r->trace && b == &r->breach[0])
+		print_trace_note(o.t, r);
+	fflush(o.t);
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The emitter's state during a run and the steps its two measuring loops
+ * share: the closed loop (emit.c) and the open loop (openloop.c,
+ * ol_measure). Not for other modules: emit.h is the emitter's interface.
+ */
+#ifndef RANT_EMITTER_H
+#define RANT_EMITTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "emit.h"
+#include "measure.h"
+#include "openloop.h"
+
+struct emitter {
+	struct run *r;
+	uint64_t seq;			/* last ping sent */
+	uint64_t first_measured;	/* seq of the first measured ping, 0: none yet */
+	uint64_t pongs;			/* pongs matched, any phase */
+	struct pong_window seen;
+	struct txrec last;		/* last measured, awaiting its follow-up */
+	bool last_valid;
+	uint32_t size;			/* bytes of this phase's pings (-m, or a sweep's size) */
+	uint32_t len;			/* ... on the wire: size and the format's overhead */
+	int64_t gone_since;		/* TCP: monotonic ns since the connection is down, or 0 */
+	bool rx_stamped;		/* the last pong came with an RX stamp */
+	int64_t prev_t1, prev_t4;	/* wire stamps of the last measured one */
+	int64_t late_ns;		/* --interval: how late after its slot the ping left */
+	struct loss_track loss;		/* bursts and reordering */
+	struct ol_table *ol;		/* measuring open loop: the pings in flight, else NULL */
+	uint8_t *rx, *tx;		/* the receive and send buffers (emit.c's) */
+	size_t rx_len;
+};
+
+/* The counts of the measured run: every one goes through these. A
+ * measured ping left at t_sent (its T1_SW); the pong of seq came after
+ * its ping was counted lost; a datagram that is not the pong of a ping
+ * in flight, counted by class. */
+void emit_count_sent(struct emitter *e, uint64_t seq, int64_t t_sent);
+void emit_count_late(struct emitter *e, uint64_t seq);
+void emit_count_stray(struct emitter *e, enum pong_class k, const struct msg_hdr *h);
+
+/* --key: false (counted) when a datagram shaped as this phase's pong in
+ * e->rx has no valid MAC. */
+bool emit_authentic(struct emitter *e, const struct sk_msg *m);
+/* Fill rec from the pong in e->rx; patch an earlier record from the
+ * follow-up. */
+void emit_take_pong(struct emitter *e, struct txrec *rec, const struct msg_hdr *h);
+/* The ping's TX stamp into rec, with its SCHED stamp. */
+void emit_tx_stamped(struct emitter *e, struct txrec *rec, uint32_t key,
+		     const struct ts_stamps *txs);
+/* A measured transaction came back in time, or did not: counted,
+ * sampled, logged, -t checked. */
+enum measure_next emit_measured(struct emitter *e, struct txrec *rec);
+enum measure_next emit_lost(struct emitter *e, struct txrec *rec);
+/* Measuring starts: the pings are measured from now on. */
+void emit_measure_begin(struct emitter *e);
+/* -c reached, or -d: t (monotonic ns) at or past end (0: no -d)? */
+bool emit_enough(struct emitter *e, uint64_t sent, int64_t t, int64_t end);
+
+/* Measured pings of e->size, open loop (openloop.c). */
+enum measure_next ol_measure(struct emitter *e);
+
+#endif

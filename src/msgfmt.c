@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The table of message formats (see msgfmt.h): a new format is one file
+ * and one row here.
+ */
+#include <string.h>
+
+#include "msgfmt.h"
+
+extern const struct msgfmt msgfmt_ptp;
+
+static const struct msgfmt *const table[] = {
+	&msgfmt_rant,		/* the default: wire.c */
+	&msgfmt_ptp,		/* --ptp-mode: ptp.c */
+};
+
+#define NFORMATS (sizeof(table) / sizeof(table[0]))
+
+const struct msgfmt *msgfmt_for(const struct rant_cfg *cfg)
+{
+	for (size_t i = 0; i < NFORMATS; i++)
+		if (table[i]->wanted && table[i]->wanted(cfg))
+			return table[i];
+	return table[0];
+}
+
+const struct msgfmt *msgfmt_nth(size_t i)
+{
+	return i < NFORMATS ? table[i] : NULL;
+}
+
+int msgfmt_init(struct msgfmt_ctx *ctx, const struct msgfmt *f,
+		const struct rant_cfg *cfg, char *err, size_t len)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->f = f;
+	ctx->emit = cfg->mode == MODE_EMIT;
+	ctx->mac = cfg->key_path != NULL;
+	return f->init ? f->init(ctx, cfg, err, len) : 0;
+}
+
+void msgfmt_fini(struct msgfmt_ctx *ctx)
+{
+	if (ctx->f && ctx->f->fini)
+		ctx->f->fini(ctx);
+	ctx->f = NULL;
+}
+
+const char *msgfmt_strerror(int err)
+{
+	static const char *const names[MSG_NERR] = {
+		[MSG_OK] = "ok",
+		[MSG_ESHORT] = "short",
+		[MSG_EMAGIC] = "magic",
+		[MSG_EVERSION] = "version",
+		[MSG_ETYPE] = "type",
+		[MSG_ELEN] = "length",
+	};
+
+	/* No negation before the range check: -INT_MIN overflows. */
+	if (err <= -MSG_NERR || err >= MSG_NERR)
+		return "unknown";
+	return names[err < 0 ? -err : err];
+}
+
+const char *msgfmt_ts_name(enum msgfmt_ts ts)
+{
+	switch (ts) {
+	case MSGFMT_TS_NS64:
+		return "ns64";
+	case MSGFMT_TS_NTP64:
+		return "ntp64";
+	case MSGFMT_TS_PTP64:
+		return "ptp64";
+	}
+	return "unknown";
+}

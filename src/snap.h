@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The numbers of a run, taken once (chrony's RPT_* reports): data only,
+ * filled by the modules that own them (hist.c the statistics, clock.c the
+ * clock report, session.c the sessions, series.c the intervals,
+ * capture.c the capture check) and formatted by a renderer that computes
+ * nothing: summary_print() for the text and the JSON, and any later
+ * format (the Prometheus text) from the same struct.
+ *
+ * What a snapshot may read while the loop runs (SNAP_LIVE, from another
+ * thread, without stopping the loop):
+ *   - the counts (struct counts) and the histograms of the metrics, of
+ *     rtt_intended and of the sweep's sizes: 64-bit words each written by
+ *     the loop alone and read whole on the 64-bit targets rant builds for.
+ *     They are not read at one instant: a count and a histogram may be a
+ *     few pings apart, and a percentile is of the counts as the scan found
+ *     them. Counters never go backwards between two snapshots.
+ * What only a final snapshot (SNAP_FINAL: after the loop, the log's
+ * writer, the capture and the clock's sampler stopped) holds, because a
+ * thread rewrites it without a lock: the sessions (the loop evicts and
+ * reuses entries), the breaches (the loop fills them), the series' rows
+ * (the reporter thread grows the array), the capture result, the log's
+ * counts, the clock report (the sampler's readings) and the diagnosis.
+ * A live snapshot has them absent (have_* false, n* 0).
+ */
+#ifndef RANT_SNAP_H
+#define RANT_SNAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "breakdown.h"
+#include "capture.h"
+#include "clock.h"
+#include "counts.h"
+#include "hist.h"
+#include "hwts.h"
+#include "metric.h"
+#include "opts.h"
+#include "record.h"
+#include "series.h"
+#include "session.h"
+#include "sweep.h"
+#include "transport.h"
+
+/* The percentiles every metric reports, and their JSON keys. */
+#define SNAP_NPCT 7
+extern const double snap_pcts[SNAP_NPCT];
+extern const char *const snap_pct_keys[SNAP_NPCT];
+
+/* One metric's statistics (a histogram read once). */
+struct snap_stats {
+	const char *key;		/* "rtt", "rtt_intended", ... */
+	const char *label;
+	const char *untrusted;		/* why its clocks disagree (in the snapshot's
+					 * clock report), or NULL */
+	struct hist_stats st;
+	int64_t pct[SNAP_NPCT];		/* ns, at snap_pcts */
+	size_t nhdr;
+	struct hist_bucket *hdr;	/* the non-empty log-linear buckets */
+};
+
+/* The primary metric's linear histogram (-H; always in the JSON). */
+struct snap_linear {
+	const char *metric;
+	int64_t bucket_ns, overflow_ns;
+	uint64_t overflow, underflow;
+	size_t n;
+	struct snap_bucket {
+		int64_t lo_ns;
+		uint64_t count;
+	} *b;				/* the non-empty buckets, in order */
+};
+
+/* One size of a sweep. */
+struct snap_size {
+	uint32_t size;
+	uint64_t sent, lost;
+	struct snap_stats rtt;
+};
+
+/* What a breach's breakdown needs besides the transaction. */
+struct snap_breach_ctx {
+	bool emit;
+	bool hw, peer_hw;		/* this side's wire stamps, the reflector's */
+	int64_t threshold_ns;
+	uint32_t size;
+};
+
+struct snap_breach {
+	struct txrec rec;
+	int64_t latency_ns;
+	struct breakdown bd;
+};
+
+enum snap_kind {
+	SNAP_FINAL,			/* after the run: everything */
+	SNAP_LIVE,			/* during it: counts and histograms only */
+};
+
+struct snap {
+	enum snap_kind kind;
+	const struct rant_cfg *cfg;	/* read-only for the whole run */
+	/* the run */
+	bool emit;
+	bool hw;			/* this side's wire stamps are the NIC's */
+	const char *hw_note;		/* why not */
+	bool peer_body, peer_hw;	/* emitter: pongs carried the reflector's
+					 * stamps; they are the NIC's */
+	uint32_t session;
+	int64_t start_ns, end_ns;	/* CLOCK_REALTIME; end: when taken, live */
+	const char *stop_reason;	/* NULL: still running */
+	struct counts cnt;
+	/* the log (-l) */
+	bool have_log;
+	uint64_t logged, log_overwritten, log_dropped;
+	/* --tcp */
+	struct tcp_stats tcp;
+	/* the metrics in metric_defs order, those with a row in the summary */
+	enum metric_id primary;
+	bool shown[M_COUNT];
+	struct snap_stats metric[M_COUNT];
+	bool have_rtt_intended;
+	struct snap_stats rtt_intended;
+	struct snap_linear hist;	/* the primary metric's */
+	/* -m LIST or RANGE */
+	unsigned int nsizes;
+	struct snap_size sizes[RANT_MAX_SIZES];
+	bool have_fit;
+	struct sweep_fit fit;		/* through the medians of the measured sizes */
+	unsigned int nfitted;		/* sizes with samples */
+	/* final only */
+	bool have_diagnosis;
+	char diagnosis[512];
+	bool have_sessions;
+	struct sessions_snap sessions;
+	bool have_series;
+	struct series_snap series;
+	bool have_capture;
+	struct capture_result capture;
+	struct snap_breach_ctx breach_ctx;
+	unsigned int nbreach;
+	struct snap_breach *breach;
+	bool have_clock;
+	struct clock_report clock;
+	struct hwts hwts;
+};
+
+struct run;
+
+/*
+ * Take the numbers of r: the whole of them (SNAP_FINAL, after the run,
+ * with the socket's drops read into r's counts), or those safe to read
+ * while the loop runs (SNAP_LIVE, see above). NULL with errno ENOMEM.
+ */
+struct snap *snap_build(struct run *r, enum snap_kind kind);
+void snap_free(struct snap *s);
+
+/* Breach b of r (NULL: only *ctx) as the snapshot holds it. */
+struct breach;
+void snap_breach_take(const struct run *r, const struct breach *b,
+		      struct snap_breach_ctx *ctx, struct snap_breach *sb);
+
+/* A histogram's statistics into st (its buckets allocated): 0 or -ENOMEM. */
+int snap_stats_fill(struct snap_stats *st, const struct hist *h, const char *key,
+		    const char *label, const char *untrusted);
+void snap_stats_free(struct snap_stats *st);
+
+#endif

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The lines a run prints at start-up (startup.h).
+ */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include "allow.h"
+#include "capture.h"
+#include "cpucheck.h"
+#include "ptp.h"
+#include "rtcheck.h"
+#include "startup.h"
+#include "trace.h"
+#include "wire.h"
+
+#ifndef RANT_VERSION
+#define RANT_VERSION "unknown"
+#endif
+
+/* A spinning real-time rant that the kernel will stop every second. */
+static void warn_rt_throttle(FILE *f, const struct rant_cfg *c)
+{
+	struct rtcheck_src src;
+	char msg[640];
+
+	rtcheck_system(&src);
+	if (rtcheck_throttle(&src, sched_getscheduler(0), !c->block, msg, sizeof(msg)) == 1)
+		fprintf(f, "%s\n", msg);
+}
+
+/* A spinning rant whose CPUs another spinning rant may use too. */
+static void warn_cpu_shared(FILE *f, const struct rant_cfg *c)
+{
+	cpu_set_t mine;
+	char msg[512];
+
+	if (c->block || sched_getaffinity(0, sizeof(mine), &mine))
+		return;
+	if (cpucheck_shared("/proc", getpid(), &mine, msg, sizeof(msg)) == 1)
+		fprintf(f, "%s\n", msg);
+}
+
+/* Who may talk to the reflector (--allow), and --key. */
+static void print_guard(FILE *f, const struct rant_cfg *c)
+{
+	char p[INET6_ADDRSTRLEN + 8];
+
+	if (c->allow.n) {
+		fprintf(f, "allow:");
+		for (unsigned int i = 0; i < c->allow.n; i++) {
+			allow_str(&c->allow.p[i], p, sizeof(p));
+			fprintf(f, " %s", p);
+		}
+		fprintf(f, " (others dropped and counted)\n");
+	}
+	if (c->key_path)
+		fprintf(f, "key: pings and pongs carry an HMAC-SHA-256 (16 bytes) with the key of %s\n",
+			c->key_path);
+}
+
+/* The interface's timestamping (-v: as ethtool -T prints it), a setting
+ * found in force, and --ptp-mode. */
+static void print_hwts(FILE *f, const struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+
+	if (c->verbose)
+		hwts_print_caps(f, c->iface, &r->sk.hwts);
+	if (r->sk.hwts.notice[0])
+		fprintf(f, "hwtstamp: %s\n", r->sk.hwts.notice);
+	if (c->ptp_mode)
+		fprintf(f, "ptp-mode: pings travel as PTPv2 %s, pongs as %s (domain %d), from and to UDP port %u\n",
+			ptp_type_name(PTP_DELAY_REQ), ptp_type_name(PTP_SYNC), PTP_RANT_DOMAIN,
+			c->port);
+}
+
+void startup_print(const struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+	FILE *f = r->text;
+
+	if (c->mode == MODE_EMIT && c->nsizes > 1)
+		fprintf(f, "rant %s emit: %s -> %s port %u, sweep of %u sizes from %u bytes, session %08x\n",
+			RANT_VERSION, c->iface, c->addr, c->port, c->nsizes, c->size, r->session);
+	else if (c->mode == MODE_EMIT)
+		fprintf(f, "rant %s emit: %s -> %s port %u, %u-byte payload, session %08x\n",
+			RANT_VERSION, c->iface, c->addr, c->port, c->size, r->session);
+	else
+		fprintf(f, "rant %s reflect: %s port %u\n", RANT_VERSION, c->iface, c->port);
+	print_guard(f, c);
+	if (c->tcp)
+		fprintf(f, "tcp: %u write%s per message, Nagle %s%s%s\n", c->writes,
+			c->writes > 1 ? "s" : "", c->nodelay ? "off (--nodelay)" : "on",
+			c->quickack ? ", quick ACKs" : "", c->cork ? ", corked" : "");
+	print_hwts(f, r);
+	if (r->sk.hw)
+		fprintf(f, "timestamps: hardware (NIC, PHC time): columns T*_HW\n");
+	else
+		fprintf(f, "timestamps: kernel software, not the NIC's (%s): columns T*_KN\n",
+			r->sk.hw_note);
+	if (c->mode == MODE_EMIT && c->open_loop)
+		fprintf(f, "pacing: open loop, a ping every %g us whether or not the pongs came back (up to %zu in flight)\n",
+			(double)c->interval_ns / NS_PER_US, (size_t)(r->flight.mask + 1));
+	else if (c->mode == MODE_EMIT && c->interval_ns)
+		fprintf(f, "pacing: closed loop, a slot every %g us, each ping waits for its pong (--open-loop does not)\n",
+			(double)c->interval_ns / NS_PER_US);
+	if (c->mode == MODE_EMIT && c->size < (c->key_path ? WIRE_AUTH_PONG_LEN : WIRE_PONG_LEN))
+		fprintf(f, "note: -m %u is below %d bytes%s: pongs cannot carry the reflector's stamps\n",
+			c->size, c->key_path ? WIRE_AUTH_PONG_LEN : WIRE_PONG_LEN,
+			c->key_path ? " (72 and the MAC of --key)" : "");
+	if (r->trace && trace_mounted(r->trace))
+		fprintf(f, "ftrace: tracefs was not mounted here: mounted it at /sys/kernel/tracing\n");
+	if (r->trace && trace_no_snapshot(r->trace))
+		fprintf(f, "ftrace: warning: this kernel has no ftrace snapshot (CONFIG_TRACER_SNAPSHOT is off): -S freezes the trace by tracing_on alone (the log is still a ring)\n");
+	if (r->capture)
+		capture_describe(r->capture, f);
+	warn_rt_throttle(f, c);
+	warn_cpu_shared(f, c);
+	if (c->verbose) {
+		fprintf(f, "waiting: %s; busy poll %d us; warm-up %u; duration %.3f s; count %" PRIu64 "\n",
+			c->block ? "poll()" : "spinning", c->busy_poll_us,
+			c->warmup,
+			(double)c->duration_ns / NS_PER_SEC, c->count);
+		if (r->trace)
+			fprintf(f, "ftrace: markers to %s/trace_marker%s\n", trace_dir(r->trace),
+				c->snapshot ? ", snapshot at a breach" : "");
+	}
+	fflush(f);
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The lines a run prints before its first packet, to the run's text
+ * stream: what it measures and how, the settings it found or made, and
+ * the warnings about them.
+ */
+#ifndef RANT_STARTUP_H
+#define RANT_STARTUP_H
+
+#include "run.h"
+
+void startup_print(const struct run *r);
+
+#endif

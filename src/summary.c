@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The summary, from the snapshot (summary.h). */
+#include <arpa/inet.h>
+#include <inttypes.h>
+
+#include "allow.h"
+#include "breach.h"
+#include "summary.h"
+
+#ifndef RANT_VERSION
+#define RANT_VERSION "unknown"
+#endif
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+/* What hist.h promises of every percentile printed. */
+#define PCT_PRECISION "0.1% (" STR(HIST_SIGNIFICANT_DIGITS) \
+	" significant digits), exact below " STR(HIST_EXACT_BELOW_NS) " ns"
+
+static const char *source_name(bool hw)
+{
+	return hw ? "hardware" : "kernel";
+}
+
+/* Measured pings without a pong, in % of those sent. */
+static double loss_pct(const struct counts *c)
+{
+	return c->sent ? 100.0 * (double)c->lost / (double)c->sent : 0.0;
+}
+
+/* The log's lines written, left out (-L), overwritten (-S), dropped. */
+static void print_log_counts(struct out *o, const struct snap *s)
+{
+	const struct rant_cfg *c = s->cfg;
+	bool log = s->have_log;
+
+	out_u64(o, "logged", log ? "log: %" PRIu64 " written" : NULL, s->logged);
+	out_u64(o, "log_skipped", log && c->log_threshold_ns ? ", %" PRIu64 " below -L" : NULL,
+		s->cnt.log_skipped);
+	out_u64(o, "log_overwritten", log && c->snapshot ? ", %" PRIu64 " overwritten (-S)" : NULL,
+		s->log_overwritten);
+	out_u64(o, "log_dropped", log ? ", %" PRIu64 " dropped\n" : NULL, s->log_dropped);
+	if (s->log_dropped)
+		out_text(o, "warning: the log's writer fell behind and %" PRIu64 " records were dropped from the log (not from the statistics): write the log to a faster disk, give a larger --log-buffer, or log less with -L\n",
+			 s->log_dropped);
+}
+
+/* Emitter: loss in detail, pings in flight, and the schedule of
+ * --interval: its missed slots, with what they mean when there are any. */
+static void print_pacing(struct out *o, const struct snap *s)
+{
+	const struct counts *c = &s->cnt;
+	const struct rant_cfg *cfg = s->cfg;
+
+	out_u64(o, "loss_burst_max", "loss: longest burst %" PRIu64, c->loss_burst_max);
+	out_u64(o, "reordered", ", reordered %" PRIu64, c->reordered);
+	out_u64(o, "inflight_max", cfg->open_loop ? ", in flight at most %" PRIu64 : NULL,
+		cfg->open_loop ? c->inflight_max : c->sent > 0);
+	out_text(o, "\n");
+	out_u64(o, "missed_slots", cfg->interval_ns ? "schedule: %" PRIu64 " slots missed" : NULL,
+		c->missed_slots);
+	if (!cfg->interval_ns)
+		return;
+	if (!c->missed_slots)
+		out_text(o, " (every ping left at its time)\n");
+	else if (cfg->open_loop)
+		out_text(o, " (left an interval or more late: the emitter could not keep its schedule: CPU, or --timeout / --interval pings in flight)\n");
+	else
+		out_text(o, " (their time passed while the emitter waited for an earlier pong: coordinated omission; they left late, and rtt_intended counts the wait; --open-loop does not wait)\n");
+}
+
+/* The first line of counts: what was sent and received, and of what kind. */
+static void print_traffic(struct out *o, const struct snap *s)
+{
+	const struct counts *c = &s->cnt;
+	const struct rant_cfg *cfg = s->cfg;
+	bool emit = s->emit;
+
+	out_u64(o, "sent", "sent %" PRIu64, c->sent);
+	out_u64(o, "received", ", received %" PRIu64, c->received);
+	out_u64(o, "lost", emit ? ", lost %" PRIu64 : NULL, c->lost);
+	out_dbl(o, "loss_pct", emit ? " (%.2f%%)" : NULL, loss_pct(c));
+	out_u64(o, "late", emit ? ", late %" PRIu64 : NULL, c->late);
+	out_u64(o, "duplicate", ", duplicate %" PRIu64, c->duplicate);
+	out_u64(o, "invalid", ", invalid %" PRIu64, c->invalid);
+	/* --key: the emitter's are among its invalid, the reflector's apart */
+	out_u64(o, "unauthenticated", !cfg->key_path ? NULL : emit ?
+		" (unauthenticated %" PRIu64 ")" : ", unauthenticated %" PRIu64, c->unauthenticated);
+	out_u64(o, "socket_drops", ", socket drops %" PRIu64, c->socket_drops);
+	if (emit) {
+		out_u64(o, "foreign", ", foreign %" PRIu64, c->foreign);
+	} else {
+		out_u64(o, "sessions", ", sessions %" PRIu64, c->sessions);
+		out_u64(o, "refused", c->refused ? ", refused %" PRIu64 : NULL, c->refused);
+		out_u64(o, "not_allowed", cfg->allow.n ? ", not allowed %" PRIu64 : NULL,
+			c->not_allowed);
+	}
+	out_u64(o, "warmup", ", warmup %" PRIu64, c->warmup);
+	out_u64(o, "warmup_late", emit ? " (late %" PRIu64 : NULL, c->warmup_late);
+	out_u64(o, "warmup_duplicate", emit ? ", duplicate %" PRIu64 ")" : NULL,
+		c->warmup_duplicate);
+	out_text(o, "\n");
+}
+
+static void print_counts(struct out *o, const struct snap *s)
+{
+	const struct counts *c = &s->cnt;
+	int64_t threshold = s->cfg->threshold_ns;
+
+	out_obj(o, "counts");
+	print_traffic(o, s);
+	out_u64(o, "missing_tx_ts", "missing stamps: TX %" PRIu64, c->missing_tx_ts);
+	out_u64(o, "missing_rx_ts", ", RX %" PRIu64, c->missing_rx_ts);
+	out_u64(o, "backwards_tx_ts", "; backwards: TX %" PRIu64, c->backwards_tx_ts);
+	out_u64(o, "backwards_rx_ts", ", RX %" PRIu64, c->backwards_rx_ts);
+	out_u64(o, "send_errors", ", send errors %" PRIu64 "\n", c->send_errors);
+	out_u64(o, "breaches", threshold ? "breaches: %" PRIu64 : NULL, c->breaches);
+	if (threshold)
+		out_text(o, " (threshold %" PRId64 " ns)\n", threshold);
+	print_log_counts(o, s);
+	if (s->emit)
+		print_pacing(o, s);
+	out_obj_end(o);
+}
+
+/* --tcp: what happened to the connections. */
+static void print_tcp(struct out *o, const struct snap *s)
+{
+	const struct tcp_stats *t = &s->tcp;
+	const struct rant_cfg *c = s->cfg;
+
+	if (!c->tcp)
+		return;
+	out_obj(o, "tcp");
+	if (!s->emit)
+		out_u64(o, "accepted", "tcp: connections %" PRIu64, t->accepted);
+	else
+		out_u64(o, "reconnects", "tcp: reconnects %" PRIu64, t->reconnects);
+	out_u64(o, "closed", ", closed by the peer %" PRIu64, t->closed);
+	out_u64(o, "dropped_garbage", ", dropped (not rant's framing) %" PRIu64, t->garbage);
+	if (s->emit)
+		out_u64(o, "connect_failures", ", failed reconnects %" PRIu64, t->connect_failures);
+	if (!s->emit) {
+		out_u64(o, "max_open", ", at most %" PRIu64 " open", t->max_open);
+		out_u64(o, "refused", ", refused (--max-sessions open) %" PRIu64, t->refused);
+		out_u64(o, "idle_timeouts", ", timed out idle %" PRIu64, t->idle_timeouts);
+		out_u64(o, "partial_timeouts", ", in a message %" PRIu64, t->partial_timeouts);
+		out_u64(o, "pongs_dropped", ", pongs dropped (peer not reading) %" PRIu64,
+			t->pongs_dropped);
+		out_u64(o, "idle_timeout_ns", NULL, (uint64_t)c->tcp_idle_ns);
+	}
+	out_u64(o, "writes", ", writes per message %" PRIu64, c->writes);
+	out_str(o, "nagle", ", Nagle %s\n", c->nodelay ? "off" : "on");
+	out_obj_end(o);
+}
+
+/* JSON only: the non-empty log-linear buckets, [lo, hi, count] each. */
+static void print_hdr(struct out *o, const struct snap_stats *st)
+{
+	struct out jo = out_json_only(o);
+
+	out_obj(&jo, "hdr");
+	out_u64(&jo, "significant_digits", NULL, HIST_SIGNIFICANT_DIGITS);
+	out_arr(&jo, "buckets");
+	for (size_t i = 0; i < st->nhdr; i++) {
+		out_arr(&jo, NULL);
+		out_i64(&jo, NULL, NULL, st->hdr[i].lo);
+		out_i64(&jo, NULL, NULL, st->hdr[i].hi);
+		out_u64(&jo, NULL, NULL, st->hdr[i].count);
+		out_arr_end(&jo);
+	}
+	out_arr_end(&jo);
+	out_obj_end(&jo);
+}
+
+/* One metric's statistics: a text row and the JSON object under its key. */
+static void print_stats(struct out *o, const struct snap_stats *st)
+{
+	out_text(o, "%-13s", st->key);
+	out_obj(o, st->key);
+	out_u64(o, "samples", " %9" PRIu64, st->st.samples);
+	out_i64(o, "min", " %9" PRId64, st->st.min);
+	out_u64(o, "min_seq", NULL, st->st.min_seq);
+	out_dbl(o, "avg", " %11.1f", st->st.avg);
+	out_dbl(o, "stddev", " %9.1f", st->st.stddev);
+	out_obj(o, "percentiles");
+	for (size_t i = 0; i < SNAP_NPCT; i++)
+		out_i64(o, snap_pct_keys[i], " %9" PRId64, st->pct[i]);
+	out_obj_end(o);
+	out_i64(o, "max", " %9" PRId64 "\n", st->st.max);
+	out_u64(o, "max_seq", NULL, st->st.max_seq);
+	out_str(o, "label", NULL, st->label);
+	out_bool(o, "trusted", NULL, !st->untrusted);
+	if (st->untrusted)
+		out_str(o, "untrusted", NULL, st->untrusted);
+	print_hdr(o, st);
+	out_obj_end(o);
+}
+
+static void print_metrics(struct out *o, const struct snap *s)
+{
+	out_text(o, "\n%-13s %9s %9s %11s %9s", "ns", "samples", "min", "avg", "stddev");
+	for (size_t i = 0; i < SNAP_NPCT; i++)
+		out_text(o, " %9s", snap_pct_keys[i]);
+	out_text(o, " %9s\n", "max");
+	out_str(o, "percentile_precision", NULL, PCT_PRECISION);
+	out_obj(o, "metrics");
+	for (int m = 0; m < M_COUNT; m++)
+		if (s->shown[m])
+			print_stats(o, &s->metric[m]);
+	if (s->have_rtt_intended)
+		print_stats(o, &s->rtt_intended);
+	out_obj_end(o);
+	out_text(o, "\n");
+	for (int m = 0; m < M_COUNT; m++) {
+		if (!s->shown[m])
+			continue;
+		out_text(o, "  %-13s %s", s->metric[m].key, s->metric[m].label);
+		if (s->metric[m].untrusted)
+			out_text(o, "  (untrusted: %s)", s->metric[m].untrusted);
+		out_text(o, "\n");
+	}
+	if (s->have_rtt_intended)
+		out_text(o, "  %-13s %s\n", s->rtt_intended.key, s->rtt_intended.label);
+}
+
+/* Text only: the seed's summary of the primary metric. */
+static void print_hist_summary(struct out *o, const struct snap *s)
+{
+	const struct snap_stats *st = &s->metric[s->primary];
+
+	out_text(o, "\nHistogram Summary: %s, percentiles within %s\n", st->key, PCT_PRECISION);
+	if (!st->st.samples) {
+		out_text(o, "  no samples\n");
+		return;
+	}
+	out_text(o, "  minimum  %10" PRId64 " ns  (seq %" PRIu64 ")\n", st->st.min, st->st.min_seq);
+	for (size_t i = 0; i < SNAP_NPCT; i++)
+		out_text(o, "  p%-7s %10" PRId64 " ns\n", snap_pct_keys[i], st->pct[i]);
+	out_text(o, "  maximum  %10" PRId64 " ns  (seq %" PRIu64 ")\n", st->st.max, st->st.max_seq);
+}
+
+/* The linear histogram: text with -H, JSON always. */
+static void print_histogram(struct out *to, const struct snap *s)
+{
+	const struct snap_linear *l = &s->hist;
+	struct out o = s->cfg->histogram ? *to : out_json_only(to);
+
+	out_text(&o, "\nHistogram: %s (bucket start, us: count)\n", l->metric);
+	out_obj(&o, "histogram");
+	out_str(&o, "metric", NULL, l->metric);
+	out_i64(&o, "bucket_ns", NULL, l->bucket_ns);
+	out_i64(&o, "overflow_ns", NULL, l->overflow_ns);
+	out_arr(&o, "buckets");
+	for (size_t i = 0; i < l->n; i++) {
+		out_arr(&o, NULL);
+		out_text(&o, "  %10.3f: ", (double)l->b[i].lo_ns / NS_PER_US);
+		out_i64(&o, NULL, NULL, l->b[i].lo_ns);
+		out_u64(&o, NULL, "%" PRIu64 "\n", l->b[i].count);
+		out_arr_end(&o);
+	}
+	out_arr_end(&o);
+	out_text(&o, "  overflow (>= %g us): %" PRIu64 "\n", (double)l->overflow_ns / NS_PER_US,
+		 l->overflow);
+	if (l->underflow)
+		out_text(&o, "  underflow (< 0): %" PRIu64 "\n", l->underflow);
+	out_u64(&o, "overflow", NULL, l->overflow);
+	out_u64(&o, "underflow", NULL, l->underflow);
+	out_obj_end(&o);
+}
+
+/* -m LIST or RANGE: a row per size, and the line fitted through the
+ * medians; JSON "sizes" (each with the rtt statistics) and "fit". */
+static void print_sweep(struct out *o, const struct snap *s)
+{
+	struct out jo = out_json_only(o);
+
+	if (!s->nsizes)
+		return;
+	out_text(o, "\nSize sweep: round trip (rtt) against message size, ns\n");
+	out_text(o, "  %8s %9s %7s %9s %9s %9s\n", "bytes", "samples", "lost", "min", "p50", "p99");
+	out_arr(o, "sizes");
+	for (unsigned int i = 0; i < s->nsizes; i++) {
+		const struct snap_size *z = &s->sizes[i];
+
+		out_obj(&jo, NULL);
+		out_u64(&jo, "size", NULL, z->size);
+		out_u64(&jo, "sent", NULL, z->sent);
+		out_u64(&jo, "lost", NULL, z->lost);
+		out_obj(&jo, "metrics");
+		print_stats(&jo, &z->rtt);
+		out_obj_end(&jo);
+		out_obj_end(&jo);
+		if (!z->rtt.st.samples)
+			out_text(o, "  %8u %9d %7" PRIu64 "   (not measured)\n", z->size, 0, z->lost);
+		else
+			out_text(o, "  %8u %9" PRIu64 " %7" PRIu64 " %9" PRId64 " %9" PRId64 " %9" PRId64 "\n",
+				 z->size, z->rtt.st.samples, z->lost, z->rtt.st.min, z->rtt.pct[0],
+				 z->rtt.pct[3]);
+	}
+	out_arr_end(o);
+	if (!s->have_fit) {
+		out_text(o, "  fit: needs the medians of two sizes or more\n");
+		out_null(o, "fit");
+		return;
+	}
+	out_text(o, "  fit of p50: %.0f ns + %.4f ns/byte", s->fit.offset_ns, s->fit.ns_per_byte);
+	if (s->fit.bandwidth_bps > 0)
+		out_text(o, " (%.3g Gbit/s)", s->fit.bandwidth_bps / 1e9);
+	out_text(o, "\n");
+	out_obj(o, "fit");
+	out_dbl(o, "offset_ns", NULL, s->fit.offset_ns);
+	out_dbl(o, "ns_per_byte", NULL, s->fit.ns_per_byte);
+	out_dbl(o, "bandwidth_bps", NULL, s->fit.bandwidth_bps);
+	out_obj_end(o);
+}
+
+/* --allow and --key in the JSON's config. */
+static void print_config_guard(struct out *o, const struct rant_cfg *c)
+{
+	char p[INET6_ADDRSTRLEN + 8];
+
+	if (c->mode == MODE_REFLECT) {
+		out_arr(o, "allow");
+		for (unsigned int i = 0; i < c->allow.n; i++) {
+			allow_str(&c->allow.p[i], p, sizeof(p));
+			out_str(o, NULL, NULL, p);
+		}
+		out_arr_end(o);
+	}
+	out_bool(o, "authenticated", NULL, c->key_path != NULL);
+}
+
+static void print_config_emit(struct out *o, const struct rant_cfg *c)
+{
+	out_u64(o, "size", NULL, c->size);
+	out_arr(o, "sizes");
+	for (unsigned int i = 0; i < c->nsizes; i++)
+		out_u64(o, NULL, NULL, c->sizes[i]);
+	out_arr_end(o);
+	out_i64(o, "timeout_ns", NULL, c->timeout_ns);
+	out_i64(o, "interval_ns", NULL, c->interval_ns);
+	out_bool(o, "open_loop", NULL, c->open_loop);
+}
+
+/* JSON only: the options of the run. */
+static void print_config(struct out *to, const struct rant_cfg *c)
+{
+	struct out jo = out_json_only(to), *o = &jo;
+
+	out_obj(o, "config");
+	if (c->addr)
+		out_str(o, "address", NULL, c->addr);
+	out_u64(o, "port", NULL, c->port);
+	out_i64(o, "duration_ns", NULL, c->duration_ns);
+	out_u64(o, "count", NULL, c->count);
+	out_u64(o, "warmup", NULL, c->warmup);
+	if (c->mode == MODE_EMIT)
+		print_config_emit(o, c);
+	out_bool(o, "block", NULL, c->block);
+	out_bool(o, "sw_timestamps", NULL, c->sw);
+	out_bool(o, "no_hw_ts", NULL, c->no_hw_ts);
+	out_i64(o, "bucket_ns", NULL, c->bucket_ns);
+	out_i64(o, "overflow_ns", NULL, c->overflow_ns);
+	out_bool(o, "hugepages", NULL, c->hugepages);
+	out_i64(o, "busy_poll_us", NULL, c->busy_poll_us);
+	out_i64(o, "budget", NULL, c->budget);
+	out_bool(o, "prefer_busypoll", NULL, c->prefer_busypoll);
+	out_i64(o, "threshold_ns", NULL, c->threshold_ns);
+	out_bool(o, "continue", NULL, c->cont);
+	out_i64(o, "log_threshold_ns", NULL, c->log_threshold_ns);
+	out_bool(o, "trace_marker", NULL, c->trace_marker);
+	out_bool(o, "snapshot", NULL, c->snapshot);
+	if (c->trace_marker)
+		out_str(o, "trace_instance", NULL, c->trace_instance);
+	out_str(o, "transport", NULL, c->tcp ? "tcp" : "udp");
+	out_i64(o, "report_interval_ns", NULL, c->report_interval_ns);
+	out_i64(o, "max_clock_offset_ns", NULL, c->max_clock_offset_ns);
+	out_i64(o, "phc_interval_ns", NULL, c->phc_interval_ns);
+	if (c->mode == MODE_EMIT)
+		out_bool(o, "one_way", NULL, c->one_way);
+	out_bool(o, "ptp_mode", NULL, c->ptp_mode);
+	if (c->tcp) {
+		out_u64(o, "writes", NULL, c->writes);
+		out_bool(o, "nodelay", NULL, c->nodelay);
+		out_bool(o, "quickack", NULL, c->quickack);
+		out_bool(o, "cork", NULL, c->cork);
+	}
+	print_config_guard(o, c);
+	out_obj_end(o);
+}
+
+/* The run: JSON, who and when; text, the first two lines. */
+static void print_head(struct out *o, const struct snap *s)
+{
+	const struct rant_cfg *c = s->cfg;
+
+	out_str(o, "rant_version", NULL, RANT_VERSION);
+	out_str(o, "mode", NULL, s->emit ? "emit" : "reflect");
+	out_str(o, "interface", NULL, c->iface);
+	out_str(o, "timestamp_source", NULL, source_name(s->hw));
+	if (!s->hw)
+		out_str(o, "timestamp_note", NULL, s->hw_note);
+	if (s->emit && s->peer_body)
+		out_str(o, "reflector_timestamp_source", NULL, source_name(s->peer_hw));
+	if (s->emit)
+		out_u64(o, "session", NULL, s->session);
+	out_i64(o, "start_ns", NULL, s->start_ns);
+	out_i64(o, "end_ns", NULL, s->end_ns);
+	out_str(o, "stop_reason", NULL, s->stop_reason ? s->stop_reason : "");
+	print_config(o, c);
+	out_text(o, "\n--- Latency Statistics ---\n");
+	out_text(o, "%s on %s, %.3f s measured, timestamps %s", s->emit ? "emit" : "reflect",
+		 c->iface, (double)(s->end_ns - s->start_ns) / NS_PER_SEC, source_name(s->hw));
+	if (s->emit && s->peer_body)
+		out_text(o, " (reflector: %s)", source_name(s->peer_hw));
+	out_text(o, ", stopped: %s\n", s->stop_reason ? s->stop_reason : "?");
+}
+
+void summary_print(struct out *o, const struct snap *s)
+{
+	struct out jo = out_json_only(o);
+
+	out_obj(o, NULL);
+	print_head(o, s);
+	print_counts(o, s);
+	if (s->have_sessions)
+		sessions_print(o, &s->sessions);
+	print_tcp(o, s);
+	print_metrics(o, s);
+	print_hist_summary(o, s);
+	print_histogram(o, s);
+	print_sweep(o, s);
+	if (s->have_series)
+		series_print(o, &s->series, s->metric[s->primary].pct[0], loss_pct(&s->cnt));
+	if (s->have_diagnosis)
+		out_str(o, "diagnosis", "\ndiagnosis: %s\n", s->diagnosis);
+	if (s->have_capture)
+		capture_print(o, &s->capture, s->emit);
+	out_arr(&jo, "breaches");	/* the text was printed at the end of the run */
+	for (unsigned int i = 0; i < s->nbreach; i++) {
+		out_obj(&jo, NULL);
+		breach_print(&jo, &s->breach_ctx, &s->breach[i]);
+		out_obj_end(&jo);
+	}
+	out_arr_end(&jo);
+	if (s->have_clock)
+		clock_print(o, &s->clock, s->hw, &s->hwts);
+	out_obj_end(o);
+	out_doc_end(o);
+}

@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The transport a run asks for (see transport.h).
+ */
+#include "transport.h"
+
+const struct transport *transport_for(const struct rant_cfg *cfg)
+{
+	return cfg->tcp ? &transport_tcp : &transport_udp;
+}
