@@ -22,6 +22,11 @@ struct counts {
 	uint64_t warmup_late;	/* emitter: late pongs of unmeasured pings */
 	uint64_t warmup_duplicate; /* emitter: duplicate pongs of unmeasured pings */
 	uint64_t missing_tx_ts;	/* measured sends without a TX stamp */
+	/* ... why (txpend.h): none within the cap, the error queue dropped
+	 * it (a later send's came), the table of pending sends was full */
+	uint64_t missing_tx_timeout, missing_tx_overflow, missing_tx_full;
+	uint64_t qdisc_drops;	/* reflector: pongs that entered the qdisc (their
+				 * SCHED stamp came) and never left (txpend.h) */
 	uint64_t missing_rx_ts;	/* measured receives without an RX stamp */
 	uint64_t backwards_tx_ts; /* TX wire stamps earlier than the previous one
 				 * (T1 emitting, T3 reflecting) */

@@ -18,11 +18,16 @@
 #include "capture.h"
 #include "emit.h"
 #include "emitter.h"
+#include "holdback.h"
 #include "measure.h"
 #include "series.h"
+#include "txpend.h"
 
 #define RX_BUF_LEN RANT_TCP_MAX_LEN		/* the largest message of any transport */
-#define TX_STAMP_WAIT_NS (2 * NS_PER_MS)	/* HW TX stamps lag the send */
+#define EMIT_PENDING 1024	/* measured pings awaiting their TX stamp at most */
+/* Unmeasured pings (warm-up, the fetch after a breach) may wait for
+ * their TX stamp after the pong: HW stamps can lag a fast pong. */
+#define UNMEASURED_TX_WAIT_NS (2 * NS_PER_MS)
 #define WARMUP_LIMIT_NS (10 * NS_PER_SEC)	/* no stamped pong by then: give up */
 #define PEER_GONE_NS (3 * NS_PER_SEC)		/* TCP: no connection this long: give up */
 
@@ -230,31 +235,34 @@ static int emit_wait_pong(struct emitter *e, bool poll_wait, int64_t deadline,
 }
 
 /*
- * The follow-up: T3 of the reflector's pong of fu_seq. To that ping while
- * it is still in flight (open loop: it is sampled when retired), else to
- * the last record measured (its log row, its T3 metrics) and to the
- * last breach when they are that seq.
+ * The follow-up: T3 of the reflector's pong of fu_seq, which came when
+ * its TX stamp did: with the next pong, or (a pong held in the
+ * reflector's queue) a few pongs later. To that ping while it is still
+ * in flight (open loop: it is sampled when retired), else to its
+ * measured record awaiting it (its log row, its T3 metrics) and to a
+ * breach kept of that seq.
  */
 static void emit_follow_up(struct emitter *e, uint64_t fu_seq, int64_t fu_t3)
 {
 	struct run *r = e->r;
 	struct ol_entry *x = e->ol ? ol_get(e->ol, fu_seq) : NULL;
+	struct txrec *w;
 
 	if (x) {
 		txrec_set_t3_wire(&x->rec, fu_t3);
 		return;
 	}
-	/* A breach is always a transaction measured before this pong's. */
-	if (r->nbreach && r->breach[r->nbreach - 1].rec.seq == fu_seq)
-		txrec_set_t3_wire(&r->breach[r->nbreach - 1].rec, fu_t3);
-	if (!e->last_valid || fu_seq != e->last.seq)
+	for (unsigned int i = r->nbreach; i-- > 0;)
+		if (r->breach[i].rec.seq == fu_seq)
+			txrec_set_t3_wire(&r->breach[i].rec, fu_t3);
+	w = holdback_find(e->await, fu_seq);
+	if (!w || txrec_stamp(w, P_T3_WIRE) != TS_NONE)
 		return;
-	txrec_set_t3_wire(&e->last, fu_t3);
+	txrec_set_t3_wire(w, fu_t3);
 	if (r->log)
 		txlog_patch_t3(r->log, fu_seq, fu_t3);
-	metric_sample(r->hist, &e->last, METRIC_T3);
-	clock_peer_add(r->clock, &e->last);
-	e->last_valid = false;
+	metric_sample(r->hist, w, METRIC_T3);
+	clock_peer_add(r->clock, w);
 }
 
 /* Fill rec from the pong; patch an earlier record from the follow-up. */
@@ -308,7 +316,8 @@ void emit_tx_stamped(struct emitter *e, struct txrec *rec, uint32_t key,
 }
 
 /* A ping without its pong: the stamps it has in rec (its TX stamp is
- * read now, off the critical path). */
+ * read now, off the critical path: --timeout after the send, whatever
+ * is queued; a stamp not there by then is not waited for). */
 static void emit_unanswered(struct emitter *e, struct txrec *rec, int64_t t1_sw,
 			    const uint32_t *key)
 {
@@ -317,7 +326,7 @@ static void emit_unanswered(struct emitter *e, struct txrec *rec, int64_t t1_sw,
 	txrec_clear(rec);
 	rec->seq = e->seq;
 	rec->t1_sw = t1_sw;
-	if (key && sk_tx_stamp(&e->r->sk, *key, TX_STAMP_WAIT_NS, &txs) == 0)
+	if (key && sk_tx_stamp(&e->r->sk, *key, 0, &txs) == 0)
 		emit_tx_stamped(e, rec, *key, &txs);
 }
 
@@ -364,8 +373,13 @@ static enum tx_result emit_transact(struct emitter *e, bool poll_wait,
 	t4_wire = ts_wire(&m.rx, r->sk.hw);
 	e->rx_stamped = t4_wire != TS_NONE;
 	txrec_set_t4_sw(rec, m.sw_ns);
-	if (sk_tx_stamp(&r->sk, key, TX_STAMP_WAIT_NS, &txs) == 0)
+	/* Never waited for: not queued yet, it is harvested later (and
+	 * the record measured then) while measuring. */
+	e->t1_wait = false;
+	if (sk_tx_stamp(&r->sk, key, e->defer ? 0 : UNMEASURED_TX_WAIT_NS, &txs) == 0)
 		emit_tx_stamped(e, rec, key, &txs);
+	else if (e->defer)
+		e->t1_wait = true, e->t1_key = key, e->t1_t4 = t4_wire;
 	/* The ACK came with (or before) the pong: queued already. */
 	if (r->tp->caps.ack_stamps && sk_tx_ack(&r->sk, ack_key, 0, &txs) == 0)
 		txrec_set_ack(rec, txs.kn_ns);
@@ -498,7 +512,7 @@ static void emit_backwards(struct emitter *e, const struct txrec *rec)
 /*
  * A measured transaction came back in time: count, sample, log, check
  * -t. rec has T3 already when the follow-up came before (open loop),
- * else it waits for it in e->last.
+ * else it waits for it in e->await.
  */
 enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 {
@@ -523,8 +537,8 @@ enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 	if (r->rtt_intended && have_rtt)
 		hist_add(r->rtt_intended, ns_add(rtt, e->late_ns), rec->seq);
 	emit_count_received(e, rec, rtt);
-	e->last = *rec;
-	e->last_valid = !have_t3;
+	if (!have_t3)
+		holdback_add(e->await, rec);
 	if (r->capture)
 		capture_expect(r->capture, r->session, rec);
 	return measure_done(r, rec, rtt);
@@ -588,9 +602,27 @@ void emit_measure_begin(struct emitter *e)
 		series_begin(r->series, monotonic_ns(), realtime_ns());
 }
 
-/* -c reached, or -d: t (monotonic ns) at or past end (0: no -d)? The
- * reason in r->stop_reason. */
-bool emit_enough(struct emitter *e, uint64_t sent, int64_t t, int64_t end)
+/*
+ * -d reached by a paced loop that fell behind: the slots from due (the
+ * next one) to end never had their ping. Counted as missed and said.
+ */
+static void emit_unsent_slots(struct emitter *e, int64_t due, int64_t end)
+{
+	struct run *r = e->r;
+	int64_t iv = r->cfg->interval_ns;
+	uint64_t unsent;
+
+	if (!iv || due >= end)
+		return;
+	unsent = (uint64_t)((end - due + iv - 1) / iv);
+	r->cnt.missed_slots += unsent;
+	fprintf(r->text,
+		"schedule: -d reached %.3f s behind the slots: %" PRIu64
+		" slots never sent (counted in the slots missed)\n",
+		(double)(end - due) / NS_PER_SEC, unsent);
+}
+
+bool emit_enough(struct emitter *e, uint64_t sent, int64_t due, int64_t now, int64_t end)
 {
 	const struct rant_cfg *c = e->r->cfg;
 
@@ -598,11 +630,114 @@ bool emit_enough(struct emitter *e, uint64_t sent, int64_t t, int64_t end)
 		e->r->stop_reason = "count";
 		return true;
 	}
-	if (end && t >= end) {
+	if (end && (due >= end || now >= end)) {
 		e->r->stop_reason = "duration";
+		emit_unsent_slots(e, due, end);
 		return true;
 	}
 	return false;
+}
+
+void emit_missing_why(struct run *r, const struct txrec *rec, enum txpend_end why)
+{
+	if (rec->t1_wire != TS_NONE)
+		return;
+	r->cnt.missing_tx_timeout += why == TXPEND_TIMEOUT || why == TXPEND_STAMPED;
+	r->cnt.missing_tx_overflow += why == TXPEND_OVERFLOW || why == TXPEND_DROPPED;
+	r->cnt.missing_tx_full += why == TXPEND_FULL;
+}
+
+/* A measured ping retired from e->pend: its TX stamp (or why none),
+ * then measured, or lost and late when its pong came after --timeout
+ * by the wire stamps. The step, as an int (txpend_done_fn). */
+static int emit_pend_done(void *ctx, struct txpend_entry *x, enum txpend_end why)
+{
+	struct emitter *e = ctx;
+	struct run *r = e->r;
+	struct txrec *rec = &x->rec;
+	enum measure_next step;
+
+	if (why == TXPEND_STAMPED) {
+		rec->t1_wire = ts_wire(&x->snd, r->sk.hw);
+		if (x->sched_kn != TS_NONE)
+			txrec_set_queue(rec, x->snd.kn_ns, x->sched_kn);
+	}
+	emit_missing_why(r, rec, why);
+	if (rec->t1_wire != TS_NONE && x->aux != TS_NONE &&
+	    x->aux - rec->t1_wire > r->cfg->timeout_ns) {
+		step = emit_lost(e, rec);
+		emit_count_late(e, rec->seq);
+		return (int)step;
+	}
+	txrec_set_t4_wire(rec, x->aux);
+	e->rx_stamped = x->aux != TS_NONE;
+	e->late_ns = x->t_mono;
+	return (int)emit_measured(e, rec);
+}
+
+/* The pong came before its ping's TX stamp: the record waits in
+ * e->pend (the oldest retired first when it is full). */
+static enum measure_next emit_defer(struct emitter *e, const struct txrec *rec)
+{
+	struct txpend_entry *x;
+	int step = 0;
+
+	/* TCP: a new connection restarts the keys; the old one's stamps are
+	 * gone with it */
+	if (e->r->sk.fd != e->pend_fd) {
+		step = txpend_flush(e->pend, emit_pend_done, e);
+		e->pend_fd = e->r->sk.fd;
+	}
+	x = txpend_push(e->pend, e->t1_key, monotonic_ns());
+	if (!x) {
+		int s = txpend_evict(e->pend, emit_pend_done, e);
+
+		step = step ? step : s;
+		x = txpend_push(e->pend, e->t1_key, monotonic_ns());
+	}
+	x->rec = *rec;
+	x->aux = e->t1_t4;
+	x->t_mono = e->late_ns;
+	e->t1_wait = false;
+	return (enum measure_next)step;
+}
+
+/* Closed loop: the TX stamps queued now to the pings awaiting them, and
+ * those whose turn came retired (at most --timeout after the send). */
+static enum measure_next emit_pend_harvest(struct emitter *e)
+{
+	if (!txpend_len(e->pend))
+		return MEASURE_GO_ON;
+	txpend_harvest(e->pend, &e->r->sk, NULL, NULL);
+	return (enum measure_next)txpend_retire(e->pend, monotonic_ns(), emit_pend_done, e);
+}
+
+static int emit_pend_drop(void *ctx, struct txpend_entry *x, enum txpend_end why)
+{
+	(void)ctx;
+	(void)x;
+	(void)why;
+	return 0;
+}
+
+/* Measuring ends: the stamps still awaited (--timeout after their send
+ * at most), then every ping in e->pend retired. */
+static enum measure_next emit_pend_finish(struct emitter *e, enum measure_next step)
+{
+	int ret;
+
+	while (step == MEASURE_GO_ON && txpend_waiting(e->pend) && !run_stop) {
+		step = emit_pend_harvest(e);
+		if (txpend_waiting(e->pend))
+			sk_poll(&e->r->sk, txpend_deadline(e->pend));
+	}
+	if (step != MEASURE_GO_ON) {
+		/* after a breach or a failed log nothing more is measured */
+		txpend_flush(e->pend, emit_pend_drop, NULL);
+		return step;
+	}
+	ret = txpend_flush(e->pend, emit_pend_done, e);
+	return (enum measure_next)ret;
 }
 
 /* The transaction's outcome, counted (closed loop): MEASURE_STOP with
@@ -613,6 +748,8 @@ static enum measure_next emit_outcome(struct emitter *e, enum tx_result res,
 	enum measure_next step;
 
 	emit_count_sent(e, rec->seq, rec->t1_sw);
+	if (res == TX_DONE && e->t1_wait)
+		return emit_defer(e, rec);
 	if (res == TX_DONE)
 		return emit_measured(e, rec);
 	step = emit_lost(e, rec);
@@ -633,17 +770,27 @@ static enum measure_next emit_measure(struct emitter *e)
 	uint64_t sent = 0, slot = 0;
 	int64_t start, end, busy_until;
 
+	enum measure_next step = MEASURE_GO_ON;
+
 	emit_measure_begin(e);
+	e->defer = true;
 	start = busy_until = monotonic_ns();
 	end = c->duration_ns ? start + c->duration_ns : 0;
-	/* Paced, -d ends at the first slot at or past its end. */
-	while (!run_stop && !emit_enough(e, sent, c->interval_ns ?
-					 start + (int64_t)slot * c->interval_ns :
-					 monotonic_ns(), end)) {
-		enum measure_next step;
+	/* Paced, -d ends at the first slot at or past its end, or at its
+	 * end when the loop is behind. */
+	while (step == MEASURE_GO_ON) {
+		int64_t now = monotonic_ns();
 		enum tx_result res;
 		struct txrec rec;
 
+		if (run_stop || emit_enough(e, sent, c->interval_ns ?
+					    start + (int64_t)slot * c->interval_ns : now,
+					    now, end))
+			break;
+		/* TX stamps that came late, to their pings (never waited for) */
+		step = emit_pend_harvest(e);
+		if (step != MEASURE_GO_ON)
+			break;
 		if (c->interval_ns)
 			emit_pace(e, start + (int64_t)slot++ * c->interval_ns, busy_until);
 		res = emit_transact(e, c->block, &rec);
@@ -653,9 +800,11 @@ static enum measure_next emit_measure(struct emitter *e)
 			continue;
 		sent++;
 		step = emit_outcome(e, res, &rec);
-		if (step != MEASURE_GO_ON)
-			return step;
 	}
+	e->defer = false;
+	step = emit_pend_finish(e, step);
+	if (step != MEASURE_GO_ON)
+		return step;
 	if (r->nsweep)
 		r->sweep[r->sweep_idx].done = !run_stop;
 	return MEASURE_GO_ON;
@@ -731,6 +880,28 @@ static void emit_warn_mtu(const struct run *r)
 				c->sizes[i], c->addr, mtu, room);
 }
 
+/* Records that fall out of e->await: their follow-up never came. */
+static void emit_await_out(void *ctx, const struct txrec *rec)
+{
+	(void)ctx;
+	(void)rec;
+}
+
+/*
+ * Measured records kept for their follow-up: the reflector sends a T3
+ * when the pong's TX stamp comes, up to 2 s after (reflect.c), so a
+ * paced run keeps that many pings' worth (or --timeout's, when longer).
+ */
+static size_t emit_await_len(const struct rant_cfg *c)
+{
+	int64_t span = c->timeout_ns > 2 * NS_PER_SEC ? c->timeout_ns : 2 * NS_PER_SEC;
+	uint64_t n = 1024;
+
+	if (c->interval_ns && (uint64_t)(span / c->interval_ns) + 2 > n)
+		n = (uint64_t)(span / c->interval_ns) + 2;
+	return n > (1u << 18) ? 1u << 18 : (size_t)n;
+}
+
 int emit_run(struct run *r)
 {
 	static struct emitter e;
@@ -741,8 +912,24 @@ int emit_run(struct run *r)
 	e.rx = rx_buf;
 	e.rx_len = sizeof(rx_buf);
 	e.tx = tx_buf;
+	e.await = holdback_create(emit_await_len(r->cfg), r->cfg->hugepages, emit_await_out, NULL);
+	if (!e.await) {
+		fprintf(stderr, "rant: cannot allocate the %zu records awaiting their follow-up: %s\n",
+			emit_await_len(r->cfg), strerror(errno));
+		return -ENOMEM;
+	}
+	e.pend = txpend_create(EMIT_PENDING, r->cfg->timeout_ns, r->cfg->hugepages);
+	e.pend_fd = r->sk.fd;
+	if (!e.pend) {
+		fprintf(stderr, "rant: cannot allocate the table of %d pings awaiting their TX stamps: %s\n",
+			EMIT_PENDING, strerror(errno));
+		holdback_destroy(e.await);
+		return -ENOMEM;
+	}
 	emit_warn_mtu(r);
 	ret = emit_sizes(&e);
+	txpend_destroy(e.pend);
+	holdback_destroy(e.await);
 	r->end_ns = realtime_ns();
 	if (!r->stop_reason)
 		r->stop_reason = "signal";

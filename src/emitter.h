@@ -13,6 +13,7 @@
 #include "emit.h"
 #include "measure.h"
 #include "openloop.h"
+#include "txpend.h"
 
 struct emitter {
 	struct run *r;
@@ -20,8 +21,15 @@ struct emitter {
 	uint64_t first_measured;	/* seq of the first measured ping, 0: none yet */
 	uint64_t pongs;			/* pongs matched, any phase */
 	struct pong_window seen;
-	struct txrec last;		/* last measured, awaiting its follow-up */
-	bool last_valid;
+	struct holdback *await;		/* measured records awaiting their follow-up (T3) */
+	struct txpend *pend;		/* closed loop: measured pings awaiting T1 */
+	int pend_fd;			/* ... sent on this socket (TCP reconnects) */
+	bool defer;			/* measuring closed loop: e->pend takes them */
+	bool t1_wait;			/* the last pong came before its ping's TX stamp */
+	uint32_t t1_key;		/* ... that ping's OPT_ID key */
+	int64_t t1_t4;			/* ... and its pong's T4 wire stamp */
+	bool tx_seen;			/* open loop: newest_tx holds a key */
+	uint32_t newest_tx;		/* open loop: key of the newest TX stamp */
 	uint32_t size;			/* bytes of this phase's pings (-m, or a sweep's size) */
 	uint32_t len;			/* ... on the wire: size and the format's overhead */
 	int64_t gone_since;		/* TCP: monotonic ns since the connection is down, or 0 */
@@ -57,8 +65,15 @@ enum measure_next emit_measured(struct emitter *e, struct txrec *rec);
 enum measure_next emit_lost(struct emitter *e, struct txrec *rec);
 /* Measuring starts: the pings are measured from now on. */
 void emit_measure_begin(struct emitter *e);
-/* -c reached, or -d: t (monotonic ns) at or past end (0: no -d)? */
-bool emit_enough(struct emitter *e, uint64_t sent, int64_t t, int64_t end);
+/*
+ * -c reached, or -d: the next slot due (monotonic ns; now when not
+ * paced) or now at or past end (0: no -d)? -d is the run's length: a
+ * paced loop behind its slots stops at end too (the slots it never
+ * sent counted as missed). The reason in r->stop_reason.
+ */
+bool emit_enough(struct emitter *e, uint64_t sent, int64_t due, int64_t now, int64_t end);
+/* A measured ping without its TX stamp: why (txpend.h), counted. */
+void emit_missing_why(struct run *r, const struct txrec *rec, enum txpend_end why);
 
 /* Measured pings of e->size, open loop (openloop.c). */
 enum measure_next ol_measure(struct emitter *e);

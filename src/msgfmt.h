@@ -210,6 +210,15 @@ static inline uint32_t msgfmt_session_key(const struct msgfmt_ctx *c, uint32_t r
 	return c->f->session_key ? c->f->session_key(c, random) : random;
 }
 
+/* Whether a pong of len bytes on the wire (msg_hdr.len) carries the body. */
+static inline bool msgfmt_has_body(const struct msgfmt_ctx *c, uint32_t len)
+{
+	const struct msgfmt_caps *k = &c->f->caps;
+
+	return k->reflector_stamps &&
+	       len >= k->overhead + (c->mac ? k->auth_body_len : k->body_len);
+}
+
 /* The bytes on the wire of a message of size bytes (-m). */
 static inline uint32_t msgfmt_wire_len(const struct msgfmt_ctx *c, uint32_t size)
 {

@@ -217,6 +217,9 @@ static void ol_harvest(struct emitter *e)
 
 		if (x && x->key == key)
 			emit_tx_stamped(e, &x->rec, key, &ts);
+		if (!e->tx_seen || (int32_t)(key - e->newest_tx) > 0)
+			e->newest_tx = key;
+		e->tx_seen = true;
 	}
 }
 
@@ -236,6 +239,9 @@ static enum measure_next ol_done(struct emitter *e, struct ol_entry *x)
 		emit_count_late(e, rec->seq);
 		return step;
 	}
+	/* no stamp by --timeout: a later ping's came (overflow), or none */
+	emit_missing_why(e->r, rec, e->tx_seen && (int32_t)(e->newest_tx - x->key) > 0 ?
+			 TXPEND_OVERFLOW : TXPEND_TIMEOUT);
 	txrec_set_t4_wire(rec, x->t4_wire);
 	e->rx_stamped = x->t4_wire != TS_NONE;
 	e->late_ns = x->late_ns;
@@ -244,8 +250,9 @@ static enum measure_next ol_done(struct emitter *e, struct ol_entry *x)
 
 /*
  * Retire the pings whose outcome is known, oldest first: answered (with
- * their TX stamp, or after OL_TX_WAIT_NS without) or past --timeout
- * (lost). The first step other than MEASURE_GO_ON is returned.
+ * their TX stamp, or --timeout after the send without: a stamp is never
+ * waited for, it is harvested when it comes) or past --timeout (lost).
+ * The first step other than MEASURE_GO_ON is returned.
  */
 static enum measure_next ol_settle(struct emitter *e, int64_t now)
 {
@@ -259,7 +266,9 @@ static enum measure_next ol_settle(struct emitter *e, int64_t now)
 			ol_landed(e->ol);
 			s = emit_lost(e, &x->rec);
 		} else {
-			if (x->rec.t1_wire == TS_NONE && now - x->answered_mono <= OL_TX_WAIT_NS)
+			/* its TX stamp, however late: --timeout after the send */
+			if (x->rec.t1_wire == TS_NONE &&
+			    now - x->sent_mono <= e->r->cfg->timeout_ns)
 				break;
 			s = ol_done(e, x);
 		}
@@ -278,8 +287,7 @@ static void ol_sleep(struct emitter *e, bool sending, int64_t due)
 	int64_t deadline = sending ? due : INT64_MAX;
 
 	if (x) {
-		int64_t d = x->state == OL_SENT ? x->sent_mono + e->r->cfg->timeout_ns :
-			    x->answered_mono + OL_TX_WAIT_NS;
+		int64_t d = x->sent_mono + e->r->cfg->timeout_ns;
 
 		if (d < deadline)
 			deadline = d;
@@ -319,7 +327,7 @@ enum measure_next ol_measure(struct emitter *e)
 
 		due = start + (int64_t)slot * c->interval_ns;
 		if (sending && (run_stop || step != MEASURE_GO_ON ||
-				emit_enough(e, sent, due, end)))
+				emit_enough(e, sent, due, now, end)))
 			sending = false;
 		if (sending && now >= due && ol_room(e->ol, e->seq + 1)) {
 			sent += ol_send(e, due, now);

@@ -81,7 +81,8 @@ static const struct opt opt_table[] = {
 	  .help = "port of the reflector (UDP, or TCP with --tcp)" },
 	{ "duration", 'd', "S", BOTH, T_NS, FIELD(duration_ns), .def = DURATION_BY_MODE,
 	  .min = 0, .max = 2592000 * NS_PER_SEC, .unit_ns = NS_PER_SEC,
-	  .defhelp = "10 emitting, 0 reflecting", .help = "run for S seconds, 0 = no limit" },
+	  .defhelp = "10 emitting, 0 reflecting",
+	  .help = "run for S seconds, 0 = no limit (a paced loop behind its slots stops then too)" },
 	{ "count", 'c', "N", BOTH, T_UINT, FIELD(count), .min = 0, .max = 1000000000000LL,
 	  .defhelp = "0", .help = "stop after N measured transactions, 0 = no limit" },
 	{ "warmup", 'w', "N", BOTH, T_UINT, FIELD(warmup), .def = 100, .min = 0,
@@ -140,7 +141,7 @@ static const struct opt opt_table[] = {
 	  .max = 10 * NS_PER_SEC, .unit_ns = NS_PER_US, .needs = 'l',
 	  .help = "log only transactions above US" },
 	{ "trace-marker", 'T', NULL, BOTH, T_FLAG, FIELD(trace_marker),
-	  .help = "write markers to the ftrace instance and stop it at a breach" },
+	  .help = "write markers to the ftrace instance and stop it at a breach (its tracing_cpumask must cover the CPUs rant may run on)" },
 	{ "snapshot", 'S', NULL, BOTH, T_FLAG, FIELD(snapshot),
 	  .help = "log a ring of the last 500000; with -T, take the instance's snapshot at a breach" },
 	{ "log-buffer", O_LOG_BUFFER, "N", BOTH, T_UINT, FIELD(log_buffer),
@@ -310,6 +311,58 @@ static int bad(struct parser *ps, const char *fmt, const char *arg,
 	return -1;
 }
 
+/*
+ * s is a number as people write one ([+-]digits[.digits][e[+-]digits]),
+ * though not in the digits-only form rant takes: its value in *v, so the
+ * error can say "out of range" for -1 or 1e308 rather than "not a number".
+ */
+static bool written_number(const char *s, double *v)
+{
+	const char *p = s;
+	char *end;
+	bool digits = false;
+
+	p += (*p == '+' || *p == '-');
+	for (; *p >= '0' && *p <= '9'; p++)
+		digits = true;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			digits = true;
+	if (!digits)
+		return false;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		p += (*p == '+' || *p == '-');
+		if (*p < '0' || *p > '9')
+			return false;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (*p)
+		return false;
+	*v = strtod(s, &end);
+	return *end == '\0';
+}
+
+/*
+ * s is not in rant's form: out of range if it is a number outside
+ * [lo, hi] (in the option's units), else the form is what is wrong.
+ */
+static int bad_form(struct parser *ps, const char *s, double lo, double hi,
+		    const char *range, bool integer)
+{
+	double v;
+
+	if (!written_number(s, &v))
+		return bad(ps, integer ? "'%s' is not a number: give an integer from %s" :
+			   "'%s' is not a number: give a value from %s", s, range);
+	if (v < lo || v > hi)
+		return bad(ps, "%s is out of range. Must be in the range %s", s, range);
+	return bad(ps, integer ? "'%s' is not written in digits only: give an integer from %s" :
+		   "'%s' is not written in digits and a point only: give a value from %s",
+		   s, range);
+}
+
 /* Integer in [lo, hi]: digits only (no sign, space or exponent). */
 static int parse_u64(struct parser *ps, const char *s, uint64_t lo,
 		     uint64_t hi, uint64_t *out)
@@ -319,11 +372,11 @@ static int parse_u64(struct parser *ps, const char *s, uint64_t lo,
 
 	snprintf(range, sizeof(range), "%" PRIu64 " to %" PRIu64, lo, hi);
 	if (*s < '0' || *s > '9')
-		return bad(ps, "'%s' is not a number: give an integer from %s", s, range);
+		return bad_form(ps, s, (double)lo, (double)hi, range, true);
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (*end)
-		return bad(ps, "'%s' is not a number: give an integer from %s", s, range);
+		return bad_form(ps, s, (double)lo, (double)hi, range, true);
 	if (errno == ERANGE || v < lo || v > hi)
 		return bad(ps, "%s is out of range. Must be in the range %s", s, range);
 	*out = v;
@@ -364,7 +417,8 @@ static int parse_dec_ns(struct parser *ps, const char *s, int64_t unit_ns,
 		}
 	}
 	if (!digits || *p)
-		return bad(ps, "'%s' is not a number: give a value from %s", s, range);
+		return bad_form(ps, s, (double)lo_ns / (double)unit_ns,
+				(double)hi_ns / (double)unit_ns, range, false);
 	if (big || ip > (INT64_MAX - frac) / unit_ns ||
 	    ip * unit_ns + frac < lo_ns || ip * unit_ns + frac > hi_ns)
 		return bad(ps, "%s is out of range. Must be in the range %s", s, range);

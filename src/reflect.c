@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The reflect loop (see reflect.h). The pong leaves first; its TX stamp
- * is read from the error queue after, and travels in the next pong.
+ * is harvested from the error queue whenever it comes (txpend.h: a pong
+ * held in a qdisc has it only when it leaves), never waited for, and
+ * travels as the follow-up of a later pong of its session. A measured
+ * ping's record is sampled, logged and checked once its stamp came (or
+ * was given up: TX_STAMP_CAP_NS).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "capture.h"
@@ -13,14 +18,30 @@
 #include "reflect.h"
 #include "series.h"
 #include "session.h"
+#include "txpend.h"
 
 #define RX_BUF_LEN RANT_TCP_MAX_LEN	/* the largest message of any transport */
-#define TX_STAMP_WAIT_NS (2 * NS_PER_MS)	/* HW TX stamps lag the send */
+/*
+ * A pong's TX stamp is waited for this long at most (the loop goes on
+ * meanwhile): far above any queue a latency run meets (the bufferbloat
+ * queue of the README holds a pong 240 ms), and within what a record
+ * can hold (T3 - T2 is an int32 of ns: 2.147 s).
+ */
+#define TX_STAMP_CAP_NS (2 * NS_PER_SEC)
+#define TX_PENDING 8192		/* pongs awaiting their stamp at most */
+#define END_WAIT_NS NS_PER_SEC	/* at the end: the last pongs' stamps */
+#define TX_CONN_WAIT_NS (2 * NS_PER_MS)	/* TCP reflector: a pong's stamp, at most */
+#define RF_MEASURED 1u		/* txpend_entry flags: a measured ping's pong */
 
 static uint8_t rx_buf[RX_BUF_LEN];
 
 /* State across sessions; each session's own is in struct session. */
 struct reflector {
+	struct run *r;
+	struct txpend *pend;	/* pongs awaiting their TX stamp */
+	int pend_fd;		/* ... sent on this socket (TCP: a new connection
+				 * restarts the keys, its stamps go with it) */
+	bool stopped;		/* a breach or a failed log: measure no more */
 	bool started;		/* RANT_TEST_START written */
 	bool stamped;		/* an RX stamp has arrived: spinning is safe */
 	bool want_sw;		/* a session asked for SW stamps: take T2_SW */
@@ -36,30 +57,55 @@ static int reflect_idle(bool blocked, int64_t end, unsigned int *spins)
 	return !measure_time_up(end);
 }
 
-/* Answer one ping in place; returns the pong's T3 wire stamp. */
-static int64_t reflect_answer(struct run *r, const struct session *f,
-			      struct sk_msg *m, const struct msg_hdr *h,
-			      struct txrec *rec, bool *sent)
+/* The oldest follow-up queued for s into b (flags: whether one is). */
+static bool reflect_fu_take(struct session *s, struct msg_body *b)
 {
-	struct ts_stamps txs, sch;
+	if (!s->fu_n)
+		return false;
+	b->fu_seq = s->fu_seq[s->fu_head % SESSION_FU];
+	b->fu_t3_wire = s->fu_t3[s->fu_head % SESSION_FU];
+	s->fu_head++;
+	s->fu_n--;
+	return true;
+}
+
+/* A pong's T3 came: queued for a later pong of its session (the oldest
+ * queued goes when the queue is full, counted). */
+static void reflect_fu_put(struct session *s, uint64_t seq, int64_t t3)
+{
+	uint32_t i;
+
+	if (s->fu_n == SESSION_FU) {
+		s->fu_head++;
+		s->fu_n--;
+		s->fu_dropped++;
+	}
+	i = (s->fu_head + s->fu_n++) % SESSION_FU;
+	s->fu_seq[i] = seq;
+	s->fu_t3[i] = t3;
+}
+
+/* Answer one ping in place; true when the pong left (its OPT_ID key in
+ * *key). */
+static bool reflect_answer(struct run *r, struct session *f,
+			   struct sk_msg *m, const struct msg_hdr *h,
+			   struct txrec *rec, uint32_t *key)
+{
 	struct msg_body b = { 0 };
 	uint16_t flags = 0;	/* which fields of the body hold data */
 	bool sw = r->cfg->sw || f->want_sw;
-	struct sk *via = m->via ? m->via : &r->sk;	/* TCP: the ping's connection */
-	uint32_t key;
 
 	if (rec->t2_wire != TS_NONE)
 		flags |= MSG_F_T2 | (r->sk.hw ? MSG_F_T2_HW : 0);
 	if (sw)
 		flags |= MSG_F_SW;
-	if (f->fu_valid)
+	/* A pong too short for a body carries no follow-up: keep it. */
+	if (msgfmt_has_body(&r->fmt, h->len) && reflect_fu_take(f, &b))
 		flags |= MSG_F_FU | (r->sk.hw ? MSG_F_FU_HW : 0);
 	if (clock_bad_now(r->clock))
 		flags |= MSG_F_CLOCK_BAD;
 	b.t2_wire = rec->t2_wire;
 	b.t2_sw = rec->t2_sw;
-	b.fu_seq = f->fu_seq;
-	b.fu_t3_wire = f->fu_t3;
 	b.t3_sw = sw ? realtime_ns() : TS_NONE;
 	msgfmt_put_pong(&r->fmt, rx_buf, h, flags, &b);
 	txrec_set_t3_sw(rec, b.t3_sw);
@@ -68,17 +114,10 @@ static int64_t reflect_answer(struct run *r, const struct session *f,
 		msgfmt_sign(&r->fmt, r->auth, rx_buf, h->len);
 
 	/* Exactly as long as the ping: never an amplifier. */
-	*sent = r->tp->send(&r->sk, rx_buf, h->len, m, &key) == 0;
-	if (!*sent) {
-		r->cnt.send_errors++;
-		return TS_NONE;
-	}
-	if (sk_tx_stamp(via, key, TX_STAMP_WAIT_NS, &txs))
-		return TS_NONE;
-	/* The pong's SCHED stamp came before its SND stamp. */
-	if (sk_tx_sched(via, key, 0, &sch) == 0)
-		txrec_set_queue(rec, txs.kn_ns, sch.kn_ns);
-	return ts_wire(&txs, r->sk.hw);
+	if (r->tp->send(&r->sk, rx_buf, h->len, m, key) == 0)
+		return true;
+	r->cnt.send_errors++;
+	return false;
 }
 
 /* Count wire stamps earlier than the last measured ping's (any session:
@@ -102,19 +141,11 @@ static void reflect_backwards(struct run *r, struct reflector *f,
 static enum measure_next reflect_measured(struct run *r, struct reflector *f,
 					  struct session *s,
 					  const struct txrec *rec, bool sent,
-					  bool tx_stamped)
+					  bool tx_stamped, int64_t came_mono)
 {
 	int64_t resp;
 	bool have;
 
-	if (!f->started) {
-		r->session = s->id;
-		measure_start(r);
-		if (r->series)
-			series_begin(r->series, monotonic_ns(), realtime_ns());
-		f->started = true;
-	}
-	s->last_seq = rec->seq;
 	s->received++;
 	s->sent += sent;
 	r->cnt.received++;
@@ -137,7 +168,7 @@ static enum measure_next reflect_measured(struct run *r, struct reflector *f,
 	else
 		session_response(s, resp);
 	if (r->series)	/* -I: in the interval the ping arrived in */
-		series_answered(r->series, monotonic_ns(), sent,
+		series_answered(r->series, came_mono, sent,
 				have ? resp : SERIES_NO_VALUE);
 	return measure_done(r, rec, resp);
 }
@@ -172,6 +203,114 @@ static struct session *reflect_session(struct run *r, const struct sk_msg *m,
 	return s;
 }
 
+/* The first measured ping: measuring starts. */
+static void reflect_start(struct run *r, struct reflector *f, const struct session *s)
+{
+	if (f->started)
+		return;
+	r->session = s->id;
+	measure_start(r);
+	if (r->series)
+		series_begin(r->series, monotonic_ns(), realtime_ns());
+	f->started = true;
+}
+
+/* A pong's TX stamp came: its T3 queued as its session's follow-up. */
+static void reflect_stamped(void *ctx, struct txpend_entry *e)
+{
+	const struct reflector *f = ctx;
+
+	reflect_fu_put(e->owner, e->rec.seq, ts_wire(&e->snd, f->r->sk.hw));
+}
+
+/* A pong retired from the table: its stamps into the record, then (a
+ * measured ping) counted, sampled, logged and checked. Non-zero: the
+ * run stops (a breach, or the log failed). */
+static int reflect_done(void *ctx, struct txpend_entry *e, enum txpend_end why)
+{
+	struct reflector *f = ctx;
+	struct run *r = f->r;
+	bool stamped = why == TXPEND_STAMPED;
+
+	/* -c reached: the pongs answered meanwhile are not measured */
+	if (!(e->flags & RF_MEASURED) || f->stopped ||
+	    (r->cfg->count && r->cnt.received >= r->cfg->count))
+		return 0;
+	if (stamped) {
+		txrec_set_t3_wire(&e->rec, ts_wire(&e->snd, r->sk.hw));
+		if (e->sched_kn != TS_NONE)
+			txrec_set_queue(&e->rec, e->snd.kn_ns, e->sched_kn);
+	}
+	r->cnt.missing_tx_timeout += why == TXPEND_TIMEOUT;
+	r->cnt.missing_tx_overflow += why == TXPEND_OVERFLOW;
+	r->cnt.missing_tx_full += why == TXPEND_FULL;
+	r->cnt.qdisc_drops += why == TXPEND_DROPPED;	/* the pong never left */
+	if (reflect_measured(r, f, e->owner, &e->rec, why != TXPEND_DROPPED, stamped,
+			     e->t_mono) == MEASURE_GO_ON)
+		return 0;
+	f->stopped = true;
+	return 1;
+}
+
+/* The stamps queued now to their pongs, and the pongs whose turn came
+ * retired: non-zero when the run stops. */
+static int reflect_harvest(struct run *r, struct reflector *f)
+{
+	txpend_harvest(f->pend, &r->sk, reflect_stamped, f);
+	return txpend_retire(f->pend, monotonic_ns(), reflect_done, f);
+}
+
+/*
+ * The pong of key left on one of a TCP reflector's connections (tcp.c:
+ * each has its own socket, so its own error queue and OPT_ID byte
+ * count): its stamps are read there, TX_CONN_WAIT_NS at most, and the
+ * pong retired at once. Non-zero: stop.
+ */
+static int reflect_conn_stamp(struct reflector *f, struct sk *via, struct session *s,
+			      const struct txrec *rec, uint32_t key, bool measured,
+			      int64_t came)
+{
+	struct txpend_entry e = { .rec = *rec, .owner = s, .t_mono = came, .key = key,
+				  .flags = measured ? RF_MEASURED : 0, .sched_kn = TS_NONE };
+	struct ts_stamps sch;
+
+	e.stamped = sk_tx_stamp(via, key, TX_CONN_WAIT_NS, &e.snd) == 0;
+	if (e.stamped) {
+		/* The pong's SCHED stamp came before its SND stamp. */
+		if (sk_tx_sched(via, key, 0, &sch) == 0)
+			e.sched_kn = sch.kn_ns;
+		reflect_stamped(f, &e);
+	}
+	return reflect_done(f, &e, e.stamped ? TXPEND_STAMPED : TXPEND_TIMEOUT);
+}
+
+/* The pong of key left: into the table until its stamp comes (the
+ * oldest retired first when the table is full). Non-zero: stop. */
+static int reflect_pend(struct run *r, struct reflector *f, struct session *s,
+			const struct txrec *rec, uint32_t key, bool measured,
+			int64_t came, struct sk *via)
+{
+	struct txpend_entry *e;
+	int ret = 0;
+
+	if (via)
+		return reflect_conn_stamp(f, via, s, rec, key, measured, came);
+	if (r->sk.fd != f->pend_fd) {
+		ret = txpend_flush(f->pend, reflect_done, f);
+		f->pend_fd = r->sk.fd;
+	}
+	e = txpend_push(f->pend, key, monotonic_ns());
+	if (!e) {
+		ret |= txpend_evict(f->pend, reflect_done, f);
+		e = txpend_push(f->pend, key, monotonic_ns());
+	}
+	e->rec = *rec;
+	e->owner = s;
+	e->t_mono = came;
+	e->flags = measured ? RF_MEASURED : 0;
+	return ret ? ret : reflect_harvest(r, f);
+}
+
 /* One received datagram: answer it if it is a ping, measure it if asked. */
 static enum measure_next reflect_one(struct run *r, struct reflector *f,
 				     struct sk_msg *m)
@@ -180,7 +319,8 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f,
 	struct msg_hdr h;
 	struct txrec rec;
 	bool measured, warm, sent;
-	int64_t t3;
+	int64_t came;
+	uint32_t key;
 
 	/* Before any parsing: a sender outside --allow reaches nothing. */
 	if (!allow_match(&r->cfg->allow, (const struct sockaddr *)&m->src)) {
@@ -221,28 +361,59 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f,
 	rec.t2_sw = s->want_sw && m->sw_ns == TS_NONE ? realtime_ns() : m->sw_ns;
 	if (rec.t2_wire != TS_NONE)
 		f->stamped = true;
-	t3 = reflect_answer(r, s, m, &h, &rec, &sent);
-	txrec_set_t3_wire(&rec, t3);
-	s->fu_valid = t3 != TS_NONE;
-	s->fu_seq = h.seq;
-	s->fu_t3 = t3;
-	if (measured)
-		return reflect_measured(r, f, s, &rec, sent, t3 != TS_NONE);
+	came = monotonic_ns();
+	/* Stamps that came since the last ping: the freshest follow-up. */
+	if (txpend_waiting(f->pend) && reflect_harvest(r, f))
+		return MEASURE_STOP;
+	sent = reflect_answer(r, s, m, &h, &rec, &key);
 	if (warm) {
 		r->cnt.warmup++;
 		s->warmup++;
 	}
+	if (measured) {
+		reflect_start(r, f, s);
+		s->last_seq = rec.seq;
+	}
+	if (sent)
+		return reflect_pend(r, f, s, &rec, key, measured, came, m->via) ? MEASURE_STOP :
+		       MEASURE_GO_ON;
+	if (measured)
+		return reflect_measured(r, f, s, &rec, false, false, came);
 	return MEASURE_GO_ON;
+}
+
+/*
+ * The run ends: the last pongs' stamps waited for (END_WAIT_NS at most:
+ * they came long ago unless a queue holds the pongs), then every pong still
+ * in the table retired (measured, unless a breach stopped the run).
+ */
+static void reflect_finish(struct run *r, struct reflector *f)
+{
+	int64_t until = monotonic_ns() + END_WAIT_NS;
+
+	while (!f->stopped && txpend_waiting(f->pend) && monotonic_ns() < until) {
+		if (reflect_harvest(r, f))
+			break;
+		if (txpend_waiting(f->pend))
+			sk_poll(&r->sk, until);
+	}
+	txpend_flush(f->pend, reflect_done, f);
 }
 
 int reflect_run(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
-	struct reflector f = { 0 };
+	struct reflector f = { .r = r, .pend_fd = r->sk.fd };
 	int64_t end = c->duration_ns ? monotonic_ns() + c->duration_ns : 0;
 	unsigned int spins = 0;
 	int ret;
 
+	f.pend = txpend_create(TX_PENDING, TX_STAMP_CAP_NS, c->hugepages);
+	if (!f.pend) {
+		fprintf(stderr, "rant: cannot allocate the table of %d pongs awaiting their TX stamps: %s\n",
+			TX_PENDING, strerror(errno));
+		return -ENOMEM;
+	}
 	r->start_ns = realtime_ns();
 	while (!run_stop) {
 		struct sk_msg m;
@@ -261,6 +432,9 @@ int reflect_run(struct run *r)
 		if (ret == -EACCES)
 			r->cnt.not_allowed++;	/* TCP: from outside --allow, closed */
 		if (ret) {
+			/* Nothing to answer: the pongs' stamps, however late. */
+			if (txpend_len(f.pend) && reflect_harvest(r, &f))
+				break;
 			if (!reflect_idle(block, end, &spins)) {
 				r->stop_reason = "duration";
 				break;
@@ -270,6 +444,8 @@ int reflect_run(struct run *r)
 		if (reflect_one(r, &f, &m) != MEASURE_GO_ON)
 			break;
 	}
+	reflect_finish(r, &f);
+	txpend_destroy(f.pend);
 	r->end_ns = realtime_ns();
 	if (!r->stop_reason)
 		r->stop_reason = "signal";

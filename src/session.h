@@ -21,6 +21,7 @@
 
 #define SESSION_IDLE_NS (10LL * 1000000000)	/* idle this long: may be evicted */
 #define SESSION_MAX_DEFAULT 64
+#define SESSION_FU 32	/* follow-ups queued per session */
 
 struct session {
 	struct sockaddr_storage addr;	/* the emitter, as the datagram came */
@@ -30,9 +31,12 @@ struct session {
 	/* state */
 	bool want_sw;			/* its pings ask for SW stamps */
 	uint64_t last_seq;		/* highest measured seq, 0: none yet */
-	bool fu_valid;			/* follow-up: the previous pong's T3 */
-	uint64_t fu_seq;
-	int64_t fu_t3;
+	/* follow-ups: the T3 of earlier pongs as their TX stamps came,
+	 * oldest first; each pong carries one (reflect.c) */
+	uint64_t fu_seq[SESSION_FU];
+	int64_t fu_t3[SESSION_FU];
+	uint32_t fu_head, fu_n;
+	uint64_t fu_dropped;		/* more came than pongs carried them */
 	/* what it did */
 	uint64_t received;		/* measured pings */
 	uint64_t sent;			/* their pongs sent */

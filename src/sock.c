@@ -546,6 +546,27 @@ int sk_tx_next(struct sk *s, uint32_t *key, struct ts_stamps *ts)
 	return -EAGAIN;
 }
 
+int sk_tx_read(struct sk *s, struct ts_tx *tx)
+{
+	int ret;
+
+	for (int i = 0; i < SK_STASH; i++) {
+		struct sk_stash *e = &s->stash[i];
+
+		if (e->used) {
+			e->used = false;
+			tx->key = e->key;
+			tx->type = e->type;
+			tx->ts = e->ts;
+			return 0;
+		}
+	}
+	while ((ret = errqueue_read(s, tx)) != -EAGAIN)
+		if (ret == 0)
+			return 0;
+	return -EAGAIN;
+}
+
 int sk_poll(struct sk *s, int64_t deadline_ns)
 {
 	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };

@@ -152,6 +152,14 @@ int sk_tx_ack(struct sk *s, uint32_t key, int64_t wait_ns, struct ts_stamps *ts)
 int sk_tx_next(struct sk *s, uint32_t *key, struct ts_stamps *ts);
 
 /*
+ * The next TX stamp report of any key and type (SND, SCHED, ACK), from
+ * the stash or the error queue, for a caller that matches them to its
+ * sends itself (txpend.h). 0 with *tx, -EAGAIN when none is queued.
+ * Never waits.
+ */
+int sk_tx_read(struct sk *s, struct ts_tx *tx);
+
+/*
  * One poll() until a datagram, a TX stamp or an error is queued, or
  * deadline (CLOCK_MONOTONIC ns): >0 ready, 0 timeout, -errno. Unlike
  * sk_wait() it reads nothing: the caller drains the error queue

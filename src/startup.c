@@ -113,6 +113,8 @@ void startup_print(const struct run *r)
 			c->key_path ? " (72 and the MAC of --key)" : "");
 	if (r->trace && trace_mounted(r->trace))
 		fprintf(f, "ftrace: tracefs was not mounted here: mounted it at /sys/kernel/tracing\n");
+	if (r->trace)
+		fprintf(f, "%s\n", trace_coverage(r->trace));
 	if (r->trace && trace_no_snapshot(r->trace))
 		fprintf(f, "ftrace: warning: this kernel has no ftrace snapshot (CONFIG_TRACER_SNAPSHOT is off): -S freezes the trace by tracing_on alone (the log is still a ring)\n");
 	if (r->capture)

@@ -110,9 +110,17 @@ static void print_counts(struct out *o, const struct snap *s)
 	out_obj(o, "counts");
 	print_traffic(o, s);
 	out_u64(o, "missing_tx_ts", "missing stamps: TX %" PRIu64, c->missing_tx_ts);
+	out_u64(o, "missing_tx_timeout", c->missing_tx_ts ? " (timeout %" PRIu64 : NULL,
+		c->missing_tx_timeout);
+	out_u64(o, "missing_tx_overflow", c->missing_tx_ts ? ", error queue overflow %" PRIu64 : NULL,
+		c->missing_tx_overflow);
+	out_u64(o, "missing_tx_full", c->missing_tx_ts ? ", table full %" PRIu64 ")" : NULL,
+		c->missing_tx_full);
 	out_u64(o, "missing_rx_ts", ", RX %" PRIu64, c->missing_rx_ts);
 	out_u64(o, "backwards_tx_ts", "; backwards: TX %" PRIu64, c->backwards_tx_ts);
 	out_u64(o, "backwards_rx_ts", ", RX %" PRIu64, c->backwards_rx_ts);
+	out_u64(o, "qdisc_drops", c->qdisc_drops ? ", pongs dropped in the qdisc %" PRIu64 : NULL,
+		c->qdisc_drops);
 	out_u64(o, "send_errors", ", send errors %" PRIu64 "\n", c->send_errors);
 	out_u64(o, "breaches", threshold ? "breaches: %" PRIu64 : NULL, c->breaches);
 	if (threshold)

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <mntent.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpucheck.h"
 #include "timeutil.h"
 #include "trace.h"
 
@@ -28,6 +30,7 @@ struct trace {
 	int breach_cpu;		/* of the marked breach, or -1 */
 	bool frozen;
 	bool mounted;		/* rant mounted tracefs itself */
+	char coverage[PATH_MAX + 400];	/* the one line of trace_check_cpus() */
 };
 
 #define TRACEFS_DIR "/sys/kernel/tracing"
@@ -148,6 +151,123 @@ static void read_clock(struct trace *t)
 		snprintf(t->clock, sizeof(t->clock), "unknown");
 }
 
+int trace_parse_cpumask(const char *text, cpu_set_t *set)
+{
+	size_t n = strcspn(text, "\n");
+	int bit = 0;
+
+	CPU_ZERO(set);
+	if (n == 0)
+		return -EINVAL;
+	for (size_t i = n; i-- > 0;) {
+		char c = text[i];
+		int v;
+
+		if (c == ',')
+			continue;
+		if (c >= '0' && c <= '9')
+			v = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v = c - 'A' + 10;
+		else
+			return -EINVAL;
+		for (int b = 0; b < 4; b++, bit++)
+			if ((v >> b & 1) && bit < CPU_SETSIZE)
+				CPU_SET(bit, set);
+	}
+	return 0;
+}
+
+/* set as the hex a tracing_cpumask takes ("3" for CPUs 0 and 1). */
+static void mask_hex(const cpu_set_t *set, char *buf, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0;
+	int top = 0;
+
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, set))
+			top = c;
+	for (int d = top / 4; d >= 0 && n + 1 < len; d--) {
+		int v = 0;
+
+		for (int b = 0; b < 4; b++)
+			v |= CPU_ISSET(d * 4 + b, set) ? 1 << b : 0;
+		buf[n++] = hex[v];
+	}
+	buf[n] = '\0';
+}
+
+int trace_cover_line(const cpu_set_t *traced, const cpu_set_t *mine,
+		     const char *dir, char *line, size_t len)
+{
+	char tl[96], ml[96], out[96], want[96];
+	cpu_set_t miss, all;
+
+	CPU_AND(&miss, mine, traced);
+	CPU_XOR(&miss, &miss, mine);	/* mine and not traced */
+	CPU_OR(&all, traced, mine);
+	cpucheck_list_str(traced, tl, sizeof(tl));
+	cpucheck_list_str(mine, ml, sizeof(ml));
+	mask_hex(&all, want, sizeof(want));
+	if (CPU_COUNT(&miss) == 0) {
+		snprintf(line, len, "ftrace: %s traces CPU %s (tracing_cpumask), covering CPU %s, where rant measures",
+			 dir, tl, ml);
+		return 0;
+	}
+	cpucheck_list_str(&miss, out, sizeof(out));
+	snprintf(line, len, "ftrace instance %s does not trace CPU %s, where rant may measure (tracing_cpumask: CPU %s): its markers would fail and a breach there could not be judged; trace it (echo %s > %s/tracing_cpumask) or pin rant to a traced CPU (taskset -c)",
+		 dir, out, tl[0] ? tl : "none", want, dir);
+	return -EXDEV;
+}
+
+/*
+ * The instance must trace every CPU this thread may run on (its
+ * affinity): a CPU outside tracing_cpumask has no events and refuses
+ * markers (EBADF). rant refuses rather than widen the mask: the
+ * instance may be another side's or config.sh's, whose revert would
+ * not know of the change. A kernel without the file is not checked.
+ */
+static int trace_check_cpus(struct trace *t, char *err, size_t len)
+{
+	char path[PATH_MAX + 32], text[1024];
+	cpu_set_t traced, mine;
+	ssize_t n;
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/tracing_cpumask", t->dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(t->coverage, sizeof(t->coverage),
+			 "ftrace: %s has no tracing_cpumask (%s): the CPUs it traces are not checked",
+			 t->dir, strerror(errno));
+		return 0;
+	}
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	text[n > 0 ? n : 0] = '\0';
+	if (n <= 0 || trace_parse_cpumask(text, &traced)) {
+		snprintf(err, len, "%s: cannot read a CPU mask from it: check the instance", path);
+		return -EINVAL;
+	}
+	if (sched_getaffinity(0, sizeof(mine), &mine)) {
+		ret = -errno;
+		snprintf(err, len, "sched_getaffinity: %s", strerror(-ret));
+		return ret;
+	}
+	ret = trace_cover_line(&traced, &mine, t->dir, t->coverage, sizeof(t->coverage));
+	if (ret)
+		snprintf(err, len, "%s", t->coverage);
+	return ret;
+}
+
+const char *trace_coverage(const struct trace *t)
+{
+	return t->coverage;
+}
+
 int trace_open(struct trace **tp, const char *instance, bool snapshot,
 	       char *err, size_t len)
 {
@@ -193,6 +313,9 @@ int trace_open(struct trace **tp, const char *instance, bool snapshot,
 		if (ret < 0)
 			goto failed;
 	}
+	ret = trace_check_cpus(t, err, len);
+	if (ret)
+		goto failed;
 	read_clock(t);
 	if (pread(t->on_fd, state, sizeof(state) - 1, 0) > 0 && state[0] == '0') {
 		snprintf(err, len, "tracing is off in %s (a previous breach froze it?): save %s/trace, then echo 1 > %s/tracing_on",

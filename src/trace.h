@@ -7,6 +7,7 @@
 #ifndef RANT_TRACE_H
 #define RANT_TRACE_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -52,13 +53,27 @@ int trace_format_breach(char *buf, size_t len, const struct trace_ctx *c,
  * gives "local"); "" when there is none. */
 void trace_parse_clock(const char *text, char *clock, size_t len);
 
+/* A tracing_cpumask's text ("3", "00000000,00000003\n") as a CPU set.
+ * 0, or -EINVAL on anything but hex digits and commas. */
+int trace_parse_cpumask(const char *text, cpu_set_t *set);
+
+/*
+ * The one line on whether the CPUs traced cover mine (the CPUs the
+ * measuring thread may run on), for the instance dir: 0 when they do,
+ * -EXDEV (the line names the CPUs left out and the fix) when not.
+ */
+int trace_cover_line(const cpu_set_t *traced, const cpu_set_t *mine,
+		     const char *dir, char *line, size_t len);
+
 /*
  * instance: a name under <tracefs>/instances, or a path to an instance
  * directory (or to the tracefs top level). Where tracefs is not mounted,
  * it is mounted at /sys/kernel/tracing. snapshot: open its snapshot
  * file too (-S); a kernel without one (CONFIG_TRACER_SNAPSHOT off) is
  * not an error: trace_no_snapshot() says so and tracing_on alone
- * freezes. The instance's trace_clock is read here. Returns 0, or
+ * freezes. The instance's trace_clock is read here, and its
+ * tracing_cpumask must cover every CPU this thread may run on (else
+ * -EXDEV: rant refuses rather than change the instance). Returns 0, or
  * -errno with one line (problem and the command that fixes it) in err.
  */
 int trace_open(struct trace **t, const char *instance, bool snapshot,
@@ -68,6 +83,10 @@ void trace_close(struct trace *t);
 /* True when rant found tracefs unmounted and mounted it (at
  * /sys/kernel/tracing, in its own mount namespace under ip netns exec). */
 bool trace_mounted(const struct trace *t);
+
+/* The one line saying which CPUs the instance traces and that they
+ * cover the measuring CPU (trace_open checked it). */
+const char *trace_coverage(const struct trace *t);
 
 /* The instance directory. */
 const char *trace_dir(const struct trace *t);

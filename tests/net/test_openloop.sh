@@ -2,13 +2,14 @@
 # Pacing under loss: --open-loop keeps its schedule while the reflector
 # is stopped (the lost pings logged as LOST rows at their times, the
 # queued pongs counted late), a paced closed loop counts the slots it
-# missed and rtt_intended shows the wait, and open loop really keeps
-# several pings in flight.
+# missed and rtt_intended shows the wait, open loop really keeps
+# several pings in flight, and -d is the run's length in every pacing
+# mode, however far behind its slots the loop is.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="openloop_stop closedloop_stop openloop_overlap"
+ALL_TESTS="openloop_stop closedloop_stop openloop_overlap paced_duration"
 
 require_root
 require_cmd jq taskset ss awk
@@ -167,6 +168,45 @@ openloop_overlap() {
 	over=$(awk 'NR > 2 { if (t4 != "" && t4 != "-" && $2 < t4) n++; t4 = $3 } END { print n + 0 }' "$WORK/e3.log")
 	[ "$over" -ge 100 ]; check_err $? "only $over pings left before the previous pong came"
 	log_test "open loop overlaps, stopped $D s: $ifl in flight at most, $slow answered after 10 ms, $lost lost"
+}
+
+# One paced run of 2 s at --interval 5 us, far faster than a round trip
+# on this veth (tens of us): the loop falls behind at once. It must stop
+# at -d (2 s measured, not the 400,000 slots' worth of round trips:
+# a3b912d ran 13 to 24 s and said "duration"), and the slots never sent
+# are counted in missed_slots and said: sent + never sent = 400,000.
+# paced_one NAME MOST_S ARGS...
+paced_one() {
+	local name=$1 most=$2 rc secs sent missed unsent
+	shift 2
+	emit_bg "$name" -a "$IP_B" --interval 5 --block -d 2 -j "$WORK/$name.json" "$@"
+	wait "$EM"; rc=$?
+	check_err $rc "$name: emitter exit $rc: $(tail -3 "$WORK/$name.txt")"
+	secs=$(grep -Eo '[0-9.]+ s measured' "$WORK/$name.txt" | grep -Eo '^[0-9.]+')
+	awk -v s="${secs:-99}" -v m="$most" 'BEGIN { exit !(s <= m) }'
+	check_err $? "$name: ran ${secs:-?} s measured with -d 2 (at most $most s)"
+	grep -q 'stopped: duration$' "$WORK/$name.txt"
+	check_err $? "$name: not stopped on duration: $(grep stopped: "$WORK/$name.txt")"
+	sent=$(jqv "$WORK/$name.json" .counts.sent)
+	missed=$(jqv "$WORK/$name.json" .counts.missed_slots)
+	unsent=$(grep -Eo '^schedule: -d reached [0-9.]+ s behind the slots: [0-9]+ slots never sent' \
+		"$WORK/$name.txt" | grep -Eo '[0-9]+ slots never' | grep -Eo '^[0-9]+')
+	[ -n "$unsent" ] && [ "$unsent" -gt 0 ]
+	check_err $? "$name: no line saying how many slots were never sent: $(grep '^schedule' "$WORK/$name.txt")"
+	within $((sent + ${unsent:-0})) 400000 1
+	check_err $? "$name: sent $sent + never sent ${unsent:-?} is not the 400000 slots of 2 s"
+	[ "$missed" -ge "${unsent:-0}" ]
+	check_err $? "$name: missed_slots $missed does not count the ${unsent:-?} never sent"
+	log_test "$name: -d 2 at --interval 5 stops after $secs s: $sent sent, $unsent never sent"
+}
+
+paced_duration() {
+	pair
+	start_reflector k4 --block
+	paced_one closed_behind 2.1
+	# the open loop then waits for its pings in flight, --timeout at most
+	paced_one open_behind 2.2 --open-loop --timeout 100000
+	stop_reflector
 }
 
 tests_run

@@ -33,11 +33,17 @@ require_rant
 INSTANCE=rant
 EMIT_DURATION=5
 
-TRACEFS=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-
 # instance_setup: the instance "rant", made by the test (skip if it exists).
+# A fresh machine may have no tracefs mounted: the test mounts it where
+# rant would (rant mounts it itself for -T) and unmounts what it mounted.
 instance_setup() {
-	[ -n "$TRACEFS" ] || skip_test "tracefs is not mounted"
+	TRACEFS=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+	if [ -z "$TRACEFS" ]; then
+		mount -t tracefs nodev /sys/kernel/tracing ||
+			skip_test "cannot mount tracefs on /sys/kernel/tracing"
+		defer umount /sys/kernel/tracing
+		TRACEFS=/sys/kernel/tracing
+	fi
 	IDIR=$TRACEFS/instances/$INSTANCE
 	[ -e "$IDIR" ] && skip_test "an ftrace instance named $INSTANCE exists ($IDIR): the origin's -T writes there; left alone"
 	mkdir "$IDIR" || skip_test "cannot create $IDIR"

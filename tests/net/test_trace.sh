@@ -26,7 +26,7 @@ require_cmd jq taskset chrt ss sysctl
 [ -x "$RANT" ] || skip "rant is not built (make)"
 [ -x /usr/bin/python3 ] || skip "/usr/bin/python3 is missing (sudo make deps)"
 
-ALL_TESTS="trace_hog trace_stop trace_throttle trace_shared"
+ALL_TESTS="trace_hog trace_stop trace_throttle trace_shared trace_cpumask"
 RANT_TRACE=$TOP/tools/rant-trace
 THRESH=30000		# us: above this VM's scheduling noise
 RT_SYSCTL=/proc/sys/kernel/sched_rt_runtime_us
@@ -394,6 +394,38 @@ trace_shared_body() {
 trace_shared() {
 	setup_pair || skip_test "cannot create namespaces and veth"
 	trace_shared_body
+}
+
+# An instance whose tracing_cpumask leaves out the measuring CPU (as a
+# second config.sh --trace on one machine left it): rant -T on CPU 1
+# refuses in one line naming the CPU and the fix (a3b912d started, its
+# markers then failed with EBADF); on CPU 0 it says the trace covers it.
+# An emitter breach on CPU 0, then rant-trace --cpu 1 on the instance:
+# "CPU 1 was not traced", not "nothing traced ... a hypervisor".
+trace_cpumask() {
+	local rc
+	setup_pair || skip_test "cannot create namespaces and veth"
+	new_instance mask || { echo "    cannot create a trace instance"; RET=1; log_test "trace_cpumask"; return; }
+	echo 1 >"$IDIR/tracing_cpumask"
+	rc=0
+	ip netns exec "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" -d 1 -T --trace-instance "$INST" \
+		>"$WORK/m-r.txt" 2>&1 || rc=$?
+	[ "$rc" != 0 ] && [ "$(wc -l <"$WORK/m-r.txt")" = 1 ] &&
+		grep -q "^rant: ftrace instance $IDIR does not trace CPU 1, where rant may measure (tracing_cpumask: CPU 0).*echo 3 > $IDIR/tracing_cpumask" "$WORK/m-r.txt"
+	check_err $? "rant -T on CPU 1, instance on CPU 0: exit $rc, said: $(head -3 "$WORK/m-r.txt")"
+	start_reflector m-r2 --block || { log_test "trace_cpumask"; return; }
+	rc=0
+	emit -a "$IP_B" --block -d 5 -t 1 -T --trace-instance "$INST" -j "$WORK/m-e.json" \
+		>"$WORK/m-e.txt" 2>&1 || rc=$?
+	stop_reflector
+	[ "$rc" = 3 ]; check_err $? "emitter on CPU 0, -t 1: exit $rc, want 3: $(tail -3 "$WORK/m-e.txt")"
+	grep -q "^ftrace: $IDIR traces CPU 0 (tracing_cpumask), covering CPU 0, where rant measures$" "$WORK/m-e.txt"
+	check_err $? "no line saying the trace covers CPU 0: $(grep ftrace "$WORK/m-e.txt")"
+	"$RANT_TRACE" --instance "$IDIR" --cpu 1 -J >"$WORK/rt.json" 2>"$WORK/rt.err"
+	[ "$(rtv '.breaches[0].kind')" = not_traced ] &&
+		rtv '.breaches[0].verdict' | grep -q "^CPU 1 was not traced ($IDIR/tracing_cpumask is CPU 0)"
+	check_err $? "rant-trace --cpu 1: $(rtv '.breaches[0].verdict') $(cat "$WORK/rt.err")"
+	log_test "trace_cpumask: -T refuses an instance without its CPU; rant-trace says CPU 1 was not traced"
 }
 
 tests_run

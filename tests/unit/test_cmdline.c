@@ -65,6 +65,21 @@ static const struct row rows[] = {
 	  { E, "-b", "0.0000000001" } },
 	{ OPTS_ERROR, "finer than a nanosecond", { E, "-d", "1.0000000001" } },
 
+	/* Numbers that are numbers, out of range: said so, not "not a number". */
+	{ OPTS_ERROR, "-d/--duration: -1 is out of range. Must be in the range 0 to 2592000",
+	  { E, "-d", "-1" } },
+	{ OPTS_ERROR, "-d/--duration: 1e308 is out of range. Must be in the range 0 to 2592000",
+	  { E, "-d", "1e308" } },
+	{ OPTS_ERROR, "-I/--report-interval: 1e-9 is out of range. Must be in the range 0.01 to 3600",
+	  { E, "-I", "1e-9" } },
+	{ OPTS_ERROR, "-c/--count: -5 is out of range. Must be in the range 0 to 1000000000000",
+	  { E, "-c", "-5" } },
+	{ OPTS_ERROR, "--port: 1E+6 is out of range. Must be in the range 1 to 65535",
+	  { E, "--port", "1E+6" } },
+	{ OPTS_ERROR, "-c/--count: '1.5' is not written in digits only", { E, "-c", "1.5" } },
+	{ OPTS_ERROR, "'1e' is not a number", { E, "-d", "1e" } },
+	{ OPTS_ERROR, "'-' is not a number", { E, "-d", "-" } },
+
 	/* Empty values. */
 	{ OPTS_ERROR, "-i/--interface is required", { "-i", "" } },
 	{ OPTS_ERROR, "-a/--address is empty", { R, "-a", "" } },
@@ -79,11 +94,11 @@ static const struct row rows[] = {
 	/* Junk before, inside and after numbers. */
 	{ OPTS_ERROR, "'5 ' is not a number", { E, "-c", "5 " } },
 	{ OPTS_ERROR, "'\t5' is not a number", { E, "-c", "\t5" } },
-	{ OPTS_ERROR, "'+5' is not a number", { E, "-c", "+5" } },
-	{ OPTS_ERROR, "'-0' is not a number", { E, "-c", "-0" } },
+	{ OPTS_ERROR, "'+5' is not written in digits only", { E, "-c", "+5" } },
+	{ OPTS_ERROR, "'-0' is not written in digits only", { E, "-c", "-0" } },
 	{ OPTS_ERROR, "'5x' is not a number", { E, "-c", "5x" } },
 	{ OPTS_ERROR, "'0x10' is not a number", { E, "-c", "0x10" } },
-	{ OPTS_ERROR, "'1e3' is not a number", { E, "-d", "1e3" } },
+	{ OPTS_ERROR, "'1e3' is not written in digits and a point only", { E, "-d", "1e3" } },
 	{ OPTS_ERROR, "'1s' is not a number", { E, "-d", "1s" } },
 	{ OPTS_ERROR, "' 1' is not a number", { E, "-d", " 1" } },
 	{ OPTS_ERROR, "'10ms' is not a number", { E, "--timeout", "10ms" } },

@@ -63,7 +63,7 @@ static const struct row rows[] = {
 	{ E "--pcap a --pcap b", OPTS_ERROR, "twice", NULL },
 	/* numbers: digits only */
 	{ R "-c ^5", OPTS_ERROR, "not a number", NULL },
-	{ R "-c +5", OPTS_ERROR, "not a number", NULL },
+	{ R "-c +5", OPTS_ERROR, "not written in digits only", NULL },
 	{ E "-d 9223372037", OPTS_ERROR, "out of range", "0 2592000" },
 	{ E "--timeout 9223372036854776", OPTS_ERROR, "out of range", "1 1000000" },
 	{ E "--timeout 99999999999999999999999999", OPTS_ERROR, "out of range", NULL },

@@ -9,7 +9,8 @@ the trace. Made-up traces for what a VM cannot provoke on demand: a long
 IRQ, NAPI work in a long NET_RX softirq, nothing traced, the trace_clock
 local (aligned by the marker), the other side's step analysed from its
 marker in a shared trace, the 1-second period from rant's JSON, a trace
-that begins after the step did, and the errors.
+that begins after the step did, a CPU the instance does not trace, and
+the errors.
 """
 
 import json
@@ -248,6 +249,39 @@ def test_made_up(tmp):
     ok("period:" not in out, "irregular breaches: no period claimed", out)
 
 
+def test_not_traced(tmp):
+    """A CPU outside the instance's tracing_cpumask: "CPU N was not
+    traced", not "nothing traced ... a hypervisor or an SMI"."""
+    with open(os.path.join(tmp, "gap.trace")) as f:
+        gap = f.read()
+    inst = os.path.join(tmp, "masked")
+    os.mkdir(inst)
+    write(inst, "trace", gap)
+    write(inst, "trace_clock", "local global [mono]\n")
+    write(inst, "tracing_cpumask", "00000000,00000003\n")
+    rc, j, err = run_json("--instance", inst)
+    b = j["breaches"][0] if j else {}
+    ok(b.get("kind") == "not_traced" and b.get("verdict", "").startswith("CPU 2 was not traced") and
+       "tracing_cpumask is CPU 0,1" in b.get("verdict", "") and "hypervisor" not in b.get("verdict", ""),
+       "the breach's CPU 2 outside tracing_cpumask 3: CPU 2 was not traced, no verdict", b or err)
+    rc, out, err = run("--instance", inst)
+    ok(rc == 0 and "verdict: CPU 2 was not traced" in out, "the same in the text", out + err)
+    write(inst, "tracing_cpumask", "4\n")
+    rc, j, err = run_json("--instance", inst)
+    b = j["breaches"][0] if j else {}
+    ok(b.get("kind") == "untraced" and "nothing traced for 4400 µs" in b.get("verdict", ""),
+       "CPU 2 inside tracing_cpumask 4: the hole is judged as before", b or err)
+    # A saved trace: the CPU asked for has no event at all in it.
+    rc, j, err = run_json(os.path.join(tmp, "gap.trace"), "--cpu", "3")
+    b = j["breaches"][0] if j else {}
+    ok(b.get("kind") == "not_traced" and "CPU 3 was not traced" in b.get("verdict", "") and
+       "events from CPU 2 only" in b.get("verdict", ""),
+       "a saved trace without an event of --cpu 3: CPU 3 was not traced", b or err)
+    write(inst, "tracing_cpumask", "xyz\n")
+    rc, out, err = run("--instance", inst)
+    ok(rc == 1 and "not a CPU mask" in err, "an unreadable tracing_cpumask: exit 1, said", err)
+
+
 def test_errors(tmp):
     rc, out, err = run(write(tmp, "none.trace", HDR + line("x", 1, 0, 5, "sched_stat_runtime", "comm=x pid=1 runtime=1 [ns]")))
     ok(rc == 2 and "no RANT_BREACH" in err, "no marker: exit 2 and why", err)
@@ -277,6 +311,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="rant-trace-test.") as tmp:
         test_real(tmp)
         test_made_up(tmp)
+        test_not_traced(tmp)
         test_errors(tmp)
     print(f"1..{n}")
     return 1 if failed else 0

@@ -6,11 +6,14 @@
  * own: the clock read at open, -S without a snapshot file (a note, not
  * a failure) and with one (written before tracing_on), the breach marker
  * then the freeze, and a marker refused with EBADF: -EALREADY when
- * tracing_on was already 0 (the other side froze it), -EBADF otherwise.
+ * tracing_on was already 0 (the other side froze it), -EBADF otherwise;
+ * a tracing_cpumask parsed and, at open, checked to cover this process's
+ * CPUs (refused with the fix when it does not).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -181,6 +184,55 @@ static void test_refused(void)
 	}
 }
 
+/* tracing_cpumask: parsed, and the CPUs rant may run on checked at open. */
+static void test_cpumask(void)
+{
+	char err[512] = "", line[512];
+	struct trace *t = NULL;
+	cpu_set_t set, mine;
+
+	ok(trace_parse_cpumask("3\n", &set) == 0 && CPU_COUNT(&set) == 2 &&
+	   CPU_ISSET(0, &set) && CPU_ISSET(1, &set), "'3': CPUs 0 and 1");
+	ok(trace_parse_cpumask("00000001,00000004\n", &set) == 0 && CPU_COUNT(&set) == 2 &&
+	   CPU_ISSET(2, &set) && CPU_ISSET(32, &set), "'00000001,00000004': CPUs 2 and 32");
+	ok(trace_parse_cpumask("0\n", &set) == 0 && CPU_COUNT(&set) == 0, "'0': none");
+	is_int(trace_parse_cpumask("xyz\n", &set), -EINVAL, "'xyz' refused");
+	is_int(trace_parse_cpumask("\n", &set), -EINVAL, "empty refused");
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	CPU_ZERO(&mine);
+	CPU_SET(1, &mine);
+	is_int(trace_cover_line(&set, &mine, "/i", line, sizeof(line)), -EXDEV,
+	       "traced 0, rant on 1: refused");
+	ok(strstr(line, "does not trace CPU 1, where rant may measure (tracing_cpumask: CPU 0)") &&
+	   strstr(line, "echo 3 > /i/tracing_cpumask"), "the line names the CPU and the fix");
+	CPU_SET(1, &set);
+	is_int(trace_cover_line(&set, &mine, "/i", line, sizeof(line)), 0, "traced 0-1, rant on 1");
+	ok(strstr(line, "/i traces CPU 0-1 (tracing_cpumask), covering CPU 1, where rant measures") != NULL,
+	   "the line says so");
+
+	make_instance("[mono]\n", false);
+	put_file("tracing_cpumask", "0\n");
+	is_int(trace_open(&t, dir, false, err, sizeof(err)), -EXDEV,
+	       "an instance tracing no CPU of this process: trace_open refuses");
+	ok(strstr(err, "does not trace CPU") != NULL, "with the line");
+	trace_close(t);
+	if (sched_getaffinity(0, sizeof(mine), &mine) == 0) {
+		char hex[80] = "";
+		int top = 0;
+
+		for (int c = 0; c < 64; c++)
+			if (CPU_ISSET(c, &mine))
+				top = c;
+		snprintf(hex, sizeof(hex), "%llx\n", top >= 63 ? ~0ull : (1ull << (top + 1)) - 1);
+		put_file("tracing_cpumask", hex);
+		ok(trace_open(&t, dir, false, err, sizeof(err)) == 0 && t &&
+		   strstr(trace_coverage(t), "where rant measures"), "covering them: opened, and said");
+		trace_close(t);
+	}
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/rant-trace-unit.XXXXXX";
@@ -192,8 +244,9 @@ int main(void)
 	test_clock();
 	test_instance();
 	test_refused();
+	test_cpumask();
 	for (const char *const *n = (const char *const[]){ "trace_marker", "tracing_on",
-			"trace_clock", "snapshot", NULL }; *n; n++) {
+			"trace_clock", "snapshot", "tracing_cpumask", NULL }; *n; n++) {
 		char p[PATH_MAX + 32];
 
 		snprintf(p, sizeof(p), "%s/%s", dir, *n);
