@@ -261,7 +261,7 @@ static int reflect_harvest(struct run *r, struct reflector *f)
 }
 
 /*
- * The pong of key left on one of a TCP reflector's connections (tcp.c:
+ * The pong of key left on one of a TCP reflector's connections (tcpserve.c:
  * each has its own socket, so its own error queue and OPT_ID byte
  * count): its stamps are read there, TX_CONN_WAIT_NS at most, and the
  * pong retired at once. Non-zero: stop.

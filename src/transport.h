@@ -68,7 +68,7 @@ struct tcp_stats {
 	uint64_t garbage;		/* connections dropped: not rant's framing */
 	uint64_t reconnects;		/* emitter: connections made again */
 	uint64_t connect_failures;	/* emitter: reconnects that failed */
-	/* reflector (tcp.c says why each is so) */
+	/* reflector (tcpserve.c says why each is so) */
 	uint64_t max_open;		/* most connections open at once */
 	uint64_t refused;		/* closed at accept: --max-sessions open */
 	uint64_t idle_timeouts;		/* closed: no message in --tcp-idle-timeout */
