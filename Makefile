@@ -40,6 +40,8 @@ SIM_CFLAGS := -O2 -g $(WARN) -D_GNU_SOURCE -std=gnu11 -pthread
 
 # Tools' tests, TAP from /usr/bin/python3 (run by prove as executables).
 TOOL_TESTS := tests/unit/test_rant_trace.py
+# The bench's statistics on canned rounds (TAP from bash).
+TOOL_TESTS += bench/test_stats.sh
 
 # Debian packages the build, the tests, the demo and the bench need.
 DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
@@ -118,6 +120,7 @@ lint:
 		--inline-suppr -Isrc -D_GNU_SOURCE rant.c src tests/sim
 	tests/check-columns.sh rant.c src/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
 	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py tests/check-cycles.py
+	/usr/bin/python3 tests/check-cycles.py src
 
 check: deps
 	$(MAKE) all
@@ -154,7 +157,8 @@ FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) \
 	-D_GNU_SOURCE -std=gnu11 -pthread -DRANT_VERSION='"$(VERSION)"' -Isrc
-fuzz_srcs_wire := src/msgfmt.c src/wire.c src/ptp.c src/record.c src/metric.c src/hist.c src/txfmt.c src/mem.c
+fuzz_srcs_wire := src/msgfmt.c src/wire.c src/ptp.c src/record.c src/metric.c src/hist.c \
+	src/txfmt.c src/mem.c src/session.c src/auth.c -lcrypto
 fuzz_srcs_cmsg := src/ts.c
 fuzz_srcs_opts := src/opts.c src/sweep.c src/allow.c src/msgfmt.c src/wire.c src/ptp.c
 
@@ -195,6 +199,7 @@ demo: deps
 	$(MAKE) all
 	tools/demo.sh
 
+# BENCH_N, BENCH_ROUNDS, BENCH_QUICK=1, RANT_B=PATH, BENCH_ROWS=RE: see bench/README.md.
 bench: deps
 	$(MAKE) all sim
 	bench/run.sh
@@ -213,5 +218,5 @@ clean-objs:
 	rm -rf build $(UNIT_BINS)
 
 clean: clean-objs
-	rm -f rant bench/floor bench/logbench bench/histbench $(SIM_LIB) $(SIM_BINS)
+	rm -f rant bench/floor bench/logbench bench/histbench bench/authbench $(SIM_LIB) $(SIM_BINS)
 	rm -rf $(FUZZ_DIR)

@@ -14,11 +14,13 @@
  *
  * Spinning (default) polls recv(MSG_DONTWAIT); -b blocks in recv().
  *
- * -t turns on what rant asks of the kernel (SO_TIMESTAMPING software RX
- * and TX stamps, OPT_ID, OPT_TSONLY), receives with recvmsg() and a
+ * -t FLAGS sets SO_TIMESTAMPING to FLAGS (the SOF_TIMESTAMPING_* bits, a
+ * number: 0x99a is what rant asks on veth, see bench/run.sh, which reads
+ * rant's own setting and hands it over), receives with recvmsg() and a
  * control buffer, and empties the error queue off the critical path
  * (server: after the echo is sent; client: after the round trip), so the
- * kernel's share of rant's cost can be told from rant's own.
+ * kernel's share of rant's cost can be told from rant's own. It prints
+ * the flags it set: "so_timestamping=0x..." on stderr.
  *
  * -T is the same over TCP (TCP_NODELAY on both sides): each message is
  * preceded by its length (4 bytes, big-endian, as rant --tcp frames it)
@@ -57,6 +59,7 @@ struct cfg {
 	long warmup;		/* round trips not recorded */
 	bool block;
 	bool ts;		/* -t: kernel timestamping on */
+	unsigned int ts_flags;	/* -t FLAGS: the SOF_TIMESTAMPING_* bits */
 	bool tcp;		/* -T: over TCP, length-prefixed */
 };
 
@@ -65,11 +68,14 @@ struct cfg {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: floor [-b] [-t] [-T] [-p PORT] [-m BYTES] [-n COUNT] [-w WARMUP] [-a ADDR]\n"
+		"usage: floor [-b] [-t FLAGS] [-T] [-p PORT] [-m BYTES] [-n COUNT] [-w WARMUP]\n"
+		"             [-a ADDR]\n"
 		"  without -a: server, echoes datagrams until SIGINT/SIGTERM\n"
 		"  -a ADDR     client: ping-pong with the server at ADDR\n"
 		"  -b          block in recv() (default: spin on MSG_DONTWAIT)\n"
-		"  -t          with SO_TIMESTAMPING as rant sets it (stamps read, not used)\n"
+		"  -t FLAGS    SO_TIMESTAMPING set to FLAGS (SOF_TIMESTAMPING_* bits, e.g. 0x99a\n"
+		"              as rant on veth: software RX, TX and SCHED, OPT_ID, OPT_TSONLY);\n"
+		"              stamps read, not used\n"
 		"  -T          over TCP (TCP_NODELAY), messages after a 4-byte length\n"
 		"  -p PORT     UDP port (default 12346)\n"
 		"  -m BYTES    payload, 8 to %d (default 72)\n"
@@ -92,13 +98,14 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+/* A number for -OPT in lo..hi; -t takes hex (0x...) too. */
 static long parse_num(const char *s, long lo, long hi, char opt)
 {
 	char *end;
 	long v;
 
 	errno = 0;
-	v = strtol(s, &end, 10);
+	v = strtol(s, &end, opt == 't' ? 0 : 10);
 	if (errno || *end || end == s || v < lo || v > hi) {
 		fprintf(stderr, "floor: -%c: %s is out of range %ld to %ld\n",
 			opt, s, lo, hi);
@@ -107,20 +114,16 @@ static long parse_num(const char *s, long lo, long hi, char opt)
 	return v;
 }
 
-/* As rant asks for kernel stamps (src/ts.c). */
-static int enable_timestamping(int fd)
+/* -t FLAGS: the stamps asked of the kernel, said on stderr. */
+static int enable_timestamping(int fd, unsigned int flags)
 {
-	unsigned int flags = SOF_TIMESTAMPING_OPT_ID |
-			     SOF_TIMESTAMPING_OPT_TSONLY |
-			     SOF_TIMESTAMPING_SOFTWARE |
-			     SOF_TIMESTAMPING_RX_SOFTWARE |
-			     SOF_TIMESTAMPING_TX_SOFTWARE;
-
 	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags,
 		       sizeof(flags))) {
-		perror("floor: setsockopt SO_TIMESTAMPING");
+		fprintf(stderr, "floor: setsockopt SO_TIMESTAMPING 0x%x: %s (see -h)\n",
+			flags, strerror(errno));
 		return -1;
 	}
+	fprintf(stderr, "so_timestamping=0x%x\n", flags);
 	return 0;
 }
 
@@ -287,7 +290,7 @@ static int tcp_server(int lfd, const struct cfg *c)
 		if (fd < 0)
 			continue;
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		if (c->ts && enable_timestamping(fd))
+		if (c->ts && enable_timestamping(fd, c->ts_flags))
 			return 1;
 		while (!stop) {
 			n = tcp_rx(fd, buf, sizeof(buf), flags, c->ts, &have);
@@ -488,7 +491,7 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	int opt, fd, rc;
 
-	while ((opt = getopt(argc, argv, "a:bhm:n:p:tTw:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:bhm:n:p:t:Tw:")) != -1) {
 		switch (opt) {
 		case 'a':
 			c.addr = optarg;
@@ -506,6 +509,7 @@ int main(int argc, char **argv)
 			c.port = optarg;
 			break;
 		case 't':
+			c.ts_flags = (unsigned int)parse_num(optarg, 1, UINT_MAX, opt);
 			c.ts = true;
 			break;
 		case 'T':
@@ -533,7 +537,7 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		return 1;
 	/* TCP: OPT_ID only on a connected socket (the server's: at accept) */
-	if (c.ts && (!c.tcp || c.addr) && enable_timestamping(fd)) {
+	if (c.ts && (!c.tcp || c.addr) && enable_timestamping(fd, c.ts_flags)) {
 		close(fd);
 		return 1;
 	}

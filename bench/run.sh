@@ -4,42 +4,62 @@
 # On one veth pair between two namespaces, with the same CPU pinning
 # (reflector/server on CPU 1, emitter/client on CPU 0) and the same idle
 # setting (/dev/cpu_dma_latency held at 0 for the whole bench), runs the
-# same number of round trips of a 72-byte payload with:
-#   floor spin     bench/floor, both sides spinning on recv(MSG_DONTWAIT)
-#   floor block    bench/floor, both sides blocking in recv()
-#   floor ... +ts  the same with SO_TIMESTAMPING as rant sets it (floor -t):
-#                  the kernel's share of rant's cost, for information
-#   rant spin      rant -s, both sides spinning
-#   rant spin -I 1 the same with interval reports every second (both sides),
-#                  run twice between two plain rant spin runs (A B B A)
-#   rant block     rant -s --block, both sides in poll()
-#   rant spin +log rant spin with the log streamed on both sides (-l to
-#                  bench/out): the writer thread's cost, against rant spin
-#   sockperf       sockperf ping-pong --full-rtt, blocking (its default)
-#   sim spin       rant spin on the simulated PHC NIC (tests/sim), PHC read
-#                  at start and end only (--phc-interval 0), and "+phc" with
-#                  the sampler thread reading it 100 times a second: the
-#                  sampler's cost to the spinning p50, as a ratio
-# and the same over TCP (TCP_NODELAY everywhere; the floor and rant frame
-# each message with a 4-byte length, sockperf with its own header):
-#   floor tcp spin / block, rant tcp spin / block (--tcp --nodelay),
-#   sockperf tcp   sockperf ping-pong --tcp (blocking)
-#   rant spin key, rant block key: rant spin/block with --key on both
-#                  sides (the MAC's cost, as a ratio to the rows without)
-# and prints the user-level round trip (rant: T4_SW - T1_SW) of each, the
-# ratios against the targets, then the log-writing figure of logbench and
-# the cost of one MAC (authbench).
+# same number of round trips of a 72-byte payload in every row below, in
+# BENCH_ROUNDS interleaved rounds: each round runs every row once, in a
+# random order, so that a row and the row it is compared with ran minutes
+# apart at most. A ratio is taken in each round (p50 over p50) and the
+# bench prints the median of the per-round ratios with their lowest and
+# highest: the spread is the machine's noise.
 #
-# Environment: BENCH_N round trips per run (default 200000).
-# Raw outputs go to bench/out/. Exits 0 when every run produced numbers,
-# whether or not the targets were met (a report, not a test); 1 otherwise.
+#   floor spin / block      bench/floor, spinning on recv(MSG_DONTWAIT) or
+#                           blocking in recv(), no timestamping
+#   floor ... +ts           the same with SO_TIMESTAMPING set to the flags
+#                           rant sets (read from rant itself, rant_flags)
+#                           without the SCHED stamp (TX_SCHED)
+#   floor ... +ts+sched     the same with it: rant's own cost is rant over
+#                           the floor that asks for exactly rant's flags
+#   rant spin / block       rant -s, both sides spinning (or --block)
+#   rant spin -I 1          interval reports every second on both sides
+#   rant spin +log          the log streamed on both sides (-l)
+#   rant spin/block key     --key on both sides (the MAC's cost)
+#   sim spin (+phc)         rant spin on the simulated PHC NIC (tests/sim),
+#                           the PHC read at start and end only, or 100
+#                           times a second (the sampler thread's cost)
+#   sockperf                sockperf ping-pong --full-rtt, blocking
+# and the floors, rant and sockperf over TCP (TCP_NODELAY everywhere).
+# Then the log-writing figure of logbench and the cost of one MAC
+# (authbench).
+#
+# Environment:
+#   BENCH_N       round trips per run (default 100000)
+#   BENCH_ROUNDS  rounds (default 5)
+#   BENCH_QUICK=1 a smoke run: 5000 round trips, 3 rounds, no logbench,
+#                 no authbench (BENCH_N and BENCH_ROUNDS still apply)
+#   RANT_B=PATH   A/B: every rant row runs with PATH too ("B: rant spin"),
+#                 in the same rounds; prints rant_B / rant_A per row
+#   BENCH_ROWS=RE only the rows whose name matches the extended regular
+#                 expression RE (grep -E), e.g. 'rant|floor spin'
+# Raw outputs go to bench/out/ (round N in bench/out/rN/; every run's
+# figures in bench/out/rounds.tsv). Exits 0 when every run produced
+# numbers, whether or not the targets were met (a report, not a test); 1
+# otherwise.
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=../tests/net/lib.sh
 source "$BENCH/../tests/net/lib.sh"	# sets TOP, RANT, defer, setup_pair
 
-N=${BENCH_N:-200000}
+QUICK=${BENCH_QUICK:-0}
+if [ "$QUICK" = 1 ]; then
+	N=${BENCH_N:-5000}
+	ROUNDS=${BENCH_ROUNDS:-3}
+else
+	N=${BENCH_N:-100000}
+	ROUNDS=${BENCH_ROUNDS:-5}
+fi
+RANT_A=$RANT
+RANT_B=${RANT_B:-}
+ROW_FILTER=${BENCH_ROWS:-}
 SIZE=72
 WARMUP=1000
 CPU_REFLECT=1
@@ -48,16 +68,27 @@ PORT_FLOOR=12346
 PORT_RANT=12345
 PORT_SOCKPERF=11111
 OUT=$BENCH/out
+RESULTS=$OUT/rounds.tsv
 FLOOR=$BENCH/floor
 LOGBENCH=$BENCH/logbench
 AUTHBENCH=$BENCH/authbench
+SOCKOPT_LIB=$OUT/libsockopt.so
+STATS=$BENCH/stats.awk
 SIM_LIB=$TOP/tests/sim/libsimnic.so
-SIM_A=()	# rant_sim_run: the emitter's and the reflector's LD_PRELOAD
-SIM_B=()
+TX_SCHED=$((1 << 8))	# SOF_TIMESTAMPING_TX_SCHED
 
-declare -A RES=()	# run -> "samples min p50 p99 p99.9 max"
-ORDER=()
+# The rows: ROWS in the order they are printed, each with its kind
+# (floor, rant, sockperf), its group (the rows compared with each other),
+# its arguments (both sides' for rant and sockperf; a floor's common ones)
+# and, for a floor, the SO_TIMESTAMPING flags of its client and server
+# (empty: none).
+ROWS=()
+ALL_GROUPS=()
+declare -A ROW_KIND=() ROW_ARGS=() ROW_TS_E=() ROW_TS_R=() ROW_BIN=() ROW_ENV=()
+declare -A ROW_GROUP=()
+declare -A FLAGS_SEEN=()	# row -> "client server" flags it asked for
 FAILED_RUNS=()
+US=$'\x1f'	# separates a row's arguments in ROW_ARGS
 
 say() { printf '%s\n' "$*" >&2; }
 
@@ -67,39 +98,41 @@ client_timeout() {
 	echo $((60 + N / 1000))
 }
 
-# record NAME "samples min p50 p99 p99.9 max": one row of the table.
+fail_run() {
+	say "bench: $1: $2 (raw output in $RDIR)"
+	FAILED_RUNS+=("$1 (round $ROUND)")
+}
+
+# record NAME "samples min p50 p99 p99.9 max": one run's figures, with
+# its client's sleeps per round trip, as a line of $RESULTS.
 record() {
 	local name=$1 row=$2
 	# shellcheck disable=SC2086  # split the row into its six numbers
 	set -- $row
 	if [ "$#" -ne 6 ] || ! [[ "$row" =~ ^[0-9\ ]+$ ]]; then
-		say "bench: $name: no numbers (got '$row')"
-		FAILED_RUNS+=("$name")
+		fail_run "$name" "no numbers (got '$row')"
 		return 0
 	fi
-	RES[$name]=$row
-	ORDER+=("$name")
-}
-
-fail_run() {
-	say "bench: $1: $2 (raw output in $OUT)"
-	FAILED_RUNS+=("$1")
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$ROUND" "$name" "$@" \
+		"$(sleeps "$name" "$1")" >>"$RESULTS"
 }
 
 # ---- setup -----------------------------------------------------------------
 
 # ./rant and build/librant.a come from make (make bench builds them first);
-# the bench's own two programs are built here.
+# the bench's own programs are built here.
 build() {
 	local f
-	for f in "$RANT" "$TOP/build/librant.a" "$SIM_LIB"; do
+	for f in "$RANT_A" "$TOP/build/librant.a" "$SIM_LIB" ${RANT_B:+"$RANT_B"}; do
 		if [ ! -e "$f" ]; then
 			say "bench: $f is missing: run make all sim (or make bench) first"
 			exit 1
 		fi
 	done
-	say "bench: building bench/floor, bench/logbench, bench/authbench"
+	say "bench: building bench/floor, bench/logbench, bench/authbench, $SOCKOPT_LIB"
 	cc -O2 -Wall -Wextra -o "$FLOOR" "$BENCH/floor.c"
+	cc -O2 -Wall -Wextra -shared -fPIC -o "$SOCKOPT_LIB" "$BENCH/sockopt.c" -ldl
+	[ "$QUICK" = 1 ] && return 0
 	cc -O2 -D_GNU_SOURCE -I"$TOP/src" -I/usr/include/libnl3 \
 		-o "$LOGBENCH" "$BENCH/logbench.c" "$TOP/build/librant.a" \
 		-lnl-route-3 -lnl-3 -lm
@@ -112,7 +145,7 @@ check_quiet() {
 	local load
 	load=$(cut -d ' ' -f 1 /proc/loadavg)
 	if awk -v l="$load" 'BEGIN { exit !(l >= 0.5) }'; then
-		say "bench: warning: load average $load: other work is running on this machine; expect noisy figures"
+		say "bench: warning: load average $load: other work is running on this machine; expect noisy figures (the spread columns show how noisy)"
 	fi
 }
 
@@ -150,9 +183,11 @@ stop_bg() {
 	return "$rc"
 }
 
-# The stem of a run's files in $OUT: "rant block" -> rant-block
+# The stem of a run's files in $RDIR: "rant block" -> rant-block
 stem() {
-	echo "${1// /-}"
+	local s=${1// /-}
+	s=${s//:/}
+	echo "${s//\//-}"
 }
 
 __port_bound() {
@@ -170,12 +205,12 @@ wait_port() {
 }
 
 # reflect NAME PORT CMD...: start a server in $NS_B on CPU_REFLECT; its
-# output in $OUT/STEM.server, its pid in $SERVER.
+# output in $RDIR/STEM.server, its pid in $SERVER.
 reflect() {
 	local name=$1 port=$2
 	shift 2
 	ns_bg "$NS_B" taskset -c "$CPU_REFLECT" "$@" \
-		>"$OUT/$(stem "$name").server" 2>&1
+		>"$RDIR/$(stem "$name").server" 2>&1
 	SERVER=$BGPID
 	if ! wait_port "$NS_B" "$port"; then
 		fail_run "$name" "server did not bind port $port"
@@ -185,49 +220,208 @@ reflect() {
 }
 
 # emit NAME CMD...: run a client in $NS_A on CPU_EMIT, output in
-# $OUT/STEM.client; with GNU time, its resource use in $OUT/STEM.rusage
-# ("voluntary-switches involuntary-switches user-s sys-s wall-s").
-# Returns its exit status.
+# $RDIR/STEM.client; with GNU time, its voluntary context switches in
+# $RDIR/STEM.rusage. Returns its exit status. timeout --foreground: the
+# client stays in the bench's process group, so a Ctrl-C (or a signal to
+# the group) stops it with the bench.
 emit() {
 	local name=$1 rc=0 stem
 	shift
 	stem=$(stem "$name")
-	local run=(timeout -k 10 "$(client_timeout)"
+	local run=(timeout --foreground -k 10 "$(client_timeout)"
 		ip netns exec "$NS_A" taskset -c "$CPU_EMIT" "$@")
-	rm -f "$OUT/$stem.rusage"
+	rm -f "$RDIR/$stem.rusage"
 	if [ -n "$GNU_TIME" ]; then
-		run=("$GNU_TIME" -o "$OUT/$stem.rusage" -f '%w %c %U %S %e' "${run[@]}")
+		run=("$GNU_TIME" -o "$RDIR/$stem.rusage" -f '%w' "${run[@]}")
 	fi
-	"${run[@]}" >"$OUT/$stem.client" 2>&1 || rc=$?
+	"${run[@]}" >"$RDIR/$stem.client" 2>&1 || rc=$?
 	return "$rc"
 }
 
-# sleeps NAME: the client's voluntary context switches per measured round
-# trip (about 1 for a client that blocks, about 0 for one that spins), or
-# "-" where unknown.
+# sleeps NAME SAMPLES: the client's voluntary context switches per measured
+# round trip (about 1 for a client that blocks, about 0 for one that
+# spins), or "-" where unknown. A rant row's "(wire ...)" twin shares its
+# client.
 sleeps() {
-	local f row
-	f=$OUT/$(stem "$1").rusage
-	row=${RES[$1]:-}
-	if [ ! -s "$f" ] || [ -z "$row" ]; then
+	local f
+	f=$RDIR/$(stem "${1% (wire*}").rusage
+	if [ ! -s "$f" ]; then
 		echo -
 		return 0
 	fi
 	# the last line: GNU time puts "Command exited with ..." before it
-	awk -v n="${row%% *}" '{ w = $1 } END { if (n > 0) printf "%.2f\n", w / n; else print "-" }' "$f"
+	awk -v n="$2" '{ w = $1 } END { if (n > 0) printf "%.4f\n", w / n; else print "-" }' "$f"
+}
+
+# ---- what rant asks of the kernel -------------------------------------------
+
+# rant_flags NAME BIN ARGS...: one short run of rant BIN (both sides, ARGS
+# on both) with bench/sockopt.c preloaded; sets FLAGS_E and FLAGS_R to the
+# SO_TIMESTAMPING flags the emitter and the reflector set last (hex).
+rant_flags() {
+	local name=$1 bin=$2 log_e log_r rc=0
+	shift 2
+	log_e=$RDIR/$(stem "$name").flags-emit
+	log_r=$RDIR/$(stem "$name").flags-reflect
+	rm -f "$log_e" "$log_r"
+	reflect "$name" "$PORT_RANT" env LD_PRELOAD="$SOCKOPT_LIB" \
+		BENCH_SOCKOPT_LOG="$log_r" "$bin" -i "$VETH_B" "$@" || return 1
+	emit "$name" env LD_PRELOAD="$SOCKOPT_LIB" BENCH_SOCKOPT_LOG="$log_e" \
+		"$bin" -i "$VETH_A" -a "$IP_B" -c 100 -d 0 -w 10 -m "$SIZE" "$@" || rc=$?
+	stop_bg "$SERVER" || true
+	FLAGS_E=$(sed -n -E 's/.* so_timestamping=(0x[0-9a-f]+) rc=0$/\1/p' "$log_e" 2>/dev/null |
+		tail -n 1)
+	FLAGS_R=$(sed -n -E 's/.* so_timestamping=(0x[0-9a-f]+) rc=0$/\1/p' "$log_r" 2>/dev/null |
+		tail -n 1)
+	if [ "$rc" -ne 0 ] || [ -z "$FLAGS_E" ] || [ -z "$FLAGS_R" ]; then
+		say "bench: $name: cannot tell which stamps $bin asks for (emitter exited $rc; see $RDIR)"
+		return 1
+	fi
+}
+
+# flag_names HEX: the SOF_TIMESTAMPING_* bits of HEX, short names.
+flag_names() {
+	local v=$(($1)) i out=
+	local names=(tx-hw tx-sw rx-hw rx-sw sw sys-hw raw-hw id sched ack cmsg tsonly)
+	for ((i = 0; i < ${#names[@]}; i++)); do
+		if ((v & (1 << i))); then
+			out+=${out:+,}${names[i]}
+			v=$((v & ~(1 << i)))
+		fi
+	done
+	((v == 0)) || out+=${out:+,}$(printf '0x%x' "$v")
+	echo "${out:--}"
+}
+
+hex() { printf '0x%x' "$(($1))"; }
+
+# ---- the rows --------------------------------------------------------------
+
+# row NAME KIND [ARGS...]: a row of the bench, in group $GROUP (a word).
+row() {
+	local name=$1 kind=$2 a
+	shift 2
+	ROWS+=("$name")
+	ROW_KIND[$name]=$kind
+	ROW_GROUP[$name]=$GROUP
+	[[ " ${ALL_GROUPS[*]} " == *" $GROUP "* ]] || ALL_GROUPS+=("$GROUP")
+	a=$(printf "%s$US" "$@")
+	ROW_ARGS[$name]=${a%"$US"}
+	ROW_BIN[$name]=$RANT_A
+	ROW_ENV[$name]=
+}
+
+# floor_row NAME EMIT_FLAGS REFLECT_FLAGS [ARGS...]: a floor row; flags
+# empty for none.
+floor_row() {
+	local name=$1
+	row "$name" floor "${@:4}"
+	ROW_TS_E[$name]=$2
+	ROW_TS_R[$name]=$3
+}
+
+# rant_row NAME [ARGS...]: a rant row, and its "B: NAME" twin with $RANT_B.
+# ROW_ENV: "sim" runs it on the simulated PHC NIC, "log" streams the log.
+rant_row() {
+	local name=$1 env=${ENV_OF_ROW:-}
+	shift
+	row "$name" rant "$@"
+	ROW_ENV[$name]=$env
+	[ -n "$RANT_B" ] || return 0
+	row "B: $name" rant "$@"
+	ROW_BIN["B: $name"]=$RANT_B
+	ROW_ENV["B: $name"]=$env
+}
+
+# define_rows: every row, with the floors given rant's flags with and
+# without the SCHED stamp, in groups of the rows compared with each other.
+# Sets OWN_UDP and OWN_TCP to the floor rows that ask for exactly rant's
+# flags.
+define_rows() {
+	local ue=$1 ur=$2 te=$3 tr=$4 mode b
+	local ue0 ur0 te0 tr0 ue1 ur1 te1 tr1
+	ue0=$(hex "$ue & ~TX_SCHED") ur0=$(hex "$ur & ~TX_SCHED")
+	te0=$(hex "$te & ~TX_SCHED") tr0=$(hex "$tr & ~TX_SCHED")
+	ue1=$(hex "$ue | TX_SCHED") ur1=$(hex "$ur | TX_SCHED")
+	te1=$(hex "$te | TX_SCHED") tr1=$(hex "$tr | TX_SCHED")
+	OWN_UDP=+ts OWN_TCP=+ts
+	(((ue & TX_SCHED) == 0)) || OWN_UDP=+ts+sched
+	(((te & TX_SCHED) == 0)) || OWN_TCP=+ts+sched
+	for mode in spin block; do
+		b=()
+		[ "$mode" = spin ] || b=(-b)
+		GROUP=udp-$mode
+		floor_row "floor $mode" "" "" "${b[@]}"
+		floor_row "floor $mode +ts" "$ue0" "$ur0" "${b[@]}"
+		floor_row "floor $mode +ts+sched" "$ue1" "$ur1" "${b[@]}"
+		GROUP=tcp-$mode
+		floor_row "floor tcp $mode" "" "" -T "${b[@]}"
+		floor_row "floor tcp $mode +ts" "$te0" "$tr0" -T "${b[@]}"
+		floor_row "floor tcp $mode +ts+sched" "$te1" "$tr1" -T "${b[@]}"
+	done
+	GROUP=udp-spin
+	rant_row "rant spin"
+	rant_row "rant spin -I 1" -I 1
+	ENV_OF_ROW=log rant_row "rant spin +log"
+	rant_row "rant spin key" --key "$OUT/key"
+	GROUP=udp-block
+	rant_row "rant block" --block
+	rant_row "rant block key" --block --key "$OUT/key"
+	row sockperf sockperf
+	GROUP=tcp-spin
+	rant_row "rant tcp spin" --tcp --nodelay
+	GROUP=tcp-block
+	rant_row "rant tcp block" --tcp --nodelay --block
+	row "sockperf tcp" sockperf --tcp
+	GROUP=sim
+	ENV_OF_ROW=sim rant_row "sim spin" --phc-interval 0
+	ENV_OF_ROW=sim rant_row "sim spin +phc" --phc-interval 0.01
+	filter_rows
+}
+
+# BENCH_ROWS: keep only the rows it matches.
+filter_rows() {
+	local name kept=()
+	[ -n "$ROW_FILTER" ] || return 0
+	for name in "${ROWS[@]}"; do
+		! grep -qE -- "$ROW_FILTER" <<<"$name" || kept+=("$name")
+	done
+	if [ "${#kept[@]}" -eq 0 ]; then
+		say "bench: BENCH_ROWS='$ROW_FILTER' matches no row"
+		exit 1
+	fi
+	ROWS=("${kept[@]}")
+}
+
+# shuffled GROUP: the rows of GROUP in a random order, one a line.
+shuffled() {
+	local name
+	for name in "${ROWS[@]}"; do
+		[ "${ROW_GROUP[$name]}" != "$1" ] || printf '%s\n' "$name"
+	done | shuf
 }
 
 # ---- runs ------------------------------------------------------------------
 
-# floor_run NAME [-b] [-t] [-T]
+# row_args NAME: the row's arguments into ARGS.
+row_args() {
+	ARGS=()
+	[ -z "${ROW_ARGS[$1]}" ] || IFS=$US read -r -a ARGS <<<"${ROW_ARGS[$1]}"
+}
+
+# floor_run NAME: one run of a floor row.
 floor_run() {
-	local name=$1 rc=0 t0 t1 line
-	shift
-	say "bench: $name"
-	reflect "$name" "$PORT_FLOOR" "$FLOOR" -p "$PORT_FLOOR" "$@" || return 0
+	local name=$1 rc=0 t0 t1 line stem te=${ROW_TS_E[$1]} tr=${ROW_TS_R[$1]}
+	local -a ts_e=() ts_r=()
+	stem=$(stem "$name")
+	row_args "$name"
+	[ -z "$te" ] || ts_e=(-t "$te")
+	[ -z "$tr" ] || ts_r=(-t "$tr")
+	reflect "$name" "$PORT_FLOOR" "$FLOOR" -p "$PORT_FLOOR" "${ts_r[@]}" "${ARGS[@]}" ||
+		return 0
 	t0=$(date +%s%N)
 	emit "$name" "$FLOOR" -a "$IP_B" -p "$PORT_FLOOR" -m "$SIZE" \
-		-n "$N" -w "$WARMUP" "$@" || rc=$?
+		-n "$N" -w "$WARMUP" "${ts_e[@]}" "${ARGS[@]}" || rc=$?
 	t1=$(date +%s%N)
 	stop_bg "$SERVER" || true
 	[ "$name" != "floor block" ] || FLOOR_WALL_NS=$((t1 - t0))
@@ -236,8 +430,19 @@ floor_run() {
 		fail_run "$name" "floor client exited $rc"
 		return 0
 	fi
-	line=$(grep '^samples=' "$OUT/$(stem "$name").client" | tail -n 1)
+	floor_flags_seen "$name"
+	line=$(grep '^samples=' "$RDIR/$stem.client" | tail -n 1)
 	record "$name" "$(sed -E 's/^samples=([0-9]+) lost=[0-9]+ min=([0-9]+) p50=([0-9]+) p99=([0-9]+) p99\.9=([0-9]+) max=([0-9]+)$/\1 \2 \3 \4 \5 \6/' <<<"$line")"
+}
+
+# floor_flags_seen NAME: the flags each floor side said it set (the
+# server of a TCP floor sets them per connection: the last one).
+floor_flags_seen() {
+	local stem e r
+	stem=$(stem "$1")
+	e=$(sed -n -E 's/^so_timestamping=(0x[0-9a-f]+)$/\1/p' "$RDIR/$stem.client" | tail -n 1)
+	r=$(sed -n -E 's/^so_timestamping=(0x[0-9a-f]+)$/\1/p' "$RDIR/$stem.server" | tail -n 1)
+	FLAGS_SEEN[$1]="${e:-0x0} ${r:-0x0}"
 }
 
 # jq filter: "samples min p50 p99 p99.9 max" of one metric, ns.
@@ -245,26 +450,29 @@ jq_row() {
 	printf '.metrics.%s | "\\(.samples) \\(.min) \\(.percentiles."50") \\(.percentiles."99") \\(.percentiles."99.9") \\(.max)"' "$1"
 }
 
-# rant_run NAME [--block]: emitter with -s; rows NAME (rtt_sw) and
-# "NAME (wire)" (rtt), the latter for information. With LOG=1 each side
-# streams its log to bench/out (STEM.server.log, STEM.client.log).
+# rant_run NAME: emitter with -s; rows NAME (rtt_sw) and "NAME (wire, SRC)"
+# (rtt), the latter for information.
 rant_run() {
-	local name=$1 rc=0 src json stem
-	local -a rlog=() elog=()
+	local name=$1 rc=0 src json stem bin=${ROW_BIN[$1]} env=${ROW_ENV[$1]}
+	local -a rlog=() elog=() sim_a=() sim_b=()
 	stem=$(stem "$name")
-	json=$OUT/$stem.json
-	shift
-	if [ "${LOG:-0}" = 1 ]; then
-		rlog=(-l "$OUT/$stem.server.log")
-		elog=(-l "$OUT/$stem.client.log")
+	json=$RDIR/$stem.json
+	row_args "$name"
+	if [ "$env" = log ]; then
+		rlog=(-l "$RDIR/$stem.server.log")
+		elog=(-l "$RDIR/$stem.client.log")
+	elif [ "$env" = sim ]; then
+		sim_a=(env LD_PRELOAD="$SIM_LIB" SIMNIC_IFACES="$VETH_A")
+		sim_b=(env LD_PRELOAD="$SIM_LIB" SIMNIC_IFACES="$VETH_B")
 	fi
-	say "bench: $name"
 	rm -f "$json"
-	reflect "$name" "$PORT_RANT" "${SIM_B[@]}" "$RANT" -i "$VETH_B" "${rlog[@]}" "$@" || return 0
-	emit "$name" "${SIM_A[@]}" "$RANT" -i "$VETH_A" -a "$IP_B" -s -c "$N" -d 0 \
-		-w "$WARMUP" -m "$SIZE" -j "$json" "${elog[@]}" "$@" || rc=$?
+	reflect "$name" "$PORT_RANT" "${sim_b[@]}" "$bin" -i "$VETH_B" "${rlog[@]}" \
+		"${ARGS[@]}" || return 0
+	emit "$name" "${sim_a[@]}" "$bin" -i "$VETH_A" -a "$IP_B" -s -c "$N" -d 0 \
+		-w "$WARMUP" -m "$SIZE" -j "$json" "${elog[@]}" "${ARGS[@]}" || rc=$?
 	local src_rc=0
 	stop_bg "$SERVER" || src_rc=$?
+	rm -f "$RDIR/$stem.server.log" "$RDIR/$stem.client.log"
 	if [ "$src_rc" -ne 0 ]; then
 		say "bench: $name: reflector exited $src_rc on SIGINT (expected 0)"
 	fi
@@ -281,18 +489,6 @@ rant_run() {
 	record "$name (wire, $src)" "$(jq -r "$(jq_row rtt)" "$json")"
 }
 
-# rant_sim_run NAME ARGS...: rant_run on the simulated PHC NIC, so that
-# the HW path and the PHC sampler thread run as on a NIC with a PHC.
-rant_sim_run() {
-	local name=$1
-	shift
-	SIM_A=(env LD_PRELOAD="$SIM_LIB" SIMNIC_IFACES="$VETH_A")
-	SIM_B=(env LD_PRELOAD="$SIM_LIB" SIMNIC_IFACES="$VETH_B")
-	rant_run "$name" "$@"
-	SIM_A=()
-	SIM_B=()
-}
-
 # usec with three decimals, as sockperf prints, to ns
 us_to_ns() {
 	awk -v v="$1" 'BEGIN { printf "%.0f", v * 1000 }'
@@ -302,23 +498,23 @@ sockperf_get() {	# sockperf_get FILE PATTERN: the number after "= "
 	sed -n -E "s/.*---> $2 += *([0-9.]+).*/\\1/p" "$1" | head -n 1
 }
 
-# sockperf_run [NAME [--tcp]]: sockperf ping-pong, blocking. It runs for
-# whole seconds, not a count, and measures all but its first 0.4 s and
-# last 0.05 s: it gets the time the blocking floor took (over the same
-# transport) plus those, rounded to the nearest second.
+# sockperf_run NAME: sockperf ping-pong, blocking. It runs for whole
+# seconds, not a count, and measures all but its first 0.4 s and last
+# 0.05 s: it gets the time the last blocking floor took (over the same
+# transport; before there is one, 20 us a round trip) plus those, rounded
+# to the nearest second.
 sockperf_run() {
-	local name=${1:-sockperf} rc=0 f secs n min p50 p99 p999 max wall
-	shift || true
-	say "bench: $name"
-	f=$OUT/$(stem "$name").client
-	wall=${FLOOR_WALL_NS:-0}
-	[ "${1:-}" != --tcp ] || wall=${FLOOR_TCP_WALL_NS:-0}
+	local name=$1 rc=0 f secs n min p50 p99 p999 max wall
+	row_args "$name"
+	f=$RDIR/$(stem "$name").client
+	wall=${FLOOR_WALL_NS:-$((N * 20000))}
+	[ "${ARGS[0]:-}" != --tcp ] || wall=${FLOOR_TCP_WALL_NS:-$((N * 20000))}
 	secs=$(((wall + 950000000) / 1000000000))
 	[ "$secs" -ge 1 ] || secs=1
 	reflect "$name" "$PORT_SOCKPERF" sockperf server -i "$IP_B" \
-		-p "$PORT_SOCKPERF" "$@" || return 0
+		-p "$PORT_SOCKPERF" "${ARGS[@]}" || return 0
 	emit "$name" sockperf ping-pong -i "$IP_B" -p "$PORT_SOCKPERF" \
-		-m "$SIZE" -t "$secs" --mps=max --full-rtt "$@" || rc=$?
+		-m "$SIZE" -t "$secs" --mps=max --full-rtt "${ARGS[@]}" || rc=$?
 	stop_bg "$SERVER" || true
 	if [ "$rc" -ne 0 ]; then
 		fail_run "$name" "sockperf ping-pong exited $rc"
@@ -338,94 +534,157 @@ sockperf_run() {
 	record "$name" "$n $(us_to_ns "$min") $(us_to_ns "$p50") $(us_to_ns "$p99") $(us_to_ns "$p999") $(us_to_ns "$max")"
 }
 
+run_row() {
+	case ${ROW_KIND[$1]} in
+	floor) floor_run "$1" ;;
+	rant) rant_run "$1" ;;
+	sockperf) sockperf_run "$1" ;;
+	esac
+}
+
+# rounds: BENCH_ROUNDS rounds of every row, each round in a fresh random
+# order (written to $OUT/order.txt): the groups in a random order, and the
+# rows of each group in a random order one after the other, so that rows
+# compared with each other run close in time.
+rounds() {
+	local name group t0 t_round order=() groups=()
+	: >"$RESULTS"
+	: >"$OUT/order.txt"
+	for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
+		RDIR=$OUT/r$ROUND
+		rm -rf "$RDIR"
+		mkdir -p "$RDIR"
+		order=()
+		mapfile -t groups < <(printf '%s\n' "${ALL_GROUPS[@]}" | shuf)
+		for group in "${groups[@]}"; do
+			mapfile -t -O "${#order[@]}" order < <(shuffled "$group")
+		done
+		printf 'round %d: %s\n' "$ROUND" "$(printf '%s; ' "${order[@]}")" >>"$OUT/order.txt"
+		t0=$SECONDS
+		for name in "${order[@]}"; do
+			say "bench: round $ROUND/$ROUNDS: $name"
+			run_row "$name"
+		done
+		t_round=$((SECONDS - t0))
+		say "bench: round $ROUND took ${t_round} s; about $((t_round * (ROUNDS - ROUND))) s of rounds to go"
+	done
+}
+
 # ---- report ----------------------------------------------------------------
 
 print_table() {
-	local name
 	printf '\nUser-level round trip, %s-byte UDP payload (TCP rows: %s-byte message), veth, ns (rant: T4_SW - T1_SW)\n' "$SIZE" "$SIZE"
-	printf '%-30s %9s %9s %9s %9s %9s %10s %9s\n' run samples min p50 p99 p99.9 max sleeps/rt
-	for name in "${ORDER[@]}"; do
-		# shellcheck disable=SC2086  # the six numbers of the row
-		printf '%-30s %9s %9s %9s %9s %9s %10s %9s\n' "$name" ${RES[$name]} \
-			"$(sleeps "$name")"
-	done
+	printf '%d round trips a run, %d rounds; each column the median over the rounds, then the lowest and highest p50 of a round\n' "$N" "$ROUNDS"
+	printf '%-32s %6s %9s %8s %8s %8s %8s %9s %8s %8s %9s\n' run rounds samples min p50 \
+		p99 p99.9 max p50-lo p50-hi sleeps/rt
+	awk -v mode=rows -f "$STATS" "$RESULTS" <(printf '%s\n' "${ROWS[@]}")
 	printf '(sleeps/rt: the client'"'"'s voluntary context switches per round trip; about 1 when it blocks, 0 when it spins)\n'
+}
+
+# print_flags: what each row asked of the kernel (SO_TIMESTAMPING), client
+# and server: rant's as rant_flags read them, the floor's as it said.
+print_flags() {
+	local name e r
+	printf '\nSO_TIMESTAMPING asked for (client / server; rant'"'"'s read from rant itself at the start)\n'
+	for name in "${ROWS[@]}"; do
+		case ${ROW_KIND[$name]} in
+		floor) read -r e r <<<"${FLAGS_SEEN[$name]:-0x0 0x0}" ;;
+		rant)
+			if [ "${ROW_ENV[$name]}" = sim ]; then
+				printf '%-32s %s\n' "$name" "(the simulated NIC's hardware stamps)"
+				continue
+			fi
+			e=${RANT_FLAGS["${ROW_BIN[$name]} ${ROW_ARGS[$name]%%"$US"*}"]:-}
+			[ -n "$e" ] || e=${RANT_FLAGS["${ROW_BIN[$name]} udp"]}
+			read -r e r <<<"$e"
+			;;
+		*) continue ;;
+		esac
+		printf '%-32s %-6s %-34s / %-6s %s\n' "$name" "$e" "$(flag_names "$e")" \
+			"$r" "$(flag_names "$r")"
+	done
+}
+
+has_row() {
+	local name
+	for name in "${ROWS[@]}"; do
+		[ "$name" != "$1" ] || return 0
+	done
+	return 1
+}
+
+# ratio_spec: the ratios, as stats.awk reads them (TEXT NUM DEN LIMIT,
+# tab-separated; "#" a heading). Limits from bench/README.md.
+ratio_spec() {
+	local name
+	# spec TEXT NUM DEN LIMIT; with BENCH_ROWS, only where both rows ran
+	spec() {
+		if [ -n "$ROW_FILTER" ] && { ! has_row "${2% (wire*}" || ! has_row "${3% (wire*}"; }; then
+			return 0
+		fi
+		printf '%s\t%s\t%s\t%s\n' "$@"
+	}
+	echo "# rant's own cost: rant over the floor asking for exactly rant's stamps"
+	spec "rant spin / floor spin $OWN_UDP" "rant spin" "floor spin $OWN_UDP" 1.01
+	spec "rant block / floor block $OWN_UDP" "rant block" "floor block $OWN_UDP" 1.02
+	spec "TCP rant spin / floor tcp spin $OWN_TCP" "rant tcp spin" "floor tcp spin $OWN_TCP" -
+	spec "TCP rant block / floor tcp block $OWN_TCP" "rant tcp block" \
+		"floor tcp block $OWN_TCP" -
+	echo "# the kernel's stamps: floor with them over floor without"
+	spec "SCHED stamp: floor spin +ts+sched / +ts" "floor spin +ts+sched" "floor spin +ts" -
+	spec "SCHED stamp: floor block +ts+sched / +ts" "floor block +ts+sched" "floor block +ts" -
+	spec "SCHED stamp: floor tcp spin +ts+sched / +ts" "floor tcp spin +ts+sched" \
+		"floor tcp spin +ts" -
+	spec "SCHED stamp: floor tcp block +ts+sched / +ts" "floor tcp block +ts+sched" \
+		"floor tcp block +ts" -
+	spec "RX+TX stamps: floor spin +ts / floor spin" "floor spin +ts" "floor spin" -
+	spec "RX+TX stamps: floor block +ts / floor block" "floor block +ts" "floor block" -
+	echo "# against the plain floor and sockperf (issue 2's targets)"
+	spec "rant spin / floor spin" "rant spin" "floor spin" 1.10
+	spec "rant block / floor block" "rant block" "floor block" 1.05
+	spec "rant block / sockperf" "rant block" sockperf 1.00
+	spec "TCP rant spin / floor tcp spin" "rant tcp spin" "floor tcp spin" -
+	spec "TCP rant block / floor tcp block" "rant tcp block" "floor tcp block" -
+	spec "TCP rant block / sockperf tcp" "rant tcp block" "sockperf tcp" -
+	spec "floor tcp spin / floor spin" "floor tcp spin" "floor spin" -
+	echo "# rant's options, each over rant without it"
+	spec "-I 1: rant spin -I 1 / rant spin" "rant spin -I 1" "rant spin" 1.02
+	spec "+log: rant spin +log / rant spin" "rant spin +log" "rant spin" 1.02
+	spec "--key: rant spin key / rant spin" "rant spin key" "rant spin" -
+	spec "--key: rant block key / rant block" "rant block key" "rant block" -
+	spec "--key: rant spin key / rant spin, wire" "rant spin key (wire, kernel)" \
+		"rant spin (wire, kernel)" -
+	spec "--key: rant block key / rant block, wire" "rant block key (wire, kernel)" \
+		"rant block (wire, kernel)" -
+	spec "sim spin +phc / sim spin" "sim spin +phc" "sim spin" 1.05
+	[ -n "$RANT_B" ] || return 0
+	echo "# A/B: rant_B ($RANT_B) / rant_A ($RANT_A), same rows, same rounds"
+	for name in "${ROWS[@]}"; do
+		if [ "${ROW_KIND[$name]}" != rant ] || [ "${name#B: }" != "$name" ]; then
+			continue
+		fi
+		spec "B/A: $name" "B: $name" "$name" -
+	done
+}
+
+print_ratios() {
+	printf '\n%-48s %7s %7s %7s %6s %6s  %s\n' "ratio of p50s, taken in each round" \
+		median lowest highest rounds limit result
+	awk -v mode=ratios -f "$STATS" "$RESULTS" <(ratio_spec)
+	printf '\nrant with and without the SCHED stamp: n/a (rant has no option to turn it off; the floor'"'"'s ratio above is its price)\n'
+	check_blocking
 }
 
 # A blocking comparison means something only if the client did block.
 check_blocking() {
 	local name s
 	for name in "floor block" "rant block" sockperf "floor tcp block" "rant tcp block" "sockperf tcp"; do
-		s=$(sleeps "$name")
+		s=$(awk -v mode=field -v row="$name" -v col=9 -f "$STATS" "$RESULTS")
 		[ "$s" != - ] || continue
 		if awk -v s="$s" 'BEGIN { exit !(s < 0.5) }'; then
 			printf 'warning: the %s client slept %s times per round trip: it did not block, so its blocking comparisons are not like with like\n' "$name" "$s"
 		fi
 	done
-}
-
-p50_of() {
-	local row=${RES[$1]:-}
-	[ -n "$row" ] || return 1
-	awk '{ print $3 }' <<<"$row"
-}
-
-# target TEXT NUM DEN LIMIT: ratio NUM/DEN against <= LIMIT ("-": no
-# limit, printed for information).
-target() {
-	local text=$1 a b limit=$4
-	if ! a=$(p50_of "$2") || ! b=$(p50_of "$3"); then
-		printf '%-40s %8s %8s  %s\n' "$text" - "$limit" "n/a (run missing)"
-		return 0
-	fi
-	awk -v t="$text" -v a="$a" -v b="$b" -v l="$limit" 'BEGIN {
-		r = a / b
-		if (l == "-")
-			printf "%-40s %8.3f %8s  %s\n", t, r, l, "(info)"
-		else
-			printf "%-40s %8.3f %8.2f  %s\n", t, r, l, (r <= l ? "PASS" : "FAIL")
-	}'
-}
-
-# target_pairs TEXT A1 A2 B1 B2 LIMIT: the ratio of the p50 sums
-# (A1 + A2) / (B1 + B2) against <= LIMIT.
-target_pairs() {
-	local text=$1 a1 a2 b1 b2 limit=$6
-	if ! a1=$(p50_of "$2") || ! a2=$(p50_of "$3") || ! b1=$(p50_of "$4") ||
-		! b2=$(p50_of "$5"); then
-		printf '%-40s %8s %8s  %s\n' "$text" - "$limit" "n/a (run missing)"
-		return 0
-	fi
-	awk -v t="$text" -v a="$((a1 + a2))" -v b="$((b1 + b2))" -v l="$limit" 'BEGIN {
-		r = a / b
-		printf "%-40s %8.3f %8.2f  %s\n", t, r, l, (r <= l ? "PASS" : "FAIL")
-	}'
-}
-
-print_targets() {
-	printf '\n%-40s %8s %8s  %s\n' target ratio limit result
-	target "rant spin p50 / floor spin p50" "rant spin" "floor spin" 1.10
-	target "rant block p50 / floor block p50" "rant block" "floor block" 1.05
-	target "rant block p50 / sockperf p50" "rant block" "sockperf" 1.00
-	target_pairs "rant spin -I 1 p50 / rant spin p50" "rant spin -I 1" "rant spin -I 1 again" \
-		"rant spin" "rant spin again" 1.02
-	target "rant spin +log p50 / rant spin p50" "rant spin +log" "rant spin" 1.02
-	target "rant spin p50 / floor spin +ts p50" "rant spin" "floor spin +ts" -
-	target "rant block p50 / floor block +ts p50" "rant block" "floor block +ts" -
-	target "floor spin +ts p50 / floor spin p50" "floor spin +ts" "floor spin" -
-	target "floor block +ts p50 / floor block p50" "floor block +ts" "floor block" -
-	target "TCP rant spin p50 / floor spin p50" "rant tcp spin" "floor tcp spin" -
-	target "TCP rant block p50 / floor block p50" "rant tcp block" "floor tcp block" -
-	target "TCP rant block p50 / sockperf p50" "rant tcp block" "sockperf tcp" -
-	target "floor tcp spin p50 / floor spin p50" "floor tcp spin" "floor spin" -
-	target "--key: rant spin p50 / without" "rant spin key" "rant spin" -
-	target "--key: rant block p50 / without" "rant block key" "rant block" -
-	target "--key: rant spin wire p50 / without" "rant spin key (wire, kernel)" \
-		"rant spin (wire, kernel)" -
-	target "--key: rant block wire p50 / without" "rant block key (wire, kernel)" \
-		"rant block (wire, kernel)" -
-	target "sim spin +phc p50 / sim spin p50" "sim spin +phc" "sim spin" 1.05
-	check_blocking
 }
 
 # logbench_one ARGS...: one logbench run (default columns, or -s) to a
@@ -498,7 +757,24 @@ authbench_run() {
 	printf '(a keyed round trip makes four: the emitter signs, the reflector verifies and signs, the emitter verifies)\n'
 }
 
+# probe_flags: RANT_FLAGS["BIN udp"] and ["BIN --tcp"], "emitter reflector"
+# flags, for rant A (and B); the floors' flags come from A's.
+declare -A RANT_FLAGS=()
+probe_flags() {
+	local bin
+	ROUND=0 RDIR=$OUT/probe
+	mkdir -p "$RDIR"
+	for bin in "$RANT_A" ${RANT_B:+"$RANT_B"}; do
+		rant_flags "flags udp" "$bin" || exit 1
+		RANT_FLAGS["$bin udp"]="$FLAGS_E $FLAGS_R"
+		rant_flags "flags tcp" "$bin" --tcp --nodelay || exit 1
+		RANT_FLAGS["$bin --tcp"]="$FLAGS_E $FLAGS_R"
+		say "bench: $bin asks for SO_TIMESTAMPING ${RANT_FLAGS["$bin udp"]} (UDP emitter, reflector), ${RANT_FLAGS["$bin --tcp"]} (TCP)"
+	done
+}
+
 main() {
+	local t0=$SECONDS ue ur te tr
 	GNU_TIME=
 	if /usr/bin/time --version >/dev/null 2>&1; then
 		GNU_TIME=/usr/bin/time
@@ -506,43 +782,37 @@ main() {
 		say "bench: no GNU time (Debian package time): sleeps/rt not measured"
 	fi
 	require_root
-	require_cmd ip taskset timeout jq sockperf cc awk od
+	require_cmd ip taskset timeout jq sockperf cc awk od shuf
+	if [ -n "$RANT_B" ]; then
+		if [ ! -f "$RANT_B" ] || [ ! -x "$RANT_B" ]; then
+			say "bench: RANT_B=$RANT_B is not an executable rant: give the path of another build's rant"
+			exit 1
+		fi
+		RANT_B=$(readlink -f -- "$RANT_B")	# the namespaces' commands run it too
+	fi
 	mkdir -p "$OUT"
 	build
 	check_quiet
 	hold_idle
 	setup_pair || { say "bench: cannot create the veth pair"; exit 1; }
-	say "bench: $N round trips per run, $SIZE bytes, emitter CPU $CPU_EMIT, reflector CPU $CPU_REFLECT, outputs in $OUT"
-
-	floor_run "floor spin"
-	floor_run "floor block" -b
-	floor_run "floor spin +ts" -t
-	floor_run "floor block +ts" -b -t
-	rant_run "rant spin"
-	# -I against none in the order A B B A: a drift of the machine cancels
-	rant_run "rant spin -I 1" -I 1
-	rant_run "rant spin -I 1 again" -I 1
-	rant_run "rant spin again"
-	LOG=1 rant_run "rant spin +log"
-	rant_run "rant block" --block
-	rant_sim_run "sim spin" --phc-interval 0
-	rant_sim_run "sim spin +phc" --phc-interval 0.01
-	sockperf_run
-	floor_run "floor tcp spin" -T
-	floor_run "floor tcp block" -T -b
-	rant_run "rant tcp spin" --tcp --nodelay
-	rant_run "rant tcp block" --tcp --nodelay --block
-	sockperf_run "sockperf tcp" --tcp
 	(umask 077; head -c 32 /dev/urandom >"$OUT/key")
-	rant_run "rant spin key" --key "$OUT/key"
-	rant_run "rant block key" --block --key "$OUT/key"
+	probe_flags
+	read -r ue ur <<<"${RANT_FLAGS["$RANT_A udp"]}"
+	read -r te tr <<<"${RANT_FLAGS["$RANT_A --tcp"]}"
+	define_rows "$ue" "$ur" "$te" "$tr"
+	say "bench: $N round trips per run, $ROUNDS rounds of ${#ROWS[@]} rows, $SIZE bytes, emitter CPU $CPU_EMIT, reflector CPU $CPU_REFLECT, outputs in $OUT"
+	rounds
 
 	# a group, not a pipe: logbench_run must run in this shell
 	{
 		print_table
-		print_targets
-		logbench_run
-		authbench_run
+		print_flags
+		print_ratios
+		if [ "$QUICK" != 1 ]; then
+			logbench_run
+			authbench_run
+		fi
+		printf '\nbench: %d s in all\n' "$((SECONDS - t0))"
 	} >"$OUT/report.txt"
 	cat "$OUT/report.txt"
 	if [ "${#FAILED_RUNS[@]}" -gt 0 ]; then
@@ -552,3 +822,4 @@ main() {
 }
 
 main "$@"
+exit 0	# bash reads a script as it runs it: nothing after this is read

@@ -25,7 +25,6 @@
 #include <unistd.h>
 
 #include "auth.h"
-#include "wire.h"
 
 #define BLOCK 64		/* SHA-256's block, bytes */
 
@@ -84,19 +83,48 @@ void auth_sign(const struct auth *a, void *buf, size_t len)
 {
 	uint8_t mac[AUTH_FULL_LEN];
 
-	auth_hmac(a, buf, len - WIRE_MAC_LEN, mac);
-	memcpy((uint8_t *)buf + len - WIRE_MAC_LEN, mac, WIRE_MAC_LEN);
+	auth_hmac(a, buf, len - AUTH_MAC_LEN, mac);
+	memcpy((uint8_t *)buf + len - AUTH_MAC_LEN, mac, AUTH_MAC_LEN);
 }
 
 bool auth_verify(const struct auth *a, const void *buf, size_t len)
 {
 	uint8_t mac[AUTH_FULL_LEN];
 
-	if (len < WIRE_MAC_LEN)
+	if (len < AUTH_MAC_LEN)
 		return false;
-	auth_hmac(a, buf, len - WIRE_MAC_LEN, mac);
-	return CRYPTO_memcmp(mac, (const uint8_t *)buf + len - WIRE_MAC_LEN,
-			     WIRE_MAC_LEN) == 0;
+	auth_hmac(a, buf, len - AUTH_MAC_LEN, mac);
+	return CRYPTO_memcmp(mac, (const uint8_t *)buf + len - AUTH_MAC_LEN,
+			     AUTH_MAC_LEN) == 0;
+}
+
+bool auth_fresh(int64_t t1_sw, int64_t now_ns, int64_t window_ns)
+{
+	/* unsigned: no overflow on a forged T1_SW of INT64_MIN */
+	uint64_t d = t1_sw > now_ns ? (uint64_t)t1_sw - (uint64_t)now_ns :
+		(uint64_t)now_ns - (uint64_t)t1_sw;
+
+	return d <= (uint64_t)window_ns;
+}
+
+bool auth_replay_check(struct auth_replay *w, uint64_t seq)
+{
+	uint64_t back;
+
+	if (!seq)
+		return false;
+	if (seq > w->top) {
+		back = seq - w->top;
+		w->bits = back >= AUTH_REPLAY_BITS ? 0 : w->bits << back;
+		w->bits |= 1;
+		w->top = seq;
+		return true;
+	}
+	back = w->top - seq;
+	if (back >= AUTH_REPLAY_BITS || (w->bits >> back & 1))
+		return false;
+	w->bits |= 1ULL << back;
+	return true;
 }
 
 /* The key file's checks on its inode: 0 or -errno with msg. */

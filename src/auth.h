@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --key: messages authenticated with HMAC-SHA-256 (RFC 2104, libcrypto's
- * SHA-256) under a shared key, truncated to WIRE_MAC_LEN bytes (RFC
- * 4868's HMAC-SHA-256-128) and carried in the last WIRE_MAC_LEN bytes of
+ * SHA-256) under a shared key, truncated to AUTH_MAC_LEN bytes (RFC
+ * 4868's HMAC-SHA-256-128) and carried in the last AUTH_MAC_LEN bytes of
  * the message itself, so a pong stays exactly as long as its ping. The
  * MAC covers every byte before it: the header, the pong body, the
  * padding.
@@ -21,6 +21,9 @@
 #define AUTH_KEY_MIN 16		/* bytes: shorter keys are refused */
 #define AUTH_KEY_MAX 1024	/* bytes: a key file larger is not a key */
 #define AUTH_FULL_LEN 32	/* bytes of an untruncated HMAC-SHA-256 */
+#define AUTH_MAC_LEN 16		/* bytes of the MAC a message carries (truncated) */
+#define AUTH_WINDOW_DEFAULT_NS (5LL * 1000000000)	/* --key-window */
+#define AUTH_REPLAY_BITS 64	/* seqs below the highest still accepted once */
 
 struct auth;
 
@@ -44,12 +47,34 @@ int auth_load(struct auth **a, const char *path, char *msg, size_t len);
 void auth_hmac(const struct auth *a, const void *buf, size_t n,
 	       uint8_t out[AUTH_FULL_LEN]);
 
-/* Sign a message of len bytes (len >= WIRE_MAC_LEN): the MAC of its first
- * len - WIRE_MAC_LEN bytes goes into its last WIRE_MAC_LEN. */
+/* Sign a message of len bytes (len >= AUTH_MAC_LEN): the MAC of its first
+ * len - AUTH_MAC_LEN bytes goes into its last AUTH_MAC_LEN. */
 void auth_sign(const struct auth *a, void *buf, size_t len);
 
-/* Whether the last WIRE_MAC_LEN bytes of buf hold the MAC of the rest,
- * compared in constant time; false when len < WIRE_MAC_LEN. */
+/* Whether the last AUTH_MAC_LEN bytes of buf hold the MAC of the rest,
+ * compared in constant time; false when len < AUTH_MAC_LEN. */
 bool auth_verify(const struct auth *a, const void *buf, size_t len);
+
+/*
+ * Replays. A keyed ping is fresh when its T1_SW (the emitter's system
+ * clock, inside the MAC) is within window_ns of now_ns (this host's
+ * system clock), either way: the clocks must agree to within the window
+ * less the one-way delay.
+ */
+bool auth_fresh(int64_t t1_sw, int64_t now_ns, int64_t window_ns);
+
+/*
+ * Each sequence number once, with room for reordering (RFC 4303's
+ * anti-replay window): a seq above the highest seen is new and moves
+ * the window; one of the AUTH_REPLAY_BITS below it is new when its bit
+ * is clear; anything older, and seq 0, is refused. Zeroed: nothing seen.
+ */
+struct auth_replay {
+	uint64_t top;		/* highest seq accepted, 0: none yet */
+	uint64_t bits;		/* bit i: top - i was accepted */
+};
+
+/* Whether seq is new for w; marks it seen when it is. */
+bool auth_replay_check(struct auth_replay *w, uint64_t seq);
 
 #endif

@@ -33,7 +33,10 @@ struct counts {
 	uint64_t backwards_rx_ts; /* RX wire stamps likewise (T4, T2) */
 	uint64_t send_errors;	/* send() failed */
 	uint64_t sessions;	/* reflector: emitter runs served */
-	uint64_t refused;	/* reflector: pings of a new session, table full */
+	uint64_t refused;	/* reflector: pings of a new session, table full;
+				 * emitter: pongs saying so (MSG_F_REFUSED) */
+	uint64_t replayed;	/* --key, reflector: pings refused as replays
+				 * (session.h), unanswered */
 	uint64_t unauthenticated; /* --key: reflector, pings without a valid MAC
 				 * (unanswered); emitter, pongs without one
 				 * (also counted invalid, never taken) */

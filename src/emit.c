@@ -4,7 +4,7 @@
  * follow-up fetch after a breach. One transaction is the same in all
  * three (emit_transact); the phases differ in what they count and when
  * they stop. Measuring open loop (--open-loop) has a loop of its own
- * (openloop.c: ol_measure), which shares the steps of emitter.h. Every
+ * (emitopen.c: emitopen_measure), which shares the steps of emitter.h. Every
  * count of the measured run, in both loops, goes through
  * emit_count_sent/_received/_lost/_late.
  */
@@ -24,7 +24,6 @@
 #include "txpend.h"
 
 #define RX_BUF_LEN RANT_TCP_MAX_LEN		/* the largest message of any transport */
-#define EMIT_PENDING 1024	/* measured pings awaiting their TX stamp at most */
 /* Unmeasured pings (warm-up, the fetch after a breach) may wait for
  * their TX stamp after the pong: HW stamps can lag a fast pong. */
 #define UNMEASURED_TX_WAIT_NS (2 * NS_PER_MS)
@@ -45,121 +44,7 @@ enum tx_result {
 	TX_DONE,		/* pong matched: the record is filled */
 };
 
-void pong_window_forget(struct pong_window *w, uint64_t seq)
-{
-	w->bits[(seq / 64) % (EMIT_WINDOW / 64)] &= ~(1ULL << (seq % 64));
-}
-
-static bool pong_window_test_set(struct pong_window *w, uint64_t seq)
-{
-	uint64_t bit = 1ULL << (seq % 64), *word = &w->bits[(seq / 64) % (EMIT_WINDOW / 64)];
-	bool was = *word & bit;
-
-	*word |= bit;
-	return was;
-}
-
-enum pong_class emit_classify(struct pong_window *w, const struct msgfmt_ctx *fmt,
-			      const void *buf, ssize_t len, uint32_t wire_len,
-			      uint32_t session, uint64_t seq, struct msg_hdr *h)
-{
-	if (len < 0 || msgfmt_parse(fmt, buf, (size_t)len, MSG_PONG, h) ||
-	    (size_t)len != wire_len)
-		return PONG_INVALID;
-	h->seq = msgfmt_seq_near(fmt, seq, h->seq);
-	if (h->session != session)
-		return PONG_FOREIGN;
-	if (h->seq > seq)
-		return PONG_INVALID;	/* a seq never sent */
-	if (seq - h->seq >= EMIT_WINDOW)
-		return PONG_LATE;
-	if (pong_window_test_set(w, h->seq))
-		return PONG_DUPLICATE;
-	return h->seq == seq ? PONG_MATCH : PONG_LATE;
-}
-
 /* ---- the counts of the measured run: every one goes through these ---- */
-
-/* A measured ping left at t_sent (its T1_SW). */
-void emit_count_sent(struct emitter *e, uint64_t seq, int64_t t_sent)
-{
-	struct run *r = e->r;
-
-	r->cnt.sent++;
-	if (r->nsweep)
-		r->sweep[r->sweep_idx].sent++;
-	if (r->series)
-		series_sent(r->series, seq, t_sent);
-}
-
-/* Its pong came in time: rec (T3 may follow), latency its RTT (0: none). */
-static void emit_count_received(struct emitter *e, const struct txrec *rec,
-				int64_t latency)
-{
-	struct run *r = e->r;
-	int64_t rtt;
-
-	r->cnt.received++;
-	loss_received(&e->loss);
-	/* a pong without the RTT's stamps has no value (latency is 0 then) */
-	if (r->series)
-		series_received(r->series, rec->seq,
-				metric_value(M_RTT, rec, &rtt) ? latency : SERIES_NO_VALUE);
-}
-
-/* No pong in time for the ping of seq sent at t_sent (its T1_SW). */
-static void emit_count_lost(struct emitter *e, uint64_t seq, int64_t t_sent)
-{
-	struct run *r = e->r;
-
-	(void)t_sent;	/* the series finds seq's interval by seq */
-	r->cnt.lost++;
-	if (r->nsweep)
-		r->sweep[r->sweep_idx].lost++;
-	loss_lost(&e->loss);
-	r->cnt.loss_burst_max = e->loss.burst_max;
-	if (r->series)
-		series_lost(r->series, seq);
-}
-
-/* The pong of seq came after its ping was counted lost. */
-void emit_count_late(struct emitter *e, uint64_t seq)
-{
-	(void)seq;	/* counted in the interval it is seen in */
-	e->r->cnt.late++;
-	if (e->r->series)
-		series_late(e->r->series);
-}
-
-/* A datagram that is not the pong of a ping in flight: counted by class. */
-void emit_count_stray(struct emitter *e, enum pong_class k,
-			     const struct msg_hdr *h)
-{
-	struct run *r = e->r;
-
-	switch (k) {
-	case PONG_MATCH:
-		break;
-	case PONG_INVALID:
-		r->cnt.invalid++;
-		break;
-	case PONG_FOREIGN:
-		r->cnt.foreign++;
-		break;
-	case PONG_LATE:
-		if (emit_pong_of_warmup(h->seq, e->first_measured))
-			r->cnt.warmup_late++;
-		else
-			emit_count_late(e, h->seq);
-		break;
-	case PONG_DUPLICATE:
-		if (emit_pong_of_warmup(h->seq, e->first_measured))
-			r->cnt.warmup_duplicate++;
-		else
-			r->cnt.duplicate++;
-		break;
-	}
-}
 
 /*
  * --key: whether a datagram shaped as this phase's pong carries a valid
@@ -193,7 +78,9 @@ static int emit_match(struct emitter *e, const struct sk_msg *m, struct msg_hdr 
 		return 0;
 	k = emit_classify(&e->seen, &e->r->fmt, rx_buf, m->len, e->len, e->r->session,
 			  e->seq, h);
-	if (k == PONG_MATCH)
+	if (k == PONG_MATCH && (h->flags & MSG_F_REFUSED))
+		e->r->cnt.refused++;	/* no session: the ping is lost */
+	else if (k == PONG_MATCH)
 		return 1;
 	emit_count_stray(e, k, h);
 	return 0;
@@ -410,7 +297,11 @@ static int emit_warmup_failed(struct emitter *e)
 
 	r->stop_reason = e->pongs ? "warm-up failed: pongs arrive without timestamps" :
 		"warm-up failed: no pong";
-	if (!e->pongs && r->auth && r->cnt.unauthenticated)
+	if (!e->pongs && r->cnt.refused)
+		snprintf(r->failure, sizeof(r->failure),
+			 "the reflector's session table is full: %s refused %llu pings a session: raise --max-sessions on it (and --max-sessions-per-address if this host runs many emitters)",
+			 c->addr, (unsigned long long)r->cnt.refused);
+	else if (!e->pongs && r->auth && r->cnt.unauthenticated)
 		snprintf(r->failure, sizeof(r->failure),
 			 "%llu pongs from %s failed authentication: %s",
 			 (unsigned long long)r->cnt.unauthenticated, c->addr, r->peer_no_key ?
@@ -418,7 +309,7 @@ static int emit_warmup_failed(struct emitter *e)
 			 "their MAC is wrong: is the reflector's key another, or is it an older rant without --key?");
 	else if (!e->pongs && r->auth)
 		snprintf(r->failure, sizeof(r->failure),
-			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there with the same --key? (a reflector with another key answers nothing, and counts the pings as unauthenticated)",
+			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there with the same --key, its clock within --key-window of this one? (if not, it answers nothing and counts the pings)",
 			 c->addr, c->port, WARMUP_LIMIT_NS / NS_PER_SEC);
 	else if (!e->pongs && r->tp->caps.stream && tcp_stats(&r->sk)->garbage)
 		snprintf(r->failure, sizeof(r->failure),
@@ -638,108 +529,6 @@ bool emit_enough(struct emitter *e, uint64_t sent, int64_t due, int64_t now, int
 	return false;
 }
 
-void emit_missing_why(struct run *r, const struct txrec *rec, enum txpend_end why)
-{
-	if (rec->t1_wire != TS_NONE)
-		return;
-	r->cnt.missing_tx_timeout += why == TXPEND_TIMEOUT || why == TXPEND_STAMPED;
-	r->cnt.missing_tx_overflow += why == TXPEND_OVERFLOW || why == TXPEND_DROPPED;
-	r->cnt.missing_tx_full += why == TXPEND_FULL;
-}
-
-/* A measured ping retired from e->pend: its TX stamp (or why none),
- * then measured, or lost and late when its pong came after --timeout
- * by the wire stamps. The step, as an int (txpend_done_fn). */
-static int emit_pend_done(void *ctx, struct txpend_entry *x, enum txpend_end why)
-{
-	struct emitter *e = ctx;
-	struct run *r = e->r;
-	struct txrec *rec = &x->rec;
-	enum measure_next step;
-
-	if (why == TXPEND_STAMPED) {
-		rec->t1_wire = ts_wire(&x->snd, r->sk.hw);
-		if (x->sched_kn != TS_NONE)
-			txrec_set_queue(rec, x->snd.kn_ns, x->sched_kn);
-	}
-	emit_missing_why(r, rec, why);
-	if (rec->t1_wire != TS_NONE && x->aux != TS_NONE &&
-	    x->aux - rec->t1_wire > r->cfg->timeout_ns) {
-		step = emit_lost(e, rec);
-		emit_count_late(e, rec->seq);
-		return (int)step;
-	}
-	txrec_set_t4_wire(rec, x->aux);
-	e->rx_stamped = x->aux != TS_NONE;
-	e->late_ns = x->t_mono;
-	return (int)emit_measured(e, rec);
-}
-
-/* The pong came before its ping's TX stamp: the record waits in
- * e->pend (the oldest retired first when it is full). */
-static enum measure_next emit_defer(struct emitter *e, const struct txrec *rec)
-{
-	struct txpend_entry *x;
-	int step = 0;
-
-	/* TCP: a new connection restarts the keys; the old one's stamps are
-	 * gone with it */
-	if (e->r->sk.fd != e->pend_fd) {
-		step = txpend_flush(e->pend, emit_pend_done, e);
-		e->pend_fd = e->r->sk.fd;
-	}
-	x = txpend_push(e->pend, e->t1_key, monotonic_ns());
-	if (!x) {
-		int s = txpend_evict(e->pend, emit_pend_done, e);
-
-		step = step ? step : s;
-		x = txpend_push(e->pend, e->t1_key, monotonic_ns());
-	}
-	x->rec = *rec;
-	x->aux = e->t1_t4;
-	x->t_mono = e->late_ns;
-	e->t1_wait = false;
-	return (enum measure_next)step;
-}
-
-/* Closed loop: the TX stamps queued now to the pings awaiting them, and
- * those whose turn came retired (at most --timeout after the send). */
-static enum measure_next emit_pend_harvest(struct emitter *e)
-{
-	if (!txpend_len(e->pend))
-		return MEASURE_GO_ON;
-	txpend_harvest(e->pend, &e->r->sk, NULL, NULL);
-	return (enum measure_next)txpend_retire(e->pend, monotonic_ns(), emit_pend_done, e);
-}
-
-static int emit_pend_drop(void *ctx, struct txpend_entry *x, enum txpend_end why)
-{
-	(void)ctx;
-	(void)x;
-	(void)why;
-	return 0;
-}
-
-/* Measuring ends: the stamps still awaited (--timeout after their send
- * at most), then every ping in e->pend retired. */
-static enum measure_next emit_pend_finish(struct emitter *e, enum measure_next step)
-{
-	int ret;
-
-	while (step == MEASURE_GO_ON && txpend_waiting(e->pend) && !run_stop) {
-		step = emit_pend_harvest(e);
-		if (txpend_waiting(e->pend))
-			sk_poll(&e->r->sk, txpend_deadline(e->pend));
-	}
-	if (step != MEASURE_GO_ON) {
-		/* after a breach or a failed log nothing more is measured */
-		txpend_flush(e->pend, emit_pend_drop, NULL);
-		return step;
-	}
-	ret = txpend_flush(e->pend, emit_pend_done, e);
-	return (enum measure_next)ret;
-}
-
 /* The transaction's outcome, counted (closed loop): MEASURE_STOP with
  * r->failure when a TCP reflector is gone for good. */
 static enum measure_next emit_outcome(struct emitter *e, enum tx_result res,
@@ -840,7 +629,7 @@ static int emit_sizes(struct emitter *e)
 		ret = emit_warmup(e);
 		if (ret)
 			break;
-		step = c->open_loop ? ol_measure(e) : emit_measure(e);
+		step = c->open_loop ? emitopen_measure(e) : emit_measure(e);
 		if (step != MEASURE_GO_ON)
 			break;
 	}
@@ -880,28 +669,6 @@ static void emit_warn_mtu(const struct run *r)
 				c->sizes[i], c->addr, mtu, room);
 }
 
-/* Records that fall out of e->await: their follow-up never came. */
-static void emit_await_out(void *ctx, const struct txrec *rec)
-{
-	(void)ctx;
-	(void)rec;
-}
-
-/*
- * Measured records kept for their follow-up: the reflector sends a T3
- * when the pong's TX stamp comes, up to 2 s after (reflect.c), so a
- * paced run keeps that many pings' worth (or --timeout's, when longer).
- */
-static size_t emit_await_len(const struct rant_cfg *c)
-{
-	int64_t span = c->timeout_ns > 2 * NS_PER_SEC ? c->timeout_ns : 2 * NS_PER_SEC;
-	uint64_t n = 1024;
-
-	if (c->interval_ns && (uint64_t)(span / c->interval_ns) + 2 > n)
-		n = (uint64_t)(span / c->interval_ns) + 2;
-	return n > (1u << 18) ? 1u << 18 : (size_t)n;
-}
-
 int emit_run(struct run *r)
 {
 	static struct emitter e;
@@ -912,24 +679,12 @@ int emit_run(struct run *r)
 	e.rx = rx_buf;
 	e.rx_len = sizeof(rx_buf);
 	e.tx = tx_buf;
-	e.await = holdback_create(emit_await_len(r->cfg), r->cfg->hugepages, emit_await_out, NULL);
-	if (!e.await) {
-		fprintf(stderr, "rant: cannot allocate the %zu records awaiting their follow-up: %s\n",
-			emit_await_len(r->cfg), strerror(errno));
-		return -ENOMEM;
-	}
-	e.pend = txpend_create(EMIT_PENDING, r->cfg->timeout_ns, r->cfg->hugepages);
-	e.pend_fd = r->sk.fd;
-	if (!e.pend) {
-		fprintf(stderr, "rant: cannot allocate the table of %d pings awaiting their TX stamps: %s\n",
-			EMIT_PENDING, strerror(errno));
-		holdback_destroy(e.await);
-		return -ENOMEM;
-	}
+	ret = emit_pend_create(&e);
+	if (ret)
+		return ret;
 	emit_warn_mtu(r);
 	ret = emit_sizes(&e);
-	txpend_destroy(e.pend);
-	holdback_destroy(e.await);
+	emit_pend_destroy(&e);
 	r->end_ns = realtime_ns();
 	if (!r->stop_reason)
 		r->stop_reason = "signal";

@@ -19,12 +19,7 @@
 #ifndef RANT_EMIT_H
 #define RANT_EMIT_H
 
-#include <stdbool.h>
-#include <stdint.h>
-#include <sys/types.h>
-
 #include "run.h"
-#include "msgfmt.h"
 
 /*
  * Run the emitter on a set-up run. 0 when it measured (or was stopped by
@@ -32,44 +27,5 @@
  * in r->failure).
  */
 int emit_run(struct run *r);
-
-/* What a datagram that arrived while waiting for a pong is. */
-enum pong_class {
-	PONG_MATCH,		/* the pong awaited */
-	PONG_INVALID,		/* not a pong of this size, or a seq never sent */
-	PONG_FOREIGN,		/* another session's */
-	PONG_LATE,		/* an earlier ping's, after it was given up */
-	PONG_DUPLICATE,		/* a second copy of a pong already seen */
-};
-
-/* The pongs of the last EMIT_WINDOW seqs that have arrived. */
-#define EMIT_WINDOW (1u << 17)	/* at least OL_MAX_SLOTS: every ping in flight */
-struct pong_window {
-	uint64_t bits[EMIT_WINDOW / 64];
-};
-
-/* Forget seq's slot before seq is sent (it held seq - EMIT_WINDOW). */
-void pong_window_forget(struct pong_window *w, uint64_t seq);
-
-/*
- * Classify len bytes in buf, received while waiting for the pong of
- * seq (the highest sent) in session, pings of wire_len bytes on the
- * wire, parsed by the run's format fmt; fills *h (its seq widened to 64
- * bits) when the header parses. Marks the pong seen in w. An earlier seq
- * is late the first time and a duplicate after; beyond the window, late.
- */
-enum pong_class emit_classify(struct pong_window *w, const struct msgfmt_ctx *fmt,
-			      const void *buf, ssize_t len, uint32_t wire_len,
-			      uint32_t session, uint64_t seq, struct msg_hdr *h);
-
-/*
- * A late or duplicate pong is warm-up traffic, counted apart
- * (warmup_late, warmup_duplicate), when its ping was not measured: seq
- * below first_measured, the first measured ping's (0: still warming up).
- */
-static inline bool emit_pong_of_warmup(uint64_t seq, uint64_t first_measured)
-{
-	return !first_measured || seq < first_measured;
-}
 
 #endif

@@ -1,19 +1,61 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The emitter's state during a run and the steps its two measuring loops
- * share: the closed loop (emit.c) and the open loop (openloop.c,
- * ol_measure). Not for other modules: emit.h is the emitter's interface.
+ * share: the closed loop (emit.c) and the open loop (emitopen.c,
+ * emitopen_measure). Not for other modules: emit.h is the emitter's
+ * interface.
  */
 #ifndef RANT_EMITTER_H
 #define RANT_EMITTER_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
-#include "emit.h"
+#include "msgfmt.h"
 #include "measure.h"
-#include "openloop.h"
 #include "txpend.h"
+
+/* What a datagram that arrived while waiting for a pong is. */
+enum pong_class {
+	PONG_MATCH,		/* the pong awaited */
+	PONG_INVALID,		/* not a pong of this size, or a seq never sent */
+	PONG_FOREIGN,		/* another session's */
+	PONG_LATE,		/* an earlier ping's, after it was given up */
+	PONG_DUPLICATE,		/* a second copy of a pong already seen */
+};
+
+/* The pongs of the last EMIT_WINDOW seqs that have arrived. */
+#define EMIT_WINDOW (1u << 17)	/* at least OL_MAX_SLOTS: every ping in flight */
+struct pong_window {
+	uint64_t bits[EMIT_WINDOW / 64];
+};
+
+/* Forget seq's slot before seq is sent (it held seq - EMIT_WINDOW). */
+void pong_window_forget(struct pong_window *w, uint64_t seq);
+
+/*
+ * Classify len bytes in buf, received while waiting for the pong of
+ * seq (the highest sent) in session, pings of wire_len bytes on the
+ * wire, parsed by the run's format fmt; fills *h (its seq widened to 64
+ * bits) when the header parses. Marks the pong seen in w. An earlier seq
+ * is late the first time and a duplicate after; beyond the window, late.
+ */
+enum pong_class emit_classify(struct pong_window *w, const struct msgfmt_ctx *fmt,
+			      const void *buf, ssize_t len, uint32_t wire_len,
+			      uint32_t session, uint64_t seq, struct msg_hdr *h);
+
+/*
+ * A late or duplicate pong is warm-up traffic, counted apart
+ * (warmup_late, warmup_duplicate), when its ping was not measured: seq
+ * below first_measured, the first measured ping's (0: still warming up).
+ */
+static inline bool emit_pong_of_warmup(uint64_t seq, uint64_t first_measured)
+{
+	return !first_measured || seq < first_measured;
+}
+
+struct ol_table;
 
 struct emitter {
 	struct run *r;
@@ -50,6 +92,11 @@ void emit_count_sent(struct emitter *e, uint64_t seq, int64_t t_sent);
 void emit_count_late(struct emitter *e, uint64_t seq);
 void emit_count_stray(struct emitter *e, enum pong_class k, const struct msg_hdr *h);
 
+/* Counted: a pong received in time (latency its RTT, 0: none), a ping
+ * lost (no pong within --timeout). */
+void emit_count_received(struct emitter *e, const struct txrec *rec, int64_t latency);
+void emit_count_lost(struct emitter *e, uint64_t seq, int64_t t_sent);
+
 /* --key: false (counted) when a datagram shaped as this phase's pong in
  * e->rx has no valid MAC. */
 bool emit_authentic(struct emitter *e, const struct sk_msg *m);
@@ -75,7 +122,21 @@ bool emit_enough(struct emitter *e, uint64_t sent, int64_t due, int64_t now, int
 /* A measured ping without its TX stamp: why (txpend.h), counted. */
 void emit_missing_why(struct run *r, const struct txrec *rec, enum txpend_end why);
 
-/* Measured pings of e->size, open loop (openloop.c). */
-enum measure_next ol_measure(struct emitter *e);
+/*
+ * The closed loop's records that wait after their pong (emitpend.c): the
+ * tables, made before measuring (0, or -ENOMEM said on stderr) and
+ * freed after; a record whose pong came before its ping's TX stamp
+ * (e->t1_wait), deferred until the stamp comes; the stamps that came,
+ * to their records (those whose turn came measured); at the end of
+ * measuring, the stamps still awaited, then every record retired.
+ */
+int emit_pend_create(struct emitter *e);
+void emit_pend_destroy(struct emitter *e);
+enum measure_next emit_defer(struct emitter *e, const struct txrec *rec);
+enum measure_next emit_pend_harvest(struct emitter *e);
+enum measure_next emit_pend_finish(struct emitter *e, enum measure_next step);
+
+/* Measured pings of e->size, open loop (emitopen.c). */
+enum measure_next emitopen_measure(struct emitter *e);
 
 #endif

@@ -83,7 +83,7 @@ static uint32_t max_size(const struct rant_cfg *c)
 /* Do the pongs of some size of the run carry the reflector's stamps? */
 static bool carry_body(const struct rant_cfg *c)
 {
-	const struct msgfmt_caps *k = &msgfmt_for(c)->caps;
+	const struct msgfmt_caps *k = &msgfmt_find(opts_format(c))->caps;
 
 	return k->reflector_stamps && max_size(c) >= k->body_len;
 }

@@ -16,12 +16,14 @@ static const struct msgfmt *const table[] = {
 
 #define NFORMATS (sizeof(table) / sizeof(table[0]))
 
-const struct msgfmt *msgfmt_for(const struct rant_cfg *cfg)
+const struct msgfmt *msgfmt_find(const char *name)
 {
+	if (!name)
+		return table[0];
 	for (size_t i = 0; i < NFORMATS; i++)
-		if (table[i]->wanted && table[i]->wanted(cfg))
+		if (!strcmp(table[i]->name, name))
 			return table[i];
-	return table[0];
+	return NULL;
 }
 
 const struct msgfmt *msgfmt_nth(size_t i)
@@ -30,13 +32,13 @@ const struct msgfmt *msgfmt_nth(size_t i)
 }
 
 int msgfmt_init(struct msgfmt_ctx *ctx, const struct msgfmt *f,
-		const struct rant_cfg *cfg, char *err, size_t len)
+		const struct msgfmt_side *side, char *err, size_t len)
 {
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->f = f;
-	ctx->emit = cfg->mode == MODE_EMIT;
-	ctx->mac = cfg->key_path != NULL;
-	return f->init ? f->init(ctx, cfg, err, len) : 0;
+	ctx->emit = side->emit;
+	ctx->mac = side->mac;
+	return f->init ? f->init(ctx, side, err, len) : 0;
 }
 
 void msgfmt_fini(struct msgfmt_ctx *ctx)

@@ -19,8 +19,7 @@
  *
  * How a new format plugs in (STAMP, say):
  *   1. One file, src/<name>.c, defines `const struct msgfmt msgfmt_<name>`
- *      with its caps and ops: wanted() true for the option that selects
- *      it, init() for its per-run settings (kept in ctx->priv, or
+ *      with its caps and ops: init() for its per-run settings (kept in ctx->priv, or
  *      allocated there and freed by fini()), and the encode and parse ops
  *      below. It maps its fields onto struct msg_hdr / struct msg_body
  *      and its own bits onto the MSG_F_* meanings; what it cannot carry
@@ -28,8 +27,12 @@
  *      so in its caps. A sequence number narrower than 64 bits is given
  *      as caps.seq_mask: the loops widen it (msgfmt_seq_near). Its parse
  *      errors are the MSG_E* codes.
- *   2. One row: its name in msgfmt.c's table.
- * Nothing in the loops changes. tests/unit/test_msgfmt.c and
+ *   2. One row: its name in msgfmt.c's table; and the option that
+ *      selects it names it in opts_format() (opts.h), beside its row in
+ *      the option table.
+ * Nothing in the loops changes. The formats never read the command line
+ * (struct msgfmt_side is what they are told), so opts.c may ask a
+ * format's caps without an include cycle. tests/unit/test_msgfmt.c and
  * tests/fuzz/fuzz_wire.c then drive it through the same round trips and
  * rejections as every other row (test_msgfmt.c asks for the offsets of
  * its magic and version octets in its cases[]).
@@ -42,7 +45,6 @@
 #include <stdint.h>
 
 #include "auth.h"
-#include "opts.h"
 
 enum msg_type {
 	MSG_PING = 1,
@@ -63,6 +65,8 @@ enum msg_type {
 #define MSG_F_FU_HW	0x1000	/* fu_t3_wire is a NIC stamp (else kernel) */
 #define MSG_F_CLOCK_BAD 0x2000	/* the reflector's PHC and system clock differ by
 				 * more than its --max-clock-offset (clock.h) */
+#define MSG_F_REFUSED	0x4000	/* no session for this ping (the reflector's table
+				 * is full for its address): no stamps, not measured */
 
 /* A message's header, decoded. */
 struct msg_hdr {
@@ -123,6 +127,14 @@ struct msgfmt_span {
 
 #define MSGFMT_PRIV_LEN 64
 
+/* The side of the run a format is set up for (run.c fills it from the
+ * command line; formats do not read the command line themselves). */
+struct msgfmt_side {
+	bool emit;		/* this side sends pings */
+	bool mac;		/* --key: every message ends in a MAC */
+	const char *iface;	/* -i, or NULL */
+};
+
 /* One run's format: its row and its settings. */
 struct msgfmt_ctx {
 	const struct msgfmt *f;
@@ -143,11 +155,9 @@ struct msgfmt_ctx {
 struct msgfmt {
 	const char *name;
 	struct msgfmt_caps caps;
-	/* Does cfg ask for this format? NULL: the default (rant's row). */
-	bool (*wanted)(const struct rant_cfg *cfg);
 	/* The run's settings into ctx->priv (NULL: none). 0, or -errno
 	 * with one line for the user in err. */
-	int (*init)(struct msgfmt_ctx *ctx, const struct rant_cfg *cfg, char *err,
+	int (*init)(struct msgfmt_ctx *ctx, const struct msgfmt_side *side, char *err,
 		    size_t len);
 	void (*fini)(struct msgfmt_ctx *ctx);	/* NULL: nothing to free */
 	/* The emitter's session key from a random value (NULL: the value
@@ -185,16 +195,16 @@ struct msgfmt {
 /* rant's own format (wire.c), which others may wrap. */
 extern const struct msgfmt msgfmt_rant;
 
-/* The format cfg asks for: the first row whose wanted() says so, else
- * rant's. */
-const struct msgfmt *msgfmt_for(const struct rant_cfg *cfg);
+/* The format named name (opts_format(): NULL is rant's own), or NULL
+ * when the table has no such row. */
+const struct msgfmt *msgfmt_find(const char *name);
 
 /* Row i of the table, NULL past its end (tests, fuzzing). */
 const struct msgfmt *msgfmt_nth(size_t i);
 
 /* ctx for format f and cfg's side: 0, or -errno with one line in err. */
 int msgfmt_init(struct msgfmt_ctx *ctx, const struct msgfmt *f,
-		const struct rant_cfg *cfg, char *err, size_t len);
+		const struct msgfmt_side *side, char *err, size_t len);
 void msgfmt_fini(struct msgfmt_ctx *ctx);
 
 /* A short name for a rejection ("short", "magic", ...), given -MSG_E*

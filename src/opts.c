@@ -32,7 +32,8 @@ enum {
 	O_PORT = 256, O_TIMEOUT, O_INTERVAL, O_BLOCK, O_TRACE_INSTANCE,
 	O_VERSION, O_MAX_SESSIONS, O_TCP, O_WRITES, O_NODELAY, O_QUICKACK, O_CORK,
 	O_PCAP, O_ALLOW, O_KEY, O_MAX_CLOCK_OFFSET, O_PHC_INTERVAL, O_ONE_WAY, O_PTP_MODE,
-	O_LOG_BUFFER, O_OPEN_LOOP, O_FOLLOW_LINKS, O_TCP_IDLE_TIMEOUT,
+	O_LOG_BUFFER, O_OPEN_LOOP, O_FOLLOW_LINKS, O_MAX_PER_ADDRESS, O_KEY_WINDOW,
+	O_TCP_IDLE_TIMEOUT,
 	O_MAX
 };
 
@@ -151,11 +152,18 @@ static const struct opt opt_table[] = {
 	  .sdef = "rant", .needs = 'T', .help = "ftrace instance name or path" },
 	{ "max-sessions", O_MAX_SESSIONS, "N", REFLECT_ONLY, T_UINT, FIELD(max_sessions),
 	  .def = SESSION_MAX_DEFAULT, .min = 1, .max = 4096,
-	  .help = "emitters served at once; one idle 10 s makes room for a new one" },
+	  .help = "emitters served at once; when full, a new one takes the slot of one idle 10 s, else of the one that pinged least in the last second or two" },
+	{ "max-sessions-per-address", O_MAX_PER_ADDRESS, "N", REFLECT_ONLY, T_UINT,
+	  FIELD(max_per_address), .def = SESSION_PER_ADDR_DEFAULT, .min = 1, .max = 4096,
+	  .help = "sessions one address may hold; beyond, its new one is refused (answered with a refusal) unless one of its own is idle 10 s" },
 	{ "allow", O_ALLOW, "PREFIX", REFLECT_ONLY, T_ALLOW, FIELD(allow),
 	  .help = "answer only pings from PREFIX (10.1.0.0/16, fd00::/64, 10.1.2.3); repeatable, up to 32; others are dropped and counted" },
 	{ "key", O_KEY, "FILE", BOTH, T_STR, FIELD(key_path),
 	  .help = "authenticate pings and pongs with HMAC-SHA-256 and the key in FILE (mode 600, 16 bytes or more; the same on both sides); the MAC takes the last 16 bytes of -m, whose default becomes 88" },
+	{ "key-window", O_KEY_WINDOW, "S", REFLECT_ONLY, T_NS, FIELD(key_window_ns),
+	  .def = AUTH_WINDOW_DEFAULT_NS, .min = 10 * NS_PER_MS, .max = 3600 * NS_PER_SEC,
+	  .unit_ns = NS_PER_SEC, .needs = O_KEY,
+	  .help = "answer a keyed ping only when its T1_SW (the emitter's system clock) is within S of this system clock, and each seq once: a replay is refused and counted" },
 	{ "tcp", O_TCP, NULL, BOTH, T_FLAG, FIELD(tcp),
 	  .help = "carry the messages on a TCP connection (both sides) instead of UDP datagrams" },
 	{ "writes", O_WRITES, "N", BOTH, T_UINT, FIELD(writes), .def = 1, .min = 1, .max = 16,
@@ -463,7 +471,8 @@ static void set_defaults(struct rant_cfg *c)
 static int parse_sizes(struct parser *ps, struct rant_cfg *c)
 {
 	/* the transport's largest message, less the format's own header */
-	uint32_t hi = (c->tcp ? RANT_TCP_MAX_LEN : WIRE_MAX_LEN) - msgfmt_for(c)->caps.overhead;
+	uint32_t hi = (c->tcp ? RANT_TCP_MAX_LEN : WIRE_MAX_LEN) -
+		      msgfmt_find(opts_format(c))->caps.overhead;
 	char msg[200];
 
 	if (!c->size_arg)
@@ -495,7 +504,7 @@ static int parse_allow(struct parser *ps, struct rant_cfg *c, const char *arg)
  */
 static int key_sizes(struct parser *ps, struct rant_cfg *c)
 {
-	const struct msgfmt_caps *k = &msgfmt_for(c)->caps;
+	const struct msgfmt_caps *k = &msgfmt_find(opts_format(c))->caps;
 	char msg[200];
 
 	if (!c->key_path || c->mode != MODE_EMIT)
@@ -590,7 +599,7 @@ static uint64_t default_reach(const struct rant_cfg *c)
 /* Does any size of -m leave room for the pong body (the reflector's stamps)? */
 static bool sizes_carry_body(const struct rant_cfg *c)
 {
-	const struct msgfmt_caps *k = &msgfmt_for(c)->caps;
+	const struct msgfmt_caps *k = &msgfmt_find(opts_format(c))->caps;
 
 	for (unsigned int i = 0; i < c->nsizes; i++)
 		if (k->reflector_stamps && c->sizes[i] >= k->body_len)

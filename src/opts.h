@@ -60,6 +60,8 @@ struct rant_cfg {
 	bool prefer_busypoll;		/* -P */
 	int verbose;			/* -v, repeatable */
 	uint32_t max_sessions;		/* --max-sessions: reflector's table */
+	uint32_t max_per_address;	/* --max-sessions-per-address */
+	int64_t key_window_ns;		/* --key-window: T1_SW vs this clock */
 	struct allow_list allow;	/* --allow: who may talk to the reflector */
 	const char *key_path;		/* --key: HMAC key file, both sides */
 	/* threshold and ftrace */
@@ -83,6 +85,13 @@ struct rant_cfg {
 	int64_t phc_interval_ns;	/* --phc-interval; 0 = at start and end only */
 	bool one_way;			/* --one-way: owd_fwd, owd_back */
 };
+
+/* The message format (msgfmt.h) the command line asks for, by name:
+ * NULL is rant's own. */
+static inline const char *opts_format(const struct rant_cfg *c)
+{
+	return c->ptp_mode ? "ptp" : NULL;
+}
 
 enum opts_result {
 	OPTS_OK = 0,

@@ -140,13 +140,8 @@ static const struct ptp_priv *priv(const struct msgfmt_ctx *ctx)
 	return (const struct ptp_priv *)ctx->priv.b;
 }
 
-static bool ptp_wanted(const struct rant_cfg *cfg)
-{
-	return cfg->ptp_mode;
-}
-
 /* The clock identity, as ptp4l makes it, from the interface's MAC. */
-static int ptp_init(struct msgfmt_ctx *ctx, const struct rant_cfg *cfg, char *err,
+static int ptp_init(struct msgfmt_ctx *ctx, const struct msgfmt_side *side, char *err,
 		    size_t len)
 {
 	struct ptp_priv *p = (struct ptp_priv *)ctx->priv.b;
@@ -156,10 +151,10 @@ static int ptp_init(struct msgfmt_ctx *ctx, const struct rant_cfg *cfg, char *er
 	(void)err;
 	(void)len;
 	memset(p, 0, sizeof(*p));
-	if (!cfg->iface)
+	if (!side->iface)
 		return 0;
 	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", cfg->iface);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", side->iface);
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd >= 0 && !ioctl(fd, SIOCGIFHWADDR, &ifr))
 		ptp_clock_id((const uint8_t *)ifr.ifr_hwaddr.sa_data, p->clock_id);
@@ -284,7 +279,6 @@ const struct msgfmt msgfmt_ptp = {
 		.follow_up = true,
 		.ts = MSGFMT_TS_NS64,
 	},
-	.wanted = ptp_wanted,
 	.init = ptp_init,
 	.put_ping = ptp_put_ping,
 	.set_seq = ptp_set_seq,

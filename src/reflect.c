@@ -188,18 +188,36 @@ static bool reflect_left_out(const struct run *r, struct session *s,
 	return true;
 }
 
-/* The sender's session, started when new; NULL (counted) when refused. */
-static struct session *reflect_session(struct run *r, const struct sk_msg *m,
+/* No session for this ping: a pong that says so, without stamps, as
+ * long as the ping (never an amplifier), signed under --key. */
+static void reflect_refuse(struct run *r, struct sk_msg *m, const struct msg_hdr *h)
+{
+	const struct msg_body none = { 0 };
+	uint32_t key;
+
+	msgfmt_put_pong(&r->fmt, rx_buf, h, MSG_F_REFUSED, &none);
+	if (r->auth)
+		msgfmt_sign(&r->fmt, r->auth, rx_buf, h->len);
+	if (r->tp->send(&r->sk, rx_buf, h->len, m, &key))
+		r->cnt.send_errors++;
+}
+
+/* The sender's session, started when new; NULL (counted) when refused
+ * (answered with a refusal) or, under --key, replayed (unanswered). */
+static struct session *reflect_session(struct run *r, struct sk_msg *m,
 				       const struct msg_hdr *h)
 {
-	bool fresh;
-	struct session *s = sessions_get(r->sessions, (const struct sockaddr *)&m->src,
-					 m->src_len, h->session, monotonic_ns(), &fresh);
+	struct session_ping p = { (const struct sockaddr *)&m->src, m->src_len, h->session,
+				  h->seq, h->t1_sw };
+	enum session_verdict v;
+	struct session *s = sessions_admit(r->sessions, &p, monotonic_ns(),
+					   r->auth ? realtime_ns() : 0, &v);
 
-	if (!s)
-		r->cnt.refused++;
-	else if (fresh)
-		r->cnt.sessions++;
+	r->cnt.sessions += v == SESSION_NEW;
+	r->cnt.replayed += v == SESSION_REPLAYED;
+	r->cnt.refused += v == SESSION_REFUSED;
+	if (v == SESSION_REFUSED)
+		reflect_refuse(r, m, h);
 	return s;
 }
 

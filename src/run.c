@@ -234,6 +234,9 @@ static int alloc_memory(struct run *r)
 	}
 	if (c->mode == MODE_REFLECT) {
 		r->sessions = sessions_create(c->max_sessions, c->hugepages);
+		if (r->sessions)
+			sessions_guard(r->sessions, c->max_per_address,
+				       c->key_path ? c->key_window_ns : 0, stderr);
 		if (!r->sessions) {
 			fprintf(stderr, "rant: cannot allocate the session table (%u): %s: %s\n",
 				c->max_sessions, strerror(errno), fix);
@@ -338,6 +341,27 @@ static int open_transport(struct run *r)
 }
 
 /* --key: the key file, checked and turned into the keyed MAC states. */
+/* The message format the command line asks for, set up for this side. */
+static int open_format(struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+	struct msgfmt_side side = {
+		.emit = c->mode == MODE_EMIT, .mac = c->key_path != NULL, .iface = c->iface,
+	};
+	const struct msgfmt *f = msgfmt_find(opts_format(c));
+	char err[512];
+	int ret;
+
+	if (!f) {
+		fprintf(stderr, "rant: no message format named %s in this build\n", opts_format(c));
+		return -EINVAL;
+	}
+	ret = msgfmt_init(&r->fmt, f, &side, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "rant: %s\n", err);
+	return ret;
+}
+
 static int load_key(struct run *r)
 {
 	char err[512];
@@ -396,11 +420,9 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 		fprintf(stderr, "rant: sigaction: %s\n", strerror(-ret));
 		return ret;
 	}
-	ret = msgfmt_init(&r->fmt, msgfmt_for(cfg), cfg, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "rant: %s\n", err);
+	ret = open_format(r);
+	if (ret)
 		return ret;
-	}
 	ret = load_key(r);
 	if (ret)
 		return ret;

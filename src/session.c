@@ -2,7 +2,8 @@
 /*
  * The reflector's session table (see session.h). A linear table: it holds
  * tens of sessions, and the last one used is checked first, so a single
- * emitter costs one comparison per ping.
+ * emitter costs one comparison per ping; a newcomer costs a pass to count
+ * its address's sessions and find a victim.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -11,16 +12,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "mem.h"
 #include "session.h"
+
+/* --key: an evicted session's id and the highest seq it was answered */
+struct gone {
+	uint32_t id;
+	uint64_t top;
+};
+
+enum turned { T_REFUSED, T_EVICTED, T_REPLAYED };
 
 struct sessions {
 	struct session *tab;	/* max entries, used ones first in start order */
 	size_t max, used;
 	size_t last;		/* index of the last session looked up */
 	bool huge;
-	uint64_t started, evicted, refused;
+	size_t per_addr;	/* sessions one address may hold, 0: any */
+	int64_t window_ns;	/* --key: T1_SW window; 0: no --key */
+	struct gone *gone;	/* --key: max evicted sessions, a ring */
+	size_t gone_next;
+	uint64_t started, evicted, refused, replayed;
+	struct session_sender senders[SESSION_SENDERS_MAX];
+	size_t nsenders;
+	uint64_t senders_more;
+	/* the notice line: where, when last, the counts it gave */
+	FILE *notices;
+	int64_t notice_ns;
+	bool noticed;
+	uint64_t said_refused, said_evicted, said_replayed;
+	struct sockaddr_storage last_addr;	/* the last turned away */
+	enum turned last_turned;
 };
 
 struct sessions *sessions_create(size_t max, bool hugepages)
@@ -30,8 +54,13 @@ struct sessions *sessions_create(size_t max, bool hugepages)
 	if (!t)
 		return NULL;
 	t->tab = mem_alloc(max * sizeof(*t->tab), hugepages);
-	if (!t->tab) {
+	t->gone = calloc(max, sizeof(*t->gone));
+	if (!t->tab || !t->gone) {
+		if (t->tab)
+			mem_free(t->tab, max * sizeof(*t->tab), hugepages);
+		free(t->gone);
 		free(t);
+		errno = ENOMEM;
 		return NULL;
 	}
 	t->max = max;
@@ -44,86 +73,302 @@ void sessions_destroy(struct sessions *t)
 	if (!t)
 		return;
 	mem_free(t->tab, t->max * sizeof(*t->tab), t->huge);
+	free(t->gone);
 	free(t);
 }
 
-/* Same sender: family, address and port (not flow info or scope). */
-static bool same_addr(const struct session *s, const struct sockaddr *a)
+void sessions_guard(struct sessions *t, size_t per_addr, int64_t key_window_ns,
+		    FILE *notices)
 {
-	if (s->addr.ss_family != a->sa_family)
+	t->per_addr = per_addr;
+	t->window_ns = key_window_ns;
+	t->notices = notices;
+}
+
+/* Same host: family and address (not port, flow info or scope). */
+static bool same_host(const struct sockaddr_storage *s, const struct sockaddr *a)
+{
+	if (s->ss_family != a->sa_family)
 		return false;
-	if (a->sa_family == AF_INET) {
-		const struct sockaddr_in *x = (const struct sockaddr_in *)&s->addr;
-		const struct sockaddr_in *y = (const struct sockaddr_in *)a;
-
-		return x->sin_port == y->sin_port && x->sin_addr.s_addr == y->sin_addr.s_addr;
-	}
-	if (a->sa_family == AF_INET6) {
-		const struct sockaddr_in6 *x = (const struct sockaddr_in6 *)&s->addr;
-		const struct sockaddr_in6 *y = (const struct sockaddr_in6 *)a;
-
-		return x->sin6_port == y->sin6_port &&
-		       !memcmp(&x->sin6_addr, &y->sin6_addr, sizeof(y->sin6_addr));
-	}
+	if (a->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)s)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)a)->sin_addr.s_addr;
+	if (a->sa_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)s)->sin6_addr,
+			       &((const struct sockaddr_in6 *)a)->sin6_addr,
+			       sizeof(struct in6_addr));
 	return false;
 }
 
-static bool matches(const struct session *s, const struct sockaddr *a, uint32_t id)
+/* The port of a, network order (0 for another family). */
+static in_port_t port_of(const void *a)
 {
-	return s->id == id && same_addr(s, a);
+	const struct sockaddr *sa = a;
+
+	if (sa->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_port;
+	if (sa->sa_family == AF_INET6)
+		return ((const struct sockaddr_in6 *)a)->sin6_port;
+	return 0;
 }
 
-/* The slot for a new session: a free one, else the idlest if idle enough. */
-static struct session *slot_for_new(struct sessions *t, int64_t now_ns)
+/* Same sender: host and port. */
+static bool same_addr(const struct session *s, const struct sockaddr *a)
 {
-	size_t idlest = 0;
+	return same_host(&s->addr, a) && port_of(&s->addr) == port_of(a);
+}
 
-	if (t->used < t->max)
-		return &t->tab[t->used++];
-	for (size_t i = 1; i < t->used; i++)
-		if (t->tab[i].last_ns < t->tab[idlest].last_ns)
-			idlest = i;
-	if (now_ns - t->tab[idlest].last_ns < SESSION_IDLE_NS)
-		return NULL;
-	/* Keep start order: close the gap, reuse the last slot. */
-	memmove(&t->tab[idlest], &t->tab[idlest + 1],
-		(t->used - idlest - 1) * sizeof(*t->tab));
+static void copy_addr(struct sockaddr_storage *to, const struct sockaddr *a, socklen_t len)
+{
+	memset(to, 0, sizeof(*to));
+	memcpy(to, a, len < sizeof(*to) ? len : sizeof(*to));
+}
+
+/* Count a turned-away sender by its address, and note it for the line. */
+static void sender_note(struct sessions *t, const struct sockaddr *a, socklen_t len,
+			enum turned k)
+{
+	struct session_sender *x = NULL;
+
+	for (size_t i = 0; i < t->nsenders && !x; i++)
+		if (same_host(&t->senders[i].addr, a))
+			x = &t->senders[i];
+	if (!x && t->nsenders < SESSION_SENDERS_MAX) {
+		x = &t->senders[t->nsenders++];
+		copy_addr(&x->addr, a, len);
+		if (a->sa_family == AF_INET)
+			((struct sockaddr_in *)&x->addr)->sin_port = 0;
+		else if (a->sa_family == AF_INET6)
+			((struct sockaddr_in6 *)&x->addr)->sin6_port = 0;
+	} else if (!x) {
+		t->senders_more++;
+	}
+	if (x) {
+		x->refused += k == T_REFUSED;
+		x->evicted += k == T_EVICTED;
+		x->replayed += k == T_REPLAYED;
+	}
+	copy_addr(&t->last_addr, a, len);
+	t->last_turned = k;
+}
+
+/* Pings of s in its current and previous SESSION_USE_NS, seen at now_ns. */
+static uint32_t use_of(const struct session *s, int64_t now_ns)
+{
+	int64_t k = (now_ns - s->use_start_ns) / SESSION_USE_NS;
+
+	return k <= 0 ? s->use_now + s->use_prev : k == 1 ? s->use_now : 0;
+}
+
+static void use_add(struct session *s, int64_t now_ns)
+{
+	int64_t k = now_ns - s->use_start_ns < SESSION_USE_NS ? 0 :
+		(now_ns - s->use_start_ns) / SESSION_USE_NS;	/* once a second */
+
+	if (k > 0) {
+		s->use_prev = k == 1 ? s->use_now : 0;
+		s->use_now = 0;
+		s->use_start_ns += k * SESSION_USE_NS;
+	}
+	s->use_now++;
+}
+
+/* Whether a is a better victim than b: idle SESSION_IDLE_NS first, then
+ * the fewest pings of late, then the idlest. */
+static bool worse(const struct session *a, const struct session *b, int64_t now_ns)
+{
+	bool a_idle = now_ns - a->last_ns >= SESSION_IDLE_NS;
+	bool b_idle = now_ns - b->last_ns >= SESSION_IDLE_NS;
+	uint32_t ua = use_of(a, now_ns), ub = use_of(b, now_ns);
+
+	if (a_idle != b_idle)
+		return a_idle;
+	if (!a_idle && ua != ub)
+		return ua < ub;
+	return a->last_ns < b->last_ns;
+}
+
+/* Free slot i for a newcomer (start order kept: the gap closes, the last
+ * slot is reused); the slot. */
+static struct session *evict(struct sessions *t, size_t i)
+{
+	struct session *s = &t->tab[i];
+
+	if (t->window_ns) {
+		t->gone[t->gone_next] = (struct gone){ .id = s->id, .top = s->replay.top };
+		t->gone_next = (t->gone_next + 1) % t->max;
+	}
+	sender_note(t, (const struct sockaddr *)&s->addr, s->addr_len, T_EVICTED);
+	memmove(s, s + 1, (t->used - i - 1) * sizeof(*s));
 	t->evicted++;
 	return &t->tab[t->used - 1];
+}
+
+/*
+ * The slot for a new session from a: over its address's share, the
+ * address's own session idle SESSION_IDLE_NS, else none (refused); a
+ * free one; else the worst victim of the table.
+ */
+static struct session *slot_for_new(struct sessions *t, const struct sockaddr *a,
+				    int64_t now_ns)
+{
+	size_t n = 0, own = 0, victim = 0;
+
+	for (size_t i = 0; i < t->used; i++) {
+		if (same_host(&t->tab[i].addr, a) &&
+		    (!n++ || t->tab[i].last_ns < t->tab[own].last_ns))
+			own = i;
+		if (worse(&t->tab[i], &t->tab[victim], now_ns))
+			victim = i;
+	}
+	if (t->per_addr && n >= t->per_addr)
+		return now_ns - t->tab[own].last_ns >= SESSION_IDLE_NS ? evict(t, own) : NULL;
+	if (t->used < t->max)
+		return &t->tab[t->used++];
+	return evict(t, victim);
+}
+
+/* Whether slot i is p's session: the same id, and the same sender or,
+ * under --key (the id is authenticated), *elsewhere. */
+static bool is_of(const struct sessions *t, size_t i, const struct session_ping *p,
+		  bool *elsewhere)
+{
+	const struct session *s = &t->tab[i];
+
+	if (s->id != p->id)
+		return false;
+	*elsewhere = !same_addr(s, p->addr);
+	return !*elsewhere || t->window_ns;
+}
+
+/* The index of p's session (the last one used first: one emitter, one
+ * comparison), or -1. */
+static ssize_t find(const struct sessions *t, const struct session_ping *p, bool *elsewhere)
+{
+	*elsewhere = false;
+	if (t->last < t->used && is_of(t, t->last, p, elsewhere))
+		return (ssize_t)t->last;
+	for (size_t i = 0; i < t->used; i++)
+		if (i != t->last && is_of(t, i, p, elsewhere))
+			return (ssize_t)i;
+	return -1;
+}
+
+/* --key: whether seq of id was answered before its session was evicted. */
+static bool gone_seen(const struct sessions *t, uint32_t id, uint64_t seq)
+{
+	for (size_t i = 0; i < t->max; i++)
+		if (t->gone[i].top && t->gone[i].id == id && seq <= t->gone[i].top)
+			return true;
+	return false;
+}
+
+/* The line on what was turned away, at most one a SESSION_NOTICE_NS. */
+static void notice(struct sessions *t, int64_t now_ns)
+{
+	static const char *const why[] = {
+		[T_REFUSED] = "refused: its address holds --max-sessions-per-address live sessions",
+		[T_EVICTED] = "evicted: the table was full (--max-sessions), it was the idlest or least used",
+		[T_REPLAYED] = "a replay: T1_SW outside --key-window of this clock, or a seq its session (from any port) was answered",
+	};
+	char addr[INET6_ADDRSTRLEN + 16];
+
+	if (!t->notices || (t->noticed && now_ns - t->notice_ns < SESSION_NOTICE_NS))
+		return;
+	session_sockaddr_str(&t->last_addr, true, addr, sizeof(addr));
+	fprintf(t->notices, "rant: sessions%s: %" PRIu64 " refused, %" PRIu64 " evicted, %" PRIu64
+		" pings replayed; the last, %s, %s\n", t->noticed ? " since the last line" : "",
+		t->refused - t->said_refused, t->evicted - t->said_evicted,
+		t->replayed - t->said_replayed, addr, why[t->last_turned]);
+	fflush(t->notices);
+	t->noticed = true;
+	t->notice_ns = now_ns;
+	t->said_refused = t->refused;
+	t->said_evicted = t->evicted;
+	t->said_replayed = t->replayed;
+}
+
+/* Turned away: counted, noted, NULL. */
+static struct session *turn_away(struct sessions *t, const struct session_ping *p,
+				 enum session_verdict why, int64_t now_ns, enum session_verdict *v)
+{
+	*v = why;
+	if (why == SESSION_REFUSED)
+		t->refused++;
+	else
+		t->replayed++;
+	sender_note(t, p->addr, p->addr_len, why == SESSION_REFUSED ? T_REFUSED : T_REPLAYED);
+	notice(t, now_ns);
+	return NULL;
+}
+
+/* A new session for p in slot s. */
+static struct session *start(struct sessions *t, struct session *s,
+			     const struct session_ping *p, int64_t now_ns)
+{
+	memset(s, 0, sizeof(*s));
+	copy_addr(&s->addr, p->addr, p->addr_len);
+	s->addr_len = p->addr_len;
+	s->id = p->id;
+	s->first_ns = s->use_start_ns = now_ns;
+	t->last = (size_t)(s - t->tab);
+	t->started++;
+	return s;
+}
+
+struct session *sessions_admit(struct sessions *t, const struct session_ping *p,
+			       int64_t now_ns, int64_t real_ns, enum session_verdict *v)
+{
+	uint64_t evicted = t->evicted;
+	struct session *s;
+	bool elsewhere;
+	ssize_t i;
+
+	if (t->window_ns && !auth_fresh(p->t1_sw, real_ns, t->window_ns))
+		return turn_away(t, p, SESSION_REPLAYED, now_ns, v);
+	i = find(t, p, &elsewhere);
+	if (i >= 0) {
+		s = &t->tab[i];
+		/* --key, its id from another sender: a replay, unless its seq is
+		 * above all answered (the emitter's port changed: a TCP
+		 * reconnection, a NAT): then the session moves there */
+		if (elsewhere && p->seq <= s->replay.top)
+			return turn_away(t, p, SESSION_REPLAYED, now_ns, v);
+		if (elsewhere) {
+			copy_addr(&s->addr, p->addr, p->addr_len);
+			s->addr_len = p->addr_len;
+		}
+		if (t->window_ns && !auth_replay_check(&s->replay, p->seq))
+			return turn_away(t, p, SESSION_REPLAYED, now_ns, v);
+		*v = SESSION_FOUND;
+		t->last = (size_t)i;
+	} else {
+		if (t->window_ns && (!p->seq || gone_seen(t, p->id, p->seq)))
+			return turn_away(t, p, SESSION_REPLAYED, now_ns, v);
+		s = slot_for_new(t, p->addr, now_ns);
+		if (!s)
+			return turn_away(t, p, SESSION_REFUSED, now_ns, v);
+		s = start(t, s, p, now_ns);
+		if (t->window_ns)
+			auth_replay_check(&s->replay, p->seq);
+		*v = SESSION_NEW;
+		if (t->evicted != evicted)
+			notice(t, now_ns);
+	}
+	s->last_ns = now_ns;
+	use_add(s, now_ns);
+	return s;
 }
 
 struct session *sessions_get(struct sessions *t, const struct sockaddr *addr,
 			     socklen_t addr_len, uint32_t id, int64_t now_ns,
 			     bool *fresh)
 {
-	struct session *s;
+	struct session_ping p = { .addr = addr, .addr_len = addr_len, .id = id };
+	enum session_verdict v;
+	struct session *s = sessions_admit(t, &p, now_ns, 0, &v);
 
-	*fresh = false;
-	if (t->last < t->used && matches(&t->tab[t->last], addr, id)) {
-		s = &t->tab[t->last];
-		s->last_ns = now_ns;
-		return s;
-	}
-	for (size_t i = 0; i < t->used; i++) {
-		if (matches(&t->tab[i], addr, id)) {
-			t->last = i;
-			t->tab[i].last_ns = now_ns;
-			return &t->tab[i];
-		}
-	}
-	s = slot_for_new(t, now_ns);
-	if (!s) {
-		t->refused++;
-		return NULL;
-	}
-	memset(s, 0, sizeof(*s));
-	memcpy(&s->addr, addr, addr_len < sizeof(s->addr) ? addr_len : sizeof(s->addr));
-	s->addr_len = addr_len;
-	s->id = id;
-	s->first_ns = s->last_ns = now_ns;
-	t->last = (size_t)(s - t->tab);
-	t->started++;
-	*fresh = true;
+	*fresh = v == SESSION_NEW;
 	return s;
 }
 
@@ -162,33 +407,69 @@ uint64_t sessions_refused(const struct sessions *t)
 	return t->refused;
 }
 
-void session_addr_str(const struct session *s, char *buf, size_t len)
+uint64_t sessions_replayed(const struct sessions *t)
 {
-	char a[INET6_ADDRSTRLEN] = "?";
-	unsigned int port = 0;
+	return t->replayed;
+}
 
-	if (s->addr.ss_family == AF_INET) {
-		const struct sockaddr_in *in = (const struct sockaddr_in *)&s->addr;
+size_t sessions_senders(const struct sessions *t)
+{
+	return t->nsenders;
+}
 
-		inet_ntop(AF_INET, &in->sin_addr, a, sizeof(a));
-		port = ntohs(in->sin_port);
-	} else if (s->addr.ss_family == AF_INET6) {
-		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)&s->addr;
+const struct session_sender *sessions_sender_at(const struct sessions *t, size_t i)
+{
+	return i < t->nsenders ? &t->senders[i] : NULL;
+}
+
+uint64_t sessions_senders_more(const struct sessions *t)
+{
+	return t->senders_more;
+}
+
+void session_sockaddr_str(const struct sockaddr_storage *a, bool port, char *buf, size_t len)
+{
+	char h[INET6_ADDRSTRLEN] = "?";
+
+	if (a->ss_family == AF_INET) {
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)a)->sin_addr, h, sizeof(h));
+	} else if (a->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)a;
 
 		if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr))
-			inet_ntop(AF_INET, &in6->sin6_addr.s6_addr[12], a, sizeof(a));
+			inet_ntop(AF_INET, &in6->sin6_addr.s6_addr[12], h, sizeof(h));
 		else
-			inet_ntop(AF_INET6, &in6->sin6_addr, a, sizeof(a));
-		port = ntohs(in6->sin6_port);
+			inet_ntop(AF_INET6, &in6->sin6_addr, h, sizeof(h));
 	}
-	snprintf(buf, len, "%s port %u", a, port);
+	if (port)
+		snprintf(buf, len, "%s port %u", h, (unsigned int)ntohs(port_of(a)));
+	else
+		snprintf(buf, len, "%s", h);
+}
+
+void session_addr_str(const struct session *s, char *buf, size_t len)
+{
+	session_sockaddr_str(&s->addr, true, buf, len);
 }
 
 int sessions_snapshot(const struct sessions *t, struct sessions_snap *ss)
 {
 	size_t n = sessions_count(t);
 
-	*ss = (struct sessions_snap){ .evicted = sessions_evicted(t) };
+	size_t ns = sessions_senders(t);
+
+	*ss = (struct sessions_snap){ .evicted = sessions_evicted(t),
+				      .refused = sessions_refused(t),
+				      .replayed = sessions_replayed(t),
+				      .senders_more = sessions_senders_more(t) };
+	if (ns) {
+		ss->senders = malloc(ns * sizeof(*ss->senders));
+		if (!ss->senders)
+			return -ENOMEM;
+		for (size_t i = 0; i < ns; i++)
+			ss->senders[i] = *sessions_sender_at(t, i);
+		ss->nsenders = ns;
+	}
 	if (!n)
 		return 0;
 	ss->v = malloc(n * sizeof(*ss->v));
@@ -205,6 +486,9 @@ void sessions_snap_free(struct sessions_snap *ss)
 	free(ss->v);
 	ss->v = NULL;
 	ss->n = 0;
+	free(ss->senders);
+	ss->senders = NULL;
+	ss->nsenders = 0;
 }
 
 /* One session's line and object. */
@@ -236,11 +520,41 @@ static void print_session(struct out *o, const struct session *s)
 	out_obj_end(o);
 }
 
+/* Reflector: the addresses refused, evicted or replaying, one line. */
+static void print_turned_away(struct out *o, const struct sessions_snap *ss)
+{
+	char addr[INET6_ADDRSTRLEN + 16];
+
+	out_arr(o, "sessions_turned_away");
+	if (ss->nsenders)
+		out_text(o, "  turned away:");
+	for (size_t i = 0; i < ss->nsenders; i++) {
+		const struct session_sender *x = &ss->senders[i];
+
+		session_sockaddr_str(&x->addr, false, addr, sizeof(addr));
+		out_obj(o, NULL);
+		out_text(o, "%s", i ? "; " : " ");
+		out_str(o, "address", "%s", addr);
+		out_u64(o, "refused", x->refused ? " refused %" PRIu64 : NULL, x->refused);
+		out_u64(o, "evicted", x->evicted ? " evicted %" PRIu64 : NULL, x->evicted);
+		out_u64(o, "replayed", x->replayed ? " replayed %" PRIu64 : NULL, x->replayed);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	if (ss->nsenders)
+		out_text(o, ss->senders_more ? "; and %" PRIu64 " more\n" : "\n", ss->senders_more);
+}
+
 /* Reflector: each emitter run it served, as the table held them. */
 void sessions_print(struct out *o, const struct sessions_snap *ss)
 {
-	out_text(o, "\nsessions (%zu now, %" PRIu64 " evicted idle):\n", ss->n, ss->evicted);
+	out_text(o, "\nsessions (%zu now, %" PRIu64 " evicted, %" PRIu64 " refused, %" PRIu64
+		 " replayed):\n", ss->n, ss->evicted, ss->refused, ss->replayed);
 	out_u64(o, "sessions_evicted", NULL, ss->evicted);
+	out_u64(o, "sessions_refused", NULL, ss->refused);
+	out_u64(o, "sessions_replayed", NULL, ss->replayed);
+	out_u64(o, "sessions_turned_away_more", NULL, ss->senders_more);
+	print_turned_away(o, ss);
 	out_arr(o, "sessions");
 	for (size_t i = 0; i < ss->n; i++)
 		print_session(o, &ss->v[i]);

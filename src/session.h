@@ -3,9 +3,19 @@
  * The reflector's sessions: one per emitter run, keyed by the sender's
  * address and port AND the session id the emitter drew, so a datagram
  * from anywhere else can never touch a session's state (its follow-up,
- * its duplicate check, its counts), whatever id it carries. Up to a
- * fixed number at once; when the table is full, the session idle the
- * longest (and at least SESSION_IDLE_NS) makes room, else the newcomer
+ * its duplicate check, its counts), whatever id it carries. Under --key
+ * (sessions_guard with a window) the id is authenticated, so it alone is
+ * the key: the same id from another port is never a second session but a
+ * replay, unless its seq is above every seq answered (the emitter's port
+ * changed: the session moves); each ping is answered once (auth_fresh,
+ * auth_replay).
+ *
+ * Up to a fixed number at once. When the table is full, a newcomer
+ * takes the slot of a session idle SESSION_IDLE_NS, else of the one that
+ * sent the fewest pings in the last one to two SESSION_USE_NS (the
+ * idlest of those): a sender that pings rarely cannot hold a slot
+ * against one that pings often. One address holds at most per_addr
+ * sessions; beyond, its newcomer takes its own idle session's slot or
  * is refused. The table is allocated and touched at set-up; a look-up
  * allocates nothing (hot-path safe).
  */
@@ -13,15 +23,21 @@
 #define RANT_SESSION_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "auth.h"
 #include "out.h"
 
 #define SESSION_IDLE_NS (10LL * 1000000000)	/* idle this long: may be evicted */
 #define SESSION_MAX_DEFAULT 64
 #define SESSION_FU 32	/* follow-ups queued per session */
+#define SESSION_PER_ADDR_DEFAULT 16	/* --max-sessions-per-address */
+#define SESSION_USE_NS (1LL * 1000000000)	/* a window pings are counted in */
+#define SESSION_NOTICE_NS (1LL * 1000000000)	/* at most a line a second */
+#define SESSION_SENDERS_MAX 32	/* turned-away addresses listed, the rest counted */
 
 struct session {
 	struct sockaddr_storage addr;	/* the emitter, as the datagram came */
@@ -30,6 +46,9 @@ struct session {
 	int64_t first_ns, last_ns;	/* CLOCK_MONOTONIC, first and last ping */
 	/* state */
 	bool want_sw;			/* its pings ask for SW stamps */
+	struct auth_replay replay;	/* --key: seqs answered */
+	int64_t use_start_ns;		/* the current SESSION_USE_NS window */
+	uint32_t use_now, use_prev;	/* pings in it and in the one before */
 	uint64_t last_seq;		/* highest measured seq, 0: none yet */
 	/* follow-ups: the T3 of earlier pongs as their TX stamps came,
 	 * oldest first; each pong carries one (reflect.c) */
@@ -49,6 +68,30 @@ struct session {
 	double resp_sum;		/* ... sum, ns */
 };
 
+/* An address that was refused or evicted, or sent replays (port 0). */
+struct session_sender {
+	struct sockaddr_storage addr;
+	uint64_t refused, evicted, replayed;
+};
+
+/* What sessions_admit() made of a ping. */
+enum session_verdict {
+	SESSION_FOUND,		/* a ping of a session in the table */
+	SESSION_NEW,		/* a new session started for it */
+	SESSION_REFUSED,	/* its address holds per_addr sessions, all live */
+	SESSION_REPLAYED,	/* --key: stale T1_SW, or a seq its session (live,
+				 * evicted, or its id from elsewhere) was answered */
+};
+
+/* The fields of a ping a session is found by. */
+struct session_ping {
+	const struct sockaddr *addr;	/* the sender, as the datagram came */
+	socklen_t addr_len;
+	uint32_t id;
+	uint64_t seq;
+	int64_t t1_sw;			/* the emitter's system clock, ns */
+};
+
 struct sessions;
 
 /* A table for up to max sessions; NULL with errno set. */
@@ -56,10 +99,25 @@ struct sessions *sessions_create(size_t max, bool hugepages);
 void sessions_destroy(struct sessions *t);
 
 /*
- * The session of (addr, id), started when new (*fresh set): evicting the
- * longest-idle one when the table is full and it has been idle at least
- * SESSION_IDLE_NS at now_ns. NULL when the table is full of live ones.
+ * At set-up: at most per_addr sessions from one address (0: no limit);
+ * key_window_ns > 0: --key, sessions keyed by id, pings checked for
+ * replays against that window; notices: where a line goes, at most one
+ * a SESSION_NOTICE_NS, when sessions are refused or evicted or pings
+ * replayed (NULL: none).
  */
+void sessions_guard(struct sessions *t, size_t per_addr, int64_t key_window_ns,
+		    FILE *notices);
+
+/*
+ * The session of ping p at now_ns (CLOCK_MONOTONIC; real_ns: the system
+ * clock, for T1_SW under --key only), started when new; NULL when
+ * refused or replayed.
+ * *v says which.
+ */
+struct session *sessions_admit(struct sessions *t, const struct session_ping *p,
+			       int64_t now_ns, int64_t real_ns, enum session_verdict *v);
+
+/* sessions_admit() without --key's fields: *fresh when started. */
 struct session *sessions_get(struct sessions *t, const struct sockaddr *addr,
 			     socklen_t addr_len, uint32_t id, int64_t now_ns,
 			     bool *fresh);
@@ -71,26 +129,41 @@ void session_response(struct session *s, int64_t resp_ns);
 size_t sessions_count(const struct sessions *t);
 const struct session *sessions_at(const struct sessions *t, size_t i);
 
-/* Sessions started in all, evicted to make room, refused (table full). */
+/* Sessions started in all, evicted to make room, refused, pings replayed. */
 uint64_t sessions_started(const struct sessions *t);
 uint64_t sessions_evicted(const struct sessions *t);
 uint64_t sessions_refused(const struct sessions *t);
+uint64_t sessions_replayed(const struct sessions *t);
+
+/* The addresses turned away (refused, evicted, replayed), in the order
+ * first seen: i < count; more: addresses beyond SESSION_SENDERS_MAX. */
+size_t sessions_senders(const struct sessions *t);
+const struct session_sender *sessions_sender_at(const struct sessions *t, size_t i);
+uint64_t sessions_senders_more(const struct sessions *t);
 
 /* "10.0.0.1 port 4000" or "fd00::1 port 4000" (IPv4-mapped shown as IPv4). */
 void session_addr_str(const struct session *s, char *buf, size_t len);
+/* The same for any address; without " port N" when port is false. */
+void session_sockaddr_str(const struct sockaddr_storage *a, bool port, char *buf, size_t len);
 
 /* The table as the run ended (snap.h): a copy of its sessions. */
 struct sessions_snap {
 	size_t n;
 	uint64_t evicted;		/* sessions_evicted() */
+	uint64_t refused;		/* sessions_refused() */
+	uint64_t replayed;		/* sessions_replayed() */
 	struct session *v;
+	size_t nsenders;		/* the turned-away senders (sessions_senders()) */
+	struct session_sender *senders;
+	uint64_t senders_more;		/* sessions_senders_more() */
 };
 
 /* After the loop: 0, or -ENOMEM. */
 int sessions_snapshot(const struct sessions *t, struct sessions_snap *ss);
 void sessions_snap_free(struct sessions_snap *ss);
 
-/* The summary's "sessions" lines and array, with "sessions_evicted". */
+/* The summary's "sessions" lines and array, with "sessions_evicted",
+ * "sessions_refused", "sessions_replayed" and the senders turned away. */
 void sessions_print(struct out *o, const struct sessions_snap *ss);
 
 #endif

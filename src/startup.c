@@ -59,6 +59,9 @@ static void print_guard(FILE *f, const struct rant_cfg *c)
 	if (c->key_path)
 		fprintf(f, "key: pings and pongs carry an HMAC-SHA-256 (16 bytes) with the key of %s\n",
 			c->key_path);
+	if (c->key_path && c->mode == MODE_REFLECT)
+		fprintf(f, "key: a ping whose T1_SW is more than %.3g s from this clock, or whose seq was answered, is a replay: refused and counted\n",
+			(double)c->key_window_ns / 1e9);
 }
 
 /* The interface's timestamping (-v: as ethtool -T prints it), a setting

@@ -89,9 +89,11 @@ static void print_traffic(struct out *o, const struct snap *s)
 	out_u64(o, "socket_drops", ", socket drops %" PRIu64, c->socket_drops);
 	if (emit) {
 		out_u64(o, "foreign", ", foreign %" PRIu64, c->foreign);
+		out_u64(o, "refused", c->refused ? ", refused a session %" PRIu64 : NULL, c->refused);
 	} else {
 		out_u64(o, "sessions", ", sessions %" PRIu64, c->sessions);
 		out_u64(o, "refused", c->refused ? ", refused %" PRIu64 : NULL, c->refused);
+		out_u64(o, "replayed", cfg->key_path ? ", replayed %" PRIu64 : NULL, c->replayed);
 		out_u64(o, "not_allowed", cfg->allow.n ? ", not allowed %" PRIu64 : NULL,
 			c->not_allowed);
 	}
@@ -335,6 +337,12 @@ static void print_config_guard(struct out *o, const struct rant_cfg *c)
 			out_str(o, NULL, NULL, p);
 		}
 		out_arr_end(o);
+	}
+	if (c->mode == MODE_REFLECT) {
+		out_u64(o, "max_sessions", NULL, c->max_sessions);
+		out_u64(o, "max_sessions_per_address", NULL, c->max_per_address);
+		if (c->key_path)
+			out_u64(o, "key_window_ns", NULL, (uint64_t)c->key_window_ns);
 	}
 	out_bool(o, "authenticated", NULL, c->key_path != NULL);
 }

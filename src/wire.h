@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "auth.h"
 #include "msgfmt.h"
 
 #define WIRE_MAGIC "RANT"
@@ -37,7 +38,7 @@
 #define WIRE_HDR_LEN 32		/* smallest valid datagram */
 #define WIRE_PONG_LEN 72	/* smallest datagram that carries the body */
 #define WIRE_MAX_LEN 65507	/* largest UDP payload over IPv4 */
-#define WIRE_MAC_LEN 16		/* --key: HMAC-SHA-256 truncated, at the end */
+#define WIRE_MAC_LEN AUTH_MAC_LEN	/* --key: HMAC-SHA-256 truncated, at the end */
 #define WIRE_AUTH_MIN_LEN (WIRE_HDR_LEN + WIRE_MAC_LEN)	/* smallest with --key */
 #define WIRE_AUTH_PONG_LEN (WIRE_PONG_LEN + WIRE_MAC_LEN) /* body and MAC */
 

@@ -7,15 +7,23 @@
  * into a pong that parses; and the stamps a pong carries go through the
  * emitter's record, metrics and log line, where a hostile stamp must not
  * overflow (UBSan aborts if it does).
+ * A ping that parses goes through the reflector's session table as it
+ * admits pings (with --key: T1_SW against the window, the seq window,
+ * sessions keyed by id), from a few senders: the table's bounds (its
+ * size, one address's share) must hold whatever the header.
  */
+#include <arpa/inet.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "auth.h"
 #include "metric.h"
 #include "msgfmt.h"
 #include "record.h"
+#include "session.h"
 #include "txlog.h"
+#include "wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -25,15 +33,14 @@ static size_t nctx;
 
 static void init_ctxs(void)
 {
-	struct rant_cfg cfg;
+	struct msgfmt_side side = { 0 };
 	const struct msgfmt *f;
 	char err[128];
 
-	memset(&cfg, 0, sizeof(cfg));
 	for (size_t i = 0; (f = msgfmt_nth(i)) && nctx + 2 <= 8; i++) {
 		for (int mac = 0; mac < 2; mac++) {
-			cfg.key_path = mac ? "key" : NULL;
-			if (msgfmt_init(&ctxs[nctx++], f, &cfg, err, sizeof(err)))
+			side.mac = mac;
+			if (msgfmt_init(&ctxs[nctx++], f, &side, err, sizeof(err)))
 				abort();
 		}
 	}
@@ -116,6 +123,60 @@ static void take_pong(const struct msg_hdr *h, const struct msg_body *b)
 		abort();
 }
 
+#define TAB 4		/* sessions */
+#define SHARE 2		/* per address */
+
+/* The table's bounds: at most TAB sessions, SHARE from one address. */
+static void check_table(const struct sessions *t)
+{
+	size_t n = sessions_count(t);
+	in_addr_t host[TAB];
+
+	if (n > TAB)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		host[i] = ((const struct sockaddr_in *)&sessions_at(t, i)->addr)->sin_addr.s_addr;
+	for (size_t i = 0; i < n; i++) {
+		size_t same = 0;
+
+		for (size_t j = 0; j < n; j++)
+			same += host[j] == host[i];
+		if (same > SHARE)
+			abort();
+	}
+}
+
+/* The ping admitted 16 times, as from senders and at times the input's
+ * bytes choose; the system clock near T1_SW or not, as they say too. */
+static void admit(const struct msg_hdr *h, const uint8_t *data, size_t size, bool keyed)
+{
+	struct sessions *t = sessions_create(TAB, false);
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	struct session_ping p = { (const struct sockaddr *)&a, sizeof(a), h->session, h->seq,
+				  h->t1_sw };
+	int64_t now = 0;
+
+	if (!t)
+		abort();
+	sessions_guard(t, SHARE, keyed ? AUTH_WINDOW_DEFAULT_NS : 0, NULL);
+	for (size_t i = 0; i < 16; i++) {
+		uint8_t x = data[(WIRE_HDR_LEN + i) % size];
+		enum session_verdict v;
+		struct session *s;
+		int64_t real = x & 0x80 ? h->t1_sw : (int64_t)h->seq;
+
+		a.sin_addr.s_addr = htonl(0x0a000001 + (x & 3));
+		a.sin_port = htons((uint16_t)(x >> 2 & 3));
+		p.seq = h->seq + (uint64_t)(x >> 4 & 3) - 1;
+		now += (int64_t)(x & 0x0f) * SESSION_USE_NS / 2;
+		s = sessions_admit(t, &p, now, real, &v);
+		if (!s != (v == SESSION_REFUSED || v == SESSION_REPLAYED))
+			abort();
+		check_table(t);
+	}
+	sessions_destroy(t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct msg_hdr h;
@@ -130,8 +191,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		err = msgfmt_parse(c, data, size, MSG_PING, &h);
 		if (!msgfmt_strerror(err))
 			abort();
-		if (!err)
+		if (!err) {
 			check_ping(c, data, size, &h);
+			admit(&h, data, size, c->mac);
+		}
 		err = msgfmt_parse(c, data, size, MSG_PONG, &h);
 		if (!err && !msgfmt_parse_body(c, data, &h, &b)) {
 			take_pong(&h, &b);

@@ -78,13 +78,13 @@ static int put_extreme_pong(void)
 static int put_format(const struct msgfmt *f)
 {
 	const struct msg_body b = { .t2_wire = 1700000000123460000LL, .fu_seq = 4241 };
-	struct rant_cfg cfg = { .iface = "lo" };
+	struct msgfmt_side side = { .iface = "lo" };
 	struct msgfmt_ctx c;
 	struct msg_hdr h = { .type = MSG_PING, .flags = MSG_F_WANT_SW, .session = 0x1234abcd };
 	char name[128], err[128];
 	uint8_t buf[256];
 
-	if (msgfmt_init(&c, f, &cfg, err, sizeof(err)))
+	if (msgfmt_init(&c, f, &side, err, sizeof(err)))
 		return -1;
 	h.len = msgfmt_wire_len(&c, 100);
 	memset(buf, 0xa5, sizeof(buf));

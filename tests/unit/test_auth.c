@@ -251,6 +251,49 @@ static void test_key_files(void)
 		diag("could not remove %s", dir);
 }
 
+/* T1_SW within the window either way, the edges included; a forged
+ * extreme T1_SW does not overflow into the window. */
+static void test_fresh(void)
+{
+	const int64_t now = 1700000000LL * 1000000000, w = 5000000000LL;
+
+	ok(auth_fresh(now, now, w), "now is fresh");
+	ok(auth_fresh(now - w, now, w) && auth_fresh(now + w, now, w), "the window's edges are in");
+	ok(!auth_fresh(now - w - 1, now, w), "1 ns older than the window: refused");
+	ok(!auth_fresh(now + w + 1, now, w), "1 ns ahead of it: refused");
+	ok(!auth_fresh(INT64_MIN, now, w) && !auth_fresh(INT64_MAX, now, w),
+	   "INT64_MIN and INT64_MAX: refused");
+	ok(!auth_fresh(INT64_MAX, INT64_MIN, w), "the widest distance: refused");
+}
+
+/* Each seq once; reordering within AUTH_REPLAY_BITS answered once. */
+static void test_replay_window(void)
+{
+	struct auth_replay w = { 0 };
+	int n = 0;
+
+	ok(!auth_replay_check(&w, 0), "seq 0 is never new");
+	ok(auth_replay_check(&w, 1), "seq 1 is new");
+	ok(!auth_replay_check(&w, 1), "seq 1 again: a replay");
+	ok(auth_replay_check(&w, 10), "a jump to 10 is new");
+	ok(auth_replay_check(&w, 5), "5 came late (reordered): new");
+	ok(!auth_replay_check(&w, 5), "5 again: a replay");
+	ok(!auth_replay_check(&w, 10), "10 again: a replay");
+	ok(auth_replay_check(&w, 10 + AUTH_REPLAY_BITS - 1), "the top moves to 73");
+	ok(auth_replay_check(&w, 10 + 1), "11: the oldest still in the window, new");
+	ok(!auth_replay_check(&w, 10), "10: out of the window now, refused");
+	ok(!auth_replay_check(&w, 2), "2: far below it, refused");
+	ok(auth_replay_check(&w, 1000), "a jump past the whole window");
+	for (uint64_t s = 1000 - AUTH_REPLAY_BITS + 1; s < 1000; s++)
+		n += auth_replay_check(&w, s);
+	is_int(n, AUTH_REPLAY_BITS - 1, "the 63 seqs below it each new once (the bits were cleared)");
+	for (uint64_t s = 1000 - AUTH_REPLAY_BITS + 1; s <= 1000; s++)
+		n -= auth_replay_check(&w, s);
+	is_int(n, AUTH_REPLAY_BITS - 1, "and none of the 64 a second time");
+	ok(auth_replay_check(&w, UINT64_MAX) && !auth_replay_check(&w, UINT64_MAX),
+	   "the largest seq once");
+}
+
 int main(void)
 {
 	/* First, before libcrypto allocates anything. */
@@ -261,5 +304,7 @@ int main(void)
 	test_sign_verify();
 	test_no_alloc();
 	test_key_files();
+	test_fresh();
+	test_replay_window();
 	return done_testing();
 }

@@ -221,7 +221,7 @@ static void test_full(void)
 /* --ptp-mode: the frame parsed with the run's format, behind the PTP header. */
 static void test_parse_ptp(void)
 {
-	struct rant_cfg cfg = { .ptp_mode = true, .mode = MODE_EMIT };
+	struct msgfmt_side side = { .emit = true };
 	struct msg_hdr h = { .type = MSG_PING, .session = SES };
 	struct msgfmt_ctx ptp;
 	struct capmatch_pkt p;
@@ -229,7 +229,7 @@ static void test_parse_ptp(void)
 	char err[64];
 	size_t off = 14 + 20;
 
-	if (msgfmt_init(&ptp, msgfmt_for(&cfg), &cfg, err, sizeof(err)))
+	if (msgfmt_init(&ptp, msgfmt_find("ptp"), &side, err, sizeof(err)))
 		BAIL_OUT(err);
 	h.len = msgfmt_wire_len(&ptp, 72);
 	memset(f, 0, sizeof(f));

@@ -11,6 +11,7 @@
 
 #include "auth.h"
 #include "msgfmt.h"
+#include "opts.h"
 #include "tap.h"
 
 #define SES 0xa1b2c3d4u
@@ -51,14 +52,10 @@ static const struct bad_octet *bad_of(const struct msgfmt *f)
 
 static void ctx_for(struct msgfmt_ctx *ctx, const struct msgfmt *f, bool emit, bool mac)
 {
-	struct rant_cfg cfg;
+	struct msgfmt_side side = { .emit = emit, .mac = mac, .iface = "lo" };
 	char err[128];
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.iface = "lo";
-	cfg.mode = emit ? MODE_EMIT : MODE_REFLECT;
-	cfg.key_path = mac ? "key" : NULL;
-	if (msgfmt_init(ctx, f, &cfg, err, sizeof(err)))
+	if (msgfmt_init(ctx, f, &side, err, sizeof(err)))
 		BAIL_OUT(err);
 }
 
@@ -201,10 +198,12 @@ static void test_table(void)
 
 	memset(&cfg, 0, sizeof(cfg));
 	is_str(msgfmt_nth(0)->name, "rant", "rant's own format is the table's first row");
-	is_str(msgfmt_for(&cfg)->name, "rant", "and the default");
+	ok(!opts_format(&cfg), "no option: no format named");
+	is_str(msgfmt_find(opts_format(&cfg))->name, "rant", "and rant's own is the default");
 	cfg.ptp_mode = true;
-	is_str(msgfmt_for(&cfg)->name, "ptp", "--ptp-mode selects ptp");
-	is_int(msgfmt_for(&cfg)->caps.overhead, 34, "... 34 bytes of PTP header before rant's");
+	is_str(msgfmt_find(opts_format(&cfg))->name, "ptp", "--ptp-mode selects ptp");
+	is_int(msgfmt_find("ptp")->caps.overhead, 34, "... 34 bytes of PTP header before rant's");
+	ok(msgfmt_find("nonesuch") == NULL, "a name the table lacks: NULL");
 	ok(msgfmt_nth(100) == NULL, "no row 100");
 	is_str(msgfmt_strerror(-MSG_ELEN), "length", "strerror");
 	is_str(msgfmt_strerror(-1000), "unknown", "strerror out of range");

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/session.h: sessions keyed by sender address, port and id; a full
- * table evicts only idle sessions; statistics per session.
+ * src/session.h: sessions keyed by sender address, port and id (under
+ * --key by the id alone); a full table evicts the idle, then the least
+ * used; one address holds at most its share; replays refused; statistics
+ * per session.
  */
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "session.h"
@@ -55,23 +58,146 @@ static void test_keys(void)
 static void test_full(void)
 {
 	struct sessions *t = sessions_create(2, false);
-	struct sockaddr_in a = v4("10.0.0.1", 1), b = v4("10.0.0.1", 2), c = v4("10.0.0.1", 3);
+	struct sockaddr_in a = v4("10.0.0.1", 1), b = v4("10.0.0.2", 2), c = v4("10.0.0.3", 3);
 	const struct sockaddr_in *first;
 	struct session *s;
 	bool fresh;
 
 	get(t, &a, 1, 0, &fresh);
 	get(t, &b, 1, 5 * SEC, &fresh);
-	ok(!get(t, &c, 1, 6 * SEC, &fresh), "a full table of live sessions refuses a new one");
-	is_u64(sessions_refused(t), 1, "counted as refused");
 	s = get(t, &c, 1, 11 * SEC, &fresh);
 	ok(s && fresh, "once one is idle 10 s, a new one takes its place");
 	is_u64(sessions_evicted(t), 1, "counted as evicted");
+	is_u64(sessions_refused(t), 0, "nothing refused");
 	first = (const struct sockaddr_in *)&sessions_at(t, 0)->addr;
-	is_int(ntohs(first->sin_port), 2, "the idlest (port 1) went; port 2 is first now");
+	is_int(ntohs(first->sin_port), 2, "the idle one (port 1) went; port 2 is first now");
 	ok(sessions_at(t, 1) == s, "the newcomer is last");
 	s = get(t, &b, 1, 12 * SEC, &fresh);
 	ok(s && !fresh, "the survivor is still found");
+	is_u64(sessions_senders(t), 1, "one address turned away");
+	is_u64(sessions_sender_at(t, 0)->evicted, 1, "10.0.0.1 evicted once");
+	sessions_destroy(t);
+}
+
+/* 64 hoarders from 64 addresses, each a ping every 2 s, fill the table;
+ * an emitter pinging every 10 ms comes: it gets a slot at once and keeps
+ * it while the hoarders go on (each of theirs takes a hoarder's slot). */
+static void test_hoarders(void)
+{
+	struct sessions *t = sessions_create(64, false);
+	struct sockaddr_in e = v4("10.1.0.1", 9000), h[64];
+	struct session *s;
+	int64_t now = 0;
+	bool fresh, first = false, kept = true;
+	char ip[32];
+
+	sessions_guard(t, SESSION_PER_ADDR_DEFAULT, 0, NULL);
+	for (int i = 0; i < 64; i++) {
+		snprintf(ip, sizeof(ip), "10.2.0.%d", i + 1);
+		h[i] = v4(ip, 4000);
+	}
+	for (now = 0; now < 4 * SEC; now += 2 * SEC / 64)
+		get(t, &h[(now / (2 * SEC / 64)) % 64], 1, now, &fresh);
+	is_u64(sessions_count(t), 64, "64 hoarders fill the table");
+	for (int k = 0; k < 1000; k++, now += 10 * SEC / 1000) {
+		s = get(t, &e, 7, now, &fresh);
+		if (!k)
+			first = s && fresh;
+		else	/* a slot moves when one before it goes: compare the id */
+			kept &= s && s->id == 7 && !fresh;
+		if (k % 3 == 0)	/* ~ a hoarder every 31 ms */
+			get(t, &h[(k / 3) % 64], 2, now + 1, &fresh);
+	}
+	ok(first, "the emitter's first ping got a session in a full table");
+	ok(kept, "and all its 1000 pings found it while the hoarders churned");
+	ok(sessions_evicted(t) > 300, "the hoarders evicted one another (%llu)",
+	   (unsigned long long)sessions_evicted(t));
+	is_u64(sessions_refused(t), 0, "nobody was refused");
+	sessions_destroy(t);
+}
+
+/* One address holds at most per_addr sessions: a fifth is refused while
+ * its four are live, takes an idle one's slot after 10 s; other
+ * addresses still come in. */
+static void test_per_address(void)
+{
+	struct sessions *t = sessions_create(8, false);
+	struct sockaddr_in x = v4("10.0.0.9", 1), y = v4("10.0.0.8", 1);
+	char buf[64];
+	bool fresh;
+
+	sessions_guard(t, 4, 0, NULL);
+	for (uint16_t p = 1; p <= 4; p++) {
+		x.sin_port = htons(p);
+		get(t, &x, 1, p, &fresh);
+	}
+	x.sin_port = htons(5);
+	ok(!get(t, &x, 1, 5, &fresh), "a fifth session from one address is refused");
+	is_u64(sessions_refused(t), 1, "counted refused");
+	ok(get(t, &y, 1, 6, &fresh) && fresh, "another address still gets a slot");
+	x.sin_port = htons(2);
+	get(t, &x, 1, 10 * SEC, &fresh);
+	x.sin_port = htons(5);
+	ok(get(t, &x, 1, 10 * SEC + 2, &fresh) && fresh,
+	   "once one of its own is idle 10 s, its newcomer takes that slot");
+	is_u64(sessions_count(t), 5, "four of that address and one other");
+	session_sockaddr_str(&sessions_sender_at(t, 0)->addr, false, buf, sizeof(buf));
+	is_str(buf, "10.0.0.9", "the turned-away address, without a port");
+	is_u64(sessions_sender_at(t, 0)->refused, 1, "refused once");
+	is_u64(sessions_sender_at(t, 0)->evicted, 1, "evicted once");
+	sessions_destroy(t);
+}
+
+/* admit: a keyed ping of p's id and seq from a, T1_SW t1, at now (both
+ * clocks). */
+static struct session *admit(struct sessions *t, const struct sockaddr_in *a, uint32_t id,
+			     uint64_t seq, int64_t t1, int64_t now, enum session_verdict *v)
+{
+	struct session_ping p = { (const struct sockaddr *)a, sizeof(*a), id, seq, t1 };
+
+	return sessions_admit(t, &p, now, now, v);
+}
+
+/* --key: the id is the key; replays from anywhere are refused and
+ * counted; an evicted session's old seqs stay refused. */
+static void test_keyed(void)
+{
+	struct sessions *t = sessions_create(2, false);
+	struct sockaddr_in a = v4("10.0.0.1", 1), b = v4("10.0.0.1", 2), c = v4("10.0.0.3", 3);
+	struct session *s1;
+	enum session_verdict v;
+
+	sessions_guard(t, 0, 2 * SEC, NULL);
+	s1 = admit(t, &a, 7, 1, 100 * SEC, 100 * SEC, &v);
+	ok(s1 && v == SESSION_NEW, "a keyed ping starts a session");
+	ok(admit(t, &a, 7, 2, 100 * SEC, 100 * SEC, &v) == s1 && v == SESSION_FOUND, "seq 2 finds it");
+	ok(!admit(t, &a, 7, 2, 100 * SEC, 100 * SEC, &v) && v == SESSION_REPLAYED,
+	   "seq 2 again from the same port: a replay");
+	ok(!admit(t, &b, 7, 1, 100 * SEC, 100 * SEC, &v) && v == SESSION_REPLAYED,
+	   "its id and an answered seq from another port: a replay, no second session");
+	is_u64(sessions_count(t), 1, "one session");
+	ok(!admit(t, &a, 7, 3, 97 * SEC, 100 * SEC, &v) && v == SESSION_REPLAYED,
+	   "T1_SW 3 s old with a 2 s window: refused");
+	ok(!admit(t, &a, 7, 3, 103 * SEC, 100 * SEC, &v) && v == SESSION_REPLAYED,
+	   "T1_SW 3 s ahead: refused");
+	ok(admit(t, &a, 7, 3, 98 * SEC, 100 * SEC, &v) == s1, "2 s old: answered");
+	is_u64(sessions_replayed(t), 4, "four replays counted");
+	ok(admit(t, &b, 7, 4, 100 * SEC, 100 * SEC, &v) == s1 && v == SESSION_FOUND,
+	   "a new seq from another port (a reconnection): the session moves there");
+	is_u64(sessions_count(t), 1, "and is still one session");
+	ok(!admit(t, &a, 7, 4, 100 * SEC, 100 * SEC, &v) && v == SESSION_REPLAYED,
+	   "seq 4 back from the first port: a replay");
+	admit(t, &b, 8, 1, 101 * SEC, 101 * SEC, &v);
+	admit(t, &c, 9, 1, 120 * SEC, 120 * SEC, &v);
+	is_u64(sessions_evicted(t), 1, "a third session evicted the idle one (id 7)");
+	is_u64(sessions_count(t), 2, "two sessions");
+	ok(!admit(t, &c, 7, 3, 120 * SEC, 120 * SEC, &v) && v == SESSION_REPLAYED,
+	   "a seq the evicted session was answered: still a replay");
+	ok(admit(t, &a, 7, 5, 120 * SEC, 120 * SEC, &v) && v == SESSION_NEW,
+	   "its next seq: the emitter is back");
+	is_u64(sessions_sender_at(t, 0)->replayed, 5, "10.0.0.1 replayed 5");
+	is_u64(sessions_sender_at(t, 0)->evicted, 2, "and its two sessions were evicted in turn");
+	is_u64(sessions_sender_at(t, 1)->replayed, 1, "10.0.0.3 replayed once");
 	sessions_destroy(t);
 }
 
@@ -109,6 +235,9 @@ int main(void)
 {
 	test_keys();
 	test_full();
+	test_hoarders();
+	test_per_address();
+	test_keyed();
 	test_stats_and_names();
 	return done_testing();
 }
