@@ -33,6 +33,7 @@ enum {
 	O_VERSION, O_MAX_SESSIONS, O_TCP, O_WRITES, O_NODELAY, O_QUICKACK, O_CORK,
 	O_PCAP, O_ALLOW, O_KEY, O_MAX_CLOCK_OFFSET, O_PHC_INTERVAL, O_ONE_WAY, O_PTP_MODE,
 	O_LOG_BUFFER, O_OPEN_LOOP, O_FOLLOW_LINKS, O_MAX_PER_ADDRESS, O_KEY_WINDOW,
+	O_TCP_IDLE_TIMEOUT,
 	O_MAX
 };
 
@@ -173,6 +174,10 @@ static const struct opt opt_table[] = {
 	  .help = "TCP_QUICKACK after every receive: do not delay ACKs" },
 	{ "cork", O_CORK, NULL, BOTH, T_FLAG, FIELD(cork), .needs = O_TCP,
 	  .help = "TCP_CORK around each message's writes: one segment per message" },
+	{ "tcp-idle-timeout", O_TCP_IDLE_TIMEOUT, "S", REFLECT_ONLY, T_NS, FIELD(tcp_idle_ns),
+	  .def = 5 * NS_PER_SEC, .min = NS_PER_SEC / 10, .max = 3600 * NS_PER_SEC,
+	  .unit_ns = NS_PER_SEC, .needs = O_TCP,
+	  .help = "close a connection that brings no whole message in S (idle, or a message begun and not finished); above the emitters' --interval" },
 	{ "max-clock-offset", O_MAX_CLOCK_OFFSET, "US", BOTH, T_NS, FIELD(max_clock_offset_ns),
 	  .def = NS_PER_US, .min = 1, .max = NS_PER_SEC, .unit_ns = NS_PER_US,
 	  .help = "warn when the NIC clock and the system clock (or, with --one-way, the two hosts' clocks) differ by more than US, and mark the components across them untrusted" },
