@@ -237,8 +237,12 @@ static void reflect_start(struct run *r, struct reflector *f, const struct sessi
 static void reflect_stamped(void *ctx, struct txpend_entry *e)
 {
 	const struct reflector *f = ctx;
+	int64_t t3 = ts_wire(&e->snd, f->r->sk.hw);
 
-	reflect_fu_put(e->owner, e->rec.seq, ts_wire(&e->snd, f->r->sk.hw));
+	/* A report without the wire layer's stamp (a NIC that missed it)
+	 * gives no follow-up: the pong's T3 is missing. */
+	if (t3 != TS_NONE)
+		reflect_fu_put(e->owner, e->rec.seq, t3);
 }
 
 /* A pong retired from the table: its stamps into the record, then (a
@@ -248,7 +252,16 @@ static int reflect_done(void *ctx, struct txpend_entry *e, enum txpend_end why)
 {
 	struct reflector *f = ctx;
 	struct run *r = f->r;
-	bool stamped = why == TXPEND_STAMPED;
+	bool stamped;
+
+	/* With NIC stamps the driver reports SND with its HW stamp alone: a
+	 * report that never came is a stamp the NIC missed as likely as a
+	 * qdisc drop, so it is counted missing, not dropped. */
+	if (why == TXPEND_DROPPED && r->sk.hw)
+		why = TXPEND_TIMEOUT;
+	/* Stamped on the wire: the report came with the stamp of the run's
+	 * layer. */
+	stamped = why == TXPEND_STAMPED && ts_wire(&e->snd, r->sk.hw) != TS_NONE;
 
 	/* -c reached: the pongs answered meanwhile are not measured */
 	if (!(e->flags & RF_MEASURED) || f->stopped ||
