@@ -42,6 +42,7 @@ struct sk {
 	uint64_t drops;			/* datagrams the receive queue dropped */
 	uint32_t drops_raw;		/* the kernel's u32 count, as last seen */
 	struct sk_stash stash[SK_STASH];
+	void *priv;			/* the transport's own state (tcp.c), or NULL */
 };
 
 void sk_close(struct sk *s);
@@ -53,6 +54,10 @@ struct sk_msg {
 	struct ts_stamps rx;		/* TS_NONE where absent */
 	struct sockaddr_storage src;
 	socklen_t src_len;
+	/* The socket it came on, where its reply goes and that reply's TX
+	 * stamps are read: a TCP reflector's connection; NULL: the one
+	 * received on. */
+	struct sk *via;
 };
 
 /*
