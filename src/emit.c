@@ -142,6 +142,8 @@ static void emit_follow_up(struct emitter *e, uint64_t fu_seq, int64_t fu_t3)
 	for (unsigned int i = r->nbreach; i-- > 0;)
 		if (r->breach[i].rec.seq == fu_seq)
 			txrec_set_t3_wire(&r->breach[i].rec, fu_t3);
+	if (r->cnt.breaches && r->breach_first.rec.seq == fu_seq)
+		txrec_set_t3_wire(&r->breach_first.rec, fu_t3);
 	w = holdback_find(e->await, fu_seq);
 	if (!w || txrec_stamp(w, P_T3_WIRE) != TS_NONE)
 		return;

@@ -261,6 +261,16 @@ static int alloc_memory(struct run *r)
 			return -ENOMEM;
 		}
 	}
+	if (c->threshold_ns) {
+		r->breach_cap = c->cont ? c->breach_keep : 1;
+		r->breach = calloc(r->breach_cap, sizeof(*r->breach));
+		if (!r->breach) {
+			fprintf(stderr, "rant: cannot allocate %u breaches: %s: lower --breach-keep\n",
+				r->breach_cap, strerror(errno));
+			return -ENOMEM;
+		}
+		memset(r->breach, 0, r->breach_cap * sizeof(*r->breach));	/* touched now */
+	}
 	if (c->open_loop) {
 		size_t slots = ol_slots(c->timeout_ns + OL_TX_WAIT_NS, c->interval_ns);
 		int err = ol_create(&r->flight, slots, c->hugepages);
@@ -490,6 +500,7 @@ void run_teardown(struct run *r)
 	txlog_destroy(r->log);
 	hist_destroy(r->rtt_intended);
 	ol_destroy(&r->flight);
+	free(r->breach);
 	sessions_destroy(r->sessions);
 	auth_destroy(r->auth);
 	outputs_abort(r->out);
