@@ -131,6 +131,8 @@ struct clock_report {
 	char local_why[CLOCK_WHY_LEN], peer_why[CLOCK_WHY_LEN], hosts_why[CLOCK_WHY_LEN];
 	unsigned int nwarn;
 	char warn[CLOCK_MAX_WARNINGS][CLOCK_WARNING_LEN];
+	const char *warn_code[CLOCK_MAX_WARNINGS];	/* stable, as warn.h's */
+	const char *warn_fix[CLOCK_MAX_WARNINGS];
 };
 
 /* The report at the end of the run (after clock_stop). */

@@ -651,7 +651,7 @@ static int emit_sizes(struct emitter *e)
 }
 
 /* Datagrams above the path MTU are sent as IP fragments: say so. */
-static void emit_warn_mtu(const struct run *r)
+static void emit_warn_mtu(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 	bool v6 = r->sk.family == AF_INET6;
@@ -666,9 +666,10 @@ static void emit_warn_mtu(const struct run *r)
 	room = (uint32_t)mtu - (v6 ? 48 : 28) - r->fmt.f->caps.overhead;
 	for (unsigned int i = 0; i < c->nsizes; i++)
 		if (c->sizes[i] > room)
-			fprintf(r->text,
-				"warning: -m %u is above the path MTU to %s (%d bytes: at most %u bytes of UDP payload): each datagram is sent as IP fragments, and one lost fragment loses it\n",
-				c->sizes[i], c->addr, mtu, room);
+			warn_add(&r->warn, r->text, "ip_fragmentation",
+				 "keep -m within the UDP payload the path MTU allows (the text says how much), or raise the MTU",
+				 "-m %u is above the path MTU to %s (%d bytes: at most %u bytes of UDP payload): each datagram is sent as IP fragments, and one lost fragment loses it",
+				 c->sizes[i], c->addr, mtu, room);
 }
 
 int emit_run(struct run *r)

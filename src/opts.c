@@ -771,6 +771,8 @@ enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *c,
 	int opt;
 
 	set_defaults(c);
+	c->argc = argc;
+	c->argv = argv;
 	build_getopt(longopts, shortopts);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {

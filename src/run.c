@@ -115,7 +115,7 @@ static long mem_available_kb(void)
  * emitter's columns with the reflector's, as when the pongs carry them.
  * 0, or -ENOSPC after one line.
  */
-static int check_log_room(const struct run *r)
+static int check_log_room(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 	bool emit = c->mode == MODE_EMIT;
@@ -132,8 +132,10 @@ static int check_log_room(const struct run *r)
 	if (outfile_free_bytes(&outputs_get(r->out, "-l")->f, &avail) || need <= avail)
 		return 0;	/* enough, or a stream (-l /dev/null, a FIFO) */
 	if (!known) {
-		fprintf(stderr, "warning: -l %s: at up to %" PRIu64 " transactions the log could reach %.1f MiB, and its file system has %.1f MiB free: if it fills, the run stops there (exit 2)\n",
-			c->log_path, records, (double)need / (1 << 20), (double)avail / (1 << 20));
+		warn_add(&r->warn, stderr, "log_room",
+			 "free some room, write the log elsewhere, give -c, or log less with -L",
+			 "-l %s: at up to %" PRIu64 " transactions the log could reach %.1f MiB, and its file system has %.1f MiB free: if it fills, the run stops there (exit 2)",
+			 c->log_path, records, (double)need / (1 << 20), (double)avail / (1 << 20));
 		return 0;
 	}
 	fprintf(stderr, "rant: -l %s: a log of up to %" PRIu64 " records needs about %.1f MiB, and its file system has %.1f MiB free: free some, write the log elsewhere, or give a smaller -c\n",

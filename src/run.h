@@ -25,6 +25,7 @@
 #include "sock.h"
 #include "transport.h"
 #include "txlog.h"
+#include "warn.h"
 
 /* One size of a sweep (-m LIST or RANGE). */
 struct sweep_point {
@@ -58,6 +59,7 @@ struct run {
 	struct breach *breach;		/* -t: the largest (bkeep.h), allocated at set-up */
 	unsigned int nbreach, breach_cap;	/* kept in breach[], its room */
 	struct breach breach_first;	/* the first (the trace's), if cnt.breaches */
+	struct warnings warn;		/* printed at set-up, kept for the summary */
 	struct trace *trace;		/* -T */
 	struct capture *capture;	/* --pcap */
 	struct series *series;		/* -I: the interval reports, or NULL */

@@ -183,6 +183,7 @@ static int fill_final(struct snap *s, struct run *r)
 	r->cnt.socket_drops = sk_drops(&r->sk);	/* once: every format agrees */
 	s->stop_reason = r->stop_reason;
 	s->end_ns = r->end_ns;
+	s->warn = &r->warn;
 	if (r->log) {
 		s->have_log = true;
 		s->logged = txlog_logged(r->log);

@@ -20,7 +20,8 @@
  * thread rewrites it without a lock: the sessions (the loop evicts and
  * reuses entries), the breaches (the loop fills them), the series' rows
  * (the reporter thread grows the array), the capture result, the log's
- * counts, the clock report (the sampler's readings) and the diagnosis.
+ * counts, the clock report (the sampler's readings), the warnings and the
+ * diagnosis.
  * A live snapshot has them absent (have_* false, n* 0).
  */
 #ifndef RANT_SNAP_H
@@ -43,6 +44,7 @@
 #include "session.h"
 #include "sweep.h"
 #include "transport.h"
+#include "warn.h"
 
 /* The percentiles every metric reports, and their JSON keys. */
 #define SNAP_NPCT 7
@@ -142,6 +144,7 @@ struct snap {
 	struct snap_breach_ctx breach_ctx;
 	unsigned int nbreach;
 	struct snap_breach *breach;
+	const struct warnings *warn;	/* printed at set-up (warn.h); NULL live */
 	bool have_clock;
 	struct clock_report clock;
 	struct hwts hwts;

@@ -355,6 +355,10 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 {
 	struct out jo = out_json_only(to), *o = &jo;
 
+	out_arr(o, "command_line");
+	for (int i = 0; i < c->argc; i++)
+		out_str(o, NULL, NULL, c->argv[i]);
+	out_arr_end(o);
 	out_obj(o, "config");
 	if (c->addr)
 		out_str(o, "address", NULL, c->addr);
@@ -424,6 +428,36 @@ static void print_head(struct out *o, const struct snap *s)
 	out_text(o, ", stopped: %s\n", s->stop_reason ? s->stop_reason : "?");
 }
 
+/*
+ * Every warning of the run (JSON: code, text, fix): those printed at
+ * set-up, the clock's and the log's; the text names their codes, the
+ * lines themselves were printed where they were found.
+ */
+static void print_warnings(struct out *o, const struct snap *s)
+{
+	const struct clock_report *cr = s->have_clock ? &s->clock : NULL;
+	unsigned int nrun = s->warn ? s->warn->n : 0, nclock = cr ? cr->nwarn : 0;
+	struct out jo = out_json_only(o);
+
+	out_arr(&jo, "warnings");
+	for (unsigned int i = 0; i < nrun; i++)
+		warn_print_one(o, s->warn->w[i].code, s->warn->w[i].text, s->warn->w[i].fix);
+	for (unsigned int i = 0; i < nclock; i++)
+		warn_print_one(o, cr->warn_code[i], cr->warn[i], cr->warn_fix[i]);
+	if (s->log_dropped)
+		warn_print_one(o, "log_dropped", "the log's writer fell behind: records were dropped from the log (not from the statistics)",
+			       "write the log to a faster disk, give a larger --log-buffer, or log less with -L");
+	out_arr_end(&jo);
+	if (!nrun && !nclock)
+		return;
+	out_text(o, "warnings: %u:", nrun + nclock);
+	for (unsigned int i = 0; i < nrun; i++)
+		out_text(o, " %s", s->warn->w[i].code);
+	for (unsigned int i = 0; i < nclock; i++)
+		out_text(o, " %s", cr->warn_code[i]);
+	out_text(o, " (each printed with its fix; the JSON's warnings)\n");
+}
+
 void summary_print(struct out *o, const struct snap *s)
 {
 	struct out jo = out_json_only(o);
@@ -453,6 +487,7 @@ void summary_print(struct out *o, const struct snap *s)
 	out_arr_end(&jo);
 	if (s->have_clock)
 		clock_print(o, &s->clock, s->hw, &s->hwts);
+	print_warnings(o, s);
 	out_obj_end(o);
 	out_doc_end(o);
 }

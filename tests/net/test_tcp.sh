@@ -225,7 +225,15 @@ udp_sweep() {
 	grep -Eq '^warning: -m (64|256|1024|1472) ' "$WORK/e1.txt"
 	check_fail $? "a fragmentation warning for a size that fits MTU $mtu"
 	[ "$(jqv "$WORK/e1.json" .config.transport)" = udp ]; check_err $? "transport is not udp"
-	log_test "UDP sweep of 6 sizes: one JSON, positive bandwidth, warnings above MTU $mtu"
+	# the same warnings in the record: the JSON's warnings and the HTML page
+	[ "$(jq -c '[.warnings[] | select(.code == "ip_fragmentation") | .text[0:7]]' \
+		"$WORK/e1.json")" = '["-m 4096","-m 1638"]' ]
+	check_err $? "JSON warnings: $(jq -c .warnings "$WORK/e1.json")"
+	"$PYTHON" "$TOP/tools/rant-plot" html "$WORK/page" "$WORK/e1.json" >/dev/null 2>&1
+	check_err $? "rant-plot html failed"
+	grep -q 'ip_fragmentation.*-m 4096 is above the path MTU' "$WORK/page/index.html"
+	check_err $? "the HTML page has no fragmentation warning"
+	log_test "UDP sweep of 6 sizes: one JSON, positive bandwidth, warnings above MTU $mtu (text, JSON, HTML)"
 }
 
 # The reflector goes away mid-run: the emitter counts the loss and ends

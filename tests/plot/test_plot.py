@@ -369,6 +369,30 @@ class TestFixtures(PlotCase):
         self.assertEqual(os.listdir(os.path.join(self.dir, "report")),
                          ["index.html"])
 
+    def test_html_has_warnings_command_line_and_schedule(self):
+        doc = run_doc(command_line=["rant", "-a", "10.0.0.2", "--interval",
+                                    "100"],
+                      warnings=[{"code": "rt_throttle",
+                                 "text": "real-time throttling is on",
+                                 "fix": "sysctl kernel.sched_rt_runtime_us=-1"}])
+        doc["counts"].update(missed_slots=10864, loss_pct=0.0)
+        doc["config"]["interval_ns"] = 100000
+        doc["metrics"]["rtt_intended"] = stats(1000, 9990, (20000,) * 3 +
+                                               (9900000000,) * 4, 9912000000)
+        j = self.write("w.json", doc)
+        self.plot("html", "page", j)
+        with open(os.path.join(self.dir, "page", "index.html"),
+                  encoding="utf-8") as f:
+            page = f.read()
+        # the warnings come before the summary table
+        self.assertLess(page.index("rt_throttle"), page.index("stop"))
+        for text in ("real-time throttling is on",
+                     "sysctl kernel.sched_rt_runtime_us=-1",
+                     "rant -a 10.0.0.2 --interval 100", "missed_slots",
+                     "10864", "rtt_intended p50 / p99 / max",
+                     "<summary>configuration</summary>", "interval_ns"):
+            self.assertIn(text, page)
+
     def test_svg(self):
         j = self.write("s.json", run_doc())
         files, _ = self.plot("dist", j, "--svg", "-d", "pics")
