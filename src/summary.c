@@ -428,6 +428,77 @@ static void print_head(struct out *o, const struct snap *s)
 	out_text(o, ", stopped: %s\n", s->stop_reason ? s->stop_reason : "?");
 }
 
+#define P99 3	/* snap_pcts[P99] is 99 */
+
+/* ns as a reader takes it in: ns, us, ms or s, three or four digits. */
+static const char *human_ns(int64_t ns, char *buf, size_t len)
+{
+	double a = (double)(ns < 0 ? -ns : ns);
+
+	if (a < 10000)
+		snprintf(buf, len, "%" PRId64 " ns", ns);
+	else if (a < 10e6)
+		snprintf(buf, len, "%.1f us", (double)ns / 1e3);
+	else if (a < 10e9)
+		snprintf(buf, len, "%.1f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.2f s", (double)ns / 1e9);
+	return buf;
+}
+
+/* -I: the interval with the largest p99, or NULL. */
+static const struct series_row *worst_interval(const struct snap *s)
+{
+	const struct series_row *w = NULL;
+
+	for (size_t i = 0; s->have_series && i < s->series.n; i++) {
+		const struct series_row *r = &s->series.rows[i];
+
+		if (r->samples && (!w || r->p99 > w->p99))
+			w = r;
+	}
+	return w;
+}
+
+/*
+ * The lines that must not be missed, first: a closed loop that fell
+ * behind its schedule (its rtt measured from when each ping left hides
+ * the queue; rtt_intended, from the slot, shows it), with the share of
+ * the run's slots missed, and with -I the worst interval's p99. JSON:
+ * "headline", the same numbers.
+ */
+static void print_headline(struct out *o, const struct snap *s)
+{
+	const struct rant_cfg *c = s->cfg;
+	const struct snap_stats *p = &s->metric[s->primary], *ri = &s->rtt_intended;
+	const struct series_row *w = worst_interval(s);
+	bool queue = s->emit && c->interval_ns && !c->open_loop && s->cnt.missed_slots &&
+		     s->have_rtt_intended && ri->st.samples;
+	double slots = (double)(s->end_ns - s->start_ns) / (double)(c->interval_ns ? c->interval_ns : 1);
+	double share = slots > 0 ? 100.0 * (double)s->cnt.missed_slots / slots : 0;
+	char a[32], b[32], m[32];
+
+	out_obj(o, "headline");
+	if (queue) {
+		share = share > 100 ? 100 : share;
+		out_text(o, "closed loop behind its schedule: rtt_intended p99 %s (max %s) beside %s p99 %s; %"
+			 PRIu64 " slots missed, %.1f%% of the run's: its pings waited for late pongs and left late, catching up (rtt hides that queue; --open-loop does not wait)\n",
+			 human_ns(ri->pct[P99], a, sizeof(a)), human_ns(ri->st.max, m, sizeof(m)),
+			 p->key, human_ns(p->pct[P99], b, sizeof(b)), s->cnt.missed_slots, share);
+		out_i64(o, "rtt_intended_p99", NULL, ri->pct[P99]);
+		out_i64(o, "rtt_intended_max", NULL, ri->st.max);
+		out_dbl(o, "catch_up_pct", NULL, share);
+	}
+	if (w) {
+		out_text(o, "worst interval (-I): %s p99 %s at %.1f s (the run's p99 %s)\n",
+			 p->key, human_ns(w->p99, a, sizeof(a)), (double)w->t_ns / NS_PER_SEC,
+			 human_ns(p->pct[P99], b, sizeof(b)));
+		out_i64(o, "worst_interval_p99", NULL, w->p99);
+		out_i64(o, "worst_interval_t_ns", NULL, w->t_ns);
+	}
+	out_obj_end(o);
+}
+
 /*
  * Every warning of the run (JSON: code, text, fix): those printed at
  * set-up, the clock's and the log's; the text names their codes, the
@@ -464,6 +535,7 @@ void summary_print(struct out *o, const struct snap *s)
 
 	out_obj(o, NULL);
 	print_head(o, s);
+	print_headline(o, s);
 	print_counts(o, s);
 	if (s->have_sessions)
 		sessions_print(o, &s->sessions);
