@@ -474,7 +474,8 @@ static void print_headline(struct out *o, const struct snap *s)
 	const struct series_row *w = worst_interval(s);
 	bool queue = s->emit && c->interval_ns && !c->open_loop && s->cnt.missed_slots &&
 		     s->have_rtt_intended && ri->st.samples;
-	double slots = (double)(s->end_ns - s->start_ns) / (double)(c->interval_ns ? c->interval_ns : 1);
+	double slots = (double)(s->end_ns - s->start_ns) /
+		       (double)(c->interval_ns ? c->interval_ns : 1);
 	double share = slots > 0 ? 100.0 * (double)s->cnt.missed_slots / slots : 0;
 	char a[32], b[32], m[32];
 
