@@ -664,6 +664,7 @@ static void emit_warn_mtu(struct run *r)
 		return;
 	/* IP and UDP headers, and the format's (--ptp-mode's PTP header) */
 	room = (uint32_t)mtu - (v6 ? 48 : 28) - r->fmt.f->caps.overhead;
+	r->frag_above = room;
 	for (unsigned int i = 0; i < c->nsizes; i++)
 		if (c->sizes[i] > room)
 			warn_add(&r->warn, r->text, "ip_fragmentation",

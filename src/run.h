@@ -67,6 +67,7 @@ struct run {
 	struct sweep_point sweep[RANT_MAX_SIZES];
 	unsigned int nsweep;		/* sizes of a sweep; 0 without one */
 	unsigned int sweep_idx;		/* the size being measured */
+	uint32_t frag_above;		/* UDP payload the path MTU allows; 0 unknown */
 	struct hist *rtt_intended;	/* emitter with --interval: RTT from the slot's time */
 	struct ol_table flight;		/* --open-loop: the pings in flight */
 };

@@ -80,6 +80,8 @@ struct snap_size {
 	uint32_t size;
 	uint64_t sent, lost;
 	struct snap_stats rtt;
+	bool delack;			/* its round trips wait on a delayed ACK
+					 * (diagnose.h) */
 };
 
 /* What a breach's breakdown needs besides the transaction. */
@@ -132,6 +134,12 @@ struct snap {
 	bool have_fit;
 	struct sweep_fit fit;		/* through the medians of the measured sizes */
 	unsigned int nfitted;		/* sizes with samples */
+	uint32_t fitted_size[RANT_MAX_SIZES];	/* those sizes, their p50s */
+	int64_t fitted_p50[RANT_MAX_SIZES];
+	unsigned int nregimes;		/* where one line does not hold (sweep.h),
+					 * indices into fitted_size */
+	struct sweep_regime regime[RANT_MAX_SIZES];
+	uint32_t frag_above;		/* UDP payload above which IP fragments; 0 */
 	/* final only */
 	bool have_diagnosis;
 	char diagnosis[512];

@@ -28,6 +28,24 @@ static double loss_pct(const struct counts *c)
 	return c->sent ? 100.0 * (double)c->lost / (double)c->sent : 0.0;
 }
 
+#define P99 3	/* snap_pcts[P99] is 99 */
+
+/* ns as a reader takes it in: ns, us, ms or s, three or four digits. */
+static const char *human_ns(int64_t ns, char *buf, size_t len)
+{
+	double a = (double)(ns < 0 ? -ns : ns);
+
+	if (a < 10000)
+		snprintf(buf, len, "%" PRId64 " ns", ns);
+	else if (a < 10e6)
+		snprintf(buf, len, "%.1f us", (double)ns / 1e3);
+	else if (a < 10e9)
+		snprintf(buf, len, "%.1f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.2f s", (double)ns / 1e9);
+	return buf;
+}
+
 /* The log's lines written, left out (-L), overwritten (-S), dropped. */
 static void print_log_counts(struct out *o, const struct snap *s)
 {
@@ -272,6 +290,73 @@ static void print_histogram(struct out *to, const struct snap *s)
 
 /* -m LIST or RANGE: a row per size, and the line fitted through the
  * medians; JSON "sizes" (each with the rtt statistics) and "fit". */
+/* One regime of a sweep (sweep.h): its sizes, its line or its level. */
+static void print_regime(struct out *o, const struct snap *s, const struct sweep_regime *g)
+{
+	const struct sweep_fit *f = &g->fit;
+	char a[32];
+
+	out_obj(o, NULL);
+	out_u64(o, "from", "  %u", s->fitted_size[g->first]);
+	out_u64(o, "to", "-%u bytes: ", s->fitted_size[g->last]);
+	if (g->sloped) {
+		out_dbl(o, "offset_ns", "%.0f ns", f->offset_ns);
+		out_dbl(o, "ns_per_byte", " + %.4f ns/byte", f->ns_per_byte);
+		out_dbl(o, "bandwidth_bps", " (%.3g Gbit/s)", f->bandwidth_bps / 1e9);
+		out_null(o, "level_ns");
+	} else {
+		out_text(o, "%s%s", human_ns(g->level_ns, a, sizeof(a)),
+			 g->first == g->last ? " (one size)" : " flat (no cost per byte)");
+		out_null(o, "offset_ns");
+		out_null(o, "ns_per_byte");
+		out_null(o, "bandwidth_bps");
+		out_i64(o, "level_ns", NULL, g->level_ns);
+	}
+	out_str(o, "then", g->ends == SWEEP_END ? "\n" : "; then %s\n",
+		g->ends == SWEEP_END ? "" : sweep_break_name(g->ends));
+	out_obj_end(o);
+}
+
+/* The line through the medians when one holds, else where it breaks. */
+static void print_sweep_fit(struct out *o, const struct snap *s)
+{
+	bool one = s->nregimes == 1 && s->regime[0].sloped;
+
+	if (!s->have_fit) {
+		out_text(o, "  fit: needs the medians of two sizes or more\n");
+		out_null(o, "fit");
+	} else if (!one) {
+		out_text(o, "  fit of p50: no one line holds (%s), by regime:\n",
+			 s->nregimes > 1 ? "the sizes break" : "its slope is not positive");
+		out_null(o, "fit");
+	} else {
+		out_text(o, "  fit of p50: %.0f ns + %.4f ns/byte (%.3g Gbit/s)\n",
+			 s->fit.offset_ns, s->fit.ns_per_byte, s->fit.bandwidth_bps / 1e9);
+		out_obj(o, "fit");
+		out_dbl(o, "offset_ns", NULL, s->fit.offset_ns);
+		out_dbl(o, "ns_per_byte", NULL, s->fit.ns_per_byte);
+		out_dbl(o, "bandwidth_bps", NULL, s->fit.bandwidth_bps);
+		out_obj_end(o);
+	}
+	if (s->frag_above)
+		out_u64(o, "fragments_above", NULL, s->frag_above);
+	else
+		out_null(o, "fragments_above");
+	if (one || !s->have_fit) {
+		struct out jo = out_json_only(o);
+
+		out_arr(&jo, "regimes");
+		for (unsigned int i = 0; i < s->nregimes; i++)
+			print_regime(&jo, s, &s->regime[i]);
+		out_arr_end(&jo);
+		return;
+	}
+	out_arr(o, "regimes");
+	for (unsigned int i = 0; i < s->nregimes; i++)
+		print_regime(o, s, &s->regime[i]);
+	out_arr_end(o);
+}
+
 static void print_sweep(struct out *o, const struct snap *s)
 {
 	struct out jo = out_json_only(o);
@@ -288,6 +373,7 @@ static void print_sweep(struct out *o, const struct snap *s)
 		out_u64(&jo, "size", NULL, z->size);
 		out_u64(&jo, "sent", NULL, z->sent);
 		out_u64(&jo, "lost", NULL, z->lost);
+		out_bool(&jo, "delayed_ack", NULL, z->delack);
 		out_obj(&jo, "metrics");
 		print_stats(&jo, &z->rtt);
 		out_obj_end(&jo);
@@ -295,25 +381,12 @@ static void print_sweep(struct out *o, const struct snap *s)
 		if (!z->rtt.st.samples)
 			out_text(o, "  %8u %9d %7" PRIu64 "   (not measured)\n", z->size, 0, z->lost);
 		else
-			out_text(o, "  %8u %9" PRIu64 " %7" PRIu64 " %9" PRId64 " %9" PRId64 " %9" PRId64 "\n",
+			out_text(o, "  %8u %9" PRIu64 " %7" PRIu64 " %9" PRId64 " %9" PRId64 " %9" PRId64 "%s\n",
 				 z->size, z->rtt.st.samples, z->lost, z->rtt.st.min, z->rtt.pct[0],
-				 z->rtt.pct[3]);
+				 z->rtt.pct[P99], z->delack ? "  delayed ACK (Nagle)" : "");
 	}
 	out_arr_end(o);
-	if (!s->have_fit) {
-		out_text(o, "  fit: needs the medians of two sizes or more\n");
-		out_null(o, "fit");
-		return;
-	}
-	out_text(o, "  fit of p50: %.0f ns + %.4f ns/byte", s->fit.offset_ns, s->fit.ns_per_byte);
-	if (s->fit.bandwidth_bps > 0)
-		out_text(o, " (%.3g Gbit/s)", s->fit.bandwidth_bps / 1e9);
-	out_text(o, "\n");
-	out_obj(o, "fit");
-	out_dbl(o, "offset_ns", NULL, s->fit.offset_ns);
-	out_dbl(o, "ns_per_byte", NULL, s->fit.ns_per_byte);
-	out_dbl(o, "bandwidth_bps", NULL, s->fit.bandwidth_bps);
-	out_obj_end(o);
+	print_sweep_fit(o, s);
 }
 
 /* --allow and --key in the JSON's config. */
@@ -426,24 +499,6 @@ static void print_head(struct out *o, const struct snap *s)
 	if (s->emit && s->peer_body)
 		out_text(o, " (reflector: %s)", source_name(s->peer_hw));
 	out_text(o, ", stopped: %s\n", s->stop_reason ? s->stop_reason : "?");
-}
-
-#define P99 3	/* snap_pcts[P99] is 99 */
-
-/* ns as a reader takes it in: ns, us, ms or s, three or four digits. */
-static const char *human_ns(int64_t ns, char *buf, size_t len)
-{
-	double a = (double)(ns < 0 ? -ns : ns);
-
-	if (a < 10000)
-		snprintf(buf, len, "%" PRId64 " ns", ns);
-	else if (a < 10e6)
-		snprintf(buf, len, "%.1f us", (double)ns / 1e3);
-	else if (a < 10e9)
-		snprintf(buf, len, "%.1f ms", (double)ns / 1e6);
-	else
-		snprintf(buf, len, "%.2f s", (double)ns / 1e9);
-	return buf;
 }
 
 /* -I: the interval with the largest p99, or NULL. */
