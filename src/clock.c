@@ -384,6 +384,10 @@ void clock_report(const struct clock *c, struct clock_report *cr)
 	cr->interval_ns = c->cfg.interval_ns;
 	cr->have_ts_info = c->have_ts_info;
 	cr->ts_info = c->ts_info;
+	cr->stream = c->cfg.stream;
+	cr->one_host = c->cfg.one_host;
+	if (c->cfg.theta_unusable)
+		snprintf(cr->theta_why, sizeof(cr->theta_why), "%s", c->cfg.theta_unusable);
 	report_phc(c, cr);
 	report_peer(c, cr);
 	clock_judge(cr);
@@ -506,6 +510,22 @@ static void untrust_hosts(struct clock_report *cr, const char *why)
 	snprintf(cr->hosts_why, sizeof(cr->hosts_why), "%s", why);
 }
 
+/*
+ * Over TCP a stamp is a segment's: Nagle, coalescing and delayed ACKs
+ * move a message's bytes between segments, so the four stamps need not
+ * be of one packet each way, and theta is then no offset. Set-up knows
+ * one case (Nagle with --writes); the spread of theta shows the others.
+ */
+static void judge_theta(struct clock_report *cr)
+{
+	if (!cr->stream || cr->theta_why[0] || !cr->peer_samples)
+		return;
+	if (cr->peer_max_ns - cr->peer_min_ns > 2 * cr->max_offset_ns)
+		snprintf(cr->theta_why, sizeof(cr->theta_why),
+			 "over TCP a stamp is a segment's, and theta spread from %+" PRId64 " to %+" PRId64 " ns: coalescing or delayed ACKs moved the messages' stamps",
+			 cr->peer_min_ns, cr->peer_max_ns);
+}
+
 /* Emitter with --one-way: the two hosts' clocks must agree. */
 static void judge_hosts(struct clock_report *cr)
 {
@@ -513,6 +533,16 @@ static void judge_hosts(struct clock_report *cr)
 	char why[CLOCK_WHY_LEN];
 	double over;
 
+	if (cr->one_host && !cr->hw)
+		return;		/* one kernel clock stamps both ends */
+	if (cr->theta_why[0]) {
+		untrust_hosts(cr, "theta is no offset here (see the clock report)");
+		warn(cr, "one_way_theta_unusable",
+		     "--nodelay (or one write per message), or one-way delays from synchronised clocks",
+		     "--one-way: theta is no offset: %s: owd_fwd and owd_back are untrusted",
+		     cr->theta_why);
+		return;
+	}
 	if (!cr->peer_samples) {
 		untrust_hosts(cr, "the hosts' clock offset is unknown");
 		warn(cr, "one_way_no_stamps",
@@ -547,6 +577,8 @@ void clock_judge(struct clock_report *cr)
 		judge_phc(cr);
 	if (cr->emit)
 		judge_peer(cr);
+	if (cr->emit)
+		judge_theta(cr);
 	if (cr->emit && cr->one_way)
 		judge_hosts(cr);
 }
@@ -637,11 +669,22 @@ static void print_phc(struct out *o, const struct clock_report *cr)
 /* Between the hosts (emitter): theta's median and drift. */
 static void print_peer(struct out *o, const struct clock_report *cr)
 {
-	bool have = cr->peer_samples > 0, text = cr->emit && have;
+	bool have = cr->peer_samples > 0 && !cr->theta_why[0], text = cr->emit && have;
 
+	if (cr->emit && cr->one_host)
+		out_text(o, "  peer: the reflector is on this host: %s\n", cr->hw ?
+			 "its NIC clock may still be another port's" :
+			 "one clock stamps both ends, so one-way delays need no offset");
+	out_bool(o, "one_host", NULL, cr->one_host);
+	if (cr->emit && cr->theta_why[0])
+		out_text(o, "  peer: theta unusable, not an offset: %s\n", cr->theta_why);
+	if (cr->theta_why[0])
+		out_str(o, "theta_unusable", NULL, cr->theta_why);
+	else
+		out_null(o, "theta_unusable");
 	if (text)
 		out_text(o, "  peer: reflector's wire clock - emitter's (theta, if the paths are symmetric)");
-	else if (cr->emit)
+	else if (cr->emit && !cr->peer_samples && !cr->theta_why[0])
 		out_text(o, "  peer: no transaction carried all four wire stamps (the reflector's travel in pongs of 72 bytes or more)\n");
 	out_i64_or_null(o, "peer_offset_ns", text ? " %+" PRId64 " ns" : NULL, have,
 			cr->peer_offset_ns);

@@ -389,15 +389,39 @@ static int load_key(struct run *r)
 
 /* The clock checks: the wire stamps' source is known once the transport
  * is open. */
+/* The emitter's peer is an address of this host (its network namespace):
+ * a socket can bind to it. */
+static bool peer_is_local(const struct sk *sk)
+{
+	struct sockaddr_storage a = sk->peer;
+	int fd = socket(sk->family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	bool local;
+
+	if (fd < 0)
+		return false;
+	if (a.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&a)->sin6_port = 0;
+	else
+		((struct sockaddr_in *)&a)->sin_port = 0;
+	local = !bind(fd, (struct sockaddr *)&a, sk->peer_len);
+	close(fd);
+	return local;
+}
+
 static int open_clock(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
+	bool emit = c->mode == MODE_EMIT, stream = r->tp->caps.stream;
 	struct clock_cfg cc = {
-		.iface = c->iface, .hw = r->sk.hw, .emit = c->mode == MODE_EMIT,
+		.iface = c->iface, .hw = r->sk.hw, .emit = emit,
 		.one_way = c->one_way, .ack = r->tp->caps.ack_stamps,
 		.max_offset_ns = c->max_clock_offset_ns,
 		.interval_ns = c->phc_interval_ns, .hugepages = c->hugepages,
+		.stream = stream, .one_host = emit && r->sk.peer_len && peer_is_local(&r->sk),
 	};
+
+	if (stream && !c->nodelay && !c->cork && c->writes > 1)
+		cc.theta_unusable = "over TCP with Nagle on and --writes: a message's last write waits for the ACK of its first, so its stamps are not of one packet each way";
 	char err[256];
 	int ret;
 

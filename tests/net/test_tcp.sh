@@ -136,8 +136,15 @@ tcp_nagle() {
 	p50=$(jqv "$WORK/e1.json" '.metrics.emit_ack.percentiles."50"')
 	in_range "${p50:-0}" 30000000 70000000
 	check_err $? "emit_ack p50 $p50 ns: the ACK of the message's last byte should wait too"
+	# theta is no offset when Nagle holds the second write: marked, not printed
+	jqv "$WORK/e1.json" .clock.theta_unusable | grep -q 'Nagle on and --writes'
+	check_err $? "theta_unusable: $(jqv "$WORK/e1.json" .clock.theta_unusable)"
+	[ "$(jqv "$WORK/e1.json" .clock.peer_offset_ns)" = null ]
+	check_err $? "theta printed as an offset: $(jqv "$WORK/e1.json" .clock.peer_offset_ns) ns"
+	grep -q '^  peer: theta unusable, not an offset: over TCP with Nagle on' "$WORK/e1.txt"
+	check_err $? "the text does not mark theta unusable: $(grep '^  peer' "$WORK/e1.txt")"
 	n=$(counts_agree 1)
-	log_test "--tcp --writes 2, Nagle on: p50 near 40 ms, diagnosed; $n transactions agree"
+	log_test "--tcp --writes 2, Nagle on: p50 near 40 ms, diagnosed, theta marked unusable; $n transactions agree"
 }
 
 tcp_nodelay() {
