@@ -75,8 +75,8 @@ int main(int argc, char **argv)
 	if (run.series)
 		series_finish(run.series, monotonic_ns());	/* -I: the last lines */
 
-	for (unsigned int i = 0; i < run.nbreach; i++)
-		breach_report(&run, &run.breach[i]);
+	bkeep_sort(run.breach, run.nbreach);	/* largest first, for the text and the JSON */
+	breach_report(&run);
 	status = report_end(&run) ? EXIT_RUN : EXIT_DONE;
 	if (status == EXIT_DONE)
 		status = run_status(&run, ret);

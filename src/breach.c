@@ -115,7 +115,7 @@ static void print_trace_note(FILE *f, const struct run *r)
 		dir, j && strcmp(j, "-") ? " --json " : "", j && strcmp(j, "-") ? j : "");
 }
 
-void breach_report(const struct run *r, const struct breach *b)
+static void report_one(const struct run *r, const struct breach *b, bool first)
 {
 	struct out o = { .t = r->text };
 	struct snap_breach_ctx ctx;
@@ -123,7 +123,29 @@ void breach_report(const struct run *r, const struct breach *b)
 
 	snap_breach_take(r, b, &ctx, &sb);
 	breach_print(&o, &ctx, &sb);
-	if (r->trace && b == &r->breach[0])
+	if (r->trace && first)
 		print_trace_note(o.t, r);
-	fflush(o.t);
+}
+
+void breach_report(const struct run *r)
+{
+	const char *j = r->cfg->json_path;
+	uint64_t shown = 0;
+
+	if (!r->cnt.breaches)
+		return;
+	report_one(r, &r->breach_first, true);
+	shown++;
+	for (unsigned int i = 0; i < r->nbreach && shown < BREACH_TEXT; i++) {
+		if (r->breach[i].rec.seq == r->breach_first.rec.seq)
+			continue;
+		report_one(r, &r->breach[i], false);
+		shown++;
+	}
+	if (r->cnt.breaches > shown)
+		fprintf(r->text, "\n%" PRIu64 " more breaches (%" PRIu64 " in all; above: the first, "
+			"then the largest), the %u largest kept in the JSON's breaches%s%s%s\n",
+			r->cnt.breaches - shown, r->cnt.breaches, r->nbreach,
+			j ? " (" : " (-j FILE to keep them", j ? j : "", ", --breach-keep N)");
+	fflush(r->text);
 }

@@ -14,10 +14,16 @@ void breach_print(struct out *o, const struct snap_breach_ctx *ctx,
 		  const struct snap_breach *b);
 
 struct run;
-struct breach;
 
-/* The breakdown of breach b of r, as text, at the time it is complete;
- * after the first, what became of the trace (-T). */
-void breach_report(const struct run *r, const struct breach *b);
+/* Breakdowns printed in the text at the end of a run. */
+#define BREACH_TEXT 3
+
+/*
+ * The breaches of r as text once the run is over (r's kept breaches
+ * sorted, bkeep_sort()): the first (after it, what became of the trace,
+ * -T), then the largest up to BREACH_TEXT, then how many more there were
+ * and where the largest are kept.
+ */
+void breach_report(const struct run *r);
 
 #endif

@@ -384,6 +384,10 @@ void clock_report(const struct clock *c, struct clock_report *cr)
 	cr->interval_ns = c->cfg.interval_ns;
 	cr->have_ts_info = c->have_ts_info;
 	cr->ts_info = c->ts_info;
+	cr->stream = c->cfg.stream;
+	cr->one_host = c->cfg.one_host;
+	if (c->cfg.theta_unusable)
+		snprintf(cr->theta_why, sizeof(cr->theta_why), "%s", c->cfg.theta_unusable);
 	report_phc(c, cr);
 	report_peer(c, cr);
 	clock_judge(cr);
@@ -391,13 +395,19 @@ void clock_report(const struct clock *c, struct clock_report *cr)
 
 /* ---- the judgement ---- */
 
-__attribute__((format(printf, 2, 3)))
-static void warn(struct clock_report *cr, const char *fmt, ...)
+#define FIX_PHC2SYS "run phc2sys (config.sh's ptp_phc2sys step, or the command in the text)"
+#define FIX_HOSTS "synchronise the hosts' clocks (PTP between them, or phc2sys between two ports of one host)"
+
+/* A warning of the report, with its code and fix for the JSON (warn.h). */
+__attribute__((format(printf, 4, 5)))
+static void warn(struct clock_report *cr, const char *code, const char *fix, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (cr->nwarn >= CLOCK_MAX_WARNINGS)
 		return;
+	cr->warn_code[cr->nwarn] = code;
+	cr->warn_fix[cr->nwarn] = fix;
 	va_start(ap, fmt);
 	vsnprintf(cr->warn[cr->nwarn++], CLOCK_WARNING_LEN, fmt, ap);
 	va_end(ap);
@@ -429,7 +439,9 @@ static void judge_sampler(struct clock_report *cr)
 	expect = cr->phc_span_s * NS_PER_SEC / (double)cr->interval_ns + 1;
 	if (cr->phc_sum.samples >= expect / 2)
 		return;
-	warn(cr, "only %u PHC readings in %.1f s (about %.0f expected, one every %.3f s): the sampler thread was kept off the CPU (SCHED_FIFO spinners on every other CPU?)",
+	warn(cr, "clock_sampler_starved",
+	     "leave a CPU without SCHED_FIFO spinners for the PHC sampler thread",
+	     "only %u PHC readings in %.1f s (about %.0f expected, one every %.3f s): the sampler thread was kept off the CPU (SCHED_FIFO spinners on every other CPU?)",
 	     cr->phc_sum.samples, cr->phc_span_s, expect, (double)cr->interval_ns / NS_PER_SEC);
 }
 
@@ -446,18 +458,21 @@ static void judge_phc(struct clock_report *cr)
 	phc2sys_fix(cr, fix, sizeof(fix));
 	if (!cr->have_phc_samples) {
 		untrust_local(cr, "the NIC clock was not compared with the system clock");
-		warn(cr, "cannot compare the NIC clock with the system clock: %s: %s (system-clock stamps against NIC stamps) are not checked",
+		warn(cr, "clock_phc_unchecked", "let rant read the NIC's PHC (/dev/ptpN, as root)",
+		     "cannot compare the NIC clock with the system clock: %s: %s (system-clock stamps against NIC stamps) are not checked",
 		     cr->phc_error, comps);
 		return;
 	}
 	if (cr->phc_read_errors)
-		warn(cr, "%u of %u PHC readings of %s failed", cr->phc_read_errors,
+		warn(cr, "clock_phc_read_errors", "see the kernel log (dmesg) about the NIC's PHC",
+		     "%u of %u PHC readings of %s failed", cr->phc_read_errors,
 		     cr->phc_read_errors + s->samples, cr->phc);
 	if (s->offset_max_abs_ns > bound) {
 		snprintf(why, sizeof(why), "PHC and system clock differ by up to %" PRId64 " ns",
 			 s->offset_max_abs_ns);
 		untrust_local(cr, why);
-		warn(cr, "the PHC %s and the system clock differ by up to %" PRId64 " ns (%+" PRId64 " ns at start, %+" PRId64 " ns at end), more than --max-clock-offset %" PRId64 " ns: %s are untrusted: %s",
+		warn(cr, "clock_phc_offset", FIX_PHC2SYS,
+		     "the PHC %s and the system clock differ by up to %" PRId64 " ns (%+" PRId64 " ns at start, %+" PRId64 " ns at end), more than --max-clock-offset %" PRId64 " ns: %s are untrusted: %s",
 		     cr->phc, s->offset_max_abs_ns, s->offset_start_ns, s->offset_end_ns, bound,
 		     comps, fix);
 	}
@@ -466,7 +481,8 @@ static void judge_phc(struct clock_report *cr)
 		snprintf(why, sizeof(why), "PHC drifts %+.0f ppb from the system clock",
 			 s->drift_ppb);
 		untrust_local(cr, why);
-		warn(cr, "the PHC %s drifts %+.0f ppb from the system clock: %+.0f ns over the %.1f s checked, more than --max-clock-offset %" PRId64 " ns: %s are untrusted: %s",
+		warn(cr, "clock_phc_drift", FIX_PHC2SYS,
+		     "the PHC %s drifts %+.0f ppb from the system clock: %+.0f ns over the %.1f s checked, more than --max-clock-offset %" PRId64 " ns: %s are untrusted: %s",
 		     cr->phc, s->drift_ppb, over, cr->phc_span_s, bound, comps, fix);
 	}
 	judge_sampler(cr);
@@ -481,7 +497,8 @@ static void judge_peer(struct clock_report *cr)
 	snprintf(cr->peer_why, sizeof(cr->peer_why),
 		 "the reflector's PHC and system clock disagree (in %" PRIu64 " of %" PRIu64 " pongs)",
 		 cr->pongs_clock_bad, cr->pongs);
-	warn(cr, "the reflector found its PHC and system clock apart by more than its --max-clock-offset (%" PRIu64 " of %" PRIu64 " pongs said so): reflect_rx and reflect_tx are untrusted: is phc2sys running on the reflector? Its own summary says by how much",
+	warn(cr, "clock_peer_phc", "run phc2sys on the reflector",
+	     "the reflector found its PHC and system clock apart by more than its --max-clock-offset (%" PRIu64 " of %" PRIu64 " pongs said so): reflect_rx and reflect_tx are untrusted: is phc2sys running on the reflector? Its own summary says by how much",
 	     cr->pongs_clock_bad, cr->pongs);
 }
 
@@ -493,6 +510,22 @@ static void untrust_hosts(struct clock_report *cr, const char *why)
 	snprintf(cr->hosts_why, sizeof(cr->hosts_why), "%s", why);
 }
 
+/*
+ * Over TCP a stamp is a segment's: Nagle, coalescing and delayed ACKs
+ * move a message's bytes between segments, so the four stamps need not
+ * be of one packet each way, and theta is then no offset. Set-up knows
+ * one case (Nagle with --writes); the spread of theta shows the others.
+ */
+static void judge_theta(struct clock_report *cr)
+{
+	if (!cr->stream || cr->theta_why[0] || !cr->peer_samples)
+		return;
+	if (cr->peer_max_ns - cr->peer_min_ns > 2 * cr->max_offset_ns)
+		snprintf(cr->theta_why, sizeof(cr->theta_why),
+			 "over TCP a stamp is a segment's, and theta spread from %+" PRId64 " to %+" PRId64 " ns: coalescing or delayed ACKs moved the messages' stamps",
+			 cr->peer_min_ns, cr->peer_max_ns);
+}
+
 /* Emitter with --one-way: the two hosts' clocks must agree. */
 static void judge_hosts(struct clock_report *cr)
 {
@@ -500,15 +533,28 @@ static void judge_hosts(struct clock_report *cr)
 	char why[CLOCK_WHY_LEN];
 	double over;
 
+	if (cr->one_host && !cr->hw)
+		return;		/* one kernel clock stamps both ends */
+	if (cr->theta_why[0]) {
+		untrust_hosts(cr, "theta is no offset here (see the clock report)");
+		warn(cr, "one_way_theta_unusable",
+		     "--nodelay (or one write per message), or one-way delays from synchronised clocks",
+		     "--one-way: theta is no offset: %s: owd_fwd and owd_back are untrusted",
+		     cr->theta_why);
+		return;
+	}
 	if (!cr->peer_samples) {
 		untrust_hosts(cr, "the hosts' clock offset is unknown");
-		warn(cr, "--one-way: no transaction carried all four wire stamps: the offset between the hosts' clocks is unknown, so owd_fwd and owd_back are untrusted");
+		warn(cr, "one_way_no_stamps",
+		     "give -m of 72 bytes or more, so that pongs carry the reflector's stamps",
+		     "--one-way: no transaction carried all four wire stamps: the offset between the hosts' clocks is unknown, so owd_fwd and owd_back are untrusted");
 		return;
 	}
 	if ((a < 0 ? -a : a) > bound) {
 		snprintf(why, sizeof(why), "the hosts' clocks differ by theta = %+" PRId64 " ns", a);
 		untrust_hosts(cr, why);
-		warn(cr, "--one-way: the reflector's clock is %+" PRId64 " ns from the emitter's (median theta, if the paths are symmetric), more than --max-clock-offset %" PRId64 " ns: the hosts' clocks are not synchronised as --one-way assumes (PTP between them, or phc2sys between two ports of one host), or the paths differ: owd_fwd and owd_back are untrusted",
+		warn(cr, "one_way_offset", FIX_HOSTS,
+		     "--one-way: the reflector's clock is %+" PRId64 " ns from the emitter's (median theta, if the paths are symmetric), more than --max-clock-offset %" PRId64 " ns: the hosts' clocks are not synchronised as --one-way assumes (PTP between them, or phc2sys between two ports of one host), or the paths differ: owd_fwd and owd_back are untrusted",
 		     a, bound);
 	}
 	over = cr->peer_drift_ppb * cr->peer_span_s;
@@ -516,7 +562,8 @@ static void judge_hosts(struct clock_report *cr)
 		snprintf(why, sizeof(why), "the hosts' clocks drift %+.0f ppb apart",
 			 cr->peer_drift_ppb);
 		untrust_hosts(cr, why);
-		warn(cr, "--one-way: the hosts' clocks drift %+.0f ppb apart: %+.0f ns over the %.1f s measured, more than --max-clock-offset %" PRId64 " ns: owd_fwd and owd_back are untrusted",
+		warn(cr, "one_way_drift", FIX_HOSTS,
+		     "--one-way: the hosts' clocks drift %+.0f ppb apart: %+.0f ns over the %.1f s measured, more than --max-clock-offset %" PRId64 " ns: owd_fwd and owd_back are untrusted",
 		     cr->peer_drift_ppb, over, cr->peer_span_s, bound);
 	}
 }
@@ -530,6 +577,8 @@ void clock_judge(struct clock_report *cr)
 		judge_phc(cr);
 	if (cr->emit)
 		judge_peer(cr);
+	if (cr->emit)
+		judge_theta(cr);
 	if (cr->emit && cr->one_way)
 		judge_hosts(cr);
 }
@@ -620,11 +669,22 @@ static void print_phc(struct out *o, const struct clock_report *cr)
 /* Between the hosts (emitter): theta's median and drift. */
 static void print_peer(struct out *o, const struct clock_report *cr)
 {
-	bool have = cr->peer_samples > 0, text = cr->emit && have;
+	bool have = cr->peer_samples > 0 && !cr->theta_why[0], text = cr->emit && have;
 
+	if (cr->emit && cr->one_host)
+		out_text(o, "  peer: the reflector is on this host: %s\n", cr->hw ?
+			 "its NIC clock may still be another port's" :
+			 "one clock stamps both ends, so one-way delays need no offset");
+	out_bool(o, "one_host", NULL, cr->one_host);
+	if (cr->emit && cr->theta_why[0])
+		out_text(o, "  peer: theta unusable, not an offset: %s\n", cr->theta_why);
+	if (cr->theta_why[0])
+		out_str(o, "theta_unusable", NULL, cr->theta_why);
+	else
+		out_null(o, "theta_unusable");
 	if (text)
 		out_text(o, "  peer: reflector's wire clock - emitter's (theta, if the paths are symmetric)");
-	else if (cr->emit)
+	else if (cr->emit && !cr->peer_samples && !cr->theta_why[0])
 		out_text(o, "  peer: no transaction carried all four wire stamps (the reflector's travel in pongs of 72 bytes or more)\n");
 	out_i64_or_null(o, "peer_offset_ns", text ? " %+" PRId64 " ns" : NULL, have,
 			cr->peer_offset_ns);

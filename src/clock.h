@@ -50,6 +50,11 @@ struct clock_cfg {
 	int64_t max_offset_ns;		/* --max-clock-offset */
 	int64_t interval_ns;		/* --phc-interval; 0: at start and end only */
 	bool hugepages;			/* -G: theta's histogram in hugepages */
+	bool stream;			/* --tcp: a stamp is a segment's, not a message's */
+	const char *theta_unusable;	/* why theta cannot be an offset (set-up
+					 * knows: Nagle with --writes), or NULL */
+	bool one_host;			/* the reflector's address is this host's:
+					 * one clock on both ends */
 };
 
 struct clock;
@@ -129,8 +134,12 @@ struct clock_report {
 	bool peer_trusted;		/* emitter: the reflector's */
 	bool hosts_trusted;		/* emitter: one-way delays */
 	char local_why[CLOCK_WHY_LEN], peer_why[CLOCK_WHY_LEN], hosts_why[CLOCK_WHY_LEN];
+	bool stream, one_host;		/* as clock_cfg */
+	char theta_why[CLOCK_WHY_LEN];	/* theta is no offset: why; "" usable */
 	unsigned int nwarn;
 	char warn[CLOCK_MAX_WARNINGS][CLOCK_WARNING_LEN];
+	const char *warn_code[CLOCK_MAX_WARNINGS];	/* stable, as warn.h's */
+	const char *warn_fix[CLOCK_MAX_WARNINGS];
 };
 
 /* The report at the end of the run (after clock_stop). */

@@ -142,6 +142,8 @@ static void emit_follow_up(struct emitter *e, uint64_t fu_seq, int64_t fu_t3)
 	for (unsigned int i = r->nbreach; i-- > 0;)
 		if (r->breach[i].rec.seq == fu_seq)
 			txrec_set_t3_wire(&r->breach[i].rec, fu_t3);
+	if (r->cnt.breaches && r->breach_first.rec.seq == fu_seq)
+		txrec_set_t3_wire(&r->breach_first.rec, fu_t3);
 	w = holdback_find(e->await, fu_seq);
 	if (!w || txrec_stamp(w, P_T3_WIRE) != TS_NONE)
 		return;
@@ -649,7 +651,7 @@ static int emit_sizes(struct emitter *e)
 }
 
 /* Datagrams above the path MTU are sent as IP fragments: say so. */
-static void emit_warn_mtu(const struct run *r)
+static void emit_warn_mtu(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 	bool v6 = r->sk.family == AF_INET6;
@@ -662,11 +664,13 @@ static void emit_warn_mtu(const struct run *r)
 		return;
 	/* IP and UDP headers, and the format's (--ptp-mode's PTP header) */
 	room = (uint32_t)mtu - (v6 ? 48 : 28) - r->fmt.f->caps.overhead;
+	r->frag_above = room;
 	for (unsigned int i = 0; i < c->nsizes; i++)
 		if (c->sizes[i] > room)
-			fprintf(r->text,
-				"warning: -m %u is above the path MTU to %s (%d bytes: at most %u bytes of UDP payload): each datagram is sent as IP fragments, and one lost fragment loses it\n",
-				c->sizes[i], c->addr, mtu, room);
+			warn_add(&r->warn, r->text, "ip_fragmentation",
+				 "keep -m within the UDP payload the path MTU allows (the text says how much), or raise the MTU",
+				 "-m %u is above the path MTU to %s (%d bytes: at most %u bytes of UDP payload): each datagram is sent as IP fragments, and one lost fragment loses it",
+				 c->sizes[i], c->addr, mtu, room);
 }
 
 int emit_run(struct run *r)

@@ -77,20 +77,17 @@ static int mark_breach(struct run *r, const struct txrec *rec, int64_t latency_n
 }
 
 /*
- * A transaction crossed -t: count it, keep it for the report, and at the
- * first one write the marker and freeze the trace, in that order (the
- * kernel refuses markers once tracing_on is 0; trace_breach does both).
+ * A transaction crossed -t: count it, keep the first and the largest for
+ * the report, and at the first one write the marker and freeze the
+ * trace, in that order (the kernel refuses markers once tracing_on is 0;
+ * trace_breach does both).
  */
 static void breach_seen(struct run *r, const struct txrec *rec,
 			int64_t latency_ns)
 {
-	r->cnt.breaches++;
-	if (r->nbreach < RUN_MAX_BREACHES) {
-		struct breach *b = &r->breach[r->nbreach++];
-
-		b->rec = *rec;
-		b->latency_ns = latency_ns;
-	}
+	if (!r->cnt.breaches++)
+		r->breach_first = (struct breach){ .rec = *rec, .latency_ns = latency_ns };
+	bkeep_add(r->breach, &r->nbreach, r->breach_cap, rec, latency_ns);
 	if (r->trace && r->cnt.breaches == 1) {
 		r->trace_err = mark_breach(r, rec, latency_ns);
 	}

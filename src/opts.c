@@ -34,7 +34,7 @@ enum {
 	O_VERSION, O_MAX_SESSIONS, O_TCP, O_WRITES, O_NODELAY, O_QUICKACK, O_CORK,
 	O_PCAP, O_ALLOW, O_KEY, O_MAX_CLOCK_OFFSET, O_PHC_INTERVAL, O_ONE_WAY, O_PTP_MODE,
 	O_LOG_BUFFER, O_OPEN_LOOP, O_FOLLOW_LINKS, O_MAX_PER_ADDRESS, O_KEY_WINDOW,
-	O_TCP_IDLE_TIMEOUT, O_METRICS, O_METRICS_LISTEN, O_METRICS_BUCKETS,
+	O_TCP_IDLE_TIMEOUT, O_METRICS, O_METRICS_LISTEN, O_METRICS_BUCKETS, O_BREACH_KEEP,
 	O_MAX
 };
 
@@ -146,6 +146,9 @@ static const struct opt opt_table[] = {
 	  .help = "breach above US (RTT emitting, response reflecting): print the breakdown, exit 3" },
 	{ "continue", 'C', NULL, BOTH, T_FLAG, FIELD(cont), .needs = 't',
 	  .help = "keep running after a breach" },
+	{ "breach-keep", O_BREACH_KEEP, "N", BOTH, T_UINT, FIELD(breach_keep), .def = 64,
+	  .min = 1, .max = 1 << 20, .needs = 'C',
+	  .help = "with -C, keep the N largest breaches for the JSON (all are counted)" },
 	{ "log-threshold", 'L', "US", BOTH, T_NS, FIELD(log_threshold_ns), .min = 1,
 	  .max = 10 * NS_PER_SEC, .unit_ns = NS_PER_US, .needs = 'l',
 	  .help = "log only transactions above US" },
@@ -658,6 +661,8 @@ enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *c,
 	int opt;
 
 	set_defaults(c);
+	c->argc = argc;
+	c->argv = argv;
 	build_getopt(longopts, shortopts);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {

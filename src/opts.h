@@ -70,6 +70,9 @@ struct rant_cfg {
 	/* threshold and ftrace */
 	int64_t threshold_ns;		/* -t; 0 = off */
 	bool cont;			/* -C */
+	uint32_t breach_keep;		/* --breach-keep: the largest kept with -C */
+	int argc;			/* the command line, for the JSON */
+	char *const *argv;
 	int64_t log_threshold_ns;	/* -L; 0 = log everything */
 	bool trace_marker;		/* -T */
 	bool snapshot;			/* -S */

@@ -129,7 +129,7 @@ static long mem_available_kb(void)
  * emitter's columns with the reflector's, as when the pongs carry them.
  * 0, or -ENOSPC after one line.
  */
-static int check_log_room(const struct run *r)
+static int check_log_room(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 	bool emit = c->mode == MODE_EMIT;
@@ -146,8 +146,10 @@ static int check_log_room(const struct run *r)
 	if (outfile_free_bytes(&outputs_get(r->out, "-l")->f, &avail) || need <= avail)
 		return 0;	/* enough, or a stream (-l /dev/null, a FIFO) */
 	if (!known) {
-		fprintf(stderr, "warning: -l %s: at up to %" PRIu64 " transactions the log could reach %.1f MiB, and its file system has %.1f MiB free: if it fills, the run stops there (exit 2)\n",
-			c->log_path, records, (double)need / (1 << 20), (double)avail / (1 << 20));
+		warn_add(&r->warn, stderr, "log_room",
+			 "free some room, write the log elsewhere, give -c, or log less with -L",
+			 "-l %s: at up to %" PRIu64 " transactions the log could reach %.1f MiB, and its file system has %.1f MiB free: if it fills, the run stops there (exit 2)",
+			 c->log_path, records, (double)need / (1 << 20), (double)avail / (1 << 20));
 		return 0;
 	}
 	fprintf(stderr, "rant: -l %s: a log of up to %" PRIu64 " records needs about %.1f MiB, and its file system has %.1f MiB free: free some, write the log elsewhere, or give a smaller -c\n",
@@ -275,6 +277,16 @@ static int alloc_memory(struct run *r)
 			return -ENOMEM;
 		}
 	}
+	if (c->threshold_ns) {
+		r->breach_cap = c->cont ? c->breach_keep : 1;
+		r->breach = calloc(r->breach_cap, sizeof(*r->breach));
+		if (!r->breach) {
+			fprintf(stderr, "rant: cannot allocate %u breaches: %s: lower --breach-keep\n",
+				r->breach_cap, strerror(errno));
+			return -ENOMEM;
+		}
+		memset(r->breach, 0, r->breach_cap * sizeof(*r->breach));	/* touched now */
+	}
 	if (c->open_loop) {
 		size_t slots = ol_slots(c->timeout_ns + OL_TX_WAIT_NS, c->interval_ns);
 		int err = ol_create(&r->flight, slots, c->hugepages);
@@ -391,15 +403,39 @@ static int load_key(struct run *r)
 
 /* The clock checks: the wire stamps' source is known once the transport
  * is open. */
+/* The emitter's peer is an address of this host (its network namespace):
+ * a socket can bind to it. */
+static bool peer_is_local(const struct sk *sk)
+{
+	struct sockaddr_storage a = sk->peer;
+	int fd = socket(sk->family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	bool local;
+
+	if (fd < 0)
+		return false;
+	if (a.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&a)->sin6_port = 0;
+	else
+		((struct sockaddr_in *)&a)->sin_port = 0;
+	local = !bind(fd, (struct sockaddr *)&a, sk->peer_len);
+	close(fd);
+	return local;
+}
+
 static int open_clock(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
+	bool emit = c->mode == MODE_EMIT, stream = r->tp->caps.stream;
 	struct clock_cfg cc = {
-		.iface = c->iface, .hw = r->sk.hw, .emit = c->mode == MODE_EMIT,
+		.iface = c->iface, .hw = r->sk.hw, .emit = emit,
 		.one_way = c->one_way, .ack = r->tp->caps.ack_stamps,
 		.max_offset_ns = c->max_clock_offset_ns,
 		.interval_ns = c->phc_interval_ns, .hugepages = c->hugepages,
+		.stream = stream, .one_host = emit && r->sk.peer_len && peer_is_local(&r->sk),
 	};
+
+	if (stream && !c->nodelay && !c->cork && c->writes > 1)
+		cc.theta_unusable = "over TCP with Nagle on and --writes: a message's last write waits for the ACK of its first, so its stamps are not of one packet each way";
 	char err[256];
 	int ret;
 
@@ -506,6 +542,7 @@ void run_teardown(struct run *r)
 	txlog_destroy(r->log);
 	hist_destroy(r->rtt_intended);
 	ol_destroy(&r->flight);
+	free(r->breach);
 	sessions_destroy(r->sessions);
 	auth_destroy(r->auth);
 	outputs_abort(r->out);

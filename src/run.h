@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bkeep.h"
 #include "clock.h"
 #include "counts.h"
 #include "hist.h"
@@ -24,6 +25,7 @@
 #include "sock.h"
 #include "transport.h"
 #include "txlog.h"
+#include "warn.h"
 
 /* One size of a sweep (-m LIST or RANGE). */
 struct sweep_point {
@@ -31,13 +33,6 @@ struct sweep_point {
 	struct hist *rtt;	/* this size's round trips */
 	uint64_t sent, lost;	/* measured pings of this size */
 	bool done;		/* measured (not cut short before it) */
-};
-
-/* A breach kept for the report (the first few in full). */
-#define RUN_MAX_BREACHES 64
-struct breach {
-	struct txrec rec;
-	int64_t latency_ns;
 };
 
 struct run {
@@ -61,8 +56,10 @@ struct run {
 	int trace_err;			/* -errno of the marker/freeze at a breach */
 	int64_t start_ns, end_ns;	/* CLOCK_REALTIME of measuring start/end */
 	int dma_fd;			/* /dev/cpu_dma_latency held at 0 */
-	struct breach breach[RUN_MAX_BREACHES];
-	unsigned int nbreach;		/* kept in breach[] */
+	struct breach *breach;		/* -t: the largest (bkeep.h), allocated at set-up */
+	unsigned int nbreach, breach_cap;	/* kept in breach[], its room */
+	struct breach breach_first;	/* the first (the trace's), if cnt.breaches */
+	struct warnings warn;		/* printed at set-up, kept for the summary */
 	struct trace *trace;		/* -T */
 	struct capture *capture;	/* --pcap */
 	struct series *series;		/* -I: the interval reports, or NULL */
@@ -71,6 +68,7 @@ struct run {
 	struct sweep_point sweep[RANT_MAX_SIZES];
 	unsigned int nsweep;		/* sizes of a sweep; 0 without one */
 	unsigned int sweep_idx;		/* the size being measured */
+	uint32_t frag_above;		/* UDP payload the path MTU allows; 0 unknown */
 	struct hist *rtt_intended;	/* emitter with --interval: RTT from the slot's time */
 	struct ol_table flight;		/* --open-loop: the pings in flight */
 };

@@ -20,7 +20,8 @@
  * thread rewrites it without a lock: the sessions (the loop evicts and
  * reuses entries), the breaches (the loop fills them), the series' rows
  * (the reporter thread grows the array), the capture result, the log's
- * counts, the clock report (the sampler's readings) and the diagnosis.
+ * counts, the clock report (the sampler's readings), the warnings and the
+ * diagnosis.
  * A live snapshot has them absent (have_* false, n* 0).
  */
 #ifndef RANT_SNAP_H
@@ -43,6 +44,7 @@
 #include "session.h"
 #include "sweep.h"
 #include "transport.h"
+#include "warn.h"
 
 /* The percentiles every metric reports, and their JSON keys. */
 #define SNAP_NPCT 7
@@ -78,6 +80,8 @@ struct snap_size {
 	uint32_t size;
 	uint64_t sent, lost;
 	struct snap_stats rtt;
+	bool delack;			/* its round trips wait on a delayed ACK
+					 * (diagnose.h) */
 };
 
 /* What a breach's breakdown needs besides the transaction. */
@@ -130,6 +134,12 @@ struct snap {
 	bool have_fit;
 	struct sweep_fit fit;		/* through the medians of the measured sizes */
 	unsigned int nfitted;		/* sizes with samples */
+	uint32_t fitted_size[RANT_MAX_SIZES];	/* those sizes, their p50s */
+	int64_t fitted_p50[RANT_MAX_SIZES];
+	unsigned int nregimes;		/* where one line does not hold (sweep.h),
+					 * indices into fitted_size */
+	struct sweep_regime regime[RANT_MAX_SIZES];
+	uint32_t frag_above;		/* UDP payload above which IP fragments; 0 */
 	/* final only */
 	bool have_diagnosis;
 	char diagnosis[512];
@@ -142,6 +152,7 @@ struct snap {
 	struct snap_breach_ctx breach_ctx;
 	unsigned int nbreach;
 	struct snap_breach *breach;
+	const struct warnings *warn;	/* printed at set-up (warn.h); NULL live */
 	bool have_clock;
 	struct clock_report clock;
 	struct hwts hwts;

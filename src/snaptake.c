@@ -74,11 +74,56 @@ static int fill_metrics(struct snap *s, const struct run *r)
 				       metric_defs[s->primary].name);
 }
 
-/* -m LIST or RANGE: each size's round trips, the line through the medians. */
+/* The delayed-ACK diagnosis of round trips h (diagnose.h), into buf. */
+static bool delack_of(const struct rant_cfg *c, const struct hist *h, char *buf, size_t len)
+{
+	int64_t q[DIAG_NQ];
+	struct hist_stats st;
+
+	hist_get_stats(h, &st);
+	if (!st.samples)
+		return false;
+	for (int i = 0; i < DIAG_NQ; i++)
+		q[i] = hist_percentile(h, (i + 1) * 5.0);
+	return diagnose_delack(c, q, buf, len);
+}
+
+/*
+ * A sweep whose sizes wait on delayed ACKs: one line naming the sizes,
+ * then the first one's diagnosis, in place of the whole run's (which
+ * misses them when the slow sizes have few of the round trips, -d).
+ */
+static void sweep_diagnosis(struct snap *s, const struct run *r)
+{
+	char one[sizeof(s->diagnosis)], *p = s->diagnosis;
+	size_t left = sizeof(s->diagnosis);
+	int first = -1, w;
+
+	for (unsigned int i = 0; i < s->nsizes; i++)
+		if (s->sizes[i].delack && first < 0)
+			first = (int)i;
+	if (first < 0 || s->kind != SNAP_FINAL ||
+	    !delack_of(r->cfg, r->sweep[first].rtt, one, sizeof(one)))
+		return;
+	w = snprintf(p, left, "at sizes");
+	for (unsigned int i = 0; i < s->nsizes && w > 0 && (size_t)w < left; i++) {
+		if (!s->sizes[i].delack)
+			continue;
+		p += w;
+		left -= (size_t)w;
+		w = snprintf(p, left, " %u", s->sizes[i].size);
+	}
+	if (w > 0 && (size_t)w < left)
+		snprintf(p + w, left - (size_t)w, " bytes of %u (size %u: %s)", s->nsizes,
+			 s->sizes[first].size, one);
+	s->have_diagnosis = true;
+}
+
+/* -m LIST or RANGE: each size's round trips and diagnosis, the line
+ * through the medians and where it breaks. */
 static int fill_sweep(struct snap *s, const struct run *r)
 {
-	uint32_t sizes[RANT_MAX_SIZES];
-	int64_t p50[RANT_MAX_SIZES];
+	char buf[8];
 	int ret = 0;
 
 	s->nsizes = r->nsweep;
@@ -93,28 +138,28 @@ static int fill_sweep(struct snap *s, const struct run *r)
 		ret = snap_stats_fill(&z->rtt, sp->rtt, "rtt", metric_defs[M_RTT].label, NULL);
 		if (ret || !z->rtt.st.samples)
 			continue;
-		sizes[s->nfitted] = z->size;
-		p50[s->nfitted++] = z->rtt.pct[0];
+		z->delack = delack_of(r->cfg, sp->rtt, buf, sizeof(buf));
+		s->fitted_size[s->nfitted] = z->size;
+		s->fitted_p50[s->nfitted++] = z->rtt.pct[0];
 	}
-	s->have_fit = !ret && r->nsweep && !sweep_fit(sizes, p50, s->nfitted, &s->fit);
+	s->have_fit = !ret && r->nsweep &&
+		      !sweep_fit(s->fitted_size, s->fitted_p50, s->nfitted, &s->fit);
+	s->frag_above = r->frag_above;
+	_Static_assert(RANT_MAX_SIZES <= SWEEP_MAX_POINTS, "a sweep's sizes fit the regimes");
+	if (!ret && s->nfitted)
+		sweep_regimes(s->fitted_size, s->fitted_p50, s->nfitted, s->frag_above,
+			      s->regime, &s->nregimes);
+	if (!ret)
+		sweep_diagnosis(s, r);
 	return ret;
 }
 
 /* The emitter's diagnosis from its round trips, if any. */
 static void fill_diagnosis(struct snap *s, const struct run *r)
 {
-	const struct hist *h = r->hist[M_RTT];
-	int64_t q[DIAG_NQ];
-	struct hist_stats st;
-
-	if (!s->emit || !h)
-		return;
-	hist_get_stats(h, &st);
-	if (!st.samples)
-		return;
-	for (int i = 0; i < DIAG_NQ; i++)
-		q[i] = hist_percentile(h, (i + 1) * 5.0);
-	s->have_diagnosis = diagnose_delack(r->cfg, q, s->diagnosis, sizeof(s->diagnosis));
+	if (s->emit && r->hist[M_RTT])
+		s->have_diagnosis = delack_of(r->cfg, r->hist[M_RTT], s->diagnosis,
+					      sizeof(s->diagnosis));
 }
 
 void snap_breach_take(const struct run *r, const struct breach *b,
@@ -152,6 +197,7 @@ static int fill_final(struct snap *s, struct run *r)
 	r->cnt.socket_drops = sk_drops(&r->sk);	/* once: every format agrees */
 	s->stop_reason = r->stop_reason;
 	s->end_ns = r->end_ns;
+	s->warn = &r->warn;
 	if (r->log) {
 		s->have_log = true;
 		s->logged = txlog_logged(r->log);

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <sched.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "allow.h"
@@ -20,27 +21,43 @@
 #define RANT_VERSION "unknown"
 #endif
 
+/* A check's message without its "warning: ". */
+static const char *bare(const char *msg)
+{
+	return strncmp(msg, "warning: ", 9) ? msg : msg + 9;
+}
+
 /* A spinning real-time rant that the kernel will stop every second. */
-static void warn_rt_throttle(FILE *f, const struct rant_cfg *c)
+static void warn_rt_throttle(FILE *f, struct run *r)
 {
 	struct rtcheck_src src;
 	char msg[640];
 
 	rtcheck_system(&src);
-	if (rtcheck_throttle(&src, sched_getscheduler(0), !c->block, msg, sizeof(msg)) == 1)
-		fprintf(f, "%s\n", msg);
+	if (rtcheck_throttle(&src, sched_getscheduler(0), !r->cfg->block, msg, sizeof(msg)) != 1)
+		return;
+	if (strstr(msg, "fair server"))
+		warn_add(&r->warn, f, "rt_fair_server",
+			 "keep other tasks off this CPU (isolcpus, cpusets) or use --block",
+			 "%s", bare(msg));
+	else
+		warn_add(&r->warn, f, "rt_throttle",
+			 "sysctl kernel.sched_rt_runtime_us=-1 for the run (config.sh's cpu_rt_throttle step), or use --block",
+			 "%s", bare(msg));
 }
 
 /* A spinning rant whose CPUs another spinning rant may use too. */
-static void warn_cpu_shared(FILE *f, const struct rant_cfg *c)
+static void warn_cpu_shared(FILE *f, struct run *r)
 {
 	cpu_set_t mine;
 	char msg[512];
 
-	if (c->block || sched_getaffinity(0, sizeof(mine), &mine))
+	if (r->cfg->block || sched_getaffinity(0, sizeof(mine), &mine))
 		return;
 	if (cpucheck_shared("/proc", getpid(), &mine, msg, sizeof(msg)) == 1)
-		fprintf(f, "%s\n", msg);
+		warn_add(&r->warn, f, "cpu_shared",
+			 "pin each rant to a CPU of its own (taskset -c N rant ...) or use --block",
+			 "%s", bare(msg));
 }
 
 /* Who may talk to the reflector (--allow), and --key. */
@@ -80,7 +97,7 @@ static void print_hwts(FILE *f, const struct run *r)
 			c->port);
 }
 
-void startup_print(const struct run *r)
+void startup_print(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 	FILE *f = r->text;
@@ -119,11 +136,13 @@ void startup_print(const struct run *r)
 	if (r->trace)
 		fprintf(f, "%s\n", trace_coverage(r->trace));
 	if (r->trace && trace_no_snapshot(r->trace))
-		fprintf(f, "ftrace: warning: this kernel has no ftrace snapshot (CONFIG_TRACER_SNAPSHOT is off): -S freezes the trace by tracing_on alone (the log is still a ring)\n");
+		warn_add(&r->warn, f, "ftrace_no_snapshot",
+			 "a kernel with CONFIG_TRACER_SNAPSHOT, or -S without -T",
+			 "ftrace: this kernel has no ftrace snapshot (CONFIG_TRACER_SNAPSHOT is off): -S freezes the trace by tracing_on alone (the log is still a ring)");
 	if (r->capture)
 		capture_describe(r->capture, f);
-	warn_rt_throttle(f, c);
-	warn_cpu_shared(f, c);
+	warn_rt_throttle(f, r);
+	warn_cpu_shared(f, r);
 	if (c->verbose) {
 		fprintf(f, "waiting: %s; busy poll %d us; warm-up %u; duration %.3f s; count %" PRIu64 "\n",
 			c->block ? "poll()" : "spinning", c->busy_poll_us,

@@ -9,6 +9,7 @@
 
 #include "run.h"
 
-void startup_print(const struct run *r);
+/* ... and keeps each warning in r->warn for the summary (warn.h). */
+void startup_print(struct run *r);
 
 #endif

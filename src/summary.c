@@ -28,6 +28,24 @@ static double loss_pct(const struct counts *c)
 	return c->sent ? 100.0 * (double)c->lost / (double)c->sent : 0.0;
 }
 
+#define P99 3	/* snap_pcts[P99] is 99 */
+
+/* ns as a reader takes it in: ns, us, ms or s, three or four digits. */
+static const char *human_ns(int64_t ns, char *buf, size_t len)
+{
+	double a = (double)(ns < 0 ? -ns : ns);
+
+	if (a < 10000)
+		snprintf(buf, len, "%" PRId64 " ns", ns);
+	else if (a < 10e6)
+		snprintf(buf, len, "%.1f us", (double)ns / 1e3);
+	else if (a < 10e9)
+		snprintf(buf, len, "%.1f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.2f s", (double)ns / 1e9);
+	return buf;
+}
+
 /* The log's lines written, left out (-L), overwritten (-S), dropped. */
 static void print_log_counts(struct out *o, const struct snap *s)
 {
@@ -281,6 +299,73 @@ static void print_histogram(struct out *to, const struct snap *s)
 
 /* -m LIST or RANGE: a row per size, and the line fitted through the
  * medians; JSON "sizes" (each with the rtt statistics) and "fit". */
+/* One regime of a sweep (sweep.h): its sizes, its line or its level. */
+static void print_regime(struct out *o, const struct snap *s, const struct sweep_regime *g)
+{
+	const struct sweep_fit *f = &g->fit;
+	char a[32];
+
+	out_obj(o, NULL);
+	out_u64(o, "from", "  %u", s->fitted_size[g->first]);
+	out_u64(o, "to", "-%u bytes: ", s->fitted_size[g->last]);
+	if (g->sloped) {
+		out_dbl(o, "offset_ns", "%.0f ns", f->offset_ns);
+		out_dbl(o, "ns_per_byte", " + %.4f ns/byte", f->ns_per_byte);
+		out_dbl(o, "bandwidth_bps", " (%.3g Gbit/s)", f->bandwidth_bps / 1e9);
+		out_null(o, "level_ns");
+	} else {
+		out_text(o, "%s%s", human_ns(g->level_ns, a, sizeof(a)),
+			 g->first == g->last ? " (one size)" : " flat (no cost per byte)");
+		out_null(o, "offset_ns");
+		out_null(o, "ns_per_byte");
+		out_null(o, "bandwidth_bps");
+		out_i64(o, "level_ns", NULL, g->level_ns);
+	}
+	out_str(o, "then", g->ends == SWEEP_END ? "\n" : "; then %s\n",
+		g->ends == SWEEP_END ? "" : sweep_break_name(g->ends));
+	out_obj_end(o);
+}
+
+/* The line through the medians when one holds, else where it breaks. */
+static void print_sweep_fit(struct out *o, const struct snap *s)
+{
+	bool one = s->nregimes == 1 && s->regime[0].sloped;
+
+	if (!s->have_fit) {
+		out_text(o, "  fit: needs the medians of two sizes or more\n");
+		out_null(o, "fit");
+	} else if (!one) {
+		out_text(o, "  fit of p50: no one line holds (%s), by regime:\n",
+			 s->nregimes > 1 ? "the sizes break" : "its slope is not positive");
+		out_null(o, "fit");
+	} else {
+		out_text(o, "  fit of p50: %.0f ns + %.4f ns/byte (%.3g Gbit/s)\n",
+			 s->fit.offset_ns, s->fit.ns_per_byte, s->fit.bandwidth_bps / 1e9);
+		out_obj(o, "fit");
+		out_dbl(o, "offset_ns", NULL, s->fit.offset_ns);
+		out_dbl(o, "ns_per_byte", NULL, s->fit.ns_per_byte);
+		out_dbl(o, "bandwidth_bps", NULL, s->fit.bandwidth_bps);
+		out_obj_end(o);
+	}
+	if (s->frag_above)
+		out_u64(o, "fragments_above", NULL, s->frag_above);
+	else
+		out_null(o, "fragments_above");
+	if (one || !s->have_fit) {
+		struct out jo = out_json_only(o);
+
+		out_arr(&jo, "regimes");
+		for (unsigned int i = 0; i < s->nregimes; i++)
+			print_regime(&jo, s, &s->regime[i]);
+		out_arr_end(&jo);
+		return;
+	}
+	out_arr(o, "regimes");
+	for (unsigned int i = 0; i < s->nregimes; i++)
+		print_regime(o, s, &s->regime[i]);
+	out_arr_end(o);
+}
+
 static void print_sweep(struct out *o, const struct snap *s)
 {
 	struct out jo = out_json_only(o);
@@ -297,6 +382,7 @@ static void print_sweep(struct out *o, const struct snap *s)
 		out_u64(&jo, "size", NULL, z->size);
 		out_u64(&jo, "sent", NULL, z->sent);
 		out_u64(&jo, "lost", NULL, z->lost);
+		out_bool(&jo, "delayed_ack", NULL, z->delack);
 		out_obj(&jo, "metrics");
 		print_stats(&jo, &z->rtt);
 		out_obj_end(&jo);
@@ -304,25 +390,12 @@ static void print_sweep(struct out *o, const struct snap *s)
 		if (!z->rtt.st.samples)
 			out_text(o, "  %8u %9d %7" PRIu64 "   (not measured)\n", z->size, 0, z->lost);
 		else
-			out_text(o, "  %8u %9" PRIu64 " %7" PRIu64 " %9" PRId64 " %9" PRId64 " %9" PRId64 "\n",
+			out_text(o, "  %8u %9" PRIu64 " %7" PRIu64 " %9" PRId64 " %9" PRId64 " %9" PRId64 "%s\n",
 				 z->size, z->rtt.st.samples, z->lost, z->rtt.st.min, z->rtt.pct[0],
-				 z->rtt.pct[3]);
+				 z->rtt.pct[P99], z->delack ? "  delayed ACK (Nagle)" : "");
 	}
 	out_arr_end(o);
-	if (!s->have_fit) {
-		out_text(o, "  fit: needs the medians of two sizes or more\n");
-		out_null(o, "fit");
-		return;
-	}
-	out_text(o, "  fit of p50: %.0f ns + %.4f ns/byte", s->fit.offset_ns, s->fit.ns_per_byte);
-	if (s->fit.bandwidth_bps > 0)
-		out_text(o, " (%.3g Gbit/s)", s->fit.bandwidth_bps / 1e9);
-	out_text(o, "\n");
-	out_obj(o, "fit");
-	out_dbl(o, "offset_ns", NULL, s->fit.offset_ns);
-	out_dbl(o, "ns_per_byte", NULL, s->fit.ns_per_byte);
-	out_dbl(o, "bandwidth_bps", NULL, s->fit.bandwidth_bps);
-	out_obj_end(o);
+	print_sweep_fit(o, s);
 }
 
 /* --allow and --key in the JSON's config. */
@@ -364,6 +437,10 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 {
 	struct out jo = out_json_only(to), *o = &jo;
 
+	out_arr(o, "command_line");
+	for (int i = 0; i < c->argc; i++)
+		out_str(o, NULL, NULL, c->argv[i]);
+	out_arr_end(o);
 	out_obj(o, "config");
 	if (c->addr)
 		out_str(o, "address", NULL, c->addr);
@@ -433,12 +510,97 @@ static void print_head(struct out *o, const struct snap *s)
 	out_text(o, ", stopped: %s\n", s->stop_reason ? s->stop_reason : "?");
 }
 
+/* -I: the interval with the largest p99, or NULL. */
+static const struct series_row *worst_interval(const struct snap *s)
+{
+	const struct series_row *w = NULL;
+
+	for (size_t i = 0; s->have_series && i < s->series.n; i++) {
+		const struct series_row *r = &s->series.rows[i];
+
+		if (r->samples && (!w || r->p99 > w->p99))
+			w = r;
+	}
+	return w;
+}
+
+/*
+ * The lines that must not be missed, first: a closed loop that fell
+ * behind its schedule (its rtt measured from when each ping left hides
+ * the queue; rtt_intended, from the slot, shows it), with the share of
+ * the run's slots missed, and with -I the worst interval's p99. JSON:
+ * "headline", the same numbers.
+ */
+static void print_headline(struct out *o, const struct snap *s)
+{
+	const struct rant_cfg *c = s->cfg;
+	const struct snap_stats *p = &s->metric[s->primary], *ri = &s->rtt_intended;
+	const struct series_row *w = worst_interval(s);
+	bool queue = s->emit && c->interval_ns && !c->open_loop && s->cnt.missed_slots &&
+		     s->have_rtt_intended && ri->st.samples;
+	double slots = (double)(s->end_ns - s->start_ns) /
+		       (double)(c->interval_ns ? c->interval_ns : 1);
+	double share = slots > 0 ? 100.0 * (double)s->cnt.missed_slots / slots : 0;
+	char a[32], b[32], m[32];
+
+	out_obj(o, "headline");
+	if (queue) {
+		share = share > 100 ? 100 : share;
+		out_text(o, "closed loop behind its schedule: rtt_intended p99 %s (max %s) beside %s p99 %s; %"
+			 PRIu64 " slots missed, %.1f%% of the run's: its pings waited for late pongs and left late, catching up (rtt hides that queue; --open-loop does not wait)\n",
+			 human_ns(ri->pct[P99], a, sizeof(a)), human_ns(ri->st.max, m, sizeof(m)),
+			 p->key, human_ns(p->pct[P99], b, sizeof(b)), s->cnt.missed_slots, share);
+		out_i64(o, "rtt_intended_p99", NULL, ri->pct[P99]);
+		out_i64(o, "rtt_intended_max", NULL, ri->st.max);
+		out_dbl(o, "catch_up_pct", NULL, share);
+	}
+	if (w) {
+		out_text(o, "worst interval (-I): %s p99 %s at %.1f s (the run's p99 %s)\n",
+			 p->key, human_ns(w->p99, a, sizeof(a)), (double)w->t_ns / NS_PER_SEC,
+			 human_ns(p->pct[P99], b, sizeof(b)));
+		out_i64(o, "worst_interval_p99", NULL, w->p99);
+		out_i64(o, "worst_interval_t_ns", NULL, w->t_ns);
+	}
+	out_obj_end(o);
+}
+
+/*
+ * Every warning of the run (JSON: code, text, fix): those printed at
+ * set-up, the clock's and the log's; the text names their codes, the
+ * lines themselves were printed where they were found.
+ */
+static void print_warnings(struct out *o, const struct snap *s)
+{
+	const struct clock_report *cr = s->have_clock ? &s->clock : NULL;
+	unsigned int nrun = s->warn ? s->warn->n : 0, nclock = cr ? cr->nwarn : 0;
+	struct out jo = out_json_only(o);
+
+	out_arr(&jo, "warnings");
+	for (unsigned int i = 0; i < nrun; i++)
+		warn_print_one(o, s->warn->w[i].code, s->warn->w[i].text, s->warn->w[i].fix);
+	for (unsigned int i = 0; i < nclock; i++)
+		warn_print_one(o, cr->warn_code[i], cr->warn[i], cr->warn_fix[i]);
+	if (s->log_dropped)
+		warn_print_one(o, "log_dropped", "the log's writer fell behind: records were dropped from the log (not from the statistics)",
+			       "write the log to a faster disk, give a larger --log-buffer, or log less with -L");
+	out_arr_end(&jo);
+	if (!nrun && !nclock)
+		return;
+	out_text(o, "warnings: %u:", nrun + nclock);
+	for (unsigned int i = 0; i < nrun; i++)
+		out_text(o, " %s", s->warn->w[i].code);
+	for (unsigned int i = 0; i < nclock; i++)
+		out_text(o, " %s", cr->warn_code[i]);
+	out_text(o, " (each printed with its fix; the JSON's warnings)\n");
+}
+
 void summary_print(struct out *o, const struct snap *s)
 {
 	struct out jo = out_json_only(o);
 
 	out_obj(o, NULL);
 	print_head(o, s);
+	print_headline(o, s);
 	print_counts(o, s);
 	if (s->have_sessions)
 		sessions_print(o, &s->sessions);
@@ -462,6 +624,7 @@ void summary_print(struct out *o, const struct snap *s)
 	out_arr_end(&jo);
 	if (s->have_clock)
 		clock_print(o, &s->clock, s->hw, &s->hwts);
+	print_warnings(o, s);
 	out_obj_end(o);
 	out_doc_end(o);
 }

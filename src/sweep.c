@@ -118,3 +118,69 @@ int sweep_fit(const uint32_t *sizes, const int64_t *lat_ns, unsigned int n,
 	f->bandwidth_bps = f->ns_per_byte > 0 ? 8e9 / f->ns_per_byte : 0;
 	return 0;
 }
+
+static enum sweep_break break_between(uint32_t s0, int64_t l0, uint32_t s1, int64_t l1,
+				      uint32_t frag_above)
+{
+	if (frag_above && s0 <= frag_above && s1 > frag_above)
+		return SWEEP_FRAGMENTS;
+	if (l0 > 0 && l1 > 2 * l0 &&
+	    (double)l1 / (double)l0 > 1.5 * (double)s1 / (double)s0)
+		return SWEEP_CLIFF_UP;
+	if (l1 > 0 && 2 * l1 <= l0)
+		return SWEEP_CLIFF_DOWN;
+	return SWEEP_END;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One regime's line, or its level. */
+static void regime_fit(const uint32_t *sizes, const int64_t *lat_ns, struct sweep_regime *g)
+{
+	unsigned int n = g->last - g->first + 1;
+	int64_t sorted[SWEEP_MAX_POINTS];
+
+	memcpy(sorted, lat_ns + g->first, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_i64);
+	g->level_ns = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	g->sloped = n >= 2 && !sweep_fit(sizes + g->first, lat_ns + g->first, n, &g->fit) &&
+		    g->fit.ns_per_byte > 0;
+}
+
+void sweep_regimes(const uint32_t *sizes, const int64_t *lat_ns, unsigned int n,
+		   uint32_t frag_above, struct sweep_regime *out, unsigned int *nout)
+{
+	unsigned int k = 0, start = 0;
+
+	if (n > SWEEP_MAX_POINTS)
+		n = SWEEP_MAX_POINTS;
+	for (unsigned int i = 0; i < n; i++) {
+		enum sweep_break b = SWEEP_END;
+
+		if (i + 1 < n)
+			b = break_between(sizes[i], lat_ns[i], sizes[i + 1], lat_ns[i + 1],
+					  frag_above);
+
+		if (b == SWEEP_END && i + 1 < n)
+			continue;
+		out[k] = (struct sweep_regime){ .first = start, .last = i, .ends = b };
+		regime_fit(sizes, lat_ns, &out[k++]);
+		start = i + 1;
+	}
+	*nout = k;
+}
+
+const char *sweep_break_name(enum sweep_break b)
+{
+	static const char *const names[] = {
+		[SWEEP_END] = "", [SWEEP_FRAGMENTS] = "IP fragmentation",
+		[SWEEP_CLIFF_UP] = "cliff up", [SWEEP_CLIFF_DOWN] = "cliff down",
+	};
+
+	return names[b];
+}

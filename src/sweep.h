@@ -8,6 +8,7 @@
 #ifndef RANT_SWEEP_H
 #define RANT_SWEEP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,5 +32,44 @@ struct sweep_fit {
  */
 int sweep_fit(const uint32_t *sizes, const int64_t *lat_ns, unsigned int n,
 	      struct sweep_fit *f);
+
+/*
+ * Where one line does not hold. Between two neighbouring sizes (sizes
+ * ascending) a break is
+ *  - IP fragmentation: the first is within frag_above (the UDP payload
+ *    the path MTU allows; 0: unknown or not UDP), the second above it;
+ *  - a cliff up: the median more than doubles, and rises faster than
+ *    the size does, by half again: no line a + b x with a, b >= 0 does
+ *    that (Nagle and delayed ACKs, a buffer crossed);
+ *  - a cliff down: the median halves or less (a line with a positive
+ *    slope never falls: the small sizes waited on a timer).
+ * Each stretch between breaks is a regime: a line fitted through its
+ * points when it has two sizes or more and a positive slope, else its
+ * level (the median of its medians: a negative slope is noise or a
+ * cause the sizes do not explain, never a cost per byte).
+ */
+enum sweep_break {
+	SWEEP_END,		/* the last regime: nothing after it */
+	SWEEP_FRAGMENTS,
+	SWEEP_CLIFF_UP,
+	SWEEP_CLIFF_DOWN,
+};
+
+struct sweep_regime {
+	unsigned int first, last;	/* indices of its sizes, inclusive */
+	bool sloped;			/* fit holds a positive slope */
+	struct sweep_fit fit;
+	int64_t level_ns;		/* the median of its medians */
+	enum sweep_break ends;		/* what comes after it */
+};
+
+/* The regimes of n points (at most SWEEP_MAX_POINTS: more are left out)
+ * into out[n], their count in *nout. */
+#define SWEEP_MAX_POINTS 64
+void sweep_regimes(const uint32_t *sizes, const int64_t *lat_ns, unsigned int n,
+		   uint32_t frag_above, struct sweep_regime *out, unsigned int *nout);
+
+/* "IP fragmentation", "cliff up", "cliff down", "" (SWEEP_END). */
+const char *sweep_break_name(enum sweep_break b);
 
 #endif

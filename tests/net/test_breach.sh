@@ -13,7 +13,7 @@
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="breach_missing_instance breach_no_snapshot breach_emit
-	breach_reflect breach_continue breach_log_threshold breach_ring"
+	breach_reflect breach_continue breach_keep breach_log_threshold breach_ring"
 
 require_root
 require_cmd jq taskset ss
@@ -173,8 +173,43 @@ breach_continue() {
 	[ "$(jqv "$WORK/e3.json" .stop_reason)" = duration ]; check_err $? "-C did not run to the end"
 	[ "$(jqv "$WORK/e3.json" '.breaches | length')" = "$n" ]; check_err $? "JSON lists $(jqv "$WORK/e3.json" '.breaches | length') of $n breaches"
 	[ "$(grep -c RANT_BREACH "$IDIR/trace")" = 1 ]; check_err $? "the trace was not frozen at the first breach"
-	[ "$(grep -c 'where the spike is' "$WORK/e3.txt")" = "$n" ]; check_err $? "not every breach has its breakdown"
+	# the text: the first and the largest, 3 in all, then how many more
+	[ "$(grep -c 'where the spike is' "$WORK/e3.txt")" = $((n < 3 ? n : 3)) ]
+	check_err $? "$(grep -c 'where the spike is' "$WORK/e3.txt") breakdowns in the text for $n breaches"
+	[ "$n" -le 3 ] || grep -q "^$((n - 3)) more breaches ($n in all" "$WORK/e3.txt"
+	check_err $? "no line saying how many more: $(tail -3 "$WORK/e3.txt")"
 	log_test "-C: $n breaches counted and reported, run to the end, trace frozen at the first"
+}
+
+# --breach-keep 2 with four spikes of different lengths, the shortest
+# first: the JSON keeps the two largest round trips of the log (not the
+# first two breaches), largest first; the text says how many more.
+breach_keep() {
+	local rc n top kept
+	pair
+	start_reflector b6
+	emit_bg e6 -a "$IP_B" -d 6 --timeout 1000000 -t $THRESH -C --breach-keep 2 \
+		-l "$WORK/e6.log" -j "$WORK/e6.json"
+	wait_measuring "$WORK/e6.txt"
+	for s in 0.05 0.25 0.1 0.18; do
+		kill -STOP "$REFL"; sleep "$s"; kill -CONT "$REFL"; sleep "$GAP"
+	done
+	wait "$EM"; rc=$?
+	stop_reflector
+	n=$(jqv "$WORK/e6.json" .counts.breaches)
+	[ "$rc" = 3 ] && [ "$n" -ge 4 ]; check_err $? "exit $rc, $n breaches for 4 spikes"
+	[ "$(jqv "$WORK/e6.json" '.breaches | length')" = 2 ]
+	check_err $? "JSON keeps $(jqv "$WORK/e6.json" '.breaches | length') breaches, not 2"
+	top=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "RTT") c = i }
+		NR > 2 && $c ~ /^[0-9]+$/ { print $c, $1 }' "$WORK/e6.log" | sort -rn | head -2 |
+		awk '{ printf "%s ", $2 }')
+	kept=$(jq -r '.breaches[] | .seq' "$WORK/e6.json" | tr '\n' ' ')
+	[ "$top" = "$kept" ]; check_err $? "kept seqs $kept, the log's two largest RTTs are of $top"
+	[ "$(jqv "$WORK/e6.json" '.breaches[0].latency')" -gt 200000000 ]
+	check_err $? "the largest kept is $(jqv "$WORK/e6.json" '.breaches[0].latency') ns for a 250 ms stop"
+	grep -q "more breaches ($n in all.*the 2 largest kept in the JSON" "$WORK/e6.txt"
+	check_err $? "no line saying how many more: $(tail -3 "$WORK/e6.txt")"
+	log_test "--breach-keep 2: of $n breaches the JSON keeps seqs $kept, the log's two largest"
 }
 
 # -L: only the slow ones are logged

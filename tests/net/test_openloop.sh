@@ -99,7 +99,7 @@ closedloop_stop() {
 	local rc sent lost missed p99 p99i lrows
 	pair
 	start_reflector k2 --block
-	emit_bg e2 -a "$IP_B" --interval 1000 --block -d 4 \
+	emit_bg e2 -a "$IP_B" --interval 1000 --block -d 4 -I 0.5 \
 		-l "$WORK/e2.log" -j "$WORK/e2.json"
 	wait_measuring "$WORK/e2.txt"
 	sleep 1
@@ -123,7 +123,22 @@ closedloop_stop() {
 	check_err $? "no explanation of the missed slots: $(grep '^schedule' "$WORK/e2.txt")"
 	lrows=$(log_count "$WORK/e2.log" '$NF == "LOST"')
 	[ "$lrows" = "$lost" ]; check_err $? "closed loop: $lrows LOST rows, lost $lost"
-	log_test "closed loop, stopped $D s: $missed slots missed, rtt_intended p99 $p99i ns, rtt p99 $p99 ns"
+	# the summary leads with the queue: the line after its head line
+	# gives rtt_intended beside rtt and the share of slots missed, the
+	# next the worst interval's p99 (-I), and the JSON's headline the same
+	grep -A1 '^emit on ' "$WORK/e2.txt" | tail -1 |
+		grep -Eq "^closed loop behind its schedule: rtt_intended p99 [0-9.]+ ms \(max [0-9.]+ (ms|s)\) beside rtt p99 .*; $missed slots missed, [0-9.]+% of the run's"
+	check_err $? "the summary does not lead with rtt_intended: $(grep -A2 '^emit on ' "$WORK/e2.txt")"
+	[ "$(jqv "$WORK/e2.json" .headline.rtt_intended_p99)" = "$p99i" ]
+	check_err $? "JSON headline: $(jq -c .headline "$WORK/e2.json")"
+	within "$(jqv "$WORK/e2.json" .headline.catch_up_pct)" "$((missed / 40))" 5
+	check_err $? "catch_up_pct $(jqv "$WORK/e2.json" .headline.catch_up_pct): not $missed slots of 4000"
+	grep -A2 '^emit on ' "$WORK/e2.txt" | grep -q '^worst interval (-I): rtt p99 [0-9.]* \(ms\|s\) at '
+	check_err $? "no worst interval's p99 in the summary's first lines"
+	# the interval of the stop: its catch-up burst, far above the run's p99
+	[ "$(jqv "$WORK/e2.json" .headline.worst_interval_p99)" -gt $((5 * p99)) ]
+	check_err $? "worst interval p99 $(jqv "$WORK/e2.json" .headline.worst_interval_p99) ns, run p99 $p99 ns"
+	log_test "closed loop, stopped $D s: $missed slots missed, rtt_intended p99 $p99i ns, rtt p99 $p99 ns, and the summary leads with them"
 }
 
 # Open loop every 100 us, spinning, the reflector stopped for 50 ms:

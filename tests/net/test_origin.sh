@@ -54,7 +54,7 @@ instance_setup() {
 # no_snapshot_warned FILE: the -S warning, where the kernel has no snapshot.
 no_snapshot_warned() {
 	[ -e "$IDIR/snapshot" ] && return 0
-	grep -q '^ftrace: warning: this kernel has no ftrace snapshot' "$1"
+	grep -q '^warning: ftrace: this kernel has no ftrace snapshot' "$1"
 }
 
 # text_value FILE REGEX: the number after REGEX in FILE's text summary.

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="tcp_nagle tcp_nodelay tcp_sweep udp_sweep tcp_peer_gone
+ALL_TESTS="tcp_nagle tcp_nodelay tcp_sweep tcp_sweep_nagle udp_sweep tcp_peer_gone
 	tcp_garbage tcp_size_limit tcp_many_idle tcp_many_fifty tcp_many_timeout
 	tcp_many_cap tcp_many_emitters tcp_many_slow_reader"
 
@@ -140,8 +140,15 @@ tcp_nagle() {
 	p50=$(jqv "$WORK/e1.json" '.metrics.emit_ack.percentiles."50"')
 	in_range "${p50:-0}" 30000000 70000000
 	check_err $? "emit_ack p50 $p50 ns: the ACK of the message's last byte should wait too"
+	# theta is no offset when Nagle holds the second write: marked, not printed
+	jqv "$WORK/e1.json" .clock.theta_unusable | grep -q 'Nagle on and --writes'
+	check_err $? "theta_unusable: $(jqv "$WORK/e1.json" .clock.theta_unusable)"
+	[ "$(jqv "$WORK/e1.json" .clock.peer_offset_ns)" = null ]
+	check_err $? "theta printed as an offset: $(jqv "$WORK/e1.json" .clock.peer_offset_ns) ns"
+	grep -q '^  peer: theta unusable, not an offset: over TCP with Nagle on' "$WORK/e1.txt"
+	check_err $? "the text does not mark theta unusable: $(grep '^  peer' "$WORK/e1.txt")"
 	n=$(counts_agree 1)
-	log_test "--tcp --writes 2, Nagle on: p50 near 40 ms, diagnosed; $n transactions agree"
+	log_test "--tcp --writes 2, Nagle on: p50 near 40 ms, diagnosed, theta marked unusable; $n transactions agree"
 }
 
 tcp_nodelay() {
@@ -186,10 +193,13 @@ sweep_checks() {
 	[ "$bad" = 0 ]; check_err $? "$bad sizes without samples"
 	[ "$(jqv "$j" '[.sizes[].size] == .config.sizes')" = true ]
 	check_err $? "sizes in the JSON $(jq -c '[.sizes[].size]' "$j") differ from -m $(jq -c .config.sizes "$j")"
-	bw=$(jqv "$j" '.fit.bandwidth_bps // 0 | floor')
-	[ "$bw" -gt 0 ]; check_err $? "fitted bandwidth $bw is not positive: $(jq -c .fit "$j")"
-	[ "$(jqv "$j" '.fit.offset_ns | type')" = number ]; check_err $? "no fit.offset_ns"
-	[ "$(jqv "$j" '.fit.ns_per_byte | type')" = number ]; check_err $? "no fit.ns_per_byte"
+	# one line when it holds, else a line per regime; never a slope <= 0
+	bw=$(jqv "$j" '[.regimes[].bandwidth_bps // 0] | max | floor')
+	[ "$bw" -gt 0 ]; check_err $? "fitted bandwidth $bw is not positive: $(jq -c .regimes "$j")"
+	[ "$(jqv "$j" '[.regimes[] | select(.ns_per_byte != null and .ns_per_byte <= 0)] | length')" = 0 ]
+	check_err $? "a regime with a slope not positive: $(jq -c .regimes "$j")"
+	[ "$(jqv "$j" '.fit == null or (.fit.ns_per_byte > 0 and (.regimes | length) == 1)')" = true ]
+	check_err $? "fit $(jq -c .fit "$j") with regimes $(jq -c .regimes "$j")"
 }
 
 tcp_sweep() {
@@ -208,6 +218,34 @@ tcp_sweep() {
 	grep -Eq '^  fit of p50: ' "$WORK/e1.txt"; check_err $? "no fitted line in the text"
 	[ "$(grep -c '^sweep: size ' "$WORK/e1.txt")" = 6 ]; check_err $? "not one 'sweep: size' line per size"
 	log_test "TCP sweep of 6 sizes up to 1 MiB: every size in one JSON, positive bandwidth"
+}
+
+# The issue's sweep across the Nagle cliff: --writes 2 with Nagle on waits
+# for the delayed ACK up to some size, not beyond (on veth, MTU 1500:
+# 2048 bytes and 4096). The diagnosis names the sizes, the fit reports
+# the cliff and no line with a negative slope.
+tcp_sweep_nagle() {
+	local rc slow fast
+	pair
+	start_tcp_reflector r1 --block -j "$WORK/r1.json" || return
+	emit -a "$IP_B" --tcp --writes 2 -m 64:8192:x2 -c 15 -w 2 --timeout 1000000 \
+		-j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
+	rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
+	slow=$(jq -r '[.sizes[] | select(.delayed_ack) | .size] | join(" ")' "$WORK/e1.json")
+	fast=$(jq -r '[.sizes[] | select(.delayed_ack | not) | .size] | join(" ")' "$WORK/e1.json")
+	[ -n "$slow" ] && [ -n "$fast" ]; check_err $? "delayed ACK at sizes '$slow', not at '$fast': no cliff"
+	grep -q "^diagnosis: at sizes $slow bytes of 8 (size ${slow%% *}: .*Nagle" "$WORK/e1.txt"
+	check_err $? "no sweep diagnosis naming $slow: $(grep -A1 '^diagnosis' "$WORK/e1.txt")"
+	[ "$(jqv "$WORK/e1.json" .fit)" = null ]; check_err $? "one line: $(jq -c .fit "$WORK/e1.json")"
+	[ "$(jq -r '[.regimes[] | select(.then == "cliff down") | .to] | join(" ")' "$WORK/e1.json")" = "${slow##* }" ]
+	check_err $? "regimes $(jq -c .regimes "$WORK/e1.json"): no cliff down after ${slow##* }"
+	[ "$(jqv "$WORK/e1.json" '[.regimes[] | select(.ns_per_byte != null and .ns_per_byte <= 0)] | length')" = 0 ]
+	check_err $? "a negative slope among the regimes"
+	grep -q '^  fit of p50: no one line holds (the sizes break), by regime:$' "$WORK/e1.txt"
+	check_err $? "the text does not say the line breaks: $(grep -A3 '^  fit' "$WORK/e1.txt")"
+	log_test "TCP sweep across the Nagle cliff: delayed ACK at $slow, not at $fast; cliff named, no negative slope"
 }
 
 udp_sweep() {
@@ -229,7 +267,21 @@ udp_sweep() {
 	grep -Eq '^warning: -m (64|256|1024|1472) ' "$WORK/e1.txt"
 	check_fail $? "a fragmentation warning for a size that fits MTU $mtu"
 	[ "$(jqv "$WORK/e1.json" .config.transport)" = udp ]; check_err $? "transport is not udp"
-	log_test "UDP sweep of 6 sizes: one JSON, positive bandwidth, warnings above MTU $mtu"
+	# the fit breaks at fragmentation, and says so
+	[ "$(jq -c '[.fragments_above, .regimes[0].to, .regimes[0].then]' "$WORK/e1.json")" = \
+		"[$((mtu - 28)),1472,\"IP fragmentation\"]" ]
+	check_err $? "regimes $(jq -c '[.fragments_above, .regimes]' "$WORK/e1.json")"
+	grep -q "^  64-1472 bytes: .*; then IP fragmentation$" "$WORK/e1.txt"
+	check_err $? "no regime line ending at fragmentation: $(grep -A4 '^  fit' "$WORK/e1.txt")"
+	# the same warnings in the record: the JSON's warnings and the HTML page
+	[ "$(jq -c '[.warnings[] | select(.code == "ip_fragmentation") | .text[0:7]]' \
+		"$WORK/e1.json")" = '["-m 4096","-m 1638"]' ]
+	check_err $? "JSON warnings: $(jq -c .warnings "$WORK/e1.json")"
+	"$PYTHON" "$TOP/tools/rant-plot" html "$WORK/page" "$WORK/e1.json" >/dev/null 2>&1
+	check_err $? "rant-plot html failed"
+	grep -q 'ip_fragmentation.*-m 4096 is above the path MTU' "$WORK/page/index.html"
+	check_err $? "the HTML page has no fragmentation warning"
+	log_test "UDP sweep of 6 sizes: one JSON, positive bandwidth, warnings above MTU $mtu (text, JSON, HTML)"
 }
 
 # The reflector goes away mid-run: the emitter counts the loss and ends

@@ -349,6 +349,46 @@ class TestFixtures(PlotCase):
         self.assertAlmostEqual(d["fit"]["ns_per_byte"], 3.0, places=9)
         self.assertEqual(d["fit"]["source"], "least squares on p50")
 
+    def test_sweep_overlays_labelled_runs(self):
+        """Three sweeps, one series each (the issue's TCP Nagle cliff, a
+        UDP sweep across fragmentation, a flat one), on a log2 axis, their
+        breaks marked; a second call does not overwrite the first file."""
+        tcp = [(64, 44000000), (256, 44100000), (1024, 43900000),
+               (2048, 44000000), (4096, 31000), (8192, 33000)]
+        udp = [(64, 5600), (256, 5600), (1024, 5590), (1472, 5610),
+               (8972, 29600)]
+        nodelay = [(64, 26000), (1024, 27000), (8192, 30000)]
+        paths = []
+        for name, pts, regimes, frag in (
+                ("tcp", tcp, [{"to": 2048, "then": "cliff down"},
+                              {"to": 8192, "then": ""}], None),
+                ("udp", udp, [{"to": 1472, "then": "IP fragmentation"},
+                              {"to": 8972, "then": ""}], 1472),
+                ("nd", nodelay, [{"to": 8192, "then": ""}], None)):
+            sizes = [{"size": z, "sent": 10, "lost": 0,
+                      "metrics": {"rtt": stats(10, v, (v,) * 7, v)}}
+                     for z, v in pts]
+            doc = run_doc(sizes=sizes, regimes=regimes, fit=None,
+                          fragments_above=frag)
+            del doc["metrics"]
+            paths.append(self.write(f"{name}.json", doc))
+        args = ["sweep", *paths, "--label", "Nagle", "--label", "UDP",
+                "--label", "nodelay"]
+        files, plots = self.plot(*args)
+        self.assertEqual(files, ["./sweep-size.png"])
+        d = plots[0]
+        self.assertEqual(d["kind"], "sweep-overlay")
+        self.assertEqual([x["run"] for x in d["series"]],
+                         ["Nagle", "UDP", "nodelay"])
+        self.assertEqual(d["series"][0]["size"], [z for z, _ in tcp])
+        self.assertEqual(d["series"][0]["breaks"], [[2048, "cliff down"]])
+        self.assertEqual(d["series"][1]["fragments_above"], 1472)
+        if os.environ.get("KEEP_SWEEP_PNG"):
+            shutil.copy(os.path.join(self.dir, "sweep-size.png"),
+                        os.environ["KEEP_SWEEP_PNG"])
+        files, _ = self.plot(*args)
+        self.assertEqual(files, ["./sweep-size-2.png"])
+
     def test_html_page_is_self_contained(self):
         ja = self.write("a.json", with_components(run_doc(series=SERIES)))
         b = run_doc()
@@ -368,6 +408,30 @@ class TestFixtures(PlotCase):
         self.assertIn("sent / received / lost / late", page)
         self.assertEqual(os.listdir(os.path.join(self.dir, "report")),
                          ["index.html"])
+
+    def test_html_has_warnings_command_line_and_schedule(self):
+        doc = run_doc(command_line=["rant", "-a", "10.0.0.2", "--interval",
+                                    "100"],
+                      warnings=[{"code": "rt_throttle",
+                                 "text": "real-time throttling is on",
+                                 "fix": "sysctl kernel.sched_rt_runtime_us=-1"}])
+        doc["counts"].update(missed_slots=10864, loss_pct=0.0)
+        doc["config"]["interval_ns"] = 100000
+        doc["metrics"]["rtt_intended"] = stats(1000, 9990, (20000,) * 3 +
+                                               (9900000000,) * 4, 9912000000)
+        j = self.write("w.json", doc)
+        self.plot("html", "page", j)
+        with open(os.path.join(self.dir, "page", "index.html"),
+                  encoding="utf-8") as f:
+            page = f.read()
+        # the warnings come before the summary table
+        self.assertLess(page.index("rt_throttle"), page.index("stop"))
+        for text in ("real-time throttling is on",
+                     "sysctl kernel.sched_rt_runtime_us=-1",
+                     "rant -a 10.0.0.2 --interval 100", "missed_slots",
+                     "10864", "rtt_intended p50 / p99 / max",
+                     "<summary>configuration</summary>", "interval_ns"):
+            self.assertIn(text, page)
 
     def test_svg(self):
         j = self.write("s.json", run_doc())

@@ -320,6 +320,35 @@ static void sim_env(void)
 	setenv("SIMNIC_DRIFT_PPB", "50000", 1);
 }
 
+/* Over TCP theta spread wide is no offset; one host trusts --one-way. */
+static void test_judge_theta(void)
+{
+	struct clock_report cr;
+
+	good_report(&cr);
+	cr.one_way = true;
+	cr.stream = true;
+	cr.peer_min_ns = -100;
+	cr.peer_max_ns = 23936696;
+	clock_judge(&cr);
+	ok(strstr(cr.theta_why, "over TCP a stamp is a segment's") && !cr.hosts_trusted &&
+	   any_warning(&cr, "theta is no offset"),
+	   "tcp, theta spread 24 ms: unusable, --one-way untrusted, warned");
+	good_report(&cr);
+	cr.peer_min_ns = -100;
+	cr.peer_max_ns = 23936696;
+	clock_judge(&cr);
+	ok(!cr.theta_why[0], "udp, the same spread: theta stands (a stamp is a packet's)");
+	good_report(&cr);
+	cr.one_way = true;
+	cr.hw = false;
+	cr.one_host = true;
+	cr.peer_offset_ns = 5000000;
+	clock_judge(&cr);
+	ok(cr.hosts_trusted && !any_warning(&cr, "--one-way"),
+	   "one host, kernel stamps: --one-way trusted whatever theta");
+}
+
 int main(int argc, char **argv)
 {
 	if (sim_child(argc, argv)) {
@@ -330,6 +359,7 @@ int main(int argc, char **argv)
 	test_cpus();
 	test_judge_phc();
 	test_judge_hosts();
+	test_judge_theta();
 	test_metric_marks();
 	sim_env();
 	sim_exec(argv);

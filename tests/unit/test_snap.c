@@ -74,8 +74,10 @@ static void test_live(void)
 
 static void test_final(void)
 {
+	static struct breach kept[1];
 	struct snap *s;
 
+	run.breach = kept;
 	run.nbreach = 1;
 	run.breach[0].latency_ns = 9000;
 	run.breach[0].rec.seq = 77;

@@ -4,6 +4,9 @@
  * factor or a step) and the line fitted through per-size latencies.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sweep.h"
@@ -108,9 +111,87 @@ static void test_fit(void)
 	}
 }
 
+/*
+ * The issue's TCP sweep (--tcp -m 64:8192:x2 --writes 2): p50 44 ms from
+ * 64 to 2048 bytes (Nagle waits for the delayed ACK), 31 us at 4096 and
+ * 33 us at 8192. One line through all gives a negative slope; the
+ * regimes are a level of 44 ms, a cliff down after 2048, then a line.
+ */
+static void test_regimes_nagle(void)
+{
+	static const uint32_t sizes[] = { 64, 128, 256, 512, 1024, 2048, 4096, 8192 };
+	static const int64_t p50[] = { 44001000, 43998000, 44003000, 44000000, 44002000,
+				       43997000, 31000, 33000 };
+	struct sweep_regime g[8];
+	struct sweep_fit all = { 0 };
+	unsigned int k;
+
+	ok(!sweep_fit(sizes, p50, 8, &all) && all.ns_per_byte < 0,
+	   "nagle: one line through all has a negative slope (%.1f ns/byte)", all.ns_per_byte);
+	sweep_regimes(sizes, p50, 8, 0, g, &k);
+	is_int(k, 2, "nagle: two regimes");
+	ok(g[0].first == 0 && g[0].last == 5 && g[0].ends == SWEEP_CLIFF_DOWN,
+	   "nagle: 64..2048 bytes, then a cliff down");
+	ok(!g[0].sloped && llabs(g[0].level_ns - 44000500) <= 1000,
+	   "nagle: 64..2048 a level of 44 ms (%" PRId64 " ns), no slope", g[0].level_ns);
+	ok(g[1].first == 6 && g[1].last == 7 && g[1].ends == SWEEP_END && g[1].sloped &&
+	   fabs(g[1].fit.ns_per_byte - 2000.0 / 4096) < 1e-9,
+	   "nagle: 4096..8192 a line of %.4f ns/byte", g[1].fit.ns_per_byte);
+	is_str(sweep_break_name(g[0].ends), "cliff down", "nagle: the break named");
+}
+
+/*
+ * The issue's UDP sweep: flat 5.6 us up to 1472 bytes (MTU 1500), 29.6 us
+ * at 8972, fragmented. One line through all is made by the one point
+ * above; the regimes split at fragmentation, and without the MTU known
+ * the jump (5.3x for 6.1x the size) is no cliff: one line, as it should.
+ */
+static void test_regimes_fragments(void)
+{
+	static const uint32_t sizes[] = { 64, 256, 512, 1024, 1472, 8972 };
+	static const int64_t p50[] = { 5600, 5600, 5620, 5590, 5610, 29600 };
+	struct sweep_regime g[6];
+	unsigned int k;
+
+	sweep_regimes(sizes, p50, 6, 1472, g, &k);
+	is_int(k, 2, "fragments: two regimes");
+	ok(g[0].last == 4 && g[0].ends == SWEEP_FRAGMENTS && g[1].first == 5,
+	   "fragments: the break between 1472 and 8972, IP fragmentation");
+	ok(g[0].sloped && g[0].fit.ns_per_byte < 0.05,
+	   "fragments: below, nearly flat (%.4f ns/byte)", g[0].fit.ns_per_byte);
+	ok(!g[1].sloped && g[1].level_ns == 29600, "fragments: above, one size: its level");
+	is_str(sweep_break_name(g[0].ends), "IP fragmentation", "fragments: named");
+	sweep_regimes(sizes, p50, 6, 0, g, &k);
+	is_int(k, 1, "fragments: MTU unknown, no cliff: one regime");
+}
+
+/* A line that holds (3 ns/byte) has no break; a rise faster than the
+ * size is a cliff up. */
+static void test_regimes_line(void)
+{
+	static const uint32_t sizes[] = { 64, 128, 256, 512, 1024 };
+	int64_t p50[5];
+	struct sweep_regime g[5];
+	unsigned int k;
+
+	for (int i = 0; i < 5; i++)
+		p50[i] = 3000 + 3 * sizes[i];
+	sweep_regimes(sizes, p50, 5, 0, g, &k);
+	ok(k == 1 && g[0].sloped && fabs(g[0].fit.ns_per_byte - 3) < 1e-9,
+	   "line: one regime, 3 ns/byte");
+	p50[3] = 50000;
+	p50[4] = 51000;
+	sweep_regimes(sizes, p50, 5, 0, g, &k);
+	ok(k == 2 && g[0].last == 2 && g[0].ends == SWEEP_CLIFF_UP,
+	   "line: 3768 ns to 50 us from 256 to 512 bytes is a cliff up");
+}
+
 int main(void)
 {
 	test_parse();
 	test_fit();
+	test_regimes_nagle();
+	test_regimes_fragments();
+	test_regimes_line();
 	return done_testing();
 }
