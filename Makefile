@@ -100,12 +100,12 @@ deps:
 	echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections; \
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing || \
 	{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; }
+	@$(MAKE) --no-print-directory stamp-suite
 
 # The STAMP interop peer: stamp-suite from crates.io, built once into a
-# cache outside the tree, so clones share it. `make deps` will build it
-# once the --stamp interop tests that run it are in `make check`; until
-# then the STAMP codec is tested against scapy and tshark only (the first build took 3 min
-# 16 s on a 2-CPU VM). Rust 1.86 or newer (rustup: Debian 12's cargo is
+# cache outside the tree, so clones share it; tests/net/test_stamp.sh runs
+# it against rant's --stamp (the first build took 3 min 16 s on an idle
+# 2-CPU VM, 6 min 30 s on a loaded one). Rust 1.86 or newer (rustup: Debian 12's cargo is
 # too old). Without cargo it says so and the interop tests skip.
 STAMP_SUITE_VERSION := 1.0.0
 STAMP_SUITE_ROOT ?= /var/cache/rant/stamp-suite

@@ -41,6 +41,10 @@
 #include "stamp.h"
 #include "timeutil.h"
 
+/* rant's loops number pings from 1 (0: none yet); STAMP's Sequence
+ * Number starts at 0 (RFC 8762 §4.2.1): the wire carries seq - SEQ_BIAS. */
+#define SEQ_BIAS 1
+
 struct stamp_priv {
 	const struct auth *key;		/* --key, NULL: open mode */
 	enum stamp_tsfmt fmt;		/* this side's timestamps */
@@ -129,7 +133,7 @@ static unsigned int stamp_want(bool mac, uint32_t len)
 static void stamp_write(const struct stamp_priv *p, void *buf, uint64_t seq, int64_t t1)
 {
 	struct stamp_request q = {
-		.key = p->key, .seq = (uint32_t)seq, .t1_ns = t1, .ee = p->ee,
+		.key = p->key, .seq = (uint32_t)(seq - SEQ_BIAS), .t1_ns = t1, .ee = p->ee,
 		.ssid = p->session, .want = p->want, .len = p->len,
 	};
 
@@ -167,7 +171,7 @@ static uint64_t stamp_get_seq(const struct msgfmt_ctx *ctx, const void *buf, siz
 	if (len < (ctx->mac ? STAMP_AUTH_BASE_LEN : STAMP_BASE_LEN))
 		return 0;
 	*t1_sw = stamp_t1(buf, ctx->mac);
-	return be_get32(buf);
+	return (uint64_t)be_get32(buf) + SEQ_BIAS;
 }
 
 static int stamp_parse_ping(const struct msgfmt_ctx *ctx, const void *buf, size_t n,
@@ -182,7 +186,7 @@ static int stamp_parse_ping(const struct msgfmt_ctx *ctx, const void *buf, size_
 	h->flags = ctx->mac ? MSG_F_MAC : 0;
 	h->session = ssid;
 	h->len = (uint32_t)n;
-	h->seq = seq;
+	h->seq = (uint64_t)seq + SEQ_BIAS;
 	h->t1_sw = stamp_t1(buf, ctx->mac);
 	return 0;
 }
@@ -208,7 +212,7 @@ static int stamp_parse_pong(const struct msgfmt_ctx *ctx, const void *buf, size_
 		h->flags |= MSG_F_T2;
 	h->session = rep.ssid ? rep.ssid : priv(ctx)->session;
 	h->len = (uint32_t)n;
-	h->seq = rep.sender_seq;
+	h->seq = (uint64_t)rep.sender_seq + SEQ_BIAS;
 	h->t1_sw = rep.t1_ns;
 	return 0;
 }
@@ -275,7 +279,7 @@ static int stamp_parse_body(const struct msgfmt_ctx *ctx, const void *buf,
 	if (rep.has_tsinfo && rep.method_in == STAMP_METHOD_HW)
 		b->flags |= MSG_F_T2_HW;
 	if (rep.has_followup && rep.fu_t3_ns != TS_NONE) {
-		b->fu_seq = (uint32_t)(rep.sender_seq - (rep.seq - rep.fu_seq));
+		b->fu_seq = (uint64_t)(uint32_t)(rep.sender_seq - (rep.seq - rep.fu_seq)) + SEQ_BIAS;
 		b->fu_t3_wire = rep.fu_t3_ns;
 		b->flags |= MSG_F_FU | (rep.fu_method == STAMP_METHOD_HW ? MSG_F_FU_HW : 0);
 	}
