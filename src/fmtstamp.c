@@ -168,8 +168,8 @@ static uint64_t stamp_get_seq(const struct msgfmt_ctx *ctx, const void *buf, siz
 			      int64_t *t1_sw)
 {
 	*t1_sw = 0;
-	if (len < (ctx->mac ? STAMP_AUTH_BASE_LEN : STAMP_BASE_LEN))
-		return 0;
+	if (len < (ctx->mac ? STAMP_AUTH_BASE_LEN : STAMP_TWAMP_MIN_LEN))
+		return 0;	/* as parse(): a TWAMP-Light request from 41 octets */
 	*t1_sw = stamp_t1(buf, ctx->mac);
 	return (uint64_t)be_get32(buf) + SEQ_BIAS;
 }
@@ -199,8 +199,10 @@ static int stamp_parse_pong(const struct msgfmt_ctx *ctx, const void *buf, size_
 	struct stamp_reply rep;
 	enum stamp_drop why;
 
-	if (n < base)
+	if (n < (ctx->mac ? STAMP_AUTH_BASE_LEN : STAMP_TWAMP_MIN_LEN))
 		return -MSG_ESHORT;
+	if (n < base)
+		base = n;	/* a TWAMP-Light reply: its fields end at 41 */
 	why = stamp_parse_reply(buf, base, priv(ctx)->key, TS_NONE, &rep);
 	if (why == STAMP_DROP_HMAC)
 		return -MSG_EMAGIC;	/* not this key's */
@@ -279,7 +281,8 @@ static int stamp_parse_body(const struct msgfmt_ctx *ctx, const void *buf,
 	if (rep.has_tsinfo && rep.method_in == STAMP_METHOD_HW)
 		b->flags |= MSG_F_T2_HW;
 	if (rep.has_followup && rep.fu_t3_ns != TS_NONE) {
-		b->fu_seq = (uint64_t)(uint32_t)(rep.sender_seq - (rep.seq - rep.fu_seq)) + SEQ_BIAS;
+		b->fu_seq = (uint32_t)(rep.sender_seq - (rep.seq - rep.fu_seq));
+		b->fu_seq += SEQ_BIAS;
 		b->fu_t3_wire = rep.fu_t3_ns;
 		b->flags |= MSG_F_FU | (rep.fu_method == STAMP_METHOD_HW ? MSG_F_FU_HW : 0);
 	}

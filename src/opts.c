@@ -79,7 +79,7 @@ static const struct opt opt_table[] = {
 	{ "address", 'a', "ADDR", BOTH, T_STR, FIELD(addr),
 	  .help = "reflector's IPv4/IPv6 address: run as emitter (without: reflector)" },
 	{ "port", O_PORT, "N", BOTH, T_UINT, FIELD(port), .def = RANT_DEFAULT_PORT,
-	  .min = 1, .max = 65535, .defhelp = "12345; 319 with --ptp-mode",
+	  .min = 1, .max = 65535, .defhelp = "12345; 319 with --ptp-mode, 862 with --stamp",
 	  .help = "port of the reflector (UDP, or TCP with --tcp)" },
 	{ "duration", 'd', "S", BOTH, T_NS, FIELD(duration_ns), .def = DURATION_BY_MODE,
 	  .min = 0, .max = 2592000 * NS_PER_SEC, .unit_ns = NS_PER_SEC,
