@@ -263,7 +263,7 @@ static void help_default(const struct opt *o, char *buf, size_t len)
 /* " (default X; needs -Y)", " (default X)", " (needs -Y)" or "". */
 static void help_tail(const struct opt *o, char *buf, size_t len)
 {
-	char def[32], need[40] = "";
+	char def[64], need[40] = "";
 
 	help_default(o, def, sizeof(def));
 	if (o->needs)
