@@ -80,46 +80,57 @@ log_order() {
 	     END { printf "%d %d %d %d\n", rows, t3n, bad, gaps; exit bad || gaps || !rows }' "$1"
 }
 
+# each_mode FN: FN AUTH STATEFUL TS in the 8 modes (open/authenticated,
+# stateless/stateful, NTP/PTP), until one fails.
+each_mode() {
+	local auth stf ts
+	for auth in 0 1; do
+		for stf in 0 1; do
+			for ts in ntp ptp; do
+				"$1" "$auth" "$stf" "$ts" || return 1
+			done
+		done
+	done
+}
+
+# One mode of stamp_sender_interop ($n, $w and $order are its locals).
+sender_mode() {
+	local auth=$1 stf=$2 ts=$3 tag="auth=$1 stateful=$2 $3" size ssid key=()
+	size=$((stf ? (auth ? 200 : 72) : (auth ? 112 : 44)))
+	ssid=$((1000 + auth * 4 + stf * 2))
+	[ "$auth" = 1 ] && key=(--key "$WORK/key")
+	suite_reflector s "$auth" "$stf" "$ts" || return 1
+	emit -a "$IP_B" --stamp --stamp-ts "$ts" --ssid $ssid -m $size --block \
+		--timeout 1000000 -c "$n" -w "$w" -l "$WORK/l.txt" -j "$WORK/e.json" \
+		"${key[@]}" >"$WORK/e.txt" 2>&1
+	check_err $? "$tag: emitter failed: $(tail -3 "$WORK/e.txt")"
+	kill -INT "$SREFL"
+	wait "$SREFL"
+	# rant takes a pong only if it is as long as its ping, of its SSID, with a
+	# sender's seq it sent: received counts the replies that were
+	[ "$(jq -c '[.counts.received, .counts.invalid, .counts.unauthenticated]' \
+		"$WORK/e.json")" = "[$n,0,0]" ]
+	check_err $? "$tag: $(grep '^sent' "$WORK/e.txt")"
+	grep -q "SSID=$ssid .* rx: $((n + w)), tx: $((n + w))" "$WORK/s.txt"
+	check_err $? "$tag: stamp-suite's session: $(grep SSID "$WORK/s.txt")"
+	order=$(log_order "$WORK/l.txt")
+	check_err $? "$tag: log rows, with T3, out of order, seq gaps: $order"
+	# a stateful reflector's Follow-Up Telemetry brings T3 (it has none for
+	# the last reply, and the first follows a warm-up ping)
+	[ "$stf" = 0 ] || [ "$(echo "$order" | cut -d' ' -f2)" -ge $((n - 1)) ]
+	check_err $? "$tag: T3 from the follow-up in too few rows: $order"
+}
+
 # rant's sender against stamp-suite's reflector: every combination of
 # open/authenticated, stateless/stateful and NTP/PTP. Stateless runs send
 # the base packet only, stateful ones TLVs (Timestamp Information,
 # Follow-Up Telemetry, and the HMAC TLV when authenticated).
 stamp_sender_interop() {
-	local n=100 w=5 auth stf ts size ssid order tag key
+	local n=100 w=5 order
 	pair
 	need_suite
 	make_key
-	for auth in 0 1; do
-		for stf in 0 1; do
-			for ts in ntp ptp; do
-				tag="auth=$auth stateful=$stf $ts"
-				size=$((stf ? (auth ? 200 : 72) : (auth ? 112 : 44)))
-				ssid=$((1000 + auth * 4 + stf * 2))
-				key=()
-				[ "$auth" = 1 ] && key=(--key "$WORK/key")
-				suite_reflector s "$auth" "$stf" "$ts" || return
-				emit -a "$IP_B" --stamp --stamp-ts $ts --ssid $ssid -m $size --block \
-					--timeout 1000000 -c $n -w $w -l "$WORK/l.txt" -j "$WORK/e.json" \
-					"${key[@]}" >"$WORK/e.txt" 2>&1
-				check_err $? "$tag: emitter failed: $(tail -3 "$WORK/e.txt")"
-				kill -INT "$SREFL"
-				wait "$SREFL"
-				# rant takes a pong only if it is as long as its ping, of its SSID, with a
-				# sender's seq it sent: received counts the replies that were
-				[ "$(jq -c '[.counts.received, .counts.invalid, .counts.unauthenticated]' \
-					"$WORK/e.json")" = "[$n,0,0]" ]
-				check_err $? "$tag: $(grep '^sent' "$WORK/e.txt")"
-				grep -q "SSID=$ssid .* rx: $((n + w)), tx: $((n + w))" "$WORK/s.txt"
-				check_err $? "$tag: stamp-suite's session: $(grep SSID "$WORK/s.txt")"
-				order=$(log_order "$WORK/l.txt")
-				check_err $? "$tag: log rows, with T3, out of order, seq gaps: $order"
-				# a stateful reflector's Follow-Up Telemetry brings T3 (it has none for
-				# the last reply, and the first follows a warm-up ping)
-				[ "$stf" = 0 ] || [ "$(echo "$order" | cut -d' ' -f2)" -ge $((n - 1)) ]
-				check_err $? "$tag: T3 from the follow-up in too few rows: $order"
-			done
-		done
-	done
+	each_mode sender_mode
 	log_test "rant's STAMP sender vs stamp-suite's: 8 modes, seq, SSID, sizes, T1<=T2<=T3<=T4 ($order)"
 }
 
@@ -155,53 +166,49 @@ check_suite_lines() {
 			   exit lines != n || bad || ttl || order }'
 }
 
-# stamp-suite's sender against rant's reflector, every combination.
+# One mode of stamp_reflector_interop ($n is its local).
+reflector_mode() {
+	local auth=$1 stf=$2 ts=$3 tag="auth=$1 stateful=$2 $3" out ssid opt=()
+	ssid=$((2000 + auth * 4 + stf * 2))
+	[ "$auth" = 1 ] && opt=(--key "$WORK/key")
+	[ "$stf" = 1 ] && opt+=(--stamp-stateful)
+	rant_reflector --stamp-ts "$ts" "${opt[@]}" || return 1
+	suite_sender s "$auth" "$ts" "$stf" --count "$n" --send-delay 5ms --ssid $ssid
+	check_err $? "$tag: stamp-suite's sender failed: $(tail -3 "$WORK/s.err")"
+	stop_reflector
+	check_err "$REFL_RC" "$tag: reflector exit $REFL_RC: $(tail -3 "$WORK/r.txt")"
+	[ "$(jq -c '[.packets_sent, .packets_received]' "$WORK/s.json")" = "[$n,$n]" ]
+	check_err $? "$tag: stamp-suite: $(jq -c '[.packets_sent, .packets_received]' \
+		"$WORK/s.json")"
+	out=$(check_suite_lines "$WORK/s.err" "$n")
+	check_err $? "$tag: $out"
+	# one machine, one clock: T2 - T1 and T4 - T3 are not negative
+	jq -e '.owd.forward_min_ms >= 0 and .owd.reverse_min_ms >= 0' "$WORK/s.json" >/dev/null
+	check_err $? "$tag: one-way delays: $(jq -c '[.owd.forward_min_ms, .owd.reverse_min_ms]' \
+		"$WORK/s.json")"
+	jq -e '.measurements.tlv_validation | .rejected_replies == 0 and
+		.flags.unrecognized + .flags.malformed + .flags.integrity_failed == 0' \
+		"$WORK/s.json" >/dev/null
+	check_err $? "$tag: TLVs: $(jq -c .measurements.tlv_validation "$WORK/s.json")"
+	# a stateful reflector's follow-up names each previous reply
+	[ "$stf" = 0 ] || [ "$(jqv "$WORK/s.json" .measurements.follow_up.matched)" = $((n - 1)) ]
+	check_err $? "$tag: follow-ups matched $(jqv "$WORK/s.json" \
+		.measurements.follow_up.matched) of $((n - 1))"
+	[ "$auth$stf" != 11 ] ||
+		[ "$(jqv "$WORK/s.json" .measurements.tlv_validation.hmac.verified)" = "$n" ]
+	check_err $? "$tag: HMAC TLVs verified: $(jq -c .measurements.tlv_validation.hmac \
+		"$WORK/s.json")"
+	grep -q "session $(printf %08x $ssid): received $n," "$WORK/r.txt"
+	check_err $? "$tag: rant's session: $(grep ' session ' "$WORK/r.txt")"
+}
+
+# stamp-suite's sender against rant's reflector, in every mode.
 stamp_reflector_interop() {
-	local n=50 auth stf ts tag out ssid opt
+	local n=50
 	pair
 	need_suite
 	make_key
-	for auth in 0 1; do
-		for stf in 0 1; do
-			for ts in ntp ptp; do
-				tag="auth=$auth stateful=$stf $ts"
-				ssid=$((2000 + auth * 4 + stf * 2))
-				opt=()
-				[ "$auth" = 1 ] && opt=(--key "$WORK/key")
-				[ "$stf" = 1 ] && opt+=(--stamp-stateful)
-				rant_reflector --stamp-ts $ts "${opt[@]}" || return
-				suite_sender s "$auth" "$ts" "$stf" --count $n --send-delay 5ms --ssid $ssid
-				check_err $? "$tag: stamp-suite's sender failed: $(tail -3 "$WORK/s.err")"
-				stop_reflector
-				check_err "$REFL_RC" "$tag: reflector exit $REFL_RC: $(tail -3 "$WORK/r.txt")"
-				[ "$(jq -c '[.packets_sent, .packets_received]' "$WORK/s.json")" = "[$n,$n]" ]
-				check_err $? "$tag: stamp-suite: $(jq -c '[.packets_sent, .packets_received]' \
-					"$WORK/s.json")"
-				out=$(check_suite_lines "$WORK/s.err" $n)
-				check_err $? "$tag: $out"
-				# one machine, one clock: T2 - T1 and T4 - T3 are not negative
-				jq -e '.owd.forward_min_ms >= 0 and .owd.reverse_min_ms >= 0' \
-					"$WORK/s.json" >/dev/null
-				check_err $? "$tag: one-way delays: $(jq -c '[.owd.forward_min_ms,
-					.owd.reverse_min_ms]' "$WORK/s.json")"
-				jq -e '.measurements.tlv_validation | .rejected_replies == 0 and
-					.flags.unrecognized + .flags.malformed + .flags.integrity_failed == 0' \
-					"$WORK/s.json" >/dev/null
-				check_err $? "$tag: TLVs: $(jq -c .measurements.tlv_validation "$WORK/s.json")"
-				# a stateful reflector's follow-up names each previous reply
-				[ "$stf" = 0 ] ||
-					[ "$(jqv "$WORK/s.json" .measurements.follow_up.matched)" = $((n - 1)) ]
-				check_err $? "$tag: follow-ups matched $(jqv "$WORK/s.json" \
-					.measurements.follow_up.matched) of $((n - 1))"
-				[ "$auth$stf" != 11 ] ||
-					[ "$(jqv "$WORK/s.json" .measurements.tlv_validation.hmac.verified)" = $n ]
-				check_err $? "$tag: HMAC TLVs verified: $(jq -c \
-					.measurements.tlv_validation.hmac "$WORK/s.json")"
-				grep -q "session $(printf %08x $ssid): received $n," "$WORK/r.txt"
-				check_err $? "$tag: rant's session: $(grep ' session ' "$WORK/r.txt")"
-			done
-		done
-	done
+	each_mode reflector_mode
 	log_test "stamp-suite's sender vs rant's STAMP reflector: 8 modes, seq, TTL, TLVs, order"
 }
 
