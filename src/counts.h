@@ -25,7 +25,7 @@ struct counts {
 	/* ... why (txpend.h): none within the cap, the error queue dropped
 	 * it (a later send's came), the table of pending sends was full */
 	uint64_t missing_tx_timeout, missing_tx_overflow, missing_tx_full;
-	uint64_t qdisc_drops;	/* reflector: pongs that entered the qdisc (their
+	uint64_t qdisc_drops;	/* reflector, kernel stamps: pongs that entered the qdisc (their
 				 * SCHED stamp came) and never left (txpend.h) */
 	uint64_t missing_rx_ts;	/* measured receives without an RX stamp */
 	uint64_t backwards_tx_ts; /* TX wire stamps earlier than the previous one

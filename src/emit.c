@@ -313,10 +313,10 @@ static int emit_warmup_failed(struct emitter *e)
 		snprintf(r->failure, sizeof(r->failure),
 			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there with the same --key, its clock within --key-window of this one? (if not, it answers nothing and counts the pings)",
 			 c->addr, c->port, WARMUP_LIMIT_NS / NS_PER_SEC);
-	else if (!e->pongs && r->tp->caps.stream && tcp_stats()->garbage)
+	else if (!e->pongs && r->tp->caps.stream && tcp_stats(&r->sk)->garbage)
 		snprintf(r->failure, sizeof(r->failure),
 			 "%s port %u accepts TCP but does not speak rant (%llu connections dropped): is another service on that port?",
-			 c->addr, c->port, (unsigned long long)tcp_stats()->garbage);
+			 c->addr, c->port, (unsigned long long)tcp_stats(&r->sk)->garbage);
 	else if (!e->pongs)
 		snprintf(r->failure, sizeof(r->failure),
 			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there (rant -i IFACE on that host)?",

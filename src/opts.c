@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "openloop.h"
+#include "optnum.h"
 #include "opts.h"
 #include "ptp.h"
 #include "session.h"
@@ -34,6 +35,7 @@ enum {
 	O_VERSION, O_MAX_SESSIONS, O_TCP, O_WRITES, O_NODELAY, O_QUICKACK, O_CORK,
 	O_PCAP, O_ALLOW, O_KEY, O_MAX_CLOCK_OFFSET, O_PHC_INTERVAL, O_ONE_WAY, O_PTP_MODE,
 	O_LOG_BUFFER, O_OPEN_LOOP, O_FOLLOW_LINKS, O_MAX_PER_ADDRESS, O_KEY_WINDOW,
+	O_TCP_IDLE_TIMEOUT,
 	O_STAMP, O_STAMP_TS, O_STAMP_STATEFUL, O_SSID,
 	O_MAX
 };
@@ -183,6 +185,10 @@ static const struct opt opt_table[] = {
 	  .help = "TCP_QUICKACK after every receive: do not delay ACKs" },
 	{ "cork", O_CORK, NULL, BOTH, T_FLAG, FIELD(cork), .needs = O_TCP,
 	  .help = "TCP_CORK around each message's writes: one segment per message" },
+	{ "tcp-idle-timeout", O_TCP_IDLE_TIMEOUT, "S", REFLECT_ONLY, T_NS, FIELD(tcp_idle_ns),
+	  .def = 5 * NS_PER_SEC, .min = NS_PER_SEC / 10, .max = 3600 * NS_PER_SEC,
+	  .unit_ns = NS_PER_SEC, .needs = O_TCP,
+	  .help = "close a connection that brings no whole message in S (idle, or a message begun and not finished); above the emitters' --interval" },
 	{ "max-clock-offset", O_MAX_CLOCK_OFFSET, "US", BOTH, T_NS, FIELD(max_clock_offset_ns),
 	  .def = NS_PER_US, .min = 1, .max = NS_PER_SEC, .unit_ns = NS_PER_US,
 	  .help = "warn when the NIC clock and the system clock (or, with --one-way, the two hosts' clocks) differ by more than US, and mark the components across them untrusted" },
@@ -220,22 +226,6 @@ static const char *opt_label(int val, char *buf, size_t len)
 	return buf;
 }
 
-/* ns as a decimal number of units, without trailing zeros: "0.001". */
-static void fmt_units(char *buf, size_t len, int64_t ns, int64_t unit_ns)
-{
-	int64_t frac = ns % unit_ns;
-	char digits[20] = "";
-	int width = 0;
-
-	for (int64_t u = unit_ns; u > 1 && width < 18; u /= 10)
-		width++;
-	for (int i = width - 1; i >= 0; i--, frac /= 10)
-		digits[i] = (char)('0' + frac % 10);
-	while (width > 0 && digits[width - 1] == '0')
-		digits[--width] = '\0';
-	snprintf(buf, len, "%" PRId64 "%s%s", ns / unit_ns, width ? "." : "", digits);
-}
-
 /* "-p" or "--trace-instance": the short form --help uses. */
 static const char *opt_short(const struct opt *o, char *buf, size_t len)
 {
@@ -257,7 +247,7 @@ static void help_default(const struct opt *o, char *buf, size_t len)
 	else if ((o->type == T_UINT || o->type == T_SIZES) && o->def)
 		snprintf(buf, len, "%" PRId64, o->def);
 	else if (o->type == T_NS && o->def)
-		fmt_units(buf, len, o->def, o->unit_ns);
+		optnum_units(buf, len, o->def, o->unit_ns);
 }
 
 /* " (default X; needs -Y)", " (default X)", " (needs -Y)" or "". */
@@ -324,119 +314,13 @@ static int bad(struct parser *ps, const char *fmt, const char *arg,
 	return -1;
 }
 
-/*
- * s is a number as people write one ([+-]digits[.digits][e[+-]digits]),
- * though not in the digits-only form rant takes: its value in *v, so the
- * error can say "out of range" for -1 or 1e308 rather than "not a number".
- */
-static bool written_number(const char *s, double *v)
+/* The same with a line made already (optnum.h). */
+static int bad_line(struct parser *ps, const char *line)
 {
-	const char *p = s;
-	char *end;
-	bool digits = false;
+	char label[40];
 
-	p += (*p == '+' || *p == '-');
-	for (; *p >= '0' && *p <= '9'; p++)
-		digits = true;
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			digits = true;
-	if (!digits)
-		return false;
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		p += (*p == '+' || *p == '-');
-		if (*p < '0' || *p > '9')
-			return false;
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
-	if (*p)
-		return false;
-	*v = strtod(s, &end);
-	return *end == '\0';
-}
-
-/*
- * s is not in rant's form: out of range if it is a number outside
- * [lo, hi] (in the option's units), else the form is what is wrong.
- */
-static int bad_form(struct parser *ps, const char *s, double lo, double hi,
-		    const char *range, bool integer)
-{
-	double v;
-
-	if (!written_number(s, &v))
-		return bad(ps, integer ? "'%s' is not a number: give an integer from %s" :
-			   "'%s' is not a number: give a value from %s", s, range);
-	if (v < lo || v > hi)
-		return bad(ps, "%s is out of range. Must be in the range %s", s, range);
-	return bad(ps, integer ? "'%s' is not written in digits only: give an integer from %s" :
-		   "'%s' is not written in digits and a point only: give a value from %s",
-		   s, range);
-}
-
-/* Integer in [lo, hi]: digits only (no sign, space or exponent). */
-static int parse_u64(struct parser *ps, const char *s, uint64_t lo,
-		     uint64_t hi, uint64_t *out)
-{
-	char range[64], *end;
-	unsigned long long v;
-
-	snprintf(range, sizeof(range), "%" PRIu64 " to %" PRIu64, lo, hi);
-	if (*s < '0' || *s > '9')
-		return bad_form(ps, s, (double)lo, (double)hi, range, true);
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*end)
-		return bad_form(ps, s, (double)lo, (double)hi, range, true);
-	if (errno == ERANGE || v < lo || v > hi)
-		return bad(ps, "%s is out of range. Must be in the range %s", s, range);
-	*out = v;
-	return 0;
-}
-
-/*
- * Decimal number of units (unit_ns per unit, e.g. 1000 for US) to ns,
- * without floating point: "1.5" US is 1500 ns. Range in ns; a value too
- * large for int64 ns is out of range, never wrapped.
- */
-static int parse_dec_ns(struct parser *ps, const char *s, int64_t unit_ns,
-			int64_t lo_ns, int64_t hi_ns, int64_t *out)
-{
-	char range[64], lo[24], hi[24];
-	const char *p = s;
-	int64_t ip = 0, frac = 0, scale = unit_ns;
-	bool digits = false, big = false;
-
-	fmt_units(lo, sizeof(lo), lo_ns, unit_ns);
-	fmt_units(hi, sizeof(hi), hi_ns, unit_ns);
-	snprintf(range, sizeof(range), "%s to %s", lo, hi);
-	for (; *p >= '0' && *p <= '9'; p++, digits = true) {
-		if (ip > (INT64_MAX - 9) / 10)
-			big = true;
-		else
-			ip = ip * 10 + (*p - '0');
-	}
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++, digits = true) {
-			if (scale >= 10) {
-				scale /= 10;
-				frac += (*p - '0') * scale;
-			} else if (*p != '0') {
-				return bad(ps, "%s is finer than a nanosecond. Must be in the range %s, to 1 ns",
-					   s, range);
-			}
-		}
-	}
-	if (!digits || *p)
-		return bad_form(ps, s, (double)lo_ns / (double)unit_ns,
-				(double)hi_ns / (double)unit_ns, range, false);
-	if (big || ip > (INT64_MAX - frac) / unit_ns ||
-	    ip * unit_ns + frac < lo_ns || ip * unit_ns + frac > hi_ns)
-		return bad(ps, "%s is out of range. Must be in the range %s", s, range);
-	*out = ip * unit_ns + frac;
-	return 0;
+	fprintf(ps->err, "rant: %s: %s\n", opt_label(ps->o->val, label, sizeof(label)), line);
+	return -1;
 }
 
 static void store_uint(struct rant_cfg *c, const struct opt *o, uint64_t v)
@@ -534,7 +418,7 @@ static int key_sizes(struct parser *ps, struct rant_cfg *c)
 static int parse_arg(struct parser *ps, struct rant_cfg *c, const char *arg)
 {
 	const struct opt *o = ps->o;
-	char *p = (char *)c + o->off, label[40];
+	char *p = (char *)c + o->off, label[40], msg[200];
 	uint64_t u = 0;
 	int64_t ns = 0;
 
@@ -556,13 +440,13 @@ static int parse_arg(struct parser *ps, struct rant_cfg *c, const char *arg)
 		memcpy(p, &arg, sizeof(arg));
 		return 0;
 	case T_UINT:
-		if (parse_u64(ps, arg, (uint64_t)o->min, (uint64_t)o->max, &u))
-			return -1;
+		if (optnum_u64(arg, (uint64_t)o->min, (uint64_t)o->max, &u, msg, sizeof(msg)))
+			return bad_line(ps, msg);
 		store_uint(c, o, u);
 		return 0;
 	case T_NS:
-		if (parse_dec_ns(ps, arg, o->unit_ns, o->min, o->max, &ns))
-			return -1;
+		if (optnum_ns(arg, o->unit_ns, o->min, o->max, &ns, msg, sizeof(msg)))
+			return bad_line(ps, msg);
 		memcpy(p, &ns, sizeof(ns));
 		return 0;
 	case T_SIZES:
@@ -673,8 +557,8 @@ static int check_open_loop(struct parser *ps, const struct rant_cfg *c)
 	if (!ol_slots(c->timeout_ns + OL_TX_WAIT_NS, c->interval_ns)) {
 		char t[24], i[24];
 
-		fmt_units(t, sizeof(t), c->timeout_ns, NS_PER_US);
-		fmt_units(i, sizeof(i), c->interval_ns, NS_PER_US);
+		optnum_units(t, sizeof(t), c->timeout_ns, NS_PER_US);
+		optnum_units(i, sizeof(i), c->interval_ns, NS_PER_US);
 		fprintf(ps->err, "rant: --open-loop: --timeout %s us / --interval %s us keeps more than %u pings in flight: raise --interval or lower --timeout\n",
 			t, i, OL_MAX_SLOTS / 2);
 		return -1;

@@ -83,6 +83,7 @@ struct rant_cfg {
 	bool nodelay;			/* --nodelay: TCP_NODELAY */
 	bool quickack;			/* --quickack: TCP_QUICKACK */
 	bool cork;			/* --cork: TCP_CORK around a message's writes */
+	int64_t tcp_idle_ns;		/* --tcp-idle-timeout: reflector, ns */
 	/* clocks (clock.h) */
 	int64_t max_clock_offset_ns;	/* --max-clock-offset: PHC - system, hosts */
 	int64_t phc_interval_ns;	/* --phc-interval; 0 = at start and end only */

@@ -30,6 +30,7 @@
 #define TX_STAMP_CAP_NS (2 * NS_PER_SEC)
 #define TX_PENDING 8192		/* pongs awaiting their stamp at most */
 #define END_WAIT_NS NS_PER_SEC	/* at the end: the last pongs' stamps */
+#define TX_CONN_WAIT_NS (2 * NS_PER_MS)	/* TCP reflector: a pong's stamp, at most */
 #define RF_MEASURED 1u		/* txpend_entry flags: a measured ping's pong */
 
 static uint8_t rx_buf[RX_BUF_LEN];
@@ -107,7 +108,7 @@ static bool reflect_answer(struct run *r, struct session *f,
 	b.t2_sw = rec->t2_sw;
 	b.t3_sw = sw ? realtime_ns() : TS_NONE;
 	b.pong_no = f->pongs++;
-	b.ttl = m->ttl;
+	b.ttl = r->sk.want_ttl ? m->ttl : 0;	/* a TCP transport reads none */
 	msgfmt_put_pong(&r->fmt, rx_buf, h, flags, &b);
 	txrec_set_t3_sw(rec, b.t3_sw);
 	/* --key: after T3_SW, so its cost lands in T3_SW -> T3 wire. */
@@ -238,8 +239,12 @@ static void reflect_start(struct run *r, struct reflector *f, const struct sessi
 static void reflect_stamped(void *ctx, struct txpend_entry *e)
 {
 	const struct reflector *f = ctx;
+	int64_t t3 = ts_wire(&e->snd, f->r->sk.hw);
 
-	reflect_fu_put(e->owner, e->rec.seq, ts_wire(&e->snd, f->r->sk.hw));
+	/* A report without the wire layer's stamp (a NIC that missed it)
+	 * gives no follow-up: the pong's T3 is missing. */
+	if (t3 != TS_NONE)
+		reflect_fu_put(e->owner, e->rec.seq, t3);
 }
 
 /* A pong retired from the table: its stamps into the record, then (a
@@ -249,7 +254,16 @@ static int reflect_done(void *ctx, struct txpend_entry *e, enum txpend_end why)
 {
 	struct reflector *f = ctx;
 	struct run *r = f->r;
-	bool stamped = why == TXPEND_STAMPED;
+	bool stamped;
+
+	/* With NIC stamps the driver reports SND with its HW stamp alone: a
+	 * report that never came is a stamp the NIC missed as likely as a
+	 * qdisc drop, so it is counted missing, not dropped. */
+	if (why == TXPEND_DROPPED && r->sk.hw)
+		why = TXPEND_TIMEOUT;
+	/* Stamped on the wire: the report came with the stamp of the run's
+	 * layer. */
+	stamped = why == TXPEND_STAMPED && ts_wire(&e->snd, r->sk.hw) != TS_NONE;
 
 	/* -c reached: the pongs answered meanwhile are not measured */
 	if (!(e->flags & RF_MEASURED) || f->stopped ||
@@ -279,15 +293,41 @@ static int reflect_harvest(struct run *r, struct reflector *f)
 	return txpend_retire(f->pend, monotonic_ns(), reflect_done, f);
 }
 
+/*
+ * The pong of key left on one of a TCP reflector's connections (tcpserve.c:
+ * each has its own socket, so its own error queue and OPT_ID byte
+ * count): its stamps are read there, TX_CONN_WAIT_NS at most, and the
+ * pong retired at once. Non-zero: stop.
+ */
+static int reflect_conn_stamp(struct reflector *f, struct sk *via, struct session *s,
+			      const struct txrec *rec, uint32_t key, bool measured,
+			      int64_t came)
+{
+	struct txpend_entry e = { .rec = *rec, .owner = s, .t_mono = came, .key = key,
+				  .flags = measured ? RF_MEASURED : 0, .sched_kn = TS_NONE };
+	struct ts_stamps sch;
+
+	e.stamped = sk_tx_stamp(via, key, TX_CONN_WAIT_NS, &e.snd) == 0;
+	if (e.stamped) {
+		/* The pong's SCHED stamp came before its SND stamp. */
+		if (sk_tx_sched(via, key, 0, &sch) == 0)
+			e.sched_kn = sch.kn_ns;
+		reflect_stamped(f, &e);
+	}
+	return reflect_done(f, &e, e.stamped ? TXPEND_STAMPED : TXPEND_TIMEOUT);
+}
+
 /* The pong of key left: into the table until its stamp comes (the
  * oldest retired first when the table is full). Non-zero: stop. */
 static int reflect_pend(struct run *r, struct reflector *f, struct session *s,
 			const struct txrec *rec, uint32_t key, bool measured,
-			int64_t came)
+			int64_t came, struct sk *via)
 {
 	struct txpend_entry *e;
 	int ret = 0;
 
+	if (via)
+		return reflect_conn_stamp(f, via, s, rec, key, measured, came);
 	if (r->sk.fd != f->pend_fd) {
 		ret = txpend_flush(f->pend, reflect_done, f);
 		f->pend_fd = r->sk.fd;
@@ -368,7 +408,7 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f,
 		s->last_seq = rec.seq;
 	}
 	if (sent)
-		return reflect_pend(r, f, s, &rec, key, measured, came) ? MEASURE_STOP :
+		return reflect_pend(r, f, s, &rec, key, measured, came, m->via) ? MEASURE_STOP :
 		       MEASURE_GO_ON;
 	if (measured)
 		return reflect_measured(r, f, s, &rec, false, false, came);

@@ -231,7 +231,7 @@ struct snap *snap_build(struct run *r, enum snap_kind kind)
 		ret = fill_final(s, r);
 	s->cnt = r->cnt;
 	if (r->cfg->tcp)
-		s->tcp = *tcp_stats();
+		s->tcp = *tcp_stats(&r->sk);
 	if (!ret)
 		ret = fill_metrics(s, r);
 	if (!ret)

@@ -401,6 +401,7 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	m->sw_ns = sw ? realtime_ns() : TS_NONE;
 	m->len = n;
 	m->src_len = msg.msg_namelen;
+	m->via = NULL;
 	if (msg.msg_flags & MSG_TRUNC)
 		m->len = -1;	/* larger than any valid datagram */
 	if (ts_parse_rx(&msg, &m->rx))

@@ -43,6 +43,7 @@ struct sk {
 	uint32_t drops_raw;		/* the kernel's u32 count, as last seen */
 	bool want_ttl;			/* sk_recv() reads each datagram's TTL */
 	struct sk_stash stash[SK_STASH];
+	void *priv;			/* the transport's own state (tcp.c), or NULL */
 };
 
 void sk_close(struct sk *s);
@@ -54,6 +55,10 @@ struct sk_msg {
 	struct ts_stamps rx;		/* TS_NONE where absent */
 	struct sockaddr_storage src;
 	socklen_t src_len;
+	/* The socket it came on, where its reply goes and that reply's TX
+	 * stamps are read: a TCP reflector's connection; NULL: the one
+	 * received on. */
+	struct sk *via;
 	uint8_t ttl;			/* IPv4 TTL or IPv6 Hop Limit as received
 					 * (sk_recv_ttl() asked for it), 0: unknown */
 };

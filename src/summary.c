@@ -150,6 +150,15 @@ static void print_tcp(struct out *o, const struct snap *s)
 	out_u64(o, "dropped_garbage", ", dropped (not rant's framing) %" PRIu64, t->garbage);
 	if (s->emit)
 		out_u64(o, "connect_failures", ", failed reconnects %" PRIu64, t->connect_failures);
+	if (!s->emit) {
+		out_u64(o, "max_open", ", at most %" PRIu64 " open", t->max_open);
+		out_u64(o, "refused", ", refused (--max-sessions open) %" PRIu64, t->refused);
+		out_u64(o, "idle_timeouts", ", timed out idle %" PRIu64, t->idle_timeouts);
+		out_u64(o, "partial_timeouts", ", in a message %" PRIu64, t->partial_timeouts);
+		out_u64(o, "pongs_dropped", ", pongs dropped (peer not reading) %" PRIu64,
+			t->pongs_dropped);
+		out_u64(o, "idle_timeout_ns", NULL, (uint64_t)c->tcp_idle_ns);
+	}
 	out_u64(o, "writes", ", writes per message %" PRIu64, c->writes);
 	out_str(o, "nagle", ", Nagle %s\n", c->nodelay ? "off" : "on");
 	out_obj_end(o);

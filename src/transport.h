@@ -68,8 +68,15 @@ struct tcp_stats {
 	uint64_t garbage;		/* connections dropped: not rant's framing */
 	uint64_t reconnects;		/* emitter: connections made again */
 	uint64_t connect_failures;	/* emitter: reconnects that failed */
+	/* reflector (tcpserve.c says why each is so) */
+	uint64_t max_open;		/* most connections open at once */
+	uint64_t refused;		/* closed at accept: --max-sessions open */
+	uint64_t idle_timeouts;		/* closed: no message in --tcp-idle-timeout */
+	uint64_t partial_timeouts;	/* ... with one begun, unfinished */
+	uint64_t pongs_dropped;		/* the previous pong still unsent */
 };
-const struct tcp_stats *tcp_stats(void);
+/* The stats of s's TCP transport (all 0 for another transport). */
+const struct tcp_stats *tcp_stats(const struct sk *s);
 
 /* The transport cfg asks for (transport.c). */
 const struct transport *transport_for(const struct rant_cfg *cfg);

@@ -4,13 +4,17 @@
 # and undiagnosed, both sides' counts and logs agree; UDP and TCP sweeps
 # give every size in one JSON with a fitted line (and UDP warns where it
 # fragments); a reflector that goes away, garbage on the stream, and
-# sizes over the limits.
+# sizes over the limits. Many clients at once: connections held idle or
+# in a partial frame (tcp_hold.py) neither lock an emitter out nor
+# outlast --tcp-idle-timeout; a connection over --max-sessions is closed
+# at accept; three emitters at once are three sessions.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="tcp_nagle tcp_nodelay tcp_sweep udp_sweep tcp_peer_gone
-	tcp_garbage tcp_size_limit"
+	tcp_garbage tcp_size_limit tcp_many_idle tcp_many_fifty tcp_many_timeout
+	tcp_many_cap tcp_many_emitters tcp_many_slow_reader"
 
 require_root
 require_cmd jq ss taskset timeout
@@ -342,6 +346,208 @@ tcp_size_limit() {
 	wait "$REFL"
 	check_err $? "the idle TCP reflector exited $? at -d"
 	log_test "an idle TCP reflector (waiting to accept) ends at -d"
+}
+
+# hold NAME IDLE PARTIAL HOLD_S [SLOW]: tcp_hold.py in NS_A against the
+# reflector, lines in $WORK/NAME.txt; returns once its connections are up.
+hold() {
+	ns_bg "$NS_A" "$PYTHON" "$TOP/tests/net/tcp_hold.py" "$IP_B" "$PORT" "${@:2}" \
+		>"$WORK/$1.txt" 2>&1
+	wait_for_line "$WORK/$1.txt" '^up ' 15
+	check_err $? "tcp_hold.py $1 did not connect: $(tail -3 "$WORK/$1.txt")"
+}
+
+# every_ping NAME N: the emitter's $WORK/NAME.json sent N and got N back.
+every_ping() {
+	local sent recv
+	sent=$(jqv "$WORK/$1.json" .counts.sent)
+	recv=$(jqv "$WORK/$1.json" .counts.received)
+	[ "$sent" = "$2" ] && [ "$recv" = "$2" ]
+	check_err $? "emitter $1: sent $sent, received $recv (want $2, $2)"
+}
+
+# closed_within FILE KIND N LO HI: N lines "closed KIND AFTER_S" in FILE
+# (tcp_hold.py), each AFTER_S in [LO, HI] seconds.
+closed_within() {
+	local n
+	n=$(awk -v k="$2" -v lo="$4" -v hi="$5" \
+		'$1 == "closed" && $2 == k && $3 >= lo && $3 <= hi' "$1" | wc -l)
+	[ "$n" = "$3" ]
+	check_err $? "$n $2 connections closed $4-$5 s after they were up, not $3: $(grep -c "^closed $2" "$1") closed in all"
+}
+
+# An idle connection and one stopped 6 bytes into a frame, held while an
+# emitter measures: it measures every ping (on a3b912d the reflector
+# served the idle one for ever: the emitter got nothing). The default
+# --tcp-idle-timeout (5 s) then closes both, counted apart.
+tcp_many_idle() {
+	local rc end
+	pair
+	start_tcp_reflector r1 --block -d 60 -j "$WORK/r1.json" || return
+	hold h1 1 1 30 || return
+	emit -a "$IP_B" --tcp -c 200 -w 20 --timeout 1000000 -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
+	rc=$?
+	end=$EPOCHREALTIME
+	check_err $rc "emitter exit $rc beside an idle connection: $(tail -3 "$WORK/e1.txt")"
+	every_ping e1 200
+	# both were still open when the emitter ended
+	awk -v end="$end" '$1 == "closed" && $4 < end { bad = 1 } END { exit bad }' "$WORK/h1.txt"
+	check_err $? "a held connection closed before the emitter ended (at $end): $(cat "$WORK/h1.txt")"
+	wait_for_line "$WORK/h1.txt" '^open ' 15
+	stop_reflector
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
+	closed_within "$WORK/h1.txt" idle 1 4.9 7
+	closed_within "$WORK/h1.txt" partial 1 4.9 7
+	[ "$(jqv "$WORK/r1.json" .tcp.idle_timeouts)" = 1 ] &&
+		[ "$(jqv "$WORK/r1.json" .tcp.partial_timeouts)" = 1 ]
+	check_err $? "timeouts in the JSON: $(jq -c .tcp "$WORK/r1.json")"
+	[ "$(jqv "$WORK/r1.json" .tcp.idle_timeout_ns)" = 5000000000 ]
+	check_err $? "the default --tcp-idle-timeout is not 5 s: $(jq -c .tcp "$WORK/r1.json")"
+	grep -q 'timed out idle 1, in a message 1' "$WORK/r1.txt"
+	check_err $? "the text does not count the timeouts: $(grep '^tcp:' "$WORK/r1.txt")"
+	log_test "an idle and a partial connection held: the emitter measured 200 of 200; both closed at 5 s"
+}
+
+# 50 connections at once (25 idle, 25 in a frame) and an emitter: all are
+# accepted and served together (on a3b912d the backlog of 4 refused the
+# emitter in 0.12 s).
+tcp_many_fifty() {
+	local rc
+	pair
+	start_tcp_reflector r1 --block -d 60 -j "$WORK/r1.json" || return
+	hold h1 25 25 30 || return
+	grep -qx 'up idle=25 partial=25' "$WORK/h1.txt"
+	check_err $? "not all 50 connected: $(grep -v '^closed' "$WORK/h1.txt")"
+	emit -a "$IP_B" --tcp -c 200 -w 20 --timeout 1000000 -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
+	rc=$?
+	stop_reflector
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
+	check_err $rc "emitter exit $rc beside 50 held connections: $(tail -3 "$WORK/e1.txt")"
+	every_ping e1 200
+	[ "$(jqv "$WORK/r1.json" .tcp.accepted)" = 51 ] && [ "$(jqv "$WORK/r1.json" .tcp.max_open)" = 51 ]
+	check_err $? "not 51 connections open at once: $(jq -c .tcp "$WORK/r1.json")"
+	[ "$(jqv "$WORK/r1.json" .counts.received)" = 200 ]
+	check_err $? "reflector received $(jqv "$WORK/r1.json" .counts.received), not 200"
+	log_test "50 connections held at once: the emitter measured 200 of 200, 51 open together"
+}
+
+# --tcp-idle-timeout 1: 10 idle and 10 partial connections closed after
+# 1 s (the sweep: at most 1.25 s) and counted; an emitter pinging every
+# 0.3 s all the while is never closed.
+tcp_many_timeout() {
+	local rc
+	pair
+	start_tcp_reflector r1 --block -d 60 --tcp-idle-timeout 1 -j "$WORK/r1.json" || return
+	emit_bg e1 -a "$IP_B" --tcp --block --interval 300000 -c 10 -w 2 --timeout 1000000 \
+		-j "$WORK/e1.json"
+	hold h1 10 10 20 || return
+	wait_for_line "$WORK/h1.txt" '^open ' 15
+	check_err $? "tcp_hold.py did not end: $(tail -3 "$WORK/h1.txt")"
+	wait "$EM"
+	rc=$?
+	stop_reflector
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
+	check_err $rc "the slow emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
+	every_ping e1 10
+	[ "$(jqv "$WORK/e1.json" .tcp.reconnects)" = 0 ]
+	check_err $? "the slow emitter was cut off: reconnects $(jqv "$WORK/e1.json" .tcp.reconnects)"
+	grep -qx 'open 0' "$WORK/h1.txt"; check_err $? "held connections left open: $(tail -1 "$WORK/h1.txt")"
+	closed_within "$WORK/h1.txt" idle 10 0.9 2.5
+	closed_within "$WORK/h1.txt" partial 10 0.9 2.5
+	[ "$(jqv "$WORK/r1.json" .tcp.idle_timeouts)" = 10 ] &&
+		[ "$(jqv "$WORK/r1.json" .tcp.partial_timeouts)" = 10 ]
+	check_err $? "timeouts in the JSON: $(jq -c .tcp "$WORK/r1.json")"
+	log_test "--tcp-idle-timeout 1: 10 idle and 10 partial closed in 1-2.5 s and counted; a 0.3 s emitter kept"
+}
+
+# --max-sessions 3: three connections open, the next ones are accepted
+# and closed at once (counted), not left in the backlog.
+tcp_many_cap() {
+	pair
+	start_tcp_reflector r1 --block -d 60 --max-sessions 3 -j "$WORK/r1.json" || return
+	hold h1 3 0 30 || return
+	wait_until 5 eval "[ \"\$(ip netns exec $NS_B ss -Htn state established 'sport = :$PORT' | wc -l)\" = 3 ]"
+	check_err $? "the reflector did not take the first 3 connections"
+	hold h2 2 0 4 || return
+	wait_for_line "$WORK/h2.txt" '^open ' 10
+	grep -q '^closed' "$WORK/h1.txt"; check_fail $? "one of the first 3 was closed: $(cat "$WORK/h1.txt")"
+	stop_reflector
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
+	closed_within "$WORK/h2.txt" idle 2 0 1
+	[ "$(jqv "$WORK/r1.json" .tcp.refused)" = 2 ] && [ "$(jqv "$WORK/r1.json" .tcp.max_open)" = 3 ]
+	check_err $? "refused/max_open: $(jq -c .tcp "$WORK/r1.json")"
+	log_test "--max-sessions 3: connections 4 and 5 closed at accept and counted"
+}
+
+# Three emitters at once against one reflector: each measures every ping
+# and is a session of its own (on a3b912d the second and third waited
+# for the first to end, and lost their pings meanwhile).
+tcp_many_emitters() {
+	local i pids=() rc n
+	pair
+	start_tcp_reflector r1 --block -d 60 -j "$WORK/r1.json" || return
+	for i in 1 2 3; do
+		emit_bg "e$i" -a "$IP_B" --tcp --block --interval 2000 -c 1000 -w 20 \
+			--timeout 1000000 -j "$WORK/e$i.json"
+		pids+=("$EM")
+	done
+	for i in 1 2 3; do
+		wait "${pids[i - 1]}"
+		rc=$?
+		check_err $rc "emitter $i exit $rc: $(tail -3 "$WORK/e$i.txt")"
+	done
+	stop_reflector
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
+	for i in 1 2 3; do
+		every_ping "e$i" 1000
+	done
+	n=$(jqv "$WORK/r1.json" '[.sessions[] | select(.received == 1000)] | length')
+	[ "$n" = 3 ]; check_err $? "$n sessions with 1000 received, not 3: $(jq -c '[.sessions[] | {address, received}]' "$WORK/r1.json")"
+	[ "$(jqv "$WORK/r1.json" '[.sessions[].address] | unique | length')" = 3 ]
+	check_err $? "the sessions' addresses are not 3: $(jq -c '[.sessions[].address]' "$WORK/r1.json")"
+	# every pong's TX stamp found, on its own connection (byte offsets
+	# alike on all three: a stamp taken from another would be missed or
+	# out of order)
+	[ "$(jqv "$WORK/r1.json" .counts.missing_tx_ts)" = 0 ] &&
+		[ "$(jqv "$WORK/r1.json" .metrics.response.samples)" = 3000 ] &&
+		[ "$(jqv "$WORK/r1.json" .counts.backwards_tx_ts)" = 0 ] &&
+		[ "$(jqv "$WORK/r1.json" .metrics.response.min)" -gt 0 ]
+	check_err $? "the reflector's stamps: $(jq -c '[.counts, .metrics.response.samples, .metrics.response.min]' "$WORK/r1.json")"
+	# measured at the same time: each began before any ended
+	jq -s -e 'map(.start_ns) | max' "$WORK"/e[123].json >"$WORK/start"
+	jq -s -e 'map(.end_ns) | min' "$WORK"/e[123].json >"$WORK/end"
+	[ "$(cat "$WORK/start")" -lt "$(cat "$WORK/end")" ]
+	check_err $? "the emitters measured one after another: $(jq -c '[.start_ns, .end_ns]' "$WORK"/e[123].json)"
+	[ "$(jqv "$WORK/r1.json" .tcp.max_open)" = 3 ]
+	check_err $? "not 3 connections open at once: $(jq -c .tcp "$WORK/r1.json")"
+	log_test "three TCP emitters at once: each measured 1000 of 1000, three sessions"
+}
+
+# A peer that sends 20 pings of 1 MiB and reads no pong for 3 s: the
+# reflector keeps what its socket does not take of a pong and drops the
+# rest (counted), and an emitter measures every ping all the while (on
+# a3b912d the slow reader held the only connection). When the peer reads
+# at last, it gets every pong not dropped, whole.
+tcp_many_slow_reader() {
+	local rc dropped
+	pair
+	start_tcp_reflector r1 --block -d 60 -j "$WORK/r1.json" || return
+	hold h1 0 0 3 20 || return
+	emit -a "$IP_B" --tcp -c 200 -w 20 --timeout 1000000 -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
+	rc=$?
+	wait_for_line "$WORK/h1.txt" '^slow_pongs ' 15
+	stop_reflector
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
+	check_err $rc "emitter exit $rc beside a slow reader: $(tail -3 "$WORK/e1.txt")"
+	every_ping e1 200
+	dropped=$(jqv "$WORK/r1.json" .tcp.pongs_dropped)
+	[ "$dropped" -ge 15 ] && [ "$dropped" -le 19 ]
+	check_err $? "pongs dropped $dropped, not 15-19 of the slow reader's 20: $(jq -c .tcp "$WORK/r1.json")"
+	[ "$(jqv "$WORK/r1.json" .counts.received)" = 220 ]
+	check_err $? "reflector received $(jqv "$WORK/r1.json" .counts.received), not 200 + 20"
+	grep -qx "slow_pongs $((20 - dropped)) bad 0" "$WORK/h1.txt"
+	check_err $? "the slow reader's pongs, $dropped dropped: $(grep slow_pongs "$WORK/h1.txt")"
+	log_test "a peer that reads no pong: $dropped of its pongs dropped, the emitter measured 200 of 200"
 }
 
 tests_run

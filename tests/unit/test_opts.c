@@ -166,6 +166,11 @@ static const struct row rows[] = {
 	{ E "--cork", OPTS_ERROR, "--tcp", NULL },
 	{ E "--tcp --writes 0", OPTS_ERROR, "writes", "1 16" },
 	{ E "--tcp --writes 17", OPTS_ERROR, "writes", "1 16" },
+	{ R "--tcp --tcp-idle-timeout 0.1", OPTS_OK, NULL, NULL },
+	{ R "--tcp --tcp-idle-timeout 3600", OPTS_OK, NULL, NULL },
+	{ R "--tcp --tcp-idle-timeout 0.05", OPTS_ERROR, "tcp-idle-timeout", "0.1 3600" },
+	{ R "--tcp-idle-timeout 2", OPTS_ERROR, "--tcp", NULL },
+	{ E "--tcp --tcp-idle-timeout 2", OPTS_ERROR, "tcp-idle-timeout", NULL },
 	{ E "--timeout 1", OPTS_OK, NULL, NULL },
 	{ E "--timeout 1000000", OPTS_OK, NULL, NULL },
 	{ E "--timeout 0", OPTS_ERROR, "timeout", "1 1000000" },
@@ -474,6 +479,7 @@ static void test_fields(void)
 		   "-m 64:1024:x4: 64 256 1024");
 		ok(c.tcp && c.writes == 2 && c.nodelay && !c.quickack && !c.cork,
 		   "--tcp --writes 2 --nodelay");
+		ok(c.tcp_idle_ns == 5000000000LL, "--tcp-idle-timeout: 5 s by default");
 	} else {
 		fail("TCP options parsed: %s", errbuf);
 	}
