@@ -298,7 +298,8 @@ stamp_hostile() {
 }
 
 # --pcap with --stamp: tshark's TWAMP-Test dissector reads rant's test
-# packets: the sender's sequence numbers, and the reply's echo of them.
+# packets (the sender's sequence numbers, and the reply's echo of them),
+# and rant's capture check matches every measured ping and reply.
 stamp_pcap_tshark() {
 	local n=20 rows
 	require_cmd tshark
@@ -318,7 +319,12 @@ stamp_pcap_tshark() {
 		{ if ($3 == "" || $3 != pong++) bad++ }
 		END { print ping, pong, bad + 0; exit bad || ping != n || pong != n }' "$WORK/t.txt")
 	check_err $? "tshark's pings, replies, mismatches: $rows: $(head -4 "$WORK/t.txt" | tr '\n' '|')"
-	log_test "--pcap --stamp: tshark decodes the pings and replies in order ($rows)"
+	# rant's own check reads the capture as the loops read the packets: a
+	# reply (no type field in STAMP) by the port it came from
+	grep -q "^  tx (T1, ping): $n matched" "$WORK/e.txt" &&
+		grep -q "^  rx (T4, pong): $n matched" "$WORK/e.txt"
+	check_err $? "--pcap check: $(grep -E '^  (tx|rx) ' "$WORK/e.txt" | tr '\n' '|')"
+	log_test "--pcap --stamp: tshark decodes pings and replies in order ($rows); all matched"
 }
 
 tests_run
