@@ -25,7 +25,8 @@ PCAP_LIBS := $(shell pkg-config --libs libpcap 2>/dev/null || echo -lpcap)
 ALL_CFLAGS := $(CFLAGS) $(WARN) $(HARDEN) -D_GNU_SOURCE -std=gnu11 -pthread \
 	-DRANT_VERSION='"$(VERSION)"' $(NL_CFLAGS) -Isrc
 ALL_LDFLAGS := $(LDFLAGS) -pie -Wl,-z,relro,-z,now
-LIBS := $(NL_LIBS) $(PCAP_LIBS) -lcrypto -lm -pthread
+MHD_LIBS := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
+LIBS := $(NL_LIBS) $(PCAP_LIBS) $(MHD_LIBS) -lcrypto -lm -pthread
 
 SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=build/%.o)
@@ -54,6 +55,10 @@ DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	python3-numpy python3-pyflakes
 # --key: HMAC-SHA-256 from OpenSSL's libcrypto.
 DEB_PKGS += libssl-dev
+# --metrics-listen: libmicrohttpd serves /metrics (src/promhttp.h). The
+# metrics tests check the output with promtool (prometheus), scrape it with
+# a real Prometheus and node_exporter, and parse it with prometheus_client.
+DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-prometheus-client
 
 .PHONY: all deps stamp-suite check test unit net sim plot-test lint asan fuzz fuzz-check fuzz-corpus demo bench install clean
 
@@ -88,7 +93,9 @@ tests/sim/simnic-probe: tests/sim/simnic-probe.c Makefile
 sim: $(SIM_LIB) $(SIM_BINS)
 
 # Installs only what is missing, and only as root on Debian; elsewhere it
-# says what to install.
+# says what to install. The packages' services (prometheus, node_exporter:
+# test peers only) are not started: a policy-rc.d refuses it for the
+# install, unless the machine has its own.
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
@@ -98,8 +105,11 @@ deps:
 		echo "missing packages: $$missing (run: sudo make deps)" >&2; exit 1; fi; \
 	echo "installing: $$missing"; \
 	echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections; \
+	policy=; if [ ! -e /usr/sbin/policy-rc.d ]; then policy=/usr/sbin/policy-rc.d; \
+		printf '#!/bin/sh\nexit 101\n' >$$policy && chmod 755 $$policy; fi; \
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing || \
-	{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; }
+	{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; }; \
+	rc=$$?; [ -z "$$policy" ] || rm -f $$policy; exit $$rc
 	@$(MAKE) --no-print-directory stamp-suite
 
 # The STAMP interop peer: stamp-suite from crates.io, built once into a
@@ -254,6 +264,11 @@ install: rant
 	install -m 0644 lib/steps/*.sh $(DESTDIR)$(PREFIX)/share/rant/lib/steps/
 	install -D -m 0755 tools/rant-trace $(DESTDIR)$(PREFIX)/bin/rant-trace
 	install -D -m 0644 rant.8 $(DESTDIR)$(PREFIX)/share/man/man8/rant.8
+	for u in systemd/*.service; do \
+		sed 's|@BINDIR@|$(PREFIX)/bin|g' $$u >$$u.out && \
+		install -D -m 0644 $$u.out $(DESTDIR)$(PREFIX)/lib/systemd/system/$${u#systemd/}; \
+		rc=$$?; rm -f $$u.out; [ $$rc = 0 ] || exit $$rc; \
+	done
 
 .PHONY: clean-objs
 clean-objs:

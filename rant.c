@@ -17,6 +17,7 @@
 #include "opts.h"
 #include "reflect.h"
 #include "breach.h"
+#include "metrics.h"
 #include "report.h"
 #include "run.h"
 #include "series.h"
@@ -61,7 +62,8 @@ int main(int argc, char **argv)
 	case OPTS_OK:
 		break;
 	}
-	if (run_setup(&run, &cfg)) {
+	/* --metrics(-listen): its thread, stopped by report_end() */
+	if (run_setup(&run, &cfg) || metrics_start(&run, &run.metrics)) {
 		run_teardown(&run);
 		return EXIT_SETUP;
 	}

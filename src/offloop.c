@@ -3,6 +3,7 @@
  * Threads beside the measuring loop (see offloop.h).
  */
 #include <signal.h>
+#include <sys/sysinfo.h>
 
 #include "offloop.h"
 
@@ -29,4 +30,23 @@ int offloop_spawn(pthread_t *t, void *(*fn)(void *), void *arg,
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&a);
 	return ret;
+}
+
+bool offloop_other_cpus(cpu_set_t *set)
+{
+	cpu_set_t mine;
+	int ncpu = get_nprocs_conf(), here = sched_getcpu();
+
+	CPU_ZERO(set);
+	if (sched_getaffinity(0, sizeof(mine), &mine))
+		return false;
+	for (int c = 0; c < ncpu && c < CPU_SETSIZE; c++)
+		if (!CPU_ISSET(c, &mine))
+			CPU_SET(c, set);
+	if (CPU_COUNT(set))
+		return true;
+	*set = mine;
+	if (here >= 0)
+		CPU_CLR(here, set);
+	return CPU_COUNT(set) > 0;
 }

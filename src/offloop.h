@@ -11,6 +11,7 @@
 #define RANT_OFFLOOP_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <sched.h>
 
 #define OFFLOOP_STACK (256 * 1024)
@@ -22,5 +23,12 @@
  */
 int offloop_spawn(pthread_t *t, void *(*fn)(void *), void *arg,
 		  const cpu_set_t *cpus);
+
+/*
+ * The CPUs for such a thread, asked by the thread that will measure: those
+ * it may not use; when it may use every CPU, all but the one it runs on
+ * now. false: there is no other.
+ */
+bool offloop_other_cpus(cpu_set_t *set);
 
 #endif

@@ -35,7 +35,7 @@ enum {
 	O_VERSION, O_MAX_SESSIONS, O_TCP, O_WRITES, O_NODELAY, O_QUICKACK, O_CORK,
 	O_PCAP, O_ALLOW, O_KEY, O_MAX_CLOCK_OFFSET, O_PHC_INTERVAL, O_ONE_WAY, O_PTP_MODE,
 	O_LOG_BUFFER, O_OPEN_LOOP, O_FOLLOW_LINKS, O_MAX_PER_ADDRESS, O_KEY_WINDOW,
-	O_TCP_IDLE_TIMEOUT,
+	O_TCP_IDLE_TIMEOUT, O_METRICS, O_METRICS_LISTEN, O_METRICS_BUCKETS,
 	O_STAMP, O_STAMP_TS, O_STAMP_STATEFUL, O_SSID,
 	O_MAX
 };
@@ -128,6 +128,13 @@ static const struct opt opt_table[] = {
 	  .help = "capture rant's packets on -i to FILE (nanosecond pcap, - = stdout) and check rant's wire stamps against it" },
 	{ "follow-links", O_FOLLOW_LINKS, NULL, BOTH, T_FLAG, FIELD(follow_links),
 	  .help = "write -l, -j and --pcap through a symlink to a file (replacing the file it names); without it such a link is refused, and a link another user may have planted in /tmp is refused always" },
+	{ "metrics", O_METRICS, "FILE", BOTH, T_STR, FIELD(metrics_path),
+	  .help = "write Prometheus metrics to FILE (atomically) at start, every -I (10 s without -I) and at the end, for node_exporter's textfile collector" },
+	{ "metrics-listen", O_METRICS_LISTEN, "[ADDR]:PORT", BOTH, T_STR, FIELD(metrics_listen),
+	  .help = "serve Prometheus metrics over HTTP at /metrics (ADDR: loopback when omitted), updated every -I (10 s without -I)" },
+	{ "metrics-buckets", O_METRICS_BUCKETS, "N/decade|US,...", BOTH, T_STR,
+	  FIELD(metrics_buckets), .defhelp = "10/decade, 1 us to 10 s",
+	  .help = "the bounds of the metrics' histograms: N per decade from 1 us to 10 s, or a list in microseconds" },
 	{ "report-interval", 'I', "S", BOTH, T_NS, FIELD(report_interval_ns),
 	  .min = 10 * NS_PER_MS, .max = 3600 * NS_PER_SEC, .unit_ns = NS_PER_SEC,
 	  .help = "print a line every S seconds while running (sent, lost, late, min/p50/p99/max) and keep them as the JSON's series" },

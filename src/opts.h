@@ -53,6 +53,9 @@ struct rant_cfg {
 	const char *log_path;		/* -l */
 	const char *json_path;		/* -j; "-" = stdout */
 	const char *pcap_path;		/* --pcap; "-" = stdout */
+	const char *metrics_path;	/* --metrics: Prometheus text, node_exporter */
+	const char *metrics_listen;	/* --metrics-listen [ADDR]:PORT */
+	const char *metrics_buckets;	/* --metrics-buckets; NULL: the default */
 	bool follow_links;		/* --follow-links: write outputs through a
 					 * trusted symlink to a file (outfile.h) */
 	int64_t report_interval_ns;	/* -I: a line per interval; 0 = off */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "outjson.h"
+#include "outprom.h"
 #include "outputs.h"
 
 /* -l: the transaction log, streamed by its writer thread during the run. */
@@ -17,6 +18,7 @@ static int log_drain(struct output *o, const struct output_src *src)
 const struct output_def outputs_table[] = {
 	{ "log", "-l", offsetof(struct rant_cfg, log_path), log_drain, NULL, NULL },
 	{ "JSON", "-j", offsetof(struct rant_cfg, json_path), NULL, outjson_join, NULL },
+	{ "metrics", "--metrics", offsetof(struct rant_cfg, metrics_path), NULL, NULL, outprom_write },
 };
 const size_t outputs_count = sizeof(outputs_table) / sizeof(outputs_table[0]);
 
@@ -60,6 +62,30 @@ const struct output *outputs_get(const struct output *outs, const char *opt)
 		if (outs[i].def && !strcmp(outs[i].def->opt, opt))
 			return &outs[i];
 	return NULL;
+}
+
+int outputs_reopen(struct output *outs, const char *opt, const struct rant_cfg *c)
+{
+	struct output *o = (struct output *)outputs_get(outs, opt);
+	char msg[512];
+	int ret;
+
+	if (!o)
+		return -ENOENT;
+	if (o->f.direct || !o->f.tmp)
+		return o->f.fd;
+	ret = outfile_commit(&o->f);
+	if (ret) {
+		fprintf(stderr, "rant: SIGHUP: closing the %s %s failed: %s: the log stops here\n",
+			o->def->name, o->path, strerror(-ret));
+		return ret;
+	}
+	ret = outfile_open(&o->f, o->path, c->follow_links ? OUTFILE_FOLLOW : 0, msg, sizeof(msg));
+	if (ret) {
+		fprintf(stderr, "rant: SIGHUP: %s: %s: the log stops here\n", opt, msg);
+		return ret;
+	}
+	return o->f.fd;
 }
 
 /* A failed output: its line, once. */

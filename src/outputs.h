@@ -41,6 +41,13 @@ extern const size_t outputs_count;
 int outputs_open(struct output *outs, const struct rant_cfg *c);
 /* The open output of option opt ("-l"), or NULL. */
 const struct output *outputs_get(const struct output *outs, const char *opt);
+/*
+ * SIGHUP: the file of option opt ("-l") written so far is committed
+ * (renamed over its target) and a new temporary opened for the rest:
+ * its descriptor, or -errno after a line on stderr. A stream target
+ * (stdout, a device, a FIFO) stays as it is.
+ */
+int outputs_reopen(struct output *outs, const char *opt, const struct rant_cfg *c);
 /* End, before the summary: each drain. 0 or the first -errno. */
 int outputs_drain(struct output *outs, const struct output_src *src);
 /* End: the outputs that join the pass add their streams to *pass. */

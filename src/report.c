@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "measure.h"
+#include "metrics.h"
 #include "outputs.h"
 #include "report.h"
 #include "snap.h"
@@ -21,6 +22,8 @@ int report_end(struct run *r)
 	int ret, err, cap_err = 0;
 	struct snap *s;
 
+	metrics_stop(r->metrics);	/* its last file before the end's */
+	r->metrics = NULL;
 	measure_log_format(r, &src.log_fmt);
 	/* The log first, so that the summary's counts of it are final. */
 	err = outputs_drain(r->out, &src);

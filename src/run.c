@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,10 +41,22 @@ volatile sig_atomic_t run_stop;
  * round trip takes at least ~5 us, even on the best NICs. */
 #define SIZING_RATE RANT_MAX_RATE
 
+/* SIGHUP: the log's writer opens a new file (txlog_set_reopen). */
+static atomic_int run_hup;
+
 static void on_signal(int sig)
 {
-	(void)sig;
-	run_stop = 1;
+	if (sig == SIGHUP)
+		atomic_store(&run_hup, 1);
+	else
+		run_stop = 1;
+}
+
+static int reopen_log(void *ctx)
+{
+	struct run *r = ctx;
+
+	return outputs_reopen(r->out, "-l", r->cfg);
 }
 
 static int install_signals(void)
@@ -53,7 +66,8 @@ static int install_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART: ppoll returns EINTR */
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigaction(SIGHUP, &sa, NULL))
 		return -errno;
 	return 0;
 }
@@ -457,6 +471,8 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 		return ret;
 	}
 	hold_dma_latency(r);
+	if (r->log)
+		txlog_set_reopen(r->log, &run_hup, reopen_log, r);
 	if (r->log && (ret = txlog_start(r->log, outputs_get(r->out, "-l")->f.fd))) {
 		fprintf(stderr, "rant: cannot start the log's writer thread: %s\n", strerror(-ret));
 		return ret;

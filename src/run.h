@@ -66,6 +66,7 @@ struct run {
 	struct trace *trace;		/* -T */
 	struct capture *capture;	/* --pcap */
 	struct series *series;		/* -I: the interval reports, or NULL */
+	struct metrics *metrics;	/* --metrics(-listen): its thread, or NULL */
 	struct clock *clock;		/* PHC checks, theta (clock.h) */
 	struct sweep_point sweep[RANT_MAX_SIZES];
 	unsigned int nsweep;		/* sizes of a sweep; 0 without one */

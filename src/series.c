@@ -16,7 +16,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sysinfo.h>
 
 #include "hist.h"
 #include "mem.h"
@@ -500,29 +499,6 @@ static void cpu_list(const cpu_set_t *set, char *buf, size_t len)
 	}
 }
 
-/*
- * The reporter's CPUs: those the loop's thread may not use; when it may
- * use every CPU, all but the one it runs on now. false: nowhere else.
- */
-static bool reporter_set(cpu_set_t *set)
-{
-	cpu_set_t mine;
-	int ncpu = get_nprocs_conf(), here = sched_getcpu();
-
-	CPU_ZERO(set);
-	if (sched_getaffinity(0, sizeof(mine), &mine))
-		return false;
-	for (int c = 0; c < ncpu && c < CPU_SETSIZE; c++)
-		if (!CPU_ISSET(c, &mine))
-			CPU_SET(c, set);
-	if (CPU_COUNT(set))
-		return true;
-	*set = mine;
-	if (here >= 0)
-		CPU_CLR(here, set);
-	return CPU_COUNT(set) > 0;
-}
-
 int series_start(struct series *s, FILE *out, char *err, size_t errlen)
 {
 	cpu_set_t set;
@@ -537,7 +513,7 @@ int series_start(struct series *s, FILE *out, char *err, size_t errlen)
 		return -ret;
 	}
 	s->running = true;
-	if (!reporter_set(&set)) {
+	if (!offloop_other_cpus(&set)) {
 		snprintf(s->cpus, sizeof(s->cpus), "the measuring CPU (no other CPU here)");
 		return 0;
 	}

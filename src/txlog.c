@@ -44,6 +44,9 @@ struct txlog {
 	bool started;
 	pthread_t tid;
 	_Atomic uint64_t dropped;	/* loop only writes it */
+	atomic_int *reopen_flag;	/* SIGHUP: txlog_set_reopen() */
+	int (*reopen)(void *ctx);
+	void *reopen_ctx;
 	/* Read by the loop at every transaction, written at most once:
 	 * a line of their own, away from the writer's counter. */
 	_Alignas(SPSC_CACHE_LINE) _Atomic int err;	/* writer -> loop: -errno */
@@ -156,6 +159,32 @@ static size_t stream_format(struct txlog *l, uint64_t first, size_t n,
 	return len;
 }
 
+/* SIGHUP since the last write: a new file, its header first. */
+static void maybe_reopen(struct txlog *l, bool *header)
+{
+	int fd;
+
+	if (!l->reopen_flag ||
+	    !atomic_exchange_explicit(l->reopen_flag, 0, memory_order_acq_rel) ||
+	    atomic_load_explicit(&l->err, memory_order_relaxed))
+		return;
+	if (!*header) {		/* the file so far has its header too */
+		int err = write_all(l->fd, l->buf, stream_format(l, 0, 0, header));
+
+		if (err) {
+			atomic_store_explicit(&l->err, err, memory_order_relaxed);
+			return;
+		}
+	}
+	fd = l->reopen(l->reopen_ctx);
+	if (fd < 0) {
+		atomic_store_explicit(&l->err, fd, memory_order_relaxed);
+		return;
+	}
+	l->fd = fd;
+	*header = false;
+}
+
 /*
  * Drain the ring until closing is set and the ring is empty. After a
  * failed write the records are still taken off the ring (the loop must
@@ -169,8 +198,10 @@ static void *stream_writer(void *arg)
 
 	for (;;) {
 		uint64_t first;
-		size_t n = spsc_ready(l->q, &first), len;
+		size_t n, len;
 
+		maybe_reopen(l, &header);
+		n = spsc_ready(l->q, &first);
 		if (!n) {
 			if (!atomic_load_explicit(&l->closing, memory_order_acquire)) {
 				nap();
@@ -183,6 +214,7 @@ static void *stream_writer(void *arg)
 		}
 		if (n > STREAM_CHUNK)
 			n = STREAM_CHUNK;
+		err = err ? err : atomic_load_explicit(&l->err, memory_order_relaxed);
 		len = err ? 0 : stream_format(l, first, n, &header);
 		spsc_release(l->q, n);
 		if (!err && (err = write_all(l->fd, l->buf, len)) == 0)
@@ -191,6 +223,7 @@ static void *stream_writer(void *arg)
 			atomic_store_explicit(&l->err, err, memory_order_relaxed);
 	}
 	/* An empty log still has its header. */
+	err = err ? err : atomic_load_explicit(&l->err, memory_order_relaxed);
 	if (!header && !err) {
 		err = write_all(l->fd, l->buf, stream_format(l, 0, 0, &header));
 		if (err)
@@ -338,6 +371,14 @@ void txlog_destroy(struct txlog *l)
 		mem_free(l->buf, l->buf_len, false);
 	}
 	free(l);
+}
+
+void txlog_set_reopen(struct txlog *l, atomic_int *flag, int (*reopen)(void *ctx),
+		      void *ctx)
+{
+	l->reopen_flag = flag;
+	l->reopen = reopen;
+	l->reopen_ctx = ctx;
 }
 
 int txlog_start(struct txlog *l, int fd)

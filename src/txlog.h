@@ -39,6 +39,7 @@
 #ifndef RANT_TXLOG_H
 #define RANT_TXLOG_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -87,6 +88,16 @@ void txlog_destroy(struct txlog *l);
  * The file is fd. Streamed: start the writer thread (before the first
  * packet). Returns 0 or -errno.
  */
+/*
+ * SIGHUP (logrotate's convention): between two writes, the streamed
+ * log's writer finds *flag set, clears it and calls reopen(ctx), which
+ * closes the file written so far (renamed over its target, whole) and
+ * returns the descriptor of a new one, or -errno (then the log fails as
+ * on a full disk). The new file starts with the header; no record is
+ * lost or written twice. Set before txlog_start(); -S's log ignores it.
+ */
+void txlog_set_reopen(struct txlog *l, atomic_int *flag, int (*reopen)(void *ctx),
+		      void *ctx);
 int txlog_start(struct txlog *l, int fd);
 
 /* The columns of the header, once the run knows them (the peer's stamps):

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The Prometheus text format of a snapshot (prom.h). */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prom.h"
+
+#ifndef RANT_VERSION
+#define RANT_VERSION "unknown"
+#endif
+
+/* Bounds of 10^(i/n) us rounded to two significant digits (three above
+ * ten per decade), so that they read as 1.3e-06, not 1.2589254e-06. */
+static void ladder_decades(struct prom_ladder *l, unsigned int per)
+{
+	double digits = per <= 10 ? 10 : 100;
+
+	l->n = 0;
+	for (unsigned int i = 0; l->n < PROM_MAX_BOUNDS; i++) {
+		double v = pow(10, (double)i / per);	/* >= 1 */
+		double scale = pow(10, floor(log10(v)));
+		int64_t ns = (int64_t)llround(round(v / scale * digits) / digits * scale *
+					      PROM_LOW_NS);
+
+		if (ns > PROM_HIGH_NS)
+			break;
+		if (!l->n || ns > l->le_ns[l->n - 1])
+			l->le_ns[l->n++] = ns;
+	}
+}
+
+static int ladder_list(struct prom_ladder *l, const char *arg, char *msg, size_t len)
+{
+	const char *p = arg;
+
+	l->n = 0;
+	while (*p) {
+		char *end;
+		double us = strtod(p, &end);
+		int64_t ns = (int64_t)llround(us * 1000);
+
+		if (end == p || (*end && *end != ',') || !(us > 0) || us > 3.6e9) {
+			snprintf(msg, len, "--metrics-buckets: '%s' is not a number of microseconds above 0: give a list such as 5,10,20,50 or N/decade",
+				 p);
+			return -EINVAL;
+		}
+		if (l->n && ns <= l->le_ns[l->n - 1]) {
+			snprintf(msg, len, "--metrics-buckets: the bounds must rise (%s): give them in ascending order",
+				 p);
+			return -EINVAL;
+		}
+		if (l->n == PROM_MAX_BOUNDS) {
+			snprintf(msg, len, "--metrics-buckets: more than %d bounds: give fewer",
+				 PROM_MAX_BOUNDS);
+			return -EINVAL;
+		}
+		l->le_ns[l->n++] = ns;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+int prom_ladder_parse(struct prom_ladder *l, const char *arg, char *msg, size_t len)
+{
+	unsigned int per;
+	char tail;
+
+	if (!arg) {
+		ladder_decades(l, PROM_DEFAULT_PER_DECADE);
+		return 0;
+	}
+	if (strchr(arg, '/')) {
+		if (sscanf(arg, "%u/decad%c", &per, &tail) != 2 || tail != 'e' ||
+		    strcmp(strchr(arg, '/'), "/decade") || per < 1 || per > 30) {
+			snprintf(msg, len, "--metrics-buckets: '%s' is not N/decade with N from 1 to 30",
+				 arg);
+			return -EINVAL;
+		}
+		ladder_decades(l, per);
+		return 0;
+	}
+	return ladder_list(l, arg, msg, len);
+}
+
+/* A label value, escaped as the format requires. */
+static void put_value(FILE *f, const char *v)
+{
+	for (; v && *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fputc('\\', f);
+		if (*v == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*v, f);
+	}
+}
+
+/* The labels every series of s carries: -i, and the emitter's peer (so
+ * that rants on one host, in one textfile directory, never collide). */
+static void put_own(FILE *f, const struct snap *s, bool first)
+{
+	fprintf(f, "%sinterface=\"", first ? "" : ",");
+	put_value(f, s->cfg->iface);
+	fputc('"', f);
+	if (!s->emit)
+		return;
+	fprintf(f, ",peer=\"");
+	put_value(f, s->cfg->addr);
+	fputc('"', f);
+}
+
+static void family(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void sample_u64(FILE *f, const struct snap *s, const char *name, uint64_t v)
+{
+	fprintf(f, "%s{", name);
+	put_own(f, s, true);
+	fprintf(f, "} %llu\n", (unsigned long long)v);
+}
+
+static const char *transport_name(const struct rant_cfg *c)
+{
+	if (c->tcp)
+		return "tcp";
+	return c->ptp_mode ? "udp-ptp" : "udp";
+}
+
+static void put_info(FILE *f, const struct snap *s)
+{
+	const struct rant_cfg *c = s->cfg;
+
+	family(f, "rant_info", "gauge", "What this rant measures (always 1).");
+	fprintf(f, "rant_info{version=\"");
+	put_value(f, RANT_VERSION);
+	fprintf(f, "\",mode=\"%s\",interface=\"", s->emit ? "emit" : "reflect");
+	put_value(f, c->iface);
+	fprintf(f, "\",peer=\"");
+	put_value(f, s->emit ? c->addr : "");
+	fprintf(f, "\",transport=\"%s\",timestamp_source=\"%s\"} 1\n", transport_name(c),
+		s->hw ? "hardware" : "software");
+	if (s->start_ns) {
+		family(f, "rant_start_time_seconds", "gauge",
+		       "When measuring began, seconds since the epoch.");
+		fprintf(f, "rant_start_time_seconds{");
+		put_own(f, s, true);
+		fprintf(f, "} %.9f\n", s->start_ns / 1e9);
+	}
+}
+
+static const struct prom_counter {
+	const char *name, *help;
+	size_t off;
+	bool emit_only, reflect_only;
+} counters[] = {
+	{ "rant_packets_sent_total", "Measured datagrams sent (pings emitting, pongs reflecting).",
+	  offsetof(struct counts, sent), false, false },
+	{ "rant_packets_received_total", "Measured datagrams received and matched.",
+	  offsetof(struct counts, received), false, false },
+	{ "rant_packets_lost_total", "Pings without a pong within --timeout.",
+	  offsetof(struct counts, lost), true, false },
+	{ "rant_packets_late_total", "Pongs that came after their ping was counted lost.",
+	  offsetof(struct counts, late), true, false },
+	{ "rant_packets_duplicate_total", "Second copies of a datagram already seen.",
+	  offsetof(struct counts, duplicate), false, false },
+	{ "rant_packets_invalid_total", "Datagrams that are not valid rant messages.",
+	  offsetof(struct counts, invalid), false, false },
+	{ "rant_socket_drops_total", "Datagrams the kernel dropped before rant read them "
+	  "(read at the end of the run).", offsetof(struct counts, socket_drops), false, false },
+	{ "rant_breaches_total", "Transactions above the -t threshold.",
+	  offsetof(struct counts, breaches), false, false },
+	{ "rant_reflector_sessions_total", "Emitter runs the reflector served.",
+	  offsetof(struct counts, sessions), false, true },
+	{ "rant_reflector_sessions_refused_total", "Pings of a new session refused, table full.",
+	  offsetof(struct counts, refused), false, true },
+};
+
+static void put_counters(FILE *f, const struct snap *s)
+{
+	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
+		const struct prom_counter *k = &counters[i];
+
+		if ((k->emit_only && !s->emit) || (k->reflect_only && s->emit))
+			continue;
+		family(f, k->name, "counter", k->help);
+		sample_u64(f, s, k->name,
+			   *(const uint64_t *)((const char *)&s->cnt + k->off));
+	}
+	family(f, "rant_missing_stamps_total", "counter",
+	       "Measured sends (tx) and receives (rx) without their kernel or NIC stamp.");
+	for (int d = 0; d < 2; d++) {
+		fprintf(f, "rant_missing_stamps_total{direction=\"%s\"", d ? "rx" : "tx");
+		put_own(f, s, false);
+		fprintf(f, "} %llu\n", (unsigned long long)(d ? s->cnt.missing_rx_ts
+							       : s->cnt.missing_tx_ts));
+	}
+}
+
+static void bucket_line(FILE *f, const struct snap *s, const char *key, const char *le,
+			uint64_t n)
+{
+	fprintf(f, "rant_latency_seconds_bucket{metric=\"%s\"", key);
+	put_own(f, s, false);
+	fprintf(f, ",le=\"%s\"} %llu\n", le, (unsigned long long)n);
+}
+
+/*
+ * One metric's series: the ladder's cumulative counts, +Inf and _count
+ * (the buckets' total), _sum (the exact sum, avg * samples as the
+ * statistics were read: it rises with them, a live read a few samples
+ * apart from the buckets' notwithstanding).
+ */
+static void put_hist(FILE *f, const struct snap *s, const struct snap_stats *st,
+		     const struct prom_ladder *l)
+{
+	uint64_t cum = 0, total = 0;
+	size_t j = 0;
+	char le[32];
+
+	for (size_t i = 0; i < st->nhdr; i++)
+		total += st->hdr[i].count;
+	for (unsigned int b = 0; b < l->n; b++) {
+		while (j < st->nhdr && st->hdr[j].hi <= l->le_ns[b])
+			cum += st->hdr[j++].count;
+		snprintf(le, sizeof(le), "%.9g", l->le_ns[b] / 1e9);
+		bucket_line(f, s, st->key, le, cum);
+	}
+	bucket_line(f, s, st->key, "+Inf", total);
+	fprintf(f, "rant_latency_seconds_sum{metric=\"%s\"", st->key);
+	put_own(f, s, false);
+	fprintf(f, "} %.9g\n", st->st.avg * (double)st->st.samples / 1e9);
+	fprintf(f, "rant_latency_seconds_count{metric=\"%s\"", st->key);
+	put_own(f, s, false);
+	fprintf(f, "} %llu\n", (unsigned long long)total);
+}
+
+static void put_hists(FILE *f, const struct snap *s, const struct prom_ladder *l)
+{
+	family(f, "rant_latency_seconds", "histogram",
+	       "Latency of each metric of the run (metric: rtt, response, the -s "
+	       "components, queues, one-way delays), seconds.");
+	for (int m = 0; m < M_COUNT; m++)
+		if (s->shown[m])
+			put_hist(f, s, &s->metric[m], l);
+	if (s->have_rtt_intended)
+		put_hist(f, s, &s->rtt_intended, l);
+}
+
+static void gauge(FILE *f, const struct snap *s, const char *name, const char *help,
+		  double v)
+{
+	family(f, name, "gauge", help);
+	fprintf(f, "%s{", name);
+	put_own(f, s, true);
+	fprintf(f, "} %.9g\n", v);
+}
+
+/* The clock report: the end's only (the sampler's readings, snap.h). */
+static void put_clock(FILE *f, const struct snap *s)
+{
+	const struct clock_report *c = &s->clock;
+
+	if (!s->have_clock)
+		return;
+	if (c->have_phc_samples) {
+		gauge(f, s, "rant_phc_offset_seconds", "The NIC clock (PHC) minus the system "
+		      "clock at the last reading.", c->phc_sum.offset_end_ns / 1e9);
+		if (c->phc_sum.drift_valid)
+			gauge(f, s, "rant_phc_drift_ratio", "The PHC's drift against the system "
+			      "clock (1e-9 = 1 ppb).", c->phc_sum.drift_ppb * 1e-9);
+	}
+	if (c->peer_samples) {
+		gauge(f, s, "rant_peer_offset_seconds", "The reflector's wire clock minus this "
+		      "one's (theta, median).", c->peer_offset_ns / 1e9);
+		if (c->peer_drift_valid)
+			gauge(f, s, "rant_peer_drift_ratio", "The drift of theta (1e-9 = 1 ppb).",
+			      c->peer_drift_ppb * 1e-9);
+	}
+}
+
+int prom_render(FILE *f, const struct snap *s, const struct prom_ladder *l)
+{
+	put_info(f, s);
+	put_clock(f, s);
+	put_counters(f, s);
+	put_hists(f, s, l);
+	if (fflush(f) || ferror(f))
+		return -(errno ? errno : EIO);
+	return 0;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --metrics-listen [ADDR]:PORT: the latest published exposition (prom.h)
+ * served at /metrics by libmicrohttpd, a maintained embedded HTTP server
+ * that bounds what a client can take: at most PROMHTTP_CONNECTIONS
+ * connections (PROMHTTP_PER_IP from one address), PROMHTTP_MEMORY bytes
+ * of request per connection (a larger header is answered 431 and
+ * closed), PROMHTTP_TIMEOUT_S seconds of an idle or slow connection.
+ * Its one thread polls with epoll and is created by the caller's thread,
+ * whose CPUs, policy and blocked signals it inherits: start it from a
+ * thread off the measuring CPU (metrics.c). A scrape copies the text
+ * under a mutex the measuring loop never takes.
+ */
+#ifndef RANT_PROMHTTP_H
+#define RANT_PROMHTTP_H
+
+#include <stddef.h>
+
+#define PROMHTTP_CONNECTIONS 32
+#define PROMHTTP_PER_IP 16
+#define PROMHTTP_MEMORY (32 * 1024)
+#define PROMHTTP_TIMEOUT_S 5
+#define PROMHTTP_DEFAULT_ADDR "127.0.0.1"
+
+struct promhttp;
+
+/* Listen on spec ("[ADDR]:PORT", ADDR a numeric IPv4 or [IPv6] address,
+ * loopback when omitted). NULL with err set. */
+struct promhttp *promhttp_start(const char *spec, char *err, size_t len);
+/* Serve text (len bytes, malloc'ed; taken over) from now on. */
+void promhttp_publish(struct promhttp *h, char *text, size_t len);
+/* Stop serving, close every connection, free. NULL is fine. */
+void promhttp_stop(struct promhttp *h);
+
+#endif

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The numbers of a run, taken from it (snap.h: snap_build,
+ * snap_breach_take). Apart from snap.c, so that a renderer of a
+ * snapshot (prom.c) needs snap.h without depending on run.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diagnose.h"
+#include "run.h"
+#include "snap.h"
+#include "timeutil.h"
+
+/* --interval: the round trip counted from the slot's time (emit.h). */
+#define RTT_INTENDED_LABEL "Round trip from the ping's slot (rtt + how late it left)"
+
+static int fill_linear(struct snap_linear *l, const struct hist *h, const char *metric)
+{
+	size_t n = 0;
+
+	l->metric = metric;
+	l->bucket_ns = hist_bucket_ns(h);
+	l->overflow_ns = hist_overflow_ns(h);
+	for (size_t i = 0; i < hist_nbuckets(h); i++)
+		n += hist_bucket_count(h, i) != 0;
+	l->b = n ? calloc(n, sizeof(*l->b)) : NULL;
+	if (n && !l->b)
+		return -ENOMEM;
+	for (size_t i = 0; i < hist_nbuckets(h) && l->n < n; i++) {
+		uint64_t c = hist_bucket_count(h, i);
+
+		if (c)
+			l->b[l->n++] = (struct snap_bucket){ (int64_t)i * l->bucket_ns, c };
+	}
+	l->overflow = hist_overflow_count(h);
+	l->underflow = hist_underflow_count(h);
+	return 0;
+}
+
+static bool metric_shown(const struct run *r, enum metric_id m)
+{
+	struct hist_stats st;
+
+	if (!r->hist[m])
+		return false;
+	if (m == run_primary(r))
+		return true;
+	hist_get_stats(r->hist[m], &st);
+	return st.samples > 0;
+}
+
+/* Every metric's statistics, rtt_intended's and the primary's histogram. */
+static int fill_metrics(struct snap *s, const struct run *r)
+{
+	const struct clock_report *cr = s->have_clock ? &s->clock : NULL;
+	int ret = 0;
+
+	s->primary = run_primary(r);
+	for (int m = 0; m < M_COUNT && !ret; m++) {
+		const struct metric_def *d = &metric_defs[m];
+
+		s->shown[m] = metric_shown(r, m);
+		if (s->shown[m])
+			ret = snap_stats_fill(&s->metric[m], r->hist[m], d->name, d->label,
+					      cr ? clock_metric_untrusted(cr, d) : NULL);
+	}
+	s->have_rtt_intended = r->rtt_intended != NULL;
+	if (!ret && r->rtt_intended)
+		ret = snap_stats_fill(&s->rtt_intended, r->rtt_intended, "rtt_intended",
+				      RTT_INTENDED_LABEL, NULL);
+	return ret ? ret : fill_linear(&s->hist, r->hist[s->primary],
+				       metric_defs[s->primary].name);
+}
+
+/* -m LIST or RANGE: each size's round trips, the line through the medians. */
+static int fill_sweep(struct snap *s, const struct run *r)
+{
+	uint32_t sizes[RANT_MAX_SIZES];
+	int64_t p50[RANT_MAX_SIZES];
+	int ret = 0;
+
+	s->nsizes = r->nsweep;
+	s->nfitted = 0;
+	for (unsigned int i = 0; i < r->nsweep && !ret; i++) {
+		const struct sweep_point *sp = &r->sweep[i];
+		struct snap_size *z = &s->sizes[i];
+
+		z->size = sp->size;
+		z->sent = sp->sent;
+		z->lost = sp->lost;
+		ret = snap_stats_fill(&z->rtt, sp->rtt, "rtt", metric_defs[M_RTT].label, NULL);
+		if (ret || !z->rtt.st.samples)
+			continue;
+		sizes[s->nfitted] = z->size;
+		p50[s->nfitted++] = z->rtt.pct[0];
+	}
+	s->have_fit = !ret && r->nsweep && !sweep_fit(sizes, p50, s->nfitted, &s->fit);
+	return ret;
+}
+
+/* The emitter's diagnosis from its round trips, if any. */
+static void fill_diagnosis(struct snap *s, const struct run *r)
+{
+	const struct hist *h = r->hist[M_RTT];
+	int64_t q[DIAG_NQ];
+	struct hist_stats st;
+
+	if (!s->emit || !h)
+		return;
+	hist_get_stats(h, &st);
+	if (!st.samples)
+		return;
+	for (int i = 0; i < DIAG_NQ; i++)
+		q[i] = hist_percentile(h, (i + 1) * 5.0);
+	s->have_diagnosis = diagnose_delack(r->cfg, q, s->diagnosis, sizeof(s->diagnosis));
+}
+
+void snap_breach_take(const struct run *r, const struct breach *b,
+		      struct snap_breach_ctx *ctx, struct snap_breach *sb)
+{
+	*ctx = (struct snap_breach_ctx){
+		.emit = r->cfg->mode == MODE_EMIT, .hw = r->sk.hw, .peer_hw = r->peer_hw,
+		.threshold_ns = r->cfg->threshold_ns, .size = r->cfg->size,
+	};
+	if (!b)
+		return;
+	*sb = (struct snap_breach){ .rec = b->rec, .latency_ns = b->latency_ns };
+	breakdown_compute(&sb->rec, ctx->emit, &sb->bd);
+}
+
+static int fill_breaches(struct snap *s, const struct run *r)
+{
+	snap_breach_take(r, NULL, &s->breach_ctx, NULL);
+	if (!r->nbreach)
+		return 0;
+	s->breach = calloc(r->nbreach, sizeof(*s->breach));
+	if (!s->breach)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < r->nbreach; i++)
+		snap_breach_take(r, &r->breach[i], &s->breach_ctx, &s->breach[i]);
+	s->nbreach = r->nbreach;
+	return 0;
+}
+
+/* What only the end of the run has: see snap.h. */
+static int fill_final(struct snap *s, struct run *r)
+{
+	int ret;
+
+	r->cnt.socket_drops = sk_drops(&r->sk);	/* once: every format agrees */
+	s->stop_reason = r->stop_reason;
+	s->end_ns = r->end_ns;
+	if (r->log) {
+		s->have_log = true;
+		s->logged = txlog_logged(r->log);
+		s->log_overwritten = txlog_overwritten(r->log);
+		s->log_dropped = txlog_dropped(r->log);
+	}
+	if (r->clock) {
+		clock_report(r->clock, &s->clock);
+		s->have_clock = true;
+	}
+	s->hwts = r->sk.hwts;
+	fill_diagnosis(s, r);
+	s->have_capture = r->capture && capture_result(r->capture);
+	if (s->have_capture)
+		s->capture = *capture_result(r->capture);
+	ret = fill_breaches(s, r);
+	if (!ret && r->sessions) {
+		ret = sessions_snapshot(r->sessions, &s->sessions);
+		s->have_sessions = !ret;
+	}
+	if (!ret && r->series) {
+		ret = series_snapshot(r->series, &s->series);
+		s->have_series = !ret;
+	}
+	return ret;
+}
+
+struct snap *snap_build(struct run *r, enum snap_kind kind)
+{
+	struct snap *s = calloc(1, sizeof(*s));
+	int ret = 0;
+
+	if (!s)
+		return NULL;
+	s->kind = kind;
+	s->cfg = r->cfg;
+	s->emit = r->cfg->mode == MODE_EMIT;
+	s->hw = r->sk.hw;
+	s->hw_note = r->sk.hw_note;
+	s->peer_body = r->peer_body;
+	s->peer_hw = r->peer_hw;
+	s->session = r->session;
+	s->start_ns = r->start_ns;
+	s->end_ns = realtime_ns();
+	if (kind == SNAP_FINAL)
+		ret = fill_final(s, r);
+	s->cnt = r->cnt;
+	if (r->cfg->tcp)
+		s->tcp = *tcp_stats(&r->sk);
+	if (!ret)
+		ret = fill_metrics(s, r);
+	if (!ret)
+		ret = fill_sweep(s, r);
+	if (ret) {
+		snap_free(s);
+		errno = -ret;
+		return NULL;
+	}
+	return s;
+}

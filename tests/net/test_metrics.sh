@@ -1,0 +1,247 @@
+#!/usr/bin/env bash
+# Prometheus metrics (--metrics FILE, --metrics-listen): promtool and
+# prometheus_client's parser accept both outputs while the run goes on
+# and at its end; a real Prometheus scrapes rant's /metrics and a
+# node_exporter reading the --metrics file during a run, and its HTTP API
+# gives the JSON's sent/lost counts and a p99 within one bucket of
+# rant's; hostile HTTP (a huge header, a slow client, 1,000 connections)
+# neither crashes rant nor stops its run (every -I interval has pings).
+#
+# Debian's prometheus and prometheus-node-exporter packages start their
+# services on install where an init system runs them; this machine's
+# /usr/sbin/policy-rc.d (exit 101) keeps them from starting. The tests
+# start their own, inside the test's namespace, on loopback, with a
+# temporary configuration and data directory, killed when the test ends.
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# shellcheck disable=SC2034  # read by tests_run (lib.sh)
+ALL_TESTS="metrics_outputs metrics_prometheus metrics_hostile"
+
+require_root
+require_cmd jq curl promtool prometheus prometheus-node-exporter
+require_rant
+
+CHECK="$TOP/tests/net/promcheck.py"
+MPORT=19464		# rant's --metrics-listen, on NS_A's loopback
+PPORT=19090		# Prometheus
+NPORT=19100		# node_exporter
+
+pair() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+}
+
+# in_a CMD...: CMD in NS_A (where the emitter and its listener are).
+in_a() {
+	ip netns exec "$NS_A" "$@"
+}
+
+# scrape FILE: rant's /metrics into FILE; fails unless HTTP 200.
+scrape() {
+	[ "$(in_a curl -s -m 2 -o "$1" -w '%{http_code}' "http://127.0.0.1:$MPORT/metrics")" = 200 ]
+}
+
+# valid FILE WHAT: promtool and prometheus_client accept FILE.
+valid() {
+	local out
+	out=$(promtool check metrics <"$1" 2>&1)
+	check_err $? "$2: promtool check metrics: $out"
+	out=$("$PYTHON" "$CHECK" "$1" 2>&1)
+	check_err $? "$2: prometheus_client: $out"
+}
+
+# value FILE NAME: one sample's value (promcheck.py).
+value() {
+	"$PYTHON" "$CHECK" "$1" "$2" 2>/dev/null | awk -v n="$2" '$1 == n { print $2 }'
+}
+
+# scrape_counted FILE: a scrape into FILE that has pings sent.
+scrape_counted() {
+	scrape "$1" && [ "$(value "$1" rant_packets_sent_total)" -gt 0 ]
+}
+
+# A run with -s (the components) and both outputs on each side: the
+# exposition during the run (scraped and the file) and at the end passes
+# promtool and the parser; the end's counters are the JSON's.
+metrics_outputs() {
+	local rc live sent
+	pair
+	start_reflector r1 -s --metrics "$WORK/r1.prom" -j "$WORK/r1.json"
+	emit_bg e1 -a "$IP_B" -d 4 -s -I 0.5 --interval 500 --metrics "$WORK/e1.prom" \
+		--metrics-listen ":$MPORT" -j "$WORK/e1.json"
+	wait_measuring "$WORK/e1.txt"
+	wait_until 5 scrape_counted "$WORK/live.prom"
+	check_err $? "no /metrics with a count on 127.0.0.1:$MPORT in NS_A: $(tail -3 "$WORK/e1.txt")"
+	wait_until 5 test -s "$WORK/e1.prom"
+	check_err $? "no --metrics file during the run"
+	cp "$WORK/e1.prom" "$WORK/live-file.prom"
+	kill -0 "$EM" 2>/dev/null
+	check_err $? "the emitter ended before its live metrics were read"
+	valid "$WORK/live.prom" "scraped during the run"
+	valid "$WORK/live-file.prom" "the file during the run"
+	live=$(value "$WORK/live.prom" rant_packets_sent_total)
+	wait "$EM"; rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
+	valid "$WORK/e1.prom" "the emitter's file at the end"
+	valid "$WORK/r1.prom" "the reflector's file at the end"
+	sent=$(value "$WORK/e1.prom" rant_packets_sent_total)
+	[ "$sent" = "$(jqv "$WORK/e1.json" .counts.sent)" ]
+	check_err $? "the file's sent $sent, the JSON's $(jqv "$WORK/e1.json" .counts.sent)"
+	[ "$(value "$WORK/e1.prom" rant_packets_lost_total)" = "$(jqv "$WORK/e1.json" .counts.lost)" ]
+	check_err $? "the file's lost != the JSON's"
+	[ -n "$live" ] && [ "$live" -gt 0 ] && [ "$live" -lt "$sent" ]
+	check_err $? "sent while running $live, at the end $sent: not a live count"
+	for m in rtt response network emit_tx emit_rx reflect_proc; do
+		grep -q "rant_latency_seconds_count{metric=\"$m\"" "$WORK/e1.prom"
+		check_err $? "no histogram of $m in the emitter's file"
+	done
+	grep -q '^rant_peer_offset_seconds{interface=' "$WORK/e1.prom"
+	check_err $? "no peer offset gauge in the emitter's file at the end"
+	[ "$(value "$WORK/r1.prom" rant_reflector_sessions_total)" = 1 ]
+	check_err $? "the reflector's session count is not 1"
+	compgen -G "$WORK/*.rant-*" >/dev/null
+	check_fail $? "temporaries left: $(ls "$WORK")"
+	log_test "metrics: promtool and prometheus_client, live and at the end"
+}
+
+# bucket_of SECONDS: the index of the first bound of the default ladder
+# (10 per decade from 1 us) at or above it.
+bucket_of() {
+	awk -v v="$1" 'BEGIN { i = 0; while (1e-6 * 10 ^ (i / 10) * 0.999 < v) i++; print i }'
+}
+
+# promql QUERY: the first value of an instant query, or nothing.
+promql() {
+	in_a curl -s -m 2 -G "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=$1" |
+		jq -r '.data.result[0].value[1] // empty'
+}
+
+__equals() {
+	[ "$(promql "$1")" = "$2" ]
+}
+
+__ready() {
+	in_a curl -s -m 1 -o /dev/null "http://127.0.0.1:$1/$2"
+}
+
+# A Prometheus in NS_A scrapes the emitter's /metrics and a node_exporter
+# reading its --metrics file, every 0.5 s, during a 6 s run: Prometheus
+# sees the run's counts live, and from the file at the end sent and lost
+# equal to the JSON's; histogram_quantile(0.99) within one bucket of
+# rant's own p99.
+metrics_prometheus() {
+	local rc sent lost q p99 bq bp live
+	pair
+	mkdir -p "$WORK/tf" "$WORK/pdata"
+	cat >"$WORK/prometheus.yml" <<-EOF2
+	global:
+	  scrape_interval: 500ms
+	  scrape_timeout: 400ms
+	scrape_configs:
+	  - job_name: rant
+	    static_configs: [{targets: ['127.0.0.1:$MPORT']}]
+	  - job_name: node
+	    static_configs: [{targets: ['127.0.0.1:$NPORT']}]
+	EOF2
+	ns_bg "$NS_A" prometheus --config.file="$WORK/prometheus.yml" \
+		--storage.tsdb.path="$WORK/pdata" --web.listen-address="127.0.0.1:$PPORT" \
+		>"$WORK/prometheus.log" 2>&1
+	ns_bg "$NS_A" prometheus-node-exporter --web.listen-address="127.0.0.1:$NPORT" \
+		--collector.disable-defaults --collector.textfile \
+		--collector.textfile.directory="$WORK/tf" >"$WORK/node.log" 2>&1
+	wait_until 30 __ready "$PPORT" -/ready
+	check_err $? "Prometheus not ready in 30 s: $(tail -3 "$WORK/prometheus.log")"
+	wait_until 10 __ready "$NPORT" metrics
+	check_err $? "node_exporter not up in 10 s: $(tail -3 "$WORK/node.log")"
+	start_reflector r1
+	emit_bg e1 -a "$IP_B" -d 6 -I 0.5 --interval 200 --metrics "$WORK/tf/rant.prom" \
+		--metrics-listen "127.0.0.1:$MPORT" -j "$WORK/e1.json"
+	wait_measuring "$WORK/e1.txt"
+	wait_until 10 eval '[ "$(promql "rant_packets_sent_total{job=\"rant\"} > 0")" ]'
+	check_err $? "Prometheus never scraped a count from rant's /metrics"
+	live=$(promql 'rant_packets_sent_total{job="rant"}')
+	wait "$EM"; rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
+	sent=$(jqv "$WORK/e1.json" .counts.sent)
+	lost=$(jqv "$WORK/e1.json" .counts.lost)
+	wait_until 10 __equals 'rant_packets_sent_total{job="node"}' "$sent"
+	check_err $? "Prometheus (node_exporter) sent $(promql 'rant_packets_sent_total{job="node"}'), the JSON's $sent"
+	[ "$(promql 'rant_packets_lost_total{job="node"}')" = "$lost" ]
+	check_err $? "Prometheus lost $(promql 'rant_packets_lost_total{job="node"}'), the JSON's $lost"
+	[ -n "$live" ] && [ "$live" -le "$sent" ]
+	check_err $? "the scraped live count $live, the end's $sent"
+	q=$(promql 'histogram_quantile(0.99, sum by (le, peer) (rant_latency_seconds_bucket{job="node",metric="rtt"}))')
+	p99=$(jqv "$WORK/e1.json" '.metrics.rtt.percentiles["99"] / 1e9')
+	bq=$(bucket_of "$q")
+	bp=$(bucket_of "$p99")
+	[ -n "$q" ] && [ $((bq - bp)) -le 1 ] && [ $((bp - bq)) -le 1 ]
+	check_err $? "histogram_quantile(0.99) $q s (bucket $bq), rant's p99 $p99 s (bucket $bp)"
+	log_test "Prometheus: sent $sent, lost $lost; p99 $q s vs rant's $p99 s"
+}
+
+# Hostile HTTP at --metrics-listen during a 6 s run: a 100 KB header,
+# a client sending a byte a second, 1,000 connections held open. rant
+# ends its run with exit 0 with pings in every interval, and /metrics
+# answers again afterwards.
+metrics_hostile() {
+	local rc out
+	pair
+	start_reflector r1
+	emit_bg e1 -a "$IP_B" -d 6 -I 0.5 --metrics-listen ":$MPORT" -j "$WORK/e1.json"
+	wait_measuring "$WORK/e1.txt"
+	wait_until 5 scrape "$WORK/before.prom"
+	check_err $? "no /metrics before the attack"
+	out=$(in_a "$PYTHON" - "$MPORT" <<-'EOF2' 2>&1
+	import resource, socket, sys, time
+	port = int(sys.argv[1])
+	soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+	resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+	def conn():
+	    s = socket.socket()
+	    s.settimeout(3)
+	    s.connect(('127.0.0.1', port))
+	    return s
+	s = conn()
+	try:
+	    s.sendall(b'GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: ' + b'a' * 100000 + b'\r\n\r\n')
+	    head = s.recv(64)
+	except OSError as e:
+	    head = repr(e).encode()
+	print('huge header:', head.split(b'\r\n')[0].decode(errors='replace'))
+	slow = conn()
+	slow.sendall(b'GET /metr')
+	held, refused = [], 0
+	for _ in range(1000):
+	    try:
+	        held.append(conn())
+	    except OSError:
+	        refused += 1
+	for i in range(3):
+	    time.sleep(1)
+	    try:
+	        slow.sendall(b'i')
+	    except OSError:
+	        print('slow client cut after', i, 's')
+	        break
+	print('held', len(held), 'refused', refused)
+	for h in held:
+	    h.close()
+	EOF2
+	)
+	check_err $? "the attack script failed: $out"
+	kill -0 "$EM" 2>/dev/null
+	check_err $? "rant died during the attack: $(tail -3 "$WORK/e1.txt")"
+	wait_until 5 scrape "$WORK/after.prom"
+	check_err $? "no /metrics after the attack"
+	wait "$EM"; rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc after the attack: $(tail -3 "$WORK/e1.txt")"
+	jq -e '[.series[:-1][] | .sent] | length >= 10 and min > 0' "$WORK/e1.json" >/dev/null
+	check_err $? "an interval of the run without a ping: $(jq -c '[.series[].sent]' "$WORK/e1.json")"
+	log_test "hostile HTTP: $(echo "$out" | tr '\n' ' ')"
+}
+
+tests_run
