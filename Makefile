@@ -198,7 +198,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_SECONDS ?= 5
 FUZZ_DIR := build-fuzz
-FUZZ_NAMES := wire cmsg opts stamp
+FUZZ_NAMES := wire cmsg opts stamp frame
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) \
@@ -207,6 +207,7 @@ fuzz_srcs_wire := src/msgfmt.c src/wire.c src/ptp.c src/fmtstamp.c src/stamp.c s
 	src/metric.c src/hist.c src/txfmt.c src/mem.c src/session.c src/out.c src/json.c src/auth.c \
 	-lcrypto
 fuzz_srcs_cmsg := src/ts.c
+fuzz_srcs_frame := src/frame.c
 fuzz_srcs_opts := src/opts.c src/optnum.c src/sweep.c src/fit.c src/allow.c src/msgfmt.c src/wire.c \
 	src/ptp.c src/fmtstamp.c src/stamp.c src/auth.c
 fuzz_srcs_stamp := src/stamp.c src/auth.c
