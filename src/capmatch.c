@@ -77,8 +77,10 @@ static long ip_payload(const uint8_t *f, size_t caplen, size_t off,
 	return -1;
 }
 
-int capmatch_parse(const uint8_t *frame, size_t caplen, int dlt,
-		   const struct msgfmt_ctx *fmt, struct capmatch_pkt *pkt)
+/* want: MSG_PING or MSG_PONG only; 0 (none): a ping, else a pong. */
+static int parse_frame(const uint8_t *frame, size_t caplen, int dlt,
+		       const struct msgfmt_ctx *fmt, enum msg_type want,
+		       struct capmatch_pkt *pkt)
 {
 	uint32_t hdr = fmt->f->caps.parse_len;
 	uint16_t ethertype = 0, udp_len;
@@ -101,8 +103,10 @@ int capmatch_parse(const uint8_t *frame, size_t caplen, int dlt,
 	 * bytes); the length it checks the header against is the
 	 * datagram's, from UDP.
 	 */
-	if (msgfmt_parse(fmt, u + UDP_HLEN, udp_len - UDP_HLEN, MSG_PING, &h) &&
-	    msgfmt_parse(fmt, u + UDP_HLEN, udp_len - UDP_HLEN, MSG_PONG, &h))
+	if ((want == MSG_PONG ||
+	     msgfmt_parse(fmt, u + UDP_HLEN, udp_len - UDP_HLEN, MSG_PING, &h)) &&
+	    (want == MSG_PING ||
+	     msgfmt_parse(fmt, u + UDP_HLEN, udp_len - UDP_HLEN, MSG_PONG, &h)))
 		return -1;
 	pkt->session = h.session;
 	pkt->seq = h.seq;
@@ -111,6 +115,19 @@ int capmatch_parse(const uint8_t *frame, size_t caplen, int dlt,
 	pkt->sport = be_get16(u);
 	pkt->dport = be_get16(u + 2);
 	return 0;
+}
+
+int capmatch_parse(const uint8_t *frame, size_t caplen, int dlt,
+		   const struct msgfmt_ctx *fmt, struct capmatch_pkt *pkt)
+{
+	return parse_frame(frame, caplen, dlt, fmt, 0, pkt);
+}
+
+int capmatch_parse_as(const uint8_t *frame, size_t caplen, int dlt,
+		      const struct msgfmt_ctx *fmt, enum msg_type want,
+		      struct capmatch_pkt *pkt)
+{
+	return parse_frame(frame, caplen, dlt, fmt, want, pkt);
 }
 
 /* ---- the table ---- */

@@ -59,6 +59,11 @@ struct capmatch_pkt {
  */
 int capmatch_parse(const uint8_t *frame, size_t caplen, int dlt,
 		   const struct msgfmt_ctx *fmt, struct capmatch_pkt *pkt);
+/* The same, as a message of type want only (a format with no type field,
+ * STAMP, parses a reply as a request too: the caller knows the direction). */
+int capmatch_parse_as(const uint8_t *frame, size_t caplen, int dlt,
+		      const struct msgfmt_ctx *fmt, enum msg_type want,
+		      struct capmatch_pkt *pkt);
 
 /* Counts of one direction. */
 struct capmatch_dir {

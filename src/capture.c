@@ -143,6 +143,11 @@ static void check_packet(struct capture *c, const struct pcap_pkthdr *h,
 
 	if (capmatch_parse(bytes, h->caplen, c->dlt, c->p.fmt, &pkt))
 		return;
+	/* a reply from the reflector's port that also parses as a request
+	 * (STAMP has no type field) is the reply */
+	if (pkt.type == MSG_PING && pkt.sport == c->p.port && pkt.dport != c->p.port &&
+	    capmatch_parse_as(bytes, h->caplen, c->dlt, c->p.fmt, MSG_PONG, &pkt))
+		return;
 	if (pkt.flags & MSG_F_WARMUP)
 		return;
 	if (c->p.emit && pkt.session != c->p.session)

@@ -159,20 +159,22 @@ void emit_take_pong(struct emitter *e, struct txrec *rec,
 			   const struct msg_hdr *h)
 {
 	struct run *r = e->r;
-	struct msg_body b;
+	struct msg_body b = { 0 };
+	uint16_t flags;
 
 	if (msgfmt_parse_body(&r->fmt, rx_buf, h, &b))
 		return;
+	flags = h->flags | b.flags;	/* and those only the body tells */
 	r->peer_body = true;
-	r->peer_hw = h->flags & MSG_F_T2_HW;
-	clock_pong(r->clock, h->flags);
-	if (h->flags & MSG_F_T2)
+	r->peer_hw = flags & MSG_F_T2_HW;
+	clock_pong(r->clock, flags);
+	if (flags & MSG_F_T2)
 		rec->t2_wire = b.t2_wire;
-	if (h->flags & MSG_F_SW) {
+	if (flags & MSG_F_SW) {
 		rec->t2_sw = b.t2_sw;
 		txrec_set_t3_sw(rec, b.t3_sw);
 	}
-	if (h->flags & MSG_F_FU)
+	if (flags & MSG_F_FU)
 		emit_follow_up(e, msgfmt_seq_near(&r->fmt, e->seq, b.fu_seq), b.fu_t3_wire);
 }
 

@@ -8,10 +8,12 @@
 #include "msgfmt.h"
 
 extern const struct msgfmt msgfmt_ptp;
+extern const struct msgfmt msgfmt_stamp;
 
 static const struct msgfmt *const table[] = {
 	&msgfmt_rant,		/* the default: wire.c */
 	&msgfmt_ptp,		/* --ptp-mode: ptp.c */
+	&msgfmt_stamp,		/* --stamp: fmtstamp.c */
 };
 
 #define NFORMATS (sizeof(table) / sizeof(table[0]))

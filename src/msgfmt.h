@@ -11,6 +11,7 @@
  * The formats (msgfmt.c's table; rant's own is the first row):
  *   rant  rant's own layout (wire.h)
  *   ptp   --ptp-mode: rant's message behind a PTPv2 event header (ptp.h)
+ *   stamp --stamp: STAMP's test packets (RFC 8762, RFC 8972; fmtstamp.c)
  *
  * Lengths: -m (cfg->size) counts the bytes of the message a format
  * sizes (rant's message; for ptp, the bytes after its PTP header). A
@@ -85,6 +86,14 @@ struct msg_body {
 	int64_t t3_sw;		/* ns: the best T3 there is when the pong leaves */
 	uint64_t fu_seq;	/* follow-up: the seq of an earlier pong ... */
 	int64_t fu_t3_wire;	/* ... and its T3 wire stamp, ns */
+	/* Pong flags only the body can tell (stamp: its TLVs, which the
+	 * header's parse, reading a capture's parse_len bytes, cannot
+	 * reach): parse_body() sets them, the emitter adds them to the
+	 * header's. */
+	uint16_t flags;
+	/* Reflector-side facts a format may carry (stamp), not parsed back: */
+	uint64_t pong_no;	/* the session's pongs before this one */
+	uint8_t ttl;		/* the ping's IPv4 TTL or IPv6 Hop Limit, 0: unknown */
 };
 
 /* Why parse() rejects a message; it returns their negatives. */
@@ -133,6 +142,14 @@ struct msgfmt_side {
 	bool emit;		/* this side sends pings */
 	bool mac;		/* --key: every message ends in a MAC */
 	const char *iface;	/* -i, or NULL */
+	/* A format that signs more than mac_span covers (stamp: its HMAC
+	 * TLV, over the sequence number and the TLVs) signs and checks that
+	 * itself, with this key (NULL: no --key). */
+	const struct auth *key;
+	/* --stamp's settings (the other formats ignore them) */
+	bool stamp_ptp;		/* --stamp-ts ptp: PTPv2 timestamps (else NTP) */
+	bool stamp_stateful;	/* --stamp-stateful: the reflector's own sequence numbers */
+	uint16_t stamp_ssid;	/* --ssid, 0: a random one */
 };
 
 /* One run's format: its row and its settings. */

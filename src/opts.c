@@ -20,6 +20,7 @@
 #include "opts.h"
 #include "ptp.h"
 #include "session.h"
+#include "stamp.h"
 #include "sweep.h"
 #include "timeutil.h"
 #include "txlog.h"
@@ -35,6 +36,7 @@ enum {
 	O_PCAP, O_ALLOW, O_KEY, O_MAX_CLOCK_OFFSET, O_PHC_INTERVAL, O_ONE_WAY, O_PTP_MODE,
 	O_LOG_BUFFER, O_OPEN_LOOP, O_FOLLOW_LINKS, O_MAX_PER_ADDRESS, O_KEY_WINDOW,
 	O_TCP_IDLE_TIMEOUT, O_METRICS, O_METRICS_LISTEN, O_METRICS_BUCKETS, O_BREACH_KEEP,
+	O_STAMP, O_STAMP_TS, O_STAMP_STATEFUL, O_SSID,
 	O_MAX
 };
 
@@ -79,7 +81,7 @@ static const struct opt opt_table[] = {
 	{ "address", 'a', "ADDR", BOTH, T_STR, FIELD(addr),
 	  .help = "reflector's IPv4/IPv6 address: run as emitter (without: reflector)" },
 	{ "port", O_PORT, "N", BOTH, T_UINT, FIELD(port), .def = RANT_DEFAULT_PORT,
-	  .min = 1, .max = 65535, .defhelp = "12345; 319 with --ptp-mode",
+	  .min = 1, .max = 65535, .defhelp = "12345; 319 with --ptp-mode, 862 with --stamp",
 	  .help = "port of the reflector (UDP, or TCP with --tcp)" },
 	{ "duration", 'd', "S", BOTH, T_NS, FIELD(duration_ns), .def = DURATION_BY_MODE,
 	  .min = 0, .max = 2592000 * NS_PER_SEC, .unit_ns = NS_PER_SEC,
@@ -109,6 +111,14 @@ static const struct opt opt_table[] = {
 	  .help = "use kernel software stamps even where the NIC has hardware ones" },
 	{ "ptp-mode", O_PTP_MODE, NULL, BOTH, T_FLAG, FIELD(ptp_mode),
 	  .help = "send pings and pongs as PTPv2 event messages (Delay_Req, Sync) from and to --port, 319 by default (root or CAP_NET_BIND_SERVICE), so a NIC that stamps only PTP packets stamps them; both sides; -m is what follows the 34-byte PTP header" },
+	{ "stamp", O_STAMP, NULL, BOTH, T_FLAG, FIELD(stamp),
+	  .help = "speak STAMP (RFC 8762, RFC 8972) on --port, 862 by default: the emitter a Session-Sender that measures any STAMP or TWAMP-Light reflector, the reflector a Session-Reflector for any STAMP sender; -m is the whole test packet (44 or more, 112 or more with --key)" },
+	{ "stamp-ts", O_STAMP_TS, "ntp|ptp", BOTH, T_STR, FIELD(stamp_ts), .sdef = "ntp",
+	  .needs = O_STAMP, .help = "--stamp: the timestamps this side writes, NTP 64-bit or PTPv2 truncated (the system clock's time in either)" },
+	{ "stamp-stateful", O_STAMP_STATEFUL, NULL, REFLECT_ONLY, T_FLAG, FIELD(stamp_stateful),
+	  .needs = O_STAMP, .help = "--stamp reflector: number the replies of each session itself, and send the wire T3 of each reply in the next one's Follow-Up Telemetry TLV (default: stateless, the sender's numbers, no follow-up)" },
+	{ "ssid", O_SSID, "N", EMIT_ONLY, T_UINT, FIELD(ssid), .min = 1, .max = 65535,
+	  .needs = O_STAMP, .defhelp = "random", .help = "--stamp: the STAMP Session Identifier of the test session" },
 	{ "histogram", 'H', NULL, BOTH, T_FLAG, FIELD(histogram), .help = "print the histogram" },
 	{ "log", 'l', "FILE", BOTH, T_STR, FIELD(log_path),
 	  .help = "stream the transaction log to FILE during the run (any length of run)" },
@@ -253,7 +263,7 @@ static void help_default(const struct opt *o, char *buf, size_t len)
 /* " (default X; needs -Y)", " (default X)", " (needs -Y)" or "". */
 static void help_tail(const struct opt *o, char *buf, size_t len)
 {
-	char def[32], need[40] = "";
+	char def[64], need[40] = "";
 
 	help_default(o, def, sizeof(def));
 	if (o->needs)
@@ -510,6 +520,39 @@ static int check_ptp_mode(struct parser *ps, struct rant_cfg *c, const bool *giv
 	return 0;
 }
 
+/* --stamp: UDP, port 862, a packet at least STAMP's base, one format. */
+static int check_stamp(struct parser *ps, struct rant_cfg *c, const bool *given)
+{
+	if (!c->stamp)
+		return 0;
+	if (c->tcp || c->ptp_mode) {
+		fprintf(ps->err, "rant: --stamp sends STAMP test packets in UDP datagrams: drop %s, or drop --stamp\n",
+			c->tcp ? "--tcp" : "--ptp-mode");
+		return -1;
+	}
+	if (strcmp(c->stamp_ts, "ntp") && strcmp(c->stamp_ts, "ptp")) {
+		fprintf(ps->err, "rant: --stamp-ts %s: give ntp or ptp\n", c->stamp_ts);
+		return -1;
+	}
+	if (!given[O_PORT])
+		c->port = STAMP_PORT;
+	return 0;
+}
+
+/* --stamp: each -m holds STAMP's base packet (the key's sizes are checked
+ * by key_sizes()). */
+static int stamp_sizes(struct parser *ps, const struct rant_cfg *c)
+{
+	for (unsigned int i = 0; c->stamp && c->mode == MODE_EMIT && i < c->nsizes; i++) {
+		if (c->sizes[i] >= STAMP_BASE_LEN)
+			continue;
+		fprintf(ps->err, "rant: -m %u cannot hold a STAMP test packet: give -m %d or more\n",
+			c->sizes[i], STAMP_BASE_LEN);
+		return -1;
+	}
+	return 0;
+}
+
 /* --open-loop: UDP, paced, and a table of pings in flight that fits. */
 static int check_open_loop(struct parser *ps, const struct rant_cfg *c)
 {
@@ -563,9 +606,9 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		if (need(ps, given, o))
 			return -1;
 	}
-	if (check_ptp_mode(ps, c, given))
+	if (check_ptp_mode(ps, c, given) || check_stamp(ps, c, given))
 		return -1;
-	if (parse_sizes(ps, c) || key_sizes(ps, c))
+	if (parse_sizes(ps, c) || key_sizes(ps, c) || stamp_sizes(ps, c))
 		return -1;
 	if (c->one_way && !sizes_carry_body(c)) {
 		fprintf(ps->err, "rant: --one-way needs the reflector's stamps, which pongs carry from %d bytes: give -m %d or more\n",

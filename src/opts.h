@@ -45,6 +45,10 @@ struct rant_cfg {
 	bool sw;			/* -s */
 	bool no_hw_ts;			/* -R */
 	bool ptp_mode;			/* --ptp-mode: PTPv2 event messages, port 319 */
+	bool stamp;			/* --stamp: STAMP test packets, port 862 */
+	const char *stamp_ts;		/* --stamp-ts: "ntp" or "ptp" */
+	bool stamp_stateful;		/* --stamp-stateful: reflector's own seqs */
+	uint32_t ssid;			/* --ssid; 0: random */
 	bool histogram;			/* -H */
 	const char *log_path;		/* -l */
 	const char *json_path;		/* -j; "-" = stdout */
@@ -96,7 +100,7 @@ struct rant_cfg {
  * NULL is rant's own. */
 static inline const char *opts_format(const struct rant_cfg *c)
 {
-	return c->ptp_mode ? "ptp" : NULL;
+	return c->ptp_mode ? "ptp" : c->stamp ? "stamp" : NULL;
 }
 
 enum opts_result {

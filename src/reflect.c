@@ -107,6 +107,8 @@ static bool reflect_answer(struct run *r, struct session *f,
 	b.t2_wire = rec->t2_wire;
 	b.t2_sw = rec->t2_sw;
 	b.t3_sw = sw ? realtime_ns() : TS_NONE;
+	b.pong_no = f->pongs++;
+	b.ttl = r->sk.want_ttl ? m->ttl : 0;	/* a TCP transport reads none */
 	msgfmt_put_pong(&r->fmt, rx_buf, h, flags, &b);
 	txrec_set_t3_sw(rec, b.t3_sw);
 	/* --key: after T3_SW, so its cost lands in T3_SW -> T3 wire. */

@@ -373,6 +373,8 @@ static int open_format(struct run *r)
 	const struct rant_cfg *c = r->cfg;
 	struct msgfmt_side side = {
 		.emit = c->mode == MODE_EMIT, .mac = c->key_path != NULL, .iface = c->iface,
+		.key = r->auth, .stamp_ptp = c->stamp && !strcmp(c->stamp_ts, "ptp"),
+		.stamp_stateful = c->stamp_stateful, .stamp_ssid = (uint16_t)c->ssid,
 	};
 	const struct msgfmt *f = msgfmt_find(opts_format(c));
 	char err[512];
@@ -470,10 +472,10 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 		fprintf(stderr, "rant: sigaction: %s\n", strerror(-ret));
 		return ret;
 	}
-	ret = open_format(r);
+	ret = load_key(r);	/* first: a format may sign with it */
 	if (ret)
 		return ret;
-	ret = load_key(r);
+	ret = open_format(r);
 	if (ret)
 		return ret;
 	if (cfg->mode == MODE_EMIT) {

@@ -59,6 +59,7 @@ struct session {
 	/* what it did */
 	uint64_t received;		/* measured pings */
 	uint64_t sent;			/* their pongs sent */
+	uint64_t pongs;			/* pongs answered, measured or not */
 	uint64_t warmup;		/* unmeasured pings (and those -w left out) */
 	uint64_t left_out;		/* measured pings -w left out */
 	uint64_t duplicate;		/* measured seqs seen again */

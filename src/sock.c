@@ -291,6 +291,27 @@ static int sk_drop_count(struct sk *s, char *err, size_t len)
 	return ret;
 }
 
+/*
+ * --stamp's reflector copies each request's TTL (Hop Limit) into its
+ * reply: the kernel hands it over with each datagram (IPv4-mapped
+ * senders on the dual-stack socket by IP_RECVTTL).
+ */
+static int sk_recv_ttl(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
+{
+	int ret;
+
+	s->want_ttl = cfg->stamp && cfg->mode == MODE_REFLECT;
+	if (!s->want_ttl)
+		return 0;
+	ret = sk_sockopt_int(s->fd, IPPROTO_IP, IP_RECVTTL, 1);
+	if (!ret && s->family == AF_INET6)
+		ret = sk_sockopt_int(s->fd, IPPROTO_IPV6, IPV6_RECVHOPLIMIT, 1);
+	if (ret)
+		snprintf(err, len, "setsockopt IP_RECVTTL/IPV6_RECVHOPLIMIT: %s (the STAMP reflector reports the received TTL)",
+			 strerror(-ret));
+	return ret;
+}
+
 int sk_configure(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 {
 	int ret;
@@ -312,6 +333,8 @@ int sk_configure(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len
 		ret = sk_drop_count(s, err, len);
 	if (!ret)
 		ret = sk_rcvtimeo(s, cfg, err, len);
+	if (!ret)
+		ret = sk_recv_ttl(s, cfg, err, len);
 	return ret;
 }
 
@@ -385,6 +408,8 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 		m->rx.kn_ns = m->rx.hw_ns = TS_NONE;
 	if (ts_parse_drops(&msg, &drops) == 0)
 		sk_drops_seen(s, drops);
+	if (!s->want_ttl || ts_parse_ttl(&msg, &m->ttl))
+		m->ttl = 0;
 	return 0;
 }
 

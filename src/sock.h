@@ -41,6 +41,7 @@ struct sk {
 	uint32_t tx_key;		/* OPT_ID of the next send */
 	uint64_t drops;			/* datagrams the receive queue dropped */
 	uint32_t drops_raw;		/* the kernel's u32 count, as last seen */
+	bool want_ttl;			/* sk_recv() reads each datagram's TTL */
 	struct sk_stash stash[SK_STASH];
 	void *priv;			/* the transport's own state (tcp.c), or NULL */
 };
@@ -58,6 +59,8 @@ struct sk_msg {
 	 * stamps are read: a TCP reflector's connection; NULL: the one
 	 * received on. */
 	struct sk *via;
+	uint8_t ttl;			/* IPv4 TTL or IPv6 Hop Limit as received
+					 * (sk_recv_ttl() asked for it), 0: unknown */
 };
 
 /*

@@ -95,6 +95,13 @@ static void print_hwts(FILE *f, const struct run *r)
 		fprintf(f, "ptp-mode: pings travel as PTPv2 %s, pongs as %s (domain %d), from and to UDP port %u\n",
 			ptp_type_name(PTP_DELAY_REQ), ptp_type_name(PTP_SYNC), PTP_RANT_DOMAIN,
 			c->port);
+	if (c->stamp && c->mode == MODE_EMIT)
+		fprintf(f, "stamp: STAMP Session-Sender, SSID %u, %s timestamps, %s mode, UDP port %u\n",
+			r->session, c->stamp_ts, c->key_path ? "authenticated" : "open", c->port);
+	else if (c->stamp)
+		fprintf(f, "stamp: STAMP Session-Reflector, %s, %s timestamps, %s mode, UDP port %u\n",
+			c->stamp_stateful ? "stateful" : "stateless", c->stamp_ts,
+			c->key_path ? "authenticated" : "open", c->port);
 }
 
 void startup_print(struct run *r)

@@ -473,6 +473,12 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 	if (c->mode == MODE_EMIT)
 		out_bool(o, "one_way", NULL, c->one_way);
 	out_bool(o, "ptp_mode", NULL, c->ptp_mode);
+	out_bool(o, "stamp", NULL, c->stamp);
+	if (c->stamp) {
+		out_str(o, "stamp_ts", NULL, c->stamp_ts);
+		if (c->mode == MODE_REFLECT)
+			out_bool(o, "stamp_stateful", NULL, c->stamp_stateful);
+	}
 	if (c->tcp) {
 		out_u64(o, "writes", NULL, c->writes);
 		out_bool(o, "nodelay", NULL, c->nodelay);

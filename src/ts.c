@@ -120,6 +120,29 @@ int ts_parse_drops(const struct msghdr *msg, uint32_t *drops)
 	return ret ? ret : -ENOENT;
 }
 
+int ts_parse_ttl(const struct msghdr *msg, uint8_t *ttl)
+{
+	const unsigned char *data;
+	struct cmsg_walk w;
+	struct cmsghdr c;
+	int ret, v;
+
+	walk_init(&w, msg);
+	while ((ret = walk_next(&w, &c, &data)) > 0) {
+		if (!(c.cmsg_level == IPPROTO_IP && c.cmsg_type == IP_TTL) &&
+		    !(c.cmsg_level == IPPROTO_IPV6 && c.cmsg_type == IPV6_HOPLIMIT))
+			continue;
+		if (cmsg_data_len(&c) < sizeof(v))
+			return -EINVAL;
+		memcpy(&v, data, sizeof(v));
+		if (v < 0 || v > 255)
+			return -EINVAL;
+		*ttl = (uint8_t)v;
+		return 0;
+	}
+	return ret ? ret : -ENOENT;
+}
+
 int ts_parse_tx(const struct msghdr *msg, struct ts_tx *out)
 {
 	struct sock_extended_err ee;

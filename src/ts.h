@@ -52,6 +52,10 @@ int ts_parse_rx(const struct msghdr *msg, struct ts_stamps *out);
  */
 int ts_parse_drops(const struct msghdr *msg, uint32_t *drops);
 
+/* The IPv4 TTL (IP_RECVTTL) or IPv6 Hop Limit (IPV6_RECVHOPLIMIT) of a
+ * received datagram: 0, -ENOENT when msg has none, -EINVAL when bad. */
+int ts_parse_ttl(const struct msghdr *msg, uint8_t *ttl);
+
 /*
  * TX: parse one message read with MSG_ERRQUEUE. Returns 0 when it is a
  * timestamp report (SO_EE_ORIGIN_TIMESTAMPING with ee_errno ENOMSG and an

@@ -17,8 +17,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 struct result {
-	int rx, tx, dr;
+	int rx, tx, dr, tl;
 	uint32_t drops;
+	uint8_t ttl;
 	struct ts_stamps s;
 	struct ts_tx t;
 };
@@ -34,6 +35,7 @@ static void parse(void *ctl, size_t size, struct result *out)
 	out->rx = ts_parse_rx(&msg, &out->s);
 	out->tx = ts_parse_tx(&msg, &out->t);
 	out->dr = ts_parse_drops(&msg, &out->drops);
+	out->tl = ts_parse_ttl(&msg, &out->ttl);
 }
 
 static bool same(const struct result *a, const struct result *b)
@@ -41,6 +43,8 @@ static bool same(const struct result *a, const struct result *b)
 	if (a->rx != b->rx || a->tx != b->tx || a->dr != b->dr)
 		return false;
 	if (!a->dr && a->drops != b->drops)
+		return false;
+	if (a->tl != b->tl || (!a->tl && a->ttl != b->ttl))
 		return false;
 	if (!a->rx && memcmp(&a->s, &b->s, sizeof(a->s)))
 		return false;

@@ -83,6 +83,12 @@ static void test_parse(void)
 	n = eth4(f, 0, MSG_PING, 7, 0x2000);	/* the first, more to come */
 	ok(capmatch_parse(f, n, CAPMATCH_DLT_EN10MB, &fmt, &p) == 0, "the first IPv4 fragment is parsed");
 
+	n = eth4(f, 2, MSG_PONG, 9, 0);
+	ok(capmatch_parse_as(f, n, CAPMATCH_DLT_EN10MB, &fmt, MSG_PONG, &p) == 0 &&
+	   p.type == MSG_PONG && p.seq == 9, "parse_as a pong: pong 9");
+	ok(capmatch_parse_as(f, n, CAPMATCH_DLT_EN10MB, &fmt, MSG_PING, &p) < 0,
+	   "parse_as a ping: a pong is refused");
+
 	n = eth4(f, 0, MSG_PING, 7, 0);
 	memcpy(f + 14 + 20 + 8, "RANX", 4);
 	ok(capmatch_parse(f, n, CAPMATCH_DLT_EN10MB, &fmt, &p) < 0, "another magic is refused");

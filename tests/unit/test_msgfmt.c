@@ -122,8 +122,9 @@ static void test_pong(const struct msgfmt *f, uint32_t size, bool mac)
 	if (body) {
 		is_int(msgfmt_parse_body(&ectx, buf, &pong, &out), 0, "%s %u: a body", f->name,
 		       size);
-		ok(!memcmp(&in, &out, sizeof(in)), "%s %u: every stamp of the body as sent",
-		   f->name, size);
+		ok(out.t2_wire == in.t2_wire && out.t2_sw == in.t2_sw && out.t3_sw == in.t3_sw &&
+		   out.fu_seq == in.fu_seq && out.fu_t3_wire == in.fu_t3_wire,
+		   "%s %u: every stamp of the body as sent", f->name, size);
 	} else {
 		is_int(msgfmt_parse_body(&ectx, buf, &pong, &out), -MSG_ESHORT,
 		       "%s %u%s: no room for a body", f->name, size, mac ? " with a MAC" : "");
@@ -234,6 +235,10 @@ int main(void)
 	test_table();
 	test_seq_near();
 	for (size_t i = 0; (f = msgfmt_nth(i)); i++) {
+		/* STAMP has no type, no flags and no SW stamps to echo, and
+		 * signs its own TLVs: tests/unit/test_fmtstamp.c */
+		if (!strcmp(f->name, "stamp"))
+			continue;
 		test_ping(f);
 		test_pong(f, f->caps.min_len, false);
 		test_pong(f, f->caps.body_len, false);

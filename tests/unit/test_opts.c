@@ -146,6 +146,16 @@ static const struct row rows[] = {
 	{ E "--ptp-mode -m 65473", OPTS_OK, NULL, NULL },
 	{ E "--ptp-mode -m 65474", OPTS_ERROR, "size", "32 65473 PTP" },
 	{ E "--ptp-mode --tcp", OPTS_ERROR, "--ptp-mode", "--tcp" },
+	/* --stamp: UDP, one format, a packet of STAMP's base at least */
+	{ R "--stamp --stamp-stateful --stamp-ts ptp", OPTS_OK, NULL, NULL },
+	{ E "--stamp --ssid 65535 -m 44", OPTS_OK, NULL, NULL },
+	{ E "--stamp -m 43", OPTS_ERROR, "-m 43", "44" },
+	{ E "--stamp --tcp", OPTS_ERROR, "--stamp", "--tcp" },
+	{ E "--stamp --ptp-mode", OPTS_ERROR, "--stamp", "--ptp-mode" },
+	{ E "--stamp --stamp-ts tai", OPTS_ERROR, "--stamp-ts tai", "ntp or ptp" },
+	{ E "--stamp --ssid 0", OPTS_ERROR, "ssid", NULL },
+	{ E "--ssid 5", OPTS_ERROR, "--ssid", "--stamp" },
+	{ E "--stamp --stamp-stateful", OPTS_ERROR, "--stamp-stateful", NULL },
 	/* TCP options need --tcp */
 	{ R "--tcp", OPTS_OK, NULL, NULL },
 	{ R "--tcp --writes 3 --nodelay --quickack --cork", OPTS_OK, NULL, NULL },
@@ -477,6 +487,11 @@ static void test_fields(void)
 		ok(c.ptp_mode && c.port == 319, "--ptp-mode: port 319 by default");
 	else
 		fail("--ptp-mode parsed: %s", errbuf);
+	if (run(R "--stamp", &c) == OPTS_OK)
+		ok(c.stamp && c.port == 862 && !strcmp(c.stamp_ts, "ntp") &&
+		   !strcmp(opts_format(&c), "stamp"), "--stamp: port 862, NTP, the stamp format");
+	else
+		fail("--stamp parsed: %s", errbuf);
 	if (run(R "--ptp-mode --port 1319", &c) == OPTS_OK)
 		ok(c.ptp_mode && c.port == 1319, "--ptp-mode --port 1319: the port given");
 	else

@@ -488,6 +488,31 @@ static void test_drops(void)
 	is_int(ts_parse_drops(&b.msg, &d), -ENOENT, "drops: no control data -> -ENOENT");
 }
 
+/* The received TTL (IP_RECVTTL) or Hop Limit (IPV6_RECVHOPLIMIT). */
+static void test_ttl(void)
+{
+	struct builder b;
+	int v = 61, big = 256;
+	uint8_t t = 0;
+
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	b_add(&b, IPPROTO_IP, IP_TTL, &v, sizeof(v));
+	ok(ts_parse_ttl(&b.msg, &t) == 0 && t == 61, "ttl: IP_TTL after the stamps -> 61");
+	b_init(&b);
+	b_add(&b, IPPROTO_IPV6, IPV6_HOPLIMIT, &v, sizeof(v));
+	ok(ts_parse_ttl(&b.msg, &t) == 0 && t == 61, "ttl: IPV6_HOPLIMIT -> 61");
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	is_int(ts_parse_ttl(&b.msg, &t), -ENOENT, "ttl: none -> -ENOENT");
+	b_init(&b);
+	b_add(&b, IPPROTO_IP, IP_TTL, &big, sizeof(big));
+	is_int(ts_parse_ttl(&b.msg, &t), -EINVAL, "ttl: 256 -> -EINVAL");
+	b_init(&b);
+	b_add_len(&b, IPPROTO_IP, IP_TTL, &v, 2, 2);
+	is_int(ts_parse_ttl(&b.msg, &t), -EINVAL, "ttl: 2 data bytes -> -EINVAL");
+}
+
 /* A real datagram to ourselves over loopback, with ts_sock_enable(). */
 static void test_loopback(void)
 {
@@ -604,6 +629,7 @@ int main(void)
 {
 	test_rx();
 	test_drops();
+	test_ttl();
 	test_tx();
 	test_bounds();
 	test_bad_times();

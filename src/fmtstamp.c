@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --stamp: the message format (msgfmt.h: msgfmt_stamp) that speaks STAMP
+ * (RFC 8762, RFC 8972) through the codec of stamp.c. What maps onto what:
+ *
+ *   msg_hdr.seq      the Session-Sender's Sequence Number (32 bits); in a
+ *                    pong the echoed one, so pongs match pings as in
+ *                    rant's own format
+ *   msg_hdr.session  the SSID (--ssid, else a random non-zero one); a
+ *                    reply with SSID 0 (a reflector that does not know
+ *                    RFC 8972) counts as this run's
+ *   msg_hdr.t1_sw    the sender's Timestamp (T1 as it was sent)
+ *   msg_body.t2_wire the reflector's Receive Timestamp (T2); MSG_F_T2_HW
+ *                    (in msg_body.flags: a TLV tells) when its Timestamp
+ *                    Information TLV says HW assist
+ *   msg_body.fu_*    the Follow-Up Telemetry TLV (MSG_F_FU in
+ *                    msg_body.flags): the wire T3 of the reflector's
+ *                    previous reply (a stateful reflector's)
+ *
+ * A STAMP reflector reports no SW stamps (T2_SW, T3_SW): pongs never
+ * carry MSG_F_SW, so they stay unknown. The reply's own Timestamp is the
+ * reflector's T3 before the packet left (a SW stamp): rant uses the wire
+ * T3 of the follow-up instead, and leaves T3 unknown without one.
+ *
+ * Sequence numbers of the follow-up: the TLV names the reflector's
+ * previous reply by the reflector's sequence number; the sender's is
+ * found by the difference between the two numbers of the reply that
+ * carries it, which holds while no ping is lost between the two replies.
+ *
+ * The message is the whole datagram (no overhead). --key: mac_span is
+ * the base packet's HMAC (octets 0-95, HMAC at 96); the HMAC TLV, when
+ * TLVs travel, is signed and checked here with msgfmt_side.key.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/timex.h>
+
+#include "be.h"
+#include "msgfmt.h"
+#include "stamp.h"
+#include "timeutil.h"
+
+/* rant's loops number pings from 1 (0: none yet); STAMP's Sequence
+ * Number starts at 0 (RFC 8762 §4.2.1): the wire carries seq - SEQ_BIAS. */
+#define SEQ_BIAS 1
+
+struct stamp_priv {
+	const struct auth *key;		/* --key, NULL: open mode */
+	enum stamp_tsfmt fmt;		/* this side's timestamps */
+	uint16_t ee;			/* this side's Error Estimate */
+	enum stamp_sync sync;		/* the system clock's source */
+	bool stateful;			/* reflector: own sequence numbers */
+	uint16_t ssid;			/* emitter: --ssid, 0: random */
+	uint16_t session;		/* emitter: the SSID put_ping wrote */
+	unsigned int want;		/* emitter: STAMP_WANT_* of the ping */
+	uint32_t len;			/* emitter: the ping's length */
+};
+
+_Static_assert(sizeof(struct stamp_priv) <= MSGFMT_PRIV_LEN, "fits struct msgfmt_ctx");
+
+static struct stamp_priv *priv_rw(struct msgfmt_ctx *ctx)
+{
+	return (struct stamp_priv *)ctx->priv.b;
+}
+
+static const struct stamp_priv *priv(const struct msgfmt_ctx *ctx)
+{
+	return (const struct stamp_priv *)ctx->priv.b;
+}
+
+/* Where the sender's Timestamp and Error Estimate are. */
+static size_t off_t1(bool mac)
+{
+	return mac ? 16 : 4;
+}
+
+/*
+ * The Error Estimate, honestly (RFC 4656 §4.1.2): S only when the kernel
+ * says the system clock is synchronized, and then its maximum error;
+ * otherwise the error is unknown, which stamp_ee_make() states as the
+ * largest.
+ */
+static void stamp_clock(struct stamp_priv *p)
+{
+	struct timex tx = { 0 };
+	int state = adjtimex(&tx);
+	bool synced = state >= 0 && state != TIME_ERROR && !(tx.status & STA_UNSYNC);
+
+	p->ee = stamp_ee_make(synced, p->fmt, synced ? (int64_t)tx.maxerror * 1000 : -1);
+	p->sync = synced ? STAMP_SYNC_NTP : STAMP_SYNC_LOCAL;
+}
+
+static int stamp_init(struct msgfmt_ctx *ctx, const struct msgfmt_side *side, char *err,
+		      size_t len)
+{
+	struct stamp_priv *p = priv_rw(ctx);
+
+	memset(p, 0, sizeof(*p));
+	if (side->mac && !side->key) {
+		snprintf(err, len, "--stamp --key: the format was set up before the key was loaded (a bug in rant)");
+		return -EINVAL;
+	}
+	p->key = side->mac ? side->key : NULL;
+	p->fmt = side->stamp_ptp ? STAMP_PTP : STAMP_NTP;
+	p->stateful = side->stamp_stateful;
+	p->ssid = side->stamp_ssid;
+	stamp_clock(p);
+	return 0;
+}
+
+/* --ssid, or a random non-zero SSID (RFC 8972 §3: 0 is not one). */
+static uint32_t stamp_session_key(const struct msgfmt_ctx *ctx, uint32_t random)
+{
+	return priv(ctx)->ssid ? priv(ctx)->ssid : random % 0xffffu + 1;
+}
+
+/* The TLVs a ping of len octets has room for: Timestamp Information and
+ * Follow-Up Telemetry, then Extra Padding for the rest. */
+static unsigned int stamp_want(bool mac, uint32_t len)
+{
+	unsigned int want = 0;
+
+	if (len >= stamp_request_min_len(mac, STAMP_WANT_TSINFO | STAMP_WANT_FOLLOWUP))
+		want = STAMP_WANT_TSINFO | STAMP_WANT_FOLLOWUP;
+	if (len >= stamp_request_min_len(mac, want | STAMP_WANT_PADDING))
+		want |= STAMP_WANT_PADDING;
+	return want;
+}
+
+/* The whole request: the HMAC TLV covers the sequence number, so a new
+ * seq rebuilds it. */
+static void stamp_write(const struct stamp_priv *p, void *buf, uint64_t seq, int64_t t1)
+{
+	struct stamp_request q = {
+		.key = p->key, .seq = (uint32_t)(seq - SEQ_BIAS), .t1_ns = t1, .ee = p->ee,
+		.ssid = p->session, .want = p->want, .len = p->len,
+	};
+
+	/* Cannot fail: opts.c keeps -m at the base or more, and want fits. */
+	(void)stamp_build(&q, buf, p->len);
+}
+
+static void stamp_put_ping(struct msgfmt_ctx *ctx, void *buf, const struct msg_hdr *h)
+{
+	struct stamp_priv *p = priv_rw(ctx);
+
+	p->len = h->len;
+	p->session = (uint16_t)h->session;
+	p->want = stamp_want(p->key, h->len);
+	stamp_write(p, buf, h->seq, h->t1_sw);
+}
+
+static void stamp_set_seq(struct msgfmt_ctx *ctx, void *buf, uint64_t seq, int64_t t1_sw)
+{
+	stamp_write(priv(ctx), buf, seq, t1_sw);
+}
+
+/* T1 of a request by its own Error Estimate's Z bit. */
+static int64_t stamp_t1(const uint8_t *p, bool mac)
+{
+	size_t o = off_t1(mac);
+
+	return stamp_ts_decode(be_get64(p + o), stamp_ee_fmt(be_get16(p + o + 8)), TS_NONE);
+}
+
+static uint64_t stamp_get_seq(const struct msgfmt_ctx *ctx, const void *buf, size_t len,
+			      int64_t *t1_sw)
+{
+	*t1_sw = 0;
+	if (len < (ctx->mac ? STAMP_AUTH_BASE_LEN : STAMP_TWAMP_MIN_LEN))
+		return 0;	/* as parse(): a TWAMP-Light request from 41 octets */
+	*t1_sw = stamp_t1(buf, ctx->mac);
+	return (uint64_t)be_get32(buf) + SEQ_BIAS;
+}
+
+static int stamp_parse_ping(const struct msgfmt_ctx *ctx, const void *buf, size_t n,
+			    struct msg_hdr *h)
+{
+	uint32_t seq;
+	uint16_t ssid;
+
+	if (stamp_peek(buf, n, ctx->mac, &seq, &ssid))
+		return -MSG_ESHORT;
+	h->type = MSG_PING;
+	h->flags = ctx->mac ? MSG_F_MAC : 0;
+	h->session = ssid;
+	h->len = (uint32_t)n;
+	h->seq = (uint64_t)seq + SEQ_BIAS;
+	h->t1_sw = stamp_t1(buf, ctx->mac);
+	return 0;
+}
+
+/* The pong's base (parse reads no TLV: a capture holds the header only). */
+static int stamp_parse_pong(const struct msgfmt_ctx *ctx, const void *buf, size_t n,
+			    struct msg_hdr *h)
+{
+	size_t base = ctx->mac ? STAMP_AUTH_BASE_LEN : STAMP_BASE_LEN;
+	struct stamp_reply rep;
+	enum stamp_drop why;
+
+	if (n < (ctx->mac ? STAMP_AUTH_BASE_LEN : STAMP_TWAMP_MIN_LEN))
+		return -MSG_ESHORT;
+	if (n < base)
+		base = n;	/* a TWAMP-Light reply: its fields end at 41 */
+	why = stamp_parse_reply(buf, base, priv(ctx)->key, TS_NONE, &rep);
+	if (why == STAMP_DROP_HMAC)
+		return -MSG_EMAGIC;	/* not this key's */
+	if (why)
+		return -MSG_ESHORT;
+	h->type = MSG_PONG;
+	h->flags = ctx->mac ? MSG_F_MAC : 0;
+	if (rep.t2_ns != TS_NONE)
+		h->flags |= MSG_F_T2;
+	h->session = rep.ssid ? rep.ssid : priv(ctx)->session;
+	h->len = (uint32_t)n;
+	h->seq = (uint64_t)rep.sender_seq + SEQ_BIAS;
+	h->t1_sw = rep.t1_ns;
+	return 0;
+}
+
+static int stamp_parse(const struct msgfmt_ctx *ctx, const void *buf, size_t n,
+		       enum msg_type want, struct msg_hdr *h)
+{
+	if (want == MSG_PING)
+		return stamp_parse_ping(ctx, buf, n, h);
+	return stamp_parse_pong(ctx, buf, n, h);
+}
+
+static enum stamp_method method_of(uint16_t flags, uint16_t hw)
+{
+	return flags & hw ? STAMP_METHOD_HW : STAMP_METHOD_SW;
+}
+
+/*
+ * The reply, in place: T2 the ping's wire stamp, T3 the best there is now
+ * (the SW stamp the loop took, else the clock read here), and a stateful
+ * reflector's follow-up, its seq turned into the reflector's numbering.
+ */
+static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_hdr *ping,
+			   uint16_t flags, const struct msg_body *b)
+{
+	const struct stamp_priv *p = priv(ctx);
+	const struct stamp_reflector rf = {
+		.key = p->key, .ee = p->ee, .stateful = p->stateful,
+		.sync_hw = p->sync, .sync_sw = p->sync,
+	};
+	struct stamp_followup fu = {
+		.seq = (uint32_t)(b->fu_seq - ping->seq + b->pong_no),
+		.t3_ns = b->fu_t3_wire,
+		.method = method_of(flags, MSG_F_FU_HW),
+	};
+	struct stamp_reflect_in in = {
+		.t2_ns = flags & MSG_F_T2 ? b->t2_wire : TS_NONE,
+		.t3_ns = flags & MSG_F_SW && b->t3_sw != TS_NONE ? b->t3_sw : realtime_ns(),
+		.t2_method = flags & MSG_F_T2 ? method_of(flags, MSG_F_T2_HW) : STAMP_METHOD_NONE,
+		.t3_method = STAMP_METHOD_SW,
+		.ttl = b->ttl,
+		.seq = (uint32_t)b->pong_no,
+		.fu = p->stateful && (flags & MSG_F_FU) ? &fu : NULL,
+	};
+	struct stamp_reflect_out out;
+
+	/* parse() and the loop's MAC check passed, and the reply is as long
+	 * as the request: stamp_reflect() answers (with M or I flags on
+	 * TLVs it cannot use). */
+	(void)stamp_reflect(&rf, &in, buf, ping->len, buf, ping->len, &out);
+}
+
+static int stamp_parse_body(const struct msgfmt_ctx *ctx, const void *buf,
+			    const struct msg_hdr *h, struct msg_body *b)
+{
+	struct stamp_reply rep;
+
+	if (stamp_parse_reply(buf, h->len, priv(ctx)->key, TS_NONE, &rep))
+		return -MSG_ESHORT;
+	memset(b, 0, sizeof(*b));
+	b->t2_wire = rep.t2_ns;
+	b->t2_sw = b->t3_sw = TS_NONE;
+	b->fu_t3_wire = TS_NONE;
+	if (rep.has_tsinfo && rep.method_in == STAMP_METHOD_HW)
+		b->flags |= MSG_F_T2_HW;
+	if (rep.has_followup && rep.fu_t3_ns != TS_NONE) {
+		b->fu_seq = (uint32_t)(rep.sender_seq - (rep.seq - rep.fu_seq));
+		b->fu_seq += SEQ_BIAS;
+		b->fu_t3_wire = rep.fu_t3_ns;
+		b->flags |= MSG_F_FU | (rep.fu_method == STAMP_METHOD_HW ? MSG_F_FU_HW : 0);
+	}
+	return 0;
+}
+
+static struct msgfmt_span stamp_mac_span(const struct msgfmt_ctx *ctx, size_t len)
+{
+	(void)ctx;
+	(void)len;
+	return (struct msgfmt_span){ .off = 0, .len = STAMP_AUTH_BASE_LEN };
+}
+
+const struct msgfmt msgfmt_stamp = {
+	.name = "stamp",
+	.caps = {
+		.overhead = 0,
+		.min_len = STAMP_BASE_LEN,
+		.body_len = STAMP_BASE_LEN,
+		.auth_min_len = STAMP_AUTH_BASE_LEN,
+		.auth_body_len = STAMP_AUTH_BASE_LEN,
+		/* open mode; --key's parse reads the 112-octet base, which
+		 * the capture's snap length holds */
+		.parse_len = STAMP_BASE_LEN,
+		.seq_mask = UINT32_MAX,
+		.reflector_stamps = true,
+		.follow_up = true,	/* from a stateful reflector */
+		.ts = MSGFMT_TS_NTP64,	/* PTP64 with --stamp-ts ptp */
+	},
+	.init = stamp_init,
+	.session_key = stamp_session_key,
+	.put_ping = stamp_put_ping,
+	.set_seq = stamp_set_seq,
+	.get_seq = stamp_get_seq,
+	.parse = stamp_parse,
+	.put_pong = stamp_put_pong,
+	.parse_body = stamp_parse_body,
+	.mac_span = stamp_mac_span,
+};
