@@ -208,7 +208,7 @@ fuzz_srcs_wire := src/msgfmt.c src/wire.c src/ptp.c src/fmtstamp.c src/stamp.c s
 	-lcrypto
 fuzz_srcs_cmsg := src/ts.c
 fuzz_srcs_frame := src/frame.c
-fuzz_srcs_opts := src/opts.c src/optnum.c src/sweep.c src/fit.c src/allow.c src/msgfmt.c src/wire.c \
+fuzz_srcs_opts := src/opts.c src/opttab.c src/optnum.c src/sweep.c src/fit.c src/allow.c src/msgfmt.c src/wire.c \
 	src/ptp.c src/fmtstamp.c src/stamp.c src/auth.c
 fuzz_srcs_stamp := src/stamp.c src/auth.c
 fuzz_libs_stamp := -lcrypto

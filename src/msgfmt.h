@@ -29,7 +29,7 @@
  *      as caps.seq_mask: the loops widen it (msgfmt_seq_near). Its parse
  *      errors are the MSG_E* codes.
  *   2. One row: its name in msgfmt.c's table; and the option that
- *      selects it names it in opts_format() (opts.h), beside its row in
+ *      selects it names it in opts_format() (cfg.h), beside its row in
  *      the option table.
  * Nothing in the loops changes. The formats never read the command line
  * (struct msgfmt_side is what they are told), so opts.c may ask a

@@ -18,205 +18,21 @@
 #include "openloop.h"
 #include "optnum.h"
 #include "opts.h"
+#include "opttab.h"
 #include "ptp.h"
-#include "session.h"
 #include "stamp.h"
 #include "sweep.h"
-#include "timeutil.h"
-#include "txlog.h"
 #include "wire.h"
 
 #ifndef RANT_VERSION
 #define RANT_VERSION "unknown"
 #endif
 
-enum {
-	O_PORT = 256, O_TIMEOUT, O_INTERVAL, O_BLOCK, O_TRACE_INSTANCE,
-	O_VERSION, O_MAX_SESSIONS, O_TCP, O_WRITES, O_NODELAY, O_QUICKACK, O_CORK,
-	O_PCAP, O_ALLOW, O_KEY, O_MAX_CLOCK_OFFSET, O_PHC_INTERVAL, O_ONE_WAY, O_PTP_MODE,
-	O_LOG_BUFFER, O_OPEN_LOOP, O_FOLLOW_LINKS, O_MAX_PER_ADDRESS, O_KEY_WINDOW,
-	O_TCP_IDLE_TIMEOUT, O_METRICS, O_METRICS_LISTEN, O_METRICS_BUCKETS, O_BREACH_KEEP,
-	O_STAMP, O_STAMP_TS, O_STAMP_STATEFUL, O_SSID,
-	O_MAX
-};
 
-/* Who may use an option. */
-enum { BOTH, EMIT_ONLY, REFLECT_ONLY };
-
-/* How an option's argument is stored. */
-enum opt_type {
-	T_FLAG,		/* bool, set */
-	T_COUNT,	/* int, incremented */
-	T_STR,		/* const char *, not empty */
-	T_UINT,		/* unsigned integer of the field's size, in [min, max] */
-	T_NS,		/* int64 ns from a decimal number of units, in [min, max] */
-	T_SIZES,	/* -m: sizes, nsizes and size from a size, list or range */
-	T_ALLOW,	/* --allow: a prefix added to the list (repeatable) */
-	T_HELP,
-	T_VERSION,
-};
-
-struct opt {
-	const char *name;
-	int val;		/* short option letter or O_* */
-	const char *arg;	/* argument name; NULL: no argument */
-	int who;
-	enum opt_type type;
-	size_t off, size;	/* the field in struct rant_cfg */
-	int64_t def;		/* default (T_UINT, T_NS) */
-	int64_t min, max;	/* range (T_UINT; T_NS in ns) */
-	int64_t unit_ns;	/* T_NS: ns per unit of the argument */
-	const char *sdef;	/* default (T_STR) */
-	const char *defhelp;	/* the default as --help says it, when not def */
-	int needs;		/* given only with this option (val), or 0 */
-	const char *help;
-};
-
-#define FIELD(f) .off = offsetof(struct rant_cfg, f), .size = sizeof(((struct rant_cfg *)0)->f)
-#define DURATION_BY_MODE (-1)	/* -d default: 10 s emitting, none reflecting */
-
-static const struct opt opt_table[] = {
-	{ "interface", 'i', "IFACE", BOTH, T_STR, FIELD(iface),
-	  .help = "interface to bind and timestamp on (required)" },
-	{ "address", 'a', "ADDR", BOTH, T_STR, FIELD(addr),
-	  .help = "reflector's IPv4/IPv6 address: run as emitter (without: reflector)" },
-	{ "port", O_PORT, "N", BOTH, T_UINT, FIELD(port), .def = RANT_DEFAULT_PORT,
-	  .min = 1, .max = 65535, .defhelp = "12345; 319 with --ptp-mode, 862 with --stamp",
-	  .help = "port of the reflector (UDP, or TCP with --tcp)" },
-	{ "duration", 'd', "S", BOTH, T_NS, FIELD(duration_ns), .def = DURATION_BY_MODE,
-	  .min = 0, .max = 2592000 * NS_PER_SEC, .unit_ns = NS_PER_SEC,
-	  .defhelp = "10 emitting, 0 reflecting",
-	  .help = "run for S seconds, 0 = no limit (a paced loop behind its slots stops then too)" },
-	{ "count", 'c', "N", BOTH, T_UINT, FIELD(count), .min = 0, .max = 1000000000000LL,
-	  .defhelp = "0", .help = "stop after N measured transactions, 0 = no limit" },
-	{ "warmup", 'w', "N", BOTH, T_UINT, FIELD(warmup), .def = 100, .min = 0,
-	  .max = 1000000, .defhelp = "100 emitting, 0 reflecting",
-	  .help = "emitting: N unmeasured pings first; reflecting: leave each session's first N measured pings out" },
-	{ "size", 'm', "BYTES", EMIT_ONLY, T_SIZES, FIELD(size), .def = WIRE_PONG_LEN,
-	  .min = WIRE_HDR_LEN, .max = RANT_TCP_MAX_LEN,
-	  .help = "message size, 32 to 65507 (UDP) or 1048576 (--tcp); pongs carry the reflector's stamps from 72; a list (64,256,1024) or range (64:65536:x2) sweeps the sizes in turn" },
-	{ "timeout", O_TIMEOUT, "US", EMIT_ONLY, T_NS, FIELD(timeout_ns), .def = 100 * NS_PER_MS,
-	  .min = NS_PER_US, .max = NS_PER_SEC, .unit_ns = NS_PER_US,
-	  .help = "wait at most US for a pong, then count the ping lost" },
-	{ "interval", O_INTERVAL, "US", EMIT_ONLY, T_NS, FIELD(interval_ns), .min = 0,
-	  .max = 60 * NS_PER_SEC, .unit_ns = NS_PER_US, .defhelp = "0",
-	  .help = "start a transaction every US, 0 = back to back" },
-	{ "open-loop", O_OPEN_LOOP, NULL, EMIT_ONLY, T_FLAG, FIELD(open_loop), .needs = O_INTERVAL,
-	  .help = "pings leave every --interval whether or not the pongs came back, several in flight (default: closed loop, each waits for its pong)" },
-	{ "block", O_BLOCK, NULL, BOTH, T_FLAG, FIELD(block),
-	  .help = "sleep in a blocking receive instead of spinning (a spinner needs a CPU of its own: taskset)" },
-	{ "sw-timestamps", 's', NULL, BOTH, T_FLAG, FIELD(sw),
-	  .help = "record user-space stamps too and print the decomposition" },
-	{ "no-hw-ts", 'R', NULL, BOTH, T_FLAG, FIELD(no_hw_ts),
-	  .help = "use kernel software stamps even where the NIC has hardware ones" },
-	{ "ptp-mode", O_PTP_MODE, NULL, BOTH, T_FLAG, FIELD(ptp_mode),
-	  .help = "send pings and pongs as PTPv2 event messages (Delay_Req, Sync) from and to --port, 319 by default (root or CAP_NET_BIND_SERVICE), so a NIC that stamps only PTP packets stamps them; both sides; -m is what follows the 34-byte PTP header" },
-	{ "stamp", O_STAMP, NULL, BOTH, T_FLAG, FIELD(stamp),
-	  .help = "speak STAMP (RFC 8762, RFC 8972) on --port, 862 by default: the emitter a Session-Sender that measures any STAMP or TWAMP-Light reflector, the reflector a Session-Reflector for any STAMP sender; -m is the whole test packet (44 or more, 112 or more with --key)" },
-	{ "stamp-ts", O_STAMP_TS, "ntp|ptp", BOTH, T_STR, FIELD(stamp_ts), .sdef = "ntp",
-	  .needs = O_STAMP, .help = "--stamp: the timestamps this side writes, NTP 64-bit or PTPv2 truncated (the system clock's time in either)" },
-	{ "stamp-stateful", O_STAMP_STATEFUL, NULL, REFLECT_ONLY, T_FLAG, FIELD(stamp_stateful),
-	  .needs = O_STAMP, .help = "--stamp reflector: number the replies of each session itself, and send the wire T3 of each reply in the next one's Follow-Up Telemetry TLV (default: stateless, the sender's numbers, no follow-up)" },
-	{ "ssid", O_SSID, "N", EMIT_ONLY, T_UINT, FIELD(ssid), .min = 1, .max = 65535,
-	  .needs = O_STAMP, .defhelp = "random", .help = "--stamp: the STAMP Session Identifier of the test session" },
-	{ "histogram", 'H', NULL, BOTH, T_FLAG, FIELD(histogram), .help = "print the histogram" },
-	{ "log", 'l', "FILE", BOTH, T_STR, FIELD(log_path),
-	  .help = "stream the transaction log to FILE during the run (any length of run)" },
-	{ "json", 'j', "FILE", BOTH, T_STR, FIELD(json_path),
-	  .help = "write the JSON summary to FILE (- = stdout)" },
-	{ "pcap", O_PCAP, "FILE", BOTH, T_STR, FIELD(pcap_path),
-	  .help = "capture rant's packets on -i to FILE (nanosecond pcap, - = stdout) and check rant's wire stamps against it" },
-	{ "follow-links", O_FOLLOW_LINKS, NULL, BOTH, T_FLAG, FIELD(follow_links),
-	  .help = "write -l, -j and --pcap through a symlink to a file (replacing the file it names); without it such a link is refused, and a link another user may have planted in /tmp is refused always" },
-	{ "metrics", O_METRICS, "FILE", BOTH, T_STR, FIELD(metrics_path),
-	  .help = "write Prometheus metrics to FILE (atomically) at start, every -I (10 s without -I) and at the end, for node_exporter's textfile collector" },
-	{ "metrics-listen", O_METRICS_LISTEN, "[ADDR]:PORT", BOTH, T_STR, FIELD(metrics_listen),
-	  .help = "serve Prometheus metrics over HTTP at /metrics (ADDR: loopback when omitted), updated every -I (10 s without -I)" },
-	{ "metrics-buckets", O_METRICS_BUCKETS, "N/decade|US,...", BOTH, T_STR,
-	  FIELD(metrics_buckets), .defhelp = "10/decade, 1 us to 10 s",
-	  .help = "the bounds of the metrics' histograms: N per decade from 1 us to 10 s, or a list in microseconds" },
-	{ "report-interval", 'I', "S", BOTH, T_NS, FIELD(report_interval_ns),
-	  .min = 10 * NS_PER_MS, .max = 3600 * NS_PER_SEC, .unit_ns = NS_PER_SEC,
-	  .help = "print a line every S seconds while running (sent, lost, late, min/p50/p99/max) and keep them as the JSON's series" },
-	{ "bucket-size", 'b', "US", BOTH, T_NS, FIELD(bucket_ns), .def = NS_PER_US, .min = 1,
-	  .max = 1000 * NS_PER_US, .unit_ns = NS_PER_US, .help = "bucket width of the printed histogram (-H, JSON)" },
-	{ "overflow", 'o', "US", BOTH, T_NS, FIELD(overflow_ns), .def = 100 * NS_PER_US,
-	  .min = NS_PER_US, .max = 10 * NS_PER_SEC, .unit_ns = NS_PER_US,
-	  .help = "range of the printed histogram (-H, JSON)" },
-	{ "hugepages", 'G', NULL, BOTH, T_FLAG, FIELD(hugepages),
-	  .help = "put records and histograms in hugepages" },
-	{ "busy-poll-us", 'p', "US", BOTH, T_UINT, FIELD(busy_poll_us), .min = 0, .max = 1000000,
-	  .defhelp = "0, off", .help = "SO_BUSY_POLL: busy-poll the device queue for US" },
-	{ "budget", 'B', "N", BOTH, T_UINT, FIELD(budget), .min = 1, .max = 65535, .needs = 'p',
-	  .help = "SO_BUSY_POLL_BUDGET: packets per busy-poll" },
-	{ "prefer-busypoll", 'P', NULL, BOTH, T_FLAG, FIELD(prefer_busypoll), .needs = 'p',
-	  .help = "SO_PREFER_BUSY_POLL" },
-	{ "threshold", 't', "US", BOTH, T_NS, FIELD(threshold_ns), .min = 1,
-	  .max = 10 * NS_PER_SEC, .unit_ns = NS_PER_US,
-	  .help = "breach above US (RTT emitting, response reflecting): print the breakdown, exit 3" },
-	{ "continue", 'C', NULL, BOTH, T_FLAG, FIELD(cont), .needs = 't',
-	  .help = "keep running after a breach" },
-	{ "breach-keep", O_BREACH_KEEP, "N", BOTH, T_UINT, FIELD(breach_keep), .def = 64,
-	  .min = 1, .max = 1 << 20, .needs = 'C',
-	  .help = "with -C, keep the N largest breaches for the JSON (all are counted)" },
-	{ "log-threshold", 'L', "US", BOTH, T_NS, FIELD(log_threshold_ns), .min = 1,
-	  .max = 10 * NS_PER_SEC, .unit_ns = NS_PER_US, .needs = 'l',
-	  .help = "log only transactions above US" },
-	{ "trace-marker", 'T', NULL, BOTH, T_FLAG, FIELD(trace_marker),
-	  .help = "write markers to the ftrace instance and stop it at a breach (its tracing_cpumask must cover the CPUs rant may run on)" },
-	{ "snapshot", 'S', NULL, BOTH, T_FLAG, FIELD(snapshot),
-	  .help = "log a ring of the last 500000; with -T, take the instance's snapshot at a breach" },
-	{ "log-buffer", O_LOG_BUFFER, "N", BOTH, T_UINT, FIELD(log_buffer),
-	  .def = TXLOG_RING_DEFAULT, .min = 1024, .max = 1 << 26, .needs = 'l',
-	  .help = "records held between the loop and the log's writer (a power of 2 or rounded up to one); when full, records are dropped from the log" },
-	{ "trace-instance", O_TRACE_INSTANCE, "NAME", BOTH, T_STR, FIELD(trace_instance),
-	  .sdef = "rant", .needs = 'T', .help = "ftrace instance name or path" },
-	{ "max-sessions", O_MAX_SESSIONS, "N", REFLECT_ONLY, T_UINT, FIELD(max_sessions),
-	  .def = SESSION_MAX_DEFAULT, .min = 1, .max = 4096,
-	  .help = "emitters served at once; when full, a new one takes the slot of one idle 10 s, else of the one that pinged least in the last second or two" },
-	{ "max-sessions-per-address", O_MAX_PER_ADDRESS, "N", REFLECT_ONLY, T_UINT,
-	  FIELD(max_per_address), .def = SESSION_PER_ADDR_DEFAULT, .min = 1, .max = 4096,
-	  .help = "sessions one address may hold; beyond, its new one is refused (answered with a refusal) unless one of its own is idle 10 s" },
-	{ "allow", O_ALLOW, "PREFIX", REFLECT_ONLY, T_ALLOW, FIELD(allow),
-	  .help = "answer only pings from PREFIX (10.1.0.0/16, fd00::/64, 10.1.2.3); repeatable, up to 32; others are dropped and counted" },
-	{ "key", O_KEY, "FILE", BOTH, T_STR, FIELD(key_path),
-	  .help = "authenticate pings and pongs with HMAC-SHA-256 and the key in FILE (mode 600, 16 bytes or more; the same on both sides); the MAC takes the last 16 bytes of -m, whose default becomes 88" },
-	{ "key-window", O_KEY_WINDOW, "S", REFLECT_ONLY, T_NS, FIELD(key_window_ns),
-	  .def = AUTH_WINDOW_DEFAULT_NS, .min = 10 * NS_PER_MS, .max = 3600 * NS_PER_SEC,
-	  .unit_ns = NS_PER_SEC, .needs = O_KEY,
-	  .help = "answer a keyed ping only when its T1_SW (the emitter's system clock) is within S of this system clock, and each seq once: a replay is refused and counted" },
-	{ "tcp", O_TCP, NULL, BOTH, T_FLAG, FIELD(tcp),
-	  .help = "carry the messages on a TCP connection (both sides) instead of UDP datagrams" },
-	{ "writes", O_WRITES, "N", BOTH, T_UINT, FIELD(writes), .def = 1, .min = 1, .max = 16,
-	  .needs = O_TCP, .help = "send each message in N writes (header, then body)" },
-	{ "nodelay", O_NODELAY, NULL, BOTH, T_FLAG, FIELD(nodelay), .needs = O_TCP,
-	  .help = "TCP_NODELAY: turn Nagle's algorithm off" },
-	{ "quickack", O_QUICKACK, NULL, BOTH, T_FLAG, FIELD(quickack), .needs = O_TCP,
-	  .help = "TCP_QUICKACK after every receive: do not delay ACKs" },
-	{ "cork", O_CORK, NULL, BOTH, T_FLAG, FIELD(cork), .needs = O_TCP,
-	  .help = "TCP_CORK around each message's writes: one segment per message" },
-	{ "tcp-idle-timeout", O_TCP_IDLE_TIMEOUT, "S", REFLECT_ONLY, T_NS, FIELD(tcp_idle_ns),
-	  .def = 5 * NS_PER_SEC, .min = NS_PER_SEC / 10, .max = 3600 * NS_PER_SEC,
-	  .unit_ns = NS_PER_SEC, .needs = O_TCP,
-	  .help = "close a connection that brings no whole message in S (idle, or a message begun and not finished); above the emitters' --interval" },
-	{ "max-clock-offset", O_MAX_CLOCK_OFFSET, "US", BOTH, T_NS, FIELD(max_clock_offset_ns),
-	  .def = NS_PER_US, .min = 1, .max = NS_PER_SEC, .unit_ns = NS_PER_US,
-	  .help = "warn when the NIC clock and the system clock (or, with --one-way, the two hosts' clocks) differ by more than US, and mark the components across them untrusted" },
-	{ "phc-interval", O_PHC_INTERVAL, "S", BOTH, T_NS, FIELD(phc_interval_ns),
-	  .def = NS_PER_SEC, .min = 0, .max = 3600 * NS_PER_SEC, .unit_ns = NS_PER_SEC,
-	  .help = "with NIC stamps, compare the NIC clock with the system clock every S from a helper thread, 0 = at start and end only" },
-	{ "one-way", O_ONE_WAY, NULL, EMIT_ONLY, T_FLAG, FIELD(one_way),
-	  .help = "the hosts' clocks are synchronised: one-way delays owd_fwd (T2 - T1) and owd_back (T4 - T3)" },
-	{ "verbose", 'v', NULL, BOTH, T_COUNT, FIELD(verbose), .help = "say more at start-up" },
-	{ "help", 'h', NULL, BOTH, T_HELP, .help = "this help" },
-	{ "version", O_VERSION, NULL, BOTH, T_VERSION, .help = "print the version" },
-};
-
-#define NOPTS (sizeof(opt_table) / sizeof(opt_table[0]))
 
 static const struct opt *opt_find(int val)
 {
-	for (size_t i = 0; i < NOPTS; i++)
+	for (size_t i = 0; i < opt_count; i++)
 		if (opt_table[i].val == val)
 			return &opt_table[i];
 	return NULL;
@@ -287,7 +103,7 @@ void opts_usage(FILE *f)
 		"Measures UDP (or TCP) round trips with NIC (or kernel) timestamps.\n"
 		"Times are in microseconds (US, decimals allowed) and seconds (S).\n"
 		"\n");
-	for (size_t i = 0; i < NOPTS; i++) {
+	for (size_t i = 0; i < opt_count; i++) {
 		const struct opt *o = &opt_table[i];
 		char head[48], tail[80];
 		int n;
@@ -348,7 +164,7 @@ static void store_uint(struct rant_cfg *c, const struct opt *o, uint64_t v)
 static void set_defaults(struct rant_cfg *c)
 {
 	memset(c, 0, sizeof(*c));
-	for (size_t i = 0; i < NOPTS; i++) {
+	for (size_t i = 0; i < opt_count; i++) {
 		const struct opt *o = &opt_table[i];
 		char *p = (char *)c + o->off;
 
@@ -590,7 +406,7 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		return -1;
 	}
 	c->mode = given['a'] ? MODE_EMIT : MODE_REFLECT;
-	for (size_t i = 0; i < NOPTS; i++) {
+	for (size_t i = 0; i < opt_count; i++) {
 		const struct opt *o = &opt_table[i];
 
 		if (c->mode == MODE_REFLECT && o->who == EMIT_ONLY && given[o->val]) {
@@ -661,7 +477,7 @@ static void build_getopt(struct option *longopts, char *shortopts)
 	char *sp = shortopts;
 
 	*sp++ = ':';		/* report a missing argument as ':' */
-	for (size_t i = 0; i < NOPTS; i++) {
+	for (size_t i = 0; i < opt_count; i++) {
 		const struct opt *o = &opt_table[i];
 
 		longopts[i] = (struct option){ o->name, o->arg ? required_argument : no_argument,
@@ -672,7 +488,7 @@ static void build_getopt(struct option *longopts, char *shortopts)
 				*sp++ = ':';
 		}
 	}
-	longopts[NOPTS] = (struct option){ 0 };
+	longopts[opt_count] = (struct option){ 0 };
 	*sp = '\0';
 }
 
@@ -697,8 +513,8 @@ static void getopt_error(FILE *err, int opt, char **argv)
 enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *c,
 			    FILE *err)
 {
-	struct option longopts[NOPTS + 1];
-	char shortopts[3 * NOPTS + 2], label[40];
+	struct option longopts[OPTS_MAX + 1];
+	char shortopts[3 * OPTS_MAX + 2], label[40];
 	struct parser ps = { .err = err };
 	bool given[O_MAX] = { false };
 	int opt;

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A run's configuration: what the command line asked for (opts.h fills
+ * it and checks it; every module reads it), and the limits it is held
+ * to.
+ */
+#ifndef RANT_CFG_H
+#define RANT_CFG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "allow.h"
+
+enum rant_mode {
+	MODE_REFLECT,		/* no -a: server */
+	MODE_EMIT,		/* -a ADDR: client */
+};
+
+#define RANT_DEFAULT_PORT 12345
+#define RANT_RING_RECORDS 500000	/* -S: the log keeps the last N */
+#define RANT_MAX_RATE 200000		/* transactions/s at most: sizing from -d */
+#define RANT_MAX_SIZES 32		/* -m: sizes in one sweep */
+#define RANT_TCP_MAX_LEN (1024 * 1024)	/* -m over --tcp: one message */
+
+struct rant_cfg {
+	enum rant_mode mode;
+	const char *iface;		/* -i */
+	const char *addr;		/* -a */
+	uint16_t port;			/* --port */
+	int64_t duration_ns;		/* -d; 0 = no limit */
+	uint64_t count;			/* -c; 0 = no limit */
+	uint32_t warmup;		/* -w: emitter, unmeasured pings; reflector,
+					 * measured pings left out per session */
+	uint32_t size;			/* -m, message bytes (the first of a sweep) */
+	uint32_t sizes[RANT_MAX_SIZES];	/* -m LIST or RANGE: each in turn */
+	unsigned int nsizes;		/* 1 without a sweep */
+	const char *size_arg;		/* -m as given: parsed once --tcp is known */
+	int64_t timeout_ns;		/* --timeout */
+	int64_t interval_ns;		/* --interval; 0 = back to back */
+	bool block;			/* --block */
+	bool open_loop;			/* --open-loop: pings on schedule, several in flight */
+	bool sw;			/* -s */
+	bool no_hw_ts;			/* -R */
+	bool ptp_mode;			/* --ptp-mode: PTPv2 event messages, port 319 */
+	bool stamp;			/* --stamp: STAMP test packets, port 862 */
+	const char *stamp_ts;		/* --stamp-ts: "ntp" or "ptp" */
+	bool stamp_stateful;		/* --stamp-stateful: reflector's own seqs */
+	uint32_t ssid;			/* --ssid; 0: random */
+	bool histogram;			/* -H */
+	const char *log_path;		/* -l */
+	const char *json_path;		/* -j; "-" = stdout */
+	const char *pcap_path;		/* --pcap; "-" = stdout */
+	const char *metrics_path;	/* --metrics: Prometheus text, node_exporter */
+	const char *metrics_listen;	/* --metrics-listen [ADDR]:PORT */
+	const char *metrics_buckets;	/* --metrics-buckets; NULL: the default */
+	bool follow_links;		/* --follow-links: write outputs through a
+					 * trusted symlink to a file (outfile.h) */
+	int64_t report_interval_ns;	/* -I: a line per interval; 0 = off */
+	int64_t bucket_ns;		/* -b */
+	int64_t overflow_ns;		/* -o */
+	bool hugepages;			/* -G */
+	int busy_poll_us;		/* -p; 0 = off */
+	int budget;			/* -B; 0 = kernel default */
+	bool prefer_busypoll;		/* -P */
+	int verbose;			/* -v, repeatable */
+	uint32_t max_sessions;		/* --max-sessions: reflector's table */
+	uint32_t max_per_address;	/* --max-sessions-per-address */
+	int64_t key_window_ns;		/* --key-window: T1_SW vs this clock */
+	struct allow_list allow;	/* --allow: who may talk to the reflector */
+	const char *key_path;		/* --key: HMAC key file, both sides */
+	/* threshold and ftrace */
+	int64_t threshold_ns;		/* -t; 0 = off */
+	bool cont;			/* -C */
+	uint32_t breach_keep;		/* --breach-keep: the largest kept with -C */
+	int argc;			/* the command line, for the JSON */
+	char *const *argv;
+	int64_t log_threshold_ns;	/* -L; 0 = log everything */
+	bool trace_marker;		/* -T */
+	bool snapshot;			/* -S */
+	uint32_t log_buffer;		/* --log-buffer: records between the loop
+					 * and the log's writer thread */
+	const char *trace_instance;	/* --trace-instance */
+	/* TCP (--tcp) */
+	bool tcp;			/* --tcp: messages on a TCP stream */
+	uint32_t writes;		/* --writes: send calls per message */
+	bool nodelay;			/* --nodelay: TCP_NODELAY */
+	bool quickack;			/* --quickack: TCP_QUICKACK */
+	bool cork;			/* --cork: TCP_CORK around a message's writes */
+	int64_t tcp_idle_ns;		/* --tcp-idle-timeout: reflector, ns */
+	/* clocks (clock.h) */
+	int64_t max_clock_offset_ns;	/* --max-clock-offset: PHC - system, hosts */
+	int64_t phc_interval_ns;	/* --phc-interval; 0 = at start and end only */
+	bool one_way;			/* --one-way: owd_fwd, owd_back */
+};
+
+/* The message format (msgfmt.h) the command line asks for, by name:
+ * NULL is rant's own. */
+static inline const char *opts_format(const struct rant_cfg *c)
+{
+	return c->ptp_mode ? "ptp" : c->stamp ? "stamp" : NULL;
+}
+
+#endif
