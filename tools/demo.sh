@@ -10,6 +10,20 @@
 # Run as root after building (sudo make demo does both).
 set -euo pipefail
 
+case "${1:-}" in
+-h|--help)
+	cat <<'USAGE'
+usage: sudo tools/demo.sh   (or: sudo make demo, which builds first)
+Runs a reflector and an emitter over veth between two namespaces for a
+few seconds (-s -I 1 -t 50 -C, a log and a JSON each), prints a
+screenful and draws the run with tools/rant-plot. Files go to ./demo-out.
+Environment: DEMO_OUT=DIR, DEMO_DURATION=S (3), DEMO_THRESHOLD=US (50).
+USAGE
+	exit 0 ;;
+"") ;;
+*)	echo "demo: unknown argument '$1' (see tools/demo.sh --help)" >&2; exit 1 ;;
+esac
+
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../tests/net/lib.sh
 . "$TOP/tests/net/lib.sh"
