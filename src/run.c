@@ -268,6 +268,17 @@ static int alloc_memory(struct run *r)
 			return -ENOMEM;
 		}
 		r->nsweep = i + 1;
+		for (int m = 0; m < M_COUNT; m++) {
+			if (m == M_RTT || !r->hist[m])
+				continue;
+			/* 35 KiB each: no hugepage of its own */
+			r->sweep[i].m[m] = sweepstat_create(false);
+			if (!r->sweep[i].m[m]) {
+				fprintf(stderr, "rant: cannot allocate the %s statistics of size %u: %s: shorten the sweep\n",
+					metric_defs[m].name, c->sizes[i], strerror(errno));
+				return -ENOMEM;
+			}
+		}
 	}
 	if (c->mode == MODE_EMIT && c->interval_ns) {
 		r->rtt_intended = hist_create(c->bucket_ns, c->overflow_ns, c->hugepages);
@@ -538,8 +549,11 @@ void run_teardown(struct run *r)
 {
 	for (int m = 0; m < M_COUNT; m++)
 		hist_destroy(r->hist[m]);
-	for (unsigned int i = 0; i < r->nsweep; i++)
+	for (unsigned int i = 0; i < r->nsweep; i++) {
 		hist_destroy(r->sweep[i].rtt);
+		for (int m = 0; m < M_COUNT; m++)
+			sweepstat_destroy(r->sweep[i].m[m], false);
+	}
 	series_destroy(r->series);
 	txlog_destroy(r->log);
 	hist_destroy(r->rtt_intended);

@@ -23,6 +23,7 @@
 #include "outputs.h"
 #include "record.h"
 #include "sock.h"
+#include "sweepstat.h"
 #include "transport.h"
 #include "txlog.h"
 #include "warn.h"
@@ -31,6 +32,8 @@
 struct sweep_point {
 	uint32_t size;		/* bytes */
 	struct hist *rtt;	/* this size's round trips */
+	struct sweepstat *m[M_COUNT];	/* its other metrics; NULL: not in the run */
+	uint64_t first_seq;	/* its first measured ping (pings ascend by size) */
 	uint64_t sent, lost;	/* measured pings of this size */
 	bool done;		/* measured (not cut short before it) */
 };

@@ -2,6 +2,7 @@
 /* The summary, from the snapshot (summary.h). */
 #include <arpa/inet.h>
 #include <inttypes.h>
+#include <string.h>
 
 #include "allow.h"
 #include "breach.h"
@@ -221,7 +222,10 @@ static void print_stats(struct out *o, const struct snap_stats *st)
 	out_bool(o, "trusted", NULL, !st->untrusted);
 	if (st->untrusted)
 		out_str(o, "untrusted", NULL, st->untrusted);
-	print_hdr(o, st);
+	if (st->precision)
+		out_str(o, "percentile_precision", NULL, st->precision);
+	else
+		print_hdr(o, st);
 	out_obj_end(o);
 }
 
@@ -366,6 +370,49 @@ static void print_sweep_fit(struct out *o, const struct snap *s)
 	out_arr_end(o);
 }
 
+/* Text: the p50 of every metric the sweep has, a column each, a row a
+ * size (the 2003 report's one-way latency against size), and the clocks'
+ * verdict on those that cross them. The JSON has them in "sizes". */
+static void print_sweep_metrics(struct out *o, const struct snap *s)
+{
+	int w[M_COUNT], n = 0;
+
+	for (int m = 0; m < M_COUNT; m++) {
+		w[m] = (int)strlen(metric_defs[m].name) + 1;
+		w[m] = w[m] < 10 ? 10 : w[m];
+		n += s->size_shown[m] && m != M_RTT;
+	}
+	if (!n)
+		return;
+	out_text(o, "\nSize sweep: p50 of each metric against message size, ns\n  %8s", "bytes");
+	for (int m = 0; m < M_COUNT; m++)
+		if (s->size_shown[m])
+			out_text(o, "%*s", w[m], metric_defs[m].name);
+	for (unsigned int i = 0; i < s->nsizes; i++) {
+		const struct snap_size *z = &s->sizes[i];
+
+		out_text(o, "\n  %8u", z->size);
+		for (int m = 0; m < M_COUNT; m++) {
+			const struct snap_stats *st = m == M_RTT ? &z->rtt : &z->m[m];
+
+			if (!s->size_shown[m])
+				continue;
+			if (st->st.samples)
+				out_text(o, "%*" PRId64, w[m], st->pct[0]);
+			else
+				out_text(o, "%*s", w[m], "-");
+		}
+	}
+	out_text(o, "\n");
+	for (int m = 0; m < M_COUNT; m++)
+		for (unsigned int i = 0; i < s->nsizes; i++)
+			if (s->sizes[i].have[m] && s->sizes[i].m[m].untrusted) {
+				out_text(o, "  %s untrusted: %s\n", metric_defs[m].name,
+					 s->sizes[i].m[m].untrusted);
+				break;
+			}
+}
+
 static void print_sweep(struct out *o, const struct snap *s)
 {
 	struct out jo = out_json_only(o);
@@ -385,6 +432,9 @@ static void print_sweep(struct out *o, const struct snap *s)
 		out_bool(&jo, "delayed_ack", NULL, z->delack);
 		out_obj(&jo, "metrics");
 		print_stats(&jo, &z->rtt);
+		for (int m = 0; m < M_COUNT; m++)
+			if (z->have[m])
+				print_stats(&jo, &z->m[m]);
 		out_obj_end(&jo);
 		out_obj_end(&jo);
 		if (!z->rtt.st.samples)
@@ -396,6 +446,7 @@ static void print_sweep(struct out *o, const struct snap *s)
 	}
 	out_arr_end(o);
 	print_sweep_fit(o, s);
+	print_sweep_metrics(o, s);
 }
 
 /* --allow and --key in the JSON's config. */
