@@ -424,6 +424,23 @@ class TestFixtures(PlotCase):
         files, _ = self.plot(*args)
         self.assertEqual(files, ["./sweep-size-2.png"])
 
+    def test_html_long_run_over_time_first(self):
+        """A run of 120 s: its page shows the over-time view before the
+        distribution and says why; one of 2 s keeps the distribution
+        first."""
+        long = with_components(run_doc(series=SERIES))
+        long["end_ns"] = long["start_ns"] + 120 * 10**9
+        files, plots = self.plot("html", "long", self.write("l.json", long))
+        self.assertEqual([p["kind"] for p in plots], ["time", "dist", "parts"])
+        with open(os.path.join(self.dir, "long", "index.html"),
+                  encoding="utf-8") as f:
+            page = f.read()
+        self.assertIn("over time first: the run measured for 120 s", page)
+        self.assertLess(page.index('alt="time of'), page.index('alt="dist of'))
+        short = with_components(run_doc(series=SERIES))
+        _, plots = self.plot("html", "short", self.write("s.json", short))
+        self.assertEqual([p["kind"] for p in plots], ["dist", "time", "parts"])
+
     def test_html_page_is_self_contained(self):
         ja = self.write("a.json", with_components(run_doc(series=SERIES)))
         b = run_doc()
