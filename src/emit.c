@@ -167,7 +167,7 @@ void emit_take_pong(struct emitter *e, struct txrec *rec,
 	flags = h->flags | b.flags;	/* and those only the body tells */
 	r->peer_body = true;
 	r->peer_hw = flags & MSG_F_T2_HW;
-	clock_pong(r->clock, flags);
+	clock_pong(r->clock, flags, b.host_tag);
 	if (flags & MSG_F_T2)
 		rec->t2_wire = b.t2_wire;
 	if (flags & MSG_F_SW) {

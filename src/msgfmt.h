@@ -68,6 +68,7 @@ enum msg_type {
 				 * more than its --max-clock-offset (clock.h) */
 #define MSG_F_REFUSED	0x4000	/* no session for this ping (the reflector's table
 				 * is full for its address): no stamps, not measured */
+#define MSG_F_HOST	0x8000	/* host_tag: the reflector's kernel (hostid.h) */
 
 /* A message's header, decoded. */
 struct msg_hdr {
@@ -91,6 +92,7 @@ struct msg_body {
 	 * reach): parse_body() sets them, the emitter adds them to the
 	 * header's. */
 	uint16_t flags;
+	uint64_t host_tag;	/* MSG_F_HOST: hostid_tag() of the ping's session */
 	/* Reflector-side facts a format may carry (stamp), not parsed back: */
 	uint64_t pong_no;	/* the session's pongs before this one */
 	uint8_t ttl;		/* the ping's IPv4 TTL or IPv6 Hop Limit, 0: unknown */
@@ -150,6 +152,7 @@ struct msgfmt_side {
 	bool stamp_ptp;		/* --stamp-ts ptp: PTPv2 timestamps (else NTP) */
 	bool stamp_stateful;	/* --stamp-stateful: the reflector's own sequence numbers */
 	uint16_t stamp_ssid;	/* --ssid, 0: a random one */
+	const uint8_t *host_key;	/* reflector: its boot id (hostid.h), or NULL */
 };
 
 /* One run's format: its row and its settings. */
@@ -157,6 +160,8 @@ struct msgfmt_ctx {
 	const struct msgfmt *f;
 	bool emit;		/* this side sends pings */
 	bool mac;		/* --key: every message ends in a MAC */
+	bool host_known;	/* host_key holds the reflector's boot id */
+	uint8_t host_key[16];
 	union {
 		uint64_t align;
 		uint8_t b[MSGFMT_PRIV_LEN];

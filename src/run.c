@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "hostid.h"
 #include "auth.h"
 #include "out.h"
 #include "outputs.h"
@@ -382,8 +383,12 @@ static int open_transport(struct run *r)
 static int open_format(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
+	uint8_t boot[HOSTID_KEY_LEN];
 	struct msgfmt_side side = {
 		.emit = c->mode == MODE_EMIT, .mac = c->key_path != NULL, .iface = c->iface,
+		/* the reflector's warm-up pongs tag its kernel (hostid.h) */
+		.host_key = c->mode == MODE_REFLECT && !hostid_read(HOSTID_BOOT_ID, boot) ?
+			    boot : NULL,
 		.key = r->auth, .stamp_ptp = c->stamp && !strcmp(c->stamp_ts, "ptp"),
 		.stamp_stateful = c->stamp_stateful, .stamp_ssid = (uint16_t)c->ssid,
 	};
@@ -446,7 +451,12 @@ static int open_clock(struct run *r)
 		.interval_ns = c->phc_interval_ns, .hugepages = c->hugepages,
 		.stream = stream, .one_host = emit && r->sk.peer_len && peer_is_local(&r->sk),
 	};
+	uint8_t boot[HOSTID_KEY_LEN];
 
+	/* The reflector's warm-up pongs tag its kernel: is it this one? */
+	cc.host_tag_known = emit && !hostid_read(HOSTID_BOOT_ID, boot);
+	if (cc.host_tag_known)
+		cc.host_tag = hostid_tag(boot, r->session);
 	if (stream && !c->nodelay && !c->cork && c->writes > 1)
 		cc.theta_unusable = "over TCP with Nagle on and --writes: a message's last write waits for the ACK of its first, so its stamps are not of one packet each way";
 	char err[256];
