@@ -42,6 +42,7 @@
 #include "record.h"
 #include "series.h"
 #include "session.h"
+#include "stamppeer.h"
 #include "sweep.h"
 #include "transport.h"
 #include "warn.h"
@@ -156,6 +157,7 @@ struct snap {
 	bool have_clock;
 	struct clock_report clock;
 	struct hwts hwts;
+	struct stamppeer stamp_peer;	/* --stamp, emitter: what the reflector said */
 };
 
 struct run;

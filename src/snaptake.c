@@ -209,6 +209,7 @@ static int fill_final(struct snap *s, struct run *r)
 		s->have_clock = true;
 	}
 	s->hwts = r->sk.hwts;
+	s->stamp_peer = r->stamp_peer;	/* the loop writes it */
 	fill_diagnosis(s, r);
 	s->have_capture = r->capture && capture_result(r->capture);
 	if (s->have_capture)

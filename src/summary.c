@@ -489,6 +489,15 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 	out_obj_end(o);
 }
 
+/* --stamp: what the reflector said of itself (the text had it after the
+ * warm-up; again here only when it changed during the run). */
+static void print_stamp_peer(struct out *o, const struct snap *s)
+{
+	struct out jo = out_json_only(o);
+
+	stamppeer_print(s->stamp_peer.changes ? o : &jo, &s->stamp_peer);
+}
+
 /* The run: JSON, who and when; text, the first two lines. */
 static void print_head(struct out *o, const struct snap *s)
 {
@@ -514,6 +523,7 @@ static void print_head(struct out *o, const struct snap *s)
 	if (s->emit && s->peer_body)
 		out_text(o, " (reflector: %s)", source_name(s->peer_hw));
 	out_text(o, ", stopped: %s\n", s->stop_reason ? s->stop_reason : "?");
+	print_stamp_peer(o, s);
 }
 
 /* -I: the interval with the largest p99, or NULL. */
