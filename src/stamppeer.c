@@ -142,6 +142,20 @@ void stamppeer_print(struct out *o, const struct stamppeer *sp)
 	out_obj_end(o);
 }
 
+const char *stamppeer_suffix(const struct stamppeer *sp)
+{
+	if (!sp->replies || !sp->first.have_tsinfo)
+		return "_PEER";
+	switch (sp->first.tsinfo[1]) {
+	case STAMP_METHOD_HW:
+		return "_PEER_HW";
+	case STAMP_METHOD_SW:
+		return "_PEER_SW";
+	default:
+		return "_PEER";
+	}
+}
+
 void stamppeer_warn(struct warnings *ws, FILE *f, const struct stamppeer *sp, bool one_way)
 {
 	const struct msg_peer *pe = &sp->first;

@@ -54,6 +54,15 @@ static inline void stamppeer_take(struct stamppeer *sp, const struct msg_peer *p
 void stamppeer_print(struct out *o, const struct stamppeer *sp);
 
 /*
+ * The suffix of the reflector's wire stamps in the log and the breakdown
+ * (T2_PEER_HW ...): they came in a STAMP reply, taken as its Timestamp
+ * Information said ("_PEER_HW": HW assist, "_PEER_SW": SW local, kernel or
+ * program, which STAMP does not tell apart), or "_PEER" when it said
+ * nothing.
+ */
+const char *stamppeer_suffix(const struct stamppeer *sp);
+
+/*
  * The warnings a report calls for, to ws (printed to f): a reflector
  * whose clock is not synchronized under --one-way, and a reflector
  * that understood none of the TLVs that would bring its wire T3
