@@ -336,8 +336,8 @@ static void test_ee_clock(void)
 	is_u64(stamp_ee_clock(-1, 0, 100, 0, STAMP_NTP), unknown, "EE clock: adjtimex failed: unknown");
 	is_u64(stamp_ee_clock(TIME_OK, STA_UNSYNC | STA_PLL, 100, 0, STAMP_NTP), unknown,
 	       "EE clock: STA_UNSYNC is not synchronized");
-	is_u64(stamp_ee_clock(TIME_OK, STA_PLL, 1, 0, STAMP_NTP), stamp_ee_make(true, STAMP_NTP, 1000),
-	       "EE clock: synchronized, maxerror 1 us: S and 1 us");
+	is_u64(stamp_ee_clock(TIME_OK, STA_PLL, 1, 0, STAMP_NTP),
+	       stamp_ee_make(true, STAMP_NTP, 1000), "EE clock: synchronized, maxerror 1 us: S and 1 us");
 	is_u64(stamp_ee_clock(TIME_INS, 0, 16000, 0, STAMP_PTP) & 0xc000, 0xc000,
 	       "EE clock: a leap second pending is still synchronized; Z for PTP");
 	ok(stamp_ee_err_ns(stamp_ee_clock(TIME_OK, 0, 16000, 0, STAMP_NTP)) >= 16000000,
