@@ -391,6 +391,7 @@ static int open_format(struct run *r)
 			    boot : NULL,
 		.key = r->auth, .stamp_ptp = c->stamp && !strcmp(c->stamp_ts, "ptp"),
 		.stamp_stateful = c->stamp_stateful, .stamp_ssid = (uint16_t)c->ssid,
+		.stamp_phc_bound_ns = c->max_clock_offset_ns,
 	};
 	const struct msgfmt *f = msgfmt_find(opts_format(c));
 	char err[512];
