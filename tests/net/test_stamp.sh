@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ALL_TESTS="stamp_sender_interop stamp_reflector_interop stamp_rtt_agree stamp_hostile
-	stamp_pcap_tshark stamp_peer_report"
+	stamp_pcap_tshark stamp_peer_report stamp_t3_reply"
 
 STAMP_PORT=862
 STAMP_SUITE=${STAMP_SUITE:-${STAMP_SUITE_ROOT:-/var/cache/rant/stamp-suite}/bin/stamp-suite}
@@ -351,8 +351,10 @@ peer_json() {
 # "measuring:") and the JSON: against stamp-suite's reflector told to
 # report a synchronized clock (S), an error of 3 * 2^(10-32) s (716 ns,
 # rounded up), PTP timestamps and a PTP sync source; against one that
-# ignores TLVs (they come back with U: not understood, so its T3 and
-# the metrics that need it are unknown, and a warning says so); and
+# ignores TLVs (they come back with U: not understood, so no follow-up
+# comes and its T3 is the one its reply carries, of a method not
+# reported: response and network are known, and a warning says what T3
+# is); and
 # against rant's own, whose S and error follow this host's adjtimex.
 # -s components no STAMP reflector gives are named unknown.
 stamp_peer_report() {
@@ -392,9 +394,12 @@ stamp_peer_report() {
 	[ "$got" = "$want" ]
 	check_err $? "stamp-suite ignoring TLVs: JSON $got, not $want"
 	jq -e '([.warnings[].code] | index("stamp_peer_no_follow_up")) and
-		(.metrics_unknown | index("response")) and
-		.reflector_timestamp_source == "not_reported"' "$WORK/e2.json" >/dev/null
-	check_err $? "stamp-suite ignoring TLVs: $(jq -c '[[.warnings[].code], .metrics_unknown, .reflector_timestamp_source]' "$WORK/e2.json")"
+		(.metrics_unknown // [] | index("response") | not) and
+		.metrics.response.samples > 0 and .metrics.network.samples > 0 and
+		.reflector_timestamp_source == "not_reported" and
+		.reflector_t3_timestamp_source == "not_reported" and
+		.reflector_t3_from == "reply"' "$WORK/e2.json" >/dev/null
+	check_err $? "stamp-suite ignoring TLVs: $(jq -c '[[.warnings[].code], .metrics_unknown, .metrics.response.samples, .reflector_timestamp_source, .reflector_t3_timestamp_source, .reflector_t3_from]' "$WORK/e2.json")"
 
 	rant_reflector --stamp-stateful || return
 	emit -a "$IP_B" --stamp -m 100 --block -c $n -w 2 --timeout 1000000 \
@@ -414,6 +419,61 @@ print("true" if r not in (-1, 5) and not t.status & 0x40 else "false")')
 	[ "$got" = "$want" ]
 	check_err $? "rant's reflector: $got, not $want (adjtimex: synchronized $sync)"
 	log_test "the STAMP peer's report: stamp-suite (S, 716 ns, PTP; TLVs ignored), rant's (adjtimex: $sync); -s unknowns named"
+}
+
+# log_t3 FILE: "SEQ T3 RTT RESPONSE" of each row of rant's emitter log
+# with a T3 (its column is T3_PEER, T3_PEER_SW or T3_PEER_HW).
+log_t3() {
+	awk '/^SEQ / { for (i = 1; i <= NF; i++) col[$i] = i
+		       p3 = col["T3_PEER"]
+		       if (col["T3_PEER_SW"]) p3 = col["T3_PEER_SW"]
+		       if (col["T3_PEER_HW"]) p3 = col["T3_PEER_HW"]
+		       next }
+	     !p3 || /^-/ || NF < 4 || $(p3) == "-" { next }
+	     { print $col["SEQ"], $(p3), $col["RTT"], $col["RESPONSE"] }' "$1"
+}
+
+# Which T3 the emitter takes. From a reflector without follow-up
+# (stamp-suite stateless, the 44-octet base: no TLVs) the one its reply
+# carries: every row has T3, 0 <= response < rtt (one machine), and the
+# JSON has response, network and theta (clock.peer_samples). From rant's
+# own stateful reflector the wire T3 of the follow-up, never its reply's
+# own (a SW stamp taken before the packet left): the emitter's T3 is the
+# reflector's wire stamp, its log's T3_KN, row by row.
+stamp_t3_reply() {
+	local n=50 rows bad got
+	pair
+	need_suite
+	suite_reflector s 0 0 ntp || return
+	emit -a "$IP_B" --stamp -m 44 --block -c $n -w 2 --timeout 1000000 \
+		-l "$WORK/l.txt" -j "$WORK/e.json" >"$WORK/e.txt" 2>&1
+	check_err $? "emitter failed: $(tail -3 "$WORK/e.txt")"
+	kill -INT "$SREFL"
+	rows=$(log_t3 "$WORK/l.txt" | wc -l)
+	bad=$(log_t3 "$WORK/l.txt" | awk '$4 < 0 || $4 >= $3' | wc -l)
+	[ "$rows" = $n ] && [ "$bad" = 0 ]
+	check_err $? "stamp-suite stateless: $rows rows of $n with T3, $bad with response < 0 or >= rtt: $(head -3 "$WORK/l.txt")"
+	got=$(jq -c '[.reflector_t3_from, .reflector_t3_timestamp_source, .metrics.response.samples,
+		.metrics.network.samples, .metrics.response.min >= 0,
+		.metrics.response.max < .metrics.rtt.max, .clock.peer_samples > 0, .metrics_unknown]' \
+		"$WORK/e.json")
+	[ "$got" = '["reply","not_reported",'$n','$n',true,true,true,null]' ]
+	check_err $? "stamp-suite stateless: JSON $got"
+
+	rant_reflector --stamp-stateful -l "$WORK/rl.txt" || return
+	emit -a "$IP_B" --stamp -m 100 --block -c $n -w 2 --timeout 1000000 \
+		-l "$WORK/l2.txt" -j "$WORK/e2.json" >"$WORK/e2.txt" 2>&1
+	check_err $? "emitter failed: $(tail -3 "$WORK/e2.txt")"
+	stop_reflector
+	got=$(awk 'FNR == 1 { f++ }
+		   f == 1 && /^SEQ / { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		   f == 1 && c["T3_KN"] && $1 ~ /^[0-9]+$/ { t3[$1] = $(c["T3_KN"]); next }
+		   f == 2 { rows++; if ($2 == t3[$1]) same++ }
+		   END { printf "%d %d\n", rows, same }' "$WORK/rl.txt" <(log_t3 "$WORK/l2.txt"))
+	[ "${got% *}" -ge $((n - 1)) ] && [ "${got#* }" = "${got% *}" ] &&
+		[ "$(jq -r .reflector_t3_from "$WORK/e2.json")" = follow_up ]
+	check_err $? "rant's stateful reflector: rows with T3, of them equal to its wire T3: $got; T3 from $(jq -r .reflector_t3_from "$WORK/e2.json")"
+	log_test "T3 from the reply (stamp-suite stateless: $rows rows, 0 <= response < rtt; theta) and from the follow-up (rant's: $got rows = its wire T3)"
 }
 
 tests_run
