@@ -31,9 +31,16 @@ need_suite() {
 		skip_test "stamp-suite 1.0.0 is not at $STAMP_SUITE (make stamp-suite builds it; it needs cargo)"
 }
 
-# A raw binary key, as both tools read it.
+# A raw binary key, as both tools read it: rant reads a key file less one
+# final newline (rant.8), stamp-suite (and stamp_probe.py) its bytes as
+# they are, so a key ending in 0x0a (1 in 256 of head -c 32 /dev/urandom)
+# would be two keys, and every authenticated ping refused: drawn again.
 make_key() {
-	head -c 32 /dev/urandom >"$WORK/key"
+	local last=10
+	while [ "$last" = 10 ]; do
+		head -c 32 /dev/urandom >"$WORK/key"
+		last=$(tail -c 1 "$WORK/key" | od -An -tu1 | tr -d ' ')
+	done
 	chmod 600 "$WORK/key"
 }
 
@@ -52,15 +59,17 @@ suite_reflector() {
 	return 1
 }
 
-# rant_reflector ARGS...: rant's --stamp reflector in NS_B on CPU 1, text
-# in $WORK/r.txt, pid in $REFL (stop_reflector stops it).
+# rant_reflector NAME ARGS...: rant's --stamp reflector in NS_B on CPU 1,
+# text in $WORK/NAME.txt, pid in $REFL (stop_reflector stops it).
 rant_reflector() {
+	local name=$1
+	shift
 	ip netns exec "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" --stamp --block "$@" \
-		>"$WORK/r.txt" 2>&1 &
+		>"$WORK/$name.txt" 2>&1 &
 	REFL=$!
 	defer kill -9 "$REFL"
 	wait_udp_port "$NS_B" $STAMP_PORT && return 0
-	check_err 1 "rant's reflector did not bind port $STAMP_PORT: $(tail -3 "$WORK/r.txt")"
+	check_err 1 "rant's reflector did not bind port $STAMP_PORT: $(tail -3 "$WORK/$name.txt")"
 	return 1
 }
 
@@ -166,40 +175,48 @@ check_suite_lines() {
 			   exit lines != n || bad || ttl || order }'
 }
 
-# One mode of stamp_reflector_interop ($n is its local).
+# suite_missed JSON ERR: what stamp-suite's sender counted, and the seqs
+# of its per-packet lines that are missing: for a message.
+suite_missed() {
+	jq -jc '{sent: .packets_sent, received: .packets_received, lost: .packets_lost,
+		late: .measurements.late_replies, unknown: .measurements.unknown_replies,
+		duplicate: .measurements.duplicate_replies, max_rtt_ms: .max_rtt_ms}' "$1"
+	sed 's/\x1b\[[0-9;]*m//g' "$2" | awk -F'[= ]' -v n="$n" '
+		/^seq=/ { seen[$2] = 1 }
+		END { for (i = 0; i < n; i++) if (!(i in seen)) m = m " " i
+		      printf ", no line for seq%s", m == "" ? " (none)" : m }'
+}
+
+# One mode of stamp_reflector_interop ($n is its local): its files are
+# $WORK/r-MODE.txt (rant), s-MODE.json and s-MODE.err (stamp-suite).
 reflector_mode() {
-	local auth=$1 stf=$2 ts=$3 tag="auth=$1 stateful=$2 $3" out ssid opt=()
+	local auth=$1 stf=$2 ts=$3 tag="auth=$1 stateful=$2 $3" m=$1$2$3 out ssid opt=()
+	local r=$WORK/r-$m.txt j=$WORK/s-$m.json e=$WORK/s-$m.err
 	ssid=$((2000 + auth * 4 + stf * 2))
 	[ "$auth" = 1 ] && opt=(--key "$WORK/key")
 	[ "$stf" = 1 ] && opt+=(--stamp-stateful)
-	rant_reflector --stamp-ts "$ts" "${opt[@]}" || return 1
-	suite_sender s "$auth" "$ts" "$stf" --count "$n" --send-delay 5ms --ssid $ssid
-	check_err $? "$tag: stamp-suite's sender failed: $(tail -3 "$WORK/s.err")"
+	rant_reflector "r-$m" --stamp-ts "$ts" "${opt[@]}" || return 1
+	suite_sender "s-$m" "$auth" "$ts" "$stf" --count "$n" --send-delay 5ms --ssid $ssid
+	check_err $? "$tag: stamp-suite's sender failed: $(tail -3 "$e")"
 	stop_reflector
-	check_err "$REFL_RC" "$tag: reflector exit $REFL_RC: $(tail -3 "$WORK/r.txt")"
-	[ "$(jq -c '[.packets_sent, .packets_received]' "$WORK/s.json")" = "[$n,$n]" ]
-	check_err $? "$tag: stamp-suite: $(jq -c '[.packets_sent, .packets_received]' \
-		"$WORK/s.json")"
-	out=$(check_suite_lines "$WORK/s.err" "$n")
+	check_err "$REFL_RC" "$tag: reflector exit $REFL_RC: $(tail -3 "$r")"
+	[ "$(jq -c '[.packets_sent, .packets_received]' "$j")" = "[$n,$n]" ]
+	check_err $? "$tag: stamp-suite: $(suite_missed "$j" "$e"); rant: $(grep -E '^sent|^reflect|session ' "$r" | tr -s ' \n' ' ')"
+	out=$(check_suite_lines "$e" "$n")
 	check_err $? "$tag: $out"
 	# one machine, one clock: T2 - T1 and T4 - T3 are not negative
-	jq -e '.owd.forward_min_ms >= 0 and .owd.reverse_min_ms >= 0' "$WORK/s.json" >/dev/null
-	check_err $? "$tag: one-way delays: $(jq -c '[.owd.forward_min_ms, .owd.reverse_min_ms]' \
-		"$WORK/s.json")"
+	jq -e '.owd.forward_min_ms >= 0 and .owd.reverse_min_ms >= 0' "$j" >/dev/null
+	check_err $? "$tag: one-way delays: $(jq -c '[.owd.forward_min_ms, .owd.reverse_min_ms]' "$j")"
 	jq -e '.measurements.tlv_validation | .rejected_replies == 0 and
-		.flags.unrecognized + .flags.malformed + .flags.integrity_failed == 0' \
-		"$WORK/s.json" >/dev/null
-	check_err $? "$tag: TLVs: $(jq -c .measurements.tlv_validation "$WORK/s.json")"
+		.flags.unrecognized + .flags.malformed + .flags.integrity_failed == 0' "$j" >/dev/null
+	check_err $? "$tag: TLVs: $(jq -c .measurements.tlv_validation "$j")"
 	# a stateful reflector's follow-up names each previous reply
-	[ "$stf" = 0 ] || [ "$(jqv "$WORK/s.json" .measurements.follow_up.matched)" = $((n - 1)) ]
-	check_err $? "$tag: follow-ups matched $(jqv "$WORK/s.json" \
-		.measurements.follow_up.matched) of $((n - 1))"
-	[ "$auth$stf" != 11 ] ||
-		[ "$(jqv "$WORK/s.json" .measurements.tlv_validation.hmac.verified)" = "$n" ]
-	check_err $? "$tag: HMAC TLVs verified: $(jq -c .measurements.tlv_validation.hmac \
-		"$WORK/s.json")"
-	grep -q "session $(printf %08x $ssid): received $n," "$WORK/r.txt"
-	check_err $? "$tag: rant's session: $(grep ' session ' "$WORK/r.txt")"
+	[ "$stf" = 0 ] || [ "$(jqv "$j" .measurements.follow_up.matched)" = $((n - 1)) ]
+	check_err $? "$tag: follow-ups: $(jq -c '.measurements.follow_up | del(.clock_quality)' "$j"), of $((n - 1))"
+	[ "$auth$stf" != 11 ] || [ "$(jqv "$j" .measurements.tlv_validation.hmac.verified)" = "$n" ]
+	check_err $? "$tag: HMAC TLVs verified: $(jq -c .measurements.tlv_validation.hmac "$j")"
+	grep -q "session $(printf %08x $ssid): received $n," "$r"
+	check_err $? "$tag: rant's session: $(grep ' session ' "$r")"
 }
 
 # stamp-suite's sender against rant's reflector, in every mode.
@@ -230,7 +247,7 @@ stamp_rtt_agree() {
 	need_suite
 	for refl in rant suite; do
 		if [ $refl = rant ]; then
-			rant_reflector || return
+			rant_reflector r || return
 		else
 			suite_reflector s 0 0 ntp || return
 		fi
@@ -261,9 +278,9 @@ stamp_hostile() {
 		k=()
 		[ "$auth" = 1 ] && k=("$WORK/key")
 		if [ "$auth" = 1 ]; then
-			rant_reflector --key "${k[0]}" || return
+			rant_reflector r --key "${k[0]}" || return
 		else
-			rant_reflector || return
+			rant_reflector r || return
 		fi
 		ip netns exec "$NS_A" "$PYTHON" "$TOP/tests/net/stamp_probe.py" "$IP_B" $STAMP_PORT \
 			"${k[@]}" >"$WORK/p.txt"
@@ -304,7 +321,7 @@ stamp_pcap_tshark() {
 	local n=20 rows
 	require_cmd tshark
 	pair
-	rant_reflector || return
+	rant_reflector r || return
 	emit -a "$IP_B" --stamp --block -c $n -w 2 --timeout 1000000 --pcap "$WORK/e.pcap" \
 		-j "$WORK/e.json" >"$WORK/e.txt" 2>&1
 	check_err $? "emitter failed: $(tail -3 "$WORK/e.txt")"
