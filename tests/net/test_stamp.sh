@@ -16,6 +16,14 @@ ALL_TESTS="stamp_sender_interop stamp_reflector_interop stamp_rtt_agree stamp_ho
 	stamp_pcap_tshark"
 
 STAMP_PORT=862
+# How long stamp-suite's sender waits for a reply before it counts the
+# probe lost, s: a SCHED_FIFO spinner of a test run beside this one (as
+# test_trace's and test_origin's, on a machine shared by several runs)
+# can hold a process off its CPU for a second or more, and --timeout 1
+# then lost the last replies (49 of 50 received, or 48; 47 of 50 with the
+# sender stopped 1.5 s by hand; none lost at 10). Only replies still due
+# are waited for: a run that has them all ends at once.
+SUITE_WAIT_S=10
 STAMP_SUITE=${STAMP_SUITE:-${STAMP_SUITE_ROOT:-/var/cache/rant/stamp-suite}/bin/stamp-suite}
 
 require_root
@@ -149,7 +157,7 @@ stamp_sender_interop() {
 suite_sender() {
 	local name=$1 auth=$2 ts=$3 stf=$4
 	shift 4
-	local args=(--remote-addr "$IP_B" --remote-port "$STAMP_PORT" --timeout 1 -R
+	local args=(--remote-addr "$IP_B" --remote-port "$STAMP_PORT" --timeout "$SUITE_WAIT_S" -R
 		--output-format json "$@")
 	[ "$auth" = 1 ] && args+=(-A A --hmac-key-file "$WORK/key")
 	[ "$ts" = ptp ] && args+=(-K PTP)
@@ -229,20 +237,27 @@ stamp_reflector_interop() {
 	log_test "stamp-suite's sender vs rant's STAMP reflector: 8 modes, seq, TTL, TLVs, order"
 }
 
-# median_us: stamp-suite's and rant's user-space round trips, µs.
-suite_median_us() { jq '.median_rtt_ms * 1000 | floor' "$1"; }
-rant_median_us() { jq '.metrics.rtt_sw.percentiles["50"] / 1000 | floor' "$1"; }
+# suite_rtt_us, rant_rtt_us JSON: stamp-suite's and rant's user-space
+# round trips, µs: the minimum, then the median.
+suite_rtt_us() { jq -r '"\(.min_rtt_ms * 1000 | floor) \(.median_rtt_ms * 1000 | floor)"' "$1"; }
+rant_rtt_us() {
+	jq -r '.metrics.rtt_sw | "\(.min / 1000 | floor) \(.percentiles["50"] / 1000 | floor)"' "$1"
+}
 
 # Both senders against one reflector (rant's, then stamp-suite's), paced
-# alike: their medians agree. Both clock a round trip in user space, from
-# before the send call to after the receive (rant's rtt_sw, stamp-suite's
-# rtt), over the same veth and reflector; what differs is each sender's
-# own wake-up (a blocking recvmsg, tokio's reactor), tens of µs here
-# (122 vs 131 and 170 vs 168 µs on the 2-CPU VM). A pong matched to the
-# wrong ping, or a reflector that held replies, is 5 ms off: allowed is
-# 60 µs plus half the smaller median.
+# alike: their round trips agree. Both clock a round trip in user space,
+# from before the send call to after the receive (rant's rtt_sw,
+# stamp-suite's rtt), over the same veth and reflector; what differs is
+# each sender's own wake-up (a blocking recvmsg, tokio's reactor): tens
+# of µs on an idle machine (medians 122 vs 131 and 170 vs 168 µs on the
+# 2-CPU VM), but under load tokio's wake-up is late by milliseconds
+# (medians 1453 vs 204 µs beside other tests, minimums 55 vs 48 µs), so
+# the minimums are compared: the round trip without a late wake-up. A
+# pong matched to the wrong ping, or a reflector that held replies, is
+# 5 ms off in every round trip, the minimum too: allowed is 60 µs plus
+# half the smaller minimum.
 stamp_rtt_agree() {
-	local n=300 refl a b lim out=""
+	local n=300 refl a am b bm lim out=""
 	pair
 	need_suite
 	for refl in rant suite; do
@@ -257,14 +272,14 @@ stamp_rtt_agree() {
 			-j "$WORK/e.json" >"$WORK/e.txt" 2>&1
 		check_err $? "emitter failed: $(tail -3 "$WORK/e.txt")"
 		if [ $refl = rant ]; then stop_reflector; else kill -INT "$SREFL"; fi
-		a=$(suite_median_us "$WORK/s.json")
-		b=$(rant_median_us "$WORK/e.json")
+		read -r a am < <(suite_rtt_us "$WORK/s.json")
+		read -r b bm < <(rant_rtt_us "$WORK/e.json")
 		lim=$((60 + (a < b ? a : b) / 2))
-		out+="$refl reflector: stamp-suite $a us, rant $b us (limit $lim); "
+		out+="$refl reflector: min stamp-suite $a us, rant $b us (limit $lim; medians $am, $bm); "
 		[ "$a" -gt 0 ] && [ "$b" -gt 0 ] && [ $((a > b ? a - b : b - a)) -le $lim ]
-		check_err $? "medians differ: $out"
+		check_err $? "minimum round trips differ: $out"
 	done
-	log_test "RTT medians agree: $out"
+	log_test "RTTs agree: $out"
 }
 
 # Hostile STAMP input at rant's reflector, open and authenticated: what
