@@ -11,6 +11,7 @@
 set -u
 cd "$(dirname "$0")" || exit 1
 NET_SLOWEST=${NET_SLOWEST:-15}
+TESTS=${TESTS:-}	# unset: every test (make net sets it, perhaps empty)
 
 NET_RESULTS=$(mktemp "${TMPDIR:-/tmp}/rant-net.XXXXXX")
 NET_FAILLOG=$(mktemp "${TMPDIR:-/tmp}/rant-net-fail.XXXXXX")
