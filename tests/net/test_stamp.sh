@@ -441,7 +441,7 @@ stamp_peer_report() {
 		.reflector_timestamp_source == "not_reported"' "$WORK/e2.json" >/dev/null
 	check_err $? "stamp-suite ignoring TLVs: $(jq -c '[[.warnings[].code], .metrics_unknown, .reflector_timestamp_source]' "$WORK/e2.json")"
 
-	rant_reflector --stamp-stateful || return
+	rant_reflector r --stamp-stateful || return
 	emit -a "$IP_B" --stamp -m 100 --block -c $n -w 2 --timeout 1000000 \
 		-j "$WORK/e3.json" >"$WORK/e3.txt" 2>&1
 	check_err $? "emitter failed: $(tail -3 "$WORK/e3.txt")"
