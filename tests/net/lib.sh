@@ -32,7 +32,8 @@
 # appends "pass|fail|skip FILE NAME" to that file; with $NET_FAILLOG set,
 # each failed check's message and [FAIL] line are appended there too, for
 # run.sh to print again at the end (a CI log is read from its end); with
-# $NET_TIMES set, each test appends "SECONDS FILE NAME" to that file.
+# $NET_TIMES set, each test appends "SECONDS FILE NAME" to that file; with
+# $NET_KEEP set (a directory), a failed test's $WORK is copied there.
 #
 # Variables for the tests (set here or by setup_pair):
 # shellcheck disable=SC2034
