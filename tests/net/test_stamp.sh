@@ -501,7 +501,7 @@ stamp_t3_reply() {
 	[ "$got" = '["reply","not_reported",'$n','$n',true,true,true,null]' ]
 	check_err $? "stamp-suite stateless: JSON $got"
 
-	rant_reflector --stamp-stateful -l "$WORK/rl.txt" || return
+	rant_reflector r --stamp-stateful -l "$WORK/rl.txt" || return
 	emit -a "$IP_B" --stamp -m 100 --block -c $n -w 2 --timeout 1000000 \
 		-l "$WORK/l2.txt" -j "$WORK/e2.json" >"$WORK/e2.txt" 2>&1
 	check_err $? "emitter failed: $(tail -3 "$WORK/e2.txt")"
