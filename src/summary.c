@@ -467,6 +467,7 @@ static void print_config_emit(struct out *o, const struct rant_cfg *c)
 		out_u64(o, NULL, NULL, c->sizes[i]);
 	out_arr_end(o);
 	out_i64(o, "timeout_ns", NULL, c->timeout_ns);
+	out_i64(o, "warmup_timeout_ns", NULL, c->warmup_timeout_ns);
 	out_i64(o, "interval_ns", NULL, c->interval_ns);
 	out_bool(o, "open_loop", NULL, c->open_loop);
 }
