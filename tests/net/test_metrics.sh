@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="metrics_outputs metrics_prometheus metrics_hostile"
+ALL_TESTS="metrics_outputs metrics_prometheus metrics_hostile metrics_sessions metrics_sim_clock"
 
 require_root
 require_cmd jq curl promtool prometheus prometheus-node-exporter
@@ -39,6 +39,12 @@ in_a() {
 # scrape FILE: rant's /metrics into FILE; fails unless HTTP 200.
 scrape() {
 	[ "$(in_a curl -s -m 2 -o "$1" -w '%{http_code}' "http://127.0.0.1:$MPORT/metrics")" = 200 ]
+}
+
+# scrape_b FILE: the reflector's /metrics (NS_B) into FILE, as scrape.
+scrape_b() {
+	[ "$(ip netns exec "$NS_B" curl -s -m 2 -o "$1" -w '%{http_code}' \
+		"http://127.0.0.1:$MPORT/metrics")" = 200 ]
 }
 
 # valid FILE WHAT: promtool and prometheus_client accept FILE.
@@ -242,6 +248,83 @@ metrics_hostile() {
 	jq -e '[.series[:-1][] | .sent] | length >= 10 and min > 0' "$WORK/e1.json" >/dev/null
 	check_err $? "an interval of the run without a ping: $(jq -c '[.series[].sent]' "$WORK/e1.json")"
 	log_test "hostile HTTP: $(echo "$out" | tr '\n' ' ')"
+}
+
+# per_session FILE WHAT: the reflector's per-session series of WHAT
+# (received, sent) in FILE, "labels value" a line.
+per_session() {
+	"$PYTHON" "$CHECK" --series "$1" "rant_reflector_session_packets_$2_total"
+}
+
+# scrape_while PID PREFIX: the reflector's /metrics every 0.3 s while
+# PID runs, into PREFIX.N.prom (N from $NSCRAPE on); each one valid.
+scrape_while() {
+	while kill -0 "$1" 2>/dev/null; do
+		if scrape_b "$2.$NSCRAPE.prom"; then
+			valid "$2.$NSCRAPE.prom" "scrape $NSCRAPE"
+			NSCRAPE=$((NSCRAPE + 1))
+		fi
+		sleep 0.3
+	done
+}
+
+# A reflector with --max-sessions 2 serves three emitters one after
+# the other: its /metrics shows the session count and each session's
+# packets, labelled by sender, id and ordinal, never more than 2
+# sessions' series, the first session's gone once the third took its
+# slot; no counter series goes back across the scrapes (the aggregate
+# counts every session); at the end each session's series is the
+# JSON's and the aggregate the sum of the three.
+metrics_sessions() {
+	local i n e ids got want out total=0 files=()
+	pair
+	start_reflector r1 --max-sessions 2 -I 0.3 --metrics-listen ":$MPORT" \
+		--metrics "$WORK/r1.prom" -j "$WORK/r1.json"
+	NSCRAPE=0
+	for i in 1 2 3; do
+		emit_bg "e$i" -a "$IP_B" -d 1.5 --interval 1000 -j "$WORK/e$i.json"
+		scrape_while "$EM" "$WORK/s"
+		wait "$EM"
+		check_err $? "emitter e$i: $(tail -3 "$WORK/e$i.txt")"
+		ids[i]=$(printf '%08x' "$(jqv "$WORK/e$i.json" .session)")
+	done
+	wait_until 3 scrape_b "$WORK/s.$NSCRAPE.prom" && NSCRAPE=$((NSCRAPE + 1))
+	stop_reflector
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
+	[ "$NSCRAPE" -ge 6 ]
+	check_err $? "only $NSCRAPE scrapes of the reflector's /metrics"
+	for ((n = 0; n < NSCRAPE; n++)); do
+		[ "$(per_session "$WORK/s.$n.prom" received | wc -l)" -le 2 ]
+		check_err $? "more than --max-sessions 2 sessions in scrape $n: $(per_session "$WORK/s.$n.prom" received)"
+		files+=("$WORK/s.$n.prom")
+	done
+	out=$("$PYTHON" "$CHECK" --rising "${files[@]}" "$WORK/r1.prom" 2>&1)
+	check_err $? "a counter went back: $out"
+	per_session "$WORK/s.$((NSCRAPE - 1)).prom" received | grep -q "session=${ids[1]}"
+	check_fail $? "the first session (${ids[1]}) still has a series after the third took its slot"
+	[ "$("$PYTHON" "$CHECK" --series "$WORK/s.$((NSCRAPE - 1)).prom" rant_reflector_sessions |
+		awk '{ print $2 }')" = 2 ]
+	check_err $? "rant_reflector_sessions is not 2 at the end"
+	valid "$WORK/r1.prom" "the reflector's file"
+	for i in 2 3; do
+		for e in received sent; do
+			want=$(jq -r --arg id "${ids[i]}" ".sessions[] | select(.session == \$id) | .$e" "$WORK/r1.json")
+			got=$(per_session "$WORK/r1.prom" "$e" | awk -v id="session=${ids[i]}" 'index($1, id) { print $2 }')
+			[ -n "$want" ] && [ "$got" = "$want" ]
+			check_err $? "session ${ids[i]} $e: the file's $got, the JSON's $want"
+		done
+		grep -q "ordinal=$i" <<<"$(per_session "$WORK/r1.prom" received | grep "session=${ids[i]}")"
+		check_err $? "session ${ids[i]} is not the ${i}th: $(per_session "$WORK/r1.prom" received)"
+	done
+	for i in 1 2 3; do
+		total=$((total + $(jqv "$WORK/e$i.json" .counts.received)))
+	done
+	[ "$(value "$WORK/r1.prom" rant_packets_received_total)" = "$(jqv "$WORK/r1.json" .counts.received)" ] &&
+		[ "$(jqv "$WORK/r1.json" .counts.received)" -ge "$total" ]
+	check_err $? "aggregate received $(value "$WORK/r1.prom" rant_packets_received_total), JSON $(jqv "$WORK/r1.json" .counts.received), the emitters' pongs $total"
+	[ "$(value "$WORK/r1.prom" rant_reflector_sessions_evicted_total)" = 1 ]
+	check_err $? "evicted $(value "$WORK/r1.prom" rant_reflector_sessions_evicted_total), not 1"
+	log_test "sessions: $NSCRAPE scrapes, per-session series <= 2, none went back, the end's = the JSON's"
 }
 
 tests_run
