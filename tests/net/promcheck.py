@@ -67,7 +67,8 @@ def key(s):
 def series(path, name):
     for _, s in samples(path):
         if s.name == name:
-            print(key(s), int(s.value))
+            v = s.value
+            print(key(s), int(v) if math.isfinite(v) and v == int(v) else repr(v))
     return 0
 
 

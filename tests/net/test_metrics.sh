@@ -250,6 +250,80 @@ metrics_hostile() {
 	log_test "hostile HTTP: $(echo "$out" | tr '\n' ' ')"
 }
 
+# gauge_of FILE NAME: the value of NAME's one sample in FILE.
+gauge_of() {
+	"$PYTHON" "$CHECK" --series "$1" "$2" | awk '{ print $2 }'
+}
+
+# sim_scrape N: the emitter's /metrics into $WORK/c.N.prom, the time of
+# the scrape (seconds since the epoch) in SCRAPED[N].
+sim_scrape() {
+	scrape "$WORK/c.$1.prom" || return 1
+	SCRAPED[$1]=$EPOCHREALTIME
+	grep -q '^rant_peer_offset_seconds' "$WORK/c.$1.prom"
+}
+
+# near LO V HI: LO <= V <= HI (seconds, any notation awk reads).
+near() {
+	awk -v lo="$1" -v v="$2" -v hi="$3" 'BEGIN { exit !(v != "" && lo <= v && v <= hi) }'
+}
+
+# Both ends on the simulated PHC NIC (tests/sim): the emitter's PHC
+# 1 ms ahead of its system clock and drifting +50 ppm, the reflector's
+# 3 ms ahead and drifting as much (so theta, the reflector's wire clock
+# minus the emitter's, stays 2 ms). Scraped twice during the run (-I
+# 0.5, --phc-interval 0.2), the gauges are live: the PHC offset is the
+# model's at a moment of the last second before the scrape, and rose
+# between the scrapes; the drift is 50 ppm; theta's median is 2 ms.
+metrics_sim_clock() {
+	local sim=$TOP/tests/sim/libsimnic.so t0 v lo hi env1 env2
+	[ -r "$sim" ] || skip_test "the simulation is not built (make sim)"
+	pair
+	t0=$(date +%s%N)
+	env1=(SIMNIC_IFACES="$VETH_A" SIMNIC_OFFSET_NS=1000000 SIMNIC_DRIFT_PPB=50000 SIMNIC_T0_NS="$t0")
+	env2=(SIMNIC_IFACES="$VETH_B" SIMNIC_OFFSET_NS=3000000 SIMNIC_DRIFT_PPB=50000 SIMNIC_T0_NS="$t0")
+	ip netns exec "$NS_B" env LD_PRELOAD="$sim" "${env2[@]}" taskset -c 1 "$RANT" \
+		-i "$VETH_B" -j "$WORK/r1.json" >"$WORK/r1.txt" 2>&1 &
+	REFL=$!
+	defer kill -9 "$REFL"
+	wait_udp_port "$NS_B" "$PORT"
+	check_err $? "the reflector did not bind: $(tail -3 "$WORK/r1.txt")"
+	ip netns exec "$NS_A" env LD_PRELOAD="$sim" "${env1[@]}" taskset -c 0 "$RANT" \
+		-i "$VETH_A" -a "$IP_B" -d 5 -I 0.5 --phc-interval 0.2 --interval 1000 \
+		--metrics-listen ":$MPORT" -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1 &
+	EM=$!
+	defer kill -9 "$EM"
+	wait_measuring "$WORK/e1.txt"
+	wait_until 5 sim_scrape 1
+	check_err $? "no live scrape with the clock gauges: $(grep rant_p "$WORK/c.1.prom")"
+	sleep 2		# the stimulus: 2 s of drift (100 us) between the scrapes
+	wait_until 5 sim_scrape 2
+	check_err $? "no second scrape"
+	wait "$EM"
+	check_err $? "emitter: $(tail -3 "$WORK/e1.txt")"
+	stop_reflector
+	[ "$(jqv "$WORK/e1.json" .timestamp_source)" = hardware ]
+	check_err $? "not on the simulated NIC's stamps: $(jqv "$WORK/e1.json" .timestamp_source)"
+	for n in 1 2; do
+		valid "$WORK/c.$n.prom" "scrape $n"
+		v=$(gauge_of "$WORK/c.$n.prom" rant_phc_offset_seconds)
+		lo=$(awk -v t="${SCRAPED[n]}" -v t0="$t0" 'BEGIN { printf "%.9f", 1e-3 + 5e-5 * (t - 1 - t0 / 1e9) - 2e-6 }')
+		hi=$(awk -v t="${SCRAPED[n]}" -v t0="$t0" 'BEGIN { printf "%.9f", 1e-3 + 5e-5 * (t - t0 / 1e9) + 2e-6 }')
+		near "$lo" "$v" "$hi"
+		check_err $? "scrape $n: PHC offset $v s, the model's in the second before: $lo .. $hi"
+		v=$(gauge_of "$WORK/c.$n.prom" rant_phc_drift_ratio)
+		near 4.95e-5 "$v" 5.05e-5
+		check_err $? "scrape $n: PHC drift $v, the model's 5e-05"
+		v=$(gauge_of "$WORK/c.$n.prom" rant_peer_offset_seconds)
+		near 1.98e-3 "$v" 2.02e-3
+		check_err $? "scrape $n: peer offset $v s, the models' 2 ms"
+	done
+	near 8e-5 "$(awk -v a="$(gauge_of "$WORK/c.1.prom" rant_phc_offset_seconds)" \
+		-v b="$(gauge_of "$WORK/c.2.prom" rant_phc_offset_seconds)" 'BEGIN { print b - a }')" 2e-4
+	check_err $? "the PHC offset did not move 2 s x 50 ppm between the scrapes"
+	log_test "clock gauges live on the simulated NIC: PHC offset $(gauge_of "$WORK/c.1.prom" rant_phc_offset_seconds) then $(gauge_of "$WORK/c.2.prom" rant_phc_offset_seconds) s, drift $(gauge_of "$WORK/c.2.prom" rant_phc_drift_ratio), theta $(gauge_of "$WORK/c.2.prom" rant_peer_offset_seconds) s"
+}
+
 # per_session FILE WHAT: the reflector's per-session series of WHAT
 # (received, sent) in FILE, "labels value" a line.
 per_session() {
