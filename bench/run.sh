@@ -24,6 +24,8 @@
 #   rant spin/block key     --key on both sides (the MAC's cost)
 #   rant spin +scrape       the emitter with --metrics-listen, scraped
 #                           every 100 ms (bench/scrape.py, kept alive)
+#   rant spin stamp         --stamp on both sides: STAMP's packets (RFC 8762,
+#                           open mode, stateless) instead of rant's own
 #   sim spin (+phc)         rant spin on the simulated PHC NIC (tests/sim),
 #                           the PHC read at start and end only, or 100
 #                           times a second (the sampler thread's cost)
@@ -369,6 +371,7 @@ define_rows() {
 	ENV_OF_ROW=log rant_row "rant spin +log"
 	rant_row "rant spin key" --key "$OUT/key"
 	ENV_OF_ROW=scrape rant_row "rant spin +scrape"
+	rant_row "rant spin stamp" --stamp --port "$PORT_RANT"
 	GROUP=udp-block
 	rant_row "rant block" --block
 	rant_row "rant block key" --block --key "$OUT/key"
@@ -685,6 +688,7 @@ ratio_spec() {
 	spec "+log: rant spin +log / rant spin" "rant spin +log" "rant spin" 1.02
 	spec "--key: rant spin key / rant spin" "rant spin key" "rant spin" -
 	spec "+scrape: rant spin +scrape / rant spin" "rant spin +scrape" "rant spin" 1.02
+	spec "--stamp: rant spin stamp / rant spin" "rant spin stamp" "rant spin" 1.02
 	spec "--key: rant block key / rant block" "rant block key" "rant block" -
 	spec "--key: rant spin key / rant spin, wire" "rant spin key (wire, kernel)" \
 		"rant spin (wire, kernel)" -

@@ -375,6 +375,7 @@ static int open_format(struct run *r)
 		.emit = c->mode == MODE_EMIT, .mac = c->key_path != NULL, .iface = c->iface,
 		.key = r->auth, .stamp_ptp = c->stamp && !strcmp(c->stamp_ts, "ptp"),
 		.stamp_stateful = c->stamp_stateful, .stamp_ssid = (uint16_t)c->ssid,
+		.stamp_phc_bound_ns = c->max_clock_offset_ns,
 	};
 	const struct msgfmt *f = msgfmt_find(opts_format(c));
 	char err[512];
