@@ -248,6 +248,12 @@ struct snap *snap_build(struct run *r, enum snap_kind kind)
 	s->end_ns = realtime_ns();
 	if (kind == SNAP_FINAL)
 		ret = fill_final(s, r);
+	else if (r->sessions)	/* none this time when the loop kept changing them */
+		s->have_sessions = !sessions_snapshot_live(r->sessions, &s->sessions);
+	if (r->clock) {
+		clock_live(r->clock, &s->clock_live);
+		s->have_clock_live = true;
+	}
 	s->cnt = r->cnt;
 	if (r->cfg->tcp)
 		s->tcp = *tcp_stats(&r->sk);
