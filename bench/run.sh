@@ -22,6 +22,8 @@
 #   rant spin -I 1          interval reports every second on both sides
 #   rant spin +log          the log streamed on both sides (-l)
 #   rant spin/block key     --key on both sides (the MAC's cost)
+#   rant spin +scrape       the emitter with --metrics-listen, scraped
+#                           every 100 ms (bench/scrape.py, kept alive)
 #   rant spin stamp         --stamp on both sides: STAMP's packets (RFC 8762,
 #                           open mode, stateless) instead of rant's own
 #   sim spin (+phc)         rant spin on the simulated PHC NIC (tests/sim),
@@ -69,6 +71,7 @@ CPU_EMIT=0
 PORT_FLOOR=12346
 PORT_RANT=12345
 PORT_SOCKPERF=11111
+PORT_METRICS=19465
 OUT=$BENCH/out
 RESULTS=$OUT/rounds.tsv
 FLOOR=$BENCH/floor
@@ -323,7 +326,8 @@ floor_row() {
 }
 
 # rant_row NAME [ARGS...]: a rant row, and its "B: NAME" twin with $RANT_B.
-# ROW_ENV: "sim" runs it on the simulated PHC NIC, "log" streams the log.
+# ROW_ENV: "sim" runs it on the simulated PHC NIC, "log" streams the log,
+# "scrape" serves /metrics from the emitter, scraped at 10 Hz meanwhile.
 rant_row() {
 	local name=$1 env=${ENV_OF_ROW:-}
 	shift
@@ -366,6 +370,7 @@ define_rows() {
 	rant_row "rant spin -I 1" -I 1
 	ENV_OF_ROW=log rant_row "rant spin +log"
 	rant_row "rant spin key" --key "$OUT/key"
+	ENV_OF_ROW=scrape rant_row "rant spin +scrape"
 	rant_row "rant spin stamp" --stamp --port "$PORT_RANT"
 	GROUP=udp-block
 	rant_row "rant block" --block
@@ -457,7 +462,7 @@ jq_row() {
 # (rtt), the latter for information.
 rant_run() {
 	local name=$1 rc=0 src json stem bin=${ROW_BIN[$1]} env=${ROW_ENV[$1]}
-	local -a rlog=() elog=() sim_a=() sim_b=()
+	local -a rlog=() elog=() sim_a=() sim_b=() scrape=()
 	stem=$(stem "$name")
 	json=$RDIR/$stem.json
 	row_args "$name"
@@ -467,12 +472,16 @@ rant_run() {
 	elif [ "$env" = sim ]; then
 		sim_a=(env LD_PRELOAD="$SIM_LIB" SIMNIC_IFACES="$VETH_A")
 		sim_b=(env LD_PRELOAD="$SIM_LIB" SIMNIC_IFACES="$VETH_B")
+	elif [ "$env" = scrape ]; then
+		scrape=(--metrics-listen "127.0.0.1:$PORT_METRICS")
 	fi
 	rm -f "$json"
 	reflect "$name" "$PORT_RANT" "${sim_b[@]}" "$bin" -i "$VETH_B" "${rlog[@]}" \
 		"${ARGS[@]}" || return 0
+	[ "$env" != scrape ] || scrape_start "$RDIR/$stem.scrapes"
 	emit "$name" "${sim_a[@]}" "$bin" -i "$VETH_A" -a "$IP_B" -s -c "$N" -d 0 \
-		-w "$WARMUP" -m "$SIZE" -j "$json" "${elog[@]}" "${ARGS[@]}" || rc=$?
+		-w "$WARMUP" -m "$SIZE" -j "$json" "${elog[@]}" "${scrape[@]}" "${ARGS[@]}" || rc=$?
+	[ "$env" != scrape ] || scrape_stop "$name" "$RDIR/$stem.scrapes" || rc=1
 	local src_rc=0
 	stop_bg "$SERVER" || src_rc=$?
 	rm -f "$RDIR/$stem.server.log" "$RDIR/$stem.client.log"
@@ -490,6 +499,30 @@ rant_run() {
 	src=$(jq -r '.timestamp_source' "$json")
 	record "$name" "$(jq -r "$(jq_row rtt_sw)" "$json")"
 	record "$name (wire, $src)" "$(jq -r "$(jq_row rtt)" "$json")"
+}
+
+# scrape_start FILE: bench/scrape.py at 10 Hz against the emitter's
+# /metrics in $NS_A (it waits for the port), a line a scrape in FILE.
+scrape_start() {
+	: >"$1"
+	ns_bg "$NS_A" "$PYTHON" "$BENCH/scrape.py" 127.0.0.1 "$PORT_METRICS" 0.1 "$1"
+	SCRAPER=$BGPID
+}
+
+# scrape_stop NAME FILE: stop the scraper; fails unless every scrape
+# until the last answered got a 200, and there were a few (a scrape that
+# did not happen measured nothing). Those after the last 200 met rant's
+# end.
+scrape_stop() {
+	local ok all
+	kill "$SCRAPER" 2>/dev/null || true
+	wait "$SCRAPER" 2>/dev/null || true
+	ok=$(grep -c '^200 ' "$2" || true)
+	all=$(awk '/^200 / { n = NR } END { print n + 0 }' "$2")
+	if [ "$ok" -lt 3 ] || [ "$ok" -ne "$all" ]; then
+		fail_run "$1" "the scraper got $ok answers 200 of $all scrapes ($2)"
+		return 1
+	fi
 }
 
 # usec with three decimals, as sockperf prints, to ns
@@ -654,6 +687,7 @@ ratio_spec() {
 	spec "-I 1: rant spin -I 1 / rant spin" "rant spin -I 1" "rant spin" 1.02
 	spec "+log: rant spin +log / rant spin" "rant spin +log" "rant spin" 1.02
 	spec "--key: rant spin key / rant spin" "rant spin key" "rant spin" -
+	spec "+scrape: rant spin +scrape / rant spin" "rant spin +scrape" "rant spin" 1.02
 	spec "--stamp: rant spin stamp / rant spin" "rant spin stamp" "rant spin" 1.02
 	spec "--key: rant block key / rant block" "rant block key" "rant block" -
 	spec "--key: rant spin key / rant spin, wire" "rant spin key (wire, kernel)" \

@@ -2,7 +2,7 @@
 /*
  * Run set-up and teardown: everything that may fail or allocate happens
  * here, before the first packet (the hot-path rule: no allocation or
- * I/O inside the loops; README.md, "Hot path").
+ * I/O inside the loops; doc/performance.md, "Hot path").
  */
 #include <errno.h>
 #include <fcntl.h>

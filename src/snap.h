@@ -22,7 +22,9 @@
  * (the reporter thread grows the array), the capture result, the log's
  * counts, the clock report (the sampler's readings), the warnings and the
  * diagnosis.
- * A live snapshot has them absent (have_* false, n* 0).
+ * A live snapshot has them absent (have_* false, n* 0), but for two
+ * read with care: the sessions (sessions_snapshot_live: a consistent
+ * table or none) and what the clocks read now (clock_live).
  */
 #ifndef RANT_SNAP_H
 #define RANT_SNAP_H
@@ -96,6 +98,7 @@ struct snap_breach_ctx {
 	bool emit;
 	bool hw, peer_hw;		/* this side's wire stamps, the reflector's */
 	const char *peer_w;		/* the reflector's suffix, or NULL (txlog.h) */
+	const char *peer_w3;		/* its T3's, or NULL: peer_w's */
 	int64_t threshold_ns;
 	uint32_t size;
 };
@@ -166,6 +169,9 @@ struct snap {
 	const struct warnings *warn;	/* printed at set-up (warn.h); NULL live */
 	bool have_clock;
 	struct clock_report clock;
+	/* live and final: the clocks now (the final's as clock_report's) */
+	bool have_clock_live;
+	struct clock_live clock_live;
 	struct hwts hwts;
 	struct stamppeer stamp_peer;	/* --stamp, emitter: what the reflector said */
 };

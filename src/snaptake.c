@@ -187,6 +187,7 @@ void snap_breach_take(const struct run *r, const struct breach *b,
 	*ctx = (struct snap_breach_ctx){
 		.emit = r->cfg->mode == MODE_EMIT, .hw = r->sk.hw, .peer_hw = r->peer_hw,
 		.peer_w = r->cfg->stamp ? stamppeer_suffix(&r->stamp_peer) : NULL,
+		.peer_w3 = r->cfg->stamp ? stamppeer_suffix_t3(&r->stamp_peer) : NULL,
 		.threshold_ns = r->cfg->threshold_ns, .size = r->cfg->size,
 	};
 	if (!b)
@@ -265,6 +266,12 @@ struct snap *snap_build(struct run *r, enum snap_kind kind)
 	s->end_ns = realtime_ns();
 	if (kind == SNAP_FINAL)
 		ret = fill_final(s, r);
+	else if (r->sessions)	/* none this time when the loop kept changing them */
+		s->have_sessions = !sessions_snapshot_live(r->sessions, &s->sessions);
+	if (r->clock) {
+		clock_live(r->clock, &s->clock_live);
+		s->have_clock_live = true;
+	}
 	s->cnt = r->cnt;
 	if (r->cfg->tcp)
 		s->tcp = *tcp_stats(&r->sk);

@@ -156,8 +156,8 @@ static void rant_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_hd
 	struct msg_body t;
 
 	h.type = MSG_PONG;
-	h.flags = (uint16_t)((ping->flags & WIRE_F_PING_MASK & ~(ctx->mac ? 0 : MSG_F_MAC)) |
-			     (flags & ~WIRE_F_PING_MASK));
+	h.flags = (uint16_t)((ping->flags & WIRE_F_PING_MASK & ~(ctx->mac ? 0 : MSG_F_MAC) &
+			      ~MSG_F_HOST) | (flags & ~WIRE_F_PING_MASK));
 	if (tag) {
 		t = *b;
 		t.t2_sw = (int64_t)hostid_tag(ctx->host_key, ping->session);
