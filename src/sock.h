@@ -109,6 +109,14 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	    bool block);
 
 /*
+ * A received datagram's control data into m (its stamps, its TTL when
+ * s->want_ttl) and s (the receive queue's drop count), in one walk:
+ * what sk_recv() does after recvmsg(), for a caller that received
+ * otherwise (a batch).
+ */
+void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m);
+
+/*
  * The kernel's SO_RXQ_OVFL count as seen now (a u32 that wraps): adds the
  * drops since the last one seen to s->drops.
  */

@@ -57,6 +57,22 @@ int ts_parse_drops(const struct msghdr *msg, uint32_t *drops);
 int ts_parse_ttl(const struct msghdr *msg, uint8_t *ttl);
 
 /*
+ * RX, in one walk of the control data (the loop's receive): the stamps,
+ * the SO_RXQ_OVFL counter and the TTL, each with the result its own
+ * parser above gives (ts_ret, drops_ret, ttl_ret: 0, -ENOENT or
+ * -EINVAL); ts is TS_NONE where ts_ret is not 0. (The three parsers
+ * above walk on their own: the fuzz harness holds the one walk to them.)
+ */
+struct ts_rx {
+	struct ts_stamps ts;
+	uint32_t drops;
+	uint8_t ttl;
+	int ts_ret, drops_ret, ttl_ret;
+};
+
+void ts_parse_rxmsg(const struct msghdr *msg, struct ts_rx *out);
+
+/*
  * TX: parse one message read with MSG_ERRQUEUE. Returns 0 when it is a
  * timestamp report (SO_EE_ORIGIN_TIMESTAMPING with ee_errno ENOMSG and an
  * SCM_TIMESTAMPING cmsg), -ENOMSG for a foreign error-queue entry (ICMP
