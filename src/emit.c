@@ -202,7 +202,8 @@ void emit_tx_stamped(struct emitter *e, struct txrec *rec, uint32_t key,
 	struct ts_stamps sch;
 
 	rec->t1_wire = ts_wire(txs, e->r->sk.hw);
-	if (sk_tx_sched(&e->r->sk, key, 0, &sch) == 0)
+	/* --no-queue-stamps: none comes, and looking costs a receive */
+	if (!e->r->cfg->no_queue_stamps && sk_tx_sched(&e->r->sk, key, 0, &sch) == 0)
 		txrec_set_queue(rec, txs->kn_ns, sch.kn_ns);
 }
 

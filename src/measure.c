@@ -33,7 +33,7 @@ const struct txlog_fmt *measure_log_format(const struct run *r,
 		.peer = emit && r->peer_body,
 		.peer_hw = r->peer_hw,
 		.ack = emit && r->tp->caps.ack_stamps,
-		.sched = true,
+		.sched = !r->cfg->no_queue_stamps,
 		.lost = emit,
 	};
 	return f;

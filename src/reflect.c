@@ -341,7 +341,7 @@ static int reflect_conn_stamp(struct reflector *f, struct sk *via, struct sessio
 	e.stamped = sk_tx_stamp(via, key, TX_CONN_WAIT_NS, &e.snd) == 0;
 	if (e.stamped) {
 		/* The pong's SCHED stamp came before its SND stamp. */
-		if (sk_tx_sched(via, key, 0, &sch) == 0)
+		if (!f->r->cfg->no_queue_stamps && sk_tx_sched(via, key, 0, &sch) == 0)
 			e.sched_kn = sch.kn_ns;
 		reflect_stamped(f, &e);
 	}

@@ -242,6 +242,15 @@ int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
  * Decide the wire stamps (hwts.h) before any packet: where the NIC
  * cannot stamp, s->hw stays false and hw_note says why.
  */
+unsigned int sk_ts_flags(const struct sk *s, const struct rant_cfg *cfg)
+{
+	unsigned int flags = ts_flags(s->hw, !cfg->no_queue_stamps);
+
+	if (cfg->tcp && cfg->mode == MODE_EMIT)
+		flags |= SOF_TIMESTAMPING_TX_ACK;	/* tcpstream_established() */
+	return flags;
+}
+
 static int sk_timestamping(struct sk *s, const struct rant_cfg *cfg, char *err,
 			   size_t len)
 {
@@ -252,7 +261,7 @@ static int sk_timestamping(struct sk *s, const struct rant_cfg *cfg, char *err,
 	if (ret)
 		return ret;
 	s->hw = s->hwts.hw;
-	ret = ts_sock_enable(s->fd, s->hw);
+	ret = ts_sock_enable(s->fd, s->hw, !cfg->no_queue_stamps);
 	if (ret)
 		snprintf(err, len, "setsockopt SO_TIMESTAMPING: %s", strerror(-ret));
 	return ret;

@@ -71,6 +71,13 @@ struct sk_msg {
 int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len);
 
 /*
+ * The SO_TIMESTAMPING flags the run asks for on its sockets (ts.h's
+ * ts_flags(), with the ACK stamp on a TCP emitter's connection): the
+ * stamp layers its start-up line and JSON name. Known once s->hw is.
+ */
+unsigned int sk_ts_flags(const struct sk *s, const struct rant_cfg *cfg);
+
+/*
  * On the transport's open socket s->fd: bind it to the interface, set
  * the busy-poll options, turn on timestamping (deciding s->hw) and the
  * receive timeout. 0, or -errno with one line in err.

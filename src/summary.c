@@ -453,6 +453,7 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 	out_bool(o, "block", NULL, c->block);
 	out_bool(o, "sw_timestamps", NULL, c->sw);
 	out_bool(o, "no_hw_ts", NULL, c->no_hw_ts);
+	out_bool(o, "no_queue_stamps", NULL, c->no_queue_stamps);
 	out_i64(o, "bucket_ns", NULL, c->bucket_ns);
 	out_i64(o, "overflow_ns", NULL, c->overflow_ns);
 	out_bool(o, "hugepages", NULL, c->hugepages);
@@ -489,6 +490,19 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 	out_obj_end(o);
 }
 
+/* The stamp layers asked of the kernel (JSON only: the start-up line
+ * says them in the text). */
+static void print_layers(struct out *o, unsigned int flags)
+{
+	const char *names[8];
+	size_t n = ts_layers(flags, names, 8);
+
+	out_arr(o, "stamp_layers");
+	for (size_t i = 0; i < n; i++)
+		out_str(o, NULL, NULL, names[i]);
+	out_arr_end(o);
+}
+
 /* The run: JSON, who and when; text, the first two lines. */
 static void print_head(struct out *o, const struct snap *s)
 {
@@ -500,6 +514,7 @@ static void print_head(struct out *o, const struct snap *s)
 	out_str(o, "timestamp_source", NULL, source_name(s->hw));
 	if (!s->hw)
 		out_str(o, "timestamp_note", NULL, s->hw_note);
+	print_layers(o, s->ts_flags);
 	if (s->emit && s->peer_body)
 		out_str(o, "reflector_timestamp_source", NULL, source_name(s->peer_hw));
 	if (s->emit)

@@ -241,19 +241,45 @@ int ts_parse_tx(const struct msghdr *msg, struct ts_tx *out)
 	return 0;
 }
 
-int ts_sock_enable(int fd, bool hw)
+unsigned int ts_flags(bool hw, bool sched)
 {
 	unsigned int flags = SOF_TIMESTAMPING_OPT_ID | SOF_TIMESTAMPING_OPT_TSONLY |
-			     SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_RX_SOFTWARE |
-			     SOF_TIMESTAMPING_TX_SCHED;
+			     SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_RX_SOFTWARE;
 
+	if (sched)
+		flags |= SOF_TIMESTAMPING_TX_SCHED;
 	/* With TX_HARDWARE the driver suppresses the TX software stamp. */
 	if (hw)
 		flags |= SOF_TIMESTAMPING_RAW_HARDWARE |
 			 SOF_TIMESTAMPING_RX_HARDWARE | SOF_TIMESTAMPING_TX_HARDWARE;
 	else
 		flags |= SOF_TIMESTAMPING_TX_SOFTWARE;
+	return flags;
+}
+
+int ts_sock_enable(int fd, bool hw, bool sched)
+{
+	unsigned int flags = ts_flags(hw, sched);
+
 	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof(flags)))
 		return -errno;
 	return 0;
+}
+
+size_t ts_layers(unsigned int flags, const char **names, size_t max)
+{
+	static const struct { unsigned int flag; const char *name; } layer[] = {
+		{ SOF_TIMESTAMPING_RX_SOFTWARE, "rx_software" },
+		{ SOF_TIMESTAMPING_TX_SOFTWARE, "tx_software" },
+		{ SOF_TIMESTAMPING_RX_HARDWARE, "rx_hardware" },
+		{ SOF_TIMESTAMPING_TX_HARDWARE, "tx_hardware" },
+		{ SOF_TIMESTAMPING_TX_SCHED, "tx_sched" },
+		{ SOF_TIMESTAMPING_TX_ACK, "tx_ack" },
+	};
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(layer) / sizeof(layer[0]) && n < max; i++)
+		if (flags & layer[i].flag)
+			names[n++] = layer[i].name;
+	return n;
 }

@@ -88,13 +88,24 @@ static inline int64_t ts_wire(const struct ts_stamps *s, bool hw)
 }
 
 /*
- * Turn on SO_TIMESTAMPING on fd, with OPT_ID and OPT_TSONLY: RX software
- * stamps always; the SCHED stamp of each send always (a kernel stamp when
- * the packet enters the qdisc: SCM_TSTAMP_SCHED); TX software stamps
- * without hw; with hw, RX and TX hardware stamps (and no TX software
- * stamp: drivers skip it while a hardware TX stamp is pending). Returns
- * 0 or -errno.
+ * The SO_TIMESTAMPING flags rant asks for, with OPT_ID and OPT_TSONLY: RX
+ * software stamps always; with sched, the SCHED stamp of each send (a
+ * kernel stamp when the packet enters the qdisc: SCM_TSTAMP_SCHED); TX
+ * software stamps without hw; with hw, RX and TX hardware stamps (and no
+ * TX software stamp: drivers skip it while a hardware TX stamp is
+ * pending).
  */
-int ts_sock_enable(int fd, bool hw);
+unsigned int ts_flags(bool hw, bool sched);
+
+/* Turn on SO_TIMESTAMPING on fd with ts_flags(hw, sched): 0 or -errno. */
+int ts_sock_enable(int fd, bool hw, bool sched);
+
+/*
+ * The stamp layers the SOF_TIMESTAMPING_* flags ask the kernel for, by
+ * name ("rx_software", "tx_software", "rx_hardware", "tx_hardware",
+ * "tx_sched", "tx_ack"), in that order: up to max into names; returns
+ * how many.
+ */
+size_t ts_layers(unsigned int flags, const char **names, size_t max);
 
 #endif

@@ -602,7 +602,7 @@ static void test_loopback(void)
 		skip(10, "no loopback here");
 		return;
 	}
-	is_int(ts_sock_enable(fd, false), 0, "ts_sock_enable(udp, sw) -> 0");
+	is_int(ts_sock_enable(fd, false, true), 0, "ts_sock_enable(udp, sw, sched) -> 0");
 	getsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, &flen);
 	want = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_TX_SOFTWARE |
 	       SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_OPT_ID |
@@ -676,7 +676,7 @@ static void test_hw_socket(void)
 		skip(2, "no UDP socket here");
 		return;
 	}
-	is_int(ts_sock_enable(fd, true), 0, "ts_sock_enable(udp, hw) -> 0");
+	is_int(ts_sock_enable(fd, true, true), 0, "ts_sock_enable(udp, hw, sched) -> 0");
 	getsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, &flen);
 	want = SOF_TIMESTAMPING_RX_SOFTWARE |
 	       SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_RX_HARDWARE |
@@ -686,6 +686,27 @@ static void test_hw_socket(void)
 	   "hw: RX software and hardware, TX hardware only, RAW_HARDWARE, OPT_ID, OPT_TSONLY (0x%x)",
 	   flags);
 	close(fd);
+}
+
+/* --no-queue-stamps: the flags without TX_SCHED, and the layers named. */
+static void test_layers(void)
+{
+	const char *n[8];
+	size_t k;
+
+	ok(ts_flags(false, true) & SOF_TIMESTAMPING_TX_SCHED, "flags: sched asked -> TX_SCHED");
+	ok(!(ts_flags(false, false) & SOF_TIMESTAMPING_TX_SCHED) &&
+	   (ts_flags(false, false) | SOF_TIMESTAMPING_TX_SCHED) == ts_flags(false, true),
+	   "flags: without sched -> the same but TX_SCHED");
+	is_int((int)ts_flags(false, true), 0x99a, "flags: software with SCHED -> 0x99a (what the bench's floor is given)");
+	k = ts_layers(ts_flags(false, true), n, 8);
+	ok(k == 3 && !strcmp(n[0], "rx_software") && !strcmp(n[1], "tx_software") &&
+	   !strcmp(n[2], "tx_sched"), "layers: software with SCHED -> rx_software, tx_software, tx_sched");
+	k = ts_layers(ts_flags(true, false) | SOF_TIMESTAMPING_TX_ACK, n, 8);
+	ok(k == 4 && !strcmp(n[0], "rx_software") && !strcmp(n[1], "rx_hardware") &&
+	   !strcmp(n[2], "tx_hardware") && !strcmp(n[3], "tx_ack"),
+	   "layers: hardware without SCHED, with ACK -> rx_software, rx_hardware, tx_hardware, tx_ack");
+	is_int((int)ts_layers(ts_flags(false, true), n, 2), 2, "layers: no more than max");
 }
 
 int main(void)
@@ -699,5 +720,6 @@ int main(void)
 	test_bad_times();
 	test_loopback();
 	test_hw_socket();
+	test_layers();
 	return done_testing();
 }
