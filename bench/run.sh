@@ -22,6 +22,8 @@
 #   rant spin -I 1          interval reports every second on both sides
 #   rant spin +log          the log streamed on both sides (-l)
 #   rant spin/block key     --key on both sides (the MAC's cost)
+#   rant spin stamp         --stamp on both sides: STAMP's packets (RFC 8762,
+#                           open mode, stateless) instead of rant's own
 #   sim spin (+phc)         rant spin on the simulated PHC NIC (tests/sim),
 #                           the PHC read at start and end only, or 100
 #                           times a second (the sampler thread's cost)
@@ -377,6 +379,7 @@ define_rows() {
 	rant_row "rant spin -I 1" -I 1
 	ENV_OF_ROW=log rant_row "rant spin +log"
 	rant_row "rant spin key" --key "$OUT/key"
+	rant_row "rant spin stamp" --stamp --port "$PORT_RANT"
 	GROUP=udp-block
 	rant_row "rant block" --block
 	rant_row "rant block key" --block --key "$OUT/key"
@@ -666,6 +669,7 @@ ratio_spec() {
 	spec "-I 1: rant spin -I 1 / rant spin" "rant spin -I 1" "rant spin" 1.02
 	spec "+log: rant spin +log / rant spin" "rant spin +log" "rant spin" 1.02
 	spec "--key: rant spin key / rant spin" "rant spin key" "rant spin" -
+	spec "--stamp: rant spin stamp / rant spin" "rant spin stamp" "rant spin" 1.02
 	spec "--key: rant block key / rant block" "rant block key" "rant block" -
 	spec "--key: rant spin key / rant spin, wire" "rant spin key (wire, kernel)" \
 		"rant spin (wire, kernel)" -

@@ -167,6 +167,7 @@ void emit_take_pong(struct emitter *e, struct txrec *rec,
 	flags = h->flags | b.flags;	/* and those only the body tells */
 	r->peer_body = true;
 	r->peer_hw = flags & MSG_F_T2_HW;
+	stamppeer_take(&r->stamp_peer, &b.peer, h->seq, flags & MSG_F_FU);
 	clock_pong(r->clock, flags);
 	if (flags & MSG_F_T2)
 		rec->t2_wire = b.t2_wire;
@@ -453,11 +454,15 @@ enum measure_next emit_lost(struct emitter *e, struct txrec *rec)
  * for each size of a sweep. */
 static void emit_say_measuring(const struct emitter *e)
 {
-	const struct run *r = e->r;
+	struct run *r = e->r;
 	FILE *f = r->text;
+	struct out o = { .t = f };
 
-	if (r->sweep_idx == 0)
+	if (r->sweep_idx == 0) {
+		stamppeer_print(&o, &r->stamp_peer);	/* --stamp: what the peer says */
+		stamppeer_warn(&r->warn, f, &r->stamp_peer, r->cfg->one_way);
 		fprintf(f, "measuring: warm-up done after %" PRIu64 " pings\n", r->cnt.warmup);
+	}
 	if (r->nsweep)
 		fprintf(f, "sweep: size %u of %u: %u bytes\n", r->sweep_idx + 1, r->nsweep, e->size);
 	fflush(f);

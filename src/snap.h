@@ -42,6 +42,7 @@
 #include "record.h"
 #include "series.h"
 #include "session.h"
+#include "stamppeer.h"
 #include "sweep.h"
 #include "transport.h"
 #include "warn.h"
@@ -88,6 +89,7 @@ struct snap_size {
 struct snap_breach_ctx {
 	bool emit;
 	bool hw, peer_hw;		/* this side's wire stamps, the reflector's */
+	const char *peer_w;		/* the reflector's suffix, or NULL (txlog.h) */
 	int64_t threshold_ns;
 	uint32_t size;
 };
@@ -125,6 +127,8 @@ struct snap {
 	/* the metrics in metric_defs order, those with a row in the summary */
 	enum metric_id primary;
 	bool shown[M_COUNT];
+	bool unknown[M_COUNT];		/* in the run, but not one sample: the
+					 * stamps it needs never came */
 	struct snap_stats metric[M_COUNT];
 	bool have_rtt_intended;
 	struct snap_stats rtt_intended;
@@ -157,6 +161,7 @@ struct snap {
 	bool have_clock;
 	struct clock_report clock;
 	struct hwts hwts;
+	struct stamppeer stamp_peer;	/* --stamp, emitter: what the reflector said */
 };
 
 struct run;

@@ -62,6 +62,7 @@ static int fill_metrics(struct snap *s, const struct run *r)
 		const struct metric_def *d = &metric_defs[m];
 
 		s->shown[m] = metric_shown(r, m);
+		s->unknown[m] = r->hist[m] && !s->shown[m];
 		if (s->shown[m])
 			ret = snap_stats_fill(&s->metric[m], r->hist[m], d->name, d->label,
 					      cr ? clock_metric_untrusted(cr, d) : NULL);
@@ -167,6 +168,7 @@ void snap_breach_take(const struct run *r, const struct breach *b,
 {
 	*ctx = (struct snap_breach_ctx){
 		.emit = r->cfg->mode == MODE_EMIT, .hw = r->sk.hw, .peer_hw = r->peer_hw,
+		.peer_w = r->cfg->stamp ? stamppeer_suffix(&r->stamp_peer) : NULL,
 		.threshold_ns = r->cfg->threshold_ns, .size = r->cfg->size,
 	};
 	if (!b)
@@ -209,6 +211,7 @@ static int fill_final(struct snap *s, struct run *r)
 		s->have_clock = true;
 	}
 	s->hwts = r->sk.hwts;
+	s->stamp_peer = r->stamp_peer;	/* the loop writes it */
 	fill_diagnosis(s, r);
 	s->have_capture = r->capture && capture_result(r->capture);
 	if (s->have_capture)

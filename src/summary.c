@@ -2,6 +2,7 @@
 /* The summary, from the snapshot (summary.h). */
 #include <arpa/inet.h>
 #include <inttypes.h>
+#include <string.h>
 
 #include "allow.h"
 #include "breach.h"
@@ -20,6 +21,21 @@
 static const char *source_name(bool hw)
 {
 	return hw ? "hardware" : "kernel";
+}
+
+/* The reflector's wire stamps: kernel or hardware (rant's own pongs say
+ * which); a STAMP reflector's as its Timestamp Information said:
+ * "software" (SW local: kernel or program, STAMP does not tell), or
+ * "not_reported". */
+static const char *peer_source(const struct snap *s)
+{
+	const char *w;
+
+	if (!s->cfg->stamp)
+		return source_name(s->peer_hw);
+	w = stamppeer_suffix(&s->stamp_peer);
+	return !strcmp(w, "_PEER_HW") ? "hardware" : !strcmp(w, "_PEER_SW") ? "software" :
+	       "not_reported";
 }
 
 /* Measured pings without a pong, in % of those sent. */
@@ -225,6 +241,28 @@ static void print_stats(struct out *o, const struct snap_stats *st)
 	out_obj_end(o);
 }
 
+/* The metrics of the run that never got a sample: named unknown, with
+ * what a STAMP reflector does not report. */
+static void print_unknown(struct out *o, const struct snap *s)
+{
+	bool any = false;
+
+	for (int m = 0; m < M_COUNT; m++)
+		any |= s->unknown[m];
+	if (!any)
+		return;
+	out_text(o, "  unknown:");
+	out_arr(o, "metrics_unknown");
+	for (int m = 0; m < M_COUNT; m++)
+		if (s->unknown[m])
+			out_str(o, NULL, " %s", metric_defs[m].name);
+	out_arr_end(o);
+	out_str(o, "metrics_unknown_why", " (%s)\n", !s->cfg->stamp ?
+		"the stamps they need never came" : s->cfg->sw ?
+		"a STAMP reflector reports no SW stamps (T2_SW, T3_SW), and its wire T3 only in Follow-Up Telemetry, which a stateful reflector fills" :
+		"a STAMP reflector reports its wire T3 only in Follow-Up Telemetry, which a stateful reflector fills");
+}
+
 static void print_metrics(struct out *o, const struct snap *s)
 {
 	out_text(o, "\n%-13s %9s %9s %11s %9s", "ns", "samples", "min", "avg", "stddev");
@@ -250,6 +288,7 @@ static void print_metrics(struct out *o, const struct snap *s)
 	}
 	if (s->have_rtt_intended)
 		out_text(o, "  %-13s %s\n", s->rtt_intended.key, s->rtt_intended.label);
+	print_unknown(o, s);
 }
 
 /* Text only: the seed's summary of the primary metric. */
@@ -490,8 +529,7 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 	out_obj_end(o);
 }
 
-/* The stamp layers asked of the kernel (JSON only: the start-up line
- * says them in the text). */
+/* The stamp layers asked of the kernel (the start-up line says them). */
 static void print_layers(struct out *o, unsigned int flags)
 {
 	const char *names[8];
@@ -501,6 +539,15 @@ static void print_layers(struct out *o, unsigned int flags)
 	for (size_t i = 0; i < n; i++)
 		out_str(o, NULL, NULL, names[i]);
 	out_arr_end(o);
+}
+
+/* --stamp: what the reflector said of itself (the text had it after the
+ * warm-up; again here only when it changed during the run). */
+static void print_stamp_peer(struct out *o, const struct snap *s)
+{
+	struct out jo = out_json_only(o);
+
+	stamppeer_print(s->stamp_peer.changes ? o : &jo, &s->stamp_peer);
 }
 
 /* The run: JSON, who and when; text, the first two lines. */
@@ -516,7 +563,7 @@ static void print_head(struct out *o, const struct snap *s)
 		out_str(o, "timestamp_note", NULL, s->hw_note);
 	print_layers(o, s->ts_flags);
 	if (s->emit && s->peer_body)
-		out_str(o, "reflector_timestamp_source", NULL, source_name(s->peer_hw));
+		out_str(o, "reflector_timestamp_source", NULL, peer_source(s));
 	if (s->emit)
 		out_u64(o, "session", NULL, s->session);
 	out_i64(o, "start_ns", NULL, s->start_ns);
@@ -527,8 +574,9 @@ static void print_head(struct out *o, const struct snap *s)
 	out_text(o, "%s on %s, %.3f s measured, timestamps %s", s->emit ? "emit" : "reflect",
 		 c->iface, (double)(s->end_ns - s->start_ns) / NS_PER_SEC, source_name(s->hw));
 	if (s->emit && s->peer_body)
-		out_text(o, " (reflector: %s)", source_name(s->peer_hw));
+		out_text(o, " (reflector: %s)", peer_source(s));
 	out_text(o, ", stopped: %s\n", s->stop_reason ? s->stop_reason : "?");
+	print_stamp_peer(o, s);
 }
 
 /* -I: the interval with the largest p99, or NULL. */

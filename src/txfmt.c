@@ -147,7 +147,8 @@ size_t txlog_format_header(char *buf, size_t len, const struct txlog_fmt *f)
 			p = put_name(p, "T4_SW", NULL);
 		p = put_name(p, "RTT", NULL);
 		if (f->peer)
-			p = put_reflect_names(p, f->sw, f->peer_hw ? "_HW" : "_KN");
+			p = put_reflect_names(p, f->sw, f->peer_w ? f->peer_w :
+					      f->peer_hw ? "_HW" : "_KN");
 		if (f->ack) {
 			p = put_name(p, "T_ACK_KN", NULL);	/* a kernel stamp, always */
 			p = put_name(p, "EMIT_ACK", NULL);

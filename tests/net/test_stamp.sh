@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ALL_TESTS="stamp_sender_interop stamp_reflector_interop stamp_rtt_agree stamp_hostile
-	stamp_pcap_tshark"
+	stamp_pcap_tshark stamp_peer_report"
 
 STAMP_PORT=862
 STAMP_SUITE=${STAMP_SUITE:-${STAMP_SUITE_ROOT:-/var/cache/rant/stamp-suite}/bin/stamp-suite}
@@ -37,10 +37,10 @@ make_key() {
 	chmod 600 "$WORK/key"
 }
 
-# suite_reflector NAME AUTH STATEFUL TS: stamp-suite's reflector in NS_B,
-# its text in $WORK/NAME.txt, pid in $SREFL.
+# suite_reflector NAME AUTH STATEFUL TS [ARGS...]: stamp-suite's reflector
+# in NS_B, its text in $WORK/NAME.txt, pid in $SREFL.
 suite_reflector() {
-	local args=(--is-reflector --local-addr "$IP_B" --local-port "$STAMP_PORT")
+	local args=(--is-reflector --local-addr "$IP_B" --local-port "$STAMP_PORT" "${@:5}")
 	[ "$2" = 1 ] && args+=(-A A --hmac-key-file "$WORK/key")
 	[ "$3" = 1 ] && args+=(--stateful-reflector)
 	[ "$4" = ptp ] && args+=(-K PTP)
@@ -66,18 +66,25 @@ rant_reflector() {
 
 # log_order FILE: every transaction of rant's log has T1 <= T2 <= T4, and
 # T2 <= T3 <= T4 where T3 is there; prints the rows and those with a T3.
+# The reflector's columns say they came from the STAMP peer: T2_PEER_SW
+# (its Timestamp Information said SW local) or T2_PEER (it said nothing).
 log_order() {
-	awk '/^SEQ / { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	awk '/^SEQ / { for (i = 1; i <= NF; i++) col[$i] = i
+		       p2 = col["T2_PEER_SW"] ? col["T2_PEER_SW"] : col["T2_PEER"]
+		       p3 = col["T3_PEER_SW"] ? col["T3_PEER_SW"] : col["T3_PEER"]
+		       if (!p2 || !p3 || col["T2_KN"] || col["T3_KN"]) { nopeer = 1; exit 1 }
+		       next }
 	     !col["SEQ"] || /^-/ || NF < 4 { next }
 	     {
 		rows++
-		t1 = $col["T1_KN"]; t2 = $col["T2_KN"]; t3 = $col["T3_KN"]; t4 = $col["T4_KN"]
+		t1 = $col["T1_KN"]; t2 = $(p2); t3 = $(p3); t4 = $col["T4_KN"]
 		if (t2 == "-" || t1 > t2 || t2 > t4) bad++
 		if (t3 != "-") { t3n++; if (t2 > t3 || t3 > t4) bad++ }
 		if (prev != "" && $col["SEQ"] != prev + 1) gaps++
 		prev = $col["SEQ"]
 	     }
-	     END { printf "%d %d %d %d\n", rows, t3n, bad, gaps; exit bad || gaps || !rows }' "$1"
+	     END { if (nopeer) { print "no T2_PEER/T3_PEER columns"; exit 1 }
+		   printf "%d %d %d %d\n", rows, t3n, bad, gaps; exit bad || gaps || !rows }' "$1"
 }
 
 # each_mode FN: FN AUTH STATEFUL TS in the 8 modes (open/authenticated,
@@ -276,11 +283,16 @@ stamp_hostile() {
 		una=$(sed -n 's/^unauthenticated_sent=//p' "$WORK/p.txt")
 		# no reply to what must not be answered; every other reply as long as
 		# the request
-		awk '/^(short|empty|open_in_auth|bad_hmac) / && $3 != "reply=none" { bad++ }
+		awk '/^(short|empty|open_in_auth|bad_hmac|twamp_short) / && $3 != "reply=none" { bad++ }
 		     /^(valid|tlv)/ { split($2, s, "="); split($3, r, "="); if (s[2] != r[2]) bad++ }
 		     END { exit bad }' "$WORK/p.txt"
 		check_err $? "auth=$auth: replies: $(cat "$WORK/p.txt")"
 		probes=$(grep -c '^[vt].* reply=[0-9]' "$WORK/p.txt")
+		# every answer echoes the sender's fields, with the TTL the probe had
+		[ "$(grep -c '^fields .* ok$' "$WORK/p.txt")" = "$probes" ]
+		check_err $? "auth=$auth: reflected fields: $(grep '^fields' "$WORK/p.txt" | grep -v ' ok$')"
+		[ "$auth" = 1 ] || grep -q '^twamp_light sent=41 reply=41 ' "$WORK/p.txt"
+		check_err $? "auth=0: TWAMP-Light's 41 octets not answered with 41: $(grep '^twamp' "$WORK/p.txt")"
 		# M for a bad Length (with I when authenticated: no HMAC TLV covers
 		# it), U for an unknown type, I for all after a bad HMAC TLV
 		for want in "tlv_len_past_end .*flags=[46]0$" "tlv_len_bad_type .*flags=[46]0" \
@@ -294,7 +306,7 @@ stamp_hostile() {
 			"$WORK/r.txt"
 		check_err $? "auth=$auth: counted: $(grep '^sent' "$WORK/r.txt"), probes $probes invalid $inv unauthenticated $una"
 	done
-	log_test "hostile STAMP input: short, empty, bad HMAC unanswered and counted; bad TLVs flagged"
+	log_test "hostile STAMP input: short, empty, bad HMAC, short TWAMP-Light unanswered and counted; bad TLVs flagged; TWAMP-Light answered; fields and TTL echoed"
 }
 
 # --pcap with --stamp: tshark's TWAMP-Test dissector reads rant's test
@@ -325,6 +337,83 @@ stamp_pcap_tshark() {
 		grep -q "^  rx (T4, pong): $n matched" "$WORK/e.txt"
 	check_err $? "--pcap check: $(grep -E '^  (tx|rx) ' "$WORK/e.txt" | tr '\n' '|')"
 	log_test "--pcap --stamp: tshark decodes pings and replies in order ($rows); all matched"
+}
+
+# peer_json FILE: what the emitter's JSON says of the STAMP peer, one line.
+peer_json() {
+	jq -c '.stamp_peer | [.timestamp_format, .synchronized, .error_estimate.scale,
+		.error_estimate.multiplier, .error_estimate.error_ns, .tlvs_understood,
+		.tlvs_unrecognized, .timestamp_information.t2_sync, .timestamp_information.t2_method,
+		.changes]' "$1"
+}
+
+# The emitter says what the peer reported, in the start-up lines (before
+# "measuring:") and the JSON: against stamp-suite's reflector told to
+# report a synchronized clock (S), an error of 3 * 2^(10-32) s (716 ns,
+# rounded up), PTP timestamps and a PTP sync source; against one that
+# ignores TLVs (they come back with U: not understood, so its T3 and
+# the metrics that need it are unknown, and a warning says so); and
+# against rant's own, whose S and error follow this host's adjtimex.
+# -s components no STAMP reflector gives are named unknown.
+stamp_peer_report() {
+	local n=50 got want sync
+	pair
+	need_suite
+	suite_reflector s 0 1 ptp --clock-synchronized --error-scale 10 --error-multiplier 3 \
+		--clock-sync-source ptp || return
+	emit -a "$IP_B" --stamp -m 100 --block -c $n -w 2 --timeout 1000000 -s \
+		-l "$WORK/l.txt" -j "$WORK/e.json" >"$WORK/e.txt" 2>&1
+	check_err $? "emitter failed: $(tail -3 "$WORK/e.txt")"
+	kill -INT "$SREFL"
+	got=$(peer_json "$WORK/e.json")
+	want='["ptp",true,10,3,716,["extra_padding","timestamp_information","follow_up_telemetry"],[],"ptp","sw_local",0]'
+	[ "$got" = "$want" ]
+	check_err $? "stamp-suite, synchronized: JSON $got, not $want"
+	sed -n '/^stamp peer: /,$p' "$WORK/e.txt" | sed -n 2p | grep -q '^measuring: ' &&
+		grep -q '^stamp peer: ptp timestamps, clock synchronized (S set), error 716 ns or less (scale 10, multiplier 3); SSID [0-9]* returned; TTL 64 on arrival; .*understood: extra_padding timestamp_information follow_up_telemetry, not (U): none; T2 sw_local (clock: ptp)' \
+			"$WORK/e.txt"
+	check_err $? "stamp-suite, synchronized: start-up lines: $(grep -A1 '^stamp peer' "$WORK/e.txt")"
+	head -1 "$WORK/l.txt" | grep -q ' T2_PEER_SW T2_SW T3_SW T3_PEER_SW RESPONSE '
+	check_err $? "log columns: $(head -1 "$WORK/l.txt")"
+	jq -e '.reflector_timestamp_source == "software" and
+		(.metrics_unknown | sort) == ["reflect_proc", "reflect_rx", "reflect_tx"] and
+		(.metrics_unknown_why | test("no SW stamps"))' "$WORK/e.json" >/dev/null &&
+		grep -q '^  unknown: reflect_rx reflect_proc reflect_tx (a STAMP reflector reports no SW stamps' \
+			"$WORK/e.txt"
+	check_err $? "-s: unknown: $(grep '^  unknown' "$WORK/e.txt"), $(jq -c '[.reflector_timestamp_source, .metrics_unknown]' "$WORK/e.json")"
+
+	suite_reflector s2 0 1 ntp --tlv-mode ignore || return
+	emit -a "$IP_B" --stamp -m 100 --block -c $n -w 2 --timeout 1000000 \
+		-j "$WORK/e2.json" >"$WORK/e2.txt" 2>&1
+	check_err $? "emitter failed: $(tail -3 "$WORK/e2.txt")"
+	kill -INT "$SREFL"
+	got=$(peer_json "$WORK/e2.json")
+	want='["ntp",false,0,1,1,[],["extra_padding","timestamp_information","follow_up_telemetry"],null,null,0]'
+	[ "$got" = "$want" ]
+	check_err $? "stamp-suite ignoring TLVs: JSON $got, not $want"
+	jq -e '([.warnings[].code] | index("stamp_peer_no_follow_up")) and
+		(.metrics_unknown | index("response")) and
+		.reflector_timestamp_source == "not_reported"' "$WORK/e2.json" >/dev/null
+	check_err $? "stamp-suite ignoring TLVs: $(jq -c '[[.warnings[].code], .metrics_unknown, .reflector_timestamp_source]' "$WORK/e2.json")"
+
+	rant_reflector --stamp-stateful || return
+	emit -a "$IP_B" --stamp -m 100 --block -c $n -w 2 --timeout 1000000 \
+		-j "$WORK/e3.json" >"$WORK/e3.txt" 2>&1
+	check_err $? "emitter failed: $(tail -3 "$WORK/e3.txt")"
+	stop_reflector
+	# this host's clock as adjtimex says (python: no adjtimex tool needed)
+	sync=$("$PYTHON" -c 'import ctypes
+class T(ctypes.Structure):
+    _fields_ = [("modes", ctypes.c_uint), ("l", ctypes.c_long * 4), ("status", ctypes.c_int), ("pad", ctypes.c_char * 256)]
+t = T()
+r = ctypes.CDLL(None).adjtimex(ctypes.byref(t))
+print("true" if r not in (-1, 5) and not t.status & 0x40 else "false")')
+	got=$(jq -c '.stamp_peer | [.synchronized, (.error_ns // .error_estimate.error_ns) > 0,
+		.follow_ups >= '$((n - 1))', .tlvs_understood]' "$WORK/e3.json")
+	want='['$sync',true,true,["extra_padding","timestamp_information","follow_up_telemetry"]]'
+	[ "$got" = "$want" ]
+	check_err $? "rant's reflector: $got, not $want (adjtimex: synchronized $sync)"
+	log_test "the STAMP peer's report: stamp-suite (S, 716 ns, PTP; TLVs ignored), rant's (adjtimex: $sync); -s unknowns named"
 }
 
 tests_run

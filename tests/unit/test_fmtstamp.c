@@ -1,16 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The --stamp message format (src/fmtstamp.c) through the msgfmt ops. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/timex.h>
 
 #include "auth.h"
 #include "msgfmt.h"
 #include "stamp.h"
+#include "stamppeer.h"
 #include "tap.h"
 #include "timeutil.h"
 
 #define T1 1700000000123456789LL
 
 static uint8_t buf[2048];
+
+/* The clock's state as this test says (fmtstamp.c reads it with
+ * adjtimex, which this definition stands in for). */
+static struct {
+	int state, status;
+	long maxerror_us;
+	int calls;
+} clk = { TIME_OK, STA_PLL, 1000, 0 };
+
+int adjtimex(struct timex *tx)
+{
+	tx->status = clk.status;
+	tx->maxerror = clk.maxerror_us;
+	clk.calls++;
+	return clk.state;
+}
 
 static const struct msgfmt *fmt(void)
 {
@@ -103,6 +123,116 @@ static void test_stateful(void)
 	msgfmt_fini(&rctx);
 }
 
+/* The reply's Error Estimate as fmtstamp.c fills it: the field. */
+static uint16_t reply_ee(void)
+{
+	return (uint16_t)(buf[12] << 8 | buf[13]);
+}
+
+/* Reflect a fresh 200-octet ping with flags and b; the reply in buf. */
+static void reflect_one(struct msgfmt_ctx *ectx, struct msgfmt_ctx *rctx, uint16_t flags,
+			const struct msg_body *b)
+{
+	struct msg_hdr ping;
+
+	make_ping(ectx, 200, 4242, 1);
+	if (msgfmt_parse(rctx, buf, 200, MSG_PING, &ping))
+		BAIL_OUT("ping does not parse");
+	msgfmt_put_pong(rctx, buf, &ping, flags, b);
+}
+
+/*
+ * The Error Estimates put on the wire, from the clock's state: the
+ * sender's; the reflector's for a kernel T2, a NIC's T2 (the PHC's bound
+ * added), a NIC's that failed its check (unknown); read again a second
+ * later, when the clock lost its synchronization.
+ */
+static void test_error_estimate(void)
+{
+	struct msgfmt_side es = { .emit = true };
+	struct msgfmt_side rs = { .stamp_phc_bound_ns = 50000 };
+	struct msg_body in = { .t2_wire = T1 + 1000 };
+	uint16_t sw_ee = stamp_ee_clock(TIME_OK, STA_PLL, 1000, 0, STAMP_NTP);
+	uint16_t hw_ee = stamp_ee_clock(TIME_OK, STA_PLL, 1000, 50000, STAMP_NTP);
+	struct msgfmt_ctx ectx, rctx;
+	int64_t now = realtime_ns();
+
+	clk = (typeof(clk)){ TIME_OK, STA_PLL, 1000, 0 };
+	ctx_for(&ectx, &es);
+	ctx_for(&rctx, &rs);
+	ok(sw_ee & STAMP_EE_S && sw_ee != hw_ee && stamp_ee_err_ns(hw_ee) >= 1050000,
+	   "EE: the NIC's estimate is the system clock's and the PHC's bound");
+	make_ping(&ectx, 44, 1, 1);
+	is_u64(reply_ee(), sw_ee, "EE: the sender's, from adjtimex: S, maxerror");
+	in.t3_sw = now;
+	reflect_one(&ectx, &rctx, MSG_F_T2 | MSG_F_SW, &in);
+	is_u64(reply_ee(), sw_ee, "EE: a kernel T2: the system clock's");
+	reflect_one(&ectx, &rctx, MSG_F_T2 | MSG_F_T2_HW | MSG_F_SW, &in);
+	is_u64(reply_ee(), hw_ee, "EE: a NIC's T2: the PHC's bound added");
+	reflect_one(&ectx, &rctx, MSG_F_T2 | MSG_F_T2_HW | MSG_F_SW | MSG_F_CLOCK_BAD, &in);
+	is_u64(reply_ee(), 0x3fff, "EE: a NIC's T2 whose PHC failed its check: no S, unknown");
+	clk.status = STA_UNSYNC;
+	clk.calls = 0;
+	in.t3_sw = now + NS_PER_SEC / 2;
+	reflect_one(&ectx, &rctx, MSG_F_T2 | MSG_F_SW, &in);
+	ok(clk.calls == 0 && reply_ee() == sw_ee, "EE: within the second, the state read before");
+	in.t3_sw = now + 2 * NS_PER_SEC;
+	reflect_one(&ectx, &rctx, MSG_F_T2 | MSG_F_SW, &in);
+	ok(clk.calls == 1 && reply_ee() == 0x3fff,
+	   "EE: a second later, read again: unsynchronized is no S and unknown");
+	msgfmt_fini(&ectx);
+	msgfmt_fini(&rctx);
+	clk = (typeof(clk)){ TIME_OK, STA_PLL, 1000, 0 };
+}
+
+/* What the sender reads of the reflector (struct msg_peer), and the report
+ * kept of it (stamppeer.h). */
+static void test_peer(void)
+{
+	struct msgfmt_side es = { .emit = true };
+	struct msgfmt_side rs = { .stamp_ptp = true };
+	struct msg_body in = { .t2_wire = T1 + 1000, .ttl = 61 };
+	struct msgfmt_ctx ectx, rctx;
+	struct stamppeer sp = { 0 };
+	struct msg_hdr pong;
+	struct msg_body out;
+	struct out o = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+
+	ctx_for(&ectx, &es);
+	ctx_for(&rctx, &rs);
+	reflect_one(&ectx, &rctx, MSG_F_T2 | MSG_F_T2_HW, &in);
+	if (msgfmt_parse(&ectx, buf, 200, MSG_PONG, &pong) ||
+	    msgfmt_parse_body(&ectx, buf, &pong, &out))
+		BAIL_OUT("pong does not parse");
+	ok(out.peer.have && out.peer.ssid == 4242 && out.peer.ttl == 61 &&
+	   stamp_ee_fmt(out.peer.ee) == STAMP_PTP && stamp_ee_synced(out.peer.ee),
+	   "peer: PTP (Z), S, the SSID and the TTL as the reflector reported them");
+	ok(out.peer.tlv_understood == (STAMP_TLV_BIT(STAMP_TLV_TSINFO) |
+				       STAMP_TLV_BIT(STAMP_TLV_FOLLOWUP) |
+				       STAMP_TLV_BIT(STAMP_TLV_PADDING)) &&
+	   !out.peer.tlv_unknown && out.peer.have_tsinfo && out.peer.tsinfo[1] == STAMP_METHOD_HW,
+	   "peer: its TLVs understood, T2 by HW assist");
+	stamppeer_take(&sp, &out.peer, 1, false);
+	stamppeer_take(&sp, &out.peer, 2, false);
+	ok(sp.replies == 2 && !sp.changes, "peer: the same report twice is no change");
+	o.t = open_memstream(&text, &len);
+	stamppeer_print(&o, &sp);
+	fclose(o.t);
+	ok(text && strstr(text, "stamp peer: ptp timestamps, clock synchronized (S set), error ") &&
+	   strstr(text, "; SSID 4242 returned; TTL 61 on arrival;") &&
+	   strstr(text, "understood: extra_padding timestamp_information follow_up_telemetry,") &&
+	   strstr(text, "T2 hw_assist"), "peer: the line says it: %s", text ? text : "");
+	free(text);
+	out.peer.ee &= (uint16_t)~STAMP_EE_S;
+	stamppeer_take(&sp, &out.peer, 7, false);
+	ok(sp.changes == 1 && sp.changed_seq == 7 && stamp_ee_synced(sp.first.ee) &&
+	   !stamp_ee_synced(sp.last.ee), "peer: S lost at seq 7: one change, first and last kept");
+	msgfmt_fini(&ectx);
+	msgfmt_fini(&rctx);
+}
+
 /* What does not parse: short, and a pong under another key. */
 static void test_reject(const struct auth *key, const struct auth *other)
 {
@@ -158,6 +288,8 @@ int main(void)
 		test_round_trip(a, ptp & 1, ptp & 2, 300);
 	}
 	test_stateful();
+	test_error_estimate();
+	test_peer();
 	test_reject(a, b);
 	auth_destroy(a);
 	auth_destroy(b);
