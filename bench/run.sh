@@ -690,7 +690,7 @@ print_ratios() {
 	printf '\n%-48s %7s %7s %7s %6s %6s  %s\n' "ratio of p50s, taken in each round" \
 		median lowest highest rounds limit result
 	awk -v mode=ratios -f "$STATS" "$RESULTS" <(ratio_spec)
-	has_row "rant spin nosched" ||
+	rant_takes "$RANT_A" --no-queue-stamps ||
 		printf '\nrant with and without the SCHED stamp: n/a (this rant has no --no-queue-stamps; the floor'"'"'s ratio above is its price)\n'
 	check_blocking
 }
