@@ -171,6 +171,9 @@ void emit_take_pong(struct emitter *e, struct txrec *rec,
 	clock_pong(r->clock, flags);
 	if (flags & MSG_F_T2)
 		rec->t2_wire = b.t2_wire;
+	/* no follow-up to come: rec's T3 before emit_measured() would await it */
+	if (b.flags & MSG_F_T3)
+		txrec_set_t3_wire(rec, b.t3_wire);
 	if (flags & MSG_F_SW) {
 		rec->t2_sw = b.t2_sw;
 		txrec_set_t3_sw(rec, b.t3_sw);

@@ -16,11 +16,24 @@
  *   msg_body.fu_*    the Follow-Up Telemetry TLV (MSG_F_FU in
  *                    msg_body.flags): the wire T3 of the reflector's
  *                    previous reply (a stateful reflector's)
+ *   msg_body.t3_wire the reply's own Timestamp (T3; MSG_F_T3 in
+ *                    msg_body.flags), from a reflector that sends no
+ *                    follow-up
  *
  * A STAMP reflector reports no SW stamps (T2_SW, T3_SW): pongs never
  * carry MSG_F_SW, so they stay unknown. The reply's own Timestamp is the
- * reflector's T3 before the packet left (a SW stamp): rant uses the wire
- * T3 of the follow-up instead, and leaves T3 unknown without one.
+ * best T3 its reflector had before the packet left (rant's: a SW stamp;
+ * a router's may be its NIC's, its Timestamp Information tells). Which
+ * T3 the emitter takes:
+ *   - the reflector understood Follow-Up Telemetry (a reflector of RFC
+ *     8972, rant's own): the wire T3 of the follow-up, which comes with
+ *     the next reply; the reply's own is not taken, so that it never
+ *     stands in for the follow-up (a stateless reflector zeroes the TLV:
+ *     T3 stays unknown);
+ *   - it did not (a reflector that knows no TLVs: TWAMP-Light, a router's
+ *     STAMP; TLVs returned with U; a ping too short for TLVs; TLVs failing
+ *     their HMAC): no follow-up will come, and the reply's own Timestamp
+ *     is this pong's T3 (MSG_F_T3).
  *
  * Sequence numbers of the follow-up: the TLV names the reflector's
  * previous reply by the reflector's sequence number; the sender's is
@@ -335,7 +348,7 @@ static int stamp_parse_body(const struct msgfmt_ctx *ctx, const void *buf,
 	memset(b, 0, sizeof(*b));
 	b->t2_wire = rep.t2_ns;
 	b->t2_sw = b->t3_sw = TS_NONE;
-	b->fu_t3_wire = TS_NONE;
+	b->fu_t3_wire = b->t3_wire = TS_NONE;
 	if (rep.has_tsinfo && rep.method_in == STAMP_METHOD_HW)
 		b->flags |= MSG_F_T2_HW;
 	stamp_peer_fill(&rep, &b->peer);
@@ -344,6 +357,10 @@ static int stamp_parse_body(const struct msgfmt_ctx *ctx, const void *buf,
 		b->fu_seq += SEQ_BIAS;
 		b->fu_t3_wire = rep.fu_t3_ns;
 		b->flags |= MSG_F_FU | (rep.fu_method == STAMP_METHOD_HW ? MSG_F_FU_HW : 0);
+	}
+	if (!(rep.tlv_understood & STAMP_TLV_BIT(STAMP_TLV_FOLLOWUP)) && rep.t3_ns != TS_NONE) {
+		b->t3_wire = rep.t3_ns;
+		b->flags |= MSG_F_T3;
 	}
 	return 0;
 }

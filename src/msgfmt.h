@@ -68,6 +68,10 @@ enum msg_type {
 				 * more than its --max-clock-offset (clock.h) */
 #define MSG_F_REFUSED	0x4000	/* no session for this ping (the reflector's table
 				 * is full for its address): no stamps, not measured */
+#define MSG_F_T3	0x8000	/* t3_wire: this pong's own T3 is its reflector's
+				 * only one (it sends no follow-up; stamp: the
+				 * reply's Timestamp, Follow-Up Telemetry not
+				 * understood) */
 
 /* A message's header, decoded. */
 struct msg_hdr {
@@ -109,6 +113,7 @@ struct msg_body {
 	int64_t t3_sw;		/* ns: the best T3 there is when the pong leaves */
 	uint64_t fu_seq;	/* follow-up: the seq of an earlier pong ... */
 	int64_t fu_t3_wire;	/* ... and its T3 wire stamp, ns */
+	int64_t t3_wire;	/* MSG_F_T3: this pong's T3 as it carried it, ns */
 	/* Pong flags only the body can tell (stamp: its TLVs, which the
 	 * header's parse, reading a capture's parse_len bytes, cannot
 	 * reach): parse_body() sets them, the emitter adds them to the

@@ -90,6 +90,7 @@ struct snap_breach_ctx {
 	bool emit;
 	bool hw, peer_hw;		/* this side's wire stamps, the reflector's */
 	const char *peer_w;		/* the reflector's suffix, or NULL (txlog.h) */
+	const char *peer_w3;		/* its T3's, or NULL: peer_w's */
 	int64_t threshold_ns;
 	uint32_t size;
 };

@@ -169,6 +169,7 @@ void snap_breach_take(const struct run *r, const struct breach *b,
 	*ctx = (struct snap_breach_ctx){
 		.emit = r->cfg->mode == MODE_EMIT, .hw = r->sk.hw, .peer_hw = r->peer_hw,
 		.peer_w = r->cfg->stamp ? stamppeer_suffix(&r->stamp_peer) : NULL,
+		.peer_w3 = r->cfg->stamp ? stamppeer_suffix_t3(&r->stamp_peer) : NULL,
 		.threshold_ns = r->cfg->threshold_ns, .size = r->cfg->size,
 	};
 	if (!b)

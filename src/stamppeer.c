@@ -4,6 +4,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "stamp.h"
 #include "stamppeer.h"
@@ -142,11 +143,12 @@ void stamppeer_print(struct out *o, const struct stamppeer *sp)
 	out_obj_end(o);
 }
 
-const char *stamppeer_suffix(const struct stamppeer *sp)
+/* The suffix of a stamp its Timestamp Information took by tsinfo[i]. */
+static const char *suffix_of(const struct stamppeer *sp, int i)
 {
 	if (!sp->replies || !sp->first.have_tsinfo)
 		return "_PEER";
-	switch (sp->first.tsinfo[1]) {
+	switch (sp->first.tsinfo[i]) {
 	case STAMP_METHOD_HW:
 		return "_PEER_HW";
 	case STAMP_METHOD_SW:
@@ -154,6 +156,21 @@ const char *stamppeer_suffix(const struct stamppeer *sp)
 	default:
 		return "_PEER";
 	}
+}
+
+const char *stamppeer_suffix(const struct stamppeer *sp)
+{
+	return suffix_of(sp, 1);
+}
+
+bool stamppeer_t3_own(const struct stamppeer *sp)
+{
+	return sp->replies && !(sp->first.tlv_understood & STAMP_TLV_BIT(STAMP_TLV_FOLLOWUP));
+}
+
+const char *stamppeer_suffix_t3(const struct stamppeer *sp)
+{
+	return suffix_of(sp, stamppeer_t3_own(sp) ? 3 : 1);
 }
 
 void stamppeer_warn(struct warnings *ws, FILE *f, const struct stamppeer *sp, bool one_way)
@@ -167,8 +184,9 @@ void stamppeer_warn(struct warnings *ws, FILE *f, const struct stamppeer *sp, bo
 		warn_add(ws, f, "stamp_peer_unsynced",
 			 "synchronize the reflector's clock (NTP or PTP) and check that it reports S, or measure without --one-way",
 			 "--one-way: the STAMP reflector says its clock is not synchronized (S clear in its Error Estimate): one-way delays compare two clocks that need not agree");
-	if ((pe->tlv_seen & fu) && !(pe->tlv_understood & fu))
+	if ((pe->tlv_seen & fu) && !(pe->tlv_understood & fu) &&
+	    strcmp(stamppeer_suffix_t3(sp), "_PEER_HW"))
 		warn_add(ws, f, "stamp_peer_no_follow_up",
-			 "ask for a reflector that knows RFC 8972's Follow-Up Telemetry, and stateful reflection on it",
-			 "the STAMP reflector did not understand Follow-Up Telemetry: its wire T3 is unknown, and so are response, network and the peer offset theta");
+			 "ask for a reflector that knows RFC 8972's Follow-Up Telemetry, and stateful reflection on it, or one whose Timestamp Information says HW assist for T3",
+			 "the STAMP reflector did not understand Follow-Up Telemetry: T3 is the one its reply carries, taken before the packet left (not said to be a NIC's): response is short and network long by its time from T3 to the wire");
 }

@@ -63,10 +63,24 @@ void stamppeer_print(struct out *o, const struct stamppeer *sp);
 const char *stamppeer_suffix(const struct stamppeer *sp);
 
 /*
+ * Whether the reflector's T3 is the one its replies carry (their own
+ * Timestamp, fmtstamp.c's MSG_F_T3): it did not understand Follow-Up
+ * Telemetry, so no wire T3 follows. Else T3 comes in the follow-up.
+ */
+bool stamppeer_t3_own(const struct stamppeer *sp);
+
+/*
+ * The suffix of T3's column: as stamppeer_suffix() for a T3 from the
+ * follow-up; for the reply's own T3, by what Timestamp Information said
+ * of T3 ("_PEER" when it said nothing).
+ */
+const char *stamppeer_suffix_t3(const struct stamppeer *sp);
+
+/*
  * The warnings a report calls for, to ws (printed to f): a reflector
  * whose clock is not synchronized under --one-way, and a reflector
- * that understood none of the TLVs that would bring its wire T3
- * (Follow-Up Telemetry).
+ * that did not understand Follow-Up Telemetry and does not say its T3
+ * is a HW stamp (T3 is then the reply's own, taken before it left).
  */
 void stamppeer_warn(struct warnings *ws, FILE *f, const struct stamppeer *sp, bool one_way);
 

@@ -24,16 +24,16 @@ static const char *source_name(bool hw)
 }
 
 /* The reflector's wire stamps: kernel or hardware (rant's own pongs say
- * which); a STAMP reflector's as its Timestamp Information said:
- * "software" (SW local: kernel or program, STAMP does not tell), or
- * "not_reported". */
-static const char *peer_source(const struct snap *s)
+ * which); a STAMP reflector's as its Timestamp Information said (of T2,
+ * or with t3 of T3): "software" (SW local: kernel or program, STAMP does
+ * not tell), or "not_reported". */
+static const char *peer_source(const struct snap *s, bool t3)
 {
 	const char *w;
 
 	if (!s->cfg->stamp)
 		return source_name(s->peer_hw);
-	w = stamppeer_suffix(&s->stamp_peer);
+	w = t3 ? stamppeer_suffix_t3(&s->stamp_peer) : stamppeer_suffix(&s->stamp_peer);
 	return !strcmp(w, "_PEER_HW") ? "hardware" : !strcmp(w, "_PEER_SW") ? "software" :
 	       "not_reported";
 }
@@ -259,8 +259,8 @@ static void print_unknown(struct out *o, const struct snap *s)
 	out_arr_end(o);
 	out_str(o, "metrics_unknown_why", " (%s)\n", !s->cfg->stamp ?
 		"the stamps they need never came" : s->cfg->sw ?
-		"a STAMP reflector reports no SW stamps (T2_SW, T3_SW), and its wire T3 only in Follow-Up Telemetry, which a stateful reflector fills" :
-		"a STAMP reflector reports its wire T3 only in Follow-Up Telemetry, which a stateful reflector fills");
+		"a STAMP reflector reports no SW stamps (T2_SW, T3_SW); one that understands Follow-Up Telemetry reports T3 only there, and fills it only when stateful" :
+		"a STAMP reflector that understands Follow-Up Telemetry reports T3 only there, and fills it only when stateful");
 }
 
 static void print_metrics(struct out *o, const struct snap *s)
@@ -563,7 +563,12 @@ static void print_head(struct out *o, const struct snap *s)
 		out_str(o, "timestamp_note", NULL, s->hw_note);
 	print_layers(o, s->ts_flags);
 	if (s->emit && s->peer_body)
-		out_str(o, "reflector_timestamp_source", NULL, peer_source(s));
+		out_str(o, "reflector_timestamp_source", NULL, peer_source(s, false));
+	if (s->emit && s->peer_body && c->stamp) {
+		out_str(o, "reflector_t3_timestamp_source", NULL, peer_source(s, true));
+		out_str(o, "reflector_t3_from", NULL,
+			stamppeer_t3_own(&s->stamp_peer) ? "reply" : "follow_up");
+	}
 	if (s->emit)
 		out_u64(o, "session", NULL, s->session);
 	out_i64(o, "start_ns", NULL, s->start_ns);
@@ -574,7 +579,7 @@ static void print_head(struct out *o, const struct snap *s)
 	out_text(o, "%s on %s, %.3f s measured, timestamps %s", s->emit ? "emit" : "reflect",
 		 c->iface, (double)(s->end_ns - s->start_ns) / NS_PER_SEC, source_name(s->hw));
 	if (s->emit && s->peer_body)
-		out_text(o, " (reflector: %s)", peer_source(s));
+		out_text(o, " (reflector: %s)", peer_source(s, false));
 	out_text(o, ", stopped: %s\n", s->stop_reason ? s->stop_reason : "?");
 	print_stamp_peer(o, s);
 }

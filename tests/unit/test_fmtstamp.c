@@ -233,6 +233,96 @@ static void test_peer(void)
 	msgfmt_fini(&rctx);
 }
 
+/* Set U on the TLVs of type (0: every one) of the reply in buf (len
+ * octets): a reflector that did not know them returned them as they came. */
+static void tlvs_not_understood(uint32_t len, uint8_t type)
+{
+	struct stamp_tlv_iter it;
+	struct stamp_tlv t;
+
+	stamp_tlv_begin(&it, buf, len, STAMP_BASE_LEN);
+	while (stamp_tlv_next(&it, &t) > 0)
+		if (!type || t.type == type)
+			buf[t.off] |= STAMP_TLV_U;
+}
+
+/* The body of the reply in buf (len octets) as the emitter reads it. */
+static void pong_body(struct msgfmt_ctx *ectx, uint32_t len, struct msg_body *out)
+{
+	struct msg_hdr pong;
+
+	if (msgfmt_parse(ectx, buf, len, MSG_PONG, &pong) ||
+	    msgfmt_parse_body(ectx, buf, &pong, out))
+		BAIL_OUT("pong does not parse");
+}
+
+/*
+ * Which T3 the emitter takes: the reply's own (MSG_F_T3) from a reflector
+ * that does not do follow-up (no TLVs in the ping, or TLVs returned with
+ * U), never from one that understood Follow-Up Telemetry, whether it
+ * filled it (stateful: the previous reply's wire T3) or zeroed it.
+ */
+static void test_t3_own(void)
+{
+	struct msgfmt_side es = { .emit = true };
+	struct msgfmt_side ss = { 0 }, fs = { .stamp_stateful = true };
+	struct msg_body in = { .t2_wire = T1 + 1000, .t3_sw = T1 + 3000, .fu_seq = 0,
+			       .fu_t3_wire = T1 - 500 };
+	struct msgfmt_ctx ectx, sctx, fctx;
+	struct stamppeer sp = { 0 };
+	struct msg_hdr ping;
+	struct msg_body out;
+
+	ctx_for(&ectx, &es);
+	ctx_for(&sctx, &ss);
+	ctx_for(&fctx, &fs);
+	make_ping(&ectx, 44, 7, 1);
+	if (msgfmt_parse(&sctx, buf, 44, MSG_PING, &ping))
+		BAIL_OUT("ping does not parse");
+	msgfmt_put_pong(&sctx, buf, &ping, MSG_F_T2 | MSG_F_SW, &in);
+	pong_body(&ectx, 44, &out);
+	ok(out.flags & MSG_F_T3 && out.t3_wire == T1 + 3000 && !(out.flags & MSG_F_FU),
+	   "T3 own: a ping without TLVs: the reply's own T3 is the pong's");
+	reflect_one(&ectx, &sctx, MSG_F_T2 | MSG_F_SW, &in);
+	tlvs_not_understood(200, 0);
+	pong_body(&ectx, 200, &out);
+	ok(out.flags & MSG_F_T3 && out.t3_wire == T1 + 3000 && !out.peer.tlv_understood,
+	   "T3 own: TLVs returned with U (not understood): the reply's own T3");
+	reflect_one(&ectx, &sctx, MSG_F_T2 | MSG_F_SW, &in);
+	pong_body(&ectx, 200, &out);
+	ok(!(out.flags & (MSG_F_T3 | MSG_F_FU)) && out.t3_wire == TS_NONE,
+	   "T3 own: a stateless reflector that understood Follow-Up Telemetry and zeroed it: none");
+	in.pong_no = 1;
+	reflect_one(&ectx, &fctx, MSG_F_T2 | MSG_F_SW | MSG_F_FU, &in);
+	pong_body(&ectx, 200, &out);
+	ok(!(out.flags & MSG_F_T3) && out.flags & MSG_F_FU && out.fu_t3_wire == T1 - 500,
+	   "T3 own: a stateful reflector's follow-up, and not its reply's own T3");
+	tlvs_not_understood(200, 0);
+	pong_body(&ectx, 200, &out);
+	ok(out.flags & MSG_F_T3 && !(out.flags & MSG_F_FU),
+	   "T3 own: the same reply with its TLVs not understood: its own T3, no follow-up");
+	reflect_one(&ectx, &fctx, MSG_F_T2 | MSG_F_T2_HW | MSG_F_SW | MSG_F_FU, &in);
+	tlvs_not_understood(200, STAMP_TLV_FOLLOWUP);
+	pong_body(&ectx, 200, &out);
+	stamppeer_take(&sp, &out.peer, 1, false);
+	ok(out.flags & MSG_F_T3 && stamppeer_t3_own(&sp) &&
+	   !strcmp(stamppeer_suffix(&sp), "_PEER_HW") &&
+	   !strcmp(stamppeer_suffix_t3(&sp), "_PEER_SW"),
+	   "T3 own: Timestamp Information understood, Follow-Up Telemetry not: T2 named by "
+	   "its method (HW), the reply's T3 by its own (SW)");
+	in.t3_sw = TS_NONE;
+	make_ping(&ectx, 44, 7, 1);
+	if (msgfmt_parse(&sctx, buf, 44, MSG_PING, &ping))
+		BAIL_OUT("ping does not parse");
+	msgfmt_put_pong(&sctx, buf, &ping, MSG_F_T2, &in);
+	memset(buf + 4, 0, 8);	/* a reflector that reports no T3 */
+	pong_body(&ectx, 44, &out);
+	ok(!(out.flags & MSG_F_T3), "T3 own: a reply with a zero Timestamp has none");
+	msgfmt_fini(&ectx);
+	msgfmt_fini(&sctx);
+	msgfmt_fini(&fctx);
+}
+
 /* What does not parse: short, and a pong under another key. */
 static void test_reject(const struct auth *key, const struct auth *other)
 {
@@ -290,6 +380,7 @@ int main(void)
 	test_stateful();
 	test_error_estimate();
 	test_peer();
+	test_t3_own();
 	test_reject(a, b);
 	auth_destroy(a);
 	auth_destroy(b);
