@@ -476,10 +476,7 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 {
 	struct out jo = out_json_only(to), *o = &jo;
 
-	out_arr(o, "command_line");
-	for (int i = 0; i < c->argc; i++)
-		out_str(o, NULL, NULL, c->argv[i]);
-	out_arr_end(o);
+	out_strs(o, "command_line", (const char *const *)c->argv, (size_t)c->argc);
 	out_obj(o, "config");
 	if (c->addr)
 		out_str(o, "address", NULL, c->addr);
@@ -529,18 +526,6 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 	out_obj_end(o);
 }
 
-/* The stamp layers asked of the kernel (the start-up line says them). */
-static void print_layers(struct out *o, unsigned int flags)
-{
-	const char *names[8];
-	size_t n = ts_layers(flags, names, 8);
-
-	out_arr(o, "stamp_layers");
-	for (size_t i = 0; i < n; i++)
-		out_str(o, NULL, NULL, names[i]);
-	out_arr_end(o);
-}
-
 /* --stamp: what the reflector said of itself (the text had it after the
  * warm-up; again here only when it changed during the run). */
 static void print_stamp_peer(struct out *o, const struct snap *s)
@@ -554,6 +539,7 @@ static void print_stamp_peer(struct out *o, const struct snap *s)
 static void print_head(struct out *o, const struct snap *s)
 {
 	const struct rant_cfg *c = s->cfg;
+	const char *layers[8];
 
 	out_str(o, "rant_version", NULL, RANT_VERSION);
 	out_str(o, "mode", NULL, s->emit ? "emit" : "reflect");
@@ -561,7 +547,8 @@ static void print_head(struct out *o, const struct snap *s)
 	out_str(o, "timestamp_source", NULL, source_name(s->hw));
 	if (!s->hw)
 		out_str(o, "timestamp_note", NULL, s->hw_note);
-	print_layers(o, s->ts_flags);
+	/* the stamp layers asked of the kernel (the start-up line says them) */
+	out_strs(o, "stamp_layers", layers, ts_layers(s->ts_flags, layers, 8));
 	if (s->emit && s->peer_body)
 		out_str(o, "reflector_timestamp_source", NULL, peer_source(s, false));
 	if (s->emit && s->peer_body && c->stamp) {
