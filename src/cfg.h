@@ -37,6 +37,7 @@ struct rant_cfg {
 	unsigned int nsizes;		/* 1 without a sweep */
 	const char *size_arg;		/* -m as given: parsed once --tcp is known */
 	int64_t timeout_ns;		/* --timeout */
+	int64_t warmup_timeout_ns;	/* --warmup-timeout */
 	int64_t interval_ns;		/* --interval; 0 = back to back */
 	bool block;			/* --block */
 	bool open_loop;			/* --open-loop: pings on schedule, several in flight */

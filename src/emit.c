@@ -27,7 +27,6 @@
 /* Unmeasured pings (warm-up, the fetch after a breach) may wait for
  * their TX stamp after the pong: HW stamps can lag a fast pong. */
 #define UNMEASURED_TX_WAIT_NS (2 * NS_PER_MS)
-#define WARMUP_LIMIT_NS (10 * NS_PER_SEC)	/* no stamped pong by then: give up */
 #define PEER_GONE_NS (3 * NS_PER_SEC)		/* TCP: no connection this long: give up */
 
 static uint8_t rx_buf[RX_BUF_LEN];
@@ -317,35 +316,35 @@ static int emit_warmup_failed(struct emitter *e)
 			 "their MAC is wrong: is the reflector's key another, or is it an older rant without --key?");
 	else if (!e->pongs && r->auth)
 		snprintf(r->failure, sizeof(r->failure),
-			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there with the same --key, its clock within --key-window of this one? (if not, it answers nothing and counts the pings)",
-			 c->addr, c->port, WARMUP_LIMIT_NS / NS_PER_SEC);
+			 "no pong from %s port %u in %g s of warm-up: is rant reflecting there with the same --key, its clock within --key-window of this one? (if not, it answers nothing and counts the pings)",
+			 c->addr, c->port, (double)c->warmup_timeout_ns / NS_PER_SEC);
 	else if (!e->pongs && r->tp->caps.stream && tcp_stats(&r->sk)->garbage)
 		snprintf(r->failure, sizeof(r->failure),
 			 "%s port %u accepts TCP but does not speak rant (%llu connections dropped): is another service on that port?",
 			 c->addr, c->port, (unsigned long long)tcp_stats(&r->sk)->garbage);
 	else if (!e->pongs)
 		snprintf(r->failure, sizeof(r->failure),
-			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there (rant -i IFACE on that host)?",
-			 c->addr, c->port, WARMUP_LIMIT_NS / NS_PER_SEC);
+			 "no pong from %s port %u in %g s of warm-up: is rant reflecting there (rant -i IFACE on that host)?",
+			 c->addr, c->port, (double)c->warmup_timeout_ns / NS_PER_SEC);
 	else
 		snprintf(r->failure, sizeof(r->failure),
-			 "pongs from %s arrive, but without %s for %lld s: is timestamping blocked on %s or on the reflector?",
+			 "pongs from %s arrive, but without %s for %g s (--warmup-timeout): is timestamping blocked on %s or on the reflector?",
 			 c->addr, r->peer_body ? "both sides' stamps" : "stamps",
-			 WARMUP_LIMIT_NS / NS_PER_SEC, c->iface);
+			 (double)c->warmup_timeout_ns / NS_PER_SEC, c->iface);
 	return -EIO;
 }
 
 /*
  * Unmeasured pings until -w of them have been answered and a pong came
  * with every stamp: 0, -EINTR on a signal, -EIO when no stamped pong
- * came back for WARMUP_LIMIT_NS (a long -w goes on while they come).
+ * came back for --warmup-timeout (a long -w goes on while they come).
  * Waits block: a spinner at SCHED_FIFO would starve the kernel worker
  * that enables RX timestamping.
  */
 static int emit_warmup(struct emitter *e)
 {
 	struct run *r = e->r;
-	int64_t give_up = monotonic_ns() + WARMUP_LIMIT_NS;
+	int64_t give_up = monotonic_ns() + r->cfg->warmup_timeout_ns;
 	uint32_t left = r->cfg->warmup;
 	struct txrec rec;
 
@@ -366,7 +365,7 @@ static int emit_warmup(struct emitter *e)
 			continue;
 		if (!left)
 			return 0;
-		give_up = monotonic_ns() + WARMUP_LIMIT_NS;
+		give_up = monotonic_ns() + r->cfg->warmup_timeout_ns;
 	}
 	return -EINTR;
 }

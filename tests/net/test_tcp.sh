@@ -361,7 +361,7 @@ while True:
 ' "$IP_B" "$PORT" &
 	defer kill "$!"
 	wait_listening || return
-	emit -a "$IP_B" --tcp -w 5 -d 2 >"$WORK/e2.txt" 2>&1
+	emit -a "$IP_B" --tcp -w 5 -d 2 --warmup-timeout 2 >"$WORK/e2.txt" 2>&1
 	rc=$?
 	[ "$rc" = 2 ]; check_err $? "emitter exit $rc against a peer that is not rant: $(tail -3 "$WORK/e2.txt")"
 	grep -q 'does not speak rant' "$WORK/e2.txt"
