@@ -325,7 +325,13 @@ floor_row() {
 	ROW_TS_R[$name]=$3
 }
 
-# rant_row NAME [ARGS...]: a rant row, and its "B: NAME" twin with $RANT_B.
+# rant_takes BIN OPTION: whether that build of rant has OPTION (--help).
+rant_takes() {
+	"$1" --help 2>&1 | grep -q -- "$2"
+}
+
+# rant_row NAME [ARGS...]: a rant row, and its "B: NAME" twin with $RANT_B
+# (none when RANT_B lacks the row's first option).
 # ROW_ENV: "sim" runs it on the simulated PHC NIC, "log" streams the log,
 # "scrape" serves /metrics from the emitter, scraped at 10 Hz meanwhile.
 rant_row() {
@@ -334,6 +340,10 @@ rant_row() {
 	row "$name" rant "$@"
 	ROW_ENV[$name]=$env
 	[ -n "$RANT_B" ] || return 0
+	if [ "$#" -gt 0 ] && [[ "$1" == --* ]] && ! rant_takes "$RANT_B" "$1"; then
+		say "bench: $RANT_B has no $1: no \"B: $name\""
+		return 0
+	fi
 	row "B: $name" rant "$@"
 	ROW_BIN["B: $name"]=$RANT_B
 	ROW_ENV["B: $name"]=$env
@@ -367,6 +377,9 @@ define_rows() {
 	done
 	GROUP=udp-spin
 	rant_row "rant spin"
+	# the SCHED stamp's price in rant itself: the same without it
+	! rant_takes "$RANT_A" --no-queue-stamps ||
+		rant_row "rant spin nosched" --no-queue-stamps
 	rant_row "rant spin -I 1" -I 1
 	ENV_OF_ROW=log rant_row "rant spin +log"
 	rant_row "rant spin key" --key "$OUT/key"
@@ -673,6 +686,8 @@ ratio_spec() {
 		"floor tcp spin +ts" -
 	spec "SCHED stamp: floor tcp block +ts+sched / +ts" "floor tcp block +ts+sched" \
 		"floor tcp block +ts" -
+	spec "SCHED stamp: rant spin / rant spin nosched" "rant spin" "rant spin nosched" -
+	spec "rant spin nosched / floor spin +ts" "rant spin nosched" "floor spin +ts" 1.01
 	spec "RX+TX stamps: floor spin +ts / floor spin" "floor spin +ts" "floor spin" -
 	spec "RX+TX stamps: floor block +ts / floor block" "floor block +ts" "floor block" -
 	echo "# against the plain floor and sockperf (issue 2's targets)"
@@ -709,7 +724,8 @@ print_ratios() {
 	printf '\n%-48s %7s %7s %7s %6s %6s  %s\n' "ratio of p50s, taken in each round" \
 		median lowest highest rounds limit result
 	awk -v mode=ratios -f "$STATS" "$RESULTS" <(ratio_spec)
-	printf '\nrant with and without the SCHED stamp: n/a (rant has no option to turn it off; the floor'"'"'s ratio above is its price)\n'
+	rant_takes "$RANT_A" --no-queue-stamps ||
+		printf '\nrant with and without the SCHED stamp: n/a (this rant has no --no-queue-stamps; the floor'"'"'s ratio above is its price)\n'
 	check_blocking
 }
 
@@ -807,6 +823,10 @@ probe_flags() {
 		RANT_FLAGS["$bin udp"]="$FLAGS_E $FLAGS_R"
 		rant_flags "flags tcp" "$bin" --tcp --nodelay || exit 1
 		RANT_FLAGS["$bin --tcp"]="$FLAGS_E $FLAGS_R"
+		if rant_takes "$bin" --no-queue-stamps; then
+			rant_flags "flags nosched" "$bin" --no-queue-stamps || exit 1
+			RANT_FLAGS["$bin --no-queue-stamps"]="$FLAGS_E $FLAGS_R"
+		fi
 		say "bench: $bin asks for SO_TIMESTAMPING ${RANT_FLAGS["$bin udp"]} (UDP emitter, reflector), ${RANT_FLAGS["$bin --tcp"]} (TCP)"
 	done
 }

@@ -43,6 +43,7 @@ struct rant_cfg {
 	bool open_loop;			/* --open-loop: pings on schedule, several in flight */
 	bool sw;			/* -s */
 	bool no_hw_ts;			/* -R */
+	bool no_queue_stamps;		/* --no-queue-stamps: no SCHED stamp */
 	bool ptp_mode;			/* --ptp-mode: PTPv2 event messages, port 319 */
 	bool stamp;			/* --stamp: STAMP test packets, port 862 */
 	const char *stamp_ts;		/* --stamp-ts: "ntp" or "ptp" */

@@ -197,15 +197,15 @@ static void emit_set_flags(const struct emitter *e, bool measured)
 	msgfmt_put_ping(&r->fmt, tx_buf, &h);
 }
 
-/* The ping's TX stamp into rec, and its SCHED stamp (it came before the
- * SND stamp: it is in the stash) for the sender's queue. */
+/* The ping's TX stamp into rec, and its SCHED stamp (in the stash: it came
+ * first; not looked for under --no-queue-stamps) for the sender's queue. */
 void emit_tx_stamped(struct emitter *e, struct txrec *rec, uint32_t key,
 			    const struct ts_stamps *txs)
 {
 	struct ts_stamps sch;
 
 	rec->t1_wire = ts_wire(txs, e->r->sk.hw);
-	if (sk_tx_sched(&e->r->sk, key, 0, &sch) == 0)
+	if (!e->r->cfg->no_queue_stamps && sk_tx_sched(&e->r->sk, key, 0, &sch) == 0)
 		txrec_set_queue(rec, txs->kn_ns, sch.kn_ns);
 }
 

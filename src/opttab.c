@@ -54,6 +54,8 @@ const struct opt opt_table[] = {
 	  .help = "record user-space stamps too and print the decomposition" },
 	{ "no-hw-ts", 'R', NULL, BOTH, T_FLAG, FIELD(no_hw_ts),
 	  .help = "use kernel software stamps even where the NIC has hardware ones" },
+	{ "no-queue-stamps", O_NO_QUEUE_STAMPS, NULL, BOTH, T_FLAG, FIELD(no_queue_stamps),
+	  .help = "do not ask the kernel for the SCHED stamp of each send (its entry into the qdisc): no emit_queue/reflect_queue, no T1_SCHED/T3_SCHED, and a round trip 2 to 5% shorter on veth (bench/README.md)" },
 	{ "ptp-mode", O_PTP_MODE, NULL, BOTH, T_FLAG, FIELD(ptp_mode),
 	  .help = "send pings and pongs as PTPv2 event messages (Delay_Req, Sync) from and to --port, 319 by default (root or CAP_NET_BIND_SERVICE), so a NIC that stamps only PTP packets stamps them; both sides; -m is what follows the 34-byte PTP header" },
 	{ "stamp", O_STAMP, NULL, BOTH, T_FLAG, FIELD(stamp),

@@ -32,6 +32,7 @@
 #define END_WAIT_NS NS_PER_SEC	/* at the end: the last pongs' stamps */
 #define TX_CONN_WAIT_NS (2 * NS_PER_MS)	/* TCP reflector: a pong's stamp, at most */
 #define RF_MEASURED 1u		/* txpend_entry flags: a measured ping's pong */
+#define CAME_REFRESH 64		/* pings between two readings of the clocks' offset */
 
 static uint8_t rx_buf[RX_BUF_LEN];
 
@@ -46,15 +47,45 @@ struct reflector {
 	bool stamped;		/* an RX stamp has arrived: spinning is safe */
 	bool want_sw;		/* a session asked for SW stamps: take T2_SW */
 	int64_t prev_t2, prev_t3;	/* wire stamps of the last measured ping */
+	int64_t real_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
+	unsigned int came_n;	/* pings since real_off was read, CAME_REFRESH: stale */
 };
 
 /* Nothing received (a blocking receive waited SK_REFLECT_WAKE_NS): 0 when
- * -d is up. Spinning, the clock is read every 1024 empty receives. */
-static int reflect_idle(bool blocked, int64_t end, unsigned int *spins)
+ * -d is up. Spinning, the clock is read every 1024 empty receives. The
+ * clocks' offset is read again at the next ping. */
+static int reflect_idle(struct reflector *f, bool blocked, int64_t end, unsigned int *spins)
 {
+	f->came_n = CAME_REFRESH;
 	if (!blocked && (++*spins & 1023))
 		return 1;
 	return !measure_time_up(end);
+}
+
+/*
+ * When the ping came, CLOCK_MONOTONIC ns (sessions' windows, the TX stamp
+ * cap, -I's intervals), without a clock read per ping: its RX stamp (or
+ * T2_SW) is in the system clock's time, and the two clocks differ by an
+ * offset that only a step of the system clock moves. That offset is read
+ * at the first ping after an idle spell and every CAME_REFRESH pings, so
+ * a step mistimes CAME_REFRESH pings at most. Without either stamp, the
+ * clock is read.
+ */
+static int64_t reflect_came(struct reflector *f, const struct sk_msg *m)
+{
+	int64_t real = m->rx.kn_ns != TS_NONE ? m->rx.kn_ns : m->sw_ns;
+	int64_t mono;
+
+	if (real != TS_NONE && f->came_n < CAME_REFRESH) {
+		f->came_n++;
+		return real - f->real_off;
+	}
+	mono = monotonic_ns();
+	if (real != TS_NONE) {
+		f->real_off = realtime_ns() - mono;
+		f->came_n = 1;
+	}
+	return mono;
 }
 
 /* The oldest follow-up queued for s into b (flags: whether one is). */
@@ -207,12 +238,12 @@ static void reflect_refuse(struct run *r, struct sk_msg *m, const struct msg_hdr
 /* The sender's session, started when new; NULL (counted) when refused
  * (answered with a refusal) or, under --key, replayed (unanswered). */
 static struct session *reflect_session(struct run *r, struct sk_msg *m,
-				       const struct msg_hdr *h)
+				       const struct msg_hdr *h, int64_t came)
 {
 	struct session_ping p = { (const struct sockaddr *)&m->src, m->src_len, h->session,
 				  h->seq, h->t1_sw };
 	enum session_verdict v;
-	struct session *s = sessions_admit(r->sessions, &p, monotonic_ns(),
+	struct session *s = sessions_admit(r->sessions, &p, came,
 					   r->auth ? realtime_ns() : 0, &v);
 
 	r->cnt.sessions += v == SESSION_NEW;
@@ -286,11 +317,11 @@ static int reflect_done(void *ctx, struct txpend_entry *e, enum txpend_end why)
 }
 
 /* The stamps queued now to their pongs, and the pongs whose turn came
- * retired: non-zero when the run stops. */
-static int reflect_harvest(struct run *r, struct reflector *f)
+ * retired (at now, CLOCK_MONOTONIC): non-zero when the run stops. */
+static int reflect_harvest(struct run *r, struct reflector *f, int64_t now)
 {
 	txpend_harvest(f->pend, &r->sk, reflect_stamped, f);
-	return txpend_retire(f->pend, monotonic_ns(), reflect_done, f);
+	return txpend_retire(f->pend, now, reflect_done, f);
 }
 
 /*
@@ -310,7 +341,7 @@ static int reflect_conn_stamp(struct reflector *f, struct sk *via, struct sessio
 	e.stamped = sk_tx_stamp(via, key, TX_CONN_WAIT_NS, &e.snd) == 0;
 	if (e.stamped) {
 		/* The pong's SCHED stamp came before its SND stamp. */
-		if (sk_tx_sched(via, key, 0, &sch) == 0)
+		if (!f->r->cfg->no_queue_stamps && sk_tx_sched(via, key, 0, &sch) == 0)
 			e.sched_kn = sch.kn_ns;
 		reflect_stamped(f, &e);
 	}
@@ -332,16 +363,16 @@ static int reflect_pend(struct run *r, struct reflector *f, struct session *s,
 		ret = txpend_flush(f->pend, reflect_done, f);
 		f->pend_fd = r->sk.fd;
 	}
-	e = txpend_push(f->pend, key, monotonic_ns());
+	e = txpend_push(f->pend, key, came);
 	if (!e) {
 		ret |= txpend_evict(f->pend, reflect_done, f);
-		e = txpend_push(f->pend, key, monotonic_ns());
+		e = txpend_push(f->pend, key, came);
 	}
 	e->rec = *rec;
 	e->owner = s;
 	e->t_mono = came;
 	e->flags = measured ? RF_MEASURED : 0;
-	return ret ? ret : reflect_harvest(r, f);
+	return ret ? ret : reflect_harvest(r, f, came);
 }
 
 /* One received datagram: answer it if it is a ping, measure it if asked. */
@@ -369,7 +400,8 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f,
 		r->cnt.unauthenticated++;
 		return MEASURE_GO_ON;
 	}
-	s = reflect_session(r, m, &h);
+	came = reflect_came(f, m);
+	s = reflect_session(r, m, &h, came);
 	if (!s)
 		return MEASURE_GO_ON;
 	h.seq = msgfmt_seq_near(&r->fmt, s->last_seq, h.seq);
@@ -394,9 +426,8 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f,
 	rec.t2_sw = s->want_sw && m->sw_ns == TS_NONE ? realtime_ns() : m->sw_ns;
 	if (rec.t2_wire != TS_NONE)
 		f->stamped = true;
-	came = monotonic_ns();
 	/* Stamps that came since the last ping: the freshest follow-up. */
-	if (txpend_waiting(f->pend) && reflect_harvest(r, f))
+	if (txpend_waiting(f->pend) && reflect_harvest(r, f, came))
 		return MEASURE_STOP;
 	sent = reflect_answer(r, s, m, &h, &rec, &key);
 	if (warm) {
@@ -425,7 +456,7 @@ static void reflect_finish(struct run *r, struct reflector *f)
 	int64_t until = monotonic_ns() + END_WAIT_NS;
 
 	while (!f->stopped && txpend_waiting(f->pend) && monotonic_ns() < until) {
-		if (reflect_harvest(r, f))
+		if (reflect_harvest(r, f, monotonic_ns()))
 			break;
 		if (txpend_waiting(f->pend))
 			sk_poll(&r->sk, until);
@@ -436,7 +467,7 @@ static void reflect_finish(struct run *r, struct reflector *f)
 int reflect_run(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
-	struct reflector f = { .r = r, .pend_fd = r->sk.fd };
+	struct reflector f = { .r = r, .pend_fd = r->sk.fd, .came_n = CAME_REFRESH };
 	int64_t end = c->duration_ns ? monotonic_ns() + c->duration_ns : 0;
 	unsigned int spins = 0;
 	int ret;
@@ -466,9 +497,9 @@ int reflect_run(struct run *r)
 			r->cnt.not_allowed++;	/* TCP: from outside --allow, closed */
 		if (ret) {
 			/* Nothing to answer: the pongs' stamps, however late. */
-			if (txpend_len(f.pend) && reflect_harvest(r, &f))
+			if (txpend_len(f.pend) && reflect_harvest(r, &f, monotonic_ns()))
 				break;
-			if (!reflect_idle(block, end, &spins)) {
+			if (!reflect_idle(&f, block, end, &spins)) {
 				r->stop_reason = "duration";
 				break;
 			}

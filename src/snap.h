@@ -121,6 +121,7 @@ struct snap {
 	bool emit;
 	bool hw;			/* this side's wire stamps are the NIC's */
 	const char *hw_note;		/* why not */
+	unsigned int ts_flags;		/* SO_TIMESTAMPING asked for (sk_ts_flags) */
 	bool peer_body, peer_hw;	/* emitter: pongs carried the reflector's
 					 * stamps; they are the NIC's */
 	uint32_t session;

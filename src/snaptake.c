@@ -259,6 +259,7 @@ struct snap *snap_build(struct run *r, enum snap_kind kind)
 	s->emit = r->cfg->mode == MODE_EMIT;
 	s->hw = r->sk.hw;
 	s->hw_note = r->sk.hw_note;
+	s->ts_flags = sk_ts_flags(&r->sk, r->cfg);
 	s->peer_body = r->peer_body;
 	s->peer_hw = r->peer_hw;
 	s->session = r->session;

@@ -318,10 +318,7 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 {
 	struct out jo = out_json_only(to), *o = &jo;
 
-	out_arr(o, "command_line");
-	for (int i = 0; i < c->argc; i++)
-		out_str(o, NULL, NULL, c->argv[i]);
-	out_arr_end(o);
+	out_strs(o, "command_line", (const char *const *)c->argv, (size_t)c->argc);
 	out_obj(o, "config");
 	if (c->addr)
 		out_str(o, "address", NULL, c->addr);
@@ -334,6 +331,7 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 	out_bool(o, "block", NULL, c->block);
 	out_bool(o, "sw_timestamps", NULL, c->sw);
 	out_bool(o, "no_hw_ts", NULL, c->no_hw_ts);
+	out_bool(o, "no_queue_stamps", NULL, c->no_queue_stamps);
 	out_i64(o, "bucket_ns", NULL, c->bucket_ns);
 	out_i64(o, "overflow_ns", NULL, c->overflow_ns);
 	out_bool(o, "hugepages", NULL, c->hugepages);
@@ -383,6 +381,7 @@ static void print_stamp_peer(struct out *o, const struct snap *s)
 static void print_head(struct out *o, const struct snap *s)
 {
 	const struct rant_cfg *c = s->cfg;
+	const char *layers[8];
 
 	out_str(o, "rant_version", NULL, RANT_VERSION);
 	out_str(o, "mode", NULL, s->emit ? "emit" : "reflect");
@@ -390,6 +389,8 @@ static void print_head(struct out *o, const struct snap *s)
 	out_str(o, "timestamp_source", NULL, source_name(s->hw));
 	if (!s->hw)
 		out_str(o, "timestamp_note", NULL, s->hw_note);
+	/* the stamp layers asked of the kernel (the start-up line says them) */
+	out_strs(o, "stamp_layers", layers, ts_layers(s->ts_flags, layers, 8));
 	if (s->emit && s->peer_body)
 		out_str(o, "reflector_timestamp_source", NULL, peer_source(s, false));
 	if (s->emit && s->peer_body && c->stamp) {
