@@ -329,7 +329,7 @@ class TestFixtures(PlotCase):
         self.assertEqual(d["p50_ns"], [6000 + 2 * s for s in d["size"]])
         self.assertEqual(d["p99_ns"], [6000 + 2 * s for s in d["size"]])
         self.assertEqual(d["fit"], {"offset_ns": 6000.0, "ns_per_byte": 2.0,
-                                    "source": "json"})
+                                    "source": "rant"})
         _, plots = self.plot("html", "page", j)
         self.assertEqual([p["kind"] for p in plots], ["sweep"])
 
@@ -367,6 +367,28 @@ class TestFixtures(PlotCase):
         self.assertEqual(d["kind"], "sweep-overlay")
         self.assertEqual([s["metrics"]["owd_fwd"]["p50_ns"][0]
                           for s in d["series"]], [-2936, 4064])
+
+    def test_sweep_by_regime_never_one_line(self):
+        """A sweep whose line breaks (the JSON's fit null, its regimes):
+        the fit panel draws rant's regimes, never a least-squares line
+        across the cliff (the issue's negative slope)."""
+        pts = [(64, 44000000), (1024, 43900000), (2048, 44000000),
+               (4096, 31000), (8192, 33000)]
+        regimes = [{"from": 64, "to": 2048, "offset_ns": None,
+                    "ns_per_byte": None, "bandwidth_bps": None,
+                    "level_ns": 44000000, "then": "cliff down"},
+                   {"from": 4096, "to": 8192, "offset_ns": 29000.0,
+                    "ns_per_byte": 0.5, "bandwidth_bps": 16e9,
+                    "level_ns": None, "then": ""}]
+        doc = run_doc(sizes=[{"size": z, "metrics": {"rtt": stats(
+            100, v, (v,) * 7, v)}} for z, v in pts], fit=None,
+            regimes=regimes)
+        del doc["metrics"]
+        _, plots = self.plot("sweep", self.write("cliff.json", doc))
+        f = plots[0]["fit"]
+        self.assertEqual(f["source"], "rant, by regime")
+        self.assertNotIn("ns_per_byte", f)
+        self.assertEqual([g["to"] for g in f["regimes"]], [2048, 8192])
 
     def test_sweep_least_squares_over_runs(self):
         paths = []
