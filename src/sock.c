@@ -19,7 +19,6 @@
 #include "sock.h"
 #include "timeutil.h"
 
-#define CMSG_BUF 256
 
 int sk_sockopt_int(int fd, int level, int name, int v)
 {
@@ -382,7 +381,7 @@ void sk_close(struct sk *s)
 int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	    bool block)
 {
-	char control[CMSG_BUF];
+	char control[SK_CMSG_BUF];
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
 	struct msghdr msg = {
 		.msg_name = &m->src,
@@ -392,25 +391,32 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 		.msg_control = control,
 		.msg_controllen = sizeof(control),
 	};
-	uint32_t drops;
 	ssize_t n;
 
 	n = recvmsg(s->fd, &msg, block ? 0 : MSG_DONTWAIT);
 	if (n < 0)
 		return -errno;
-	m->sw_ns = sw ? realtime_ns() : TS_NONE;
-	m->len = n;
-	m->src_len = msg.msg_namelen;
-	m->via = NULL;
-	if (msg.msg_flags & MSG_TRUNC)
-		m->len = -1;	/* larger than any valid datagram */
-	if (ts_parse_rx(&msg, &m->rx))
-		m->rx.kn_ns = m->rx.hw_ns = TS_NONE;
-	if (ts_parse_drops(&msg, &drops) == 0)
-		sk_drops_seen(s, drops);
-	if (!s->want_ttl || ts_parse_ttl(&msg, &m->ttl))
-		m->ttl = 0;
+	sk_msg_take(s, &msg, n, sw ? realtime_ns() : TS_NONE, m);
 	return 0;
+}
+
+void sk_msg_take(struct sk *s, const struct msghdr *msg, ssize_t n, int64_t sw_ns,
+		 struct sk_msg *m)
+{
+	uint32_t drops;
+
+	m->sw_ns = sw_ns;
+	m->len = n;
+	m->src_len = msg->msg_namelen;
+	m->via = NULL;
+	if (msg->msg_flags & MSG_TRUNC)
+		m->len = -1;	/* larger than any valid datagram */
+	if (ts_parse_rx(msg, &m->rx))
+		m->rx.kn_ns = m->rx.hw_ns = TS_NONE;
+	if (ts_parse_drops(msg, &drops) == 0)
+		sk_drops_seen(s, drops);
+	if (!s->want_ttl || ts_parse_ttl(msg, &m->ttl))
+		m->ttl = 0;
 }
 
 void sk_drops_seen(struct sk *s, uint32_t count)
@@ -435,7 +441,7 @@ uint64_t sk_drops(struct sk *s)
  * TCP connection that broke has fd -1; looping on EBADF would hang). */
 static int errqueue_read(struct sk *s, struct ts_tx *tx)
 {
-	char control[CMSG_BUF];
+	char control[SK_CMSG_BUF];
 	struct msghdr msg = {
 		.msg_control = control,
 		.msg_controllen = sizeof(control),

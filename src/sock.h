@@ -20,6 +20,9 @@
 #include "opts.h"
 #include "ts.h"
 
+/* Control data of one received message or error-queue report, bytes. */
+#define SK_CMSG_BUF 256
+
 /* TX stamps read off the error queue while waiting, for sk_tx_stamp(). */
 #define SK_STASH 8
 struct sk_stash {
@@ -107,6 +110,14 @@ int sk_sockopt_int(int fd, int level, int name, int v);
  */
 int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	    bool block);
+
+/*
+ * A datagram of n bytes that msg brought (msg_name at m->src): its
+ * length, source, stamps (sw_ns: the SW stamp taken, or TS_NONE), drop
+ * count and TTL into m, as sk_recv() gives them.
+ */
+void sk_msg_take(struct sk *s, const struct msghdr *msg, ssize_t n, int64_t sw_ns,
+		 struct sk_msg *m);
 
 /*
  * The kernel's SO_RXQ_OVFL count as seen now (a u32 that wraps): adds the

@@ -92,7 +92,7 @@ static int udp_send(struct sk *s, const void *buf, size_t len,
 
 const struct transport transport_udp = {
 	.name = "udp",
-	.caps = { .stream = false, .ack_stamps = false, .max_len = WIRE_MAX_LEN },
+	.caps = { .stream = false, .ack_stamps = false, .max_len = WIRE_MAX_LEN, .batch = true },
 	.open = udp_open,
 	.close = sk_close,
 	.send = udp_send,
