@@ -3,8 +3,9 @@
 # "The fleet".
 #
 # How many requests a second one reflector answers, pinned to CPU 1,
-# while bench/loadgen (open loop, FLEET_FLOWS sockets: one emitter each,
-# sendmmsg() batches) offers them from CPU 0 over one veth pair, at
+# while bench/loadgen (open loop, FLEET_FLOWS sockets of FLEET_SESSIONS
+# emitters each, 14 in all by default: rant's reflector holds 16 of one
+# address; sendmmsg() batches) offers them from CPU 0 over one veth pair, at
 # rising rates, until more than 0.1% of the replies are lost or (where
 # the reflector says) more than 0.1% of its TX stamps are missing. Each
 # step runs FLEET_SECONDS against a fresh reflector. The rows:
@@ -31,7 +32,7 @@
 # round, and ratios taken in each round (median, lowest, highest).
 #
 # Environment: FLEET_ROUNDS (3; 1 with BENCH_QUICK=1), FLEET_SECONDS (2;
-# 1 quick), FLEET_FLOWS (8), FLEET_ROWS=RE (rows whose names match),
+# 1 quick), FLEET_FLOWS (2), FLEET_SESSIONS (7), FLEET_ROWS=RE (rows whose names match),
 # RANT_B=PATH, FLEET_START (25000 a second), FLEET_MAX (1000000),
 # FLEET_PROBE_S (3; 2 quick). Outputs in bench/out/fleet/.
 set -euo pipefail
@@ -44,7 +45,8 @@ QUICK=${BENCH_QUICK:-0}
 ROUNDS=${FLEET_ROUNDS:-$([ "$QUICK" = 1 ] && echo 1 || echo 3)}
 SECS=${FLEET_SECONDS:-$([ "$QUICK" = 1 ] && echo 1 || echo 2)}
 PROBE_S=${FLEET_PROBE_S:-$([ "$QUICK" = 1 ] && echo 2 || echo 3)}
-FLOWS=${FLEET_FLOWS:-8}
+FLOWS=${FLEET_FLOWS:-2}
+SESSIONS=${FLEET_SESSIONS:-7}
 START=${FLEET_START:-25000}
 MAX=${FLEET_MAX:-1000000}
 ROW_FILTER=${FLEET_ROWS:-}
@@ -183,7 +185,7 @@ step() {
 	eval "serve ${ROW_PORT[$name]} $cmd" || return 1
 	line=$(ip netns exec "$NS_A" taskset -c "$CPU_GEN" "$LOADGEN" -a "$IP_B" \
 		-p "${ROW_PORT[$name]}" -f "${ROW_FMT[$name]}" -r "$rate" -t "$SECS" \
-		-n "$FLOWS" -m "$([ "${ROW_FMT[$name]}" = stamp ] && echo $STAMP_SIZE || echo $SIZE)")
+		-n "$FLOWS" -s "$SESSIONS" -m "$([ "${ROW_FMT[$name]}" = stamp ] && echo $STAMP_SIZE || echo $SIZE)")
 	unserve
 	echo "$line" >"$STEP.gen"
 	LOSS=$(sed -n -E 's/.* loss_pct=([0-9.]+).*/\1/p' <<<"$line")
@@ -237,7 +239,8 @@ probe() {
 	serve "$PORT" "$RANT" -i "$VETH_B" || return 1
 	if [ "$rate" -gt 0 ]; then
 		ip netns exec "$NS_A" taskset -c "$CPU_GEN" "$LOADGEN" -a "$IP_B" -p "$PORT" \
-			-r "$rate" -t $((PROBE_S + 2)) -n "$FLOWS" -m "$SIZE" >"$STEP.gen" &
+			-r "$rate" -t $((PROBE_S + 2)) -n "$FLOWS" -s "$SESSIONS" -m "$SIZE" \
+			>"$STEP.gen" &
 		gen=$!
 		sleep 0.5
 	fi
@@ -288,8 +291,8 @@ report() {
 	local name a b m
 	printf 'Highest rate a reflector answered with at most %s%% lost (and, where it says, at most %s%% of its stamps missing)\n' \
 		"$LOSS_LIMIT" "$LOSS_LIMIT"
-	printf '%d-byte requests (STAMP rows: %d), %d flows from CPU %d, reflector on CPU %d, %s s a step, %d rounds\n' \
-		"$SIZE" "$STAMP_SIZE" "$FLOWS" "$CPU_GEN" "$CPU_REFLECT" "$SECS" "$ROUNDS"
+	printf '%d-byte requests (STAMP rows: %d), %d sessions on %d sockets from CPU %d, reflector on CPU %d, %s s a step, %d rounds\n' \
+		"$SIZE" "$STAMP_SIZE" "$((FLOWS * SESSIONS))" "$FLOWS" "$CPU_GEN" "$CPU_REFLECT" "$SECS" "$ROUNDS"
 	printf '%-16s %10s %10s %10s %7s  %s\n' row "median/s" "lowest" "highest" rounds note
 	for name in "${ROWS[@]}"; do
 		read -r m a b n < <(awk -F '\t' -v r="$name" '$2 == r { print $3 }' "$OUT/held.tsv" | median_of)
@@ -342,7 +345,7 @@ main() {
 	setup_pair || { say "fleet: cannot create the veth pair"; exit 1; }
 	probe_flags
 	define_rows
-	say "fleet: ${#ROWS[@]} rows, $ROUNDS rounds, $SECS s a step, $FLOWS flows, outputs in $OUT"
+	say "fleet: ${#ROWS[@]} rows, $ROUNDS rounds, $SECS s a step, $FLOWS x $SESSIONS emitters, outputs in $OUT"
 	rounds
 	{
 		report

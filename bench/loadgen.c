@@ -3,10 +3,13 @@
  * loadgen: open-loop UDP load on one reflector, as a fleet of emitters
  * gives it, counting what comes back (bench/fleet.sh).
  *
- * -n FLOWS sockets (each its own source port: one emitter each, with its
- * own session) send -r RATE requests a second in all, on schedule
- * whether or not the replies came (open loop), in sendmmsg() batches of
- * -b on one flow after the other, for -t SECONDS. The replies are read
+ * -n FLOWS sockets (each its own source port) of -s SESSIONS emitters
+ * each (a session id and sequence numbers of its own) send -r RATE
+ * requests a second in all, on schedule whether or not the replies came
+ * (open loop), in sendmmsg() batches of -b on one flow after the other,
+ * the sessions of a flow taking turns within a batch (as many emitters'
+ * pings arrive: a reflector's batch holds several sessions), for -t
+ * SECONDS. The replies are read
  * with recvmmsg() between the batches and matched by flow and sequence
  * number; the generator sleeps (ppoll) when nothing is due, so a
  * low-rate emitter sharing its CPU gets it back. After the sending ends
@@ -21,16 +24,17 @@
  *
  * The request formats (-f):
  *   rant      rant's ping (src/wire.h): magic, version 1, type ping, no
- *             flags (measured), a random session per flow, the length,
- *             a sequence number per flow, T1_SW; the reply's sequence is
- *             at the same offset (rant's pong, or an echo)
+ *             flags (measured), the session id, the length, the
+ *             session's sequence number, T1_SW; the reply's session and
+ *             sequence are at the same offsets (rant's pong, or an echo)
  *   stamp     a STAMP Session-Sender test packet (RFC 8762 4.2.1,
  *             unauthenticated, 44 bytes or -m): sequence number, NTP
- *             time, error estimate; the reply (4.3.1) echoes the
+ *             time, error estimate, the session as its SSID (RFC 8972);
+ *             the reply (4.3.1) has the SSID at the same offset and the
  *             sender's sequence number at offset 24
  *   sockperf  sockperf's header (its message.h: 64-bit sequence, 16-bit
  *             flags CLIENT|PONG_REQUEST, 32-bit length, big-endian), so
- *             `sockperf server` answers each request
+ *             `sockperf server` answers each request; one session a flow
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -50,6 +54,7 @@
 #include <unistd.h>
 
 #define MAX_FLOWS 64
+#define MAX_SESSIONS 64
 #define MAX_BATCH 64
 #define MAX_LEN 1472
 #define NS 1000000000LL
@@ -63,18 +68,21 @@ struct cfg {
 	double rate;		/* requests a second, all flows */
 	double seconds;
 	int flows;
+	int sessions;		/* a flow */
 	int batch;
 	size_t size;		/* request (UDP payload), bytes */
 	long drain_ms;
 	int rcvbuf_kb;
 };
 
+/* A flow's requests are numbered 0, 1, ... (n): n is session n % S's
+ * ping number n / S + 1 (its sequence number). */
 struct flow {
 	int fd;
-	uint32_t session;
-	uint64_t next_seq;	/* of the next request; the first is 1 */
-	uint8_t *seen;		/* a bit a sequence number: its reply came */
-	uint64_t cap;		/* sequence numbers seen can hold */
+	uint32_t session;	/* the id of its first session; the others follow */
+	uint64_t next;		/* the number of its next request */
+	uint8_t *seen;		/* a bit a request: its reply came */
+	uint64_t cap;		/* requests seen can hold */
 	uint32_t drops_raw;	/* SO_RXQ_OVFL as last seen */
 };
 
@@ -111,18 +119,20 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: loadgen -a ADDR [-p PORT] [-f rant|stamp|sockperf] [-r RATE] [-t SECONDS]\n"
-		"               [-n FLOWS] [-b BATCH] [-m BYTES] [-W MS] [-k KB]\n"
+		"               [-n FLOWS] [-s SESSIONS] [-b BATCH] [-m BYTES] [-W MS] [-k KB]\n"
 		"  -a ADDR   the reflector's IPv4 address\n"
 		"  -p PORT   its UDP port (default 12345)\n"
 		"  -f FMT    request format: rant (default), stamp, sockperf\n"
 		"  -r RATE   requests a second, all flows together (default 100000)\n"
 		"  -t S      seconds of sending (default 2)\n"
-		"  -n FLOWS  sockets, one emitter each, 1 to %d (default 8)\n"
-		"  -b BATCH  requests a sendmmsg(), 1 to %d (default 8)\n"
+		"  -n FLOWS  sockets, 1 to %d (default 2)\n"
+		"  -s N      sessions (emitters) a socket, taking turns, 1 to %d (default 7;\n"
+		"            sockperf: 1)\n"
+		"  -b BATCH  requests a sendmmsg(), 1 to %d (default 7)\n"
 		"  -m BYTES  request size, 32 to %d (default 72; stamp: 44 or more)\n"
 		"  -W MS     wait for the last replies after sending (default 200)\n"
 		"  -k KB     each socket's receive buffer (SO_RCVBUFFORCE; default 4096)\n",
-		MAX_FLOWS, MAX_BATCH, MAX_LEN);
+		MAX_FLOWS, MAX_SESSIONS, MAX_BATCH, MAX_LEN);
 }
 
 static double parse_num(const char *s, double lo, double hi, char opt)
@@ -154,10 +164,12 @@ static uint64_t get_be(const uint8_t *p, int bytes)
 	return v;
 }
 
-/* Request seq of flow fl into buf (c->size bytes, zeroed once). */
+/* Request n of flow fl into buf (c->size bytes, zeroed once). */
 static void put_request(const struct cfg *c, const struct flow *fl, uint8_t *buf,
-			uint64_t seq)
+			uint64_t n)
 {
+	uint32_t id = fl->session + (uint32_t)(n % (uint64_t)c->sessions);
+	uint64_t seq = n / (uint64_t)c->sessions + 1;
 	int64_t t = real_ns();
 
 	switch (c->fmt) {
@@ -166,7 +178,7 @@ static void put_request(const struct cfg *c, const struct flow *fl, uint8_t *buf
 		buf[4] = 1;		/* version */
 		buf[5] = 1;		/* ping */
 		put_be(buf + 6, 0, 2);	/* flags: measured */
-		put_be(buf + 8, fl->session, 4);
+		put_be(buf + 8, id, 4);
 		put_be(buf + 12, c->size, 4);
 		put_be(buf + 16, seq, 8);
 		put_be(buf + 24, (uint64_t)t, 8);
@@ -177,6 +189,7 @@ static void put_request(const struct cfg *c, const struct flow *fl, uint8_t *buf
 		put_be(buf + 4, (uint64_t)(t / NS + 2208988800LL), 4);
 		put_be(buf + 8, (uint64_t)(((t % NS) << 32) / NS), 4);
 		put_be(buf + 12, 0x0001, 2);	/* error estimate: multiplier 1 */
+		put_be(buf + 14, id & 0xffff, 2);	/* SSID */
 		break;
 	case F_SOCKPERF:
 		put_be(buf, seq, 8);
@@ -186,18 +199,35 @@ static void put_request(const struct cfg *c, const struct flow *fl, uint8_t *buf
 	}
 }
 
-/* The sequence number a reply of n bytes answers, 0 when it is not one. */
-static uint64_t reply_seq(const struct cfg *c, const uint8_t *buf, ssize_t n)
+/* The number of the request (of flow fl) a reply of n bytes answers,
+ * UINT64_MAX when it is not one of them. */
+static uint64_t reply_of(const struct cfg *c, const struct flow *fl, const uint8_t *buf,
+			 ssize_t n)
 {
+	uint64_t seq = 0, sess = 0;
+
 	switch (c->fmt) {
 	case F_RANT:
-		return n >= 32 && !memcmp(buf, "RANT", 4) ? get_be(buf + 16, 8) : 0;
+		if (n < 32 || memcmp(buf, "RANT", 4))
+			return UINT64_MAX;
+		seq = get_be(buf + 16, 8);
+		sess = (uint32_t)(get_be(buf + 8, 4) - fl->session);
+		break;
 	case F_STAMP:
-		return n >= 44 ? get_be(buf + 24, 4) : 0;
+		if (n < 44)
+			return UINT64_MAX;
+		seq = get_be(buf + 24, 4);
+		sess = (uint16_t)(get_be(buf + 14, 2) - (fl->session & 0xffff));
+		break;
 	case F_SOCKPERF:
-		return n >= 14 ? get_be(buf, 8) : 0;
+		if (n < 14)
+			return UINT64_MAX;
+		seq = get_be(buf, 8);
+		break;
 	}
-	return 0;
+	if (!seq || sess >= (uint64_t)c->sessions)
+		return UINT64_MAX;
+	return (seq - 1) * (uint64_t)c->sessions + sess;
 }
 
 static int open_flow(const struct cfg *c, const struct sockaddr_in *to, struct flow *fl,
@@ -227,7 +257,7 @@ static int open_flow(const struct cfg *c, const struct sockaddr_in *to, struct f
 		return -1;
 	}
 	fl->session = (uint32_t)random();
-	fl->next_seq = 1;
+	fl->next = 0;
 	return 0;
 }
 
@@ -241,7 +271,7 @@ static int send_batch(const struct cfg *c, struct flow *fl, int k)
 
 	memset(mm, 0, sizeof(mm[0]) * (size_t)k);
 	for (int i = 0; i < k; i++) {
-		put_request(c, fl, bufs[i], fl->next_seq + (uint64_t)i);
+		put_request(c, fl, bufs[i], fl->next + (uint64_t)i);
 		iov[i].iov_base = bufs[i];
 		iov[i].iov_len = c->size;
 		mm[i].msg_hdr.msg_iov = &iov[i];
@@ -250,7 +280,7 @@ static int send_batch(const struct cfg *c, struct flow *fl, int k)
 	n = sendmmsg(fl->fd, mm, (unsigned int)k, MSG_DONTWAIT);
 	if (n < 0)
 		return 0;	/* a full send buffer: the schedule slips */
-	fl->next_seq += (uint64_t)n;
+	fl->next += (uint64_t)n;
 	return n;
 }
 
@@ -290,20 +320,18 @@ static int drain_flow(const struct cfg *c, struct flow *fl, struct totals *t)
 		}
 		n = recvmmsg(fl->fd, mm, MAX_BATCH, MSG_DONTWAIT, NULL);
 		for (int i = 0; i < n; i++) {
-			uint64_t seq = reply_seq(c, bufs[i], mm[i].msg_len);
+			uint64_t k = reply_of(c, fl, bufs[i], mm[i].msg_len);
 
 			rx_drops(&mm[i].msg_hdr, fl, &t->gen_drops);
-			if (c->fmt == F_STAMP)	/* 32 bits on the wire */
-				seq |= (fl->next_seq - 1) & ~0xffffffffULL;
-			if (!seq || seq >= fl->next_seq || seq >= fl->cap) {
+			if (k >= fl->next || k >= fl->cap) {
 				t->foreign++;
 				continue;
 			}
-			if (fl->seen[seq / 8] & (1u << (seq % 8))) {
+			if (fl->seen[k / 8] & (1u << (k % 8))) {
 				t->dup++;
 				continue;
 			}
-			fl->seen[seq / 8] |= (uint8_t)(1u << (seq % 8));
+			fl->seen[k / 8] |= (uint8_t)(1u << (k % 8));
 			t->received++;
 		}
 		all += n > 0 ? n : 0;
@@ -376,13 +404,14 @@ static void parse(int argc, char **argv, struct cfg *c)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "a:b:f:hk:m:n:p:r:t:W:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:b:f:hk:m:n:p:r:s:t:W:")) != -1) {
 		switch (opt) {
 		case 'a': c->addr = optarg; break;
 		case 'b': c->batch = (int)parse_num(optarg, 1, MAX_BATCH, opt); break;
 		case 'k': c->rcvbuf_kb = (int)parse_num(optarg, 64, 1 << 20, opt); break;
 		case 'm': c->size = (size_t)parse_num(optarg, 32, MAX_LEN, opt); break;
 		case 'n': c->flows = (int)parse_num(optarg, 1, MAX_FLOWS, opt); break;
+		case 's': c->sessions = (int)parse_num(optarg, 1, MAX_SESSIONS, opt); break;
 		case 'p': c->port = (uint16_t)parse_num(optarg, 1, 65535, opt); break;
 		case 'r': c->rate = parse_num(optarg, 1, 1e8, opt); break;
 		case 't': c->seconds = parse_num(optarg, 0.01, 3600, opt); break;
@@ -410,6 +439,8 @@ static void parse(int argc, char **argv, struct cfg *c)
 		usage(stderr);
 		exit(1);
 	}
+	if (c->fmt == F_SOCKPERF)
+		c->sessions = 1;	/* sockperf has no session field */
 	if (c->fmt == F_STAMP && c->size < 44) {
 		fprintf(stderr, "loadgen: -m %zu: a STAMP test packet is 44 bytes or more\n",
 			c->size);
@@ -419,7 +450,8 @@ static void parse(int argc, char **argv, struct cfg *c)
 
 int main(int argc, char **argv)
 {
-	struct cfg c = { .port = 12345, .rate = 100000, .seconds = 2, .flows = 8, .batch = 8,
+	struct cfg c = { .port = 12345, .rate = 100000, .seconds = 2, .flows = 2, .sessions = 7,
+			 .batch = 7,
 			 .size = 72, .drain_ms = 200, .rcvbuf_kb = 4096 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct sockaddr_in to = { .sin_family = AF_INET };

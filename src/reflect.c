@@ -350,52 +350,53 @@ struct answer {
 	bool measured, warm;
 };
 
-/* One received datagram (its bytes in buf, read at now): its pong
- * composed in buf and true when it is a ping to answer (a), false when
- * it gets none (counted). */
-static bool reflect_prepare(struct run *r, struct reflector *f, struct sk_msg *m,
-			    uint8_t *buf, int64_t now, struct answer *a)
+/* One received datagram (its bytes in buf, read at now): its session
+ * (h decoded), or NULL when it gets no answer (counted). */
+static struct session *reflect_admit(struct run *r, struct sk_msg *m, uint8_t *buf,
+				     int64_t now, struct msg_hdr *h)
 {
-	struct session *s;
-	struct msg_hdr h;
-
 	/* Before any parsing: a sender outside --allow reaches nothing. */
 	if (!allow_match(&r->cfg->allow, (const struct sockaddr *)&m->src)) {
 		r->cnt.not_allowed++;
-		return false;
+		return NULL;
 	}
-	if (m->len < 0 || msgfmt_parse(&r->fmt, buf, (size_t)m->len, MSG_PING, &h)) {
+	if (m->len < 0 || msgfmt_parse(&r->fmt, buf, (size_t)m->len, MSG_PING, h)) {
 		r->cnt.invalid++;
-		return false;
+		return NULL;
 	}
 	/* --key: no session state, no answer, without a valid MAC. */
-	if (r->auth && !((h.flags & MSG_F_MAC) && msgfmt_verify(&r->fmt, r->auth, buf, h.len))) {
+	if (r->auth && !((h->flags & MSG_F_MAC) && msgfmt_verify(&r->fmt, r->auth, buf, h->len))) {
 		r->cnt.unauthenticated++;
-		return false;
+		return NULL;
 	}
-	s = reflect_session(r, m, buf, &h, now);
-	if (!s)
-		return false;
-	h.seq = msgfmt_seq_near(&r->fmt, s->last_seq, h.seq);
-	s->want_sw = h.flags & MSG_F_WANT_SW;
+	return reflect_session(r, m, buf, h, now);
+}
+
+/* The ping h of session s: checked, and its pong composed in buf (a). */
+static void reflect_compose(struct run *r, struct reflector *f, struct sk_msg *m,
+			    uint8_t *buf, int64_t now, struct session *s, struct msg_hdr *h,
+			    struct answer *a)
+{
+	h->seq = msgfmt_seq_near(&r->fmt, s->last_seq, h->seq);
+	s->want_sw = h->flags & MSG_F_WANT_SW;
 	f->want_sw |= s->want_sw;
-	a->measured = !(h.flags & MSG_F_WARMUP);
-	if (a->measured && s->last_seq && h.seq <= s->last_seq) {
+	a->measured = !(h->flags & MSG_F_WARMUP);
+	if (a->measured && s->last_seq && h->seq <= s->last_seq) {
 		r->cnt.duplicate++;
 		s->duplicate++;
 		a->measured = false;
 	}
-	a->warm = h.flags & MSG_F_WARMUP;
-	if (a->measured && reflect_left_out(r, s, h.seq)) {
+	a->warm = h->flags & MSG_F_WARMUP;
+	if (a->measured && reflect_left_out(r, s, h->seq)) {
 		a->measured = false;
 		a->warm = true;
 		if (r->capture)
-			capture_skip(r->capture, s->id, h.seq);
+			capture_skip(r->capture, s->id, h->seq);
 	}
 	if (a->measured)	/* now: a later ping of the batch is checked against it */
-		s->last_seq = h.seq;
+		s->last_seq = h->seq;
 	txrec_clear(&a->rec);
-	a->rec.seq = h.seq;
+	a->rec.seq = h->seq;
 	a->rec.t2_wire = ts_wire(&m->rx, r->sk.hw);
 	a->rec.t2_sw = s->want_sw && m->sw_ns == TS_NONE ? realtime_ns() : m->sw_ns;
 	if (a->rec.t2_wire != TS_NONE)
@@ -404,9 +405,8 @@ static bool reflect_prepare(struct run *r, struct reflector *f, struct sk_msg *m
 	a->id = s->id;
 	a->m = m;
 	a->came = now;
-	a->len = h.len;
-	reflect_answer(r, s, m, buf, &h, &a->rec);
-	return true;
+	a->len = h->len;
+	reflect_answer(r, s, m, buf, h, &a->rec);
 }
 
 /* The pong of a went (sent: with OPT_ID key) or was refused by the
@@ -437,6 +437,9 @@ static enum measure_next reflect_sent(struct run *r, struct reflector *f, struct
  * measured if asked. */
 static enum measure_next reflect_one(struct run *r, struct reflector *f, struct sk_msg *m)
 {
+	int64_t now = monotonic_ns();
+	struct session *s;
+	struct msg_hdr h;
 	struct answer a;
 	uint32_t key;
 	bool sent;
@@ -444,8 +447,10 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f, struct 
 	/* Stamps that came since the last ping: the freshest follow-up. */
 	if (txpend_waiting(f->pend) && reflect_harvest(r, f))
 		return MEASURE_STOP;
-	if (!reflect_prepare(r, f, m, rx_buf, monotonic_ns(), &a))
+	s = reflect_admit(r, m, rx_buf, now, &h);
+	if (!s)
 		return MEASURE_GO_ON;
+	reflect_compose(r, f, m, rx_buf, now, s, &h, &a);
 	sent = r->tp->send(&r->sk, rx_buf, a.len, m, &key) == 0;
 	if (reflect_sent(r, f, &a, sent, key, m->via) != MEASURE_GO_ON)
 		return MEASURE_STOP;
@@ -475,25 +480,16 @@ static void reflect_refind(struct run *r, struct answer *a, unsigned int n)
 }
 
 /*
- * A batch of n datagrams (skbatch.h): the stamps that came first (the
- * freshest follow-ups), then every ping's pong composed, the pongs sent
- * in one call, each into the table by its own key, and the stamps
- * harvested again. One clock reading for the batch: when it was read.
+ * The pongs composed so far (a[0..q), queued in b) sent in one call, each
+ * into the table by its own key, and the stamps harvested. evicted: the
+ * table's evictions when the first was composed (sessions moved since:
+ * found again).
  */
-static enum measure_next reflect_batch(struct run *r, struct reflector *f, struct skbatch *b,
-				       unsigned int n)
+static enum measure_next reflect_flush(struct run *r, struct reflector *f, struct skbatch *b,
+				       struct answer *a, unsigned int q, uint64_t evicted)
 {
-	struct answer a[SKBATCH_MAX];
 	uint64_t key[SKBATCH_MAX];
-	int64_t now = monotonic_ns();
-	uint64_t evicted = sessions_evicted(r->sessions);
-	unsigned int q = 0;
 
-	if (txpend_waiting(f->pend) && reflect_harvest(r, f))
-		return MEASURE_STOP;
-	for (unsigned int i = 0; i < n; i++)
-		if (reflect_prepare(r, f, skbatch_msg(b, i), skbatch_buf(b, i), now, &a[q]))
-			skbatch_reply(b, i, a[q++].len);
 	if (sessions_evicted(r->sessions) != evicted)
 		reflect_refind(r, a, q);
 	skbatch_send(&r->sk, b, key);
@@ -502,6 +498,55 @@ static enum measure_next reflect_batch(struct run *r, struct reflector *f, struc
 				 NULL) != MEASURE_GO_ON)
 			return MEASURE_STOP;
 	return reflect_harvest(r, f) ? MEASURE_STOP : MEASURE_GO_ON;
+}
+
+/* Whether session s has a pong among a[0..q). */
+static bool reflect_has(const struct answer *a, unsigned int q, const struct session *s)
+{
+	for (unsigned int i = 0; i < q; i++)
+		if (a[i].s == s)
+			return true;
+	return false;
+}
+
+/*
+ * A batch of n datagrams (skbatch.h): the stamps that came first (the
+ * freshest follow-ups), then every ping's pong composed and the pongs
+ * sent in one call (reflect_flush). A session's second ping in the
+ * batch first sends the pongs before it, so that its pong carries the
+ * T3 of its previous one as it would unbatched (a follow-up a pong
+ * late would stay late for the rest of the session). One clock reading
+ * for the batch: when it was read.
+ */
+static enum measure_next reflect_batch(struct run *r, struct reflector *f, struct skbatch *b,
+				       unsigned int n)
+{
+	struct answer a[SKBATCH_MAX];
+	int64_t now = monotonic_ns();
+	uint64_t evicted = sessions_evicted(r->sessions);
+	unsigned int q = 0;
+
+	if (txpend_waiting(f->pend) && reflect_harvest(r, f))
+		return MEASURE_STOP;
+	for (unsigned int i = 0; i < n; i++) {
+		struct sk_msg *m = skbatch_msg(b, i);
+		uint8_t *buf = skbatch_buf(b, i);
+		struct session *s;
+		struct msg_hdr h;
+
+		s = reflect_admit(r, m, buf, now, &h);
+		if (!s)
+			continue;
+		if (q && (reflect_has(a, q, s) || sessions_evicted(r->sessions) != evicted)) {
+			if (reflect_flush(r, f, b, a, q, evicted) != MEASURE_GO_ON)
+				return MEASURE_STOP;
+			q = 0;
+			evicted = sessions_evicted(r->sessions);
+		}
+		reflect_compose(r, f, m, buf, now, s, &h, &a[q]);
+		skbatch_reply(b, i, a[q++].len);
+	}
+	return q ? reflect_flush(r, f, b, a, q, evicted) : MEASURE_GO_ON;
 }
 
 /*
