@@ -11,15 +11,18 @@
 # step runs FLEET_SECONDS against a fresh reflector. The rows:
 #
 #   floor          bench/floorsrv: echoes each datagram with rant's
-#                  SO_TIMESTAMPING flags, every RX and TX stamp read, one
-#                  datagram a system call (spinning)
+#                  SO_TIMESTAMPING flags and receive buffer (4 MiB), every
+#                  RX and TX stamp read, one datagram a system call
+#                  (spinning)
 #   floor batch    the same, 32 datagrams a recvmmsg()/sendmmsg(), the
 #                  error queue 32 reports a recvmmsg() (spinning)
 #   rant spin      rant's reflector (the default: spinning)
 #   rant block     rant --block
-#   sockperf       sockperf server (its defaults), fed sockperf's header
+#   sockperf       sockperf server, rant's buffer (--buffer-size), fed
+#                  sockperf's header
 #   rant stamp     rant --stamp (spinning), fed STAMP test packets
-#   stamp-suite    stamp-suite's STAMP reflector, fed the same
+#   stamp-suite    stamp-suite's STAMP reflector (no buffer option: the
+#                  system's), fed the same
 #   B: rant ...    with RANT_B=PATH, rant spin and block of that build too
 #
 # Then the concurrent low-rate emitter: rant (--block, --interval 1000,
@@ -34,7 +37,7 @@
 # Environment: FLEET_ROUNDS (3; 1 with BENCH_QUICK=1), FLEET_SECONDS (2;
 # 1 quick), FLEET_FLOWS (2), FLEET_SESSIONS (7), FLEET_ROWS=RE (rows whose names match),
 # RANT_B=PATH, FLEET_START (25000 a second), FLEET_MAX (1000000),
-# FLEET_PROBE_S (3; 2 quick). Outputs in bench/out/fleet/.
+# FLEET_PROBE_S (3; 2 quick), FLEET_OUT (outputs; bench/out/fleet/).
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -52,6 +55,7 @@ MAX=${FLEET_MAX:-1000000}
 ROW_FILTER=${FLEET_ROWS:-}
 RANT_B=${RANT_B:-}
 LOSS_LIMIT=0.1		# percent
+RCVBUF_KB=4096		# rant's reflector's receive buffer (src/udp.c), given to the floors and sockperf
 SIZE=72
 STAMP_SIZE=44
 CPU_REFLECT=1
@@ -59,7 +63,7 @@ CPU_GEN=0
 PORT=12345
 STAMP_PORT=862
 SOCKPERF_PORT=11111
-OUT=$BENCH/out/fleet
+OUT=${FLEET_OUT:-$BENCH/out/fleet}
 LOADGEN=$OUT/loadgen
 FLOORSRV=$OUT/floorsrv
 SOCKOPT_LIB=$OUT/libsockopt.so
@@ -140,15 +144,16 @@ row() {
 }
 
 define_rows() {
-	row "floor" rant "$PORT" "$FLOORSRV" -p "$PORT" -t "$FLAGS"
-	row "floor batch" rant "$PORT" "$FLOORSRV" -p "$PORT" -t "$FLAGS" -B 32
+	row "floor" rant "$PORT" "$FLOORSRV" -p "$PORT" -t "$FLAGS" -k "$RCVBUF_KB"
+	row "floor batch" rant "$PORT" "$FLOORSRV" -p "$PORT" -t "$FLAGS" -B 32 -k "$RCVBUF_KB"
 	row "rant spin" rant "$PORT" "$RANT" -i "$VETH_B" -j "@JSON@"
 	row "rant block" rant "$PORT" "$RANT" -i "$VETH_B" --block -j "@JSON@"
 	if [ -n "$RANT_B" ]; then
 		row "B: rant spin" rant "$PORT" "$RANT_B" -i "$VETH_B" -j "@JSON@"
 		row "B: rant block" rant "$PORT" "$RANT_B" -i "$VETH_B" --block -j "@JSON@"
 	fi
-	row "sockperf" sockperf "$SOCKPERF_PORT" sockperf server -i "$IP_B" -p "$SOCKPERF_PORT"
+	row "sockperf" sockperf "$SOCKPERF_PORT" sockperf server -i "$IP_B" -p "$SOCKPERF_PORT" \
+		--buffer-size $((RCVBUF_KB * 1024))
 	row "rant stamp" stamp "$STAMP_PORT" "$RANT" -i "$VETH_B" --stamp -j "@JSON@"
 	if "$STAMP_SUITE" --version 2>/dev/null | grep -q '^stamp-suite '; then
 		row "stamp-suite" stamp "$STAMP_PORT" "$STAMP_SUITE" --is-reflector \

@@ -12,6 +12,7 @@
  * is counted and folded into a sum, so none is skipped; nothing else is
  * done (no parsing, no sessions, no records).
  *
+ * -k KB sets the receive buffer as rant's reflector sets its own (4096).
  * Without -B: one recvmsg(), one sendto(), then the error queue read
  * empty, one report a recvmsg() (as bench/floor's server). With -B N:
  * up to N datagrams a recvmmsg(), their echoes in one sendmmsg(), the
@@ -59,13 +60,14 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: floorsrv [-p PORT] [-t FLAGS] [-B N] [-b]\n"
+		"usage: floorsrv [-p PORT] [-t FLAGS] [-B N] [-b] [-k KB]\n"
 		"  -p PORT   UDP port (default 12345)\n"
 		"  -t FLAGS  SO_TIMESTAMPING flags (SOF_TIMESTAMPING_* bits, 0x99a as rant on veth;\n"
 		"            default 0: none)\n"
 		"  -B N      batch: up to N datagrams a recvmmsg()/sendmmsg(), N reports an\n"
 		"            error-queue recvmmsg(), 1 to %d (default: one at a time)\n"
-		"  -b        block in the receive (default: spin)\n",
+		"  -b        block in the receive (default: spin)\n"
+		"  -k KB     receive buffer (SO_RCVBUFFORCE; default: the system's)\n",
 		MAX_BATCH);
 }
 
@@ -197,15 +199,16 @@ int main(int argc, char **argv)
 	struct timeval tv = { .tv_usec = 100000 };
 	unsigned int ts_flags = 0;
 	struct counts n = { 0 };
-	int opt, fd, one = 1, zero = 0, batch = 1;
+	int opt, fd, one = 1, zero = 0, batch = 1, rcvbuf = 0;
 	bool block = false;
 
-	while ((opt = getopt(argc, argv, "bB:hp:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "bB:hk:p:t:")) != -1) {
 		switch (opt) {
 		case 'b': block = true; break;
 		case 'B': batch = (int)parse_num(optarg, 1, MAX_BATCH, opt); break;
 		case 'p': a.sin6_port = htons((uint16_t)parse_num(optarg, 1, 65535, opt)); break;
 		case 't': ts_flags = (unsigned int)parse_num(optarg, 0, 0xffff, opt); break;
+		case 'k': rcvbuf = (int)parse_num(optarg, 1, 1 << 20, opt) * 1024; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 1;
 		}
@@ -221,6 +224,7 @@ int main(int argc, char **argv)
 	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) ||
 	    setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof(one)) ||
 	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
+	    (rcvbuf && setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf))) ||
 	    (ts_flags && setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &ts_flags,
 				    sizeof(ts_flags))) ||
 	    bind(fd, (struct sockaddr *)&a, sizeof(a))) {
