@@ -204,16 +204,29 @@ step() {
 	return 1
 }
 
+# try NAME RATE: step, and a failed step once more (a moment of other
+# work on a shared machine fails a step the reflector holds); the second
+# one's verdict.
+try() {
+	local rc=0 again
+	for again in "" " (again)"; do
+		rc=0
+		step "$1" "$2" || rc=$?
+		say "fleet: round $ROUND $1 $2/s$again: loss ${LOSS}%, stamps missing ${MISSING}%, sent ${SENT_RATE}/s$([ $rc = 0 ] && echo ' ok')"
+		[ "$rc" != 0 ] || return 0
+	done
+	return "$rc"
+}
+
 # search NAME: the highest rate the row holds, into $HELD (and whether
 # the generator ran out first, in $GEN_LIMIT): up by 1.5x from START
-# until it fails, then three halvings of the gap (geometric).
+# until it fails (twice), then three halvings of the gap (geometric).
 search() {
 	local name=$1 lo=0 hi=0 rate=$START rc i
 	GEN_LIMIT=0
 	while [ "$rate" -le "$MAX" ]; do
 		rc=0
-		step "$name" "$rate" || rc=$?
-		say "fleet: round $ROUND $name $rate/s: loss ${LOSS}%, stamps missing ${MISSING}%, sent ${SENT_RATE}/s$([ $rc = 0 ] && echo ' ok')"
+		try "$name" "$rate" || rc=$?
 		if [ "$rc" = 0 ]; then
 			lo=$rate
 			rate=$((rate * 3 / 2))
@@ -227,8 +240,7 @@ search() {
 		for ((i = 0; i < 3; i++)); do
 			rate=$(awk -v a="$lo" -v b="$hi" 'BEGIN { printf "%d", sqrt(a * b) }')
 			rc=0
-			step "$name" "$rate" || rc=$?
-			say "fleet: round $ROUND $name $rate/s: loss ${LOSS}%, stamps missing ${MISSING}%, sent ${SENT_RATE}/s$([ $rc = 0 ] && echo ' ok')"
+			try "$name" "$rate" || rc=$?
 			if [ "$rc" = 0 ]; then lo=$rate; else hi=$rate; fi
 		done
 	fi
