@@ -16,6 +16,7 @@
 #                  (spinning)
 #   floor batch    the same, 32 datagrams a recvmmsg()/sendmmsg(), the
 #                  error queue 32 reports a recvmmsg() (spinning)
+#   floor block, floor batch block   the same two blocking in the receive
 #   rant spin      rant's reflector (the default: spinning)
 #   rant block     rant --block
 #   sockperf       sockperf server, rant's buffer (--buffer-size), fed
@@ -146,6 +147,9 @@ row() {
 define_rows() {
 	row "floor" rant "$PORT" "$FLOORSRV" -p "$PORT" -t "$FLAGS" -k "$RCVBUF_KB"
 	row "floor batch" rant "$PORT" "$FLOORSRV" -p "$PORT" -t "$FLAGS" -B 32 -k "$RCVBUF_KB"
+	row "floor block" rant "$PORT" "$FLOORSRV" -p "$PORT" -t "$FLAGS" -k "$RCVBUF_KB" -b
+	row "floor batch block" rant "$PORT" "$FLOORSRV" -p "$PORT" -t "$FLAGS" -B 32 \
+		-k "$RCVBUF_KB" -b
 	row "rant spin" rant "$PORT" "$RANT" -i "$VETH_B" -j "@JSON@"
 	row "rant block" rant "$PORT" "$RANT" -i "$VETH_B" --block -j "@JSON@"
 	if [ -n "$RANT_B" ]; then
@@ -318,7 +322,8 @@ report() {
 				if (g) print "the generator ran out first in a round" }' "$OUT/held.tsv")"
 	done
 	printf '\nratio of highest rates, taken in each round      median  lowest highest rounds\n'
-	for pair in "rant spin/floor batch" "rant spin/floor" "rant block/floor batch" \
+	for pair in "rant spin/floor batch" "rant spin/floor" "rant block/floor batch block" \
+		"rant block/floor block" "rant block/floor batch" "rant block/stamp-suite" \
 		"rant spin/sockperf" "rant block/sockperf" "rant stamp/stamp-suite" \
 		"rant spin/B: rant spin" "rant block/B: rant block"; do
 		a=${pair%%/*} b=${pair#*/}
