@@ -89,17 +89,24 @@ hold_idle() {
 __bound() {
 	ip netns exec "$NS_B" ss -Hlun "sport = :$1" 2>/dev/null | grep -q .
 }
+__free() { ! __bound "$1"; }
 
 # serve PORT CMD...: a reflector in NS_B on CPU_REFLECT (output in
 # $STEP.server); returns once PORT is bound. Its pid in $SRV.
 serve() {
 	local port=$1
 	shift
+	# the last step's reflector is gone (SIGKILL after 5 s at most)
+	if ! wait_until 10 __free "$port"; then
+		say "fleet: port $port still bound in $NS_B: $(ip netns exec "$NS_B" ss -Hlunp "sport = :$port")"
+		return 1
+	fi
 	ip netns exec "$NS_B" taskset -c "$CPU_REFLECT" "$@" >"$STEP.server" 2>&1 &
 	SRV=$!
 	defer kill -9 "$SRV"
 	if ! wait_until 10 __bound "$port"; then
 		say "fleet: $* did not bind port $port: $(tail -n 3 "$STEP.server")"
+		unserve
 		return 1
 	fi
 }
