@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # config.sh: tune a NIC, its IRQs and the CPUs for a rant latency test;
 # show what it would do (--dry-run), check it (--verify) and put every value
-# back (--revert). See config.sh --help and the README's config.sh section.
+# back (--revert). See config.sh --help and doc/config.md.
 #
 # config.sh keeps the command line, discovery and the STEPS table, which
 # names every step in run order. Each step is a function of that name in
@@ -47,7 +47,7 @@ source "$CONFIG_LIB_DIR/steps/ptp.sh"
 source "$CONFIG_LIB_DIR/steps/trace.sh"
 
 # The steps, in run order ("name|description"); --revert undoes them in
-# reverse. The usage text, --list-steps and the README's table follow it.
+# reverse. The usage text, --list-steps and doc/config.md's table follow it.
 # shellcheck disable=SC2034  # read by lib/config-lib.sh
 STEPS=(
 	"net_namespace|create ns_<iface>, move the interface into it (not when config.sh runs inside another network namespace: ip netns exec)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's pictures: real runs over a veth pair in two namespaces of
+# The pictures of doc/usage.md: real runs over a veth pair in two namespaces of
 # their own, drawn by tools/rant-plot into doc/. Runs as root after make;
 # about a minute. The runs' files stay in doc/runs/ (not committed).
 #   emit.json/.log    3 s back to back, -s, -t 50 -C       dist, time, parts

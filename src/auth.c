@@ -166,6 +166,21 @@ static int key_file_ok(int fd, const char *path, char *msg, size_t len)
 	return 0;
 }
 
+/*
+ * A passphrase written by an editor or echo ends in a newline that is not
+ * part of it; a key of random bytes may end in 0x0a by chance (one in 256
+ * from head -c 32 /dev/urandom), and there that byte is the key's, as
+ * other tools (STAMP's) read it. So the final newline goes only when the
+ * bytes before it are printable text.
+ */
+static bool key_is_text(const uint8_t *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (k[i] < 0x20 || k[i] > 0x7e)
+			return false;
+	return true;
+}
+
 /* Read the whole key into k (AUTH_KEY_MAX + 1 bytes); its length or -errno. */
 static ssize_t key_read(int fd, uint8_t *k, const char *path, char *msg, size_t len)
 {
@@ -191,7 +206,7 @@ static ssize_t key_read(int fd, uint8_t *k, const char *path, char *msg, size_t 
 			 path, AUTH_KEY_MAX, AUTH_KEY_MAX);
 		return -EFBIG;
 	}
-	if (have && k[have - 1] == '\n')
+	if (have && k[have - 1] == '\n' && key_is_text(k, have - 1))
 		have--;
 	return (ssize_t)have;
 }

@@ -19,7 +19,11 @@ static const char *stamp_name(const struct snap_breach_ctx *ctx, enum point p, c
 	bool local = ctx->emit ? (p == P_T1_WIRE || p == P_T4_WIRE) : true;
 	bool hw = local ? ctx->hw : ctx->peer_hw;
 
-	if (p == P_T1_WIRE || p == P_T2_WIRE || p == P_T3_WIRE || p == P_T4_WIRE)
+	if (!local && ctx->peer_w3 && p == P_T3_WIRE)
+		snprintf(buf, len, "%s%s", base[p], ctx->peer_w3);
+	else if (!local && ctx->peer_w && (p == P_T2_WIRE || p == P_T3_WIRE))
+		snprintf(buf, len, "%s%s", base[p], ctx->peer_w);
+	else if (p == P_T1_WIRE || p == P_T2_WIRE || p == P_T3_WIRE || p == P_T4_WIRE)
 		snprintf(buf, len, "%s_%s", base[p], hw ? "HW" : "KN");
 	else
 		snprintf(buf, len, "%s", base[p]);

@@ -33,7 +33,7 @@
  * Packets reach the thread a block at a time, at the latest CAP_BLOCK_MS
  * after the first: not in immediate mode, where the kernel wakes the
  * thread for every packet inside the send and receive paths it measures
- * (on veth, 1.5 us more per packet: README, --pcap).
+ * (on veth, 1.5 us more per packet: doc/usage.md, --pcap).
  */
 #define CAP_BLOCK_MS 100
 #define CAP_POLL_MS 50

@@ -142,6 +142,24 @@ struct clock_report {
 	const char *warn_fix[CLOCK_MAX_WARNINGS];
 };
 
+/*
+ * What the clocks read now, for the live metrics' gauges: safe from any
+ * thread while the loop and the sampler run (the sampler publishes each
+ * reading and the drift fitted through the readings so far in atomics;
+ * theta's median is its histogram read as the snapshot reads the
+ * metrics'). After clock_stop(), the values of clock_report().
+ */
+struct clock_live {
+	bool have_phc;			/* a PHC reading succeeded */
+	int64_t phc_offset_ns;		/* the last: PHC - system */
+	bool phc_drift_valid;
+	double phc_drift_ppb;		/* fitted through the readings so far */
+	uint64_t peer_samples;		/* emitter: thetas so far */
+	int64_t peer_offset_ns;		/* their median */
+};
+
+void clock_live(const struct clock *c, struct clock_live *out);
+
 /* The report at the end of the run (after clock_stop). */
 void clock_report(const struct clock *c, struct clock_report *out);
 

@@ -27,7 +27,6 @@
 /* Unmeasured pings (warm-up, the fetch after a breach) may wait for
  * their TX stamp after the pong: HW stamps can lag a fast pong. */
 #define UNMEASURED_TX_WAIT_NS (2 * NS_PER_MS)
-#define WARMUP_LIMIT_NS (10 * NS_PER_SEC)	/* no stamped pong by then: give up */
 #define PEER_GONE_NS (3 * NS_PER_SEC)		/* TCP: no connection this long: give up */
 
 static uint8_t rx_buf[RX_BUF_LEN];
@@ -167,9 +166,13 @@ void emit_take_pong(struct emitter *e, struct txrec *rec,
 	flags = h->flags | b.flags;	/* and those only the body tells */
 	r->peer_body = true;
 	r->peer_hw = flags & MSG_F_T2_HW;
+	stamppeer_take(&r->stamp_peer, &b.peer, h->seq, flags & MSG_F_FU);
 	clock_pong(r->clock, flags);
 	if (flags & MSG_F_T2)
 		rec->t2_wire = b.t2_wire;
+	/* no follow-up to come: rec's T3 before emit_measured() would await it */
+	if (b.flags & MSG_F_T3)
+		txrec_set_t3_wire(rec, b.t3_wire);
 	if (flags & MSG_F_SW) {
 		rec->t2_sw = b.t2_sw;
 		txrec_set_t3_sw(rec, b.t3_sw);
@@ -194,15 +197,15 @@ static void emit_set_flags(const struct emitter *e, bool measured)
 	msgfmt_put_ping(&r->fmt, tx_buf, &h);
 }
 
-/* The ping's TX stamp into rec, and its SCHED stamp (it came before the
- * SND stamp: it is in the stash) for the sender's queue. */
+/* The ping's TX stamp into rec, and its SCHED stamp (in the stash: it came
+ * first; not looked for under --no-queue-stamps) for the sender's queue. */
 void emit_tx_stamped(struct emitter *e, struct txrec *rec, uint32_t key,
 			    const struct ts_stamps *txs)
 {
 	struct ts_stamps sch;
 
 	rec->t1_wire = ts_wire(txs, e->r->sk.hw);
-	if (sk_tx_sched(&e->r->sk, key, 0, &sch) == 0)
+	if (!e->r->cfg->no_queue_stamps && sk_tx_sched(&e->r->sk, key, 0, &sch) == 0)
 		txrec_set_queue(rec, txs->kn_ns, sch.kn_ns);
 }
 
@@ -313,35 +316,35 @@ static int emit_warmup_failed(struct emitter *e)
 			 "their MAC is wrong: is the reflector's key another, or is it an older rant without --key?");
 	else if (!e->pongs && r->auth)
 		snprintf(r->failure, sizeof(r->failure),
-			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there with the same --key, its clock within --key-window of this one? (if not, it answers nothing and counts the pings)",
-			 c->addr, c->port, WARMUP_LIMIT_NS / NS_PER_SEC);
+			 "no pong from %s port %u in %g s of warm-up: is rant reflecting there with the same --key, its clock within --key-window of this one? (if not, it answers nothing and counts the pings)",
+			 c->addr, c->port, (double)c->warmup_timeout_ns / NS_PER_SEC);
 	else if (!e->pongs && r->tp->caps.stream && tcp_stats(&r->sk)->garbage)
 		snprintf(r->failure, sizeof(r->failure),
 			 "%s port %u accepts TCP but does not speak rant (%llu connections dropped): is another service on that port?",
 			 c->addr, c->port, (unsigned long long)tcp_stats(&r->sk)->garbage);
 	else if (!e->pongs)
 		snprintf(r->failure, sizeof(r->failure),
-			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there (rant -i IFACE on that host)?",
-			 c->addr, c->port, WARMUP_LIMIT_NS / NS_PER_SEC);
+			 "no pong from %s port %u in %g s of warm-up: is rant reflecting there (rant -i IFACE on that host)?",
+			 c->addr, c->port, (double)c->warmup_timeout_ns / NS_PER_SEC);
 	else
 		snprintf(r->failure, sizeof(r->failure),
-			 "pongs from %s arrive, but without %s for %lld s: is timestamping blocked on %s or on the reflector?",
+			 "pongs from %s arrive, but without %s for %g s (--warmup-timeout): is timestamping blocked on %s or on the reflector?",
 			 c->addr, r->peer_body ? "both sides' stamps" : "stamps",
-			 WARMUP_LIMIT_NS / NS_PER_SEC, c->iface);
+			 (double)c->warmup_timeout_ns / NS_PER_SEC, c->iface);
 	return -EIO;
 }
 
 /*
  * Unmeasured pings until -w of them have been answered and a pong came
  * with every stamp: 0, -EINTR on a signal, -EIO when no stamped pong
- * came back for WARMUP_LIMIT_NS (a long -w goes on while they come).
+ * came back for --warmup-timeout (a long -w goes on while they come).
  * Waits block: a spinner at SCHED_FIFO would starve the kernel worker
  * that enables RX timestamping.
  */
 static int emit_warmup(struct emitter *e)
 {
 	struct run *r = e->r;
-	int64_t give_up = monotonic_ns() + WARMUP_LIMIT_NS;
+	int64_t give_up = monotonic_ns() + r->cfg->warmup_timeout_ns;
 	uint32_t left = r->cfg->warmup;
 	struct txrec rec;
 
@@ -362,7 +365,7 @@ static int emit_warmup(struct emitter *e)
 			continue;
 		if (!left)
 			return 0;
-		give_up = monotonic_ns() + WARMUP_LIMIT_NS;
+		give_up = monotonic_ns() + r->cfg->warmup_timeout_ns;
 	}
 	return -EINTR;
 }
@@ -452,11 +455,15 @@ enum measure_next emit_lost(struct emitter *e, struct txrec *rec)
  * for each size of a sweep. */
 static void emit_say_measuring(const struct emitter *e)
 {
-	const struct run *r = e->r;
+	struct run *r = e->r;
 	FILE *f = r->text;
+	struct out o = { .t = f };
 
-	if (r->sweep_idx == 0)
+	if (r->sweep_idx == 0) {
+		stamppeer_print(&o, &r->stamp_peer);	/* --stamp: what the peer says */
+		stamppeer_warn(&r->warn, f, &r->stamp_peer, r->cfg->one_way);
 		fprintf(f, "measuring: warm-up done after %" PRIu64 " pings\n", r->cnt.warmup);
+	}
 	if (r->nsweep)
 		fprintf(f, "sweep: size %u of %u: %u bytes\n", r->sweep_idx + 1, r->nsweep, e->size);
 	fflush(f);

@@ -16,11 +16,24 @@
  *   msg_body.fu_*    the Follow-Up Telemetry TLV (MSG_F_FU in
  *                    msg_body.flags): the wire T3 of the reflector's
  *                    previous reply (a stateful reflector's)
+ *   msg_body.t3_wire the reply's own Timestamp (T3; MSG_F_T3 in
+ *                    msg_body.flags), from a reflector that sends no
+ *                    follow-up
  *
  * A STAMP reflector reports no SW stamps (T2_SW, T3_SW): pongs never
  * carry MSG_F_SW, so they stay unknown. The reply's own Timestamp is the
- * reflector's T3 before the packet left (a SW stamp): rant uses the wire
- * T3 of the follow-up instead, and leaves T3 unknown without one.
+ * best T3 its reflector had before the packet left (rant's: a SW stamp;
+ * a router's may be its NIC's, its Timestamp Information tells). Which
+ * T3 the emitter takes:
+ *   - the reflector understood Follow-Up Telemetry (a reflector of RFC
+ *     8972, rant's own): the wire T3 of the follow-up, which comes with
+ *     the next reply; the reply's own is not taken, so that it never
+ *     stands in for the follow-up (a stateless reflector zeroes the TLV:
+ *     T3 stays unknown);
+ *   - it did not (a reflector that knows no TLVs: TWAMP-Light, a router's
+ *     STAMP; TLVs returned with U; a ping too short for TLVs; TLVs failing
+ *     their HMAC): no follow-up will come, and the reply's own Timestamp
+ *     is this pong's T3 (MSG_F_T3).
  *
  * Sequence numbers of the follow-up: the TLV names the reflector's
  * previous reply by the reflector's sequence number; the sender's is
@@ -48,13 +61,16 @@
 struct stamp_priv {
 	const struct auth *key;		/* --key, NULL: open mode */
 	enum stamp_tsfmt fmt;		/* this side's timestamps */
-	uint16_t ee;			/* this side's Error Estimate */
+	uint16_t ee;			/* the system clock's Error Estimate */
+	uint16_t ee_hw;			/* the NIC clock's, while its check passes */
 	enum stamp_sync sync;		/* the system clock's source */
 	bool stateful;			/* reflector: own sequence numbers */
 	uint16_t ssid;			/* emitter: --ssid, 0: random */
 	uint16_t session;		/* emitter: the SSID put_ping wrote */
 	unsigned int want;		/* emitter: STAMP_WANT_* of the ping */
 	uint32_t len;			/* emitter: the ping's length */
+	int64_t phc_bound_ns;		/* --max-clock-offset */
+	int64_t ee_due_ns;		/* when to read the clock's state again */
 };
 
 _Static_assert(sizeof(struct stamp_priv) <= MSGFMT_PRIV_LEN, "fits struct msgfmt_ctx");
@@ -75,20 +91,33 @@ static size_t off_t1(bool mac)
 	return mac ? 16 : 4;
 }
 
+/* How often the clock's state is read again (a reflector runs for days,
+ * and a clock gains or loses its synchronization). */
+#define EE_EVERY_NS NS_PER_SEC
+
 /*
- * The Error Estimate, honestly (RFC 4656 §4.1.2): S only when the kernel
- * says the system clock is synchronized, and then its maximum error;
- * otherwise the error is unknown, which stamp_ee_make() states as the
- * largest.
+ * The Error Estimates, honestly (stamp_ee_clock()): from what adjtimex
+ * says of the system clock now, for stamps of the system clock and for a
+ * NIC's (whose clock may be --max-clock-offset from it while the checks
+ * of clock.c pass; a pong whose PHC fails them says so, put_pong()).
+ * Read at set-up and then once a second from the loop, at a packet: one
+ * system call that reads, nothing more.
  */
-static void stamp_clock(struct stamp_priv *p)
+static void stamp_clock(struct stamp_priv *p, int64_t now_ns)
 {
 	struct timex tx = { 0 };
 	int state = adjtimex(&tx);
-	bool synced = state >= 0 && state != TIME_ERROR && !(tx.status & STA_UNSYNC);
 
-	p->ee = stamp_ee_make(synced, p->fmt, synced ? (int64_t)tx.maxerror * 1000 : -1);
-	p->sync = synced ? STAMP_SYNC_NTP : STAMP_SYNC_LOCAL;
+	p->ee = stamp_ee_clock(state, tx.status, tx.maxerror, 0, p->fmt);
+	p->ee_hw = stamp_ee_clock(state, tx.status, tx.maxerror, p->phc_bound_ns, p->fmt);
+	p->sync = stamp_ee_synced(p->ee) ? STAMP_SYNC_NTP : STAMP_SYNC_LOCAL;
+	p->ee_due_ns = now_ns + EE_EVERY_NS;
+}
+
+static inline void stamp_clock_due(struct stamp_priv *p, int64_t now_ns)
+{
+	if (now_ns >= p->ee_due_ns || now_ns < p->ee_due_ns - EE_EVERY_NS)
+		stamp_clock(p, now_ns);
 }
 
 static int stamp_init(struct msgfmt_ctx *ctx, const struct msgfmt_side *side, char *err,
@@ -105,7 +134,8 @@ static int stamp_init(struct msgfmt_ctx *ctx, const struct msgfmt_side *side, ch
 	p->fmt = side->stamp_ptp ? STAMP_PTP : STAMP_NTP;
 	p->stateful = side->stamp_stateful;
 	p->ssid = side->stamp_ssid;
-	stamp_clock(p);
+	p->phc_bound_ns = side->stamp_phc_bound_ns;
+	stamp_clock(p, realtime_ns());
 	return 0;
 }
 
@@ -153,7 +183,10 @@ static void stamp_put_ping(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 
 static void stamp_set_seq(struct msgfmt_ctx *ctx, void *buf, uint64_t seq, int64_t t1_sw)
 {
-	stamp_write(priv(ctx), buf, seq, t1_sw);
+	struct stamp_priv *p = priv_rw(ctx);
+
+	stamp_clock_due(p, t1_sw);
+	stamp_write(p, buf, seq, t1_sw);
 }
 
 /* T1 of a request by its own Error Estimate's Z bit. */
@@ -233,6 +266,21 @@ static enum stamp_method method_of(uint16_t flags, uint16_t hw)
 }
 
 /*
+ * The Error Estimate of a reply whose T2 is a stamp of the kind flags
+ * say: a NIC's (MSG_F_T2_HW) adds the PHC's bound to the system clock's
+ * error, and a PHC that failed its last check (MSG_F_CLOCK_BAD) makes
+ * the error unknown. T3 is the system clock's, never better.
+ */
+static uint16_t stamp_reply_ee(const struct stamp_priv *p, uint16_t flags)
+{
+	if (!(flags & MSG_F_T2_HW))
+		return p->ee;
+	if (flags & MSG_F_CLOCK_BAD)
+		return stamp_ee_clock(-1, 0, 0, 0, p->fmt);
+	return p->ee_hw;
+}
+
+/*
  * The reply, in place: T2 the ping's wire stamp, T3 the best there is now
  * (the SW stamp the loop took, else the clock read here), and a stateful
  * reflector's follow-up, its seq turned into the reflector's numbering.
@@ -240,10 +288,10 @@ static enum stamp_method method_of(uint16_t flags, uint16_t hw)
 static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_hdr *ping,
 			   uint16_t flags, const struct msg_body *b)
 {
-	const struct stamp_priv *p = priv(ctx);
-	const struct stamp_reflector rf = {
-		.key = p->key, .ee = p->ee, .stateful = p->stateful,
-		.sync_hw = p->sync, .sync_sw = p->sync,
+	struct stamp_priv *p = priv_rw(ctx);
+	int64_t t3 = flags & MSG_F_SW && b->t3_sw != TS_NONE ? b->t3_sw : realtime_ns();
+	struct stamp_reflector rf = {
+		.key = p->key, .stateful = p->stateful, .sync_hw = p->sync, .sync_sw = p->sync,
 	};
 	struct stamp_followup fu = {
 		.seq = (uint32_t)(b->fu_seq - ping->seq + b->pong_no),
@@ -252,7 +300,7 @@ static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 	};
 	struct stamp_reflect_in in = {
 		.t2_ns = flags & MSG_F_T2 ? b->t2_wire : TS_NONE,
-		.t3_ns = flags & MSG_F_SW && b->t3_sw != TS_NONE ? b->t3_sw : realtime_ns(),
+		.t3_ns = t3,
 		.t2_method = flags & MSG_F_T2 ? method_of(flags, MSG_F_T2_HW) : STAMP_METHOD_NONE,
 		.t3_method = STAMP_METHOD_SW,
 		.ttl = b->ttl,
@@ -261,10 +309,33 @@ static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 	};
 	struct stamp_reflect_out out;
 
+	stamp_clock_due(p, t3);
+	rf.ee = stamp_reply_ee(p, flags);
 	/* parse() and the loop's MAC check passed, and the reply is as long
 	 * as the request: stamp_reflect() answers (with M or I flags on
 	 * TLVs it cannot use). */
 	(void)stamp_reflect(&rf, &in, buf, ping->len, buf, ping->len, &out);
+}
+
+/* What the reply says of its reflector (struct msg_peer). */
+static void stamp_peer_fill(const struct stamp_reply *rep, struct msg_peer *pe)
+{
+	pe->have = true;
+	pe->ee = rep->ee;
+	pe->ssid = rep->ssid;
+	pe->ttl = rep->ttl;
+	pe->tlv_seen = rep->tlv_seen;
+	pe->tlv_understood = rep->tlv_understood;
+	pe->tlv_unknown = rep->tlv_unknown;
+	pe->tlv_malformed = rep->tlv_malformed;
+	pe->tlv_integrity = rep->tlv_integrity;
+	pe->have_tsinfo = rep->has_tsinfo;
+	if (rep->has_tsinfo) {
+		pe->tsinfo[0] = rep->sync_in;
+		pe->tsinfo[1] = rep->method_in;
+		pe->tsinfo[2] = rep->sync_out;
+		pe->tsinfo[3] = rep->method_out;
+	}
 }
 
 static int stamp_parse_body(const struct msgfmt_ctx *ctx, const void *buf,
@@ -277,14 +348,19 @@ static int stamp_parse_body(const struct msgfmt_ctx *ctx, const void *buf,
 	memset(b, 0, sizeof(*b));
 	b->t2_wire = rep.t2_ns;
 	b->t2_sw = b->t3_sw = TS_NONE;
-	b->fu_t3_wire = TS_NONE;
+	b->fu_t3_wire = b->t3_wire = TS_NONE;
 	if (rep.has_tsinfo && rep.method_in == STAMP_METHOD_HW)
 		b->flags |= MSG_F_T2_HW;
+	stamp_peer_fill(&rep, &b->peer);
 	if (rep.has_followup && rep.fu_t3_ns != TS_NONE) {
 		b->fu_seq = (uint32_t)(rep.sender_seq - (rep.seq - rep.fu_seq));
 		b->fu_seq += SEQ_BIAS;
 		b->fu_t3_wire = rep.fu_t3_ns;
 		b->flags |= MSG_F_FU | (rep.fu_method == STAMP_METHOD_HW ? MSG_F_FU_HW : 0);
+	}
+	if (!(rep.tlv_understood & STAMP_TLV_BIT(STAMP_TLV_FOLLOWUP)) && rep.t3_ns != TS_NONE) {
+		b->t3_wire = rep.t3_ns;
+		b->flags |= MSG_F_T3;
 	}
 	return 0;
 }

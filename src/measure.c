@@ -32,8 +32,10 @@ const struct txlog_fmt *measure_log_format(const struct run *r,
 		.hw = r->sk.hw,
 		.peer = emit && r->peer_body,
 		.peer_hw = r->peer_hw,
+		.peer_w = r->cfg->stamp ? stamppeer_suffix(&r->stamp_peer) : NULL,
+		.peer_w3 = r->cfg->stamp ? stamppeer_suffix_t3(&r->stamp_peer) : NULL,
 		.ack = emit && r->tp->caps.ack_stamps,
-		.sched = true,
+		.sched = !r->cfg->no_queue_stamps,
 		.lost = emit,
 	};
 	return f;

@@ -98,9 +98,10 @@ bool metric_in_run(const struct rant_cfg *c, enum metric_id m)
 		return c->tcp && c->mode == MODE_EMIT;
 	if (m == M_OWD_FWD || m == M_OWD_BACK)	/* --one-way needs pongs with a body */
 		return c->one_way && c->mode == MODE_EMIT && carry_body(c);
-	/* Each side's own queue (the reflector's is not carried in pongs). */
+	/* Each side's own queue (the reflector's is not carried in pongs),
+	 * from the SCHED stamp, unless --no-queue-stamps. */
 	if (m == M_EMIT_QUEUE || m == M_REFLECT_QUEUE)
-		return (m == M_EMIT_QUEUE) == (c->mode == MODE_EMIT);
+		return !c->no_queue_stamps && (m == M_EMIT_QUEUE) == (c->mode == MODE_EMIT);
 	if (c->mode == MODE_REFLECT)
 		return m == M_RESPONSE || m == M_REFLECT_RX ||
 		       m == M_REFLECT_PROC || m == M_REFLECT_TX;

@@ -68,6 +68,10 @@ enum msg_type {
 				 * more than its --max-clock-offset (clock.h) */
 #define MSG_F_REFUSED	0x4000	/* no session for this ping (the reflector's table
 				 * is full for its address): no stamps, not measured */
+#define MSG_F_T3	0x8000	/* t3_wire: this pong's own T3 is its reflector's
+				 * only one (it sends no follow-up; stamp: the
+				 * reply's Timestamp, Follow-Up Telemetry not
+				 * understood) */
 
 /* A message's header, decoded. */
 struct msg_hdr {
@@ -79,6 +83,29 @@ struct msg_hdr {
 	int64_t t1_sw;		/* ns, echoed back by the reflector */
 };
 
+/*
+ * What a reflector says of itself in a pong, where its format carries it
+ * (stamp: the reply's Error Estimate, SSID, TTL field and TLV flags;
+ * fmtstamp.c). Compared whole from pong to pong: parse_body() zeroes it
+ * before it fills it.
+ */
+struct msg_peer {
+	bool have;		/* the format carries this: the fields below hold data */
+	bool tlv_integrity;	/* the reply's TLVs failed their HMAC (I) */
+	bool have_tsinfo;	/* Timestamp Information understood */
+	bool spare0;
+	uint8_t ttl;		/* the TTL the ping had on arrival, as reported */
+	uint8_t tsinfo[4];	/* sync source and method of T2, then of T3 */
+	uint8_t spare[3];	/* zero, with spare0: no padding, so that
+				 * memcmp compares */
+	uint16_t ee;		/* its Error Estimate (RFC 4656 §4.1.2) */
+	uint16_t ssid;		/* as returned: 0, a reflector without RFC 8972 */
+	/* TLVs, as STAMP_TLV_BIT() masks */
+	uint32_t tlv_seen, tlv_understood, tlv_unknown, tlv_malformed;
+};
+
+_Static_assert(sizeof(struct msg_peer) == 32, "struct msg_peer has no padding");
+
 /* The reflector's part of a pong. */
 struct msg_body {
 	int64_t t2_wire;	/* ns */
@@ -86,11 +113,13 @@ struct msg_body {
 	int64_t t3_sw;		/* ns: the best T3 there is when the pong leaves */
 	uint64_t fu_seq;	/* follow-up: the seq of an earlier pong ... */
 	int64_t fu_t3_wire;	/* ... and its T3 wire stamp, ns */
+	int64_t t3_wire;	/* MSG_F_T3: this pong's T3 as it carried it, ns */
 	/* Pong flags only the body can tell (stamp: its TLVs, which the
 	 * header's parse, reading a capture's parse_len bytes, cannot
 	 * reach): parse_body() sets them, the emitter adds them to the
 	 * header's. */
 	uint16_t flags;
+	struct msg_peer peer;	/* emitter: what the reflector says of itself */
 	/* Reflector-side facts a format may carry (stamp), not parsed back: */
 	uint64_t pong_no;	/* the session's pongs before this one */
 	uint8_t ttl;		/* the ping's IPv4 TTL or IPv6 Hop Limit, 0: unknown */
@@ -149,6 +178,9 @@ struct msgfmt_side {
 	/* --stamp's settings (the other formats ignore them) */
 	bool stamp_ptp;		/* --stamp-ts ptp: PTPv2 timestamps (else NTP) */
 	bool stamp_stateful;	/* --stamp-stateful: the reflector's own sequence numbers */
+	int64_t stamp_phc_bound_ns;	/* --max-clock-offset: how far the PHC may
+					 * be from the system clock while the
+					 * clock checks pass (clock.h) */
 	uint16_t stamp_ssid;	/* --ssid, 0: a random one */
 };
 

@@ -33,6 +33,7 @@
 #define END_WAIT_NS NS_PER_SEC	/* at the end: the last pongs' stamps */
 #define TX_CONN_WAIT_NS (2 * NS_PER_MS)	/* TCP reflector: a pong's stamp, at most */
 #define RF_MEASURED 1u		/* txpend_entry flags: a measured ping's pong */
+#define CAME_REFRESH 64		/* pings between two readings of the clocks' offset */
 
 static uint8_t rx_buf[RX_BUF_LEN];
 
@@ -47,15 +48,45 @@ struct reflector {
 	bool stamped;		/* an RX stamp has arrived: spinning is safe */
 	bool want_sw;		/* a session asked for SW stamps: take T2_SW */
 	int64_t prev_t2, prev_t3;	/* wire stamps of the last measured ping */
+	int64_t real_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
+	unsigned int came_n;	/* pings since real_off was read, CAME_REFRESH: stale */
 };
 
 /* Nothing received (a blocking receive waited SK_REFLECT_WAKE_NS): 0 when
- * -d is up. Spinning, the clock is read every 1024 empty receives. */
-static int reflect_idle(bool blocked, int64_t end, unsigned int *spins)
+ * -d is up. Spinning, the clock is read every 1024 empty receives. The
+ * clocks' offset is read again at the next ping. */
+static int reflect_idle(struct reflector *f, bool blocked, int64_t end, unsigned int *spins)
 {
+	f->came_n = CAME_REFRESH;
 	if (!blocked && (++*spins & 1023))
 		return 1;
 	return !measure_time_up(end);
+}
+
+/*
+ * When the ping came, CLOCK_MONOTONIC ns (sessions' windows, the TX stamp
+ * cap, -I's intervals), without a clock read per ping: its RX stamp (or
+ * T2_SW) is in the system clock's time, and the two clocks differ by an
+ * offset that only a step of the system clock moves. That offset is read
+ * at the first ping after an idle spell and every CAME_REFRESH pings, so
+ * a step mistimes CAME_REFRESH pings at most. Without either stamp, the
+ * clock is read.
+ */
+static int64_t reflect_came(struct reflector *f, const struct sk_msg *m)
+{
+	int64_t real = m->rx.kn_ns != TS_NONE ? m->rx.kn_ns : m->sw_ns;
+	int64_t mono;
+
+	if (real != TS_NONE && f->came_n < CAME_REFRESH) {
+		f->came_n++;
+		return real - f->real_off;
+	}
+	mono = monotonic_ns();
+	if (real != TS_NONE) {
+		f->real_off = realtime_ns() - mono;
+		f->came_n = 1;
+	}
+	return mono;
 }
 
 /* The oldest follow-up queued for s into b (flags: whether one is). */
@@ -280,11 +311,11 @@ static int reflect_done(void *ctx, struct txpend_entry *e, enum txpend_end why)
 }
 
 /* The stamps queued now to their pongs, and the pongs whose turn came
- * retired: non-zero when the run stops. */
-static int reflect_harvest(struct run *r, struct reflector *f)
+ * retired (at now, CLOCK_MONOTONIC): non-zero when the run stops. */
+static int reflect_harvest(struct run *r, struct reflector *f, int64_t now)
 {
 	txpend_harvest(f->pend, &r->sk, reflect_stamped, f);
-	return txpend_retire(f->pend, monotonic_ns(), reflect_done, f);
+	return txpend_retire(f->pend, now, reflect_done, f);
 }
 
 /*
@@ -304,7 +335,7 @@ static int reflect_conn_stamp(struct reflector *f, struct sk *via, struct sessio
 	e.stamped = sk_tx_stamp(via, key, TX_CONN_WAIT_NS, &e.snd) == 0;
 	if (e.stamped) {
 		/* The pong's SCHED stamp came before its SND stamp. */
-		if (sk_tx_sched(via, key, 0, &sch) == 0)
+		if (!f->r->cfg->no_queue_stamps && sk_tx_sched(via, key, 0, &sch) == 0)
 			e.sched_kn = sch.kn_ns;
 		reflect_stamped(f, &e);
 	}
@@ -437,7 +468,7 @@ static enum measure_next reflect_sent(struct run *r, struct reflector *f, struct
  * measured if asked. */
 static enum measure_next reflect_one(struct run *r, struct reflector *f, struct sk_msg *m)
 {
-	int64_t now = monotonic_ns();
+	int64_t now = reflect_came(f, m);
 	struct session *s;
 	struct msg_hdr h;
 	struct answer a;
@@ -445,7 +476,7 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f, struct 
 	bool sent;
 
 	/* Stamps that came since the last ping: the freshest follow-up. */
-	if (txpend_waiting(f->pend) && reflect_harvest(r, f))
+	if (txpend_waiting(f->pend) && reflect_harvest(r, f, now))
 		return MEASURE_STOP;
 	s = reflect_admit(r, m, rx_buf, now, &h);
 	if (!s)
@@ -455,7 +486,7 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f, struct 
 	if (reflect_sent(r, f, &a, sent, key, m->via) != MEASURE_GO_ON)
 		return MEASURE_STOP;
 	/* a TCP connection's pong was retired at once (reflect_conn_stamp) */
-	return !m->via && reflect_harvest(r, f) ? MEASURE_STOP : MEASURE_GO_ON;
+	return !m->via && reflect_harvest(r, f, now) ? MEASURE_STOP : MEASURE_GO_ON;
 }
 
 /*
@@ -488,6 +519,7 @@ static void reflect_refind(struct run *r, struct answer *a, unsigned int n)
 static enum measure_next reflect_flush(struct run *r, struct reflector *f, struct skbatch *b,
 				       struct answer *a, unsigned int q, uint64_t evicted)
 {
+	int64_t now = a[0].came;
 	uint64_t key[SKBATCH_MAX];
 
 	if (sessions_evicted(r->sessions) != evicted)
@@ -497,7 +529,7 @@ static enum measure_next reflect_flush(struct run *r, struct reflector *f, struc
 		if (reflect_sent(r, f, &a[i], key[i] != SKBATCH_UNSENT, (uint32_t)key[i],
 				 NULL) != MEASURE_GO_ON)
 			return MEASURE_STOP;
-	return reflect_harvest(r, f) ? MEASURE_STOP : MEASURE_GO_ON;
+	return reflect_harvest(r, f, now) ? MEASURE_STOP : MEASURE_GO_ON;
 }
 
 /* Whether session s has a pong among a[0..q). */
@@ -522,11 +554,11 @@ static enum measure_next reflect_batch(struct run *r, struct reflector *f, struc
 				       unsigned int n)
 {
 	struct answer a[SKBATCH_MAX];
-	int64_t now = monotonic_ns();
+	int64_t now = reflect_came(f, skbatch_msg(b, 0));
 	uint64_t evicted = sessions_evicted(r->sessions);
 	unsigned int q = 0;
 
-	if (txpend_waiting(f->pend) && reflect_harvest(r, f))
+	if (txpend_waiting(f->pend) && reflect_harvest(r, f, now))
 		return MEASURE_STOP;
 	for (unsigned int i = 0; i < n; i++) {
 		struct sk_msg *m = skbatch_msg(b, i);
@@ -559,7 +591,7 @@ static void reflect_finish(struct run *r, struct reflector *f)
 	int64_t until = monotonic_ns() + END_WAIT_NS;
 
 	while (!f->stopped && txpend_waiting(f->pend) && monotonic_ns() < until) {
-		if (reflect_harvest(r, f))
+		if (reflect_harvest(r, f, monotonic_ns()))
 			break;
 		if (txpend_waiting(f->pend))
 			sk_poll(&r->sk, until);
@@ -585,7 +617,7 @@ static int reflect_recv(struct run *r, struct reflector *f, struct skbatch *b,
 int reflect_run(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
-	struct reflector f = { .r = r, .pend_fd = r->sk.fd };
+	struct reflector f = { .r = r, .pend_fd = r->sk.fd, .came_n = CAME_REFRESH };
 	int64_t end = c->duration_ns ? monotonic_ns() + c->duration_ns : 0;
 	struct skbatch *b = NULL;
 	unsigned int spins = 0;
@@ -620,9 +652,9 @@ int reflect_run(struct run *r)
 			r->cnt.not_allowed++;	/* TCP: from outside --allow, closed */
 		if (ret) {
 			/* Nothing to answer: the pongs' stamps, however late. */
-			if (txpend_len(f.pend) && reflect_harvest(r, &f))
+			if (txpend_len(f.pend) && reflect_harvest(r, &f, monotonic_ns()))
 				break;
-			if (!reflect_idle(block, end, &spins)) {
+			if (!reflect_idle(&f, block, end, &spins)) {
 				r->stop_reason = "duration";
 				break;
 			}

@@ -2,7 +2,7 @@
 /*
  * Run set-up and teardown: everything that may fail or allocate happens
  * here, before the first packet (the hot-path rule: no allocation or
- * I/O inside the loops; README.md, "Hot path").
+ * I/O inside the loops; doc/performance.md, "Hot path").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -375,6 +375,7 @@ static int open_format(struct run *r)
 		.emit = c->mode == MODE_EMIT, .mac = c->key_path != NULL, .iface = c->iface,
 		.key = r->auth, .stamp_ptp = c->stamp && !strcmp(c->stamp_ts, "ptp"),
 		.stamp_stateful = c->stamp_stateful, .stamp_ssid = (uint16_t)c->ssid,
+		.stamp_phc_bound_ns = c->max_clock_offset_ns,
 	};
 	const struct msgfmt *f = msgfmt_find(opts_format(c));
 	char err[512];

@@ -23,6 +23,7 @@
 #include "outputs.h"
 #include "record.h"
 #include "sock.h"
+#include "stamppeer.h"
 #include "transport.h"
 #include "txlog.h"
 #include "warn.h"
@@ -51,6 +52,7 @@ struct run {
 	struct counts cnt;
 	bool peer_body;			/* emitter: pongs carried a body */
 	bool peer_hw;			/* emitter: reflector's stamps are HW */
+	struct stamppeer stamp_peer;	/* emitter, --stamp: what the reflector says */
 	const char *stop_reason;	/* why the loop ended, for the report */
 	char failure[256];		/* why nothing was measured (exit 2) */
 	int trace_err;			/* -errno of the marker/freeze at a breach */

@@ -92,8 +92,18 @@ int skbatch_recv(struct sk *s, struct skbatch *b, bool sw, bool block)
 	if (n == 0)
 		return -EAGAIN;
 	sw_ns = sw ? realtime_ns() : TS_NONE;
-	for (int i = 0; i < n; i++)
-		sk_msg_take(s, &b->mm[i].msg_hdr, (ssize_t)b->mm[i].msg_len, sw_ns, &b->m[i]);
+	for (int i = 0; i < n; i++) {
+		const struct msghdr *h = &b->mm[i].msg_hdr;
+		struct sk_msg *m = &b->m[i];
+
+		m->sw_ns = sw_ns;
+		m->len = (ssize_t)b->mm[i].msg_len;
+		m->src_len = h->msg_namelen;
+		m->via = NULL;
+		if (h->msg_flags & MSG_TRUNC)
+			m->len = -1;	/* larger than any valid datagram */
+		sk_rx_cmsg(s, h, m);
+	}
 	b->out_n = 0;
 	return n;
 }

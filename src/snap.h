@@ -22,7 +22,9 @@
  * (the reporter thread grows the array), the capture result, the log's
  * counts, the clock report (the sampler's readings), the warnings and the
  * diagnosis.
- * A live snapshot has them absent (have_* false, n* 0).
+ * A live snapshot has them absent (have_* false, n* 0), but for two
+ * read with care: the sessions (sessions_snapshot_live: a consistent
+ * table or none) and what the clocks read now (clock_live).
  */
 #ifndef RANT_SNAP_H
 #define RANT_SNAP_H
@@ -42,6 +44,7 @@
 #include "record.h"
 #include "series.h"
 #include "session.h"
+#include "stamppeer.h"
 #include "sweep.h"
 #include "transport.h"
 #include "warn.h"
@@ -88,6 +91,8 @@ struct snap_size {
 struct snap_breach_ctx {
 	bool emit;
 	bool hw, peer_hw;		/* this side's wire stamps, the reflector's */
+	const char *peer_w;		/* the reflector's suffix, or NULL (txlog.h) */
+	const char *peer_w3;		/* its T3's, or NULL: peer_w's */
 	int64_t threshold_ns;
 	uint32_t size;
 };
@@ -110,6 +115,7 @@ struct snap {
 	bool emit;
 	bool hw;			/* this side's wire stamps are the NIC's */
 	const char *hw_note;		/* why not */
+	unsigned int ts_flags;		/* SO_TIMESTAMPING asked for (sk_ts_flags) */
 	bool peer_body, peer_hw;	/* emitter: pongs carried the reflector's
 					 * stamps; they are the NIC's */
 	uint32_t session;
@@ -124,6 +130,8 @@ struct snap {
 	/* the metrics in metric_defs order, those with a row in the summary */
 	enum metric_id primary;
 	bool shown[M_COUNT];
+	bool unknown[M_COUNT];		/* in the run, but not one sample: the
+					 * stamps it needs never came */
 	struct snap_stats metric[M_COUNT];
 	bool have_rtt_intended;
 	struct snap_stats rtt_intended;
@@ -155,7 +163,11 @@ struct snap {
 	const struct warnings *warn;	/* printed at set-up (warn.h); NULL live */
 	bool have_clock;
 	struct clock_report clock;
+	/* live and final: the clocks now (the final's as clock_report's) */
+	bool have_clock_live;
+	struct clock_live clock_live;
 	struct hwts hwts;
+	struct stamppeer stamp_peer;	/* --stamp, emitter: what the reflector said */
 };
 
 struct run;

@@ -62,6 +62,7 @@ static int fill_metrics(struct snap *s, const struct run *r)
 		const struct metric_def *d = &metric_defs[m];
 
 		s->shown[m] = metric_shown(r, m);
+		s->unknown[m] = r->hist[m] && !s->shown[m];
 		if (s->shown[m])
 			ret = snap_stats_fill(&s->metric[m], r->hist[m], d->name, d->label,
 					      cr ? clock_metric_untrusted(cr, d) : NULL);
@@ -167,6 +168,8 @@ void snap_breach_take(const struct run *r, const struct breach *b,
 {
 	*ctx = (struct snap_breach_ctx){
 		.emit = r->cfg->mode == MODE_EMIT, .hw = r->sk.hw, .peer_hw = r->peer_hw,
+		.peer_w = r->cfg->stamp ? stamppeer_suffix(&r->stamp_peer) : NULL,
+		.peer_w3 = r->cfg->stamp ? stamppeer_suffix_t3(&r->stamp_peer) : NULL,
 		.threshold_ns = r->cfg->threshold_ns, .size = r->cfg->size,
 	};
 	if (!b)
@@ -209,6 +212,7 @@ static int fill_final(struct snap *s, struct run *r)
 		s->have_clock = true;
 	}
 	s->hwts = r->sk.hwts;
+	s->stamp_peer = r->stamp_peer;	/* the loop writes it */
 	fill_diagnosis(s, r);
 	s->have_capture = r->capture && capture_result(r->capture);
 	if (s->have_capture)
@@ -237,6 +241,7 @@ struct snap *snap_build(struct run *r, enum snap_kind kind)
 	s->emit = r->cfg->mode == MODE_EMIT;
 	s->hw = r->sk.hw;
 	s->hw_note = r->sk.hw_note;
+	s->ts_flags = sk_ts_flags(&r->sk, r->cfg);
 	s->peer_body = r->peer_body;
 	s->peer_hw = r->peer_hw;
 	s->session = r->session;
@@ -244,6 +249,12 @@ struct snap *snap_build(struct run *r, enum snap_kind kind)
 	s->end_ns = realtime_ns();
 	if (kind == SNAP_FINAL)
 		ret = fill_final(s, r);
+	else if (r->sessions)	/* none this time when the loop kept changing them */
+		s->have_sessions = !sessions_snapshot_live(r->sessions, &s->sessions);
+	if (r->clock) {
+		clock_live(r->clock, &s->clock_live);
+		s->have_clock_live = true;
+	}
 	s->cnt = r->cnt;
 	if (r->cfg->tcp)
 		s->tcp = *tcp_stats(&r->sk);

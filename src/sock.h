@@ -74,6 +74,13 @@ struct sk_msg {
 int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len);
 
 /*
+ * The SO_TIMESTAMPING flags the run asks for on its sockets (ts.h's
+ * ts_flags(), with the ACK stamp on a TCP emitter's connection): the
+ * stamp layers its start-up line and JSON name. Known once s->hw is.
+ */
+unsigned int sk_ts_flags(const struct sk *s, const struct rant_cfg *cfg);
+
+/*
  * On the transport's open socket s->fd: bind it to the interface, set
  * the busy-poll options, turn on timestamping (deciding s->hw) and the
  * receive timeout. 0, or -errno with one line in err.
@@ -112,12 +119,12 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	    bool block);
 
 /*
- * A datagram of n bytes that msg brought (msg_name at m->src): its
- * length, source, stamps (sw_ns: the SW stamp taken, or TS_NONE), drop
- * count and TTL into m, as sk_recv() gives them.
+ * A received datagram's control data into m (its stamps, its TTL when
+ * s->want_ttl) and s (the receive queue's drop count), in one walk:
+ * what sk_recv() does after recvmsg(), for a caller that received
+ * otherwise (a batch).
  */
-void sk_msg_take(struct sk *s, const struct msghdr *msg, ssize_t n, int64_t sw_ns,
-		 struct sk_msg *m);
+void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m);
 
 /*
  * The kernel's SO_RXQ_OVFL count as seen now (a u32 that wraps): adds the

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <openssl/crypto.h>
 #include <string.h>
+#include <sys/timex.h>
 
 #include "auth.h"
 #include "stamp.h"
@@ -111,6 +112,19 @@ int64_t stamp_ee_err_ns(uint16_t ee)
 		return -1;
 	v = (((unsigned __int128)mult * NS_PER_SEC << scale) + (ERA - 1)) >> 32;
 	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
+uint16_t stamp_ee_clock(int state, int status, long maxerror_us, int64_t extra_ns,
+			enum stamp_tsfmt fmt)
+{
+	bool synced = state >= 0 && state != TIME_ERROR && !(status & STA_UNSYNC) &&
+		      maxerror_us >= 0 && extra_ns >= 0;
+	int64_t err;
+
+	if (!synced || __builtin_mul_overflow((int64_t)maxerror_us, NS_PER_US, &err) ||
+	    __builtin_add_overflow(err, extra_ns, &err))
+		return stamp_ee_make(false, fmt, -1);
+	return stamp_ee_make(true, fmt, err);
 }
 
 /* Whole seconds and the ns within, rounding down. */

@@ -200,6 +200,20 @@ uint16_t stamp_ee_make(bool synced, enum stamp_tsfmt fmt, int64_t err_ns);
  * is larger); -1 for a zero Multiplier (invalid: the error is unknown). */
 int64_t stamp_ee_err_ns(uint16_t ee);
 
+/*
+ * The Error Estimate of a clock as adjtimex(2) reports it (state: its
+ * return value; status, maxerror_us: struct timex's), honestly: S only
+ * when the kernel says the clock is synchronized (state not TIME_ERROR,
+ * STA_UNSYNC clear), and then the error is maxerror, the kernel's bound
+ * (not esterror, the expected error: an estimate must not understate
+ * it), plus extra_ns (a NIC clock's stamps: how far the PHC may be from
+ * the system clock while the clock checks pass). Unsynchronized, or
+ * extra_ns negative (the PHC failed its check), the error is unknown:
+ * no S, the largest estimate.
+ */
+uint16_t stamp_ee_clock(int state, int status, long maxerror_us, int64_t extra_ns,
+			enum stamp_tsfmt fmt);
+
 static inline bool stamp_ee_synced(uint16_t ee)
 {
 	return ee & STAMP_EE_S;

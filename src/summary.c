@@ -2,6 +2,7 @@
 /* The summary, from the snapshot (summary.h). */
 #include <arpa/inet.h>
 #include <inttypes.h>
+#include <string.h>
 
 #include "allow.h"
 #include "breach.h"
@@ -20,6 +21,21 @@
 static const char *source_name(bool hw)
 {
 	return hw ? "hardware" : "kernel";
+}
+
+/* The reflector's wire stamps: kernel or hardware (rant's own pongs say
+ * which); a STAMP reflector's as its Timestamp Information said (of T2,
+ * or with t3 of T3): "software" (SW local: kernel or program, STAMP does
+ * not tell), or "not_reported". */
+static const char *peer_source(const struct snap *s, bool t3)
+{
+	const char *w;
+
+	if (!s->cfg->stamp)
+		return source_name(s->peer_hw);
+	w = t3 ? stamppeer_suffix_t3(&s->stamp_peer) : stamppeer_suffix(&s->stamp_peer);
+	return !strcmp(w, "_PEER_HW") ? "hardware" : !strcmp(w, "_PEER_SW") ? "software" :
+	       "not_reported";
 }
 
 /* Measured pings without a pong, in % of those sent. */
@@ -225,6 +241,28 @@ static void print_stats(struct out *o, const struct snap_stats *st)
 	out_obj_end(o);
 }
 
+/* The metrics of the run that never got a sample: named unknown, with
+ * what a STAMP reflector does not report. */
+static void print_unknown(struct out *o, const struct snap *s)
+{
+	bool any = false;
+
+	for (int m = 0; m < M_COUNT; m++)
+		any |= s->unknown[m];
+	if (!any)
+		return;
+	out_text(o, "  unknown:");
+	out_arr(o, "metrics_unknown");
+	for (int m = 0; m < M_COUNT; m++)
+		if (s->unknown[m])
+			out_str(o, NULL, " %s", metric_defs[m].name);
+	out_arr_end(o);
+	out_str(o, "metrics_unknown_why", " (%s)\n", !s->cfg->stamp ?
+		"the stamps they need never came" : s->cfg->sw ?
+		"a STAMP reflector reports no SW stamps (T2_SW, T3_SW); one that understands Follow-Up Telemetry reports T3 only there, and fills it only when stateful" :
+		"a STAMP reflector that understands Follow-Up Telemetry reports T3 only there, and fills it only when stateful");
+}
+
 static void print_metrics(struct out *o, const struct snap *s)
 {
 	out_text(o, "\n%-13s %9s %9s %11s %9s", "ns", "samples", "min", "avg", "stddev");
@@ -250,6 +288,7 @@ static void print_metrics(struct out *o, const struct snap *s)
 	}
 	if (s->have_rtt_intended)
 		out_text(o, "  %-13s %s\n", s->rtt_intended.key, s->rtt_intended.label);
+	print_unknown(o, s);
 }
 
 /* Text only: the seed's summary of the primary metric. */
@@ -428,6 +467,7 @@ static void print_config_emit(struct out *o, const struct rant_cfg *c)
 		out_u64(o, NULL, NULL, c->sizes[i]);
 	out_arr_end(o);
 	out_i64(o, "timeout_ns", NULL, c->timeout_ns);
+	out_i64(o, "warmup_timeout_ns", NULL, c->warmup_timeout_ns);
 	out_i64(o, "interval_ns", NULL, c->interval_ns);
 	out_bool(o, "open_loop", NULL, c->open_loop);
 }
@@ -437,10 +477,7 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 {
 	struct out jo = out_json_only(to), *o = &jo;
 
-	out_arr(o, "command_line");
-	for (int i = 0; i < c->argc; i++)
-		out_str(o, NULL, NULL, c->argv[i]);
-	out_arr_end(o);
+	out_strs(o, "command_line", (const char *const *)c->argv, (size_t)c->argc);
 	out_obj(o, "config");
 	if (c->addr)
 		out_str(o, "address", NULL, c->addr);
@@ -453,6 +490,7 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 	out_bool(o, "block", NULL, c->block);
 	out_bool(o, "sw_timestamps", NULL, c->sw);
 	out_bool(o, "no_hw_ts", NULL, c->no_hw_ts);
+	out_bool(o, "no_queue_stamps", NULL, c->no_queue_stamps);
 	out_i64(o, "bucket_ns", NULL, c->bucket_ns);
 	out_i64(o, "overflow_ns", NULL, c->overflow_ns);
 	out_bool(o, "hugepages", NULL, c->hugepages);
@@ -489,10 +527,20 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 	out_obj_end(o);
 }
 
+/* --stamp: what the reflector said of itself (the text had it after the
+ * warm-up; again here only when it changed during the run). */
+static void print_stamp_peer(struct out *o, const struct snap *s)
+{
+	struct out jo = out_json_only(o);
+
+	stamppeer_print(s->stamp_peer.changes ? o : &jo, &s->stamp_peer);
+}
+
 /* The run: JSON, who and when; text, the first two lines. */
 static void print_head(struct out *o, const struct snap *s)
 {
 	const struct rant_cfg *c = s->cfg;
+	const char *layers[8];
 
 	out_str(o, "rant_version", NULL, RANT_VERSION);
 	out_str(o, "mode", NULL, s->emit ? "emit" : "reflect");
@@ -500,8 +548,15 @@ static void print_head(struct out *o, const struct snap *s)
 	out_str(o, "timestamp_source", NULL, source_name(s->hw));
 	if (!s->hw)
 		out_str(o, "timestamp_note", NULL, s->hw_note);
+	/* the stamp layers asked of the kernel (the start-up line says them) */
+	out_strs(o, "stamp_layers", layers, ts_layers(s->ts_flags, layers, 8));
 	if (s->emit && s->peer_body)
-		out_str(o, "reflector_timestamp_source", NULL, source_name(s->peer_hw));
+		out_str(o, "reflector_timestamp_source", NULL, peer_source(s, false));
+	if (s->emit && s->peer_body && c->stamp) {
+		out_str(o, "reflector_t3_timestamp_source", NULL, peer_source(s, true));
+		out_str(o, "reflector_t3_from", NULL,
+			stamppeer_t3_own(&s->stamp_peer) ? "reply" : "follow_up");
+	}
 	if (s->emit)
 		out_u64(o, "session", NULL, s->session);
 	out_i64(o, "start_ns", NULL, s->start_ns);
@@ -512,8 +567,9 @@ static void print_head(struct out *o, const struct snap *s)
 	out_text(o, "%s on %s, %.3f s measured, timestamps %s", s->emit ? "emit" : "reflect",
 		 c->iface, (double)(s->end_ns - s->start_ns) / NS_PER_SEC, source_name(s->hw));
 	if (s->emit && s->peer_body)
-		out_text(o, " (reflector: %s)", source_name(s->peer_hw));
+		out_text(o, " (reflector: %s)", peer_source(s, false));
 	out_text(o, ", stopped: %s\n", s->stop_reason ? s->stop_reason : "?");
+	print_stamp_peer(o, s);
 }
 
 /* -I: the interval with the largest p99, or NULL. */

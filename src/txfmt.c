@@ -118,15 +118,15 @@ static char *put_name(char *p, const char *name, const char *suffix)
 	return p;
 }
 
-/* The reflector's columns: "T2_w [T2_SW T3_SW] T3_w RESPONSE". */
-static char *put_reflect_names(char *p, bool sw, const char *w)
+/* The reflector's columns: "T2_w [T2_SW T3_SW] T3_w3 RESPONSE". */
+static char *put_reflect_names(char *p, bool sw, const char *w, const char *w3)
 {
 	p = put_name(p, "T2", w);
 	if (sw) {
 		p = put_name(p, "T2_SW", NULL);
 		p = put_name(p, "T3_SW", NULL);
 	}
-	p = put_name(p, "T3", w);
+	p = put_name(p, "T3", w3 ? w3 : w);
 	return put_name(p, "RESPONSE", NULL);
 }
 
@@ -147,7 +147,8 @@ size_t txlog_format_header(char *buf, size_t len, const struct txlog_fmt *f)
 			p = put_name(p, "T4_SW", NULL);
 		p = put_name(p, "RTT", NULL);
 		if (f->peer)
-			p = put_reflect_names(p, f->sw, f->peer_hw ? "_HW" : "_KN");
+			p = put_reflect_names(p, f->sw, f->peer_w ? f->peer_w :
+					      f->peer_hw ? "_HW" : "_KN", f->peer_w3);
 		if (f->ack) {
 			p = put_name(p, "T_ACK_KN", NULL);	/* a kernel stamp, always */
 			p = put_name(p, "EMIT_ACK", NULL);
@@ -157,7 +158,7 @@ size_t txlog_format_header(char *buf, size_t len, const struct txlog_fmt *f)
 		if (f->lost)
 			p = put_name(p, "LOST", NULL);
 	} else {
-		p = put_reflect_names(p, f->sw, w);
+		p = put_reflect_names(p, f->sw, w, NULL);
 		if (f->sched)
 			p = put_name(p, "T3_SCHED", NULL);
 	}

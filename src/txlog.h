@@ -33,7 +33,9 @@
  *              then LOST: "LOST" for a ping without a pong in time
  *              (its row has the stamps it got, "-" for the rest), else "-"
  *   reflector: SEQ T2_w [T2_SW T3_SW] T3_w RESPONSE T3_SCHED
- * where _w is _HW or _KN by the timestamp source of that side and the
+ * where _w is _HW or _KN by the timestamp source of that side (with
+ * --stamp, the reflector's _PEER_HW, _PEER_SW or _PEER, T2's and T3's
+ * each as its Timestamp Information said: stamppeer.h) and the
  * bracketed SW columns appear with -s.
  */
 #ifndef RANT_TXLOG_H
@@ -54,6 +56,10 @@ struct txlog_fmt {
 	bool hw;		/* this side's wire stamps are HW (else KN) */
 	bool peer;		/* emitter: append the reflector's columns */
 	bool peer_hw;		/* the reflector's wire stamps are HW */
+	const char *peer_w;	/* or, when not NULL, their suffix as given
+				 * (--stamp: stamppeer_suffix()) */
+	const char *peer_w3;	/* T3's when not NULL (--stamp:
+				 * stamppeer_suffix_t3()), else peer_w's */
 	bool ack;		/* emitter over TCP: append T_ACK_KN and EMIT_ACK */
 	bool sched;		/* append the side's SCHED stamp: T1_SCHED
 				 * (emitter) or T3_SCHED (reflector); "-" where

@@ -4,7 +4,8 @@
 # `make check` there N times in a row (default 10), each from a clean
 # tree (git clean -fdx), as from a fresh clone. Prints one line per run
 # and "repeat: N passed, N failed"; keeps the logs of failed runs and says
-# where. Root only (make check installs what is missing and runs the
+# where, with the files of the network tests that failed (NET_KEEP, in
+# run-N-files/). Root only (make check installs what is missing and runs the
 # network tests). Exit 0 if every run passed.
 set -euo pipefail
 
@@ -41,7 +42,8 @@ main() {
 		git -C "$tmp/rant" clean -qfdx
 		start=$(date +%s)
 		rc=0
-		make -C "$tmp/rant" check >"$logs/run-$i.log" 2>&1 </dev/null || rc=$?
+		NET_KEEP=$logs/run-$i-files make -C "$tmp/rant" check >"$logs/run-$i.log" 2>&1 </dev/null ||
+			rc=$?
 		secs=$(($(date +%s) - start))
 		if [ "$rc" = 0 ]; then
 			pass=$((pass + 1))

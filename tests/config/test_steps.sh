@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # config.sh's step table, its library and its step families, without root:
-# --list-steps, the usage text and the README's step table name the same
+# --list-steps, the usage text and doc/config.md's step table name the same
 # steps in the same order; lib/config-lib.sh's change() journals the old
 # value and journal_replay puts it back, on a temporary file, in a dry run
 # and for real; bad numbers are told apart from numbers out of range; and
@@ -46,11 +46,11 @@ awk '/^Steps \(/ {on = 1; next} on && /^$/ {exit} on && /^  [a-z]/ {print $1}' "
 diff -u "$TMP/list.names" "$TMP/usage.names" >"$TMP/d1"
 ok $? "the usage text lists the steps of --list-steps, in order" "$(cat "$TMP/d1")"
 
-# The README's table: rows "| `name` | ..." in the config.sh section.
-awk '/^## config\.sh/ {on = 1; next} on && /^## / {exit}
-	on && /^\| `[a-z0-9_]+` \|/ {s = $2; gsub(/`/, "", s); print s}' "$TOP/README.md" >"$TMP/readme.names"
-diff -u "$TMP/list.names" "$TMP/readme.names" >"$TMP/d2"
-ok $? "the README's step table lists the steps of --list-steps, in order" "$(cat "$TMP/d2")"
+# doc/config.md's table: rows "| `name` | ..." in its Steps section.
+awk '/^## Steps/ {on = 1; next} on && /^## / {exit}
+	on && /^\| `[a-z0-9_]+` \|/ {s = $2; gsub(/`/, "", s); print s}' "$TOP/doc/config.md" >"$TMP/doc.names"
+diff -u "$TMP/list.names" "$TMP/doc.names" >"$TMP/d2"
+ok $? "doc/config.md's step table lists the steps of --list-steps, in order" "$(cat "$TMP/d2")"
 
 # Every step in the table has its function (steps_check runs before
 # anything else in config.sh; a missing one would fail --list-steps' twin).

@@ -31,7 +31,9 @@
 # or 1 (a test failed). With $NET_RESULTS set (run.sh sets it), each test
 # appends "pass|fail|skip FILE NAME" to that file; with $NET_FAILLOG set,
 # each failed check's message and [FAIL] line are appended there too, for
-# run.sh to print again at the end (a CI log is read from its end).
+# run.sh to print again at the end (a CI log is read from its end); with
+# $NET_TIMES set, each test appends "SECONDS FILE NAME" to that file; with
+# $NET_KEEP set (a directory), a failed test's $WORK is copied there.
 #
 # Variables for the tests (set here or by setup_pair):
 # shellcheck disable=SC2034
@@ -206,7 +208,19 @@ __test_exit() {
 	fi
 	kill -9 "$__watchdog_pid" 2>/dev/null	# no trap of its own can run
 	defer_run
+	[ "$status" = 1 ] && __keep_work
 	exit "$status"
+}
+
+# __keep_work: with $NET_KEEP set (a directory), a failed test's $WORK
+# (its processes' output, logs, JSON) is copied there, as
+# NET_KEEP/FILE-NAME-UNIQ, and the copy named.
+__keep_work() {
+	local dst
+	[ -n "${NET_KEEP:-}" ] || return 0
+	dst=$NET_KEEP/${TEST_FILE%.sh}-$TEST_NAME-$UNIQ
+	mkdir -p "$NET_KEEP" && cp -a "$WORK" "$dst" &&
+		__failed "    its files: $dst (NET_KEEP)"
 }
 
 # __watchdog PID: once $TEST_TIMEOUT s have passed, stop test PID and its
@@ -252,11 +266,15 @@ __test_one() {
 
 # tests_run: run the selected tests; exit 0, 1 or 4 (see the top).
 tests_run() {
-	local t rc nrun=0 nfail=0 nskip=0
+	local t rc t0 nrun=0 nfail=0 nskip=0
 	for t in $(tests_selected); do
 		nrun=$((nrun + 1))
+		t0=$EPOCHREALTIME
 		__test_one "$t"
 		rc=$?
+		[ -z "${NET_TIMES:-}" ] ||
+			awk -v a="$t0" -v b="$EPOCHREALTIME" -v f="$TEST_FILE" -v t="$t" \
+				'BEGIN { printf "%.1f %s %s\n", b - a, f, t }' >>"$NET_TIMES"
 		case $rc in
 		0) __record pass "$t" ;;
 		"$ksft_skip") __record skip "$t"; nskip=$((nskip + 1)) ;;

@@ -4,14 +4,21 @@
 # selects tests; only the files that define one of them are run. Each file
 # exits 0 (pass), 4 (skip) or anything else (fail) and records every test
 # it ran in $NET_RESULTS (see lib.sh), and the messages of its failures
-# in $NET_FAILLOG, printed again before the plain closing line.
+# in $NET_FAILLOG, printed again before the plain closing line. At the end
+# it prints the $NET_SLOWEST (default 15) slowest tests with their seconds,
+# and the run's total. With $NET_KEEP set (a directory), a failed test's
+# files (its processes' output, logs) are kept there (see lib.sh).
 set -u
 cd "$(dirname "$0")" || exit 1
+NET_SLOWEST=${NET_SLOWEST:-15}
+TESTS=${TESTS:-}	# unset: every test (make net sets it, perhaps empty)
 
 NET_RESULTS=$(mktemp "${TMPDIR:-/tmp}/rant-net.XXXXXX")
 NET_FAILLOG=$(mktemp "${TMPDIR:-/tmp}/rant-net-fail.XXXXXX")
-export NET_RESULTS NET_FAILLOG
-trap 'rm -f "$NET_RESULTS" "$NET_FAILLOG"' EXIT
+NET_TIMES=$(mktemp "${TMPDIR:-/tmp}/rant-net-times.XXXXXX")
+export NET_RESULTS NET_FAILLOG NET_TIMES
+trap 'rm -f "$NET_RESULTS" "$NET_FAILLOG" "$NET_TIMES"' EXIT
+run_start=$EPOCHREALTIME
 
 # defines FILE NAME: FILE defines the shell function NAME.
 defines() {
@@ -60,6 +67,14 @@ for t in "${files[@]}"; do
 	   fi ;;
 	esac
 done
+
+# the slowest tests, where the suite's time goes
+ntimes=$(wc -l <"$NET_TIMES")
+if [ "$ntimes" -gt 1 ]; then
+	echo "# the slowest tests (seconds; $((ntimes < NET_SLOWEST ? ntimes : NET_SLOWEST)) of $ntimes):"
+	sort -k1,1nr "$NET_TIMES" | head -n "$NET_SLOWEST" | awk '{ printf "#  %6.1f  %s %s\n", $1, $2, $3 }'
+fi
+echo "# net: $(awk -v a="$run_start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s in all"
 
 pass=$(grep -c '^pass ' "$NET_RESULTS")
 fail=$(($(grep -c '^fail ' "$NET_RESULTS") + fail_files))

@@ -9,10 +9,17 @@ must answer exactly as long as they came (valid ones of several sizes up
 to the largest UDP datagram, TLVs with bad lengths, which come back
 flagged M (or I, authenticated without an HMAC TLV), an unknown TLV, which
 comes back flagged U, and, authenticated, a bad HMAC TLV, which comes back
-with every TLV flagged I). One line per probe:
+with every TLV flagged I), and, open, a TWAMP-Light test packet (RFC 8762
+§4.6: 14 octets and the 27 of padding RFC 5357 recommends), answered with
+41 octets, and one with less padding, which would need a longer answer
+and is dropped as short. Probes leave with TTL 77 (IPv4). One line per probe:
 "<name> sent=<bytes> reply=<bytes or none> flags=<hex flags of the reply's
 TLVs, or ->", then "invalid_sent=N" and "unauthenticated_sent=N": the
 probes the reflector must count as invalid and as failing their MAC.
+Then "fields NAME ok" for each answered probe whose reply echoes the
+request's sequence number, timestamp and error estimate where RFC 8762
+puts them and reports TTL 77 in Ses-Sender TTL, else "fields NAME bad:
+WHY".
 """
 import hashlib
 import hmac
@@ -70,11 +77,31 @@ def reply_flags(data, auth):
     return ",".join(flags) or "-"
 
 
+TTL = 77
+
+
+def echo_check(data, r, auth):
+    """Why reply r does not reflect request data (RFC 8762 §4.3), or ''."""
+    if auth:  # sender: seq 0, T1 16, EE 24; reflector: 48, 64, 72, TTL 80
+        got = (r[48:52], r[64:72], r[72:74], r[80])
+        want = (data[0:4], data[16:24], data[24:26], TTL)
+    else:  # sender: seq 0, T1 4, EE 12; reflector: 24, 28, 36, TTL 40
+        got = (r[24:28], r[28:36], r[36:38], r[40])
+        want = (data[0:4], data[4:12], data[12:14], TTL)
+    names = ("seq", "timestamp", "error estimate", "ttl")
+    return ", ".join("%s %r not %r" % (n, g, w) for n, g, w in zip(names, got, want) if g != w)
+
+
+CHECKS = []
+
+
 def probe(s, dst, name, data, auth):
     s.sendto(data, dst)
     try:
         r = s.recv(65536)
         print("%s sent=%d reply=%d flags=%s" % (name, len(data), len(r), reply_flags(r, auth)))
+        if len(r) >= 41:
+            CHECKS.append((name, echo_check(data, r, auth)))
     except socket.timeout:
         print("%s sent=%d reply=none flags=-" % (name, len(data)))
 
@@ -86,11 +113,15 @@ def main():
     family = socket.AF_INET6 if ":" in addr else socket.AF_INET
     s = socket.socket(family, socket.SOCK_DGRAM)
     s.settimeout(0.3)
+    if family == socket.AF_INET:
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_TTL, TTL)
     dst = (addr, port)
     good = packet(1, key)
     invalid = [("short", good[:111 if auth else 40]), ("empty", b"")]
     if auth:
         invalid.append(("open_in_auth", packet(4, None)))  # 44 octets: short here
+    else:  # TWAMP-Light with 10 octets of padding: a 41-octet answer would amplify
+        invalid.append(("twamp_short", base(5, False)[:14] + bytes(10)))
     for name, data in invalid:
         probe(s, dst, name, data, auth)
     unauth = 0
@@ -106,9 +137,13 @@ def main():
                  hmac_tlv=False), auth)
     probe(s, dst, "tlv_len_bad_type", packet(seq + 1, key, tlvs=tlv(7, bytes(3))), auth)
     probe(s, dst, "tlv_unknown", packet(seq + 2, key, tlvs=tlv(200, bytes(6))), auth)
+    if not auth:  # TWAMP-Light (RFC 5357 §4.1.2): 14 octets, 27 of padding
+        probe(s, dst, "twamp_light", base(seq + 4, False)[:14] + bytes(27), auth)
     if auth:
         probe(s, dst, "tlv_bad_hmac", packet(seq + 3, key, tlvs=tlv(3, bytes(4)),
                                              bad_tlv=True), auth)
+    for name, why in CHECKS:
+        print("fields %s %s" % (name, "bad: " + why if why else "ok"))
     print("invalid_sent=%d" % len(invalid))
     print("unauthenticated_sent=%d" % unauth)
 

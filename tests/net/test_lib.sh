@@ -20,15 +20,18 @@ inner() {
 	} >"$WORK/$1.sh"
 }
 
-# run_inner NAME [VAR=VALUE...]: run it with its own results file and
-# failure log; exit status in $IRC, output in $WORK/NAME.out, results in
-# $WORK/NAME.res, failures in $WORK/NAME.fail.
+# run_inner NAME [VAR=VALUE...]: run it with its own results file,
+# failure log, times and kept files; exit status in $IRC, output in
+# $WORK/NAME.out, results in $WORK/NAME.res, failures in $WORK/NAME.fail,
+# times in $WORK/NAME.times, failed tests' files under $WORK/NAME.keep.
 run_inner() {
 	local name=$1
 	shift
 	: >"$WORK/$name.res"
 	: >"$WORK/$name.fail"
-	env NET_RESULTS="$WORK/$name.res" NET_FAILLOG="$WORK/$name.fail" TESTS= "$@" \
+	: >"$WORK/$name.times"
+	env NET_RESULTS="$WORK/$name.res" NET_FAILLOG="$WORK/$name.fail" \
+		NET_TIMES="$WORK/$name.times" NET_KEEP="$WORK/$name.keep" TESTS= "$@" \
 		bash "$WORK/$name.sh" >"$WORK/$name.out" 2>&1
 	IRC=$?
 }
@@ -54,11 +57,19 @@ pass r.sh r_quiet" ]; check_err $? "results: $(cat "$WORK/r.res")"
 	grep -Eq '^TEST: r_late +\[FAIL\]$' "$WORK/r.out"; check_err $? "a failure after log_test is not reported"
 	grep -Eq '^TEST: r_quiet +\[ OK \]$' "$WORK/r.out"; check_err $? "a test without log_test gets no line"
 	# the failure log (run.sh prints it again at the end): the failed
-	# checks' lines as printed, nothing of the tests that passed
-	[ "$(grep -c . "$WORK/r.fail")" = 6 ] && grep -q '^    false is false$' "$WORK/r.fail" &&
+	# checks' lines as printed (and where NET_KEEP put their files),
+	# nothing of the tests that passed
+	[ "$(grep -c . "$WORK/r.fail")" = 8 ] && grep -q '^    false is false$' "$WORK/r.fail" &&
 		grep -q '^    a failure after the last log_test$' "$WORK/r.fail" &&
 		grep -q 'failed: r_late in r.sh' "$WORK/r.fail" && ! grep -q 'never\|passes' "$WORK/r.fail"
 	check_err $? "the failure log: $(cat "$WORK/r.fail")"
+	# a time for each test; the failed tests' files kept, and named
+	[ "$(awk '$1 ~ /^[0-9]+\.[0-9]$/ && $2 == "r.sh" { print $3 }' "$WORK/r.times" | tr '\n' ' ')" = \
+		"r_pass r_fail r_skip r_late r_quiet " ]
+	check_err $? "the times: $(cat "$WORK/r.times")"
+	[ "$(ls "$WORK/r.keep" 2>/dev/null | sed 's/-[0-9a-f]*$//' | tr '\n' ' ')" = "r-r_fail r-r_late " ] &&
+		grep -q "its files: $WORK/r.keep/r-r_fail-" "$WORK/r.fail"
+	check_err $? "NET_KEEP: $(ls "$WORK/r.keep" 2>&1), $(grep 'its files' "$WORK/r.fail")"
 	inner s 'ALL_TESTS="s_one s_two"
 s_one() { skip_test "no"; }
 s_two() { skip_test "no"; }'

@@ -5,7 +5,7 @@
 #   pcap_pair     both sides capture: packet counts (tcpdump, JSON) equal
 #                 the pings and pongs sent; every measured packet matched;
 #                 RX stamps equal to the ns, TX stamps of the capture never
-#                 after rant's (README, --pcap); the reflector's -w left out
+#                 after rant's (doc/usage.md, --pcap); the reflector's -w left out
 #                 and not counted
 #   pcap_stream   --pcap - piped into tcpdump, and a FIFO: the same counts
 #   pcap_sigint   SIGINT mid-run: the file is whole and renamed

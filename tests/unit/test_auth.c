@@ -243,6 +243,18 @@ static void test_key_files(void)
 		ok(memcmp(m1, m2, sizeof(m1)) != 0, "and make another key");
 	}
 	auth_destroy(b);
+	p = key_file("bin16", "\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0b\x0c\x0d\x0e\x0f\x10\x11", 16, 0600);
+	ok(load(p, msg, sizeof(msg), &a) == 0 && a, "16 random bytes: taken");
+	p = key_file("bin17", "\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0b\x0c\x0d\x0e\x0f\x10\x11\n", 17, 0600);
+	ok(load(p, msg, sizeof(msg), &b) == 0 && b, "17 random bytes ending in 0x0a: taken");
+	if (a && b) {
+		auth_sign(a, m1, sizeof(m1));
+		auth_sign(b, m2, sizeof(m2));
+		ok(memcmp(m1, m2, sizeof(m1)) != 0,
+		   "a random key's final 0x0a is its own (as STAMP peers read it)");
+	}
+	auth_destroy(a);
+	auth_destroy(b);
 	p = key_file("max", big, AUTH_KEY_MAX, 0600);
 	ok(load(p, msg, sizeof(msg), &a) == 0, "%d bytes: taken", AUTH_KEY_MAX);
 	auth_destroy(a);

@@ -1,16 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The --stamp message format (src/fmtstamp.c) through the msgfmt ops. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/timex.h>
 
 #include "auth.h"
 #include "msgfmt.h"
 #include "stamp.h"
+#include "stamppeer.h"
 #include "tap.h"
 #include "timeutil.h"
 
 #define T1 1700000000123456789LL
 
 static uint8_t buf[2048];
+
+/* The clock's state as this test says (fmtstamp.c reads it with
+ * adjtimex, which this definition stands in for). */
+static struct {
+	int state, status;
+	long maxerror_us;
+	int calls;
+} clk = { TIME_OK, STA_PLL, 1000, 0 };
+
+int adjtimex(struct timex *tx)
+{
+	tx->status = clk.status;
+	tx->maxerror = clk.maxerror_us;
+	clk.calls++;
+	return clk.state;
+}
 
 static const struct msgfmt *fmt(void)
 {
@@ -103,6 +123,206 @@ static void test_stateful(void)
 	msgfmt_fini(&rctx);
 }
 
+/* The reply's Error Estimate as fmtstamp.c fills it: the field. */
+static uint16_t reply_ee(void)
+{
+	return (uint16_t)(buf[12] << 8 | buf[13]);
+}
+
+/* Reflect a fresh 200-octet ping with flags and b; the reply in buf. */
+static void reflect_one(struct msgfmt_ctx *ectx, struct msgfmt_ctx *rctx, uint16_t flags,
+			const struct msg_body *b)
+{
+	struct msg_hdr ping;
+
+	make_ping(ectx, 200, 4242, 1);
+	if (msgfmt_parse(rctx, buf, 200, MSG_PING, &ping))
+		BAIL_OUT("ping does not parse");
+	msgfmt_put_pong(rctx, buf, &ping, flags, b);
+}
+
+/*
+ * The Error Estimates put on the wire, from the clock's state: the
+ * sender's; the reflector's for a kernel T2, a NIC's T2 (the PHC's bound
+ * added), a NIC's that failed its check (unknown); read again a second
+ * later, when the clock lost its synchronization.
+ */
+static void test_error_estimate(void)
+{
+	struct msgfmt_side es = { .emit = true };
+	struct msgfmt_side rs = { .stamp_phc_bound_ns = 50000 };
+	struct msg_body in = { .t2_wire = T1 + 1000 };
+	uint16_t sw_ee = stamp_ee_clock(TIME_OK, STA_PLL, 1000, 0, STAMP_NTP);
+	uint16_t hw_ee = stamp_ee_clock(TIME_OK, STA_PLL, 1000, 50000, STAMP_NTP);
+	struct msgfmt_ctx ectx, rctx;
+	int64_t now = realtime_ns();
+
+	clk = (typeof(clk)){ TIME_OK, STA_PLL, 1000, 0 };
+	ctx_for(&ectx, &es);
+	ctx_for(&rctx, &rs);
+	ok(sw_ee & STAMP_EE_S && sw_ee != hw_ee && stamp_ee_err_ns(hw_ee) >= 1050000,
+	   "EE: the NIC's estimate is the system clock's and the PHC's bound");
+	make_ping(&ectx, 44, 1, 1);
+	is_u64(reply_ee(), sw_ee, "EE: the sender's, from adjtimex: S, maxerror");
+	in.t3_sw = now;
+	reflect_one(&ectx, &rctx, MSG_F_T2 | MSG_F_SW, &in);
+	is_u64(reply_ee(), sw_ee, "EE: a kernel T2: the system clock's");
+	reflect_one(&ectx, &rctx, MSG_F_T2 | MSG_F_T2_HW | MSG_F_SW, &in);
+	is_u64(reply_ee(), hw_ee, "EE: a NIC's T2: the PHC's bound added");
+	reflect_one(&ectx, &rctx, MSG_F_T2 | MSG_F_T2_HW | MSG_F_SW | MSG_F_CLOCK_BAD, &in);
+	is_u64(reply_ee(), 0x3fff, "EE: a NIC's T2 whose PHC failed its check: no S, unknown");
+	clk.status = STA_UNSYNC;
+	clk.calls = 0;
+	in.t3_sw = now + NS_PER_SEC / 2;
+	reflect_one(&ectx, &rctx, MSG_F_T2 | MSG_F_SW, &in);
+	ok(clk.calls == 0 && reply_ee() == sw_ee, "EE: within the second, the state read before");
+	in.t3_sw = now + 2 * NS_PER_SEC;
+	reflect_one(&ectx, &rctx, MSG_F_T2 | MSG_F_SW, &in);
+	ok(clk.calls == 1 && reply_ee() == 0x3fff,
+	   "EE: a second later, read again: unsynchronized is no S and unknown");
+	msgfmt_fini(&ectx);
+	msgfmt_fini(&rctx);
+	clk = (typeof(clk)){ TIME_OK, STA_PLL, 1000, 0 };
+}
+
+/* What the sender reads of the reflector (struct msg_peer), and the report
+ * kept of it (stamppeer.h). */
+static void test_peer(void)
+{
+	struct msgfmt_side es = { .emit = true };
+	struct msgfmt_side rs = { .stamp_ptp = true };
+	struct msg_body in = { .t2_wire = T1 + 1000, .ttl = 61 };
+	struct msgfmt_ctx ectx, rctx;
+	struct stamppeer sp = { 0 };
+	struct msg_hdr pong;
+	struct msg_body out;
+	struct out o = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+
+	ctx_for(&ectx, &es);
+	ctx_for(&rctx, &rs);
+	reflect_one(&ectx, &rctx, MSG_F_T2 | MSG_F_T2_HW, &in);
+	if (msgfmt_parse(&ectx, buf, 200, MSG_PONG, &pong) ||
+	    msgfmt_parse_body(&ectx, buf, &pong, &out))
+		BAIL_OUT("pong does not parse");
+	ok(out.peer.have && out.peer.ssid == 4242 && out.peer.ttl == 61 &&
+	   stamp_ee_fmt(out.peer.ee) == STAMP_PTP && stamp_ee_synced(out.peer.ee),
+	   "peer: PTP (Z), S, the SSID and the TTL as the reflector reported them");
+	ok(out.peer.tlv_understood == (STAMP_TLV_BIT(STAMP_TLV_TSINFO) |
+				       STAMP_TLV_BIT(STAMP_TLV_FOLLOWUP) |
+				       STAMP_TLV_BIT(STAMP_TLV_PADDING)) &&
+	   !out.peer.tlv_unknown && out.peer.have_tsinfo && out.peer.tsinfo[1] == STAMP_METHOD_HW,
+	   "peer: its TLVs understood, T2 by HW assist");
+	stamppeer_take(&sp, &out.peer, 1, false);
+	stamppeer_take(&sp, &out.peer, 2, false);
+	ok(sp.replies == 2 && !sp.changes, "peer: the same report twice is no change");
+	o.t = open_memstream(&text, &len);
+	stamppeer_print(&o, &sp);
+	fclose(o.t);
+	ok(text && strstr(text, "stamp peer: ptp timestamps, clock synchronized (S set), error ") &&
+	   strstr(text, "; SSID 4242 returned; TTL 61 on arrival;") &&
+	   strstr(text, "understood: extra_padding timestamp_information follow_up_telemetry,") &&
+	   strstr(text, "T2 hw_assist"), "peer: the line says it: %s", text ? text : "");
+	free(text);
+	out.peer.ee &= (uint16_t)~STAMP_EE_S;
+	stamppeer_take(&sp, &out.peer, 7, false);
+	ok(sp.changes == 1 && sp.changed_seq == 7 && stamp_ee_synced(sp.first.ee) &&
+	   !stamp_ee_synced(sp.last.ee), "peer: S lost at seq 7: one change, first and last kept");
+	msgfmt_fini(&ectx);
+	msgfmt_fini(&rctx);
+}
+
+/* Set U on the TLVs of type (0: every one) of the reply in buf (len
+ * octets): a reflector that did not know them returned them as they came. */
+static void tlvs_not_understood(uint32_t len, uint8_t type)
+{
+	struct stamp_tlv_iter it;
+	struct stamp_tlv t;
+
+	stamp_tlv_begin(&it, buf, len, STAMP_BASE_LEN);
+	while (stamp_tlv_next(&it, &t) > 0)
+		if (!type || t.type == type)
+			buf[t.off] |= STAMP_TLV_U;
+}
+
+/* The body of the reply in buf (len octets) as the emitter reads it. */
+static void pong_body(struct msgfmt_ctx *ectx, uint32_t len, struct msg_body *out)
+{
+	struct msg_hdr pong;
+
+	if (msgfmt_parse(ectx, buf, len, MSG_PONG, &pong) ||
+	    msgfmt_parse_body(ectx, buf, &pong, out))
+		BAIL_OUT("pong does not parse");
+}
+
+/*
+ * Which T3 the emitter takes: the reply's own (MSG_F_T3) from a reflector
+ * that does not do follow-up (no TLVs in the ping, or TLVs returned with
+ * U), never from one that understood Follow-Up Telemetry, whether it
+ * filled it (stateful: the previous reply's wire T3) or zeroed it.
+ */
+static void test_t3_own(void)
+{
+	struct msgfmt_side es = { .emit = true };
+	struct msgfmt_side ss = { 0 }, fs = { .stamp_stateful = true };
+	struct msg_body in = { .t2_wire = T1 + 1000, .t3_sw = T1 + 3000, .fu_seq = 0,
+			       .fu_t3_wire = T1 - 500 };
+	struct msgfmt_ctx ectx, sctx, fctx;
+	struct stamppeer sp = { 0 };
+	struct msg_hdr ping;
+	struct msg_body out;
+
+	ctx_for(&ectx, &es);
+	ctx_for(&sctx, &ss);
+	ctx_for(&fctx, &fs);
+	make_ping(&ectx, 44, 7, 1);
+	if (msgfmt_parse(&sctx, buf, 44, MSG_PING, &ping))
+		BAIL_OUT("ping does not parse");
+	msgfmt_put_pong(&sctx, buf, &ping, MSG_F_T2 | MSG_F_SW, &in);
+	pong_body(&ectx, 44, &out);
+	ok(out.flags & MSG_F_T3 && out.t3_wire == T1 + 3000 && !(out.flags & MSG_F_FU),
+	   "T3 own: a ping without TLVs: the reply's own T3 is the pong's");
+	reflect_one(&ectx, &sctx, MSG_F_T2 | MSG_F_SW, &in);
+	tlvs_not_understood(200, 0);
+	pong_body(&ectx, 200, &out);
+	ok(out.flags & MSG_F_T3 && out.t3_wire == T1 + 3000 && !out.peer.tlv_understood,
+	   "T3 own: TLVs returned with U (not understood): the reply's own T3");
+	reflect_one(&ectx, &sctx, MSG_F_T2 | MSG_F_SW, &in);
+	pong_body(&ectx, 200, &out);
+	ok(!(out.flags & (MSG_F_T3 | MSG_F_FU)) && out.t3_wire == TS_NONE,
+	   "T3 own: a stateless reflector that understood Follow-Up Telemetry and zeroed it: none");
+	in.pong_no = 1;
+	reflect_one(&ectx, &fctx, MSG_F_T2 | MSG_F_SW | MSG_F_FU, &in);
+	pong_body(&ectx, 200, &out);
+	ok(!(out.flags & MSG_F_T3) && out.flags & MSG_F_FU && out.fu_t3_wire == T1 - 500,
+	   "T3 own: a stateful reflector's follow-up, and not its reply's own T3");
+	tlvs_not_understood(200, 0);
+	pong_body(&ectx, 200, &out);
+	ok(out.flags & MSG_F_T3 && !(out.flags & MSG_F_FU),
+	   "T3 own: the same reply with its TLVs not understood: its own T3, no follow-up");
+	reflect_one(&ectx, &fctx, MSG_F_T2 | MSG_F_T2_HW | MSG_F_SW | MSG_F_FU, &in);
+	tlvs_not_understood(200, STAMP_TLV_FOLLOWUP);
+	pong_body(&ectx, 200, &out);
+	stamppeer_take(&sp, &out.peer, 1, false);
+	ok(out.flags & MSG_F_T3 && stamppeer_t3_own(&sp) &&
+	   !strcmp(stamppeer_suffix(&sp), "_PEER_HW") &&
+	   !strcmp(stamppeer_suffix_t3(&sp), "_PEER_SW"),
+	   "T3 own: Timestamp Information understood, Follow-Up Telemetry not: T2 named by "
+	   "its method (HW), the reply's T3 by its own (SW)");
+	in.t3_sw = TS_NONE;
+	make_ping(&ectx, 44, 7, 1);
+	if (msgfmt_parse(&sctx, buf, 44, MSG_PING, &ping))
+		BAIL_OUT("ping does not parse");
+	msgfmt_put_pong(&sctx, buf, &ping, MSG_F_T2, &in);
+	memset(buf + 4, 0, 8);	/* a reflector that reports no T3 */
+	pong_body(&ectx, 44, &out);
+	ok(!(out.flags & MSG_F_T3), "T3 own: a reply with a zero Timestamp has none");
+	msgfmt_fini(&ectx);
+	msgfmt_fini(&sctx);
+	msgfmt_fini(&fctx);
+}
+
 /* What does not parse: short, and a pong under another key. */
 static void test_reject(const struct auth *key, const struct auth *other)
 {
@@ -158,6 +378,9 @@ int main(void)
 		test_round_trip(a, ptp & 1, ptp & 2, 300);
 	}
 	test_stateful();
+	test_error_estimate();
+	test_peer();
+	test_t3_own();
 	test_reject(a, b);
 	auth_destroy(a);
 	auth_destroy(b);

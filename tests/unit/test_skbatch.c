@@ -33,7 +33,7 @@ static int pair(struct sk *s, int *peer)
 	if (s->fd < 0 || *peer < 0)
 		goto fail;
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (ts_sock_enable(s->fd, false) ||
+	if (ts_sock_enable(s->fd, false, true) ||
 	    bind(s->fd, (struct sockaddr *)&a, sizeof(a)) ||
 	    getsockname(s->fd, (struct sockaddr *)&a, &alen) ||
 	    connect(*peer, (struct sockaddr *)&a, sizeof(a)))

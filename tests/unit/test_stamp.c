@@ -23,7 +23,9 @@
  *   KAT_REP_MAC = hmac(key, rep)[:16]
  */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/timex.h>
 
 #include "auth.h"
 #include "stamp.h"
@@ -320,6 +322,39 @@ static void test_error_estimate(void)
 			bad++;
 	}
 	is_int(bad, 0, "EE: 100000 errors: never below, within 1/127 above, never multiplier 0");
+}
+
+/* The Error Estimate from what adjtimex says of the clock. */
+static void test_ee_clock(void)
+{
+	uint16_t unknown = stamp_ee_make(false, STAMP_NTP, -1);
+	int bad = 0;
+
+	is_u64(unknown, 0x3fff, "EE clock: unknown is no S, scale 63, multiplier 255");
+	is_u64(stamp_ee_clock(TIME_ERROR, 0, 100, 0, STAMP_NTP), unknown,
+	       "EE clock: TIME_ERROR is not synchronized, whatever maxerror says");
+	is_u64(stamp_ee_clock(-1, 0, 100, 0, STAMP_NTP), unknown, "EE clock: adjtimex failed: unknown");
+	is_u64(stamp_ee_clock(TIME_OK, STA_UNSYNC | STA_PLL, 100, 0, STAMP_NTP), unknown,
+	       "EE clock: STA_UNSYNC is not synchronized");
+	is_u64(stamp_ee_clock(TIME_OK, STA_PLL, 1, 0, STAMP_NTP),
+	       stamp_ee_make(true, STAMP_NTP, 1000), "EE clock: synchronized, maxerror 1 us: S and 1 us");
+	is_u64(stamp_ee_clock(TIME_INS, 0, 16000, 0, STAMP_PTP) & 0xc000, 0xc000,
+	       "EE clock: a leap second pending is still synchronized; Z for PTP");
+	ok(stamp_ee_err_ns(stamp_ee_clock(TIME_OK, 0, 16000, 0, STAMP_NTP)) >= 16000000,
+	   "EE clock: maxerror 16 ms states at least 16 ms");
+	ok(stamp_ee_err_ns(stamp_ee_clock(TIME_OK, 0, 2, 5000000, STAMP_NTP)) >= 5002000,
+	   "EE clock: a NIC's bound (5 ms) adds to the system clock's error (2 us)");
+	is_u64(stamp_ee_clock(TIME_OK, 0, 2, -1, STAMP_NTP), unknown,
+	       "EE clock: a PHC that failed its check: unknown");
+	is_u64(stamp_ee_clock(TIME_OK, 0, LONG_MAX, 0, STAMP_NTP), unknown,
+	       "EE clock: a maxerror past int64 ns: unknown, no overflow");
+	for (long m = 0; m < 20000000; m = m * 3 + 1) {
+		uint16_t ee = stamp_ee_clock(TIME_OK, 0, m, 0, STAMP_NTP);
+
+		if (!(ee & 0xff) || !(ee & STAMP_EE_S) || stamp_ee_err_ns(ee) < m * 1000)
+			bad++;
+	}
+	is_int(bad, 0, "EE clock: maxerror 0 to 20 s: S, never multiplier 0, never below it");
 }
 
 /* A packet with a reply buffer full of a canary: what a drop leaves. */
@@ -678,6 +713,7 @@ int main(void)
 	test_ptp();
 	test_ts_round_trips();
 	test_error_estimate();
+	test_ee_clock();
 	test_drops();
 	test_bad_tlv_lengths();
 	test_tlv_answers();

@@ -89,6 +89,13 @@ static void test_header(void)
 	f = (struct txlog_fmt){ .emit = true, .peer = true, .peer_hw = true };
 	is_str(header(&f), hdr_of("SEQ T1_KN T4_KN RTT T2_HW T3_HW RESPONSE"),
 	       "emitter kernel, peer hardware");
+	f = (struct txlog_fmt){ .emit = true, .peer = true, .peer_w = "_PEER_HW",
+				.peer_w3 = "_PEER" };
+	is_str(header(&f), hdr_of("SEQ T1_KN T4_KN RTT T2_PEER_HW T3_PEER RESPONSE"),
+	       "--stamp: T2 and T3 each named as the peer said (T3: not said)");
+	f.peer_w3 = NULL;
+	is_str(header(&f), hdr_of("SEQ T1_KN T4_KN RTT T2_PEER_HW T3_PEER_HW RESPONSE"),
+	       "--stamp: no T3 suffix: T2's");
 	f = (struct txlog_fmt){ .emit = false, .sw = true };
 	is_str(header(&f), hdr_of("SEQ T2_KN T2_SW T3_SW T3_KN RESPONSE"),
 	       "reflector, sw, kernel");
