@@ -149,7 +149,7 @@ static void emit_follow_up(struct emitter *e, uint64_t fu_seq, int64_t fu_t3)
 	txrec_set_t3_wire(w, fu_t3);
 	if (r->log)
 		txlog_patch_t3(r->log, fu_seq, fu_t3);
-	metric_sample(r->hist, w, METRIC_T3);
+	measure_sample(r, w, METRIC_T3);
 	clock_peer_add(r->clock, w);
 }
 
@@ -167,7 +167,7 @@ void emit_take_pong(struct emitter *e, struct txrec *rec,
 	r->peer_body = true;
 	r->peer_hw = flags & MSG_F_T2_HW;
 	stamppeer_take(&r->stamp_peer, &b.peer, h->seq, flags & MSG_F_FU);
-	clock_pong(r->clock, flags);
+	clock_pong(r->clock, flags, b.host_tag);
 	if (flags & MSG_F_T2)
 		rec->t2_wire = b.t2_wire;
 	/* no follow-up to come: rec's T3 before emit_measured() would await it */
@@ -423,14 +423,12 @@ enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 	if (!e->rx_stamped)
 		r->cnt.missing_rx_ts++;
 	emit_backwards(e, rec);
-	metric_sample(r->hist, rec, METRIC_NO_T3 | (have_t3 ? METRIC_T3 : 0));
+	measure_sample(r, rec, METRIC_NO_T3 | (have_t3 ? METRIC_T3 : 0));
 	if (have_t3)
 		clock_peer_add(r->clock, rec);
 	have_rtt = metric_value(M_RTT, rec, &rtt);
 	if (!have_rtt)
 		rtt = 0;
-	if (r->nsweep && have_rtt)
-		hist_add(r->sweep[r->sweep_idx].rtt, rtt, rec->seq);
 	/* From the slot's time: how late it left, then the round trip. */
 	if (r->rtt_intended && have_rtt)
 		hist_add(r->rtt_intended, ns_add(rtt, e->late_ns), rec->seq);
@@ -497,6 +495,7 @@ void emit_measure_begin(struct emitter *e)
 
 	emit_set_flags(e, true);
 	e->first_measured = e->seq + 1;
+	r->sweep[r->sweep_idx].first_seq = e->first_measured;	/* sweep or not */
 	if (r->sweep_idx == 0)
 		measure_start(r);
 	emit_say_measuring(e);
