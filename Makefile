@@ -60,7 +60,7 @@ DEB_PKGS += libssl-dev
 # a real Prometheus and node_exporter, and parse it with prometheus_client.
 DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-prometheus-client
 
-.PHONY: all deps stamp-suite check test unit net sim plot-test lint asan fuzz fuzz-check fuzz-corpus demo bench install clean
+.PHONY: all deps stamp-suite check test unit net sim plot-test lint asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet install clean
 
 all: rant
 
@@ -256,6 +256,13 @@ demo: deps
 bench: deps
 	$(MAKE) all sim
 	bench/run.sh
+	bench/fleet.sh
+
+# The reflector for a fleet alone: FLEET_ROUNDS, FLEET_SECONDS, FLEET_ROWS=RE,
+# BENCH_QUICK=1, RANT_B=PATH (bench/README.md, "The fleet").
+bench-fleet: deps
+	$(MAKE) all
+	bench/fleet.sh
 
 install: rant
 	install -D -m 0755 rant $(DESTDIR)$(PREFIX)/bin/rant
