@@ -20,7 +20,8 @@
  *     packet without ts[2], a TX report that never comes); in PTP-only mode
  *     only PTP event messages are stamped, told apart as the kernel's
  *     ptp_classify does (UDP destination port 319, a PTPv1/v2 header of an
- *     event type), a sent one matched to its TX report by its OPT_ID key;
+ *     event type), a sent one (send, sendto, sendmsg, or each of a
+ *     sendmmsg batch) matched to its TX report by its OPT_ID key;
  *   - open("/dev/ptpN") returns a real descriptor (a memfd) that the shim
  *     tracks: ioctl PTP_CLOCK_GETCAPS, PTP_SYS_OFFSET_PRECISE, _EXTENDED and
  *     PTP_SYS_OFFSET (each can be disabled, EOPNOTSUPP, to test fallbacks),
@@ -981,6 +982,31 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 	n = next_sendmsg(fd, msg, flags);
 	if (f && n >= 0)
 		f->sends++;
+	return n;
+}
+
+/* A batch (the reflector's): each datagram's class kept at the key it
+ * will have (note_send files it under f->sends), the sends counted as
+ * the kernel counts them, those it took. */
+int sendmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags)
+{
+	struct sim_fd *f = fd_state(fd);
+	uint32_t base = f ? f->sends : 0;
+	int n;
+
+	NEXT(sendmmsg);
+	for (unsigned int i = 0; f && vec && i < vlen; i++) {
+		const struct msghdr *m = &vec[i].msg_hdr;
+		size_t len = 0;
+
+		for (size_t k = 0; k < m->msg_iovlen; k++)
+			len += m->msg_iov[k].iov_len;
+		f->sends = base + i;
+		note_send(fd, f, m->msg_name, m->msg_namelen, m->msg_iov, m->msg_iovlen, len);
+	}
+	n = next_sendmmsg(fd, vec, vlen, flags);
+	if (f)
+		f->sends = base + (n > 0 ? (uint32_t)n : 0);
 	return n;
 }
 
