@@ -55,6 +55,7 @@ struct clock {
 	int64_t theta_ref;		/* the first theta */
 	struct fit_bins fit;	/* theta against T1 */
 	uint64_t pongs, pongs_bad;
+	uint64_t host_tags, host_same;	/* pongs with MSG_F_HOST; of them, this kernel's */
 };
 
 /* ---- theta ---- */
@@ -84,10 +85,14 @@ void clock_peer_add(struct clock *c, const struct txrec *rec)
 	fit_bins_add(&c->fit, rec->t1_wire, net, theta);
 }
 
-void clock_pong(struct clock *c, uint16_t flags)
+void clock_pong(struct clock *c, uint16_t flags, uint64_t host_tag)
 {
 	c->pongs++;
 	c->pongs_bad += (flags & MSG_F_CLOCK_BAD) != 0;
+	if (flags & MSG_F_HOST) {
+		c->host_tags++;
+		c->host_same += c->cfg.host_tag_known && host_tag == c->cfg.host_tag;
+	}
 }
 
 bool clock_bad_now(const struct clock *c)
@@ -430,6 +435,9 @@ void clock_report(const struct clock *c, struct clock_report *cr)
 	cr->ts_info = c->ts_info;
 	cr->stream = c->cfg.stream;
 	cr->one_host = c->cfg.one_host;
+	cr->host_tags = c->host_tags;
+	cr->host_same = c->host_tags && c->host_same == c->host_tags;
+	cr->one_host |= cr->host_same;
 	if (c->cfg.theta_unusable)
 		snprintf(cr->theta_why, sizeof(cr->theta_why), "%s", c->cfg.theta_unusable);
 	report_phc(c, cr);

@@ -339,14 +339,12 @@ enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 	if (!e->rx_stamped)
 		r->cnt.missing_rx_ts++;
 	emit_backwards(e, rec);
-	metric_sample(r->hist, rec, METRIC_NO_T3 | (have_t3 ? METRIC_T3 : 0));
+	measure_sample(r, rec, METRIC_NO_T3 | (have_t3 ? METRIC_T3 : 0));
 	if (have_t3)
 		clock_peer_add(r->clock, rec);
 	have_rtt = metric_value(M_RTT, rec, &rtt);
 	if (!have_rtt)
 		rtt = 0;
-	if (r->nsweep && have_rtt)
-		hist_add(r->sweep[r->sweep_idx].rtt, rtt, rec->seq);
 	/* From the slot's time: how late it left, then the round trip. */
 	if (r->rtt_intended && have_rtt)
 		hist_add(r->rtt_intended, ns_add(rtt, e->late_ns), rec->seq);
@@ -413,6 +411,7 @@ void emit_measure_begin(struct emitter *e)
 
 	emit_set_flags(e, true);
 	e->first_measured = e->seq + 1;
+	r->sweep[r->sweep_idx].first_seq = e->first_measured;	/* sweep or not */
 	if (r->sweep_idx == 0)
 		measure_start(r);
 	emit_say_measuring(e);

@@ -60,7 +60,7 @@ static void emit_follow_up(struct emitter *e, uint64_t fu_seq, int64_t fu_t3)
 	txrec_set_t3_wire(w, fu_t3);
 	if (r->log)
 		txlog_patch_t3(r->log, fu_seq, fu_t3);
-	metric_sample(r->hist, w, METRIC_T3);
+	measure_sample(r, w, METRIC_T3);
 	clock_peer_add(r->clock, w);
 }
 
@@ -78,7 +78,7 @@ void emit_take_pong(struct emitter *e, struct txrec *rec,
 	r->peer_body = true;
 	r->peer_hw = flags & MSG_F_T2_HW;
 	stamppeer_take(&r->stamp_peer, &b.peer, h->seq, flags & MSG_F_FU);
-	clock_pong(r->clock, flags);
+	clock_pong(r->clock, flags, b.host_tag);
 	if (flags & MSG_F_T2)
 		rec->t2_wire = b.t2_wire;
 	/* no follow-up to come: rec's T3 before emit_measured() would await it */

@@ -121,15 +121,18 @@ static bool needs_t3(enum metric_id m)
 	       (d->c != d->d && (d->c == P_T3_WIRE || d->d == P_T3_WIRE));
 }
 
+unsigned int metric_step(enum metric_id m)
+{
+	return needs_t3(m) ? METRIC_T3 : METRIC_NO_T3;
+}
+
 void metric_sample(struct hist *const hist[M_COUNT], const struct txrec *rec,
 		   unsigned int which)
 {
 	int64_t v;
 
 	for (int m = 0; m < M_COUNT; m++) {
-		unsigned int kind = needs_t3(m) ? METRIC_T3 : METRIC_NO_T3;
-
-		if (hist[m] && (which & kind) && metric_value(m, rec, &v))
+		if (hist[m] && (which & metric_step(m)) && metric_value(m, rec, &v))
 			hist_add(hist[m], v, rec->seq);
 	}
 }

@@ -19,8 +19,6 @@
 #include "sock.h"
 #include "timeutil.h"
 
-#define CMSG_BUF 256
-
 int sk_sockopt_int(int fd, int level, int name, int v)
 {
 	return setsockopt(fd, level, name, &v, sizeof(v)) ? -errno : 0;
@@ -403,7 +401,7 @@ static inline void rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg
 int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	    bool block)
 {
-	char control[CMSG_BUF];
+	char control[SK_CMSG_BUF];
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
 	struct msghdr msg = {
 		.msg_name = &m->src,
@@ -455,7 +453,7 @@ uint64_t sk_drops(struct sk *s)
  * TCP connection that broke has fd -1; looping on EBADF would hang). */
 static int errqueue_read(struct sk *s, struct ts_tx *tx)
 {
-	char control[CMSG_BUF];
+	char control[SK_CMSG_BUF];
 	struct msghdr msg = {
 		.msg_control = control,
 		.msg_controllen = sizeof(control),

@@ -20,6 +20,9 @@
 #include "opts.h"
 #include "ts.h"
 
+/* Control data of one received message or error-queue report, bytes. */
+#define SK_CMSG_BUF 256
+
 /* TX stamps read off the error queue while waiting, for sk_tx_stamp(). */
 #define SK_STASH 8
 struct sk_stash {
