@@ -327,7 +327,9 @@ floor_row() {
 
 # rant_takes BIN OPTION: whether that build of rant has OPTION (--help).
 rant_takes() {
-	"$1" --help 2>&1 | grep -q -- "$2"
+	# not a pipe into grep -q: under pipefail, rant's SIGPIPE when grep
+	# quits at the first match would say "no"
+	grep -q -- "$2" <<<"$("$1" --help 2>&1)"
 }
 
 # rant_row NAME [ARGS...]: a rant row, and its "B: NAME" twin with $RANT_B

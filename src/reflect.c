@@ -53,13 +53,15 @@ struct reflector {
 };
 
 /* Nothing received (a blocking receive waited SK_REFLECT_WAKE_NS): 0 when
- * -d is up. Spinning, the clock is read every 1024 empty receives. The
- * clocks' offset is read again at the next ping. */
+ * -d is up. Spinning, the clock is read every 1024 empty receives. After
+ * such a wait, or 1024 empty receives, the clocks' offset is read again
+ * at the next ping; the few empty receives between two pings of a busy
+ * spell leave it (a clock read per ping inside the round trip). */
 static int reflect_idle(struct reflector *f, bool blocked, int64_t end, unsigned int *spins)
 {
-	f->came_n = CAME_REFRESH;
 	if (!blocked && (++*spins & 1023))
 		return 1;
+	f->came_n = CAME_REFRESH;
 	return !measure_time_up(end);
 }
 
@@ -68,8 +70,8 @@ static int reflect_idle(struct reflector *f, bool blocked, int64_t end, unsigned
  * cap, -I's intervals), without a clock read per ping: its RX stamp (or
  * T2_SW) is in the system clock's time, and the two clocks differ by an
  * offset that only a step of the system clock moves. That offset is read
- * at the first ping after an idle spell and every CAME_REFRESH pings, so
- * a step mistimes CAME_REFRESH pings at most. Without either stamp, the
+ * at the first ping after an idle spell (reflect_idle) and every
+ * CAME_REFRESH pings, so a step mistimes CAME_REFRESH pings at most. Without either stamp, the
  * clock is read.
  */
 static int64_t reflect_came(struct reflector *f, const struct sk_msg *m)
@@ -635,7 +637,7 @@ int reflect_run(struct run *r)
 	r->start_ns = realtime_ns();
 	while (!run_stop) {
 		struct sk_msg m;
-		bool block;
+		bool block, waits;
 		int n;
 
 		if (c->count && r->cnt.received >= c->count) {
@@ -645,6 +647,7 @@ int reflect_run(struct run *r)
 		/* Blocking until stamps flow: a spinner at SCHED_FIFO would
 		 * starve the kernel worker that enables RX timestamping. */
 		block = c->block || !f.stamped;
+		waits = block && !(b && skbatch_draining(b));
 		ret = reflect_recv(r, &f, b, &m, block, &n);
 		if (ret == -EPROTO)
 			r->cnt.invalid++;	/* TCP: not rant's framing, dropped */
@@ -654,7 +657,7 @@ int reflect_run(struct run *r)
 			/* Nothing to answer: the pongs' stamps, however late. */
 			if (txpend_len(f.pend) && reflect_harvest(r, &f, monotonic_ns()))
 				break;
-			if (!reflect_idle(&f, block, end, &spins)) {
+			if (!reflect_idle(&f, waits, end, &spins)) {
 				r->stop_reason = "duration";
 				break;
 			}

@@ -21,6 +21,8 @@ struct skbatch {
 	struct iovec iov[SKBATCH_MAX];
 	struct sk_msg m[SKBATCH_MAX];
 	char ctl[SKBATCH_MAX][SK_CMSG_BUF];
+	unsigned int filled;		/* entries of mm the last receive filled */
+	bool busy;			/* the last receive found a datagram */
 	unsigned int out_n;		/* replies queued */
 	struct mmsghdr out[SKBATCH_MAX];
 	struct iovec out_iov[SKBATCH_MAX];
@@ -38,6 +40,7 @@ struct skbatch *skbatch_create(size_t slot_len, bool hugepages)
 	b->stride = (slot_len + 63) / 64 * 64 + 64;
 	b->mem_len = b->stride * SKBATCH_MAX;
 	b->huge = hugepages;
+	b->filled = SKBATCH_MAX;	/* every entry's lengths set at the first receive */
 	b->mem = mem_alloc(b->mem_len, hugepages);
 	if (!b->mem) {
 		free(b);
@@ -45,7 +48,13 @@ struct skbatch *skbatch_create(size_t slot_len, bool hugepages)
 		return NULL;
 	}
 	for (unsigned int i = 0; i < SKBATCH_MAX; i++) {
+		struct msghdr *h = &b->mm[i].msg_hdr;
+
 		b->iov[i] = (struct iovec){ .iov_base = skbatch_buf(b, i), .iov_len = slot_len };
+		h->msg_name = &b->m[i].src;
+		h->msg_iov = &b->iov[i];
+		h->msg_iovlen = 1;
+		h->msg_control = b->ctl[i];
 		b->out[i].msg_hdr.msg_iov = &b->out_iov[i];
 		b->out[i].msg_hdr.msg_iovlen = 1;
 	}
@@ -58,6 +67,11 @@ void skbatch_destroy(struct skbatch *b)
 		return;
 	mem_free(b->mem, b->mem_len, b->huge);
 	free(b);
+}
+
+bool skbatch_draining(const struct skbatch *b)
+{
+	return b->busy;
 }
 
 uint8_t *skbatch_buf(struct skbatch *b, unsigned int i)
@@ -75,22 +89,34 @@ int skbatch_recv(struct sk *s, struct skbatch *b, bool sw, bool block)
 	int64_t sw_ns;
 	int n;
 
-	for (unsigned int i = 0; i < SKBATCH_MAX; i++) {
+	/* The kernel writes the lengths back only into the entries it
+	 * fills (none when it returns an error): those alone are reset, so
+	 * a spin that finds nothing costs the receive alone. */
+	for (unsigned int i = 0; i < b->filled; i++) {
 		struct msghdr *h = &b->mm[i].msg_hdr;
 
-		h->msg_name = &b->m[i].src;
 		h->msg_namelen = sizeof(b->m[i].src);
-		h->msg_iov = &b->iov[i];
-		h->msg_iovlen = 1;
-		h->msg_control = b->ctl[i];
 		h->msg_controllen = sizeof(b->ctl[i]);
-		h->msg_flags = 0;
 	}
-	n = recvmmsg(s->fd, b->mm, SKBATCH_MAX, block ? MSG_WAITFORONE : MSG_DONTWAIT, NULL);
+	b->filled = 0;
+	/*
+	 * After a datagram, the kernel tries the next entry before it
+	 * returns, and finds the queue empty unless a backlog waits: a
+	 * lone ping's pong would wait for that failed read. So the first
+	 * receive of a busy spell takes one datagram (blocking, it waits
+	 * for it); the next, made at once after the answers, drains a
+	 * backlog (a fleet's) in batches and never waits.
+	 */
+	if (b->busy)
+		n = recvmmsg(s->fd, b->mm, SKBATCH_MAX, MSG_DONTWAIT, NULL);
+	else
+		n = recvmmsg(s->fd, b->mm, 1, block ? 0 : MSG_DONTWAIT, NULL);
+	b->busy = n > 0;
 	if (n < 0)
 		return -errno;
 	if (n == 0)
 		return -EAGAIN;
+	b->filled = (unsigned int)n;
 	sw_ns = sw ? realtime_ns() : TS_NONE;
 	for (int i = 0; i < n; i++) {
 		const struct msghdr *h = &b->mm[i].msg_hdr;

@@ -34,12 +34,17 @@ struct skbatch *skbatch_create(size_t slot_len, bool hugepages);
 void skbatch_destroy(struct skbatch *b);
 
 /*
- * Receive up to SKBATCH_MAX datagrams (without block: -EAGAIN when none
- * is queued; with block: wait for the first as sk_recv() waits).
+ * Receive datagrams: one when the receive before found none (the first
+ * of a busy spell, answered without the kernel's look for a second;
+ * without block: -EAGAIN when none is queued; with block: waiting as
+ * sk_recv() waits), else up to SKBATCH_MAX of those queued, never
+ * waiting (-EAGAIN when none is: skbatch_draining() says so before).
  * Returns how many (at least 1) or -errno. Slot i's bytes are
  * skbatch_buf(b, i), its datagram's length and stamps skbatch_msg(b, i).
  */
 int skbatch_recv(struct sk *s, struct skbatch *b, bool sw, bool block);
+/* The next skbatch_recv() drains what is queued, without waiting. */
+bool skbatch_draining(const struct skbatch *b);
 
 uint8_t *skbatch_buf(struct skbatch *b, unsigned int i);
 struct sk_msg *skbatch_msg(struct skbatch *b, unsigned int i);
