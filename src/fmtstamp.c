@@ -181,12 +181,23 @@ static void stamp_put_ping(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 	stamp_write(p, buf, h->seq, h->t1_sw);
 }
 
+/* Per ping: in open mode only the Sequence Number, the Timestamp and the
+ * Error Estimate differ from what put_ping() wrote (the TLVs' headers and
+ * zero values stay); under a key the HMAC TLV covers the sequence
+ * number, so the whole request is written again. */
 static void stamp_set_seq(struct msgfmt_ctx *ctx, void *buf, uint64_t seq, int64_t t1_sw)
 {
 	struct stamp_priv *p = priv_rw(ctx);
+	uint8_t *b = buf;
 
 	stamp_clock_due(p, t1_sw);
-	stamp_write(p, buf, seq, t1_sw);
+	if (p->key) {
+		stamp_write(p, buf, seq, t1_sw);
+		return;
+	}
+	be_put32(b, (uint32_t)(seq - SEQ_BIAS));
+	be_put64(b + off_t1(false), stamp_ts_encode(t1_sw, stamp_ee_fmt(p->ee)));
+	be_put16(b + off_t1(false) + 8, p->ee);
 }
 
 /* T1 of a request by its own Error Estimate's Z bit. */
