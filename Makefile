@@ -60,7 +60,7 @@ DEB_PKGS += libssl-dev
 # a real Prometheus and node_exporter, and parse it with prometheus_client.
 DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-prometheus-client
 
-.PHONY: all deps stamp-suite check test unit net sim plot-test lint asan fuzz fuzz-check fuzz-corpus demo bench install clean
+.PHONY: all deps stamp-suite check test unit net sim plot-test lint asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet install clean
 
 all: rant
 
@@ -203,12 +203,12 @@ FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) \
 	-D_GNU_SOURCE -std=gnu11 -pthread -DRANT_VERSION='"$(VERSION)"' -Isrc
-fuzz_srcs_wire := src/msgfmt.c src/wire.c src/ptp.c src/fmtstamp.c src/stamp.c src/record.c \
+fuzz_srcs_wire := src/msgfmt.c src/wire.c src/hostid.c src/ptp.c src/fmtstamp.c src/stamp.c src/record.c \
 	src/metric.c src/hist.c src/txfmt.c src/mem.c src/session.c src/out.c src/json.c src/auth.c \
 	-lcrypto
 fuzz_srcs_cmsg := src/ts.c
 fuzz_srcs_frame := src/frame.c
-fuzz_srcs_opts := src/opts.c src/opttab.c src/optnum.c src/sweep.c src/fit.c src/allow.c src/msgfmt.c src/wire.c \
+fuzz_srcs_opts := src/opts.c src/opttab.c src/optnum.c src/sweep.c src/fit.c src/allow.c src/msgfmt.c src/wire.c src/hostid.c \
 	src/ptp.c src/fmtstamp.c src/stamp.c src/auth.c
 fuzz_srcs_stamp := src/stamp.c src/auth.c
 fuzz_libs_stamp := -lcrypto
@@ -256,6 +256,13 @@ demo: deps
 bench: deps
 	$(MAKE) all sim
 	bench/run.sh
+	bench/fleet.sh
+
+# The reflector for a fleet alone: FLEET_ROUNDS, FLEET_SECONDS, FLEET_ROWS=RE,
+# BENCH_QUICK=1, RANT_B=PATH (bench/README.md, "The fleet").
+bench-fleet: deps
+	$(MAKE) all
+	bench/fleet.sh
 
 install: rant
 	install -D -m 0755 rant $(DESTDIR)$(PREFIX)/bin/rant

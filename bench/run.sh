@@ -22,6 +22,8 @@
 #   rant spin -I 1          interval reports every second on both sides
 #   rant spin +log          the log streamed on both sides (-l)
 #   rant spin/block key     --key on both sides (the MAC's cost)
+#   rant spin +scrape       the emitter with --metrics-listen, scraped
+#                           every 100 ms (bench/scrape.py, kept alive)
 #   rant spin stamp         --stamp on both sides: STAMP's packets (RFC 8762,
 #                           open mode, stateless) instead of rant's own
 #   sim spin (+phc)         rant spin on the simulated PHC NIC (tests/sim),
@@ -69,6 +71,7 @@ CPU_EMIT=0
 PORT_FLOOR=12346
 PORT_RANT=12345
 PORT_SOCKPERF=11111
+PORT_METRICS=19465
 OUT=$BENCH/out
 RESULTS=$OUT/rounds.tsv
 FLOOR=$BENCH/floor
@@ -322,14 +325,25 @@ floor_row() {
 	ROW_TS_R[$name]=$3
 }
 
-# rant_row NAME [ARGS...]: a rant row, and its "B: NAME" twin with $RANT_B.
-# ROW_ENV: "sim" runs it on the simulated PHC NIC, "log" streams the log.
+# rant_takes BIN OPTION: whether that build of rant has OPTION (--help).
+rant_takes() {
+	"$1" --help 2>&1 | grep -q -- "$2"
+}
+
+# rant_row NAME [ARGS...]: a rant row, and its "B: NAME" twin with $RANT_B
+# (none when RANT_B lacks the row's first option).
+# ROW_ENV: "sim" runs it on the simulated PHC NIC, "log" streams the log,
+# "scrape" serves /metrics from the emitter, scraped at 10 Hz meanwhile.
 rant_row() {
 	local name=$1 env=${ENV_OF_ROW:-}
 	shift
 	row "$name" rant "$@"
 	ROW_ENV[$name]=$env
 	[ -n "$RANT_B" ] || return 0
+	if [ "$#" -gt 0 ] && [[ "$1" == --* ]] && ! rant_takes "$RANT_B" "$1"; then
+		say "bench: $RANT_B has no $1: no \"B: $name\""
+		return 0
+	fi
 	row "B: $name" rant "$@"
 	ROW_BIN["B: $name"]=$RANT_B
 	ROW_ENV["B: $name"]=$env
@@ -363,9 +377,13 @@ define_rows() {
 	done
 	GROUP=udp-spin
 	rant_row "rant spin"
+	# the SCHED stamp's price in rant itself: the same without it
+	! rant_takes "$RANT_A" --no-queue-stamps ||
+		rant_row "rant spin nosched" --no-queue-stamps
 	rant_row "rant spin -I 1" -I 1
 	ENV_OF_ROW=log rant_row "rant spin +log"
 	rant_row "rant spin key" --key "$OUT/key"
+	ENV_OF_ROW=scrape rant_row "rant spin +scrape"
 	rant_row "rant spin stamp" --stamp --port "$PORT_RANT"
 	GROUP=udp-block
 	rant_row "rant block" --block
@@ -457,7 +475,7 @@ jq_row() {
 # (rtt), the latter for information.
 rant_run() {
 	local name=$1 rc=0 src json stem bin=${ROW_BIN[$1]} env=${ROW_ENV[$1]}
-	local -a rlog=() elog=() sim_a=() sim_b=()
+	local -a rlog=() elog=() sim_a=() sim_b=() scrape=()
 	stem=$(stem "$name")
 	json=$RDIR/$stem.json
 	row_args "$name"
@@ -467,12 +485,16 @@ rant_run() {
 	elif [ "$env" = sim ]; then
 		sim_a=(env LD_PRELOAD="$SIM_LIB" SIMNIC_IFACES="$VETH_A")
 		sim_b=(env LD_PRELOAD="$SIM_LIB" SIMNIC_IFACES="$VETH_B")
+	elif [ "$env" = scrape ]; then
+		scrape=(--metrics-listen "127.0.0.1:$PORT_METRICS")
 	fi
 	rm -f "$json"
 	reflect "$name" "$PORT_RANT" "${sim_b[@]}" "$bin" -i "$VETH_B" "${rlog[@]}" \
 		"${ARGS[@]}" || return 0
+	[ "$env" != scrape ] || scrape_start "$RDIR/$stem.scrapes"
 	emit "$name" "${sim_a[@]}" "$bin" -i "$VETH_A" -a "$IP_B" -s -c "$N" -d 0 \
-		-w "$WARMUP" -m "$SIZE" -j "$json" "${elog[@]}" "${ARGS[@]}" || rc=$?
+		-w "$WARMUP" -m "$SIZE" -j "$json" "${elog[@]}" "${scrape[@]}" "${ARGS[@]}" || rc=$?
+	[ "$env" != scrape ] || scrape_stop "$name" "$RDIR/$stem.scrapes" || rc=1
 	local src_rc=0
 	stop_bg "$SERVER" || src_rc=$?
 	rm -f "$RDIR/$stem.server.log" "$RDIR/$stem.client.log"
@@ -490,6 +512,30 @@ rant_run() {
 	src=$(jq -r '.timestamp_source' "$json")
 	record "$name" "$(jq -r "$(jq_row rtt_sw)" "$json")"
 	record "$name (wire, $src)" "$(jq -r "$(jq_row rtt)" "$json")"
+}
+
+# scrape_start FILE: bench/scrape.py at 10 Hz against the emitter's
+# /metrics in $NS_A (it waits for the port), a line a scrape in FILE.
+scrape_start() {
+	: >"$1"
+	ns_bg "$NS_A" "$PYTHON" "$BENCH/scrape.py" 127.0.0.1 "$PORT_METRICS" 0.1 "$1"
+	SCRAPER=$BGPID
+}
+
+# scrape_stop NAME FILE: stop the scraper; fails unless every scrape
+# until the last answered got a 200, and there were a few (a scrape that
+# did not happen measured nothing). Those after the last 200 met rant's
+# end.
+scrape_stop() {
+	local ok all
+	kill "$SCRAPER" 2>/dev/null || true
+	wait "$SCRAPER" 2>/dev/null || true
+	ok=$(grep -c '^200 ' "$2" || true)
+	all=$(awk '/^200 / { n = NR } END { print n + 0 }' "$2")
+	if [ "$ok" -lt 3 ] || [ "$ok" -ne "$all" ]; then
+		fail_run "$1" "the scraper got $ok answers 200 of $all scrapes ($2)"
+		return 1
+	fi
 }
 
 # usec with three decimals, as sockperf prints, to ns
@@ -640,6 +686,8 @@ ratio_spec() {
 		"floor tcp spin +ts" -
 	spec "SCHED stamp: floor tcp block +ts+sched / +ts" "floor tcp block +ts+sched" \
 		"floor tcp block +ts" -
+	spec "SCHED stamp: rant spin / rant spin nosched" "rant spin" "rant spin nosched" -
+	spec "rant spin nosched / floor spin +ts" "rant spin nosched" "floor spin +ts" 1.01
 	spec "RX+TX stamps: floor spin +ts / floor spin" "floor spin +ts" "floor spin" -
 	spec "RX+TX stamps: floor block +ts / floor block" "floor block +ts" "floor block" -
 	echo "# against the plain floor and sockperf (issue 2's targets)"
@@ -654,6 +702,7 @@ ratio_spec() {
 	spec "-I 1: rant spin -I 1 / rant spin" "rant spin -I 1" "rant spin" 1.02
 	spec "+log: rant spin +log / rant spin" "rant spin +log" "rant spin" 1.02
 	spec "--key: rant spin key / rant spin" "rant spin key" "rant spin" -
+	spec "+scrape: rant spin +scrape / rant spin" "rant spin +scrape" "rant spin" 1.02
 	spec "--stamp: rant spin stamp / rant spin" "rant spin stamp" "rant spin" 1.02
 	spec "--key: rant block key / rant block" "rant block key" "rant block" -
 	spec "--key: rant spin key / rant spin, wire" "rant spin key (wire, kernel)" \
@@ -675,7 +724,8 @@ print_ratios() {
 	printf '\n%-48s %7s %7s %7s %6s %6s  %s\n' "ratio of p50s, taken in each round" \
 		median lowest highest rounds limit result
 	awk -v mode=ratios -f "$STATS" "$RESULTS" <(ratio_spec)
-	printf '\nrant with and without the SCHED stamp: n/a (rant has no option to turn it off; the floor'"'"'s ratio above is its price)\n'
+	rant_takes "$RANT_A" --no-queue-stamps ||
+		printf '\nrant with and without the SCHED stamp: n/a (this rant has no --no-queue-stamps; the floor'"'"'s ratio above is its price)\n'
 	check_blocking
 }
 
@@ -773,6 +823,10 @@ probe_flags() {
 		RANT_FLAGS["$bin udp"]="$FLAGS_E $FLAGS_R"
 		rant_flags "flags tcp" "$bin" --tcp --nodelay || exit 1
 		RANT_FLAGS["$bin --tcp"]="$FLAGS_E $FLAGS_R"
+		if rant_takes "$bin" --no-queue-stamps; then
+			rant_flags "flags nosched" "$bin" --no-queue-stamps || exit 1
+			RANT_FLAGS["$bin --no-queue-stamps"]="$FLAGS_E $FLAGS_R"
+		fi
 		say "bench: $bin asks for SO_TIMESTAMPING ${RANT_FLAGS["$bin udp"]} (UDP emitter, reflector), ${RANT_FLAGS["$bin --tcp"]} (TCP)"
 	done
 }

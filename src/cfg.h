@@ -37,11 +37,13 @@ struct rant_cfg {
 	unsigned int nsizes;		/* 1 without a sweep */
 	const char *size_arg;		/* -m as given: parsed once --tcp is known */
 	int64_t timeout_ns;		/* --timeout */
+	int64_t warmup_timeout_ns;	/* --warmup-timeout */
 	int64_t interval_ns;		/* --interval; 0 = back to back */
 	bool block;			/* --block */
 	bool open_loop;			/* --open-loop: pings on schedule, several in flight */
 	bool sw;			/* -s */
 	bool no_hw_ts;			/* -R */
+	bool no_queue_stamps;		/* --no-queue-stamps: no SCHED stamp */
 	bool ptp_mode;			/* --ptp-mode: PTPv2 event messages, port 319 */
 	bool stamp;			/* --stamp: STAMP test packets, port 862 */
 	const char *stamp_ts;		/* --stamp-ts: "ntp" or "ptp" */

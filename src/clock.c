@@ -36,6 +36,10 @@ struct clock {
 	bool read_once;			/* a reading succeeded */
 	int64_t first_sys_ns, last_sys_ns;
 	atomic_bool bad;		/* last reading over the bound, or none */
+	/* clock_live(): the last reading, the drift so far (a double's bits) */
+	_Atomic int64_t live_offset_ns;
+	_Atomic uint64_t live_drift;
+	atomic_uint live_have;		/* LIVE_OFFSET | LIVE_DRIFT */
 	/* The sampler thread. */
 	pthread_t thread;
 	bool running;
@@ -51,6 +55,7 @@ struct clock {
 	int64_t theta_ref;		/* the first theta */
 	struct fit_bins fit;	/* theta against T1 */
 	uint64_t pongs, pongs_bad;
+	uint64_t host_tags, host_same;	/* pongs with MSG_F_HOST; of them, this kernel's */
 };
 
 /* ---- theta ---- */
@@ -80,10 +85,14 @@ void clock_peer_add(struct clock *c, const struct txrec *rec)
 	fit_bins_add(&c->fit, rec->t1_wire, net, theta);
 }
 
-void clock_pong(struct clock *c, uint16_t flags)
+void clock_pong(struct clock *c, uint16_t flags, uint64_t host_tag)
 {
 	c->pongs++;
 	c->pongs_bad += (flags & MSG_F_CLOCK_BAD) != 0;
+	if (flags & MSG_F_HOST) {
+		c->host_tags++;
+		c->host_same += c->cfg.host_tag_known && host_tag == c->cfg.host_tag;
+	}
 }
 
 bool clock_bad_now(const struct clock *c)
@@ -170,6 +179,25 @@ void clock_destroy(struct clock *c)
 
 /* ---- the PHC readings ---- */
 
+#define LIVE_OFFSET 1u
+#define LIVE_DRIFT 2u
+
+/* A reading and the drift through the readings so far, for clock_live(). */
+static void publish(struct clock *c, const struct phc_reading *rd)
+{
+	struct phc_summary sum;
+	unsigned int have = LIVE_OFFSET;
+	uint64_t bits;
+
+	atomic_store_explicit(&c->live_offset_ns, rd->offset_ns, memory_order_relaxed);
+	if (!phc_summary(c->phc, &sum) && sum.drift_valid) {
+		memcpy(&bits, &sum.drift_ppb, sizeof(bits));
+		atomic_store_explicit(&c->live_drift, bits, memory_order_relaxed);
+		have |= LIVE_DRIFT;
+	}
+	atomic_store_explicit(&c->live_have, have, memory_order_release);
+}
+
 /* One sample of the PHC (main before and after the thread, or the thread). */
 static void sample(struct clock *c)
 {
@@ -189,6 +217,7 @@ static void sample(struct clock *c)
 		c->first_sys_ns = rd.sys_ns;
 	c->read_once = true;
 	c->last_sys_ns = rd.sys_ns;
+	publish(c, &rd);
 	a = rd.offset_ns < 0 ? -rd.offset_ns : rd.offset_ns;
 	atomic_store_explicit(&c->bad, a > c->cfg.max_offset_ns, memory_order_relaxed);
 }
@@ -331,6 +360,26 @@ void clock_stop(struct clock *c)
 
 /* ---- the report ---- */
 
+void clock_live(const struct clock *c, struct clock_live *out)
+{
+	unsigned int have = atomic_load_explicit(&c->live_have, memory_order_acquire);
+	struct hist_stats st;
+	uint64_t bits;
+
+	memset(out, 0, sizeof(*out));
+	out->have_phc = have & LIVE_OFFSET;
+	out->phc_offset_ns = atomic_load_explicit(&c->live_offset_ns, memory_order_relaxed);
+	out->phc_drift_valid = have & LIVE_DRIFT;
+	bits = atomic_load_explicit(&c->live_drift, memory_order_relaxed);
+	memcpy(&out->phc_drift_ppb, &bits, sizeof(bits));
+	if (!c->theta)
+		return;
+	hist_get_stats(c->theta, &st);
+	out->peer_samples = st.samples;
+	if (st.samples)
+		out->peer_offset_ns = ns_add(c->theta_ref, hist_percentile(c->theta, 50));
+}
+
 static void report_phc(const struct clock *c, struct clock_report *cr)
 {
 	snprintf(cr->phc_error, sizeof(cr->phc_error), "%s", c->phc_error);
@@ -386,6 +435,9 @@ void clock_report(const struct clock *c, struct clock_report *cr)
 	cr->ts_info = c->ts_info;
 	cr->stream = c->cfg.stream;
 	cr->one_host = c->cfg.one_host;
+	cr->host_tags = c->host_tags;
+	cr->host_same = c->host_tags && c->host_same == c->host_tags;
+	cr->one_host |= cr->host_same;
 	if (c->cfg.theta_unusable)
 		snprintf(cr->theta_why, sizeof(cr->theta_why), "%s", c->cfg.theta_unusable);
 	report_phc(c, cr);

@@ -55,6 +55,8 @@ struct clock_cfg {
 					 * knows: Nagle with --writes), or NULL */
 	bool one_host;			/* the reflector's address is this host's:
 					 * one clock on both ends */
+	bool host_tag_known;		/* emitter: host_tag is this kernel's */
+	uint64_t host_tag;		/* ... hostid_tag() of the session */
 };
 
 struct clock;
@@ -85,8 +87,9 @@ void clock_stop(struct clock *c);
  */
 bool clock_bad_now(const struct clock *c);
 
-/* Emitter, per pong with a body: count the reflector's MSG_F_CLOCK_BAD. */
-void clock_pong(struct clock *c, uint16_t flags);
+/* Emitter, per pong with a body: count the reflector's MSG_F_CLOCK_BAD,
+ * and its host tags (MSG_F_HOST, warm-up pongs) that are this kernel's. */
+void clock_pong(struct clock *c, uint16_t flags, uint64_t host_tag);
 
 /* Emitter: a measured transaction whose T3 arrived: theta into the median
  * and the fit (when all four wire stamps are there). Hot-path safe. */
@@ -134,13 +137,33 @@ struct clock_report {
 	bool peer_trusted;		/* emitter: the reflector's */
 	bool hosts_trusted;		/* emitter: one-way delays */
 	char local_why[CLOCK_WHY_LEN], peer_why[CLOCK_WHY_LEN], hosts_why[CLOCK_WHY_LEN];
-	bool stream, one_host;		/* as clock_cfg */
+	bool stream, one_host;		/* as clock_cfg, or host_same */
+	uint64_t host_tags;		/* pongs that carried the reflector's host tag */
+	bool host_same;			/* ... all of them this kernel's: one clock */
 	char theta_why[CLOCK_WHY_LEN];	/* theta is no offset: why; "" usable */
 	unsigned int nwarn;
 	char warn[CLOCK_MAX_WARNINGS][CLOCK_WARNING_LEN];
 	const char *warn_code[CLOCK_MAX_WARNINGS];	/* stable, as warn.h's */
 	const char *warn_fix[CLOCK_MAX_WARNINGS];
 };
+
+/*
+ * What the clocks read now, for the live metrics' gauges: safe from any
+ * thread while the loop and the sampler run (the sampler publishes each
+ * reading and the drift fitted through the readings so far in atomics;
+ * theta's median is its histogram read as the snapshot reads the
+ * metrics'). After clock_stop(), the values of clock_report().
+ */
+struct clock_live {
+	bool have_phc;			/* a PHC reading succeeded */
+	int64_t phc_offset_ns;		/* the last: PHC - system */
+	bool phc_drift_valid;
+	double phc_drift_ppb;		/* fitted through the readings so far */
+	uint64_t peer_samples;		/* emitter: thetas so far */
+	int64_t peer_offset_ns;		/* their median */
+};
+
+void clock_live(const struct clock *c, struct clock_live *out);
 
 /* The report at the end of the run (after clock_stop). */
 void clock_report(const struct clock *c, struct clock_report *out);

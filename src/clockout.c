@@ -73,10 +73,16 @@ static void print_peer(struct out *o, const struct clock_report *cr)
 	bool have = cr->peer_samples > 0 && !cr->theta_why[0], text = cr->emit && have;
 
 	if (cr->emit && cr->one_host)
-		out_text(o, "  peer: the reflector is on this host: %s\n", cr->hw ?
+		out_text(o, "  peer: the reflector is on this host (%s): %s\n", cr->host_same ?
+			 "its kernel's boot id is this one's" : "its address is local", cr->hw ?
 			 "its NIC clock may still be another port's" :
-			 "one clock stamps both ends, so one-way delays need no offset");
+			 "the same clock stamps both ends, so one-way delays need no offset");
+	else if (cr->emit && cr->host_tags)
+		out_text(o, "  peer: the reflector runs on another kernel (its boot id differs)\n");
 	out_bool(o, "one_host", NULL, cr->one_host);
+	if (cr->emit)
+		out_str(o, "one_host_by", NULL, cr->host_same ? "boot_id" :
+			cr->one_host ? "address" : cr->host_tags ? "other_boot_id" : "unknown");
 	if (cr->emit && cr->theta_why[0])
 		out_text(o, "  peer: theta unusable, not an offset: %s\n", cr->theta_why);
 	if (cr->theta_why[0])

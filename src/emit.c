@@ -27,7 +27,6 @@
 /* Unmeasured pings (warm-up, the fetch after a breach) may wait for
  * their TX stamp after the pong: HW stamps can lag a fast pong. */
 #define UNMEASURED_TX_WAIT_NS (2 * NS_PER_MS)
-#define WARMUP_LIMIT_NS (10 * NS_PER_SEC)	/* no stamped pong by then: give up */
 #define PEER_GONE_NS (3 * NS_PER_SEC)		/* TCP: no connection this long: give up */
 
 static uint8_t rx_buf[RX_BUF_LEN];
@@ -150,7 +149,7 @@ static void emit_follow_up(struct emitter *e, uint64_t fu_seq, int64_t fu_t3)
 	txrec_set_t3_wire(w, fu_t3);
 	if (r->log)
 		txlog_patch_t3(r->log, fu_seq, fu_t3);
-	metric_sample(r->hist, w, METRIC_T3);
+	measure_sample(r, w, METRIC_T3);
 	clock_peer_add(r->clock, w);
 }
 
@@ -168,7 +167,7 @@ void emit_take_pong(struct emitter *e, struct txrec *rec,
 	r->peer_body = true;
 	r->peer_hw = flags & MSG_F_T2_HW;
 	stamppeer_take(&r->stamp_peer, &b.peer, h->seq, flags & MSG_F_FU);
-	clock_pong(r->clock, flags);
+	clock_pong(r->clock, flags, b.host_tag);
 	if (flags & MSG_F_T2)
 		rec->t2_wire = b.t2_wire;
 	/* no follow-up to come: rec's T3 before emit_measured() would await it */
@@ -198,15 +197,15 @@ static void emit_set_flags(const struct emitter *e, bool measured)
 	msgfmt_put_ping(&r->fmt, tx_buf, &h);
 }
 
-/* The ping's TX stamp into rec, and its SCHED stamp (it came before the
- * SND stamp: it is in the stash) for the sender's queue. */
+/* The ping's TX stamp into rec, and its SCHED stamp (in the stash: it came
+ * first; not looked for under --no-queue-stamps) for the sender's queue. */
 void emit_tx_stamped(struct emitter *e, struct txrec *rec, uint32_t key,
 			    const struct ts_stamps *txs)
 {
 	struct ts_stamps sch;
 
 	rec->t1_wire = ts_wire(txs, e->r->sk.hw);
-	if (sk_tx_sched(&e->r->sk, key, 0, &sch) == 0)
+	if (!e->r->cfg->no_queue_stamps && sk_tx_sched(&e->r->sk, key, 0, &sch) == 0)
 		txrec_set_queue(rec, txs->kn_ns, sch.kn_ns);
 }
 
@@ -317,35 +316,35 @@ static int emit_warmup_failed(struct emitter *e)
 			 "their MAC is wrong: is the reflector's key another, or is it an older rant without --key?");
 	else if (!e->pongs && r->auth)
 		snprintf(r->failure, sizeof(r->failure),
-			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there with the same --key, its clock within --key-window of this one? (if not, it answers nothing and counts the pings)",
-			 c->addr, c->port, WARMUP_LIMIT_NS / NS_PER_SEC);
+			 "no pong from %s port %u in %g s of warm-up: is rant reflecting there with the same --key, its clock within --key-window of this one? (if not, it answers nothing and counts the pings)",
+			 c->addr, c->port, (double)c->warmup_timeout_ns / NS_PER_SEC);
 	else if (!e->pongs && r->tp->caps.stream && tcp_stats(&r->sk)->garbage)
 		snprintf(r->failure, sizeof(r->failure),
 			 "%s port %u accepts TCP but does not speak rant (%llu connections dropped): is another service on that port?",
 			 c->addr, c->port, (unsigned long long)tcp_stats(&r->sk)->garbage);
 	else if (!e->pongs)
 		snprintf(r->failure, sizeof(r->failure),
-			 "no pong from %s port %u in %lld s of warm-up: is rant reflecting there (rant -i IFACE on that host)?",
-			 c->addr, c->port, WARMUP_LIMIT_NS / NS_PER_SEC);
+			 "no pong from %s port %u in %g s of warm-up: is rant reflecting there (rant -i IFACE on that host)?",
+			 c->addr, c->port, (double)c->warmup_timeout_ns / NS_PER_SEC);
 	else
 		snprintf(r->failure, sizeof(r->failure),
-			 "pongs from %s arrive, but without %s for %lld s: is timestamping blocked on %s or on the reflector?",
+			 "pongs from %s arrive, but without %s for %g s (--warmup-timeout): is timestamping blocked on %s or on the reflector?",
 			 c->addr, r->peer_body ? "both sides' stamps" : "stamps",
-			 WARMUP_LIMIT_NS / NS_PER_SEC, c->iface);
+			 (double)c->warmup_timeout_ns / NS_PER_SEC, c->iface);
 	return -EIO;
 }
 
 /*
  * Unmeasured pings until -w of them have been answered and a pong came
  * with every stamp: 0, -EINTR on a signal, -EIO when no stamped pong
- * came back for WARMUP_LIMIT_NS (a long -w goes on while they come).
+ * came back for --warmup-timeout (a long -w goes on while they come).
  * Waits block: a spinner at SCHED_FIFO would starve the kernel worker
  * that enables RX timestamping.
  */
 static int emit_warmup(struct emitter *e)
 {
 	struct run *r = e->r;
-	int64_t give_up = monotonic_ns() + WARMUP_LIMIT_NS;
+	int64_t give_up = monotonic_ns() + r->cfg->warmup_timeout_ns;
 	uint32_t left = r->cfg->warmup;
 	struct txrec rec;
 
@@ -366,7 +365,7 @@ static int emit_warmup(struct emitter *e)
 			continue;
 		if (!left)
 			return 0;
-		give_up = monotonic_ns() + WARMUP_LIMIT_NS;
+		give_up = monotonic_ns() + r->cfg->warmup_timeout_ns;
 	}
 	return -EINTR;
 }
@@ -424,14 +423,12 @@ enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 	if (!e->rx_stamped)
 		r->cnt.missing_rx_ts++;
 	emit_backwards(e, rec);
-	metric_sample(r->hist, rec, METRIC_NO_T3 | (have_t3 ? METRIC_T3 : 0));
+	measure_sample(r, rec, METRIC_NO_T3 | (have_t3 ? METRIC_T3 : 0));
 	if (have_t3)
 		clock_peer_add(r->clock, rec);
 	have_rtt = metric_value(M_RTT, rec, &rtt);
 	if (!have_rtt)
 		rtt = 0;
-	if (r->nsweep && have_rtt)
-		hist_add(r->sweep[r->sweep_idx].rtt, rtt, rec->seq);
 	/* From the slot's time: how late it left, then the round trip. */
 	if (r->rtt_intended && have_rtt)
 		hist_add(r->rtt_intended, ns_add(rtt, e->late_ns), rec->seq);
@@ -498,6 +495,7 @@ void emit_measure_begin(struct emitter *e)
 
 	emit_set_flags(e, true);
 	e->first_measured = e->seq + 1;
+	r->sweep[r->sweep_idx].first_seq = e->first_measured;	/* sweep or not */
 	if (r->sweep_idx == 0)
 		measure_start(r);
 	emit_say_measuring(e);

@@ -174,8 +174,7 @@ void hist_get_stats(const struct hist *h, struct hist_stats *st)
 	}
 }
 
-/* Rank (1-based) of the p-th percentile of n, in integers. */
-static uint64_t pct_rank(double p, uint64_t n)
+uint64_t hist_pct_rank(double p, uint64_t n)
 {
 	__int128 pm = (__int128)llround(p * 1e6);	/* p in 1e-6 units */
 	__int128 num = pm * n, den = 100 * (__int128)1000000;
@@ -194,7 +193,7 @@ int64_t hist_percentile(const struct hist *h, double p)
 
 	if (h->n == 0)
 		return 0;
-	k = pct_rank(p, h->n);
+	k = hist_pct_rank(p, h->n);
 	last = val_index(h->max);
 	for (i = val_index(h->min); i < last; i++) {
 		if (k <= h->counts[i])
@@ -271,15 +270,14 @@ size_t hist_small_index(int64_t v)
 	return ((size_t)shift << (SMALL_BITS - 1)) + (size_t)(m >> shift);
 }
 
-/* Highest value of small counter i. */
-static int64_t small_high(size_t i)
+void hist_small_bounds(size_t i, int64_t *lo, int64_t *hi)
 {
 	unsigned int shift = 0;
 
 	if (i >= (size_t)1 << SMALL_BITS)
 		shift = (unsigned int)(i >> (SMALL_BITS - 1)) - 1;
-	return (int64_t)(((uint64_t)(i - ((size_t)shift << (SMALL_BITS - 1))) << shift) +
-			 ((uint64_t)1 << shift) - 1);
+	*lo = (int64_t)((uint64_t)(i - ((size_t)shift << (SMALL_BITS - 1))) << shift);
+	*hi = *lo + (int64_t)((uint64_t)1 << shift) - 1;
 }
 
 int64_t hist_small_percentile(const uint32_t *counts, uint64_t n, double p,
@@ -287,16 +285,16 @@ int64_t hist_small_percentile(const uint32_t *counts, uint64_t n, double p,
 {
 	size_t i, last = hist_small_index(max);
 	uint64_t k;
-	int64_t hi;
+	int64_t lo, hi;
 
 	if (n == 0)
 		return 0;
-	k = pct_rank(p, n);
+	k = hist_pct_rank(p, n);
 	for (i = hist_small_index(min); i < last; i++) {
 		if (k <= counts[i])
 			break;
 		k -= counts[i];
 	}
-	hi = small_high(i);
+	hist_small_bounds(i, &lo, &hi);
 	return hi < min ? min : hi > max ? max : hi;
 }

@@ -76,6 +76,9 @@ void hist_get_stats(const struct hist *h, struct hist_stats *st);
  * Scans the log-linear histogram: not for the packet loop.
  */
 int64_t hist_percentile(const struct hist *h, double p);
+/* The rank (1-based) of the p-th percentile of n >= 1 samples, by the
+ * rule above, computed in integers. */
+uint64_t hist_pct_rank(double p, uint64_t n);
 /*
  * The non-empty log-linear buckets in ascending order: start with
  * *pos = 0 and call until it returns false. Their counts add up to the
@@ -109,6 +112,8 @@ uint64_t hist_underflow_count(const struct hist *h);
 
 /* The counter of v: O(1), for the packet loop. */
 size_t hist_small_index(int64_t v);
+/* The lowest and highest value counted in counter i. */
+void hist_small_bounds(size_t i, int64_t *lo, int64_t *hi);
 /* The p-th percentile of n samples in counts whose exact min and max are
  * known; 0 with no samples. */
 int64_t hist_small_percentile(const uint32_t *counts, uint64_t n, double p,

@@ -35,7 +35,7 @@ const struct txlog_fmt *measure_log_format(const struct run *r,
 		.peer_w = r->cfg->stamp ? stamppeer_suffix(&r->stamp_peer) : NULL,
 		.peer_w3 = r->cfg->stamp ? stamppeer_suffix_t3(&r->stamp_peer) : NULL,
 		.ack = emit && r->tp->caps.ack_stamps,
-		.sched = true,
+		.sched = !r->cfg->no_queue_stamps,
 		.lost = emit,
 	};
 	return f;
@@ -92,6 +92,35 @@ static void breach_seen(struct run *r, const struct txrec *rec,
 	bkeep_add(r->breach, &r->nbreach, r->breach_cap, rec, latency_ns);
 	if (r->trace && r->cnt.breaches == 1) {
 		r->trace_err = mark_breach(r, rec, latency_ns);
+	}
+}
+
+/* The size of a sweep seq was measured at: the last that began by it. */
+static struct sweep_point *sweep_point_of(struct run *r, uint64_t seq)
+{
+	for (unsigned int i = r->sweep_idx + 1; i-- > 0;)
+		if (r->sweep[i].first_seq && seq >= r->sweep[i].first_seq)
+			return &r->sweep[i];
+	return NULL;
+}
+
+void measure_sample(struct run *r, const struct txrec *rec, unsigned int which)
+{
+	struct sweep_point *sp = r->nsweep ? sweep_point_of(r, rec->seq) : NULL;
+	int64_t v;
+
+	if (!sp) {
+		metric_sample(r->hist, rec, which);
+		return;
+	}
+	for (int m = 0; m < M_COUNT; m++) {
+		if (!r->hist[m] || !(which & metric_step(m)) || !metric_value(m, rec, &v))
+			continue;
+		hist_add(r->hist[m], v, rec->seq);
+		if (m == M_RTT)
+			hist_add(sp->rtt, v, rec->seq);
+		else if (sp->m[m])
+			sweepstat_add(sp->m[m], v, rec->seq);
 	}
 }
 

@@ -37,6 +37,15 @@ enum measure_next {
 enum measure_next measure_done(struct run *r, const struct txrec *rec,
 			       int64_t latency_ns);
 
+/*
+ * rec's metrics into the run's histograms, those that need the T3 wire
+ * stamp or those that do not (which: metric.h's METRIC_T3, METRIC_NO_T3),
+ * and in a sweep into those of rec's size too (found by its seq: a T3
+ * that comes with the follow-up after the next size began still counts
+ * in its own). Hot-path safe.
+ */
+void measure_sample(struct run *r, const struct txrec *rec, unsigned int which);
+
 /* True once the CLOCK_MONOTONIC deadline end_mono (0: none) has passed. */
 static inline bool measure_time_up(int64_t end_mono)
 {

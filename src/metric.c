@@ -98,9 +98,10 @@ bool metric_in_run(const struct rant_cfg *c, enum metric_id m)
 		return c->tcp && c->mode == MODE_EMIT;
 	if (m == M_OWD_FWD || m == M_OWD_BACK)	/* --one-way needs pongs with a body */
 		return c->one_way && c->mode == MODE_EMIT && carry_body(c);
-	/* Each side's own queue (the reflector's is not carried in pongs). */
+	/* Each side's own queue (the reflector's is not carried in pongs),
+	 * from the SCHED stamp, unless --no-queue-stamps. */
 	if (m == M_EMIT_QUEUE || m == M_REFLECT_QUEUE)
-		return (m == M_EMIT_QUEUE) == (c->mode == MODE_EMIT);
+		return !c->no_queue_stamps && (m == M_EMIT_QUEUE) == (c->mode == MODE_EMIT);
 	if (c->mode == MODE_REFLECT)
 		return m == M_RESPONSE || m == M_REFLECT_RX ||
 		       m == M_REFLECT_PROC || m == M_REFLECT_TX;
@@ -120,15 +121,18 @@ static bool needs_t3(enum metric_id m)
 	       (d->c != d->d && (d->c == P_T3_WIRE || d->d == P_T3_WIRE));
 }
 
+unsigned int metric_step(enum metric_id m)
+{
+	return needs_t3(m) ? METRIC_T3 : METRIC_NO_T3;
+}
+
 void metric_sample(struct hist *const hist[M_COUNT], const struct txrec *rec,
 		   unsigned int which)
 {
 	int64_t v;
 
 	for (int m = 0; m < M_COUNT; m++) {
-		unsigned int kind = needs_t3(m) ? METRIC_T3 : METRIC_NO_T3;
-
-		if (hist[m] && (which & kind) && metric_value(m, rec, &v))
+		if (hist[m] && (which & metric_step(m)) && metric_value(m, rec, &v))
 			hist_add(hist[m], v, rec->seq);
 	}
 }

@@ -71,6 +71,8 @@ bool metric_in_run(const struct rant_cfg *cfg, enum metric_id m);
  */
 #define METRIC_NO_T3 1
 #define METRIC_T3 2
+/* Which of the two steps samples m: METRIC_T3 or METRIC_NO_T3. */
+unsigned int metric_step(enum metric_id m);
 void metric_sample(struct hist *const hist[M_COUNT], const struct txrec *rec,
 		   unsigned int which);
 

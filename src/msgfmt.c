@@ -40,6 +40,9 @@ int msgfmt_init(struct msgfmt_ctx *ctx, const struct msgfmt *f,
 	ctx->f = f;
 	ctx->emit = side->emit;
 	ctx->mac = side->mac;
+	ctx->host_known = side->host_key != NULL;
+	if (side->host_key)
+		memcpy(ctx->host_key, side->host_key, sizeof(ctx->host_key));
 	return f->init ? f->init(ctx, side, err, len) : 0;
 }
 

@@ -72,6 +72,8 @@ enum msg_type {
 				 * only one (it sends no follow-up; stamp: the
 				 * reply's Timestamp, Follow-Up Telemetry not
 				 * understood) */
+/* A pong flag in the ping octet (no ping sets it, so no echo does): */
+#define MSG_F_HOST	0x0080	/* host_tag: the reflector's kernel (hostid.h) */
 
 /* A message's header, decoded. */
 struct msg_hdr {
@@ -119,6 +121,7 @@ struct msg_body {
 	 * reach): parse_body() sets them, the emitter adds them to the
 	 * header's. */
 	uint16_t flags;
+	uint64_t host_tag;	/* MSG_F_HOST: hostid_tag() of the ping's session */
 	struct msg_peer peer;	/* emitter: what the reflector says of itself */
 	/* Reflector-side facts a format may carry (stamp), not parsed back: */
 	uint64_t pong_no;	/* the session's pongs before this one */
@@ -182,6 +185,7 @@ struct msgfmt_side {
 					 * be from the system clock while the
 					 * clock checks pass (clock.h) */
 	uint16_t stamp_ssid;	/* --ssid, 0: a random one */
+	const uint8_t *host_key;	/* reflector: its boot id (hostid.h), or NULL */
 };
 
 /* One run's format: its row and its settings. */
@@ -189,6 +193,8 @@ struct msgfmt_ctx {
 	const struct msgfmt *f;
 	bool emit;		/* this side sends pings */
 	bool mac;		/* --key: every message ends in a MAC */
+	bool host_known;	/* host_key holds the reflector's boot id */
+	uint8_t host_key[16];
 	union {
 		uint64_t align;
 		uint8_t b[MSGFMT_PRIV_LEN];

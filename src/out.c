@@ -114,6 +114,14 @@ void out_arr_end(struct out *o)
 	json_arr_end(o->j);
 }
 
+void out_strs(struct out *o, const char *key, const char *const *v, size_t n)
+{
+	out_arr(o, key);
+	for (size_t i = 0; i < n; i++)
+		out_str(o, NULL, NULL, v[i]);
+	out_arr_end(o);
+}
+
 void out_doc_end(struct out *o)
 {
 	if (o->j)

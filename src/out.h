@@ -43,6 +43,8 @@ void out_obj(struct out *o, const char *key);
 void out_obj_end(struct out *o);
 void out_arr(struct out *o, const char *key);
 void out_arr_end(struct out *o);
+/* JSON: an array of the n strings v under key. */
+void out_strs(struct out *o, const char *key, const char *const *v, size_t n);
 /* JSON: the document is finished (a newline; the caller checks the stream). */
 void out_doc_end(struct out *o);
 /* Text only. */

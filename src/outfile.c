@@ -248,17 +248,19 @@ int outfile_commit(struct outfile *o)
 		err = -errno;
 	if (o->direct)
 		o->fd = -1;
-	if (!o->tmp)
-		return err;
-	if (o->fd >= 0 && close(o->fd) && !err)
-		err = -errno;
-	o->fd = -1;
-	if (!err && rename(o->tmp, o->path))
-		err = -errno;
-	if (err)
-		unlink(o->tmp);
-	free(o->tmp);
-	o->tmp = NULL;
+	if (o->tmp) {
+		if (o->fd >= 0 && close(o->fd) && !err)
+			err = -errno;
+		o->fd = -1;
+		if (!err && rename(o->tmp, o->path))
+			err = -errno;
+		if (err)
+			unlink(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+	}
+	free(o->path);	/* done with: a writer that commits every interval frees it */
+	o->path = NULL;
 	return err;
 }
 

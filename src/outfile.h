@@ -42,7 +42,8 @@ int outfile_open(struct outfile *o, const char *path, unsigned int flags, char *
 		 size_t len);
 /* A stdio stream for the file (for text and JSON writers). */
 FILE *outfile_stream(struct outfile *o);
-/* Flush, check for errors, rename over the target. 0 or -errno. */
+/* Flush, check for errors, rename over the target, free what open took.
+ * 0 or -errno. */
 int outfile_commit(struct outfile *o);
 /* Remove the temporary file; safe to call on a committed or closed one. */
 void outfile_abort(struct outfile *o);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The Prometheus text format of a snapshot (prom.h). */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
+#include <netinet/in.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,26 +262,74 @@ static void gauge(FILE *f, const struct snap *s, const char *name, const char *h
 	fprintf(f, "} %.9g\n", v);
 }
 
-/* The clock report: the end's only (the sampler's readings, snap.h). */
+/* The clocks as the snapshot read them (live and at the end: the PHC's
+ * last reading and drift, theta's median); theta's drift at the end only
+ * (its fit is not for reading while the loop adds to it). */
 static void put_clock(FILE *f, const struct snap *s)
 {
-	const struct clock_report *c = &s->clock;
+	const struct clock_live *c = &s->clock_live;
 
-	if (!s->have_clock)
-		return;
-	if (c->have_phc_samples) {
+	if (s->have_clock_live && c->have_phc)
 		gauge(f, s, "rant_phc_offset_seconds", "The NIC clock (PHC) minus the system "
-		      "clock at the last reading.", c->phc_sum.offset_end_ns / 1e9);
-		if (c->phc_sum.drift_valid)
-			gauge(f, s, "rant_phc_drift_ratio", "The PHC's drift against the system "
-			      "clock (1e-9 = 1 ppb).", c->phc_sum.drift_ppb * 1e-9);
-	}
-	if (c->peer_samples) {
+		      "clock at the last reading.", c->phc_offset_ns / 1e9);
+	if (s->have_clock_live && c->phc_drift_valid)
+		gauge(f, s, "rant_phc_drift_ratio", "The PHC's drift against the system "
+		      "clock, fitted through the readings so far (1e-9 = 1 ppb).",
+		      c->phc_drift_ppb * 1e-9);
+	if (s->have_clock_live && c->peer_samples)
 		gauge(f, s, "rant_peer_offset_seconds", "The reflector's wire clock minus this "
-		      "one's (theta, median).", c->peer_offset_ns / 1e9);
-		if (c->peer_drift_valid)
-			gauge(f, s, "rant_peer_drift_ratio", "The drift of theta (1e-9 = 1 ppb).",
-			      c->peer_drift_ppb * 1e-9);
+		      "one's (theta, median so far).", c->peer_offset_ns / 1e9);
+	if (s->have_clock && s->clock.peer_samples && s->clock.peer_drift_valid)
+		gauge(f, s, "rant_peer_drift_ratio", "The drift of theta, at the end of the "
+		      "run (1e-9 = 1 ppb).", s->clock.peer_drift_ppb * 1e-9);
+}
+
+/* "10.0.0.2:40000", "[fd00::2]:40000": the sender of session x. */
+static void put_sender(FILE *f, const struct session *x)
+{
+	const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)&x->addr;
+	bool v6 = x->addr.ss_family == AF_INET6 && !IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr);
+	in_port_t port = x->addr.ss_family == AF_INET6 ? in6->sin6_port :
+			 ((const struct sockaddr_in *)&x->addr)->sin_port;
+	char host[INET6_ADDRSTRLEN + 16];
+
+	session_sockaddr_str(&x->addr, false, host, sizeof(host));
+	fprintf(f, "%s%s%s:%u", v6 ? "[" : "", host, v6 ? "]" : "", (unsigned int)ntohs(port));
+}
+
+/*
+ * Reflector: the sessions in its table now (at most --max-sessions), and
+ * each one's packets, labelled by its sender, its id and its ordinal
+ * (a session evicted and come back starts new series, never a counter
+ * going back). A session that leaves the table takes its series with it;
+ * rant_packets_*_total keep counting every session's.
+ */
+static void put_sessions(FILE *f, const struct snap *s)
+{
+	static const char *const what[] = { "received", "sent" };
+
+	if (s->emit || !s->have_sessions)
+		return;
+	gauge(f, s, "rant_reflector_sessions", "Sessions in the reflector's table now "
+	      "(at most --max-sessions).", (double)s->sessions.n);
+	family(f, "rant_reflector_sessions_evicted_total", "counter",
+	       "Sessions evicted to make room for a new one (table full).");
+	sample_u64(f, s, "rant_reflector_sessions_evicted_total", s->sessions.evicted);
+	for (int w = 0; w < 2; w++) {
+		fprintf(f, "# HELP rant_reflector_session_packets_%s_total Measured datagrams "
+			"%s in one session of the table.\n# TYPE rant_reflector_session_packets_%s_total "
+			"counter\n", what[w], what[w], what[w]);
+		for (size_t i = 0; i < s->sessions.n; i++) {
+			const struct session *x = &s->sessions.v[i];
+
+			fprintf(f, "rant_reflector_session_packets_%s_total{", what[w]);
+			put_own(f, s, true);
+			fprintf(f, ",peer=\"");
+			put_sender(f, x);
+			fprintf(f, "\",session=\"%08x\",ordinal=\"%llu\"} %llu\n", x->id,
+				(unsigned long long)x->ordinal,
+				(unsigned long long)(w ? x->sent : x->received));
+		}
 	}
 }
 
@@ -288,6 +338,7 @@ int prom_render(FILE *f, const struct snap *s, const struct prom_ladder *l)
 	put_info(f, s);
 	put_clock(f, s);
 	put_counters(f, s);
+	put_sessions(f, s);
 	put_hists(f, s, l);
 	if (fflush(f) || ferror(f))
 		return -(errno ? errno : EIO);

@@ -18,6 +18,7 @@
 #include "reflect.h"
 #include "series.h"
 #include "session.h"
+#include "skbatch.h"
 #include "txpend.h"
 
 #define RX_BUF_LEN RANT_TCP_MAX_LEN	/* the largest message of any transport */
@@ -32,6 +33,7 @@
 #define END_WAIT_NS NS_PER_SEC	/* at the end: the last pongs' stamps */
 #define TX_CONN_WAIT_NS (2 * NS_PER_MS)	/* TCP reflector: a pong's stamp, at most */
 #define RF_MEASURED 1u		/* txpend_entry flags: a measured ping's pong */
+#define CAME_REFRESH 64		/* pings between two readings of the clocks' offset */
 
 static uint8_t rx_buf[RX_BUF_LEN];
 
@@ -46,15 +48,45 @@ struct reflector {
 	bool stamped;		/* an RX stamp has arrived: spinning is safe */
 	bool want_sw;		/* a session asked for SW stamps: take T2_SW */
 	int64_t prev_t2, prev_t3;	/* wire stamps of the last measured ping */
+	int64_t real_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
+	unsigned int came_n;	/* pings since real_off was read, CAME_REFRESH: stale */
 };
 
 /* Nothing received (a blocking receive waited SK_REFLECT_WAKE_NS): 0 when
- * -d is up. Spinning, the clock is read every 1024 empty receives. */
-static int reflect_idle(bool blocked, int64_t end, unsigned int *spins)
+ * -d is up. Spinning, the clock is read every 1024 empty receives. The
+ * clocks' offset is read again at the next ping. */
+static int reflect_idle(struct reflector *f, bool blocked, int64_t end, unsigned int *spins)
 {
+	f->came_n = CAME_REFRESH;
 	if (!blocked && (++*spins & 1023))
 		return 1;
 	return !measure_time_up(end);
+}
+
+/*
+ * When the ping came, CLOCK_MONOTONIC ns (sessions' windows, the TX stamp
+ * cap, -I's intervals), without a clock read per ping: its RX stamp (or
+ * T2_SW) is in the system clock's time, and the two clocks differ by an
+ * offset that only a step of the system clock moves. That offset is read
+ * at the first ping after an idle spell and every CAME_REFRESH pings, so
+ * a step mistimes CAME_REFRESH pings at most. Without either stamp, the
+ * clock is read.
+ */
+static int64_t reflect_came(struct reflector *f, const struct sk_msg *m)
+{
+	int64_t real = m->rx.kn_ns != TS_NONE ? m->rx.kn_ns : m->sw_ns;
+	int64_t mono;
+
+	if (real != TS_NONE && f->came_n < CAME_REFRESH) {
+		f->came_n++;
+		return real - f->real_off;
+	}
+	mono = monotonic_ns();
+	if (real != TS_NONE) {
+		f->real_off = realtime_ns() - mono;
+		f->came_n = 1;
+	}
+	return mono;
 }
 
 /* The oldest follow-up queued for s into b (flags: whether one is). */
@@ -85,11 +117,9 @@ static void reflect_fu_put(struct session *s, uint64_t seq, int64_t t3)
 	s->fu_t3[i] = t3;
 }
 
-/* Answer one ping in place; true when the pong left (its OPT_ID key in
- * *key). */
-static bool reflect_answer(struct run *r, struct session *f,
-			   struct sk_msg *m, const struct msg_hdr *h,
-			   struct txrec *rec, uint32_t *key)
+/* The pong of one ping, composed in place in buf (the ping's bytes). */
+static void reflect_answer(struct run *r, struct session *f, const struct sk_msg *m,
+			   uint8_t *buf, const struct msg_hdr *h, struct txrec *rec)
 {
 	struct msg_body b = { 0 };
 	uint16_t flags = 0;	/* which fields of the body hold data */
@@ -109,17 +139,11 @@ static bool reflect_answer(struct run *r, struct session *f,
 	b.t3_sw = sw ? realtime_ns() : TS_NONE;
 	b.pong_no = f->pongs++;
 	b.ttl = r->sk.want_ttl ? m->ttl : 0;	/* a TCP transport reads none */
-	msgfmt_put_pong(&r->fmt, rx_buf, h, flags, &b);
+	msgfmt_put_pong(&r->fmt, buf, h, flags, &b);
 	txrec_set_t3_sw(rec, b.t3_sw);
 	/* --key: after T3_SW, so its cost lands in T3_SW -> T3 wire. */
 	if (r->auth)
-		msgfmt_sign(&r->fmt, r->auth, rx_buf, h->len);
-
-	/* Exactly as long as the ping: never an amplifier. */
-	if (r->tp->send(&r->sk, rx_buf, h->len, m, key) == 0)
-		return true;
-	r->cnt.send_errors++;
-	return false;
+		msgfmt_sign(&r->fmt, r->auth, buf, h->len);
 }
 
 /* Count wire stamps earlier than the last measured ping's (any session:
@@ -192,34 +216,35 @@ static bool reflect_left_out(const struct run *r, struct session *s,
 
 /* No session for this ping: a pong that says so, without stamps, as
  * long as the ping (never an amplifier), signed under --key. */
-static void reflect_refuse(struct run *r, struct sk_msg *m, const struct msg_hdr *h)
+static void reflect_refuse(struct run *r, struct sk_msg *m, uint8_t *buf,
+			   const struct msg_hdr *h)
 {
 	const struct msg_body none = { 0 };
 	uint32_t key;
 
-	msgfmt_put_pong(&r->fmt, rx_buf, h, MSG_F_REFUSED, &none);
+	msgfmt_put_pong(&r->fmt, buf, h, MSG_F_REFUSED, &none);
 	if (r->auth)
-		msgfmt_sign(&r->fmt, r->auth, rx_buf, h->len);
-	if (r->tp->send(&r->sk, rx_buf, h->len, m, &key))
+		msgfmt_sign(&r->fmt, r->auth, buf, h->len);
+	if (r->tp->send(&r->sk, buf, h->len, m, &key))
 		r->cnt.send_errors++;
 }
 
 /* The sender's session, started when new; NULL (counted) when refused
  * (answered with a refusal) or, under --key, replayed (unanswered). */
-static struct session *reflect_session(struct run *r, struct sk_msg *m,
-				       const struct msg_hdr *h)
+static struct session *reflect_session(struct run *r, struct sk_msg *m, uint8_t *buf,
+				       const struct msg_hdr *h, int64_t now)
 {
 	struct session_ping p = { (const struct sockaddr *)&m->src, m->src_len, h->session,
 				  h->seq, h->t1_sw };
 	enum session_verdict v;
-	struct session *s = sessions_admit(r->sessions, &p, monotonic_ns(),
+	struct session *s = sessions_admit(r->sessions, &p, now,
 					   r->auth ? realtime_ns() : 0, &v);
 
 	r->cnt.sessions += v == SESSION_NEW;
 	r->cnt.replayed += v == SESSION_REPLAYED;
 	r->cnt.refused += v == SESSION_REFUSED;
 	if (v == SESSION_REFUSED)
-		reflect_refuse(r, m, h);
+		reflect_refuse(r, m, buf, h);
 	return s;
 }
 
@@ -286,11 +311,11 @@ static int reflect_done(void *ctx, struct txpend_entry *e, enum txpend_end why)
 }
 
 /* The stamps queued now to their pongs, and the pongs whose turn came
- * retired: non-zero when the run stops. */
-static int reflect_harvest(struct run *r, struct reflector *f)
+ * retired (at now, CLOCK_MONOTONIC): non-zero when the run stops. */
+static int reflect_harvest(struct run *r, struct reflector *f, int64_t now)
 {
 	txpend_harvest(f->pend, &r->sk, reflect_stamped, f);
-	return txpend_retire(f->pend, monotonic_ns(), reflect_done, f);
+	return txpend_retire(f->pend, now, reflect_done, f);
 }
 
 /*
@@ -310,7 +335,7 @@ static int reflect_conn_stamp(struct reflector *f, struct sk *via, struct sessio
 	e.stamped = sk_tx_stamp(via, key, TX_CONN_WAIT_NS, &e.snd) == 0;
 	if (e.stamped) {
 		/* The pong's SCHED stamp came before its SND stamp. */
-		if (sk_tx_sched(via, key, 0, &sch) == 0)
+		if (!f->r->cfg->no_queue_stamps && sk_tx_sched(via, key, 0, &sch) == 0)
 			e.sched_kn = sch.kn_ns;
 		reflect_stamped(f, &e);
 	}
@@ -318,7 +343,8 @@ static int reflect_conn_stamp(struct reflector *f, struct sk *via, struct sessio
 }
 
 /* The pong of key left: into the table until its stamp comes (the
- * oldest retired first when the table is full). Non-zero: stop. */
+ * oldest retired first when the table is full; the caller harvests).
+ * Non-zero: stop. */
 static int reflect_pend(struct run *r, struct reflector *f, struct session *s,
 			const struct txrec *rec, uint32_t key, bool measured,
 			int64_t came, struct sk *via)
@@ -332,87 +358,227 @@ static int reflect_pend(struct run *r, struct reflector *f, struct session *s,
 		ret = txpend_flush(f->pend, reflect_done, f);
 		f->pend_fd = r->sk.fd;
 	}
-	e = txpend_push(f->pend, key, monotonic_ns());
+	e = txpend_push(f->pend, key, came);
 	if (!e) {
 		ret |= txpend_evict(f->pend, reflect_done, f);
-		e = txpend_push(f->pend, key, monotonic_ns());
+		e = txpend_push(f->pend, key, came);
 	}
 	e->rec = *rec;
 	e->owner = s;
 	e->t_mono = came;
 	e->flags = measured ? RF_MEASURED : 0;
-	return ret ? ret : reflect_harvest(r, f);
+	return ret;
 }
 
-/* One received datagram: answer it if it is a ping, measure it if asked. */
-static enum measure_next reflect_one(struct run *r, struct reflector *f,
-				     struct sk_msg *m)
-{
-	struct session *s;
-	struct msg_hdr h;
+/* A ping answered: its pong composed, waiting for its send. */
+struct answer {
+	struct session *s;	/* NULL: gone from the table (reflect_refind) */
+	const struct sk_msg *m;	/* the ping's datagram */
+	uint32_t id;		/* its session's id */
 	struct txrec rec;
-	bool measured, warm, sent;
-	int64_t came;
-	uint32_t key;
+	int64_t came;		/* CLOCK_MONOTONIC when it was read */
+	uint32_t len;		/* the pong's bytes */
+	bool measured, warm;
+};
 
+/* One received datagram (its bytes in buf, read at now): its session
+ * (h decoded), or NULL when it gets no answer (counted). */
+static struct session *reflect_admit(struct run *r, struct sk_msg *m, uint8_t *buf,
+				     int64_t now, struct msg_hdr *h)
+{
 	/* Before any parsing: a sender outside --allow reaches nothing. */
 	if (!allow_match(&r->cfg->allow, (const struct sockaddr *)&m->src)) {
 		r->cnt.not_allowed++;
-		return MEASURE_GO_ON;
+		return NULL;
 	}
-	if (m->len < 0 || msgfmt_parse(&r->fmt, rx_buf, (size_t)m->len, MSG_PING, &h)) {
+	if (m->len < 0 || msgfmt_parse(&r->fmt, buf, (size_t)m->len, MSG_PING, h)) {
 		r->cnt.invalid++;
-		return MEASURE_GO_ON;
+		return NULL;
 	}
 	/* --key: no session state, no answer, without a valid MAC. */
-	if (r->auth && !((h.flags & MSG_F_MAC) && msgfmt_verify(&r->fmt, r->auth, rx_buf, h.len))) {
+	if (r->auth && !((h->flags & MSG_F_MAC) && msgfmt_verify(&r->fmt, r->auth, buf, h->len))) {
 		r->cnt.unauthenticated++;
-		return MEASURE_GO_ON;
+		return NULL;
 	}
-	s = reflect_session(r, m, &h);
-	if (!s)
-		return MEASURE_GO_ON;
-	h.seq = msgfmt_seq_near(&r->fmt, s->last_seq, h.seq);
-	s->want_sw = h.flags & MSG_F_WANT_SW;
+	return reflect_session(r, m, buf, h, now);
+}
+
+/* The ping h of session s: checked, and its pong composed in buf (a). */
+static void reflect_compose(struct run *r, struct reflector *f, struct sk_msg *m,
+			    uint8_t *buf, int64_t now, struct session *s, struct msg_hdr *h,
+			    struct answer *a)
+{
+	h->seq = msgfmt_seq_near(&r->fmt, s->last_seq, h->seq);
+	s->want_sw = h->flags & MSG_F_WANT_SW;
 	f->want_sw |= s->want_sw;
-	measured = !(h.flags & MSG_F_WARMUP);
-	if (measured && s->last_seq && h.seq <= s->last_seq) {
+	a->measured = !(h->flags & MSG_F_WARMUP);
+	if (a->measured && s->last_seq && h->seq <= s->last_seq) {
 		r->cnt.duplicate++;
 		s->duplicate++;
-		measured = false;
+		a->measured = false;
 	}
-	warm = h.flags & MSG_F_WARMUP;
-	if (measured && reflect_left_out(r, s, h.seq)) {
-		measured = false;
-		warm = true;
+	a->warm = h->flags & MSG_F_WARMUP;
+	if (a->measured && reflect_left_out(r, s, h->seq)) {
+		a->measured = false;
+		a->warm = true;
 		if (r->capture)
-			capture_skip(r->capture, s->id, h.seq);
+			capture_skip(r->capture, s->id, h->seq);
 	}
-	txrec_clear(&rec);
-	rec.seq = h.seq;
-	rec.t2_wire = ts_wire(&m->rx, r->sk.hw);
-	rec.t2_sw = s->want_sw && m->sw_ns == TS_NONE ? realtime_ns() : m->sw_ns;
-	if (rec.t2_wire != TS_NONE)
+	if (a->measured)	/* now: a later ping of the batch is checked against it */
+		s->last_seq = h->seq;
+	txrec_clear(&a->rec);
+	a->rec.seq = h->seq;
+	a->rec.t2_wire = ts_wire(&m->rx, r->sk.hw);
+	a->rec.t2_sw = s->want_sw && m->sw_ns == TS_NONE ? realtime_ns() : m->sw_ns;
+	if (a->rec.t2_wire != TS_NONE)
 		f->stamped = true;
-	came = monotonic_ns();
-	/* Stamps that came since the last ping: the freshest follow-up. */
-	if (txpend_waiting(f->pend) && reflect_harvest(r, f))
-		return MEASURE_STOP;
-	sent = reflect_answer(r, s, m, &h, &rec, &key);
-	if (warm) {
+	a->s = s;
+	a->id = s->id;
+	a->m = m;
+	a->came = now;
+	a->len = h->len;
+	reflect_answer(r, s, m, buf, h, &a->rec);
+}
+
+/* The pong of a went (sent: with OPT_ID key) or was refused by the
+ * kernel: counted, and into the table of pongs awaiting their stamps. */
+static enum measure_next reflect_sent(struct run *r, struct reflector *f, struct answer *a,
+				      bool sent, uint32_t key, struct sk *via)
+{
+	if (!a->s) {		/* its session was evicted meanwhile */
+		r->cnt.send_errors += !sent;
+		return MEASURE_GO_ON;
+	}
+	if (a->warm) {
 		r->cnt.warmup++;
-		s->warmup++;
+		a->s->warmup++;
 	}
-	if (measured) {
-		reflect_start(r, f, s);
-		s->last_seq = rec.seq;
-	}
+	if (a->measured)
+		reflect_start(r, f, a->s);
 	if (sent)
-		return reflect_pend(r, f, s, &rec, key, measured, came, m->via) ? MEASURE_STOP :
-		       MEASURE_GO_ON;
-	if (measured)
-		return reflect_measured(r, f, s, &rec, false, false, came);
+		return reflect_pend(r, f, a->s, &a->rec, key, a->measured, a->came, via) ?
+		       MEASURE_STOP : MEASURE_GO_ON;
+	r->cnt.send_errors++;
+	if (a->measured)
+		return reflect_measured(r, f, a->s, &a->rec, false, false, a->came);
 	return MEASURE_GO_ON;
+}
+
+/* One received datagram (sk_recv: in rx_buf): answered if it is a ping,
+ * measured if asked. */
+static enum measure_next reflect_one(struct run *r, struct reflector *f, struct sk_msg *m)
+{
+	int64_t now = reflect_came(f, m);
+	struct session *s;
+	struct msg_hdr h;
+	struct answer a;
+	uint32_t key;
+	bool sent;
+
+	/* Stamps that came since the last ping: the freshest follow-up. */
+	if (txpend_waiting(f->pend) && reflect_harvest(r, f, now))
+		return MEASURE_STOP;
+	s = reflect_admit(r, m, rx_buf, now, &h);
+	if (!s)
+		return MEASURE_GO_ON;
+	reflect_compose(r, f, m, rx_buf, now, s, &h, &a);
+	sent = r->tp->send(&r->sk, rx_buf, a.len, m, &key) == 0;
+	if (reflect_sent(r, f, &a, sent, key, m->via) != MEASURE_GO_ON)
+		return MEASURE_STOP;
+	/* a TCP connection's pong was retired at once (reflect_conn_stamp) */
+	return !m->via && reflect_harvest(r, f, now) ? MEASURE_STOP : MEASURE_GO_ON;
+}
+
+/*
+ * A session evicted from a full table closes its gap (session.c): the
+ * sessions after it move. The answers of a batch prepared before a later
+ * ping of it evicted one find their sessions again by id and address
+ * (NULL: evicted).
+ */
+static void reflect_refind(struct run *r, struct answer *a, unsigned int n)
+{
+	/* the table is the reflector's: sessions_at() gives it read-only */
+	struct session *tab = (struct session *)sessions_at(r->sessions, 0);
+	size_t used = sessions_count(r->sessions);
+
+	for (unsigned int i = 0; i < n; i++) {
+		a[i].s = NULL;
+		for (size_t j = 0; j < used && !a[i].s; j++)
+			if (tab[j].id == a[i].id && tab[j].addr_len == a[i].m->src_len &&
+			    !memcmp(&tab[j].addr, &a[i].m->src, a[i].m->src_len))
+				a[i].s = &tab[j];
+	}
+}
+
+/*
+ * The pongs composed so far (a[0..q), queued in b) sent in one call, each
+ * into the table by its own key, and the stamps harvested. evicted: the
+ * table's evictions when the first was composed (sessions moved since:
+ * found again).
+ */
+static enum measure_next reflect_flush(struct run *r, struct reflector *f, struct skbatch *b,
+				       struct answer *a, unsigned int q, uint64_t evicted)
+{
+	int64_t now = a[0].came;
+	uint64_t key[SKBATCH_MAX];
+
+	if (sessions_evicted(r->sessions) != evicted)
+		reflect_refind(r, a, q);
+	skbatch_send(&r->sk, b, key);
+	for (unsigned int i = 0; i < q; i++)
+		if (reflect_sent(r, f, &a[i], key[i] != SKBATCH_UNSENT, (uint32_t)key[i],
+				 NULL) != MEASURE_GO_ON)
+			return MEASURE_STOP;
+	return reflect_harvest(r, f, now) ? MEASURE_STOP : MEASURE_GO_ON;
+}
+
+/* Whether session s has a pong among a[0..q). */
+static bool reflect_has(const struct answer *a, unsigned int q, const struct session *s)
+{
+	for (unsigned int i = 0; i < q; i++)
+		if (a[i].s == s)
+			return true;
+	return false;
+}
+
+/*
+ * A batch of n datagrams (skbatch.h): the stamps that came first (the
+ * freshest follow-ups), then every ping's pong composed and the pongs
+ * sent in one call (reflect_flush). A session's second ping in the
+ * batch first sends the pongs before it, so that its pong carries the
+ * T3 of its previous one as it would unbatched (a follow-up a pong
+ * late would stay late for the rest of the session). One clock reading
+ * for the batch: when it was read.
+ */
+static enum measure_next reflect_batch(struct run *r, struct reflector *f, struct skbatch *b,
+				       unsigned int n)
+{
+	struct answer a[SKBATCH_MAX];
+	int64_t now = reflect_came(f, skbatch_msg(b, 0));
+	uint64_t evicted = sessions_evicted(r->sessions);
+	unsigned int q = 0;
+
+	if (txpend_waiting(f->pend) && reflect_harvest(r, f, now))
+		return MEASURE_STOP;
+	for (unsigned int i = 0; i < n; i++) {
+		struct sk_msg *m = skbatch_msg(b, i);
+		uint8_t *buf = skbatch_buf(b, i);
+		struct session *s;
+		struct msg_hdr h;
+
+		s = reflect_admit(r, m, buf, now, &h);
+		if (!s)
+			continue;
+		if (q && (reflect_has(a, q, s) || sessions_evicted(r->sessions) != evicted)) {
+			if (reflect_flush(r, f, b, a, q, evicted) != MEASURE_GO_ON)
+				return MEASURE_STOP;
+			q = 0;
+			evicted = sessions_evicted(r->sessions);
+		}
+		reflect_compose(r, f, m, buf, now, s, &h, &a[q]);
+		skbatch_reply(b, i, a[q++].len);
+	}
+	return q ? reflect_flush(r, f, b, a, q, evicted) : MEASURE_GO_ON;
 }
 
 /*
@@ -425,7 +591,7 @@ static void reflect_finish(struct run *r, struct reflector *f)
 	int64_t until = monotonic_ns() + END_WAIT_NS;
 
 	while (!f->stopped && txpend_waiting(f->pend) && monotonic_ns() < until) {
-		if (reflect_harvest(r, f))
+		if (reflect_harvest(r, f, monotonic_ns()))
 			break;
 		if (txpend_waiting(f->pend))
 			sk_poll(&r->sk, until);
@@ -433,24 +599,44 @@ static void reflect_finish(struct run *r, struct reflector *f)
 	txpend_flush(f->pend, reflect_done, f);
 }
 
+/* Receive: one datagram (or TCP message) into rx_buf, or a batch. 0
+ * with *n messages, or -errno. */
+static int reflect_recv(struct run *r, struct reflector *f, struct skbatch *b,
+			struct sk_msg *m, bool block, int *n)
+{
+	bool sw = r->cfg->sw || f->want_sw;
+
+	if (b) {
+		*n = skbatch_recv(&r->sk, b, sw, block);
+		return *n > 0 ? 0 : *n;
+	}
+	*n = 1;
+	return r->tp->recv(&r->sk, rx_buf, sizeof(rx_buf), m, sw, block);
+}
+
 int reflect_run(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
-	struct reflector f = { .r = r, .pend_fd = r->sk.fd };
+	struct reflector f = { .r = r, .pend_fd = r->sk.fd, .came_n = CAME_REFRESH };
 	int64_t end = c->duration_ns ? monotonic_ns() + c->duration_ns : 0;
+	struct skbatch *b = NULL;
 	unsigned int spins = 0;
 	int ret;
 
 	f.pend = txpend_create(TX_PENDING, TX_STAMP_CAP_NS, c->hugepages);
-	if (!f.pend) {
-		fprintf(stderr, "rant: cannot allocate the table of %d pongs awaiting their TX stamps: %s\n",
+	if (r->tp->caps.batch)
+		b = skbatch_create(r->tp->caps.max_len, c->hugepages);
+	if (!f.pend || (r->tp->caps.batch && !b)) {
+		fprintf(stderr, "rant: cannot allocate the table of %d pongs awaiting their TX stamps and the receive batch: %s\n",
 			TX_PENDING, strerror(errno));
+		txpend_destroy(f.pend);
 		return -ENOMEM;
 	}
 	r->start_ns = realtime_ns();
 	while (!run_stop) {
 		struct sk_msg m;
 		bool block;
+		int n;
 
 		if (c->count && r->cnt.received >= c->count) {
 			r->stop_reason = "count";
@@ -459,26 +645,28 @@ int reflect_run(struct run *r)
 		/* Blocking until stamps flow: a spinner at SCHED_FIFO would
 		 * starve the kernel worker that enables RX timestamping. */
 		block = c->block || !f.stamped;
-		ret = r->tp->recv(&r->sk, rx_buf, sizeof(rx_buf), &m, c->sw || f.want_sw, block);
+		ret = reflect_recv(r, &f, b, &m, block, &n);
 		if (ret == -EPROTO)
 			r->cnt.invalid++;	/* TCP: not rant's framing, dropped */
 		if (ret == -EACCES)
 			r->cnt.not_allowed++;	/* TCP: from outside --allow, closed */
 		if (ret) {
 			/* Nothing to answer: the pongs' stamps, however late. */
-			if (txpend_len(f.pend) && reflect_harvest(r, &f))
+			if (txpend_len(f.pend) && reflect_harvest(r, &f, monotonic_ns()))
 				break;
-			if (!reflect_idle(block, end, &spins)) {
+			if (!reflect_idle(&f, block, end, &spins)) {
 				r->stop_reason = "duration";
 				break;
 			}
 			continue;
 		}
-		if (reflect_one(r, &f, &m) != MEASURE_GO_ON)
+		if ((b ? reflect_batch(r, &f, b, (unsigned int)n) : reflect_one(r, &f, &m)) !=
+		    MEASURE_GO_ON)
 			break;
 	}
 	reflect_finish(r, &f);
 	txpend_destroy(f.pend);
+	skbatch_destroy(b);
 	r->end_ns = realtime_ns();
 	if (!r->stop_reason)
 		r->stop_reason = "signal";

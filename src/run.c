@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "hostid.h"
 #include "auth.h"
 #include "out.h"
 #include "outputs.h"
@@ -268,6 +269,17 @@ static int alloc_memory(struct run *r)
 			return -ENOMEM;
 		}
 		r->nsweep = i + 1;
+		for (int m = 0; m < M_COUNT; m++) {
+			if (m == M_RTT || !r->hist[m])
+				continue;
+			/* 35 KiB each: no hugepage of its own */
+			r->sweep[i].m[m] = sweepstat_create(false);
+			if (!r->sweep[i].m[m]) {
+				fprintf(stderr, "rant: cannot allocate the %s statistics of size %u: %s: shorten the sweep\n",
+					metric_defs[m].name, c->sizes[i], strerror(errno));
+				return -ENOMEM;
+			}
+		}
 	}
 	if (c->mode == MODE_EMIT && c->interval_ns) {
 		r->rtt_intended = hist_create(c->bucket_ns, c->overflow_ns, c->hugepages);
@@ -371,8 +383,12 @@ static int open_transport(struct run *r)
 static int open_format(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
+	uint8_t boot[HOSTID_KEY_LEN];
 	struct msgfmt_side side = {
 		.emit = c->mode == MODE_EMIT, .mac = c->key_path != NULL, .iface = c->iface,
+		/* the reflector's warm-up pongs tag its kernel (hostid.h) */
+		.host_key = c->mode == MODE_REFLECT && !hostid_read(HOSTID_BOOT_ID, boot) ?
+			    boot : NULL,
 		.key = r->auth, .stamp_ptp = c->stamp && !strcmp(c->stamp_ts, "ptp"),
 		.stamp_stateful = c->stamp_stateful, .stamp_ssid = (uint16_t)c->ssid,
 		.stamp_phc_bound_ns = c->max_clock_offset_ns,
@@ -436,7 +452,12 @@ static int open_clock(struct run *r)
 		.interval_ns = c->phc_interval_ns, .hugepages = c->hugepages,
 		.stream = stream, .one_host = emit && r->sk.peer_len && peer_is_local(&r->sk),
 	};
+	uint8_t boot[HOSTID_KEY_LEN];
 
+	/* The reflector's warm-up pongs tag its kernel: is it this one? */
+	cc.host_tag_known = emit && !hostid_read(HOSTID_BOOT_ID, boot);
+	if (cc.host_tag_known)
+		cc.host_tag = hostid_tag(boot, r->session);
 	if (stream && !c->nodelay && !c->cork && c->writes > 1)
 		cc.theta_unusable = "over TCP with Nagle on and --writes: a message's last write waits for the ACK of its first, so its stamps are not of one packet each way";
 	char err[256];
@@ -539,8 +560,11 @@ void run_teardown(struct run *r)
 {
 	for (int m = 0; m < M_COUNT; m++)
 		hist_destroy(r->hist[m]);
-	for (unsigned int i = 0; i < r->nsweep; i++)
+	for (unsigned int i = 0; i < r->nsweep; i++) {
 		hist_destroy(r->sweep[i].rtt);
+		for (int m = 0; m < M_COUNT; m++)
+			sweepstat_destroy(r->sweep[i].m[m], false);
+	}
 	series_destroy(r->series);
 	txlog_destroy(r->log);
 	hist_destroy(r->rtt_intended);

@@ -24,6 +24,7 @@
 #include "record.h"
 #include "sock.h"
 #include "stamppeer.h"
+#include "sweepstat.h"
 #include "transport.h"
 #include "txlog.h"
 #include "warn.h"
@@ -32,6 +33,8 @@
 struct sweep_point {
 	uint32_t size;		/* bytes */
 	struct hist *rtt;	/* this size's round trips */
+	struct sweepstat *m[M_COUNT];	/* its other metrics; NULL: not in the run */
+	uint64_t first_seq;	/* its first measured ping (pings ascend by size) */
 	uint64_t sent, lost;	/* measured pings of this size */
 	bool done;		/* measured (not cut short before it) */
 };

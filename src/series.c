@@ -364,7 +364,8 @@ static void keep_row(struct series *s, const struct series_row *r)
 {
 	if (s->nrows == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 256;
-		struct series_row *rows = realloc(s->rows, cap * sizeof(*rows));
+		struct series_row *rows = cap <= SERIES_ROWS_MAX ?
+			realloc(s->rows, cap * sizeof(*rows)) : NULL;
 
 		if (!rows) {
 			s->rows_dropped++;

@@ -54,6 +54,10 @@
 #define SERIES_SEQ_MIN 8192
 /* A latency that the event does not have (a stamp missing). */
 #define SERIES_NO_VALUE INT64_MIN
+/* Rows kept for the JSON at most (11 MiB; 36 hours of -I 1): a service
+ * that runs for months keeps its memory flat; the later rows are printed,
+ * not kept, and counted (series_rows_dropped). */
+#define SERIES_ROWS_MAX (1u << 17)
 /* Margin after an interval's end (and --timeout) before it is closed. */
 #define SERIES_SETTLE_MARGIN_NS (50 * 1000 * 1000LL)
 
@@ -134,7 +138,8 @@ size_t series_nrows(const struct series *s);
 const struct series_row *series_row(const struct series *s, size_t i);
 /* Events left out of the series (see above). */
 uint64_t series_missed(const struct series *s);
-/* Rows not kept for the JSON (no memory); their lines were printed. */
+/* Rows not kept for the JSON (no memory, or SERIES_ROWS_MAX kept); their
+ * lines were printed. */
 uint64_t series_rows_dropped(const struct series *s);
 
 /* The line of row r (no newline), and the header above the lines. */

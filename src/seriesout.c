@@ -114,8 +114,8 @@ void series_print(struct out *o, const struct series_snap *ss, int64_t run_p50,
 		out_text(o, "interval reports: %" PRIu64 " events are not in any interval: the reporter thread fell behind (is it starved on the measuring CPU?)\n",
 			 ss->missed);
 	if (ss->rows_dropped)
-		out_text(o, "interval reports: %" PRIu64 " intervals printed but not kept for the JSON (out of memory)\n",
-			 ss->rows_dropped);
+		out_text(o, "interval reports: %" PRIu64 " intervals printed but not kept for the JSON (out of memory, or the first %u kept: SERIES_ROWS_MAX)\n",
+			 ss->rows_dropped, SERIES_ROWS_MAX);
 	out_u64(o, "series_missed", NULL, ss->missed);
 	out_arr(&jo, "series");
 	for (size_t i = 0; i < ss->n; i++)

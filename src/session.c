@@ -35,6 +35,8 @@ struct sessions {
 	struct gone *gone;	/* --key: max evicted sessions, a ring */
 	size_t gone_next;
 	uint64_t started, evicted, refused, replayed;
+	uint64_t layout;	/* odd while the loop moves or starts sessions
+				 * (sessions_snapshot_live) */
 	struct session_sender senders[SESSION_SENDERS_MAX];
 	size_t nsenders;
 	uint64_t senders_more;
@@ -302,6 +304,19 @@ static struct session *turn_away(struct sessions *t, const struct session_ping *
 	return NULL;
 }
 
+/* Around a change of which session is in which slot (a seqlock's
+ * writer: a reader that saw the count odd or changed tries again). */
+static void layout_begin(struct sessions *t)
+{
+	__atomic_store_n(&t->layout, t->layout + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void layout_end(struct sessions *t)
+{
+	__atomic_store_n(&t->layout, t->layout + 1, __ATOMIC_RELEASE);
+}
+
 /* A new session for p in slot s. */
 static struct session *start(struct sessions *t, struct session *s,
 			     const struct session_ping *p, int64_t now_ns)
@@ -312,7 +327,7 @@ static struct session *start(struct sessions *t, struct session *s,
 	s->id = p->id;
 	s->first_ns = s->use_start_ns = now_ns;
 	t->last = (size_t)(s - t->tab);
-	t->started++;
+	s->ordinal = ++t->started;
 	return s;
 }
 
@@ -335,8 +350,10 @@ struct session *sessions_admit(struct sessions *t, const struct session_ping *p,
 		if (elsewhere && p->seq <= s->replay.top)
 			return turn_away(t, p, SESSION_REPLAYED, now_ns, v);
 		if (elsewhere) {
+			layout_begin(t);
 			copy_addr(&s->addr, p->addr, p->addr_len);
 			s->addr_len = p->addr_len;
+			layout_end(t);
 		}
 		if (t->window_ns && !auth_replay_check(&s->replay, p->seq))
 			return turn_away(t, p, SESSION_REPLAYED, now_ns, v);
@@ -345,10 +362,13 @@ struct session *sessions_admit(struct sessions *t, const struct session_ping *p,
 	} else {
 		if (t->window_ns && (!p->seq || gone_seen(t, p->id, p->seq)))
 			return turn_away(t, p, SESSION_REPLAYED, now_ns, v);
+		layout_begin(t);
 		s = slot_for_new(t, p->addr, now_ns);
+		if (s)
+			s = start(t, s, p, now_ns);
+		layout_end(t);
 		if (!s)
 			return turn_away(t, p, SESSION_REFUSED, now_ns, v);
-		s = start(t, s, p, now_ns);
 		if (t->window_ns)
 			auth_replay_check(&s->replay, p->seq);
 		*v = SESSION_NEW;
@@ -479,6 +499,40 @@ int sessions_snapshot(const struct sessions *t, struct sessions_snap *ss)
 		ss->v[i] = *sessions_at(t, i);
 	ss->n = n;
 	return 0;
+}
+
+#define LIVE_TRIES 1000	/* the loop's layout changes are a memmove long */
+
+int sessions_snapshot_live(const struct sessions *t, struct sessions_snap *ss)
+{
+	*ss = (struct sessions_snap){ 0 };
+	ss->v = malloc(t->max * sizeof(*ss->v));
+	if (!ss->v)
+		return -ENOMEM;
+	for (int i = 0; i < LIVE_TRIES; i++) {
+		uint64_t before = __atomic_load_n(&t->layout, __ATOMIC_ACQUIRE);
+		size_t n = __atomic_load_n(&t->used, __ATOMIC_RELAXED);
+
+		if (before & 1)
+			continue;
+		n = n < t->max ? n : t->max;
+		memcpy(ss->v, t->tab, n * sizeof(*ss->v));
+		/* the counters whole, whatever memcpy did */
+		for (size_t k = 0; k < n; k++) {
+			ss->v[k].received = __atomic_load_n(&t->tab[k].received, __ATOMIC_RELAXED);
+			ss->v[k].sent = __atomic_load_n(&t->tab[k].sent, __ATOMIC_RELAXED);
+		}
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&t->layout, __ATOMIC_RELAXED) != before)
+			continue;
+		ss->n = n;
+		ss->evicted = __atomic_load_n(&t->evicted, __ATOMIC_RELAXED);
+		ss->refused = __atomic_load_n(&t->refused, __ATOMIC_RELAXED);
+		ss->replayed = __atomic_load_n(&t->replayed, __ATOMIC_RELAXED);
+		return 0;
+	}
+	sessions_snap_free(ss);
+	return -EAGAIN;
 }
 
 void sessions_snap_free(struct sessions_snap *ss)

@@ -43,6 +43,9 @@ struct session {
 	struct sockaddr_storage addr;	/* the emitter, as the datagram came */
 	socklen_t addr_len;
 	uint32_t id;			/* the emitter's session id */
+	uint64_t ordinal;		/* the how-manieth session the table started
+					 * (1, 2, ...): a session evicted and come
+					 * back is a new one */
 	int64_t first_ns, last_ns;	/* CLOCK_MONOTONIC, first and last ping */
 	/* state */
 	bool want_sw;			/* its pings ask for SW stamps */
@@ -161,6 +164,16 @@ struct sessions_snap {
 
 /* After the loop: 0, or -ENOMEM. */
 int sessions_snapshot(const struct sessions *t, struct sessions_snap *ss);
+
+/*
+ * While the loop runs, from another thread (the metrics'): the sessions
+ * as one consistent table (a sequence count the loop bumps around each
+ * change of the table's layout, a new session or an eviction, never per
+ * ping), their counters as the loop left them, each a 64-bit word read
+ * whole; the turned-away senders are not copied. 0, -ENOMEM, or -EAGAIN
+ * when the loop changed the layout during every try.
+ */
+int sessions_snapshot_live(const struct sessions *t, struct sessions_snap *ss);
 void sessions_snap_free(struct sessions_snap *ss);
 
 /* The summary's "sessions" lines and array, with "sessions_evicted",

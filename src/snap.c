@@ -35,6 +35,16 @@ int snap_stats_fill(struct snap_stats *st, const struct hist *h, const char *key
 	return 0;
 }
 
+void snap_stats_small(struct snap_stats *st, const struct sweepstat *s, const char *key,
+		      const char *label, const char *untrusted)
+{
+	*st = (struct snap_stats){ .key = key, .label = label, .untrusted = untrusted,
+				   .precision = SWEEPSTAT_PRECISION };
+	sweepstat_stats(s, &st->st);
+	for (int i = 0; i < SNAP_NPCT; i++)
+		st->pct[i] = sweepstat_percentile(s, snap_pcts[i]);
+}
+
 void snap_stats_free(struct snap_stats *st)
 {
 	free(st->hdr);

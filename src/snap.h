@@ -22,7 +22,9 @@
  * (the reporter thread grows the array), the capture result, the log's
  * counts, the clock report (the sampler's readings), the warnings and the
  * diagnosis.
- * A live snapshot has them absent (have_* false, n* 0).
+ * A live snapshot has them absent (have_* false, n* 0), but for two
+ * read with care: the sessions (sessions_snapshot_live: a consistent
+ * table or none) and what the clocks read now (clock_live).
  */
 #ifndef RANT_SNAP_H
 #define RANT_SNAP_H
@@ -44,6 +46,7 @@
 #include "session.h"
 #include "stamppeer.h"
 #include "sweep.h"
+#include "sweepstat.h"
 #include "transport.h"
 #include "warn.h"
 
@@ -51,6 +54,7 @@
 #define SNAP_NPCT 7
 extern const double snap_pcts[SNAP_NPCT];
 extern const char *const snap_pct_keys[SNAP_NPCT];
+#define SNAP_P99 3	/* snap_pcts[SNAP_P99] is 99 */
 
 /* One metric's statistics (a histogram read once). */
 struct snap_stats {
@@ -62,6 +66,8 @@ struct snap_stats {
 	int64_t pct[SNAP_NPCT];		/* ns, at snap_pcts */
 	size_t nhdr;
 	struct hist_bucket *hdr;	/* the non-empty log-linear buckets */
+	const char *precision;		/* a sweepstat's percentiles (no hdr), or
+					 * NULL: a full histogram's */
 };
 
 /* The primary metric's linear histogram (-H; always in the JSON). */
@@ -81,6 +87,8 @@ struct snap_size {
 	uint32_t size;
 	uint64_t sent, lost;
 	struct snap_stats rtt;
+	bool have[M_COUNT];		/* its other metrics (not rtt) with samples */
+	struct snap_stats m[M_COUNT];	/* ... their statistics (sweepstat.h) */
 	bool delack;			/* its round trips wait on a delayed ACK
 					 * (diagnose.h) */
 };
@@ -113,6 +121,7 @@ struct snap {
 	bool emit;
 	bool hw;			/* this side's wire stamps are the NIC's */
 	const char *hw_note;		/* why not */
+	unsigned int ts_flags;		/* SO_TIMESTAMPING asked for (sk_ts_flags) */
 	bool peer_body, peer_hw;	/* emitter: pongs carried the reflector's
 					 * stamps; they are the NIC's */
 	uint32_t session;
@@ -136,6 +145,7 @@ struct snap {
 	/* -m LIST or RANGE */
 	unsigned int nsizes;
 	struct snap_size sizes[RANT_MAX_SIZES];
+	bool size_shown[M_COUNT];	/* metrics some size has (rtt: any size) */
 	bool have_fit;
 	struct sweep_fit fit;		/* through the medians of the measured sizes */
 	unsigned int nfitted;		/* sizes with samples */
@@ -160,6 +170,9 @@ struct snap {
 	const struct warnings *warn;	/* printed at set-up (warn.h); NULL live */
 	bool have_clock;
 	struct clock_report clock;
+	/* live and final: the clocks now (the final's as clock_report's) */
+	bool have_clock_live;
+	struct clock_live clock_live;
 	struct hwts hwts;
 	struct stamppeer stamp_peer;	/* --stamp, emitter: what the reflector said */
 };
@@ -183,5 +196,8 @@ void snap_breach_take(const struct run *r, const struct breach *b,
 int snap_stats_fill(struct snap_stats *st, const struct hist *h, const char *key,
 		    const char *label, const char *untrusted);
 void snap_stats_free(struct snap_stats *st);
+/* A sweepstat's statistics into st (nothing allocated). */
+void snap_stats_small(struct snap_stats *st, const struct sweepstat *s, const char *key,
+		      const char *label, const char *untrusted);
 
 #endif

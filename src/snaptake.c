@@ -120,6 +120,23 @@ static void sweep_diagnosis(struct snap *s, const struct run *r)
 	s->have_diagnosis = true;
 }
 
+/* A size's metrics besides rtt, with the clocks' verdict on them. */
+static void fill_size_metrics(struct snap *s, struct snap_size *z, const struct sweep_point *sp)
+{
+	const struct clock_report *cr = s->have_clock ? &s->clock : NULL;
+
+	s->size_shown[M_RTT] |= z->rtt.st.samples > 0;
+	for (int m = 0; m < M_COUNT; m++) {
+		const struct metric_def *d = &metric_defs[m];
+
+		if (!sp->m[m] || !sp->m[m]->n)
+			continue;
+		snap_stats_small(&z->m[m], sp->m[m], d->name, d->label,
+				 cr ? clock_metric_untrusted(cr, d) : NULL);
+		z->have[m] = s->size_shown[m] = true;
+	}
+}
+
 /* -m LIST or RANGE: each size's round trips and diagnosis, the line
  * through the medians and where it breaks. */
 static int fill_sweep(struct snap *s, const struct run *r)
@@ -137,6 +154,7 @@ static int fill_sweep(struct snap *s, const struct run *r)
 		z->sent = sp->sent;
 		z->lost = sp->lost;
 		ret = snap_stats_fill(&z->rtt, sp->rtt, "rtt", metric_defs[M_RTT].label, NULL);
+		fill_size_metrics(s, z, sp);
 		if (ret || !z->rtt.st.samples)
 			continue;
 		z->delack = delack_of(r->cfg, sp->rtt, buf, sizeof(buf));
@@ -241,6 +259,7 @@ struct snap *snap_build(struct run *r, enum snap_kind kind)
 	s->emit = r->cfg->mode == MODE_EMIT;
 	s->hw = r->sk.hw;
 	s->hw_note = r->sk.hw_note;
+	s->ts_flags = sk_ts_flags(&r->sk, r->cfg);
 	s->peer_body = r->peer_body;
 	s->peer_hw = r->peer_hw;
 	s->session = r->session;
@@ -248,6 +267,12 @@ struct snap *snap_build(struct run *r, enum snap_kind kind)
 	s->end_ns = realtime_ns();
 	if (kind == SNAP_FINAL)
 		ret = fill_final(s, r);
+	else if (r->sessions)	/* none this time when the loop kept changing them */
+		s->have_sessions = !sessions_snapshot_live(r->sessions, &s->sessions);
+	if (r->clock) {
+		clock_live(r->clock, &s->clock_live);
+		s->have_clock_live = true;
+	}
 	s->cnt = r->cnt;
 	if (r->cfg->tcp)
 		s->tcp = *tcp_stats(&r->sk);

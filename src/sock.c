@@ -19,8 +19,6 @@
 #include "sock.h"
 #include "timeutil.h"
 
-#define CMSG_BUF 256
-
 int sk_sockopt_int(int fd, int level, int name, int v)
 {
 	return setsockopt(fd, level, name, &v, sizeof(v)) ? -errno : 0;
@@ -242,6 +240,15 @@ int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
  * Decide the wire stamps (hwts.h) before any packet: where the NIC
  * cannot stamp, s->hw stays false and hw_note says why.
  */
+unsigned int sk_ts_flags(const struct sk *s, const struct rant_cfg *cfg)
+{
+	unsigned int flags = ts_flags(s->hw, !cfg->no_queue_stamps);
+
+	if (cfg->tcp && cfg->mode == MODE_EMIT)
+		flags |= SOF_TIMESTAMPING_TX_ACK;	/* tcpstream_established() */
+	return flags;
+}
+
 static int sk_timestamping(struct sk *s, const struct rant_cfg *cfg, char *err,
 			   size_t len)
 {
@@ -252,7 +259,7 @@ static int sk_timestamping(struct sk *s, const struct rant_cfg *cfg, char *err,
 	if (ret)
 		return ret;
 	s->hw = s->hwts.hw;
-	ret = ts_sock_enable(s->fd, s->hw);
+	ret = ts_sock_enable(s->fd, s->hw, !cfg->no_queue_stamps);
 	if (ret)
 		snprintf(err, len, "setsockopt SO_TIMESTAMPING: %s", strerror(-ret));
 	return ret;
@@ -379,10 +386,22 @@ void sk_close(struct sk *s)
 	s->fd = -1;
 }
 
+/* sk_rx_cmsg(), inlined into sk_recv(). */
+static inline void rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
+{
+	struct ts_rx rx;
+
+	ts_parse_rxmsg(msg, &rx);	/* one walk for all three */
+	m->rx = rx.ts;
+	if (rx.drops_ret == 0)
+		sk_drops_seen(s, rx.drops);
+	m->ttl = s->want_ttl && rx.ttl_ret == 0 ? rx.ttl : 0;
+}
+
 int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	    bool block)
 {
-	char control[CMSG_BUF];
+	char control[SK_CMSG_BUF];
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
 	struct msghdr msg = {
 		.msg_name = &m->src,
@@ -392,7 +411,6 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 		.msg_control = control,
 		.msg_controllen = sizeof(control),
 	};
-	uint32_t drops;
 	ssize_t n;
 
 	n = recvmsg(s->fd, &msg, block ? 0 : MSG_DONTWAIT);
@@ -404,13 +422,13 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	m->via = NULL;
 	if (msg.msg_flags & MSG_TRUNC)
 		m->len = -1;	/* larger than any valid datagram */
-	if (ts_parse_rx(&msg, &m->rx))
-		m->rx.kn_ns = m->rx.hw_ns = TS_NONE;
-	if (ts_parse_drops(&msg, &drops) == 0)
-		sk_drops_seen(s, drops);
-	if (!s->want_ttl || ts_parse_ttl(&msg, &m->ttl))
-		m->ttl = 0;
+	rx_cmsg(s, &msg, m);
 	return 0;
+}
+
+void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
+{
+	rx_cmsg(s, msg, m);
 }
 
 void sk_drops_seen(struct sk *s, uint32_t count)
@@ -435,7 +453,7 @@ uint64_t sk_drops(struct sk *s)
  * TCP connection that broke has fd -1; looping on EBADF would hang). */
 static int errqueue_read(struct sk *s, struct ts_tx *tx)
 {
-	char control[CMSG_BUF];
+	char control[SK_CMSG_BUF];
 	struct msghdr msg = {
 		.msg_control = control,
 		.msg_controllen = sizeof(control),

@@ -20,6 +20,9 @@
 #include "opts.h"
 #include "ts.h"
 
+/* Control data of one received message or error-queue report, bytes. */
+#define SK_CMSG_BUF 256
+
 /* TX stamps read off the error queue while waiting, for sk_tx_stamp(). */
 #define SK_STASH 8
 struct sk_stash {
@@ -71,6 +74,13 @@ struct sk_msg {
 int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len);
 
 /*
+ * The SO_TIMESTAMPING flags the run asks for on its sockets (ts.h's
+ * ts_flags(), with the ACK stamp on a TCP emitter's connection): the
+ * stamp layers its start-up line and JSON name. Known once s->hw is.
+ */
+unsigned int sk_ts_flags(const struct sk *s, const struct rant_cfg *cfg);
+
+/*
  * On the transport's open socket s->fd: bind it to the interface, set
  * the busy-poll options, turn on timestamping (deciding s->hw) and the
  * receive timeout. 0, or -errno with one line in err.
@@ -107,6 +117,14 @@ int sk_sockopt_int(int fd, int level, int name, int v);
  */
 int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	    bool block);
+
+/*
+ * A received datagram's control data into m (its stamps, its TTL when
+ * s->want_ttl) and s (the receive queue's drop count), in one walk:
+ * what sk_recv() does after recvmsg(), for a caller that received
+ * otherwise (a batch).
+ */
+void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m);
 
 /*
  * The kernel's SO_RXQ_OVFL count as seen now (a u32 that wraps): adds the

@@ -122,6 +122,21 @@ static void print_body_note(FILE *f, const struct run *r)
 			r->cfg->size, need);
 }
 
+/* The stamp layers asked of the kernel, and what the SCHED one gives. */
+static void print_layers(FILE *f, const struct run *r)
+{
+	unsigned int flags = sk_ts_flags(&r->sk, r->cfg);
+	const char *names[8];
+	size_t n = ts_layers(flags, names, 8);
+
+	fprintf(f, "stamp layers asked of the kernel:");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s %s", i ? "," : "", names[i]);
+	fprintf(f, "%s\n", r->cfg->no_queue_stamps ?
+		" (--no-queue-stamps: no tx_sched, no emit_queue/reflect_queue)" :
+		" (tx_sched: the sender's qdisc as emit_queue/reflect_queue; --no-queue-stamps drops it)");
+}
+
 void startup_print(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -146,6 +161,7 @@ void startup_print(struct run *r)
 	else
 		fprintf(f, "timestamps: kernel software, not the NIC's (%s): columns T*_KN\n",
 			r->sk.hw_note);
+	print_layers(f, r);
 	if (c->mode == MODE_EMIT && c->open_loop)
 		fprintf(f, "pacing: open loop, a ping every %g us whether or not the pongs came back (up to %zu in flight)\n",
 			(double)c->interval_ns / NS_PER_US, (size_t)(r->flight.mask + 1));

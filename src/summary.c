@@ -6,7 +6,9 @@
 
 #include "allow.h"
 #include "breach.h"
+#include "statout.h"
 #include "summary.h"
+#include "sweepout.h"
 
 #ifndef RANT_VERSION
 #define RANT_VERSION "unknown"
@@ -44,23 +46,6 @@ static double loss_pct(const struct counts *c)
 	return c->sent ? 100.0 * (double)c->lost / (double)c->sent : 0.0;
 }
 
-#define P99 3	/* snap_pcts[P99] is 99 */
-
-/* ns as a reader takes it in: ns, us, ms or s, three or four digits. */
-static const char *human_ns(int64_t ns, char *buf, size_t len)
-{
-	double a = (double)(ns < 0 ? -ns : ns);
-
-	if (a < 10000)
-		snprintf(buf, len, "%" PRId64 " ns", ns);
-	else if (a < 10e6)
-		snprintf(buf, len, "%.1f us", (double)ns / 1e3);
-	else if (a < 10e9)
-		snprintf(buf, len, "%.1f ms", (double)ns / 1e6);
-	else
-		snprintf(buf, len, "%.2f s", (double)ns / 1e9);
-	return buf;
-}
 
 /* The log's lines written, left out (-L), overwritten (-S), dropped. */
 static void print_log_counts(struct out *o, const struct snap *s)
@@ -198,49 +183,6 @@ static void print_tcp(struct out *o, const struct snap *s)
 	out_obj_end(o);
 }
 
-/* JSON only: the non-empty log-linear buckets, [lo, hi, count] each. */
-static void print_hdr(struct out *o, const struct snap_stats *st)
-{
-	struct out jo = out_json_only(o);
-
-	out_obj(&jo, "hdr");
-	out_u64(&jo, "significant_digits", NULL, HIST_SIGNIFICANT_DIGITS);
-	out_arr(&jo, "buckets");
-	for (size_t i = 0; i < st->nhdr; i++) {
-		out_arr(&jo, NULL);
-		out_i64(&jo, NULL, NULL, st->hdr[i].lo);
-		out_i64(&jo, NULL, NULL, st->hdr[i].hi);
-		out_u64(&jo, NULL, NULL, st->hdr[i].count);
-		out_arr_end(&jo);
-	}
-	out_arr_end(&jo);
-	out_obj_end(&jo);
-}
-
-/* One metric's statistics: a text row and the JSON object under its key. */
-static void print_stats(struct out *o, const struct snap_stats *st)
-{
-	out_text(o, "%-13s", st->key);
-	out_obj(o, st->key);
-	out_u64(o, "samples", " %9" PRIu64, st->st.samples);
-	out_i64(o, "min", " %9" PRId64, st->st.min);
-	out_u64(o, "min_seq", NULL, st->st.min_seq);
-	out_dbl(o, "avg", " %11.1f", st->st.avg);
-	out_dbl(o, "stddev", " %9.1f", st->st.stddev);
-	out_obj(o, "percentiles");
-	for (size_t i = 0; i < SNAP_NPCT; i++)
-		out_i64(o, snap_pct_keys[i], " %9" PRId64, st->pct[i]);
-	out_obj_end(o);
-	out_i64(o, "max", " %9" PRId64 "\n", st->st.max);
-	out_u64(o, "max_seq", NULL, st->st.max_seq);
-	out_str(o, "label", NULL, st->label);
-	out_bool(o, "trusted", NULL, !st->untrusted);
-	if (st->untrusted)
-		out_str(o, "untrusted", NULL, st->untrusted);
-	print_hdr(o, st);
-	out_obj_end(o);
-}
-
 /* The metrics of the run that never got a sample: named unknown, with
  * what a STAMP reflector does not report. */
 static void print_unknown(struct out *o, const struct snap *s)
@@ -273,9 +215,9 @@ static void print_metrics(struct out *o, const struct snap *s)
 	out_obj(o, "metrics");
 	for (int m = 0; m < M_COUNT; m++)
 		if (s->shown[m])
-			print_stats(o, &s->metric[m]);
+			statout_stats(o, &s->metric[m]);
 	if (s->have_rtt_intended)
-		print_stats(o, &s->rtt_intended);
+		statout_stats(o, &s->rtt_intended);
 	out_obj_end(o);
 	out_text(o, "\n");
 	for (int m = 0; m < M_COUNT; m++) {
@@ -336,107 +278,6 @@ static void print_histogram(struct out *to, const struct snap *s)
 	out_obj_end(&o);
 }
 
-/* -m LIST or RANGE: a row per size, and the line fitted through the
- * medians; JSON "sizes" (each with the rtt statistics) and "fit". */
-/* One regime of a sweep (sweep.h): its sizes, its line or its level. */
-static void print_regime(struct out *o, const struct snap *s, const struct sweep_regime *g)
-{
-	const struct sweep_fit *f = &g->fit;
-	char a[32];
-
-	out_obj(o, NULL);
-	out_u64(o, "from", "  %u", s->fitted_size[g->first]);
-	out_u64(o, "to", "-%u bytes: ", s->fitted_size[g->last]);
-	if (g->sloped) {
-		out_dbl(o, "offset_ns", "%.0f ns", f->offset_ns);
-		out_dbl(o, "ns_per_byte", " + %.4f ns/byte", f->ns_per_byte);
-		out_dbl(o, "bandwidth_bps", " (%.3g Gbit/s)", f->bandwidth_bps / 1e9);
-		out_null(o, "level_ns");
-	} else {
-		out_text(o, "%s%s", human_ns(g->level_ns, a, sizeof(a)),
-			 g->first == g->last ? " (one size)" : " flat (no cost per byte)");
-		out_null(o, "offset_ns");
-		out_null(o, "ns_per_byte");
-		out_null(o, "bandwidth_bps");
-		out_i64(o, "level_ns", NULL, g->level_ns);
-	}
-	out_str(o, "then", g->ends == SWEEP_END ? "\n" : "; then %s\n",
-		g->ends == SWEEP_END ? "" : sweep_break_name(g->ends));
-	out_obj_end(o);
-}
-
-/* The line through the medians when one holds, else where it breaks. */
-static void print_sweep_fit(struct out *o, const struct snap *s)
-{
-	bool one = s->nregimes == 1 && s->regime[0].sloped;
-
-	if (!s->have_fit) {
-		out_text(o, "  fit: needs the medians of two sizes or more\n");
-		out_null(o, "fit");
-	} else if (!one) {
-		out_text(o, "  fit of p50: no one line holds (%s), by regime:\n",
-			 s->nregimes > 1 ? "the sizes break" : "its slope is not positive");
-		out_null(o, "fit");
-	} else {
-		out_text(o, "  fit of p50: %.0f ns + %.4f ns/byte (%.3g Gbit/s)\n",
-			 s->fit.offset_ns, s->fit.ns_per_byte, s->fit.bandwidth_bps / 1e9);
-		out_obj(o, "fit");
-		out_dbl(o, "offset_ns", NULL, s->fit.offset_ns);
-		out_dbl(o, "ns_per_byte", NULL, s->fit.ns_per_byte);
-		out_dbl(o, "bandwidth_bps", NULL, s->fit.bandwidth_bps);
-		out_obj_end(o);
-	}
-	if (s->frag_above)
-		out_u64(o, "fragments_above", NULL, s->frag_above);
-	else
-		out_null(o, "fragments_above");
-	if (one || !s->have_fit) {
-		struct out jo = out_json_only(o);
-
-		out_arr(&jo, "regimes");
-		for (unsigned int i = 0; i < s->nregimes; i++)
-			print_regime(&jo, s, &s->regime[i]);
-		out_arr_end(&jo);
-		return;
-	}
-	out_arr(o, "regimes");
-	for (unsigned int i = 0; i < s->nregimes; i++)
-		print_regime(o, s, &s->regime[i]);
-	out_arr_end(o);
-}
-
-static void print_sweep(struct out *o, const struct snap *s)
-{
-	struct out jo = out_json_only(o);
-
-	if (!s->nsizes)
-		return;
-	out_text(o, "\nSize sweep: round trip (rtt) against message size, ns\n");
-	out_text(o, "  %8s %9s %7s %9s %9s %9s\n", "bytes", "samples", "lost", "min", "p50", "p99");
-	out_arr(o, "sizes");
-	for (unsigned int i = 0; i < s->nsizes; i++) {
-		const struct snap_size *z = &s->sizes[i];
-
-		out_obj(&jo, NULL);
-		out_u64(&jo, "size", NULL, z->size);
-		out_u64(&jo, "sent", NULL, z->sent);
-		out_u64(&jo, "lost", NULL, z->lost);
-		out_bool(&jo, "delayed_ack", NULL, z->delack);
-		out_obj(&jo, "metrics");
-		print_stats(&jo, &z->rtt);
-		out_obj_end(&jo);
-		out_obj_end(&jo);
-		if (!z->rtt.st.samples)
-			out_text(o, "  %8u %9d %7" PRIu64 "   (not measured)\n", z->size, 0, z->lost);
-		else
-			out_text(o, "  %8u %9" PRIu64 " %7" PRIu64 " %9" PRId64 " %9" PRId64 " %9" PRId64 "%s\n",
-				 z->size, z->rtt.st.samples, z->lost, z->rtt.st.min, z->rtt.pct[0],
-				 z->rtt.pct[P99], z->delack ? "  delayed ACK (Nagle)" : "");
-	}
-	out_arr_end(o);
-	print_sweep_fit(o, s);
-}
-
 /* --allow and --key in the JSON's config. */
 static void print_config_guard(struct out *o, const struct rant_cfg *c)
 {
@@ -467,6 +308,7 @@ static void print_config_emit(struct out *o, const struct rant_cfg *c)
 		out_u64(o, NULL, NULL, c->sizes[i]);
 	out_arr_end(o);
 	out_i64(o, "timeout_ns", NULL, c->timeout_ns);
+	out_i64(o, "warmup_timeout_ns", NULL, c->warmup_timeout_ns);
 	out_i64(o, "interval_ns", NULL, c->interval_ns);
 	out_bool(o, "open_loop", NULL, c->open_loop);
 }
@@ -476,10 +318,7 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 {
 	struct out jo = out_json_only(to), *o = &jo;
 
-	out_arr(o, "command_line");
-	for (int i = 0; i < c->argc; i++)
-		out_str(o, NULL, NULL, c->argv[i]);
-	out_arr_end(o);
+	out_strs(o, "command_line", (const char *const *)c->argv, (size_t)c->argc);
 	out_obj(o, "config");
 	if (c->addr)
 		out_str(o, "address", NULL, c->addr);
@@ -492,6 +331,7 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 	out_bool(o, "block", NULL, c->block);
 	out_bool(o, "sw_timestamps", NULL, c->sw);
 	out_bool(o, "no_hw_ts", NULL, c->no_hw_ts);
+	out_bool(o, "no_queue_stamps", NULL, c->no_queue_stamps);
 	out_i64(o, "bucket_ns", NULL, c->bucket_ns);
 	out_i64(o, "overflow_ns", NULL, c->overflow_ns);
 	out_bool(o, "hugepages", NULL, c->hugepages);
@@ -541,6 +381,7 @@ static void print_stamp_peer(struct out *o, const struct snap *s)
 static void print_head(struct out *o, const struct snap *s)
 {
 	const struct rant_cfg *c = s->cfg;
+	const char *layers[8];
 
 	out_str(o, "rant_version", NULL, RANT_VERSION);
 	out_str(o, "mode", NULL, s->emit ? "emit" : "reflect");
@@ -548,6 +389,8 @@ static void print_head(struct out *o, const struct snap *s)
 	out_str(o, "timestamp_source", NULL, source_name(s->hw));
 	if (!s->hw)
 		out_str(o, "timestamp_note", NULL, s->hw_note);
+	/* the stamp layers asked of the kernel (the start-up line says them) */
+	out_strs(o, "stamp_layers", layers, ts_layers(s->ts_flags, layers, 8));
 	if (s->emit && s->peer_body)
 		out_str(o, "reflector_timestamp_source", NULL, peer_source(s, false));
 	if (s->emit && s->peer_body && c->stamp) {
@@ -608,16 +451,19 @@ static void print_headline(struct out *o, const struct snap *s)
 		share = share > 100 ? 100 : share;
 		out_text(o, "closed loop behind its schedule: rtt_intended p99 %s (max %s) beside %s p99 %s; %"
 			 PRIu64 " slots missed, %.1f%% of the run's: its pings waited for late pongs and left late, catching up (rtt hides that queue; --open-loop does not wait)\n",
-			 human_ns(ri->pct[P99], a, sizeof(a)), human_ns(ri->st.max, m, sizeof(m)),
-			 p->key, human_ns(p->pct[P99], b, sizeof(b)), s->cnt.missed_slots, share);
-		out_i64(o, "rtt_intended_p99", NULL, ri->pct[P99]);
+			 statout_human_ns(ri->pct[SNAP_P99], a, sizeof(a)),
+			 statout_human_ns(ri->st.max, m, sizeof(m)), p->key,
+			 statout_human_ns(p->pct[SNAP_P99], b, sizeof(b)), s->cnt.missed_slots,
+			 share);
+		out_i64(o, "rtt_intended_p99", NULL, ri->pct[SNAP_P99]);
 		out_i64(o, "rtt_intended_max", NULL, ri->st.max);
 		out_dbl(o, "catch_up_pct", NULL, share);
 	}
 	if (w) {
 		out_text(o, "worst interval (-I): %s p99 %s at %.1f s (the run's p99 %s)\n",
-			 p->key, human_ns(w->p99, a, sizeof(a)), (double)w->t_ns / NS_PER_SEC,
-			 human_ns(p->pct[P99], b, sizeof(b)));
+			 p->key, statout_human_ns(w->p99, a, sizeof(a)),
+			 (double)w->t_ns / NS_PER_SEC,
+			 statout_human_ns(p->pct[SNAP_P99], b, sizeof(b)));
 		out_i64(o, "worst_interval_p99", NULL, w->p99);
 		out_i64(o, "worst_interval_t_ns", NULL, w->t_ns);
 	}
@@ -668,7 +514,7 @@ void summary_print(struct out *o, const struct snap *s)
 	print_metrics(o, s);
 	print_hist_summary(o, s);
 	print_histogram(o, s);
-	print_sweep(o, s);
+	sweepout_print(o, s);
 	if (s->have_series)
 		series_print(o, &s->series, s->metric[s->primary].pct[0], loss_pct(&s->cnt));
 	if (s->have_diagnosis)

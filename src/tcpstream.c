@@ -41,7 +41,7 @@ int tcpstream_established(const struct rant_cfg *cfg, struct sk *s, char *err,
 	ret = sk_configure(s, cfg, err, len);
 	if (!ret && cfg->mode == MODE_EMIT) {
 		if (getsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, &fl) == 0) {
-			flags |= SOF_TIMESTAMPING_TX_SCHED | SOF_TIMESTAMPING_TX_ACK;
+			flags |= SOF_TIMESTAMPING_TX_ACK;
 			if (setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof(flags)))
 				ret = -errno;
 		} else {

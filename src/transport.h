@@ -32,6 +32,8 @@ struct transport_caps {
 	bool ack_stamps;	/* the emitter gets ACK stamps (SOF_TIMESTAMPING_TX_ACK):
 				 * emit_ack */
 	uint32_t max_len;	/* the largest message it carries, bytes */
+	bool batch;		/* the reflector receives and answers in batches
+				 * (skbatch.h: datagrams on one socket) */
 };
 
 struct transport {

@@ -70,8 +70,9 @@ static size_t cmsg_data_len(const struct cmsghdr *c)
 	return c->cmsg_len - CMSG_LEN(0);
 }
 
-static int read_tstamp(const struct cmsghdr *c, const unsigned char *data,
-		       struct ts_stamps *out)
+/* Inlined into each parser: it runs for every RX and TX report. */
+static inline __attribute__((always_inline)) int
+read_tstamp(const struct cmsghdr *c, const unsigned char *data, struct ts_stamps *out)
 {
 	struct scm_timestamping tss;
 
@@ -81,6 +82,78 @@ static int read_tstamp(const struct cmsghdr *c, const unsigned char *data,
 	out->kn_ns = timespec_to_ns(&tss.ts[0]);
 	out->hw_ns = timespec_to_ns(&tss.ts[2]);
 	return 0;
+}
+
+/* Undetermined: no cmsg of the item seen yet (struct ts_rx). */
+#define RX_OPEN 1
+
+/* The item's value from its first cmsg: 0, or -EINVAL when too short. */
+static int read_drops(const struct cmsghdr *c, const unsigned char *data, uint32_t *drops)
+{
+	if (cmsg_data_len(c) < sizeof(*drops))
+		return -EINVAL;
+	memcpy(drops, data, sizeof(*drops));
+	return 0;
+}
+
+static int read_ttl(const struct cmsghdr *c, const unsigned char *data, uint8_t *ttl)
+{
+	int v;
+
+	if (cmsg_data_len(c) < sizeof(v))
+		return -EINVAL;
+	memcpy(&v, data, sizeof(v));
+	if (v < 0 || v > 255)
+		return -EINVAL;
+	*ttl = (uint8_t)v;
+	return 0;
+}
+
+static bool cmsg_is_ttl(const struct cmsghdr *c)
+{
+	return (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_TTL) ||
+	       (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_HOPLIMIT);
+}
+
+/* Each item from the first cmsg of its kind; the walk stops once all
+ * three are known. MSG_CTRUNC spoils the stamps and the drop count, not
+ * the TTL (the kernel writes the TTL first). */
+void ts_parse_rxmsg(const struct msghdr *msg, struct ts_rx *out)
+{
+	const unsigned char *data;
+	struct cmsg_walk w;
+	struct cmsghdr c;
+	int ret = 0, open = 3;
+
+	out->ts_ret = out->drops_ret = out->ttl_ret = RX_OPEN;
+	out->ts.kn_ns = out->ts.hw_ns = TS_NONE;
+	if (msg->msg_flags & MSG_CTRUNC) {
+		out->ts_ret = out->drops_ret = -EINVAL;
+		open = 1;
+	}
+	walk_init(&w, msg);
+	while (open && (ret = walk_next(&w, &c, &data)) > 0) {
+		if (out->ts_ret == RX_OPEN && cmsg_is_tstamp(&c))
+			out->ts_ret = read_tstamp(&c, data, &out->ts);
+		else if (out->drops_ret == RX_OPEN && c.cmsg_level == SOL_SOCKET &&
+			 c.cmsg_type == SO_RXQ_OVFL)
+			out->drops_ret = read_drops(&c, data, &out->drops);
+		else if (out->ttl_ret == RX_OPEN && cmsg_is_ttl(&c))
+			out->ttl_ret = read_ttl(&c, data, &out->ttl);
+		else
+			continue;
+		open--;
+	}
+	if (!open)
+		return;
+	/* the end (-ENOENT) or a malformed cmsg (-EINVAL) before the item */
+	ret = ret ? ret : -ENOENT;
+	if (out->ts_ret == RX_OPEN)
+		out->ts_ret = ret;
+	if (out->drops_ret == RX_OPEN)
+		out->drops_ret = ret;
+	if (out->ttl_ret == RX_OPEN)
+		out->ttl_ret = ret;
 }
 
 int ts_parse_rx(const struct msghdr *msg, struct ts_stamps *out)
@@ -109,14 +182,9 @@ int ts_parse_drops(const struct msghdr *msg, uint32_t *drops)
 	if (msg->msg_flags & MSG_CTRUNC)
 		return -EINVAL;
 	walk_init(&w, msg);
-	while ((ret = walk_next(&w, &c, &data)) > 0) {
-		if (c.cmsg_level != SOL_SOCKET || c.cmsg_type != SO_RXQ_OVFL)
-			continue;
-		if (cmsg_data_len(&c) < sizeof(*drops))
-			return -EINVAL;
-		memcpy(drops, data, sizeof(*drops));
-		return 0;
-	}
+	while ((ret = walk_next(&w, &c, &data)) > 0)
+		if (c.cmsg_level == SOL_SOCKET && c.cmsg_type == SO_RXQ_OVFL)
+			return read_drops(&c, data, drops);
 	return ret ? ret : -ENOENT;
 }
 
@@ -125,21 +193,12 @@ int ts_parse_ttl(const struct msghdr *msg, uint8_t *ttl)
 	const unsigned char *data;
 	struct cmsg_walk w;
 	struct cmsghdr c;
-	int ret, v;
+	int ret;
 
 	walk_init(&w, msg);
-	while ((ret = walk_next(&w, &c, &data)) > 0) {
-		if (!(c.cmsg_level == IPPROTO_IP && c.cmsg_type == IP_TTL) &&
-		    !(c.cmsg_level == IPPROTO_IPV6 && c.cmsg_type == IPV6_HOPLIMIT))
-			continue;
-		if (cmsg_data_len(&c) < sizeof(v))
-			return -EINVAL;
-		memcpy(&v, data, sizeof(v));
-		if (v < 0 || v > 255)
-			return -EINVAL;
-		*ttl = (uint8_t)v;
-		return 0;
-	}
+	while ((ret = walk_next(&w, &c, &data)) > 0)
+		if (cmsg_is_ttl(&c))
+			return read_ttl(&c, data, ttl);
 	return ret ? ret : -ENOENT;
 }
 
@@ -182,19 +241,45 @@ int ts_parse_tx(const struct msghdr *msg, struct ts_tx *out)
 	return 0;
 }
 
-int ts_sock_enable(int fd, bool hw)
+unsigned int ts_flags(bool hw, bool sched)
 {
 	unsigned int flags = SOF_TIMESTAMPING_OPT_ID | SOF_TIMESTAMPING_OPT_TSONLY |
-			     SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_RX_SOFTWARE |
-			     SOF_TIMESTAMPING_TX_SCHED;
+			     SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_RX_SOFTWARE;
 
+	if (sched)
+		flags |= SOF_TIMESTAMPING_TX_SCHED;
 	/* With TX_HARDWARE the driver suppresses the TX software stamp. */
 	if (hw)
 		flags |= SOF_TIMESTAMPING_RAW_HARDWARE |
 			 SOF_TIMESTAMPING_RX_HARDWARE | SOF_TIMESTAMPING_TX_HARDWARE;
 	else
 		flags |= SOF_TIMESTAMPING_TX_SOFTWARE;
+	return flags;
+}
+
+int ts_sock_enable(int fd, bool hw, bool sched)
+{
+	unsigned int flags = ts_flags(hw, sched);
+
 	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof(flags)))
 		return -errno;
 	return 0;
+}
+
+size_t ts_layers(unsigned int flags, const char **names, size_t max)
+{
+	static const struct { unsigned int flag; const char *name; } layer[] = {
+		{ SOF_TIMESTAMPING_RX_SOFTWARE, "rx_software" },
+		{ SOF_TIMESTAMPING_TX_SOFTWARE, "tx_software" },
+		{ SOF_TIMESTAMPING_RX_HARDWARE, "rx_hardware" },
+		{ SOF_TIMESTAMPING_TX_HARDWARE, "tx_hardware" },
+		{ SOF_TIMESTAMPING_TX_SCHED, "tx_sched" },
+		{ SOF_TIMESTAMPING_TX_ACK, "tx_ack" },
+	};
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(layer) / sizeof(layer[0]) && n < max; i++)
+		if (flags & layer[i].flag)
+			names[n++] = layer[i].name;
+	return n;
 }

@@ -57,6 +57,22 @@ int ts_parse_drops(const struct msghdr *msg, uint32_t *drops);
 int ts_parse_ttl(const struct msghdr *msg, uint8_t *ttl);
 
 /*
+ * RX, in one walk of the control data (the loop's receive): the stamps,
+ * the SO_RXQ_OVFL counter and the TTL, each with the result its own
+ * parser above gives (ts_ret, drops_ret, ttl_ret: 0, -ENOENT or
+ * -EINVAL); ts is TS_NONE where ts_ret is not 0. (The three parsers
+ * above walk on their own: the fuzz harness holds the one walk to them.)
+ */
+struct ts_rx {
+	struct ts_stamps ts;
+	uint32_t drops;
+	uint8_t ttl;
+	int ts_ret, drops_ret, ttl_ret;
+};
+
+void ts_parse_rxmsg(const struct msghdr *msg, struct ts_rx *out);
+
+/*
  * TX: parse one message read with MSG_ERRQUEUE. Returns 0 when it is a
  * timestamp report (SO_EE_ORIGIN_TIMESTAMPING with ee_errno ENOMSG and an
  * SCM_TIMESTAMPING cmsg), -ENOMSG for a foreign error-queue entry (ICMP
@@ -72,13 +88,24 @@ static inline int64_t ts_wire(const struct ts_stamps *s, bool hw)
 }
 
 /*
- * Turn on SO_TIMESTAMPING on fd, with OPT_ID and OPT_TSONLY: RX software
- * stamps always; the SCHED stamp of each send always (a kernel stamp when
- * the packet enters the qdisc: SCM_TSTAMP_SCHED); TX software stamps
- * without hw; with hw, RX and TX hardware stamps (and no TX software
- * stamp: drivers skip it while a hardware TX stamp is pending). Returns
- * 0 or -errno.
+ * The SO_TIMESTAMPING flags rant asks for, with OPT_ID and OPT_TSONLY: RX
+ * software stamps always; with sched, the SCHED stamp of each send (a
+ * kernel stamp when the packet enters the qdisc: SCM_TSTAMP_SCHED); TX
+ * software stamps without hw; with hw, RX and TX hardware stamps (and no
+ * TX software stamp: drivers skip it while a hardware TX stamp is
+ * pending).
  */
-int ts_sock_enable(int fd, bool hw);
+unsigned int ts_flags(bool hw, bool sched);
+
+/* Turn on SO_TIMESTAMPING on fd with ts_flags(hw, sched): 0 or -errno. */
+int ts_sock_enable(int fd, bool hw, bool sched);
+
+/*
+ * The stamp layers the SOF_TIMESTAMPING_* flags ask the kernel for, by
+ * name ("rx_software", "tx_software", "rx_hardware", "tx_hardware",
+ * "tx_sched", "tx_ack"), in that order: up to max into names; returns
+ * how many.
+ */
+size_t ts_layers(unsigned int flags, const char **names, size_t max);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "mem.h"
 #include "missing.h"
+#include "skbatch.h"
 #include "timeutil.h"
 #include "txpend.h"
 
@@ -105,31 +106,40 @@ struct txpend_entry *txpend_find(struct txpend *p, uint32_t key)
 	return NULL;
 }
 
+/* One report to its send (see txpend_harvest). */
+static void match(struct txpend *p, const struct ts_tx *tx, txpend_stamp_fn *stamp, void *ctx)
+{
+	struct txpend_entry *e = txpend_find(p, tx->key);
+
+	if (!e)
+		return;
+	if (tx->type == SCM_TSTAMP_SCHED) {
+		e->sched_kn = tx->ts.kn_ns;
+	} else if (tx->type == SCM_TSTAMP_SND && !e->stamped) {
+		e->snd = tx->ts;
+		e->stamped = true;
+		p->waiting--;
+		if (!p->snd_seen || (int32_t)(tx->key - p->newest_snd) > 0)
+			p->newest_snd = tx->key;
+		p->snd_seen = true;
+		if (stamp)
+			stamp(ctx, e);
+	}
+}
+
 unsigned int txpend_harvest(struct txpend *p, struct sk *s, txpend_stamp_fn *stamp,
 			    void *ctx)
 {
-	unsigned int n = 0;
-	struct ts_tx tx;
+	struct ts_tx tx[SKBATCH_MAX];
+	unsigned int n = 0, got;
 
-	while (sk_tx_read(s, &tx) == 0) {
-		struct txpend_entry *e = txpend_find(p, tx.key);
-
-		n++;
-		if (!e)
-			continue;
-		if (tx.type == SCM_TSTAMP_SCHED) {
-			e->sched_kn = tx.ts.kn_ns;
-		} else if (tx.type == SCM_TSTAMP_SND && !e->stamped) {
-			e->snd = tx.ts;
-			e->stamped = true;
-			p->waiting--;
-			if (!p->snd_seen || (int32_t)(tx.key - p->newest_snd) > 0)
-				p->newest_snd = tx.key;
-			p->snd_seen = true;
-			if (stamp)
-				stamp(ctx, e);
-		}
-	}
+	/* SKBATCH_MAX reports a system call; a short read emptied the queue */
+	do {
+		got = sk_tx_read_batch(s, tx, SKBATCH_MAX);
+		for (unsigned int i = 0; i < got; i++)
+			match(p, &tx[i], stamp, ctx);
+		n += got;
+	} while (got == SKBATCH_MAX);
 	return n;
 }
 

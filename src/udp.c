@@ -39,6 +39,21 @@ static int udp_bind(struct sk *s, const struct rant_cfg *cfg, char *err,
 	return 0;
 }
 
+/*
+ * The reflector's receive buffer: room for a burst of a fleet's pings,
+ * or for the moments its CPU is taken from it, and for the TX stamp
+ * reports of its pongs, which the error queue keeps in the same buffer
+ * (a full buffer drops stamps as well as pings). Root (CAP_NET_ADMIN)
+ * gets it whole; others as much as net.core.rmem_max allows.
+ */
+#define UDP_REFLECT_RCVBUF (4 * 1024 * 1024)
+
+static void udp_rcvbuf(struct sk *s)
+{
+	if (sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUFFORCE, UDP_REFLECT_RCVBUF))
+		sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUF, UDP_REFLECT_RCVBUF);
+}
+
 static int udp_connect(struct sk *s, const struct rant_cfg *cfg, char *err,
 		       size_t len)
 {
@@ -65,6 +80,8 @@ static int udp_open(struct sk *s, const struct rant_cfg *cfg, char *err,
 	ret = sk_configure(s, cfg, err, len);
 	/* --ptp-mode: the emitter sends from the port too (NICs match the
 	 * destination port of the pongs as well). */
+	if (!ret && cfg->mode == MODE_REFLECT)
+		udp_rcvbuf(s);
 	if (!ret && (cfg->mode == MODE_REFLECT || cfg->ptp_mode))
 		ret = udp_bind(s, cfg, err, len);
 	if (!ret && cfg->mode == MODE_EMIT)
@@ -92,7 +109,7 @@ static int udp_send(struct sk *s, const void *buf, size_t len,
 
 const struct transport transport_udp = {
 	.name = "udp",
-	.caps = { .stream = false, .ack_stamps = false, .max_len = WIRE_MAX_LEN },
+	.caps = { .stream = false, .ack_stamps = false, .max_len = WIRE_MAX_LEN, .batch = true },
 	.open = udp_open,
 	.close = sk_close,
 	.send = udp_send,

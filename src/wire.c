@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "be.h"
+#include "hostid.h"
 #include "wire.h"
 
 enum {
@@ -144,24 +145,42 @@ static int rant_parse(const struct msgfmt_ctx *ctx, const void *buf, size_t n,
 }
 
 /* The ping's flags echoed (the MAC's only with --key: without, the
- * emitter can tell), the pong's added. */
+ * emitter can tell), the pong's added. A warm-up pong with a body
+ * carries the reflector's host tag in T2_SW's place (wire.h). */
 static void rant_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_hdr *ping,
 			  uint16_t flags, const struct msg_body *b)
 {
 	struct msg_hdr h = *ping;
+	bool body = room(ctx, h.len) >= WIRE_PONG_LEN;
+	bool tag = body && ctx->host_known && (ping->flags & MSG_F_WARMUP);
+	struct msg_body t;
 
 	h.type = MSG_PONG;
-	h.flags = (uint16_t)((ping->flags & WIRE_F_PING_MASK & ~(ctx->mac ? 0 : MSG_F_MAC)) |
-			     (flags & ~WIRE_F_PING_MASK));
+	h.flags = (uint16_t)((ping->flags & WIRE_F_PING_MASK & ~(ctx->mac ? 0 : MSG_F_MAC) &
+			      ~MSG_F_HOST) | (flags & ~WIRE_F_PING_MASK));
+	if (tag) {
+		t = *b;
+		t.t2_sw = (int64_t)hostid_tag(ctx->host_key, ping->session);
+		t.t3_sw = 0;
+		h.flags = (uint16_t)((h.flags & ~MSG_F_SW) | MSG_F_HOST);
+		b = &t;
+	}
 	wire_put_hdr(buf, &h);
-	if (room(ctx, h.len) >= WIRE_PONG_LEN)
+	if (body)
 		wire_put_body(buf, b);
 }
 
 static int rant_parse_body(const struct msgfmt_ctx *ctx, const void *buf,
 			   const struct msg_hdr *h, struct msg_body *b)
 {
-	return wire_parse_body(buf, room(ctx, h->len), b);
+	int ret = wire_parse_body(buf, room(ctx, h->len), b);
+
+	b->host_tag = 0;
+	if (!ret && (h->flags & MSG_F_HOST)) {
+		b->host_tag = (uint64_t)b->t2_sw;
+		b->t2_sw = b->t3_sw = 0;
+	}
+	return ret;
 }
 
 static struct msgfmt_span rant_mac_span(const struct msgfmt_ctx *ctx, size_t len)

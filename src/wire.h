@@ -20,6 +20,12 @@
  *  56      8    follow-up: sequence number of the previous pong
  *  64      8    follow-up: T3 wire stamp of that previous pong
  * the rest, up to --size, is padding (echoed unchanged).
+ * A warm-up pong (MSG_F_WARMUP echoed) with a body may carry, in the
+ * place of T2_SW, the reflector's host tag (hostid.h: SipHash-2-4 of
+ * the session id keyed by its boot id), with MSG_F_HOST set and MSG_F_SW
+ * clear (T3_SW then 0): an emitter with the same tag for its session is
+ * on the same kernel. Older emitters skip the SW fields without
+ * MSG_F_SW, older reflectors never set MSG_F_HOST: still version 1.
  * With --key (MSG_F_MAC), the last WIRE_MAC_LEN bytes of the datagram
  * are its MAC (auth.h) over every byte before them, and the pong body is
  * present when the datagram is at least WIRE_AUTH_PONG_LEN long.

@@ -3,9 +3,10 @@
  * libFuzzer harness: the input is a control buffer, handed over as the
  * kernel hands one to recvmsg(): msg_control holds exactly the input and
  * msg_controllen is its size, so ASan sees any read past it. The parsers
- * (RX and TX stamps, the drop count) run on it, then again on a copy at
- * an odd address, which must give the same results (the parsers promise
- * any alignment).
+ * (RX and TX stamps, the drop count, the TTL, and the loop's one walk
+ * of all three) run on it, then again on a copy at an odd address, which
+ * must give the same results (the parsers promise any alignment). The
+ * one walk must agree with the parsers of one item each.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@ struct result {
 	uint8_t ttl;
 	struct ts_stamps s;
 	struct ts_tx t;
+	struct ts_rx all;
 };
 
 static void parse(void *ctl, size_t size, struct result *out)
@@ -36,6 +38,20 @@ static void parse(void *ctl, size_t size, struct result *out)
 	out->tx = ts_parse_tx(&msg, &out->t);
 	out->dr = ts_parse_drops(&msg, &out->drops);
 	out->tl = ts_parse_ttl(&msg, &out->ttl);
+	ts_parse_rxmsg(&msg, &out->all);
+}
+
+/* The one walk gives each item as its own parser does. */
+static bool walk_agrees(const struct result *a)
+{
+	const struct ts_rx *w = &a->all;
+
+	if (w->ts_ret != a->rx || w->drops_ret != a->dr || w->ttl_ret != a->tl)
+		return false;
+	if (a->rx ? w->ts.kn_ns != 0 || w->ts.hw_ns != 0 :
+		    memcmp(&w->ts, &a->s, sizeof(a->s)))
+		return false;
+	return (a->dr || w->drops == a->drops) && (a->tl || w->ttl == a->ttl);
 }
 
 static bool same(const struct result *a, const struct result *b)
@@ -64,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(odd + 1, data, size);
 	parse(aligned, size, &a);
 	parse(odd + 1, size, &b);
-	if (!same(&a, &b))
+	if (!same(&a, &b) || !walk_agrees(&a) || !walk_agrees(&b))
 		abort();
 	free(aligned);
 	free(odd);

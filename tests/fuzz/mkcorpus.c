@@ -141,7 +141,7 @@ static int loop_socket(int family)
 		((struct sockaddr_in6 *)&ss)->sin6_addr = in6addr_loopback;
 	if (bind(fd, (struct sockaddr *)&ss, len) ||
 	    getsockname(fd, (struct sockaddr *)&ss, &len) ||
-	    connect(fd, (struct sockaddr *)&ss, len) || ts_sock_enable(fd, false)) {
+	    connect(fd, (struct sockaddr *)&ss, len) || ts_sock_enable(fd, false, true)) {
 		close(fd);
 		return -1;
 	}

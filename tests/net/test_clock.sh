@@ -10,7 +10,7 @@
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="clock_in_step clock_drift clock_offset clock_methods clock_theta
-	clock_one_way clock_missing clock_reflector_bad clock_plain_veth"
+	clock_one_way clock_missing clock_reflector_bad clock_plain_veth clock_one_kernel"
 
 SIM_LIB=$TOP/tests/sim/libsimnic.so
 
@@ -40,6 +40,7 @@ sim_pair() {
 		pre_a=(env LD_PRELOAD="$SIM_LIB" SIMNIC_IFACES="$VETH_A" "${ENV_A[@]}")
 		pre_b=(env LD_PRELOAD="$SIM_LIB" SIMNIC_IFACES="$VETH_B" "${ENV_B[@]}")
 	fi
+	[ -n "${PRE_B:-}" ] && pre_b=("${PRE_B[@]}" "${pre_b[@]}")
 	ip netns exec "$NS_B" "${pre_b[@]}" taskset -c 1 "$RANT" -i "$VETH_B" -d 120 \
 		-j "$WORK/$name.r.json" "${rargs[@]}" >"$WORK/$name.r.txt" 2>&1 &
 	refl=$!
@@ -325,6 +326,34 @@ clock_plain_veth() {
 	[ "$(jq '.clock.ts_info.so_timestamping | index("software-receive") != null' "$WORK/v1.e.json")" = true ]
 	check_err $? "ts_info: $(jq -c .clock.ts_info "$WORK/v1.e.json")"
 	log_test "plain veth: no PHC, theta $th ns from kernel stamps, no warning"
+}
+
+# Two namespaces of one kernel: the reflector's warm-up pongs carry its
+# boot id's tag, so --one-way knows one clock stamps both ends and says
+# so; a reflector shown another boot id (bound over the file in a mount
+# namespace of its own) is taken for another kernel.
+clock_one_kernel() {
+	local fake
+	pair
+	NOSIM=1 sim_pair k1 -- -c 500 --one-way
+	[ "$(jq -c '.clock | [.one_host, .one_host_by]' "$WORK/k1.e.json")" = '[true,"boot_id"]' ]
+	check_err $? "one kernel: $(jq -c '.clock | [.one_host, .one_host_by]' "$WORK/k1.e.json")"
+	[ "$(jq -c '.metrics | [.owd_fwd.trusted, .owd_back.trusted]' "$WORK/k1.e.json")" = '[true,true]' ] &&
+		[ "$(nwarn "$WORK/k1.e.json")" = 0 ]
+	check_err $? "one kernel: owd $(jq -c '.metrics | [.owd_fwd.trusted, .owd_back.trusted]' "$WORK/k1.e.json"), warnings $(jq -c .clock.warnings "$WORK/k1.e.json")"
+	grep -q "^  peer: the reflector is on this host (its kernel's boot id is this one's): the same clock stamps both ends" "$WORK/k1.e.txt"
+	check_err $? "text: $(sed -n '/^clock:/,$p' "$WORK/k1.e.txt")"
+	fake=$WORK/boot_id
+	echo 01234567-89ab-cdef-0123-456789abcdef >"$fake"
+	# shellcheck disable=SC2016  # expanded by the inner sh
+	PRE_B=(unshare -m sh -c 'mount --bind "$0" /proc/sys/kernel/random/boot_id && exec "$@"' "$fake")
+	NOSIM=1 sim_pair k2 -- -c 500 --one-way
+	PRE_B=()
+	[ "$(jq -c '.clock | [.one_host, .one_host_by]' "$WORK/k2.e.json")" = '[false,"other_boot_id"]' ]
+	check_err $? "another boot id: $(jq -c '.clock | [.one_host, .one_host_by]' "$WORK/k2.e.json")"
+	grep -q '^  peer: the reflector runs on another kernel (its boot id differs)$' "$WORK/k2.e.txt"
+	check_err $? "text: $(sed -n '/^clock:/,$p' "$WORK/k2.e.txt")"
+	log_test "one kernel, two namespaces: --one-way says one clock (boot id) and trusts it; another boot id is another kernel"
 }
 
 tests_run

@@ -149,7 +149,7 @@ keyed_reflector_refuses() {
 	setup_pair || skip_test "cannot create namespaces and veth"
 	key=$(key_file k)
 	start_reflector rk -d 60 --key "$key" -j "$WORK/rk.json"
-	emit -a "$IP_B" -w 20 -c 10 --timeout 1000 "$@" >"$WORK/e.txt" 2>&1
+	emit -a "$IP_B" -w 20 -c 10 --timeout 1000 --warmup-timeout 2 "$@" >"$WORK/e.txt" 2>&1
 	rc=$?
 	stop_reflector
 	[ "$rc" = 2 ]; check_err $? "the emitter exited $rc, not 2: $(tail -2 "$WORK/e.txt")"
@@ -182,7 +182,7 @@ guard_key_reflector_without() {
 	setup_pair || skip_test "cannot create namespaces and veth"
 	key=$(key_file k)
 	start_reflector rn -d 60 -j "$WORK/rn.json"
-	emit -a "$IP_B" --key "$key" -w 20 -c 10 -j "$WORK/e.json" >"$WORK/e.txt" 2>&1
+	emit -a "$IP_B" --key "$key" -w 20 -c 10 --warmup-timeout 2 -j "$WORK/e.json" >"$WORK/e.txt" 2>&1
 	rc=$?
 	stop_reflector
 	[ "$rc" = 2 ]; check_err $? "the emitter exited $rc, not 2: $(tail -2 "$WORK/e.txt")"

@@ -286,7 +286,7 @@ refused_emitter() {
 	defer kill -9 "$HOARDER"
 	wait_for_line "$WORK/hoard.txt" '^ready answered=1 ' 20
 	check_err $? "the sender did not get its session: $(cat "$WORK/hoard.txt")"
-	emit -a "$IP_B" -w 5 -c 5 -j "$WORK/e.json" "${key[@]}" >"$WORK/e.txt" 2>&1
+	emit -a "$IP_B" -w 5 -c 5 --warmup-timeout 2 -j "$WORK/e.json" "${key[@]}" >"$WORK/e.txt" 2>&1
 	rc=$?
 	hoard_stop
 	stop_reflector

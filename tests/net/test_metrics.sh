@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="metrics_outputs metrics_prometheus metrics_hostile"
+ALL_TESTS="metrics_outputs metrics_prometheus metrics_hostile metrics_sessions metrics_sim_clock"
 
 require_root
 require_cmd jq curl promtool prometheus prometheus-node-exporter
@@ -39,6 +39,12 @@ in_a() {
 # scrape FILE: rant's /metrics into FILE; fails unless HTTP 200.
 scrape() {
 	[ "$(in_a curl -s -m 2 -o "$1" -w '%{http_code}' "http://127.0.0.1:$MPORT/metrics")" = 200 ]
+}
+
+# scrape_b FILE: the reflector's /metrics (NS_B) into FILE, as scrape.
+scrape_b() {
+	[ "$(ip netns exec "$NS_B" curl -s -m 2 -o "$1" -w '%{http_code}' \
+		"http://127.0.0.1:$MPORT/metrics")" = 200 ]
 }
 
 # valid FILE WHAT: promtool and prometheus_client accept FILE.
@@ -242,6 +248,157 @@ metrics_hostile() {
 	jq -e '[.series[:-1][] | .sent] | length >= 10 and min > 0' "$WORK/e1.json" >/dev/null
 	check_err $? "an interval of the run without a ping: $(jq -c '[.series[].sent]' "$WORK/e1.json")"
 	log_test "hostile HTTP: $(echo "$out" | tr '\n' ' ')"
+}
+
+# gauge_of FILE NAME: the value of NAME's one sample in FILE.
+gauge_of() {
+	"$PYTHON" "$CHECK" --series "$1" "$2" | awk '{ print $2 }'
+}
+
+# sim_scrape N: the emitter's /metrics into $WORK/c.N.prom, the time of
+# the scrape (seconds since the epoch) in SCRAPED[N].
+sim_scrape() {
+	scrape "$WORK/c.$1.prom" || return 1
+	SCRAPED[$1]=$EPOCHREALTIME
+	grep -q '^rant_peer_offset_seconds' "$WORK/c.$1.prom"
+}
+
+# near LO V HI: LO <= V <= HI (seconds, any notation awk reads).
+near() {
+	awk -v lo="$1" -v v="$2" -v hi="$3" 'BEGIN { exit !(v != "" && lo <= v && v <= hi) }'
+}
+
+# Both ends on the simulated PHC NIC (tests/sim): the emitter's PHC
+# 1 ms ahead of its system clock and drifting +50 ppm, the reflector's
+# 3 ms ahead and drifting as much (so theta, the reflector's wire clock
+# minus the emitter's, stays 2 ms). Scraped twice during the run (-I
+# 0.5, --phc-interval 0.2), the gauges are live: the PHC offset is the
+# model's at a moment of the last second before the scrape, and rose
+# between the scrapes; the drift is 50 ppm; theta's median is 2 ms.
+metrics_sim_clock() {
+	local sim=$TOP/tests/sim/libsimnic.so t0 v lo hi env1 env2
+	[ -r "$sim" ] || skip_test "the simulation is not built (make sim)"
+	pair
+	t0=$(date +%s%N)
+	env1=(SIMNIC_IFACES="$VETH_A" SIMNIC_OFFSET_NS=1000000 SIMNIC_DRIFT_PPB=50000 SIMNIC_T0_NS="$t0")
+	env2=(SIMNIC_IFACES="$VETH_B" SIMNIC_OFFSET_NS=3000000 SIMNIC_DRIFT_PPB=50000 SIMNIC_T0_NS="$t0")
+	ip netns exec "$NS_B" env LD_PRELOAD="$sim" "${env2[@]}" taskset -c 1 "$RANT" \
+		-i "$VETH_B" -j "$WORK/r1.json" >"$WORK/r1.txt" 2>&1 &
+	REFL=$!
+	defer kill -9 "$REFL"
+	wait_udp_port "$NS_B" "$PORT"
+	check_err $? "the reflector did not bind: $(tail -3 "$WORK/r1.txt")"
+	ip netns exec "$NS_A" env LD_PRELOAD="$sim" "${env1[@]}" taskset -c 0 "$RANT" \
+		-i "$VETH_A" -a "$IP_B" -d 5 -I 0.5 --phc-interval 0.2 --interval 1000 \
+		--metrics-listen ":$MPORT" -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1 &
+	EM=$!
+	defer kill -9 "$EM"
+	wait_measuring "$WORK/e1.txt"
+	wait_until 5 sim_scrape 1
+	check_err $? "no live scrape with the clock gauges: $(grep rant_p "$WORK/c.1.prom")"
+	sleep 2		# the stimulus: 2 s of drift (100 us) between the scrapes
+	wait_until 5 sim_scrape 2
+	check_err $? "no second scrape"
+	wait "$EM"
+	check_err $? "emitter: $(tail -3 "$WORK/e1.txt")"
+	stop_reflector
+	[ "$(jqv "$WORK/e1.json" .timestamp_source)" = hardware ]
+	check_err $? "not on the simulated NIC's stamps: $(jqv "$WORK/e1.json" .timestamp_source)"
+	for n in 1 2; do
+		valid "$WORK/c.$n.prom" "scrape $n"
+		v=$(gauge_of "$WORK/c.$n.prom" rant_phc_offset_seconds)
+		lo=$(awk -v t="${SCRAPED[n]}" -v t0="$t0" 'BEGIN { printf "%.9f", 1e-3 + 5e-5 * (t - 1 - t0 / 1e9) - 2e-6 }')
+		hi=$(awk -v t="${SCRAPED[n]}" -v t0="$t0" 'BEGIN { printf "%.9f", 1e-3 + 5e-5 * (t - t0 / 1e9) + 2e-6 }')
+		near "$lo" "$v" "$hi"
+		check_err $? "scrape $n: PHC offset $v s, the model's in the second before: $lo .. $hi"
+		v=$(gauge_of "$WORK/c.$n.prom" rant_phc_drift_ratio)
+		near 4.95e-5 "$v" 5.05e-5
+		check_err $? "scrape $n: PHC drift $v, the model's 5e-05"
+		v=$(gauge_of "$WORK/c.$n.prom" rant_peer_offset_seconds)
+		near 1.98e-3 "$v" 2.02e-3
+		check_err $? "scrape $n: peer offset $v s, the models' 2 ms"
+	done
+	near 8e-5 "$(awk -v a="$(gauge_of "$WORK/c.1.prom" rant_phc_offset_seconds)" \
+		-v b="$(gauge_of "$WORK/c.2.prom" rant_phc_offset_seconds)" 'BEGIN { print b - a }')" 2e-4
+	check_err $? "the PHC offset did not move 2 s x 50 ppm between the scrapes"
+	log_test "clock gauges live on the simulated NIC: PHC offset $(gauge_of "$WORK/c.1.prom" rant_phc_offset_seconds) then $(gauge_of "$WORK/c.2.prom" rant_phc_offset_seconds) s, drift $(gauge_of "$WORK/c.2.prom" rant_phc_drift_ratio), theta $(gauge_of "$WORK/c.2.prom" rant_peer_offset_seconds) s"
+}
+
+# per_session FILE WHAT: the reflector's per-session series of WHAT
+# (received, sent) in FILE, "labels value" a line.
+per_session() {
+	"$PYTHON" "$CHECK" --series "$1" "rant_reflector_session_packets_$2_total"
+}
+
+# scrape_while PID PREFIX: the reflector's /metrics every 0.3 s while
+# PID runs, into PREFIX.N.prom (N from $NSCRAPE on); each one valid.
+scrape_while() {
+	while kill -0 "$1" 2>/dev/null; do
+		if scrape_b "$2.$NSCRAPE.prom"; then
+			valid "$2.$NSCRAPE.prom" "scrape $NSCRAPE"
+			NSCRAPE=$((NSCRAPE + 1))
+		fi
+		sleep 0.3
+	done
+}
+
+# A reflector with --max-sessions 2 serves three emitters one after
+# the other: its /metrics shows the session count and each session's
+# packets, labelled by sender, id and ordinal, never more than 2
+# sessions' series, the first session's gone once the third took its
+# slot; no counter series goes back across the scrapes (the aggregate
+# counts every session); at the end each session's series is the
+# JSON's and the aggregate the sum of the three.
+metrics_sessions() {
+	local i n e ids got want out total=0 files=()
+	pair
+	start_reflector r1 --max-sessions 2 -I 0.3 --metrics-listen ":$MPORT" \
+		--metrics "$WORK/r1.prom" -j "$WORK/r1.json"
+	NSCRAPE=0
+	for i in 1 2 3; do
+		emit_bg "e$i" -a "$IP_B" -d 1.5 --interval 1000 -j "$WORK/e$i.json"
+		scrape_while "$EM" "$WORK/s"
+		wait "$EM"
+		check_err $? "emitter e$i: $(tail -3 "$WORK/e$i.txt")"
+		ids[i]=$(printf '%08x' "$(jqv "$WORK/e$i.json" .session)")
+	done
+	wait_until 3 scrape_b "$WORK/s.$NSCRAPE.prom" && NSCRAPE=$((NSCRAPE + 1))
+	stop_reflector
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
+	[ "$NSCRAPE" -ge 6 ]
+	check_err $? "only $NSCRAPE scrapes of the reflector's /metrics"
+	for ((n = 0; n < NSCRAPE; n++)); do
+		[ "$(per_session "$WORK/s.$n.prom" received | wc -l)" -le 2 ]
+		check_err $? "more than --max-sessions 2 sessions in scrape $n: $(per_session "$WORK/s.$n.prom" received)"
+		files+=("$WORK/s.$n.prom")
+	done
+	out=$("$PYTHON" "$CHECK" --rising "${files[@]}" "$WORK/r1.prom" 2>&1)
+	check_err $? "a counter went back: $out"
+	per_session "$WORK/s.$((NSCRAPE - 1)).prom" received | grep -q "session=${ids[1]}"
+	check_fail $? "the first session (${ids[1]}) still has a series after the third took its slot"
+	[ "$("$PYTHON" "$CHECK" --series "$WORK/s.$((NSCRAPE - 1)).prom" rant_reflector_sessions |
+		awk '{ print $2 }')" = 2 ]
+	check_err $? "rant_reflector_sessions is not 2 at the end"
+	valid "$WORK/r1.prom" "the reflector's file"
+	for i in 2 3; do
+		for e in received sent; do
+			want=$(jq -r --arg id "${ids[i]}" ".sessions[] | select(.session == \$id) | .$e" "$WORK/r1.json")
+			got=$(per_session "$WORK/r1.prom" "$e" | awk -v id="session=${ids[i]}" 'index($1, id) { print $2 }')
+			[ -n "$want" ] && [ "$got" = "$want" ]
+			check_err $? "session ${ids[i]} $e: the file's $got, the JSON's $want"
+		done
+		grep -q "ordinal=$i" <<<"$(per_session "$WORK/r1.prom" received | grep "session=${ids[i]}")"
+		check_err $? "session ${ids[i]} is not the ${i}th: $(per_session "$WORK/r1.prom" received)"
+	done
+	for i in 1 2 3; do
+		total=$((total + $(jqv "$WORK/e$i.json" .counts.received)))
+	done
+	[ "$(value "$WORK/r1.prom" rant_packets_received_total)" = "$(jqv "$WORK/r1.json" .counts.received)" ] &&
+		[ "$(jqv "$WORK/r1.json" .counts.received)" -ge "$total" ]
+	check_err $? "aggregate received $(value "$WORK/r1.prom" rant_packets_received_total), JSON $(jqv "$WORK/r1.json" .counts.received), the emitters' pongs $total"
+	[ "$(value "$WORK/r1.prom" rant_reflector_sessions_evicted_total)" = 1 ]
+	check_err $? "evicted $(value "$WORK/r1.prom" rant_reflector_sessions_evicted_total), not 1"
+	log_test "sessions: $NSCRAPE scrapes, per-session series <= 2, none went back, the end's = the JSON's"
 }
 
 tests_run

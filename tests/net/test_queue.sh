@@ -18,11 +18,17 @@
 #                    idle p50, and each T3 reaches the emitter's log as
 #                    a follow-up some pongs later (all but the last
 #                    pings', which no later pong carries)
+#   queue_off        --no-queue-stamps on both sides: the start-up line
+#                    and the JSON's stamp_layers name rx_software and
+#                    tx_software only (a default run's add tx_sched), no
+#                    emit_queue or reflect_queue, no T1_SCHED or
+#                    T3_SCHED column, and every transaction still has
+#                    its TX stamps (none waited for a SCHED report)
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="queue_tbf queue_reflector"
+ALL_TESTS="queue_tbf queue_reflector queue_off"
 
 require_root
 require_cmd jq taskset ss tc timeout "$PYTHON"
@@ -172,6 +178,44 @@ queue_reflector() {
 	check_err $? "$tail rows of the emitter's log before its last 30 have no T3 (the follow-up), $drops pongs dropped"
 	miss=$(jqv "$WORK/r3.json" .counts.missing_tx_ts)
 	log_test "tbf on the reflector: reflect_queue max $((rmax / 1000)) us, RTT max - idle $((want / 1000)) us, $miss TX stamps missing, $drops pongs dropped, $tail T3 lost with them"
+}
+
+# jq's layers of a JSON, comma-separated.
+layers() {
+	jq -r '.stamp_layers | join(",")' "$1"
+}
+
+queue_off() {
+	local l rl miss
+	setup_pair || skip_test "cannot create namespaces and veth"
+	start_reflector r0 -j "$WORK/r0.json"
+	emit -a "$IP_B" -c 200 -d 0 -w 10 -j "$WORK/e0.json" >"$WORK/e0.txt" 2>&1
+	check_err $? "default emitter failed: $(tail -3 "$WORK/e0.txt")"
+	stop_reflector
+	[ "$(layers "$WORK/e0.json")" = rx_software,tx_software,tx_sched ]
+	check_err $? "default stamp_layers: $(layers "$WORK/e0.json")"
+	grep -q '^stamp layers asked of the kernel: rx_software, tx_software, tx_sched (' "$WORK/e0.txt"
+	check_err $? "default start-up line: $(grep '^stamp layers' "$WORK/e0.txt")"
+
+	start_reflector r4 --no-queue-stamps -l "$WORK/r4.log" -j "$WORK/r4.json"
+	emit -a "$IP_B" --no-queue-stamps -s -c 2000 -d 0 -w 10 -l "$WORK/e4.log" \
+		-j "$WORK/e4.json" >"$WORK/e4.txt" 2>&1
+	check_err $? "emitter --no-queue-stamps failed: $(tail -3 "$WORK/e4.txt")"
+	stop_reflector
+	l=$(layers "$WORK/e4.json") rl=$(layers "$WORK/r4.json")
+	[ "$l" = rx_software,tx_software ] && [ "$rl" = rx_software,tx_software ]
+	check_err $? "stamp_layers with --no-queue-stamps: emitter $l, reflector $rl"
+	grep -q '^stamp layers asked of the kernel: rx_software, tx_software (--no-queue-stamps' "$WORK/e4.txt"
+	check_err $? "start-up line: $(grep '^stamp layers' "$WORK/e4.txt")"
+	[ "$(jqv "$WORK/e4.json" '.metrics.emit_queue // "none"')" = none ] &&
+		[ "$(jqv "$WORK/r4.json" '.metrics.reflect_queue // "none"')" = none ]
+	check_err $? "a queue metric without the SCHED stamp"
+	! head -1 "$WORK/e4.log" | grep -q T1_SCHED && ! head -1 "$WORK/r4.log" | grep -q T3_SCHED
+	check_err $? "a SCHED column: $(head -1 "$WORK/e4.log") / $(head -1 "$WORK/r4.log")"
+	miss=$(($(jqv "$WORK/e4.json" .counts.missing_tx_ts) + $(jqv "$WORK/r4.json" .counts.missing_tx_ts)))
+	[ "$(jqv "$WORK/e4.json" .metrics.rtt.samples)" = 2000 ] && [ "$miss" = 0 ]
+	check_err $? "rtt samples $(jqv "$WORK/e4.json" .metrics.rtt.samples) of 2000, $miss TX stamps missing"
+	log_test "--no-queue-stamps: layers $l, no queue metric or column, every TX stamp there"
 }
 
 tests_run

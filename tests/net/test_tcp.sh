@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="tcp_nagle tcp_nodelay tcp_sweep tcp_sweep_nagle udp_sweep tcp_peer_gone
+ALL_TESTS="tcp_nagle tcp_nodelay tcp_sweep tcp_sweep_nagle udp_sweep udp_sweep_metrics tcp_peer_gone
 	tcp_garbage tcp_size_limit tcp_many_idle tcp_many_fifty tcp_many_timeout
 	tcp_many_cap tcp_many_emitters tcp_many_slow_reader"
 
@@ -202,6 +202,16 @@ sweep_checks() {
 	check_err $? "fit $(jq -c .fit "$j") with regimes $(jq -c .regimes "$j")"
 }
 
+# sweep_metrics_add_up JSON: each metric's samples over the sizes are the
+# whole run's (a T3 that comes after the next size began counts in its own).
+sweep_metrics_add_up() {
+	local j=$1 bad
+	bad=$(jq -c '. as $d | [.metrics | keys[] | select(. != "rtt_intended") | . as $k
+		| [$k, $d.metrics[$k].samples, ([$d.sizes[].metrics[$k].samples // 0] | add)]
+		| select(.[1] != .[2])]' "$j")
+	[ "$bad" = "[]" ]; check_err $? "per-size samples do not add up to the run's: $bad"
+}
+
 tcp_sweep() {
 	local rc
 	pair
@@ -217,7 +227,17 @@ tcp_sweep() {
 	grep -q 'fragment' "$WORK/e1.txt"; check_fail $? "a fragmentation warning over TCP"
 	grep -Eq '^  fit of p50: ' "$WORK/e1.txt"; check_err $? "no fitted line in the text"
 	[ "$(grep -c '^sweep: size ' "$WORK/e1.txt")" = 6 ]; check_err $? "not one 'sweep: size' line per size"
-	log_test "TCP sweep of 6 sizes up to 1 MiB: every size in one JSON, positive bandwidth"
+	# every size has its ACK stamps' emit_ack, in the JSON and the text (at
+	# 1 MiB not every message had its ACK stamp: 174 of 200 in one run)
+	[ "$(jqv "$WORK/e1.json" '[.sizes[] | select(.metrics.emit_ack.samples >= 100
+		and .metrics.emit_ack.percentiles."50" > 0)] | length')" = 6 ]
+	check_err $? "not every size has emit_ack: $(jq -c '[.sizes[] | [.size, .metrics.emit_ack.samples]]' "$WORK/e1.json")"
+	sweep_metrics_add_up "$WORK/e1.json"
+	grep -A7 '^Size sweep: p50 of each metric' "$WORK/e1.txt" | grep -Eq '^ +1048576 +[0-9]+ .*[0-9]+$'
+	check_err $? "no row for 1048576 bytes in the per-metric table: $(grep -A7 '^Size sweep: p50' "$WORK/e1.txt")"
+	grep -A1 '^Size sweep: p50 of each metric' "$WORK/e1.txt" | grep -q ' emit_ack'
+	check_err $? "no emit_ack column in the per-metric table"
+	log_test "TCP sweep of 6 sizes up to 1 MiB: every size in one JSON, positive bandwidth, emit_ack per size"
 }
 
 # The issue's sweep across the Nagle cliff: --writes 2 with Nagle on waits
@@ -285,6 +305,42 @@ udp_sweep() {
 	grep -q 'ip_fragmentation.*-m 4096 is above the path MTU' "$WORK/page/index.html"
 	check_err $? "the HTML page has no fragmentation warning"
 	log_test "UDP sweep of 6 sizes: one JSON, positive bandwidth, warnings above MTU $mtu (text, JSON, HTML)"
+}
+
+# A UDP sweep with -s and --one-way: every size has the components and
+# the one-way delays (with the clocks' verdict) in the JSON, the text has
+# their p50 per size, and each metric's samples add up to the run's.
+udp_sweep_metrics() {
+	local rc j got
+	pair
+	start_reflector r1
+	emit -a "$IP_B" -m 64,256,1024,1472 -c 300 -w 20 -s --one-way \
+		-j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
+	rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
+	j=$WORK/e1.json
+	# 64 bytes: too short for the reflector's stamps; its own side only
+	got=$(jq -c '.sizes[0].metrics | keys' "$j")
+	[ "$got" = '["emit_queue","emit_rx","emit_tx","rtt","rtt_sw"]' ]
+	check_err $? "64 bytes has metrics $got"
+	for m in emit_tx reflect_rx reflect_proc reflect_tx emit_rx owd_fwd owd_back response network; do
+		got=$(jq -c --arg m "$m" '[.sizes[1:][] | .metrics[$m] | select(.samples > 250
+			and .percentiles."50" > 0 and .percentiles."50" <= .max and .min <= .percentiles."50"
+			and .percentile_precision != null and (.trusted | type) == "boolean")] | length' "$j")
+		[ "$got" = 3 ]; check_err $? "$m in $got of the sizes 256-1472: $(jq -c --arg m "$m" '[.sizes[] | .metrics[$m]
+			| [.samples, .percentiles."50"]]' "$j")"
+	done
+	[ "$(jqv "$j" '. as $d | [.sizes[1:][] | .metrics.owd_fwd.trusted == $d.metrics.owd_fwd.trusted] | all')" = true ]
+	check_err $? "owd_fwd's verdict per size differs from the run's"
+	sweep_metrics_add_up "$j"
+	# the text: a column per metric, a row per size, 64 bytes without owd
+	grep -A1 '^Size sweep: p50 of each metric against message size, ns$' "$WORK/e1.txt" |
+		grep -Eq '^ +bytes +rtt +response +network .* owd_fwd +owd_back'
+	check_err $? "no per-metric header: $(grep -A2 '^Size sweep: p50' "$WORK/e1.txt")"
+	got=$(grep -A6 '^Size sweep: p50 of each metric' "$WORK/e1.txt" | grep -Ec '^ +(64|256|1024|1472) ')
+	[ "$got" = 4 ]; check_err $? "$got rows of 4 in the per-metric table"
+	log_test "UDP sweep with -s --one-way: components and one-way delays per size (JSON, text), adding up to the run's"
 }
 
 # The reflector goes away mid-run: the emitter counts the loss and ends
@@ -361,7 +417,7 @@ while True:
 ' "$IP_B" "$PORT" &
 	defer kill "$!"
 	wait_listening || return
-	emit -a "$IP_B" --tcp -w 5 -d 2 >"$WORK/e2.txt" 2>&1
+	emit -a "$IP_B" --tcp -w 5 -d 2 --warmup-timeout 2 >"$WORK/e2.txt" 2>&1
 	rc=$?
 	[ "$rc" = 2 ]; check_err $? "emitter exit $rc against a peer that is not rant: $(tail -3 "$WORK/e2.txt")"
 	grep -q 'does not speak rant' "$WORK/e2.txt"

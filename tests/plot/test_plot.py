@@ -329,9 +329,66 @@ class TestFixtures(PlotCase):
         self.assertEqual(d["p50_ns"], [6000 + 2 * s for s in d["size"]])
         self.assertEqual(d["p99_ns"], [6000 + 2 * s for s in d["size"]])
         self.assertEqual(d["fit"], {"offset_ns": 6000.0, "ns_per_byte": 2.0,
-                                    "source": "json"})
+                                    "source": "rant"})
         _, plots = self.plot("html", "page", j)
         self.assertEqual([p["kind"] for p in plots], ["sweep"])
+
+    def test_sweep_draws_metrics_per_size(self):
+        """A sweep with one-way delays and components per size: their p50
+        curves against size, the clocks' verdict in the legend; two such
+        runs overlaid draw each run's one-way delays."""
+        def size(s, owd_fwd):
+            return {"size": s, "metrics": {
+                "rtt": stats(100, 9000 + s, (10000 + s,) * 7, 20000 + s),
+                "owd_fwd": dict(stats(100, owd_fwd, (owd_fwd,) * 7,
+                                      owd_fwd), trusted=False,
+                                untrusted="the hosts' clocks differ"),
+                "owd_back": stats(100, 5000 + s, (5000 + s,) * 7, 5000 + s),
+                "emit_tx": stats(100, 900, (1000 + s // 4,) * 7, 2000)}}
+        paths = []
+        for name, base in (("a", -3000), ("b", 4000)):
+            doc = run_doc(sizes=[size(s, base + s) for s in (64, 1024, 8192)])
+            del doc["metrics"]
+            paths.append(self.write(f"{name}.json", doc))
+        files, plots = self.plot("sweep", paths[0])
+        m = plots[0]["metrics"]
+        self.assertEqual(list(m), ["owd_fwd", "owd_back", "emit_tx"])
+        self.assertEqual(m["owd_fwd"]["p50_ns"], [-3000 + 64, -2000 + 24,
+                                                  -3000 + 8192])
+        self.assertEqual(m["owd_back"]["size"], [64, 1024, 8192])
+        self.assertEqual([m[k]["trusted"] for k in m], [False, True, True])
+        self.assertEqual(m["emit_tx"]["p50_ns"], [1016, 1256, 3048])
+        self.assertEqual(png_size(os.path.join(self.dir, files[0])), SIZE)
+        if os.environ.get("KEEP_SWEEP_PNG"):
+            shutil.copy(os.path.join(self.dir, files[0]),
+                        os.environ["KEEP_SWEEP_PNG"] + ".metrics.png")
+        _, plots = self.plot("sweep", *paths, "--label", "A", "--label", "B")
+        d = plots[0]
+        self.assertEqual(d["kind"], "sweep-overlay")
+        self.assertEqual([s["metrics"]["owd_fwd"]["p50_ns"][0]
+                          for s in d["series"]], [-2936, 4064])
+
+    def test_sweep_by_regime_never_one_line(self):
+        """A sweep whose line breaks (the JSON's fit null, its regimes):
+        the fit panel draws rant's regimes, never a least-squares line
+        across the cliff (the issue's negative slope)."""
+        pts = [(64, 44000000), (1024, 43900000), (2048, 44000000),
+               (4096, 31000), (8192, 33000)]
+        regimes = [{"from": 64, "to": 2048, "offset_ns": None,
+                    "ns_per_byte": None, "bandwidth_bps": None,
+                    "level_ns": 44000000, "then": "cliff down"},
+                   {"from": 4096, "to": 8192, "offset_ns": 29000.0,
+                    "ns_per_byte": 0.5, "bandwidth_bps": 16e9,
+                    "level_ns": None, "then": ""}]
+        doc = run_doc(sizes=[{"size": z, "metrics": {"rtt": stats(
+            100, v, (v,) * 7, v)}} for z, v in pts], fit=None,
+            regimes=regimes)
+        del doc["metrics"]
+        _, plots = self.plot("sweep", self.write("cliff.json", doc))
+        f = plots[0]["fit"]
+        self.assertEqual(f["source"], "rant, by regime")
+        self.assertNotIn("ns_per_byte", f)
+        self.assertEqual([g["to"] for g in f["regimes"]], [2048, 8192])
 
     def test_sweep_least_squares_over_runs(self):
         paths = []
@@ -388,6 +445,23 @@ class TestFixtures(PlotCase):
                         os.environ["KEEP_SWEEP_PNG"])
         files, _ = self.plot(*args)
         self.assertEqual(files, ["./sweep-size-2.png"])
+
+    def test_html_long_run_over_time_first(self):
+        """A run of 120 s: its page shows the over-time view before the
+        distribution and says why; one of 2 s keeps the distribution
+        first."""
+        long = with_components(run_doc(series=SERIES))
+        long["end_ns"] = long["start_ns"] + 120 * 10**9
+        files, plots = self.plot("html", "long", self.write("l.json", long))
+        self.assertEqual([p["kind"] for p in plots], ["time", "dist", "parts"])
+        with open(os.path.join(self.dir, "long", "index.html"),
+                  encoding="utf-8") as f:
+            page = f.read()
+        self.assertIn("over time first: the run measured for 120 s", page)
+        self.assertLess(page.index('alt="time of'), page.index('alt="dist of'))
+        short = with_components(run_doc(series=SERIES))
+        _, plots = self.plot("html", "short", self.write("s.json", short))
+        self.assertEqual([p["kind"] for p in plots], ["dist", "time", "parts"])
 
     def test_html_page_is_self_contained(self):
         ja = self.write("a.json", with_components(run_doc(series=SERIES)))

@@ -6,6 +6,7 @@
  * it), +Inf = _count, negative values below every bound, counters and
  * escaped labels.
  */
+#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +57,29 @@ static void has(const char *text, const char *line)
 	ok(strstr(text, line) != NULL, "has %s", line);
 }
 
+/* A table of two sessions, one over IPv4 and one over IPv6. */
+static void sessions_table(struct snap *s)
+{
+	static struct session v[2];
+	struct sockaddr_in *a = (struct sockaddr_in *)&v[0].addr;
+	struct sockaddr_in6 *b = (struct sockaddr_in6 *)&v[1].addr;
+
+	a->sin_family = AF_INET;
+	a->sin_port = htons(4000);
+	inet_pton(AF_INET, "10.0.0.2", &a->sin_addr);
+	b->sin6_family = AF_INET6;
+	b->sin6_port = htons(4001);
+	inet_pton(AF_INET6, "fd00::2", &b->sin6_addr);
+	v[0].id = 0xabcd;
+	v[0].ordinal = 4;
+	v[0].received = 7;
+	v[1].id = 0xdeadbeef;
+	v[1].ordinal = 5;
+	v[1].sent = 8;
+	s->have_sessions = true;
+	s->sessions = (struct sessions_snap){ .n = 2, .v = v, .evicted = 3 };
+}
+
 static void exposition(void)
 {
 	static struct hist_bucket hdr[] = {
@@ -78,9 +102,11 @@ static void exposition(void)
 						.st = { .samples = 28, .avg = 1000 } };
 	s->have_clock = true;
 	s->clock.peer_samples = 10;
-	s->clock.peer_offset_ns = -1500;
 	s->clock.peer_drift_valid = true;
 	s->clock.peer_drift_ppb = 25;
+	s->have_clock_live = true;
+	s->clock_live.peer_samples = 10;
+	s->clock_live.peer_offset_ns = -1500;
 	text = render(s, &l);
 	has(text, "rant_peer_offset_seconds{interface=\"eth0\",peer=\"a\\\"b\\\\c\"} -1.5e-06\n");
 	has(text, "rant_peer_drift_ratio{interface=\"eth0\",peer=\"a\\\"b\\\\c\"} 2.5e-08\n");
@@ -100,11 +126,32 @@ static void exposition(void)
 	ok(!strstr(text, "metric=\"response\""), "no series of a metric not in the run");
 	ok(!strstr(text, "rant_reflector_sessions_total"), "no reflector counters emitting");
 	free(text);
+	/* live: the PHC's gauges as clock_live read them, no theta drift yet */
+	s->have_clock = false;
+	s->clock_live = (struct clock_live){ .have_phc = true, .phc_offset_ns = 2500,
+					     .phc_drift_valid = true, .phc_drift_ppb = -50000 };
+	text = render(s, &l);
+	has(text, "rant_phc_offset_seconds{interface=\"eth0\",peer=\"a\\\"b\\\\c\"} 2.5e-06\n");
+	has(text, "rant_phc_drift_ratio{interface=\"eth0\",peer=\"a\\\"b\\\\c\"} -5e-05\n");
+	ok(!strstr(text, "rant_peer_offset_seconds"), "no theta gauge before a theta");
+	ok(!strstr(text, "rant_peer_drift_ratio"), "theta's drift at the end only");
+	free(text);
 	cfg.mode = MODE_REFLECT;
 	s->emit = false;
 	s->cnt.sessions = 4;
 	text = render(s, &l);
 	has(text, "rant_reflector_sessions_total{interface=\"eth0\"} 4\n");
+	ok(!strstr(text, "rant_reflector_sessions{"), "no table gauge without the table");
+	free(text);
+	sessions_table(s);
+	text = render(s, &l);
+	has(text, "rant_reflector_sessions{interface=\"eth0\"} 2\n");
+	has(text, "rant_reflector_sessions_evicted_total{interface=\"eth0\"} 3\n");
+	has(text, "# TYPE rant_reflector_session_packets_received_total counter\n");
+	has(text, "rant_reflector_session_packets_received_total{interface=\"eth0\",peer=\"10.0.0.2:4000\","
+	    "session=\"0000abcd\",ordinal=\"4\"} 7\n");
+	has(text, "rant_reflector_session_packets_sent_total{interface=\"eth0\",peer=\"[fd00::2]:4001\","
+	    "session=\"deadbeef\",ordinal=\"5\"} 8\n");
 	has(text, "rant_packets_sent_total{interface=\"eth0\"} 100\n");
 	ok(!strstr(text, "rant_packets_lost_total"), "no loss counter reflecting");
 	free(text);

@@ -340,8 +340,29 @@ static void test_thread_race(void)
 	series_destroy(s);
 }
 
+/* A run of months: the rows kept stop at SERIES_ROWS_MAX, the rest are
+ * counted (printed, not kept), so the memory stays flat. */
+static void test_rows_bounded(void)
+{
+	struct series *s = series_create(MS, 0, 1, "rtt", false);
+	size_t n = SERIES_ROWS_MAX + 1000, closed = 0;
+
+	series_begin(s, T0, RT(T0));
+	for (size_t i = 0; i < n; i++) {
+		series_sent(s, i + 1, RT(T0 + (int64_t)i * MS));
+		closed += series_close_due(s, T0 + (int64_t)i * MS);
+	}
+	ok(closed > SERIES_ROWS_MAX, "%zu intervals closed", closed);
+	is_u64(series_missed(s), 0, "every send in an interval");
+	is_u64(series_nrows(s), SERIES_ROWS_MAX, "at most SERIES_ROWS_MAX rows kept");
+	is_u64(series_rows_dropped(s), closed - SERIES_ROWS_MAX, "the rest counted as not kept");
+	is_str(counts(s, SERIES_ROWS_MAX - 1), "1/0/0/0", "the last kept is whole");
+	series_destroy(s);
+}
+
 int main(void)
 {
+	test_rows_bounded();
 	test_interval_index();
 	test_loss_and_late_attribution();
 	test_closed_interval();

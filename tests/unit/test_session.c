@@ -6,7 +6,11 @@
  * per session.
  */
 #include <arpa/inet.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "session.h"
@@ -231,8 +235,101 @@ static void test_stats_and_names(void)
 	sessions_destroy(t);
 }
 
+/* A live snapshot of a full table: the sessions in it, their ordinals. */
+static void test_live(void)
+{
+	struct sessions *t = sessions_create(2, false);
+	struct sockaddr_in a = v4("10.0.0.1", 1), b = v4("10.0.0.2", 2), c = v4("10.0.0.3", 3);
+	struct sessions_snap ss;
+	bool fresh;
+
+	get(t, &a, 1, 0, &fresh)->received = 10;
+	get(t, &b, 2, 5 * SEC, &fresh)->received = 20;
+	get(t, &c, 3, 11 * SEC, &fresh)->sent = 30;
+	ok(!sessions_snapshot_live(t, &ss), "a live snapshot");
+	is_u64(ss.n, 2, "of the two sessions in the table");
+	ok(ss.n == 2 && ss.v[0].id == 2 && ss.v[0].received == 20 && ss.v[0].ordinal == 2,
+	   "the second session, its count, its ordinal");
+	ok(ss.n == 2 && ss.v[1].id == 3 && ss.v[1].sent == 30 && ss.v[1].ordinal == 3,
+	   "the third");
+	is_u64(ss.evicted, 1, "one evicted");
+	sessions_snap_free(&ss);
+	get(t, &a, 1, 22 * SEC, &fresh);
+	ok(fresh && sessions_at(t, 1)->ordinal == 4, "the first come back is a new session (4)");
+	sessions_destroy(t);
+}
+
+#define CHURN 200000
+
+struct churn {
+	struct sessions *t;
+	atomic_bool done;
+};
+
+/* Sessions k = 1, 2, ... each from port k with id k, each evicting the
+ * oldest of a full table, its counters set to k. */
+static void *churn_main(void *arg)
+{
+	struct churn *c = arg;
+	bool fresh;
+
+	for (uint32_t k = 1; k <= CHURN; k++) {
+		struct sockaddr_in a = v4("10.0.0.1", (uint16_t)k);
+		struct session *s = get(c->t, &a, k, (int64_t)k * 11 * SEC, &fresh);
+
+		s->received = k;
+		s->sent = k;
+	}
+	atomic_store(&c->done, true);
+	return NULL;
+}
+
+/* Whether a snapshot's sessions are whole: id, port, ordinal and counts
+ * of one session each (0 counts: just started). */
+static bool whole(const struct sessions_snap *ss)
+{
+	for (size_t i = 0; i < ss->n; i++) {
+		const struct session *x = &ss->v[i];
+		const struct sockaddr_in *a = (const struct sockaddr_in *)&x->addr;
+
+		if (x->ordinal != x->id || ntohs(a->sin_port) != (x->id & 0xffff) ||
+		    (x->received && x->received != x->id) || (x->sent && x->sent != x->id))
+			return false;
+	}
+	return true;
+}
+
+/* Live snapshots while another thread starts and evicts sessions: each
+ * one a consistent table (the seqlock), or none (-EAGAIN). */
+static void test_live_race(void)
+{
+	struct churn c = { .t = sessions_create(8, false) };
+	unsigned int taken = 0, torn = 0, again = 0;
+	struct sessions_snap ss;
+	pthread_t th;
+
+	pthread_create(&th, NULL, churn_main, &c);
+	while (!atomic_load(&c.done)) {
+		int ret = sessions_snapshot_live(c.t, &ss);
+
+		if (ret) {
+			again += ret == -EAGAIN;
+			continue;
+		}
+		taken++;
+		torn += !whole(&ss);
+		sessions_snap_free(&ss);
+	}
+	pthread_join(th, NULL);
+	ok(taken > 10, "snapshots taken during the churn (%u, %u gave up)", taken, again);
+	is_int(torn, 0, "none of them torn");
+	sessions_destroy(c.t);
+}
+
 int main(void)
 {
+	test_live();
+	test_live_race();
 	test_keys();
 	test_full();
 	test_hoarders();

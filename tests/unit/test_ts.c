@@ -513,6 +513,69 @@ static void test_ttl(void)
 	is_int(ts_parse_ttl(&b.msg, &t), -EINVAL, "ttl: 2 data bytes -> -EINVAL");
 }
 
+/* The loop's one walk: every item of a datagram's control data at once,
+ * each with the result its own parser gives. */
+static void test_rxmsg(void)
+{
+	struct builder b;
+	struct ts_rx rx;
+	uint32_t v = 600;
+	int ttl = 61;
+
+	b_init(&b);
+	add_ts(&b, KN, HW);
+	b_add(&b, SOL_SOCKET, SO_RXQ_OVFL, &v, sizeof(v));
+	b_add(&b, IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl));
+	ts_parse_rxmsg(&b.msg, &rx);
+	ok(rx.ts_ret == 0 && rx.ts.kn_ns == KN && rx.ts.hw_ns == HW && rx.drops_ret == 0 &&
+	   rx.drops == 600 && rx.ttl_ret == 0 && rx.ttl == 61,
+	   "rxmsg: stamps, drops and TTL in one walk");
+
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	ts_parse_rxmsg(&b.msg, &rx);
+	ok(rx.ts_ret == 0 && rx.ts.kn_ns == KN && rx.drops_ret == -ENOENT &&
+	   rx.ttl_ret == -ENOENT, "rxmsg: stamps alone, the others -ENOENT");
+
+	/* a bad cmsg after the stamps: they stand, the rest is -EINVAL */
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	b_add(&b, SOL_SOCKET, SO_RXQ_OVFL, &v, sizeof(v));
+	((struct cmsghdr *)(b.ctl.buf + CMSG_SPACE(sizeof(struct scm_timestamping))))->cmsg_len = 4;
+	ts_parse_rxmsg(&b.msg, &rx);
+	ok(rx.ts_ret == 0 && rx.ts.kn_ns == KN && rx.drops_ret == -EINVAL &&
+	   rx.ttl_ret == -EINVAL, "rxmsg: a malformed cmsg after the stamps spoils only what follows");
+
+	/* a short stamp block: no stamps, the walk goes on to the others */
+	b_init(&b);
+	b_add_len(&b, SOL_SOCKET, SCM_TIMESTAMPING, &v, sizeof(v), sizeof(v));
+	b_add(&b, SOL_SOCKET, SO_RXQ_OVFL, &v, sizeof(v));
+	ts_parse_rxmsg(&b.msg, &rx);
+	ok(rx.ts_ret == -EINVAL && rx.ts.kn_ns == TS_NONE && rx.ts.hw_ns == TS_NONE &&
+	   rx.drops_ret == 0 && rx.drops == 600, "rxmsg: a short stamp block -> -EINVAL, TS_NONE; drops read");
+
+	/* only the first of a kind counts, as with each parser */
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	add_ts(&b, KN + 5, 0);
+	ts_parse_rxmsg(&b.msg, &rx);
+	ok(rx.ts_ret == 0 && rx.ts.kn_ns == KN, "rxmsg: the first stamp block of two");
+
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	b_add(&b, IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl));
+	b.msg.msg_flags = MSG_CTRUNC;
+	ts_parse_rxmsg(&b.msg, &rx);
+	ok(rx.ts_ret == -EINVAL && rx.ts.kn_ns == TS_NONE && rx.drops_ret == -EINVAL &&
+	   rx.ttl_ret == 0 && rx.ttl == 61, "rxmsg: MSG_CTRUNC spoils stamps and drops, not the TTL");
+
+	b_init(&b);
+	b.msg.msg_control = NULL;
+	ts_parse_rxmsg(&b.msg, &rx);
+	ok(rx.ts_ret == -ENOENT && rx.drops_ret == -ENOENT && rx.ttl_ret == -ENOENT &&
+	   rx.ts.kn_ns == TS_NONE, "rxmsg: no control data -> -ENOENT each");
+}
+
 /* A real datagram to ourselves over loopback, with ts_sock_enable(). */
 static void test_loopback(void)
 {
@@ -539,7 +602,7 @@ static void test_loopback(void)
 		skip(10, "no loopback here");
 		return;
 	}
-	is_int(ts_sock_enable(fd, false), 0, "ts_sock_enable(udp, sw) -> 0");
+	is_int(ts_sock_enable(fd, false, true), 0, "ts_sock_enable(udp, sw, sched) -> 0");
 	getsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, &flen);
 	want = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_TX_SOFTWARE |
 	       SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_OPT_ID |
@@ -613,7 +676,7 @@ static void test_hw_socket(void)
 		skip(2, "no UDP socket here");
 		return;
 	}
-	is_int(ts_sock_enable(fd, true), 0, "ts_sock_enable(udp, hw) -> 0");
+	is_int(ts_sock_enable(fd, true, true), 0, "ts_sock_enable(udp, hw, sched) -> 0");
 	getsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, &flen);
 	want = SOF_TIMESTAMPING_RX_SOFTWARE |
 	       SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_RX_HARDWARE |
@@ -625,15 +688,38 @@ static void test_hw_socket(void)
 	close(fd);
 }
 
+/* --no-queue-stamps: the flags without TX_SCHED, and the layers named. */
+static void test_layers(void)
+{
+	const char *n[8];
+	size_t k;
+
+	ok(ts_flags(false, true) & SOF_TIMESTAMPING_TX_SCHED, "flags: sched asked -> TX_SCHED");
+	ok(!(ts_flags(false, false) & SOF_TIMESTAMPING_TX_SCHED) &&
+	   (ts_flags(false, false) | SOF_TIMESTAMPING_TX_SCHED) == ts_flags(false, true),
+	   "flags: without sched -> the same but TX_SCHED");
+	is_int((int)ts_flags(false, true), 0x99a, "flags: software with SCHED -> 0x99a (what the bench's floor is given)");
+	k = ts_layers(ts_flags(false, true), n, 8);
+	ok(k == 3 && !strcmp(n[0], "rx_software") && !strcmp(n[1], "tx_software") &&
+	   !strcmp(n[2], "tx_sched"), "layers: software with SCHED -> rx_software, tx_software, tx_sched");
+	k = ts_layers(ts_flags(true, false) | SOF_TIMESTAMPING_TX_ACK, n, 8);
+	ok(k == 4 && !strcmp(n[0], "rx_software") && !strcmp(n[1], "rx_hardware") &&
+	   !strcmp(n[2], "tx_hardware") && !strcmp(n[3], "tx_ack"),
+	   "layers: hardware without SCHED, with ACK -> rx_software, rx_hardware, tx_hardware, tx_ack");
+	is_int((int)ts_layers(ts_flags(false, true), n, 2), 2, "layers: no more than max");
+}
+
 int main(void)
 {
 	test_rx();
 	test_drops();
 	test_ttl();
+	test_rxmsg();
 	test_tx();
 	test_bounds();
 	test_bad_times();
 	test_loopback();
 	test_hw_socket();
+	test_layers();
 	return done_testing();
 }

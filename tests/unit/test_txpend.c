@@ -84,7 +84,8 @@ static int stamped_socket(struct sk *s)
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (bind(s->fd, (struct sockaddr *)&a, sizeof(a)) ||
 	    getsockname(s->fd, (struct sockaddr *)&a, &alen) ||
-	    connect(s->fd, (struct sockaddr *)&a, sizeof(a)) || ts_sock_enable(s->fd, false)) {
+	    connect(s->fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    ts_sock_enable(s->fd, false, true)) {
 		close(s->fd);
 		return -1;
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "hostid.h"
 #include "wire.h"
 
 static uint64_t get_be(const uint8_t *p, int n)
@@ -312,8 +313,49 @@ static void test_strerror(void)
 	is_str(msgfmt_strerror(-MSG_NERR), "unknown", "msgfmt_strerror(-MSG_NERR) is \"unknown\"");
 }
 
+/* The reflector's host tag (hostid.h): in warm-up pongs only, in
+ * T2_SW's place with MSG_F_HOST and MSG_F_SW clear; none without a key. */
+static void test_host_tag(void)
+{
+	static const uint8_t key[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+	const struct msgfmt_side refl = { .host_key = key }, plain = { 0 };
+	const struct msg_body in = { .t2_wire = 11, .t2_sw = 22, .t3_sw = 33 };
+	struct msg_hdr ping = { MSG_PING, MSG_F_WARMUP | MSG_F_WANT_SW, 0xabcd1234,
+				WIRE_PONG_LEN, 7, 99 }, h;
+	struct msgfmt_ctx ctx, ctx0;
+	uint16_t pf = MSG_F_T2 | MSG_F_SW;
+	uint8_t buf[WIRE_PONG_LEN];
+	struct msg_body out;
+
+	if (msgfmt_init(&ctx, &msgfmt_rant, &refl, NULL, 0) ||
+	    msgfmt_init(&ctx0, &msgfmt_rant, &plain, NULL, 0))
+		BAIL_OUT("msgfmt_init");
+	msgfmt_put_pong(&ctx, buf, &ping, pf, &in);
+	ok(!wire_parse(buf, sizeof(buf), MSG_PONG, &h) && !msgfmt_parse_body(&ctx0, buf, &h, &out),
+	   "warm-up pong with a tag parses");
+	ok((h.flags & MSG_F_HOST) && !(h.flags & MSG_F_SW) && (h.flags & MSG_F_T2),
+	   "warm-up pong: MSG_F_HOST, MSG_F_SW cleared, T2 kept");
+	ok(out.host_tag == hostid_tag(key, 0xabcd1234) && out.t2_sw == 0 && out.t3_sw == 0 &&
+	   out.t2_wire == 11, "the tag of the ping's session, in T2_SW's place");
+	ping.flags = MSG_F_WANT_SW;
+	msgfmt_put_pong(&ctx, buf, &ping, pf, &in);
+	ok(!wire_parse(buf, sizeof(buf), MSG_PONG, &h) &&
+	   !msgfmt_parse_body(&ctx0, buf, &h, &out) && !(h.flags & MSG_F_HOST) &&
+	   (h.flags & MSG_F_SW) && out.t2_sw == 22 && out.host_tag == 0,
+	   "measured pong: its SW stamps, no tag");
+	ping.flags = MSG_F_WARMUP;
+	msgfmt_put_pong(&ctx0, buf, &ping, MSG_F_T2, &in);
+	ok(!wire_parse(buf, sizeof(buf), MSG_PONG, &h) && !(h.flags & MSG_F_HOST),
+	   "a reflector without a boot id: no tag");
+	ping.len = WIRE_HDR_LEN;
+	msgfmt_put_pong(&ctx, buf, &ping, MSG_F_T2, &in);
+	ok(!wire_parse(buf, WIRE_HDR_LEN, MSG_PONG, &h) && !(h.flags & MSG_F_HOST),
+	   "a pong too short for a body: no tag");
+}
+
 int main(void)
 {
+	test_host_tag();
 	test_layout();
 	test_round_trip();
 	test_body();

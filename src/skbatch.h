@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Datagrams in batches (a UDP reflector under load): up to
+ * SKBATCH_MAX received with one recvmmsg(), each with its own RX stamp,
+ * drop count and TTL as sk_recv() gives them (sock.h); the replies,
+ * written in place in the same slots, sent with one sendmmsg(), each
+ * with its own OPT_ID key; the TX stamp reports read off the error
+ * queue up to SKBATCH_MAX a recvmmsg().
+ *
+ * The kernel stamps each datagram on its own (its RX stamp when it
+ * came, its TX stamps when it left), so batching moves no wire stamp;
+ * a user-space stamp taken for a batch (m.sw_ns: when recvmmsg()
+ * returned) is when each of its datagrams reached the program. A
+ * blocking receive waits for the first datagram only
+ * (MSG_WAITFORONE): a batch never waits to fill. The slots are one
+ * allocation (mem.h: touched, hugepages with -G), each as long as the
+ * largest UDP datagram. One thread.
+ */
+#ifndef RANT_SKBATCH_H
+#define RANT_SKBATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sock.h"
+
+#define SKBATCH_MAX 32		/* datagrams a system call at most */
+
+struct skbatch;
+
+/* A batch of SKBATCH_MAX slots of slot_len bytes each; NULL with errno. */
+struct skbatch *skbatch_create(size_t slot_len, bool hugepages);
+void skbatch_destroy(struct skbatch *b);
+
+/*
+ * Receive up to SKBATCH_MAX datagrams (without block: -EAGAIN when none
+ * is queued; with block: wait for the first as sk_recv() waits).
+ * Returns how many (at least 1) or -errno. Slot i's bytes are
+ * skbatch_buf(b, i), its datagram's length and stamps skbatch_msg(b, i).
+ */
+int skbatch_recv(struct sk *s, struct skbatch *b, bool sw, bool block);
+
+uint8_t *skbatch_buf(struct skbatch *b, unsigned int i);
+struct sk_msg *skbatch_msg(struct skbatch *b, unsigned int i);
+
+/* Queue slot i's buffer, len bytes, as the reply to its datagram. */
+void skbatch_reply(struct skbatch *b, unsigned int i, size_t len);
+
+/*
+ * Send every reply queued (in the order queued) and empty the queue:
+ * key[i] (i counting the queued replies) is the OPT_ID of reply i, or
+ * SKBATCH_UNSENT when the kernel refused it. Returns how many left.
+ */
+#define SKBATCH_UNSENT UINT64_MAX
+unsigned int skbatch_send(struct sk *s, struct skbatch *b, uint64_t key[SKBATCH_MAX]);
+
+/*
+ * Up to max TX stamp reports (SND, SCHED, ACK) of any key: those the
+ * socket's stash holds first (sock.h), then the error queue's, read
+ * max a recvmmsg(); foreign entries skipped. Returns how many (0: none
+ * queued). Never waits.
+ */
+unsigned int sk_tx_read_batch(struct sk *s, struct ts_tx *tx, unsigned int max);
+
+#endif
