@@ -304,11 +304,7 @@ static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 	struct stamp_reflector rf = {
 		.key = p->key, .stateful = p->stateful, .sync_hw = p->sync, .sync_sw = p->sync,
 	};
-	struct stamp_followup fu = {
-		.seq = (uint32_t)(b->fu_seq - ping->seq + b->pong_no),
-		.t3_ns = b->fu_t3_wire,
-		.method = method_of(flags, MSG_F_FU_HW),
-	};
+	struct stamp_followup fu = { 0 };	/* filled below when it travels */
 	struct stamp_reflect_in in = {
 		.t2_ns = flags & MSG_F_T2 ? b->t2_wire : TS_NONE,
 		.t3_ns = t3,
@@ -320,6 +316,11 @@ static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 	};
 	struct stamp_reflect_out out;
 
+	if (in.fu) {
+		fu.seq = (uint32_t)(b->fu_seq - ping->seq + b->pong_no);
+		fu.t3_ns = b->fu_t3_wire;
+		fu.method = method_of(flags, MSG_F_FU_HW);
+	}
 	stamp_clock_due(p, t3);
 	rf.ee = stamp_reply_ee(p, flags);
 	/* parse() and the loop's MAC check passed, and the reply is as long

@@ -418,26 +418,30 @@ static void answer_tlvs(const struct stamp_reflector *r, const struct stamp_refl
 			struct stamp_reflect_out *out)
 {
 	const struct layout *l = layout_of(r->key);
+	/* in locals: every octet written to pkt may alias them */
+	const size_t bad = s->bad;
+	const uint8_t fail = s->integrity ? 0 : STAMP_TLV_I;
+	unsigned int tlvs = 0, unknown = 0;
 	struct stamp_tlv t;
 	struct rewalk w;
 
 	rewalk_begin(&w, s, pkt, len);
 	while (rewalk_next(&w, &t)) {
-		uint8_t flags = tlv_known(t.type) ? 0 : STAMP_TLV_U;
+		uint8_t flags = (tlv_known(t.type) ? 0 : STAMP_TLV_U) | fail;
 
-		if (s->bad && t.off == s->bad)
+		if (bad && t.off == bad)
 			flags |= STAMP_TLV_M;
-		if (!s->integrity)
-			flags |= STAMP_TLV_I;
 		pkt[t.off] = flags;
-		out->tlvs++;
-		out->unknown += !!(flags & STAMP_TLV_U);
+		tlvs++;
+		unknown += !!(flags & STAMP_TLV_U);
 		if (flags & STAMP_TLV_M)
 			break;
 		if (!flags)
 			fill_tlv(r, in, pkt, &t);
 	}
-	out->malformed = s->bad != 0;
+	out->tlvs = tlvs;
+	out->unknown = unknown;
+	out->malformed = bad != 0;
 	out->integrity = !s->integrity;
 	if (s->integrity && s->hmac)
 		sign_tlvs(r->key, pkt, l->base, s->hmac);
