@@ -104,12 +104,14 @@ static void check_ping(struct msgfmt_ctx *c, const uint8_t *data, size_t size,
 }
 
 /* A pong with a body: answered again from its own header and body, it
- * says the same (the MAC flag only with --key). */
+ * says the same (the MAC flag only with --key; the host tag only from a
+ * reflector that knows its host, which this context does not). */
 static void check_pong(struct msgfmt_ctx *c, const uint8_t *data, size_t size,
 		       const struct msg_hdr *h, const struct msg_body *b)
 {
 	static uint8_t out[70000];
-	uint16_t want = (uint16_t)(h->flags & ~(c->mac ? 0 : MSG_F_MAC));
+	uint16_t want = (uint16_t)(h->flags & ~(c->mac ? 0 : MSG_F_MAC) &
+				   ~(c->host_known ? 0 : MSG_F_HOST));
 	struct msg_body b2;
 	struct msg_hdr p;
 
