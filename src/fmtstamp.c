@@ -181,12 +181,23 @@ static void stamp_put_ping(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 	stamp_write(p, buf, h->seq, h->t1_sw);
 }
 
+/* Per ping: in open mode only the Sequence Number, the Timestamp and the
+ * Error Estimate differ from what put_ping() wrote (the TLVs' headers and
+ * zero values stay); under a key the HMAC TLV covers the sequence
+ * number, so the whole request is written again. */
 static void stamp_set_seq(struct msgfmt_ctx *ctx, void *buf, uint64_t seq, int64_t t1_sw)
 {
 	struct stamp_priv *p = priv_rw(ctx);
+	uint8_t *b = buf;
 
 	stamp_clock_due(p, t1_sw);
-	stamp_write(p, buf, seq, t1_sw);
+	if (p->key) {
+		stamp_write(p, buf, seq, t1_sw);
+		return;
+	}
+	be_put32(b, (uint32_t)(seq - SEQ_BIAS));
+	be_put64(b + off_t1(false), stamp_ts_encode(t1_sw, stamp_ee_fmt(p->ee)));
+	be_put16(b + off_t1(false) + 8, p->ee);
 }
 
 /* T1 of a request by its own Error Estimate's Z bit. */
@@ -293,11 +304,7 @@ static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 	struct stamp_reflector rf = {
 		.key = p->key, .stateful = p->stateful, .sync_hw = p->sync, .sync_sw = p->sync,
 	};
-	struct stamp_followup fu = {
-		.seq = (uint32_t)(b->fu_seq - ping->seq + b->pong_no),
-		.t3_ns = b->fu_t3_wire,
-		.method = method_of(flags, MSG_F_FU_HW),
-	};
+	struct stamp_followup fu = { 0 };	/* filled below when it travels */
 	struct stamp_reflect_in in = {
 		.t2_ns = flags & MSG_F_T2 ? b->t2_wire : TS_NONE,
 		.t3_ns = t3,
@@ -309,6 +316,11 @@ static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 	};
 	struct stamp_reflect_out out;
 
+	if (in.fu) {
+		fu.seq = (uint32_t)(b->fu_seq - ping->seq + b->pong_no);
+		fu.t3_ns = b->fu_t3_wire;
+		fu.method = method_of(flags, MSG_F_FU_HW);
+	}
 	stamp_clock_due(p, t3);
 	rf.ee = stamp_reply_ee(p, flags);
 	/* parse() and the loop's MAC check passed, and the reply is as long

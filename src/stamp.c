@@ -4,11 +4,13 @@
  * See stamp.h for the layouts and the rules.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <openssl/crypto.h>
 #include <string.h>
 #include <sys/timex.h>
 
 #include "auth.h"
+#include "be.h"
 #include "stamp.h"
 #include "timeutil.h"
 
@@ -29,39 +31,6 @@ struct layout {
 static const struct layout open_layout = { 0, 4, 12, 14, 16, 24, 28, 36, 40, STAMP_BASE_LEN };
 static const struct layout auth_layout = { 0, 16, 24, 26, 32, 48, 64, 72, 80,
 					   STAMP_AUTH_BASE_LEN };
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) << 32 | get32(p + 4);
-}
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)(v >> 32));
-	put32(p + 4, (uint32_t)v);
-}
 
 static const struct layout *layout_of(const struct auth *key)
 {
@@ -130,6 +99,11 @@ uint16_t stamp_ee_clock(int state, int status, long maxerror_us, int64_t extra_n
 /* Whole seconds and the ns within, rounding down. */
 static void split_ns(int64_t ns, int64_t *sec, int64_t *frac)
 {
+	if (ns >= 0) {	/* unsigned: a multiply and a shift, no sign to mend */
+		*sec = (int64_t)((uint64_t)ns / NS_PER_SEC);
+		*frac = ns - *sec * NS_PER_SEC;
+		return;
+	}
 	*sec = ns / NS_PER_SEC;
 	*frac = ns % NS_PER_SEC;
 	if (*frac < 0) {
@@ -146,6 +120,8 @@ uint64_t stamp_ts_encode(int64_t ns, enum stamp_tsfmt fmt)
 	if (ns == TS_NONE)
 		return 0;
 	split_ns(ns, &sec, &frac);
+	/* the NTP fraction rounded to nearest: frac * 2^32 / 10^9, which the
+	 * compiler turns into a multiply by the reciprocal (no division) */
 	if (fmt == STAMP_PTP)
 		w = (uint64_t)(uint32_t)sec << 32 | (uint64_t)frac;
 	else
@@ -192,29 +168,42 @@ int64_t stamp_ts_decode(uint64_t wire, enum stamp_tsfmt fmt, int64_t ref_ns)
 
 void stamp_tlv_begin(struct stamp_tlv_iter *it, const void *pkt, size_t len, size_t base)
 {
-	const uint8_t *p = pkt;
-	size_t end = len;
-
-	if (base > len)
-		base = len;
-	while (end > base && !p[end - 1])
-		end--;
-	it->pkt = p;
-	it->off = base;
+	it->pkt = pkt;
+	it->off = base < len ? base : len;
 	it->len = len;
-	it->data_end = end;
+	it->data_end = SIZE_MAX;	/* not looked for yet */
 }
 
-int stamp_tlv_next(struct stamp_tlv_iter *it, struct stamp_tlv *t)
+/*
+ * Whether the octets from it->off on are all zero (padding). A header
+ * with a non-zero octet says no at once; the end of the data is looked
+ * for, backwards from the packet's end, only when a header of zeros
+ * asks, and once a walk: a packet's TLVs cost no pass over its padding.
+ */
+static bool tlv_at_padding(struct stamp_tlv_iter *it, const uint8_t *h)
+{
+	size_t end = it->len;
+
+	if (h[0] | h[1] | h[2] | h[3])
+		return false;
+	if (it->data_end == SIZE_MAX) {
+		while (end > it->off && !it->pkt[end - 1])
+			end--;
+		it->data_end = end;
+	}
+	return it->off >= it->data_end;
+}
+
+static inline int tlv_next(struct stamp_tlv_iter *it, struct stamp_tlv *t)
 {
 	const uint8_t *h = it->pkt + it->off;
 	size_t left = it->len - it->off;
 
-	if (left < STAMP_TLV_HDR_LEN || it->off >= it->data_end)
+	if (left < STAMP_TLV_HDR_LEN || tlv_at_padding(it, h))
 		return 0;
 	t->flags = h[0];
 	t->type = h[1];
-	t->len = get16(h + 2);
+	t->len = be_get16(h + 2);
 	t->off = it->off;
 	if (t->len > left - STAMP_TLV_HDR_LEN) {
 		it->off = it->len;
@@ -222,6 +211,11 @@ int stamp_tlv_next(struct stamp_tlv_iter *it, struct stamp_tlv *t)
 	}
 	it->off += STAMP_TLV_HDR_LEN + (size_t)t->len;
 	return 1;
+}
+
+int stamp_tlv_next(struct stamp_tlv_iter *it, struct stamp_tlv *t)
+{
+	return tlv_next(it, t);
 }
 
 bool stamp_tlv_len_ok(uint8_t type, uint16_t len)
@@ -252,8 +246,8 @@ int stamp_peek(const void *req, size_t len, bool auth, uint32_t *seq, uint16_t *
 
 	if (len < (auth ? STAMP_AUTH_BASE_LEN : STAMP_TWAMP_MIN_LEN))
 		return -EBADMSG;
-	*seq = get32(p + l->seq);
-	*ssid = get16(p + l->ssid);
+	*seq = be_get32(p + l->seq);
+	*ssid = be_get16(p + l->ssid);
 	return 0;
 }
 
@@ -290,6 +284,10 @@ static void sign_tlvs(const struct auth *key, uint8_t *pkt, size_t base, size_t 
 	memcpy(pkt + hmac + STAMP_TLV_HDR_LEN, mac, STAMP_HMAC_LEN);
 }
 
+/* TLVs a scan keeps, so that the reflector's answer and the sender's
+ * reading do not walk them again (more are walked again past these). */
+#define SCAN_KEEP 8
+
 /* What a walk over a packet's TLVs found. */
 struct scan {
 	size_t bad;		/* the malformed TLV's offset; 0: none */
@@ -298,7 +296,38 @@ struct scan {
 	unsigned int npad;	/* of which Extra Padding */
 	bool misplaced;		/* a TLV other than Extra Padding after the HMAC TLV */
 	bool integrity;		/* the TLVs pass their HMAC (or need none) */
+	size_t after;		/* the offset after the kept TLVs */
+	struct stamp_tlv tlv[SCAN_KEEP];	/* the first n of them */
 };
+
+/* The TLVs of a scan once more, in order, from pkt (the scanned octets,
+ * or a copy whose octets from s->after on are unchanged). */
+struct rewalk {
+	const struct scan *s;
+	struct stamp_tlv_iter it;	/* past the kept ones */
+	unsigned int i;
+};
+
+static void rewalk_begin(struct rewalk *w, const struct scan *s, const uint8_t *pkt,
+			 size_t len)
+{
+	w->s = s;
+	w->i = 0;
+	stamp_tlv_begin(&w->it, pkt, len, s->after);
+}
+
+/* The next TLV, false after the scan's last (the malformed one, if any). */
+static inline bool rewalk_next(struct rewalk *w, struct stamp_tlv *t)
+{
+	if (w->i >= w->s->n)
+		return false;
+	if (w->i < SCAN_KEEP)
+		*t = w->s->tlv[w->i];
+	else
+		(void)tlv_next(&w->it, t);
+	w->i++;
+	return true;
+}
 
 /* Whether the TLVs of a scan may be trusted (RFC 8972 §4.8). */
 static bool tlvs_intact(const uint8_t *pkt, const struct layout *l, const struct auth *key,
@@ -323,9 +352,16 @@ static void scan_tlvs(const uint8_t *pkt, size_t len, const struct layout *l,
 	struct stamp_tlv t;
 	int rc;
 
-	memset(s, 0, sizeof(*s));
+	s->bad = s->hmac = 0;
+	s->n = s->npad = 0;
+	s->misplaced = false;
+	s->after = l->base;
 	stamp_tlv_begin(&it, pkt, len, l->base);
-	while ((rc = stamp_tlv_next(&it, &t))) {
+	while ((rc = tlv_next(&it, &t))) {
+		if (s->n < SCAN_KEEP) {
+			s->tlv[s->n] = t;
+			s->after = it.off;
+		}
 		s->n++;
 		if (rc < 0 || !stamp_tlv_len_ok(t.type, t.len)) {
 			s->bad = t.off;
@@ -365,8 +401,8 @@ static void fill_tlv(const struct stamp_reflector *r, const struct stamp_reflect
 		break;
 	case STAMP_TLV_FOLLOWUP:
 		/* a stateless reflector zeroes it (RFC 8972 §4.7) */
-		put32(v, fu ? fu->seq : 0);
-		put64(v + 4, fu ? stamp_ts_encode(fu->t3_ns, stamp_ee_fmt(r->ee)) : 0);
+		be_put32(v, fu ? fu->seq : 0);
+		be_put64(v + 4, fu ? stamp_ts_encode(fu->t3_ns, stamp_ee_fmt(r->ee)) : 0);
 		v[12] = fu ? (uint8_t)fu->method : 0;
 		memset(v + 13, 0, 3);
 		break;
@@ -382,26 +418,30 @@ static void answer_tlvs(const struct stamp_reflector *r, const struct stamp_refl
 			struct stamp_reflect_out *out)
 {
 	const struct layout *l = layout_of(r->key);
-	struct stamp_tlv_iter it;
+	/* in locals: every octet written to pkt may alias them */
+	const size_t bad = s->bad;
+	const uint8_t fail = s->integrity ? 0 : STAMP_TLV_I;
+	unsigned int tlvs = 0, unknown = 0;
 	struct stamp_tlv t;
+	struct rewalk w;
 
-	stamp_tlv_begin(&it, pkt, len, l->base);
-	while (stamp_tlv_next(&it, &t)) {
-		uint8_t flags = tlv_known(t.type) ? 0 : STAMP_TLV_U;
+	rewalk_begin(&w, s, pkt, len);
+	while (rewalk_next(&w, &t)) {
+		uint8_t flags = (tlv_known(t.type) ? 0 : STAMP_TLV_U) | fail;
 
-		if (s->bad && t.off == s->bad)
+		if (bad && t.off == bad)
 			flags |= STAMP_TLV_M;
-		if (!s->integrity)
-			flags |= STAMP_TLV_I;
 		pkt[t.off] = flags;
-		out->tlvs++;
-		out->unknown += !!(flags & STAMP_TLV_U);
+		tlvs++;
+		unknown += !!(flags & STAMP_TLV_U);
 		if (flags & STAMP_TLV_M)
 			break;
 		if (!flags)
 			fill_tlv(r, in, pkt, &t);
 	}
-	out->malformed = s->bad != 0;
+	out->tlvs = tlvs;
+	out->unknown = unknown;
+	out->malformed = bad != 0;
 	out->integrity = !s->integrity;
 	if (s->integrity && s->hmac)
 		sign_tlvs(r->key, pkt, l->base, s->hmac);
@@ -414,23 +454,42 @@ struct sender_fields {
 	uint16_t ee, ssid;
 };
 
-/* The reflected base packet into base (l->base octets). */
-static void put_reflected(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
-			  const struct sender_fields *sf, uint32_t seq, uint8_t *base)
+/* The reflected base packet into base (l->base octets). Inlined for each
+ * layout, so that its offsets and length are constants. */
+static inline __attribute__((always_inline)) void
+put_reflected(const struct layout *l, const struct stamp_reflector *r,
+	      const struct stamp_reflect_in *in, const struct sender_fields *sf, uint32_t seq,
+	      uint8_t *base)
 {
-	const struct layout *l = layout_of(r->key);
 	enum stamp_tsfmt fmt = stamp_ee_fmt(r->ee);
 
 	memset(base, 0, l->base);
-	put32(base + l->seq, seq);
-	put64(base + l->ts, stamp_ts_encode(in->t3_ns, fmt));
-	put16(base + l->ee, r->ee);
-	put16(base + l->ssid, sf->ssid);
-	put64(base + l->rx, stamp_ts_encode(in->t2_ns, fmt));
-	put32(base + l->sseq, sf->seq);
-	put64(base + l->sts, sf->ts);
-	put16(base + l->see, sf->ee);
+	be_put32(base + l->seq, seq);
+	be_put64(base + l->ts, stamp_ts_encode(in->t3_ns, fmt));
+	be_put16(base + l->ee, r->ee);
+	be_put16(base + l->ssid, sf->ssid);
+	be_put64(base + l->rx, stamp_ts_encode(in->t2_ns, fmt));
+	be_put32(base + l->sseq, sf->seq);
+	be_put64(base + l->sts, sf->ts);
+	be_put16(base + l->see, sf->ee);
 	base[l->ttl] = in->ttl;
+}
+
+/* The reply's base: in place when the reply holds a whole one (the
+ * request's fields are read by then), else through a copy cut to len. */
+static void put_base(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
+		     const struct sender_fields *sf, uint32_t seq, uint8_t *reply, size_t len)
+{
+	uint8_t base[STAMP_AUTH_BASE_LEN];
+
+	if (r->key)
+		put_reflected(&auth_layout, r, in, sf, seq, reply);
+	else if (len >= STAMP_BASE_LEN)
+		put_reflected(&open_layout, r, in, sf, seq, reply);
+	else {
+		put_reflected(&open_layout, r, in, sf, seq, base);
+		memcpy(reply, base, len);
+	}
 }
 
 enum stamp_drop stamp_reflect(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
@@ -439,7 +498,7 @@ enum stamp_drop stamp_reflect(const struct stamp_reflector *r, const struct stam
 {
 	const struct layout *l = layout_of(r->key);
 	const uint8_t *req = req_buf;
-	uint8_t *reply = reply_buf, base[STAMP_AUTH_BASE_LEN];
+	uint8_t *reply = reply_buf;
 	struct sender_fields sf;
 	struct scan s;
 
@@ -454,19 +513,18 @@ enum stamp_drop stamp_reflect(const struct stamp_reflector *r, const struct stam
 	scan_tlvs(req, len, l, r->key, &s);
 	if (r->strict && (s.bad || !s.integrity))
 		return STAMP_DROP_TLV;
-	sf.seq = get32(req + l->seq);
-	sf.ts = get64(req + l->ts);
-	sf.ee = get16(req + l->ee);
-	sf.ssid = get16(req + l->ssid);
+	sf.seq = be_get32(req + l->seq);
+	sf.ts = be_get64(req + l->ts);
+	sf.ee = be_get16(req + l->ee);
+	sf.ssid = be_get16(req + l->ssid);
 	memset(out, 0, sizeof(*out));
 	out->seq = r->stateful ? in->seq : sf.seq;
 	out->sender_seq = sf.seq;
 	out->ssid = sf.ssid;
 	out->twamp = len < l->base;
-	put_reflected(r, in, &sf, out->seq, base);
 	if (reply != req && len > l->base)
 		memcpy(reply + l->base, req + l->base, len - l->base);
-	memcpy(reply, base, len < l->base ? len : l->base);
+	put_base(r, in, &sf, out->seq, reply, len);
 	if (len > l->base)
 		answer_tlvs(r, in, reply, len, &s, out);
 	if (r->key)
@@ -480,7 +538,7 @@ static size_t put_tlv_hdr(uint8_t *buf, size_t off, uint8_t type, size_t len)
 {
 	buf[off] = STAMP_TLV_U;
 	buf[off + 1] = type;
-	put16(buf + off + 2, (uint16_t)len);
+	be_put16(buf + off + 2, (uint16_t)len);
 	return off + STAMP_TLV_HDR_LEN + len;
 }
 
@@ -510,10 +568,10 @@ ssize_t stamp_build(const struct stamp_request *q, void *out, size_t cap)
 	if (cap < q->len)
 		return -ENOSPC;
 	memset(buf, 0, q->len);
-	put32(buf + l->seq, q->seq);
-	put64(buf + l->ts, stamp_ts_encode(q->t1_ns, stamp_ee_fmt(q->ee)));
-	put16(buf + l->ee, q->ee);
-	put16(buf + l->ssid, q->ssid);
+	be_put32(buf + l->seq, q->seq);
+	be_put64(buf + l->ts, stamp_ts_encode(q->t1_ns, stamp_ee_fmt(q->ee)));
+	be_put16(buf + l->ee, q->ee);
+	be_put16(buf + l->ssid, q->ssid);
 	/* value fields zero: the reflector fills them (RFC 8972 §4.3, §4.7) */
 	if (q->want & STAMP_WANT_TSINFO)
 		off = put_tlv_hdr(buf, off, STAMP_TLV_TSINFO, STAMP_TSINFO_LEN);
@@ -541,14 +599,13 @@ static void read_reply_tlvs(const uint8_t *p, size_t len, const struct auth *key
 {
 	const struct layout *l = layout_of(key);
 	struct stamp_tlv t, tsinfo = { 0 }, fu = { 0 };
-	struct stamp_tlv_iter it;
+	struct rewalk w;
 	struct scan s;
-	int rc;
 
 	scan_tlvs(p, len, l, key, &s);
 	rep->tlv_integrity = !s.integrity;
-	stamp_tlv_begin(&it, p, len, l->base);
-	while ((rc = stamp_tlv_next(&it, &t))) {
+	rewalk_begin(&w, &s, p, len);
+	while (rewalk_next(&w, &t)) {
 		uint32_t bit = STAMP_TLV_BIT(t.type);
 
 		rep->tlv_seen |= bit;
@@ -556,7 +613,7 @@ static void read_reply_tlvs(const uint8_t *p, size_t len, const struct auth *key
 			rep->tlv_integrity = true;
 		if (t.flags & STAMP_TLV_U)
 			rep->tlv_unknown |= bit;
-		if (t.flags & STAMP_TLV_M || rc < 0 || !stamp_tlv_len_ok(t.type, t.len)) {
+		if (t.flags & STAMP_TLV_M || t.off == s.bad) {
 			rep->tlv_malformed |= bit;
 			break;
 		}
@@ -584,8 +641,8 @@ static void read_reply_tlvs(const uint8_t *p, size_t len, const struct auth *key
 	if (fu.type) {
 		const uint8_t *v = p + fu.off + STAMP_TLV_HDR_LEN;
 
-		rep->fu_seq = get32(v);
-		rep->fu_t3_ns = stamp_ts_decode(get64(v + 4), stamp_ee_fmt(rep->ee), ref_ns);
+		rep->fu_seq = be_get32(v);
+		rep->fu_t3_ns = stamp_ts_decode(be_get64(v + 4), stamp_ee_fmt(rep->ee), ref_ns);
 		rep->fu_method = v[12];
 		rep->has_followup = rep->fu_t3_ns != TS_NONE;
 	}
@@ -603,14 +660,14 @@ enum stamp_drop stamp_parse_reply(const void *buf, size_t len, const struct auth
 		return STAMP_DROP_HMAC;
 	memset(rep, 0, sizeof(*rep));
 	rep->len = len;
-	rep->seq = get32(p + l->seq);
-	rep->ee = get16(p + l->ee);
-	rep->ssid = get16(p + l->ssid);
-	rep->t3_ns = stamp_ts_decode(get64(p + l->ts), stamp_ee_fmt(rep->ee), ref_ns);
-	rep->t2_ns = stamp_ts_decode(get64(p + l->rx), stamp_ee_fmt(rep->ee), ref_ns);
-	rep->sender_seq = get32(p + l->sseq);
-	rep->sender_ee = get16(p + l->see);
-	rep->t1_ns = stamp_ts_decode(get64(p + l->sts), stamp_ee_fmt(rep->sender_ee), ref_ns);
+	rep->seq = be_get32(p + l->seq);
+	rep->ee = be_get16(p + l->ee);
+	rep->ssid = be_get16(p + l->ssid);
+	rep->t3_ns = stamp_ts_decode(be_get64(p + l->ts), stamp_ee_fmt(rep->ee), ref_ns);
+	rep->t2_ns = stamp_ts_decode(be_get64(p + l->rx), stamp_ee_fmt(rep->ee), ref_ns);
+	rep->sender_seq = be_get32(p + l->sseq);
+	rep->sender_ee = be_get16(p + l->see);
+	rep->t1_ns = stamp_ts_decode(be_get64(p + l->sts), stamp_ee_fmt(rep->sender_ee), ref_ns);
 	rep->ttl = p[l->ttl];
 	if (len > l->base)
 		read_reply_tlvs(p, len, key, ref_ns, rep);

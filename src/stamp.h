@@ -252,7 +252,8 @@ struct stamp_tlv_iter {
 	const uint8_t *pkt;
 	size_t off;		/* the next header */
 	size_t len;		/* of the packet */
-	size_t data_end;	/* after the last non-zero octet */
+	size_t data_end;	/* after the last non-zero octet, SIZE_MAX:
+				 * not looked for yet */
 };
 
 void stamp_tlv_begin(struct stamp_tlv_iter *it, const void *pkt, size_t len, size_t base);

@@ -15,7 +15,6 @@
 #include "rtcheck.h"
 #include "startup.h"
 #include "trace.h"
-#include "wire.h"
 
 #ifndef RANT_VERSION
 #define RANT_VERSION "unknown"
@@ -104,6 +103,25 @@ static void print_hwts(FILE *f, const struct run *r)
 			c->key_path ? "authenticated" : "open", c->port);
 }
 
+/* -m too short for the pong's body, by the format's caps (rant's own and
+ * ptp's: 72 bytes, 88 with --key; STAMP's 44-byte base carries T2 and
+ * T3 at any -m it accepts). */
+static void print_body_note(FILE *f, const struct run *r)
+{
+	const struct msgfmt_caps *k = &r->fmt.f->caps;
+	uint32_t need = r->fmt.mac ? k->auth_body_len : k->body_len;
+
+	if (!k->reflector_stamps ||
+	    msgfmt_has_body(&r->fmt, msgfmt_wire_len(&r->fmt, r->cfg->size)))
+		return;
+	if (r->fmt.mac && need > k->body_len)
+		fprintf(f, "note: -m %u is below %u bytes (%u and the MAC of --key): pongs cannot carry the reflector's stamps\n",
+			r->cfg->size, need, k->body_len);
+	else
+		fprintf(f, "note: -m %u is below %u bytes: pongs cannot carry the reflector's stamps\n",
+			r->cfg->size, need);
+}
+
 /* The stamp layers asked of the kernel, and what the SCHED one gives. */
 static void print_layers(FILE *f, const struct run *r)
 {
@@ -150,10 +168,8 @@ void startup_print(struct run *r)
 	else if (c->mode == MODE_EMIT && c->interval_ns)
 		fprintf(f, "pacing: closed loop, a slot every %g us, each ping waits for its pong (--open-loop does not)\n",
 			(double)c->interval_ns / NS_PER_US);
-	if (c->mode == MODE_EMIT && c->size < (c->key_path ? WIRE_AUTH_PONG_LEN : WIRE_PONG_LEN))
-		fprintf(f, "note: -m %u is below %d bytes%s: pongs cannot carry the reflector's stamps\n",
-			c->size, c->key_path ? WIRE_AUTH_PONG_LEN : WIRE_PONG_LEN,
-			c->key_path ? " (72 and the MAC of --key)" : "");
+	if (c->mode == MODE_EMIT)
+		print_body_note(f, r);
 	if (r->trace && trace_mounted(r->trace))
 		fprintf(f, "ftrace: tracefs was not mounted here: mounted it at /sys/kernel/tracing\n");
 	if (r->trace)

@@ -356,6 +356,40 @@ static void test_reject(const struct auth *key, const struct auth *other)
 	msgfmt_fini(&open);
 }
 
+/* set_seq() per ping writes only what changes: the request it leaves is
+ * the one a fresh put_ping() writes for that seq and T1, byte for byte,
+ * at every length and TLV layout, open and under a key. */
+static void test_set_seq_same(const struct auth *key, bool ptp)
+{
+	static const uint32_t lens[] = { 44, 71, 72, 75, 76, 100, 112, 140, 200, 1500 };
+	struct msgfmt_side es = { .emit = true, .mac = key, .key = key, .stamp_ptp = ptp };
+	static uint8_t again[2048];
+	struct msgfmt_ctx c1, c2;
+
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		uint32_t len = lens[i];
+		struct msg_hdr h = { .type = MSG_PING, .session = 4242, .len = len,
+				     .seq = 1, .t1_sw = T1 };
+
+		if (key && len < STAMP_AUTH_BASE_LEN)
+			continue;
+		ctx_for(&c1, &es);
+		ctx_for(&c2, &es);
+		memset(buf, 0xa5, sizeof(buf));
+		msgfmt_put_ping(&c1, buf, &h);
+		msgfmt_set_seq(&c1, buf, 2, T1 + 7);
+		msgfmt_set_seq(&c1, buf, 0x1234567899ULL, T1 + 123456789);
+		h.seq = 0x1234567899ULL;
+		h.t1_sw = T1 + 123456789;
+		memset(again, 0x5a, sizeof(again));
+		msgfmt_put_ping(&c2, again, &h);
+		ok(!memcmp(buf, again, len), "set_seq %s %s %u: the bytes of a fresh ping",
+		   key ? "auth" : "open", ptp ? "ptp" : "ntp", len);
+		msgfmt_fini(&c1);
+		msgfmt_fini(&c2);
+	}
+}
+
 int main(void)
 {
 	static const uint8_t k1[32] = { 1, 2, 3 }, k2[32] = { 3, 2, 1 };
@@ -376,6 +410,10 @@ int main(void)
 		test_round_trip(NULL, ptp & 1, ptp & 2, 200);
 		test_round_trip(a, ptp & 1, ptp & 2, 112);
 		test_round_trip(a, ptp & 1, ptp & 2, 300);
+	}
+	for (int ptp = 0; ptp < 2; ptp++) {
+		test_set_seq_same(NULL, ptp);
+		test_set_seq_same(a, ptp);
 	}
 	test_stateful();
 	test_error_estimate();
