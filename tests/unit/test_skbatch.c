@@ -86,12 +86,12 @@ static unsigned int recv_all(struct sk *s, struct skbatch *b, uint64_t key[N])
 /*
  * The kernel turns RX timestamping on from a deferred worker (rant's
  * warm-up waits for it too): until then a datagram comes unstamped. Send
- * one at a time until one comes with its stamp (at most 2 s); 0 once
+ * one a millisecond until one comes with its stamp (at most 2 s); 0 once
  * stamps flow, -1 if they never did.
  */
 static int stamps_flow(const struct sk *s, int peer)
 {
-	for (int tries = 0; tries < 200; tries++) {
+	for (int tries = 0; tries < 2000; tries++, usleep(1000)) {
 		char cbuf[256], byte = 0;
 		struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
 		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
