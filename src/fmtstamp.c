@@ -159,8 +159,10 @@ static unsigned int stamp_want(bool mac, uint32_t len)
 }
 
 /* The whole request: the HMAC TLV covers the sequence number, so a new
- * seq rebuilds it. */
-static void stamp_write(const struct stamp_priv *p, void *buf, uint64_t seq, int64_t t1)
+ * seq rebuilds it. Not inlined into stamp_set_seq(), whose open path
+ * (between T1_SW and the send) would set up its frame. */
+static __attribute__((noinline)) void stamp_write(const struct stamp_priv *p, void *buf,
+						  uint64_t seq, int64_t t1)
 {
 	struct stamp_request q = {
 		.key = p->key, .seq = (uint32_t)(seq - SEQ_BIAS), .t1_ns = t1, .ee = p->ee,
@@ -223,21 +225,24 @@ static int stamp_parse_ping(const struct msgfmt_ctx *ctx, const void *buf, size_
 {
 	uint32_t seq;
 	uint16_t ssid;
+	int64_t t1;
 
-	if (stamp_peek(buf, n, ctx->mac, &seq, &ssid))
+	if (stamp_peek(buf, n, ctx->mac, &seq, &ssid, &t1))
 		return -MSG_ESHORT;
 	h->type = MSG_PING;
 	h->flags = ctx->mac ? MSG_F_MAC : 0;
 	h->session = ssid;
 	h->len = (uint32_t)n;
 	h->seq = (uint64_t)seq + SEQ_BIAS;
-	h->t1_sw = stamp_t1(buf, ctx->mac);
+	h->t1_sw = t1;
 	return 0;
 }
 
-/* The pong's base (parse reads no TLV: a capture holds the header only). */
-static int stamp_parse_pong(const struct msgfmt_ctx *ctx, const void *buf, size_t n,
-			    struct msg_hdr *h)
+/* The pong's base (parse reads no TLV: a capture holds the header only).
+ * Not inlined: its struct stamp_reply would make every ping's parse set
+ * up a large stack frame. */
+static __attribute__((noinline)) int stamp_parse_pong(const struct msgfmt_ctx *ctx,
+						      const void *buf, size_t n, struct msg_hdr *h)
 {
 	size_t base = ctx->mac ? STAMP_AUTH_BASE_LEN : STAMP_BASE_LEN;
 	struct stamp_reply rep;
