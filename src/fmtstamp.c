@@ -59,12 +59,13 @@
 #define SEQ_BIAS 1
 
 struct stamp_priv {
-	const struct auth *key;		/* --key, NULL: open mode */
+	/* the codec's set-up, kept for every reply: rf.key --key (NULL:
+	 * open mode), rf.stateful a reflector's own sequence numbers,
+	 * rf.sync_* the system clock's source; rf.ee set per reply */
+	struct stamp_reflector rf;
 	enum stamp_tsfmt fmt;		/* this side's timestamps */
 	uint16_t ee;			/* the system clock's Error Estimate */
 	uint16_t ee_hw;			/* the NIC clock's, while its check passes */
-	enum stamp_sync sync;		/* the system clock's source */
-	bool stateful;			/* reflector: own sequence numbers */
 	uint16_t ssid;			/* emitter: --ssid, 0: random */
 	uint16_t session;		/* emitter: the SSID put_ping wrote */
 	unsigned int want;		/* emitter: STAMP_WANT_* of the ping */
@@ -110,7 +111,8 @@ static void stamp_clock(struct stamp_priv *p, int64_t now_ns)
 
 	p->ee = stamp_ee_clock(state, tx.status, tx.maxerror, 0, p->fmt);
 	p->ee_hw = stamp_ee_clock(state, tx.status, tx.maxerror, p->phc_bound_ns, p->fmt);
-	p->sync = stamp_ee_synced(p->ee) ? STAMP_SYNC_NTP : STAMP_SYNC_LOCAL;
+	p->rf.sync_sw = stamp_ee_synced(p->ee) ? STAMP_SYNC_NTP : STAMP_SYNC_LOCAL;
+	p->rf.sync_hw = p->rf.sync_sw;
 	p->ee_due_ns = now_ns + EE_EVERY_NS;
 }
 
@@ -130,9 +132,9 @@ static int stamp_init(struct msgfmt_ctx *ctx, const struct msgfmt_side *side, ch
 		snprintf(err, len, "--stamp --key: the format was set up before the key was loaded (a bug in rant)");
 		return -EINVAL;
 	}
-	p->key = side->mac ? side->key : NULL;
+	p->rf.key = side->mac ? side->key : NULL;
 	p->fmt = side->stamp_ptp ? STAMP_PTP : STAMP_NTP;
-	p->stateful = side->stamp_stateful;
+	p->rf.stateful = side->stamp_stateful;
 	p->ssid = side->stamp_ssid;
 	p->phc_bound_ns = side->stamp_phc_bound_ns;
 	stamp_clock(p, realtime_ns());
@@ -165,7 +167,7 @@ static __attribute__((noinline)) void stamp_write(const struct stamp_priv *p, vo
 						  uint64_t seq, int64_t t1)
 {
 	struct stamp_request q = {
-		.key = p->key, .seq = (uint32_t)(seq - SEQ_BIAS), .t1_ns = t1, .ee = p->ee,
+		.key = p->rf.key, .seq = (uint32_t)(seq - SEQ_BIAS), .t1_ns = t1, .ee = p->ee,
 		.ssid = p->session, .want = p->want, .len = p->len,
 	};
 
@@ -179,7 +181,7 @@ static void stamp_put_ping(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 
 	p->len = h->len;
 	p->session = (uint16_t)h->session;
-	p->want = stamp_want(p->key, h->len);
+	p->want = stamp_want(p->rf.key, h->len);
 	stamp_write(p, buf, h->seq, h->t1_sw);
 }
 
@@ -193,7 +195,7 @@ static void stamp_set_seq(struct msgfmt_ctx *ctx, void *buf, uint64_t seq, int64
 	uint8_t *b = buf;
 
 	stamp_clock_due(p, t1_sw);
-	if (p->key) {
+	if (p->rf.key) {
 		stamp_write(p, buf, seq, t1_sw);
 		return;
 	}
@@ -252,7 +254,7 @@ static __attribute__((noinline)) int stamp_parse_pong(const struct msgfmt_ctx *c
 		return -MSG_ESHORT;
 	if (n < base)
 		base = n;	/* a TWAMP-Light reply: its fields end at 41 */
-	why = stamp_parse_reply(buf, base, priv(ctx)->key, TS_NONE, &rep);
+	why = stamp_parse_reply(buf, base, priv(ctx)->rf.key, TS_NONE, &rep);
 	if (why == STAMP_DROP_HMAC)
 		return -MSG_EMAGIC;	/* not this key's */
 	if (why)
@@ -306,10 +308,6 @@ static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 {
 	struct stamp_priv *p = priv_rw(ctx);
 	int64_t t3 = flags & MSG_F_SW && b->t3_sw != TS_NONE ? b->t3_sw : realtime_ns();
-	struct stamp_reflector rf = {
-		.key = p->key, .stateful = p->stateful, .sync_hw = p->sync, .sync_sw = p->sync,
-	};
-	struct stamp_followup fu = { 0 };	/* filled below when it travels */
 	struct stamp_reflect_in in = {
 		.t2_ns = flags & MSG_F_T2 ? b->t2_wire : TS_NONE,
 		.t3_ns = t3,
@@ -317,21 +315,22 @@ static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 		.t3_method = STAMP_METHOD_SW,
 		.ttl = b->ttl,
 		.seq = (uint32_t)b->pong_no,
-		.fu = p->stateful && (flags & MSG_F_FU) ? &fu : NULL,
 	};
 	struct stamp_reflect_out out;
+	struct stamp_followup fu;	/* only when it travels */
 
-	if (in.fu) {
+	if (p->rf.stateful && (flags & MSG_F_FU)) {
 		fu.seq = (uint32_t)(b->fu_seq - ping->seq + b->pong_no);
 		fu.t3_ns = b->fu_t3_wire;
 		fu.method = method_of(flags, MSG_F_FU_HW);
+		in.fu = &fu;
 	}
 	stamp_clock_due(p, t3);
-	rf.ee = stamp_reply_ee(p, flags);
+	p->rf.ee = stamp_reply_ee(p, flags);
 	/* parse() and the loop's MAC check passed, and the reply is as long
 	 * as the request: stamp_reflect() answers (with M or I flags on
 	 * TLVs it cannot use). */
-	(void)stamp_reflect(&rf, &in, buf, ping->len, buf, ping->len, &out);
+	(void)stamp_reflect(&p->rf, &in, buf, ping->len, buf, ping->len, &out);
 }
 
 /* What the reply says of its reflector (struct msg_peer). */
@@ -360,7 +359,7 @@ static int stamp_parse_body(const struct msgfmt_ctx *ctx, const void *buf,
 {
 	struct stamp_reply rep;
 
-	if (stamp_parse_reply(buf, h->len, priv(ctx)->key, TS_NONE, &rep))
+	if (stamp_parse_reply(buf, h->len, priv(ctx)->rf.key, TS_NONE, &rep))
 		return -MSG_ESHORT;
 	memset(b, 0, sizeof(*b));
 	b->t2_wire = rep.t2_ns;

@@ -128,20 +128,6 @@ static bool tlv_known(uint8_t type)
 	       type == STAMP_TLV_FOLLOWUP || type == STAMP_TLV_HMAC;
 }
 
-int stamp_peek(const void *req, size_t len, bool auth, uint32_t *seq, uint16_t *ssid,
-	       int64_t *t1_ns)
-{
-	const struct layout *l = auth ? &auth_layout : &open_layout;
-	const uint8_t *p = req;
-
-	if (len < (auth ? STAMP_AUTH_BASE_LEN : STAMP_TWAMP_MIN_LEN))
-		return -EBADMSG;
-	*seq = be_get32(p + l->seq);
-	*ssid = be_get16(p + l->ssid);
-	*t1_ns = stamp_ts_decode(be_get64(p + l->ts), stamp_ee_fmt(be_get16(p + l->ee)), TS_NONE);
-	return 0;
-}
-
 /* The base packet's HMAC (RFC 8762 §4.4): over octets 0-95, in 96-111. */
 static void sign_base(const struct auth *key, uint8_t *pkt)
 {
