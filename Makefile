@@ -283,5 +283,5 @@ clean-objs:
 	rm -rf build $(UNIT_BINS) $(TEST_HELPERS)
 
 clean: clean-objs
-	rm -f rant bench/floor bench/logbench bench/histbench bench/authbench $(SIM_LIB) $(SIM_BINS)
+	rm -f rant bench/floor bench/logbench bench/histbench bench/authbench bench/fmtbench $(SIM_LIB) $(SIM_BINS)
 	rm -rf $(FUZZ_DIR)
