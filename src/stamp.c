@@ -385,7 +385,9 @@ static __attribute__((noinline)) void put_base_cut(const struct stamp_reflector 
 }
 
 /*
- * Open mode, a request with the whole base (every STAMP sender's): what
+ * Open mode, a request with the whole base (every STAMP sender's), a
+ * reflector that answers malformed TLVs (not strict, which goes the
+ * general way: tests/unit/test_stampref.c compares the two): what
  * reflect_as() does, over locals, for TLVs without an HMAC TLV. Open
  * mode has no key to check one with, so its TLVs fail their integrity
  * (I) exactly when an HMAC TLV comes before the malformed one, if any;
@@ -422,8 +424,6 @@ static int reflect_open(const struct stamp_reflector *r, const struct stamp_refl
 		}
 		off += STAMP_TLV_HDR_LEN + (size_t)vlen;
 	}
-	if (r->strict && bad)
-		return STAMP_DROP_TLV;
 	sf.seq = be_get32(req + open_layout.seq);
 	sf.ts = be_get64(req + open_layout.ts);
 	sf.ee = be_get16(req + open_layout.ee);
@@ -519,7 +519,7 @@ enum stamp_drop stamp_reflect(const struct stamp_reflector *r, const struct stam
 {
 	int rc;
 
-	if (!r->key && len >= STAMP_BASE_LEN && len <= cap &&
+	if (!r->key && !r->strict && len >= STAMP_BASE_LEN && len <= cap &&
 	    (rc = reflect_open(r, in, req, len, reply, out)) >= 0)
 		return rc;
 	return reflect_any(r, in, req, len, reply, cap, out);
