@@ -192,6 +192,7 @@ SH_LINT := $(SH_FILES:%=shellcheck/%)
 lint: lint-sh lint-c lint-misc
 
 lint-sh: $(SH_LINT)
+	@echo "shellcheck: $(words $(SH_FILES)) files, no warning"
 
 $(SH_LINT): shellcheck/%:
 	@shellcheck -S warning $*
