@@ -209,13 +209,19 @@ lint-misc:
 
 # make check in two phases. First what measures no time, CHECK_JOBS at a
 # time (make -j: the builds, plain, ASan and fuzz, lint, the fuzz runs of
-# FUZZ_CHECK_SECONDS each and the plot tests on fixtures). Then, one at a
-# time and alone on the machine, the tests with waits and time bounds:
-# unit, ASan unit, network, and the plot tests' real run over veth.
-CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+# FUZZ_CHECK_SECONDS each and the plot tests on fixtures), on the CPUs
+# CHECK_CPUS (default: all online, whatever CPU make was pinned to; empty:
+# the CPUs make may use). Then, one at a time and alone on the machine, on
+# make's own CPUs, the tests with waits and time bounds: unit, ASan unit,
+# network, and the plot tests' real run over veth.
+CHECK_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+CHECK_CPUS ?= $(shell cat /sys/devices/system/cpu/online 2>/dev/null)
 
 check: deps
-	$(MAKE) -j$(CHECK_JOBS) --output-sync=target FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS) check-parallel
+	@cpus='$(CHECK_CPUS)'; on=; \
+	if [ -n "$$cpus" ] && taskset -c "$$cpus" true 2>/dev/null; then on="taskset -c $$cpus"; fi; \
+	echo "check: builds, lint, fuzz and plot fixtures, $(CHECK_JOBS) at a time$${on:+ on CPUs $$cpus}"; \
+	$$on $(MAKE) -j$(CHECK_JOBS) --output-sync=target FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS) check-parallel
 	$(MAKE) unit
 	$(MAKE) asan
 	$(MAKE) net
