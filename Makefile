@@ -217,15 +217,22 @@ lint-misc:
 CHECK_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 CHECK_CPUS ?= $(shell cat /sys/devices/system/cpu/online 2>/dev/null)
 
+# Each stage begins with a line "check HH:MM:SS: STAGE", so that a log
+# says where the time went.
 check: deps
 	@cpus='$(CHECK_CPUS)'; on=; \
 	if [ -n "$$cpus" ] && taskset -c "$$cpus" true 2>/dev/null; then on="taskset -c $$cpus"; fi; \
-	echo "check: builds, lint, fuzz and plot fixtures, $(CHECK_JOBS) at a time$${on:+ on CPUs $$cpus}"; \
+	echo "check $$(date +%T): builds, lint, fuzz and plot fixtures, $(CHECK_JOBS) at a time$${on:+ on CPUs $$cpus}"; \
 	$$on $(MAKE) -j$(CHECK_JOBS) --output-sync=target FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS) check-parallel
+	@date +'check %T: unit'
 	$(MAKE) unit
+	@date +'check %T: asan'
 	$(MAKE) asan
+	@date +'check %T: net'
 	$(MAKE) net
+	@date +'check %T: plot-real'
 	$(MAKE) plot-real
+	@date +'check %T: done'
 
 # The longest jobs first (make -j starts them in this order): the plot
 # tests on fixtures are one process of about 45 s, cppcheck one of 10 s.
