@@ -259,14 +259,14 @@ FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) \
 	-D_GNU_SOURCE -std=gnu11 -pthread -DRANT_VERSION='"$(VERSION)"' -Isrc
-fuzz_srcs_wire := src/msgfmt.c src/wire.c src/hostid.c src/ptp.c src/fmtstamp.c src/stamp.c src/record.c \
+fuzz_srcs_wire := src/msgfmt.c src/wire.c src/hostid.c src/ptp.c src/fmtstamp.c src/stamp.c src/stampts.c src/record.c \
 	src/metric.c src/hist.c src/txfmt.c src/mem.c src/session.c src/out.c src/json.c src/auth.c \
 	-lcrypto
 fuzz_srcs_cmsg := src/ts.c
 fuzz_srcs_frame := src/frame.c
 fuzz_srcs_opts := src/opts.c src/opttab.c src/optnum.c src/sweep.c src/fit.c src/allow.c src/msgfmt.c src/wire.c src/hostid.c \
-	src/ptp.c src/fmtstamp.c src/stamp.c src/auth.c
-fuzz_srcs_stamp := src/stamp.c src/auth.c
+	src/ptp.c src/fmtstamp.c src/stamp.c src/stampts.c src/auth.c
+fuzz_srcs_stamp := src/stamp.c src/stampts.c src/auth.c
 fuzz_libs_stamp := -lcrypto
 fuzz_libs_opts := -lcrypto
 
@@ -339,5 +339,5 @@ clean-objs:
 	rm -rf build build-asan $(UNIT_BINS) $(ASAN_BINS) $(TEST_HELPERS)
 
 clean: clean-objs
-	rm -f rant bench/floor bench/logbench bench/histbench bench/authbench $(SIM_LIB) $(SIM_BINS)
+	rm -f rant bench/floor bench/logbench bench/histbench bench/authbench bench/fmtbench $(SIM_LIB) $(SIM_BINS)
 	rm -rf $(FUZZ_DIR)

@@ -59,12 +59,13 @@
 #define SEQ_BIAS 1
 
 struct stamp_priv {
-	const struct auth *key;		/* --key, NULL: open mode */
+	/* the codec's set-up, kept for every reply: rf.key --key (NULL:
+	 * open mode), rf.stateful a reflector's own sequence numbers,
+	 * rf.sync_* the system clock's source; rf.ee set per reply */
+	struct stamp_reflector rf;
 	enum stamp_tsfmt fmt;		/* this side's timestamps */
 	uint16_t ee;			/* the system clock's Error Estimate */
 	uint16_t ee_hw;			/* the NIC clock's, while its check passes */
-	enum stamp_sync sync;		/* the system clock's source */
-	bool stateful;			/* reflector: own sequence numbers */
 	uint16_t ssid;			/* emitter: --ssid, 0: random */
 	uint16_t session;		/* emitter: the SSID put_ping wrote */
 	unsigned int want;		/* emitter: STAMP_WANT_* of the ping */
@@ -110,13 +111,21 @@ static void stamp_clock(struct stamp_priv *p, int64_t now_ns)
 
 	p->ee = stamp_ee_clock(state, tx.status, tx.maxerror, 0, p->fmt);
 	p->ee_hw = stamp_ee_clock(state, tx.status, tx.maxerror, p->phc_bound_ns, p->fmt);
-	p->sync = stamp_ee_synced(p->ee) ? STAMP_SYNC_NTP : STAMP_SYNC_LOCAL;
+	p->rf.sync_sw = stamp_ee_synced(p->ee) ? STAMP_SYNC_NTP : STAMP_SYNC_LOCAL;
+	p->rf.sync_hw = p->rf.sync_sw;
 	p->ee_due_ns = now_ns + EE_EVERY_NS;
+}
+
+/* Whether the clock's state is to be read again (its second is over, or
+ * the clock stepped back). */
+static inline bool stamp_clock_stale(const struct stamp_priv *p, int64_t now_ns)
+{
+	return now_ns >= p->ee_due_ns || now_ns < p->ee_due_ns - EE_EVERY_NS;
 }
 
 static inline void stamp_clock_due(struct stamp_priv *p, int64_t now_ns)
 {
-	if (now_ns >= p->ee_due_ns || now_ns < p->ee_due_ns - EE_EVERY_NS)
+	if (stamp_clock_stale(p, now_ns))
 		stamp_clock(p, now_ns);
 }
 
@@ -130,9 +139,9 @@ static int stamp_init(struct msgfmt_ctx *ctx, const struct msgfmt_side *side, ch
 		snprintf(err, len, "--stamp --key: the format was set up before the key was loaded (a bug in rant)");
 		return -EINVAL;
 	}
-	p->key = side->mac ? side->key : NULL;
+	p->rf.key = side->mac ? side->key : NULL;
 	p->fmt = side->stamp_ptp ? STAMP_PTP : STAMP_NTP;
-	p->stateful = side->stamp_stateful;
+	p->rf.stateful = side->stamp_stateful;
 	p->ssid = side->stamp_ssid;
 	p->phc_bound_ns = side->stamp_phc_bound_ns;
 	stamp_clock(p, realtime_ns());
@@ -159,11 +168,13 @@ static unsigned int stamp_want(bool mac, uint32_t len)
 }
 
 /* The whole request: the HMAC TLV covers the sequence number, so a new
- * seq rebuilds it. */
-static void stamp_write(const struct stamp_priv *p, void *buf, uint64_t seq, int64_t t1)
+ * seq rebuilds it. Not inlined into stamp_set_seq(), whose open path
+ * (between T1_SW and the send) would set up its frame. */
+static __attribute__((noinline)) void stamp_write(const struct stamp_priv *p, void *buf,
+						  uint64_t seq, int64_t t1)
 {
 	struct stamp_request q = {
-		.key = p->key, .seq = (uint32_t)(seq - SEQ_BIAS), .t1_ns = t1, .ee = p->ee,
+		.key = p->rf.key, .seq = (uint32_t)(seq - SEQ_BIAS), .t1_ns = t1, .ee = p->ee,
 		.ssid = p->session, .want = p->want, .len = p->len,
 	};
 
@@ -177,7 +188,7 @@ static void stamp_put_ping(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 
 	p->len = h->len;
 	p->session = (uint16_t)h->session;
-	p->want = stamp_want(p->key, h->len);
+	p->want = stamp_want(p->rf.key, h->len);
 	stamp_write(p, buf, h->seq, h->t1_sw);
 }
 
@@ -185,19 +196,36 @@ static void stamp_put_ping(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
  * Error Estimate differ from what put_ping() wrote (the TLVs' headers and
  * zero values stay); under a key the HMAC TLV covers the sequence
  * number, so the whole request is written again. */
-static void stamp_set_seq(struct msgfmt_ctx *ctx, void *buf, uint64_t seq, int64_t t1_sw)
+static inline void put_seq_t1(const struct stamp_priv *p, uint8_t *b, uint64_t seq,
+			      int64_t t1_sw)
 {
-	struct stamp_priv *p = priv_rw(ctx);
-	uint8_t *b = buf;
-
-	stamp_clock_due(p, t1_sw);
-	if (p->key) {
-		stamp_write(p, buf, seq, t1_sw);
-		return;
-	}
 	be_put32(b, (uint32_t)(seq - SEQ_BIAS));
 	be_put64(b + off_t1(false), stamp_ts_encode(t1_sw, stamp_ee_fmt(p->ee)));
 	be_put16(b + off_t1(false) + 8, p->ee);
+}
+
+/* stamp_set_seq() under a key, or when the clock's state is read again:
+ * out of its line, which calls nothing (and saves no registers) between
+ * T1_SW and the send. */
+static __attribute__((noinline)) void set_seq_slow(struct stamp_priv *p, void *buf,
+						   uint64_t seq, int64_t t1_sw)
+{
+	stamp_clock_due(p, t1_sw);
+	if (p->rf.key)
+		stamp_write(p, buf, seq, t1_sw);
+	else
+		put_seq_t1(p, buf, seq, t1_sw);
+}
+
+static void stamp_set_seq(struct msgfmt_ctx *ctx, void *buf, uint64_t seq, int64_t t1_sw)
+{
+	struct stamp_priv *p = priv_rw(ctx);
+
+	if (p->rf.key || stamp_clock_stale(p, t1_sw)) {
+		set_seq_slow(p, buf, seq, t1_sw);
+		return;
+	}
+	put_seq_t1(p, buf, seq, t1_sw);
 }
 
 /* T1 of a request by its own Error Estimate's Z bit. */
@@ -223,21 +251,24 @@ static int stamp_parse_ping(const struct msgfmt_ctx *ctx, const void *buf, size_
 {
 	uint32_t seq;
 	uint16_t ssid;
+	int64_t t1;
 
-	if (stamp_peek(buf, n, ctx->mac, &seq, &ssid))
+	if (stamp_peek(buf, n, ctx->mac, &seq, &ssid, &t1))
 		return -MSG_ESHORT;
 	h->type = MSG_PING;
 	h->flags = ctx->mac ? MSG_F_MAC : 0;
 	h->session = ssid;
 	h->len = (uint32_t)n;
 	h->seq = (uint64_t)seq + SEQ_BIAS;
-	h->t1_sw = stamp_t1(buf, ctx->mac);
+	h->t1_sw = t1;
 	return 0;
 }
 
-/* The pong's base (parse reads no TLV: a capture holds the header only). */
-static int stamp_parse_pong(const struct msgfmt_ctx *ctx, const void *buf, size_t n,
-			    struct msg_hdr *h)
+/* The pong's base (parse reads no TLV: a capture holds the header only).
+ * Not inlined: its struct stamp_reply would make every ping's parse set
+ * up a large stack frame. */
+static __attribute__((noinline)) int stamp_parse_pong(const struct msgfmt_ctx *ctx,
+						      const void *buf, size_t n, struct msg_hdr *h)
 {
 	size_t base = ctx->mac ? STAMP_AUTH_BASE_LEN : STAMP_BASE_LEN;
 	struct stamp_reply rep;
@@ -247,7 +278,7 @@ static int stamp_parse_pong(const struct msgfmt_ctx *ctx, const void *buf, size_
 		return -MSG_ESHORT;
 	if (n < base)
 		base = n;	/* a TWAMP-Light reply: its fields end at 41 */
-	why = stamp_parse_reply(buf, base, priv(ctx)->key, TS_NONE, &rep);
+	why = stamp_parse_reply(buf, base, priv(ctx)->rf.key, TS_NONE, &rep);
 	if (why == STAMP_DROP_HMAC)
 		return -MSG_EMAGIC;	/* not this key's */
 	if (why)
@@ -301,10 +332,6 @@ static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 {
 	struct stamp_priv *p = priv_rw(ctx);
 	int64_t t3 = flags & MSG_F_SW && b->t3_sw != TS_NONE ? b->t3_sw : realtime_ns();
-	struct stamp_reflector rf = {
-		.key = p->key, .stateful = p->stateful, .sync_hw = p->sync, .sync_sw = p->sync,
-	};
-	struct stamp_followup fu = { 0 };	/* filled below when it travels */
 	struct stamp_reflect_in in = {
 		.t2_ns = flags & MSG_F_T2 ? b->t2_wire : TS_NONE,
 		.t3_ns = t3,
@@ -312,21 +339,22 @@ static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 		.t3_method = STAMP_METHOD_SW,
 		.ttl = b->ttl,
 		.seq = (uint32_t)b->pong_no,
-		.fu = p->stateful && (flags & MSG_F_FU) ? &fu : NULL,
 	};
 	struct stamp_reflect_out out;
+	struct stamp_followup fu;	/* only when it travels */
 
-	if (in.fu) {
+	if (p->rf.stateful && (flags & MSG_F_FU)) {
 		fu.seq = (uint32_t)(b->fu_seq - ping->seq + b->pong_no);
 		fu.t3_ns = b->fu_t3_wire;
 		fu.method = method_of(flags, MSG_F_FU_HW);
+		in.fu = &fu;
 	}
 	stamp_clock_due(p, t3);
-	rf.ee = stamp_reply_ee(p, flags);
+	p->rf.ee = stamp_reply_ee(p, flags);
 	/* parse() and the loop's MAC check passed, and the reply is as long
 	 * as the request: stamp_reflect() answers (with M or I flags on
 	 * TLVs it cannot use). */
-	(void)stamp_reflect(&rf, &in, buf, ping->len, buf, ping->len, &out);
+	(void)stamp_reflect(&p->rf, &in, buf, ping->len, buf, ping->len, &out);
 }
 
 /* What the reply says of its reflector (struct msg_peer). */
@@ -355,7 +383,7 @@ static int stamp_parse_body(const struct msgfmt_ctx *ctx, const void *buf,
 {
 	struct stamp_reply rep;
 
-	if (stamp_parse_reply(buf, h->len, priv(ctx)->key, TS_NONE, &rep))
+	if (stamp_parse_reply(buf, h->len, priv(ctx)->rf.key, TS_NONE, &rep))
 		return -MSG_ESHORT;
 	memset(b, 0, sizeof(*b));
 	b->t2_wire = rep.t2_ns;

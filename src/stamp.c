@@ -1,22 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * STAMP test packets (RFC 8762, RFC 8972): coding, reflection, decoding.
- * See stamp.h for the layouts and the rules.
+ * See stamp.h for the layouts and the rules; the timestamps and Error
+ * Estimates are stampts.c's.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <openssl/crypto.h>
 #include <string.h>
-#include <sys/timex.h>
 
 #include "auth.h"
 #include "be.h"
 #include "stamp.h"
 #include "timeutil.h"
 
-#define NTP_UNIX_OFFSET 2208988800LL	/* seconds from 1900 to 1970 */
-#define ERA (1LL << 32)			/* seconds a 32-bit count spans */
-#define NTP_PIVOT_SEC (ERA - NTP_UNIX_OFFSET)	/* 2036-02-07: NTP era 1 */
 #define AUTH_COVERED 96			/* octets the base HMAC covers */
 #define LEN_MAX 65535			/* a UDP datagram's payload, at most */
 #define WANT_TLVS (STAMP_WANT_TSINFO | STAMP_WANT_FOLLOWUP | STAMP_WANT_PADDING)
@@ -54,118 +51,6 @@ const char *stamp_drop_name(enum stamp_drop why)
 	return (unsigned int)why < STAMP_DROP_COUNT ? names[why] : "?";
 }
 
-uint16_t stamp_ee_make(bool synced, enum stamp_tsfmt fmt, int64_t err_ns)
-{
-	uint16_t ee = (uint16_t)((synced ? STAMP_EE_S : 0) | (fmt == STAMP_PTP ? STAMP_EE_Z : 0));
-	unsigned __int128 num = (unsigned __int128)(err_ns > 0 ? err_ns : 0) << 32;
-
-	if (err_ns < 0)
-		return ee | 63 << 8 | 255;
-	/* error = mult * 2^(scale - 32) s, so mult = err_ns * 2^32 / (1e9 * 2^scale) */
-	for (unsigned int scale = 0; scale < 64; scale++) {
-		unsigned __int128 den = (unsigned __int128)NS_PER_SEC << scale;
-		unsigned __int128 mult = (num + den - 1) / den;
-
-		if (mult <= 255)
-			return (uint16_t)(ee | scale << 8 | (mult ? (unsigned int)mult : 1));
-	}
-	return ee | 63 << 8 | 255;
-}
-
-int64_t stamp_ee_err_ns(uint16_t ee)
-{
-	unsigned int scale = ee >> 8 & 63, mult = ee & 255;
-	unsigned __int128 v;
-
-	if (!mult)
-		return -1;
-	v = (((unsigned __int128)mult * NS_PER_SEC << scale) + (ERA - 1)) >> 32;
-	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
-}
-
-uint16_t stamp_ee_clock(int state, int status, long maxerror_us, int64_t extra_ns,
-			enum stamp_tsfmt fmt)
-{
-	bool synced = state >= 0 && state != TIME_ERROR && !(status & STA_UNSYNC) &&
-		      maxerror_us >= 0 && extra_ns >= 0;
-	int64_t err;
-
-	if (!synced || __builtin_mul_overflow((int64_t)maxerror_us, NS_PER_US, &err) ||
-	    __builtin_add_overflow(err, extra_ns, &err))
-		return stamp_ee_make(false, fmt, -1);
-	return stamp_ee_make(true, fmt, err);
-}
-
-/* Whole seconds and the ns within, rounding down. */
-static void split_ns(int64_t ns, int64_t *sec, int64_t *frac)
-{
-	if (ns >= 0) {	/* unsigned: a multiply and a shift, no sign to mend */
-		*sec = (int64_t)((uint64_t)ns / NS_PER_SEC);
-		*frac = ns - *sec * NS_PER_SEC;
-		return;
-	}
-	*sec = ns / NS_PER_SEC;
-	*frac = ns % NS_PER_SEC;
-	if (*frac < 0) {
-		(*sec)--;
-		*frac += NS_PER_SEC;
-	}
-}
-
-uint64_t stamp_ts_encode(int64_t ns, enum stamp_tsfmt fmt)
-{
-	int64_t sec, frac;
-	uint64_t w;
-
-	if (ns == TS_NONE)
-		return 0;
-	split_ns(ns, &sec, &frac);
-	/* the NTP fraction rounded to nearest: frac * 2^32 / 10^9, which the
-	 * compiler turns into a multiply by the reciprocal (no division) */
-	if (fmt == STAMP_PTP)
-		w = (uint64_t)(uint32_t)sec << 32 | (uint64_t)frac;
-	else
-		w = (uint64_t)(uint32_t)(sec + NTP_UNIX_OFFSET) << 32 |
-		    (((uint64_t)frac << 32) + NS_PER_SEC / 2) / NS_PER_SEC;
-	/* 0 reads as "not reported": a real time that codes as 0 (an era's
-	 * first instant) moves by the least step instead */
-	return w ? w : 1;
-}
-
-/* A 32-bit count of seconds from epoch_sec (Unix time) placed in the era
- * whose window [ref_sec - 2^31, ref_sec + 2^31) holds it. */
-static int64_t unfold(uint32_t count, int64_t epoch_sec, int64_t ref_sec)
-{
-	int64_t sec = (int64_t)count + epoch_sec;
-	int64_t d = ref_sec - sec + ERA / 2;
-	int64_t k = d >= 0 ? d / ERA : -((-d + ERA - 1) / ERA);
-
-	return sec + k * ERA;
-}
-
-int64_t stamp_ts_decode(uint64_t wire, enum stamp_tsfmt fmt, int64_t ref_ns)
-{
-	uint32_t count = (uint32_t)(wire >> 32), f = (uint32_t)wire;
-	int64_t ref_sec = NTP_PIVOT_SEC, sec, frac, ns;
-
-	if (!wire)
-		return TS_NONE;
-	if (ref_ns != TS_NONE)
-		split_ns(ref_ns, &ref_sec, &frac);
-	if (fmt == STAMP_PTP) {
-		if (f >= NS_PER_SEC)
-			return TS_NONE;
-		frac = f;
-		sec = unfold(count, 0, ref_sec);
-	} else {
-		frac = (int64_t)(((uint64_t)f * NS_PER_SEC + (1ULL << 31)) >> 32);
-		sec = unfold(count, -NTP_UNIX_OFFSET, ref_sec);
-	}
-	if (__builtin_mul_overflow(sec, NS_PER_SEC, &ns) || __builtin_add_overflow(ns, frac, &ns))
-		return TS_NONE;
-	return ns;
-}
-
 void stamp_tlv_begin(struct stamp_tlv_iter *it, const void *pkt, size_t len, size_t base)
 {
 	it->pkt = pkt;
@@ -174,23 +59,27 @@ void stamp_tlv_begin(struct stamp_tlv_iter *it, const void *pkt, size_t len, siz
 	it->data_end = SIZE_MAX;	/* not looked for yet */
 }
 
+/* Where the data ends: after the last non-zero octet from off on (off
+ * when there is none). */
+static __attribute__((noinline)) size_t data_end_of(const uint8_t *pkt, size_t off, size_t len)
+{
+	while (len > off && !pkt[len - 1])
+		len--;
+	return len;
+}
+
 /*
  * Whether the octets from it->off on are all zero (padding). A header
  * with a non-zero octet says no at once; the end of the data is looked
  * for, backwards from the packet's end, only when a header of zeros
  * asks, and once a walk: a packet's TLVs cost no pass over its padding.
  */
-static bool tlv_at_padding(struct stamp_tlv_iter *it, const uint8_t *h)
+static inline bool tlv_at_padding(struct stamp_tlv_iter *it, const uint8_t *h)
 {
-	size_t end = it->len;
-
 	if (h[0] | h[1] | h[2] | h[3])
 		return false;
-	if (it->data_end == SIZE_MAX) {
-		while (end > it->off && !it->pkt[end - 1])
-			end--;
-		it->data_end = end;
-	}
+	if (it->data_end == SIZE_MAX)
+		it->data_end = data_end_of(it->pkt, it->off, it->len);
 	return it->off >= it->data_end;
 }
 
@@ -239,18 +128,6 @@ static bool tlv_known(uint8_t type)
 	       type == STAMP_TLV_FOLLOWUP || type == STAMP_TLV_HMAC;
 }
 
-int stamp_peek(const void *req, size_t len, bool auth, uint32_t *seq, uint16_t *ssid)
-{
-	const struct layout *l = auth ? &auth_layout : &open_layout;
-	const uint8_t *p = req;
-
-	if (len < (auth ? STAMP_AUTH_BASE_LEN : STAMP_TWAMP_MIN_LEN))
-		return -EBADMSG;
-	*seq = be_get32(p + l->seq);
-	*ssid = be_get16(p + l->ssid);
-	return 0;
-}
-
 /* The base packet's HMAC (RFC 8762 §4.4): over octets 0-95, in 96-111. */
 static void sign_base(const struct auth *key, uint8_t *pkt)
 {
@@ -284,10 +161,6 @@ static void sign_tlvs(const struct auth *key, uint8_t *pkt, size_t base, size_t 
 	memcpy(pkt + hmac + STAMP_TLV_HDR_LEN, mac, STAMP_HMAC_LEN);
 }
 
-/* TLVs a scan keeps, so that the reflector's answer and the sender's
- * reading do not walk them again (more are walked again past these). */
-#define SCAN_KEEP 8
-
 /* What a walk over a packet's TLVs found. */
 struct scan {
 	size_t bad;		/* the malformed TLV's offset; 0: none */
@@ -296,84 +169,106 @@ struct scan {
 	unsigned int npad;	/* of which Extra Padding */
 	bool misplaced;		/* a TLV other than Extra Padding after the HMAC TLV */
 	bool integrity;		/* the TLVs pass their HMAC (or need none) */
-	size_t after;		/* the offset after the kept TLVs */
-	struct stamp_tlv tlv[SCAN_KEEP];	/* the first n of them */
 };
 
-/* The TLVs of a scan once more, in order, from pkt (the scanned octets,
- * or a copy whose octets from s->after on are unchanged). */
+/*
+ * The n TLVs of a scan once more, in order, from the base's end of pkt
+ * (the scanned octets, or a copy whose headers differ at most in their
+ * flags): the scan found each header inside the packet, so this walk
+ * reads them with no bounds or padding to check and keeps nothing.
+ */
 struct rewalk {
-	const struct scan *s;
-	struct stamp_tlv_iter it;	/* past the kept ones */
-	unsigned int i;
+	const uint8_t *pkt;
+	size_t off;		/* the next header */
+	unsigned int left;	/* TLVs */
 };
 
-static void rewalk_begin(struct rewalk *w, const struct scan *s, const uint8_t *pkt,
-			 size_t len)
+static inline void rewalk_begin(struct rewalk *w, const struct scan *s, const uint8_t *pkt,
+				const struct layout *l)
 {
-	w->s = s;
-	w->i = 0;
-	stamp_tlv_begin(&w->it, pkt, len, s->after);
+	w->pkt = pkt;
+	w->off = l->base;
+	w->left = s->n;
 }
 
 /* The next TLV, false after the scan's last (the malformed one, if any). */
 static inline bool rewalk_next(struct rewalk *w, struct stamp_tlv *t)
 {
-	if (w->i >= w->s->n)
+	const uint8_t *h = w->pkt + w->off;
+
+	if (!w->left)
 		return false;
-	if (w->i < SCAN_KEEP)
-		*t = w->s->tlv[w->i];
-	else
-		(void)tlv_next(&w->it, t);
-	w->i++;
+	w->left--;
+	t->flags = h[0];
+	t->type = h[1];
+	t->len = be_get16(h + 2);
+	t->off = w->off;
+	w->off += STAMP_TLV_HDR_LEN + (size_t)t->len;
 	return true;
 }
 
-/* Whether the TLVs of a scan may be trusted (RFC 8972 §4.8). */
-static bool tlvs_intact(const uint8_t *pkt, const struct layout *l, const struct auth *key,
-			const struct scan *s)
+/* Whether the HMAC TLV at s->hmac verifies (RFC 8972 §4.8). */
+static __attribute__((noinline)) bool tlv_hmac_ok(const uint8_t *pkt, const struct layout *l,
+						  const struct auth *key, const struct scan *s)
 {
 	uint8_t mac[AUTH_FULL_LEN];
 
+	tlv_mac(key, pkt, l->base, s->hmac, mac);
+	return !CRYPTO_memcmp(mac, pkt + s->hmac + STAMP_TLV_HDR_LEN, STAMP_HMAC_LEN);
+}
+
+/* Whether the TLVs of a scan may be trusted (RFC 8972 §4.8). */
+static inline bool tlvs_intact(const uint8_t *pkt, const struct layout *l,
+			       const struct auth *key, const struct scan *s)
+{
 	if (s->misplaced)
 		return false;
 	if (!s->hmac)	/* none needed in open mode, nor for a lone Extra Padding */
 		return !key || !s->n || (s->n == 1 && s->npad == 1);
 	if (!key)	/* nothing to check it with */
 		return false;
-	tlv_mac(key, pkt, l->base, s->hmac, mac);
-	return !CRYPTO_memcmp(mac, pkt + s->hmac + STAMP_TLV_HDR_LEN, STAMP_HMAC_LEN);
+	return tlv_hmac_ok(pkt, l, key, s);
 }
 
-static void scan_tlvs(const uint8_t *pkt, size_t len, const struct layout *l,
-		      const struct auth *key, struct scan *s)
+/* The walk in locals (no iterator in memory), as stamp_tlv_next() walks. */
+static inline __attribute__((always_inline)) void
+scan_tlvs(const uint8_t *pkt, size_t len, const struct layout *l, const struct auth *key,
+	  struct scan *s)
 {
-	struct stamp_tlv_iter it;
-	struct stamp_tlv t;
-	int rc;
+	size_t off = l->base < len ? l->base : len, data_end = SIZE_MAX;
+	size_t bad = 0, hmac = 0;
+	unsigned int n = 0, npad = 0;
+	bool misplaced = false;
 
-	s->bad = s->hmac = 0;
-	s->n = s->npad = 0;
-	s->misplaced = false;
-	s->after = l->base;
-	stamp_tlv_begin(&it, pkt, len, l->base);
-	while ((rc = tlv_next(&it, &t))) {
-		if (s->n < SCAN_KEEP) {
-			s->tlv[s->n] = t;
-			s->after = it.off;
+	while (len - off >= STAMP_TLV_HDR_LEN) {
+		const uint8_t *h = pkt + off;
+		uint8_t type = h[1];
+		uint16_t vlen = be_get16(h + 2);
+
+		if (!(h[0] | type | vlen)) {	/* padding, if only zeros follow */
+			if (data_end == SIZE_MAX)
+				data_end = data_end_of(pkt, off, len);
+			if (off >= data_end)
+				break;
 		}
-		s->n++;
-		if (rc < 0 || !stamp_tlv_len_ok(t.type, t.len)) {
-			s->bad = t.off;
+		n++;
+		if (vlen > len - off - STAMP_TLV_HDR_LEN || !stamp_tlv_len_ok(type, vlen)) {
+			bad = off;
 			break;
 		}
-		if (t.type == STAMP_TLV_PADDING)
-			s->npad++;
-		else if (s->hmac)
-			s->misplaced = true;
-		else if (t.type == STAMP_TLV_HMAC)
-			s->hmac = t.off;
+		if (type == STAMP_TLV_PADDING)
+			npad++;
+		else if (hmac)
+			misplaced = true;
+		else if (type == STAMP_TLV_HMAC)
+			hmac = off;
+		off += STAMP_TLV_HDR_LEN + (size_t)vlen;
 	}
+	s->bad = bad;
+	s->hmac = hmac;
+	s->n = n;
+	s->npad = npad;
+	s->misplaced = misplaced;
 	s->integrity = tlvs_intact(pkt, l, key, s);
 }
 
@@ -386,8 +281,9 @@ static uint8_t sync_of(const struct stamp_reflector *r, enum stamp_method method
 }
 
 /* Fill the value of a TLV the reflector understood. */
-static void fill_tlv(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
-		     uint8_t *pkt, const struct stamp_tlv *t)
+static inline __attribute__((always_inline)) void
+fill_tlv(const struct stamp_reflector *r, const struct stamp_reflect_in *in, uint8_t *pkt,
+	 const struct stamp_tlv *t)
 {
 	uint8_t *v = pkt + t->off + STAMP_TLV_HDR_LEN;
 	const struct stamp_followup *fu = r->stateful ? in->fu : NULL;
@@ -413,11 +309,11 @@ static void fill_tlv(const struct stamp_reflector *r, const struct stamp_reflect
 
 /* Set the flags of the reply's TLVs and fill the understood ones; those
  * after a malformed one stay as they came (RFC 8972 §4). */
-static void answer_tlvs(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
-			uint8_t *pkt, size_t len, const struct scan *s,
-			struct stamp_reflect_out *out)
+static inline __attribute__((always_inline)) void
+answer_tlvs(const struct layout *l, const struct auth *key, const struct stamp_reflector *r,
+	    const struct stamp_reflect_in *in, uint8_t *pkt, const struct scan *s,
+	    struct stamp_reflect_out *out)
 {
-	const struct layout *l = layout_of(r->key);
 	/* in locals: every octet written to pkt may alias them */
 	const size_t bad = s->bad;
 	const uint8_t fail = s->integrity ? 0 : STAMP_TLV_I;
@@ -425,7 +321,7 @@ static void answer_tlvs(const struct stamp_reflector *r, const struct stamp_refl
 	struct stamp_tlv t;
 	struct rewalk w;
 
-	rewalk_begin(&w, s, pkt, len);
+	rewalk_begin(&w, s, pkt, l);
 	while (rewalk_next(&w, &t)) {
 		uint8_t flags = (tlv_known(t.type) ? 0 : STAMP_TLV_U) | fail;
 
@@ -443,8 +339,8 @@ static void answer_tlvs(const struct stamp_reflector *r, const struct stamp_refl
 	out->unknown = unknown;
 	out->malformed = bad != 0;
 	out->integrity = !s->integrity;
-	if (s->integrity && s->hmac)
-		sign_tlvs(r->key, pkt, l->base, s->hmac);
+	if (key && s->integrity && s->hmac)
+		sign_tlvs(key, pkt, l->base, s->hmac);
 }
 
 /* The request's fields the reply echoes. */
@@ -475,42 +371,110 @@ put_reflected(const struct layout *l, const struct stamp_reflector *r,
 	base[l->ttl] = in->ttl;
 }
 
-/* The reply's base: in place when the reply holds a whole one (the
- * request's fields are read by then), else through a copy cut to len. */
-static void put_base(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
-		     const struct sender_fields *sf, uint32_t seq, uint8_t *reply, size_t len)
+/* The reply's base when the reply is shorter than one (open mode, a
+ * TWAMP-Light request of 41-43 octets): through a copy cut to len. */
+static __attribute__((noinline)) void put_base_cut(const struct stamp_reflector *r,
+						   const struct stamp_reflect_in *in,
+						   const struct sender_fields *sf, uint32_t seq,
+						   uint8_t *reply, size_t len)
 {
-	uint8_t base[STAMP_AUTH_BASE_LEN];
+	uint8_t base[STAMP_BASE_LEN];
 
-	if (r->key)
-		put_reflected(&auth_layout, r, in, sf, seq, reply);
-	else if (len >= STAMP_BASE_LEN)
-		put_reflected(&open_layout, r, in, sf, seq, reply);
-	else {
-		put_reflected(&open_layout, r, in, sf, seq, base);
-		memcpy(reply, base, len);
-	}
+	put_reflected(&open_layout, r, in, sf, seq, base);
+	memcpy(reply, base, len);
 }
 
-enum stamp_drop stamp_reflect(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
-			      const void *req_buf, size_t len, void *reply_buf, size_t cap,
-			      struct stamp_reflect_out *out)
+/*
+ * Open mode, a request with the whole base (every STAMP sender's), a
+ * reflector that answers malformed TLVs (not strict, which goes the
+ * general way: tests/unit/test_stampref.c compares the two): what
+ * reflect_as() does, over locals, for TLVs without an HMAC TLV. Open
+ * mode has no key to check one with, so its TLVs fail their integrity
+ * (I) exactly when an HMAC TLV comes before the malformed one, if any;
+ * without one the walk that finds the malformed TLV is all the scan the
+ * answer needs. -1 (nothing written) at an HMAC TLV: reflect_as()
+ * answers it.
+ */
+static int reflect_open(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
+			const uint8_t *req, size_t len, uint8_t *reply,
+			struct stamp_reflect_out *out)
 {
-	const struct layout *l = layout_of(r->key);
-	const uint8_t *req = req_buf;
-	uint8_t *reply = reply_buf;
+	size_t off = STAMP_BASE_LEN, data_end = SIZE_MAX, bad = 0;
+	unsigned int n = 0, unknown = 0;
+	struct sender_fields sf;
+	struct stamp_tlv t;
+
+	while (len - off >= STAMP_TLV_HDR_LEN) {
+		const uint8_t *h = req + off;
+		uint8_t type = h[1];
+		uint16_t vlen = be_get16(h + 2);
+
+		if (!(h[0] | type | vlen)) {	/* padding, if only zeros follow */
+			if (data_end == SIZE_MAX)
+				data_end = data_end_of(req, off, len);
+			if (off >= data_end)
+				break;
+		}
+		if (type == STAMP_TLV_HMAC)
+			return -1;
+		n++;
+		if (vlen > len - off - STAMP_TLV_HDR_LEN || !stamp_tlv_len_ok(type, vlen)) {
+			bad = off;
+			break;
+		}
+		off += STAMP_TLV_HDR_LEN + (size_t)vlen;
+	}
+	sf.seq = be_get32(req + open_layout.seq);
+	sf.ts = be_get64(req + open_layout.ts);
+	sf.ee = be_get16(req + open_layout.ee);
+	sf.ssid = be_get16(req + open_layout.ssid);
+	memset(out, 0, sizeof(*out));
+	out->seq = r->stateful ? in->seq : sf.seq;
+	out->sender_seq = sf.seq;
+	out->ssid = sf.ssid;
+	if (reply != req && len > STAMP_BASE_LEN)
+		memcpy(reply + STAMP_BASE_LEN, req + STAMP_BASE_LEN, len - STAMP_BASE_LEN);
+	put_reflected(&open_layout, r, in, &sf, out->seq, reply);
+	/* the answer: the same n headers again, in the reply */
+	for (off = STAMP_BASE_LEN; n; n--) {
+		uint8_t *h = reply + off;
+		uint8_t flags = tlv_known(h[1]) ? 0 : STAMP_TLV_U;
+
+		t.type = h[1];
+		t.off = off;
+		off += STAMP_TLV_HDR_LEN + (size_t)be_get16(h + 2);
+		unknown += flags != 0;
+		if (t.off == bad)
+			flags |= STAMP_TLV_M;
+		h[0] = flags;
+		if (!flags)
+			fill_tlv(r, in, reply, &t);
+		out->tlvs++;
+	}
+	out->unknown = unknown;
+	out->malformed = bad != 0;
+	return STAMP_PASS;
+}
+
+/* stamp_reflect() in one mode: l and key (r->key) constants where it is
+ * inlined, so that open mode's reply has fixed offsets and no HMAC steps. */
+static inline __attribute__((always_inline)) enum stamp_drop
+reflect_as(const struct layout *l, const struct auth *key, const struct stamp_reflector *r,
+	   const struct stamp_reflect_in *in, const uint8_t *req, size_t len, uint8_t *reply,
+	   size_t cap, struct stamp_reflect_out *out)
+{
 	struct sender_fields sf;
 	struct scan s;
 
-	if (len < min_len(r->key))
+	if (len < min_len(key))
 		return STAMP_DROP_SHORT;
 	if (len > cap)
 		return STAMP_DROP_LONG;
 	/* everything is read and checked before the reply is written: it
 	 * may be the request's own buffer */
-	if (r->key && !base_signed(r->key, req))
+	if (key && !base_signed(key, req))
 		return STAMP_DROP_HMAC;
-	scan_tlvs(req, len, l, r->key, &s);
+	scan_tlvs(req, len, l, key, &s);
 	if (r->strict && (s.bad || !s.integrity))
 		return STAMP_DROP_TLV;
 	sf.seq = be_get32(req + l->seq);
@@ -524,12 +488,41 @@ enum stamp_drop stamp_reflect(const struct stamp_reflector *r, const struct stam
 	out->twamp = len < l->base;
 	if (reply != req && len > l->base)
 		memcpy(reply + l->base, req + l->base, len - l->base);
-	put_base(r, in, &sf, out->seq, reply, len);
+	/* the reply's base: in place when the reply holds a whole one (the
+	 * request's fields are read by then) */
+	if (len >= l->base)
+		put_reflected(l, r, in, &sf, out->seq, reply);
+	else
+		put_base_cut(r, in, &sf, out->seq, reply, len);
 	if (len > l->base)
-		answer_tlvs(r, in, reply, len, &s, out);
-	if (r->key)
-		sign_base(r->key, reply);
+		answer_tlvs(l, key, r, in, reply, &s, out);
+	if (key)
+		sign_base(key, reply);
 	return STAMP_PASS;
+}
+
+/* reflect_as() for either mode, out of stamp_reflect()'s line: its
+ * frame (HMACs, a base cut short) is not set up for reflect_open()'s. */
+static __attribute__((noinline)) enum stamp_drop
+reflect_any(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
+	    const uint8_t *req, size_t len, uint8_t *reply, size_t cap,
+	    struct stamp_reflect_out *out)
+{
+	if (r->key)
+		return reflect_as(&auth_layout, r->key, r, in, req, len, reply, cap, out);
+	return reflect_as(&open_layout, NULL, r, in, req, len, reply, cap, out);
+}
+
+enum stamp_drop stamp_reflect(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
+			      const void *req, size_t len, void *reply, size_t cap,
+			      struct stamp_reflect_out *out)
+{
+	int rc;
+
+	if (!r->key && !r->strict && len >= STAMP_BASE_LEN && len <= cap &&
+	    (rc = reflect_open(r, in, req, len, reply, out)) >= 0)
+		return rc;
+	return reflect_any(r, in, req, len, reply, cap, out);
 }
 
 /* The header of a TLV as a sender writes it (U set, RFC 8972 §4); the
@@ -604,7 +597,7 @@ static void read_reply_tlvs(const uint8_t *p, size_t len, const struct auth *key
 
 	scan_tlvs(p, len, l, key, &s);
 	rep->tlv_integrity = !s.integrity;
-	rewalk_begin(&w, &s, p, len);
+	rewalk_begin(&w, &s, p, l);
 	while (rewalk_next(&w, &t)) {
 		uint32_t bit = STAMP_TLV_BIT(t.type);
 

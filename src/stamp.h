@@ -111,10 +111,14 @@
 #ifndef RANT_STAMP_H
 #define RANT_STAMP_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "be.h"
+#include "timeutil.h"
 
 struct auth;
 
@@ -224,20 +228,86 @@ static inline enum stamp_tsfmt stamp_ee_fmt(uint16_t ee)
 	return ee & STAMP_EE_Z ? STAMP_PTP : STAMP_NTP;
 }
 
+#define STAMP_NTP_UNIX_OFFSET 2208988800LL	/* seconds from 1900 to 1970 */
+
+/* ns as whole seconds and the ns within, rounding down. */
+static inline void stamp_split_ns(int64_t ns, int64_t *sec, int64_t *frac)
+{
+	if (ns >= 0) {	/* unsigned: a multiply and a shift, no sign to mend */
+		*sec = (int64_t)((uint64_t)ns / NS_PER_SEC);
+		*frac = ns - *sec * NS_PER_SEC;
+		return;
+	}
+	*sec = ns / NS_PER_SEC;
+	*frac = ns % NS_PER_SEC;
+	if (*frac < 0) {
+		(*sec)--;
+		*frac += NS_PER_SEC;
+	}
+}
+
 /*
  * ns since the Unix epoch as a 64-bit STAMP timestamp in fmt: NTP rounds
  * to the nearest 2^-32 s (so decoding gives back the same ns), PTP keeps
  * whole ns. TS_NONE (no stamp) gives 0, which every decoder reads back as
- * TS_NONE.
+ * TS_NONE. Inline: the reflector's reply and the sender's T1 take it per
+ * packet.
  */
-uint64_t stamp_ts_encode(int64_t ns, enum stamp_tsfmt fmt);
+static inline uint64_t stamp_ts_encode(int64_t ns, enum stamp_tsfmt fmt)
+{
+	int64_t sec, frac;
+	uint64_t w;
+
+	if (ns == TS_NONE)
+		return 0;
+	stamp_split_ns(ns, &sec, &frac);
+	/* the NTP fraction rounded to nearest: frac * 2^32 / 10^9, which the
+	 * compiler turns into a multiply by the reciprocal (no division) */
+	if (fmt == STAMP_PTP)
+		w = (uint64_t)(uint32_t)sec << 32 | (uint64_t)frac;
+	else
+		w = (uint64_t)(uint32_t)(sec + STAMP_NTP_UNIX_OFFSET) << 32 |
+		    (((uint64_t)frac << 32) + NS_PER_SEC / 2) / NS_PER_SEC;
+	/* 0 reads as "not reported": a real time that codes as 0 (an era's
+	 * first instant) moves by the least step instead */
+	return w ? w : 1;
+}
+#define STAMP_ERA (1LL << 32)		/* seconds a 32-bit count spans */
+#define STAMP_NTP_PIVOT_SEC (STAMP_ERA - STAMP_NTP_UNIX_OFFSET)	/* 2036-02-07: NTP era 1 */
+
+/* stamp_ts_decode() with a reference (stampts.c). */
+int64_t stamp_ts_decode_near(uint64_t wire, enum stamp_tsfmt fmt, int64_t ref_ns);
+
 /*
  * A 64-bit timestamp in fmt as ns since the Unix epoch, in the 136 years
  * centred on ref_ns (a local stamp of the same exchange; TS_NONE uses the
  * NTP pivot of RFC 4330, so 1968-2104). TS_NONE for 0 (not reported), a
  * PTP nanoseconds field of 10^9 or more, and a time outside int64 ns.
+ * Without a reference (every packet a loop reads), the window around the
+ * pivot comes down to one test of the count in each format, and its ns
+ * fit in int64 (no overflow to check): inline.
  */
-int64_t stamp_ts_decode(uint64_t wire, enum stamp_tsfmt fmt, int64_t ref_ns);
+static inline int64_t stamp_ts_decode(uint64_t wire, enum stamp_tsfmt fmt, int64_t ref_ns)
+{
+	uint32_t count = (uint32_t)(wire >> 32), f = (uint32_t)wire;
+	int64_t sec = count;
+
+	if (ref_ns != TS_NONE)
+		return stamp_ts_decode_near(wire, fmt, ref_ns);
+	if (!wire)
+		return TS_NONE;
+	if (fmt == STAMP_PTP) {
+		if (f >= NS_PER_SEC)
+			return TS_NONE;
+		if (sec > STAMP_NTP_PIVOT_SEC + STAMP_ERA / 2)
+			sec -= STAMP_ERA;
+		return sec * NS_PER_SEC + f;
+	}
+	sec -= STAMP_NTP_UNIX_OFFSET;
+	if (count <= STAMP_ERA / 2)
+		sec += STAMP_ERA;
+	return sec * NS_PER_SEC + (int64_t)(((uint64_t)f * NS_PER_SEC + (1ULL << 31)) >> 32);
+}
 
 /* One TLV as it stands in a packet. */
 struct stamp_tlv {
@@ -269,9 +339,26 @@ int stamp_tlv_next(struct stamp_tlv_iter *it, struct stamp_tlv *t);
  * this module does not know). */
 bool stamp_tlv_len_ok(uint8_t type, uint16_t len);
 
-/* The sequence number and SSID of a request (to find its session before
- * reflecting it): 0, or -EBADMSG when it is too short to be answered. */
-int stamp_peek(const void *req, size_t len, bool auth, uint32_t *seq, uint16_t *ssid);
+/* The sequence number, SSID and T1 (the sender's Timestamp, by its own
+ * Error Estimate's Z bit, in the NTP pivot's window: stamp_ts_decode()
+ * without a reference) of a request, to find its session before
+ * reflecting it: 0, or -EBADMSG when it is too short to be answered.
+ * Inline: every request's. */
+static inline int stamp_peek(const void *req, size_t len, bool auth, uint32_t *seq,
+			     uint16_t *ssid, int64_t *t1_ns)
+{
+	const uint8_t *p = req;
+	/* the Timestamp (4 open, 16 authenticated); the Error Estimate
+	 * and the SSID follow it in both layouts */
+	size_t ts = auth ? 16 : 4;
+
+	if (len < (auth ? STAMP_AUTH_BASE_LEN : STAMP_TWAMP_MIN_LEN))
+		return -EBADMSG;
+	*seq = be_get32(p);
+	*ssid = be_get16(p + ts + 10);
+	*t1_ns = stamp_ts_decode(be_get64(p + ts), stamp_ee_fmt(be_get16(p + ts + 8)), TS_NONE);
+	return 0;
+}
 
 /* The previous reply of a session, for the Follow-Up Telemetry TLV. */
 struct stamp_followup {

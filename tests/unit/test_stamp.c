@@ -671,12 +671,16 @@ static void test_peek_and_iter(void)
 	uint8_t q[BIG];
 	uint32_t seq;
 	uint16_t ssid;
+	int64_t t1;
 	size_t n;
 
 	build(q, key, 0, 112);
-	ok(!stamp_peek(q, 112, true, &seq, &ssid) && seq == 0x01020304 && ssid == 0xbeef,
-	   "peek: sequence and SSID (auth)");
-	is_int(stamp_peek(q, 40, false, &seq, &ssid), -EBADMSG, "peek: too short");
+	ok(!stamp_peek(q, 112, true, &seq, &ssid, &t1) && seq == 0x01020304 && ssid == 0xbeef &&
+	   t1 == T1, "peek: sequence, SSID and T1 (auth)");
+	build(q, NULL, 0, 44);
+	ok(!stamp_peek(q, 44, false, &seq, &ssid, &t1) && seq == 0x01020304 && ssid == 0xbeef &&
+	   t1 == T1, "peek: sequence, SSID and T1 (open)");
+	is_int(stamp_peek(q, 40, false, &seq, &ssid, &t1), -EBADMSG, "peek: too short");
 	n = tlv_request(q, tlvs, sizeof(tlvs));
 	stamp_tlv_begin(&it, q, n, 44);
 	ok(stamp_tlv_next(&it, &t) == 1 && t.type == 1 && t.len == 0 && t.off == 44,

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * src/stamp.c's two ways of answering an open request agree: the one-walk
+ * answer every open reflector takes (reflect_open) and the general one
+ * (reflect_as), which a strict reflector takes. On random requests whose
+ * TLVs are well formed and carry no HMAC TLV (the strict reflector answers
+ * those as any other), the two replies and what they report must be the
+ * same to the octet; and the answer in place (the loops') must be the
+ * answer into another buffer. The requests: every length from the base to
+ * 300 octets, TLVs of the types the module knows and of types it does not,
+ * values of every length their type allows, zero headers followed by data
+ * or by zeros only, stateless and stateful, with and without a follow-up
+ * and T2.
+ */
+#include <string.h>
+
+#include "stamp.h"
+#include "tap.h"
+#include "timeutil.h"
+
+#define BIG 2048
+#define CASES 20000
+
+static uint64_t x = 88172645463325252ULL;
+
+static uint64_t rnd(void)
+{
+	x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+	return x;
+}
+
+static unsigned int rn(unsigned int n)
+{
+	return (unsigned int)(rnd() % n);
+}
+
+/* One TLV at q + off, at most room octets: its length, 0 when none fits. */
+static size_t put_tlv(uint8_t *q, size_t off, size_t room)
+{
+	static const uint8_t types[] = { 1, 3, 7, 0, 2, 9, 200, 31, 32 };
+	uint8_t type = types[rn(sizeof(types))];
+	size_t vlen;
+
+	if (room < 4)
+		return 0;
+	switch (type) {
+	case 3:
+		vlen = 4 + (rn(4) ? 0 : rn(12));	/* sub-TLVs may follow */
+		break;
+	case 7:
+		vlen = 16;
+		break;
+	case 1:
+		vlen = rn(2) ? room - 4 : rn(30);
+		break;
+	default:
+		vlen = rn(20);
+		break;
+	}
+	if (vlen > room - 4)
+		return 0;
+	q[off] = rn(3) ? 0x80 : (uint8_t)rnd();	/* the sender's U, or anything */
+	q[off + 1] = type;
+	q[off + 2] = (uint8_t)(vlen >> 8);
+	q[off + 3] = (uint8_t)vlen;
+	for (size_t i = 0; i < vlen; i++)
+		q[off + 4 + i] = rn(3) ? (uint8_t)rnd() : 0;
+	return 4 + vlen;
+}
+
+/* A random open request of len octets. */
+static void request(uint8_t *q, size_t len)
+{
+	size_t off = STAMP_BASE_LEN, n;
+
+	for (size_t i = 0; i < len; i++)
+		q[i] = (uint8_t)rnd();
+	q[12] &= (uint8_t)~0x40;	/* NTP */
+	while (off < len && rn(6)) {
+		n = put_tlv(q, off, len - off);
+		if (!n)
+			break;
+		off += n;
+	}
+	if (off < len && rn(2))
+		memset(q + off, 0, len - off);	/* padding of zeros */
+	else if (off + 4 <= len && rn(4) == 0)
+		memset(q + off, 0, 4);	/* a header of zeros, then data */
+}
+
+int main(void)
+{
+	static uint8_t q[BIG], a[BIG], b[BIG], c[BIG];
+	unsigned int compared = 0, differ = 0, out_differ = 0, moved = 0, with_tlvs = 0;
+
+	for (int i = 0; i < CASES; i++) {
+		size_t len = STAMP_BASE_LEN + rn(300 - STAMP_BASE_LEN + 1);
+		struct stamp_followup fu = { .seq = (uint32_t)rnd(),
+					     .t3_ns = 1700000000000000000LL + (int64_t)rn(1000000),
+					     .method = STAMP_METHOD_SW };
+		struct stamp_reflect_in in = {
+			.t2_ns = rn(5) ? 1700000000000000000LL + (int64_t)rn(1000000) : TS_NONE,
+			.t3_ns = 1700000000001000000LL, .t2_method = rn(3), .t3_method = rn(3),
+			.ttl = (uint8_t)rnd(), .seq = (uint32_t)rnd(), .fu = rn(2) ? &fu : NULL,
+		};
+		struct stamp_reflector r = { .ee = 0x0587, .stateful = rn(2),
+					     .sync_hw = STAMP_SYNC_PTP, .sync_sw = STAMP_SYNC_NTP };
+		struct stamp_reflector strict = r;
+		struct stamp_reflect_out oa, ob, oc;
+
+		strict.strict = true;
+		request(q, len);
+		memcpy(b, q, len);
+		if (stamp_reflect(&strict, &in, b, len, b, BIG, &ob) != STAMP_PASS)
+			continue;	/* malformed: the strict reflector drops it */
+		memcpy(a, q, len);
+		memset(c, 0x5a, sizeof(c));
+		compared++;
+		with_tlvs += ob.tlvs > 0;
+		if (stamp_reflect(&r, &in, a, len, a, BIG, &oa) != STAMP_PASS ||
+		    memcmp(a, b, len)) {
+			differ++;
+			continue;
+		}
+		out_differ += oa.seq != ob.seq || oa.sender_seq != ob.sender_seq ||
+			      oa.ssid != ob.ssid || oa.twamp != ob.twamp || oa.tlvs != ob.tlvs ||
+			      oa.unknown != ob.unknown || oa.malformed != ob.malformed ||
+			      oa.integrity != ob.integrity;
+		moved += stamp_reflect(&r, &in, q, len, c, BIG, &oc) != STAMP_PASS ||
+			 memcmp(c, a, len) || c[len] != 0x5a;
+	}
+	ok(compared > CASES / 2 && with_tlvs > CASES / 4,
+	   "%u random open requests compared (%u with TLVs)", compared, with_tlvs);
+	is_int(differ, 0, "the one-walk answer is the general answer, octet for octet");
+	is_int(out_differ, 0, "  and reports the same (sequence numbers, SSID, TLV counts, flags)");
+	is_int(moved, 0, "the answer into another buffer is the answer in place, and no longer");
+	return done_testing();
+}
