@@ -81,6 +81,9 @@ rant: build/rant.o build/librant.a
 tests/unit/%.t: tests/unit/%.c tests/unit/tap.h tests/unit/simexec.h build/librant.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Itests/unit -o $@ $< build/librant.a $(LIBS)
 
+# floor -R's copy of the wire format, checked against src/wire.c
+tests/unit/test_floorwire.t: bench/floorwire.h
+
 tests/unit/stamp_vectors: tests/unit/stamp_vectors.c build/librant.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< build/librant.a $(LIBS)
 
