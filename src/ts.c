@@ -127,6 +127,21 @@ void ts_parse_rxmsg(const struct msghdr *msg, struct ts_rx *out)
 
 	out->ts_ret = out->drops_ret = out->ttl_ret = RX_OPEN;
 	out->ts.kn_ns = out->ts.hw_ns = TS_NONE;
+	/* Most datagrams (on the reflector, between its receive and its
+	 * send): a stamp and nothing else, no drop count (the kernel gives
+	 * one only when nonzero), no TTL. Read without the walk, with the
+	 * walk's results. */
+	if (!(msg->msg_flags & MSG_CTRUNC) && msg->msg_control &&
+	    msg->msg_controllen == CMSG_SPACE(sizeof(struct scm_timestamping))) {
+		memcpy(&c, msg->msg_control, sizeof(c));
+		if (c.cmsg_len == CMSG_LEN(sizeof(struct scm_timestamping)) &&
+		    cmsg_is_tstamp(&c)) {
+			out->ts_ret = read_tstamp(&c, (const unsigned char *)msg->msg_control +
+						  CMSG_LEN(0), &out->ts);
+			out->drops_ret = out->ttl_ret = -ENOENT;
+			return;
+		}
+	}
 	if (msg->msg_flags & MSG_CTRUNC) {
 		out->ts_ret = out->drops_ret = -EINVAL;
 		open = 1;
