@@ -403,9 +403,12 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 {
 	char control[SK_CMSG_BUF];
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	/* A connected socket (the emitter's: s->peer) hears only its peer:
+	 * the kernel is not asked to copy the sender out, as the floor's
+	 * client does not, inside the round trip. */
 	struct msghdr msg = {
-		.msg_name = &m->src,
-		.msg_namelen = sizeof(m->src),
+		.msg_name = s->peer_len ? NULL : &m->src,
+		.msg_namelen = s->peer_len ? 0 : sizeof(m->src),
 		.msg_iov = &iov,
 		.msg_iovlen = 1,
 		.msg_control = control,

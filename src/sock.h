@@ -56,7 +56,8 @@ struct sk_msg {
 	ssize_t len;
 	int64_t sw_ns;			/* CLOCK_REALTIME right after recvmsg(), if asked */
 	struct ts_stamps rx;		/* TS_NONE where absent */
-	struct sockaddr_storage src;
+	struct sockaddr_storage src;	/* the sender; not read (src_len 0) on
+					 * a connected socket: the emitter's */
 	socklen_t src_len;
 	/* The socket it came on, where its reply goes and that reply's TX
 	 * stamps are read: a TCP reflector's connection; NULL: the one
