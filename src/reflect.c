@@ -37,6 +37,11 @@
 
 static uint8_t rx_buf[RX_BUF_LEN];
 
+/* The steps between a ping's receive and its pong's send, inlined into
+ * both loops (reflect_one, reflect_batch): no calls' cost on the round
+ * trip's path. */
+#define RX_TX_STEP static inline __attribute__((always_inline))
+
 /* State across sessions; each session's own is in struct session. */
 struct reflector {
 	struct run *r;
@@ -74,7 +79,7 @@ static int reflect_idle(struct reflector *f, bool blocked, int64_t end, unsigned
  * CAME_REFRESH pings, so a step mistimes CAME_REFRESH pings at most. Without either stamp, the
  * clock is read.
  */
-static int64_t reflect_came(struct reflector *f, const struct sk_msg *m)
+RX_TX_STEP int64_t reflect_came(struct reflector *f, const struct sk_msg *m)
 {
 	int64_t real = m->rx.kn_ns != TS_NONE ? m->rx.kn_ns : m->sw_ns;
 	int64_t mono;
@@ -120,8 +125,8 @@ static void reflect_fu_put(struct session *s, uint64_t seq, int64_t t3)
 }
 
 /* The pong of one ping, composed in place in buf (the ping's bytes). */
-static void reflect_answer(struct run *r, struct session *f, const struct sk_msg *m,
-			   uint8_t *buf, const struct msg_hdr *h, struct txrec *rec)
+RX_TX_STEP void reflect_answer(struct run *r, struct session *f, const struct sk_msg *m,
+			       uint8_t *buf, const struct msg_hdr *h, struct txrec *rec)
 {
 	struct msg_body b = { 0 };
 	uint16_t flags = 0;	/* which fields of the body hold data */
@@ -233,8 +238,8 @@ static void reflect_refuse(struct run *r, struct sk_msg *m, uint8_t *buf,
 
 /* The sender's session, started when new; NULL (counted) when refused
  * (answered with a refusal) or, under --key, replayed (unanswered). */
-static struct session *reflect_session(struct run *r, struct sk_msg *m, uint8_t *buf,
-				       const struct msg_hdr *h, int64_t now)
+RX_TX_STEP struct session *reflect_session(struct run *r, struct sk_msg *m, uint8_t *buf,
+					   const struct msg_hdr *h, int64_t now)
 {
 	struct session_ping p = { (const struct sockaddr *)&m->src, m->src_len, h->session,
 				  h->seq, h->t1_sw };
@@ -385,8 +390,8 @@ struct answer {
 
 /* One received datagram (its bytes in buf, read at now): its session
  * (h decoded), or NULL when it gets no answer (counted). */
-static struct session *reflect_admit(struct run *r, struct sk_msg *m, uint8_t *buf,
-				     int64_t now, struct msg_hdr *h)
+RX_TX_STEP struct session *reflect_admit(struct run *r, struct sk_msg *m, uint8_t *buf,
+					 int64_t now, struct msg_hdr *h)
 {
 	/* Before any parsing: a sender outside --allow reaches nothing. */
 	if (!allow_match(&r->cfg->allow, (const struct sockaddr *)&m->src)) {
@@ -406,9 +411,9 @@ static struct session *reflect_admit(struct run *r, struct sk_msg *m, uint8_t *b
 }
 
 /* The ping h of session s: checked, and its pong composed in buf (a). */
-static void reflect_compose(struct run *r, struct reflector *f, struct sk_msg *m,
-			    uint8_t *buf, int64_t now, struct session *s, struct msg_hdr *h,
-			    struct answer *a)
+RX_TX_STEP void reflect_compose(struct run *r, struct reflector *f, struct sk_msg *m,
+				uint8_t *buf, int64_t now, struct session *s, struct msg_hdr *h,
+				struct answer *a)
 {
 	h->seq = msgfmt_seq_near(&r->fmt, s->last_seq, h->seq);
 	s->want_sw = h->flags & MSG_F_WANT_SW;

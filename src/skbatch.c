@@ -135,7 +135,7 @@ int skbatch_recv(struct sk *s, struct skbatch *b, bool sw, bool block)
 		m->via = NULL;
 		if (h->msg_flags & MSG_TRUNC)
 			m->len = -1;	/* larger than any valid datagram */
-		sk_rx_cmsg(s, h, m);
+		sk_rx_msg(s, h, m);
 	}
 	b->out_n = 0;
 	return n;

@@ -127,6 +127,16 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
  */
 void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m);
 
+/* The same, the common datagram (stamps alone: ts_parse_rx_only) read
+ * inline, without the walk: a receive's fast path (sk_recv, skbatch). */
+static inline void sk_rx_msg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
+{
+	if (ts_parse_rx_only(msg, &m->rx))
+		m->ttl = 0;	/* no TTL came */
+	else
+		sk_rx_cmsg(s, msg, m);
+}
+
 /*
  * The kernel's SO_RXQ_OVFL count as seen now (a u32 that wraps): adds the
  * drops since the last one seen to s->drops.

@@ -115,6 +115,19 @@ static bool cmsg_is_ttl(const struct cmsghdr *c)
 	       (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_HOPLIMIT);
 }
 
+bool ts_parse_rx_only(const struct msghdr *msg, struct ts_stamps *out)
+{
+	struct cmsghdr c;
+
+	if ((msg->msg_flags & MSG_CTRUNC) || !msg->msg_control ||
+	    msg->msg_controllen != CMSG_SPACE(sizeof(struct scm_timestamping)))
+		return false;
+	memcpy(&c, msg->msg_control, sizeof(c));
+	if (c.cmsg_len != CMSG_LEN(sizeof(struct scm_timestamping)) || !cmsg_is_tstamp(&c))
+		return false;
+	return read_tstamp(&c, (const unsigned char *)msg->msg_control + CMSG_LEN(0), out) == 0;
+}
+
 /* Each item from the first cmsg of its kind; the walk stops once all
  * three are known. MSG_CTRUNC spoils the stamps and the drop count, not
  * the TTL (the kernel writes the TTL first). */
@@ -125,23 +138,13 @@ void ts_parse_rxmsg(const struct msghdr *msg, struct ts_rx *out)
 	struct cmsghdr c;
 	int ret = 0, open = 3;
 
+	if (ts_parse_rx_only(msg, &out->ts)) {
+		out->ts_ret = 0;
+		out->drops_ret = out->ttl_ret = -ENOENT;
+		return;
+	}
 	out->ts_ret = out->drops_ret = out->ttl_ret = RX_OPEN;
 	out->ts.kn_ns = out->ts.hw_ns = TS_NONE;
-	/* Most datagrams (on the reflector, between its receive and its
-	 * send): a stamp and nothing else, no drop count (the kernel gives
-	 * one only when nonzero), no TTL. Read without the walk, with the
-	 * walk's results. */
-	if (!(msg->msg_flags & MSG_CTRUNC) && msg->msg_control &&
-	    msg->msg_controllen == CMSG_SPACE(sizeof(struct scm_timestamping))) {
-		memcpy(&c, msg->msg_control, sizeof(c));
-		if (c.cmsg_len == CMSG_LEN(sizeof(struct scm_timestamping)) &&
-		    cmsg_is_tstamp(&c)) {
-			out->ts_ret = read_tstamp(&c, (const unsigned char *)msg->msg_control +
-						  CMSG_LEN(0), &out->ts);
-			out->drops_ret = out->ttl_ret = -ENOENT;
-			return;
-		}
-	}
 	if (msg->msg_flags & MSG_CTRUNC) {
 		out->ts_ret = out->drops_ret = -EINVAL;
 		open = 1;
