@@ -99,6 +99,9 @@ build-asan/librant.a: $(ASAN_OBJS)
 tests/unit/%.asan.t: tests/unit/%.c tests/unit/tap.h tests/unit/simexec.h build-asan/librant.a
 	$(CC) $(ASAN_CFLAGS) $(BASE_CFLAGS) $(ALL_LDFLAGS) -Itests/unit -o $@ $< build-asan/librant.a $(LIBS)
 
+# floor -R's copy of the wire format, checked against src/wire.c
+tests/unit/test_floorwire.t tests/unit/test_floorwire.asan.t: bench/floorwire.h
+
 tests/unit/stamp_vectors: tests/unit/stamp_vectors.c build/librant.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< build/librant.a $(LIBS)
 
