@@ -22,8 +22,9 @@ NL_CFLAGS := $(shell pkg-config --cflags libnl-route-3.0 2>/dev/null || echo -I/
 NL_LIBS := $(shell pkg-config --libs libnl-route-3.0 2>/dev/null || echo -lnl-route-3 -lnl-3)
 PCAP_LIBS := $(shell pkg-config --libs libpcap 2>/dev/null || echo -lpcap)
 
-ALL_CFLAGS := $(CFLAGS) $(WARN) $(HARDEN) -D_GNU_SOURCE -std=gnu11 -pthread \
+BASE_CFLAGS := $(WARN) $(HARDEN) -D_GNU_SOURCE -std=gnu11 -pthread \
 	-DRANT_VERSION='"$(VERSION)"' $(NL_CFLAGS) -Isrc
+ALL_CFLAGS := $(CFLAGS) $(BASE_CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS) -pie -Wl,-z,relro,-z,now
 MHD_LIBS := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 LIBS := $(NL_LIBS) $(PCAP_LIBS) $(MHD_LIBS) -lcrypto -lm -pthread
@@ -32,6 +33,12 @@ SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=build/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:.c=.t)
+# The unit tests again under AddressSanitizer and UBSan, from objects of
+# their own (build-asan/), beside the plain ones: NAME.asan.t next to
+# NAME.t (a test finds ../sim/libsimnic.so from its own directory).
+ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+ASAN_OBJS := $(SRCS:src/%.c=build-asan/%.o)
+ASAN_BINS := $(UNIT_SRCS:.c=.asan.t)
 # The simulated PHC NIC (tests/sim/README.md): an LD_PRELOAD library and
 # its self-test program. Built without the sanitizers: it is preloaded
 # into sanitized and plain programs alike.
@@ -60,7 +67,8 @@ DEB_PKGS += libssl-dev
 # a real Prometheus and node_exporter, and parse it with prometheus_client.
 DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-prometheus-client
 
-.PHONY: all deps stamp-suite check test unit net sim plot-test lint asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet install clean
+.PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
+	lint lint-sh lint-c lint-misc asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet install clean
 
 all: rant
 
@@ -80,6 +88,19 @@ rant: build/rant.o build/librant.a
 
 tests/unit/%.t: tests/unit/%.c tests/unit/tap.h tests/unit/simexec.h build/librant.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Itests/unit -o $@ $< build/librant.a $(LIBS)
+
+build-asan/%.o: src/%.c $(wildcard src/*.h) Makefile
+	@mkdir -p build-asan
+	$(CC) $(ASAN_CFLAGS) $(BASE_CFLAGS) -c -o $@ $<
+
+build-asan/librant.a: $(ASAN_OBJS)
+	$(AR) rcs $@ $^
+
+tests/unit/%.asan.t: tests/unit/%.c tests/unit/tap.h tests/unit/simexec.h build-asan/librant.a
+	$(CC) $(ASAN_CFLAGS) $(BASE_CFLAGS) $(ALL_LDFLAGS) -Itests/unit -o $@ $< build-asan/librant.a $(LIBS)
+
+# floor -R's copy of the wire format, checked against src/wire.c
+tests/unit/test_floorwire.t tests/unit/test_floorwire.asan.t: bench/floorwire.h
 
 tests/unit/stamp_vectors: tests/unit/stamp_vectors.c build/librant.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< build/librant.a $(LIBS)
@@ -156,36 +177,74 @@ net: rant sim
 	TESTS="$(TESTS)" tests/net/run.sh
 
 # tools/rant-plot: fixtures and a real run over veth (root; skipped without).
-plot-test: rant
-	/usr/bin/python3 tests/plot/test_plot.py
+plot-test: plot-fixtures plot-real
 
-lint:
-	shellcheck -S warning config.sh lib/*.sh lib/steps/*.sh tools/*.sh tests/*.sh tests/net/*.sh tests/config/*.sh tests/plot/*.sh doc/*.sh bench/*.sh .ci/run
+plot-fixtures:
+	/usr/bin/python3 tests/plot/test_plot.py TestFixtures TestErrors
+
+plot-real: rant
+	/usr/bin/python3 tests/plot/test_plot.py TestRealRun
+
+# shellcheck file by file (a file's sourced files followed: .shellcheckrc),
+# so that make -j spreads them over the CPUs.
+SH_FILES := $(wildcard config.sh lib/*.sh lib/steps/*.sh tools/*.sh tests/*.sh tests/net/*.sh \
+	tests/config/*.sh tests/plot/*.sh doc/*.sh bench/*.sh) .ci/run
+SH_LINT := $(SH_FILES:%=shellcheck/%)
+.PHONY: $(SH_LINT)
+
+lint: lint-sh lint-c lint-misc
+
+lint-sh: $(SH_LINT)
+	@echo "shellcheck: $(words $(SH_FILES)) files, no warning"
+
+$(SH_LINT): shellcheck/%:
+	@shellcheck -S warning $*
+
+lint-c:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr -Isrc -D_GNU_SOURCE rant.c src tests/sim
+
+lint-misc:
 	tests/check-columns.sh rant.c src/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
 	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py tests/check-cycles.py \
 		tests/unit/tap.py tests/unit/test_stamp_decoders.py tests/unit/test_rant_trace.py
 	/usr/bin/python3 tests/check-cycles.py src
 
+# make check in two phases. First what measures no time, CHECK_JOBS at a
+# time (make -j: the builds, plain, ASan and fuzz, lint, the fuzz runs of
+# FUZZ_CHECK_SECONDS each and the plot tests on fixtures), on the CPUs
+# CHECK_CPUS (default: all online, whatever CPU make was pinned to; empty:
+# the CPUs make may use). Then, one at a time and alone on the machine, on
+# make's own CPUs, the tests with waits and time bounds: unit, ASan unit,
+# network, and the plot tests' real run over veth.
+CHECK_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+CHECK_CPUS ?= $(shell cat /sys/devices/system/cpu/online 2>/dev/null)
+
+# Each stage begins with a line "check HH:MM:SS: STAGE", so that a log
+# says where the time went.
 check: deps
-	$(MAKE) all
-	$(MAKE) lint
+	@cpus='$(CHECK_CPUS)'; on=; \
+	if [ -n "$$cpus" ] && taskset -c "$$cpus" true 2>/dev/null; then on="taskset -c $$cpus"; fi; \
+	echo "check $$(date +%T): builds, lint, fuzz and plot fixtures, $(CHECK_JOBS) at a time$${on:+ on CPUs $$cpus}"; \
+	$$on $(MAKE) -j$(CHECK_JOBS) --output-sync=target FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS) check-parallel
+	@date +'check %T: unit'
 	$(MAKE) unit
+	@date +'check %T: asan'
 	$(MAKE) asan
-	$(MAKE) fuzz-check
+	@date +'check %T: net'
 	$(MAKE) net
-	$(MAKE) plot-test
+	@date +'check %T: plot-real'
+	$(MAKE) plot-real
+	@date +'check %T: done'
+
+# The longest jobs first (make -j starts them in this order): the plot
+# tests on fixtures are one process of about 45 s, cppcheck one of 10 s.
+check-parallel: plot-fixtures lint-c lint all $(UNIT_BINS) $(TEST_HELPERS) $(ASAN_BINS) sim fuzz
 
 test: check
 
-# Unit tests again under AddressSanitizer and UBSan, in a build of their own.
-asan:
-	$(MAKE) clean-objs
-	$(MAKE) CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" $(UNIT_BINS)
-	$(MAKE) $(SIM_LIB)
-	prove $(UNIT_BINS)
-	$(MAKE) clean-objs
+asan: $(ASAN_BINS) $(SIM_LIB)
+	prove $(ASAN_BINS)
 
 # libFuzzer harnesses (tests/fuzz/), built with clang into a directory of
 # their own so the sanitizer objects never mix with the normal build. Each
@@ -280,7 +339,7 @@ install: rant
 
 .PHONY: clean-objs
 clean-objs:
-	rm -rf build $(UNIT_BINS) $(TEST_HELPERS)
+	rm -rf build build-asan $(UNIT_BINS) $(ASAN_BINS) $(TEST_HELPERS)
 
 clean: clean-objs
 	rm -f rant bench/floor bench/logbench bench/histbench bench/authbench bench/fmtbench $(SIM_LIB) $(SIM_BINS)

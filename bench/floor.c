@@ -26,6 +26,27 @@
  * preceded by its length (4 bytes, big-endian, as rant --tcp frames it)
  * and sent in one send(); the receiver reads until the whole message is
  * in. The server serves one connection after another.
+ *
+ * The socket is set up as rant sets up its own: the server binds a
+ * dual-stack IPv6 socket (IPV6_V6ONLY off: IPv4 senders arrive as
+ * ::ffff:a.b.c.d), as rant's reflector does, unless -4 (an IPv4 socket:
+ * the bench's price of the dual stack); -i IFACE binds the socket to the
+ * interface (SO_BINDTODEVICE, as rant -i); SO_RXQ_OVFL is on, as on
+ * rant's sockets.
+ *
+ * -R speaks rant's wire format (src/wire.h) over UDP, so that either side
+ * can face rant's other side (bench/run.sh's cross pairs: which side's
+ * work is rant's own cost). The client sends rant pings (magic, version,
+ * type, flags: MSG_F_WARMUP during the warm-up, MSG_F_WANT_SW as rant -s
+ * asks; a random session; the length; seq and T1_SW) and takes the pong
+ * whose seq is its ping's. The server, which needs -t, turns each ping
+ * into its pong in place: the type, the ping's flags echoed, the pong's
+ * T2 (the kernel's RX stamp the server reads anyway) and the follow-up
+ * (the seq and the SND stamp of its previous pong, from the error queue
+ * it empties anyway): what rant's emitter needs to measure (its warm-up
+ * waits for pongs with T2; T3 comes by the follow-up). No SW stamps
+ * (MSG_F_SW clear: they would cost this server two clock reads), no
+ * sessions, no checks beyond the type octet.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -37,6 +58,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
@@ -44,7 +66,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/errqueue.h>
 #include <linux/net_tstamp.h>
+
+#include "floorwire.h"
 
 #define MAX_PAYLOAD 65507
 #define TIMEOUT_NS 1000000000LL	/* a lost echo is given up after 1 s */
@@ -61,15 +86,19 @@ struct cfg {
 	bool ts;		/* -t: kernel timestamping on */
 	unsigned int ts_flags;	/* -t FLAGS: the SOF_TIMESTAMPING_* bits */
 	bool tcp;		/* -T: over TCP, length-prefixed */
+	bool v4;		/* -4: an IPv4 socket (default: dual stack) */
+	bool rant;		/* -R: rant's wire format */
+	const char *iface;	/* -i: SO_BINDTODEVICE */
 };
+
 
 #define PREFIX 4		/* -T: the length before each message */
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: floor [-b] [-t FLAGS] [-T] [-p PORT] [-m BYTES] [-n COUNT] [-w WARMUP]\n"
-		"             [-a ADDR]\n"
+		"usage: floor [-b] [-t FLAGS] [-T] [-R] [-4] [-i IFACE] [-p PORT] [-m BYTES]\n"
+		"             [-n COUNT] [-w WARMUP] [-a ADDR]\n"
 		"  without -a: server, echoes datagrams until SIGINT/SIGTERM\n"
 		"  -a ADDR     client: ping-pong with the server at ADDR\n"
 		"  -b          block in recv() (default: spin on MSG_DONTWAIT)\n"
@@ -77,6 +106,10 @@ static void usage(FILE *f)
 		"              as rant on veth: software RX, TX and SCHED, OPT_ID, OPT_TSONLY);\n"
 		"              stamps read, not used\n"
 		"  -T          over TCP (TCP_NODELAY), messages after a 4-byte length\n"
+		"  -R          rant's wire format (UDP): pings rant's reflector answers, or\n"
+		"              (server, with -t) pongs rant's emitter measures\n"
+		"  -4          an IPv4 socket (default: the server binds dual-stack IPv6, as rant)\n"
+		"  -i IFACE    bind the socket to IFACE (SO_BINDTODEVICE, as rant -i)\n"
 		"  -p PORT     UDP port (default 12346)\n"
 		"  -m BYTES    payload, 8 to %d (default 72)\n"
 		"  -n COUNT    measured round trips (default 200000)\n"
@@ -147,10 +180,10 @@ static int64_t cmsg_stamp(struct msghdr *m)
 
 /*
  * recvfrom(), or with -t recvmsg() with a control buffer whose stamp is
- * read (as rant reads it) and dropped. peer may be NULL.
+ * read (as rant reads it) into *stamp (when not NULL). peer may be NULL.
  */
 static ssize_t rx(int fd, void *buf, size_t len, int flags, bool ts,
-		  struct sockaddr_storage *peer, socklen_t *plen)
+		  struct sockaddr_storage *peer, socklen_t *plen, int64_t *stamp)
 {
 	char control[256];
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
@@ -161,6 +194,7 @@ static ssize_t rx(int fd, void *buf, size_t len, int flags, bool ts,
 			    .msg_control = control,
 			    .msg_controllen = sizeof(control) };
 	ssize_t n;
+	int64_t t;
 
 	if (!ts)
 		return recvfrom(fd, buf, len, flags, (struct sockaddr *)peer,
@@ -169,35 +203,81 @@ static ssize_t rx(int fd, void *buf, size_t len, int flags, bool ts,
 	if (n >= 0) {
 		if (plen)
 			*plen = m.msg_namelen;
-		(void)cmsg_stamp(&m);
+		t = cmsg_stamp(&m);
+		if (stamp)
+			*stamp = t;
 	}
 	return n;
 }
 
-/* -t: read every TX stamp waiting in the error queue. */
-static void drain_errqueue(int fd)
+/* Whether an error-queue message is a SND report (not SCHED, not ACK). */
+static bool is_snd_report(struct msghdr *m)
+{
+	struct cmsghdr *cm;
+
+	for (cm = CMSG_FIRSTHDR(m); cm; cm = CMSG_NXTHDR(m, cm)) {
+		struct sock_extended_err ee;
+
+		if (!((cm->cmsg_level == SOL_IP && cm->cmsg_type == IP_RECVERR) ||
+		      (cm->cmsg_level == SOL_IPV6 && cm->cmsg_type == IPV6_RECVERR)) ||
+		    cm->cmsg_len < CMSG_LEN(sizeof(ee)))
+			continue;
+		memcpy(&ee, CMSG_DATA(cm), sizeof(ee));
+		return ee.ee_origin == SO_EE_ORIGIN_TIMESTAMPING &&
+		       ee.ee_info == SCM_TSTAMP_SND;
+	}
+	return false;
+}
+
+/* -t: read every TX stamp waiting in the error queue; *snd (when not
+ * NULL) gets the last SND report's, left as it is when none came. */
+static void drain_errqueue(int fd, int64_t *snd)
 {
 	char control[256];
 
 	for (;;) {
 		struct msghdr m = { .msg_control = control,
 				    .msg_controllen = sizeof(control) };
+		int64_t t;
 
 		if (recvmsg(fd, &m, MSG_ERRQUEUE | MSG_DONTWAIT) < 0 &&
 		    errno != EINTR)
 			return;
-		(void)cmsg_stamp(&m);
+		t = cmsg_stamp(&m);
+		if (snd && t && is_snd_report(&m))
+			*snd = t;
 	}
 }
 
-/* A UDP socket bound (server) or connected (client); with -T a TCP
- * socket listening (server) or connected (client). */
+/* The socket options rant sets on its own: -i's SO_BINDTODEVICE, and
+ * with -t SO_RXQ_OVFL (the stamps are set after connect/bind). */
+static int rant_sockopts(int fd, const struct cfg *c)
+{
+	int one = 1;
+
+	if (c->iface && setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, c->iface,
+				   (socklen_t)strlen(c->iface) + 1)) {
+		fprintf(stderr, "floor: SO_BINDTODEVICE %s: %s (root needed)\n", c->iface,
+			strerror(errno));
+		return -1;
+	}
+	if (c->ts && setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof(one))) {
+		perror("floor: setsockopt SO_RXQ_OVFL");
+		return -1;
+	}
+	return 0;
+}
+
+/* A UDP socket bound (server: dual-stack IPv6 as rant's reflector, or
+ * IPv4 with -4) or connected (client); with -T a TCP socket listening
+ * (server) or connected (client). */
 static int open_socket(const struct cfg *c)
 {
 	struct addrinfo hints = { .ai_socktype = c->tcp ? SOCK_STREAM : SOCK_DGRAM,
-				  .ai_flags = c->addr ? 0 : AI_PASSIVE };
+				  .ai_flags = c->addr ? 0 : AI_PASSIVE,
+				  .ai_family = c->v4 ? AF_INET : c->addr ? AF_UNSPEC : AF_INET6 };
 	struct addrinfo *ai;
-	int fd, one = 1, rc;
+	int fd, one = 1, off = 0, rc;
 
 	rc = getaddrinfo(c->addr, c->port, &hints, &ai);
 	if (rc) {
@@ -207,7 +287,12 @@ static int open_socket(const struct cfg *c)
 	}
 	fd = socket(ai->ai_family, hints.ai_socktype, 0);
 	if (fd < 0) {
-		perror("floor: socket");
+		perror("floor: socket (IPv6 disabled on this host? give -4)");
+		goto out;
+	}
+	if (rant_sockopts(fd, c)) {
+		close(fd);
+		fd = -1;
 		goto out;
 	}
 	if (c->tcp)
@@ -216,6 +301,8 @@ static int open_socket(const struct cfg *c)
 		rc = connect(fd, ai->ai_addr, ai->ai_addrlen);
 	} else {
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (ai->ai_family == AF_INET6)	/* IPv4 senders too, as rant */
+			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
 		rc = bind(fd, ai->ai_addr, ai->ai_addrlen);
 		if (!rc && c->tcp)
 			rc = listen(fd, 4);
@@ -256,7 +343,7 @@ static ssize_t tcp_rx(int fd, char *buf, size_t cap, int flags, bool ts,
 			}
 		}
 		n = rx(fd, buf + *have, (*have >= PREFIX ? PREFIX + len : PREFIX) - *have,
-		       flags, ts, NULL, NULL);
+		       flags, ts, NULL, NULL, NULL);
 		if (n == 0)
 			return -1;
 		if (n < 0) {
@@ -301,7 +388,7 @@ static int tcp_server(int lfd, const struct cfg *c)
 			if (send(fd, buf, PREFIX + (size_t)n, MSG_NOSIGNAL) < 0)
 				break;
 			if (c->ts)
-				drain_errqueue(fd);
+				drain_errqueue(fd, NULL);
 		}
 		close(fd);
 	}
@@ -310,25 +397,33 @@ static int tcp_server(int lfd, const struct cfg *c)
 
 static int server(int fd, const struct cfg *c)
 {
-	static char buf[MAX_PAYLOAD];
+	static uint8_t buf[MAX_PAYLOAD];
 	struct sockaddr_storage peer;
 	socklen_t plen;
 	int flags = c->block ? 0 : MSG_DONTWAIT;
+	uint8_t fu_seq[8] = { 0 };	/* -R: the last pong's seq ... */
+	int64_t t2 = 0, t3 = 0;		/* ... and its SND stamp */
 	ssize_t n;
 
 	while (!stop) {
 		plen = sizeof(peer);
-		n = rx(fd, buf, sizeof(buf), flags, c->ts, &peer, &plen);
+		n = rx(fd, buf, sizeof(buf), flags, c->ts, &peer, &plen, &t2);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				continue;
 			perror("floor: recvfrom");
 			return 1;
 		}
+		if (c->rant && !rant_pong(buf, n, t2, fu_seq, t3))
+			continue;
 		if (sendto(fd, buf, n, 0, (struct sockaddr *)&peer, plen) < 0)
 			perror("floor: sendto");
+		if (c->rant && n >= RW_PONG_LEN) {
+			memcpy(fu_seq, buf + RW_OFF_SEQ, sizeof(fu_seq));
+			t3 = 0;
+		}
 		if (c->ts)
-			drain_errqueue(fd);
+			drain_errqueue(fd, c->rant ? &t3 : NULL);
 	}
 	return 0;
 }
@@ -373,11 +468,16 @@ static int64_t wait_echo(int fd, const struct cfg *c, char *buf, uint64_t seq)
 	if (c->tcp)
 		return tcp_wait_echo(fd, c, buf, seq);
 	for (;;) {
-		n = rx(fd, buf, c->size, flags, c->ts, NULL, NULL);
-		if (n >= (ssize_t)sizeof(got)) {
+		n = rx(fd, buf, c->size, flags, c->ts, NULL, NULL, NULL);
+		if (n >= (ssize_t)(c->rant ? RW_OFF_T2_WIRE : sizeof(got))) {
 			int64_t t4 = now_ns();
 
-			memcpy(&got, buf, sizeof(got));
+			if (!c->rant)
+				memcpy(&got, buf, sizeof(got));
+			else if (buf[RW_OFF_TYPE] == RW_PONG)
+				got = get_be64((const uint8_t *)buf + RW_OFF_SEQ);
+			else
+				got = ~seq;	/* not a pong */
 			if (got == seq)
 				return t4;
 			continue;	/* a late echo of an earlier ping */
@@ -427,6 +527,8 @@ static int64_t pct(const int64_t *v, long n, long p_milli)
 
 static int client(int fd, const struct cfg *c)
 {
+	uint8_t hdr[RW_OFF_SEQ];	/* -R: the ping's header before seq */
+	uint32_t session = (uint32_t)(getpid() ^ now_ns());
 	struct timeval tv = { .tv_sec = TIMEOUT_NS / 1000000000LL };
 	long total = c->warmup + c->count, kept = 0, lost = 0, i;
 	char *buf = calloc(1, PREFIX + c->size);
@@ -442,11 +544,17 @@ static int client(int fd, const struct cfg *c)
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 
 	for (i = 0; i < total && !stop; i++) {
-		uint64_t seq = i;
+		uint64_t seq = c->rant ? (uint64_t)i + 1 : (uint64_t)i;	/* rant's from 1 */
 		int64_t t1, t4;
 
+		if (c->rant && i <= c->warmup)	/* the warm-up's flag, then none */
+			rant_ping_hdr(hdr, c->size, session, i < c->warmup);
 		t1 = now_ns();
-		if (c->tcp) {
+		if (c->rant) {	/* the pong came back in buf: the whole header */
+			memcpy(buf, hdr, sizeof(hdr));
+			put_be64((uint8_t *)buf + RW_OFF_SEQ, seq);
+			put_be64((uint8_t *)buf + RW_OFF_T1_SW, (uint64_t)t1);
+		} else if (c->tcp) {
 			put_len(buf, (uint32_t)c->size);
 			memcpy(buf + PREFIX, &seq, sizeof(seq));
 		} else {
@@ -464,7 +572,7 @@ static int client(int fd, const struct cfg *c)
 		else if (i >= c->warmup)
 			rtt[kept++] = t4 - t1;
 		if (c->ts)
-			drain_errqueue(fd);
+			drain_errqueue(fd, NULL);
 	}
 	if (!kept) {
 		fprintf(stderr, "floor: no round trip measured\n");
@@ -491,8 +599,17 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	int opt, fd, rc;
 
-	while ((opt = getopt(argc, argv, "a:bhm:n:p:t:Tw:")) != -1) {
+	while ((opt = getopt(argc, argv, "4a:bhi:m:n:p:Rt:Tw:")) != -1) {
 		switch (opt) {
+		case '4':
+			c.v4 = true;
+			break;
+		case 'i':
+			c.iface = optarg;
+			break;
+		case 'R':
+			c.rant = true;
+			break;
 		case 'a':
 			c.addr = optarg;
 			break;
@@ -528,6 +645,15 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc) {
 		usage(stderr);
+		return 1;
+	}
+	if (c.rant && (c.tcp || c.size < RW_OFF_T2_WIRE)) {
+		fprintf(stderr, "floor: -R: rant's wire format over UDP, -m %d or more: drop -T or raise -m\n",
+			RW_OFF_T2_WIRE);
+		return 1;
+	}
+	if (c.rant && !c.addr && !c.ts) {
+		fprintf(stderr, "floor: -R server: rant's emitter waits for pongs with T2: give -t FLAGS\n");
 		return 1;
 	}
 	sigaction(SIGINT, &sa, NULL);

@@ -18,7 +18,21 @@
 #                           without the SCHED stamp (TX_SCHED)
 #   floor ... +ts+sched     the same with it: rant's own cost is rant over
 #                           the floor that asks for exactly rant's flags
+#   floor ... +ts+sched ipv4  the same with the server on an IPv4 socket
+#                           (every other floor server binds a dual-stack
+#                           IPv6 socket, as rant's reflector does): the
+#                           dual stack's price
+#   floor ... +ts+sched wire  both sides speaking rant's wire format
+#                           (floor -R): the floor the cross pairs face
+#   rant emit floor refl spin / block, floor emit rant refl spin / block
+#                           the cross pairs: rant's emitter against the
+#                           floor's server speaking rant's format (-R),
+#                           the floor's client against rant's reflector;
+#                           over "floor ... +ts+sched wire", each side's
+#                           share of rant's own cost
 #   rant spin / block       rant -s, both sides spinning (or --block)
+#                           (every floor binds its socket to the veth, as
+#                           rant -i does, and with stamps sets SO_RXQ_OVFL)
 #   rant spin -I 1          interval reports every second on both sides
 #   rant spin +log          the log streamed on both sides (-l)
 #   rant spin/block key     --key on both sides (the MAC's cost)
@@ -325,6 +339,15 @@ floor_row() {
 	ROW_TS_R[$name]=$3
 }
 
+# cross_row NAME SIDE FLAGS [-b]: rant's SIDE (emit or reflect) against
+# the floor's other side speaking rant's wire format (floor -R), the
+# floor with SO_TIMESTAMPING FLAGS.
+cross_row() {
+	local name=$1 side=$2 flags=$3
+	row "$name" cross "$side" "${@:4}"
+	ROW_TS_E[$name]=$flags
+}
+
 # rant_takes BIN OPTION: whether that build of rant has OPTION (--help).
 rant_takes() {
 	# not a pipe into grep -q: under pipefail, rant's SIGPIPE when grep
@@ -372,6 +395,10 @@ define_rows() {
 		floor_row "floor $mode" "" "" "${b[@]}"
 		floor_row "floor $mode +ts" "$ue0" "$ur0" "${b[@]}"
 		floor_row "floor $mode +ts+sched" "$ue1" "$ur1" "${b[@]}"
+		floor_row "floor $mode +ts+sched ipv4" "$ue1" "$ur1" -4 "${b[@]}"
+		floor_row "floor $mode +ts+sched wire" "$ue1" "$ur1" -R "${b[@]}"
+		cross_row "rant emit floor refl $mode" emit "$ur1" "${b[@]}"
+		cross_row "floor emit rant refl $mode" reflect "$ue1" "${b[@]}"
 		GROUP=tcp-$mode
 		floor_row "floor tcp $mode" "" "" -T "${b[@]}"
 		floor_row "floor tcp $mode +ts" "$te0" "$tr0" -T "${b[@]}"
@@ -440,10 +467,10 @@ floor_run() {
 	row_args "$name"
 	[ -z "$te" ] || ts_e=(-t "$te")
 	[ -z "$tr" ] || ts_r=(-t "$tr")
-	reflect "$name" "$PORT_FLOOR" "$FLOOR" -p "$PORT_FLOOR" "${ts_r[@]}" "${ARGS[@]}" ||
-		return 0
+	reflect "$name" "$PORT_FLOOR" "$FLOOR" -i "$VETH_B" -p "$PORT_FLOOR" "${ts_r[@]}" \
+		"${ARGS[@]}" || return 0
 	t0=$(date +%s%N)
-	emit "$name" "$FLOOR" -a "$IP_B" -p "$PORT_FLOOR" -m "$SIZE" \
+	emit "$name" "$FLOOR" -i "$VETH_A" -a "$IP_B" -p "$PORT_FLOOR" -m "$SIZE" \
 		-n "$N" -w "$WARMUP" "${ts_e[@]}" "${ARGS[@]}" || rc=$?
 	t1=$(date +%s%N)
 	stop_bg "$SERVER" || true
@@ -454,8 +481,49 @@ floor_run() {
 		return 0
 	fi
 	floor_flags_seen "$name"
-	line=$(grep '^samples=' "$RDIR/$stem.client" | tail -n 1)
-	record "$name" "$(sed -E 's/^samples=([0-9]+) lost=[0-9]+ min=([0-9]+) p50=([0-9]+) p99=([0-9]+) p99\.9=([0-9]+) max=([0-9]+)$/\1 \2 \3 \4 \5 \6/' <<<"$line")"
+	floor_record "$name"
+}
+
+# floor_record NAME: the figures the floor client printed.
+floor_record() {
+	local line
+	line=$(grep '^samples=' "$RDIR/$(stem "$1").client" | tail -n 1)
+	record "$1" "$(sed -E 's/^samples=([0-9]+) lost=[0-9]+ min=([0-9]+) p50=([0-9]+) p99=([0-9]+) p99\.9=([0-9]+) max=([0-9]+)$/\1 \2 \3 \4 \5 \6/' <<<"$line")"
+}
+
+# cross_run NAME: one run of a cross pair: rant's emitter (-s) against
+# floor -R's server, or floor -R's client against rant's reflector.
+cross_run() {
+	local name=$1 rc=0 src_rc=0 json stem flags=${ROW_TS_E[$1]} side
+	local -a b=() rb=()
+	stem=$(stem "$name")
+	json=$RDIR/$stem.json
+	row_args "$name"
+	side=${ARGS[0]}
+	b=("${ARGS[@]:1}")
+	[ "${#b[@]}" -eq 0 ] || rb=(--block)
+	rm -f "$json"
+	if [ "$side" = emit ]; then
+		reflect "$name" "$PORT_FLOOR" "$FLOOR" -R -i "$VETH_B" -p "$PORT_FLOOR" \
+			-t "$flags" "${b[@]}" || return 0
+		emit "$name" "$RANT_A" -i "$VETH_A" -a "$IP_B" --port "$PORT_FLOOR" -s \
+			-c "$N" -d 0 -w "$WARMUP" -m "$SIZE" -j "$json" "${rb[@]}" || rc=$?
+	else
+		reflect "$name" "$PORT_RANT" "$RANT_A" -i "$VETH_B" "${rb[@]}" || return 0
+		emit "$name" "$FLOOR" -R -i "$VETH_A" -a "$IP_B" -p "$PORT_RANT" -m "$SIZE" \
+			-n "$N" -w "$WARMUP" -t "$flags" "${b[@]}" || rc=$?
+	fi
+	stop_bg "$SERVER" || src_rc=$?
+	[ "$src_rc" -eq 0 ] || say "bench: $name: server exited $src_rc on SIGINT (expected 0)"
+	if [ "$rc" -ne 0 ]; then
+		fail_run "$name" "client exited $rc"
+	elif [ "$side" = reflect ]; then
+		floor_record "$name"
+	elif ! jq -e . "$json" >/dev/null 2>&1; then
+		fail_run "$name" "no valid JSON in $json"
+	else
+		record "$name" "$(jq -r "$(jq_row rtt_sw)" "$json")"
+	fi
 }
 
 # floor_flags_seen NAME: the flags each floor side said it set (the
@@ -588,6 +656,7 @@ sockperf_run() {
 run_row() {
 	case ${ROW_KIND[$1]} in
 	floor) floor_run "$1" ;;
+	cross) cross_run "$1" ;;
 	rant) rant_run "$1" ;;
 	sockperf) sockperf_run "$1" ;;
 	esac
@@ -667,7 +736,7 @@ has_row() {
 # ratio_spec: the ratios, as stats.awk reads them (TEXT NUM DEN LIMIT,
 # tab-separated; "#" a heading). Limits from bench/README.md.
 ratio_spec() {
-	local name
+	local name mode
 	# spec TEXT NUM DEN LIMIT; with BENCH_ROWS, only where both rows ran
 	spec() {
 		if [ -n "$ROW_FILTER" ] && { ! has_row "${2% (wire*}" || ! has_row "${3% (wire*}"; }; then
@@ -681,6 +750,19 @@ ratio_spec() {
 	spec "TCP rant spin / floor tcp spin $OWN_TCP" "rant tcp spin" "floor tcp spin $OWN_TCP" -
 	spec "TCP rant block / floor tcp block $OWN_TCP" "rant tcp block" \
 		"floor tcp block $OWN_TCP" -
+	echo "# where rant's own cost is: each side of rant against the floor speaking rant's format"
+	for mode in spin block; do
+		spec "emitter: rant emit floor refl $mode / floor $mode +ts+sched wire" \
+			"rant emit floor refl $mode" "floor $mode +ts+sched wire" -
+		spec "reflector: floor emit rant refl $mode / floor $mode +ts+sched wire" \
+			"floor emit rant refl $mode" "floor $mode +ts+sched wire" -
+		spec "both: rant $mode / floor $mode +ts+sched wire" "rant $mode" \
+			"floor $mode +ts+sched wire" -
+		spec "the format: floor $mode +ts+sched wire / +ts+sched" \
+			"floor $mode +ts+sched wire" "floor $mode +ts+sched" -
+		spec "dual stack: floor $mode +ts+sched / +ts+sched ipv4" \
+			"floor $mode +ts+sched" "floor $mode +ts+sched ipv4" -
+	done
 	echo "# the kernel's stamps: floor with them over floor without"
 	spec "SCHED stamp: floor spin +ts+sched / +ts" "floor spin +ts+sched" "floor spin +ts" -
 	spec "SCHED stamp: floor block +ts+sched / +ts" "floor block +ts+sched" "floor block +ts" -

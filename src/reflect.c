@@ -37,6 +37,11 @@
 
 static uint8_t rx_buf[RX_BUF_LEN];
 
+/* The steps between a ping's receive and its pong's send, inlined into
+ * both loops (reflect_one, reflect_batch): no calls' cost on the round
+ * trip's path. */
+#define RX_TX_STEP static inline __attribute__((always_inline))
+
 /* State across sessions; each session's own is in struct session. */
 struct reflector {
 	struct run *r;
@@ -74,7 +79,7 @@ static int reflect_idle(struct reflector *f, bool blocked, int64_t end, unsigned
  * CAME_REFRESH pings, so a step mistimes CAME_REFRESH pings at most. Without either stamp, the
  * clock is read.
  */
-static int64_t reflect_came(struct reflector *f, const struct sk_msg *m)
+RX_TX_STEP int64_t reflect_came(struct reflector *f, const struct sk_msg *m)
 {
 	int64_t real = m->rx.kn_ns != TS_NONE ? m->rx.kn_ns : m->sw_ns;
 	int64_t mono;
@@ -119,15 +124,17 @@ static void reflect_fu_put(struct session *s, uint64_t seq, int64_t t3)
 	s->fu_t3[i] = t3;
 }
 
-/* The pong of one ping, composed in place in buf (the ping's bytes). */
-static void reflect_answer(struct run *r, struct session *f, const struct sk_msg *m,
-			   uint8_t *buf, const struct msg_hdr *h, struct txrec *rec)
+/* The pong of one ping, composed in place in buf (the ping's bytes),
+ * with its T2 stamps; returns its T3_SW (TS_NONE: none taken). */
+RX_TX_STEP int64_t reflect_answer(struct run *r, struct session *f, const struct sk_msg *m,
+				  uint8_t *buf, const struct msg_hdr *h, int64_t t2_wire,
+				  int64_t t2_sw)
 {
 	struct msg_body b = { 0 };
 	uint16_t flags = 0;	/* which fields of the body hold data */
 	bool sw = r->cfg->sw || f->want_sw;
 
-	if (rec->t2_wire != TS_NONE)
+	if (t2_wire != TS_NONE)
 		flags |= MSG_F_T2 | (r->sk.hw ? MSG_F_T2_HW : 0);
 	if (sw)
 		flags |= MSG_F_SW;
@@ -136,16 +143,16 @@ static void reflect_answer(struct run *r, struct session *f, const struct sk_msg
 		flags |= MSG_F_FU | (r->sk.hw ? MSG_F_FU_HW : 0);
 	if (clock_bad_now(r->clock))
 		flags |= MSG_F_CLOCK_BAD;
-	b.t2_wire = rec->t2_wire;
-	b.t2_sw = rec->t2_sw;
+	b.t2_wire = t2_wire;
+	b.t2_sw = t2_sw;
 	b.t3_sw = sw ? realtime_ns() : TS_NONE;
 	b.pong_no = f->pongs++;
 	b.ttl = r->sk.want_ttl ? m->ttl : 0;	/* a TCP transport reads none */
 	msgfmt_put_pong(&r->fmt, buf, h, flags, &b);
-	txrec_set_t3_sw(rec, b.t3_sw);
 	/* --key: after T3_SW, so its cost lands in T3_SW -> T3 wire. */
 	if (r->auth)
 		msgfmt_sign(&r->fmt, r->auth, buf, h->len);
+	return b.t3_sw;
 }
 
 /* Count wire stamps earlier than the last measured ping's (any session:
@@ -233,8 +240,8 @@ static void reflect_refuse(struct run *r, struct sk_msg *m, uint8_t *buf,
 
 /* The sender's session, started when new; NULL (counted) when refused
  * (answered with a refusal) or, under --key, replayed (unanswered). */
-static struct session *reflect_session(struct run *r, struct sk_msg *m, uint8_t *buf,
-				       const struct msg_hdr *h, int64_t now)
+RX_TX_STEP struct session *reflect_session(struct run *r, struct sk_msg *m, uint8_t *buf,
+					   const struct msg_hdr *h, int64_t now)
 {
 	struct session_ping p = { (const struct sockaddr *)&m->src, m->src_len, h->session,
 				  h->seq, h->t1_sw };
@@ -377,16 +384,29 @@ struct answer {
 	struct session *s;	/* NULL: gone from the table (reflect_refind) */
 	const struct sk_msg *m;	/* the ping's datagram */
 	uint32_t id;		/* its session's id */
-	struct txrec rec;
+	struct txrec rec;	/* filled after the send (reflect_record) from: */
+	uint64_t seq;
+	int64_t t2_wire, t2_sw, t3_sw;
 	int64_t came;		/* CLOCK_MONOTONIC when it was read */
 	uint32_t len;		/* the pong's bytes */
 	bool measured, warm;
 };
 
+/* The ping's record, from what its answer kept: after the send, off the
+ * round trip's path. */
+static void reflect_record(struct answer *a)
+{
+	txrec_clear(&a->rec);
+	a->rec.seq = a->seq;
+	a->rec.t2_wire = a->t2_wire;
+	a->rec.t2_sw = a->t2_sw;
+	txrec_set_t3_sw(&a->rec, a->t3_sw);
+}
+
 /* One received datagram (its bytes in buf, read at now): its session
  * (h decoded), or NULL when it gets no answer (counted). */
-static struct session *reflect_admit(struct run *r, struct sk_msg *m, uint8_t *buf,
-				     int64_t now, struct msg_hdr *h)
+RX_TX_STEP struct session *reflect_admit(struct run *r, struct sk_msg *m, uint8_t *buf,
+					 int64_t now, struct msg_hdr *h)
 {
 	/* Before any parsing: a sender outside --allow reaches nothing. */
 	if (!allow_match(&r->cfg->allow, (const struct sockaddr *)&m->src)) {
@@ -406,9 +426,9 @@ static struct session *reflect_admit(struct run *r, struct sk_msg *m, uint8_t *b
 }
 
 /* The ping h of session s: checked, and its pong composed in buf (a). */
-static void reflect_compose(struct run *r, struct reflector *f, struct sk_msg *m,
-			    uint8_t *buf, int64_t now, struct session *s, struct msg_hdr *h,
-			    struct answer *a)
+RX_TX_STEP void reflect_compose(struct run *r, struct reflector *f, struct sk_msg *m,
+				uint8_t *buf, int64_t now, struct session *s, struct msg_hdr *h,
+				struct answer *a)
 {
 	h->seq = msgfmt_seq_near(&r->fmt, s->last_seq, h->seq);
 	s->want_sw = h->flags & MSG_F_WANT_SW;
@@ -428,18 +448,17 @@ static void reflect_compose(struct run *r, struct reflector *f, struct sk_msg *m
 	}
 	if (a->measured)	/* now: a later ping of the batch is checked against it */
 		s->last_seq = h->seq;
-	txrec_clear(&a->rec);
-	a->rec.seq = h->seq;
-	a->rec.t2_wire = ts_wire(&m->rx, r->sk.hw);
-	a->rec.t2_sw = s->want_sw && m->sw_ns == TS_NONE ? realtime_ns() : m->sw_ns;
-	if (a->rec.t2_wire != TS_NONE)
+	a->seq = h->seq;
+	a->t2_wire = ts_wire(&m->rx, r->sk.hw);
+	a->t2_sw = s->want_sw && m->sw_ns == TS_NONE ? realtime_ns() : m->sw_ns;
+	if (a->t2_wire != TS_NONE)
 		f->stamped = true;
 	a->s = s;
 	a->id = s->id;
 	a->m = m;
 	a->came = now;
 	a->len = h->len;
-	reflect_answer(r, s, m, buf, h, &a->rec);
+	a->t3_sw = reflect_answer(r, s, m, buf, h, a->t2_wire, a->t2_sw);
 }
 
 /* The pong of a went (sent: with OPT_ID key) or was refused by the
@@ -451,6 +470,7 @@ static enum measure_next reflect_sent(struct run *r, struct reflector *f, struct
 		r->cnt.send_errors += !sent;
 		return MEASURE_GO_ON;
 	}
+	reflect_record(a);
 	if (a->warm) {
 		r->cnt.warmup++;
 		a->s->warmup++;

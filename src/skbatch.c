@@ -107,10 +107,17 @@ int skbatch_recv(struct sk *s, struct skbatch *b, bool sw, bool block)
 	 * for it); the next, made at once after the answers, drains a
 	 * backlog (a fleet's) in batches and never waits.
 	 */
-	if (b->busy)
+	if (b->busy) {
 		n = recvmmsg(s->fd, b->mm, SKBATCH_MAX, MSG_DONTWAIT, NULL);
-	else
-		n = recvmmsg(s->fd, b->mm, 1, block ? 0 : MSG_DONTWAIT, NULL);
+	} else {
+		/* One datagram: recvmsg(), the same receive without
+		 * recvmmsg()'s wrapping (the vector, its lengths written
+		 * back, its timeout), as a lone ping's receive should be. */
+		ssize_t len = recvmsg(s->fd, &b->mm[0].msg_hdr, block ? 0 : MSG_DONTWAIT);
+
+		n = len < 0 ? -1 : 1;
+		b->mm[0].msg_len = len < 0 ? 0 : (unsigned int)len;
+	}
 	b->busy = n > 0;
 	if (n < 0)
 		return -errno;
@@ -128,7 +135,7 @@ int skbatch_recv(struct sk *s, struct skbatch *b, bool sw, bool block)
 		m->via = NULL;
 		if (h->msg_flags & MSG_TRUNC)
 			m->len = -1;	/* larger than any valid datagram */
-		sk_rx_cmsg(s, h, m);
+		sk_rx_msg(s, h, m);
 	}
 	b->out_n = 0;
 	return n;
@@ -144,12 +151,30 @@ void skbatch_reply(struct skbatch *b, unsigned int i, size_t len)
 	h->msg_namelen = b->m[i].src_len;
 }
 
+/* sendmmsg() of the vlen messages at v; one message (a lone ping's
+ * pong) by sendto(), the same send with less of the kernel's wrapping
+ * (no message header or vector to copy in, no length to write back). */
+static int skbatch_sendmmsg(int fd, struct mmsghdr *v, unsigned int vlen)
+{
+	const struct msghdr *h = &v->msg_hdr;
+	ssize_t n;
+
+	if (vlen > 1)
+		return sendmmsg(fd, v, vlen, MSG_DONTWAIT);
+	n = sendto(fd, h->msg_iov->iov_base, h->msg_iov->iov_len, MSG_DONTWAIT,
+		   (const struct sockaddr *)h->msg_name, h->msg_namelen);
+	if (n < 0)
+		return -1;
+	v->msg_len = (unsigned int)n;
+	return 1;
+}
+
 unsigned int skbatch_send(struct sk *s, struct skbatch *b, uint64_t key[SKBATCH_MAX])
 {
 	unsigned int done = 0, sent = 0;
 
 	while (done < b->out_n) {
-		int n = sendmmsg(s->fd, b->out + done, b->out_n - done, MSG_DONTWAIT);
+		int n = skbatch_sendmmsg(s->fd, b->out + done, b->out_n - done);
 
 		if (n <= 0) {
 			/* This one was refused (no OPT_ID taken for it): the
@@ -184,24 +209,44 @@ static unsigned int stash_take_all(struct sk *s, struct ts_tx *tx, unsigned int 
 	return n;
 }
 
-unsigned int sk_tx_read_batch(struct sk *s, struct ts_tx *tx, unsigned int max)
-{
+/*
+ * The error queue's receive vector, set up once per thread (the loops
+ * are one thread each): a read after every send, off the round trip but
+ * before the next receive, resets only the entries the read before
+ * filled (the kernel writes back their lengths and flags), instead of
+ * building SKBATCH_MAX headers (2 KiB) each time.
+ */
+static __thread struct {
 	struct mmsghdr mm[SKBATCH_MAX];
 	char ctl[SKBATCH_MAX][SK_CMSG_BUF];
+	unsigned int filled;	/* entries the last read filled */
+	bool ready;
+} txq;
+
+unsigned int sk_tx_read_batch(struct sk *s, struct ts_tx *tx, unsigned int max)
+{
 	unsigned int n = stash_take_all(s, tx, max);
 	unsigned int want = max - n < SKBATCH_MAX ? max - n : SKBATCH_MAX;
 	int got;
 
 	if (!want || s->fd < 0)
 		return n;
-	for (unsigned int i = 0; i < want; i++)
-		mm[i].msg_hdr = (struct msghdr){ .msg_control = ctl[i],
-						 .msg_controllen = sizeof(ctl[i]) };
-	got = recvmmsg(s->fd, mm, want, MSG_ERRQUEUE | MSG_DONTWAIT, NULL);
+	if (!txq.ready) {
+		for (unsigned int i = 0; i < SKBATCH_MAX; i++)
+			txq.mm[i].msg_hdr.msg_control = txq.ctl[i];
+		txq.filled = SKBATCH_MAX;
+		txq.ready = true;
+	}
+	for (unsigned int i = 0; i < txq.filled; i++) {
+		txq.mm[i].msg_hdr.msg_controllen = sizeof(txq.ctl[i]);
+		txq.mm[i].msg_hdr.msg_flags = 0;
+	}
+	got = recvmmsg(s->fd, txq.mm, want, MSG_ERRQUEUE | MSG_DONTWAIT, NULL);
+	txq.filled = got > 0 ? (unsigned int)got : 0;
 	for (int i = 0; i < got; i++) {
 		struct ts_tx *t = &tx[n];
 
-		if (ts_parse_tx(&mm[i].msg_hdr, t) == 0 &&
+		if (ts_parse_tx(&txq.mm[i].msg_hdr, t) == 0 &&
 		    (t->type == SCM_TSTAMP_SND || t->type == SCM_TSTAMP_SCHED ||
 		     t->type == SCM_TSTAMP_ACK))
 			n++;

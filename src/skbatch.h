@@ -5,7 +5,9 @@
  * drop count and TTL as sk_recv() gives them (sock.h); the replies,
  * written in place in the same slots, sent with one sendmmsg(), each
  * with its own OPT_ID key; the TX stamp reports read off the error
- * queue up to SKBATCH_MAX a recvmmsg().
+ * queue up to SKBATCH_MAX a recvmmsg(). A batch of one (a lone ping,
+ * its pong) goes by recvmsg() and sendto(): the same datagram with less
+ * of the kernel's wrapping on the round trip's path.
  *
  * The kernel stamps each datagram on its own (its RX stamp when it
  * came, its TX stamps when it left), so batching moves no wire stamp;

@@ -386,26 +386,17 @@ void sk_close(struct sk *s)
 	s->fd = -1;
 }
 
-/* sk_rx_cmsg(), inlined into sk_recv(). */
-static inline void rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
-{
-	struct ts_rx rx;
-
-	ts_parse_rxmsg(msg, &rx);	/* one walk for all three */
-	m->rx = rx.ts;
-	if (rx.drops_ret == 0)
-		sk_drops_seen(s, rx.drops);
-	m->ttl = s->want_ttl && rx.ttl_ret == 0 ? rx.ttl : 0;
-}
-
 int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	    bool block)
 {
 	char control[SK_CMSG_BUF];
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	/* A connected socket (the emitter's: s->peer) hears only its peer:
+	 * the kernel is not asked to copy the sender out, as the floor's
+	 * client does not, inside the round trip. */
 	struct msghdr msg = {
-		.msg_name = &m->src,
-		.msg_namelen = sizeof(m->src),
+		.msg_name = s->peer_len ? NULL : &m->src,
+		.msg_namelen = s->peer_len ? 0 : sizeof(m->src),
 		.msg_iov = &iov,
 		.msg_iovlen = 1,
 		.msg_control = control,
@@ -422,13 +413,19 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	m->via = NULL;
 	if (msg.msg_flags & MSG_TRUNC)
 		m->len = -1;	/* larger than any valid datagram */
-	rx_cmsg(s, &msg, m);
+	sk_rx_msg(s, &msg, m);
 	return 0;
 }
 
 void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 {
-	rx_cmsg(s, msg, m);
+	struct ts_rx rx;
+
+	ts_parse_rxmsg(msg, &rx);	/* one walk for all three */
+	m->rx = rx.ts;
+	if (rx.drops_ret == 0)
+		sk_drops_seen(s, rx.drops);
+	m->ttl = s->want_ttl && rx.ttl_ret == 0 ? rx.ttl : 0;
 }
 
 void sk_drops_seen(struct sk *s, uint32_t count)

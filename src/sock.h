@@ -56,7 +56,8 @@ struct sk_msg {
 	ssize_t len;
 	int64_t sw_ns;			/* CLOCK_REALTIME right after recvmsg(), if asked */
 	struct ts_stamps rx;		/* TS_NONE where absent */
-	struct sockaddr_storage src;
+	struct sockaddr_storage src;	/* the sender; not read (src_len 0) on
+					 * a connected socket: the emitter's */
 	socklen_t src_len;
 	/* The socket it came on, where its reply goes and that reply's TX
 	 * stamps are read: a TCP reflector's connection; NULL: the one
@@ -125,6 +126,16 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
  * otherwise (a batch).
  */
 void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m);
+
+/* The same, the common datagram (stamps alone: ts_parse_rx_only) read
+ * inline, without the walk: a receive's fast path (sk_recv, skbatch). */
+static inline void sk_rx_msg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
+{
+	if (ts_parse_rx_only(msg, &m->rx))
+		m->ttl = 0;	/* no TTL came */
+	else
+		sk_rx_cmsg(s, msg, m);
+}
 
 /*
  * The kernel's SO_RXQ_OVFL count as seen now (a u32 that wraps): adds the

@@ -47,8 +47,13 @@ static inline int64_t timespec_to_ns(const struct timespec *ts)
 {
 	int64_t sec = ts->tv_sec, nsec = ts->tv_nsec, ns;
 
-	if (nsec < 0 || nsec >= NS_PER_SEC)
+	if ((uint64_t)nsec >= (uint64_t)NS_PER_SEC)	/* nsec < 0 too */
 		return TS_NONE;
+	/* Every clock reading and stamp from 1970 to 2262: no overflow
+	 * possible, no check needed (a clock read per ping on the hot path,
+	 * and each stamp parsed) */
+	if ((uint64_t)sec < (uint64_t)(INT64_MAX / NS_PER_SEC))
+		return sec * NS_PER_SEC + nsec;
 	if (sec < 0 && nsec) {	/* so that INT64_MIN itself is reached */
 		sec++;
 		nsec -= NS_PER_SEC;

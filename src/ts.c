@@ -115,6 +115,19 @@ static bool cmsg_is_ttl(const struct cmsghdr *c)
 	       (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_HOPLIMIT);
 }
 
+bool ts_parse_rx_only(const struct msghdr *msg, struct ts_stamps *out)
+{
+	struct cmsghdr c;
+
+	if ((msg->msg_flags & MSG_CTRUNC) || !msg->msg_control ||
+	    msg->msg_controllen != CMSG_SPACE(sizeof(struct scm_timestamping)))
+		return false;
+	memcpy(&c, msg->msg_control, sizeof(c));
+	if (c.cmsg_len != CMSG_LEN(sizeof(struct scm_timestamping)) || !cmsg_is_tstamp(&c))
+		return false;
+	return read_tstamp(&c, (const unsigned char *)msg->msg_control + CMSG_LEN(0), out) == 0;
+}
+
 /* Each item from the first cmsg of its kind; the walk stops once all
  * three are known. MSG_CTRUNC spoils the stamps and the drop count, not
  * the TTL (the kernel writes the TTL first). */
@@ -125,6 +138,11 @@ void ts_parse_rxmsg(const struct msghdr *msg, struct ts_rx *out)
 	struct cmsghdr c;
 	int ret = 0, open = 3;
 
+	if (ts_parse_rx_only(msg, &out->ts)) {
+		out->ts_ret = 0;
+		out->drops_ret = out->ttl_ret = -ENOENT;
+		return;
+	}
 	out->ts_ret = out->drops_ret = out->ttl_ret = RX_OPEN;
 	out->ts.kn_ns = out->ts.hw_ns = TS_NONE;
 	if (msg->msg_flags & MSG_CTRUNC) {
@@ -202,6 +220,34 @@ int ts_parse_ttl(const struct msghdr *msg, uint8_t *ttl)
 	return ret ? ret : -ENOENT;
 }
 
+/*
+ * The usual report, as the kernel writes it: its stamps, then its
+ * IP(V6)_RECVERR, nothing else. 1 with both read into st and ee (what
+ * the walk would read), 0 for any other layout (the walk reads it).
+ */
+static int tx_usual(const struct msghdr *msg, struct ts_stamps *st,
+		    struct sock_extended_err *ee)
+{
+	const size_t first = CMSG_SPACE(sizeof(struct scm_timestamping));
+	const unsigned char *p = msg->msg_control;
+	struct cmsghdr a, b;
+
+	if (!p || msg->msg_controllen < first + sizeof(b))
+		return 0;
+	memcpy(&a, p, sizeof(a));
+	memcpy(&b, p + first, sizeof(b));
+	/* the second ends the buffer: nothing after it, its padding maybe cut */
+	if (a.cmsg_len != CMSG_LEN(sizeof(struct scm_timestamping)) || !cmsg_is_tstamp(&a) ||
+	    !cmsg_is_recverr(&b) || b.cmsg_len < CMSG_LEN(sizeof(*ee)) ||
+	    msg->msg_controllen < first + b.cmsg_len ||
+	    msg->msg_controllen > first + CMSG_ALIGN(b.cmsg_len))
+		return 0;
+	if (read_tstamp(&a, p + CMSG_LEN(0), st))
+		return 0;
+	memcpy(ee, p + first + CMSG_LEN(0), sizeof(*ee));
+	return 1;
+}
+
 int ts_parse_tx(const struct msghdr *msg, struct ts_tx *out)
 {
 	struct sock_extended_err ee;
@@ -210,10 +256,14 @@ int ts_parse_tx(const struct msghdr *msg, struct ts_tx *out)
 	const unsigned char *data;
 	struct cmsg_walk w;
 	struct cmsghdr c;
-	int ret;
+	int ret = 0;
 
 	if (msg->msg_flags & MSG_CTRUNC)
 		return -EINVAL;
+	if (tx_usual(msg, &st, &ee)) {
+		have_ts = have_ee = true;
+		goto read;
+	}
 	walk_init(&w, msg);
 	while ((ret = walk_next(&w, &c, &data)) > 0) {
 		if (cmsg_is_tstamp(&c)) {
@@ -230,6 +280,7 @@ int ts_parse_tx(const struct msghdr *msg, struct ts_tx *out)
 	}
 	if (ret)
 		return ret;
+read:
 	if (!have_ee || ee.ee_origin != SO_EE_ORIGIN_TIMESTAMPING ||
 	    ee.ee_errno != ENOMSG)
 		return -ENOMSG;

@@ -73,6 +73,15 @@ struct ts_rx {
 void ts_parse_rxmsg(const struct msghdr *msg, struct ts_rx *out);
 
 /*
+ * The common datagram: control data that is one SCM_TIMESTAMPING block
+ * and nothing else (no drop count: the kernel gives one only when it is
+ * not 0; no TTL). true with its stamps in out, as ts_parse_rxmsg() reads
+ * them (its drops and TTL then -ENOENT); false for anything else, out
+ * untouched: ts_parse_rxmsg() walks it. A receive's fast path.
+ */
+bool ts_parse_rx_only(const struct msghdr *msg, struct ts_stamps *out);
+
+/*
  * TX: parse one message read with MSG_ERRQUEUE. Returns 0 when it is a
  * timestamp report (SO_EE_ORIGIN_TIMESTAMPING with ee_errno ENOMSG and an
  * SCM_TIMESTAMPING cmsg), -ENOMSG for a foreign error-queue entry (ICMP

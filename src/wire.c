@@ -146,27 +146,39 @@ static int rant_parse(const struct msgfmt_ctx *ctx, const void *buf, size_t n,
 
 /* The ping's flags echoed (the MAC's only with --key: without, the
  * emitter can tell), the pong's added. A warm-up pong with a body
- * carries the reflector's host tag in T2_SW's place (wire.h). */
+ * carries the reflector's host tag in T2_SW's place (wire.h). In place:
+ * the ping's bytes (checked by rant_parse) keep its magic, version,
+ * session, length, seq and T1_SW; only the type and the flags change
+ * in the header, between the reflector's receive and its send. */
+/* A warm-up pong's body with the host tag in T2_SW's place (no call of
+ * it on a measured ping's path: its copy of the body stays here). */
+static __attribute__((noinline)) void put_tagged_body(const struct msgfmt_ctx *ctx,
+						      void *buf, uint32_t session,
+						      const struct msg_body *b)
+{
+	struct msg_body t = *b;
+
+	t.t2_sw = (int64_t)hostid_tag(ctx->host_key, session);
+	t.t3_sw = 0;
+	wire_put_body(buf, &t);
+}
+
 static void rant_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_hdr *ping,
 			  uint16_t flags, const struct msg_body *b)
 {
-	struct msg_hdr h = *ping;
-	bool body = room(ctx, h.len) >= WIRE_PONG_LEN;
+	uint8_t *p = buf;
+	bool body = room(ctx, ping->len) >= WIRE_PONG_LEN;
 	bool tag = body && ctx->host_known && (ping->flags & MSG_F_WARMUP);
-	struct msg_body t;
+	uint16_t f = (uint16_t)((ping->flags & WIRE_F_PING_MASK & ~(ctx->mac ? 0 : MSG_F_MAC) &
+				 ~MSG_F_HOST) | (flags & ~WIRE_F_PING_MASK));
 
-	h.type = MSG_PONG;
-	h.flags = (uint16_t)((ping->flags & WIRE_F_PING_MASK & ~(ctx->mac ? 0 : MSG_F_MAC) &
-			      ~MSG_F_HOST) | (flags & ~WIRE_F_PING_MASK));
-	if (tag) {
-		t = *b;
-		t.t2_sw = (int64_t)hostid_tag(ctx->host_key, ping->session);
-		t.t3_sw = 0;
-		h.flags = (uint16_t)((h.flags & ~MSG_F_SW) | MSG_F_HOST);
-		b = &t;
-	}
-	wire_put_hdr(buf, &h);
-	if (body)
+	if (tag)
+		f = (uint16_t)((f & ~MSG_F_SW) | MSG_F_HOST);
+	p[OFF_TYPE] = MSG_PONG;
+	be_put16(p + OFF_FLAGS, f);
+	if (tag)
+		put_tagged_body(ctx, buf, ping->session, b);
+	else if (body)
 		wire_put_body(buf, b);
 }
 

@@ -21,7 +21,9 @@ over Ethernet), one line each: "SRC SPORT HEX"; prints "capturing" when
 the socket is open.
 
 replay: every ping of CAPFILE, in order, from SRC (default any) and SPORT
-(default any), each waiting 0.3 s for a reply; prints "sent=N replies=R".
+(default any), back to back, then the replies counted until 0.3 s after
+the last (each ping has had 0.3 s or more for its reply, as when each
+waited for its own); prints "sent=N replies=R".
 """
 import hashlib
 import hmac
@@ -37,6 +39,7 @@ HDR = struct.Struct(">4sBBHIIQq")  # magic ver type flags session len seq t1
 F_AUTH = 0x0004
 F_REFUSED = 0x4000
 MAC_LEN = 16
+REPLY_WAIT_S = 0.3  # replay: how long a reply is waited for
 
 
 def read_key(path):
@@ -169,15 +172,17 @@ def replay(argv):
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     if len(argv) > 3:
         s.bind((argv[3], int(argv[4]) if len(argv) > 4 else 0))
-    s.settimeout(0.3)
-    replies = 0
     for _, _, data in pings:
         s.sendto(data, (addr, port))
+    # every ping has had REPLY_WAIT_S at least for its reply when this ends
+    replies, end = 0, time.monotonic() + REPLY_WAIT_S
+    while time.monotonic() < end:
+        s.settimeout(max(end - time.monotonic(), 0.001))
         try:
             s.recv(65536)
             replies += 1
         except socket.timeout:
-            pass
+            break
     print("sent=%d replies=%d" % (len(pings), replies), flush=True)
 
 

@@ -3,8 +3,10 @@
 
 Usage: stamp_probe.py ADDR PORT [KEYFILE]
 Open mode without KEYFILE, authenticated mode (RFC 8762 §4.2.2) with it.
-Sends, in order, packets the reflector must not answer (short, empty, an
-open packet to an authenticated reflector, a bad base HMAC) and packets it
+Sends packets the reflector must not answer (short, empty, an open packet
+to an authenticated reflector, a bad base HMAC; each from a socket of its
+own, all at once, the replies read until 0.3 s after the last), then, in
+order, packets it
 must answer exactly as long as they came (valid ones of several sizes up
 to the largest UDP datagram, TLVs with bad lengths, which come back
 flagged M (or I, authenticated without an HMAC TLV), an unknown TLV, which
@@ -27,6 +29,8 @@ import socket
 import struct
 import sys
 import time
+
+from udp_probe import at_once
 
 NTP_EPOCH = 2208988800
 
@@ -122,12 +126,17 @@ def main():
         invalid.append(("open_in_auth", packet(4, None)))  # 44 octets: short here
     else:  # TWAMP-Light with 10 octets of padding: a 41-octet answer would amplify
         invalid.append(("twamp_short", base(5, False)[:14] + bytes(10)))
-    for name, data in invalid:
-        probe(s, dst, name, data, auth)
     unauth = 0
     if auth:
-        probe(s, dst, "bad_hmac", packet(3, key, bad_base=True), auth)
+        unanswered = invalid + [("bad_hmac", packet(3, key, bad_base=True))]
         unauth = 1
+    else:
+        unanswered = invalid
+    # each from a socket of its own, at once, every one given 0.3 s or more
+    # (udp_probe.py): none may be answered
+    replies = at_once(family, dst, [data for _, data in unanswered])
+    for (name, data), reply in zip(unanswered, replies):
+        print("%s sent=%d reply=%s flags=-" % (name, len(data), reply))
     seq = 10
     for size in (0, 1, 100, 1400, 65507 - len(good)):
         probe(s, dst, "valid_pad%d" % size, packet(seq, key, pad=size), auth)

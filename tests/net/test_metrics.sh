@@ -299,6 +299,7 @@ metrics_sim_clock() {
 	sleep 2		# the stimulus: 2 s of drift (100 us) between the scrapes
 	wait_until 5 sim_scrape 2
 	check_err $? "no second scrape"
+	kill -INT "$EM"		# what it checks is scraped; -d 5 only bounds the run
 	wait "$EM"
 	check_err $? "emitter: $(tail -3 "$WORK/e1.txt")"
 	stop_reflector

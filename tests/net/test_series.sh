@@ -132,7 +132,8 @@ median_p50() {
 # loaded_run NAME: an emitter run, idle for two intervals, then 3 s of
 # bulk TCP from the reflector's side to the emitter's (8 streams, so the
 # kernel's small-queue limit per socket does not keep the queue short),
-# then idle again; sets IDLE_P50 and LOAD_P50 (ns, median of the rows'
+# then stopped (SIGINT: the rows after the load are not read; -d 6 only
+# bounds the run); sets IDLE_P50 and LOAD_P50 (ns, median of the rows'
 # p50 before the load and inside it after a 0.5 s ramp).
 loaded_run() {
 	local name=$1 rc t0 t1 start
@@ -146,6 +147,7 @@ loaded_run() {
 		>"$WORK/$name.iperf" 2>&1
 	check_err $? "iperf3 failed: $(tail -3 "$WORK/$name.iperf")"
 	t1=$(date +%s%N)
+	kill -INT "$EM" 2>/dev/null
 	wait "$EM"; rc=$?
 	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/$name.txt")"
 	start=$(jqv "$WORK/$name.json" .start_ns)

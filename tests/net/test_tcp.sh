@@ -348,7 +348,9 @@ udp_sweep_metrics() {
 tcp_peer_gone() {
 	local rc start took lost
 	pair
-	start_tcp_reflector r1 -d 2 || return
+	# the reflector leaves after 1 s (the stimulus); the emitter gives up
+	# 3 s after it (PEER_GONE_NS)
+	start_tcp_reflector r1 -d 1 || return
 	start=$SECONDS
 	emit -a "$IP_B" --tcp --nodelay -d 60 -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
 	rc=$?
@@ -363,8 +365,11 @@ tcp_peer_gone() {
 	log_test "reflector gone mid-run: exit 2 after ${took} s, $lost pings lost"
 
 	wait "$REFL" 2>/dev/null
-	start_tcp_reflector r2 -d 1.5 || return
-	emit_bg e2 -a "$IP_B" --tcp --nodelay -d 5 -j "$WORK/e2.json"
+	# the reflector leaves after 1 s and a new one is up at once: the
+	# emitter reconnects before its next send (a failed try costs a
+	# --timeout, 100 ms) and measures on until -d 3
+	start_tcp_reflector r2 -d 1 || return
+	emit_bg e2 -a "$IP_B" --tcp --nodelay -d 3 -j "$WORK/e2.json"
 	wait "$REFL" 2>/dev/null
 	start_tcp_reflector r3 -d 30 || return
 	wait "$EM"

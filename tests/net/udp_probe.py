@@ -4,8 +4,11 @@
 Usage: udp_probe.py ADDR PORT
        udp_probe.py ADDR PORT forge SESSION_HEX SEQ [SRC]
        udp_probe.py ADDR PORT flood N [SIZE]
-The first sends, in order: garbage of several kinds (each must get no reply) and
-valid pings of several sizes (each must get a pong exactly as long).
+The first sends garbage of several kinds (each must get no reply), each from a
+socket of its own and all at once, the replies read until 0.3 s after the last
+(each has had 0.3 s or more, and a reply is its own socket's); then valid pings
+of several sizes (each must get a pong exactly as long), one at a time from one
+socket, each waiting up to 0.3 s for its pong.
 Prints one line per probe: "<name> sent=<bytes> reply=<bytes or none>",
 and the number of invalid datagrams it sent as "invalid_sent=N".
 The second sends one measured ping of a live session's id and the given
@@ -15,10 +18,13 @@ The third sends N garbage datagrams of SIZE bytes (default 1000: a few
 hundred fill a default receive queue) back to back, as fast as the
 socket takes them, and prints "flood_sent=N" (those the kernel accepted).
 """
+import select
 import socket
 import struct
 import sys
 import time
+
+WAIT_S = 0.3  # how long a reply is waited for
 
 HDR = struct.Struct(">4sBBHIIQq")  # magic ver type flags session len seq t1
 
@@ -49,11 +55,30 @@ def flood(s, addr, port, n, size):
     print("flood_sent=%d" % sent)
 
 
+def at_once(family, dst, datagrams):
+    """Each datagram from a socket of its own, all sent, then the replies
+    read until WAIT_S after the last send: the length of each one's first
+    reply, or "none"."""
+    socks = []
+    for data in datagrams:
+        s = socket.socket(family, socket.SOCK_DGRAM)
+        s.sendto(data, dst)
+        socks.append(s)
+    got = {}
+    end = time.monotonic() + WAIT_S
+    while len(got) < len(socks) and time.monotonic() < end:
+        ready, _, _ = select.select([s for s in socks if s not in got], [], [],
+                                    max(end - time.monotonic(), 0))
+        for s in ready:
+            got[s] = len(s.recv(65536))
+    return [got.get(s, "none") for s in socks]
+
+
 def main():
     addr, port = sys.argv[1], int(sys.argv[2])
     family = socket.AF_INET6 if ":" in addr else socket.AF_INET
     s = socket.socket(family, socket.SOCK_DGRAM)
-    s.settimeout(0.3)
+    s.settimeout(WAIT_S)
     if len(sys.argv) in (6, 7) and sys.argv[3] == "forge":
         if len(sys.argv) == 7:
             s.bind((sys.argv[6], 0))
@@ -75,7 +100,10 @@ def main():
         ("random", bytes(range(256)) * 4),
     ]
     valid = [("ping_%d" % n, ping(n, 100 + n)) for n in (32, 71, 72, 200, 1400, 9000)]
-    for name, data in invalid + valid:
+    replies = at_once(family, (addr, port), [data for _, data in invalid])
+    for (name, data), reply in zip(invalid, replies):
+        print("%s sent=%d reply=%s" % (name, len(data), reply))
+    for name, data in valid:
         s.sendto(data, (addr, port))
         try:
             reply = s.recv(65536)

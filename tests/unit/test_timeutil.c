@@ -26,6 +26,8 @@ static void test_timespec_to_ns(void)
 	is_i64(ts_ns(1, 5), 1000000005, "1 s 5 ns");
 	is_i64(ts_ns(1700000000, 123456789), 1700000000123456789LL, "a 2023 stamp");
 	is_i64(ts_ns(-1, 999999999), -1, "-1 s + 999999999 ns is -1 ns");
+	is_i64(ts_ns(max_sec - 1, 999999999), 9223372035999999999LL,
+	       "the last second of the unchecked range (1970 to 2262)");
 	is_i64(ts_ns(max_sec, max_nsec), INT64_MAX, "the last representable time");
 	is_i64(ts_ns(max_sec, max_nsec + 1), TS_NONE, "one ns later: TS_NONE");
 	is_i64(ts_ns(max_sec + 1, 0), TS_NONE, "tv_sec past 2262: TS_NONE");

@@ -536,6 +536,18 @@ static void test_rxmsg(void)
 	ts_parse_rxmsg(&b.msg, &rx);
 	ok(rx.ts_ret == 0 && rx.ts.kn_ns == KN && rx.drops_ret == -ENOENT &&
 	   rx.ttl_ret == -ENOENT, "rxmsg: stamps alone, the others -ENOENT");
+	is_int((int)b.msg.msg_controllen, (int)CMSG_SPACE(sizeof(struct scm_timestamping)),
+	       "rxmsg: stamps alone are the fast path's case");
+	b.msg.msg_flags = MSG_CTRUNC;
+	ts_parse_rxmsg(&b.msg, &rx);
+	ok(rx.ts_ret == -EINVAL && rx.ts.kn_ns == TS_NONE && rx.drops_ret == -EINVAL &&
+	   rx.ttl_ret == -ENOENT, "rxmsg: stamps alone but MSG_CTRUNC: no stamps, as the walk says");
+	b_init(&b);
+	b_add_len(&b, SOL_SOCKET, SO_RXQ_OVFL, &v, sizeof(v),
+		  sizeof(struct scm_timestamping));
+	ts_parse_rxmsg(&b.msg, &rx);
+	ok(rx.ts_ret == -ENOENT && rx.drops_ret == 0 && rx.drops == 600,
+	   "rxmsg: a block of the stamps' size that is not them: the walk reads it");
 
 	/* a bad cmsg after the stamps: they stand, the rest is -EINVAL */
 	b_init(&b);

@@ -330,6 +330,7 @@ static void test_host_tag(void)
 	if (msgfmt_init(&ctx, &msgfmt_rant, &refl, NULL, 0) ||
 	    msgfmt_init(&ctx0, &msgfmt_rant, &plain, NULL, 0))
 		BAIL_OUT("msgfmt_init");
+	wire_put_hdr(buf, &ping);	/* put_pong answers in place */
 	msgfmt_put_pong(&ctx, buf, &ping, pf, &in);
 	ok(!wire_parse(buf, sizeof(buf), MSG_PONG, &h) && !msgfmt_parse_body(&ctx0, buf, &h, &out),
 	   "warm-up pong with a tag parses");
@@ -338,16 +339,19 @@ static void test_host_tag(void)
 	ok(out.host_tag == hostid_tag(key, 0xabcd1234) && out.t2_sw == 0 && out.t3_sw == 0 &&
 	   out.t2_wire == 11, "the tag of the ping's session, in T2_SW's place");
 	ping.flags = MSG_F_WANT_SW;
+	wire_put_hdr(buf, &ping);
 	msgfmt_put_pong(&ctx, buf, &ping, pf, &in);
 	ok(!wire_parse(buf, sizeof(buf), MSG_PONG, &h) &&
 	   !msgfmt_parse_body(&ctx0, buf, &h, &out) && !(h.flags & MSG_F_HOST) &&
 	   (h.flags & MSG_F_SW) && out.t2_sw == 22 && out.host_tag == 0,
 	   "measured pong: its SW stamps, no tag");
 	ping.flags = MSG_F_WARMUP;
+	wire_put_hdr(buf, &ping);
 	msgfmt_put_pong(&ctx0, buf, &ping, MSG_F_T2, &in);
 	ok(!wire_parse(buf, sizeof(buf), MSG_PONG, &h) && !(h.flags & MSG_F_HOST),
 	   "a reflector without a boot id: no tag");
 	ping.len = WIRE_HDR_LEN;
+	wire_put_hdr(buf, &ping);
 	msgfmt_put_pong(&ctx, buf, &ping, MSG_F_T2, &in);
 	ok(!wire_parse(buf, WIRE_HDR_LEN, MSG_PONG, &h) && !(h.flags & MSG_F_HOST),
 	   "a pong too short for a body: no tag");
