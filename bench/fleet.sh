@@ -180,10 +180,11 @@ missing_pct() {
 	local f=$STEP.json
 	if [ -s "$f" ]; then
 		jq -r '.counts | if .sent > 0 then
-			100 * (.missing_tx_ts + .missing_rx_ts) / .sent else 0 end' "$f"
+			100 * (.missing_tx_ts + .missing_rx_ts) / .sent else 0 end' "$f" |
+			awk '{ printf "%.4f\n", $1 }'
 	elif grep -q '^received=' "$STEP.server"; then
 		sed -n -E 's/^received=([0-9]+) sent=([0-9]+) rx_stamps=([0-9]+) tx_snd=([0-9]+).*/\1 \2 \3 \4/p' \
-			"$STEP.server" | awk '{ m = ($2 - $4) + ($1 - $3); print $2 ? 100 * m / $2 : 0 }'
+			"$STEP.server" | awk '{ m = ($2 - $4) + ($1 - $3); printf "%.4f\n", $2 ? 100 * m / $2 : 0 }'
 	else
 		echo -
 	fi
@@ -194,7 +195,7 @@ missing_pct() {
 # limit), 1 when it did not, 2 when the generator could not offer RATE.
 step() {
 	local name=$1 rate=$2 cmd line
-	LOSS=- MISSING=- SENT_RATE=0
+	LOSS=- MISSING=- SENT_RATE=0 FOREIGN=0
 	STEP=$RDIR/$(tr ' :' '-_' <<<"$name")-$rate
 	rm -f "$STEP.json"
 	cmd=${ROW_CMD[$name]//@JSON@/$STEP.json}
@@ -206,6 +207,7 @@ step() {
 	echo "$line" >"$STEP.gen"
 	LOSS=$(sed -n -E 's/.* loss_pct=([0-9.]+).*/\1/p' <<<"$line")
 	SENT_RATE=$(sed -n -E 's/.* rate_sent=([0-9]+).*/\1/p' <<<"$line")
+	FOREIGN=$(sed -n -E 's/.* foreign=([0-9]+).*/\1/p' <<<"$line")
 	MISSING=$(missing_pct)
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$ROUND" "$name" "$rate" "$SENT_RATE" "$LOSS" \
 		"$MISSING" >>"$OUT/steps.tsv"
@@ -223,7 +225,7 @@ try() {
 	for again in "" " (again)"; do
 		rc=0
 		step "$1" "$2" || rc=$?
-		say "fleet: round $ROUND $1 $2/s$again: loss ${LOSS}%, stamps missing ${MISSING}%, sent ${SENT_RATE}/s$([ $rc = 0 ] && echo ' ok')"
+		say "fleet: round $ROUND $1 $2/s$again: loss ${LOSS}%, stamps missing ${MISSING}%, sent ${SENT_RATE}/s$([ "${FOREIGN:-0}" = 0 ] || echo ", $FOREIGN replies to no request")$([ $rc = 0 ] && echo ' ok')"
 		[ "$rc" != 0 ] || return 0
 	done
 	return "$rc"

@@ -15,12 +15,15 @@
  * low-rate emitter sharing its CPU gets it back. After the sending ends
  * it waits -W ms for the last replies. One line at the end:
  *
- *   offered=R sent=N received=M lost=L loss_pct=P dup=D rate_sent=S gen_drops=G
+ *   offered=R sent=N received=M lost=L loss_pct=P dup=D foreign=F rate_sent=S
+ *   gen_drops=G
  *
  * rate_sent is what left per second: below R when this CPU could not
  * keep the schedule (the figure is then the generator's, not the
- * reflector's). gen_drops: replies this side's sockets dropped (their
- * receive buffer is set to -k KB to make that rare).
+ * reflector's). foreign: replies that answer no request sent (a
+ * reflector that garbled one; they count as lost). gen_drops: replies
+ * this side's sockets dropped (their receive buffer is set to -k KB to
+ * make that rare).
  *
  * The request formats (-f):
  *   rant      rant's ping (src/wire.h): magic, version 1, type ping, no
@@ -470,7 +473,11 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	prctl(PR_SET_TIMERSLACK, 1UL);	/* wake on the batch's slot, not 50 us late */
 	srandom((unsigned int)(real_ns() ^ getpid()));
-	cap = (uint64_t)(c.rate * c.seconds / c.flows) + (uint64_t)c.batch * 8 + 64;
+	/* Each flow's bitmap holds the whole run: the flows take the batches
+	 * in turn, but a batch is as short as what is due, so one flow may
+	 * send far more than its share (a reply past a flow's bitmap would
+	 * count as foreign, and so as lost, though it came). */
+	cap = (uint64_t)(c.rate * c.seconds) + (uint64_t)c.batch * 8 + 64;
 	for (int i = 0; i < c.flows; i++)
 		if (open_flow(&c, &to, &fl[i], cap))
 			return 1;
