@@ -127,13 +127,14 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
  */
 void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m);
 
-/* The same, the common datagram (stamps alone: ts_parse_rx_only) read
- * inline, without the walk: a receive's fast path (sk_recv, skbatch). */
+/* The same, the common datagram (stamps alone: ts_parse_rx_only; with
+ * the TTL a STAMP reflector asks for: ts_parse_rx_ttl) read without the
+ * walk: a receive's fast path (sk_recv, skbatch). */
 static inline void sk_rx_msg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 {
 	if (ts_parse_rx_only(msg, &m->rx))
 		m->ttl = 0;	/* no TTL came */
-	else
+	else if (!s->want_ttl || !ts_parse_rx_ttl(msg, &m->rx, &m->ttl))
 		sk_rx_cmsg(s, msg, m);
 }
 

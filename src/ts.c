@@ -128,9 +128,36 @@ bool ts_parse_rx_only(const struct msghdr *msg, struct ts_stamps *out)
 	return read_tstamp(&c, (const unsigned char *)msg->msg_control + CMSG_LEN(0), out) == 0;
 }
 
+/* The same with its TTL: control data that is the SCM_TIMESTAMPING block
+ * and then one IP_TTL or IPV6_HOPLIMIT, as the kernel writes them for a
+ * socket that asked for both (a STAMP reflector's every request). */
+bool ts_parse_rx_ttl(const struct msghdr *msg, struct ts_stamps *out, uint8_t *ttl)
+{
+	const unsigned char *buf = msg->msg_control;
+	const size_t ts_space = CMSG_SPACE(sizeof(struct scm_timestamping));
+	struct cmsghdr c, t;
+	struct ts_stamps st;
+	uint8_t v;
+
+	if ((msg->msg_flags & MSG_CTRUNC) || !buf ||
+	    msg->msg_controllen != ts_space + CMSG_SPACE(sizeof(int)))
+		return false;
+	memcpy(&c, buf, sizeof(c));
+	memcpy(&t, buf + ts_space, sizeof(t));
+	if (c.cmsg_len != CMSG_LEN(sizeof(struct scm_timestamping)) || !cmsg_is_tstamp(&c) ||
+	    t.cmsg_len != CMSG_LEN(sizeof(int)) || !cmsg_is_ttl(&t) ||
+	    read_ttl(&t, buf + ts_space + CMSG_LEN(0), &v) ||
+	    read_tstamp(&c, buf + CMSG_LEN(0), &st))
+		return false;
+	*out = st;
+	*ttl = v;
+	return true;
+}
+
 /* Each item from the first cmsg of its kind; the walk stops once all
  * three are known. MSG_CTRUNC spoils the stamps and the drop count, not
- * the TTL (the kernel writes the TTL first). */
+ * a TTL whose cmsg is whole (the kernel writes it after the stamps:
+ * test_ts.c's loopback test). */
 void ts_parse_rxmsg(const struct msghdr *msg, struct ts_rx *out)
 {
 	const unsigned char *data;

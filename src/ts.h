@@ -82,6 +82,14 @@ void ts_parse_rxmsg(const struct msghdr *msg, struct ts_rx *out);
 bool ts_parse_rx_only(const struct msghdr *msg, struct ts_stamps *out);
 
 /*
+ * The same for a socket that asked for the TTL (IP_RECVTTL,
+ * IPV6_RECVHOPLIMIT): the SCM_TIMESTAMPING block and then the TTL, and
+ * nothing else. true with both (as ts_parse_rxmsg() reads them); false,
+ * out and ttl untouched, for anything else.
+ */
+bool ts_parse_rx_ttl(const struct msghdr *msg, struct ts_stamps *out, uint8_t *ttl);
+
+/*
  * TX: parse one message read with MSG_ERRQUEUE. Returns 0 when it is a
  * timestamp report (SO_EE_ORIGIN_TIMESTAMPING with ee_errno ENOMSG and an
  * SCM_TIMESTAMPING cmsg), -ENOMSG for a foreign error-queue entry (ICMP

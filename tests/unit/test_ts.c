@@ -588,6 +588,83 @@ static void test_rxmsg(void)
 	   rx.ts.kn_ns == TS_NONE, "rxmsg: no control data -> -ENOENT each");
 }
 
+/* ts_parse_rx_ttl() on the stamps, then an IP_TTL of ttl (0: none), then
+ * a drop count when drops, with msg_flags. */
+static bool rx_ttl_case(int ttl, bool drops, int msg_flags)
+{
+	struct ts_stamps st;
+	struct builder b;
+	uint32_t v = 600;
+	uint8_t t;
+
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	if (ttl)
+		b_add(&b, IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl));
+	if (drops)
+		b_add(&b, SOL_SOCKET, SO_RXQ_OVFL, &v, sizeof(v));
+	b.msg.msg_flags = msg_flags;
+	return ts_parse_rx_ttl(&b.msg, &st, &t);
+}
+
+/* The STAMP reflector's common datagram: stamps, then the TTL. */
+static void test_rx_ttl(void)
+{
+	struct ts_stamps st = { TS_NONE, TS_NONE };
+	struct builder b;
+	struct ts_rx rx;
+	int ttl = 61, hop = 64;
+	uint8_t t = 0;
+
+	b_init(&b);
+	add_ts(&b, KN, HW);
+	b_add(&b, IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl));
+	ts_parse_rxmsg(&b.msg, &rx);
+	ok(ts_parse_rx_ttl(&b.msg, &st, &t) && st.kn_ns == KN && st.hw_ns == HW && t == 61 &&
+	   rx.ts.kn_ns == st.kn_ns && rx.ttl == t,
+	   "rx_ttl: stamps then IP_TTL -> both, as the walk reads them");
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	b_add(&b, IPPROTO_IPV6, IPV6_HOPLIMIT, &hop, sizeof(hop));
+	ok(ts_parse_rx_ttl(&b.msg, &st, &t) && st.kn_ns == KN && t == 64,
+	   "rx_ttl: stamps then IPV6_HOPLIMIT -> both");
+
+	t = 7;
+	st.kn_ns = 1;
+	b_init(&b);
+	b_add(&b, IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl));
+	add_ts(&b, KN, 0);
+	ok(!ts_parse_rx_ttl(&b.msg, &st, &t) && t == 7 && st.kn_ns == 1,
+	   "rx_ttl: the TTL first: not the fast path's case, nothing written");
+	ok(!rx_ttl_case(0, false, 0), "rx_ttl: stamps alone: not its case");
+	ok(!rx_ttl_case(0, true, 0), "rx_ttl: stamps then a drop count: the walk's");
+	ok(!rx_ttl_case(61, true, 0), "rx_ttl: stamps, TTL and a drop count: the walk's");
+	ok(!rx_ttl_case(300, false, 0), "rx_ttl: a TTL of 300: the walk's (-EINVAL)");
+	ok(!rx_ttl_case(61, false, MSG_CTRUNC), "rx_ttl: MSG_CTRUNC: the walk's");
+}
+
+/* A datagram to ourselves (fd connected to its own address) and back. */
+struct self_msg {
+	char buf[64], cbuf[512];
+	struct iovec iov;
+	struct msghdr m;
+};
+
+/* "ping" sent on fd and received with its control data into sm: 0, or
+ * -1 when it did not come back within a second. */
+static int ping_self(int fd, struct self_msg *sm)
+{
+	struct pollfd p = { fd, POLLIN, 0 };
+
+	sm->iov = (struct iovec){ sm->buf, sizeof(sm->buf) };
+	sm->m = (struct msghdr){ .msg_iov = &sm->iov, .msg_iovlen = 1,
+				 .msg_control = sm->cbuf, .msg_controllen = sizeof(sm->cbuf) };
+	if (send(fd, "ping", 4, 0) != 4 || poll(&p, 1, 1000) != 1 ||
+	    recvmsg(fd, &sm->m, 0) != 4)
+		return -1;
+	return 0;
+}
+
 /* A real datagram to ourselves over loopback, with ts_sock_enable(). */
 static void test_loopback(void)
 {
@@ -625,18 +702,11 @@ static void test_loopback(void)
 	/* RX stamping is switched on by a deferred worker: allow a second. */
 	before = realtime_ns();
 	for (int i = 0; i < 20; i++) {
-		char buf[64], cbuf[512];
-		struct iovec iov = { buf, sizeof(buf) };
-		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
-				    .msg_control = cbuf,
-				    .msg_controllen = sizeof(cbuf) };
-		struct pollfd p = { fd, POLLIN, 0 };
+		struct self_msg sm;
 
-		if (send(fd, "ping", 4, 0) != 4)
+		if (ping_self(fd, &sm))
 			break;
-		if (poll(&p, 1, 1000) != 1 || recvmsg(fd, &m, 0) != 4)
-			break;
-		r = ts_parse_rx(&m, &rx);
+		r = ts_parse_rx(&sm.m, &rx);
 		if (r == 0 && rx.kn_ns != TS_NONE)
 			break;
 		usleep(50000);
@@ -675,6 +745,43 @@ static void test_loopback(void)
 	ok(sched != TS_NONE && rt == 0 && sched <= tx.ts.kn_ns && tx.ts.kn_ns - sched < NS_PER_SEC,
 	   "loopback tx: SCHED <= SND (the queue: %lld ns)",
 	   (long long)(rt == 0 && sched != TS_NONE ? tx.ts.kn_ns - sched : -1));
+	close(fd);
+}
+
+/* The kernel's order for a socket that asks for stamps and the TTL: the
+ * fast path (ts_parse_rx_ttl) is the real datagram's case. */
+static void test_loopback_ttl(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t alen = sizeof(a);
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), one = 1;
+	struct ts_stamps st = { TS_NONE, TS_NONE };
+	bool fast = false;
+	uint8_t t = 0;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(fd, (struct sockaddr *)&a, &alen) ||
+	    connect(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    setsockopt(fd, IPPROTO_IP, IP_RECVTTL, &one, sizeof(one)) ||
+	    ts_sock_enable(fd, false, true)) {
+		if (fd >= 0)
+			close(fd);
+		skip(1, "no loopback socket with stamps and IP_RECVTTL here");
+		return;
+	}
+	/* RX stamping is switched on by a deferred worker: allow a second. */
+	for (int i = 0; i < 20 && !fast; i++) {
+		struct self_msg sm;
+
+		if (ping_self(fd, &sm))
+			break;
+		fast = ts_parse_rx_ttl(&sm.m, &st, &t);
+		if (!fast)
+			usleep(50000);
+	}
+	ok(fast && st.kn_ns != TS_NONE && t == 64,
+	   "loopback: stamps then TTL, the fast path's case (TTL %u)", t);
 	close(fd);
 }
 
@@ -727,10 +834,12 @@ int main(void)
 	test_drops();
 	test_ttl();
 	test_rxmsg();
+	test_rx_ttl();
 	test_tx();
 	test_bounds();
 	test_bad_times();
 	test_loopback();
+	test_loopback_ttl();
 	test_hw_socket();
 	test_layers();
 	return done_testing();
