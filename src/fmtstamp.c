@@ -46,6 +46,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/timex.h>
 
@@ -57,6 +58,31 @@
 /* rant's loops number pings from 1 (0: none yet); STAMP's Sequence
  * Number starts at 0 (RFC 8762 §4.2.1): the wire carries seq - SEQ_BIAS. */
 #define SEQ_BIAS 1
+
+/*
+ * The open reflector's kept answer. A sender sends the same TLVs in
+ * every request of a run (their values zeros or padding until the
+ * reflector fills them), so the TLVs of the reply to a request like the
+ * last one are the octets of the last reply. A request is like it when
+ * it is as long and its octets after the base are the same, and its
+ * reply is made with the same stamp method for T2 and the same clock
+ * sources (which Timestamp Information tells). Such a reply is its base
+ * (stamp_reflect_base()), the kept octets, and a stateful reflector's
+ * Follow-Up Telemetry value: none of the reflection's TLV walks. Every
+ * other request is answered by stamp_reflect() and its answer kept for
+ * the next. Not under a key: the HMAC TLV covers the sequence number.
+ */
+#define MEMO_MAX 128	/* octets of TLVs kept at most */
+
+struct stamp_memo {
+	uint32_t len;		/* of the request answered, 0: nothing kept */
+	uint32_t fu_off;	/* stateful: the value of the understood Follow-Up
+				 * Telemetry TLV in the reply, 0: none */
+	enum stamp_method t2_method;
+	enum stamp_sync sync_sw, sync_hw;
+	uint8_t req[MEMO_MAX];	/* the request's octets after the base */
+	uint8_t rep[MEMO_MAX];	/* the reply's */
+};
 
 struct stamp_priv {
 	/* the codec's set-up, kept for every reply: rf.key --key (NULL:
@@ -72,6 +98,7 @@ struct stamp_priv {
 	uint32_t len;			/* emitter: the ping's length */
 	int64_t phc_bound_ns;		/* --max-clock-offset */
 	int64_t ee_due_ns;		/* when to read the clock's state again */
+	struct stamp_memo *memo;	/* reflector, open mode: the kept answer */
 };
 
 _Static_assert(sizeof(struct stamp_priv) <= MSGFMT_PRIV_LEN, "fits struct msgfmt_ctx");
@@ -145,7 +172,21 @@ static int stamp_init(struct msgfmt_ctx *ctx, const struct msgfmt_side *side, ch
 	p->ssid = side->stamp_ssid;
 	p->phc_bound_ns = side->stamp_phc_bound_ns;
 	stamp_clock(p, realtime_ns());
+	if (!side->emit && !side->mac) {
+		p->memo = calloc(1, sizeof(*p->memo));
+		if (!p->memo) {
+			snprintf(err, len, "--stamp: no memory for the reflector's %zu bytes",
+				 sizeof(*p->memo));
+			return -ENOMEM;
+		}
+	}
 	return 0;
+}
+
+static void stamp_fini(struct msgfmt_ctx *ctx)
+{
+	free(priv_rw(ctx)->memo);
+	priv_rw(ctx)->memo = NULL;
 }
 
 /* --ssid, or a random non-zero SSID (RFC 8972 §3: 0 is not one). */
@@ -322,6 +363,67 @@ static uint16_t stamp_reply_ee(const struct stamp_priv *p, uint16_t flags)
 	return p->ee_hw;
 }
 
+/* Whether the kept answer is this request's (struct stamp_memo). */
+static inline bool memo_fits(const struct stamp_memo *m, const struct stamp_reflector *rf,
+			     const struct stamp_reflect_in *in, const uint8_t *req, uint32_t len)
+{
+	return m && m->len == len && m->t2_method == in->t2_method && m->sync_sw == rf->sync_sw &&
+	       m->sync_hw == rf->sync_hw &&
+	       !memcmp(req + STAMP_BASE_LEN, m->req, len - STAMP_BASE_LEN);
+}
+
+/* Where the understood Follow-Up Telemetry TLV's value is in a reply
+ * (flags clear: filled; the TLVs after a malformed one stay as they
+ * came): 0 for none, -1 for more than one (not kept). */
+static long memo_fu_off(const uint8_t *reply, size_t len)
+{
+	struct stamp_tlv_iter it;
+	struct stamp_tlv t;
+	long off = 0;
+
+	stamp_tlv_begin(&it, reply, len, STAMP_BASE_LEN);
+	while (stamp_tlv_next(&it, &t) > 0 && !(t.flags & STAMP_TLV_M)) {
+		if (t.flags || t.type != STAMP_TLV_FOLLOWUP)
+			continue;
+		if (off)
+			return -1;
+		off = (long)(t.off + STAMP_TLV_HDR_LEN);
+	}
+	return off;
+}
+
+/* The request answered by stamp_reflect(), and its answer kept when the
+ * next request may take it. */
+static __attribute__((noinline)) void memo_reflect(struct stamp_priv *p,
+						   const struct stamp_reflect_in *in,
+						   uint8_t *buf, uint32_t len)
+{
+	struct stamp_memo *m = p->memo;
+	size_t tlvs = len - STAMP_BASE_LEN;
+	struct stamp_reflect_out out;
+	bool keep = m && !p->rf.strict && len >= STAMP_BASE_LEN && tlvs <= MEMO_MAX;
+	long fu_off;
+
+	if (m)
+		m->len = 0;
+	if (keep)
+		memcpy(m->req, buf + STAMP_BASE_LEN, tlvs);
+	/* parse() and the loop's MAC check passed, and the reply is as long
+	 * as the request: stamp_reflect() answers (with M or I flags on
+	 * TLVs it cannot use). */
+	if (stamp_reflect(&p->rf, in, buf, len, buf, len, &out) != STAMP_PASS || !keep)
+		return;
+	fu_off = p->rf.stateful ? memo_fu_off(buf, len) : 0;
+	if (fu_off < 0)
+		return;
+	memcpy(m->rep, buf + STAMP_BASE_LEN, tlvs);
+	m->fu_off = (uint32_t)fu_off;
+	m->t2_method = in->t2_method;
+	m->sync_sw = p->rf.sync_sw;
+	m->sync_hw = p->rf.sync_hw;
+	m->len = len;
+}
+
 /*
  * The reply, in place: T2 the ping's wire stamp, T3 the best there is now
  * (the SW stamp the loop took, else the clock read here), and a stateful
@@ -340,7 +442,6 @@ static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 		.ttl = b->ttl,
 		.seq = (uint32_t)b->pong_no,
 	};
-	struct stamp_reflect_out out;
 	struct stamp_followup fu;	/* only when it travels */
 
 	if (p->rf.stateful && (flags & MSG_F_FU)) {
@@ -351,10 +452,14 @@ static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 	}
 	stamp_clock_due(p, t3);
 	p->rf.ee = stamp_reply_ee(p, flags);
-	/* parse() and the loop's MAC check passed, and the reply is as long
-	 * as the request: stamp_reflect() answers (with M or I flags on
-	 * TLVs it cannot use). */
-	(void)stamp_reflect(&p->rf, &in, buf, ping->len, buf, ping->len, &out);
+	if (!memo_fits(p->memo, &p->rf, &in, buf, ping->len)) {
+		memo_reflect(p, &in, buf, ping->len);
+		return;
+	}
+	stamp_reflect_base(&p->rf, &in, buf);
+	memcpy((uint8_t *)buf + STAMP_BASE_LEN, p->memo->rep, ping->len - STAMP_BASE_LEN);
+	if (p->memo->fu_off)
+		stamp_followup_put((uint8_t *)buf + p->memo->fu_off, in.fu, p->rf.ee);
 }
 
 /* What the reply says of its reflector (struct msg_peer). */
@@ -429,6 +534,7 @@ const struct msgfmt msgfmt_stamp = {
 		.ts = MSGFMT_TS_NTP64,	/* PTP64 with --stamp-ts ptp */
 	},
 	.init = stamp_init,
+	.fini = stamp_fini,
 	.session_key = stamp_session_key,
 	.put_ping = stamp_put_ping,
 	.set_seq = stamp_set_seq,

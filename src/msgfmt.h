@@ -166,7 +166,7 @@ struct msgfmt_span {
 	size_t off, len;
 };
 
-#define MSGFMT_PRIV_LEN 64
+#define MSGFMT_PRIV_LEN 96
 
 /* The side of the run a format is set up for (run.c fills it from the
  * command line; formats do not read the command line themselves). */

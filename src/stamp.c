@@ -161,6 +161,37 @@ static void sign_tlvs(const struct auth *key, uint8_t *pkt, size_t base, size_t 
 	memcpy(pkt + hmac + STAMP_TLV_HDR_LEN, mac, STAMP_HMAC_LEN);
 }
 
+enum tlv_head {
+	TLV_END,		/* fewer octets than a header, or padding from here */
+	TLV_OK,			/* a TLV whose value fits the packet and its type */
+	TLV_BAD,		/* malformed: its value runs past the end, or its
+				 * length does not suit its type */
+};
+
+/* The header of the TLV at off of a packet of len octets, for the walks
+ * in locals (scan_tlvs, reflect_open): *data_end is where the data ends,
+ * SIZE_MAX until a header of zeros asks (then looked for once). */
+static inline __attribute__((always_inline)) enum tlv_head
+tlv_head(const uint8_t *pkt, size_t off, size_t len, size_t *data_end, uint8_t *type,
+	 uint16_t *vlen)
+{
+	const uint8_t *h = pkt + off;
+
+	if (len - off < STAMP_TLV_HDR_LEN)
+		return TLV_END;
+	*type = h[1];
+	*vlen = be_get16(h + 2);
+	if (!(h[0] | *type | *vlen)) {	/* padding, if only zeros follow */
+		if (*data_end == SIZE_MAX)
+			*data_end = data_end_of(pkt, off, len);
+		if (off >= *data_end)
+			return TLV_END;
+	}
+	if (*vlen > len - off - STAMP_TLV_HDR_LEN || !stamp_tlv_len_ok(*type, *vlen))
+		return TLV_BAD;
+	return TLV_OK;
+}
+
 /* What a walk over a packet's TLVs found. */
 struct scan {
 	size_t bad;		/* the malformed TLV's offset; 0: none */
@@ -240,19 +271,13 @@ scan_tlvs(const uint8_t *pkt, size_t len, const struct layout *l, const struct a
 	unsigned int n = 0, npad = 0;
 	bool misplaced = false;
 
-	while (len - off >= STAMP_TLV_HDR_LEN) {
-		const uint8_t *h = pkt + off;
-		uint8_t type = h[1];
-		uint16_t vlen = be_get16(h + 2);
+	enum tlv_head got;
+	uint16_t vlen;
+	uint8_t type;
 
-		if (!(h[0] | type | vlen)) {	/* padding, if only zeros follow */
-			if (data_end == SIZE_MAX)
-				data_end = data_end_of(pkt, off, len);
-			if (off >= data_end)
-				break;
-		}
+	while ((got = tlv_head(pkt, off, len, &data_end, &type, &vlen)) != TLV_END) {
 		n++;
-		if (vlen > len - off - STAMP_TLV_HDR_LEN || !stamp_tlv_len_ok(type, vlen)) {
+		if (got == TLV_BAD) {
 			bad = off;
 			break;
 		}
@@ -297,10 +322,7 @@ fill_tlv(const struct stamp_reflector *r, const struct stamp_reflect_in *in, uin
 		break;
 	case STAMP_TLV_FOLLOWUP:
 		/* a stateless reflector zeroes it (RFC 8972 §4.7) */
-		be_put32(v, fu ? fu->seq : 0);
-		be_put64(v + 4, fu ? stamp_ts_encode(fu->t3_ns, stamp_ee_fmt(r->ee)) : 0);
-		v[12] = fu ? (uint8_t)fu->method : 0;
-		memset(v + 13, 0, 3);
+		stamp_followup_put(v, fu, r->ee);
 		break;
 	default:	/* Extra Padding returns as it came; the HMAC TLV is signed last */
 		break;
@@ -371,6 +393,25 @@ put_reflected(const struct layout *l, const struct stamp_reflector *r,
 	base[l->ttl] = in->ttl;
 }
 
+/* The request's fields the reply echoes, read from its base. */
+static inline void sender_fields_of(const struct layout *l, const uint8_t *req,
+				    struct sender_fields *sf)
+{
+	sf->seq = be_get32(req + l->seq);
+	sf->ts = be_get64(req + l->ts);
+	sf->ee = be_get16(req + l->ee);
+	sf->ssid = be_get16(req + l->ssid);
+}
+
+void stamp_reflect_base(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
+			void *pkt)
+{
+	struct sender_fields sf;
+
+	sender_fields_of(&open_layout, pkt, &sf);
+	put_reflected(&open_layout, r, in, &sf, r->stateful ? in->seq : sf.seq, pkt);
+}
+
 /* The reply's base when the reply is shorter than one (open mode, a
  * TWAMP-Light request of 41-43 octets): through a copy cut to len. */
 static __attribute__((noinline)) void put_base_cut(const struct stamp_reflector *r,
@@ -404,30 +445,21 @@ static int reflect_open(const struct stamp_reflector *r, const struct stamp_refl
 	struct sender_fields sf;
 	struct stamp_tlv t;
 
-	while (len - off >= STAMP_TLV_HDR_LEN) {
-		const uint8_t *h = req + off;
-		uint8_t type = h[1];
-		uint16_t vlen = be_get16(h + 2);
+	enum tlv_head got;
+	uint16_t vlen;
+	uint8_t type;
 
-		if (!(h[0] | type | vlen)) {	/* padding, if only zeros follow */
-			if (data_end == SIZE_MAX)
-				data_end = data_end_of(req, off, len);
-			if (off >= data_end)
-				break;
-		}
+	while ((got = tlv_head(req, off, len, &data_end, &type, &vlen)) != TLV_END) {
 		if (type == STAMP_TLV_HMAC)
 			return -1;
 		n++;
-		if (vlen > len - off - STAMP_TLV_HDR_LEN || !stamp_tlv_len_ok(type, vlen)) {
+		if (got == TLV_BAD) {
 			bad = off;
 			break;
 		}
 		off += STAMP_TLV_HDR_LEN + (size_t)vlen;
 	}
-	sf.seq = be_get32(req + open_layout.seq);
-	sf.ts = be_get64(req + open_layout.ts);
-	sf.ee = be_get16(req + open_layout.ee);
-	sf.ssid = be_get16(req + open_layout.ssid);
+	sender_fields_of(&open_layout, req, &sf);
 	memset(out, 0, sizeof(*out));
 	out->seq = r->stateful ? in->seq : sf.seq;
 	out->sender_seq = sf.seq;
@@ -477,10 +509,7 @@ reflect_as(const struct layout *l, const struct auth *key, const struct stamp_re
 	scan_tlvs(req, len, l, key, &s);
 	if (r->strict && (s.bad || !s.integrity))
 		return STAMP_DROP_TLV;
-	sf.seq = be_get32(req + l->seq);
-	sf.ts = be_get64(req + l->ts);
-	sf.ee = be_get16(req + l->ee);
-	sf.ssid = be_get16(req + l->ssid);
+	sender_fields_of(l, req, &sf);
 	memset(out, 0, sizeof(*out));
 	out->seq = r->stateful ? in->seq : sf.seq;
 	out->sender_seq = sf.seq;

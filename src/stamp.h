@@ -115,6 +115,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "be.h"
@@ -367,6 +368,18 @@ struct stamp_followup {
 	enum stamp_method method;	/* how t3_ns was taken */
 };
 
+/* A Follow-Up Telemetry TLV's value (RFC 8972 §4.7) at v: the previous
+ * reply's sequence number, its wire T3 in the format of ee's Z bit and
+ * how it was taken; zeros without one (a stateless reflector's, or no
+ * previous reply's stamp yet). */
+static inline void stamp_followup_put(uint8_t *v, const struct stamp_followup *fu, uint16_t ee)
+{
+	be_put32(v, fu ? fu->seq : 0);
+	be_put64(v + 4, fu ? stamp_ts_encode(fu->t3_ns, stamp_ee_fmt(ee)) : 0);
+	v[12] = fu ? (uint8_t)fu->method : 0;
+	memset(v + 13, 0, 3);
+}
+
 /* The reflector's set-up, fixed for a run. */
 struct stamp_reflector {
 	const struct auth *key;	/* authenticated mode; NULL: open */
@@ -412,6 +425,16 @@ struct stamp_reflect_out {
 enum stamp_drop stamp_reflect(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
 			      const void *req, size_t len, void *reply, size_t cap,
 			      struct stamp_reflect_out *out);
+
+/*
+ * Open mode: the reply's base written over its request's whole base (44
+ * octets at pkt, read before a byte is written), as stamp_reflect()
+ * writes it, for a caller that has the TLVs' answer already
+ * (fmtstamp.c keeps the last one). The reply's sequence number is the
+ * request's (stateless) or in->seq (stateful).
+ */
+void stamp_reflect_base(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
+			void *pkt);
 
 /* The TLVs a request may ask for. */
 #define STAMP_WANT_TSINFO 0x1	/* Timestamp Information */

@@ -11,9 +11,17 @@
  * values of every length their type allows, zero headers followed by data
  * or by zeros only, stateless and stateful, with and without a follow-up
  * and T2.
+ *
+ * Then the format's kept answer (fmtstamp.c, struct stamp_memo): a
+ * reflector that answers a request like the one before with the TLVs it
+ * kept must send what a fresh reflector sends, which answers by
+ * stamp_reflect(); the requests come from a small pool, so that most are
+ * like the one before and some are not (another request, another T2 or
+ * stamp method, a length past what is kept).
  */
 #include <string.h>
 
+#include "msgfmt.h"
 #include "stamp.h"
 #include "tap.h"
 #include "timeutil.h"
@@ -88,6 +96,67 @@ static void request(uint8_t *q, size_t len)
 		memset(q + off, 0, 4);	/* a header of zeros, then data */
 }
 
+#define POOL 6
+#define MEMO_CASES 20000
+
+/* One request answered by a reflector format ctx, as the loop answers it
+ * (parse, then put_pong in place), into out. */
+static int answer(struct msgfmt_ctx *c, const uint8_t *q, size_t len, uint16_t flags,
+		  const struct msg_body *b, uint8_t *out)
+{
+	struct msg_hdr h;
+
+	memcpy(out, q, len);
+	if (msgfmt_parse(c, out, len, MSG_PING, &h))
+		return -1;
+	msgfmt_put_pong(c, out, &h, flags, b);
+	return 0;
+}
+
+static void test_memo(bool stateful)
+{
+	static uint8_t pool[POOL][BIG], a[BIG], b[BIG];
+	const struct msgfmt *f = msgfmt_find("stamp");
+	struct msgfmt_side side = { .stamp_stateful = stateful };
+	size_t lens[POOL];
+	struct msgfmt_ctx kept;
+	unsigned int compared = 0, differ = 0;
+	char err[256];
+
+	if (!f || msgfmt_init(&kept, f, &side, err, sizeof(err)))
+		BAIL_OUT(f ? err : "no stamp format in the table");
+	for (int i = 0; i < POOL; i++) {
+		/* the last one longer than what is kept */
+		lens[i] = i == POOL - 1 ? 250 : STAMP_BASE_LEN + rn(100);
+		request(pool[i], lens[i]);
+	}
+	for (int i = 0; i < MEMO_CASES; i++) {
+		int k = rn(4) ? i / 50 % POOL : (int)rn(POOL);	/* runs of one request */
+		uint16_t flags = MSG_F_SW | (rn(8) ? MSG_F_T2 : 0) | (rn(8) ? 0 : MSG_F_T2_HW) |
+				 (rn(2) ? MSG_F_FU : 0) | (rn(2) ? MSG_F_FU_HW : 0);
+		struct msg_body body = {
+			.t2_wire = 1700000000000000000LL + (int64_t)rn(1000000),
+			.t3_sw = 1700000000001000000LL + (int64_t)rn(1000000),
+			.fu_seq = rnd() % 1000,
+			.fu_t3_wire = 1700000000000000000LL + (int64_t)rn(9),
+			.pong_no = rnd() % 1000, .ttl = (uint8_t)rnd(),
+		};
+		struct msgfmt_ctx fresh;
+
+		if (msgfmt_init(&fresh, f, &side, err, sizeof(err)))
+			BAIL_OUT(err);
+		if (answer(&kept, pool[k], lens[k], flags, &body, a) ||
+		    answer(&fresh, pool[k], lens[k], flags, &body, b))
+			BAIL_OUT("a pool request does not parse");
+		msgfmt_fini(&fresh);
+		compared++;
+		differ += memcmp(a, b, lens[k]) != 0;
+	}
+	msgfmt_fini(&kept);
+	is_int(differ, 0, "%s: the kept answer is a fresh reflector's, octet for octet (%u replies)",
+	       stateful ? "stateful" : "stateless", compared);
+}
+
 int main(void)
 {
 	static uint8_t q[BIG], a[BIG], b[BIG], c[BIG];
@@ -134,5 +203,7 @@ int main(void)
 	is_int(differ, 0, "the one-walk answer is the general answer, octet for octet");
 	is_int(out_differ, 0, "  and reports the same (sequence numbers, SSID, TLV counts, flags)");
 	is_int(moved, 0, "the answer into another buffer is the answer in place, and no longer");
+	test_memo(false);
+	test_memo(true);
 	return done_testing();
 }
