@@ -15,8 +15,9 @@
 #   emitter, a ping      emit_run
 # and every rant function of either side at 20 or more instructions a ping.
 #
-#   bench/callgrind.sh [RANT] [PINGS]   (default ./rant, 20000; 1000 of
-#                                       warm-up besides)
+#   bench/callgrind.sh [RANT] [PINGS] [OPTION...]
+#       (default ./rant, 20000; 1000 of warm-up besides; the OPTIONs go to
+#       both sides: --stamp counts STAMP's)
 # The callgrind files stay in bench/out/callgrind/ (callgrind_annotate).
 set -euo pipefail
 
@@ -26,6 +27,8 @@ source "$BENCH/../tests/net/lib.sh"	# TOP, RANT, defer, setup_pair, ns_bg
 
 BIN=$(readlink -f "${1:-$RANT}")
 PINGS=${2:-20000}
+shift $(($# < 2 ? $# : 2))
+BOTH=(--port "$PORT" "$@")	# one port, whatever the format's default
 WARM=1000
 OUT=$BENCH/out/callgrind
 
@@ -37,12 +40,12 @@ rm -f "$OUT"/*.cg
 setup_pair || { echo "callgrind: cannot create the veth pair" >&2; exit 1; }
 
 ns_bg "$NS_B" taskset -c 1 valgrind --tool=callgrind --callgrind-out-file="$OUT/reflect.cg" \
-	"$BIN" -i "$VETH_B" --block >"$OUT/reflect.txt" 2>&1
+	"$BIN" -i "$VETH_B" --block "${BOTH[@]}" >"$OUT/reflect.txt" 2>&1
 REFL=$BGPID
 wait_udp_port "$NS_B" "$PORT" || { echo "callgrind: the reflector did not start" >&2; exit 1; }
 ip netns exec "$NS_A" taskset -c 0 valgrind --tool=callgrind \
 	--callgrind-out-file="$OUT/emit.cg" "$BIN" -i "$VETH_A" -a "$IP_B" -s -c "$PINGS" \
-	-d 0 -w "$WARM" -m 72 --block >"$OUT/emit.txt" 2>&1 ||
+	-d 0 -w "$WARM" -m 72 --block "${BOTH[@]}" >"$OUT/emit.txt" 2>&1 ||
 	{ echo "callgrind: the emitter failed (see $OUT/emit.txt)" >&2; exit 1; }
 kill -INT "$REFL"
 wait "$REFL" || true
