@@ -72,6 +72,17 @@ DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-promet
 
 all: rant
 
+# The files that print the version (RANT_VERSION) are rebuilt when it
+# changes: a commit changes nothing else of theirs, and an incremental
+# build kept the version of the build before it.
+VERSION_OBJS := $(patsubst src/%.c,%.o,$(shell grep -l RANT_VERSION src/*.c))
+build/version.txt: FORCE
+	@mkdir -p build
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
+$(addprefix build/,$(VERSION_OBJS)) $(addprefix build-asan/,$(VERSION_OBJS)): build/version.txt
+.PHONY: FORCE
+FORCE:
+
 build/%.o: src/%.c $(wildcard src/*.h) Makefile
 	@mkdir -p build
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
