@@ -7,7 +7,8 @@
  * of all three) run on it, then again on a copy at an odd address, which
  * must give the same results (the parsers promise any alignment). The
  * one walk must agree with the parsers of one item each, and the
- * receive's fast path (ts_parse_rx_only) with them wherever it answers.
+ * receive's fast paths (ts_parse_rx_only, and ts_parse_rx_ttl for a
+ * socket that asked for the TTL) with them wherever they answer.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -29,6 +30,9 @@ struct result {
 	struct ts_rx all;
 	bool only;		/* ts_parse_rx_only() answered ... */
 	struct ts_stamps only_s;	/* ... these */
+	bool with_ttl;		/* ts_parse_rx_ttl() answered ... */
+	struct ts_stamps ttl_s;	/* ... these */
+	uint8_t ttl_v;		/* ... and this TTL */
 };
 
 static void parse(void *ctl, size_t size, struct result *out)
@@ -45,6 +49,7 @@ static void parse(void *ctl, size_t size, struct result *out)
 	out->tl = ts_parse_ttl(&msg, &out->ttl);
 	ts_parse_rxmsg(&msg, &out->all);
 	out->only = ts_parse_rx_only(&msg, &out->only_s);
+	out->with_ttl = ts_parse_rx_ttl(&msg, &out->ttl_s, &out->ttl_v);
 }
 
 /* The fast path answers only for stamps alone, and as the parsers do. */
@@ -52,6 +57,15 @@ static bool fast_agrees(const struct result *a)
 {
 	return !a->only || (a->rx == 0 && !memcmp(&a->only_s, &a->s, sizeof(a->s)) &&
 			    a->dr == -ENOENT && a->tl == -ENOENT);
+}
+
+/* The fast path with the TTL answers only for stamps and a TTL, no
+ * drop count, and as the parsers do. */
+static bool ttl_fast_agrees(const struct result *a)
+{
+	return !a->with_ttl ||
+	       (a->rx == 0 && !memcmp(&a->ttl_s, &a->s, sizeof(a->s)) && a->dr == -ENOENT &&
+		a->tl == 0 && a->ttl_v == a->ttl && !a->only);
 }
 
 /* The one walk gives each item as its own parser does. */
@@ -94,7 +108,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	parse(aligned, size, &a);
 	parse(odd + 1, size, &b);
 	if (!same(&a, &b) || !walk_agrees(&a) || !walk_agrees(&b) || !fast_agrees(&a) ||
-	    !fast_agrees(&b) || a.only != b.only)
+	    !fast_agrees(&b) || a.only != b.only || !ttl_fast_agrees(&a) ||
+	    !ttl_fast_agrees(&b) || a.with_ttl != b.with_ttl)
 		abort();
 	free(aligned);
 	free(odd);

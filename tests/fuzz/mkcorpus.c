@@ -6,7 +6,8 @@
  *                and framed by the other formats of the table (msgfmt.h)
  *   corpus/cmsg  control buffers captured from real recvmsg() calls over
  *                loopback with rant's SO_TIMESTAMPING flags (RX, and the TX
- *                report from the error queue, IPv4 and IPv6), and hand-built
+ *                report from the error queue, IPv4 and IPv6; RX with the
+ *                TTL a STAMP reflector asks for), and hand-built
  *                ones with a hardware stamp and several cmsgs
  *   corpus/opts  typical command lines, arguments separated by NUL bytes
  *   corpus/stamp STAMP requests after fuzz_stamp.c's mode octet: open and
@@ -346,12 +347,33 @@ static int stamp_corpus(void)
 	return err ? -1 : 0;
 }
 
+/* The same with the TTL asked for, as a STAMP reflector's socket: the
+ * stamps, then IP_TTL (IPV6_HOPLIMIT). */
+static int capture_ttl(int family, const char *rx)
+{
+	int fd = loop_socket(family), one = 1, ret;
+
+	if (fd < 0)
+		return family == AF_INET6 ? 0 : -1;	/* IPv6 may be off */
+	if (family == AF_INET ? setsockopt(fd, IPPROTO_IP, IP_RECVTTL, &one, sizeof(one)) :
+				setsockopt(fd, IPPROTO_IPV6, IPV6_RECVHOPLIMIT, &one, sizeof(one))) {
+		fprintf(stderr, "mkcorpus: IP_RECVTTL/IPV6_RECVHOPLIMIT: %s\n", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	ret = capture(fd, false, rx);
+	close(fd);
+	return ret;
+}
+
 int main(void)
 {
 	if (wire_corpus() || opts_corpus() || stamp_corpus() || cmsg_handmade() ||
 	    cmsg_overreads() ||
 	    capture_family(AF_INET, DIR "cmsg/rx-v4-loopback", DIR "cmsg/tx-v4-loopback") ||
-	    capture_family(AF_INET6, DIR "cmsg/rx-v6-loopback", DIR "cmsg/tx-v6-loopback"))
+	    capture_family(AF_INET6, DIR "cmsg/rx-v6-loopback", DIR "cmsg/tx-v6-loopback") ||
+	    capture_ttl(AF_INET, DIR "cmsg/rx-ttl-v4-loopback") ||
+	    capture_ttl(AF_INET6, DIR "cmsg/rx-ttl-v6-loopback"))
 		return 1;
 	return 0;
 }
