@@ -351,12 +351,13 @@ static int stamp_corpus(void)
  * stamps, then IP_TTL (IPV6_HOPLIMIT). */
 static int capture_ttl(int family, const char *rx)
 {
+	int level = family == AF_INET ? IPPROTO_IP : IPPROTO_IPV6;
+	int opt = family == AF_INET ? IP_RECVTTL : IPV6_RECVHOPLIMIT;
 	int fd = loop_socket(family), one = 1, ret;
 
 	if (fd < 0)
 		return family == AF_INET6 ? 0 : -1;	/* IPv6 may be off */
-	if (family == AF_INET ? setsockopt(fd, IPPROTO_IP, IP_RECVTTL, &one, sizeof(one)) :
-				setsockopt(fd, IPPROTO_IPV6, IPV6_RECVHOPLIMIT, &one, sizeof(one))) {
+	if (setsockopt(fd, level, opt, &one, sizeof(one))) {
 		fprintf(stderr, "mkcorpus: IP_RECVTTL/IPV6_RECVHOPLIMIT: %s\n", strerror(errno));
 		close(fd);
 		return -1;
