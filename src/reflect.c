@@ -96,34 +96,6 @@ RX_TX_STEP int64_t reflect_came(struct reflector *f, const struct sk_msg *m)
 	return mono;
 }
 
-/* The oldest follow-up queued for s into b (flags: whether one is). */
-static bool reflect_fu_take(struct session *s, struct msg_body *b)
-{
-	if (!s->fu_n)
-		return false;
-	b->fu_seq = s->fu_seq[s->fu_head % SESSION_FU];
-	b->fu_t3_wire = s->fu_t3[s->fu_head % SESSION_FU];
-	s->fu_head++;
-	s->fu_n--;
-	return true;
-}
-
-/* A pong's T3 came: queued for a later pong of its session (the oldest
- * queued goes when the queue is full, counted). */
-static void reflect_fu_put(struct session *s, uint64_t seq, int64_t t3)
-{
-	uint32_t i;
-
-	if (s->fu_n == SESSION_FU) {
-		s->fu_head++;
-		s->fu_n--;
-		s->fu_dropped++;
-	}
-	i = (s->fu_head + s->fu_n++) % SESSION_FU;
-	s->fu_seq[i] = seq;
-	s->fu_t3[i] = t3;
-}
-
 /* The pong of one ping, composed in place in buf (the ping's bytes),
  * with its T2 stamps; returns its T3_SW (TS_NONE: none taken). */
 RX_TX_STEP int64_t reflect_answer(struct run *r, struct session *f, const struct sk_msg *m,
@@ -139,7 +111,7 @@ RX_TX_STEP int64_t reflect_answer(struct run *r, struct session *f, const struct
 	if (sw)
 		flags |= MSG_F_SW;
 	/* A pong too short for a body carries no follow-up: keep it. */
-	if (msgfmt_has_body(&r->fmt, h->len) && reflect_fu_take(f, &b))
+	if (msgfmt_has_body(&r->fmt, h->len) && session_fu_take(f, &b.fu_seq, &b.fu_t3_wire))
 		flags |= MSG_F_FU | (r->sk.hw ? MSG_F_FU_HW : 0);
 	if (clock_bad_now(r->clock))
 		flags |= MSG_F_CLOCK_BAD;
@@ -181,26 +153,24 @@ static enum measure_next reflect_measured(struct run *r, struct reflector *f,
 	int64_t resp;
 	bool have;
 
-	s->received++;
-	s->sent += sent;
 	r->cnt.received++;
 	r->cnt.sent += sent;
-	if (rec->t2_wire == TS_NONE) {
-		r->cnt.missing_rx_ts++;
-		s->missing_rx_ts++;
-	}
-	if (sent && !tx_stamped) {
-		r->cnt.missing_tx_ts++;
-		s->missing_tx_ts++;
+	r->cnt.missing_rx_ts += rec->t2_wire == TS_NONE;
+	r->cnt.missing_tx_ts += sent && !tx_stamped;
+	if (s) {	/* NULL: evicted while its pong awaited its stamp */
+		s->received++;
+		s->sent += sent;
+		s->missing_rx_ts += rec->t2_wire == TS_NONE;
+		s->missing_tx_ts += sent && !tx_stamped;
 	}
 	reflect_backwards(r, f, rec);
 	metric_sample(r->hist, rec, METRIC_NO_T3 | METRIC_T3);
-	if (r->capture)
+	if (r->capture && s)	/* an evicted session's id went with it */
 		capture_expect(r->capture, s->id, rec);
 	have = metric_value(M_RESPONSE, rec, &resp);
 	if (!have)
 		resp = 0;
-	else
+	else if (s)
 		session_response(s, resp);
 	if (r->series)	/* -I: in the interval the ping arrived in */
 		series_answered(r->series, came_mono, sent,
@@ -269,16 +239,24 @@ static void reflect_start(struct run *r, struct reflector *f, const struct sessi
 	f->started = true;
 }
 
+/* A pending pong's session, NULL when it was evicted meanwhile (sessions
+ * move when one before them goes: session.h, sessions_still). */
+static struct session *reflect_owner(const struct reflector *f, struct txpend_entry *e)
+{
+	return e->owner = sessions_still(f->r->sessions, e->owner, e->owner_tag);
+}
+
 /* A pong's TX stamp came: its T3 queued as its session's follow-up. */
 static void reflect_stamped(void *ctx, struct txpend_entry *e)
 {
 	const struct reflector *f = ctx;
 	int64_t t3 = ts_wire(&e->snd, f->r->sk.hw);
+	struct session *s;
 
 	/* A report without the wire layer's stamp (a NIC that missed it)
 	 * gives no follow-up: the pong's T3 is missing. */
-	if (t3 != TS_NONE)
-		reflect_fu_put(e->owner, e->rec.seq, t3);
+	if (t3 != TS_NONE && (s = reflect_owner(f, e)))
+		session_fu_put(s, e->rec.seq, t3);
 }
 
 /* A pong retired from the table: its stamps into the record, then (a
@@ -312,7 +290,7 @@ static int reflect_done(void *ctx, struct txpend_entry *e, enum txpend_end why)
 	r->cnt.missing_tx_overflow += why == TXPEND_OVERFLOW;
 	r->cnt.missing_tx_full += why == TXPEND_FULL;
 	r->cnt.qdisc_drops += why == TXPEND_DROPPED;	/* the pong never left */
-	if (reflect_measured(r, f, e->owner, &e->rec, why != TXPEND_DROPPED, stamped,
+	if (reflect_measured(r, f, reflect_owner(f, e), &e->rec, why != TXPEND_DROPPED, stamped,
 			     e->t_mono) == MEASURE_GO_ON)
 		return 0;
 	f->stopped = true;
@@ -337,7 +315,8 @@ static int reflect_conn_stamp(struct reflector *f, struct sk *via, struct sessio
 			      const struct txrec *rec, uint32_t key, bool measured,
 			      int64_t came)
 {
-	struct txpend_entry e = { .rec = *rec, .owner = s, .t_mono = came, .key = key,
+	struct txpend_entry e = { .rec = *rec, .owner = s, .owner_tag = s->ordinal,
+				  .t_mono = came, .key = key,
 				  .flags = measured ? RF_MEASURED : 0, .sched_kn = TS_NONE };
 	struct ts_stamps sch;
 
@@ -374,6 +353,7 @@ static int reflect_pend(struct run *r, struct reflector *f, struct session *s,
 	}
 	e->rec = *rec;
 	e->owner = s;
+	e->owner_tag = s->ordinal;
 	e->t_mono = came;
 	e->flags = measured ? RF_MEASURED : 0;
 	return ret;

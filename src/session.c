@@ -392,6 +392,28 @@ struct session *sessions_get(struct sessions *t, const struct sockaddr *addr,
 	return s;
 }
 
+struct session *sessions_by_ordinal(struct sessions *t, uint64_t ordinal)
+{
+	for (size_t i = 0; i < t->used; i++)
+		if (t->tab[i].ordinal == ordinal)
+			return &t->tab[i];
+	return NULL;
+}
+
+void session_fu_put(struct session *s, uint64_t seq, int64_t t3)
+{
+	uint32_t i;
+
+	if (s->fu_n == SESSION_FU) {
+		s->fu_head++;
+		s->fu_n--;
+		s->fu_dropped++;
+	}
+	i = (s->fu_head + s->fu_n++) % SESSION_FU;
+	s->fu_seq[i] = seq;
+	s->fu_t3[i] = t3;
+}
+
 void session_response(struct session *s, int64_t resp_ns)
 {
 	if (!s->resp_n || resp_ns < s->resp_min)

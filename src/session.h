@@ -126,6 +126,38 @@ struct session *sessions_get(struct sessions *t, const struct sockaddr *addr,
 			     socklen_t addr_len, uint32_t id, int64_t now_ns,
 			     bool *fresh);
 
+/* The session that started as the ordinal-th, or NULL when it is no
+ * longer in the table (evicted). */
+struct session *sessions_by_ordinal(struct sessions *t, uint64_t ordinal);
+
+/* A session pointer kept across admissions (a pong awaiting its stamp):
+ * sessions move when one before them is evicted (the table closes the
+ * gap), so s is checked by its ordinal and, when it moved, found again;
+ * NULL when that session was evicted itself. */
+static inline struct session *sessions_still(struct sessions *t, struct session *s,
+					     uint64_t ordinal)
+{
+	return s && s->ordinal == ordinal ? s : sessions_by_ordinal(t, ordinal);
+}
+
+/* The oldest follow-up queued for s (the seq and wire T3 of an earlier
+ * pong, for the next pong to carry): false when none is. Inline: every
+ * pong's. */
+static inline bool session_fu_take(struct session *s, uint64_t *seq, int64_t *t3)
+{
+	if (!s->fu_n)
+		return false;
+	*seq = s->fu_seq[s->fu_head % SESSION_FU];
+	*t3 = s->fu_t3[s->fu_head % SESSION_FU];
+	s->fu_head++;
+	s->fu_n--;
+	return true;
+}
+
+/* A pong's T3 came: queued for a later pong of s (the oldest queued goes
+ * when the queue is full, counted in fu_dropped). */
+void session_fu_put(struct session *s, uint64_t seq, int64_t t3);
+
 /* Add one measured response (ns) to s's statistics. */
 void session_response(struct session *s, int64_t resp_ns);
 

@@ -403,32 +403,14 @@ static inline void sender_fields_of(const struct layout *l, const uint8_t *req,
 	sf->ssid = be_get16(req + l->ssid);
 }
 
-/* put_reflected() over the request itself: its Sequence Number (a
- * stateless reflector's) and SSID are the reply's already, and every
- * other octet of the base is written once (no memset first). */
 void stamp_reflect_base(const struct stamp_reflector *r, const struct stamp_reflect_in *in,
 			void *pkt)
 {
-	const struct layout *l = &open_layout;
-	enum stamp_tsfmt fmt = stamp_ee_fmt(r->ee);
-	uint8_t *base = pkt;
 	struct sender_fields sf;
 
-	sender_fields_of(l, base, &sf);
-	if (r->stateful)
-		be_put32(base + l->seq, in->seq);
-	be_put64(base + l->ts, stamp_ts_encode(in->t3_ns, fmt));
-	be_put16(base + l->ee, r->ee);
-	be_put64(base + l->rx, stamp_ts_encode(in->t2_ns, fmt));
-	be_put32(base + l->sseq, sf.seq);
-	be_put64(base + l->sts, sf.ts);
-	be_put16(base + l->see, sf.ee);
-	be_put16(base + l->see + 2, 0);			/* MBZ */
-	be_put32(base + l->ttl, (uint32_t)in->ttl << 24);	/* the TTL, 3 octets MBZ */
+	sender_fields_of(&open_layout, pkt, &sf);
+	put_reflected(&open_layout, r, in, &sf, r->stateful ? in->seq : sf.seq, pkt);
 }
-
-_Static_assert(STAMP_BASE_LEN == 44 && 36 + 4 == 40 && 40 + 4 == STAMP_BASE_LEN,
-	       "stamp_reflect_base() writes the open base's last 8 octets as see, MBZ, ttl, MBZ");
 
 /* The reply's base when the reply is shorter than one (open mode, a
  * TWAMP-Light request of 41-43 octets): through a copy cut to len. */

@@ -75,6 +75,7 @@ struct txpend_entry *txpend_push(struct txpend *p, uint32_t key, int64_t now)
 	e->sched_kn = TS_NONE;
 	e->snd.kn_ns = e->snd.hw_ns = TS_NONE;
 	e->owner = NULL;
+	e->owner_tag = 0;
 	e->flags = 0;
 	e->t_mono = now;
 	p->waiting++;

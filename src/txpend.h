@@ -42,6 +42,8 @@ enum txpend_end {
 struct txpend_entry {
 	struct txrec rec;	/* the caller's record, for the stamp to complete */
 	void *owner;		/* the caller's (the reflector: the session) */
+	uint64_t owner_tag;	/* the caller's check that owner is still its
+				 * (the reflector: the session's ordinal) */
 	int64_t sent_mono;	/* CLOCK_MONOTONIC at the send */
 	int64_t t_mono;		/* the caller's (the reflector: when the ping came) */
 	int64_t aux;		/* the caller's (the emitter: the pong's T4) */

@@ -83,6 +83,45 @@ static void test_full(void)
 	sessions_destroy(t);
 }
 
+/* A pointer kept across an eviction (the reflector's pong awaiting its
+ * TX stamp) finds its session again, or NULL when that session was the
+ * one evicted; a session's follow-ups come out in order. */
+static void test_still(void)
+{
+	struct sessions *t = sessions_create(3, false);
+	struct sockaddr_in a = v4("10.0.0.1", 1), b = v4("10.0.0.2", 2), c = v4("10.0.0.3", 3);
+	struct sockaddr_in d = v4("10.0.0.4", 4);
+	struct session *sa, *sc, *sd, *now;
+	uint64_t oa, oc, seq;
+	int64_t t3;
+	bool fresh;
+
+	sa = get(t, &a, 1, 0, &fresh);
+	get(t, &b, 1, 1 * SEC, &fresh);
+	sc = get(t, &c, 1, 2 * SEC, &fresh);
+	oa = sa->ordinal;
+	oc = sc->ordinal;
+	ok(sessions_still(t, sc, oc) == sc, "no eviction: the kept pointer is the session");
+	sd = get(t, &d, 1, 12 * SEC, &fresh);
+	ok(sd && fresh && sessions_evicted(t) == 1, "a newcomer evicted the idlest (10.0.0.1)");
+	ok(sc->ordinal != oc, "the kept pointer of 10.0.0.3 now points at another session");
+	now = sessions_still(t, sc, oc);
+	ok(now && now->ordinal == oc && now == sessions_at(t, 1),
+	   "... and its session is found again where it moved");
+	ok(sessions_still(t, sa, oa) == NULL, "the evicted session's pointer gives NULL");
+
+	session_fu_put(now, 5, 100);
+	session_fu_put(now, 6, 200);
+	ok(session_fu_take(now, &seq, &t3) && seq == 5 && t3 == 100, "follow-ups: the oldest first");
+	ok(session_fu_take(now, &seq, &t3) && seq == 6 && t3 == 200, "  then the next");
+	ok(!session_fu_take(now, &seq, &t3), "  then none");
+	for (int i = 0; i <= SESSION_FU; i++)
+		session_fu_put(now, 10 + (uint64_t)i, i);
+	ok(now->fu_dropped == 1 && session_fu_take(now, &seq, &t3) && seq == 11,
+	   "a full queue drops its oldest, counted");
+	sessions_destroy(t);
+}
+
 /* 64 hoarders from 64 addresses, each a ping every 2 s, fill the table;
  * an emitter pinging every 10 ms comes: it gets a slot at once and keeps
  * it while the hoarders go on (each of theirs takes a hoarder's slot). */
@@ -332,6 +371,7 @@ int main(void)
 	test_live_race();
 	test_keys();
 	test_full();
+	test_still();
 	test_hoarders();
 	test_per_address();
 	test_keyed();
