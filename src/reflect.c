@@ -150,18 +150,18 @@ static enum measure_next reflect_measured(struct run *r, struct reflector *f,
 					  const struct txrec *rec, bool sent,
 					  bool tx_stamped, int64_t came_mono)
 {
+	bool no_rx = rec->t2_wire == TS_NONE, no_tx = sent && !tx_stamped, have;
 	int64_t resp;
-	bool have;
 
 	r->cnt.received++;
 	r->cnt.sent += sent;
-	r->cnt.missing_rx_ts += rec->t2_wire == TS_NONE;
-	r->cnt.missing_tx_ts += sent && !tx_stamped;
+	r->cnt.missing_rx_ts += no_rx;
+	r->cnt.missing_tx_ts += no_tx;
 	if (s) {	/* NULL: evicted while its pong awaited its stamp */
 		s->received++;
 		s->sent += sent;
-		s->missing_rx_ts += rec->t2_wire == TS_NONE;
-		s->missing_tx_ts += sent && !tx_stamped;
+		s->missing_rx_ts += no_rx;
+		s->missing_tx_ts += no_tx;
 	}
 	reflect_backwards(r, f, rec);
 	metric_sample(r->hist, rec, METRIC_NO_T3 | METRIC_T3);

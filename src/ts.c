@@ -115,17 +115,28 @@ static bool cmsg_is_ttl(const struct cmsghdr *c)
 	       (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_HOPLIMIT);
 }
 
-bool ts_parse_rx_only(const struct msghdr *msg, struct ts_stamps *out)
+#define TS_SPACE CMSG_SPACE(sizeof(struct scm_timestamping))	/* a stamp block's room */
+
+/* Whether msg's control data is whole and exactly len bytes (a fast
+ * path's layout, if its cmsgs are the ones it expects). */
+static inline bool control_of_len(const struct msghdr *msg, size_t len)
+{
+	return !(msg->msg_flags & MSG_CTRUNC) && msg->msg_control && msg->msg_controllen == len;
+}
+
+/* The whole SCM_TIMESTAMPING block that starts buf: its stamps into out. */
+static inline bool stamps_first(const unsigned char *buf, struct ts_stamps *out)
 {
 	struct cmsghdr c;
 
-	if ((msg->msg_flags & MSG_CTRUNC) || !msg->msg_control ||
-	    msg->msg_controllen != CMSG_SPACE(sizeof(struct scm_timestamping)))
-		return false;
-	memcpy(&c, msg->msg_control, sizeof(c));
-	if (c.cmsg_len != CMSG_LEN(sizeof(struct scm_timestamping)) || !cmsg_is_tstamp(&c))
-		return false;
-	return read_tstamp(&c, (const unsigned char *)msg->msg_control + CMSG_LEN(0), out) == 0;
+	memcpy(&c, buf, sizeof(c));
+	return c.cmsg_len == CMSG_LEN(sizeof(struct scm_timestamping)) && cmsg_is_tstamp(&c) &&
+	       read_tstamp(&c, buf + CMSG_LEN(0), out) == 0;
+}
+
+bool ts_parse_rx_only(const struct msghdr *msg, struct ts_stamps *out)
+{
+	return control_of_len(msg, TS_SPACE) && stamps_first(msg->msg_control, out);
 }
 
 /* The same with its TTL: control data that is the SCM_TIMESTAMPING block
@@ -134,20 +145,15 @@ bool ts_parse_rx_only(const struct msghdr *msg, struct ts_stamps *out)
 bool ts_parse_rx_ttl(const struct msghdr *msg, struct ts_stamps *out, uint8_t *ttl)
 {
 	const unsigned char *buf = msg->msg_control;
-	const size_t ts_space = CMSG_SPACE(sizeof(struct scm_timestamping));
-	struct cmsghdr c, t;
 	struct ts_stamps st;
+	struct cmsghdr t;
 	uint8_t v;
 
-	if ((msg->msg_flags & MSG_CTRUNC) || !buf ||
-	    msg->msg_controllen != ts_space + CMSG_SPACE(sizeof(int)))
+	if (!control_of_len(msg, TS_SPACE + CMSG_SPACE(sizeof(int))))
 		return false;
-	memcpy(&c, buf, sizeof(c));
-	memcpy(&t, buf + ts_space, sizeof(t));
-	if (c.cmsg_len != CMSG_LEN(sizeof(struct scm_timestamping)) || !cmsg_is_tstamp(&c) ||
-	    t.cmsg_len != CMSG_LEN(sizeof(int)) || !cmsg_is_ttl(&t) ||
-	    read_ttl(&t, buf + ts_space + CMSG_LEN(0), &v) ||
-	    read_tstamp(&c, buf + CMSG_LEN(0), &st))
+	memcpy(&t, buf + TS_SPACE, sizeof(t));
+	if (t.cmsg_len != CMSG_LEN(sizeof(int)) || !cmsg_is_ttl(&t) ||
+	    read_ttl(&t, buf + TS_SPACE + CMSG_LEN(0), &v) || !stamps_first(buf, &st))
 		return false;
 	*out = st;
 	*ttl = v;
