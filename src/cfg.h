@@ -68,6 +68,8 @@ struct rant_cfg {
 	int verbose;			/* -v, repeatable */
 	uint32_t max_sessions;		/* --max-sessions: reflector's table */
 	uint32_t max_per_address;	/* --max-sessions-per-address */
+	uint32_t max_rate;		/* --max-rate: pings a second one sender's
+					 * session is answered at most; 0 = any */
 	int64_t key_window_ns;		/* --key-window: T1_SW vs this clock */
 	struct allow_list allow;	/* --allow: who may talk to the reflector */
 	const char *key_path;		/* --key: HMAC key file, both sides */

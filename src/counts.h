@@ -42,6 +42,11 @@ struct counts {
 				 * (also counted invalid, never taken) */
 	uint64_t not_allowed;	/* reflector: datagrams (TCP: connections) from
 				 * outside --allow, dropped unread */
+	uint64_t looped;	/* reflector, --stamp: datagrams from a reflector's
+				 * port (862 or --port), dropped unanswered: an
+				 * answer would start a reflection loop */
+	uint64_t rate_limited;	/* reflector: pings above --max-rate from one
+				 * sender, dropped unanswered */
 	uint64_t breaches;	/* transactions above -t */
 	uint64_t log_skipped;	/* below -L, not logged */
 	/* emitter: loss in detail, and the schedule (--interval) */

@@ -180,6 +180,10 @@ static const struct prom_counter {
 	  offsetof(struct counts, sessions), false, true },
 	{ "rant_reflector_sessions_refused_total", "Pings of a new session refused, table full.",
 	  offsetof(struct counts, refused), false, true },
+	{ "rant_reflector_looped_total", "STAMP datagrams from a reflector's port, unanswered "
+	  "(an answer would start a reflection loop).", offsetof(struct counts, looped), false, true },
+	{ "rant_reflector_rate_limited_total", "Pings above --max-rate from one sender, unanswered.",
+	  offsetof(struct counts, rate_limited), false, true },
 };
 
 static void put_counters(FILE *f, const struct snap *s)

@@ -18,6 +18,7 @@
 #include "reflect.h"
 #include "series.h"
 #include "session.h"
+#include "stamp.h"
 #include "skbatch.h"
 #include "txpend.h"
 
@@ -383,14 +384,38 @@ static void reflect_record(struct answer *a)
 	txrec_set_t3_sw(&a->rec, a->t3_sw);
 }
 
+/*
+ * --stamp: does m come from a reflector's port? STAMP's requests and
+ * replies look alike, so a reflector that answered a datagram from
+ * another reflector's port (862, or the port this one listens on, which
+ * its peers may share) would be answered back, and the two would
+ * bounce one spoofed datagram between them for ever. A Session-Sender
+ * sends from a port of its own. rant's own format needs no such check:
+ * a pong is never taken for a ping (msgfmt's parse).
+ */
+RX_TX_STEP bool reflect_looped(const struct run *r, const struct sk_msg *m)
+{
+	uint16_t port = ntohs(((const struct sockaddr_in *)&m->src)->sin_port);
+
+	/* sin_port and sin6_port are at one offset; TCP's messages carry no
+	 * address (src_len 0) and STAMP is UDP's alone */
+	return r->cfg->stamp && m->src_len && (port == STAMP_PORT || port == r->cfg->port);
+}
+
 /* One received datagram (its bytes in buf, read at now): its session
  * (h decoded), or NULL when it gets no answer (counted). */
 RX_TX_STEP struct session *reflect_admit(struct run *r, struct sk_msg *m, uint8_t *buf,
 					 int64_t now, struct msg_hdr *h)
 {
+	struct session *s;
+
 	/* Before any parsing: a sender outside --allow reaches nothing. */
 	if (!allow_match(&r->cfg->allow, (const struct sockaddr *)&m->src)) {
 		r->cnt.not_allowed++;
+		return NULL;
+	}
+	if (reflect_looped(r, m)) {
+		r->cnt.looped++;
 		return NULL;
 	}
 	if (m->len < 0 || msgfmt_parse(&r->fmt, buf, (size_t)m->len, MSG_PING, h)) {
@@ -402,7 +427,15 @@ RX_TX_STEP struct session *reflect_admit(struct run *r, struct sk_msg *m, uint8_
 		r->cnt.unauthenticated++;
 		return NULL;
 	}
-	return reflect_session(r, m, buf, h, now);
+	s = reflect_session(r, m, buf, h, now);
+	/* --max-rate: whatever two reflectors on other ports do to each
+	 * other, one sender is answered this fast at most */
+	if (s && r->cfg->max_rate && !session_rate_ok(s, now, r->cfg->max_rate)) {
+		r->cnt.rate_limited++;
+		s->rate_limited++;
+		return NULL;
+	}
+	return s;
 }
 
 /* The ping h of session s: checked, and its pong composed in buf (a). */

@@ -582,6 +582,8 @@ static void print_session(struct out *o, const struct session *s)
 	out_u64(o, "warmup", ", warmup %" PRIu64, s->warmup);
 	out_u64(o, "left_out", s->left_out ? " (-w left out %" PRIu64 ")" : NULL, s->left_out);
 	out_u64(o, "duplicate", ", duplicate %" PRIu64, s->duplicate);
+	out_u64(o, "rate_limited", s->rate_limited ? ", above --max-rate %" PRIu64 : NULL,
+		s->rate_limited);
 	out_u64(o, "missing_tx_ts", NULL, s->missing_tx_ts);
 	out_u64(o, "missing_rx_ts", NULL, s->missing_rx_ts);
 	out_obj(o, "response");

@@ -53,6 +53,8 @@ struct session {
 	int64_t use_start_ns;		/* the current SESSION_USE_NS window */
 	uint32_t use_now, use_prev;	/* pings in it and in the one before */
 	uint64_t last_seq;		/* highest measured seq, 0: none yet */
+	int64_t rate_tat_ns;		/* --max-rate: when its next ping is due
+					 * (GCRA's theoretical arrival time) */
 	/* follow-ups: the T3 of earlier pongs as their TX stamps came,
 	 * oldest first; each pong carries one (reflect.c) */
 	uint64_t fu_seq[SESSION_FU];
@@ -66,6 +68,7 @@ struct session {
 	uint64_t warmup;		/* unmeasured pings (and those -w left out) */
 	uint64_t left_out;		/* measured pings -w left out */
 	uint64_t duplicate;		/* measured seqs seen again */
+	uint64_t rate_limited;		/* pings above --max-rate, unanswered */
 	uint64_t missing_tx_ts, missing_rx_ts;
 	uint64_t resp_n;		/* responses measured, and their */
 	int64_t resp_min, resp_max;	/* ... min and max, ns */
@@ -151,6 +154,25 @@ static inline bool session_fu_take(struct session *s, uint64_t *seq, int64_t *t3
 	*t3 = s->fu_t3[s->fu_head % SESSION_FU];
 	s->fu_head++;
 	s->fu_n--;
+	return true;
+}
+
+/*
+ * --max-rate: may s be answered a ping at now_ns, rate pings a second at
+ * most? The generic cell rate algorithm: each answer moves the session's
+ * due time on by 1/rate, and a ping is answered while the due time is at
+ * most a burst (rate / 10, SESSION_BURST_MIN at least) ahead of now. A
+ * refused ping moves nothing, so a flood is cut to the rate, not to zero.
+ */
+#define SESSION_BURST_MIN 8
+static inline bool session_rate_ok(struct session *s, int64_t now_ns, uint32_t rate)
+{
+	int64_t step = 1000000000LL / rate;
+	int64_t burst = step * (rate / 10 > SESSION_BURST_MIN ? rate / 10 : SESSION_BURST_MIN);
+
+	if (s->rate_tat_ns - now_ns > burst)
+		return false;
+	s->rate_tat_ns = (s->rate_tat_ns > now_ns ? s->rate_tat_ns : now_ns) + step;
 	return true;
 }
 

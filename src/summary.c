@@ -115,6 +115,10 @@ static void print_traffic(struct out *o, const struct snap *s)
 		out_u64(o, "replayed", cfg->key_path ? ", replayed %" PRIu64 : NULL, c->replayed);
 		out_u64(o, "not_allowed", cfg->allow.n ? ", not allowed %" PRIu64 : NULL,
 			c->not_allowed);
+		out_u64(o, "looped", cfg->stamp ? ", from a reflector's port %" PRIu64 : NULL,
+			c->looped);
+		out_u64(o, "rate_limited", cfg->max_rate ? ", above --max-rate %" PRIu64 : NULL,
+			c->rate_limited);
 	}
 	out_u64(o, "warmup", ", warmup %" PRIu64, c->warmup);
 	out_u64(o, "warmup_late", emit ? " (late %" PRIu64 : NULL, c->warmup_late);

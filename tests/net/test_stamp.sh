@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ALL_TESTS="stamp_sender_interop stamp_reflector_interop stamp_rtt_agree stamp_hostile
-	stamp_pcap_tshark stamp_peer_report stamp_t3_reply"
+	stamp_pcap_tshark stamp_peer_report stamp_t3_reply stamp_loop stamp_loop_rate"
 
 STAMP_PORT=862
 # How long stamp-suite's sender waits for a reply before it counts the
@@ -348,6 +348,77 @@ stamp_hostile() {
 		check_err $? "auth=$auth: counted: $(grep '^sent' "$WORK/r.txt"), probes $probes invalid $inv unauthenticated $una"
 	done
 	log_test "hostile STAMP input: short, empty, bad HMAC, short TWAMP-Light unanswered and counted; bad TLVs flagged; TWAMP-Light answered; fields and TTL echoed"
+}
+
+# udp_out: UDP datagrams both namespaces have sent (their reflectors'
+# answers; the veth's IPv6 neighbour traffic is not UDP).
+udp_out() {
+	local ns n=0
+	for ns in "$NS_A" "$NS_B"; do
+		n=$((n + $(ip netns exec "$ns" awk '/^Udp:/ && $2 ~ /^[0-9]+$/ { print $5 }' /proc/net/snmp)))
+	done
+	echo "$n"
+}
+
+# loop_run PORT_A PORT_B ARGS...: a STAMP reflector on each side (A's on
+# PORT_A, B's on PORT_B, each with ARGS), one datagram forged from A's
+# reflector to B's (scapy), then 2 s: $LOOPED, the packets the veth
+# carried meanwhile (the UDP datagrams the two sent, and the forged one); the reflectors' JSON in $WORK/la.json, lb.json.
+loop_run() {
+	local pa=$1 pb=$2 before pa_pid
+	shift 2
+	ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" --stamp --block --port "$pa" \
+		-j "$WORK/la.json" "$@" >"$WORK/la.txt" 2>&1 &
+	pa_pid=$!
+	defer kill -9 "$pa_pid"
+	ip netns exec "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" --stamp --block --port "$pb" \
+		-j "$WORK/lb.json" "$@" >"$WORK/lb.txt" 2>&1 &
+	REFL=$!
+	defer kill -9 "$REFL"
+	wait_udp_port "$NS_A" "$pa" && wait_udp_port "$NS_B" "$pb" ||
+		{ check_err 1 "a reflector did not bind: $(tail -2 "$WORK/la.txt" "$WORK/lb.txt")"; return 1; }
+	before=$(udp_out)
+	ip netns exec "$NS_A" "$PYTHON" "$TOP/tests/net/spoof.py" "$IP_A" "$pa" "$IP_B" "$pb" \
+		>"$WORK/spoof.txt" 2>&1
+	check_err $? "spoof.py: $(tail -2 "$WORK/spoof.txt")" || return 1
+	sleep 2	# the stimulus: how long the loop may run
+	LOOPED=$(($(udp_out) - before + 1))
+	kill -INT "$pa_pid" "$REFL"
+	wait "$pa_pid" "$REFL"
+}
+
+# One datagram forged from one STAMP reflector's address and port to
+# another's (both on 862, as routers run them) must not set them
+# answering each other: B drops it unanswered (counts.looped), and the
+# forged packet is the only one (the issue's bound: 20 in 2 s). Before
+# the fix: about 250,000.
+stamp_loop() {
+	require_cmd jq
+	"$PYTHON" -c 'import scapy.all' 2>/dev/null || skip_test "no scapy ($PYTHON -c 'import scapy.all')"
+	pair
+	loop_run $STAMP_PORT $STAMP_PORT || return
+	[ "$LOOPED" -le 20 ]
+	check_err $? "the veth carried $LOOPED packets in 2 s after one forged datagram (want 20 at most)"
+	[ "$(jqv "$WORK/lb.json" .counts.looped)" = 1 ]
+	check_err $? "B's counts.looped $(jqv "$WORK/lb.json" .counts.looped), want 1"
+	grep -q "from a reflector's port 1" "$WORK/lb.txt"
+	check_err $? "B's summary does not say it: $(grep '^sent' "$WORK/lb.txt")"
+	log_test "one datagram forged between two STAMP reflectors on 862: $LOOPED packets in 2 s, dropped and counted as looped"
+}
+
+# Reflectors on other ports (A 5001, B 5002: neither a reflector's port
+# to the other) fall back on --max-rate: the forged datagram bounces
+# until one side's per-sender bound (10 a second, a burst of 8) stops it.
+stamp_loop_rate() {
+	require_cmd jq
+	"$PYTHON" -c 'import scapy.all' 2>/dev/null || skip_test "no scapy ($PYTHON -c 'import scapy.all')"
+	pair
+	loop_run 5001 5002 --max-rate 10 || return
+	[ "$LOOPED" -le 40 ]
+	check_err $? "the veth carried $LOOPED packets in 2 s (want 40 at most: --max-rate 10, a burst of 8 each)"
+	[ "$(($(jqv "$WORK/la.json" .counts.rate_limited) + $(jqv "$WORK/lb.json" .counts.rate_limited)))" = 1 ]
+	check_err $? "rate_limited A $(jqv "$WORK/la.json" .counts.rate_limited) B $(jqv "$WORK/lb.json" .counts.rate_limited), want 1 in all"
+	log_test "reflectors on 5001 and 5002 with --max-rate 10: the forged loop ended after $LOOPED packets, one ping rate-limited"
 }
 
 # --pcap with --stamp: tshark's TWAMP-Test dissector reads rant's test
