@@ -22,22 +22,32 @@ NL_CFLAGS := $(shell pkg-config --cflags libnl-route-3.0 2>/dev/null || echo -I/
 NL_LIBS := $(shell pkg-config --libs libnl-route-3.0 2>/dev/null || echo -lnl-route-3 -lnl-3)
 PCAP_LIBS := $(shell pkg-config --libs libpcap 2>/dev/null || echo -lpcap)
 
+# The sources, in folders by layer (doc/layout.md): each folder is on
+# the include path, so a module includes "hist.h" wherever it lives;
+# tests/check-cycles.py checks that no folder includes from one above it.
+SRC_DIRS := $(sort $(dir $(wildcard src/*/*.c src/*/*.h)))
+SRC_INC := $(patsubst %/,-I%,$(SRC_DIRS))
+SRC_HDRS := $(wildcard src/*/*.h)
+vpath %.c $(SRC_DIRS)
+# src_of(STEMS): the sources of those modules, wherever their folder.
+src_of = $(foreach s,$(1),$(wildcard src/*/$(s).c))
+
 BASE_CFLAGS := $(WARN) $(HARDEN) -D_GNU_SOURCE -std=gnu11 -pthread \
-	-DRANT_VERSION='"$(VERSION)"' $(NL_CFLAGS) -Isrc
+	-DRANT_VERSION='"$(VERSION)"' $(NL_CFLAGS) $(SRC_INC)
 ALL_CFLAGS := $(CFLAGS) $(BASE_CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS) -pie -Wl,-z,relro,-z,now
 MHD_LIBS := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 LIBS := $(NL_LIBS) $(PCAP_LIBS) $(MHD_LIBS) -lcrypto -lm -pthread
 
-SRCS := $(wildcard src/*.c)
-OBJS := $(SRCS:src/%.c=build/%.o)
+SRCS := $(wildcard src/*/*.c)
+OBJS := $(addprefix build/,$(notdir $(SRCS:.c=.o)))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:.c=.t)
 # The unit tests again under AddressSanitizer and UBSan, from objects of
 # their own (build-asan/), beside the plain ones: NAME.asan.t next to
 # NAME.t (a test finds ../sim/libsimnic.so from its own directory).
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-ASAN_OBJS := $(SRCS:src/%.c=build-asan/%.o)
+ASAN_OBJS := $(addprefix build-asan/,$(notdir $(SRCS:.c=.o)))
 ASAN_BINS := $(UNIT_SRCS:.c=.asan.t)
 # The simulated PHC NIC (tests/sim/README.md): an LD_PRELOAD library and
 # its self-test program. Built without the sanitizers: it is preloaded
@@ -62,7 +72,7 @@ DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	python3-numpy python3-pyflakes
 # --key: HMAC-SHA-256 from OpenSSL's libcrypto.
 DEB_PKGS += libssl-dev
-# --metrics-listen: libmicrohttpd serves /metrics (src/promhttp.h). The
+# --metrics-listen: libmicrohttpd serves /metrics (src/print/promhttp.h). The
 # metrics tests check the output with promtool (prometheus), scrape it with
 # a real Prometheus and node_exporter, and parse it with prometheus_client.
 DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-prometheus-client
@@ -75,7 +85,7 @@ all: rant
 # The files that print the version (RANT_VERSION) are rebuilt when it
 # changes: a commit changes nothing else of theirs, and an incremental
 # build kept the version of the build before it.
-VERSION_OBJS := $(patsubst src/%.c,%.o,$(shell grep -l RANT_VERSION src/*.c))
+VERSION_OBJS := $(notdir $(patsubst %.c,%.o,$(shell grep -l RANT_VERSION src/*/*.c)))
 build/version.txt: FORCE
 	@mkdir -p build
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
@@ -83,11 +93,11 @@ $(addprefix build/,$(VERSION_OBJS)) $(addprefix build-asan/,$(VERSION_OBJS)): bu
 .PHONY: FORCE
 FORCE:
 
-build/%.o: src/%.c $(wildcard src/*.h) Makefile
+build/%.o: %.c $(SRC_HDRS) Makefile
 	@mkdir -p build
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-build/rant.o: rant.c $(wildcard src/*.h) Makefile
+build/rant.o: rant.c $(SRC_HDRS) Makefile
 	@mkdir -p build
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -100,7 +110,7 @@ rant: build/rant.o build/librant.a
 tests/unit/%.t: tests/unit/%.c tests/unit/tap.h tests/unit/simexec.h build/librant.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Itests/unit -o $@ $< build/librant.a $(LIBS)
 
-build-asan/%.o: src/%.c $(wildcard src/*.h) Makefile
+build-asan/%.o: %.c $(SRC_HDRS) Makefile
 	@mkdir -p build-asan
 	$(CC) $(ASAN_CFLAGS) $(BASE_CFLAGS) -c -o $@ $<
 
@@ -110,7 +120,7 @@ build-asan/librant.a: $(ASAN_OBJS)
 tests/unit/%.asan.t: tests/unit/%.c tests/unit/tap.h tests/unit/simexec.h build-asan/librant.a
 	$(CC) $(ASAN_CFLAGS) $(BASE_CFLAGS) $(ALL_LDFLAGS) -Itests/unit -o $@ $< build-asan/librant.a $(LIBS)
 
-# floor -R's copy of the wire format, checked against src/wire.c
+# floor -R's copy of the wire format, checked against src/wire/wire.c
 tests/unit/test_floorwire.t tests/unit/test_floorwire.asan.t: bench/floorwire.h
 
 tests/unit/stamp_vectors: tests/unit/stamp_vectors.c build/librant.a
@@ -172,7 +182,7 @@ unit: $(UNIT_BINS) $(SIM_LIB) $(TEST_HELPERS)
 
 # tests/repeat.sh clones the repository.
 DEB_PKGS += git
-# --pcap (src/capture.c) links libpcap; tests/net/test_pcap.sh reads the file with tcpdump.
+# --pcap (src/net/capture.c) links libpcap; tests/net/test_pcap.sh reads the file with tcpdump.
 DEB_PKGS += libpcap-dev tcpdump
 # tests/net/test_series.sh: the bulk TCP load of the bufferbloat experiment.
 DEB_PKGS += iperf3
@@ -213,10 +223,10 @@ $(SH_LINT): shellcheck/%:
 
 lint-c:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
-		--inline-suppr -Isrc -D_GNU_SOURCE rant.c src tests/sim
+		--inline-suppr $(SRC_INC) -D_GNU_SOURCE rant.c src tests/sim
 
 lint-misc:
-	tests/check-columns.sh rant.c src/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
+	tests/check-columns.sh rant.c src/*/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
 	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py tests/check-cycles.py \
 		tests/unit/tap.py tests/unit/test_stamp_decoders.py tests/unit/test_rant_trace.py
 	/usr/bin/python3 tests/check-cycles.py src
@@ -272,19 +282,18 @@ FUZZ_NAMES := wire cmsg opts stamp frame
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) \
-	-D_GNU_SOURCE -std=gnu11 -pthread -DRANT_VERSION='"$(VERSION)"' -Isrc
-fuzz_srcs_wire := src/msgfmt.c src/wire.c src/hostid.c src/ptp.c src/fmtstamp.c src/stamp.c src/stampts.c src/record.c \
-	src/metric.c src/hist.c src/txfmt.c src/mem.c src/session.c src/out.c src/json.c src/auth.c \
-	-lcrypto
-fuzz_srcs_cmsg := src/ts.c
-fuzz_srcs_frame := src/frame.c
-fuzz_srcs_opts := src/opts.c src/opttab.c src/optnum.c src/sweep.c src/fit.c src/allow.c src/msgfmt.c src/wire.c src/hostid.c \
-	src/ptp.c src/fmtstamp.c src/stamp.c src/stampts.c src/auth.c
-fuzz_srcs_stamp := src/stamp.c src/stampts.c src/auth.c
+	-D_GNU_SOURCE -std=gnu11 -pthread -DRANT_VERSION='"$(VERSION)"' $(SRC_INC)
+fuzz_srcs_wire := $(call src_of,msgfmt wire hostid ptp fmtstamp stamp stampts record \
+	metric hist txfmt mem session out json auth) -lcrypto
+fuzz_srcs_cmsg := $(call src_of,ts)
+fuzz_srcs_frame := $(call src_of,frame)
+fuzz_srcs_opts := $(call src_of,opts opttab optnum sweep fit allow msgfmt wire hostid \
+	ptp fmtstamp stamp stampts auth)
+fuzz_srcs_stamp := $(call src_of,stamp stampts auth)
 fuzz_libs_stamp := -lcrypto
 fuzz_libs_opts := -lcrypto
 
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(SRCS) $(wildcard src/*.h) Makefile
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(SRCS) $(SRC_HDRS) Makefile
 	@mkdir -p $(FUZZ_DIR)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(fuzz_srcs_$*) $(fuzz_libs_$*)
 

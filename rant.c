@@ -2,8 +2,8 @@
 /*
  * rant: Round-trip And Network Timing.
  *
- * main(): the options, the set-up, the side's loop (src/emit.c or
- * src/reflect.c), the reports, and the exit status. Everything that
+ * main(): the options, the set-up, the side's loop (src/emit/emit.c or
+ * src/reflect/reflect.c), the reports, and the exit status. Everything that
  * allocates, formats or can fail slowly is done before the loop
  * (run_setup) or after it (report_end); inside, a loop only sends,
  * receives, reads stamps and updates memory it already owns.
@@ -15,6 +15,7 @@
 
 #include "emit.h"
 #include "opts.h"
+#include "outputs.h"
 #include "reflect.h"
 #include "breach.h"
 #include "metrics.h"
@@ -63,7 +64,8 @@ int main(int argc, char **argv)
 		break;
 	}
 	/* --metrics(-listen): its thread, stopped by report_end() */
-	if (run_setup(&run, &cfg) || metrics_start(&run, &run.metrics)) {
+	if (run_setup(&run, &cfg, outputs_table, outputs_count) ||
+	    metrics_start(&run, &run.metrics)) {
 		run_teardown(&run);
 		return EXIT_SETUP;
 	}

@@ -34,7 +34,7 @@
  * interface (SO_BINDTODEVICE, as rant -i); SO_RXQ_OVFL is on, as on
  * rant's sockets.
  *
- * -R speaks rant's wire format (src/wire.h) over UDP, so that either side
+ * -R speaks rant's wire format (src/wire/wire.h) over UDP, so that either side
  * can face rant's other side (bench/run.sh's cross pairs: which side's
  * work is rant's own cost). The client sends rant pings (magic, version,
  * type, flags: MSG_F_WARMUP during the warm-up, MSG_F_WANT_SW as rant -s

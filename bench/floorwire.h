@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * floor -R: rant's wire format (src/wire.h), the few fields and steps
+ * floor -R: rant's wire format (src/wire/wire.h), the few fields and steps
  * bench/floor.c needs to face rant's other side: a ping rant's reflector
  * answers, a pong rant's emitter measures. Apart from rant's own
- * src/wire.c on purpose: the floor is built from bench/ alone, with no
+ * src/wire/wire.c on purpose: the floor is built from bench/ alone, with no
  * part of rant in it. tests/unit/test_floorwire.c checks that wire.c
  * parses what these write.
  */

@@ -26,7 +26,7 @@
  * make that rare).
  *
  * The request formats (-f):
- *   rant      rant's ping (src/wire.h): magic, version 1, type ping, no
+ *   rant      rant's ping (src/wire/wire.h): magic, version 1, type ping, no
  *             flags (measured), the session id, the length, the
  *             session's sequence number, T1_SW; the reply's session and
  *             sequence are at the same offsets (rant's pong, or an echo)

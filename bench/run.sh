@@ -152,10 +152,13 @@ build() {
 	cc -O2 -Wall -Wextra -o "$FLOOR" "$BENCH/floor.c"
 	cc -O2 -Wall -Wextra -shared -fPIC -o "$SOCKOPT_LIB" "$BENCH/sockopt.c" -ldl
 	[ "$QUICK" = 1 ] && return 0
-	cc -O2 -D_GNU_SOURCE -I"$TOP/src" -I/usr/include/libnl3 \
+	# rant's headers: one folder a layer (doc/layout.md)
+	local inc=() d
+	for d in "$TOP"/src/*/; do inc+=("-I$d"); done
+	cc -O2 -D_GNU_SOURCE "${inc[@]}" -I/usr/include/libnl3 \
 		-o "$LOGBENCH" "$BENCH/logbench.c" "$TOP/build/librant.a" \
 		-lnl-route-3 -lnl-3 -lm
-	cc -O2 -D_GNU_SOURCE -I"$TOP/src" -o "$AUTHBENCH" "$BENCH/authbench.c" \
+	cc -O2 -D_GNU_SOURCE "${inc[@]}" -o "$AUTHBENCH" "$BENCH/authbench.c" \
 		"$TOP/build/librant.a" -lcrypto
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer harness: one received datagram at a STAMP reflector and at a
- * STAMP sender (src/stamp.h). The first octet picks the reflector's mode
+ * STAMP sender (src/wire/stamp.h). The first octet picks the reflector's mode
  * (0x01 authenticated, 0x02 stateful, 0x04 strict, 0x08 PTP, 0x10 a
  * follow-up at hand); the rest is the datagram. On any input:
  * - a dropped request leaves the reply buffer untouched;

@@ -12,12 +12,12 @@ log's columns cannot give is an error.
 
 For each metric: samples, min, max and their seqs exactly; every
 percentile against the exact nearest-rank value of the log's samples (rank
-ceil(p/100*n)) by rant's documented precision (rant(8), src/hist.h):
+ceil(p/100*n)) by rant's documented precision (rant(8), src/stats/hist.h):
 within 0.1% of it, and equal to it when it is below 2048 ns in magnitude;
 the "hdr" buckets ascend, are no wider than 3 significant digits allow,
 and each holds exactly the log's samples in [lo, hi].
 
---strict also requires each percentile to be exactly what src/hist.h
+--strict also requires each percentile to be exactly what src/stats/hist.h
 promises: the top of the log-linear bucket of the exact value, clamped to
 max. That value depends on the samples alone, not on -b or -o.
 
@@ -112,7 +112,7 @@ def metric_values(names, rows, metric, column=None):
 
 
 def hdr_bucket(v):
-    """[lo, hi] of v's bucket in the log-linear scheme (src/hist.h)."""
+    """[lo, hi] of v's bucket in the log-linear scheme (src/stats/hist.h)."""
     m = v if v >= 0 else -v - 1
     w = 1 if m < EXACT_BELOW else 1 << (m.bit_length() - 1 - 10)
     lo = m // w * w

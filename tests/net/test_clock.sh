@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The clock checks of a run (src/clock.c) end to end, on two simulated PHC
+# The clock checks of a run (src/run/clock.c) end to end, on two simulated PHC
 # NICs (tests/sim/libsimnic.so) over veth: the NIC clock against the system
 # clock (offset, drift, method fallbacks, warnings and untrusted
 # components), the offset between the two hosts' wire clocks (theta), the

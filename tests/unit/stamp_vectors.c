@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * STAMP packets as src/stamp.c writes them, for the independent decoders
+ * STAMP packets as src/wire/stamp.c writes them, for the independent decoders
  * of tests/unit/test_stamp_decoders.py (scapy, tshark): one JSON object a
  * line, the packet's octets in hex and the values rant meant to put in
  * each field (timestamps as ns since the Unix epoch, as the caller gave

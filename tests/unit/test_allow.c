@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/allow.h: --allow prefixes parsed (bare addresses, lengths, host
+ * src/base/allow.h: --allow prefixes parsed (bare addresses, lengths, host
  * bits, the bound) and matched against IPv4, IPv6 and IPv4-mapped IPv6
  * senders.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/auth.h: HMAC-SHA-256 against RFC 4231's vectors and OpenSSL's own
+ * src/wire/auth.h: HMAC-SHA-256 against RFC 4231's vectors and OpenSSL's own
  * HMAC(); messages signed and checked (every flipped bit, another key,
  * a truncated message refused); no allocation per message; the key
  * file's checks (missing, mode, empty, short, long, not a file).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The largest breaches kept (src/bkeep.c). */
+/* The largest breaches kept (src/stats/bkeep.c). */
 #include <stdlib.h>
 
 #include "bkeep.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/breakdown.h: the breakdown of one transaction into the steps of its
+ * src/stats/breakdown.h: the breakdown of one transaction into the steps of its
  * path (breakdown_compute) and which metrics are steps on either side
  * (breakdown_is_step), from hand-made stamps: every component's
  * arithmetic, the steps adding up to the user-space round trip, the

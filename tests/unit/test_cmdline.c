@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/opts.h under hostile command lines, in the shape of ethtool's
+ * src/cfg/opts.h under hostile command lines, in the shape of ethtool's
  * test-cmdline.c: a table of argument vectors, each with the result
  * opts_parse() must give and a piece of the one line it must print.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/cpucheck.h: CPU lists as /proc writes them, --block on a command
+ * src/run/cpucheck.h: CPU lists as /proc writes them, --block on a command
  * line, and the overlap of affinity masks; then the whole check over a
  * /proc of the test's own (spinning and blocking rants, other programs,
  * this process, one that ended during the scan).

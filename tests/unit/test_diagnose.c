@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/diagnose.h: Nagle's algorithm meeting delayed ACKs is named, with
+ * src/analysis/diagnose.h: Nagle's algorithm meeting delayed ACKs is named, with
  * its fix, only where it can be the cause and the round trips show it.
  */
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/emitter.h: how the emitter tells the pong it waits for from invalid,
+ * src/emit/emitter.h: how the emitter tells the pong it waits for from invalid,
  * foreign, late and duplicate datagrams (emit_classify and its window).
  */
 #include <stdint.h>

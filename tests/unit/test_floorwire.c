@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench/floorwire.h, floor -R's copy of rant's wire format: rant's own
- * parser (src/wire.c) takes the floor's pings as pings (warm-up and
+ * parser (src/wire/wire.c) takes the floor's pings as pings (warm-up and
  * measured, SW stamps asked), and the floor server's pongs as pongs with
  * T2 and the follow-up, so the bench's cross pairs measure what rant's
  * other side does with rant's own messages.

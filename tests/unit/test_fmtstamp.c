@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The --stamp message format (src/fmtstamp.c) through the msgfmt ops. */
+/* The --stamp message format (src/wire/fmtstamp.c) through the msgfmt ops. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/frame.h: rant's messages on a stream, each after a 4-byte
+ * src/wire/frame.h: rant's messages on a stream, each after a 4-byte
  * big-endian length. A receiver must find a message only once all of it
  * is there, however the bytes were split, keep what follows it, and
  * reject a stream that cannot be rant's as soon as its bytes show it.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/hist.h: the linear histogram's edges, the log-linear scheme's
+ * src/stats/hist.h: the linear histogram's edges, the log-linear scheme's
  * buckets (boundaries, exact below 2048 ns, negatives, the whole int64
  * range), nearest-rank percentiles within 0.1% checked against a sorted
  * copy, and the statistics.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/holdback.h: the log's hold-back window: records leave in seq
+ * src/log/holdback.h: the log's hold-back window: records leave in seq
  * order when newer ones push them out, records come in any order within
  * the window, a record is patched by seq while held, a record older
  * than the window goes on at once, long gaps, flush at the end.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/hostid.h: SipHash-2-4 against the reference vectors of its paper
+ * src/base/hostid.h: SipHash-2-4 against the reference vectors of its paper
  * (key 00..0f, messages 00, 00 01, ... of 0 to 15 bytes), the boot id
  * read from a file (hex with dashes, as the kernel writes it) and the
  * bad ones refused, and tags that differ by key and by session.

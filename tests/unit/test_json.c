@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/json.h: the exact text of the writer's output, into a memstream.
+ * src/base/json.h: the exact text of the writer's output, into a memstream.
  * Pretty-printed, two spaces a level, one member a line, "key": value,
  * empty containers as {} and [], a final newline from json_end().
  */

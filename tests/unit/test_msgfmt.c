@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/msgfmt.h: every format of the table through the same round trips
+ * src/wire/msgfmt.h: every format of the table through the same round trips
  * (ping encoded and parsed, answered in place, the pong and its body
  * parsed, with and without --key's MAC) and the same rejections (short,
  * another format's magic, another version, the wrong type, a length

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/openloop.h: the in-flight table of open-loop pacing (sizing, slots
+ * src/stats/openloop.h: the in-flight table of open-loop pacing (sizing, slots
  * by seq, in-order retirement, a full table, failed sends) and the loss
  * tracking (longest burst, reordering).
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/optnum.h: numbers on the command line, with their one-line
+ * src/cfg/optnum.h: numbers on the command line, with their one-line
  * rejections (a number outside the range is "out of range" whatever its
  * form; a number in a form rant does not take says so).
  */

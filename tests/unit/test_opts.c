@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/opts.h: a table of command lines and the result each must give
+ * src/cfg/opts.h: a table of command lines and the result each must give
  * (after ethtool's test-cmdline.c), then the fields of a few. Every error
  * must be one line on err naming the option; a value error names the
  * allowed range.

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * src/out.h: one call prints a value to the text and a field to the JSON,
- * each leavable out; where the text goes; src/outputs.h: the table of
+ * src/base/out.h: one call prints a value to the text and a field to the JSON,
+ * each leavable out; where the text goes; src/print/outputs.h: the table of
  * output files (a row per option, created at set-up, joined to the
- * summary's pass or drained, committed whole); src/summary.h: a summary
+ * summary's pass or drained, committed whole); src/print/summary.h: a summary
  * rendered from a snapshot filled by hand, in text and JSON at once.
  */
 #include <errno.h>
@@ -176,26 +176,26 @@ static void test_json_file(void)
 		BAIL_OUT("mkdtemp failed");
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	c.json_path = path;
-	ok(outputs_open(outs, &c) == 0, "open: -j %s", path);
-	ok(outputs_get(outs, "-j") && !outputs_get(outs, "-l"), "get: -j open, -l not asked for");
+	ok(output_open(outs, outputs_table, outputs_count, &c) == 0, "open: -j %s", path);
+	ok(output_get(outs, "-j") && !output_get(outs, "-l"), "get: -j open, -l not asked for");
 	ok(stat(path, &st) == -1 && errno == ENOENT, "open: nothing at the target before commit");
-	ok(outputs_drain(outs, &src) == 0, "drain: nothing to drain");
-	ok(outputs_join(outs, &pass) == 0 && pass.j, "join: the pass writes the JSON");
+	ok(output_drain(outs, &src) == 0, "drain: nothing to drain");
+	ok(output_join(outs, &pass) == 0 && pass.j, "join: the pass writes the JSON");
 	out_obj(&pass, NULL);
 	out_u64(&pass, "sent", NULL, 3);
 	out_obj_end(&pass);
 	json_end(pass.j);
-	ok(outputs_finish(outs, &src) == 0, "finish: committed");
+	ok(output_finish(outs, &src) == 0, "finish: committed");
 	is_str(slurp(path), "{\n  \"sent\": 3\n}\n", "the file holds the document");
-	outputs_abort(outs);
+	output_abort(outs);
 	ok(stat(path, &st) == 0, "abort after commit leaves the file");
 	unlink(path);
 
 	snprintf(bad, sizeof(bad), "%s/no/such/dir/run.json", dir);
 	memset(outs, 0, sizeof(outs));
 	c.json_path = bad;
-	ok(outputs_open(outs, &c) < 0, "open: a directory that does not exist fails at set-up");
-	outputs_abort(outs);
+	ok(output_open(outs, outputs_table, outputs_count, &c) < 0, "open: a directory that does not exist fails at set-up");
+	output_abort(outs);
 	rmdir(dir);
 }
 

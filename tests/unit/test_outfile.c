@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/outfile.h: output files written whole or not at all, in a
+ * src/base/outfile.h: output files written whole or not at all, in a
  * temporary directory of the test's own.
  */
 #include <dirent.h>

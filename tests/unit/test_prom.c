@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/prom.h: the bucket ladders (--metrics-buckets) and the text format
+ * src/print/prom.h: the bucket ladders (--metrics-buckets) and the text format
  * of a snapshot built by hand: cumulative buckets from the log-linear
  * ones (a bucket counts at a bound when its highest value is at or below
  * it), +Inf = _count, negative values below every bound, counters and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/record.h and src/metric.h: the stamps of a transaction record, the
+ * src/log/record.h and src/stats/metric.h: the stamps of a transaction record, the
  * int32 offsets of T3_SW, T4_SW, T4_wire and T_ACK, and every metric
  * computed from them.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/rtcheck.h: the real-time throttling warning from sysctl values in
+ * src/run/rtcheck.h: the real-time throttling warning from sysctl values in
  * files of the test's own: warned for a spinning SCHED_FIFO or SCHED_RR
  * task while sched_rt_runtime_us is below the period (with the cost in
  * ms and the sysctl that fixes it), silent for SCHED_OTHER, for --block,

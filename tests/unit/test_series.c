@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/series.h: the interval reports with a fake clock (which interval
+ * src/stats/series.h: the interval reports with a fake clock (which interval
  * an event counts in, a closed interval, a reporter a ring behind, the
  * last partial interval), the lines, the small histogram (hist.h) and,
  * with a real clock, the reporter thread.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/skbatch.h over loopback (skipped where the sandbox has no UDP
+ * src/net/skbatch.h over loopback (skipped where the sandbox has no UDP
  * socket): a plain socket sends one with rant's timestamping more
  * datagrams than a batch holds; skbatch_recv() takes one (the first of a
  * busy spell), then SKBATCH_MAX, then the rest,

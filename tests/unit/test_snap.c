@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * src/snap.h: a final snapshot holds what the run measured (counts,
+ * src/print/snap.h: a final snapshot holds what the run measured (counts,
  * statistics and percentiles, the histogram, the breaches' breakdowns),
  * rendered without the run; a live one is taken from another thread
  * while a writer adds samples, as a metrics exporter would: its counts

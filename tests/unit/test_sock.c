@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/sock.h: the kernel-drop count. sk_drops_seen() across the u32
+ * src/net/sock.h: the kernel-drop count. sk_drops_seen() across the u32
  * wrap; then, where the sandbox allows sockets, a real overflow: a
  * loopback socket with a tiny receive buffer and SO_RXQ_OVFL is sent more
  * than it can hold, and every datagram is accounted for, received or

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/spsc.h: the record ring between the loop and the log's writer:
+ * src/log/spsc.h: the record ring between the loop and the log's writer:
  * capacity, full, wrap-around, order, and a producer and a consumer
  * thread at once (every record arrives once, in order, or was refused).
  */

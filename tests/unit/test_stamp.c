@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/stamp.h: every field of the four STAMP packets at the offset RFC
+ * src/wire/stamp.h: every field of the four STAMP packets at the offset RFC
  * 8762 §4.2-§4.3 (with RFC 8972 §3's SSID) gives it, written here as
  * literal numbers from the RFC's figures, not from the module; NTP and
  * PTP timestamps at their edges (the 1900/2036 NTP era, the 2106 PTP

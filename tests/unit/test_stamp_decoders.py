@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """rant's STAMP packets read by decoders no one here wrote (TAP, run by prove).
 
-tests/unit/stamp_vectors prints packets as src/stamp.c writes them, with
+tests/unit/stamp_vectors prints packets as src/wire/stamp.c writes them, with
 the values each field should hold; this test writes them into a pcap of
 its own (Ethernet, IPv4, UDP: requests to port 862, replies from it) and
 checks that scapy's STAMP layer (scapy.contrib.stamp, RFC 8762/8972) and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/stamp.c's two ways of answering an open request agree: the one-walk
+ * src/wire/stamp.c's two ways of answering an open request agree: the one-walk
  * answer every open reflector takes (reflect_open) and the general one
  * (reflect_as), which a strict reflector takes. On random requests whose
  * TLVs are well formed and carry no HMAC TLV (the strict reflector answers

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/sweep.h: the size lists of -m (one size, a list, a range with a
+ * src/stats/sweep.h: the size lists of -m (one size, a list, a range with a
  * factor or a step) and the line fitted through per-size latencies.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/sweepstat.h: one metric at one size of a sweep. Its count, min,
+ * src/stats/sweepstat.h: one metric at one size of a sweep. Its count, min,
  * max and seqs are exact, mean and stddev match the exact ones, and
  * every percentile of values of both signs is the exact nearest-rank
  * value or above it by under 0.8% (exact below 256 ns of magnitude).

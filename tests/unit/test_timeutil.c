@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/timeutil.h: conversions and stamp arithmetic at the ends of int64.
+ * src/base/timeutil.h: conversions and stamp arithmetic at the ends of int64.
  * timespec_to_ns rejects (TS_NONE) what is not a time in int64 ns; ns_add
  * and ns_sub saturate. Run under UBSan by make asan, where an overflow
  * aborts.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/trace.h: the marker lines (every field, absent stamps left out,
+ * src/run/trace.h: the marker lines (every field, absent stamps left out,
  * too small a buffer refused), the trace_clock file's bracketed entry,
  * and, on an instance made of plain files in a directory of the test's
  * own: the clock read at open, -S without a snapshot file (a note, not

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/ts.h: stamps out of hand-built control messages, RX (SCM_TIMESTAMPING)
+ * src/net/ts.h: stamps out of hand-built control messages, RX (SCM_TIMESTAMPING)
  * and TX (error queue: SCM_TIMESTAMPING plus IP_RECVERR/IPV6_RECVERR), as
  * the kernel lays them out; then, where the sandbox allows sockets, one
  * real datagram over loopback.

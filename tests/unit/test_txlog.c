@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/txlog.h: the in-memory log (linear and ring), the column names, the
+ * src/log/txlog.h: the in-memory log (linear and ring), the column names, the
  * text of each line, and the file txlog_write() makes.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/txpend.h: the sends awaiting their TX stamps. The table alone: keys
+ * src/net/txpend.h: the sends awaiting their TX stamps. The table alone: keys
  * found by binary search across the u32 wrap, full at its size, retired
  * in order, the oldest holding the others until its cap, the deadline.
  * Then with a real loopback socket (where the sandbox allows one) that

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * src/warn.h: a warning is printed where it is found and kept with its
+ * src/base/warn.h: a warning is printed where it is found and kept with its
  * code and fix; the summary's JSON lists every one (those of set-up and
  * the clock's), and its text names their codes.
  */

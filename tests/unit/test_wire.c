@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/wire.h: the datagram layout at the documented offsets, round trips,
+ * src/wire/wire.h: the datagram layout at the documented offsets, round trips,
  * and every rejection wire_parse() and wire_parse_body() make.
  */
 #include <limits.h>

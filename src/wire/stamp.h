@@ -46,7 +46,7 @@
  *	96 HMAC (16)			96 HMAC (16)
  *
  * The HMAC is HMAC-SHA-256 truncated to its first 128 bits (RFC 8762
- * §4.4), computed with src/auth.h under the --key key.
+ * §4.4), computed with src/wire/auth.h under the --key key.
  *
  * After the base come RFC 8972's TLVs, each a 4-octet header (Flags: U
  * 0x80, M 0x40, I 0x20, the rest reserved; Type; Length of the value, 16

@@ -49,7 +49,7 @@ void auth_hmac(const struct auth *a, const void *buf, size_t n,
 
 /* The whole HMAC-SHA-256 of buf1[0..n1) followed by buf2[0..n2), without
  * copying them together (STAMP's HMAC TLV covers the sequence number at
- * the start of the packet and the TLVs after the base: src/stamp.h). */
+ * the start of the packet and the TLVs after the base: src/wire/stamp.h). */
 void auth_hmac2(const struct auth *a, const void *buf1, size_t n1,
 		const void *buf2, size_t n2, uint8_t out[AUTH_FULL_LEN]);
 

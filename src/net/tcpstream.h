@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "frame.h"
-#include "opts.h"
+#include "cfg.h"
 #include "sock.h"
 
 #define TCPSTREAM_MAX (FRAME_PREFIX + RANT_TCP_MAX_LEN)	/* one framed message */

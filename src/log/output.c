@@ -1,72 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The output files of a run, one row each (outputs.h). */
+/* The output files of a run, whatever their rows (output.h). */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "outjson.h"
-#include "outprom.h"
-#include "outputs.h"
-
-/* -l: the transaction log, streamed by its writer thread during the run. */
-static int log_drain(struct output *o, const struct output_src *src)
-{
-	(void)o;
-	return src->log ? txlog_finish(src->log, &src->log_fmt) : 0;
-}
-
-const struct output_def outputs_table[] = {
-	{ "log", "-l", offsetof(struct rant_cfg, log_path), log_drain, NULL, NULL },
-	{ "JSON", "-j", offsetof(struct rant_cfg, json_path), NULL, outjson_join, NULL },
-	{ "metrics", "--metrics", offsetof(struct rant_cfg, metrics_path), NULL, NULL, outprom_write },
-};
-const size_t outputs_count = sizeof(outputs_table) / sizeof(outputs_table[0]);
-
-_Static_assert(sizeof(outputs_table) / sizeof(outputs_table[0]) <= OUTPUTS_MAX,
-	       "OUTPUTS_MAX below the rows of outputs_table");
+#include "output.h"
 
 static const char *path_of(const struct output_def *d, const struct rant_cfg *c)
 {
 	return *(const char *const *)((const char *)c + d->path_off);
 }
 
-int outputs_open(struct output *outs, const struct rant_cfg *c)
+int output_open(struct output *outs, const struct output_def *rows, size_t n,
+		const struct rant_cfg *c)
 {
-	const char *targets[OUTPUTS_MAX];
+	const char *targets[OUTPUTS_MAX] = { 0 };
 	char msg[512];
 	size_t i;
 	int ret;
 
-	for (i = 0; i < outputs_count; i++)
-		targets[i] = path_of(&outputs_table[i], c);
+	if (n > OUTPUTS_MAX)
+		return -E2BIG;
+	for (i = 0; i < n; i++)
+		targets[i] = path_of(&rows[i], c);
 	/* Left by a rant killed while writing: say so, remove nothing. */
-	outfile_report_stale(targets, outputs_count, stderr);
-	for (i = 0; i < outputs_count; i++) {
+	outfile_report_stale(targets, n, stderr);
+	for (i = 0; i < n; i++) {
 		if (!targets[i])
 			continue;
 		ret = outfile_open(&outs[i].f, targets[i], c->follow_links ? OUTFILE_FOLLOW : 0,
 				   msg, sizeof(msg));
 		if (ret) {
-			fprintf(stderr, "rant: %s: %s\n", outputs_table[i].opt, msg);
+			fprintf(stderr, "rant: %s: %s\n", rows[i].opt, msg);
 			return ret;
 		}
-		outs[i].def = &outputs_table[i];
+		outs[i].def = &rows[i];
 		outs[i].path = targets[i];
 	}
 	return 0;
 }
 
-const struct output *outputs_get(const struct output *outs, const char *opt)
+const struct output *output_get(const struct output *outs, const char *opt)
 {
-	for (size_t i = 0; i < outputs_count; i++)
+	for (size_t i = 0; i < OUTPUTS_MAX; i++)
 		if (outs[i].def && !strcmp(outs[i].def->opt, opt))
 			return &outs[i];
 	return NULL;
 }
 
-int outputs_reopen(struct output *outs, const char *opt, const struct rant_cfg *c)
+int output_reopen(struct output *outs, const char *opt, const struct rant_cfg *c)
 {
-	struct output *o = (struct output *)outputs_get(outs, opt);
+	struct output *o = (struct output *)output_get(outs, opt);
 	char msg[512];
 	int ret;
 
@@ -96,11 +81,11 @@ static int failed(const struct output *o, int err)
 	return err;
 }
 
-int outputs_drain(struct output *outs, const struct output_src *src)
+int output_drain(struct output *outs, const struct output_src *src)
 {
 	int ret, first = 0;
 
-	for (size_t i = 0; i < outputs_count; i++) {
+	for (size_t i = 0; i < OUTPUTS_MAX; i++) {
 		struct output *o = &outs[i];
 
 		if (!o->def || !o->def->drain)
@@ -114,11 +99,11 @@ int outputs_drain(struct output *outs, const struct output_src *src)
 	return first;
 }
 
-int outputs_join(struct output *outs, struct out *pass)
+int output_join(struct output *outs, struct out *pass)
 {
 	int ret, first = 0;
 
-	for (size_t i = 0; i < outputs_count; i++) {
+	for (size_t i = 0; i < OUTPUTS_MAX; i++) {
 		struct output *o = &outs[i];
 
 		if (!o->def || !o->def->join)
@@ -130,11 +115,11 @@ int outputs_join(struct output *outs, struct out *pass)
 	return first;
 }
 
-int outputs_finish(struct output *outs, const struct output_src *src)
+int output_finish(struct output *outs, const struct output_src *src)
 {
 	int ret, first = 0;
 
-	for (size_t i = 0; i < outputs_count; i++) {
+	for (size_t i = 0; i < OUTPUTS_MAX; i++) {
 		struct output *o = &outs[i];
 
 		if (!o->def || o->def->drain)
@@ -148,9 +133,9 @@ int outputs_finish(struct output *outs, const struct output_src *src)
 	return first;
 }
 
-void outputs_abort(struct output *outs)
+void output_abort(struct output *outs)
 {
-	for (size_t i = 0; i < outputs_count; i++)
+	for (size_t i = 0; i < OUTPUTS_MAX; i++)
 		if (outs[i].f.path)
 			outfile_abort(&outs[i].f);
 }

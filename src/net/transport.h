@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "opts.h"
+#include "cfg.h"
 #include "sock.h"
 
 /* What a transport can do. */

@@ -10,7 +10,7 @@
 
 #include "measure.h"
 #include "metrics.h"
-#include "outputs.h"
+#include "output.h"
 #include "report.h"
 #include "snap.h"
 #include "summary.h"
@@ -26,21 +26,21 @@ int report_end(struct run *r)
 	r->metrics = NULL;
 	measure_log_format(r, &src.log_fmt);
 	/* The log first, so that the summary's counts of it are final. */
-	err = outputs_drain(r->out, &src);
+	err = output_drain(r->out, &src);
 	if (r->capture)
 		cap_err = capture_stop(r->capture);	/* the last packet has passed */
 	s = snap_build(r, SNAP_FINAL);
 	if (!s) {
 		fprintf(stderr, "rant: no memory for the summary: %s\n", strerror(errno));
-		outputs_abort(r->out);
+		output_abort(r->out);
 		return -ENOMEM;
 	}
 	src.snap = s;
-	ret = outputs_join(r->out, &pass);
+	ret = output_join(r->out, &pass);
 	summary_print(&pass, s);
 	fflush(pass.t);
 	if (!ret)
-		ret = outputs_finish(r->out, &src);
+		ret = output_finish(r->out, &src);
 	snap_free(s);
 	if (!ret)
 		ret = err;

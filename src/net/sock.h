@@ -17,7 +17,7 @@
 #include <sys/socket.h>
 
 #include "hwts.h"
-#include "opts.h"
+#include "cfg.h"
 #include "ts.h"
 
 /* Control data of one received message or error-queue report, bytes. */

@@ -40,7 +40,7 @@
 #include "hist.h"
 #include "hwts.h"
 #include "metric.h"
-#include "opts.h"
+#include "cfg.h"
 #include "record.h"
 #include "series.h"
 #include "session.h"

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "hist.h"
-#include "opts.h"
+#include "cfg.h"
 #include "record.h"
 
 enum metric_id {

@@ -20,7 +20,7 @@
 #include "msgfmt.h"
 #include "openloop.h"
 #include "opts.h"
-#include "outputs.h"
+#include "output.h"
 #include "record.h"
 #include "sock.h"
 #include "stamppeer.h"
@@ -50,7 +50,7 @@ struct run {
 	struct sessions *sessions;	/* reflector: one per emitter run */
 	struct auth *auth;		/* --key, or NULL */
 	bool peer_no_key;		/* emitter: a pong came without a MAC */
-	struct output out[OUTPUTS_MAX];	/* -l, -j: the rows of outputs_table */
+	struct output out[OUTPUTS_MAX];	/* -l, -j, --metrics: the rows run_setup() got */
 	FILE *text;			/* where the text goes (out_text_stream()) */
 	struct counts cnt;
 	bool peer_body;			/* emitter: pongs carried a body */
@@ -82,10 +82,12 @@ extern volatile sig_atomic_t run_stop;
 
 /*
  * Everything before the first packet: socket, memory (touched and
- * locked), output files, idle-state hold, signals, trace files.
+ * locked), output files (one a row of rows[0..nrows): the printing
+ * layer's table, outputs.h), idle-state hold, signals, trace files.
  * Returns 0, or prints one line (problem and fix) and returns -errno.
  */
-int run_setup(struct run *r, const struct rant_cfg *cfg);
+int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def *rows,
+	      size_t nrows);
 void run_teardown(struct run *r);
 
 /* The primary metric: RTT emitting, response reflecting. */

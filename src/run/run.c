@@ -19,7 +19,6 @@
 #include "hostid.h"
 #include "auth.h"
 #include "out.h"
-#include "outputs.h"
 #include "run.h"
 #include "series.h"
 #include "session.h"
@@ -57,7 +56,7 @@ static int reopen_log(void *ctx)
 {
 	struct run *r = ctx;
 
-	return outputs_reopen(r->out, "-l", r->cfg);
+	return output_reopen(r->out, "-l", r->cfg);
 }
 
 static int install_signals(void)
@@ -144,7 +143,7 @@ static int check_log_room(struct run *r)
 	if (c->snapshot && expected_samples(c) && expected_samples(c) < records)
 		records = expected_samples(c);
 	need = txlog_text_bytes(records, &f);
-	if (outfile_free_bytes(&outputs_get(r->out, "-l")->f, &avail) || need <= avail)
+	if (outfile_free_bytes(&output_get(r->out, "-l")->f, &avail) || need <= avail)
 		return 0;	/* enough, or a stream (-l /dev/null, a FIFO) */
 	if (!known) {
 		warn_add(&r->warn, stderr, "log_room",
@@ -309,7 +308,7 @@ static int alloc_memory(struct run *r)
 			return err;
 		}
 	}
-	if (outputs_get(r->out, "-l")) {
+	if (output_get(r->out, "-l")) {
 		if (check_log_room(r))
 			return -ENOSPC;
 		ret = alloc_log(r, fix);
@@ -477,7 +476,8 @@ static int open_clock(struct run *r)
  * reflector binds last, once everything else is ready: from the bind
  * on, pings queue, and a slow set-up (a large log) would drop them.
  */
-int run_setup(struct run *r, const struct rant_cfg *cfg)
+int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def *rows,
+	      size_t nrows)
 {
 	char err[512];
 	int ret;
@@ -512,7 +512,7 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 			return ret;
 		}
 	}
-	ret = outputs_open(r->out, cfg);
+	ret = output_open(r->out, rows, nrows, cfg);
 	if (!ret)
 		ret = alloc_memory(r);
 	if (ret)
@@ -531,7 +531,7 @@ int run_setup(struct run *r, const struct rant_cfg *cfg)
 	hold_dma_latency(r);
 	if (r->log)
 		txlog_set_reopen(r->log, &run_hup, reopen_log, r);
-	if (r->log && (ret = txlog_start(r->log, outputs_get(r->out, "-l")->f.fd))) {
+	if (r->log && (ret = txlog_start(r->log, output_get(r->out, "-l")->f.fd))) {
 		fprintf(stderr, "rant: cannot start the log's writer thread: %s\n", strerror(-ret));
 		return ret;
 	}
@@ -572,7 +572,7 @@ void run_teardown(struct run *r)
 	free(r->breach);
 	sessions_destroy(r->sessions);
 	auth_destroy(r->auth);
-	outputs_abort(r->out);
+	output_abort(r->out);
 	trace_close(r->trace);
 	capture_destroy(r->capture);
 	clock_destroy(r->clock);

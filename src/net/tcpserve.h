@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "opts.h"
+#include "cfg.h"
 #include "sock.h"
 #include "transport.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * --pcap FILE (see capture.h): libpcap on a thread off the measuring CPU,
- * the file written through src/outfile.c, the check in capmatch.c.
+ * the file written through src/base/outfile.c, the check in capmatch.c.
  */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "opts.h"
+#include "cfg.h"
 
 /* Round-trip quantiles 5, 10, ... 95 %: what the diagnosis reads. */
 #define DIAG_NQ 19
