@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What held the time in a TCP exchange, from its segments.
+ *
+ * One analysis for every source of segments: rant's own capture on -i
+ * while it probes a service (--syn, --http), a capture file or a live
+ * interface it watches (--read, --watch), and rant's own --tcp pair. The
+ * caller hands over one small struct per segment of one connection, in
+ * the order they were seen, with the stamp it has (a capture's, or the
+ * kernel's or NIC's of the socket); the analysis cuts the connection
+ * into exchanges (a request: the client's data; its response: the
+ * server's data that follows), times each, and names what held it:
+ *
+ *   nagle_delayed_ack  the response's tail waited for the client's ACK of
+ *                      its first part, which the client delayed: the
+ *                      server's Nagle against the client's delayed ACK
+ *   client_nagle       the request's tail waited likewise for the
+ *                      server's ACK (a request in several writes)
+ *   server_time        the response's first byte came late after the
+ *                      request was complete: the server's own work
+ *   retransmission     a segment sent again (after a timeout, or fast,
+ *                      after duplicate ACKs)
+ *   window             the sender stopped at the receiver's window
+ *                      (zero or too small) until it opened
+ *
+ * A clean exchange names nothing (TCPANA_NONE). Where the segments cannot
+ * tell (one direction missing, headers cut by the capture's snaplen) the
+ * flow says so (tcpana_unknowns) instead of guessing.
+ *
+ * No allocation after tcpana_create(); the state is a few hundred bytes
+ * a connection, so a capture of a million flows holds them all.
+ */
+#ifndef RANT_TCPANA_H
+#define RANT_TCPANA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Which way a segment went. */
+enum tcpseg_dir {
+	TCPSEG_C2S,	/* client to server: the side that sent the SYN, or the
+			 * higher port when the handshake was not seen */
+	TCPSEG_S2C,	/* server to client */
+};
+
+/* struct tcpseg's flags: the TCP header's, and what the feed knows. */
+#define TCPSEG_F_SYN	0x0001u
+#define TCPSEG_F_ACK	0x0002u
+#define TCPSEG_F_FIN	0x0004u
+#define TCPSEG_F_RST	0x0008u
+#define TCPSEG_F_PSH	0x0010u
+#define TCPSEG_F_TS	0x0020u	/* tsval and tsecr hold the timestamps option */
+#define TCPSEG_F_CUT	0x0040u	/* the capture cut the TCP header or its
+				 * options: seq, ack, win may be absent (0) */
+
+/* One segment as seen at one point of the path. */
+struct tcpseg {
+	int64_t t_ns;		/* when it was seen, CLOCK_REALTIME ns */
+	uint32_t seq;		/* sequence number (absolute: differences only) */
+	uint32_t ack;		/* acknowledgment number, with TCPSEG_F_ACK */
+	uint32_t len;		/* payload bytes, as the IP header says (a cut
+				 * capture still knows them) */
+	uint32_t win;		/* receive window in bytes, scaled when the
+				 * handshake gave the scale, else as sent */
+	uint32_t tsval, tsecr;	/* with TCPSEG_F_TS */
+	uint16_t flags;		/* TCPSEG_F_* */
+	uint8_t dir;		/* enum tcpseg_dir */
+};
+
+/* What held an exchange's time; TCPANA_NONE: nothing did. */
+enum tcpana_kind {
+	TCPANA_NONE,
+	TCPANA_NAGLE_DELAYED_ACK,
+	TCPANA_CLIENT_NAGLE,
+	TCPANA_SERVER_TIME,
+	TCPANA_RETRANSMISSION,
+	TCPANA_WINDOW,
+	TCPANA_KINDS
+};
+
+/* "nagle_delayed_ack", ... ("none" for TCPANA_NONE): the JSON's kind. */
+const char *tcpana_kind_name(enum tcpana_kind k);
+/* One line: the fix for k (NULL for TCPANA_NONE). */
+const char *tcpana_kind_fix(enum tcpana_kind k);
+
+/* One exchange, timed, with what held it. */
+struct tcpana_exchange {
+	uint64_t n;			/* the connection's how-manieth, from 1 */
+	int64_t req_first_ns;		/* the request's first segment */
+	int64_t req_last_ns;		/* its last segment (its last byte) */
+	int64_t resp_first_ns;		/* the response's first segment */
+	int64_t resp_last_ns;		/* its last segment */
+	uint64_t req_bytes, resp_bytes;
+	int64_t latency_ns;		/* req_first -> resp_last: what wrk reports */
+	int64_t first_byte_ns;		/* req_first -> resp_first */
+	enum tcpana_kind held;		/* what held it most, TCPANA_NONE when clean */
+	int64_t held_ns;		/* ... for how long */
+	uint32_t kinds;			/* every kind seen in it: 1u << kind */
+	uint32_t retransmits;		/* segments of it sent again */
+};
+
+/* What a connection's segments could not tell (tcpana_unknowns()). */
+#define TCPANA_U_NO_C2S		0x1u	/* no segment of the client's seen */
+#define TCPANA_U_NO_S2C		0x2u	/* no segment of the server's seen */
+#define TCPANA_U_CUT		0x4u	/* headers cut by the capture */
+#define TCPANA_U_NO_CLIENT_ACKS	0x8u	/* the feed has no client ACKs (a socket's
+					 * view): Nagle verdicts are inferred
+					 * from the tail's delay alone */
+
+struct tcpana_cfg {
+	/* Each exchange as it completes (the response ended: the client's
+	 * next request, a FIN or RST, or tcpana_end()). */
+	void (*exchange)(void *ctx, const struct tcpana_exchange *x);
+	/* Each RTT sample, ns: seq/ACK with Karn's rule (no sample from a
+	 * retransmitted segment), and TCP timestamps (tsval echoed) where
+	 * present. dir: the direction of the data (or tsval) that was
+	 * acknowledged (or echoed). NULL: none wanted. */
+	void (*rtt)(void *ctx, enum tcpseg_dir dir, int64_t rtt_ns);
+	void *ctx;
+	bool no_client_acks;	/* the feed cannot see the client's ACKs */
+};
+
+struct tcpana;
+
+/* The state of one connection; NULL with errno set. */
+struct tcpana *tcpana_create(const struct tcpana_cfg *cfg);
+void tcpana_destroy(struct tcpana *a);
+/* Bytes of one connection's state: sizing a table of many. */
+size_t tcpana_size(void);
+/* Start again for a new connection in place (a table's slot reused). */
+void tcpana_reset(struct tcpana *a, const struct tcpana_cfg *cfg);
+
+/* One segment, in the order seen (t_ns not decreasing). */
+void tcpana_seg(struct tcpana *a, const struct tcpseg *s);
+/* The connection ended (or the capture did) at t_ns: its last exchange
+ * reported if it had a response. */
+void tcpana_end(struct tcpana *a, int64_t t_ns);
+
+/* The handshake's RTT, ns (SYN to SYN-ACK at the capture point, plus
+ * SYN-ACK to ACK where both were seen), or -1 when not seen. */
+int64_t tcpana_handshake_ns(const struct tcpana *a);
+/* TCPANA_U_* of what the connection's segments could not tell. */
+uint32_t tcpana_unknowns(const struct tcpana *a);
+/* Segments seen each way, and segments sent again. */
+uint64_t tcpana_segments(const struct tcpana *a, enum tcpseg_dir dir);
+uint64_t tcpana_retransmits(const struct tcpana *a);
+
+/*
+ * Many exchanges (of one run, one flow, one server port) summed up into
+ * a diagnosis: each kind with the exchanges it held, their share, the
+ * typical (median) delay it added. A kind is named when it held at least
+ * TCPANA_NAME_SHARE of the exchanges, or TCPANA_NAME_MIN of them.
+ */
+#define TCPANA_NAME_SHARE 0.05
+#define TCPANA_NAME_MIN 3
+
+struct tcpana_tally;
+
+struct tcpana_diag {
+	enum tcpana_kind kind;
+	uint64_t exchanges;		/* held by it */
+	double share;			/* of all exchanges, 0 to 1 */
+	int64_t typical_ns;		/* median of the time it held them */
+	int64_t max_ns;
+	const char *fix;		/* tcpana_kind_fix(kind) */
+};
+
+struct tcpana_tally *tcpana_tally_create(void);
+void tcpana_tally_destroy(struct tcpana_tally *t);
+void tcpana_tally_add(struct tcpana_tally *t, const struct tcpana_exchange *x);
+/* Another tally's exchanges into t (flows into their server port). */
+void tcpana_tally_merge(struct tcpana_tally *t, const struct tcpana_tally *from);
+uint64_t tcpana_tally_exchanges(const struct tcpana_tally *t);
+/* The kinds named, the largest share first: how many (at most max). */
+size_t tcpana_tally_diag(const struct tcpana_tally *t, struct tcpana_diag *out, size_t max);
+
+#endif
