@@ -64,12 +64,18 @@ TOOL_TESTS += bench/test_stats.sh
 # with scapy and tshark.
 TOOL_TESTS += tests/unit/test_stamp_decoders.py
 TEST_HELPERS := tests/unit/stamp_vectors
+# schema/rant.schema.json on real documents and hand-broken ones, through
+# tests/net/schemacheck.py (python3-jsonschema), the checker tests/net/lib.sh
+# runs on every network test's JSON.
+TOOL_TESTS += tests/unit/test_schema.py
 
 # Debian packages the build, the tests, the demo and the bench need.
 DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	iproute2 ethtool jq perl shellcheck cppcheck sockperf tuna linuxptp \
 	pciutils procps psmisc valgrind clang libclang-rt-14-dev python3 python3-matplotlib \
 	python3-numpy python3-pyflakes
+# tests/net/schemacheck.py: every network test's JSON against schema/rant.schema.json.
+DEB_PKGS += python3-jsonschema
 # --key: HMAC-SHA-256 from OpenSSL's libcrypto.
 DEB_PKGS += libssl-dev
 # --metrics-listen: libmicrohttpd serves /metrics (src/print/promhttp.h). The
@@ -228,7 +234,8 @@ lint-c:
 lint-misc:
 	tests/check-columns.sh rant.c src/*/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
 	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py tests/check-cycles.py \
-		tests/unit/tap.py tests/unit/test_stamp_decoders.py tests/unit/test_rant_trace.py
+		tests/unit/tap.py tests/unit/test_stamp_decoders.py tests/unit/test_rant_trace.py \
+		tests/unit/test_schema.py tests/net/schemacheck.py
 	/usr/bin/python3 tests/check-cycles.py src
 
 # make check in two phases. First what measures no time, CHECK_JOBS at a
