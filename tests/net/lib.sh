@@ -204,12 +204,32 @@ __test_exit() {
 		if [ "$RET" -ne 0 ] || [ "$__logged" = 0 ]; then
 			log_test "$TEST_NAME"
 		fi
+		__schema_check
 		[ "$FAILED" = 1 ] && status=1
 	fi
 	kill -9 "$__watchdog_pid" 2>/dev/null	# no trap of its own can run
 	defer_run
 	[ "$status" = 1 ] && __keep_work
 	exit "$status"
+}
+
+# __schema_check: every JSON document of rant's (one with "rant_version")
+# that the test left in $WORK, at any depth, is valid against
+# schema/rant.schema.json (tests/net/schemacheck.py); where one is not,
+# the test fails with a check of its own, each error a line naming the
+# file and the path in the document.
+__schema_check() {
+	local files=() out line n=0
+	mapfile -t files < <(find "$WORK" -type f -name '*.json' 2>/dev/null | sort)
+	[ "${#files[@]}" -gt 0 ] || return 0
+	out=$("$PYTHON" "$TOP/tests/net/schemacheck.py" "${files[@]}" 2>&1) && return 0
+	while IFS= read -r line; do
+		n=$((n + 1))
+		[ "$n" -le 20 ] && __failed "    schema: ${line#"$WORK"/}"
+	done <<<"$out"
+	[ "$n" -le 20 ] || __failed "    schema: ... $((n - 20)) more lines"
+	__failed "$(printf 'TEST: %-60s [FAIL]' "$TEST_NAME: JSON against schema/rant.schema.json")"
+	FAILED=1
 }
 
 # __keep_work: with $NET_KEEP set (a directory), a failed test's $WORK

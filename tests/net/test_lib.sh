@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="lib_results lib_select lib_cleanup lib_timeout lib_wait_for_line"
+ALL_TESTS="lib_results lib_select lib_cleanup lib_timeout lib_wait_for_line lib_schema"
 
 require_root
 
@@ -151,6 +151,28 @@ lib_wait_for_line() {
 	wait_for_line "$WORK/late.txt" "^the line [0-9]+$" 10
 	check_err $? "wait_for_line missed a line written after 0.3 s"
 	log_test "wait_for_line: the line written later, or 1 after the timeout ($ms ms for 0.5 s)"
+}
+
+# Every test's JSON against the schema (lib.sh's __schema_check): a valid
+# document of rant's passes, one with a wrong type (in a subdirectory)
+# fails its test with the file and the path in the document, and a JSON
+# that is not rant's is passed over.
+lib_schema() {
+	local fix=$TOP/tests/unit/fixtures/schema/reflect.json
+	inner j 'ALL_TESTS="j_good j_bad j_other"
+j_good() { cp "'"$fix"'" "$WORK/r.json"; log_test "good"; }
+j_bad() { mkdir "$WORK/sub"; jq ".counts.sent = \"x\"" "'"$fix"'" >"$WORK/sub/r.json"; log_test "bad"; }
+j_other() { echo "{\"counts\": \"x\"}" >"$WORK/x.json"; log_test "other"; }'
+	run_inner j
+	[ "$IRC" = 1 ] && [ "$(cat "$WORK/j.res")" = "pass j.sh j_good
+fail j.sh j_bad
+pass j.sh j_other" ]
+	check_err $? "exit $IRC, results: $(cat "$WORK/j.res")"
+	grep -q "^    schema: sub/r.json: at /counts/sent: 'x' is not of type 'integer'" "$WORK/j.out" &&
+		grep -Eq '^TEST: j_bad: JSON against schema/rant.schema.json +\[FAIL\]$' "$WORK/j.out"
+	check_err $? "the schema's failure is not reported with file and path: $(cat "$WORK/j.out")"
+	rm -rf "$WORK/j.keep"	# the broken document, kept: not this test's to validate
+	log_test "the JSON a test leaves is validated: a wrong type fails the test, named"
 }
 
 tests_run
