@@ -412,6 +412,39 @@ ns_bg() {
 # jqv FILE EXPR: one value from a JSON file.
 jqv() { jq -r "$2" "$1"; }
 
+# log_awk LOG PROGRAM [AWK OPTIONS...]: awk PROGRAM over the rows of
+# rant's transaction log LOG (its third line on), where col("NAME") is
+# the row's value in the column the header line names NAME: columns are
+# read by name, never by position, so that a column added to the log
+# moves nothing. A name the header does not have is an error: log_awk
+# says so, prints nothing else and returns 2.
+log_awk() {
+	local log=$1 prog=$2 hdr name out rc
+	shift 2
+	hdr=$(head -n 1 "$log")
+	for name in $(grep -o 'col("[^"]*")' <<<"$prog" | sed 's/^col("//; s/")$//'); do
+		if [[ " $hdr " != *" $name "* ]]; then
+			echo "log_awk: $log has no column $name (its header: $hdr)" >&2
+			return 2
+		fi
+	done
+	out=$(awk "$@" '
+		function col(name) {
+			if (!(name in log_col)) {
+				printf "log_awk: %s has no column %s\n", FILENAME, name > "/dev/stderr"
+				exit 2
+			}
+			return $log_col[name]
+		}
+		FNR == 1 { for (i = 1; i <= NF; i++) log_col[$i] = i; next }
+		FNR == 2 { next }
+		'"$prog" "$log")
+	rc=$?
+	[ "$rc" = 2 ] && return 2
+	[ -z "$out" ] || printf '%s\n' "$out"
+	return "$rc"
+}
+
 # start_reflector NAME ARGS...: reflector in NS_B on CPU 1, output in
 # $WORK/NAME.txt, pid in $REFL; returns once its port is bound.
 start_reflector() {

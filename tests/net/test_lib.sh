@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="lib_results lib_select lib_cleanup lib_timeout lib_wait_for_line lib_schema"
+ALL_TESTS="lib_results lib_select lib_cleanup lib_timeout lib_wait_for_line lib_schema lib_log_awk"
 
 require_root
 
@@ -173,6 +173,20 @@ pass j.sh j_other" ]
 	check_err $? "the schema's failure is not reported with file and path: $(cat "$WORK/j.out")"
 	rm -rf "$WORK/j.keep"	# the broken document, kept: not this test's to validate
 	log_test "the JSON a test leaves is validated: a wrong type fails the test, named"
+}
+
+# log_awk reads the log's columns by name, wherever they are; a name the
+# header lacks is an error, not an empty column.
+lib_log_awk() {
+	local out rc
+	printf 'SEQ T1_KN NEW RTT LOST\n----\n1 1.5 x 100 -\n2 2.5 y - LOST\n3 3.5 z 300 -\n' >"$WORK/a.log"
+	out=$(log_awk "$WORK/a.log" '{ n++ } col("LOST") != "LOST" { s += col("RTT") } END { print s, n }')
+	[ "$out" = "400 3" ]; check_err $? "RTT of the rows not lost, rows: '$out', not '400 3'"
+	out=$(log_awk "$WORK/a.log" '{ print col("T4_KN") }' 2>"$WORK/err")
+	rc=$?
+	[ "$rc" = 2 ] && [ -z "$out" ] && grep -q 'has no column T4_KN' "$WORK/err"
+	check_err $? "a missing column: exit $rc, output '$out', $(cat "$WORK/err")"
+	log_test "log_awk: columns by name; a missing one is an error"
 }
 
 tests_run
