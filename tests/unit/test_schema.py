@@ -104,7 +104,7 @@ def main():
     broken("reflect.json", "a reflector's session table half there", "/",
            drop(["sessions_evicted"]))
     broken("tcp-reflect.json", "--tcp without its tcp block", "/", drop(["tcp"]))
-    broken("reflect.json", "a mode no schema knows", "/mode", put(["mode"], "probe"))
+    broken("reflect.json", "a mode no schema knows", "/mode", put(["mode"], "ping"))
     broken("reflect.json", "a timestamp source outside its enum", "/timestamp_source",
            put(["timestamp_source"], "nic"))
     broken("tcp-emit.json", "a transport outside its enum", "/config/transport",
@@ -119,6 +119,9 @@ def main():
            put(["metrics", "rtt", "trusted"], False))
     broken("reflect.json", "a session id not of 8 hex digits", "/sessions/0/session",
            put(["sessions", 0, "session"], "xyz"))
+
+    broken("emit-sweep.json", "a probe's summary without its counts", "/",
+           lambda d: (d.update(mode="probe"), d.pop("counts")))
 
     # a member the schema does not know is welcome (new modes add theirs)
     doc = load("reflect.json")
