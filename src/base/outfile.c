@@ -93,16 +93,17 @@ static int open_temp(struct outfile *o, const char *target, char *msg, size_t le
  */
 static bool link_trusted(const struct stat *link, const char *path, char *why, size_t len)
 {
-	char *copy = strdup(path);
+	char *copy = strdup(path), *dir;
 	struct stat dst;
 	bool ok = true;
 
 	if (!copy)
 		return false;
-	if (!stat(dirname(copy), &dst) && (dst.st_mode & S_ISVTX) && (dst.st_mode & S_IWOTH) &&
+	dir = dirname(copy);	/* once: dirname() may cut copy in place */
+	if (!stat(dir, &dst) && (dst.st_mode & S_ISVTX) && (dst.st_mode & S_IWOTH) &&
 	    link->st_uid != geteuid() && link->st_uid != dst.st_uid) {
 		snprintf(why, len, "%s is a symbolic link owned by uid %u in the sticky, world-writable directory %s, which another user may have planted: rant never follows such a link (the kernel's protected_symlinks rule); remove it or write elsewhere",
-			 path, (unsigned int)link->st_uid, dirname(copy));
+			 path, (unsigned int)link->st_uid, dir);
 		ok = false;
 	}
 	free(copy);

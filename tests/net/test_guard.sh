@@ -314,7 +314,7 @@ guard_planted_link() {
 		sysctl -qw fs.protected_symlinks=$ps
 		for opt in -l -j --pcap; do
 			out_refused "$opt, protected_symlinks=$ps" \
-				"x.log is a symbolic link owned by uid 65534 in the sticky, world-writable directory .*protected_symlinks" \
+				"x.log is a symbolic link owned by uid 65534 in the sticky, world-writable directory $tmp, .*protected_symlinks" \
 				"$opt" "$tmp/x.log"
 		done
 		out_refused "--follow-links, protected_symlinks=$ps" "owned by uid 65534" \

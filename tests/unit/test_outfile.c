@@ -357,7 +357,7 @@ static void test_special(void)
 static void test_planted(void)
 {
 	char msg[512] = "", sticky[PATH_MAX + 16], victim[PATH_MAX + 16], link[PATH_MAX + 32],
-	     dlink[PATH_MAX + 32], via[PATH_MAX + 48], *got;
+	     dlink[PATH_MAX + 32], via[PATH_MAX + 48], want[PATH_MAX + 64], *got;
 	uid_t other = 65534;	/* nobody */
 
 	snprintf(sticky, sizeof(sticky), "%s/tmp", dir);
@@ -371,7 +371,7 @@ static void test_planted(void)
 	if (symlink(victim, link) || symlink(dir, dlink))
 		BAIL_OUT("symlink failed");
 	if (geteuid() != 0 || lchown(link, other, other) || lchown(dlink, other, other)) {
-		skip(8, "needs root to give the links another owner");
+		skip(10, "needs root to give the links another owner");
 		goto out;
 	}
 	for (unsigned int flags = 0; flags <= OUTFILE_FOLLOW; flags += OUTFILE_FOLLOW) {
@@ -379,6 +379,8 @@ static void test_planted(void)
 		       "another user's link in a sticky /tmp: refused (flags %u)", flags);
 		ok(strstr(msg, "uid 65534") && strstr(msg, "protected_symlinks"),
 		   "the line names the owner and the rule: %s", msg);
+		snprintf(want, sizeof(want), "world-writable directory %s,", sticky);
+		ok(strstr(msg, want) != NULL, "and the directory the link is in (%s)", sticky);
 	}
 	is_int(write_hello_flags(via, OUTFILE_FOLLOW, msg, sizeof(msg)), -EPERM,
 	       "another user's link as a directory on the way: refused");
