@@ -132,7 +132,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
 			  enum MHD_ConnectionNotificationCode code)
 {
-	const union MHD_ConnectionInfo *fd = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	const union MHD_ConnectionInfo *fd =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 	struct promhttp *h = cls;
 	struct slot *s = *ctx;
 
@@ -157,7 +158,8 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
 static void on_completed(void *cls, struct MHD_Connection *c, void **state,
 			 enum MHD_RequestTerminationCode code)
 {
-	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 	struct promhttp *h = cls;
 	struct slot *s = ci ? ci->socket_context : NULL;
 
@@ -236,6 +238,23 @@ static void slots_fini(struct promhttp *h)
 	pthread_mutex_destroy(&h->slot_mtx);
 }
 
+/* MHD's daemon with its bounds (promhttp.h) on sa, or NULL (errno). */
+static struct MHD_Daemon *start_daemon(struct promhttp *h, struct sockaddr_storage *sa)
+{
+	return MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD |
+				(sa->ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+				0, NULL, NULL, on_request, h,
+				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)sa,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)PROMHTTP_CONNECTIONS,
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)PROMHTTP_PER_IP,
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)PROMHTTP_MEMORY,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)PROMHTTP_TIMEOUT_S,
+				MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+				MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+				MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
+				MHD_OPTION_END);
+}
+
 struct promhttp *promhttp_start(const char *spec, char *err, size_t len)
 {
 	struct sockaddr_storage sa;
@@ -254,18 +273,7 @@ struct promhttp *promhttp_start(const char *spec, char *err, size_t len)
 	ret = offloop_spawn(&h->watchdog, watchdog_main, h, NULL);
 	h->watching = !ret;
 	if (!ret)
-		h->d = MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD |
-					(sa.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
-					0, NULL, NULL, on_request, h,
-					MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-					MHD_OPTION_CONNECTION_LIMIT, (unsigned int)PROMHTTP_CONNECTIONS,
-					MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)PROMHTTP_PER_IP,
-					MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)PROMHTTP_MEMORY,
-					MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)PROMHTTP_TIMEOUT_S,
-					MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
-					MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
-					MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
-					MHD_OPTION_END);
+		h->d = start_daemon(h, &sa);
 	if (!h->d) {
 		if (ret)
 			snprintf(err, len, "--metrics-listen %s: cannot start its watchdog thread: %s",
