@@ -287,6 +287,54 @@ void outfile_abort(struct outfile *o)
 	o->path = NULL;
 }
 
+int outfile_publish(struct outfile *o, char *msg, size_t len)
+{
+	int err;
+
+	if (!o->tmp)
+		return 0;	/* stdout, a device, a FIFO: already in place */
+	if (rename(o->tmp, o->path)) {
+		err = -errno;
+		snprintf(msg, len, "cannot create %s: %s", o->path, strerror(-err));
+		return err;
+	}
+	free(o->tmp);
+	o->tmp = NULL;
+	o->direct = true;	/* commit closes it, abort leaves it */
+	o->in_place = true;
+	return 0;
+}
+
+int outfile_reopen(struct outfile *o, bool *had_data, char *msg, size_t len)
+{
+	struct stat st;
+	bool is_link;
+	int fd, err;
+
+	*had_data = false;
+	if (!o->in_place || o->fp)
+		return 0;
+	err = check_links(o->path, &is_link, msg, len);
+	if (err)
+		return err;
+	fd = open(o->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW,
+		  0666);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(msg, len, "cannot open %s again: %s", o->path, strerror(-err));
+		return err;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(msg, len, "cannot open %s again: it is no longer a regular file", o->path);
+		return -EINVAL;
+	}
+	close(o->fd);
+	o->fd = fd;
+	*had_data = st.st_size > 0;
+	return 0;
+}
+
 int outfile_free_bytes(const struct outfile *o, uint64_t *bytes)
 {
 	struct statvfs sv;
