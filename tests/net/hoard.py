@@ -73,6 +73,26 @@ def read_capture(path):
                 (line.split() for line in f if line.strip())]
 
 
+def paced(h, n):
+    """Until h.stop: h.send(i) for the n senders in turn, each every
+    h.every seconds, staggered, h.drain() between; h.ready() printed once
+    every sender has had a reply (h.first) or a second passed after the
+    round."""
+    t0 = time.monotonic()
+    k, told = 0, False
+    while not h.stop:
+        due = t0 + (k // n) * h.every + (k % n) * h.every / n
+        now = time.monotonic()
+        if now >= due:
+            h.send(k % n)
+            k += 1
+            continue
+        h.drain(min(due - now, 0.05))
+        if not told and k >= n and (len(h.first) == n or now >= t0 + h.every + 1):
+            told = True
+            print(h.ready(), flush=True)
+
+
 class Hoard:
     def __init__(self, addr, port, n, every, srcs, source):
         self.dst = (addr, port)
@@ -120,23 +140,13 @@ class Hoard:
                 self.answered += 1
             self.first.setdefault(s.fileno(), bool(flags & F_REFUSED))
 
+    def ready(self):
+        refused = sum(self.first.values())
+        return "ready answered=%d refused=%d silent=%d" % (
+            len(self.first) - refused, refused, len(self.socks) - len(self.first))
+
     def run(self):
-        n = len(self.socks)
-        t0 = time.monotonic()
-        k, told = 0, False
-        while not self.stop:
-            due = t0 + (k // n) * self.every + (k % n) * self.every / n
-            now = time.monotonic()
-            if now >= due:
-                self.send(k % n)
-                k += 1
-                continue
-            self.drain(min(due - now, 0.05))
-            if not told and k >= n and (len(self.first) == n or now >= t0 + self.every + 1):
-                told = True
-                refused = sum(self.first.values())
-                print("ready answered=%d refused=%d silent=%d" % (
-                    len(self.first) - refused, refused, n - len(self.first)), flush=True)
+        paced(self, len(self.socks))
         end = time.monotonic() + 3
         while time.monotonic() < end and self.answered + self.refused < self.sent:
             self.drain(min(end - time.monotonic(), 0.05))
@@ -212,24 +222,14 @@ class TcpHoard:
                 self.first.add(i)
             self.bufs[i] = buf
 
+    def ready(self):
+        return "ready connected=%d answered=%d" % (
+            sum(s is not None for s in self.socks), len(self.first))
+
     def run(self):
-        n = len(self.socks)
-        for i in range(n):
+        for i in range(len(self.socks)):
             self.connect(i)
-        t0 = time.monotonic()
-        k, told = 0, False
-        while not self.stop:
-            due = t0 + (k // n) * self.every + (k % n) * self.every / n
-            now = time.monotonic()
-            if now >= due:
-                self.send(k % n)
-                k += 1
-                continue
-            self.drain(min(due - now, 0.05))
-            if not told and k >= n and (len(self.first) == n or now >= t0 + self.every + 1):
-                told = True
-                print("ready connected=%d answered=%d" % (
-                    sum(s is not None for s in self.socks), len(self.first)), flush=True)
+        paced(self, len(self.socks))
         print("sent=%d answered=%d cut=%d" % (self.sent, self.answered, self.cut), flush=True)
 
 

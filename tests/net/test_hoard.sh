@@ -47,7 +47,12 @@ pair_many() {
 # ping every 2 s each, until hoard_stop; waits for their first round
 # ("ready ..." in $WORK/hoard.txt).
 hoard_start() {
-	ip netns exec "$NS_A" "$PYTHON" "$HOARD" hoard "$IP_B" "$PORT" 64 2 "$@" \
+	hoard_as hoard "$@"
+}
+
+# hoard_as CMD ARGS...: hoard_start with hoard.py's CMD (hoard, hoardtcp).
+hoard_as() {
+	ip netns exec "$NS_A" "$PYTHON" "$HOARD" "$1" "$IP_B" "$PORT" 64 2 "${@:2}" \
 		>"$WORK/hoard.txt" 2>&1 &
 	HOARDER=$!
 	defer kill -9 "$HOARDER"
@@ -333,19 +338,13 @@ hoard_tcp() {
 	defer kill -9 "$REFL"
 	wait_until 10 __tcp_listening
 	check_err $? "the --tcp reflector does not listen: $(tail -3 "$WORK/rh.txt")" || return
-	ip netns exec "$NS_A" "$PYTHON" "$HOARD" hoardtcp "$IP_B" "$PORT" 64 2 "$srcs" \
-		>"$WORK/hoard.txt" 2>&1 &
-	HOARDER=$!
-	defer kill -9 "$HOARDER"
-	wait_for_line "$WORK/hoard.txt" '^ready' 20
-	check_err $? "the hoarders did not finish a round: $(cat "$WORK/hoard.txt")"
+	hoard_as hoardtcp "$srcs" || return
 	wait_until 10 eval "[ \"\$(ip netns exec $NS_B ss -Htn state established 'sport = :$PORT' | wc -l)\" = 64 ]"
 	check_err $? "the reflector does not hold the 64 hoarders' connections: $(cat "$WORK/hoard.txt")"
 	emit -a "$IP_B" --tcp -c 2000 -w 10 --interval 1000 --timeout 1000000 \
 		-j "$WORK/e.json" >"$WORK/e.txt" 2>&1
 	rc=$?
-	kill -TERM "$HOARDER"
-	wait "$HOARDER"
+	hoard_stop
 	stop_reflector
 	check_err $rc "the --tcp emitter failed beside the hoarders: $(tail -2 "$WORK/e.txt")"
 	sent=$(jqv "$WORK/e.json" .counts.sent 2>/dev/null)
