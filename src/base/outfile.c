@@ -311,7 +311,7 @@ int outfile_reopen(struct outfile *o, bool *had_data, char *msg, size_t len)
 	bool is_link;
 	int fd, err;
 
-	*had_data = false;
+	*had_data = true;	/* not published: the same stream goes on */
 	if (!o->in_place || o->fp)
 		return 0;
 	err = check_links(o->path, &is_link, msg, len);

@@ -66,7 +66,8 @@ int outfile_publish(struct outfile *o, char *msg, size_t len);
  * was moved away, appended to when it is still there, its links checked
  * as at open) and close the descriptor written so far. 0 (o->fd the new
  * one; *had_data when it already holds bytes), or -errno with msg set
- * and o->fd unchanged. Anything else: 0, nothing done.
+ * and o->fd unchanged. Anything else (a stream, a file not published):
+ * 0 and *had_data, nothing done.
  */
 int outfile_reopen(struct outfile *o, bool *had_data, char *msg, size_t len);
 

@@ -69,7 +69,7 @@ int output_reopen(struct output *outs, const char *opt, bool *had_data)
 	char msg[512];
 	int ret;
 
-	*had_data = false;
+	*had_data = true;
 	if (!o)
 		return -ENOENT;
 	ret = outfile_reopen(&o->f, had_data, msg, sizeof(msg));

@@ -534,6 +534,12 @@ static void test_publish(void)
 	got = slurp(target);
 	is_str(got ? got : "", "e\n", "abort leaves a published file as written");
 	free(got);
+	is_int(outfile_open(&o, "/dev/null", 0, msg, sizeof(msg)), 0, "open /dev/null");
+	is_int(outfile_publish(&o, msg, sizeof(msg)), 0, "publish a stream: nothing to do");
+	had = false;
+	is_int(outfile_reopen(&o, &had, msg, sizeof(msg)), 0, "reopen a stream: nothing to do");
+	ok(had && o.direct && !o.in_place, "the same stream goes on (no second header)");
+	outfile_commit(&o);
 	rm_all();
 }
 
