@@ -242,9 +242,10 @@ int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
  */
 unsigned int sk_ts_flags(const struct sk *s, const struct rant_cfg *cfg)
 {
-	unsigned int flags = ts_flags(s->hw, !cfg->no_queue_stamps);
+	/* a probe's requests: no SCHED stamp (their queue is not a metric) */
+	unsigned int flags = ts_flags(s->hw, !cfg->no_queue_stamps && !cfg_requests(cfg));
 
-	if (cfg->tcp && cfg->mode == MODE_EMIT)
+	if ((cfg->tcp || cfg_requests(cfg)) && cfg->mode == MODE_EMIT)
 		flags |= SOF_TIMESTAMPING_TX_ACK;	/* tcpstream_established() */
 	return flags;
 }

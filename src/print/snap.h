@@ -40,6 +40,7 @@
 #include "hist.h"
 #include "hwts.h"
 #include "metric.h"
+#include "probecount.h"
 #include "cfg.h"
 #include "record.h"
 #include "series.h"
@@ -125,6 +126,8 @@ struct snap {
 	bool peer_body, peer_hw;	/* emitter: pongs carried the reflector's
 					 * stamps; they are the NIC's */
 	uint32_t session;
+	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
+	struct probe_diag diag;		/* --http, final only: what the packets said */
 	int64_t start_ns, end_ns;	/* CLOCK_REALTIME; end: when taken, live */
 	const char *stop_reason;	/* NULL: still running */
 	struct counts cnt;

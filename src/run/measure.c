@@ -35,7 +35,7 @@ const struct txlog_fmt *measure_log_format(const struct run *r,
 		.peer_w = r->cfg->stamp ? stamppeer_suffix(&r->stamp_peer) : NULL,
 		.peer_w3 = r->cfg->stamp ? stamppeer_suffix_t3(&r->stamp_peer) : NULL,
 		.ack = emit && r->tp->caps.ack_stamps,
-		.sched = !r->cfg->no_queue_stamps,
+		.sched = !r->cfg->no_queue_stamps && !cfg_requests(r->cfg),
 		.lost = emit,
 	};
 	return f;

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The probe's connections (conn.h).
+ */
+#include <errno.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "conn.h"
+
+/* Files a run holds besides its connections: stdio, the outputs, the
+ * capture, epoll, netlink, the metrics' server. */
+#define CONN_FD_SPARE 64
+
+static uint64_t fd_before, fd_now;
+
+/* fs.nr_open: as far as root may raise the hard limit. */
+static uint64_t nr_open(void)
+{
+	unsigned long long n = 0;
+	FILE *f = fopen("/proc/sys/fs/nr_open", "r");
+
+	if (f) {
+		if (fscanf(f, "%llu", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	return n;
+}
+
+int conn_fd_limit(uint64_t need, const char *what, char *err, size_t len)
+{
+	struct rlimit rl;
+
+	need += CONN_FD_SPARE;
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return -errno;
+	fd_now = rl.rlim_cur;
+	if (rl.rlim_cur >= need)
+		return 0;
+	fd_before = rl.rlim_cur;
+	rl.rlim_cur = need;
+	if (rl.rlim_max < need)
+		rl.rlim_max = need;	/* root only (CAP_SYS_RESOURCE), up to fs.nr_open */
+	if (setrlimit(RLIMIT_NOFILE, &rl)) {
+		getrlimit(RLIMIT_NOFILE, &rl);
+		snprintf(err, len, "%s need %llu open files, above what this process may have (%llu, ulimit -Hn%s; fs.nr_open %llu): %s",
+			 what, (unsigned long long)need, (unsigned long long)rl.rlim_max,
+			 geteuid() ? "; root may raise it" : "",
+			 (unsigned long long)nr_open(),
+			 "lower --connections, or raise the limit (ulimit -n, LimitNOFILE= in a unit)");
+		return -EMFILE;
+	}
+	fd_now = need;
+	return 0;
+}
+
+void conn_fd_limit_was(uint64_t *before, uint64_t *now)
+{
+	*before = fd_before;
+	*now = fd_now;
+}
+
+/* The interface, the stamps and the options every connection gets,
+ * checked on a socket that connects nowhere: a problem is said before
+ * anything is sent. */
+static int conn_transport_open(struct sk *s, const struct rant_cfg *cfg, char *err,
+			       size_t len)
+{
+	char what[64];
+	int ret = sk_init(s, cfg, err, len);
+
+	if (ret)
+		return ret;
+	snprintf(what, sizeof(what), "--connections %u", cfg->connections);
+	ret = conn_fd_limit(cfg->connections, what, err, len);
+	if (ret)
+		return ret;
+	ret = sk_socket(s, cfg, SOCK_STREAM, err, len);
+	if (ret)
+		return ret;
+	ret = sk_configure(s, cfg, err, len);
+	sk_close(s);
+	return ret;
+}
+
+static void conn_transport_close(struct sk *s)
+{
+	sk_close(s);
+}
+
+int conn_open(const struct sk *s, const struct rant_cfg *cfg, int *fd)
+{
+	int ret;
+
+	*fd = socket(s->family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (*fd < 0)
+		return -errno;
+	if (setsockopt(*fd, SOL_SOCKET, SO_BINDTODEVICE, cfg->iface,
+		       (socklen_t)strlen(cfg->iface) + 1) ||
+	    sk_sockopt_int(*fd, IPPROTO_TCP, TCP_NODELAY, 1) ||
+	    (cfg->busy_poll_us && sk_sockopt_int(*fd, SOL_SOCKET, SO_BUSY_POLL, cfg->busy_poll_us)))
+		goto failed;
+	if (cfg->quickack)
+		conn_quickack(*fd);
+	if (connect(*fd, (const struct sockaddr *)&s->peer, s->peer_len) && errno != EINPROGRESS)
+		goto failed;
+	return 0;
+failed:
+	ret = -errno;
+	close(*fd);
+	*fd = -1;
+	return ret;
+}
+
+int conn_result(int fd)
+{
+	int err = 0;
+	socklen_t el = sizeof(err);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el))
+		return -errno;
+	return -err;
+}
+
+int conn_stamp(const struct sk *s, const struct rant_cfg *cfg, int fd)
+{
+	unsigned int flags = sk_ts_flags(s, cfg);
+
+	return setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof(flags)) ? -errno : 0;
+}
+
+void conn_quickack(int fd)
+{
+	sk_sockopt_int(fd, IPPROTO_TCP, TCP_QUICKACK, 1);
+}
+
+/* No message of rant's travels on it: the probe sends and reads on its
+ * connections itself (src/probe/). */
+static int conn_send(struct sk *s, const void *buf, size_t len, const struct sk_msg *reply,
+		     uint32_t *key)
+{
+	(void)s, (void)buf, (void)len, (void)reply, (void)key;
+	return -EOPNOTSUPP;
+}
+
+static int conn_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
+		     bool block)
+{
+	(void)s, (void)buf, (void)len, (void)m, (void)sw, (void)block;
+	return -EOPNOTSUPP;
+}
+
+const struct transport transport_conn = {
+	.name = "tcp",
+	.caps = { .stream = true, .ack_stamps = true, .max_len = PROBE_MAX_REQUEST },
+	.open = conn_transport_open,
+	.close = conn_transport_close,
+	.send = conn_send,
+	.recv = conn_recv,
+};
