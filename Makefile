@@ -37,7 +37,7 @@ BASE_CFLAGS := $(WARN) $(HARDEN) -D_GNU_SOURCE -std=gnu11 -pthread \
 ALL_CFLAGS := $(CFLAGS) $(BASE_CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS) -pie -Wl,-z,relro,-z,now
 MHD_LIBS := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
-LIBS := $(NL_LIBS) $(PCAP_LIBS) $(MHD_LIBS) -lcrypto -lm -pthread
+LIBS := $(NL_LIBS) $(PCAP_LIBS) $(MHD_LIBS) -lhttp_parser -lcrypto -lm -pthread
 
 SRCS := $(wildcard src/*/*.c)
 OBJS := $(addprefix build/,$(notdir $(SRCS:.c=.o)))
@@ -72,6 +72,10 @@ DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	python3-numpy python3-pyflakes
 # --key: HMAC-SHA-256 from OpenSSL's libcrypto.
 DEB_PKGS += libssl-dev
+# --http: responses framed by libhttp-parser (src/probe/httpresp.c);
+# tests/net/test_probe.sh and the bench's probe row run Debian's nginx
+# and wrk against it, and hping3's and tcpdump's figures beside it.
+DEB_PKGS += libhttp-parser-dev nginx wrk hping3
 # --metrics-listen: libmicrohttpd serves /metrics (src/print/promhttp.h). The
 # metrics tests check the output with promtool (prometheus), scrape it with
 # a real Prometheus and node_exporter, and parse it with prometheus_client.

@@ -51,6 +51,14 @@ static int run_status(const struct run *r, int loop_ret)
 	return EXIT_DONE;
 }
 
+/* A probe's state first: its capture's thread reads the run's histogram. */
+static void teardown(struct run *r)
+{
+	if (cfg_probe(r->cfg))
+		probe_teardown(r->cfg);
+	run_teardown(r);
+}
+
 int main(int argc, char **argv)
 {
 	static struct rant_cfg cfg;
@@ -67,8 +75,9 @@ int main(int argc, char **argv)
 	}
 	/* --metrics(-listen): its thread, stopped by report_end() */
 	if (run_setup(&run, &cfg, outputs_table, outputs_count) ||
+	    (cfg_probe(&cfg) && probe_setup(&run)) ||
 	    metrics_start(&run, &run.metrics)) {
-		run_teardown(&run);
+		teardown(&run);
 		return EXIT_SETUP;
 	}
 	startup_print(&run);
@@ -93,6 +102,6 @@ int main(int argc, char **argv)
 			trace_dir(run.trace), strerror(-run.trace_err));
 	if (status == EXIT_DONE && run.cnt.breaches)
 		status = EXIT_BREACH;
-	run_teardown(&run);
+	teardown(&run);
 	return status;
 }

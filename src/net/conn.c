@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "conn.h"
+#include "timeutil.h"
 
 /* Files a run holds besides its connections: stdio, the outputs, the
  * capture, epoll, netlink, the metrics' server. */
@@ -65,8 +66,8 @@ void conn_fd_limit_was(uint64_t *before, uint64_t *now)
 }
 
 /* The interface, the stamps and the options every connection gets,
- * checked on a socket that connects nowhere: a problem is said before
- * anything is sent. */
+ * checked on a socket that connects nowhere (as tcp.c does): a problem is
+ * said before anything is sent. */
 static int conn_transport_open(struct sk *s, const struct rant_cfg *cfg, char *err,
 			       size_t len)
 {
@@ -79,7 +80,8 @@ static int conn_transport_open(struct sk *s, const struct rant_cfg *cfg, char *e
 	ret = conn_fd_limit(cfg->connections, what, err, len);
 	if (ret)
 		return ret;
-	ret = sk_socket(s, cfg, SOCK_STREAM, err, len);
+	/* a UDP socket: OPT_ID cannot be set on an unconnected TCP one */
+	ret = sk_socket(s, cfg, SOCK_DGRAM, err, len);
 	if (ret)
 		return ret;
 	ret = sk_configure(s, cfg, err, len);
@@ -133,6 +135,79 @@ int conn_stamp(const struct sk *s, const struct rant_cfg *cfg, int fd)
 	return setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof(flags)) ? -errno : 0;
 }
 
+ssize_t conn_send(int fd, const void *buf, size_t len)
+{
+	ssize_t n = send(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+
+	if (n < 0)
+		return errno == EAGAIN ? 0 : -errno;
+	return n;
+}
+
+ssize_t conn_recv(int fd, void *buf, size_t len, struct ts_stamps *rx)
+{
+	char control[SK_CMSG_BUF];
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = control, .msg_controllen = sizeof(control),
+	};
+	ssize_t n = recvmsg(fd, &msg, MSG_DONTWAIT);
+
+	if (n < 0)
+		return -errno;
+	rx->kn_ns = rx->hw_ns = TS_NONE;
+	if (n > 0 && !ts_parse_rx_only(&msg, rx))
+		ts_parse_rx(&msg, rx);
+	return n;
+}
+
+int conn_tx_read(int fd, struct ts_tx *tx)
+{
+	char control[SK_CMSG_BUF];
+	struct msghdr msg = { .msg_control = control, .msg_controllen = sizeof(control) };
+
+	for (;;) {
+		msg.msg_controllen = sizeof(control);
+		if (recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			return -EAGAIN;
+		if (ts_parse_tx(&msg, tx) == 0)
+			return 0;	/* else a foreign report: the next */
+	}
+}
+
+void conn_close(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
+int conn_poll_create(void)
+{
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+
+	return ep < 0 ? -errno : ep;
+}
+
+int conn_poll_watch(int ep, int fd, uint32_t idx, bool out, bool added)
+{
+	struct epoll_event ev = {
+		.events = EPOLLIN | EPOLLRDHUP | (out ? EPOLLOUT : 0),
+		.data.u32 = idx,
+	};
+
+	return epoll_ctl(ep, added ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
+}
+
+int conn_poll_wait(int ep, struct epoll_event *ev, int max, int64_t deadline_ns)
+{
+	int64_t left = deadline_ns ? deadline_ns - monotonic_ns() : 0;
+	struct timespec ts = ns_to_timespec(left > 0 ? left : 0);
+	int n = epoll_pwait2(ep, ev, max, &ts, NULL);
+
+	return n < 0 ? -errno : n;
+}
+
 void conn_quickack(int fd)
 {
 	sk_sockopt_int(fd, IPPROTO_TCP, TCP_QUICKACK, 1);
@@ -140,15 +215,15 @@ void conn_quickack(int fd)
 
 /* No message of rant's travels on it: the probe sends and reads on its
  * connections itself (src/probe/). */
-static int conn_send(struct sk *s, const void *buf, size_t len, const struct sk_msg *reply,
-		     uint32_t *key)
+static int conn_tp_send(struct sk *s, const void *buf, size_t len, const struct sk_msg *reply,
+			uint32_t *key)
 {
 	(void)s, (void)buf, (void)len, (void)reply, (void)key;
 	return -EOPNOTSUPP;
 }
 
-static int conn_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
-		     bool block)
+static int conn_tp_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
+			bool block)
 {
 	(void)s, (void)buf, (void)len, (void)m, (void)sw, (void)block;
 	return -EOPNOTSUPP;
@@ -159,6 +234,6 @@ const struct transport transport_conn = {
 	.caps = { .stream = true, .ack_stamps = true, .max_len = PROBE_MAX_REQUEST },
 	.open = conn_transport_open,
 	.close = conn_transport_close,
-	.send = conn_send,
-	.recv = conn_recv,
+	.send = conn_tp_send,
+	.recv = conn_tp_recv,
 };

@@ -13,6 +13,8 @@
 #define RANT_CONN_H
 
 #include <stdbool.h>
+#include <sys/epoll.h>
+#include <sys/types.h>
 
 #include "transport.h"
 
@@ -26,6 +28,30 @@ int conn_result(int fd);
 /* The connection on fd is made: its stamps turned on, their byte count
  * from 0. 0 or -errno. */
 int conn_stamp(const struct sk *s, const struct rant_cfg *cfg, int fd);
+
+/* Send len bytes without blocking: how many went (0: the send buffer is
+ * full), or -errno. */
+ssize_t conn_send(int fd, const void *buf, size_t len);
+
+/* Read what is there without blocking, with the RX stamps of the last
+ * segment read (TS_NONE where absent): the bytes read, 0 at the end of
+ * the stream, -EAGAIN when nothing is queued, or -errno. */
+ssize_t conn_recv(int fd, void *buf, size_t len, struct ts_stamps *rx);
+
+/* One TX stamp report (SND, ACK) off fd's error queue: 0, or -EAGAIN
+ * when none is queued. */
+int conn_tx_read(int fd, struct ts_tx *tx);
+
+/* Close a connection (it leaves the epoll set with it). */
+void conn_close(int fd);
+
+/* The connections' events: an epoll instance (-errno), a connection
+ * watched (idx: the caller's; out: for writing too, while connecting or
+ * while a request is written), the events until deadline (CLOCK_MONOTONIC
+ * ns; 0: what is there now): how many, or -errno (-EINTR: a signal). */
+int conn_poll_create(void);
+int conn_poll_watch(int ep, int fd, uint32_t idx, bool out, bool added);
+int conn_poll_wait(int ep, struct epoll_event *ev, int max, int64_t deadline_ns);
 
 /* --quickack: TCP_QUICKACK, again after each read (the kernel clears it
  * when it delays an ACK again). */

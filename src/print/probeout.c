@@ -79,7 +79,8 @@ static void print_kind(struct out *o, const struct tcpana_diag *d)
 		 statout_human_ns(d->max_ns, m, sizeof(m)));
 	out_i64(o, "typical_ns", NULL, d->typical_ns);
 	out_i64(o, "max_ns", NULL, d->max_ns);
-	out_str(o, "fix", "%20sfix: %s\n", d->fix ? d->fix : "");
+	out_text(o, "%20s", "");
+	out_str(o, "fix", "fix: %s\n", d->fix ? d->fix : "");
 	out_obj_end(o);
 }
 

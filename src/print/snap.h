@@ -97,6 +97,8 @@ struct snap_size {
 /* What a breach's breakdown needs besides the transaction. */
 struct snap_breach_ctx {
 	bool emit;
+	enum metric_id primary;		/* the run's main metric: its name in the title */
+	bool probe;			/* --syn, --http: a service's, no path to break down */
 	bool hw, peer_hw;		/* this side's wire stamps, the reflector's */
 	const char *peer_w;		/* the reflector's suffix, or NULL (txlog.h) */
 	const char *peer_w3;		/* its T3's, or NULL: peer_w's */

@@ -201,6 +201,7 @@ void snap_breach_take(const struct run *r, const struct breach *b,
 		.peer_w = r->cfg->stamp ? stamppeer_suffix(&r->stamp_peer) : NULL,
 		.peer_w3 = r->cfg->stamp ? stamppeer_suffix_t3(&r->stamp_peer) : NULL,
 		.threshold_ns = r->cfg->threshold_ns, .size = r->cfg->size,
+		.primary = run_primary(r), .probe = cfg_probe(r->cfg),
 	};
 	if (!b)
 		return;

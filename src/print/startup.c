@@ -156,9 +156,12 @@ static void print_layers(FILE *f, const struct run *r)
 	fprintf(f, "stamp layers asked of the kernel:");
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s %s", i ? "," : "", names[i]);
-	fprintf(f, "%s\n", r->cfg->no_queue_stamps ?
-		" (--no-queue-stamps: no tx_sched, no emit_queue/reflect_queue)" :
-		" (tx_sched: the sender's qdisc as emit_queue/reflect_queue; --no-queue-stamps drops it)");
+	if (cfg_requests(r->cfg))
+		fprintf(f, " (tx_ack: the server's ACK of each request, emit_ack)\n");
+	else
+		fprintf(f, "%s\n", r->cfg->no_queue_stamps ?
+			" (--no-queue-stamps: no tx_sched, no emit_queue/reflect_queue)" :
+			" (tx_sched: the sender's qdisc as emit_queue/reflect_queue; --no-queue-stamps drops it)");
 }
 
 void startup_print(struct run *r)

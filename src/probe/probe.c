@@ -100,6 +100,19 @@ void prober_take_slot(struct prober *p)
 	p->slot++;
 }
 
+int probe_setup(struct run *r)
+{
+	return r->cfg->syn ? syn_setup(r) : http_setup(r);
+}
+
+void probe_teardown(const struct rant_cfg *cfg)
+{
+	if (cfg->syn)
+		syn_teardown();
+	else
+		http_teardown();
+}
+
 int probe_run(struct run *r)
 {
 	int ret = r->cfg->syn ? syn_run(r) : http_run(r);

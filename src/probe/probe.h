@@ -12,10 +12,20 @@
 #include "run.h"
 
 /*
+ * The probe's memory, its connections' table, its capture: after
+ * run_setup(), before the first packet. 0, or -errno after one line on
+ * stderr (problem and fix).
+ */
+int probe_setup(struct run *r);
+
+/*
  * Run the probe the command line asks for on a set-up run (its transport
  * open). 0 when it measured (or was stopped by a signal), -EIO when
  * nothing could be measured (the reason in r->failure).
  */
 int probe_run(struct run *r);
+
+/* What probe_setup() made, undone (also after a failed set-up). */
+void probe_teardown(const struct rant_cfg *cfg);
 
 #endif

@@ -49,8 +49,13 @@ bool prober_enough(struct prober *p, int64_t now);
 int64_t prober_due(const struct prober *p, int64_t now);
 void prober_take_slot(struct prober *p);
 
-/* The loops: --syn (syn.c), --http and --request (http.c); as probe_run(). */
+/* The loops: --syn (syn.c), --http and --request (http.c); as
+ * probe_setup(), probe_run() and probe_teardown(). */
+int syn_setup(struct run *r);
 int syn_run(struct run *r);
+void syn_teardown(void);
+int http_setup(struct run *r);
 int http_run(struct run *r);
+void http_teardown(void);
 
 #endif

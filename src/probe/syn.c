@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
 #include <linux/errqueue.h>
 #include <unistd.h>
 
@@ -377,30 +378,40 @@ static int syn_failed(struct syn *s, bool warmup)
 	return -EIO;
 }
 
+static struct syn ss;
+
+int syn_setup(struct run *r)
+{
+	memset(&ss, 0, sizeof(ss));
+	ss.p.r = r;
+	ss.sk = &r->sk;
+	ss.open = r->cfg->open_loop;
+	if (syn_alloc(&ss)) {
+		fprintf(stderr, "rant: no memory for the table of probes (%zu KiB)\n",
+			(SYN_PORTS * (sizeof(*ss.slot) + sizeof(*ss.out)) +
+			 SYN_KEYS * sizeof(*ss.keyport)) / 1024);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void syn_teardown(void)
+{
+	syn_free(&ss);
+	memset(&ss, 0, sizeof(ss));
+}
+
 int syn_run(struct run *r)
 {
-	static struct syn s;
-	int ret;
+	int ret = syn_warmup(&ss);
 
-	memset(&s, 0, sizeof(s));
-	s.p.r = r;
-	s.sk = &r->sk;
-	s.open = r->cfg->open_loop;
-	ret = syn_alloc(&s);
-	if (ret) {
-		snprintf(r->failure, sizeof(r->failure), "no memory for the probes' table");
-		syn_free(&s);
-		return -EIO;
-	}
-	ret = syn_warmup(&s);
 	if (ret == -EIO) {
 		r->stop_reason = "warm-up failed: no answer";
-		ret = syn_failed(&s, true);
+		ret = syn_failed(&ss, true);
 	} else if (!ret) {
-		syn_measure(&s);
+		syn_measure(&ss);
 		if (!r->cnt.received && r->cnt.refused)
-			ret = syn_failed(&s, false);
+			ret = syn_failed(&ss, false);
 	}
-	syn_free(&s);
 	return ret;
 }

@@ -24,7 +24,7 @@ const struct metric_def metric_defs[M_COUNT] = {
 			   P_T3_WIRE, P_T3_SW, 0, 0, true, true },
 	[M_EMIT_RX] = { "emit_rx", "NIC-to-App RX, emitter (T4_SW - T4)",
 			P_T4_SW, P_T4_WIRE, 0, 0, true, true },
-	[M_EMIT_ACK] = { "emit_ack", "Until the reflector's ACK, TCP (T_ACK - T1)",
+	[M_EMIT_ACK] = { "emit_ack", "Until the peer's ACK (reflector, server), TCP (T_ACK - T1)",
 			 P_T_ACK, P_T1_WIRE, 0, 0, false, false },
 	[M_OWD_FWD] = { "owd_fwd", "One way, emitter to reflector (T2 - T1)",
 			P_T2_WIRE, P_T1_WIRE, 0, 0, false, false },
