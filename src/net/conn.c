@@ -48,7 +48,7 @@ int conn_fd_limit(uint64_t need, const char *what, char *err, size_t len)
 		rl.rlim_max = need;	/* root only (CAP_SYS_RESOURCE), up to fs.nr_open */
 	if (setrlimit(RLIMIT_NOFILE, &rl)) {
 		getrlimit(RLIMIT_NOFILE, &rl);
-		snprintf(err, len, "%s need %llu open files, above what this process may have (%llu, ulimit -Hn%s; fs.nr_open %llu): %s",
+		snprintf(err, len, "%s takes %llu open files, more than this process may have (%llu, ulimit -Hn%s; fs.nr_open %llu): %s",
 			 what, (unsigned long long)need, (unsigned long long)rl.rlim_max,
 			 geteuid() ? "; root may raise it" : "",
 			 (unsigned long long)nr_open(),

@@ -321,14 +321,14 @@ static void http_warmup_failed(struct http *h)
 			 "%s port %u answers, but not with %s: %" PRIu64 " responses could not be read (%s)",
 			 c->addr, c->port, c->http_path ? "HTTP/1.1 responses" : "--response-bytes bytes",
 			 r->probe.bad_responses, h->why_bad ? h->why_bad : "?");
-	else if (!h->answered && r->cnt.warmup)
+	else if (h->warm_whole)
 		snprintf(r->failure, sizeof(r->failure),
 			 "responses from %s port %u come without their stamps for %g s (--warmup-timeout): is timestamping blocked on %s?",
 			 c->addr, c->port, s, c->iface);
 	else
 		snprintf(r->failure, sizeof(r->failure),
-			 "no whole response from %s port %u in %g s of warm-up (%" PRIu64 " requests, %" PRIu64 " timed out): is the server stuck, or slower than --timeout?",
-			 c->addr, c->port, s, h->warm_sent, r->probe.timeouts);
+			 "no whole response from %s port %u in %g s of warm-up (%" PRIu64 " requests: %" PRIu64 " timed out, %" PRIu64 " cut by the server closing its connection): is the server stuck, or slower than --timeout?",
+			 c->addr, c->port, s, h->warm_sent, r->probe.timeouts, r->probe.reopened);
 }
 
 /* The capture stopped, its analysis read; the open-file limit kept. */

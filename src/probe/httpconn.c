@@ -167,6 +167,7 @@ static void hconn_finish(struct http *h, struct hconn *c)
 	hconn_record(c, &rec);
 	if (!c->measured) {
 		r->cnt.warmup++;
+		h->warm_whole++;
 		h->answered += c->has_tx && c->t4_wire != TS_NONE;
 	} else if (h->step == MEASURE_GO_ON) {
 		h->step = prober_measured(&h->p, &rec, c->late_ns);

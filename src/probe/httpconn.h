@@ -75,8 +75,8 @@ struct http {
 	bool stopping;			/* no more requests: the last are awaited */
 	bool paced;			/* --interval */
 	enum measure_next step;
-	uint64_t warm_sent, answered;	/* warm-up: requests sent, answered with
-					 * both stamps */
+	uint64_t warm_sent, warm_whole, answered;	/* warm-up: requests sent,
+					 * whole responses, those with both stamps */
 	uint64_t up;			/* connections made (idle or busy) */
 	uint64_t out;			/* requests out (busy, or awaiting a stamp) */
 	int64_t gone_since;		/* monotonic ns since none is up, or 0 */
