@@ -158,7 +158,7 @@ static void to_tcpseg(const struct dslot *sl, const struct tcpwire_seg *s, int64
 	*out = (struct tcpseg){
 		.t_ns = t_ns, .seq = s->seq, .ack = s->ack, .len = s->len,
 		.win = scaled ? (uint32_t)s->win << ws : s->win,
-		.tsval = s->tsval, .tsecr = s->tsecr, .dir = (uint8_t)dir,
+		.tsval = s->tsval, .tsecr = s->tsecr, .mss = s->mss, .dir = (uint8_t)dir,
 	};
 	out->flags = (uint16_t)(((s->flags & TCPWIRE_SYN) ? TCPSEG_F_SYN : 0) |
 				((s->flags & TCPWIRE_ACK) ? TCPSEG_F_ACK : 0) |

@@ -97,7 +97,9 @@ static void read_options(const uint8_t *p, size_t hlen, size_t caplen, struct tc
 		len = p[i + 1];
 		if (len < 2 || i + len > end)
 			break;
-		if (kind == OPT_WSCALE && len == 3)
+		if (kind == OPT_MSS && len == 4)
+			s->mss = be_get16(p + i + 2);
+		else if (kind == OPT_WSCALE && len == 3)
 			s->wscale = (int8_t)(p[i + 2] > 14 ? 14 : p[i + 2]);
 		else if (kind == OPT_TS && len == 10) {
 			s->ts = true;
@@ -120,6 +122,7 @@ int tcpwire_tcp(const uint8_t *p, size_t caplen, size_t seglen, struct tcpwire_s
 	s->ack = be_get32(p + 8);
 	s->flags = p[13] & 0x3f;
 	s->wscale = -1;
+	s->mss = 0;
 	s->ts = false;
 	s->cut = true;
 	s->win = caplen >= 16 ? be_get16(p + 14) : 0;

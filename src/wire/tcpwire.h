@@ -38,6 +38,7 @@ struct tcpwire_seg {
 	uint8_t flags;			/* TCPWIRE_* */
 	uint16_t win;			/* as sent (not scaled) */
 	int8_t wscale;			/* a SYN's window scale option, or -1 */
+	uint16_t mss;			/* a SYN's MSS option, or 0 */
 	bool ts;			/* the timestamps option: tsval, tsecr */
 	uint32_t tsval, tsecr;
 	uint32_t len;			/* payload bytes, as the IP header says */
