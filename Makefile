@@ -282,7 +282,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_SECONDS ?= 5
 FUZZ_DIR := build-fuzz
-FUZZ_NAMES := wire cmsg opts stamp frame
+FUZZ_NAMES := wire cmsg opts stamp frame http
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) \
@@ -291,10 +291,13 @@ fuzz_srcs_wire := $(call src_of,msgfmt wire hostid ptp fmtstamp stamp stampts re
 	metric hist txfmt mem session out json auth) -lcrypto
 fuzz_srcs_cmsg := $(call src_of,ts)
 fuzz_srcs_frame := $(call src_of,frame)
-fuzz_srcs_opts := $(call src_of,opts opttab optnum sweep fit allow msgfmt wire hostid \
+fuzz_srcs_opts := $(call src_of,opts optprobe opttab optnum sweep fit allow msgfmt wire hostid \
 	ptp fmtstamp stamp stampts auth)
 fuzz_srcs_stamp := $(call src_of,stamp stampts auth)
 fuzz_libs_stamp := -lcrypto
+# --http's responses (httpresp.h), framed by Debian's libhttp-parser
+fuzz_srcs_http := $(call src_of,httpresp)
+fuzz_libs_http := -lhttp_parser
 fuzz_libs_opts := -lcrypto
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(SRCS) $(SRC_HDRS) Makefile
