@@ -73,7 +73,8 @@ static void print_kind(struct out *o, const struct tcpana_diag *d)
 
 	out_obj(o, NULL);
 	out_str(o, "kind", "  %-18s", tcpana_kind_name(d->kind));
-	out_dbl(o, "share", " %5.1f%% of the exchanges", 100.0 * d->share);
+	out_text(o, " %5.1f%% of the exchanges", 100.0 * d->share);
+	out_dbl(o, "share", NULL, d->share);
 	out_u64(o, "exchanges", " (%" PRIu64 ")", d->exchanges);
 	out_text(o, ", typical %s (max %s)\n", statout_human_ns(d->typical_ns, t, sizeof(t)),
 		 statout_human_ns(d->max_ns, m, sizeof(m)));
