@@ -82,7 +82,8 @@ DEB_PKGS += libhttp-parser-dev nginx wrk hping3
 DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-prometheus-client
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
-	lint lint-sh lint-c lint-misc asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet install clean
+	lint lint-sh lint-c lint-misc asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet bench-probe \
+	install clean
 
 all: rant
 

@@ -30,38 +30,8 @@ PORT_OFF=8080	# tcp_nodelay off
 PORT_ON=8081	# tcp_nodelay on
 ODD_PORT=9000
 
-# nginx_start: Debian's nginx in NS_B on CPU 1, both ports, files in
-# $WORK; stopped (master and worker) when the test ends.
-nginx_start() {
-	mkdir -p "$WORK/www"
-	head -c 600 /dev/zero | tr '\0' 'a' >"$WORK/www/index.html"
-	# user root: the worker reads $WORK (mode 700) as its master does
-	cat >"$WORK/nginx.conf" <<-EOF
-	user root;
-	worker_processes 1;
-	daemon off;
-	pid $WORK/nginx.pid;
-	error_log $WORK/error.log;
-	events { worker_connections 4096; }
-	http {
-	    access_log off;
-	    sendfile on;
-	    tcp_nopush off;
-	    server { listen $PORT_OFF; listen [::]:$PORT_OFF; tcp_nodelay off; root $WORK/www; }
-	    server { listen $PORT_ON; listen [::]:$PORT_ON; tcp_nodelay on; root $WORK/www; }
-	}
-	EOF
-	ip netns exec "$NS_B" taskset -c 1 nginx -p "$WORK" -e "$WORK/error.log" \
-		-c "$WORK/nginx.conf" >"$WORK/nginx.txt" 2>&1 &
-	NGINX=$!
-	defer kill -TERM "$NGINX"	# the master stops its worker
-	wait_until 10 __listening "$PORT_ON" && wait_until 10 __listening "$PORT_OFF" && return 0
-	check_err 1 "nginx does not listen: $(cat "$WORK/nginx.txt" "$WORK/error.log" 2>/dev/null | tail -3)"
-	return 1
-}
-
 __listening() {
-	ip netns exec "$NS_B" ss -Hltn "sport = :$1" 2>/dev/null | grep -q .
+	__tcp_port "$NS_B" "$1"
 }
 
 # odd_start MODE: tests/net/http_odd.py in NS_B on $ODD_PORT.
@@ -86,7 +56,7 @@ probe() {
 # pair_nginx: the namespaces and nginx, or skip.
 pair_nginx() {
 	setup_pair || skip_test "cannot create namespaces and veth"
-	nginx_start || return 1
+	nginx_start "$PORT_OFF" "$PORT_ON" || return 1
 }
 
 # diag_share JSON KIND: the share (0 to 1) of the exchanges KIND held, 0
