@@ -9,14 +9,16 @@
 # and captures and analyses every segment of its connections.
 #
 # nginx runs in its namespace on CPU 1, the client on CPU 0 (rant's
-# capture thread goes off its CPU, to CPU 1 on a 2-CPU machine).
+# capture thread goes off its CPU, to CPU 1 on a 2-CPU machine). Both
+# clients wait in epoll: rant runs with --block, as wrk always does.
 #
 # Environment:
 #   PROBE_ROUNDS=N       rounds (default 7)
 #   PROBE_SECONDS=S      each run's length (default 5)
 #   PROBE_CONNECTIONS=N  connections of both (default 20)
 #   BENCH_QUICK=1        3 rounds of 2 s
-#   RANT_ARGS="..."      more options for rant (e.g. --block)
+#   RANT_ARGS="..."      rant's waiting and more options (default --block;
+#                        RANT_ARGS= spins, rant's default)
 # Raw outputs in bench/out/probe-bench/. Exits 0 when every run gave a
 # figure (a report, not a test), 1 otherwise.
 set -euo pipefail
@@ -36,7 +38,7 @@ CONNS=${PROBE_CONNECTIONS:-20}
 PORT_OFF=8080
 PORT_ON=8081
 OUT=$BENCH/out/probe-bench
-read -r -a EXTRA <<<"${RANT_ARGS:-}"
+read -r -a EXTRA <<<"${RANT_ARGS---block}"
 
 say() { printf '%s\n' "$*" >&2; }
 
@@ -74,7 +76,7 @@ main() {
 	WORK=$OUT
 	setup_pair || { say "bench/probe.sh: cannot create the veth pair"; exit 1; }
 	nginx_start "$PORT_OFF" "$PORT_ON" || { say "bench/probe.sh: nginx did not start"; exit 1; }
-	say "bench/probe.sh: $ROUNDS rounds of rant --http and wrk -t 1, $CONNS connections, $RUN_S s each, against nginx (tcp_nodelay on)"
+	say "bench/probe.sh: $ROUNDS rounds of rant --http ${EXTRA[*]} and wrk -t 1, $CONNS connections, $RUN_S s each, against nginx (tcp_nodelay on)"
 	: >"$OUT/rounds.tsv"
 	for ((r = 1; r <= ROUNDS; r++)); do
 		rant='' wrk=''
