@@ -32,7 +32,7 @@ static uint64_t nr_open(void)
 	return n;
 }
 
-int conn_fd_limit(uint64_t need, const char *what, char *err, size_t len)
+int conn_fd_limit(uint64_t need, const char *what, const char *fix, char *err, size_t len)
 {
 	struct rlimit rl;
 
@@ -48,11 +48,10 @@ int conn_fd_limit(uint64_t need, const char *what, char *err, size_t len)
 		rl.rlim_max = need;	/* root only (CAP_SYS_RESOURCE), up to fs.nr_open */
 	if (setrlimit(RLIMIT_NOFILE, &rl)) {
 		getrlimit(RLIMIT_NOFILE, &rl);
-		snprintf(err, len, "%s takes %llu open files, more than this process may have (%llu, ulimit -Hn%s; fs.nr_open %llu): %s",
+		snprintf(err, len, "%s takes %llu open files, more than this process may have (%llu, ulimit -Hn%s; fs.nr_open %llu): %s, or raise the limit (ulimit -n, LimitNOFILE= in a unit)",
 			 what, (unsigned long long)need, (unsigned long long)rl.rlim_max,
 			 geteuid() ? "; root may raise it" : "",
-			 (unsigned long long)nr_open(),
-			 "lower --connections, or raise the limit (ulimit -n, LimitNOFILE= in a unit)");
+			 (unsigned long long)nr_open(), fix);
 		return -EMFILE;
 	}
 	fd_now = need;
@@ -77,7 +76,7 @@ static int conn_transport_open(struct sk *s, const struct rant_cfg *cfg, char *e
 	if (ret)
 		return ret;
 	snprintf(what, sizeof(what), "--connections %u", cfg->connections);
-	ret = conn_fd_limit(cfg->connections, what, err, len);
+	ret = conn_fd_limit(cfg->connections, what, "lower --connections", err, len);
 	if (ret)
 		return ret;
 	/* a UDP socket: OPT_ID cannot be set on an unconnected TCP one */

@@ -60,10 +60,11 @@ void conn_quickack(int fd);
 /*
  * The open-file limit raised to need where it is lower, as far as the
  * hard limit allows (root raises that too, up to fs.nr_open): 0, or
- * -EMFILE with one line in err naming what needs them and the fix.
- * conn_fd_limit_was() says the limit before (0: not raised) and now.
+ * -EMFILE with one line in err naming what needs them and the fix (what
+ * and fix: the caller's words). conn_fd_limit_was() says the limit before
+ * (0: not raised) and now.
  */
-int conn_fd_limit(uint64_t need, const char *what, char *err, size_t len);
+int conn_fd_limit(uint64_t need, const char *what, const char *fix, char *err, size_t len);
 void conn_fd_limit_was(uint64_t *before, uint64_t *now);
 
 #endif

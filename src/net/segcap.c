@@ -90,15 +90,17 @@ static void *segcap_thread(void *arg)
 static void build_filter(struct segcap *c)
 {
 	const struct sockaddr_storage *ss = c->p.server;
+	const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *)ss;
+	const struct sockaddr_in *a4 = (const struct sockaddr_in *)ss;
 	char addr[INET6_ADDRSTRLEN] = "";
 	uint16_t port;
 
 	if (ss->ss_family == AF_INET6) {
-		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)ss)->sin6_addr, addr, sizeof(addr));
-		port = ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);
+		inet_ntop(AF_INET6, &a6->sin6_addr, addr, sizeof(addr));
+		port = ntohs(a6->sin6_port);
 	} else {
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)ss)->sin_addr, addr, sizeof(addr));
-		port = ntohs(((const struct sockaddr_in *)ss)->sin_port);
+		inet_ntop(AF_INET, &a4->sin_addr, addr, sizeof(addr));
+		port = ntohs(a4->sin_port);
 	}
 	snprintf(c->filter, sizeof(c->filter), "tcp and host %s and port %u", addr, port);
 }

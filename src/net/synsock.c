@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "conn.h"
 #include "synsock.h"
 
 struct syn_state {
@@ -121,6 +122,12 @@ static int syn_open(struct sk *s, const struct rant_cfg *cfg, char *err, size_t 
 	struct syn_state *st;
 	int ret = sk_init(s, cfg, err, len);
 
+	if (ret)
+		return ret;
+	/* a socket holds each probe's port while it is out */
+	ret = conn_fd_limit(cfg->open_loop ? (uint64_t)(cfg->timeout_ns / cfg->interval_ns) + 2 : 1,
+			    "--open-loop's probes in flight, each holding its port's socket",
+			    "raise --interval or lower --timeout", err, len);
 	if (ret)
 		return ret;
 	st = calloc(1, sizeof(*st));

@@ -22,8 +22,10 @@ static unsigned int rfc1071(const uint8_t *src, const uint8_t *dst, size_t alen,
 {
 	unsigned long sum = 6 + len;
 
-	for (size_t i = 0; i < alen; i += 2)
-		sum += (unsigned long)(src[i] << 8 | src[i + 1]) + (unsigned long)(dst[i] << 8 | dst[i + 1]);
+	for (size_t i = 0; i < alen; i += 2) {
+		sum += (unsigned long)(src[i] << 8 | src[i + 1]);
+		sum += (unsigned long)(dst[i] << 8 | dst[i + 1]);
+	}
 	for (size_t i = 0; i + 1 < len; i += 2)
 		sum += (unsigned long)(seg[i] << 8 | seg[i + 1]);
 	if (len & 1)
