@@ -181,16 +181,6 @@ static int capture_read(struct capture *c)
 	return n;
 }
 
-/* Packets the kernel queued for us so far (passed the filter, not dropped). */
-static uint64_t capture_queued(struct capture *c)
-{
-	struct pcap_stat st;
-
-	if (pcap_stats(c->pc, &st))
-		return 0;
-	return st.ps_recv >= st.ps_drop ? st.ps_recv - st.ps_drop : 0;
-}
-
 /* At the end: read until every packet the kernel queued has been read
  * (the last block is handed over after CAP_BLOCK_MS). */
 static void capture_drain(struct capture *c)
@@ -201,7 +191,7 @@ static void capture_drain(struct capture *c)
 	while (monotonic_ns() < give_up) {
 		if (capture_read(c) > 0)
 			continue;
-		if (c->res.packets >= capture_queued(c))
+		if (c->res.packets >= pcapopen_queued(c->pc))
 			break;
 		poll(&pfd, 1, 5);
 	}

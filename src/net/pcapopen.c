@@ -109,3 +109,12 @@ int pcapopen(pcap_t **pc, int *tstamp_type, const struct pcapopen_params *p, cha
 	ret = activate(*pc, tstamp_type, p, err, len);
 	return ret ? ret : configure(*pc, p, err, len);
 }
+
+uint64_t pcapopen_queued(pcap_t *pc)
+{
+	struct pcap_stat st;
+
+	if (pcap_stats(pc, &st))
+		return 0;
+	return st.ps_recv >= st.ps_drop ? st.ps_recv - st.ps_drop : 0;
+}

@@ -14,6 +14,7 @@
 #include <pcap/pcap.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct pcapopen_params {
 	const char *what;		/* the option it serves, for messages: "--pcap" */
@@ -33,5 +34,9 @@ struct pcapopen_params {
  */
 int pcapopen(pcap_t **pc, int *tstamp_type, const struct pcapopen_params *p, char *err,
 	     size_t len);
+
+/* Packets the kernel has queued for pc so far (passed its filter, not
+ * dropped): at the end, a reader reads until it has read as many. */
+uint64_t pcapopen_queued(pcap_t *pc);
 
 #endif

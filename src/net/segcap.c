@@ -48,15 +48,6 @@ static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *b
 	c->p.seg(c->p.ctx, &s, (int64_t)h->ts.tv_sec * NS_PER_SEC + h->ts.tv_usec);
 }
 
-static uint64_t queued(struct segcap *c)
-{
-	struct pcap_stat ps;
-
-	if (pcap_stats(c->pc, &ps))
-		return 0;
-	return ps.ps_recv >= ps.ps_drop ? ps.ps_recv - ps.ps_drop : 0;
-}
-
 /* At the end: until every packet the kernel queued was read. */
 static void drain(struct segcap *c)
 {
@@ -66,7 +57,7 @@ static void drain(struct segcap *c)
 	while (monotonic_ns() < give_up) {
 		if (pcap_dispatch(c->pc, -1, on_packet, (u_char *)c) > 0)
 			continue;
-		if (c->st.packets + c->st.unread >= queued(c))
+		if (c->st.packets + c->st.unread >= pcapopen_queued(c->pc))
 			break;
 		poll(&pfd, 1, 5);
 	}

@@ -4,7 +4,6 @@
  * (prober.h): every measured transaction's fate goes through
  * prober_sent, prober_measured and prober_lost.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -115,16 +114,5 @@ void probe_teardown(const struct rant_cfg *cfg)
 
 int probe_run(struct run *r)
 {
-	int ret = r->cfg->syn ? syn_run(r) : http_run(r);
-
-	r->end_ns = realtime_ns();
-	if (!r->stop_reason)
-		r->stop_reason = "signal";
-	if (r->start_ns == 0)
-		r->start_ns = r->end_ns;
-	if (ret == -EINTR) {
-		fprintf(stderr, "rant: stopped during the warm-up: nothing measured\n");
-		return 0;
-	}
-	return ret;
+	return measure_end(r, r->cfg->syn ? syn_run(r) : http_run(r));
 }
