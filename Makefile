@@ -76,6 +76,9 @@ DEB_PKGS += libssl-dev
 # tests/net/test_probe.sh and the bench's probe row run Debian's nginx
 # and wrk against it, and hping3's and tcpdump's figures beside it.
 DEB_PKGS += libhttp-parser-dev nginx wrk hping3
+# tests/net/test_probe.sh: capsh drops CAP_SYS_RESOURCE to test the
+# open-file limit of --connections.
+DEB_PKGS += libcap2-bin
 # --metrics-listen: libmicrohttpd serves /metrics (src/print/promhttp.h). The
 # metrics tests check the output with promtool (prometheus), scrape it with
 # a real Prometheus and node_exporter, and parse it with prometheus_client.
