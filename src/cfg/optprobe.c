@@ -102,3 +102,15 @@ int optprobe_check(struct rant_cfg *c, const bool *given, FILE *err)
 		c->timeout_ns = NS_PER_SEC;	/* a service is slower than a reflector */
 	return 0;
 }
+
+void optprobe_host(const struct rant_cfg *c, char *buf, size_t len)
+{
+	bool v6 = strchr(c->addr, ':') && c->addr[0] != '[';
+
+	if (c->host)
+		snprintf(buf, len, "%s", c->host);
+	else if (c->port == 80)
+		snprintf(buf, len, v6 ? "[%s]" : "%s", c->addr);
+	else
+		snprintf(buf, len, v6 ? "[%s]:%u" : "%s:%u", c->addr, c->port);
+}

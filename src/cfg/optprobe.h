@@ -2,12 +2,14 @@
 /*
  * The options of a probe of a TCP service (--syn, --http, --request)
  * against each other and the rest of the command line, and the defaults
- * a probe changes (the port, --timeout). For opts.c alone.
+ * a probe changes (the port, --timeout) (opts.c's); and what they make of
+ * the Host header (the probe's request, the start-up line, the JSON).
  */
 #ifndef RANT_OPTPROBE_H
 #define RANT_OPTPROBE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "cfg.h"
@@ -18,5 +20,9 @@
  * the problem and the fix.
  */
 int optprobe_check(struct rant_cfg *c, const bool *given, FILE *err);
+
+/* --http's Host header: --host, or -a (bracketed when IPv6) with --port
+ * unless it is 80. */
+void optprobe_host(const struct rant_cfg *c, char *buf, size_t len);
 
 #endif

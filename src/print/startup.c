@@ -11,6 +11,7 @@
 #include "allow.h"
 #include "capture.h"
 #include "conn.h"
+#include "optprobe.h"
 #include "cpucheck.h"
 #include "ptp.h"
 #include "rtcheck.h"
@@ -128,14 +129,16 @@ static void print_probe(FILE *f, const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 	uint64_t before, now;
+	char host[320];
 
 	fprintf(f, "rant %s probe: %s -> %s port %u, ", RANT_VERSION, c->iface, c->addr, c->port);
 	if (c->syn) {
 		fprintf(f, "--syn: a handshake a transaction (SYN out, SYN-ACK or RST back), a new source port each\n");
 		return;
 	}
+	optprobe_host(c, host, sizeof(host));
 	if (c->http_path)
-		fprintf(f, "--http: GET %s (Host: %s)", c->http_path, c->host ? c->host : c->addr);
+		fprintf(f, "--http: GET %s (Host: %s)", c->http_path, host);
 	else
 		fprintf(f, "--request %s, responses of %u bytes", c->request_path, c->response_bytes);
 	fprintf(f, " over %u kept-alive connection%s%s\n", c->connections,

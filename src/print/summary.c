@@ -6,6 +6,7 @@
 
 #include "allow.h"
 #include "breach.h"
+#include "optprobe.h"
 #include "probeout.h"
 #include "statout.h"
 #include "summary.h"
@@ -325,12 +326,15 @@ static void print_config_emit(struct out *o, const struct rant_cfg *c)
 /* --syn, --http, --request: what is probed. */
 static void print_config_probe(struct out *o, const struct rant_cfg *c)
 {
+	char host[320];
+
 	out_str(o, "probe", NULL, c->syn ? "syn" : c->http_path ? "http" : "request");
 	if (c->syn)
 		return;
 	if (c->http_path) {
 		out_str(o, "http_path", NULL, c->http_path);
-		out_str(o, "host", NULL, c->host ? c->host : c->addr);
+		optprobe_host(c, host, sizeof(host));
+		out_str(o, "host", NULL, host);
 	} else {
 		out_str(o, "request_file", NULL, c->request_path);
 		out_u64(o, "response_bytes", NULL, c->response_bytes);

@@ -28,6 +28,7 @@
 
 #include "conn.h"
 #include "httpconn.h"
+#include "optprobe.h"
 
 #define HTTP_EVENTS 256
 /* The most segments a second the capture is sized for: a request and
@@ -36,20 +37,13 @@
 
 static struct http hs;
 
-/* "GET PATH HTTP/1.1" with the Host header: -a's address (bracketed
- * when IPv6) and --port unless it is 80, or --host. */
+/* "GET PATH HTTP/1.1" with the Host header (optprobe_host). */
 static int http_request_text(struct http *h, const struct rant_cfg *c)
 {
 	char host[320];
-	bool v6 = strchr(c->addr, ':') && c->addr[0] != '[';
 	int n;
 
-	if (c->host)
-		snprintf(host, sizeof(host), "%s", c->host);
-	else if (c->port == 80)
-		snprintf(host, sizeof(host), v6 ? "[%s]" : "%s", c->addr);
-	else
-		snprintf(host, sizeof(host), v6 ? "[%s]:%u" : "%s:%u", c->addr, c->port);
+	optprobe_host(c, host, sizeof(host));
 	h->req = malloc(PROBE_MAX_REQUEST);
 	if (!h->req)
 		return -ENOMEM;
