@@ -349,7 +349,13 @@ int http_run(struct run *r)
 	else if (!ret)
 		http_measure(h);
 	http_finish(h);
-	if (!ret && r->cnt.sent && !r->cnt.received) {
+	if (!ret && r->cnt.received && r->probe.non_2xx == r->cnt.received) {
+		snprintf(r->failure, sizeof(r->failure),
+			 "every response from %s port %u had a status other than 2xx (%" PRIu64 " 3xx, %" PRIu64 " 4xx, %" PRIu64 " 5xx): none is a sample; is --http %s the path, and --host the name, it serves?",
+			 r->cfg->addr, r->cfg->port, r->probe.status[3], r->probe.status[4],
+			 r->probe.status[5], r->cfg->http_path);
+		ret = -EIO;
+	} else if (!ret && r->cnt.sent && !r->cnt.received) {
 		snprintf(r->failure, sizeof(r->failure),
 			 "no whole response from %s port %u to %" PRIu64 " measured requests (%" PRIu64 " timed out, %" PRIu64 " bad)",
 			 r->cfg->addr, r->cfg->port, r->cnt.sent, r->probe.timeouts,

@@ -169,6 +169,8 @@ static void hconn_finish(struct http *h, struct hconn *c)
 		r->cnt.warmup++;
 		h->warm_whole++;
 		h->answered += c->has_tx && c->t4_wire != TS_NONE;
+	} else if (r->cfg->http_path && c->resp.status / 100 != 2) {
+		prober_answered(&h->p, c->seq);	/* counted apart, no sample */
 	} else if (h->step == MEASURE_GO_ON) {
 		h->step = prober_measured(&h->p, &rec, c->late_ns);
 	}

@@ -59,6 +59,16 @@ enum measure_next prober_measured(struct prober *p, const struct txrec *rec, int
 	return measure_done(r, rec, have ? v : 0);
 }
 
+void prober_answered(struct prober *p, uint64_t seq)
+{
+	struct run *r = p->r;
+
+	r->cnt.received++;
+	loss_received(&p->loss);
+	if (r->series)
+		series_received(r->series, seq, SERIES_NO_VALUE);
+}
+
 enum measure_next prober_lost(struct prober *p, struct txrec *rec)
 {
 	struct run *r = p->r;

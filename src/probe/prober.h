@@ -38,6 +38,10 @@ void prober_sent(struct prober *p, uint64_t seq, int64_t t1_sw);
  */
 enum measure_next prober_measured(struct prober *p, const struct txrec *rec, int64_t late_ns);
 
+/* Measured transaction seq was answered, but its answer is no sample (an
+ * HTTP status other than 2xx, counted apart): received, without a value. */
+void prober_answered(struct prober *p, uint64_t seq);
+
 /* Measured transaction rec did not come back within --timeout. */
 enum measure_next prober_lost(struct prober *p, struct txrec *rec);
 

@@ -20,7 +20,8 @@
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="probe_syn_ports probe_syn_tcpdump probe_syn_ipv6 probe_syn_closed probe_syn_outputs
 	probe_http_nagle probe_http_nodelay probe_http_quickack probe_http_many
-	probe_http_closes probe_http_silent probe_http_bad probe_http_limit"
+	probe_http_closes probe_http_silent probe_http_bad probe_http_status probe_request
+	probe_http_limit"
 
 require_root
 require_cmd jq ss taskset nginx wrk tcpdump capsh prlimit
@@ -292,6 +293,37 @@ probe_http_bad() {
 	bad_one badlength "a bad Content-Length"
 	bad_one forever "a body over 64 MiB"
 	log_test "--http against garbage, huge and bad Content-Length, a body forever: one line each"
+}
+
+# A 404 is an answer, not a sample: counted apart; a server that answers
+# nothing else ends the run saying so.
+probe_http_status() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	odd_start status404:4
+	probe status --http / --port "$ODD_PORT" --connections 2 -d 2 -w 10
+	[ "$PROBE_RC" = 0 ] && jq -e '.probe.non_2xx > 100 and .probe.status["4xx"] == .probe.non_2xx
+		and .metrics.request.samples == .counts.received - .probe.non_2xx
+		and .probe.status["2xx"] == .metrics.request.samples' "$WORK/status.json" >/dev/null
+	check_err $? "404s: exit $PROBE_RC, $(jq -c '.probe, .metrics.request.samples' "$WORK/status.json")"
+	log_test "--http: 404s counted apart from the samples"
+}
+
+# --request FILE: another protocol's request, responses of a fixed length
+# (http_odd.py's good response, its length from the script itself).
+probe_request() {
+	local len
+	setup_pair || skip_test "cannot create namespaces and veth"
+	odd_start good
+	printf 'GET / HTTP/1.1\r\nHost: x\r\n\r\n' >"$WORK/req.bin"
+	len=$(cd "$TOP/tests/net" && "$PYTHON" -c 'import http_odd; print(len(http_odd.RESPONSES["good"]))')
+	probe request --request "$WORK/req.bin" --response-bytes "$len" --port "$ODD_PORT" \
+		--connections 4 -d 2
+	[ "$PROBE_RC" = 0 ] && jq -e --argjson l "$len" '.counts.received > 1000 and
+		.counts.lost == 0 and .probe.bad_responses == 0 and .config.probe == "request" and
+		.probe.bytes_received == .counts.received * $l + .counts.warmup * $l' \
+		"$WORK/request.json" >/dev/null
+	check_err $? "--request: exit $PROBE_RC, $(jq -c '.counts.received, .probe' "$WORK/request.json")"
+	log_test "--request FILE --response-bytes $len: every response whole"
 }
 
 probe_http_limit() {
