@@ -65,8 +65,7 @@ void conn_fd_limit_was(uint64_t *before, uint64_t *now)
 }
 
 /* The interface, the stamps and the options every connection gets,
- * checked on a socket that connects nowhere (as tcp.c does): a problem is
- * said before anything is sent. */
+ * checked before anything is sent (as tcp.c does). */
 static int conn_transport_open(struct sk *s, const struct rant_cfg *cfg, char *err,
 			       size_t len)
 {
@@ -79,13 +78,7 @@ static int conn_transport_open(struct sk *s, const struct rant_cfg *cfg, char *e
 	ret = conn_fd_limit(cfg->connections, what, "lower --connections", err, len);
 	if (ret)
 		return ret;
-	/* a UDP socket: OPT_ID cannot be set on an unconnected TCP one */
-	ret = sk_socket(s, cfg, SOCK_DGRAM, err, len);
-	if (ret)
-		return ret;
-	ret = sk_configure(s, cfg, err, len);
-	sk_close(s);
-	return ret;
+	return sk_configure_check(s, cfg, err, len);
 }
 
 static void conn_transport_close(struct sk *s)

@@ -346,6 +346,17 @@ int sk_configure(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len
 	return ret;
 }
 
+int sk_configure_check(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
+{
+	int ret = sk_socket(s, cfg, SOCK_DGRAM, err, len);
+
+	if (ret)
+		return ret;
+	ret = sk_configure(s, cfg, err, len);
+	sk_close(s);
+	return ret;
+}
+
 int sk_socket(struct sk *s, const struct rant_cfg *cfg, int type, char *err,
 	      size_t len)
 {
