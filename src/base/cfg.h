@@ -15,6 +15,8 @@
 enum rant_mode {
 	MODE_REFLECT,		/* no -a: server */
 	MODE_EMIT,		/* -a ADDR: client */
+	MODE_WATCH,		/* --read FILE, or -i IFACE --watch: traffic
+				 * rant did not send, from a capture */
 };
 
 #define RANT_DEFAULT_PORT 12345
@@ -22,6 +24,9 @@ enum rant_mode {
 #define RANT_MAX_RATE 200000		/* transactions/s at most: sizing from -d */
 #define RANT_MAX_SIZES 32		/* -m: sizes in one sweep */
 #define RANT_TCP_MAX_LEN (1024 * 1024)	/* -m over --tcp: one message */
+#define RANT_WATCH_FLOWS 1000		/* --flows: the worst flows reported */
+#define RANT_WATCH_MAX_FLOWS 65536	/* --max-flows: tracked at once */
+#define RANT_WATCH_IDLE_NS (60 * 1000000000LL)	/* --flow-idle */
 
 struct rant_cfg {
 	enum rant_mode mode;
@@ -96,6 +101,13 @@ struct rant_cfg {
 	int64_t max_clock_offset_ns;	/* --max-clock-offset: PHC - system, hosts */
 	int64_t phc_interval_ns;	/* --phc-interval; 0 = at start and end only */
 	bool one_way;			/* --one-way: owd_fwd, owd_back */
+	/* captures (--read, --watch: src/watch/) */
+	const char *read_path;		/* --read FILE; "-" = stdin */
+	bool watch;			/* --watch: live on -i */
+	const char *filter;		/* --filter: BPF */
+	uint32_t flows_keep;		/* --flows: flows in the report, the worst */
+	uint32_t max_flows;		/* --max-flows: tracked at once */
+	int64_t flow_idle_ns;		/* --flow-idle */
 };
 
 /* The message format (msgfmt.h) the command line asks for, by name:
