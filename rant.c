@@ -24,6 +24,8 @@
 #include "series.h"
 #include "startup.h"
 #include "trace.h"
+#include "watch.h"
+#include "watchout.h"
 
 enum exit_status {
 	EXIT_DONE = 0,
@@ -49,6 +51,28 @@ static int run_status(const struct run *r, int loop_ret)
 	return EXIT_DONE;
 }
 
+/* --read FILE, -i IFACE --watch: a capture's TCP flows (src/watch/). */
+static int watch_main(const struct rant_cfg *c)
+{
+	struct watchout *o;
+	struct watch *w;
+	char err[512];
+	int ret, out;
+
+	if (watch_create(&w, c, err, sizeof(err))) {
+		fprintf(stderr, "rant: %s\n", err);
+		return EXIT_SETUP;
+	}
+	if (watchout_start(&o, c, w)) {
+		watch_destroy(w);
+		return EXIT_SETUP;
+	}
+	ret = watch_run(w);
+	out = watchout_end(o, ret);
+	watch_destroy(w);
+	return ret || out ? EXIT_RUN : EXIT_DONE;
+}
+
 int main(int argc, char **argv)
 {
 	static struct rant_cfg cfg;
@@ -63,6 +87,8 @@ int main(int argc, char **argv)
 	case OPTS_OK:
 		break;
 	}
+	if (cfg.mode == MODE_WATCH)
+		return watch_main(&cfg);
 	/* --metrics(-listen): its thread, stopped by report_end() */
 	if (run_setup(&run, &cfg, outputs_table, outputs_count) ||
 	    metrics_start(&run, &run.metrics)) {
