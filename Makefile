@@ -123,6 +123,10 @@ tests/unit/%.asan.t: tests/unit/%.c tests/unit/tap.h tests/unit/simexec.h build-
 # floor -R's copy of the wire format, checked against src/wire/wire.c
 tests/unit/test_floorwire.t tests/unit/test_floorwire.asan.t: bench/floorwire.h
 
+# the capture reader's tests build their frames and pcap files by hand
+PKTBUILD_TESTS := test_pktparse test_flowtab test_watch
+$(PKTBUILD_TESTS:%=tests/unit/%.t) $(PKTBUILD_TESTS:%=tests/unit/%.asan.t): tests/unit/pktbuild.h
+
 tests/unit/stamp_vectors: tests/unit/stamp_vectors.c build/librant.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< build/librant.a $(LIBS)
 

@@ -512,6 +512,10 @@ void flowtab_packet(struct flowtab *t, const struct pkt_tcp *pk)
 	}
 	if (f && f->state == F_CLOSED) {
 		t->r->cnt.after_close++;
+		/* the ACK of the last FIN: the close is complete */
+		if (f->fins == 3 && !pk->noflags && !pk->seg.len &&
+		    (pk->seg.flags & (TCPSEG_F_ACK | TCPSEG_F_FIN)) == TCPSEG_F_ACK)
+			slot_free(t, f, id);
 		return;
 	}
 	if (!f)

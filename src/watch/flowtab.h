@@ -7,8 +7,8 @@
  * its most held exchange).
  *
  * Bounded: at most max_flows at once. A flow that ends (both FINs, an
- * RST) is reported at once and lingers, keyless of anything but its
- * addresses, for linger_ns to take its last ACK; one silent for idle_ns
+ * RST) is reported at once and its slot lingers, to take its last ACK
+ * (then freed) or for linger_ns at most; one silent for idle_ns
  * is reported and freed; when the table is full, the least recently
  * active makes room (reported, counted evicted). A new SYN on a flow's
  * addresses and ports after its data (or with another sequence number)
