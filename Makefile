@@ -282,7 +282,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_SECONDS ?= 5
 FUZZ_DIR := build-fuzz
-FUZZ_NAMES := wire cmsg opts stamp frame
+FUZZ_NAMES := wire cmsg opts stamp frame pcap
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) \
@@ -296,6 +296,9 @@ fuzz_srcs_opts := $(call src_of,opts opttab optnum sweep fit allow msgfmt wire h
 fuzz_srcs_stamp := $(call src_of,stamp stampts auth)
 fuzz_libs_stamp := -lcrypto
 fuzz_libs_opts := -lcrypto
+# --read/--watch: the packet parser and the flow tracker behind it
+fuzz_srcs_pcap := $(call src_of,pktparse flowtab flowstat watchagg watchrep tcpana tcptally \
+	hist mem)
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(SRCS) $(SRC_HDRS) Makefile
 	@mkdir -p $(FUZZ_DIR)

@@ -68,7 +68,7 @@ static int watch_main(const struct rant_cfg *c)
 		return EXIT_SETUP;
 	}
 	ret = watch_run(w);
-	out = watchout_end(o, ret);
+	out = watchout_end(o);
 	watch_destroy(w);
 	return ret || out ? EXIT_RUN : EXIT_DONE;
 }

@@ -238,8 +238,6 @@ void watchout_print(struct out *o, const struct rant_cfg *c, const struct watch_
 	print_ports(o, r);
 	print_metrics(o, &r->all, r->all.exchanges || r->all.flows);
 	print_verdict(o, r);
-	if (*r->error)
-		out_text(o, "rant: %s: the report is of what came before it\n", r->error);
 	out_obj_end(o);
 	out_doc_end(o);
 }
@@ -312,14 +310,13 @@ int watchout_start(struct watchout **op, const struct rant_cfg *c, struct watch 
 	return 0;
 }
 
-int watchout_end(struct watchout *o, int run_ret)
+int watchout_end(struct watchout *o)
 {
 	const struct watch_report *r = watch_report(o->w);
 	struct out pass = { .t = o->text };
 	struct json j;
 	int ret = 0;
 
-	(void)run_ret;
 	metrics_finish(o->metrics);
 	if (o->have_json) {
 		FILE *f = outfile_stream(&o->json);
@@ -333,6 +330,8 @@ int watchout_end(struct watchout *o, int run_ret)
 	}
 	watchout_print(&pass, o->cfg, r);
 	fflush(o->text);
+	if (*r->error)
+		fprintf(stderr, "rant: %s: the report is of what came before it\n", r->error);
 	if (o->have_json && !ret)
 		ret = outfile_commit(&o->json);
 	if (o->have_json && ret) {

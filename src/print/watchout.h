@@ -24,9 +24,9 @@ struct watchout;
 
 /* 0, or -errno after a line on stderr. */
 int watchout_start(struct watchout **op, const struct rant_cfg *c, struct watch *w);
-/* The report (run_ret: watch_run()'s); 0, or -errno when an output
- * failed (after a message). Frees o. */
-int watchout_end(struct watchout *o, int run_ret);
+/* The report, and the read error that ended it (on stderr); 0, or
+ * -errno when an output failed (after a message). Frees o. */
+int watchout_end(struct watchout *o);
 
 /* The report to o (text and JSON), for tests and the end. */
 void watchout_print(struct out *o, const struct rant_cfg *c, const struct watch_report *r);

@@ -36,6 +36,7 @@
 
 #define TCPOPT_EOL 0
 #define TCPOPT_NOP 1
+#define TCPOPT_MSS 2
 #define TCPOPT_WSCALE 3
 #define TCPOPT_TIMESTAMP 8
 
@@ -191,7 +192,7 @@ static enum pkt_verdict ipv6(const uint8_t *p, uint32_t caplen, uint32_t wirelen
 	return PKT_TCP;
 }
 
-/* The options that matter: window scale (SYN), timestamps. */
+/* The options that matter: MSS and window scale (SYN), timestamps. */
 static void tcp_options(const uint8_t *o, uint32_t len, struct pkt_tcp *out)
 {
 	uint32_t i = 0;
@@ -210,7 +211,9 @@ static void tcp_options(const uint8_t *o, uint32_t len, struct pkt_tcp *out)
 		olen = o[i + 1];
 		if (olen < 2 || i + olen > len)
 			return;		/* malformed: the rest is not read */
-		if (kind == TCPOPT_WSCALE && olen == 3)
+		if (kind == TCPOPT_MSS && olen == 4)
+			out->seg.mss = get16(o + i + 2);
+		else if (kind == TCPOPT_WSCALE && olen == 3)
 			out->wscale = (int8_t)(o[i + 2] > 14 ? 14 : o[i + 2]);
 		else if (kind == TCPOPT_TIMESTAMP && olen == 10) {
 			out->seg.tsval = get32(o + i + 2);

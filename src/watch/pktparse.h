@@ -6,7 +6,7 @@
  * `tcpdump -i any` writes, raw IPv4 or IPv6), the IP header (IPv6's
  * extension headers walked: hop-by-hop, routing, destination options,
  * AH; a fragment's TCP header is not read), the TCP header and its
- * options (window scale, timestamps).
+ * options (MSS, window scale, timestamps).
  *
  * Every read is bounded by the captured length, never by what a header
  * claims: a frame cut by the capture's snaplen gives what was captured.

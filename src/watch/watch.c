@@ -125,6 +125,18 @@ static bool live_tick(struct watch *w, int64_t deadline, int64_t *next_drops)
 	return deadline && now >= deadline;
 }
 
+/* Live, at the end: what the kernel still holds (its last block is
+ * handed over after BLOCK_MS at the latest). */
+static void drain(struct watch *w)
+{
+	int64_t until = monotonic_ns() + 2 * BLOCK_MS * NS_PER_MS;
+	char err[256];
+
+	while (monotonic_ns() < until)
+		if (pcapsrc_next(w->src, on_packet, w, BATCH, BLOCK_MS / 5, err, sizeof(err)) < 0)
+			return;
+}
+
 static int read_all(struct watch *w)
 {
 	bool live = w->r.live;
@@ -167,6 +179,8 @@ int watch_run(struct watch *w)
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	ret = read_all(w);
+	if (w->r.live && !ret)
+		drain(w);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	if (w->r.live) {

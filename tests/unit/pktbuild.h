@@ -35,6 +35,7 @@ struct pb_seg {
 	int wscale;			/* the window scale option, or -1 (0: none
 					 * given: written as -1) */
 	bool has_wscale;
+	uint16_t mss;			/* the MSS option, 0: none */
 	int vlans;			/* Ethernet: 802.1Q tags (the first 802.1ad) */
 	int ext;			/* IPv6: hop-by-hop and destination options
 					 * headers before TCP (0, 1 or 2) */
@@ -100,6 +101,12 @@ static inline size_t pb_frame(uint8_t *p, int dlt, const struct pb_seg *s)
 
 	t = ip + iph;
 	o = p + t + 20;
+	if (s->mss) {
+		o[opt++] = 2;
+		o[opt++] = 4;
+		pb_put16(o + opt, s->mss);
+		opt += 2;
+	}
 	if (s->has_wscale && s->wscale >= 0) {
 		o[opt++] = 1;
 		o[opt++] = 3;

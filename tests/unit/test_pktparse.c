@@ -87,10 +87,12 @@ static void test_options(void)
 	s.len = 0;
 	s.has_wscale = true;
 	s.wscale = 7;
+	s.mss = 1460;
 	n = pb_frame(frame, DLT_EN10MB, &s);
 	pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk);
 	ok(pk.seg.flags & TCPSEG_F_SYN && !(pk.seg.flags & TCPSEG_F_ACK), "SYN");
 	is_int(pk.wscale, 7, "window scale option");
+	is_int(pk.seg.mss, 1460, "MSS option");
 	is_u64(pk.seg.ack, 0, "no ACK flag: ack 0");
 	s.wscale = 200;
 	n = pb_frame(frame, DLT_EN10MB, &s);
@@ -100,7 +102,8 @@ static void test_options(void)
 	s.ts = false;
 	n = pb_frame(frame, DLT_EN10MB, &s);
 	pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk);
-	ok(!(pk.seg.flags & TCPSEG_F_TS) && pk.wscale == -1, "no options: no timestamps, no scale");
+	ok(!(pk.seg.flags & TCPSEG_F_TS) && pk.wscale == -1 && !pk.seg.mss,
+	   "no options: no timestamps, no scale, no MSS");
 	/* an option whose length runs past the header: the rest not read */
 	n = pb_frame(frame, DLT_EN10MB, &base4);
 	frame[14 + 20 + 20 + 3] = 40;
