@@ -14,7 +14,8 @@
 #                    stamps); --watch live on the first run's traffic gives
 #                    the same verdicts, reports pcap's drops and serves
 #                    metrics per server port (promtool-clean, no label
-#                    per flow)
+#                    per flow); rant-plot draws the worst flow's timeline
+#                    and each port's distribution from the JSON
 #   watch_rant_tcp   a capture of rant's own --tcp --writes 2 pair without
 #                    --nodelay names the client's Nagle (client_nagle), not
 #                    the server's; --watch -d ends by itself
@@ -211,6 +212,12 @@ watch_nginx() {
 	awk -v a="$rant_p50" -v b="$wrk_p50" 'BEGIN { exit !(b > 0 && a / b >= 0.7 && a / b <= 1.3) }'
 	check_err $? "port $PORT_OFF: rant's exchange p50 $rant_p50 ns against wrk's $wrk_p50 ns"
 	log_test "--read: Nagle for every busy flow to :$PORT_OFF, none to :$PORT_ON ($v); p50 $rant_p50 ns, wrk $wrk_p50"
+	"$PYTHON" "$TOP/tools/rant-plot" flow "$WORK/nano.pcap.json" -d "$WORK" >"$WORK/plot.txt" 2>&1 &&
+		"$PYTHON" "$TOP/tools/rant-plot" ports "$WORK/nano.pcap.json" -d "$WORK" >>"$WORK/plot.txt" 2>&1
+	check_err $? "rant-plot flow, ports: $(tail -2 "$WORK/plot.txt")"
+	[ -s "$WORK/nano.pcap-flow.png" ] && [ -s "$WORK/nano.pcap-ports.png" ]
+	check_err $? "rant-plot wrote no pictures: $(cat "$WORK/plot.txt")"
+	log_test "rant-plot: the worst flow's timeline, each port's distribution"
 
 	editcap -F pcap "$WORK/nano.pcap" "$WORK/micro.pcap" >/dev/null 2>&1 &&
 		editcap -F pcapng "$WORK/nano.pcap" "$WORK/nano.pcapng" >/dev/null 2>&1
