@@ -196,6 +196,10 @@ DEB_PKGS += tcpdump
 # tests/unit/test_stamp_decoders.py: scapy's STAMP layer and tshark's
 # TWAMP-Test dissector read rant's STAMP packets.
 DEB_PKGS += python3-scapy tshark
+# --read/--watch: tests/net/test_watch.sh captures Debian's nginx under wrk
+# (editcap, of tshark's wireshark-common, writes pcapng; curl scrapes the
+# live metrics); bench/readbench.sh times rant and tshark with GNU time.
+DEB_PKGS += nginx wrk curl time
 
 # TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
 net: rant sim
@@ -338,11 +342,13 @@ demo: deps
 	$(MAKE) all
 	tools/demo.sh
 
-# BENCH_N, BENCH_ROUNDS, BENCH_QUICK=1, RANT_B=PATH, BENCH_ROWS=RE: see bench/README.md.
+# BENCH_N, BENCH_ROUNDS, BENCH_QUICK=1, RANT_B=PATH, BENCH_ROWS=RE: see bench/README.md;
+# bench/readbench.sh: rant --read against tshark (READ_FLOWS, READ_CPU).
 bench: deps
 	$(MAKE) all sim
 	bench/run.sh
 	bench/fleet.sh
+	bench/readbench.sh
 
 # The reflector for a fleet alone: FLEET_ROUNDS, FLEET_SECONDS, FLEET_ROWS=RE,
 # BENCH_QUICK=1, RANT_B=PATH (bench/README.md, "The fleet").
@@ -369,5 +375,6 @@ clean-objs:
 	rm -rf build build-asan $(UNIT_BINS) $(ASAN_BINS) $(TEST_HELPERS)
 
 clean: clean-objs
-	rm -f rant bench/floor bench/logbench bench/histbench bench/authbench bench/fmtbench $(SIM_LIB) $(SIM_BINS)
+	rm -f rant bench/floor bench/logbench bench/histbench bench/authbench bench/fmtbench bench/capgen \
+		$(SIM_LIB) $(SIM_BINS)
 	rm -rf $(FUZZ_DIR)
