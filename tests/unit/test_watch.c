@@ -82,9 +82,13 @@ static void write_capture(const char *name, int dlt, bool nano, uint32_t snaplen
 static struct watch *read_file(struct rant_cfg *c, const char *extra, char *err, size_t len,
 			       int *run_ret)
 {
-	char *argv[] = { "rant", "--read", path, (char *)extra, NULL };
+	static char *argv[5];	/* kept: the report prints the command line */
 	struct watch *w;
 
+	argv[0] = "rant";
+	argv[1] = "--read";
+	argv[2] = path;
+	argv[3] = (char *)extra;
 	optind = 0;
 	if (opts_parse(extra ? 4 : 3, argv, c, stderr) != OPTS_OK)
 		BAIL_OUT("opts_parse --read");
