@@ -301,7 +301,7 @@ fuzz_srcs_stamp := $(call src_of,stamp stampts auth)
 fuzz_libs_stamp := -lcrypto
 fuzz_libs_opts := -lcrypto
 # --read/--watch: the packet parser and the flow tracker behind it
-fuzz_srcs_pcap := $(call src_of,pktparse flowtab flowstat watchagg watchrep tcpana tcptally \
+fuzz_srcs_pcap := $(call src_of,pktparse flowtab flowstat moments watchagg watchrep tcpana tcptally \
 	hist mem)
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(SRCS) $(SRC_HDRS) Makefile

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* One metric of one flow (flowstat.h). */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,28 +95,16 @@ static void spill(struct flowstat *s, struct flowstat_pool *p)
 
 void flowstat_add(struct flowstat *s, struct flowstat_pool *p, int64_t v, uint64_t seq)
 {
-	double d;
+	uint64_t n = s->m.n;
 
 	if (v < 0)
 		v = 0;
-	if (s->n == 0 || v < s->min) {
-		s->min = v;
-		s->min_seq = seq;
-	}
-	if (s->n == 0 || v > s->max) {
-		s->max = v;
-		s->max_seq = seq;
-	}
-	if (s->n == 0)
-		s->shift = v;
-	d = (double)v - (double)s->shift;
-	s->sum += d;
-	s->sumsq += d * d;
-	if (s->n < FLOWSTAT_EXACT) {
-		s->v[s->n++] = v;
+	moments_add(&s->m, v, seq);
+	if (n < FLOWSTAT_EXACT) {
+		s->v[n] = v;
 		return;
 	}
-	if (s->n++ == FLOWSTAT_EXACT)
+	if (n == FLOWSTAT_EXACT)
 		spill(s, p);
 	if (s->counts)
 		s->counts[hist_small_index(v)]++;
@@ -134,26 +121,19 @@ void flowstat_sum(const struct flowstat *s, const double *pcts, size_t npct,
 		  struct flowstat_sum *out)
 {
 	int64_t sorted[FLOWSTAT_EXACT];
-	size_t k = s->n < FLOWSTAT_EXACT ? (size_t)s->n : FLOWSTAT_EXACT;
+	size_t k = s->m.n < FLOWSTAT_EXACT ? (size_t)s->m.n : FLOWSTAT_EXACT;
 
 	memset(out, 0, sizeof(*out));
-	out->st = (struct hist_stats){ .samples = s->n, .min = s->min, .max = s->max,
-				       .min_seq = s->min_seq, .max_seq = s->max_seq };
+	moments_stats(&s->m, &out->st);
 	out->partial = s->partial;
-	if (!s->n)
+	if (!s->m.n)
 		return;
-	{
-		double dm = s->sum / (double)s->n, var = s->sumsq / (double)s->n - dm * dm;
-
-		out->st.avg = (double)s->shift + dm;
-		out->st.stddev = var > 0 ? sqrt(var) : 0;
-	}
 	if (npct > sizeof(out->pct) / sizeof(out->pct[0]))
 		npct = sizeof(out->pct) / sizeof(out->pct[0]);
 	if (s->counts) {
 		for (size_t i = 0; i < npct; i++)
-			out->pct[i] = hist_small_percentile(s->counts, s->n, pcts[i], s->min,
-							    s->max);
+			out->pct[i] = hist_small_percentile(s->counts, s->m.n, pcts[i], s->m.min,
+							    s->m.max);
 		return;
 	}
 	memcpy(sorted, s->v, k * sizeof(*sorted));

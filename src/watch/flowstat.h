@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "moments.h"
 
 #define FLOWSTAT_EXACT 16
 /* The percentiles' precision, as the JSON states it. */
@@ -34,11 +35,7 @@
 struct flowstat_pool;
 
 struct flowstat {
-	uint64_t n;
-	int64_t min, max;	/* ns */
-	uint64_t min_seq, max_seq;
-	int64_t shift;		/* the first value: sums of deviations from it */
-	double sum, sumsq;
+	struct moments m;	/* count, min, max, mean, stddev: exact */
 	uint32_t *counts;	/* HIST_SMALL_COUNTS from the pool, or NULL */
 	bool partial;		/* past FLOWSTAT_EXACT without counters */
 	int64_t v[FLOWSTAT_EXACT];
