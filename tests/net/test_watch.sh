@@ -5,7 +5,10 @@
 # namespace, tcpdump capturing.
 #   watch_nginx      rant --read of tcpdump's capture names nagle_delayed_ack
 #                    for every flow to the off port that carried requests
-#                    and for none to the on port; wrk's 20 connections a
+#                    (held most of its exchanges) and for none to the on
+#                    port (not in 5% of a flow's exchanges: one stall of
+#                    that shape can happen there under load, and is
+#                    said); wrk's 20 connections a
 #                    port (and its one connection check, no request); the
 #                    off port's exchange p50 within 0.7-1.3 of wrk's p50;
 #                    the same with microsecond stamps (editcap), as pcapng
@@ -20,9 +23,10 @@
 #                    --nodelay names the client's Nagle (client_nagle), not
 #                    the server's; --watch -d ends by itself
 #   watch_bad_input  a file cut short, a text file, an empty one, a link
-#                    type rant does not read, snaplen 64, a capture without
-#                    TCP, options for another mode: one line or a counted
-#                    skip, never a crash
+#                    type rant does not read, snaplen 64, one direction
+#                    only, a capture without TCP, options for another
+#                    mode: one line or a counted skip, never a guess or a
+#                    crash
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -47,16 +51,22 @@ wrk_p50_ns() {
 		"$WORK/$1.txt"
 }
 
-# verdict JSON PORT: "FLOWS BUSY NAGLE": the port's flows, those with an
-# exchange, those of them whose diagnosis names nagle_delayed_ack.
+# verdict JSON PORT: "FLOWS BUSY ANY MOST SOME": the port's flows, those with
+# an exchange, and of those the ones whose diagnosis names
+# nagle_delayed_ack at all, for at least half of their exchanges, and for
+# at least 5% of them (the analysis' TCPANA_NAME_SHARE).
 verdict() {
 	jq -r --arg p ":$2" '[.flows[] | select(.server | endswith($p))] as $f |
 		[$f[] | select(.exchanges > 0)] as $b |
-		"\($f | length) \($b | length) \([$b[] | select(any(.diagnosis[]; .kind == "nagle_delayed_ack"))] | length)"' "$1"
+		[$b[] | [.diagnosis[] | select(.kind == "nagle_delayed_ack") | .share] | max // -1] as $s |
+		"\($f | length) \($b | length) \([$s[] | select(. >= 0)] | length) \([$s[] | select(. >= 0.5)] | length) \([$s[] | select(. >= 0.05)] | length)"' "$1"
 }
 
-# check_verdicts JSON WHAT: every busy flow to the off port names Nagle, none
-# to the on port; CONNS busy flows a port, and wrk's check connection.
+# check_verdicts JSON WHAT: every busy flow to the off port held by Nagle in
+# most of its exchanges; no flow to the on port in 5% of its exchanges or
+# more (a single stall of the same shape, the tail after a late delayed
+# ACK, does happen there on a loaded machine: said, not failed); CONNS busy
+# flows a port, and wrk's check connection.
 check_verdicts() {
 	local j=$1 what=$2 off on
 	read -r -a off <<<"$(verdict "$j" "$PORT_OFF")"
@@ -65,11 +75,11 @@ check_verdicts() {
 	check_err $? "$what: flows with requests: ${off[1]} to $PORT_OFF, ${on[1]} to $PORT_ON; wrk had $CONNS each"
 	[ "${off[0]}" = $((CONNS + 1)) ] && [ "${on[0]}" = $((CONNS + 1)) ]
 	check_err $? "$what: flows ${off[0]} to $PORT_OFF, ${on[0]} to $PORT_ON: want $CONNS and wrk's connection check, each"
-	[ "${off[2]}" = "${off[1]}" ]
-	check_err $? "$what: nagle_delayed_ack named for ${off[2]} of ${off[1]} flows to the tcp_nodelay off port"
-	[ "${on[2]}" = 0 ]
-	check_err $? "$what: nagle_delayed_ack named for ${on[2]} flows to the tcp_nodelay on port"
-	echo "${off[*]} / ${on[*]}"
+	[ "${off[3]}" = "${off[1]}" ]
+	check_err $? "$what: nagle_delayed_ack held most exchanges of ${off[3]} of ${off[1]} flows to the tcp_nodelay off port"
+	[ "${on[4]}" = 0 ]
+	check_err $? "$what: nagle_delayed_ack held 5% or more of the exchanges of ${on[4]} flows to the tcp_nodelay on port"
+	echo "off: ${off[3]} of ${off[1]} busy flows held by Nagle; on: ${on[4]} (${on[2]} named for a single stall)"
 }
 
 # read_check FILE WHAT LINK: rant --read FILE, its verdicts, its link type.
@@ -215,6 +225,7 @@ watch_bad_input() {
 	cap_start ok.pcap -i "$VETH_B" tcp
 	cap_start s64.pcap -i "$VETH_B" -s 64 tcp
 	cap_start udp.pcap -i "$VETH_B" udp
+	cap_start oneway.pcap -i "$VETH_B" tcp and src host "$IP_A"
 	start_reflector r1 -d 60 || return
 	emit -a "$IP_B" -c 200 >/dev/null 2>&1
 	check_err $? "the UDP emitter failed"
@@ -259,7 +270,16 @@ sys.stdout.buffer.write(struct.pack("<IIII", 1, 0, 4, 4) + b"abcd")' >"$WORK/use
 	check_err $? "no TCP: counts $(jq -c .counts "$WORK/udp.json")"
 	grep -q 'no exchange .* this capture: it has no TCP' "$WORK/udp.txt"
 	check_err $? "no TCP: the text does not say so: $(grep diagnosis "$WORK/udp.txt")"
-	log_test "snaplen 64 said cut, a capture without TCP counted and said"
+	"$RANT" --read "$WORK/oneway.pcap" -j "$WORK/oneway.json" >"$WORK/oneway.txt" 2>&1
+	check_err $? "one direction: rant failed: $(tail -2 "$WORK/oneway.txt")"
+	n=$(jqv "$WORK/oneway.json" '[.unknown[] | select(.what == "no_server") | .flows] | add // 0')
+	[ "$n" -ge 1 ] && [ "$n" = "$(jqv "$WORK/oneway.json" .counts.flows)" ]
+	check_err $? "one direction: $n flows said without the server's segments: $(jq -c .unknown "$WORK/oneway.json")"
+	[ "$(jqv "$WORK/oneway.json" '[.diagnosis[]] | length')" = 0 ]
+	check_err $? "one direction: a diagnosis guessed: $(jq -c '[.diagnosis[].kind]' "$WORK/oneway.json")"
+	grep -q '^cannot tell for .*: no segment from the server captured' "$WORK/oneway.txt"
+	check_err $? "one direction: the text does not say so: $(grep -i cannot "$WORK/oneway.txt")"
+	log_test "snaplen 64 and one direction said, a capture without TCP counted and said"
 }
 
 tests_run
