@@ -206,7 +206,7 @@ void snap_breach_take(const struct run *r, const struct breach *b,
 	if (!b)
 		return;
 	*sb = (struct snap_breach){ .rec = b->rec, .latency_ns = b->latency_ns };
-	breakdown_compute(&sb->rec, ctx->emit, &sb->bd);
+	breakdown_compute(&sb->rec, ctx->emit, ctx->primary, &sb->bd);
 }
 
 static int fill_breaches(struct snap *s, const struct run *r)
