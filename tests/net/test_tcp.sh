@@ -335,7 +335,7 @@ udp_sweep_metrics() {
 	check_err $? "owd_fwd's verdict per size differs from the run's"
 	sweep_metrics_add_up "$j"
 	# the text: a column per metric, a row per size, 64 bytes without owd
-	grep -A1 '^Size sweep: p50 of each metric against message size, ns$' "$WORK/e1.txt" |
+	grep -A1 '^Size sweep: p50 of each metric against message size, us$' "$WORK/e1.txt" |
 		grep -Eq '^ +bytes +rtt +response +network .* owd_fwd +owd_back'
 	check_err $? "no per-metric header: $(grep -A2 '^Size sweep: p50' "$WORK/e1.txt")"
 	got=$(grep -A6 '^Size sweep: p50 of each metric' "$WORK/e1.txt" | grep -Ec '^ +(64|256|1024|1472) ')
