@@ -6,6 +6,8 @@
 
 #include "allow.h"
 #include "breach.h"
+#include "clockout.h"
+#include "seriesout.h"
 #include "statout.h"
 #include "summary.h"
 #include "sweepout.h"
