@@ -32,8 +32,8 @@ def main():
                       f'over {MAX_FUNCTION}: split it into steps')
                 bad += 1
     if not bad:
-        print(f'{len(sys.argv) - 1} files, {nfn} functions: none over {MAX_FILE} '
-              f'and {MAX_FUNCTION} lines')
+        print(f'{len(sys.argv) - 1} files, {nfn} functions: no file over {MAX_FILE} '
+              f'lines, no function over {MAX_FUNCTION}')
     return 1 if bad else 0
 
 

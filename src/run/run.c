@@ -230,13 +230,11 @@ static int start_series(struct run *r)
 	return ret;
 }
 
-static int alloc_memory(struct run *r)
+/* The histograms of the metrics in the run and, in a sweep (-m LIST or
+ * RANGE), each size's: 0 or -ENOMEM, said with fix. */
+static int alloc_stats(struct run *r, const char *fix)
 {
 	const struct rant_cfg *c = r->cfg;
-	int ret;
-	const char *fix = c->hugepages ?
-		"reserve hugepages (echo 64 > /proc/sys/vm/nr_hugepages: two 2 MiB pages per histogram, plus the log) or drop -G" :
-		"shorten the run";
 
 	for (int m = 0; m < M_COUNT; m++) {
 		if (!metric_in_run(c, m))
@@ -245,17 +243,6 @@ static int alloc_memory(struct run *r)
 		if (!r->hist[m]) {
 			fprintf(stderr, "rant: cannot allocate the %s histogram: %s: %s\n",
 				metric_defs[m].name, strerror(errno), fix);
-			return -ENOMEM;
-		}
-	}
-	if (c->mode == MODE_REFLECT) {
-		r->sessions = sessions_create(c->max_sessions, c->hugepages);
-		if (r->sessions)
-			sessions_guard(r->sessions, c->max_per_address,
-				       c->key_path ? c->key_window_ns : 0, stderr);
-		if (!r->sessions) {
-			fprintf(stderr, "rant: cannot allocate the session table (%u): %s: %s\n",
-				c->max_sessions, strerror(errno), fix);
 			return -ENOMEM;
 		}
 	}
@@ -278,6 +265,31 @@ static int alloc_memory(struct run *r)
 					metric_defs[m].name, c->sizes[i], strerror(errno));
 				return -ENOMEM;
 			}
+		}
+	}
+	return 0;
+}
+
+static int alloc_memory(struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+	int ret;
+	const char *fix = c->hugepages ?
+		"reserve hugepages (echo 64 > /proc/sys/vm/nr_hugepages: two 2 MiB pages per histogram, plus the log) or drop -G" :
+		"shorten the run";
+
+	ret = alloc_stats(r, fix);
+	if (ret)
+		return ret;
+	if (c->mode == MODE_REFLECT) {
+		r->sessions = sessions_create(c->max_sessions, c->hugepages);
+		if (r->sessions)
+			sessions_guard(r->sessions, c->max_per_address,
+				       c->key_path ? c->key_window_ns : 0, stderr);
+		if (!r->sessions) {
+			fprintf(stderr, "rant: cannot allocate the session table (%u): %s: %s\n",
+				c->max_sessions, strerror(errno), fix);
+			return -ENOMEM;
 		}
 	}
 	if (c->mode == MODE_EMIT && c->interval_ns) {
