@@ -65,11 +65,6 @@ bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns)
 	return true;
 }
 
-enum metric_id metric_primary(enum rant_mode mode)
-{
-	return mode == MODE_EMIT ? M_RTT : M_RESPONSE;
-}
-
 static uint32_t max_size(const struct rant_cfg *c)
 {
 	uint32_t max = c->size;
