@@ -13,6 +13,10 @@
 #include "session.h"
 #include "trace.h"
 
+/* The steps of measure_tx(), inlined into it: no call's cost per
+ * transaction beyond the one into measure_tx(). */
+#define FANOUT_STEP static inline __attribute__((always_inline))
+
 /* Log rec, if the log wants it: a copy into the log's memory, no I/O. */
 static void log_rec(struct run *r, const struct txrec *rec, int64_t latency_ns)
 {
@@ -114,7 +118,7 @@ static struct sweep_point *sweep_point_of(struct run *r, uint64_t seq)
  * (found by its seq: a T3 that comes with the follow-up after the next
  * size began still counts in its own).
  */
-static void sample(struct run *r, const struct txrec *rec, unsigned int which)
+FANOUT_STEP void sample(struct run *r, const struct txrec *rec, unsigned int which)
 {
 	struct sweep_point *sp = r->nsweep ? sweep_point_of(r, rec->seq) : NULL;
 	int64_t v;
@@ -136,8 +140,8 @@ static void sample(struct run *r, const struct txrec *rec, unsigned int which)
 
 /* The log, its writer and -t: MEASURE_STOP when the log failed,
  * MEASURE_BREACH at a breach without -C. */
-static enum measure_next log_and_check(struct run *r, const struct txrec *rec,
-				       int64_t latency_ns)
+FANOUT_STEP enum measure_next log_and_check(struct run *r, const struct txrec *rec,
+					    int64_t latency_ns)
 {
 	log_rec(r, rec, latency_ns);
 	if (r->log && txlog_failed(r->log)) {
@@ -170,7 +174,7 @@ static enum measure_next lost(struct run *r, struct txrec *rec)
 }
 
 /* The counts of an answered transaction, the run's and its session's. */
-static void count(struct run *r, const struct measure_tx *t)
+FANOUT_STEP void count(struct run *r, const struct measure_tx *t)
 {
 	struct session *s = t->s;
 
@@ -189,7 +193,7 @@ static void count(struct run *r, const struct measure_tx *t)
 /* This side's wire stamps earlier than the last measured transaction's
  * (one NIC clock for every session): the emitter's T1 and T4, the
  * reflector's T3 and T2. */
-static void backwards(struct run *r, const struct txrec *rec, bool emit)
+FANOUT_STEP void backwards(struct run *r, const struct txrec *rec, bool emit)
 {
 	int64_t tx = emit ? rec->t1_wire : txrec_stamp(rec, P_T3_WIRE);
 	int64_t rx = emit ? txrec_stamp(rec, P_T4_WIRE) : rec->t2_wire;
