@@ -88,7 +88,7 @@ def calls(texts):
     defs, parsed = {}, []
     for stem, files in texts.items():
         for path, text in files:
-            blocks = csrc.blocks(csrc.strip(text))
+            blocks = csrc.blocks(csrc.strip(text), csrc.static_words(text))
             parsed.append((stem, blocks))
             for b in blocks:
                 if b.name and (path.endswith('.h') or not b.static):

@@ -19,6 +19,14 @@ _NOT_NAME = {'if', 'while', 'for', 'switch', 'return', 'sizeof', '__attribute__'
 _IDENT = re.compile(r'[A-Za-z_]\w*')
 # An identifier that is no reference to a function: a member, a tag.
 _NOT_REF = re.compile(r'(?:\.|->|\bstruct|\bunion|\benum)\s*$')
+# A macro that stands for "static ..." (#define RX_TX_STEP static inline ...).
+_STATIC_MACRO = re.compile(r'^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+static\b', re.M)
+
+
+def static_words(text):
+    """The words that make a definition static in text (unstripped):
+    "static" and the macros the file defines as "static ..."."""
+    return {'static'} | set(_STATIC_MACRO.findall(text))
 
 
 def _blank(m):
@@ -65,8 +73,9 @@ def _def_name(head):
     return None
 
 
-def blocks(text):
-    """The brace blocks at file level of stripped text, in order."""
+def blocks(text, static=frozenset({'static'})):
+    """The brace blocks at file level of stripped text, in order; static:
+    the words that make a definition static (static_words())."""
     out, head, i, n = [], 0, 0, len(text)
     while i < n:
         c = text[i]
@@ -84,7 +93,7 @@ def blocks(text):
             lead = len(h) - len(h.lstrip())
             first = text.count('\n', 0, head + lead) + 1
             last = text.count('\n', 0, i) + 1
-            out.append(Block(name, bool(re.search(r'\bstatic\b', h)), first, last,
+            out.append(Block(name, bool(static & set(_IDENT.findall(h))), first, last,
                              text[start:i + 1]))
             if name:
                 head = i + 1    # a struct's or a table's head goes on to its ';'

@@ -5,7 +5,8 @@ tests/check-cycles.py: a clean tree passes; a planted circle of calls
 (behind a shared header, through an inline function, through a table of
 pointers), a call up a layer, an include cycle and an include up a layer
 each fail, naming what they found; calls written in comments and strings,
-and a file's static function of another module's name, are no calls.
+a file's static function of another module's name, and a function made
+static by a macro (#define STEP static inline) are no calls.
 tests/check-length.py: a function of 81 lines and a file of 701 fail,
 80 and 700 pass. Run by make lint."""
 
@@ -83,6 +84,12 @@ case('a static function of another module\'s name is no call', {
     'run/y.c': ('#include "api.h"\n\nstatic int x_go(int n)\n{\n\treturn n;\n}\n\n'
                 'int y_go(int n)\n{\n\treturn x_go(n);\n}\n'),
     'run/x.c': '#include "api.h"\n\nint x_go2(int n)\n{\n\treturn y_go(n);\n}\n',
+}, 0)
+case('a function made static by a macro is no other file\'s', {
+    'run/y.c': ('#include "api.h"\n#define STEP static inline\n\n'
+                'STEP int count(int n)\n{\n\treturn n;\n}\n\n'
+                'int y_go(int n)\n{\n\treturn count(n);\n}\n'),
+    'base/a.c': '#include "a.h"\n\nint a_get(void)\n{\n\tint count = 1;\n\n\treturn count;\n}\n',
 }, 0)
 case('a call up a layer (declared by hand, no include)', {
     'base/a.c': ('int x_go(int n);\n\nint a_get(void)\n{\n\treturn x_go(0);\n}\n'),
