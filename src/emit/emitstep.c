@@ -47,7 +47,8 @@ enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
 {
 	bool have_t3 = txrec_stamp(rec, P_T3_WIRE) != TS_NONE;
 	const struct measure_tx t = {
-		.rec = rec, .which = METRIC_NO_T3 | (have_t3 ? METRIC_T3 : 0),
+		.side = MEASURE_EMIT, .rec = rec,
+		.which = METRIC_NO_T3 | (have_t3 ? METRIC_T3 : 0),
 		.no_tx = rec->t1_wire == TS_NONE, .no_rx = !e->rx_stamped,
 		.late_ns = e->late_ns,
 	};
@@ -62,7 +63,7 @@ enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
  * row logged (the stamps it has, LOST). */
 enum measure_next emit_lost(struct emitter *e, struct txrec *rec)
 {
-	const struct measure_tx t = { .rec = rec, .lost = true };
+	const struct measure_tx t = { .side = MEASURE_EMIT, .rec = rec, .lost = true };
 
 	loss_lost(&e->loss);
 	e->r->cnt.loss_burst_max = e->loss.burst_max;

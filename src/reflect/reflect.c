@@ -134,7 +134,8 @@ static enum measure_next reflect_measured(struct run *r, struct session *s,
 					  int64_t came_mono)
 {
 	const struct measure_tx t = {
-		.rec = rec, .which = METRIC_NO_T3 | METRIC_T3, .sent = sent,
+		.side = MEASURE_REFLECT, .rec = rec, .which = METRIC_NO_T3 | METRIC_T3,
+		.sent = sent,
 		.no_tx = sent && !tx_stamped, .no_rx = rec->t2_wire == TS_NONE,
 		.came_mono = came_mono, .s = s,
 	};
@@ -647,8 +648,8 @@ int reflect_run(struct run *r)
 		ret = reflect_recv(r, &f, b, &m, block, &n);
 		if (ret == -EPROTO)
 			r->cnt.invalid++;	/* TCP: not rant's framing, dropped */
-		if (ret == -EACCES)
-			r->cnt.not_allowed++;	/* TCP: from outside --allow, closed */
+		r->cnt.not_allowed += ret == -EACCES;	/* TCP: from outside --allow, closed */
+		r->cnt.refused += ret == -ECONNREFUSED;	/* TCP: over its address's share */
 		if (ret) {
 			/* Nothing to answer: the pongs' stamps, however late. */
 			if (txpend_len(f.pend) && reflect_harvest(r, &f, monotonic_ns()))

@@ -3,6 +3,7 @@
  * Around measured transactions, on both sides (see measure.h): the one
  * fan-out every measured transaction goes through, measure_tx().
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
@@ -43,7 +44,7 @@ const struct txlog_fmt *measure_log_format(const struct run *r,
 		.peer_w = r->cfg->stamp ? stamppeer_suffix(&r->stamp_peer) : NULL,
 		.peer_w3 = r->cfg->stamp ? stamppeer_suffix_t3(&r->stamp_peer) : NULL,
 		.ack = emit && r->tp->caps.ack_stamps,
-		.sched = !r->cfg->no_queue_stamps,
+		.sched = !r->cfg->no_queue_stamps && !cfg_requests(r->cfg),
 		.lost = emit,
 	};
 	return f;
@@ -211,13 +212,14 @@ FANOUT_STEP void backwards(struct run *r, const struct txrec *rec, bool emit)
 enum measure_next measure_tx(struct run *r, const struct measure_tx *t)
 {
 	struct txrec *rec = t->rec;
-	bool emit = r->cfg->mode == MODE_EMIT, have;
+	bool emit = t->side == MEASURE_EMIT, have;
 	int64_t lat;
 
 	if (t->lost)
 		return lost(r, rec);
 	count(r, t);
-	backwards(r, rec, emit);
+	if (t->side != MEASURE_PROBE)
+		backwards(r, rec, emit);
 	sample(r, rec, t->which);
 	if (emit && (t->which & METRIC_T3))
 		clock_peer_add(r->clock, rec);
@@ -229,14 +231,14 @@ enum measure_next measure_tx(struct run *r, const struct measure_tx *t)
 		hist_add(r->rtt_intended, ns_add(lat, t->late_ns), rec->seq);
 	if (t->s && have)
 		session_response(t->s, lat);
-	/* -I: the emitter's in the interval of the ping's send, the
-	 * reflector's in that of the ping's arrival */
-	if (r->series && emit)
-		series_received(r->series, rec->seq, have ? lat : SERIES_NO_VALUE);
-	else if (r->series)
+	/* -I: the reflector's in the interval of the ping's arrival, the
+	 * others' in that of the send */
+	if (r->series && t->side == MEASURE_REFLECT)
 		series_answered(r->series, t->came_mono, t->sent, have ? lat : SERIES_NO_VALUE);
+	else if (r->series)
+		series_received(r->series, rec->seq, have ? lat : SERIES_NO_VALUE);
 	/* the reflector's by the session's id: an evicted one's went with it */
-	if (r->capture && (emit || t->s))
+	if (r->capture && (emit || (t->side == MEASURE_REFLECT && t->s)))
 		capture_expect(r->capture, emit ? r->session : t->s->id, rec);
 	return log_and_check(r, rec, lat);
 }
@@ -255,4 +257,18 @@ void measure_t3(struct run *r, uint64_t seq, struct txrec *rec, int64_t t3_wire)
 		txlog_patch_t3(r->log, seq, t3_wire);
 	sample(r, rec, METRIC_T3);
 	clock_peer_add(r->clock, rec);
+}
+
+int measure_end(struct run *r, int ret)
+{
+	r->end_ns = realtime_ns();
+	if (!r->stop_reason)
+		r->stop_reason = "signal";
+	if (r->start_ns == 0)
+		r->start_ns = r->end_ns;
+	if (ret == -EINTR) {
+		fprintf(stderr, "rant: stopped during the warm-up: nothing measured\n");
+		return 0;
+	}
+	return ret;
 }

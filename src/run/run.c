@@ -41,22 +41,23 @@ volatile sig_atomic_t run_stop;
  * round trip takes at least ~5 us, even on the best NICs. */
 #define SIZING_RATE RANT_MAX_RATE
 
-/* SIGHUP: the log's writer opens a new file (txlog_set_reopen). */
-static atomic_int run_hup;
+/* SIGHUP: the log's writer opens its file again (txlog_set_reopen),
+ * once the run is set up and the log published (run_hup_armed). */
+static atomic_int run_hup, run_hup_armed;
 
 static void on_signal(int sig)
 {
-	if (sig == SIGHUP)
-		atomic_store(&run_hup, 1);
-	else
+	if (sig != SIGHUP)
 		run_stop = 1;
+	else if (atomic_load(&run_hup_armed))
+		atomic_store(&run_hup, 1);
 }
 
-static int reopen_log(void *ctx)
+static int reopen_log(void *ctx, bool *had_data)
 {
 	struct run *r = ctx;
 
-	return output_reopen(r->out, "-l", r->cfg);
+	return output_reopen(r->out, "-l", had_data);
 }
 
 static int install_signals(void)
@@ -173,6 +174,8 @@ static int alloc_series(struct run *r, const char *fix)
 		settle += c->timeout_ns;
 	if (c->mode == MODE_EMIT && c->interval_ns)	/* paced: a ping per --interval */
 		in_flight = (uint64_t)(c->timeout_ns / c->interval_ns) + 2;
+	if (cfg_requests(c) && c->connections > in_flight)	/* one on each */
+		in_flight = c->connections;
 	r->series = series_create(c->report_interval_ns, settle, in_flight,
 				  metric_defs[run_primary(r)].name, c->hugepages);
 	if (!r->series) {
@@ -310,7 +313,7 @@ static int alloc_memory(struct run *r)
 		}
 		memset(r->breach, 0, r->breach_cap * sizeof(*r->breach));	/* touched now */
 	}
-	if (c->open_loop) {
+	if (c->open_loop && !cfg_probe(c)) {	/* a probe keeps its own */
 		size_t slots = ol_slots(c->timeout_ns + OL_TX_WAIT_NS, c->interval_ns);
 		int err = ol_create(&r->flight, slots, c->hugepages);
 
@@ -455,7 +458,8 @@ static bool peer_is_local(const struct sk *sk)
 static int open_clock(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
-	bool emit = c->mode == MODE_EMIT, stream = r->tp->caps.stream;
+	/* a probe's server reports no stamps: nothing between the hosts */
+	bool emit = c->mode == MODE_EMIT && !cfg_probe(c), stream = r->tp->caps.stream;
 	struct clock_cfg cc = {
 		.iface = c->iface, .hw = r->sk.hw, .emit = emit,
 		.one_way = c->one_way, .ack = r->tp->caps.ack_stamps,
@@ -488,6 +492,29 @@ static int open_clock(struct run *r)
  * reflector binds last, once everything else is ready: from the bind
  * on, pings queue, and a slow set-up (a large log) would drop them.
  */
+/* The emitter's session id: random, as the format keeps it. */
+static void new_session(struct run *r)
+{
+	if (getrandom(&r->session, sizeof(r->session), 0) != sizeof(r->session))
+		r->session = (uint32_t)(getpid() ^ monotonic_ns());
+	r->session = msgfmt_session_key(&r->fmt, r->session);
+}
+
+/* -l: the log's writer thread started (SIGHUP reopens its file). 0, or
+ * -errno said. */
+static int start_log(struct run *r)
+{
+	int ret;
+
+	if (!r->log)
+		return 0;
+	txlog_set_reopen(r->log, &run_hup, reopen_log, r);
+	ret = txlog_start(r->log, output_get(r->out, "-l")->f.fd);
+	if (ret)
+		fprintf(stderr, "rant: cannot start the log's writer thread: %s\n", strerror(-ret));
+	return ret;
+}
+
 int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def *rows,
 	      size_t nrows)
 {
@@ -529,11 +556,8 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 		ret = alloc_memory(r);
 	if (ret)
 		return ret;
-	if (cfg->mode == MODE_EMIT) {
-		if (getrandom(&r->session, sizeof(r->session), 0) != sizeof(r->session))
-			r->session = (uint32_t)(getpid() ^ monotonic_ns());
-		r->session = msgfmt_session_key(&r->fmt, r->session);
-	}
+	if (cfg->mode == MODE_EMIT)
+		new_session(r);
 	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
 		ret = -errno;
 		fprintf(stderr, "rant: mlockall: %s: run as root, or raise the locked-memory limit (ulimit -l)\n",
@@ -541,13 +565,9 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 		return ret;
 	}
 	hold_dma_latency(r);
-	if (r->log)
-		txlog_set_reopen(r->log, &run_hup, reopen_log, r);
-	if (r->log && (ret = txlog_start(r->log, output_get(r->out, "-l")->f.fd))) {
-		fprintf(stderr, "rant: cannot start the log's writer thread: %s\n", strerror(-ret));
-		return ret;
-	}
-	ret = start_capture(r);
+	ret = start_log(r);
+	if (!ret)
+		ret = start_capture(r);
 	if (ret)
 		return ret;
 	if (cfg->mode == MODE_REFLECT) {
@@ -565,6 +585,10 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 		fprintf(stderr, "rant: stopped by a signal during set-up: nothing measured, nothing written\n");
 		return -EINTR;
 	}
+	/* A streamed log takes FILE's name now, so a rotator finds it. */
+	if (r->log && !cfg->snapshot && (ret = output_publish(r->out, "-l")))
+		return ret;
+	atomic_store(&run_hup_armed, 1);
 	return 0;
 }
 

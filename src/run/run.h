@@ -21,6 +21,7 @@
 #include "openloop.h"
 #include "opts.h"
 #include "output.h"
+#include "probecount.h"
 #include "record.h"
 #include "sock.h"
 #include "stamppeer.h"
@@ -78,6 +79,8 @@ struct run {
 	int64_t prev_tx_wire, prev_rx_wire;	/* this side's wire stamps of the last
 					 * measured transaction (measure.c) */
 	struct ol_table flight;		/* --open-loop: the pings in flight */
+	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
+	struct probe_diag diag;		/* --http: what the packets said (after the run) */
 };
 
 extern volatile sig_atomic_t run_stop;
@@ -95,7 +98,7 @@ void run_teardown(struct run *r);
 /* The primary metric: RTT emitting, response reflecting. */
 static inline enum metric_id run_primary(const struct run *r)
 {
-	return metric_primary(r->cfg->mode);
+	return metric_primary(r->cfg);
 }
 
 #endif
