@@ -19,8 +19,9 @@
  *   delayed ACK, not a peer slow to read) and the segment followed it at
  *   once (within the capture point's round trip to the other side and
  *   back, plus a margin): the sender held it until that ACK. The
- *   server's segment is nagle_delayed_ack, the client's client_nagle. Without the client's ACKs (a socket's view), a hold of
- *   a known delayed-ACK timer's length is taken for one.
+ *   server's segment is nagle_delayed_ack, the client's client_nagle.
+ *   Without the client's ACKs (a socket's view), a hold of a known
+ *   delayed-ACK timer's length is taken for one.
  *
  * The server's own time is the gap from the request's last segment to the
  * response's first, less the capture point's round trip to the server
