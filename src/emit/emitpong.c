@@ -49,19 +49,10 @@ static void emit_follow_up(struct emitter *e, uint64_t fu_seq, int64_t fu_t3)
 		txrec_set_t3_wire(&x->rec, fu_t3);
 		return;
 	}
-	for (unsigned int i = r->nbreach; i-- > 0;)
-		if (r->breach[i].rec.seq == fu_seq)
-			txrec_set_t3_wire(&r->breach[i].rec, fu_t3);
-	if (r->cnt.breaches && r->breach_first.rec.seq == fu_seq)
-		txrec_set_t3_wire(&r->breach_first.rec, fu_t3);
 	w = holdback_find(e->await, fu_seq);
-	if (!w || txrec_stamp(w, P_T3_WIRE) != TS_NONE)
-		return;
-	txrec_set_t3_wire(w, fu_t3);
-	if (r->log)
-		txlog_patch_t3(r->log, fu_seq, fu_t3);
-	measure_sample(r, w, METRIC_T3);
-	clock_peer_add(r->clock, w);
+	if (w && txrec_stamp(w, P_T3_WIRE) != TS_NONE)
+		w = NULL;	/* it has its T3 already */
+	measure_t3(r, fu_seq, w, fu_t3);
 }
 
 /* Fill rec from the pong; patch an earlier record from the follow-up. */

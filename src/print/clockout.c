@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The summary's "clock:" block and the JSON's "clock" object, from a
- * clock report (clock.h: clock_report() fills it, clock_print() prints
- * it), in one pass of out.h's printers.
+ * clock report (clock.h: clock_report() fills it; clockout.h), in one
+ * pass of out.h's printers.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "clock.h"
-#include "hwts.h"
+#include "clockout.h"
 #include "out.h"
 #include "timeutil.h"
 

@@ -6,6 +6,8 @@
 
 #include "allow.h"
 #include "breach.h"
+#include "clockout.h"
+#include "seriesout.h"
 #include "optprobe.h"
 #include "probeout.h"
 #include "statout.h"

@@ -53,7 +53,6 @@ struct reflector {
 	bool started;		/* RANT_TEST_START written */
 	bool stamped;		/* an RX stamp has arrived: spinning is safe */
 	bool want_sw;		/* a session asked for SW stamps: take T2_SW */
-	int64_t prev_t2, prev_t3;	/* wire stamps of the last measured ping */
 	int64_t real_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
 	unsigned int came_n;	/* pings since real_off was read, CAME_REFRESH: stale */
 };
@@ -128,55 +127,20 @@ RX_TX_STEP int64_t reflect_answer(struct run *r, struct session *f, const struct
 	return b.t3_sw;
 }
 
-/* Count wire stamps earlier than the last measured ping's (any session:
- * one NIC clock). */
-static void reflect_backwards(struct run *r, struct reflector *f,
-			      const struct txrec *rec)
+/* A measured ping was answered (sent: its pong left, tx_stamped: with its
+ * wire stamp) or not: through the run's fan-out (measure.h). */
+static enum measure_next reflect_measured(struct run *r, struct session *s,
+					  struct txrec *rec, bool sent, bool tx_stamped,
+					  int64_t came_mono)
 {
-	int64_t t3_wire = txrec_stamp(rec, P_T3_WIRE);
+	const struct measure_tx t = {
+		.side = MEASURE_REFLECT, .rec = rec, .which = METRIC_NO_T3 | METRIC_T3,
+		.sent = sent,
+		.no_tx = sent && !tx_stamped, .no_rx = rec->t2_wire == TS_NONE,
+		.came_mono = came_mono, .s = s,
+	};
 
-	if (rec->t2_wire != TS_NONE) {
-		r->cnt.backwards_rx_ts += f->prev_t2 != TS_NONE && rec->t2_wire < f->prev_t2;
-		f->prev_t2 = rec->t2_wire;
-	}
-	if (t3_wire != TS_NONE) {
-		r->cnt.backwards_tx_ts += f->prev_t3 != TS_NONE && t3_wire < f->prev_t3;
-		f->prev_t3 = t3_wire;
-	}
-}
-
-/* A measured ping was answered: count, sample, log, check -t. */
-static enum measure_next reflect_measured(struct run *r, struct reflector *f,
-					  struct session *s,
-					  const struct txrec *rec, bool sent,
-					  bool tx_stamped, int64_t came_mono)
-{
-	bool no_rx = rec->t2_wire == TS_NONE, no_tx = sent && !tx_stamped, have;
-	int64_t resp;
-
-	r->cnt.received++;
-	r->cnt.sent += sent;
-	r->cnt.missing_rx_ts += no_rx;
-	r->cnt.missing_tx_ts += no_tx;
-	if (s) {	/* NULL: evicted while its pong awaited its stamp */
-		s->received++;
-		s->sent += sent;
-		s->missing_rx_ts += no_rx;
-		s->missing_tx_ts += no_tx;
-	}
-	reflect_backwards(r, f, rec);
-	metric_sample(r->hist, rec, METRIC_NO_T3 | METRIC_T3);
-	if (r->capture && s)	/* an evicted session's id went with it */
-		capture_expect(r->capture, s->id, rec);
-	have = metric_value(M_RESPONSE, rec, &resp);
-	if (!have)
-		resp = 0;
-	else if (s)
-		session_response(s, resp);
-	if (r->series)	/* -I: in the interval the ping arrived in */
-		series_answered(r->series, came_mono, sent,
-				have ? resp : SERIES_NO_VALUE);
-	return measure_done(r, rec, resp);
+	return measure_tx(r, &t);
 }
 
 /*
@@ -291,7 +255,7 @@ static int reflect_done(void *ctx, struct txpend_entry *e, enum txpend_end why)
 	r->cnt.missing_tx_overflow += why == TXPEND_OVERFLOW;
 	r->cnt.missing_tx_full += why == TXPEND_FULL;
 	r->cnt.qdisc_drops += why == TXPEND_DROPPED;	/* the pong never left */
-	if (reflect_measured(r, f, reflect_owner(f, e), &e->rec, why != TXPEND_DROPPED, stamped,
+	if (reflect_measured(r, reflect_owner(f, e), &e->rec, why != TXPEND_DROPPED, stamped,
 			     e->t_mono) == MEASURE_GO_ON)
 		return 0;
 	f->stopped = true;
@@ -495,7 +459,7 @@ static enum measure_next reflect_sent(struct run *r, struct reflector *f, struct
 		       MEASURE_STOP : MEASURE_GO_ON;
 	r->cnt.send_errors++;
 	if (a->measured)
-		return reflect_measured(r, f, a->s, &a->rec, false, false, a->came);
+		return reflect_measured(r, a->s, &a->rec, false, false, a->came);
 	return MEASURE_GO_ON;
 }
 

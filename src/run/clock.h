@@ -178,15 +178,4 @@ void clock_judge(struct clock_report *cr);
 const char *clock_metric_untrusted(const struct clock_report *cr,
 				   const struct metric_def *d);
 
-struct out;
-struct hwts;
-
-/*
- * The summary's "clock:" block and "clock" object from cr: the PHC line,
- * the peer line, the warnings; local_hw says whose stamps this side's
- * are; h, the interface's timestamping (JSON only).
- */
-void clock_print(struct out *o, const struct clock_report *cr, bool local_hw,
-		 const struct hwts *h);
-
 #endif
