@@ -101,9 +101,10 @@ RX_TX_STEP int64_t reflect_came(struct reflector *f, const struct sk_msg *m)
  * with its T2 stamps; returns its T3_SW (TS_NONE: none taken). */
 RX_TX_STEP int64_t reflect_answer(struct run *r, struct session *f, const struct sk_msg *m,
 				  uint8_t *buf, const struct msg_hdr *h, int64_t t2_wire,
-				  int64_t t2_sw)
+				  int64_t t2_sw, uint64_t *pong_no)
 {
 	struct msg_body b = { 0 };
+	struct session_fu fu;
 	uint16_t flags = 0;	/* which fields of the body hold data */
 	bool sw = r->cfg->sw || f->want_sw;
 
@@ -112,14 +113,18 @@ RX_TX_STEP int64_t reflect_answer(struct run *r, struct session *f, const struct
 	if (sw)
 		flags |= MSG_F_SW;
 	/* A pong too short for a body carries no follow-up: keep it. */
-	if (msgfmt_has_body(&r->fmt, h->len) && session_fu_take(f, &b.fu_seq, &b.fu_t3_wire))
+	if (msgfmt_has_body(&r->fmt, h->len) && session_fu_take(f, &fu)) {
 		flags |= MSG_F_FU | (r->sk.hw ? MSG_F_FU_HW : 0);
+		b.fu_seq = fu.seq;
+		b.fu_pong_no = fu.pong_no;
+		b.fu_t3_wire = fu.t3;
+	}
 	if (clock_bad_now(r->clock))
 		flags |= MSG_F_CLOCK_BAD;
 	b.t2_wire = t2_wire;
 	b.t2_sw = t2_sw;
 	b.t3_sw = sw ? realtime_ns() : TS_NONE;
-	b.pong_no = f->pongs++;
+	b.pong_no = *pong_no = f->pongs++;
 	b.ttl = r->sk.want_ttl ? m->ttl : 0;	/* a TCP transport reads none */
 	msgfmt_put_pong(&r->fmt, buf, h, flags, &b);
 	/* --key: after T3_SW, so its cost lands in T3_SW -> T3 wire. */
@@ -255,9 +260,10 @@ static void reflect_stamped(void *ctx, struct txpend_entry *e)
 	struct session *s;
 
 	/* A report without the wire layer's stamp (a NIC that missed it)
-	 * gives no follow-up: the pong's T3 is missing. */
+	 * gives no follow-up: the pong's T3 is missing. e->aux: the pong's
+	 * number in its session (reflect_pend). */
 	if (t3 != TS_NONE && (s = reflect_owner(f, e)))
-		session_fu_put(s, e->rec.seq, t3);
+		session_fu_put(s, &(struct session_fu){ e->rec.seq, (uint64_t)e->aux, t3 });
 }
 
 /* A pong retired from the table: its stamps into the record, then (a
@@ -306,6 +312,20 @@ static int reflect_harvest(struct run *r, struct reflector *f, int64_t now)
 	return txpend_retire(f->pend, now, reflect_done, f);
 }
 
+/* A ping answered: its pong composed, waiting for its send. */
+struct answer {
+	struct session *s;	/* NULL: gone from the table (reflect_refind) */
+	const struct sk_msg *m;	/* the ping's datagram */
+	uint32_t id;		/* its session's id */
+	struct txrec rec;	/* filled after the send (reflect_record) from: */
+	uint64_t seq;
+	int64_t t2_wire, t2_sw, t3_sw;
+	int64_t came;		/* CLOCK_MONOTONIC when it was read */
+	uint64_t pong_no;	/* the pong's number in its session */
+	uint32_t len;		/* the pong's bytes */
+	bool measured, warm;
+};
+
 /*
  * The pong of key left on one of a TCP reflector's connections (tcpserve.c:
  * each has its own socket, so its own error queue and OPT_ID byte
@@ -314,10 +334,10 @@ static int reflect_harvest(struct run *r, struct reflector *f, int64_t now)
  */
 static int reflect_conn_stamp(struct reflector *f, struct sk *via, struct session *s,
 			      const struct txrec *rec, uint32_t key, bool measured,
-			      int64_t came)
+			      int64_t came, uint64_t pong_no)
 {
 	struct txpend_entry e = { .rec = *rec, .owner = s, .owner_tag = s->ordinal,
-				  .t_mono = came, .key = key,
+				  .t_mono = came, .aux = (int64_t)pong_no, .key = key,
 				  .flags = measured ? RF_MEASURED : 0, .sched_kn = TS_NONE };
 	struct ts_stamps sch;
 
@@ -335,43 +355,31 @@ static int reflect_conn_stamp(struct reflector *f, struct sk *via, struct sessio
  * oldest retired first when the table is full; the caller harvests).
  * Non-zero: stop. */
 static int reflect_pend(struct run *r, struct reflector *f, struct session *s,
-			const struct txrec *rec, uint32_t key, bool measured,
-			int64_t came, struct sk *via)
+			const struct answer *a, uint32_t key, struct sk *via)
 {
 	struct txpend_entry *e;
 	int ret = 0;
 
 	if (via)
-		return reflect_conn_stamp(f, via, s, rec, key, measured, came);
+		return reflect_conn_stamp(f, via, s, &a->rec, key, a->measured, a->came,
+					  a->pong_no);
 	if (r->sk.fd != f->pend_fd) {
 		ret = txpend_flush(f->pend, reflect_done, f);
 		f->pend_fd = r->sk.fd;
 	}
-	e = txpend_push(f->pend, key, came);
+	e = txpend_push(f->pend, key, a->came);
 	if (!e) {
 		ret |= txpend_evict(f->pend, reflect_done, f);
-		e = txpend_push(f->pend, key, came);
+		e = txpend_push(f->pend, key, a->came);
 	}
-	e->rec = *rec;
+	e->rec = a->rec;
 	e->owner = s;
 	e->owner_tag = s->ordinal;
-	e->t_mono = came;
-	e->flags = measured ? RF_MEASURED : 0;
+	e->t_mono = a->came;
+	e->aux = (int64_t)a->pong_no;
+	e->flags = a->measured ? RF_MEASURED : 0;
 	return ret;
 }
-
-/* A ping answered: its pong composed, waiting for its send. */
-struct answer {
-	struct session *s;	/* NULL: gone from the table (reflect_refind) */
-	const struct sk_msg *m;	/* the ping's datagram */
-	uint32_t id;		/* its session's id */
-	struct txrec rec;	/* filled after the send (reflect_record) from: */
-	uint64_t seq;
-	int64_t t2_wire, t2_sw, t3_sw;
-	int64_t came;		/* CLOCK_MONOTONIC when it was read */
-	uint32_t len;		/* the pong's bytes */
-	bool measured, warm;
-};
 
 /* The ping's record, from what its answer kept: after the send, off the
  * round trip's path. */
@@ -471,7 +479,7 @@ RX_TX_STEP void reflect_compose(struct run *r, struct reflector *f, struct sk_ms
 	a->m = m;
 	a->came = now;
 	a->len = h->len;
-	a->t3_sw = reflect_answer(r, s, m, buf, h, a->t2_wire, a->t2_sw);
+	a->t3_sw = reflect_answer(r, s, m, buf, h, a->t2_wire, a->t2_sw, &a->pong_no);
 }
 
 /* The pong of a went (sent: with OPT_ID key) or was refused by the
@@ -491,8 +499,7 @@ static enum measure_next reflect_sent(struct run *r, struct reflector *f, struct
 	if (a->measured)
 		reflect_start(r, f, a->s);
 	if (sent)
-		return reflect_pend(r, f, a->s, &a->rec, key, a->measured, a->came, via) ?
-		       MEASURE_STOP : MEASURE_GO_ON;
+		return reflect_pend(r, f, a->s, a, key, via) ? MEASURE_STOP : MEASURE_GO_ON;
 	r->cnt.send_errors++;
 	if (a->measured)
 		return reflect_measured(r, f, a->s, &a->rec, false, false, a->came);

@@ -36,9 +36,12 @@
  *     is this pong's T3 (MSG_F_T3).
  *
  * Sequence numbers of the follow-up: the TLV names the reflector's
- * previous reply by the reflector's sequence number; the sender's is
- * found by the difference between the two numbers of the reply that
- * carries it, which holds while no ping is lost between the two replies.
+ * previous reply by the reflector's own sequence number (RFC 8972 §4.7),
+ * which no arithmetic on the sender's numbers gives back once a ping is
+ * lost or repeated. The reflector keeps that number with each follow-up
+ * (msg_body.fu_pong_no); the emitter learns each reply's number from the
+ * reply itself (msg_body.pong_no) and finds the ping a follow-up names
+ * by it (caps.fu_by_pong_no; emitpong.c).
  *
  * The message is the whole datagram (no overhead). --key: mac_span is
  * the base packet's HMAC (octets 0-95, HMAC at 96); the HMAC TLV, when
@@ -427,7 +430,8 @@ static __attribute__((noinline)) void memo_reflect(struct stamp_priv *p,
 /*
  * The reply, in place: T2 the ping's wire stamp, T3 the best there is now
  * (the SW stamp the loop took, else the clock read here), and a stateful
- * reflector's follow-up, its seq turned into the reflector's numbering.
+ * reflector's follow-up, naming its reply by the number the reflector
+ * gave it.
  */
 static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_hdr *ping,
 			   uint16_t flags, const struct msg_body *b)
@@ -445,7 +449,7 @@ static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 	struct stamp_followup fu;	/* only when it travels */
 
 	if (p->rf.stateful && (flags & MSG_F_FU)) {
-		fu.seq = (uint32_t)(b->fu_seq - ping->seq + b->pong_no);
+		fu.seq = (uint32_t)b->fu_pong_no;
 		fu.t3_ns = b->fu_t3_wire;
 		fu.method = method_of(flags, MSG_F_FU_HW);
 		in.fu = &fu;
@@ -497,9 +501,9 @@ static int stamp_parse_body(const struct msgfmt_ctx *ctx, const void *buf,
 	if (rep.has_tsinfo && rep.method_in == STAMP_METHOD_HW)
 		b->flags |= MSG_F_T2_HW;
 	stamp_peer_fill(&rep, &b->peer);
+	b->pong_no = rep.seq;
 	if (rep.has_followup && rep.fu_t3_ns != TS_NONE) {
-		b->fu_seq = (uint32_t)(rep.sender_seq - (rep.seq - rep.fu_seq));
-		b->fu_seq += SEQ_BIAS;
+		b->fu_pong_no = rep.fu_seq;	/* the emitter finds its ping */
 		b->fu_t3_wire = rep.fu_t3_ns;
 		b->flags |= MSG_F_FU | (rep.fu_method == STAMP_METHOD_HW ? MSG_F_FU_HW : 0);
 	}
@@ -531,6 +535,7 @@ const struct msgfmt msgfmt_stamp = {
 		.seq_mask = UINT32_MAX,
 		.reflector_stamps = true,
 		.follow_up = true,	/* from a stateful reflector */
+		.fu_by_pong_no = true,	/* RFC 8972 §4.7: the reflector's number */
 		.ts = MSGFMT_TS_NTP64,	/* PTP64 with --stamp-ts ptp */
 	},
 	.init = stamp_init,

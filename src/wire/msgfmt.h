@@ -113,7 +113,9 @@ struct msg_body {
 	int64_t t2_wire;	/* ns */
 	int64_t t2_sw;		/* ns */
 	int64_t t3_sw;		/* ns: the best T3 there is when the pong leaves */
-	uint64_t fu_seq;	/* follow-up: the seq of an earlier pong ... */
+	uint64_t fu_seq;	/* follow-up: the seq of an earlier pong's ping ... */
+	uint64_t fu_pong_no;	/* ... that pong's number in its session (a
+				 * format with caps.fu_by_pong_no names it so) ... */
 	int64_t fu_t3_wire;	/* ... and its T3 wire stamp, ns */
 	int64_t t3_wire;	/* MSG_F_T3: this pong's T3 as it carried it, ns */
 	/* Pong flags only the body can tell (stamp: its TLVs, which the
@@ -123,9 +125,12 @@ struct msg_body {
 	uint16_t flags;
 	uint64_t host_tag;	/* MSG_F_HOST: hostid_tag() of the ping's session */
 	struct msg_peer peer;	/* emitter: what the reflector says of itself */
-	/* Reflector-side facts a format may carry (stamp), not parsed back: */
-	uint64_t pong_no;	/* the session's pongs before this one */
-	uint8_t ttl;		/* the ping's IPv4 TTL or IPv6 Hop Limit, 0: unknown */
+	/* Reflector-side facts a format may carry (stamp): */
+	uint64_t pong_no;	/* the session's pongs before this one (stamp: a
+				 * stateful reflector's sequence number; parsed
+				 * back, caps.seq_mask wide) */
+	uint8_t ttl;		/* the ping's IPv4 TTL or IPv6 Hop Limit, 0: unknown
+				 * (not parsed back) */
 };
 
 /* Why parse() rejects a message; it returns their negatives. */
@@ -157,6 +162,9 @@ struct msgfmt_caps {
 	uint64_t seq_mask;	/* the sequence number's bits on the wire */
 	bool reflector_stamps;	/* pongs carry T2 (and SW stamps when asked) */
 	bool follow_up;		/* a later pong carries an earlier one's wire T3 */
+	bool fu_by_pong_no;	/* ... naming it by the reflector's number of that
+				 * pong (msg_body.fu_pong_no, as the pong's own
+				 * pong_no), not by its ping's seq */
 	enum msgfmt_ts ts;
 };
 

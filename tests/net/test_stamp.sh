@@ -13,7 +13,8 @@
 . "$(dirname "$0")/lib.sh"
 
 ALL_TESTS="stamp_sender_interop stamp_reflector_interop stamp_rtt_agree stamp_hostile
-	stamp_pcap_tshark stamp_peer_report stamp_t3_reply stamp_loop stamp_loop_rate"
+	stamp_pcap_tshark stamp_peer_report stamp_t3_reply stamp_loop stamp_loop_rate
+	stamp_followup_gaps"
 
 STAMP_PORT=862
 # How long stamp-suite's sender waits for a reply before it counts the
@@ -586,6 +587,28 @@ stamp_t3_reply() {
 		[ "$(jq -r .reflector_t3_from "$WORK/e2.json")" = follow_up ]
 	check_err $? "rant's stateful reflector: rows with T3, of them equal to its wire T3: $got; T3 from $(jq -r .reflector_t3_from "$WORK/e2.json")"
 	log_test "T3 from the reply (stamp-suite stateless: $rows rows, 0 <= response < rtt; theta) and from the follow-up (rant's: $got rows = its wire T3)"
+}
+
+# A stateful reflector's Follow-Up Telemetry names its previous reply by
+# the reflector's own number (RFC 8972 §4.7), whatever the sender's
+# numbers do: stamp_sender.py (a sender of this project's own, written
+# from the RFCs) skips 3 and 4 and sends 7 twice, and every follow-up
+# must name the reply before it, with a T3 between that reply's own
+# Timestamp and its arrival. Before the fix, reply 3 named reply 0 and
+# reply 6 itself (the sender's numbers, mapped by their difference).
+stamp_followup_gaps() {
+	local out
+	pair
+	rant_reflector r --stamp-stateful || return
+	ip netns exec "$NS_A" "$PYTHON" "$TOP/tests/net/stamp_sender.py" "$IP_B" $STAMP_PORT \
+		0 1 2 5 6 7 7 8 >"$WORK/f.txt" 2>&1
+	check_err $? "follow-ups: $(grep -v ' ok$' "$WORK/f.txt" | tr '\n' '|')"
+	stop_reflector
+	out=$(awk '/^reply / { split($4, r, "="); split($5, f, "=")
+			      printf "%s%s<-%s", n++ ? " " : "", r[2], f[2] }' "$WORK/f.txt")
+	[ "$out" = "0<-0 1<-0 2<-1 3<-2 4<-3 5<-4 6<-5 7<-6" ]
+	check_err $? "replies and the replies their follow-ups name: $out"
+	log_test "stateful follow-ups after a gap and a repeat (sender seqs 0 1 2 5 6 7 7 8): $out"
 }
 
 tests_run

@@ -93,14 +93,15 @@ static void test_round_trip(const struct auth *key, bool eptp, bool rptp, uint32
 	msgfmt_fini(&rctx);
 }
 
-/* A stateful reflector: its own numbers, and the follow-up of the
- * previous reply mapped back onto the sender's. */
+/* A stateful reflector: its own numbers, and the follow-up naming the
+ * previous reply by the number the reflector gave it (RFC 8972 §4.7),
+ * whatever its ping's seq was; the emitter reads both numbers back. */
 static void test_stateful(void)
 {
 	struct msgfmt_side es = { .emit = true };
 	struct msgfmt_side rs = { .stamp_stateful = true };
-	struct msg_body in = { .t2_wire = T1 + 1000, .fu_seq = 9, .fu_t3_wire = T1 - 500,
-			       .pong_no = 3 };
+	struct msg_body in = { .t2_wire = T1 + 1000, .fu_seq = 9, .fu_pong_no = 2,
+			       .fu_t3_wire = T1 - 500, .pong_no = 3 };
 	struct msgfmt_ctx ectx, rctx;
 	struct msg_hdr ping, pong;
 	struct msg_body out;
@@ -117,7 +118,9 @@ static void test_stateful(void)
 		BAIL_OUT("pong does not parse");
 	is_u64(pong.seq, 10, "stateful: the sender's seq echoed");
 	ok(out.flags & MSG_F_FU && out.flags & MSG_F_FU_HW, "stateful: a HW follow-up");
-	is_u64(out.fu_seq, 9, "stateful: the follow-up names the sender's seq 9");
+	ok(out.pong_no == 3 && out.fu_pong_no == 2,
+	   "stateful: the reply's number 3 read back, its follow-up names reply 2 (ping 9 or not)");
+	ok(fmt()->caps.fu_by_pong_no, "stateful: the emitter finds the ping by the reply's number");
 	ok(out.fu_t3_wire == T1 - 500, "stateful: ... and its wire T3");
 	msgfmt_fini(&ectx);
 	msgfmt_fini(&rctx);

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""A STAMP Session-Sender of its own, written from RFC 8762 and RFC 8972, to
+check a stateful Session-Reflector's Follow-Up Telemetry.
+
+Usage: stamp_sender.py ADDR PORT SEQ [SEQ ...]
+
+Sends one test packet per SEQ, in the order given (so a list may skip
+numbers and repeat them, as a sender that lost or resent packets would),
+each in open mode (RFC 8762 §4.2.1: a 44-octet base, NTP timestamps) with
+a Timestamp Information TLV (RFC 8972 §4.3) and a Follow-Up Telemetry TLV
+(§4.7), waiting for its reply (0.5 s at most) and 20 ms more before the
+next. RFC 8972 §4.7: a stateful reflector's Follow-Up Telemetry carries
+the sequence number of the reflector's previous reply (its own number,
+not the sender's), the timestamp of when that reply was sent, and how
+that timestamp was taken. So for each reply after the first the sender
+checks, against the reply it received before (the reflector's reply
+numbers are its own: RFC 8762 §4.3.1 has a stateful reflector count
+them itself):
+  - the follow-up's sequence number is that reply's sequence number;
+  - its timestamp is no earlier than that reply's own Timestamp (taken
+    before it was sent) and no later than when it arrived here (one
+    machine, one clock), within 1 us of rounding;
+  - its method is reported (not 0).
+One line per reply: "reply N sender_seq=S seq=R fu_seq=F fu_ts_ns=T
+fu_method=M ok" (or "bad: WHY"), "lost sender_seq=S" for a request
+without a reply, then "replies=N bad=N". Exit 1 when any check failed
+or a reply was lost.
+"""
+import socket
+import struct
+import sys
+import time
+
+NTP_EPOCH = 2208988800
+TSINFO, FOLLOWUP = 3, 7
+U_FLAG = 0x80  # a sender sets U on every TLV (RFC 8972 §4)
+
+
+def ntp_of(ns):
+    sec = ns // 10**9 + NTP_EPOCH
+    return (sec << 32) | (((ns % 10**9) << 32) // 10**9)
+
+
+def ns_of(ntp):
+    if not ntp:
+        return 0
+    return ((ntp >> 32) - NTP_EPOCH) * 10**9 + (((ntp & 0xffffffff) * 10**9) >> 32)
+
+
+def request(seq):
+    """The base (Sequence Number, Timestamp, Error Estimate: Multiplier 1,
+    SSID 0x5eed, MBZ), then the two TLVs with zero values."""
+    base = struct.pack(">IQHH28x", seq, ntp_of(time.time_ns()), 0x0001, 0x5eed)
+    tlvs = struct.pack(">BBH4x", U_FLAG, TSINFO, 4)
+    tlvs += struct.pack(">BBH16x", U_FLAG, FOLLOWUP, 16)
+    return base + tlvs
+
+
+def parse(data):
+    """The reply's Sequence Number, Timestamp (T3, ns) and its Follow-Up
+    Telemetry (seq, timestamp ns, method) or None."""
+    seq, t3 = struct.unpack(">IQ", data[0:12])
+    sender_seq = struct.unpack(">I", data[24:28])[0]
+    off, fu = 44, None
+    while off + 4 <= len(data):
+        flags, ttype, n = struct.unpack(">BBH", data[off:off + 4])
+        if ttype == FOLLOWUP and n == 16 and not flags:
+            fseq, fts, method = struct.unpack(">IQB", data[off + 4:off + 17])
+            fu = (fseq, ns_of(fts), method)
+        off += 4 + n
+    return seq, ns_of(t3), sender_seq, fu
+
+
+def check(prev, fu):
+    """Why follow-up fu does not name reply prev, or ''."""
+    if prev is None:
+        return "" if fu is None or fu[1] == 0 else "a follow-up in the first reply"
+    if fu is None:
+        return "no Follow-Up Telemetry understood"
+    why = []
+    if fu[0] != prev["seq"]:
+        why.append("names reply %d, not %d" % (fu[0], prev["seq"]))
+    if not prev["t3_ns"] - 1000 <= fu[1] <= prev["rx_ns"] + 1000:
+        why.append("timestamp %d outside [%d, %d]" % (fu[1], prev["t3_ns"], prev["rx_ns"]))
+    if fu[2] == 0:
+        why.append("method not reported")
+    return ", ".join(why)
+
+
+def main():
+    addr, port, seqs = sys.argv[1], int(sys.argv[2]), [int(x) for x in sys.argv[3:]]
+    family = socket.AF_INET6 if ":" in addr else socket.AF_INET
+    s = socket.socket(family, socket.SOCK_DGRAM)
+    s.settimeout(0.5)
+    prev, n, bad = None, 0, 0
+    for i, sseq in enumerate(seqs):
+        s.sendto(request(sseq), (addr, port))
+        try:
+            data = s.recv(2048)
+        except socket.timeout:
+            print("lost sender_seq=%d" % sseq)
+            bad += 1
+            continue
+        rx_ns = time.time_ns()
+        seq, t3_ns, echoed, fu = parse(data)
+        why = check(prev, fu) if echoed == sseq else "echoes sender seq %d" % echoed
+        f = fu or (0, 0, 0)
+        print("reply %d sender_seq=%d seq=%d fu_seq=%d fu_ts_ns=%d fu_method=%d %s"
+              % (i, sseq, seq, f[0], f[1], f[2], "bad: " + why if why else "ok"))
+        bad += bool(why)
+        n += 1
+        prev = {"seq": seq, "t3_ns": t3_ns, "rx_ns": rx_ns}
+        time.sleep(0.02)
+    print("replies=%d bad=%d" % (n, bad))
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
