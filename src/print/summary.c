@@ -111,7 +111,8 @@ static void print_traffic(struct out *o, const struct snap *s)
 		out_u64(o, "refused", c->refused ? ", refused a session %" PRIu64 : NULL, c->refused);
 	} else {
 		out_u64(o, "sessions", ", sessions %" PRIu64, c->sessions);
-		out_u64(o, "refused", c->refused ? ", refused %" PRIu64 : NULL, c->refused);
+		out_u64(o, "refused", !c->refused ? NULL : cfg->stamp ?
+			", refused (unanswered) %" PRIu64 : ", refused %" PRIu64, c->refused);
 		out_u64(o, "replayed", cfg->key_path ? ", replayed %" PRIu64 : NULL, c->replayed);
 		out_u64(o, "not_allowed", cfg->allow.n ? ", not allowed %" PRIu64 : NULL,
 			c->not_allowed);

@@ -200,13 +200,17 @@ static bool reflect_left_out(const struct run *r, struct session *s,
 }
 
 /* No session for this ping: a pong that says so, without stamps, as
- * long as the ping (never an amplifier), signed under --key. */
+ * long as the ping (never an amplifier), signed under --key; no answer
+ * at all in a format that cannot say it (STAMP: counted refused all the
+ * same). */
 static void reflect_refuse(struct run *r, struct sk_msg *m, uint8_t *buf,
 			   const struct msg_hdr *h)
 {
 	const struct msg_body none = { 0 };
 	uint32_t key;
 
+	if (!r->fmt.f->caps.refusal)
+		return;
 	msgfmt_put_pong(&r->fmt, buf, h, MSG_F_REFUSED, &none);
 	if (r->auth)
 		msgfmt_sign(&r->fmt, r->auth, buf, h->len);
@@ -215,7 +219,8 @@ static void reflect_refuse(struct run *r, struct sk_msg *m, uint8_t *buf,
 }
 
 /* The sender's session, started when new; NULL (counted) when refused
- * (answered with a refusal) or, under --key, replayed (unanswered). */
+ * (answered with a refusal where the format has one) or, under --key,
+ * replayed (unanswered). */
 RX_TX_STEP struct session *reflect_session(struct run *r, struct sk_msg *m, uint8_t *buf,
 					   const struct msg_hdr *h, int64_t now)
 {

@@ -161,6 +161,11 @@ struct msgfmt_caps {
 	uint32_t parse_len;	/* bytes of a datagram parse() reads at most */
 	uint64_t seq_mask;	/* the sequence number's bits on the wire */
 	bool reflector_stamps;	/* pongs carry T2 (and SW stamps when asked) */
+	bool refusal;		/* a pong can say "no session for you"
+				 * (MSG_F_REFUSED); a format without it (stamp:
+				 * STAMP has no refusal, and a reply without
+				 * stamps reads as a measurement) leaves such a
+				 * ping unanswered */
 	bool follow_up;		/* a later pong carries an earlier one's wire T3 */
 	bool fu_by_pong_no;	/* ... naming it by the reflector's number of that
 				 * pong (msg_body.fu_pong_no, as the pong's own

@@ -3,6 +3,7 @@
 check a stateful Session-Reflector's Follow-Up Telemetry.
 
 Usage: stamp_sender.py ADDR PORT SEQ [SEQ ...]
+       stamp_sender.py --sessions N ADDR PORT
 
 Sends one test packet per SEQ, in the order given (so a list may skip
 numbers and repeat them, as a sender that lost or resent packets would),
@@ -25,6 +26,12 @@ One line per reply: "reply N sender_seq=S seq=R fu_seq=F fu_ts_ns=T
 fu_method=M ok" (or "bad: WHY"), "lost sender_seq=S" for a request
 without a reply, then "replies=N bad=N". Exit 1 when any check failed
 or a reply was lost.
+
+With --sessions N: one request (seq 0) from each of N sockets in turn,
+each its own port and so a session of its own at the reflector; one line
+each, "session I reply=LEN t2_ns=T2 t3_ns=T3" or "session I reply=none".
+A reply whose T2 or T3 is zero reads as a measurement of 1900-01-01 (STAMP
+has no refusal): exit 1 for any.
 """
 import socket
 import struct
@@ -87,7 +94,31 @@ def check(prev, fu):
     return ", ".join(why)
 
 
+def sessions(family, dst, n):
+    """One request from each of n sockets; 1 if a reply carried no T2 or T3."""
+    bad, socks = 0, []
+    for i in range(n):
+        s = socket.socket(family, socket.SOCK_DGRAM)
+        socks.append(s)  # kept open: each port stays a live session
+        s.settimeout(0.3)
+        s.sendto(request(0), dst)
+        try:
+            data = s.recv(2048)
+        except socket.timeout:
+            print("session %d reply=none" % i)
+            continue
+        _, t3_ns, _, _ = parse(data)
+        t2_ns = ns_of(struct.unpack(">Q", data[16:24])[0])
+        print("session %d reply=%d t2_ns=%d t3_ns=%d" % (i, len(data), t2_ns, t3_ns))
+        bad |= not t2_ns or not t3_ns
+    return bad
+
+
 def main():
+    if sys.argv[1] == "--sessions":
+        addr, port = sys.argv[3], int(sys.argv[4])
+        family = socket.AF_INET6 if ":" in addr else socket.AF_INET
+        sys.exit(sessions(family, (addr, port), int(sys.argv[2])))
     addr, port, seqs = sys.argv[1], int(sys.argv[2]), [int(x) for x in sys.argv[3:]]
     family = socket.AF_INET6 if ":" in addr else socket.AF_INET
     s = socket.socket(family, socket.SOCK_DGRAM)

@@ -14,7 +14,7 @@
 
 ALL_TESTS="stamp_sender_interop stamp_reflector_interop stamp_rtt_agree stamp_hostile
 	stamp_pcap_tshark stamp_peer_report stamp_t3_reply stamp_loop stamp_loop_rate
-	stamp_followup_gaps"
+	stamp_followup_gaps stamp_refused"
 
 STAMP_PORT=862
 # How long stamp-suite's sender waits for a reply before it counts the
@@ -609,6 +609,26 @@ stamp_followup_gaps() {
 	[ "$out" = "0<-0 1<-0 2<-1 3<-2 4<-3 5<-4 6<-5 7<-6" ]
 	check_err $? "replies and the replies their follow-ups name: $out"
 	log_test "stateful follow-ups after a gap and a repeat (sender seqs 0 1 2 5 6 7 7 8): $out"
+}
+
+# A session the reflector cannot take (--max-sessions-per-address 2: the
+# third port of one address) gets no reply under --stamp, and is counted
+# refused: STAMP has no refusal, and rant's own refusal (a reply without
+# stamps) read as a measurement of 1900-01-01 by any STAMP sender.
+stamp_refused() {
+	local got
+	pair
+	rant_reflector r --max-sessions-per-address 2 -j "$WORK/r.json" || return
+	ip netns exec "$NS_A" "$PYTHON" "$TOP/tests/net/stamp_sender.py" --sessions 3 "$IP_B" \
+		$STAMP_PORT >"$WORK/s.txt" 2>&1
+	check_err $? "a reply without T2 or T3: $(tr '\n' '|' <"$WORK/s.txt")"
+	stop_reflector
+	got=$(awk '{ printf "%s%s", (NR > 1 ? " " : ""), ($3 ~ /none/ ? "none" : "reply") }' "$WORK/s.txt")
+	[ "$got" = "reply reply none" ] && [ "$(jqv "$WORK/r.json" .counts.refused)" = 1 ]
+	check_err $? "replies $got, refused $(jqv "$WORK/r.json" .counts.refused): $(grep '^sent' "$WORK/r.txt")"
+	grep -q 'refused (unanswered) 1' "$WORK/r.txt"
+	check_err $? "the summary does not say it: $(grep '^sent' "$WORK/r.txt")"
+	log_test "--stamp, the third session of an address with --max-sessions-per-address 2: $got, counted refused"
 }
 
 tests_run
