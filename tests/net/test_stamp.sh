@@ -14,7 +14,7 @@
 
 ALL_TESTS="stamp_sender_interop stamp_reflector_interop stamp_rtt_agree stamp_hostile
 	stamp_pcap_tshark stamp_peer_report stamp_t3_reply stamp_loop stamp_loop_rate
-	stamp_followup_gaps stamp_refused"
+	stamp_followup_gaps stamp_refused stamp_short_drift"
 
 STAMP_PORT=862
 # How long stamp-suite's sender waits for a reply before it counts the
@@ -629,6 +629,32 @@ stamp_refused() {
 	grep -q 'refused (unanswered) 1' "$WORK/r.txt"
 	check_err $? "the summary does not say it: $(grep '^sent' "$WORK/r.txt")"
 	log_test "--stamp, the third session of an address with --max-sessions-per-address 2: $got, counted refused"
+}
+
+# No drift between the hosts' clocks from a span too short to hold one
+# (clock.h's CLOCK_DRIFT_MIN_S: 1 s): a run of some 30 ms (before: -112,962
+# ppb from 0.03 s) says so, and one of 2 s gives a drift.
+stamp_short_drift() {
+	local got
+	pair
+	rant_reflector r --stamp-stateful || return
+	emit -a "$IP_B" --stamp -m 100 --block -c 30 -w 2 -d 0 --interval 1000 --timeout 1000000 \
+		-j "$WORK/e.json" >"$WORK/e.txt" 2>&1
+	check_err $? "emitter failed: $(tail -3 "$WORK/e.txt")"
+	got=$(jq -c '.clock | [.peer_drift_ppb, .peer_drift_span_s < 1, .peer_drift_min_span_s]' \
+		"$WORK/e.json")
+	[ "$got" = "[null,true,1]" ] &&
+		grep -q '^  peer: .*, no drift (0\.[0-9]* s of stamps, under the 1 s a drift needs)$' \
+			"$WORK/e.txt"
+	check_err $? "30 ms: $got, $(grep '^  peer' "$WORK/e.txt")"
+	emit -a "$IP_B" --stamp -m 100 --block -d 2 -w 2 --interval 1000 --timeout 1000000 \
+		-j "$WORK/e2.json" >"$WORK/e2.txt" 2>&1
+	check_err $? "emitter failed: $(tail -3 "$WORK/e2.txt")"
+	stop_reflector
+	jq -e '.clock.peer_drift_ppb != null and .clock.peer_drift_span_s >= 1' "$WORK/e2.json" \
+		>/dev/null
+	check_err $? "2 s: $(jq -c '.clock | [.peer_drift_ppb, .peer_drift_span_s]' "$WORK/e2.json")"
+	log_test "peer drift: none from $(jq -r '.clock.peer_drift_span_s' "$WORK/e.json") s (under 1 s), $(jq -r '.clock.peer_drift_ppb | floor' "$WORK/e2.json") ppb over $(jq -r '.clock.peer_drift_span_s' "$WORK/e2.json") s"
 }
 
 tests_run
