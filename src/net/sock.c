@@ -300,8 +300,9 @@ static int sk_drop_count(struct sk *s, char *err, size_t len)
 
 /*
  * --stamp's reflector copies each request's TTL (Hop Limit) into its
- * reply: the kernel hands it over with each datagram (IPv4-mapped
- * senders on the dual-stack socket by IP_RECVTTL).
+ * reply, and its DSCP and ECN into a Class of Service TLV: the kernel
+ * hands them over with each datagram (IPv4-mapped senders on the
+ * dual-stack socket by IP_RECVTTL and IP_RECVTOS).
  */
 static int sk_recv_ttl(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 {
@@ -311,10 +312,14 @@ static int sk_recv_ttl(struct sk *s, const struct rant_cfg *cfg, char *err, size
 	if (!s->want_ttl)
 		return 0;
 	ret = sk_sockopt_int(s->fd, IPPROTO_IP, IP_RECVTTL, 1);
+	if (!ret)
+		ret = sk_sockopt_int(s->fd, IPPROTO_IP, IP_RECVTOS, 1);
 	if (!ret && s->family == AF_INET6)
 		ret = sk_sockopt_int(s->fd, IPPROTO_IPV6, IPV6_RECVHOPLIMIT, 1);
+	if (!ret && s->family == AF_INET6)
+		ret = sk_sockopt_int(s->fd, IPPROTO_IPV6, IPV6_RECVTCLASS, 1);
 	if (ret)
-		snprintf(err, len, "setsockopt IP_RECVTTL/IPV6_RECVHOPLIMIT: %s (the STAMP reflector reports the received TTL)",
+		snprintf(err, len, "setsockopt IP_RECVTTL/IP_RECVTOS/IPV6_RECVHOPLIMIT/IPV6_RECVTCLASS: %s (the STAMP reflector reports the received TTL and DSCP)",
 			 strerror(-ret));
 	return ret;
 }
@@ -426,6 +431,25 @@ void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 	if (rx.drops_ret == 0)
 		sk_drops_seen(s, rx.drops);
 	m->ttl = s->want_ttl && rx.ttl_ret == 0 ? rx.ttl : 0;
+	m->tos = s->want_ttl && rx.tos_ret == 0 ? rx.tos : -1;
+	m->tos_out = -1;
+}
+
+size_t sk_tos_cmsg(const struct sk_msg *reply, void *buf)
+{
+	const struct sockaddr_in6 *d = (const struct sockaddr_in6 *)&reply->src;
+	bool v6 = d->sin6_family == AF_INET6 && !IN6_IS_ADDR_V4MAPPED(&d->sin6_addr);
+	struct cmsghdr c = { .cmsg_len = CMSG_LEN(sizeof(int)),
+			     .cmsg_level = v6 ? IPPROTO_IPV6 : IPPROTO_IP,
+			     .cmsg_type = v6 ? IPV6_TCLASS : IP_TOS };
+	int tos = reply->tos_out;
+
+	if (tos < 0)
+		return 0;
+	memset(buf, 0, SK_TOS_CMSG_LEN);
+	memcpy(buf, &c, sizeof(c));
+	memcpy((char *)buf + CMSG_LEN(0), &tos, sizeof(tos));
+	return SK_TOS_CMSG_LEN;
 }
 
 void sk_drops_seen(struct sk *s, uint32_t count)
