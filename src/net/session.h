@@ -71,6 +71,7 @@ struct session {
 	uint32_t fu_head, fu_n;
 	uint64_t fu_dropped;		/* more came than pongs carried them */
 	/* what it did */
+	uint64_t pings;			/* pings admitted to it, answered or not */
 	uint64_t received;		/* measured pings */
 	uint64_t sent;			/* their pongs sent */
 	uint64_t pongs;			/* pongs answered, measured or not */

@@ -126,6 +126,8 @@ RX_TX_STEP int64_t reflect_answer(struct run *r, struct session *f, const struct
 	b.t3_sw = sw ? realtime_ns() : TS_NONE;
 	b.pong_no = *pong_no = f->pongs++;
 	b.ttl = r->sk.want_ttl ? m->ttl : 0;	/* a TCP transport reads none */
+	b.tos = r->sk.want_ttl ? m->tos : -1;	/* ... nor a TOS */
+	b.rx_count = (uint32_t)f->pings;
 	msgfmt_put_pong(&r->fmt, buf, h, flags, &b);
 	/* --key: after T3_SW, so its cost lands in T3_SW -> T3 wire. */
 	if (r->auth)
@@ -441,6 +443,8 @@ RX_TX_STEP struct session *reflect_admit(struct run *r, struct sk_msg *m, uint8_
 		return NULL;
 	}
 	s = reflect_session(r, m, buf, h, now);
+	if (s)
+		s->pings++;
 	/* --max-rate: whatever two reflectors on other ports do to each
 	 * other, one sender is answered this fast at most */
 	if (s && r->cfg->max_rate && !session_rate_ok(s, now, r->cfg->max_rate)) {
@@ -485,6 +489,7 @@ RX_TX_STEP void reflect_compose(struct run *r, struct reflector *f, struct sk_ms
 	a->came = now;
 	a->len = h->len;
 	a->t3_sw = reflect_answer(r, s, m, buf, h, a->t2_wire, a->t2_sw, &a->pong_no);
+	m->tos_out = r->fmt.reply_tos;	/* the pong's own TOS, if it asked for one */
 }
 
 /* The pong of a went (sent: with OPT_ID key) or was refused by the

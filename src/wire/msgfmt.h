@@ -95,11 +95,13 @@ struct msg_peer {
 	bool have;		/* the format carries this: the fields below hold data */
 	bool tlv_integrity;	/* the reply's TLVs failed their HMAC (I) */
 	bool have_tsinfo;	/* Timestamp Information understood */
-	bool spare0;
+	bool have_cos;		/* Class of Service understood */
 	uint8_t ttl;		/* the TTL the ping had on arrival, as reported */
 	uint8_t tsinfo[4];	/* sync source and method of T2, then of T3 */
-	uint8_t spare[3];	/* zero, with spare0: no padding, so that
-				 * memcmp compares */
+	uint8_t cos[3];		/* DSCP2 and ECN as the ping arrived, RP (1: the
+				 * reply did not leave with the DSCP asked for);
+				 * with the rest: no padding, so that memcmp
+				 * compares */
 	uint16_t ee;		/* its Error Estimate (RFC 4656 §4.1.2) */
 	uint16_t ssid;		/* as returned: 0, a reflector without RFC 8972 */
 	/* TLVs, as STAMP_TLV_BIT() masks */
@@ -125,12 +127,19 @@ struct msg_body {
 	uint16_t flags;
 	uint64_t host_tag;	/* MSG_F_HOST: hostid_tag() of the ping's session */
 	struct msg_peer peer;	/* emitter: what the reflector says of itself */
+	/* stamp: a Direct Measurement TLV's counters (has_dm): the pings the
+	 * emitter had sent, the reflector's of the session received and its
+	 * pongs sent, each this one counted */
+	bool has_dm;
+	uint32_t dm_s_tx, dm_r_rx, dm_r_tx;
 	/* Reflector-side facts a format may carry (stamp): */
 	uint64_t pong_no;	/* the session's pongs before this one (stamp: a
 				 * stateful reflector's sequence number; parsed
 				 * back, caps.seq_mask wide) */
 	uint8_t ttl;		/* the ping's IPv4 TTL or IPv6 Hop Limit, 0: unknown
 				 * (not parsed back) */
+	int16_t tos;		/* its IPv4 TOS or IPv6 Traffic Class, -1: unknown */
+	uint32_t rx_count;	/* the session's pings received, this one counted */
 };
 
 /* Why parse() rejects a message; it returns their negatives. */
@@ -208,6 +217,9 @@ struct msgfmt_ctx {
 	bool mac;		/* --key: every message ends in a MAC */
 	bool host_known;	/* host_key holds the reflector's boot id */
 	uint8_t host_key[16];
+	/* put_pong(): the TOS octet the pong must leave with (stamp: a Class
+	 * of Service TLV answered), -1: the socket's */
+	int16_t reply_tos;
 	union {
 		uint64_t align;
 		uint8_t b[MSGFMT_PRIV_LEN];

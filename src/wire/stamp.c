@@ -81,6 +81,10 @@ bool stamp_tlv_len_ok(uint8_t type, uint16_t len)
 		return len >= STAMP_TSINFO_LEN;	/* sub-TLVs may follow */
 	case STAMP_TLV_FOLLOWUP:
 		return len == STAMP_FOLLOWUP_LEN;
+	case STAMP_TLV_COS:
+		return len == STAMP_COS_LEN;
+	case STAMP_TLV_DIRECT:
+		return len == STAMP_DIRECT_LEN;
 	case STAMP_TLV_HMAC:
 		return len == STAMP_HMAC_LEN;
 	default:
@@ -91,8 +95,8 @@ bool stamp_tlv_len_ok(uint8_t type, uint16_t len)
 /* The TLV types this module acts on. */
 static bool tlv_known(uint8_t type)
 {
-	return type == STAMP_TLV_PADDING || type == STAMP_TLV_TSINFO ||
-	       type == STAMP_TLV_FOLLOWUP || type == STAMP_TLV_HMAC;
+	return (type >= STAMP_TLV_PADDING && type <= STAMP_TLV_HMAC && type != STAMP_TLV_LOCATION &&
+		type != STAMP_TLV_ACCESS);
 }
 
 /* The clock a stamp taken by method came from. */
@@ -106,7 +110,7 @@ static uint8_t sync_of(const struct stamp_reflector *r, enum stamp_method method
 /* Fill the value of a TLV the reflector understood. */
 static inline __attribute__((always_inline)) void
 fill_tlv(const struct stamp_reflector *r, const struct stamp_reflect_in *in, uint8_t *pkt,
-	 const struct stamp_tlv *t)
+	 const struct stamp_tlv *t, struct stamp_reflect_out *out)
 {
 	uint8_t *v = pkt + t->off + STAMP_TLV_HDR_LEN;
 	const struct stamp_followup *fu = r->stateful ? in->fu : NULL;
@@ -121,6 +125,12 @@ fill_tlv(const struct stamp_reflector *r, const struct stamp_reflect_in *in, uin
 	case STAMP_TLV_FOLLOWUP:
 		/* a stateless reflector zeroes it (RFC 8972 §4.7) */
 		stamp_followup_put(v, fu, r->ee);
+		break;
+	case STAMP_TLV_COS:
+		out->tos = stamp_cos_put(v, in->tos, r->cos_apply);
+		break;
+	case STAMP_TLV_DIRECT:
+		stamp_direct_put(v, in->rx_count, in->tx_count);
 		break;
 	default:	/* Extra Padding returns as it came; the HMAC TLV is signed last */
 		break;
@@ -153,7 +163,7 @@ answer_tlvs(const struct layout *l, const struct auth *key, const struct stamp_r
 		if (flags & STAMP_TLV_M)
 			break;
 		if (!flags)
-			fill_tlv(r, in, pkt, &t);
+			fill_tlv(r, in, pkt, &t, out);
 	}
 	out->tlvs = tlvs;
 	out->unknown = unknown;
@@ -259,6 +269,7 @@ static int reflect_open(const struct stamp_reflector *r, const struct stamp_refl
 	}
 	sender_fields_of(&open_layout, req, &sf);
 	memset(out, 0, sizeof(*out));
+	out->tos = -1;
 	out->seq = r->stateful ? in->seq : sf.seq;
 	out->sender_seq = sf.seq;
 	out->ssid = sf.ssid;
@@ -278,7 +289,7 @@ static int reflect_open(const struct stamp_reflector *r, const struct stamp_refl
 			flags |= STAMP_TLV_M;
 		h[0] = flags;
 		if (!flags)
-			fill_tlv(r, in, reply, &t);
+			fill_tlv(r, in, reply, &t, out);
 		out->tlvs++;
 	}
 	out->unknown = unknown;
@@ -309,6 +320,7 @@ reflect_as(const struct layout *l, const struct auth *key, const struct stamp_re
 		return STAMP_DROP_TLV;
 	sender_fields_of(l, req, &sf);
 	memset(out, 0, sizeof(*out));
+	out->tos = -1;
 	out->seq = r->stateful ? in->seq : sf.seq;
 	out->sender_seq = sf.seq;
 	out->ssid = sf.ssid;

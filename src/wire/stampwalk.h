@@ -19,7 +19,8 @@
 
 #define AUTH_COVERED 96			/* octets the base HMAC covers */
 #define LEN_MAX 65535			/* a UDP datagram's payload, at most */
-#define WANT_TLVS (STAMP_WANT_TSINFO | STAMP_WANT_FOLLOWUP | STAMP_WANT_PADDING)
+#define WANT_TLVS (STAMP_WANT_TSINFO | STAMP_WANT_FOLLOWUP | STAMP_WANT_PADDING | \
+		   STAMP_WANT_DIRECT | STAMP_WANT_COS)
 
 /* Where the fields of a base packet lie (stamp.h draws them). */
 struct layout {

@@ -194,7 +194,9 @@ static void test_peer(void)
 {
 	struct msgfmt_side es = { .emit = true };
 	struct msgfmt_side rs = { .stamp_ptp = true };
-	struct msg_body in = { .t2_wire = T1 + 1000, .ttl = 61 };
+	/* DSCP 46 (EF) and ECN 1 on arrival, the session's 5th ping and pong */
+	struct msg_body in = { .t2_wire = T1 + 1000, .ttl = 61, .tos = 46 << 2 | 1,
+			       .rx_count = 5, .pong_no = 4 };
 	struct msgfmt_ctx ectx, rctx;
 	struct stamppeer sp = { 0 };
 	struct msg_hdr pong;
@@ -214,9 +216,16 @@ static void test_peer(void)
 	   "peer: PTP (Z), S, the SSID and the TTL as the reflector reported them");
 	ok(out.peer.tlv_understood == (STAMP_TLV_BIT(STAMP_TLV_TSINFO) |
 				       STAMP_TLV_BIT(STAMP_TLV_FOLLOWUP) |
+				       STAMP_TLV_BIT(STAMP_TLV_DIRECT) |
+				       STAMP_TLV_BIT(STAMP_TLV_COS) |
 				       STAMP_TLV_BIT(STAMP_TLV_PADDING)) &&
 	   !out.peer.tlv_unknown && out.peer.have_tsinfo && out.peer.tsinfo[1] == STAMP_METHOD_HW,
 	   "peer: its TLVs understood, T2 by HW assist");
+	ok(out.has_dm && out.dm_s_tx == 1 && out.dm_r_rx == 5 && out.dm_r_tx == 5,
+	   "peer: Direct Measurement: the ping's count of pings sent (1), the session's 5 received and 5 sent");
+	ok(out.peer.have_cos && out.peer.cos[0] == 46 && out.peer.cos[1] == 1 &&
+	   out.peer.cos[2] == 0 && rctx.reply_tos == 0,
+	   "peer: Class of Service: DSCP 46, ECN 1 on arrival; RP 0, the pong leaves with DSCP1 0");
 	stamppeer_take(&sp, &out.peer, 1, false);
 	stamppeer_take(&sp, &out.peer, 2, false);
 	ok(sp.replies == 2 && !sp.changes, "peer: the same report twice is no change");
@@ -225,7 +234,7 @@ static void test_peer(void)
 	fclose(o.t);
 	ok(text && strstr(text, "stamp peer: ptp timestamps, clock synchronized (S set), error ") &&
 	   strstr(text, "; SSID 4242 returned; TTL 61 on arrival;") &&
-	   strstr(text, "understood: extra_padding timestamp_information follow_up_telemetry,") &&
+	   strstr(text, "understood: extra_padding timestamp_information class_of_service direct_measurement follow_up_telemetry,") &&
 	   strstr(text, "T2 hw_assist"), "peer: the line says it: %s", text ? text : "");
 	free(text);
 	out.peer.ee &= (uint16_t)~STAMP_EE_S;
