@@ -101,6 +101,8 @@ void emit_take_pong(struct emitter *e, struct txrec *rec,
 	r->peer_body = true;
 	r->peer_hw = flags & MSG_F_T2_HW;
 	stamppeer_take(&r->stamp_peer, &b.peer, h->seq, flags & MSG_F_FU);
+	if (r->cfg->stamp && e->first_measured && h->seq >= e->first_measured)
+		stamppeer_reply(&r->stamp_peer, h->seq, &b);	/* loss by direction */
 	clock_pong(r->clock, flags, b.host_tag);
 	if (flags & MSG_F_T2)
 		rec->t2_wire = b.t2_wire;

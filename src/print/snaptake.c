@@ -67,6 +67,9 @@ static int fill_metrics(struct snap *s, const struct run *r)
 			ret = snap_stats_fill(&s->metric[m], r->hist[m], d->name, d->label,
 					      cr ? clock_metric_untrusted(cr, d) : NULL);
 	}
+	s->have_jitter = r->jitter != NULL;
+	for (int w = 0; w < JITTER_NWAYS && r->jitter; w++)
+		jitter_get(r->jitter, (enum jitter_way)w, &s->jitter[w]);
 	s->have_rtt_intended = r->rtt_intended != NULL;
 	if (!ret && r->rtt_intended)
 		ret = snap_stats_fill(&s->rtt_intended, r->rtt_intended, "rtt_intended",

@@ -6,6 +6,7 @@
 
 #include "allow.h"
 #include "breach.h"
+#include "pathout.h"
 #include "statout.h"
 #include "summary.h"
 #include "sweepout.h"
@@ -517,6 +518,7 @@ void summary_print(struct out *o, const struct snap *s)
 		sessions_print(o, &s->sessions);
 	print_tcp(o, s);
 	print_metrics(o, s);
+	pathout_print(o, s);
 	print_hist_summary(o, s);
 	print_histogram(o, s);
 	sweepout_print(o, s);

@@ -109,6 +109,8 @@ void measure_sample(struct run *r, const struct txrec *rec, unsigned int which)
 	struct sweep_point *sp = r->nsweep ? sweep_point_of(r, rec->seq) : NULL;
 	int64_t v;
 
+	if (r->jitter)
+		jitter_sample(r->jitter, rec, which);
 	if (!sp) {
 		metric_sample(r->hist, rec, which);
 		return;

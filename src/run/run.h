@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "counts.h"
 #include "hist.h"
+#include "jitter.h"
 #include "metric.h"
 #include "msgfmt.h"
 #include "openloop.h"
@@ -75,6 +76,7 @@ struct run {
 	unsigned int sweep_idx;		/* the size being measured */
 	uint32_t frag_above;		/* UDP payload the path MTU allows; 0 unknown */
 	struct hist *rtt_intended;	/* emitter with --interval: RTT from the slot's time */
+	struct jitter *jitter;		/* emitter: IPDV and RFC 3550's jitter (jitter.h) */
 	struct ol_table flight;		/* --open-loop: the pings in flight */
 };
 

@@ -20,12 +20,33 @@
 #include "out.h"
 #include "warn.h"
 
+/*
+ * Loss by direction, from the measured replies (stamppeer_reply): from
+ * the first to the last, the pings sent (their seqs' span), those the
+ * reflector took (the span of its own numbers of its replies, or of its
+ * Direct Measurement R_RxC) and the replies it sent (its numbers, or
+ * R_TxC) against those that came back. The sender's span less what the
+ * reflector took was lost forward; what it sent less what came back,
+ * backward. The reflector's numbers tell only when they are its own (a
+ * stateful reflector's): a stateless one's are the sender's.
+ */
+struct stamp_dirloss {
+	uint64_t replies;		/* measured replies counted */
+	uint64_t s0, s_span;		/* the first's ping seq; the highest less it */
+	uint32_t r0, r_span;		/* the same of the reflector's numbers */
+	bool numbered;			/* they left the sender's: its own */
+	bool dm;			/* every reply carried Direct Measurement */
+	uint32_t dm_s0, dm_rx0, dm_tx0;	/* the first's S_TxC, R_RxC, R_TxC */
+	uint32_t dm_s_span, dm_rx_span, dm_tx_span;
+};
+
 struct stamppeer {
 	uint64_t replies;		/* replies that carried a report */
 	uint64_t changes;		/* of them, unlike the one before */
 	uint64_t changed_seq;		/* the last change's ping */
 	uint64_t followups;		/* replies with a Follow-Up Telemetry filled in */
 	struct msg_peer first, last;
+	struct stamp_dirloss loss;	/* the measured replies */
 };
 
 /* One reply's report, fu whether it brought a follow-up (the packet
@@ -44,6 +65,60 @@ static inline void stamppeer_take(struct stamppeer *sp, const struct msg_peer *p
 	}
 	sp->last = *pe;
 }
+
+/* The span from a to b of 32-bit numbers that wrap (serial arithmetic):
+ * a later b than a only; else 0. */
+static inline uint32_t stamppeer_span32(uint32_t a, uint32_t b)
+{
+	return b - a < 1u << 31 ? b - a : 0;
+}
+
+/* One measured reply, to the ping of seq: its reflector's number
+ * (b->pong_no) and Direct Measurement counters into sp->loss (the packet
+ * loop: a few compares). */
+static inline void stamppeer_reply(struct stamppeer *sp, uint64_t seq, const struct msg_body *b)
+{
+	struct stamp_dirloss *d = &sp->loss;
+	uint32_t r = (uint32_t)b->pong_no, dr;
+
+	if (!d->replies++) {
+		*d = (struct stamp_dirloss){ .replies = 1, .s0 = seq, .r0 = r, .dm = b->has_dm,
+					     .dm_s0 = b->dm_s_tx, .dm_rx0 = b->dm_r_rx,
+					     .dm_tx0 = b->dm_r_tx };
+		return;
+	}
+	dr = stamppeer_span32(d->r0, r);
+	if (seq > d->s0 && seq - d->s0 > d->s_span)
+		d->s_span = seq - d->s0;
+	if (dr > d->r_span)
+		d->r_span = dr;
+	d->numbered |= seq >= d->s0 && seq - d->s0 != dr;
+	d->dm &= b->has_dm;
+	if (!d->dm)
+		return;
+	if ((dr = stamppeer_span32(d->dm_s0, b->dm_s_tx)) > d->dm_s_span)
+		d->dm_s_span = dr;
+	if ((dr = stamppeer_span32(d->dm_rx0, b->dm_r_rx)) > d->dm_rx_span)
+		d->dm_rx_span = dr;
+	if ((dr = stamppeer_span32(d->dm_tx0, b->dm_r_tx)) > d->dm_tx_span)
+		d->dm_tx_span = dr;
+}
+
+/* Loss by direction, as sp->loss gives it with lost pings in all. */
+struct stamp_loss_dir {
+	const char *from;		/* "direct_measurement", "reflector_numbers",
+					 * NULL: not known (why says) */
+	const char *why;
+	uint64_t forward, backward;	/* between the first and last replies */
+	uint64_t other;			/* lost otherwise: after the last reply,
+					 * or late */
+};
+
+void stamppeer_loss(const struct stamppeer *sp, uint64_t lost, struct stamp_loss_dir *out);
+
+/* The text line "loss by direction: ..." and the JSON's object
+ * "loss_by_direction" (null, with "loss_by_direction_unknown"). */
+void stamppeer_loss_print(struct out *o, const struct stamppeer *sp, uint64_t lost);
 
 /*
  * The report as the line "stamp peer: ..." (text) and the object
