@@ -4,6 +4,7 @@ check a stateful Session-Reflector's Follow-Up Telemetry.
 
 Usage: stamp_sender.py ADDR PORT SEQ [SEQ ...]
        stamp_sender.py --sessions N ADDR PORT
+       stamp_sender.py --cos DSCP1 TOS N ADDR PORT
 
 Sends one test packet per SEQ, in the order given (so a list may skip
 numbers and repeat them, as a sender that lost or resent packets would),
@@ -32,6 +33,16 @@ each its own port and so a session of its own at the reflector; one line
 each, "session I reply=LEN t2_ns=T2 t3_ns=T3" or "session I reply=none".
 A reply whose T2 or T3 is zero reads as a measurement of 1900-01-01 (STAMP
 has no refusal): exit 1 for any.
+
+With --cos: N requests (seq 0 on) from one socket whose packets leave
+with TOS (DSCP and ECN), each with a Class of Service TLV asking for
+DSCP1 (RFC 8972 §4.4) and a Direct Measurement TLV with S_TxC the count
+of requests sent (§4.5). Each reply must carry the DSCP and ECN the
+request arrived with (DSCP2, ECN), RP 0 and have come with DSCP1 in its
+IP header (read with IP_RECVTOS), and the session's counts: R_RxC and
+R_TxC both the count of requests so far. One line each, "cos N dscp2=D
+ecn=E rp=R reply_dscp=X r_rxc=A r_txc=B ok" (or "bad: WHY"); exit 1 for
+any bad or lost.
 """
 import socket
 import struct
@@ -39,7 +50,7 @@ import sys
 import time
 
 NTP_EPOCH = 2208988800
-TSINFO, FOLLOWUP = 3, 7
+TSINFO, COS, DIRECT, FOLLOWUP = 3, 4, 5, 7
 U_FLAG = 0x80  # a sender sets U on every TLV (RFC 8972 §4)
 
 
@@ -114,7 +125,67 @@ def sessions(family, dst, n):
     return bad
 
 
+def cos_request(seq, dscp1):
+    """A request with Class of Service (DSCP1 in the first 6 bits, DSCP2,
+    ECN, RP zero) and Direct Measurement (S_TxC: seq + 1 sent, the
+    reflector's counters zero)."""
+    base = struct.pack(">IQHH28x", seq, ntp_of(time.time_ns()), 0x0001, 0x5eed)
+    tlvs = struct.pack(">BBHB3x", U_FLAG, COS, 4, dscp1 << 2)
+    tlvs += struct.pack(">BBHI8x", U_FLAG, DIRECT, 12, seq + 1)
+    return base + tlvs
+
+
+def cos_check(data, anc, seq, dscp1, tos):
+    """The line's fields and why reply data (ancillary anc) is not right."""
+    got, why = {}, []
+    off = 44
+    while off + 4 <= len(data):
+        flags, ttype, n = struct.unpack(">BBH", data[off:off + 4])
+        v = data[off + 4:off + 4 + n]
+        if flags:
+            why.append("TLV %d flags %02x" % (ttype, flags))
+        elif ttype == COS and n == 4:
+            got.update(dscp2=(v[0] & 3) << 4 | v[1] >> 4, ecn=v[1] >> 2 & 3, rp=v[1] & 3)
+        elif ttype == DIRECT and n == 12:
+            s_tx, got["r_rxc"], got["r_txc"] = struct.unpack(">III", v)
+            if s_tx != seq + 1:
+                why.append("S_TxC %d not %d" % (s_tx, seq + 1))
+        off += 4 + n
+    for level, kind, val in anc:
+        if level == socket.IPPROTO_IP and kind == socket.IP_TOS:
+            got["reply_dscp"] = val[0] >> 2
+    want = {"dscp2": tos >> 2, "ecn": tos & 3, "rp": 0, "reply_dscp": dscp1,
+            "r_rxc": seq + 1, "r_txc": seq + 1}
+    why += ["%s %s not %s" % (k, got.get(k), w) for k, w in want.items() if got.get(k) != w]
+    return " ".join("%s=%s" % (k, got.get(k)) for k in want), ", ".join(why)
+
+
+def cos(dst, dscp1, tos, n):
+    """The --cos run: 1 if any reply was lost or not right."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.settimeout(0.5)
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, tos)
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_RECVTOS, 1)
+    bad = 0
+    for seq in range(n):
+        s.sendto(cos_request(seq, dscp1), dst)
+        try:
+            data, anc, _, _ = s.recvmsg(2048, socket.CMSG_SPACE(4))
+        except socket.timeout:
+            print("cos %d lost" % seq)
+            bad = 1
+            continue
+        fields, why = cos_check(data, anc, seq, dscp1, tos)
+        print("cos %d %s %s" % (seq, fields, "bad: " + why if why else "ok"))
+        bad |= bool(why)
+        time.sleep(0.01)
+    return bad
+
+
 def main():
+    if sys.argv[1] == "--cos":
+        dscp1, tos, n = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+        sys.exit(cos((sys.argv[5], int(sys.argv[6])), dscp1, tos, n))
     if sys.argv[1] == "--sessions":
         addr, port = sys.argv[3], int(sys.argv[4])
         family = socket.AF_INET6 if ":" in addr else socket.AF_INET
