@@ -59,6 +59,6 @@ void pathout_print(struct out *o, const struct snap *s)
 		print_jitter(o, s);
 	if (s->cfg->stamp && s->kind == SNAP_FINAL) {
 		out_text(o, "\n");
-		stamppeer_loss_print(o, &s->stamp_peer, s->cnt.lost);
+		stamppeer_loss_print(o, &s->stamp_peer, s->cnt.lost, s->cnt.late);
 	}
 }

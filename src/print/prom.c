@@ -384,12 +384,12 @@ static void put_path(FILE *f, const struct snap *s)
 		put_jitter(f, s);
 	if (!s->emit || !s->cfg->stamp || s->kind != SNAP_FINAL)
 		return;
-	stamppeer_loss(&s->stamp_peer, s->cnt.lost, &l);
+	stamppeer_loss(&s->stamp_peer, s->cnt.lost, s->cnt.late, &l);
 	if (!l.from)
 		return;
 	family(f, "rant_stamp_lost_total", "counter", "Pings lost, by direction, as the STAMP "
 	       "reflector's numbers or Direct Measurement counters tell (other: after the last "
-	       "reply, or late).");
+	       "reply; late ones are rant_packets_late_total).");
 	for (int d = 0; d < 3; d++) {
 		fprintf(f, "rant_stamp_lost_total{");
 		put_own(f, s, true);

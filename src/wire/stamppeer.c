@@ -208,7 +208,8 @@ void stamppeer_warn(struct warnings *ws, FILE *f, const struct stamppeer *sp, bo
 			 "the STAMP reflector did not understand Follow-Up Telemetry: T3 is the one its reply carries, taken before the packet left (not said to be a NIC's): response is short and network long by its time from T3 to the wire");
 }
 
-void stamppeer_loss(const struct stamppeer *sp, uint64_t lost, struct stamp_loss_dir *out)
+void stamppeer_loss(const struct stamppeer *sp, uint64_t lost, uint64_t late,
+		    struct stamp_loss_dir *out)
 {
 	const struct stamp_dirloss *d = &sp->loss;
 	int64_t fwd, back;
@@ -227,16 +228,19 @@ void stamppeer_loss(const struct stamppeer *sp, uint64_t lost, struct stamp_loss
 			   "the reflector's sequence numbers are the sender's (a stateless reflector's, or a stateful one's with no ping lost on the way there and no follow-up), and its replies carry no Direct Measurement";
 		return;
 	}
+	back -= (int64_t)late;	/* sent, and came back late */
 	out->forward = fwd > 0 ? (uint64_t)fwd : 0;
 	out->backward = back > 0 ? (uint64_t)back : 0;
+	lost = lost > late ? lost - late : 0;
 	out->other = lost > out->forward + out->backward ? lost - out->forward - out->backward : 0;
 }
 
-void stamppeer_loss_print(struct out *o, const struct stamppeer *sp, uint64_t lost)
+void stamppeer_loss_print(struct out *o, const struct stamppeer *sp, uint64_t lost,
+			  uint64_t late)
 {
 	struct stamp_loss_dir l;
 
-	stamppeer_loss(sp, lost, &l);
+	stamppeer_loss(sp, lost, late, &l);
 	if (!l.from) {
 		out_null(o, "loss_by_direction");
 		out_str(o, "loss_by_direction_unknown", "loss by direction: unknown (%s)\n", l.why);
@@ -248,6 +252,9 @@ void stamppeer_loss_print(struct out *o, const struct stamppeer *sp, uint64_t lo
 	out_str(o, "from", NULL, l.from);
 	out_u64(o, "forward", "forward %" PRIu64, l.forward);
 	out_u64(o, "backward", ", backward %" PRIu64, l.backward);
-	out_u64(o, "other", ", other %" PRIu64 " (after the last reply came, or late)\n", l.other);
+	out_u64(o, "other", ", other %" PRIu64 " (after the last reply came)", l.other);
+	if (late)
+		out_text(o, ", and %" PRIu64 " late (their pongs came back after --timeout)", late);
+	out_text(o, "\n");
 	out_obj_end(o);
 }

@@ -104,21 +104,24 @@ static inline void stamppeer_reply(struct stamppeer *sp, uint64_t seq, const str
 		d->dm_tx_span = dr;
 }
 
-/* Loss by direction, as sp->loss gives it with lost pings in all. */
+/* Loss by direction, as sp->loss gives it with lost pings in all, late
+ * of them whose pongs came after they were counted lost (those came
+ * back: neither way lost them). */
 struct stamp_loss_dir {
 	const char *from;		/* "direct_measurement", "reflector_numbers",
 					 * NULL: not known (why says) */
 	const char *why;
 	uint64_t forward, backward;	/* between the first and last replies */
-	uint64_t other;			/* lost otherwise: after the last reply,
-					 * or late */
+	uint64_t other;			/* lost after the last reply came */
 };
 
-void stamppeer_loss(const struct stamppeer *sp, uint64_t lost, struct stamp_loss_dir *out);
+void stamppeer_loss(const struct stamppeer *sp, uint64_t lost, uint64_t late,
+		    struct stamp_loss_dir *out);
 
 /* The text line "loss by direction: ..." and the JSON's object
  * "loss_by_direction" (null, with "loss_by_direction_unknown"). */
-void stamppeer_loss_print(struct out *o, const struct stamppeer *sp, uint64_t lost);
+void stamppeer_loss_print(struct out *o, const struct stamppeer *sp, uint64_t lost,
+			  uint64_t late);
 
 /*
  * The report as the line "stamp peer: ..." (text) and the object

@@ -98,7 +98,7 @@ loss_run() {
 	local name=$1 ns=$2 dev=$3 size=$4
 	tc -n "$ns" qdisc add dev "$dev" root tbf rate 600kbit burst 1600 limit 3200 ||
 		skip_test "no tbf qdisc in this kernel"
-	emit -a "$IP_B" --stamp -m "$size" --open-loop --interval 1000 -c 2000 -w 20 -d 0 \
+	emit -a "$IP_B" --stamp -m "$size" --block --open-loop --interval 1000 -c 2000 -w 20 -d 0 \
 		--timeout 300000 -l "$WORK/$name.log" -j "$WORK/$name.json" >"$WORK/$name.txt" 2>&1
 	check_err $? "$name: emitter failed: $(tail -3 "$WORK/$name.txt")"
 	tc -n "$ns" qdisc del dev "$dev" root
@@ -120,9 +120,21 @@ loss_check() {
 	fi
 }
 
+# jitter_check JSON: the round trip's and each way's IPDV were measured
+# (pairs of consecutive pings both back); JIT: their |IPDV| p99s, µs.
+# (A tbf on a sender's egress holds its packets before the stamps the way
+# is measured from, T1 or T3 the kernel's: its queue is emit_queue's and
+# reflect_queue's, not the way's jitter.)
+jitter_check() {
+	JIT=$(jq -r '[.jitter.rtt, .jitter.fwd, .jitter.back] | map(.ipdv_abs_p99_ns / 1000 | floor) |
+		join("/")' "$1")
+	jq -e '[.jitter.rtt, .jitter.fwd, .jitter.back] | all(.pairs > 20)' "$1" >/dev/null
+}
+
 # Loss by direction: a tbf on one way of the path only, against rant's
 # stateful reflector and stamp-suite's (Direct Measurement, and without
-# it, -m 72, the reflector's own numbers): the loss lands on that way.
+# it, -m 72, the reflector's own numbers): the loss lands on that way;
+# jitter is measured the round trip and each way.
 # Against rant's, a ping lost on the way there costs no T3: every pong
 # but the last gets its follow-up (the reflector names its replies by its
 # own numbers, the emitter matches them so).
@@ -143,7 +155,9 @@ stamp_loss_direction() {
 			[ "$(jq -r .loss_by_direction.from "$WORK/$refl-$way.json")" = direct_measurement ] &&
 				loss_check "$got" $way
 			check_err $? "$refl, tbf $way: lost, forward, backward, other: $got"
-			out+="$refl $way: $got; "
+			jitter_check "$WORK/$refl-$way.json"
+			check_err $? "$refl, tbf $way: jitter: $(jq -c .jitter "$WORK/$refl-$way.json")"
+			out+="$refl $way: $got, |IPDV| p99 $JIT us; "
 			if [ $refl = rant ] && [ $way = forward ]; then
 				rx=$(jq .counts.received "$WORK/$refl-$way.json")
 				t3=$(awk '/^SEQ / { for (i = 1; i <= NF; i++) if ($i ~ /^T3_PEER/) c = i; next }

@@ -42,22 +42,22 @@ static void test_numbers(void)
 	struct stamp_loss_dir l;
 
 	run(&sp, 1u << 4 | 1u << 5, 0, true, false);
-	stamppeer_loss(&sp, 2, &l);
+	stamppeer_loss(&sp, 2, 0, &l);
 	ok(l.from && !strcmp(l.from, "reflector_numbers") && l.forward == 2 && l.backward == 0 &&
 	   l.other == 0, "stateful, 4 and 5 lost on the way there: forward 2");
 	run(&sp, 0, 1u << 3 | 1u << 4, true, false);
-	stamppeer_loss(&sp, 2, &l);
+	stamppeer_loss(&sp, 2, 0, &l);
 	ok(!l.from && l.why, "stateful, 3 and 4 lost on the way back, no follow-up: its numbers are the sender's, unknown");
 	sp.followups = 5;
-	stamppeer_loss(&sp, 2, &l);
+	stamppeer_loss(&sp, 2, 0, &l);
 	ok(l.from && l.forward == 0 && l.backward == 2,
 	   "... with follow-ups (a stateful reflector): backward 2");
 	run(&sp, 1u << 2, 1u << 10, true, false);
-	stamppeer_loss(&sp, 2, &l);
+	stamppeer_loss(&sp, 2, 0, &l);
 	ok(l.forward == 1 && l.backward == 0 && l.other == 1,
 	   "one lost each way, the last reply's after the last reply came: forward 1, other 1");
 	run(&sp, 1u << 4 | 1u << 5, 0, false, false);
-	stamppeer_loss(&sp, 2, &l);
+	stamppeer_loss(&sp, 2, 0, &l);
 	ok(!l.from, "stateless (the sender's numbers), no Direct Measurement: unknown");
 }
 
@@ -67,12 +67,16 @@ static void test_direct(void)
 	struct stamp_loss_dir l;
 
 	run(&sp, 1u << 4 | 1u << 5, 1u << 8, false, true);
-	stamppeer_loss(&sp, 3, &l);
+	stamppeer_loss(&sp, 3, 0, &l);
 	ok(l.from && !strcmp(l.from, "direct_measurement") && l.forward == 2 && l.backward == 1 &&
 	   l.other == 0, "stateless with Direct Measurement: forward 2, backward 1");
 	run(&sp, 0, 0, false, true);
-	stamppeer_loss(&sp, 0, &l);
+	stamppeer_loss(&sp, 0, 0, &l);
 	ok(l.from && !l.forward && !l.backward && !l.other, "no loss: 0, 0, 0");
+	run(&sp, 1u << 4, 1u << 6 | 1u << 7, false, true);
+	stamppeer_loss(&sp, 3, 1, &l);
+	ok(l.forward == 1 && l.backward == 1 && l.other == 0,
+	   "two pongs missed, one of them came late: backward 1");
 }
 
 int main(void)
