@@ -106,8 +106,10 @@ void emit_take_pong(struct emitter *e, struct txrec *rec,
 	clock_pong(r->clock, flags, b.host_tag);
 	if (flags & MSG_F_T2)
 		rec->t2_wire = b.t2_wire;
-	/* no follow-up to come: rec's T3 before emit_measured() would await it */
-	if (b.flags & MSG_F_T3)
+	/* no follow-up to come (none understood, or a stateless reflector's):
+	 * rec's T3 before emit_measured() would await it */
+	if ((b.flags & MSG_F_T3) ||
+	    (b.t3_wire != TS_NONE && !(flags & MSG_F_FU) && stamppeer_stateless(&r->stamp_peer)))
 		txrec_set_t3_wire(rec, b.t3_wire);
 	if (flags & MSG_F_SW) {
 		rec->t2_sw = b.t2_sw;

@@ -142,6 +142,8 @@ struct snap {
 	struct snap_stats metric[M_COUNT];
 	bool have_rtt_intended;
 	struct snap_stats rtt_intended;
+	bool network_stack;		/* --stamp: network holds the reflector's host
+					 * stack (its stamps are software ones) */
 	bool have_jitter;		/* emitter: IPDV and RFC 3550's (jitter.h) */
 	struct jitter_stats jitter[JITTER_NWAYS];
 	struct snap_linear hist;	/* the primary metric's */

@@ -403,6 +403,7 @@ static void print_head(struct out *o, const struct snap *s)
 		out_str(o, "reflector_t3_timestamp_source", NULL, peer_source(s, true));
 		out_str(o, "reflector_t3_from", NULL,
 			stamppeer_t3_own(&s->stamp_peer) ? "reply" : "follow_up");
+		out_bool(o, "network_includes_reflector_stack", NULL, s->network_stack);
 	}
 	if (s->emit)
 		out_u64(o, "session", NULL, s->session);

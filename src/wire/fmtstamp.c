@@ -16,8 +16,8 @@
  *   msg_body.fu_*    the Follow-Up Telemetry TLV (MSG_F_FU in
  *                    msg_body.flags): the wire T3 of the reflector's
  *                    previous reply (a stateful reflector's)
- *   msg_body.t3_wire the reply's own Timestamp (T3; MSG_F_T3 in
- *                    msg_body.flags), from a reflector that sends no
+ *   msg_body.t3_wire the reply's own Timestamp (T3), always; MSG_F_T3
+ *                    in msg_body.flags: from a reflector that sends no
  *                    follow-up
  *
  * A STAMP reflector reports no SW stamps (T2_SW, T3_SW): pongs never
@@ -28,8 +28,10 @@
  *   - the reflector understood Follow-Up Telemetry (a reflector of RFC
  *     8972, rant's own): the wire T3 of the follow-up, which comes with
  *     the next reply; the reply's own is not taken, so that it never
- *     stands in for the follow-up (a stateless reflector zeroes the TLV:
- *     T3 stays unknown);
+ *     stands in for the follow-up; but a reflector that zeroed the TLV
+ *     in every reply of the warm-up is stateless (RFC 8972 §4.7) and
+ *     will send none: the emitter takes the reply's own then
+ *     (stamppeer_stateless(), emitpong.c), named as what it is;
  *   - it did not (a reflector that knows no TLVs: TWAMP-Light, a router's
  *     STAMP; TLVs returned with U; a ping too short for TLVs; TLVs failing
  *     their HMAC): no follow-up will come, and the reply's own Timestamp
@@ -569,10 +571,9 @@ static int stamp_parse_body(const struct msgfmt_ctx *ctx, const void *buf,
 		b->fu_t3_wire = rep.fu_t3_ns;
 		b->flags |= MSG_F_FU | (rep.fu_method == STAMP_METHOD_HW ? MSG_F_FU_HW : 0);
 	}
-	if (!(rep.tlv_understood & STAMP_TLV_BIT(STAMP_TLV_FOLLOWUP)) && rep.t3_ns != TS_NONE) {
-		b->t3_wire = rep.t3_ns;
+	b->t3_wire = rep.t3_ns;
+	if (!(rep.tlv_understood & STAMP_TLV_BIT(STAMP_TLV_FOLLOWUP)) && rep.t3_ns != TS_NONE)
 		b->flags |= MSG_F_T3;
-	}
 	return 0;
 }
 

@@ -119,7 +119,8 @@ struct msg_body {
 	uint64_t fu_pong_no;	/* ... that pong's number in its session (a
 				 * format with caps.fu_by_pong_no names it so) ... */
 	int64_t fu_t3_wire;	/* ... and its T3 wire stamp, ns */
-	int64_t t3_wire;	/* MSG_F_T3: this pong's T3 as it carried it, ns */
+	int64_t t3_wire;	/* this pong's own T3 as it carried it, ns (MSG_F_T3:
+				 * the reflector's only one) */
 	/* Pong flags only the body can tell (stamp: its TLVs, which the
 	 * header's parse, reading a capture's parse_len bytes, cannot
 	 * reach): parse_body() sets them, the emitter adds them to the

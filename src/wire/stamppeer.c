@@ -182,7 +182,8 @@ const char *stamppeer_suffix(const struct stamppeer *sp)
 
 bool stamppeer_t3_own(const struct stamppeer *sp)
 {
-	return sp->replies && !(sp->first.tlv_understood & STAMP_TLV_BIT(STAMP_TLV_FOLLOWUP));
+	return (sp->replies && !(sp->first.tlv_understood & STAMP_TLV_BIT(STAMP_TLV_FOLLOWUP))) ||
+	       stamppeer_stateless(sp);
 }
 
 const char *stamppeer_suffix_t3(const struct stamppeer *sp)
@@ -201,6 +202,10 @@ void stamppeer_warn(struct warnings *ws, FILE *f, const struct stamppeer *sp, bo
 		warn_add(ws, f, "stamp_peer_unsynced",
 			 "synchronize the reflector's clock (NTP or PTP) and check that it reports S, or measure without --one-way",
 			 "--one-way: the STAMP reflector says its clock is not synchronized (S clear in its Error Estimate): one-way delays compare two clocks that need not agree");
+	if (stamppeer_stateless(sp) && strcmp(stamppeer_suffix_t3(sp), "_PEER_HW"))
+		warn_add(ws, f, "stamp_peer_stateless",
+			 "run the reflector stateful (rant: --stamp-stateful), so that its Follow-Up Telemetry brings each reply's wire T3",
+			 "the STAMP reflector is stateless: it understood Follow-Up Telemetry and zeroed it (RFC 8972 §4.7), so T3 is the one its reply carries, taken before the packet left (not said to be a NIC's): response is short and network long by its time from T3 to the wire");
 	if ((pe->tlv_seen & fu) && !(pe->tlv_understood & fu) &&
 	    strcmp(stamppeer_suffix_t3(sp), "_PEER_HW"))
 		warn_add(ws, f, "stamp_peer_no_follow_up",

@@ -18,6 +18,7 @@
 
 #include "msgfmt.h"
 #include "out.h"
+#include "stamp.h"
 #include "warn.h"
 
 /*
@@ -141,9 +142,24 @@ void stamppeer_print(struct out *o, const struct stamppeer *sp);
 const char *stamppeer_suffix(const struct stamppeer *sp);
 
 /*
+ * Whether the reflector is stateless: it understood Follow-Up Telemetry
+ * yet filled it in none of more than STAMPPEER_STATELESS_AFTER replies
+ * (a stateful one fills it from its second reply on, once its first
+ * reply's stamp came; RFC 8972 §4.7 has a stateless one zero it). Inline:
+ * every pong's.
+ */
+#define STAMPPEER_STATELESS_AFTER 4
+static inline bool stamppeer_stateless(const struct stamppeer *sp)
+{
+	return sp->replies > STAMPPEER_STATELESS_AFTER && !sp->followups &&
+	       (sp->first.tlv_understood & STAMP_TLV_BIT(STAMP_TLV_FOLLOWUP));
+}
+
+/*
  * Whether the reflector's T3 is the one its replies carry (their own
- * Timestamp, fmtstamp.c's MSG_F_T3): it did not understand Follow-Up
- * Telemetry, so no wire T3 follows. Else T3 comes in the follow-up.
+ * Timestamp): it did not understand Follow-Up Telemetry (fmtstamp.c's
+ * MSG_F_T3), or it is stateless, so no wire T3 follows. Else T3 comes in
+ * the follow-up.
  */
 bool stamppeer_t3_own(const struct stamppeer *sp);
 

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/stamplib.sh"
 
 ALL_TESTS="stamp_followup_gaps stamp_refused stamp_short_drift stamp_loss_direction
-	stamp_cos_direct"
+	stamp_cos_direct stamp_stateless_t3"
 
 require_root
 require_cmd jq ss
@@ -217,6 +217,40 @@ stamp_cos_direct() {
 	[ "$got" = '[{"dscp_arrived":0,"ecn_arrived":0,"reply_dscp_as_asked":true},"direct_measurement"]' ]
 	check_err $? "rant's sender vs stamp-suite: $got"
 	log_test "Class of Service (46/2 arrived, reply with DSCP 10, RP 0) and Direct Measurement at rant's reflector, both modes; stamp-suite reads them; rant reads stamp-suite's"
+}
+
+# What a reflector's stamps leave in response and network, said: rant's
+# stateless reflector zeroes Follow-Up Telemetry (RFC 8972 §4.7), so the
+# emitter takes the SW T3 its reply carries for response (before: none,
+# response unknown), names it so and warns (stamp_peer_stateless); and a
+# reflector whose stamps are software ones (sw_local: stamp-suite's, in
+# user space) leaves its host stack in network, which says so.
+stamp_stateless_t3() {
+	local n=50 got
+	pair
+	need_suite
+	rant_reflector r || return
+	emit -a "$IP_B" --stamp -m 100 --block -c $n -w 10 --timeout 1000000 -j "$WORK/e.json" \
+		>"$WORK/e.txt" 2>&1
+	check_err $? "emitter failed: $(tail -3 "$WORK/e.txt")"
+	stop_reflector
+	got=$(jq -c '[.reflector_t3_from, .metrics.response.samples, .metrics.response.min > 0,
+		.network_includes_reflector_stack, ([.warnings[].code] | index("stamp_peer_stateless") != null)]' \
+		"$WORK/e.json")
+	[ "$got" = '["reply",'$n',true,true,true]' ] &&
+		grep -q '^  response .*T3 the software stamp its reply carries' "$WORK/e.txt"
+	check_err $? "rant's stateless reflector: $got; $(grep -E '^  (response|network) ' "$WORK/e.txt")"
+	suite_reflector s 0 1 ntp || return
+	emit -a "$IP_B" --stamp -m 100 --block -c $n -w 10 --timeout 1000000 -j "$WORK/e2.json" \
+		>"$WORK/e2.txt" 2>&1
+	check_err $? "emitter failed: $(tail -3 "$WORK/e2.txt")"
+	kill -INT "$SREFL"
+	wait "$SREFL"
+	got=$(jq -c '[.reflector_t3_from, .network_includes_reflector_stack,
+		(.metrics.network.label | test("host stack"))]' "$WORK/e2.json")
+	[ "$got" = '["follow_up",true,true]' ]
+	check_err $? "stamp-suite stateful: $got"
+	log_test "rant's stateless reflector: response from its reply's SW T3 ($n samples), named and warned; stamp-suite's sw_local stamps: network names its host stack"
 }
 
 tests_run

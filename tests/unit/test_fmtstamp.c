@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The --stamp message format (src/wire/fmtstamp.c) through the msgfmt ops. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,8 +272,9 @@ static void pong_body(struct msgfmt_ctx *ectx, uint32_t len, struct msg_body *ou
 /*
  * Which T3 the emitter takes: the reply's own (MSG_F_T3) from a reflector
  * that does not do follow-up (no TLVs in the ping, or TLVs returned with
- * U), never from one that understood Follow-Up Telemetry, whether it
- * filled it (stateful: the previous reply's wire T3) or zeroed it.
+ * U); from one that understood Follow-Up Telemetry, the follow-up's
+ * (stateful: the previous reply's wire T3), or, once it zeroed it in
+ * more replies than a stateful one would (stateless), the reply's own.
  */
 static void test_t3_own(void)
 {
@@ -302,8 +304,21 @@ static void test_t3_own(void)
 	   "T3 own: TLVs returned with U (not understood): the reply's own T3");
 	reflect_one(&ectx, &sctx, MSG_F_T2 | MSG_F_SW, &in);
 	pong_body(&ectx, 200, &out);
-	ok(!(out.flags & (MSG_F_T3 | MSG_F_FU)) && out.t3_wire == TS_NONE,
-	   "T3 own: a stateless reflector that understood Follow-Up Telemetry and zeroed it: none");
+	ok(!(out.flags & (MSG_F_T3 | MSG_F_FU)) && out.t3_wire == T1 + 3000,
+	   "T3 own: a stateless reflector that understood Follow-Up Telemetry and zeroed it: "
+	   "its own T3 read, not to be taken by itself (MSG_F_T3 clear)");
+	for (uint64_t i = 1; i <= STAMPPEER_STATELESS_AFTER + 1; i++) {
+		ok(!stamppeer_stateless(&sp) && !stamppeer_t3_own(&sp),
+		   "T3 own: %" PRIu64 " replies without a follow-up: not yet stateless", i - 1);
+		stamppeer_take(&sp, &out.peer, i, false);
+	}
+	ok(stamppeer_stateless(&sp) && stamppeer_t3_own(&sp) &&
+	   !strcmp(stamppeer_suffix_t3(&sp), "_PEER_SW"),
+	   "T3 own: %d replies without one: stateless, T3 the reply's own (its SW stamp)",
+	   STAMPPEER_STATELESS_AFTER + 1);
+	stamppeer_take(&sp, &out.peer, 9, true);
+	ok(!stamppeer_stateless(&sp), "T3 own: a follow-up then: stateful after all");
+	memset(&sp, 0, sizeof(sp));
 	in.pong_no = 1;
 	reflect_one(&ectx, &fctx, MSG_F_T2 | MSG_F_SW | MSG_F_FU, &in);
 	pong_body(&ectx, 200, &out);
