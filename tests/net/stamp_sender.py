@@ -154,6 +154,8 @@ def cos_check(data, anc, seq, dscp1, tos):
     for level, kind, val in anc:
         if level == socket.IPPROTO_IP and kind == socket.IP_TOS:
             got["reply_dscp"] = val[0] >> 2
+        elif level == socket.IPPROTO_IPV6 and kind == socket.IPV6_TCLASS:
+            got["reply_dscp"] = struct.unpack("=i", val[:4])[0] >> 2
     want = {"dscp2": tos >> 2, "ecn": tos & 3, "rp": 0, "reply_dscp": dscp1,
             "r_rxc": seq + 1, "r_txc": seq + 1}
     why += ["%s %s not %s" % (k, got.get(k), w) for k, w in want.items() if got.get(k) != w]
@@ -162,10 +164,15 @@ def cos_check(data, anc, seq, dscp1, tos):
 
 def cos(dst, dscp1, tos, n):
     """The --cos run: 1 if any reply was lost or not right."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    v6 = ":" in dst[0]
+    s = socket.socket(socket.AF_INET6 if v6 else socket.AF_INET, socket.SOCK_DGRAM)
     s.settimeout(0.5)
-    s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, tos)
-    s.setsockopt(socket.IPPROTO_IP, socket.IP_RECVTOS, 1)
+    if v6:
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_TCLASS, tos)
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_RECVTCLASS, 1)
+    else:
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, tos)
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_RECVTOS, 1)
     bad = 0
     for seq in range(n):
         s.sendto(cos_request(seq, dscp1), dst)

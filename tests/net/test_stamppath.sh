@@ -181,7 +181,8 @@ stamp_loss_direction() {
 }
 
 # Class of Service and Direct Measurement (RFC 8972 §4.4, §4.5) at rant's
-# reflector, stateless and stateful: stamp_sender.py's requests leave with
+# reflector, stateless and stateful, IPv4 (to its dual-stack socket: an
+# IPv4-mapped sender) and IPv6: stamp_sender.py's requests leave with
 # DSCP 46 and ECN 2 and ask for DSCP 10; each reply says 46 and 2 came,
 # RP 0, leaves with DSCP 10, and counts the session's requests received
 # and replies sent. stamp-suite's sender with both TLVs (its --cos sets
@@ -189,14 +190,17 @@ stamp_loss_direction() {
 # rejected. Rant's sender against stamp-suite's reflector reads the DSCP
 # and ECN its pings arrived with (0 and 0: it sets neither).
 stamp_cos_direct() {
-	local mode got
+	local mode got ip
 	pair
 	need_suite
 	for mode in "" --stamp-stateful; do
 		rant_reflector r $mode || return
-		ip netns exec "$NS_A" "$PYTHON" "$TOP/tests/net/stamp_sender.py" --cos 10 $((46 << 2 | 2)) 5 \
-			"$IP_B" $STAMP_PORT >"$WORK/c.txt" 2>&1
-		check_err $? "rant's reflector ${mode:-stateless}: $(grep -v ' ok$' "$WORK/c.txt" | tr '\n' '|')"
+		for ip in "$IP_B" "$IP6_B"; do
+			ip netns exec "$NS_A" "$PYTHON" "$TOP/tests/net/stamp_sender.py" --cos 10 \
+				$((46 << 2 | 2)) 5 "$ip" $STAMP_PORT >"$WORK/c.txt" 2>&1
+			check_err $? "rant's reflector ${mode:-stateless}, $ip: $(grep -v ' ok$' "$WORK/c.txt" |
+				tr '\n' '|')"
+		done
 		suite_sender s 0 ntp 0 --count 20 --send-delay 5ms --cos --dscp 46 --ecn 2 \
 			--direct-measurement
 		check_err $? "stamp-suite's sender failed: $(tail -3 "$WORK/s.err")"
