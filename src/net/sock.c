@@ -300,27 +300,34 @@ static int sk_drop_count(struct sk *s, char *err, size_t len)
 
 /*
  * --stamp's reflector copies each request's TTL (Hop Limit) into its
- * reply, and its DSCP and ECN into a Class of Service TLV: the kernel
- * hands them over with each datagram (IPv4-mapped senders on the
- * dual-stack socket by IP_RECVTTL and IP_RECVTOS).
+ * reply: the kernel hands it over with each datagram (IPv4-mapped
+ * senders on the dual-stack socket by IP_RECVTTL).
  */
 static int sk_recv_ttl(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 {
 	int ret;
 
 	s->want_ttl = cfg->stamp && cfg->mode == MODE_REFLECT;
+	s->want_tos = false;
 	if (!s->want_ttl)
 		return 0;
 	ret = sk_sockopt_int(s->fd, IPPROTO_IP, IP_RECVTTL, 1);
-	if (!ret)
-		ret = sk_sockopt_int(s->fd, IPPROTO_IP, IP_RECVTOS, 1);
 	if (!ret && s->family == AF_INET6)
 		ret = sk_sockopt_int(s->fd, IPPROTO_IPV6, IPV6_RECVHOPLIMIT, 1);
+	if (ret)
+		snprintf(err, len, "setsockopt IP_RECVTTL/IPV6_RECVHOPLIMIT: %s (the STAMP reflector reports the received TTL)",
+			 strerror(-ret));
+	return ret;
+}
+
+int sk_recv_tos(struct sk *s)
+{
+	int ret;
+
+	s->want_tos = true;	/* asked once, whatever the kernel says */
+	ret = sk_sockopt_int(s->fd, IPPROTO_IP, IP_RECVTOS, 1);
 	if (!ret && s->family == AF_INET6)
 		ret = sk_sockopt_int(s->fd, IPPROTO_IPV6, IPV6_RECVTCLASS, 1);
-	if (ret)
-		snprintf(err, len, "setsockopt IP_RECVTTL/IP_RECVTOS/IPV6_RECVHOPLIMIT/IPV6_RECVTCLASS: %s (the STAMP reflector reports the received TTL and DSCP)",
-			 strerror(-ret));
 	return ret;
 }
 

@@ -44,8 +44,9 @@ struct sk {
 	uint32_t tx_key;		/* OPT_ID of the next send */
 	uint64_t drops;			/* datagrams the receive queue dropped */
 	uint32_t drops_raw;		/* the kernel's u32 count, as last seen */
-	bool want_ttl;			/* sk_recv() reads each datagram's TTL and
-					 * TOS (a STAMP reflector's) */
+	bool want_ttl;			/* sk_recv() reads each datagram's TTL (a
+					 * STAMP reflector's) ... */
+	bool want_tos;			/* ... and its TOS (sk_recv_tos()) */
 	struct sk_stash stash[SK_STASH];
 	void *priv;			/* the transport's own state (tcp.c), or NULL */
 };
@@ -145,6 +146,15 @@ static inline void sk_rx_msg(struct sk *s, const struct msghdr *msg, struct sk_m
 		sk_rx_cmsg(s, msg, m);
 	}
 }
+
+/*
+ * From now on, read each datagram's TOS too (IP_RECVTOS, IPV6_RECVTCLASS)
+ * on a socket that reads its TTL: asked when the first STAMP request that
+ * needs it comes (a Class of Service TLV), since the kernel's report costs
+ * every datagram (about 0.7% of a veth round trip). 0 or -errno; asked
+ * once either way (s->want_tos).
+ */
+int sk_recv_tos(struct sk *s);
 
 /*
  * The control data that sends a reply with the TOS (IPv4) or Traffic

@@ -88,6 +88,7 @@ struct stamp_memo {
 	uint32_t cos_off;	/* the understood Class of Service TLV's */
 	enum stamp_method t2_method;
 	enum stamp_sync sync_sw, sync_hw;
+	bool tos_known;		/* its request's TOS was (Class of Service) */
 	uint8_t req[MEMO_MAX];	/* the request's octets after the base */
 	uint8_t rep[MEMO_MAX];	/* the reply's */
 };
@@ -394,7 +395,8 @@ static inline bool memo_fits(const struct stamp_memo *m, const struct stamp_refl
 	size_t cut = m && m->dm_off ? m->dm_off - STAMP_BASE_LEN : len - STAMP_BASE_LEN;
 
 	if (!m || m->len != len || m->t2_method != in->t2_method || m->sync_sw != rf->sync_sw ||
-	    m->sync_hw != rf->sync_hw || memcmp(tlvs, m->req, cut))
+	    m->sync_hw != rf->sync_hw || m->tos_known != (in->tos >= 0) ||
+	    memcmp(tlvs, m->req, cut))
 		return false;
 	return !m->dm_off ||
 	       !memcmp(tlvs + cut + 4, m->req + cut + 4, len - STAMP_BASE_LEN - cut - 4);
@@ -447,12 +449,14 @@ static __attribute__((noinline)) void memo_reflect(struct msgfmt_ctx *ctx,
 	if (stamp_reflect(&p->rf, in, buf, len, buf, len, &out) != STAMP_PASS)
 		return;
 	ctx->reply_tos = out.tos;
+	ctx->want_tos |= out.tos_wanted;
 	if (!keep || !memo_offs(buf, len, m))
 		return;
 	if (!p->rf.stateful)
 		m->fu_off = 0;	/* zeroed for good (RFC 8972 §4.7) */
 	memcpy(m->rep, buf + STAMP_BASE_LEN, tlvs);
 	m->t2_method = in->t2_method;
+	m->tos_known = in->tos >= 0;
 	m->sync_sw = p->rf.sync_sw;
 	m->sync_hw = p->rf.sync_hw;
 	m->len = len;

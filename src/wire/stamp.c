@@ -92,9 +92,13 @@ bool stamp_tlv_len_ok(uint8_t type, uint16_t len)
 	}
 }
 
-/* The TLV types this module acts on. */
-static bool tlv_known(uint8_t type)
+/* The TLV types this module acts on for a request of in: Class of
+ * Service only when the request's TOS is known (else it comes back with
+ * U: not processed). */
+static inline bool tlv_known(uint8_t type, const struct stamp_reflect_in *in)
 {
+	if (type == STAMP_TLV_COS)
+		return in->tos >= 0;
 	return (type >= STAMP_TLV_PADDING && type <= STAMP_TLV_HMAC && type != STAMP_TLV_LOCATION &&
 		type != STAMP_TLV_ACCESS);
 }
@@ -153,13 +157,14 @@ answer_tlvs(const struct layout *l, const struct auth *key, const struct stamp_r
 
 	rewalk_begin(&w, s, pkt, l);
 	while (rewalk_next(&w, &t)) {
-		uint8_t flags = (tlv_known(t.type) ? 0 : STAMP_TLV_U) | fail;
+		uint8_t flags = (tlv_known(t.type, in) ? 0 : STAMP_TLV_U) | fail;
 
 		if (bad && t.off == bad)
 			flags |= STAMP_TLV_M;
 		pkt[t.off] = flags;
 		tlvs++;
 		unknown += !!(flags & STAMP_TLV_U);
+		out->tos_wanted |= t.type == STAMP_TLV_COS && in->tos < 0;
 		if (flags & STAMP_TLV_M)
 			break;
 		if (!flags)
@@ -279,12 +284,13 @@ static int reflect_open(const struct stamp_reflector *r, const struct stamp_refl
 	/* the answer: the same n headers again, in the reply */
 	for (off = STAMP_BASE_LEN; n; n--) {
 		uint8_t *h = reply + off;
-		uint8_t flags = tlv_known(h[1]) ? 0 : STAMP_TLV_U;
+		uint8_t flags = tlv_known(h[1], in) ? 0 : STAMP_TLV_U;
 
 		t.type = h[1];
 		t.off = off;
 		off += STAMP_TLV_HDR_LEN + (size_t)be_get16(h + 2);
 		unknown += flags != 0;
+		out->tos_wanted |= t.type == STAMP_TLV_COS && in->tos < 0;
 		if (t.off == bad)
 			flags |= STAMP_TLV_M;
 		h[0] = flags;

@@ -437,7 +437,8 @@ struct stamp_reflect_in {
 	enum stamp_method t2_method, t3_method;
 	uint8_t ttl;			/* the request's IPv4 TTL or IPv6 Hop Limit */
 	int16_t tos;			/* its IPv4 TOS or IPv6 Traffic Class, -1:
-					 * unknown (Class of Service) */
+					 * unknown (a Class of Service TLV then comes
+					 * back with U: not processed) */
 	uint32_t rx_count, tx_count;	/* the session's requests received and
 					 * replies sent, this one counted in each
 					 * (Direct Measurement) */
@@ -460,6 +461,8 @@ struct stamp_reflect_out {
 	bool integrity;		/* they were returned with I */
 	int16_t tos;		/* the TOS octet the reply must leave with (a Class
 				 * of Service TLV answered), -1: the socket's */
+	bool tos_wanted;	/* a Class of Service TLV came back U, its
+				 * request's TOS unknown (in->tos -1) */
 };
 
 /*

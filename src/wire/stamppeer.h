@@ -5,9 +5,11 @@
  * timestamp format (the Z bit), whether its clock is synchronized (the S
  * bit) and its error estimate, whether it returned the SSID (RFC 8972),
  * the TTL it reports, which of the sender's TLVs it understood and, from
- * Timestamp Information, how it took T2 and T3. Kept from the first reply
- * on, with how often it changed, printed after the warm-up (the start-up
- * lines) and in the summary's JSON ("stamp_peer").
+ * Timestamp Information, how it took T2 and T3, and from Class of
+ * Service the DSCP and ECN the pings arrived with. Kept from the first
+ * reply on, settled at the warm-up's end (stamppeer_settle), with how
+ * often it changed since, printed then (the start-up lines) and in the
+ * summary's JSON ("stamp_peer"); and loss by direction.
  */
 #ifndef RANT_STAMPPEER_H
 #define RANT_STAMPPEER_H
@@ -125,9 +127,25 @@ void stamppeer_loss_print(struct out *o, const struct stamppeer *sp, uint64_t lo
 			  uint64_t late);
 
 /*
+ * Measuring starts: the report the warm-up ended with is the one the run
+ * starts from (first), changes counted from there: a reflector's first
+ * replies may differ from its steady ones (rant's: a Class of Service TLV
+ * before its TOS reports flow comes back with U, once in its life).
+ * Without replies yet, nothing.
+ */
+static inline void stamppeer_settle(struct stamppeer *sp)
+{
+	if (!sp->replies)
+		return;
+	sp->first = sp->last;
+	sp->changes = 0;
+	sp->changed_seq = 0;
+}
+
+/*
  * The report as the line "stamp peer: ..." (text) and the object
- * "stamp_peer" (JSON): the first reply's, and with changes the last
- * one's too ("stamp peer, last: ...", "last"). Nothing when no reply
+ * "stamp_peer" (JSON): the first reply's (the warm-up's last, once
+ * settled), and with changes the last one's too ("stamp peer, last: ...", "last"). Nothing when no reply
  * carried one.
  */
 void stamppeer_print(struct out *o, const struct stamppeer *sp);

@@ -676,6 +676,11 @@ static void test_direct_cos(const struct auth *k)
 	ok(out.tos == 46 << 2 && rep.cos_rp == 1 && rep.cos_dscp2 == 46,
 	   "%s: not applied: RP 1, the reply leaves with the DSCP it came with", m);
 	stamp_build(&rq, q, BIG);
+	in.tos = -1;
+	stamp_reflect(&r, &in, q, 200, q, 200, &out);
+	ok(q[cos - 4] == STAMP_TLV_U && out.tos_wanted && out.tos == -1 && !q[dm - 4],
+	   "%s: the request's TOS unknown: Class of Service back with U (not processed), asked for", m);
+	stamp_build(&rq, q, BIG);
 	q[dm - 1] = 11;	/* Direct Measurement of 11 octets */
 	stamp_reflect(&r, &in, q, 200, q, 200, &out);
 	ok(q[dm - 4] & STAMP_TLV_M, "%s: a Direct Measurement TLV of 11 octets: M", m);
