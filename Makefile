@@ -37,7 +37,7 @@ BASE_CFLAGS := $(WARN) $(HARDEN) -D_GNU_SOURCE -std=gnu11 -pthread \
 ALL_CFLAGS := $(CFLAGS) $(BASE_CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS) -pie -Wl,-z,relro,-z,now
 MHD_LIBS := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
-LIBS := $(NL_LIBS) $(PCAP_LIBS) $(MHD_LIBS) -lcrypto -lm -pthread
+LIBS := $(NL_LIBS) $(PCAP_LIBS) $(MHD_LIBS) -lhttp_parser -lcrypto -lm -pthread
 
 SRCS := $(wildcard src/*/*.c)
 OBJS := $(addprefix build/,$(notdir $(SRCS:.c=.o)))
@@ -64,21 +64,37 @@ TOOL_TESTS += bench/test_stats.sh
 # with scapy and tshark.
 TOOL_TESTS += tests/unit/test_stamp_decoders.py
 TEST_HELPERS := tests/unit/stamp_vectors
+# schema/rant.schema.json on real documents and hand-broken ones, through
+# tests/net/schemacheck.py (python3-jsonschema), the checker tests/net/lib.sh
+# runs on every network test's JSON.
+TOOL_TESTS += tests/unit/test_schema.py
+# tests/check-man.py (rant.8 against --help) on mismatches planted in copies.
+TOOL_TESTS += tests/unit/test_check_man.py
 
 # Debian packages the build, the tests, the demo and the bench need.
 DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	iproute2 ethtool jq perl shellcheck cppcheck sockperf tuna linuxptp \
 	pciutils procps psmisc valgrind clang libclang-rt-14-dev python3 python3-matplotlib \
 	python3-numpy python3-pyflakes
+# tests/net/schemacheck.py: every network test's JSON against schema/rant.schema.json.
+DEB_PKGS += python3-jsonschema
 # --key: HMAC-SHA-256 from OpenSSL's libcrypto.
 DEB_PKGS += libssl-dev
+# --http: responses framed by libhttp-parser (src/probe/httpresp.c);
+# tests/net/test_probe.sh and the bench's probe row run Debian's nginx
+# and wrk against it, and hping3's and tcpdump's figures beside it.
+DEB_PKGS += libhttp-parser-dev nginx wrk hping3
+# tests/net/test_probe.sh: capsh drops CAP_SYS_RESOURCE to test the
+# open-file limit of --connections.
+DEB_PKGS += libcap2-bin
 # --metrics-listen: libmicrohttpd serves /metrics (src/print/promhttp.h). The
 # metrics tests check the output with promtool (prometheus), scrape it with
 # a real Prometheus and node_exporter, and parse it with prometheus_client.
 DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-prometheus-client
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
-	lint lint-sh lint-c lint-misc asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet install clean
+	lint lint-sh lint-c lint-misc lint-man asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
+	bench-probe install clean
 
 all: rant
 
@@ -177,7 +193,7 @@ stamp-suite:
 		{ tail -n 20 $(STAMP_SUITE_ROOT)/install.log; \
 		  echo "stamp-suite: cargo install failed (log: $(STAMP_SUITE_ROOT)/install.log)" >&2; exit 1; }
 
-unit: $(UNIT_BINS) $(SIM_LIB) $(TEST_HELPERS)
+unit: $(UNIT_BINS) $(SIM_LIB) $(TEST_HELPERS) rant
 	prove -v $(UNIT_BINS) tests/config/test_steps.sh $(TOOL_TESTS)
 
 # tests/repeat.sh clones the repository.
@@ -192,6 +208,9 @@ DEB_PKGS += tcpdump
 # tests/unit/test_stamp_decoders.py: scapy's STAMP layer and tshark's
 # TWAMP-Test dissector read rant's STAMP packets.
 DEB_PKGS += python3-scapy tshark
+
+# tests/net/test_service.sh: rant(8)'s logrotate configuration, run as written.
+DEB_PKGS += logrotate
 
 # TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
 net: rant sim
@@ -213,7 +232,7 @@ SH_FILES := $(wildcard config.sh lib/*.sh lib/steps/*.sh tools/*.sh tests/*.sh t
 SH_LINT := $(SH_FILES:%=shellcheck/%)
 .PHONY: $(SH_LINT)
 
-lint: lint-sh lint-c lint-misc
+lint: lint-sh lint-c lint-misc lint-man
 
 lint-sh: $(SH_LINT)
 	@echo "shellcheck: $(words $(SH_FILES)) files, no warning"
@@ -228,8 +247,15 @@ lint-c:
 lint-misc:
 	tests/check-columns.sh rant.c src/*/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
 	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py tests/check-cycles.py \
-		tests/unit/tap.py tests/unit/test_stamp_decoders.py tests/unit/test_rant_trace.py
+		tests/unit/tap.py tests/unit/test_stamp_decoders.py tests/unit/test_rant_trace.py \
+		tests/unit/test_schema.py tests/net/schemacheck.py tests/check-man.py \
+		tests/unit/test_check_man.py
 	/usr/bin/python3 tests/check-cycles.py src
+
+# rant.8's OPTIONS against rant --help: the same options, groups, argument
+# names, ranges and defaults (tests/check-man.py).
+lint-man: rant
+	/usr/bin/python3 tests/check-man.py --rant ./rant --man rant.8
 
 # make check in two phases. First what measures no time, CHECK_JOBS at a
 # time (make -j: the builds, plain, ASan and fuzz, lint, the fuzz runs of
@@ -278,7 +304,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_SECONDS ?= 5
 FUZZ_DIR := build-fuzz
-FUZZ_NAMES := wire cmsg opts stamp frame
+FUZZ_NAMES := wire cmsg opts stamp frame http
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) \
@@ -287,10 +313,13 @@ fuzz_srcs_wire := $(call src_of,msgfmt wire hostid ptp fmtstamp stamp stampsend 
 	metric hist txfmt mem session out json auth) -lcrypto
 fuzz_srcs_cmsg := $(call src_of,ts)
 fuzz_srcs_frame := $(call src_of,frame)
-fuzz_srcs_opts := $(call src_of,opts opttab optnum sweep fit allow msgfmt wire hostid \
+fuzz_srcs_opts := $(call src_of,opts optprobe opttab optnum sweep fit allow msgfmt wire hostid \
 	ptp fmtstamp stamp stampsend stampts auth)
 fuzz_srcs_stamp := $(call src_of,stamp stampsend stampts auth)
 fuzz_libs_stamp := -lcrypto
+# --http's responses (httpresp.h), framed by Debian's libhttp-parser
+fuzz_srcs_http := $(call src_of,httpresp)
+fuzz_libs_http := -lhttp_parser
 fuzz_libs_opts := -lcrypto
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(SRCS) $(SRC_HDRS) Makefile

@@ -27,8 +27,8 @@
  * tell (one direction missing, headers cut by the capture's snaplen) the
  * flow says so (tcpana_unknowns) instead of guessing.
  *
- * No allocation after tcpana_create(); the state is a few hundred bytes
- * a connection, so a capture of a million flows holds them all.
+ * No allocation after tcpana_create(); the state is under 1 KiB a
+ * connection (tcpana_size()), so a table of many fits.
  */
 #ifndef RANT_TCPANA_H
 #define RANT_TCPANA_H
@@ -64,6 +64,8 @@ struct tcpseg {
 	uint32_t win;		/* receive window in bytes, scaled when the
 				 * handshake gave the scale, else as sent */
 	uint32_t tsval, tsecr;	/* with TCPSEG_F_TS */
+	uint16_t mss;		/* a SYN's MSS option, 0: none (Nagle holds
+				 * segments below the peer's MSS) */
 	uint16_t flags;		/* TCPSEG_F_* */
 	uint8_t dir;		/* enum tcpseg_dir */
 };
@@ -146,14 +148,19 @@ uint32_t tcpana_unknowns(const struct tcpana *a);
 uint64_t tcpana_segments(const struct tcpana *a, enum tcpseg_dir dir);
 uint64_t tcpana_retransmits(const struct tcpana *a);
 
+/* Holds shorter than this are not named: an exchange's kinds and held
+ * are those that held it this long at least. */
+#define TCPANA_STALL_NS 1000000LL
+
 /*
  * Many exchanges (of one run, one flow, one server port) summed up into
  * a diagnosis: each kind with the exchanges it held, their share, the
- * typical (median) delay it added. A kind is named when it held at least
- * TCPANA_NAME_SHARE of the exchanges, or TCPANA_NAME_MIN of them.
+ * typical (median) delay it added. An event (a Nagle stall, a
+ * retransmission, a full window) is named when it held one exchange; the
+ * server's own time when it held TCPANA_NAME_SHARE of them (a slow
+ * moment of a server is not its diagnosis). A clean run names nothing.
  */
 #define TCPANA_NAME_SHARE 0.05
-#define TCPANA_NAME_MIN 3
 
 struct tcpana_tally;
 

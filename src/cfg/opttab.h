@@ -20,7 +20,7 @@ enum {
 	O_LOG_BUFFER, O_OPEN_LOOP, O_FOLLOW_LINKS, O_MAX_PER_ADDRESS, O_KEY_WINDOW,
 	O_TCP_IDLE_TIMEOUT, O_METRICS, O_METRICS_LISTEN, O_METRICS_BUCKETS, O_BREACH_KEEP,
 	O_STAMP, O_STAMP_TS, O_STAMP_STATEFUL, O_SSID, O_WARMUP_TIMEOUT, O_NO_QUEUE_STAMPS,
-	O_MAX_RATE,
+	O_MAX_RATE, O_SYN, O_HTTP, O_HOST, O_CONNECTIONS, O_REQUEST, O_RESPONSE_BYTES,
 	O_MAX
 };
 
@@ -62,5 +62,18 @@ struct opt {
 
 extern const struct opt opt_table[];
 extern const size_t opt_count;
+
+/*
+ * --help's groups, in the table's order: each begins at the row of the
+ * option named first and runs to the next group's (rant.8's OPTIONS has
+ * the same groups, under the same titles: tests/check-man.py).
+ */
+struct opt_group {
+	const char *first;	/* the long name of its first option */
+	const char *title;
+};
+
+extern const struct opt_group opt_groups[];
+extern const size_t opt_ngroups;
 
 #endif

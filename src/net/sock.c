@@ -242,9 +242,10 @@ int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
  */
 unsigned int sk_ts_flags(const struct sk *s, const struct rant_cfg *cfg)
 {
-	unsigned int flags = ts_flags(s->hw, !cfg->no_queue_stamps);
+	/* a probe's requests: no SCHED stamp (their queue is not a metric) */
+	unsigned int flags = ts_flags(s->hw, !cfg->no_queue_stamps && !cfg_requests(cfg));
 
-	if (cfg->tcp && cfg->mode == MODE_EMIT)
+	if ((cfg->tcp || cfg_requests(cfg)) && cfg->mode == MODE_EMIT)
 		flags |= SOF_TIMESTAMPING_TX_ACK;	/* tcpstream_established() */
 	return flags;
 }
@@ -354,6 +355,17 @@ int sk_configure(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len
 		ret = sk_rcvtimeo(s, cfg, err, len);
 	if (!ret)
 		ret = sk_recv_ttl(s, cfg, err, len);
+	return ret;
+}
+
+int sk_configure_check(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
+{
+	int ret = sk_socket(s, cfg, SOCK_DGRAM, err, len);
+
+	if (ret)
+		return ret;
+	ret = sk_configure(s, cfg, err, len);
+	sk_close(s);
 	return ret;
 }
 

@@ -62,6 +62,8 @@ struct transport {
 
 extern const struct transport transport_udp;
 extern const struct transport transport_tcp;
+extern const struct transport transport_syn;	/* --syn: synsock.h */
+extern const struct transport transport_conn;	/* --http, --request: conn.h */
 
 /* What happened to the connections of a --tcp run. */
 struct tcp_stats {
@@ -72,7 +74,8 @@ struct tcp_stats {
 	uint64_t connect_failures;	/* emitter: reconnects that failed */
 	/* reflector (tcpserve.c says why each is so) */
 	uint64_t max_open;		/* most connections open at once */
-	uint64_t refused;		/* closed at accept: --max-sessions open */
+	uint64_t refused;		/* closed at accept: its address's share open */
+	uint64_t evicted;		/* closed for a newcomer: the least used */
 	uint64_t idle_timeouts;		/* closed: no message in --tcp-idle-timeout */
 	uint64_t partial_timeouts;	/* ... with one begun, unfinished */
 	uint64_t pongs_dropped;		/* the previous pong still unsent */

@@ -7,27 +7,21 @@
 #include "breach.h"
 #include "run.h"
 #include "trace.h"
+#include "txlog.h"
 #include "wire.h"
 
-/* The name of a stamp as the log and breakdown show it. */
+/* The name of a stamp as the log and breakdown show it (txlog.h). */
 static const char *stamp_name(const struct snap_breach_ctx *ctx, enum point p, char *buf,
 			      size_t len)
 {
-	static const char *const base[P_COUNT] = {
-		"T1_SW", "T1", "T2", "T2_SW", "T3_SW", "T3", "T4", "T4_SW",
-	};
 	bool local = ctx->emit ? (p == P_T1_WIRE || p == P_T4_WIRE) : true;
-	bool hw = local ? ctx->hw : ctx->peer_hw;
+	const char *w = (local ? ctx->hw : ctx->peer_hw) ? TXLOG_HW : TXLOG_KN;
 
 	if (!local && ctx->peer_w3 && p == P_T3_WIRE)
-		snprintf(buf, len, "%s%s", base[p], ctx->peer_w3);
-	else if (!local && ctx->peer_w && (p == P_T2_WIRE || p == P_T3_WIRE))
-		snprintf(buf, len, "%s%s", base[p], ctx->peer_w);
-	else if (p == P_T1_WIRE || p == P_T2_WIRE || p == P_T3_WIRE || p == P_T4_WIRE)
-		snprintf(buf, len, "%s_%s", base[p], hw ? "HW" : "KN");
-	else
-		snprintf(buf, len, "%s", base[p]);
-	return buf;
+		w = ctx->peer_w3;
+	else if (!local && ctx->peer_w)
+		w = ctx->peer_w;
+	return txlog_stamp_name(p, w, buf, len);
 }
 
 /* Metrics in the order of the path, then the totals. */
@@ -57,10 +51,30 @@ static void print_stamps(struct out *o, const struct snap_breach_ctx *ctx,
 	for (int p = 0; p < P_COUNT; p++)
 		print_stamp(o, stamp_name(ctx, p, name, sizeof(name)), txrec_stamp(rec, p));
 	/* Over TCP: the ACK stamp, always the kernel's. */
-	print_stamp(o, "T_ACK_KN", txrec_stamp(rec, P_T_ACK));
+	print_stamp(o, TXLOG_COL_T_ACK, txrec_stamp(rec, P_T_ACK));
 	/* The side's SCHED stamp (its packet entered the qdisc), a kernel
 	 * stamp known where the wire stamps are kernel ones too. */
-	print_stamp(o, ctx->emit ? "T1_SCHED" : "T3_SCHED", txrec_sched(rec, ctx->emit, !ctx->hw));
+	print_stamp(o, ctx->emit ? TXLOG_COL_T1_SCHED : TXLOG_COL_T3_SCHED,
+		    txrec_sched(rec, ctx->emit, !ctx->hw));
+	out_obj_end(o);
+}
+
+/* A probe's transaction: its metrics, no path (the server's side of it
+ * is the packets', the summary's diagnosis). */
+static void print_probe(struct out *o, const struct snap_breach_ctx *ctx,
+			const struct breakdown *bd)
+{
+	static const enum metric_id order[] = { M_SYN_RTT, M_REQUEST, M_FIRST_BYTE, M_EMIT_ACK };
+
+	out_obj(o, "components");
+	out_text(o, "  totals (ns):\n");
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		/* --syn: the handshake alone; --http: the request's */
+		if (!bd->have[order[i]] || (order[i] == M_SYN_RTT) != (ctx->primary == M_SYN_RTT))
+			continue;
+		out_text(o, "    %-44s", metric_defs[order[i]].label);
+		out_i64(o, metric_defs[order[i]].name, " %10" PRId64 "\n", bd->ns[order[i]]);
+	}
 	out_obj_end(o);
 }
 
@@ -69,11 +83,16 @@ void breach_print(struct out *o, const struct snap_breach_ctx *ctx,
 {
 	const struct breakdown *bd = &b->bd;
 
-	out_text(o, "\n*** Threshold breach: %s", ctx->emit ? "RTT" : "response");
+	out_text(o, "\n*** Threshold breach: %s", ctx->probe ? metric_defs[ctx->primary].name :
+		 ctx->emit ? "RTT" : "response");
 	out_u64(o, "seq", " of seq %" PRIu64, b->rec.seq);
 	out_i64(o, "latency", " is %" PRId64 " ns", b->latency_ns);
 	out_i64(o, "threshold", " > threshold %" PRId64 " ns\n", ctx->threshold_ns);
 	print_stamps(o, ctx, &b->rec);
+	if (ctx->probe) {
+		print_probe(o, ctx, bd);
+		return;
+	}
 	/* The path's steps first, in path order, then the totals. */
 	out_obj(o, "components");
 	for (int pass = 0; pass < 2; pass++) {

@@ -41,22 +41,23 @@ volatile sig_atomic_t run_stop;
  * round trip takes at least ~5 us, even on the best NICs. */
 #define SIZING_RATE RANT_MAX_RATE
 
-/* SIGHUP: the log's writer opens a new file (txlog_set_reopen). */
-static atomic_int run_hup;
+/* SIGHUP: the log's writer opens its file again (txlog_set_reopen),
+ * once the run is set up and the log published (run_hup_armed). */
+static atomic_int run_hup, run_hup_armed;
 
 static void on_signal(int sig)
 {
-	if (sig == SIGHUP)
-		atomic_store(&run_hup, 1);
-	else
+	if (sig != SIGHUP)
 		run_stop = 1;
+	else if (atomic_load(&run_hup_armed))
+		atomic_store(&run_hup, 1);
 }
 
-static int reopen_log(void *ctx)
+static int reopen_log(void *ctx, bool *had_data)
 {
 	struct run *r = ctx;
 
-	return output_reopen(r->out, "-l", r->cfg);
+	return output_reopen(r->out, "-l", had_data);
 }
 
 static int install_signals(void)
@@ -173,6 +174,8 @@ static int alloc_series(struct run *r, const char *fix)
 		settle += c->timeout_ns;
 	if (c->mode == MODE_EMIT && c->interval_ns)	/* paced: a ping per --interval */
 		in_flight = (uint64_t)(c->timeout_ns / c->interval_ns) + 2;
+	if (cfg_requests(c) && c->connections > in_flight)	/* one on each */
+		in_flight = c->connections;
 	r->series = series_create(c->report_interval_ns, settle, in_flight,
 				  metric_defs[run_primary(r)].name, c->hugepages);
 	if (!r->series) {
@@ -303,7 +306,7 @@ static int alloc_memory(struct run *r)
 		}
 		memset(r->breach, 0, r->breach_cap * sizeof(*r->breach));	/* touched now */
 	}
-	if (c->open_loop) {
+	if (c->open_loop && !cfg_probe(c)) {	/* a probe keeps its own */
 		size_t slots = ol_slots(c->timeout_ns + OL_TX_WAIT_NS, c->interval_ns);
 		int err = ol_create(&r->flight, slots, c->hugepages);
 
@@ -448,7 +451,8 @@ static bool peer_is_local(const struct sk *sk)
 static int open_clock(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
-	bool emit = c->mode == MODE_EMIT, stream = r->tp->caps.stream;
+	/* a probe's server reports no stamps: nothing between the hosts */
+	bool emit = c->mode == MODE_EMIT && !cfg_probe(c), stream = r->tp->caps.stream;
 	struct clock_cfg cc = {
 		.iface = c->iface, .hw = r->sk.hw, .emit = emit,
 		.one_way = c->one_way, .ack = r->tp->caps.ack_stamps,
@@ -558,6 +562,10 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 		fprintf(stderr, "rant: stopped by a signal during set-up: nothing measured, nothing written\n");
 		return -EINTR;
 	}
+	/* A streamed log takes FILE's name now, so a rotator finds it. */
+	if (r->log && !cfg->snapshot && (ret = output_publish(r->out, "-l")))
+		return ret;
+	atomic_store(&run_hup_armed, 1);
 	return 0;
 }
 

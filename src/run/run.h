@@ -22,6 +22,7 @@
 #include "openloop.h"
 #include "opts.h"
 #include "output.h"
+#include "probecount.h"
 #include "record.h"
 #include "sock.h"
 #include "stamppeer.h"
@@ -78,6 +79,8 @@ struct run {
 	struct hist *rtt_intended;	/* emitter with --interval: RTT from the slot's time */
 	struct jitter *jitter;		/* emitter: IPDV and RFC 3550's jitter (jitter.h) */
 	struct ol_table flight;		/* --open-loop: the pings in flight */
+	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
+	struct probe_diag diag;		/* --http: what the packets said (after the run) */
 };
 
 extern volatile sig_atomic_t run_stop;
@@ -95,7 +98,7 @@ void run_teardown(struct run *r);
 /* The primary metric: RTT emitting, response reflecting. */
 static inline enum metric_id run_primary(const struct run *r)
 {
-	return metric_primary(r->cfg->mode);
+	return metric_primary(r->cfg);
 }
 
 #endif

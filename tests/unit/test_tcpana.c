@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * src/analysis/tcpana.c and tcptally.c: exchanges cut and timed from hand-made
+ * segment timelines, each stall named as the packets show it (seen from
+ * the client's side and from the server's), nothing named on a clean
+ * exchange, RTT samples by Karn's rule and by timestamps, the handshake,
+ * what the segments cannot tell; the tally's shares, medians and merge.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "tcpana.h"
+
+#define US 1000LL
+#define MS 1000000LL
+#define ISN_C 1000u
+#define ISN_S 5000u
+#define MAXX 16
+
+static struct tcpana_exchange got[MAXX];
+static int ngot;
+static int64_t rtts[2][64];
+static int nrtt[2];
+
+static void on_exchange(void *ctx, const struct tcpana_exchange *x)
+{
+	(void)ctx;
+	if (ngot < MAXX)
+		got[ngot++] = *x;
+}
+
+static void on_rtt(void *ctx, enum tcpseg_dir dir, int64_t rtt_ns)
+{
+	(void)ctx;
+	if (nrtt[dir] < 64)
+		rtts[dir][nrtt[dir]++] = rtt_ns;
+}
+
+static struct tcpana *fresh(bool no_client_acks)
+{
+	struct tcpana_cfg cfg = { .exchange = on_exchange, .rtt = on_rtt,
+				  .no_client_acks = no_client_acks };
+
+	ngot = 0;
+	nrtt[0] = nrtt[1] = 0;
+	return tcpana_create(&cfg);
+}
+
+/* One segment: at t (ns), dir, seq/ack relative to each side's ISN + 1
+ * (the first byte after the SYN is 0), len bytes, flags, window. */
+static void seg(struct tcpana *a, int64_t t, int dir, uint32_t rseq, uint32_t rack,
+		uint32_t len, uint16_t flags, uint32_t win)
+{
+	uint32_t isn_me = dir == TCPSEG_C2S ? ISN_C : ISN_S;
+	uint32_t isn_peer = dir == TCPSEG_C2S ? ISN_S : ISN_C;
+	struct tcpseg g = { .t_ns = t, .seq = isn_me + 1 + rseq, .ack = isn_peer + 1 + rack,
+			    .len = len, .win = win, .flags = flags | TCPSEG_F_ACK,
+			    .dir = (uint8_t)dir };
+
+	tcpana_seg(a, &g);
+}
+
+/* SYN at t0, SYN-ACK at t0 + rtt, the ACK 10 us later (the client's
+ * capture: the round trip lies between SYN and SYN-ACK). */
+static void handshake(struct tcpana *a, int64_t t0, int64_t rtt)
+{
+	struct tcpseg syn = { .t_ns = t0, .seq = ISN_C, .win = 65535, .mss = 1460,
+			      .flags = TCPSEG_F_SYN, .dir = TCPSEG_C2S };
+	struct tcpseg synack = { .t_ns = t0 + rtt, .seq = ISN_S, .ack = ISN_C + 1, .win = 65535,
+				 .mss = 1460, .flags = TCPSEG_F_SYN | TCPSEG_F_ACK,
+				 .dir = TCPSEG_S2C };
+
+	tcpana_seg(a, &syn);
+	tcpana_seg(a, &synack);
+	seg(a, t0 + rtt + 10 * US, TCPSEG_C2S, 0, 0, 0, 0, 65535);
+}
+
+static void test_clean(void)
+{
+	struct tcpana *a = fresh(false);
+
+	handshake(a, 0, 100 * US);
+	seg(a, 200 * US, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 500 * US, TCPSEG_S2C, 0, 100, 800, TCPSEG_F_PSH, 65535);
+	seg(a, 510 * US, TCPSEG_C2S, 100, 800, 0, 0, 65535);
+	seg(a, 600 * US, TCPSEG_C2S, 100, 800, 0, TCPSEG_F_FIN, 65535);
+	ok(tcpana_handshake_ns(a) == 110 * US, "handshake: SYN to SYN-ACK plus SYN-ACK to ACK: %lld ns",
+	   (long long)tcpana_handshake_ns(a));
+	ok(ngot == 1, "clean: one exchange (%d)", ngot);
+	ok(got[0].latency_ns == 300 * US && got[0].first_byte_ns == 300 * US,
+	   "clean: latency and first byte 300 us (%lld, %lld)", (long long)got[0].latency_ns,
+	   (long long)got[0].first_byte_ns);
+	ok(got[0].req_bytes == 100 && got[0].resp_bytes == 800 && got[0].n == 1,
+	   "clean: 100 bytes asked, 800 answered, exchange 1");
+	ok(got[0].held == TCPANA_NONE && !got[0].kinds, "clean: nothing named (held %s, kinds %x)",
+	   tcpana_kind_name(got[0].held), got[0].kinds);
+	ok(nrtt[TCPSEG_C2S] == 2 && rtts[TCPSEG_C2S][0] == 100 * US &&
+	   rtts[TCPSEG_C2S][1] == 300 * US, "RTT of the client's data: the SYN 100 us, the request 300 us");
+	ok(nrtt[TCPSEG_S2C] == 2 && rtts[TCPSEG_S2C][0] == 10 * US &&
+	   rtts[TCPSEG_S2C][1] == 10 * US,
+	   "RTT of the server's data, at the client: 10 us each (the client's ACK)");
+	ok(!tcpana_unknowns(a), "both ways seen: nothing unknown");
+	ok(tcpana_segments(a, TCPSEG_C2S) == 5 && tcpana_segments(a, TCPSEG_S2C) == 2,
+	   "segments counted each way");
+	tcpana_destroy(a);
+}
+
+/* nginx with tcp_nodelay off: the header leaves, the body waits for the
+ * client's ACK of the header, which the client delays 40 ms. */
+static void test_nagle(bool server_side)
+{
+	struct tcpana *a = fresh(false);
+	int64_t rtt = 100 * US, ack_at, body_at;
+	const char *where = server_side ? "at the server" : "at the client";
+
+	handshake(a, 0, rtt);
+	seg(a, 1 * MS, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 1 * MS + 200 * US, TCPSEG_S2C, 0, 100, 240, TCPSEG_F_PSH, 65535);
+	/* the client's delayed ACK; the body right after it reaches the server */
+	ack_at = 1 * MS + 200 * US + 40 * MS + (server_side ? rtt : 0);
+	body_at = ack_at + (server_side ? 5 * US : rtt);
+	seg(a, ack_at, TCPSEG_C2S, 100, 240, 0, 0, 65535);
+	seg(a, body_at, TCPSEG_S2C, 240, 100, 600, TCPSEG_F_PSH, 65535);
+	seg(a, body_at + 1 * MS, TCPSEG_C2S, 100, 840, 100, TCPSEG_F_PSH, 65535);
+	ok(ngot == 1 && got[0].held == TCPANA_NAGLE_DELAYED_ACK,
+	   "Nagle %s: nagle_delayed_ack (%d exchanges, held %s)", where, ngot,
+	   tcpana_kind_name(got[0].held));
+	ok(got[0].held_ns == body_at - (1 * MS + 200 * US),
+	   "Nagle %s: held from the header to the body: %lld ns", where, (long long)got[0].held_ns);
+	ok(got[0].latency_ns == body_at - 1 * MS, "Nagle %s: latency to the body", where);
+	ok(!(got[0].kinds & (1u << TCPANA_SERVER_TIME)), "Nagle %s: not the server's time", where);
+	tcpana_destroy(a);
+}
+
+/* The same body after a 40 ms hold that no ACK explains: the server's
+ * own pause inside its response is not Nagle. */
+static void test_no_ack_no_nagle(void)
+{
+	struct tcpana *a = fresh(false);
+
+	handshake(a, 0, 100 * US);
+	seg(a, 1 * MS, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 1200 * US, TCPSEG_S2C, 0, 100, 240, TCPSEG_F_PSH, 65535);
+	seg(a, 1210 * US, TCPSEG_C2S, 100, 240, 0, 0, 65535);	/* acked at once */
+	seg(a, 41200 * US, TCPSEG_S2C, 240, 100, 600, TCPSEG_F_PSH, 65535);
+	tcpana_end(a, 42 * MS);
+	ok(ngot == 1 && !(got[0].kinds & (1u << TCPANA_NAGLE_DELAYED_ACK)),
+	   "a pause after a prompt ACK is not Nagle (kinds %x)", got[0].kinds);
+	tcpana_destroy(a);
+}
+
+/* The client ACKs the header 3 ms late (slow to run, not a delayed-ACK
+ * timer): the body's 3 ms wait is not named Nagle. */
+static void test_late_ack_not_delack(void)
+{
+	struct tcpana *a = fresh(false);
+
+	handshake(a, 0, 100 * US);
+	seg(a, 1 * MS, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 1200 * US, TCPSEG_S2C, 0, 100, 240, TCPSEG_F_PSH, 65535);
+	seg(a, 4200 * US, TCPSEG_C2S, 100, 240, 0, 0, 65535);
+	seg(a, 4300 * US, TCPSEG_S2C, 240, 100, 600, TCPSEG_F_PSH, 65535);
+	tcpana_end(a, 5 * MS);
+	ok(ngot == 1 && !(got[0].kinds & (1u << TCPANA_NAGLE_DELAYED_ACK)),
+	   "an ACK 3 ms late is no delayed ACK: no Nagle named (kinds %x)", got[0].kinds);
+	tcpana_destroy(a);
+}
+
+/* rant --tcp --writes 2: the client's second write waits for the
+ * server's delayed ACK of its first. */
+static void test_client_nagle(void)
+{
+	struct tcpana *a = fresh(false);
+
+	handshake(a, 0, 100 * US);
+	seg(a, 1 * MS, TCPSEG_C2S, 0, 0, 50, TCPSEG_F_PSH, 65535);
+	seg(a, 41100 * US, TCPSEG_S2C, 0, 50, 0, 0, 65535);	/* delayed ACK */
+	seg(a, 41110 * US, TCPSEG_C2S, 50, 0, 50, TCPSEG_F_PSH, 65535);
+	seg(a, 41300 * US, TCPSEG_S2C, 0, 100, 100, TCPSEG_F_PSH, 65535);
+	tcpana_end(a, 42 * MS);
+	ok(ngot == 1 && got[0].held == TCPANA_CLIENT_NAGLE && got[0].held_ns == 40110 * US,
+	   "a request in two writes: client_nagle, 40.11 ms (%s, %lld)",
+	   tcpana_kind_name(got[0].held), (long long)got[0].held_ns);
+	tcpana_destroy(a);
+}
+
+static void test_server_time(void)
+{
+	struct tcpana *a = fresh(false);
+
+	handshake(a, 0, 100 * US);
+	seg(a, 1 * MS, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 1100 * US, TCPSEG_S2C, 0, 100, 0, 0, 65535);
+	seg(a, 21100 * US, TCPSEG_S2C, 0, 100, 500, TCPSEG_F_PSH, 65535);
+	/* a second exchange, quick: 0.3 ms of the server's is nothing named */
+	seg(a, 22 * MS, TCPSEG_C2S, 100, 500, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 22400 * US, TCPSEG_S2C, 500, 200, 500, TCPSEG_F_PSH, 65535);
+	tcpana_end(a, 23 * MS);
+	ok(ngot == 2, "two exchanges (%d)", ngot);
+	ok(got[0].held == TCPANA_SERVER_TIME && got[0].held_ns == 20 * MS,
+	   "20 ms before the first byte, less the 100 us round trip: server_time %lld ns",
+	   (long long)got[0].held_ns);
+	ok(got[1].held == TCPANA_NONE && got[1].n == 2, "0.3 ms of the server's: nothing named");
+	tcpana_destroy(a);
+}
+
+static void test_retransmission(void)
+{
+	struct tcpana *a = fresh(false);
+
+	handshake(a, 0, 100 * US);
+	seg(a, 1 * MS, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 1200 * US, TCPSEG_S2C, 0, 100, 1000, 0, 65535);	/* lost on the way */
+	seg(a, 201200 * US, TCPSEG_S2C, 0, 100, 1000, 0, 65535);	/* sent again */
+	seg(a, 201300 * US, TCPSEG_C2S, 100, 1000, 0, 0, 65535);
+	tcpana_end(a, 202 * MS);
+	ok(ngot == 1 && got[0].held == TCPANA_RETRANSMISSION && got[0].held_ns == 200 * MS &&
+	   got[0].retransmits == 1, "a segment sent again 200 ms later: retransmission (%s %lld)",
+	   tcpana_kind_name(got[0].held), (long long)got[0].held_ns);
+	ok(tcpana_retransmits(a) == 1, "counted");
+	ok(nrtt[TCPSEG_S2C] == 1, "Karn: the ACK of a segment sent again is no sample (%d)",
+	   nrtt[TCPSEG_S2C]);
+	tcpana_destroy(a);
+}
+
+static void test_window(void)
+{
+	struct tcpana *a = fresh(false);
+
+	handshake(a, 0, 100 * US);
+	seg(a, 1 * MS, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 1200 * US, TCPSEG_S2C, 0, 100, 1000, 0, 65535);
+	seg(a, 1300 * US, TCPSEG_C2S, 100, 1000, 0, 0, 0);	/* zero window */
+	seg(a, 51300 * US, TCPSEG_C2S, 100, 1000, 0, 0, 65535);	/* open again */
+	seg(a, 51400 * US, TCPSEG_S2C, 1000, 100, 1000, TCPSEG_F_PSH, 65535);
+	tcpana_end(a, 52 * MS);
+	ok(ngot == 1 && got[0].held == TCPANA_WINDOW && got[0].held_ns == 50100 * US,
+	   "a zero window for 50 ms: window, from the zero window to the data (%s %lld)",
+	   tcpana_kind_name(got[0].held), (long long)got[0].held_ns);
+	tcpana_destroy(a);
+}
+
+/* A socket's view: the client's ACKs cannot be seen; a hold of a
+ * delayed-ACK timer's length between two parts of a response is taken
+ * for Nagle, a 15 ms one is not. */
+static void test_no_client_acks(void)
+{
+	struct tcpana *a = fresh(true);
+
+	handshake(a, 0, 100 * US);
+	seg(a, 1 * MS, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 1200 * US, TCPSEG_S2C, 0, 100, 240, TCPSEG_F_PSH, 65535);
+	seg(a, 41300 * US, TCPSEG_S2C, 240, 100, 600, TCPSEG_F_PSH, 65535);
+	seg(a, 42 * MS, TCPSEG_C2S, 100, 0, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 42200 * US, TCPSEG_S2C, 840, 200, 240, TCPSEG_F_PSH, 65535);
+	seg(a, 57200 * US, TCPSEG_S2C, 1080, 200, 600, TCPSEG_F_PSH, 65535);
+	tcpana_end(a, 58 * MS);
+	ok(ngot == 2 && got[0].held == TCPANA_NAGLE_DELAYED_ACK,
+	   "no client ACKs: a 40 ms hold inside the response is taken for Nagle");
+	ok(got[1].held != TCPANA_NAGLE_DELAYED_ACK, "no client ACKs: a 15 ms hold is not");
+	ok(tcpana_unknowns(a) & TCPANA_U_NO_CLIENT_ACKS, "and it says the verdict is inferred");
+	tcpana_destroy(a);
+}
+
+static void test_unknowns(void)
+{
+	struct tcpana *a = fresh(false);
+	struct tcpseg cut = { .t_ns = 2 * MS, .len = 100, .flags = TCPSEG_F_CUT,
+			      .dir = TCPSEG_C2S };
+
+	seg(a, 1 * MS, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	tcpana_seg(a, &cut);
+	tcpana_end(a, 3 * MS);
+	ok(ngot == 0, "a request without a response: no exchange reported");
+	ok(tcpana_unknowns(a) == (TCPANA_U_NO_S2C | TCPANA_U_CUT),
+	   "one way only and cut headers: said (%x)", tcpana_unknowns(a));
+	ok(tcpana_handshake_ns(a) == -1, "no handshake seen: -1");
+	tcpana_destroy(a);
+}
+
+/* Sequence numbers that wrap mid-connection. */
+static void test_wrap(void)
+{
+	struct tcpana *a = fresh(false);
+	uint32_t c = 0xffffff00u, s = 0xfffffff0u;
+	struct tcpseg g[] = {
+		{ .t_ns = 0, .seq = c, .ack = s, .len = 1000, .win = 65535,
+		  .flags = TCPSEG_F_ACK | TCPSEG_F_PSH, .dir = TCPSEG_C2S },
+		{ .t_ns = 300 * US, .seq = s, .ack = c + 1000, .len = 2000, .win = 65535,
+		  .flags = TCPSEG_F_ACK, .dir = TCPSEG_S2C },
+		{ .t_ns = 400 * US, .seq = c + 1000, .ack = s + 2000, .len = 10, .win = 65535,
+		  .flags = TCPSEG_F_ACK | TCPSEG_F_PSH, .dir = TCPSEG_C2S },
+		{ .t_ns = 600 * US, .seq = s + 2000, .ack = c + 1010, .len = 20, .win = 65535,
+		  .flags = TCPSEG_F_ACK, .dir = TCPSEG_S2C },
+	};
+
+	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++)
+		tcpana_seg(a, &g[i]);
+	tcpana_end(a, 1 * MS);
+	ok(ngot == 2 && got[0].resp_bytes == 2000 && got[1].req_bytes == 10 &&
+	   !tcpana_retransmits(a), "sequence numbers wrapping: two exchanges, nothing sent again");
+	tcpana_destroy(a);
+}
+
+/* Timestamps: each tsval's first echo is a sample (as pping takes it). */
+static void test_timestamps(void)
+{
+	struct tcpana *a = fresh(false);
+	struct tcpseg d = { .t_ns = 0, .seq = 100, .ack = 900, .len = 10, .win = 65535,
+			    .tsval = 7, .tsecr = 3,
+			    .flags = TCPSEG_F_ACK | TCPSEG_F_TS | TCPSEG_F_PSH, .dir = TCPSEG_C2S };
+	struct tcpseg e = { .t_ns = 250 * US, .seq = 900, .ack = 110, .len = 0, .win = 65535,
+			    .tsval = 50, .tsecr = 7, .flags = TCPSEG_F_ACK | TCPSEG_F_TS,
+			    .dir = TCPSEG_S2C };
+
+	tcpana_seg(a, &d);
+	tcpana_seg(a, &e);
+	e.t_ns = 260 * US;	/* the same echo again: no second sample */
+	tcpana_seg(a, &e);
+	ok(nrtt[TCPSEG_C2S] == 1 && rtts[TCPSEG_C2S][0] == 250 * US,
+	   "timestamps: tsval 7 echoed after 250 us, one sample (%d)", nrtt[TCPSEG_C2S]);
+	tcpana_destroy(a);
+}
+
+static struct tcpana_exchange held_by(enum tcpana_kind k, int64_t ns)
+{
+	return (struct tcpana_exchange){ .held = k, .held_ns = ns,
+					 .kinds = k ? 1u << k : 0 };
+}
+
+static void test_tally(void)
+{
+	struct tcpana_tally *t = tcpana_tally_create(), *u = tcpana_tally_create();
+	struct tcpana_diag d[TCPANA_KINDS];
+	struct tcpana_exchange x;
+	size_t n;
+
+	for (int i = 0; i < 100; i++) {
+		if (i < 30)
+			x = held_by(TCPANA_NAGLE_DELAYED_ACK, 40 * MS + i * 100 * US);
+		else if (i < 32)
+			x = held_by(TCPANA_SERVER_TIME, 5 * MS);
+		else if (i == 32)
+			x = held_by(TCPANA_RETRANSMISSION, 200 * MS);
+		else
+			x = held_by(TCPANA_NONE, 0);
+		tcpana_tally_add(t, &x);
+	}
+	n = tcpana_tally_diag(t, d, TCPANA_KINDS);
+	ok(n == 2 && d[0].kind == TCPANA_NAGLE_DELAYED_ACK && d[1].kind == TCPANA_RETRANSMISSION,
+	   "tally: Nagle first, then the retransmission; 2 of 100 of the server's is not named (%zu)",
+	   n);
+	ok(d[0].exchanges == 30 && d[0].share > 0.299 && d[0].share < 0.301,
+	   "tally: Nagle held 30 of 100 (share %.3f)", d[0].share);
+	ok(d[0].typical_ns >= 41 * MS && d[0].typical_ns <= 42 * MS && d[0].max_ns == 42900 * US,
+	   "tally: Nagle's median 41.5 ms (%lld), max 42.9 ms", (long long)d[0].typical_ns);
+	ok(d[0].fix && strstr(d[0].fix, "TCP_NODELAY"), "tally: the fix names TCP_NODELAY");
+	n = tcpana_tally_diag(t, d, 1);
+	ok(n == 1 && d[0].kind == TCPANA_NAGLE_DELAYED_ACK, "tally: at most max, the largest kept");
+	for (int i = 0; i < 100; i++) {
+		x = held_by(TCPANA_SERVER_TIME, 10 * MS);
+		tcpana_tally_add(u, &x);
+	}
+	tcpana_tally_merge(t, u);
+	n = tcpana_tally_diag(t, d, TCPANA_KINDS);
+	ok(tcpana_tally_exchanges(t) == 200 && n == 3 && d[0].kind == TCPANA_SERVER_TIME &&
+	   d[0].exchanges == 102, "merge: 200 exchanges, the server's 102 named first");
+	ok(d[0].typical_ns >= 9 * MS && d[0].typical_ns <= 10 * MS,
+	   "merge: the server's median about 10 ms (%lld)", (long long)d[0].typical_ns);
+	tcpana_tally_destroy(t);
+	tcpana_tally_destroy(u);
+}
+
+/* The P-squared median of 10001 shuffled values 0..10000 is near 5000. */
+static void test_median(void)
+{
+	struct tcpana_tally *t = tcpana_tally_create();
+	struct tcpana_diag d[TCPANA_KINDS];
+	static int64_t v[10001];
+	struct tcpana_exchange x;
+	uint32_t r = 1;
+
+	for (int i = 0; i <= 10000; i++)
+		v[i] = i * US;
+	for (int i = 10000; i > 0; i--) {	/* a fixed shuffle (xorshift) */
+		int j;
+		int64_t tmp;
+
+		r ^= r << 13;
+		r ^= r >> 17;
+		r ^= r << 5;
+		j = (int)(r % (uint32_t)(i + 1));
+		tmp = v[i];
+		v[i] = v[j];
+		v[j] = tmp;
+	}
+	for (int i = 0; i <= 10000; i++) {
+		x = held_by(TCPANA_WINDOW, v[i] + 1);
+		tcpana_tally_add(t, &x);
+	}
+	tcpana_tally_diag(t, d, TCPANA_KINDS);
+	ok(d[0].typical_ns > 4850 * US && d[0].typical_ns < 5150 * US,
+	   "P-squared: the median of 0..10 ms within 3%% of 5 ms (%lld)", (long long)d[0].typical_ns);
+	tcpana_tally_destroy(t);
+}
+
+int main(void)
+{
+	ok(!strcmp(tcpana_kind_name(TCPANA_NAGLE_DELAYED_ACK), "nagle_delayed_ack") &&
+	   !strcmp(tcpana_kind_name(TCPANA_NONE), "none") && !tcpana_kind_fix(TCPANA_NONE),
+	   "kind names");
+	ok(tcpana_size() < 1024, "a connection's state is %zu bytes", tcpana_size());
+	test_clean();
+	test_nagle(false);
+	test_nagle(true);
+	test_no_ack_no_nagle();
+	test_late_ack_not_delack();
+	test_client_nagle();
+	test_server_time();
+	test_retransmission();
+	test_window();
+	test_no_client_acks();
+	test_unknowns();
+	test_wrap();
+	test_timestamps();
+	test_tally();
+	test_median();
+	return done_testing();
+}
