@@ -96,6 +96,8 @@ static int read_drops(const struct cmsghdr *c, const unsigned char *data, uint32
 	return 0;
 }
 
+/* An octet the kernel hands over as an int (TTL, Hop Limit, IPv6's
+ * Traffic Class): 0, or -EINVAL when too short or out of 0 to 255. */
 static int read_ttl(const struct cmsghdr *c, const unsigned char *data, uint8_t *ttl)
 {
 	int v;
@@ -118,20 +120,11 @@ static bool cmsg_is_ttl(const struct cmsghdr *c)
 /* IPv4's IP_TOS is one octet, IPv6's IPV6_TCLASS an int (0 to 255). */
 static int read_tos(const struct cmsghdr *c, const unsigned char *data, uint8_t *tos)
 {
-	int v;
-
-	if (c->cmsg_level == IPPROTO_IP) {
-		if (cmsg_data_len(c) < 1)
-			return -EINVAL;
-		*tos = data[0];
-		return 0;
-	}
-	if (cmsg_data_len(c) < sizeof(v))
+	if (c->cmsg_level != IPPROTO_IP)
+		return read_ttl(c, data, tos);
+	if (cmsg_data_len(c) < 1)
 		return -EINVAL;
-	memcpy(&v, data, sizeof(v));
-	if (v < 0 || v > 255)
-		return -EINVAL;
-	*tos = (uint8_t)v;
+	*tos = data[0];
 	return 0;
 }
 
@@ -288,7 +281,10 @@ int ts_parse_drops(const struct msghdr *msg, uint32_t *drops)
 	return ret ? ret : -ENOENT;
 }
 
-int ts_parse_ttl(const struct msghdr *msg, uint8_t *ttl)
+/* The first cmsg that is(): its octet by read(); -ENOENT when none. */
+static int parse_octet(const struct msghdr *msg, bool (*is)(const struct cmsghdr *),
+		       int (*read)(const struct cmsghdr *, const unsigned char *, uint8_t *),
+		       uint8_t *out)
 {
 	const unsigned char *data;
 	struct cmsg_walk w;
@@ -297,23 +293,19 @@ int ts_parse_ttl(const struct msghdr *msg, uint8_t *ttl)
 
 	walk_init(&w, msg);
 	while ((ret = walk_next(&w, &c, &data)) > 0)
-		if (cmsg_is_ttl(&c))
-			return read_ttl(&c, data, ttl);
+		if (is(&c))
+			return read(&c, data, out);
 	return ret ? ret : -ENOENT;
+}
+
+int ts_parse_ttl(const struct msghdr *msg, uint8_t *ttl)
+{
+	return parse_octet(msg, cmsg_is_ttl, read_ttl, ttl);
 }
 
 int ts_parse_tos(const struct msghdr *msg, uint8_t *tos)
 {
-	const unsigned char *data;
-	struct cmsg_walk w;
-	struct cmsghdr c;
-	int ret;
-
-	walk_init(&w, msg);
-	while ((ret = walk_next(&w, &c, &data)) > 0)
-		if (cmsg_is_tos(&c))
-			return read_tos(&c, data, tos);
-	return ret ? ret : -ENOENT;
+	return parse_octet(msg, cmsg_is_tos, read_tos, tos);
 }
 
 /*
