@@ -324,13 +324,13 @@ FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) \
 	-D_GNU_SOURCE -std=gnu11 -pthread -DRANT_VERSION='"$(VERSION)"' $(SRC_INC)
-fuzz_srcs_wire := $(call src_of,msgfmt wire hostid ptp fmtstamp stamp stampts record \
+fuzz_srcs_wire := $(call src_of,msgfmt wire hostid ptp fmtstamp stamp stampsend stampts record \
 	metric hist txfmt mem session out json auth) -lcrypto
 fuzz_srcs_cmsg := $(call src_of,ts)
 fuzz_srcs_frame := $(call src_of,frame)
 fuzz_srcs_opts := $(call src_of,opts optprobe opttab optnum sweep fit allow msgfmt wire hostid \
-	ptp fmtstamp stamp stampts auth)
-fuzz_srcs_stamp := $(call src_of,stamp stampts auth)
+	ptp fmtstamp stamp stampsend stampts auth)
+fuzz_srcs_stamp := $(call src_of,stamp stampsend stampts auth)
 fuzz_libs_stamp := -lcrypto
 # --http's responses (httpresp.h), framed by Debian's libhttp-parser
 fuzz_srcs_http := $(call src_of,httpresp)

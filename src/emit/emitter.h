@@ -56,6 +56,18 @@ static inline bool emit_pong_of_warmup(uint64_t seq, uint64_t first_measured)
 	return !first_measured || seq < first_measured;
 }
 
+/*
+ * The reflector's number of each recent pong (msg_body.pong_no, in a
+ * format whose follow-up names a pong so: caps.fu_by_pong_no) and its
+ * ping's seq, by that number's low bits: a follow-up finds the ping it
+ * belongs to whatever pings were lost or repeated between.
+ */
+#define EMIT_NAMES 4096
+struct pong_names {
+	uint32_t no[EMIT_NAMES];	/* the reflector's number (caps.seq_mask wide) */
+	uint64_t seq[EMIT_NAMES];	/* its ping's, 0: none */
+};
+
 struct ol_table;
 
 struct emitter {
@@ -64,6 +76,7 @@ struct emitter {
 	uint64_t first_measured;	/* seq of the first measured ping, 0: none yet */
 	uint64_t pongs;			/* pongs matched, any phase */
 	struct pong_window seen;
+	struct pong_names names;	/* caps.fu_by_pong_no: pongs by the reflector's number */
 	struct holdback *await;		/* measured records awaiting their follow-up (T3) */
 	struct txpend *pend;		/* closed loop: measured pings awaiting T1 */
 	int pend_fd;			/* ... sent on this socket (TCP reconnects) */

@@ -39,6 +39,7 @@
 #include "counts.h"
 #include "hist.h"
 #include "hwts.h"
+#include "jitter.h"
 #include "metric.h"
 #include "probecount.h"
 #include "cfg.h"
@@ -155,6 +156,10 @@ struct snap {
 	struct snap_stats metric[M_COUNT];
 	bool have_rtt_intended;
 	struct snap_stats rtt_intended;
+	bool network_stack;		/* --stamp: network holds the reflector's host
+					 * stack (its stamps are software ones) */
+	bool have_jitter;		/* emitter: IPDV and RFC 3550's (jitter.h) */
+	struct jitter_stats jitter[JITTER_NWAYS];
 	struct snap_linear hist;	/* the primary metric's */
 	/* -m LIST or RANGE */
 	unsigned int nsizes;

@@ -65,6 +65,31 @@ static bool metric_shown(const struct run *r, enum metric_id m)
 }
 
 /* Every metric's statistics, rtt_intended's and the primary's histogram. */
+/*
+ * --stamp: what the reflector's stamps put in response and network, in
+ * their labels. Software stamps (SW local: the kernel's or its
+ * program's, STAMP does not tell; or a method not reported) leave the
+ * reflector's host stack between its wire and those stamps in network;
+ * a T3 its reply carries (a stateless reflector's, one without
+ * follow-up) was taken before the packet left, so response ends there.
+ */
+static void peer_labels(struct snap *s, const struct run *r)
+{
+	const struct stamppeer *sp = &r->stamp_peer;
+	bool t3_sw;
+
+	if (!r->cfg->stamp || !sp->replies)
+		return;
+	t3_sw = strcmp(stamppeer_suffix_t3(sp), "_PEER_HW") != 0;
+	s->network_stack = t3_sw || strcmp(stamppeer_suffix(sp), "_PEER_HW");
+	if (s->network_stack)
+		s->metric[M_NETWORK].label = "Network, both ways (RTT - response), with the "
+			"reflector's host stack: its stamps are software ones (sw_local, or not said)";
+	if (t3_sw && stamppeer_t3_own(sp))
+		s->metric[M_RESPONSE].label = "Reflector response (T3 - T2), T3 the software "
+			"stamp its reply carries, taken before it left (no follow-up)";
+}
+
 static int fill_metrics(struct snap *s, const struct run *r)
 {
 	const struct clock_report *cr = s->have_clock ? &s->clock : NULL;
@@ -80,6 +105,10 @@ static int fill_metrics(struct snap *s, const struct run *r)
 			ret = snap_stats_fill(&s->metric[m], r->hist[m], d->name, d->label,
 					      cr ? clock_metric_untrusted(cr, d) : NULL);
 	}
+	peer_labels(s, r);
+	s->have_jitter = r->jitter != NULL;
+	for (int w = 0; w < JITTER_NWAYS && r->jitter; w++)
+		jitter_get(r->jitter, (enum jitter_way)w, &s->jitter[w]);
 	s->have_rtt_intended = r->rtt_intended != NULL;
 	if (!ret && r->rtt_intended)
 		ret = snap_stats_fill(&s->rtt_intended, r->rtt_intended,

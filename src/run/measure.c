@@ -124,6 +124,8 @@ FANOUT_STEP void sample(struct run *r, const struct txrec *rec, unsigned int whi
 	struct sweep_point *sp = r->nsweep ? sweep_point_of(r, rec->seq) : NULL;
 	int64_t v;
 
+	if (r->jitter)
+		jitter_sample(r->jitter, rec, which);
 	if (!sp) {
 		metric_sample(r->hist, rec, which);
 		return;

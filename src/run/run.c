@@ -295,6 +295,11 @@ static int alloc_memory(struct run *r)
 			return -ENOMEM;
 		}
 	}
+	if (c->mode == MODE_EMIT && !(r->jitter = jitter_create(c->hugepages))) {
+		fprintf(stderr, "rant: cannot allocate the jitter's statistics: %s: %s\n",
+			strerror(errno), fix);
+		return -ENOMEM;
+	}
 	if (c->mode == MODE_EMIT && c->interval_ns) {
 		r->rtt_intended = hist_create(c->bucket_ns, c->overflow_ns, c->hugepages);
 		if (!r->rtt_intended) {
@@ -604,6 +609,7 @@ void run_teardown(struct run *r)
 	series_destroy(r->series);
 	txlog_destroy(r->log);
 	hist_destroy(r->rtt_intended);
+	jitter_destroy(r->jitter);
 	ol_destroy(&r->flight);
 	free(r->breach);
 	sessions_destroy(r->sessions);

@@ -50,14 +50,20 @@
  *
  * After the base come RFC 8972's TLVs, each a 4-octet header (Flags: U
  * 0x80, M 0x40, I 0x20, the rest reserved; Type; Length of the value, 16
- * bits) and the value. This module knows four: Extra Padding (1, any
+ * bits) and the value. This module knows six: Extra Padding (1, any
  * length), Timestamp Information (3, at least 4: sync source and method
- * of T2, then of T3), Follow-Up Telemetry (7, 16: the sequence number and
- * timestamp of the reflector's previous reply and the method of that
- * stamp, 3 reserved octets) and HMAC (8, 16: over the Sequence Number
- * field and every TLV before it; only Extra Padding may follow it). A
- * sender sets U on every TLV it sends; a reflector clears it on those it
- * understood.
+ * of T2, then of T3), Class of Service (4, 4: DSCP1, the DSCP the sender
+ * asks the reply to leave with, 6 bits; DSCP2 and ECN, 6 and 2 bits, as
+ * the request arrived; RP, 2 bits: 1 when the reply did not leave with
+ * DSCP1; 2 reserved octets), Direct Measurement (5, 12: the sender's
+ * count of requests sent, S_TxC, then the reflector's of the session's
+ * requests received, R_RxC, and replies sent, R_TxC, each 32 bits and
+ * this packet counted), Follow-Up Telemetry (7, 16: the sequence number
+ * and timestamp of the reflector's previous reply and the method of
+ * that stamp, 3 reserved octets) and HMAC (8, 16: over the Sequence
+ * Number field and every TLV before it; only Extra Padding may follow
+ * it). A sender sets U on every TLV it sends; a reflector clears it on
+ * those it understood.
  *
  * The timestamps' two formats and the Error Estimate: stampts.h.
  *
@@ -117,7 +123,7 @@ struct auth;
 #define STAMP_TLV_M 0x40		/* malformed */
 #define STAMP_TLV_I 0x20		/* integrity check failed */
 
-/* TLV types (RFC 8972 §5.1). This module acts on 1, 3, 7 and 8. */
+/* TLV types (RFC 8972 §5.1). This module acts on 1, 3, 4, 5, 7 and 8. */
 enum stamp_tlv_type {
 	STAMP_TLV_PADDING = 1,
 	STAMP_TLV_LOCATION = 2,
@@ -130,6 +136,8 @@ enum stamp_tlv_type {
 };
 
 #define STAMP_TSINFO_LEN 4		/* the value, without sub-TLVs */
+#define STAMP_COS_LEN 4
+#define STAMP_DIRECT_LEN 12
 #define STAMP_FOLLOWUP_LEN 16
 
 /* Timestamp Information: sync sources (RFC 8972 §5.4; 0: not reported). */
@@ -238,12 +246,43 @@ static inline void stamp_followup_put(uint8_t *v, const struct stamp_followup *f
 	memset(v + 13, 0, 3);
 }
 
+/*
+ * A Class of Service TLV's value (RFC 8972 §4.4, with its erratum 8199)
+ * answered at v: DSCP1 as the sender asked; DSCP2 and ECN as the request
+ * arrived (tos: its IPv4 TOS or IPv6 Traffic Class; -1, unknown: 0);
+ * RP 0 when the reply leaves with DSCP1 (apply), else 1, and then it
+ * leaves with the DSCP it came with; the reserved octets zero. Returns
+ * the TOS octet the reply must leave with (that DSCP, ECN Not-ECT).
+ */
+static inline uint8_t stamp_cos_put(uint8_t *v, int16_t tos, bool apply)
+{
+	uint8_t dscp1 = v[0] >> 2, dscp2 = tos < 0 ? 0 : (uint8_t)tos >> 2;
+	uint8_t ecn = tos < 0 ? 0 : (uint8_t)tos & 3;
+
+	v[0] = (uint8_t)(dscp1 << 2 | dscp2 >> 4);
+	v[1] = (uint8_t)((dscp2 & 0xf) << 4 | ecn << 2 | (apply ? 0 : 1));
+	v[2] = v[3] = 0;
+	return (uint8_t)((apply ? dscp1 : dscp2) << 2);
+}
+
+/* A Direct Measurement TLV's value (RFC 8972 §4.5) answered at v: the
+ * sender's S_TxC kept, the session's requests received (rx) and replies
+ * sent (tx), this one counted in each. */
+static inline void stamp_direct_put(uint8_t *v, uint32_t rx, uint32_t tx)
+{
+	be_put32(v + 4, rx);
+	be_put32(v + 8, tx);
+}
+
 /* The reflector's set-up, fixed for a run. */
 struct stamp_reflector {
 	const struct auth *key;	/* authenticated mode; NULL: open */
 	uint16_t ee;		/* its Error Estimate; Z: the format of T2, T3 */
 	bool stateful;		/* own sequence numbers per session */
 	bool strict;		/* drop what would be answered with M or I */
+	bool cos_apply;		/* a reply with Class of Service leaves with the
+				 * DSCP1 it asks for (the caller sets the reply's
+				 * TOS: stamp_reflect_out.tos) */
 	/* for TLV type 3: how the clocks behind its HW stamps (the NIC's)
 	 * and its SW stamps (the system clock's) are synchronized */
 	enum stamp_sync sync_hw, sync_sw;
@@ -255,6 +294,12 @@ struct stamp_reflect_in {
 	int64_t t3_ns;			/* the best send stamp at hand now */
 	enum stamp_method t2_method, t3_method;
 	uint8_t ttl;			/* the request's IPv4 TTL or IPv6 Hop Limit */
+	int16_t tos;			/* its IPv4 TOS or IPv6 Traffic Class, -1:
+					 * unknown (a Class of Service TLV then comes
+					 * back with U: not processed) */
+	uint32_t rx_count, tx_count;	/* the session's requests received and
+					 * replies sent, this one counted in each
+					 * (Direct Measurement) */
 	uint32_t seq;			/* stateful: the session's next number */
 	/* stateful: the session's previous reply (NULL: none yet, or its
 	 * wire stamp never came); a stateless reflector reports none
@@ -272,6 +317,10 @@ struct stamp_reflect_out {
 	unsigned unknown;	/* of which with U */
 	bool malformed;		/* one was returned with M */
 	bool integrity;		/* they were returned with I */
+	int16_t tos;		/* the TOS octet the reply must leave with (a Class
+				 * of Service TLV answered), -1: the socket's */
+	bool tos_wanted;	/* a Class of Service TLV came back U, its
+				 * request's TOS unknown (in->tos -1) */
 };
 
 /*
@@ -298,6 +347,8 @@ void stamp_reflect_base(const struct stamp_reflector *r, const struct stamp_refl
 #define STAMP_WANT_TSINFO 0x1	/* Timestamp Information */
 #define STAMP_WANT_FOLLOWUP 0x2	/* Follow-Up Telemetry */
 #define STAMP_WANT_PADDING 0x4	/* fill up to len with Extra Padding */
+#define STAMP_WANT_DIRECT 0x8	/* Direct Measurement */
+#define STAMP_WANT_COS 0x10	/* Class of Service */
 
 /* A Session-Sender's request. */
 struct stamp_request {
@@ -307,6 +358,8 @@ struct stamp_request {
 	uint16_t ee;		/* the sender's Error Estimate; Z: T1's format */
 	uint16_t ssid;		/* 0: not used */
 	unsigned want;		/* STAMP_WANT_* */
+	uint32_t tx_count;	/* Direct Measurement: requests sent, this one counted */
+	uint8_t dscp;		/* Class of Service: the reply's DSCP asked for */
 	size_t len;		/* of the datagram, >= stamp_request_min_len() */
 };
 
@@ -317,12 +370,15 @@ size_t stamp_request_min_len(bool auth, unsigned want);
  * Write the request into buf (cap octets of room): its length, or
  * -EINVAL when q->len is below stamp_request_min_len() (or beyond 65535),
  * -ENOSPC when cap is below q->len. Layout after the base: Timestamp
- * Information, Follow-Up Telemetry, the HMAC TLV (authenticated mode),
- * then Extra Padding (zeros, outside the HMAC's reach) up to q->len;
- * without STAMP_WANT_PADDING the rest is zero octets, which a reflector
- * reads as padding.
+ * Information, Follow-Up Telemetry, Direct Measurement, Class of Service,
+ * the HMAC TLV (authenticated mode), then Extra Padding (zeros, outside
+ * the HMAC's reach) up to q->len; without STAMP_WANT_PADDING the rest is
+ * zero octets, which a reflector reads as padding.
  */
 ssize_t stamp_build(const struct stamp_request *q, void *buf, size_t cap);
+/* Where the value of the TLV of one STAMP_WANT_* bit (one of want) lies
+ * in the request stamp_build() writes: its offset, 0 when want lacks it. */
+size_t stamp_request_value_off(bool auth, unsigned int want, unsigned int which);
 
 /* A Session-Reflector's reply, as the sender reads it. Timestamps are
  * TS_NONE when the reflector did not report them. */
@@ -351,6 +407,12 @@ struct stamp_reply {
 	uint32_t fu_seq;
 	int64_t fu_t3_ns;
 	uint8_t fu_method;
+	/* Direct Measurement, when understood */
+	bool has_direct;
+	uint32_t dm_s_tx, dm_r_rx, dm_r_tx;
+	/* Class of Service, when understood */
+	bool has_cos;
+	uint8_t cos_dscp1, cos_dscp2, cos_ecn, cos_rp;
 };
 
 /*
