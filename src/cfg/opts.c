@@ -513,6 +513,47 @@ static int check_watch(struct parser *ps, struct rant_cfg *c, const bool *given)
 	return 0;
 }
 
+/* Each option given on the side it is for, with the option it needs. */
+static int check_sides(struct parser *ps, const struct rant_cfg *c, const bool *given)
+{
+	char label[40];
+
+	for (size_t i = 0; i < opt_count; i++) {
+		const struct opt *o = &opt_table[i];
+
+		if (c->mode == MODE_REFLECT && o->who == EMIT_ONLY && given[o->val]) {
+			fprintf(ps->err, "rant: %s is for the emitter: give -a ADDR, or drop it on the reflector (which echoes what it receives)\n",
+				opt_label(o->val, label, sizeof(label)));
+			return -1;
+		}
+		if (c->mode == MODE_EMIT && o->who == REFLECT_ONLY && given[o->val]) {
+			fprintf(ps->err, "rant: %s is for the reflector: drop -a, or drop it on the emitter\n",
+				opt_label(o->val, label, sizeof(label)));
+			return -1;
+		}
+		if (need(ps, given, o))
+			return -1;
+	}
+	return 0;
+}
+
+/* -b and -o: the printed histogram's buckets. */
+static int check_buckets(struct parser *ps, const struct rant_cfg *c)
+{
+	if (c->overflow_ns < c->bucket_ns || c->overflow_ns % c->bucket_ns) {
+		fprintf(ps->err, "rant: -o/--overflow must be a multiple of -b/--bucket-size (%g us): e.g. -o %g\n",
+			(double)c->bucket_ns / NS_PER_US,
+			(double)(c->overflow_ns / c->bucket_ns + 1) * c->bucket_ns / NS_PER_US);
+		return -1;
+	}
+	if (c->overflow_ns / c->bucket_ns > 10000000) {
+		fprintf(ps->err, "rant: -o/--overflow over -b/--bucket-size gives %" PRId64 " buckets, more than 10000000: raise -b or lower -o\n",
+			c->overflow_ns / c->bucket_ns);
+		return -1;
+	}
+	return 0;
+}
+
 /* The options against each other, and the mode. */
 static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 {
@@ -536,24 +577,8 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		return -1;
 	}
 	c->mode = given['a'] ? MODE_EMIT : MODE_REFLECT;
-	if (optprobe_check(c, given, ps->err))
+	if (optprobe_check(c, given, ps->err) || check_sides(ps, c, given))
 		return -1;
-	for (size_t i = 0; i < opt_count; i++) {
-		const struct opt *o = &opt_table[i];
-
-		if (c->mode == MODE_REFLECT && o->who == EMIT_ONLY && given[o->val]) {
-			fprintf(ps->err, "rant: %s is for the emitter: give -a ADDR, or drop it on the reflector (which echoes what it receives)\n",
-				opt_label(o->val, label, sizeof(label)));
-			return -1;
-		}
-		if (c->mode == MODE_EMIT && o->who == REFLECT_ONLY && given[o->val]) {
-			fprintf(ps->err, "rant: %s is for the reflector: drop -a, or drop it on the emitter\n",
-				opt_label(o->val, label, sizeof(label)));
-			return -1;
-		}
-		if (need(ps, given, o))
-			return -1;
-	}
 	if (check_ptp_mode(ps, c, given) || check_stamp(ps, c, given))
 		return -1;
 	if (parse_sizes(ps, c) || key_sizes(ps, c) || stamp_sizes(ps, c))
@@ -578,17 +603,8 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 			opt_label(given['B'] ? 'B' : 'P', label, sizeof(label)));
 		return -1;
 	}
-	if (c->overflow_ns < c->bucket_ns || c->overflow_ns % c->bucket_ns) {
-		fprintf(ps->err, "rant: -o/--overflow must be a multiple of -b/--bucket-size (%g us): e.g. -o %g\n",
-			(double)c->bucket_ns / NS_PER_US,
-			(double)(c->overflow_ns / c->bucket_ns + 1) * c->bucket_ns / NS_PER_US);
+	if (check_buckets(ps, c))
 		return -1;
-	}
-	if (c->overflow_ns / c->bucket_ns > 10000000) {
-		fprintf(ps->err, "rant: -o/--overflow over -b/--bucket-size gives %" PRId64 " buckets, more than 10000000: raise -b or lower -o\n",
-			c->overflow_ns / c->bucket_ns);
-		return -1;
-	}
 	if (c->open_loop && check_open_loop(ps, c))
 		return -1;
 	if (c->threshold_metric && check_threshold_metric(ps, c))

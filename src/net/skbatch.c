@@ -26,6 +26,7 @@ struct skbatch {
 	unsigned int out_n;		/* replies queued */
 	struct mmsghdr out[SKBATCH_MAX];
 	struct iovec out_iov[SKBATCH_MAX];
+	char out_ctl[SKBATCH_MAX][SK_TOS_CMSG_LEN];	/* a reply's TOS (tos_out) */
 };
 
 struct skbatch *skbatch_create(size_t slot_len, bool hugepages)
@@ -149,6 +150,10 @@ void skbatch_reply(struct skbatch *b, unsigned int i, size_t len)
 	b->out_iov[o] = (struct iovec){ .iov_base = skbatch_buf(b, i), .iov_len = len };
 	h->msg_name = &b->m[i].src;
 	h->msg_namelen = b->m[i].src_len;
+	/* a reply with a TOS of its own: its control data (else none, as
+	 * the send without it has) */
+	h->msg_controllen = b->m[i].tos_out < 0 ? 0 : sk_tos_cmsg(&b->m[i], b->out_ctl[o]);
+	h->msg_control = h->msg_controllen ? b->out_ctl[o] : NULL;
 }
 
 /* sendmmsg() of the vlen messages at v; one message (a lone ping's
@@ -161,8 +166,11 @@ static int skbatch_sendmmsg(int fd, struct mmsghdr *v, unsigned int vlen)
 
 	if (vlen > 1)
 		return sendmmsg(fd, v, vlen, MSG_DONTWAIT);
-	n = sendto(fd, h->msg_iov->iov_base, h->msg_iov->iov_len, MSG_DONTWAIT,
-		   (const struct sockaddr *)h->msg_name, h->msg_namelen);
+	if (h->msg_controllen)	/* a TOS of its own */
+		n = sendmsg(fd, h, MSG_DONTWAIT);
+	else
+		n = sendto(fd, h->msg_iov->iov_base, h->msg_iov->iov_len, MSG_DONTWAIT,
+			   (const struct sockaddr *)h->msg_name, h->msg_namelen);
 	if (n < 0)
 		return -1;
 	v->msg_len = (unsigned int)n;

@@ -309,6 +309,7 @@ static int sk_recv_ttl(struct sk *s, const struct rant_cfg *cfg, char *err, size
 	int ret;
 
 	s->want_ttl = cfg->stamp && cfg->mode == MODE_REFLECT;
+	s->want_tos = false;
 	if (!s->want_ttl)
 		return 0;
 	ret = sk_sockopt_int(s->fd, IPPROTO_IP, IP_RECVTTL, 1);
@@ -317,6 +318,17 @@ static int sk_recv_ttl(struct sk *s, const struct rant_cfg *cfg, char *err, size
 	if (ret)
 		snprintf(err, len, "setsockopt IP_RECVTTL/IPV6_RECVHOPLIMIT: %s (the STAMP reflector reports the received TTL)",
 			 strerror(-ret));
+	return ret;
+}
+
+int sk_recv_tos(struct sk *s)
+{
+	int ret;
+
+	s->want_tos = true;	/* asked once, whatever the kernel says */
+	ret = sk_sockopt_int(s->fd, IPPROTO_IP, IP_RECVTOS, 1);
+	if (!ret && s->family == AF_INET6)
+		ret = sk_sockopt_int(s->fd, IPPROTO_IPV6, IPV6_RECVTCLASS, 1);
 	return ret;
 }
 
@@ -438,6 +450,25 @@ void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 	if (rx.drops_ret == 0)
 		sk_drops_seen(s, rx.drops);
 	m->ttl = s->want_ttl && rx.ttl_ret == 0 ? rx.ttl : 0;
+	m->tos = s->want_ttl && rx.tos_ret == 0 ? rx.tos : -1;
+	m->tos_out = -1;
+}
+
+size_t sk_tos_cmsg(const struct sk_msg *reply, void *buf)
+{
+	const struct sockaddr_in6 *d = (const struct sockaddr_in6 *)&reply->src;
+	bool v6 = d->sin6_family == AF_INET6 && !IN6_IS_ADDR_V4MAPPED(&d->sin6_addr);
+	struct cmsghdr c = { .cmsg_len = CMSG_LEN(sizeof(int)),
+			     .cmsg_level = v6 ? IPPROTO_IPV6 : IPPROTO_IP,
+			     .cmsg_type = v6 ? IPV6_TCLASS : IP_TOS };
+	int tos = reply->tos_out;
+
+	if (tos < 0)
+		return 0;
+	memset(buf, 0, SK_TOS_CMSG_LEN);
+	memcpy(buf, &c, sizeof(c));
+	memcpy((char *)buf + CMSG_LEN(0), &tos, sizeof(tos));
+	return SK_TOS_CMSG_LEN;
 }
 
 void sk_drops_seen(struct sk *s, uint32_t count)

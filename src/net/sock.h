@@ -44,7 +44,9 @@ struct sk {
 	uint32_t tx_key;		/* OPT_ID of the next send */
 	uint64_t drops;			/* datagrams the receive queue dropped */
 	uint32_t drops_raw;		/* the kernel's u32 count, as last seen */
-	bool want_ttl;			/* sk_recv() reads each datagram's TTL */
+	bool want_ttl;			/* sk_recv() reads each datagram's TTL (a
+					 * STAMP reflector's) ... */
+	bool want_tos;			/* ... and its TOS (sk_recv_tos()) */
 	struct sk_stash stash[SK_STASH];
 	void *priv;			/* the transport's own state (tcp.c), or NULL */
 };
@@ -65,6 +67,10 @@ struct sk_msg {
 	struct sk *via;
 	uint8_t ttl;			/* IPv4 TTL or IPv6 Hop Limit as received
 					 * (sk_recv_ttl() asked for it), 0: unknown */
+	int16_t tos;			/* IPv4 TOS or IPv6 Traffic Class (DSCP and
+					 * ECN) as received, -1: unknown */
+	int16_t tos_out;		/* the reply's, which the reflector sets
+					 * before its send (UDP): -1 the socket's */
 };
 
 /*
@@ -129,8 +135,8 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	    bool block);
 
 /*
- * A received datagram's control data into m (its stamps, its TTL when
- * s->want_ttl) and s (the receive queue's drop count), in one walk:
+ * A received datagram's control data into m (its stamps, its TTL and TOS
+ * when s->want_ttl; tos_out -1) and s (the receive queue's drop count), in one walk:
  * what sk_recv() does after recvmsg(), for a caller that received
  * otherwise (a batch).
  */
@@ -141,11 +147,32 @@ void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m);
  * walk: a receive's fast path (sk_recv, skbatch). */
 static inline void sk_rx_msg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 {
-	if (ts_parse_rx_only(msg, &m->rx))
+	m->tos_out = -1;
+	if (ts_parse_rx_only(msg, &m->rx)) {
 		m->ttl = 0;	/* no TTL came */
-	else if (!s->want_ttl || !ts_parse_rx_ttl(msg, &m->rx, &m->ttl))
+		m->tos = -1;
+	} else if (!s->want_ttl || !ts_parse_rx_ttl(msg, &m->rx, &m->ttl, &m->tos)) {
 		sk_rx_cmsg(s, msg, m);
+	}
 }
+
+/*
+ * From now on, read each datagram's TOS too (IP_RECVTOS, IPV6_RECVTCLASS)
+ * on a socket that reads its TTL: asked when the first STAMP request that
+ * needs it comes (a Class of Service TLV), since the kernel's report costs
+ * every datagram (about 0.7% of a veth round trip). 0 or -errno; asked
+ * once either way (s->want_tos).
+ */
+int sk_recv_tos(struct sk *s);
+
+/*
+ * The control data that sends a reply with the TOS (IPv4) or Traffic
+ * Class (IPv6) reply->tos_out, into buf (SK_TOS_CMSG_LEN bytes): its
+ * length, 0 when tos_out is -1 (the socket's own). An IPv4-mapped
+ * destination of the dual-stack socket takes IPv4's IP_TOS.
+ */
+#define SK_TOS_CMSG_LEN CMSG_SPACE(sizeof(int))
+size_t sk_tos_cmsg(const struct sk_msg *reply, void *buf);
 
 /*
  * The kernel's SO_RXQ_OVFL count as seen now (a u32 that wraps): adds the

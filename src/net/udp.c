@@ -91,13 +91,30 @@ static int udp_open(struct sk *s, const struct rant_cfg *cfg, char *err,
 	return ret;
 }
 
+/* A reply that leaves with a TOS of its own (sk_msg.tos_out). */
+static ssize_t udp_send_tos(struct sk *s, const void *buf, size_t len,
+			    const struct sk_msg *reply)
+{
+	char ctl[SK_TOS_CMSG_LEN];
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr msg = {
+		.msg_name = (void *)&reply->src, .msg_namelen = reply->src_len,
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = ctl, .msg_controllen = sk_tos_cmsg(reply, ctl),
+	};
+
+	return sendmsg(s->fd, &msg, MSG_DONTWAIT);
+}
+
 static int udp_send(struct sk *s, const void *buf, size_t len,
 		    const struct sk_msg *reply, uint32_t *key)
 {
 	ssize_t n;
 
 	*key = s->tx_key++;	/* OPT_ID counts datagrams on UDP */
-	if (reply)
+	if (reply && reply->tos_out >= 0)
+		n = udp_send_tos(s, buf, len, reply);
+	else if (reply)
 		n = sendto(s->fd, buf, len, MSG_DONTWAIT,
 			   (const struct sockaddr *)&reply->src, reply->src_len);
 	else

@@ -5,12 +5,10 @@
 #include <string.h>
 
 #include "breach.h"
-#include "run.h"
-#include "trace.h"
-#include "txlog.h"
+#include "txfmt.h"
 #include "wire.h"
 
-/* The name of a stamp as the log and breakdown show it (txlog.h). */
+/* The name of a stamp as the log and breakdown show it (txfmt.h). */
 static const char *stamp_name(const struct snap_breach_ctx *ctx, enum point p, char *buf,
 			      size_t len)
 {
@@ -67,36 +65,31 @@ static void print_probe(struct out *o, const struct snap_breach_ctx *ctx,
 	static const enum metric_id order[] = { M_SYN_RTT, M_REQUEST, M_FIRST_BYTE, M_EMIT_ACK };
 
 	out_obj(o, "components");
-	out_text(o, "  totals (ns):\n");
+	out_text(o, "  totals (us):\n");
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		/* --syn: the handshake alone; --http: the request's */
 		if (!bd->have[order[i]] || (order[i] == M_SYN_RTT) != (ctx->primary == M_SYN_RTT))
 			continue;
 		out_text(o, "    %-44s", metric_defs[order[i]].label);
-		out_i64(o, metric_defs[order[i]].name, " %10" PRId64 "\n", bd->ns[order[i]]);
+		out_us(o, metric_defs[order[i]].name, " %12.3f\n", bd->ns[order[i]]);
 	}
 	out_obj_end(o);
+	out_arr(o, "outside");
+	out_arr_end(o);
 }
 
-void breach_print(struct out *o, const struct snap_breach_ctx *ctx,
-		  const struct snap_breach *b)
+/* The path's steps (and their parts) in path order, then the totals; a
+ * step outside the metric that breached marked so, the largest inside
+ * it marked where the spike is. JSON: "components", "outside". */
+static void print_components(struct out *o, const struct snap_breach_ctx *ctx,
+			     const struct breakdown *bd)
 {
-	const struct breakdown *bd = &b->bd;
+	const char *name = metric_defs[bd->within].name;
+	struct out jo = out_json_only(o);
 
-	out_text(o, "\n*** Threshold breach: %s", ctx->probe ? metric_defs[ctx->primary].name :
-		 ctx->emit ? "RTT" : "response");
-	out_u64(o, "seq", " of seq %" PRIu64, b->rec.seq);
-	out_i64(o, "latency", " is %" PRId64 " ns", b->latency_ns);
-	out_i64(o, "threshold", " > threshold %" PRId64 " ns\n", ctx->threshold_ns);
-	print_stamps(o, ctx, &b->rec);
-	if (ctx->probe) {
-		print_probe(o, ctx, bd);
-		return;
-	}
-	/* The path's steps first, in path order, then the totals. */
 	out_obj(o, "components");
 	for (int pass = 0; pass < 2; pass++) {
-		out_text(o, pass ? "  totals (ns):\n" : "  path (ns):\n");
+		out_text(o, pass ? "  totals (us):\n" : "  path (us):\n");
 		for (size_t i = 0; i < sizeof(path_order) / sizeof(path_order[0]); i++) {
 			enum metric_id m = path_order[i];
 			bool in_path = breakdown_is_step(bd, m, ctx->emit) ||
@@ -105,11 +98,45 @@ void breach_print(struct out *o, const struct snap_breach_ctx *ctx,
 			if (!bd->have[m] || in_path == pass)
 				continue;
 			out_text(o, "    %-44s", metric_defs[m].label);
-			out_i64(o, metric_defs[m].name, " %10" PRId64, bd->ns[m]);
-			out_text(o, "%s\n", (int)m == bd->largest ? "  <-- where the spike is" : "");
+			out_us(o, metric_defs[m].name, " %12.3f", bd->ns[m]);
+			if ((int)m == bd->largest)
+				out_text(o, "  <-- where the spike is\n");
+			else if (in_path && !breakdown_inside(bd, m))
+				out_text(o, "  (outside %s)\n", name);
+			else
+				out_text(o, "\n");
 		}
 	}
 	out_obj_end(o);
+	out_arr(&jo, "outside");
+	for (size_t i = 0; i < sizeof(path_order) / sizeof(path_order[0]); i++) {
+		enum metric_id m = path_order[i];
+
+		if (bd->have[m] && (breakdown_is_step(bd, m, ctx->emit) ||
+				    breakdown_is_part(m, ctx->emit)) && !breakdown_inside(bd, m))
+			out_str(&jo, NULL, NULL, metric_defs[m].name);
+	}
+	out_arr_end(&jo);
+}
+
+void breach_print(struct out *o, const struct snap_breach_ctx *ctx,
+		  const struct snap_breach *b)
+{
+	const struct breakdown *bd = &b->bd;
+
+	out_str(o, "metric", "\n*** Threshold breach: %s", metric_defs[ctx->metric].name);
+	out_u64(o, "seq", " of seq %" PRIu64, b->rec.seq);
+	out_us(o, "latency", " is %.3f us", b->latency_ns);
+	out_us(o, "threshold", " > threshold %.3f us\n", ctx->threshold_ns);
+	print_stamps(o, ctx, &b->rec);
+	if (ctx->probe) {
+		print_probe(o, ctx, bd);
+		return;
+	}
+	print_components(o, ctx, bd);
+	if (bd->largest < 0)
+		out_text(o, "  (no step inside %s is known: none marked)\n",
+			 metric_defs[bd->within].name);
 	if (bd->largest >= 0)
 		out_str(o, "largest", NULL, metric_defs[bd->largest].name);
 	if (ctx->emit && !bd->have[M_RESPONSE] && ctx->size >= WIRE_PONG_LEN)
@@ -118,18 +145,18 @@ void breach_print(struct out *o, const struct snap_breach_ctx *ctx,
 
 /* After the first breach's breakdown: what became of the trace, and the
  * command that reads it. */
-static void print_trace_note(FILE *f, const struct run *r)
+static void print_trace_note(FILE *f, const struct snap *s)
 {
-	const char *dir = trace_dir(r->trace), *j = r->cfg->json_path;
-	int cpu = trace_breach_cpu(r->trace);
+	const char *dir = s->trace.dir, *j = s->cfg->json_path;
+	const char *side = s->emit ? "emit" : "reflect";
+	int cpu = s->trace.cpu;
 
-	if (r->trace_err == -EALREADY)
+	if (s->trace.err == -EALREADY)
 		fprintf(f, "  ftrace: the instance %s was already frozen (tracing_on 0), most likely by the other side's breach: its RANT_BREACH is the one in the trace; this side's breach (%s, CPU %d) is the one above\n",
-			dir, r->cfg->mode == MODE_EMIT ? "emit" : "reflect", cpu);
-	else if (!r->trace_err)
+			dir, side, cpu);
+	else if (!s->trace.err)
 		fprintf(f, "  ftrace: RANT_BREACH written (%s on CPU %d, trace_clock %s) and %s frozen\n",
-			r->cfg->mode == MODE_EMIT ? "emit" : "reflect", cpu,
-			trace_clock_name(r->trace), dir);
+			side, cpu, s->trace.clock, dir);
 	else
 		return;		/* main() says what failed */
 	fprintf(f, "  what the kernel did: rant-trace --instance %s%s%s\n", dir,
@@ -138,37 +165,28 @@ static void print_trace_note(FILE *f, const struct run *r)
 		dir, j && strcmp(j, "-") ? " --json " : "", j && strcmp(j, "-") ? j : "");
 }
 
-static void report_one(const struct run *r, const struct breach *b, bool first)
+void breach_report(FILE *f, const struct snap *s)
 {
-	struct out o = { .t = r->text };
-	struct snap_breach_ctx ctx;
-	struct snap_breach sb;
-
-	snap_breach_take(r, b, &ctx, &sb);
-	breach_print(&o, &ctx, &sb);
-	if (r->trace && first)
-		print_trace_note(o.t, r);
-}
-
-void breach_report(const struct run *r)
-{
-	const char *j = r->cfg->json_path;
+	const char *j = s->cfg->json_path;
+	struct out o = { .t = f };
 	uint64_t shown = 0;
 
-	if (!r->cnt.breaches)
+	if (!s->have_breach_first)
 		return;
-	report_one(r, &r->breach_first, true);
+	breach_print(&o, &s->breach_ctx, &s->breach_first);
+	if (s->have_trace)
+		print_trace_note(f, s);
 	shown++;
-	for (unsigned int i = 0; i < r->nbreach && shown < BREACH_TEXT; i++) {
-		if (r->breach[i].rec.seq == r->breach_first.rec.seq)
+	for (unsigned int i = 0; i < s->nbreach && shown < BREACH_TEXT; i++) {
+		if (s->breach[i].rec.seq == s->breach_first.rec.seq)
 			continue;
-		report_one(r, &r->breach[i], false);
+		breach_print(&o, &s->breach_ctx, &s->breach[i]);
 		shown++;
 	}
-	if (r->cnt.breaches > shown)
-		fprintf(r->text, "\n%" PRIu64 " more breaches (%" PRIu64 " in all; above: the first, "
+	if (s->cnt.breaches > shown)
+		fprintf(f, "\n%" PRIu64 " more breaches (%" PRIu64 " in all; above: the first, "
 			"then the largest), the %u largest kept in the JSON's breaches%s%s%s\n",
-			r->cnt.breaches - shown, r->cnt.breaches, r->nbreach,
+			s->cnt.breaches - shown, s->cnt.breaches, s->nbreach,
 			j ? " (" : " (-j FILE to keep them", j ? j : "", ", --breach-keep N)");
-	fflush(r->text);
+	fflush(f);
 }

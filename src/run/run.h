@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "counts.h"
 #include "hist.h"
+#include "jitter.h"
 #include "metric.h"
 #include "msgfmt.h"
 #include "openloop.h"
@@ -65,6 +66,8 @@ struct run {
 	struct breach *breach;		/* -t: the largest (bkeep.h), allocated at set-up */
 	unsigned int nbreach, breach_cap;	/* kept in breach[], its room */
 	struct breach breach_first;	/* the first (the trace's), if cnt.breaches */
+	bool breach_by_t3;		/* a breach found when its follow-up T3 came
+					 * (measure_t3): the next transaction stops */
 	struct warnings warn;		/* printed at set-up, kept for the summary */
 	struct trace *trace;		/* -T */
 	struct capture *capture;	/* --pcap */
@@ -76,6 +79,9 @@ struct run {
 	unsigned int sweep_idx;		/* the size being measured */
 	uint32_t frag_above;		/* UDP payload the path MTU allows; 0 unknown */
 	struct hist *rtt_intended;	/* emitter with --interval: RTT from the slot's time */
+	int64_t prev_tx_wire, prev_rx_wire;	/* this side's wire stamps of the last
+					 * measured transaction (measure.c) */
+	struct jitter *jitter;		/* emitter: IPDV and RFC 3550's jitter (jitter.h) */
 	struct ol_table flight;		/* --open-loop: the pings in flight */
 	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
 	struct probe_diag diag;		/* --http: what the packets said (after the run) */
@@ -97,6 +103,13 @@ void run_teardown(struct run *r);
 static inline enum metric_id run_primary(const struct run *r)
 {
 	return metric_primary(r->cfg);
+}
+
+/* The metric -t watches: --threshold-metric's, else the primary. */
+static inline enum metric_id run_threshold_metric(const struct run *r)
+{
+	return r->cfg->threshold_metric ? (enum metric_id)r->cfg->threshold_metric_id :
+					  run_primary(r);
 }
 
 #endif

@@ -22,9 +22,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 struct result {
-	int rx, tx, dr, tl;
+	int rx, tx, dr, tl, to;
 	uint32_t drops;
-	uint8_t ttl;
+	uint8_t ttl, tos;
 	struct ts_stamps s;
 	struct ts_tx t;
 	struct ts_rx all;
@@ -33,6 +33,7 @@ struct result {
 	bool with_ttl;		/* ts_parse_rx_ttl() answered ... */
 	struct ts_stamps ttl_s;	/* ... these */
 	uint8_t ttl_v;		/* ... and this TTL */
+	int16_t tos_v;		/* ... and this TOS (-1: none) */
 };
 
 static void parse(void *ctl, size_t size, struct result *out)
@@ -47,9 +48,10 @@ static void parse(void *ctl, size_t size, struct result *out)
 	out->tx = ts_parse_tx(&msg, &out->t);
 	out->dr = ts_parse_drops(&msg, &out->drops);
 	out->tl = ts_parse_ttl(&msg, &out->ttl);
+	out->to = ts_parse_tos(&msg, &out->tos);
 	ts_parse_rxmsg(&msg, &out->all);
 	out->only = ts_parse_rx_only(&msg, &out->only_s);
-	out->with_ttl = ts_parse_rx_ttl(&msg, &out->ttl_s, &out->ttl_v);
+	out->with_ttl = ts_parse_rx_ttl(&msg, &out->ttl_s, &out->ttl_v, &out->tos_v);
 }
 
 /* The fast path answers only for stamps alone, and as the parsers do. */
@@ -59,13 +61,14 @@ static bool fast_agrees(const struct result *a)
 			    a->dr == -ENOENT && a->tl == -ENOENT);
 }
 
-/* The fast path with the TTL answers only for stamps and a TTL, no
- * drop count, and as the parsers do. */
+/* The fast path with the TTL answers only for stamps and a TTL (and
+ * perhaps a TOS), no drop count, and as the parsers do. */
 static bool ttl_fast_agrees(const struct result *a)
 {
 	return !a->with_ttl ||
 	       (a->rx == 0 && !memcmp(&a->ttl_s, &a->s, sizeof(a->s)) && a->dr == -ENOENT &&
-		a->tl == 0 && a->ttl_v == a->ttl && !a->only);
+		a->tl == 0 && a->ttl_v == a->ttl && !a->only &&
+		(a->tos_v < 0 ? a->to == -ENOENT : a->to == 0 && a->tos_v == a->tos));
 }
 
 /* The one walk gives each item as its own parser does. */
@@ -73,12 +76,14 @@ static bool walk_agrees(const struct result *a)
 {
 	const struct ts_rx *w = &a->all;
 
-	if (w->ts_ret != a->rx || w->drops_ret != a->dr || w->ttl_ret != a->tl)
+	if (w->ts_ret != a->rx || w->drops_ret != a->dr || w->ttl_ret != a->tl ||
+	    w->tos_ret != a->to)
 		return false;
 	if (a->rx ? w->ts.kn_ns != 0 || w->ts.hw_ns != 0 :
 		    memcmp(&w->ts, &a->s, sizeof(a->s)))
 		return false;
-	return (a->dr || w->drops == a->drops) && (a->tl || w->ttl == a->ttl);
+	return (a->dr || w->drops == a->drops) && (a->tl || w->ttl == a->ttl) &&
+	       (a->to || w->tos == a->tos);
 }
 
 static bool same(const struct result *a, const struct result *b)
@@ -88,6 +93,8 @@ static bool same(const struct result *a, const struct result *b)
 	if (!a->dr && a->drops != b->drops)
 		return false;
 	if (a->tl != b->tl || (!a->tl && a->ttl != b->ttl))
+		return false;
+	if (a->to != b->to || (!a->to && a->tos != b->tos))
 		return false;
 	if (!a->rx && memcmp(&a->s, &b->s, sizeof(a->s)))
 		return false;
