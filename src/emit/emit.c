@@ -372,16 +372,38 @@ static enum measure_next emit_measure(struct emitter *e)
 
 /* After a breach: one unmeasured ping more, whose pong carries the
  * breached transaction's T3 as its follow-up. */
-static void emit_fetch(struct emitter *e)
+/*
+ * After measuring, unmeasured pings fetch what the run still lacks: after
+ * a breach the breached pong's T3 (the next pong's follow-up), and the
+ * reflector's report of its side (doc/wire.md), in pings long enough to
+ * carry it: until two reports came (the second counts the drops the
+ * first's pong revealed), FETCH_TRIES pings at most.
+ */
+#define FETCH_TRIES 4
+static void emit_fetch(struct emitter *e, bool breach)
 {
-	enum tx_result res;
-	struct txrec rec;
+	struct run *r = e->r;
+	const struct msgfmt_caps *k = &r->fmt.f->caps;
+	uint32_t len = e->len, want = r->auth ? k->auth_report_len : k->report_len;
+	uint64_t reports = r->peer_reports;
 
+	if ((!breach || !k->follow_up) && (!want || !r->cnt.sent))
+		return;
+	if (want && e->len < want + k->overhead)
+		e->len = want + k->overhead;
 	emit_set_flags(e, false);
-	res = emit_transact(e, e->r->cfg->block, &rec);
+	for (int i = 0; i < FETCH_TRIES; i++) {
+		enum tx_result res;
+		struct txrec rec;
 
-	if (res != TX_SEND_FAILED && res != TX_PEER_GONE)
-		e->r->cnt.warmup++;
+		res = emit_transact(e, r->cfg->block, &rec);
+		if (res == TX_SEND_FAILED || res == TX_PEER_GONE)
+			break;
+		r->cnt.warmup++;
+		if (!want || r->peer_reports >= reports + 2)
+			break;
+	}
+	e->len = len;
 }
 
 /* Warm-up and measure each size in turn (one size without a sweep):
@@ -404,8 +426,8 @@ static int emit_sizes(struct emitter *e)
 		if (step != MEASURE_GO_ON)
 			break;
 	}
-	if (step == MEASURE_BREACH && r->fmt.f->caps.follow_up)
-		emit_fetch(e);
+	if (!ret)
+		emit_fetch(e, step == MEASURE_BREACH);
 	if (step == MEASURE_STOP && r->failure[0])
 		return -EIO;
 	if (!ret && r->tp->caps.stream && e->gone_since && !r->failure[0]) {

@@ -139,6 +139,9 @@ struct snap {
 	unsigned int ts_flags;		/* SO_TIMESTAMPING asked for (sk_ts_flags) */
 	bool peer_body, peer_hw;	/* emitter: pongs carried the reflector's
 					 * stamps; they are the NIC's */
+	bool have_peer_report;		/* emitter of a format with the reflector's
+					 * report (rant's own, --ptp-mode) */
+	struct msg_report peer_report;	/* ... what it reported (.have: it did) */
 	uint32_t session;
 	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
 	struct probe_diag diag;		/* --http, final only: what the packets said */

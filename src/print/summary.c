@@ -10,6 +10,7 @@
 #include "seriesout.h"
 #include "optprobe.h"
 #include "pathout.h"
+#include "peerout.h"
 #include "probeout.h"
 #include "statout.h"
 #include "summary.h"
@@ -552,6 +553,7 @@ void summary_print(struct out *o, const struct snap *s)
 	print_head(o, s);
 	print_headline(o, s);
 	print_counts(o, s);
+	peerout_print(o, s);
 	if (cfg_probe(s->cfg))
 		probeout_counts(o, s);
 	if (s->have_sessions)

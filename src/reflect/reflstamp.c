@@ -69,7 +69,9 @@ static int reflect_done(void *ctx, struct txpend_entry *e, enum txpend_end why)
 {
 	struct reflector *f = ctx;
 	struct run *r = f->r;
+	struct session *s;
 	bool stamped;
+	int64_t q;
 
 	/* With NIC stamps the driver reports SND with its HW stamp alone: a
 	 * report that never came is a stamp the NIC missed as likely as a
@@ -93,7 +95,13 @@ static int reflect_done(void *ctx, struct txpend_entry *e, enum txpend_end why)
 	r->cnt.missing_tx_overflow += why == TXPEND_OVERFLOW;
 	r->cnt.missing_tx_full += why == TXPEND_FULL;
 	r->cnt.qdisc_drops += why == TXPEND_DROPPED;	/* the pong never left */
-	if (reflect_measured(r, reflect_owner(f, e), &e->rec, why != TXPEND_DROPPED, stamped,
+	s = reflect_owner(f, e);
+	if (s) {	/* for the report in its later pongs */
+		s->qdisc_drops += why == TXPEND_DROPPED;
+		if (txrec_queue(&e->rec, false, &q) && q > s->queue_max_ns)
+			s->queue_max_ns = q;
+	}
+	if (reflect_measured(r, s, &e->rec, why != TXPEND_DROPPED, stamped,
 			     e->t_mono) == MEASURE_GO_ON)
 		return 0;
 	f->stopped = true;

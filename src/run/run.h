@@ -57,6 +57,9 @@ struct run {
 	struct counts cnt;
 	bool peer_body;			/* emitter: pongs carried a body */
 	bool peer_hw;			/* emitter: reflector's stamps are HW */
+	struct msg_report peer_report;	/* emitter: the reflector's side (its pongs'
+					 * reports), the latest */
+	uint64_t peer_reports;		/* ... pongs that carried one */
 	struct stamppeer stamp_peer;	/* emitter, --stamp: what the reflector says */
 	const char *stop_reason;	/* why the loop ended, for the report */
 	char failure[256];		/* why nothing was measured (exit 2) */

@@ -7,13 +7,15 @@
 # the reflector's side the run has one lost count (the summary, the log's
 # LOST rows, the JSON, the metrics, the plot) and every -I interval holds
 # the fate of the pings sent in it (sent = received + lost + in flight,
-# loss at most 100%).
+# loss at most 100%); the reflector's report of its side (its qdisc's
+# drops and longest hold) reaches the emitter's summary and JSON, in
+# pongs of 104 bytes or more, or fetched at the end with -m 72.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="loss_restart loss_late loss_warmup_gives_up loss_warmup_sigint
-	loss_silent_peer loss_tbf_counts"
+	loss_silent_peer loss_tbf_counts loss_reflector_report"
 
 require_root
 require_cmd jq taskset ss timeout "$PYTHON"
@@ -182,7 +184,40 @@ loss_tbf_counts() {
 	[ -z "$bad" ]; check_err $? "an interval line over 100%: $bad"
 	[ "$(jqv "$WORK/e1.json" '[.series[].lost] | add + 0')" -le "$lost" ]
 	check_err $? "the intervals lost more than the run"
+	# -m 200: every pong carries the reflector's report
+	[ "$(jqv "$WORK/e1.json" '.reflector_report | .qdisc_drops + .send_errors')" = "$lost" ]
+	check_err $? "the reflector reported $(jq -c .reflector_report "$WORK/e1.json") for $lost lost"
 	log_test "tbf: $lost lost alike in the summary, log, JSON, metrics and plot; every interval adds up"
+}
+
+# The reflector's qdisc drops pongs: its report says how many of the
+# emitter's lost ones, and how long it held the rest. -m 72 (no room in
+# a measured pong: the emitter fetches the report at the end, in pings of
+# 104 bytes) at 2000 pings a second overflows the tbf as -m 200 at 1000.
+loss_reflector_report() {
+	local rc lost drops errs rdrops qmax line
+	pair
+	tbf_lossy
+	start_reflector t2 -j "$WORK/t2.json"
+	emit -a "$IP_B" --interval 500 --open-loop --timeout 300000 -d 4 -j "$WORK/e2.json" \
+		>"$WORK/e2.txt" 2>&1
+	rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e2.txt")"
+	lost=$(jqv "$WORK/e2.json" .counts.lost)
+	drops=$(jqv "$WORK/e2.json" .reflector_report.qdisc_drops)
+	errs=$(jqv "$WORK/e2.json" .reflector_report.send_errors)
+	rdrops=$(jqv "$WORK/t2.json" '.counts.qdisc_drops + .counts.send_errors')
+	qmax=$(jqv "$WORK/e2.json" .reflector_report.queue_max_ns)
+	[ "$(jqv "$WORK/e2.json" .reflector_report.reported)" = true ] && [ "$lost" -gt 500 ] &&
+		[ $((drops + errs)) = "$rdrops" ] && [ $((drops + errs)) = "$lost" ]
+	check_err $? "the report: $(jq -c .reflector_report "$WORK/e2.json"); lost $lost; the reflector counted $rdrops qdisc drops and send errors"
+	[ "$qmax" -gt 200000000 ] && [ "$qmax" -lt 400000000 ]
+	check_err $? "longest hold $qmax ns, not the tbf's depth (245 ms)"
+	line=$(grep '^reflector.s side: ' "$WORK/e2.txt")
+	grep -Eq "^reflector's side: of the $lost lost pongs, its sends failed for $errs \\(send errors: .*\\) and its qdisc dropped $drops it had taken; it held pongs in its qdisc up to 2[0-9]{2}\\.[0-9] ms" <<<"$line"
+	check_err $? "the summary's line: ${line:-none}"
+	log_test "the reflector's report: of $lost lost pongs its sends failed for $errs, its qdisc dropped $drops; held pongs up to $((qmax / 1000000)) ms (fetched at the end with -m 72)"
 }
 
 tests_run
