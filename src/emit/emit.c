@@ -391,6 +391,7 @@ static void emit_fetch(struct emitter *e, bool breach)
 		return;
 	if (want && e->len < want + k->overhead)
 		e->len = want + k->overhead;
+	e->fetching = true;
 	emit_set_flags(e, false);
 	for (int i = 0; i < FETCH_TRIES; i++) {
 		enum tx_result res;
@@ -399,10 +400,11 @@ static void emit_fetch(struct emitter *e, bool breach)
 		res = emit_transact(e, r->cfg->block, &rec);
 		if (res == TX_SEND_FAILED || res == TX_PEER_GONE)
 			break;
-		r->cnt.warmup++;
+		r->cnt.fetch++;
 		if (!want || r->peer_reports >= reports + 2)
 			break;
 	}
+	e->fetching = false;
 	e->len = len;
 }
 

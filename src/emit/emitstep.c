@@ -19,7 +19,7 @@ void emit_set_flags(const struct emitter *e, bool measured)
 		.type = MSG_PING,
 		.flags = (uint16_t)((measured ? 0 : MSG_F_WARMUP) |
 				    (r->cfg->sw ? MSG_F_WANT_SW : 0) |
-				    (r->auth ? MSG_F_MAC : 0) |
+				    (r->auth ? MSG_F_MAC : 0) | (e->fetching ? MSG_F_FETCH : 0) |
 				    (r->fmt.f->caps.report_len ? MSG_F_WANT_REPORT : 0)),
 		.session = r->session,
 		.len = e->len,

@@ -246,6 +246,7 @@ RX_TX_STEP void reflect_compose(struct run *r, struct reflector *f, struct sk_ms
 		a->measured = false;
 	}
 	a->warm = h->flags & MSG_F_WARMUP;
+	a->fetch = a->warm && (h->flags & MSG_F_FETCH);
 	if (a->measured && reflect_left_out(r, s, h->seq)) {
 		a->measured = false;
 		a->warm = true;
@@ -285,7 +286,9 @@ static enum measure_next reflect_sent(struct run *r, struct reflector *f, struct
 		return MEASURE_GO_ON;
 	}
 	reflect_record(a);
-	if (a->warm) {
+	if (a->fetch) {
+		r->cnt.fetch++;
+	} else if (a->warm) {
 		r->cnt.warmup++;
 		a->s->warmup++;
 	}

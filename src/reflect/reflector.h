@@ -52,7 +52,7 @@ struct answer {
 	int64_t came;		/* CLOCK_MONOTONIC when it was read */
 	uint64_t pong_no;	/* the pong's number in its session */
 	uint32_t len;		/* the pong's bytes */
-	bool measured, warm;
+	bool measured, warm, fetch;
 };
 
 /* A measured ping was answered (sent: its pong left; tx_stamped: with

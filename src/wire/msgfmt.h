@@ -60,6 +60,8 @@ enum msg_type {
 				 * --key answers with the flag cleared */
 #define MSG_F_WANT_REPORT 0x0008 /* the emitter asks for the reflector's report
 				 * (struct msg_report) where the pong has room */
+#define MSG_F_FETCH	0x0010	/* an unmeasured ping after measuring, to fetch a
+				 * T3 or the report: counted fetch, not warm-up */
 /* Pong flags: which body fields hold data. */
 #define MSG_F_T2	0x0100	/* t2_wire */
 #define MSG_F_T2_HW	0x0200	/* t2_wire is a NIC stamp (else kernel) */

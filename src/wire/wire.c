@@ -30,7 +30,7 @@ enum {
 };
 
 _Static_assert(MSG_PING == 1 && MSG_PONG == 2, "the type octet carries enum msg_type");
-_Static_assert(!((MSG_F_WARMUP | MSG_F_WANT_SW | MSG_F_MAC | MSG_F_WANT_REPORT |
+_Static_assert(!((MSG_F_WARMUP | MSG_F_WANT_SW | MSG_F_MAC | MSG_F_WANT_REPORT | MSG_F_FETCH |
 		  MSG_F_HOST | MSG_F_REPORT) & ~WIRE_F_PING_MASK) &&
 	       !((MSG_F_T2 | MSG_F_T2_HW | MSG_F_SW | MSG_F_FU | MSG_F_FU_HW |
 		  MSG_F_CLOCK_BAD) & WIRE_F_PING_MASK),
