@@ -228,17 +228,33 @@ static int emit_warmup_failed(struct emitter *e)
  * Waits block: a spinner at SCHED_FIFO would starve the kernel worker
  * that enables RX timestamping.
  */
+/* -d (the size's, in a sweep) ran out in the warm-up: nothing measured. */
+static int emit_warmup_took_all(struct emitter *e, uint64_t pings)
+{
+	struct run *r = e->r;
+	double d = (double)r->cfg->duration_ns / NS_PER_SEC;
+
+	r->stop_reason = "duration: the warm-up took it";
+	snprintf(r->failure, sizeof(r->failure),
+		 "the warm-up took the whole -d %g s (%" PRIu64 " pings, %.1f ms each): nothing measured; give a longer -d, or a smaller -w",
+		 d, pings, pings ? d * 1e3 / (double)pings : 0.0);
+	return -EIO;
+}
+
 static int emit_warmup(struct emitter *e)
 {
 	struct run *r = e->r;
 	int64_t give_up = monotonic_ns() + r->cfg->warmup_timeout_ns;
 	uint32_t left = r->cfg->warmup;
+	uint64_t pings = r->cnt.warmup;
 	struct txrec rec;
 
 	emit_set_flags(e, false);
 	while (!run_stop) {
 		enum tx_result res;
 
+		if (measure_time_up(e->deadline))
+			return emit_warmup_took_all(e, r->cnt.warmup - pings);
 		if (monotonic_ns() > give_up)
 			return emit_warmup_failed(e);
 		res = emit_transact(e, true, &rec);
@@ -335,7 +351,7 @@ static enum measure_next emit_measure(struct emitter *e)
 	emit_measure_begin(e);
 	e->defer = true;
 	start = busy_until = monotonic_ns();
-	end = c->duration_ns ? start + c->duration_ns : 0;
+	end = e->deadline;	/* -d from the warm-up's start */
 	/* Paced, -d ends at the first slot at or past its end, or at its
 	 * end when the loop is behind. */
 	while (step == MEASURE_GO_ON) {
@@ -421,6 +437,10 @@ static int emit_sizes(struct emitter *e)
 		r->sweep_idx = i;
 		e->size = c->sizes[i];
 		e->len = msgfmt_wire_len(&r->fmt, e->size);
+		/* -d bounds the size's whole run, its warm-up included */
+		e->warm_began = monotonic_ns();
+		e->warm_pings = r->cnt.warmup;
+		e->deadline = c->duration_ns ? e->warm_began + c->duration_ns : 0;
 		ret = emit_warmup(e);
 		if (ret)
 			break;
