@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metric.h"
 #include "openloop.h"
+#include "optmetric.h"
 #include "optnum.h"
 #include "optprobe.h"
 #include "opts.h"
@@ -432,36 +432,6 @@ static int check_open_loop(struct parser *ps, const struct rant_cfg *c)
 	return 0;
 }
 
-/* --threshold-metric: a metric this run measures, one transaction at a
- * time (a handshake's connect is not one). */
-static int check_threshold_metric(struct parser *ps, struct rant_cfg *c)
-{
-	char have[320];
-	size_t n = 0;
-	int m;
-
-	for (m = 0; m < M_COUNT && strcmp(metric_defs[m].name, c->threshold_metric); m++)
-		;
-	if (m < M_COUNT && metric_in_run(c, m) && metric_of_record(m)) {
-		c->threshold_metric_id = m;
-		return 0;
-	}
-	if (m < M_COUNT && metric_defs[m].sw && !c->sw) {
-		fprintf(ps->err, "rant: --threshold-metric %s needs the user-space stamps: add -s\n",
-			c->threshold_metric);
-		return -1;
-	}
-	have[0] = '\0';
-	for (int k = 0; k < M_COUNT; k++)
-		if (metric_in_run(c, k) && metric_of_record(k) && n < sizeof(have))
-			n += (size_t)snprintf(have + n, sizeof(have) - n, "%s%s", n ? ", " : "",
-					      metric_defs[k].name);
-	fprintf(ps->err, "rant: --threshold-metric %s: %s; this run measures %s\n",
-		c->threshold_metric, m < M_COUNT ? "not measured by this run" : "no such metric",
-		have);
-	return -1;
-}
-
 /* The options --read and --watch take besides their own (WATCH_ONLY). */
 static bool watch_takes(int val)
 {
@@ -607,7 +577,7 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		return -1;
 	if (c->open_loop && check_open_loop(ps, c))
 		return -1;
-	if (c->threshold_metric && check_threshold_metric(ps, c))
+	if (c->threshold_metric && optmetric_check(c, ps->err))
 		return -1;
 	if (c->json_path && c->pcap_path && !strcmp(c->json_path, "-") && !strcmp(c->pcap_path, "-")) {
 		fprintf(ps->err, "rant: -j/--json and --pcap cannot both write to stdout (-): name a file for one of them\n");

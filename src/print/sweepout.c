@@ -48,7 +48,8 @@ static void print_sweep_fit(struct out *o, const struct snap *s)
 		out_null(o, "fit");
 	} else {
 		out_text(o, "  fit of p50: %.3f us + %.4f ns/byte (%.3g Gbit/s)\n",
-			 s->fit.offset_ns / NS_PER_US, s->fit.ns_per_byte, s->fit.bandwidth_bps / 1e9);
+			 s->fit.offset_ns / NS_PER_US, s->fit.ns_per_byte,
+			 s->fit.bandwidth_bps / 1e9);
 		out_obj(o, "fit");
 		out_dbl(o, "offset_ns", NULL, s->fit.offset_ns);
 		out_dbl(o, "ns_per_byte", NULL, s->fit.ns_per_byte);
@@ -146,7 +147,8 @@ void sweepout_print(struct out *o, const struct snap *s)
 		else
 			out_text(o, "  %8u %9" PRIu64 " %7" PRIu64 " %10.3f %10.3f %10.3f%s\n",
 				 z->size, z->rtt.st.samples, z->lost,
-				 (double)z->rtt.st.min / NS_PER_US, (double)z->rtt.pct[0] / NS_PER_US,
+				 (double)z->rtt.st.min / NS_PER_US,
+				 (double)z->rtt.pct[0] / NS_PER_US,
 				 (double)z->rtt.pct[SNAP_P99] / NS_PER_US,
 				 z->delack ? "  delayed ACK (Nagle)" : "");
 	}

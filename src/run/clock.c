@@ -622,7 +622,8 @@ static void judge_hosts(struct clock_report *cr)
 		untrust_hosts(cr, why);
 		warn(cr, "one_way_drift", FIX_HOSTS,
 		     "--one-way: the hosts' clocks drift %+.0f ppb apart: %+.3f us over the %.1f s measured, more than --max-clock-offset %.3f us: owd_fwd and owd_back are untrusted",
-		     cr->peer_drift_ppb, over / NS_PER_US, cr->peer_span_s, (double)bound / NS_PER_US);
+		     cr->peer_drift_ppb, over / NS_PER_US, cr->peer_span_s,
+		     (double)bound / NS_PER_US);
 	}
 }
 

@@ -605,7 +605,8 @@ static void test_within(void)
 	full_rec(&r, &l);
 	breakdown_compute(&r, true, M_RTT, &b);
 	is_largest(&b, M_REFLECT_RX, "RTT breach, 8 ms in emit_rx, 4 ms in reflect_rx: reflect_rx");
-	ok(b.within == M_RTT && !breakdown_inside(&b, M_EMIT_RX) && !breakdown_inside(&b, M_EMIT_TX),
+	ok(b.within == M_RTT && !breakdown_inside(&b, M_EMIT_RX) &&
+	   !breakdown_inside(&b, M_EMIT_TX),
 	   "emit_rx and emit_tx outside the RTT");
 	breakdown_compute(&r, true, M_RTT_SW, &b);
 	is_largest(&b, M_EMIT_RX, "the same as an rtt_sw breach: emit_rx");

@@ -171,7 +171,8 @@ static void test_in_flight(void)
 		if (big)
 			is_u64(row(s, 0)->received, 1, "100000 in flight: a pong 99999 sends later counts where its ping was sent");
 		else
-			ok(row(s, 1)->received == 0 && row(s, 0)->received == 0 && series_missed(s) == 1,
+			ok(row(s, 1)->received == 0 && row(s, 0)->received == 0 &&
+			   series_missed(s) == 1,
 			   "beyond the seq map: left out (missed), never counted in another interval");
 		series_destroy(s);
 	}

@@ -366,7 +366,8 @@ static void test_report(void)
 	const struct msgfmt_side side = { 0 }, keyed = { .mac = true };
 	struct msg_body in = { .t2_wire = 11, .report = { .send_errors = 3, .qdisc_drops = 1897,
 							  .queue_max_ns = 151000000 } };
-	struct msg_hdr ping = { MSG_PING, MSG_F_WANT_REPORT, 0xabcd1234, WIRE_REPORT_LEN, 7, 99 }, h;
+	struct msg_hdr ping = { MSG_PING, MSG_F_WANT_REPORT, 0xabcd1234, WIRE_REPORT_LEN, 7,
+				99 }, h;
 	struct msgfmt_ctx ctx, kctx;
 	uint8_t buf[WIRE_AUTH_REPORT_LEN], pad[WIRE_REPORT_LEN];
 	struct msg_body out;
@@ -406,7 +407,8 @@ static void test_report(void)
 	   !msgfmt_parse_body(&ctx, buf, &h, &out) && !out.report.have,
 	   "a 103-byte ping: no room, no report");
 	/* --key: the MAC's 16 bytes after it */
-	ping = (struct msg_hdr){ MSG_PING, MSG_F_WANT_REPORT | MSG_F_MAC, 1, WIRE_REPORT_LEN, 7, 99 };
+	ping = (struct msg_hdr){ MSG_PING, MSG_F_WANT_REPORT | MSG_F_MAC, 1, WIRE_REPORT_LEN,
+				 7, 99 };
 	wire_put_hdr(buf, &ping);
 	msgfmt_put_pong(&kctx, buf, &ping, MSG_F_T2 | MSG_F_REPORT, &in);
 	ok(!wire_parse(buf, WIRE_REPORT_LEN, MSG_PONG, &h) && !(h.flags & MSG_F_REPORT),
@@ -417,8 +419,10 @@ static void test_report(void)
 	ok(!wire_parse(buf, WIRE_AUTH_REPORT_LEN, MSG_PONG, &h) && (h.flags & MSG_F_REPORT) &&
 	   !msgfmt_parse_body(&kctx, buf, &h, &out) && out.report.qdisc_drops == 1897,
 	   "--key: 120 bytes carry it");
-	ok(msgfmt_has_report(&ctx, WIRE_REPORT_LEN) && !msgfmt_has_report(&ctx, WIRE_REPORT_LEN - 1) &&
-	   !msgfmt_has_report(&kctx, WIRE_REPORT_LEN) && msgfmt_has_report(&kctx, WIRE_AUTH_REPORT_LEN),
+	ok(msgfmt_has_report(&ctx, WIRE_REPORT_LEN) &&
+	   !msgfmt_has_report(&ctx, WIRE_REPORT_LEN - 1) &&
+	   !msgfmt_has_report(&kctx, WIRE_REPORT_LEN) &&
+	   msgfmt_has_report(&kctx, WIRE_AUTH_REPORT_LEN),
 	   "msgfmt_has_report: 104 bytes, 120 with --key");
 }
 
