@@ -42,6 +42,7 @@
 #include "jitter.h"
 #include "metric.h"
 #include "probecount.h"
+#include "segdiag.h"
 #include "cfg.h"
 #include "record.h"
 #include "series.h"
@@ -144,7 +145,7 @@ struct snap {
 	struct msg_report peer_report;	/* ... what it reported (.have: it did) */
 	uint32_t session;
 	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
-	struct probe_diag diag;		/* --http, final only: what the packets said */
+	struct segdiag_result diag;		/* --http, final only: what the packets said */
 	int64_t start_ns, end_ns;	/* CLOCK_REALTIME; end: when taken, live */
 	const char *stop_reason;	/* NULL: still running */
 	struct counts cnt;

@@ -568,7 +568,7 @@ void summary_print(struct out *o, const struct snap *s)
 	if (s->have_series)
 		series_print(o, &s->series, s->metric[s->primary].pct[0], loss_pct(&s->cnt));
 	if (s->have_diagnosis)
-		out_str(o, "diagnosis", "\ndiagnosis: %s\n", s->diagnosis);
+		out_str(o, "diagnosis_line", "\ndiagnosis from the round trips: %s\n", s->diagnosis);
 	probeout_diagnosis(o, s);
 	if (s->have_capture)
 		capture_print(o, &s->capture, s->emit);

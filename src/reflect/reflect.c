@@ -317,6 +317,9 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f, struct 
 	/* Stamps that came since the last ping: the freshest follow-up. */
 	if (txpend_waiting(f->pend) && reflect_harvest(r, f, now))
 		return MEASURE_STOP;
+	/* --tcp: the connection's last pong has left whole by now */
+	if (m->via && reflect_tail(f, m->via))
+		return MEASURE_STOP;
 	s = reflect_admit(r, m, rx_buf, now, &h);
 	if (!s)
 		return MEASURE_GO_ON;

@@ -10,6 +10,7 @@
 
 #include "capture.h"
 #include "measure.h"
+#include "pairdiag.h"
 #include "series.h"
 #include "session.h"
 #include "trace.h"
@@ -60,6 +61,7 @@ void measure_start(struct run *r)
 	char extra[96];
 
 	r->start_ns = realtime_ns();
+	pairdiag_measuring(r);
 	if (r->log) {
 		struct txlog_fmt f;
 

@@ -23,6 +23,7 @@
 #include "opts.h"
 #include "output.h"
 #include "probecount.h"
+#include "segdiag.h"
 #include "record.h"
 #include "sock.h"
 #include "stamppeer.h"
@@ -30,6 +31,8 @@
 #include "transport.h"
 #include "txlog.h"
 #include "warn.h"
+
+struct segcap;
 
 /* One size of a sweep (-m LIST or RANGE). */
 struct sweep_point {
@@ -87,7 +90,11 @@ struct run {
 	struct jitter *jitter;		/* emitter: IPDV and RFC 3550's jitter (jitter.h) */
 	struct ol_table flight;		/* --open-loop: the pings in flight */
 	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
-	struct probe_diag diag;		/* --http: what the packets said (after the run) */
+	struct segdiag_result diag;	/* --http, --tcp: what the packets said (after the run) */
+	struct segcap *pair_cap;	/* --tcp: the pair's capture (pairdiag.h) */
+	struct segdiag *pair_diag;	/* ... its analysis */
+	struct sockaddr_storage pair_server;
+	bool pair_stopped;
 };
 
 extern volatile sig_atomic_t run_stop;
