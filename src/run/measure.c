@@ -61,7 +61,7 @@ void measure_start(struct run *r)
 	char extra[96];
 
 	r->start_ns = realtime_ns();
-	pairdiag_measuring(r);
+	pairdiag_measuring(r->pair);
 	if (r->log) {
 		struct txlog_fmt f;
 

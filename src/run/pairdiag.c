@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "pairdiag.h"
-#include "run.h"
 #include "segcap.h"
+#include "timeutil.h"
 
 /* Segments a second the capture's buffer is sized for: a pair's
  * messages, a few segments each, back to back. */
@@ -17,6 +19,13 @@
 /* Connections analysed at once: the emitter's (made again after a
  * break), the reflector's --max-sessions. */
 #define PAIR_EMIT_CONNS 4
+
+struct pairdiag {
+	struct segcap *cap;
+	struct segdiag *diag;
+	struct sockaddr_storage server;
+	bool stopped;
+};
 
 /* The server the pair's segments go to and come from: the reflector
  * (-a ADDR), or this reflector's port on any of its addresses. */
@@ -44,58 +53,63 @@ static int pair_server(const struct rant_cfg *c, struct sockaddr_storage *ss)
 	return -EINVAL;
 }
 
-int pairdiag_start(struct run *r)
+int pairdiag_start(struct pairdiag **pp, const struct rant_cfg *c)
 {
-	const struct rant_cfg *c = r->cfg;
-	struct segcap_params p = {
-		.iface = c->iface, .server = &r->pair_server, .hw = !c->no_hw_ts,
-		.rate = PAIR_CAP_RATE, .seg = segdiag_seg,
+	struct segcap_params sp = {
+		.iface = c->iface, .hw = !c->no_hw_ts, .rate = PAIR_CAP_RATE, .seg = segdiag_seg,
 	};
+	struct pairdiag *p;
 	char err[512];
 	int ret;
 
+	*pp = NULL;
 	if (!c->tcp || cfg_probe(c))
 		return 0;
-	if (pair_server(c, &r->pair_server)) {
+	p = *pp = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	if (pair_server(c, &p->server)) {
 		fprintf(stderr, "rant: --tcp: %s is not an IPv4 or IPv6 address\n", c->addr);
 		return -EINVAL;
 	}
-	r->pair_diag = segdiag_create(c->mode == MODE_EMIT ? PAIR_EMIT_CONNS : c->max_sessions,
-				      &r->pair_server, NULL);
-	if (!r->pair_diag) {
+	p->diag = segdiag_create(c->mode == MODE_EMIT ? PAIR_EMIT_CONNS : c->max_sessions,
+				 &p->server, NULL);
+	if (!p->diag) {
 		fprintf(stderr, "rant: no memory for the analysis of the TCP connections\n");
 		return -ENOMEM;
 	}
-	p.ctx = r->pair_diag;
-	ret = segcap_start(&r->pair_cap, &p, err, sizeof(err));
+	sp.server = &p->server;
+	sp.ctx = p->diag;
+	ret = segcap_start(&p->cap, &sp, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "rant: --tcp: %s\n", err);
 	return ret;
 }
 
-void pairdiag_measuring(struct run *r)
+void pairdiag_measuring(struct pairdiag *p)
 {
-	if (r->pair_diag)
-		segdiag_measuring(r->pair_diag, realtime_ns());
+	if (p)
+		segdiag_measuring(p->diag, realtime_ns());
 }
 
-void pairdiag_stop(struct run *r)
+void pairdiag_stop(struct pairdiag *p, struct segdiag_result *out)
 {
 	struct segcap_stats st;
 
-	if (!r->pair_cap || r->pair_stopped)
+	if (!p || !p->cap || p->stopped)
 		return;
-	segcap_stop(r->pair_cap, &st);
-	segdiag_finish(r->pair_diag, realtime_ns(), &r->diag);
-	r->diag.packets = st.packets;
-	r->diag.dropped = st.dropped;
-	r->pair_stopped = true;
+	segcap_stop(p->cap, &st);
+	segdiag_finish(p->diag, realtime_ns(), out);
+	out->packets = st.packets;
+	out->dropped = st.dropped;
+	p->stopped = true;
 }
 
-void pairdiag_destroy(struct run *r)
+void pairdiag_destroy(struct pairdiag *p)
 {
-	segcap_destroy(r->pair_cap);
-	segdiag_destroy(r->pair_diag);
-	r->pair_cap = NULL;
-	r->pair_diag = NULL;
+	if (!p)
+		return;
+	segcap_destroy(p->cap);
+	segdiag_destroy(p->diag);
+	free(p);
 }

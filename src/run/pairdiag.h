@@ -8,24 +8,29 @@
  * ACK is nagle_delayed_ack, the emitter's own client_nagle. The capture
  * (segcap.h: libpcap on -i, headers only, a thread off the measuring
  * CPU) starts before the connection, so that it sees the handshake, and
- * stops before the summary: its result is the run's diag.
+ * stops before the summary.
  */
 #ifndef RANT_PAIRDIAG_H
 #define RANT_PAIRDIAG_H
 
-struct run;
+#include "cfg.h"
+#include "segdiag.h"
 
-/* With --tcp (not a probe): the capture and its analysis started, before
- * the transport opens. 0, or -errno with one line on stderr. */
-int pairdiag_start(struct run *r);
+struct pairdiag;
 
-/* Measuring starts: the exchanges from now on are diagnosed. */
-void pairdiag_measuring(struct run *r);
+/* With --tcp (not a probe): the capture and its analysis started, in *pp
+ * (NULL without --tcp), before the transport opens. 0, or -errno with
+ * one line on stderr. */
+int pairdiag_start(struct pairdiag **pp, const struct rant_cfg *c);
 
-/* The run is over: the capture stopped, its diagnosis into r->diag. */
-void pairdiag_stop(struct run *r);
+/* Measuring starts: the exchanges from now on are diagnosed. NULL: none. */
+void pairdiag_measuring(struct pairdiag *p);
 
-/* Freed (the capture stopped first if it still runs). */
-void pairdiag_destroy(struct run *r);
+/* The run is over: the capture stopped, its diagnosis into out (once;
+ * NULL: nothing). */
+void pairdiag_stop(struct pairdiag *p, struct segdiag_result *out);
+
+/* Freed (the capture stopped first if it still runs); NULL: nothing. */
+void pairdiag_destroy(struct pairdiag *p);
 
 #endif

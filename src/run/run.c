@@ -544,7 +544,7 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 		return ret;
 	ret = open_format(r);
 	if (!ret)
-		ret = pairdiag_start(r);	/* --tcp: before the handshake */
+		ret = pairdiag_start(&r->pair, cfg);	/* --tcp: before the handshake */
 	if (ret)
 		return ret;
 	if (cfg->mode == MODE_EMIT) {
@@ -602,7 +602,7 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 
 void run_teardown(struct run *r)
 {
-	pairdiag_destroy(r);
+	pairdiag_destroy(r->pair);
 	for (int m = 0; m < M_COUNT; m++)
 		hist_destroy(r->hist[m]);
 	for (unsigned int i = 0; i < r->nsweep; i++) {

@@ -32,7 +32,7 @@
 #include "txlog.h"
 #include "warn.h"
 
-struct segcap;
+struct pairdiag;
 
 /* One size of a sweep (-m LIST or RANGE). */
 struct sweep_point {
@@ -91,10 +91,7 @@ struct run {
 	struct ol_table flight;		/* --open-loop: the pings in flight */
 	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
 	struct segdiag_result diag;	/* --http, --tcp: what the packets said (after the run) */
-	struct segcap *pair_cap;	/* --tcp: the pair's capture (pairdiag.h) */
-	struct segdiag *pair_diag;	/* ... its analysis */
-	struct sockaddr_storage pair_server;
-	bool pair_stopped;
+	struct pairdiag *pair;		/* --tcp: the pair's capture and analysis */
 };
 
 extern volatile sig_atomic_t run_stop;
