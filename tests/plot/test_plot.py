@@ -373,6 +373,23 @@ class TestFixtures(PlotCase):
         self.assertLessEqual(v["reflect_rx"]["edges_ns"][0], 1998)
         self.assertGreaterEqual(v["reflect_rx"]["edges_ns"][-1], 9000)
 
+    def test_parts_breach_stack_inside_its_metric(self):
+        # an RTT breach: its bar is the RTT's components, never the
+        # emitter's user space rant shows outside it (emit_rx 8 ms here)
+        doc = with_components(run_doc())
+        comps = {"emit_tx": 3000, "network": 2000, "reflect_rx": 4000000,
+                 "reflect_proc": 1000, "reflect_tx": 17000, "emit_rx": 8000000,
+                 "response": 4018000, "rtt": 4020000, "rtt_sw": 12023000}
+        doc["breaches"] = [{"seq": 7, "metric": "rtt", "latency": 4020000,
+                            "threshold": 1000000, "stamps": {}, "components": comps,
+                            "outside": ["emit_tx", "emit_rx"], "largest": "reflect_rx"}]
+        _, plots = self.plot("parts", self.write("in.json", doc))
+        (b,) = plots[0]["breaches"]
+        self.assertEqual(b["total_ns"], 4020000)
+        self.assertEqual(list(b["parts_ns"]), ["network", "reflect_rx", "reflect_proc",
+                                               "reflect_tx"])
+        self.assertEqual(sum(b["parts_ns"].values()), 4020000)
+
     def test_parts_response_and_reflector_report(self):
         # without -s the reflector's part is its response, shown beside
         # the network; what the reflector told of its side in the title
