@@ -56,10 +56,15 @@ pair_traced() {
 # each sleep here can overshoot, and the last spike must still fall in
 # the run, its ping not lost.
 spike() {
+	stop_n "$REFL" "$1"
+}
+
+# stop_n PID N: stop PID for $STOP, N times, $GAP apart.
+stop_n() {
 	local i
-	for ((i = 0; i < $1; i++)); do
+	for ((i = 0; i < $2; i++)); do
 		[ "$i" = 0 ] || sleep "$GAP"
-		kill -STOP "$REFL"; sleep "$STOP"; kill -CONT "$REFL"
+		kill -STOP "$1"; sleep "$STOP"; kill -CONT "$1"
 	done
 }
 
@@ -212,14 +217,10 @@ breach_keep() {
 	log_test "--breach-keep 2: of $n breaches the JSON keeps seqs $kept, the log's two largest"
 }
 
-# stop_emitter N: stop the emitter for $STOP, N times, $GAP apart: its
-# user space stalls (a pong's T4_SW waits), its wire stamps do not.
+# stop_emitter N: stop the emitter N times (stop_n): its user space
+# stalls (a pong's T4_SW waits), its wire stamps do not.
 stop_emitter() {
-	local i
-	for ((i = 0; i < $1; i++)); do
-		[ "$i" = 0 ] || sleep "$GAP"
-		kill -STOP "$EM"; sleep "$STOP"; kill -CONT "$EM"
-	done
+	stop_n "$EM" "$1"
 }
 
 # --threshold-metric: -t watches another metric. The emitter's own stalls

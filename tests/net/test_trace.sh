@@ -167,6 +167,19 @@ rtv() { jq -r "$1" "$WORK/rt.json"; }
 
 # ---- the tests ----
 
+# run_hog: 60 ms of busy loop named $HOG, FIFO above the reflector, on
+# its CPU 1; when it ran (CLOCK_REALTIME ns) into $WORK/hog.times.
+run_hog() {
+	taskset -c 1 chrt -f "$HOG_PRIO" /usr/bin/python3 -c '
+import ctypes, sys, time
+ctypes.CDLL(None).prctl(15, sys.argv[1].encode(), 0, 0, 0)
+start = time.time_ns()
+end = time.monotonic() + 0.06
+while time.monotonic() < end:
+    pass
+print(start, time.time_ns())' "$HOG" >"$WORK/hog.times"
+}
+
 # One attempt: a reflector, traffic, then the hog. 0, 1 (a breach that
 # is not the hog's), 2 (no start marker or no breach).
 hog_attempt() {
@@ -176,16 +189,7 @@ hog_attempt() {
 	wait_for 20 in_trace "RANT_TEST_START side=reflect" ||
 		{ echo "    no RANT_TEST_START from the reflector: $(tail -3 "$WORK/hog.txt")"; end_pair; return 2; }
 	arm_events
-	# 60 ms of busy loop, FIFO above the reflector, on its CPU; it
-	# writes when it ran (CLOCK_REALTIME ns).
-	taskset -c 1 chrt -f "$HOG_PRIO" /usr/bin/python3 -c '
-import ctypes, sys, time
-ctypes.CDLL(None).prctl(15, sys.argv[1].encode(), 0, 0, 0)
-start = time.time_ns()
-end = time.monotonic() + 0.06
-while time.monotonic() < end:
-    pass
-print(start, time.time_ns())' "$HOG" >"$WORK/hog.times"
+	run_hog
 	wait_for 20 gone "$REFL"
 	end_pair
 	[ "$(breach_rt)" != 0 ] || { echo "    no breach: $(tail -3 "$WORK/hog.txt")"; return 2; }
@@ -234,14 +238,7 @@ hog_emit_attempt() {
 	wait_for 20 in_trace "RANT_TEST_START side=emit" && wait_for 20 in_trace "RANT_TEST_START side=reflect" ||
 		{ echo "    no RANT_TEST_START from both sides: $(tail -3 "$WORK/hog-e.txt")"; end_pair; return 2; }
 	arm_events
-	taskset -c 1 chrt -f "$HOG_PRIO" /usr/bin/python3 -c '
-import ctypes, sys, time
-ctypes.CDLL(None).prctl(15, sys.argv[1].encode(), 0, 0, 0)
-start = time.time_ns()
-end = time.monotonic() + 0.06
-while time.monotonic() < end:
-    pass
-print(start, time.time_ns())' "$HOG" >"$WORK/hog.times"
+	run_hog
 	wait_for 20 gone "$EMIT"
 	end_pair
 	[ "$(breach_rt)" != 0 ] || { echo "    no breach: $(tail -3 "$WORK/hog-e.txt")"; return 2; }
