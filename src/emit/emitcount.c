@@ -62,8 +62,9 @@ void emit_count_sent(struct emitter *e, uint64_t seq, int64_t t_sent)
 void emit_count_late(struct emitter *e, uint64_t seq)
 {
 	e->r->cnt.late++;
+	(void)seq;
 	if (e->r->series)
-		series_late(e->r->series, seq);	/* in its ping's interval */
+		series_late(e->r->series);	/* in the interval it is seen in */
 }
 
 /* A datagram that is not the pong of a ping in flight: counted by class. */

@@ -129,10 +129,10 @@ static void print_traffic(struct out *o, const struct snap *s)
 			c->rate_limited);
 	}
 	out_u64(o, "warmup", ", warmup %" PRIu64, c->warmup);
-	out_u64(o, "fetch", c->fetch ? ", fetch %" PRIu64 : NULL, c->fetch);
 	out_u64(o, "warmup_late", emit ? " (late %" PRIu64 : NULL, c->warmup_late);
 	out_u64(o, "warmup_duplicate", emit ? ", duplicate %" PRIu64 ")" : NULL,
 		c->warmup_duplicate);
+	out_u64(o, "fetch", c->fetch ? ", fetch %" PRIu64 : NULL, c->fetch);
 	out_text(o, "\n");
 }
 

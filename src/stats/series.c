@@ -326,9 +326,9 @@ void series_lost(struct series *s, uint64_t seq)
 	count(s, interval_of_seq(s, seq), EV_LOST, 0);
 }
 
-void series_late(struct series *s, uint64_t seq)
+void series_late(struct series *s)
 {
-	count(s, interval_of_seq(s, seq), EV_LATE, 0);
+	count(s, s->cur_k, EV_LATE, 0);
 }
 
 void series_answered(struct series *s, int64_t t_mono, bool sent, int64_t v)
