@@ -272,7 +272,7 @@ breach_metric() {
 	check_err $? "the response breach is not on the reflector's steps"
 	[ "$(jqv "$WORK/e9.json" '.breaches[0].outside | index("network") != null')" = true ]
 	check_err $? "the network not outside the response: $(jq -c '.breaches[0].outside' "$WORK/e9.json")"
-	log_test "--threshold-metric: rtt_sw breaches on the emitter's stalls ($n; none on the RTT), response on the reflector's"
+	log_test "--threshold-metric: rtt_sw breaches on the emitter's stalls ($n; the RTT $(jqv "$WORK/e8.json" .counts.breaches)), response on the reflector's"
 }
 
 # -L: only the slow ones are logged
