@@ -184,7 +184,7 @@ static bool emit_stamped(const struct run *r, const struct txrec *rec)
 }
 
 /* Why the warm-up gave up, in r->failure. */
-static int emit_warmup_failed(struct emitter *e)
+static int emit_warmup_failed(struct emitter *e, int64_t span_ns)
 {
 	struct run *r = e->r;
 	const struct rant_cfg *c = r->cfg;
@@ -204,7 +204,7 @@ static int emit_warmup_failed(struct emitter *e)
 	else if (!e->pongs && r->auth)
 		snprintf(r->failure, sizeof(r->failure),
 			 "no pong from %s port %u in %g s of warm-up: is rant reflecting there with the same --key, its clock within --key-window of this one? (if not, it answers nothing and counts the pings)",
-			 c->addr, c->port, (double)c->warmup_timeout_ns / NS_PER_SEC);
+			 c->addr, c->port, (double)span_ns / NS_PER_SEC);
 	else if (!e->pongs && r->tp->caps.stream && tcp_stats(&r->sk)->garbage)
 		snprintf(r->failure, sizeof(r->failure),
 			 "%s port %u accepts TCP but does not speak rant (%llu connections dropped): is another service on that port?",
@@ -212,12 +212,12 @@ static int emit_warmup_failed(struct emitter *e)
 	else if (!e->pongs)
 		snprintf(r->failure, sizeof(r->failure),
 			 "no pong from %s port %u in %g s of warm-up: is rant reflecting there (rant -i IFACE on that host)?",
-			 c->addr, c->port, (double)c->warmup_timeout_ns / NS_PER_SEC);
+			 c->addr, c->port, (double)span_ns / NS_PER_SEC);
 	else
 		snprintf(r->failure, sizeof(r->failure),
-			 "pongs from %s arrive, but without %s for %g s (--warmup-timeout): is timestamping blocked on %s or on the reflector?",
+			 "pongs from %s arrive, but without %s for %g s of warm-up: is timestamping blocked on %s or on the reflector?",
 			 c->addr, r->peer_body ? "both sides' stamps" : "stamps",
-			 (double)c->warmup_timeout_ns / NS_PER_SEC, c->iface);
+			 (double)span_ns / NS_PER_SEC, c->iface);
 	return -EIO;
 }
 
@@ -253,10 +253,12 @@ static int emit_warmup(struct emitter *e)
 	while (!run_stop) {
 		enum tx_result res;
 
+		/* -d ran out: slow pongs took it, or (none) the warm-up failed */
 		if (measure_time_up(e->deadline))
-			return emit_warmup_took_all(e, r->cnt.warmup - pings);
+			return e->pongs ? emit_warmup_took_all(e, r->cnt.warmup - pings) :
+					  emit_warmup_failed(e, r->cfg->duration_ns);
 		if (monotonic_ns() > give_up)
-			return emit_warmup_failed(e);
+			return emit_warmup_failed(e, r->cfg->warmup_timeout_ns);
 		res = emit_transact(e, true, &rec);
 		if (res != TX_SEND_FAILED && res != TX_PEER_GONE)
 			r->cnt.warmup++;

@@ -247,7 +247,7 @@ tcp_sweep() {
 		and .metrics.emit_ack.percentiles."50" > 0)] | length')" = 6 ]
 	check_err $? "not every size has emit_ack: $(jq -c '[.sizes[] | [.size, .metrics.emit_ack.samples]]' "$WORK/e1.json")"
 	sweep_metrics_add_up "$WORK/e1.json"
-	grep -A7 '^Size sweep: p50 of each metric' "$WORK/e1.txt" | grep -Eq '^ +1048576 +[0-9]+ .*[0-9]+$'
+	grep -A7 '^Size sweep: p50 of each metric' "$WORK/e1.txt" | grep -Eq '^ +1048576 +[0-9.]+ .*[0-9]+$'
 	check_err $? "no row for 1048576 bytes in the per-metric table: $(grep -A7 '^Size sweep: p50' "$WORK/e1.txt")"
 	grep -A1 '^Size sweep: p50 of each metric' "$WORK/e1.txt" | grep -q ' emit_ack'
 	check_err $? "no emit_ack column in the per-metric table"
