@@ -129,7 +129,7 @@ static void fill_size_metrics(struct snap *s, struct snap_size *z, const struct 
 	for (int m = 0; m < M_COUNT; m++) {
 		const struct metric_def *d = &metric_defs[m];
 
-		if (!sp->m[m] || !sp->m[m]->n)
+		if (!sp->m[m] || !sp->m[m]->m.n)
 			continue;
 		snap_stats_small(&z->m[m], sp->m[m], d->name, d->label,
 				 cr ? clock_metric_untrusted(cr, d) : NULL);

@@ -2,8 +2,6 @@
 /*
  * One metric at one size of a sweep (see sweepstat.h).
  */
-#include <math.h>
-
 #include "mem.h"
 #include "sweepstat.h"
 
@@ -20,22 +18,7 @@ void sweepstat_destroy(struct sweepstat *s, bool huge)
 
 void sweepstat_add(struct sweepstat *s, int64_t v, uint64_t seq)
 {
-	double d;
-
-	if (s->n == 0 || v < s->min) {
-		s->min = v;
-		s->min_seq = seq;
-	}
-	if (s->n == 0 || v > s->max) {
-		s->max = v;
-		s->max_seq = seq;
-	}
-	if (s->n == 0)
-		s->shift = v;
-	s->n++;
-	d = (double)v - (double)s->shift;
-	s->sum += d;
-	s->sumsq += d * d;
+	latmom_add(&s->m, v, seq);
 	if (v >= 0)
 		s->pos[hist_small_index(v)]++;
 	else
@@ -44,16 +27,7 @@ void sweepstat_add(struct sweepstat *s, int64_t v, uint64_t seq)
 
 void sweepstat_stats(const struct sweepstat *s, struct hist_stats *st)
 {
-	*st = (struct hist_stats){
-		.samples = s->n, .min = s->min, .max = s->max,
-		.min_seq = s->min_seq, .max_seq = s->max_seq,
-	};
-	if (s->n) {
-		double dm = s->sum / (double)s->n, var = s->sumsq / (double)s->n - dm * dm;
-
-		st->avg = (double)s->shift + dm;
-		st->stddev = var > 0 ? sqrt(var) : 0;
-	}
+	latmom_stats(&s->m, st);
 }
 
 static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
@@ -72,25 +46,26 @@ int64_t sweepstat_percentile(const struct sweepstat *s, double p)
 	uint64_t k;
 	size_t i;
 
-	if (s->n == 0)
+	if (s->m.n == 0)
 		return 0;
-	k = hist_pct_rank(p, s->n);
-	if (s->min < 0) {
-		for (i = hist_small_index(-(s->min + 1)) + 1; i-- > 0;) {
+	k = hist_pct_rank(p, s->m.n);
+	if (s->m.min < 0) {
+		for (i = hist_small_index(-(s->m.min + 1)) + 1; i-- > 0;) {
 			if (k <= s->neg[i]) {
 				hist_small_bounds(i, &lo, &hi);
-				return clamp(-lo - 1, s->min, s->max);
+				return clamp(-lo - 1, s->m.min, s->m.max);
 			}
 			k -= s->neg[i];
 		}
 	}
-	if (s->max < 0)
-		return s->max;	/* a count read while the loop added (live) */
-	for (i = hist_small_index(s->min < 0 ? 0 : s->min); i < hist_small_index(s->max); i++) {
+	if (s->m.max < 0)
+		return s->m.max;	/* a count read while the loop added (live) */
+	for (i = hist_small_index(s->m.min < 0 ? 0 : s->m.min);
+	     i < hist_small_index(s->m.max); i++) {
 		if (k <= s->pos[i])
 			break;
 		k -= s->pos[i];
 	}
 	hist_small_bounds(i, &lo, &hi);
-	return clamp(hi, s->min, s->max);
+	return clamp(hi, s->m.min, s->m.max);
 }

@@ -23,16 +23,13 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "latstat.h"
 
 /* The percentiles' precision, as the JSON states it. */
 #define SWEEPSTAT_PRECISION "0.8% (128 buckets per power of two), exact below 256 ns"
 
 struct sweepstat {
-	uint64_t n;
-	int64_t min, max;	/* ns */
-	uint64_t min_seq, max_seq;
-	int64_t shift;		/* the first value: sums of deviations from it */
-	double sum, sumsq;
+	struct latmom m;	/* count, min, max, mean, stddev (latstat.h) */
 	uint32_t pos[HIST_SMALL_COUNTS];	/* v >= 0, at hist_small_index(v) */
 	uint32_t neg[HIST_SMALL_COUNTS];	/* v < 0, at hist_small_index(-v - 1) */
 };
