@@ -14,7 +14,7 @@
 
 enum rant_mode {
 	MODE_REFLECT,		/* no -a: server */
-	MODE_EMIT,		/* -a ADDR: client */
+	MODE_EMIT,		/* -a ADDR or --targets FILE: client */
 };
 
 #define RANT_DEFAULT_PORT 12345
@@ -22,6 +22,9 @@ enum rant_mode {
 #define RANT_MAX_RATE 200000		/* transactions/s at most: sizing from -d */
 #define RANT_MAX_SIZES 32		/* -m: sizes in one sweep */
 #define RANT_TCP_MAX_LEN (1024 * 1024)	/* -m over --tcp: one message */
+#define RANT_MAX_PATHS 64		/* --paths: flows per target */
+#define RANT_FLEET_INTERVAL_NS (100 * 1000000LL)	/* --interval with --targets */
+#define RANT_FLEET_WARMUP 2		/* -w with --targets: per target */
 
 struct rant_cfg {
 	enum rant_mode mode;
@@ -96,7 +99,20 @@ struct rant_cfg {
 	int64_t max_clock_offset_ns;	/* --max-clock-offset: PHC - system, hosts */
 	int64_t phc_interval_ns;	/* --phc-interval; 0 = at start and end only */
 	bool one_way;			/* --one-way: owd_fwd, owd_back */
+	/* fleets (src/fleet/) */
+	const char *targets_path;	/* --targets FILE: many reflectors at once */
+	uint32_t paths;			/* --paths: flows per target (source ports) */
+	uint8_t dscp;			/* --dscp: of the pings (IP_TOS, IPV6_TCLASS) */
+	bool flow_label;		/* --flow-label: the paths are IPv6 flow
+					 * labels of one source port */
 };
+
+/* Does the run measure a fleet (--targets, or -a over --paths): the
+ * fleet's loop, each target and path its own? */
+static inline bool cfg_fleet(const struct rant_cfg *c)
+{
+	return c->targets_path || c->paths > 1;
+}
 
 /* The message format (msgfmt.h) the command line asks for, by name:
  * NULL is rant's own. */

@@ -392,6 +392,50 @@ static int check_open_loop(struct parser *ps, const struct rant_cfg *c)
 	return 0;
 }
 
+/*
+ * --targets, or -a with --paths: the fleet's loop, open loop and paced
+ * (--interval, 100 ms unless given), a warm-up of RANT_FLEET_WARMUP pings
+ * a target unless -w; what it cannot do refused in one line.
+ */
+static int check_fleet(struct parser *ps, struct rant_cfg *c, const bool *given)
+{
+	static const struct { int val; const char *why; } not_fleet[] = {
+		{ O_TCP, "a fleet's pings are UDP datagrams" },
+		{ O_PTP_MODE, "--ptp-mode binds port 319, and a fleet sends from a port a path" },
+		{ O_ONE_WAY, "a fleet measures the round trip alone" },
+		{ O_PCAP, "--pcap checks the stamps of one reflector's packets" },
+		{ O_WARMUP_TIMEOUT, "a fleet does not stop for a target that never answers" },
+	};
+	char label[40];
+
+	for (size_t i = 0; i < sizeof(not_fleet) / sizeof(not_fleet[0]); i++) {
+		if (!given[not_fleet[i].val])
+			continue;
+		fprintf(ps->err, "rant: %s is not for a fleet (--targets, --paths): %s: drop it\n",
+			opt_label(not_fleet[i].val, label, sizeof(label)), not_fleet[i].why);
+		return -1;
+	}
+	if (c->nsizes > 1) {
+		fprintf(ps->err, "rant: -m/--size with a list or range sweeps one reflector: give a fleet one size\n");
+		return -1;
+	}
+	if (given[O_INTERVAL] && !c->interval_ns) {
+		fprintf(ps->err, "rant: --interval 0 (back to back) is not for a fleet: each target has its own schedule, give it an --interval above 0\n");
+		return -1;
+	}
+	if (c->flow_label && c->paths < 2) {
+		fprintf(ps->err, "rant: --flow-label needs --paths 2 or more: the flows it labels\n");
+		return -1;
+	}
+	if (!given[O_INTERVAL])
+		c->interval_ns = RANT_FLEET_INTERVAL_NS;
+	if (!given['w'])
+		c->warmup = RANT_FLEET_WARMUP;
+	c->open_loop = true;
+	c->cont = true;		/* one target's breach never stops the others */
+	return 0;
+}
+
 /* The options against each other, and the mode. */
 static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 {
@@ -405,7 +449,11 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		fprintf(ps->err, "rant: -a/--address is empty: give the reflector's IP address\n");
 		return -1;
 	}
-	c->mode = given['a'] ? MODE_EMIT : MODE_REFLECT;
+	if (given['a'] && given[O_TARGETS]) {
+		fprintf(ps->err, "rant: -a/--address names one reflector, --targets a file of them: give one of the two\n");
+		return -1;
+	}
+	c->mode = given['a'] || given[O_TARGETS] ? MODE_EMIT : MODE_REFLECT;
 	for (size_t i = 0; i < opt_count; i++) {
 		const struct opt *o = &opt_table[i];
 
@@ -457,6 +505,8 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 			c->overflow_ns / c->bucket_ns);
 		return -1;
 	}
+	if (cfg_fleet(c) && check_fleet(ps, c, given))
+		return -1;
 	if (c->open_loop && check_open_loop(ps, c))
 		return -1;
 	if (c->json_path && c->pcap_path && !strcmp(c->json_path, "-") && !strcmp(c->pcap_path, "-")) {

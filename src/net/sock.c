@@ -216,6 +216,8 @@ static int sk_busy_poll(struct sk *s, const struct rant_cfg *cfg, char *err,
 
 int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 {
+	int ret;
+
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
 	s->ifindex = if_nametoindex(cfg->iface);
@@ -224,16 +226,23 @@ int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 			 cfg->iface);
 		return -ENODEV;
 	}
-	if (cfg->mode == MODE_REFLECT) {
+	if (cfg->mode == MODE_REFLECT || !cfg->addr) {
 		s->family = AF_INET6;	/* dual stack: serves IPv4 too */
 		return 0;
 	}
-	if (resolve(cfg->addr, cfg->port, s->ifindex, cfg->iface, &s->peer,
-		    &s->peer_len, err, len) ||
-	    check_unicast(&s->peer, cfg->addr, err, len))
-		return -EINVAL;
+	ret = sk_peer_resolve(cfg->addr, cfg->port, s->ifindex, cfg->iface, &s->peer,
+			      &s->peer_len, err, len);
 	s->family = s->peer.ss_family;
-	return sk_route_check(&s->peer, s->ifindex, cfg->iface, cfg->addr, err, len);
+	return ret;
+}
+
+int sk_peer_resolve(const char *text, uint16_t port, unsigned int ifindex, const char *iface,
+		    struct sockaddr_storage *ss, socklen_t *sl, char *err, size_t len)
+{
+	if (resolve(text, port, ifindex, iface, ss, sl, err, len) ||
+	    check_unicast(ss, text, err, len))
+		return -EINVAL;
+	return sk_route_check(ss, ifindex, iface, text, err, len);
 }
 
 /*

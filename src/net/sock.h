@@ -75,6 +75,16 @@ struct sk_msg {
 int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len);
 
 /*
+ * A reflector's address as the user gave it (text: IPv4, IPv6 maybe
+ * bracketed, link-local maybe scoped to iface) with port into *ss:
+ * unicast, and routed out of ifindex (iface). 0, or -errno with one line
+ * (problem and fix) in err. sk_init()'s check of -a; the fleet's of
+ * each target.
+ */
+int sk_peer_resolve(const char *text, uint16_t port, unsigned int ifindex, const char *iface,
+		    struct sockaddr_storage *ss, socklen_t *sl, char *err, size_t len);
+
+/*
  * The SO_TIMESTAMPING flags the run asks for on its sockets (ts.h's
  * ts_flags(), with the ACK stamp on a TCP emitter's connection): the
  * stamp layers its start-up line and JSON name. Known once s->hw is.
