@@ -432,6 +432,7 @@ static int check_fleet(struct parser *ps, struct rant_cfg *c, const bool *given)
 	if (!given['w'])
 		c->warmup = RANT_FLEET_WARMUP;
 	c->open_loop = true;
+	c->no_queue_stamps = true;	/* the round trip alone: no SCHED stamp */
 	c->cont = true;		/* one target's breach never stops the others */
 	return 0;
 }

@@ -32,6 +32,8 @@
  *              then T1_SCHED (the ping entered the qdisc)
  *              then LOST: "LOST" for a ping without a pong in time
  *              (its row has the stamps it got, "-" for the rest), else "-"
+ *              then, a fleet's (--targets, --paths), TARGET (ADDR:PORT)
+ *              and with --paths PATH (its source port, or flow label)
  *   reflector: SEQ T2_w [T2_SW T3_SW] T3_w RESPONSE T3_SCHED
  * where _w is _HW or _KN by the timestamp source of that side (with
  * --stamp, the reflector's _PEER_HW, _PEER_SW or _PEER, T2's and T3's
@@ -64,7 +66,13 @@ struct txlog_fmt {
 	bool sched;		/* append the side's SCHED stamp: T1_SCHED
 				 * (emitter) or T3_SCHED (reflector); "-" where
 				 * the wire stamps are HW */
-	bool lost;		/* emitter: append the LOST column, last */
+	bool lost;		/* emitter: append the LOST column */
+	/* a fleet's (fleettab.h): the TARGET column, the name of the record's
+	 * slot at target_names + slot * target_len; and with --paths the PATH
+	 * column, its path's source port (or flow label): path_ids[path] */
+	const char *target_names;	/* NULL: no TARGET column */
+	size_t target_len;
+	const uint32_t *path_ids;	/* NULL: no PATH column */
 };
 
 /* Longest line txlog_format_line() writes, newline included. */

@@ -89,7 +89,7 @@ struct fleet {
 	size_t used;			/* slots ever filled: [0, used) */
 	unsigned int npaths;
 	int family;			/* the sockets': AF_INET or AF_INET6 */
-	uint16_t port[RANT_MAX_PATHS];	/* each path's source port (set-up fills) */
+	uint32_t port[RANT_MAX_PATHS];	/* each path's source port (set-up fills) */
 	uint32_t label[RANT_MAX_PATHS];	/* --flow-label: each path's label */
 	bool flow_label;
 	struct fleet_target *t;		/* cap slots */

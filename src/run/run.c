@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "fleetset.h"
 #include "hostid.h"
 #include "auth.h"
 #include "out.h"
@@ -44,12 +45,16 @@ volatile sig_atomic_t run_stop;
 /* SIGHUP: the log's writer opens a new file (txlog_set_reopen). */
 static atomic_int run_hup;
 
+atomic_int run_reload;
+
 static void on_signal(int sig)
 {
-	if (sig == SIGHUP)
+	if (sig == SIGHUP) {
 		atomic_store(&run_hup, 1);
-	else
+		atomic_store(&run_reload, 1);
+	} else {
 		run_stop = 1;
+	}
 }
 
 static int reopen_log(void *ctx)
@@ -95,8 +100,8 @@ static size_t log_window(const struct rant_cfg *c)
 {
 	uint64_t w = LOG_WINDOW_MIN;
 
-	if (c->mode != MODE_EMIT)
-		return 0;	/* the reflector's records are whole at once */
+	if (c->mode != MODE_EMIT || cfg_fleet(c))
+		return 0;	/* the reflector's records, a fleet's, are whole at once */
 	if (c->interval_ns) {
 		uint64_t flight = (uint64_t)(c->timeout_ns / c->interval_ns) + 2;
 
@@ -167,8 +172,8 @@ static int alloc_series(struct run *r, const char *fix)
 	int64_t settle = SERIES_SETTLE_MARGIN_NS;
 	uint64_t in_flight = 1;
 
-	if (!c->report_interval_ns)
-		return 0;
+	if (!c->report_interval_ns || cfg_fleet(c))
+		return 0;	/* a fleet's -I: the metrics' interval alone */
 	if (c->mode == MODE_EMIT)
 		settle += c->timeout_ns;
 	if (c->mode == MODE_EMIT && c->interval_ns)	/* paced: a ping per --interval */
@@ -280,7 +285,7 @@ static int alloc_memory(struct run *r)
 			}
 		}
 	}
-	if (c->mode == MODE_EMIT && c->interval_ns) {
+	if (c->mode == MODE_EMIT && c->interval_ns && !cfg_fleet(c)) {
 		r->rtt_intended = hist_create(c->bucket_ns, c->overflow_ns, c->hugepages);
 		if (!r->rtt_intended) {
 			fprintf(stderr, "rant: cannot allocate the rtt_intended histogram: %s: %s\n",
@@ -298,7 +303,7 @@ static int alloc_memory(struct run *r)
 		}
 		memset(r->breach, 0, r->breach_cap * sizeof(*r->breach));	/* touched now */
 	}
-	if (c->open_loop) {
+	if (c->open_loop && !cfg_fleet(c)) {
 		size_t slots = ol_slots(c->timeout_ns + OL_TX_WAIT_NS, c->interval_ns);
 		int err = ol_create(&r->flight, slots, c->hugepages);
 
@@ -501,7 +506,7 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 	if (ret)
 		return ret;
 	if (cfg->mode == MODE_EMIT) {
-		ret = open_transport(r);
+		ret = cfg_fleet(cfg) ? fleetset_open(r) : open_transport(r);
 		if (ret)
 			return ret;
 	}
@@ -517,7 +522,7 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 		ret = alloc_memory(r);
 	if (ret)
 		return ret;
-	if (cfg->mode == MODE_EMIT) {
+	if (cfg->mode == MODE_EMIT && !r->fleet) {
 		if (getrandom(&r->session, sizeof(r->session), 0) != sizeof(r->session))
 			r->session = (uint32_t)(getpid() ^ monotonic_ns());
 		r->session = msgfmt_session_key(&r->fmt, r->session);
@@ -576,6 +581,7 @@ void run_teardown(struct run *r)
 	trace_close(r->trace);
 	capture_destroy(r->capture);
 	clock_destroy(r->clock);
+	fleetset_close(r);
 	if (r->tp)
 		r->tp->close(&r->sk);
 	msgfmt_fini(&r->fmt);

@@ -8,6 +8,7 @@
 #define RANT_RUN_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include "bkeep.h"
 #include "clock.h"
 #include "counts.h"
+#include "fleettab.h"
 #include "hist.h"
 #include "metric.h"
 #include "msgfmt.h"
@@ -76,9 +78,15 @@ struct run {
 	uint32_t frag_above;		/* UDP payload the path MTU allows; 0 unknown */
 	struct hist *rtt_intended;	/* emitter with --interval: RTT from the slot's time */
 	struct ol_table flight;		/* --open-loop: the pings in flight */
+	/* a fleet's (--targets, --paths: fleetset.h) */
+	struct fleet *fleet;		/* its targets, or NULL: not a fleet */
+	struct sk *fsk[RANT_MAX_PATHS];	/* its sockets, fsk[0] == &sk */
+	unsigned int nfsk;
 };
 
 extern volatile sig_atomic_t run_stop;
+/* SIGHUP came: a fleet reads --targets again (fleetreload.c takes it). */
+extern atomic_int run_reload;
 
 /*
  * Everything before the first packet: socket, memory (touched and

@@ -92,6 +92,8 @@ bool metric_in_run(const struct rant_cfg *c, enum metric_id m)
 {
 	const struct metric_def *d = &metric_defs[m];
 
+	if (cfg_fleet(c))
+		return m == M_RTT;	/* a fleet's targets: the round trip */
 	if (d->sw && !c->sw)
 		return false;
 	if (m == M_EMIT_ACK)
