@@ -87,8 +87,7 @@ int prom_ladder_parse(struct prom_ladder *l, const char *arg, char *msg, size_t 
 	return ladder_list(l, arg, msg, len);
 }
 
-/* A label value, escaped as the format requires. */
-static void put_value(FILE *f, const char *v)
+void prom_label_value(FILE *f, const char *v)
 {
 	for (; v && *v; v++) {
 		if (*v == '\\' || *v == '"')
@@ -105,16 +104,16 @@ static void put_value(FILE *f, const char *v)
 static void put_own(FILE *f, const struct snap *s, bool first)
 {
 	fprintf(f, "%sinterface=\"", first ? "" : ",");
-	put_value(f, s->cfg->iface);
+	prom_label_value(f, s->cfg->iface);
 	fputc('"', f);
 	if (!s->emit)
 		return;
 	fprintf(f, ",peer=\"");
-	put_value(f, s->cfg->addr);
+	prom_label_value(f, s->cfg->addr);
 	fputc('"', f);
 }
 
-static void family(FILE *f, const char *name, const char *type, const char *help)
+void prom_family(FILE *f, const char *name, const char *type, const char *help)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
@@ -137,17 +136,17 @@ static void put_info(FILE *f, const struct snap *s)
 {
 	const struct rant_cfg *c = s->cfg;
 
-	family(f, "rant_info", "gauge", "What this rant measures (always 1).");
+	prom_family(f, "rant_info", "gauge", "What this rant measures (always 1).");
 	fprintf(f, "rant_info{version=\"");
-	put_value(f, RANT_VERSION);
+	prom_label_value(f, RANT_VERSION);
 	fprintf(f, "\",mode=\"%s\",interface=\"", s->emit ? "emit" : "reflect");
-	put_value(f, c->iface);
+	prom_label_value(f, c->iface);
 	fprintf(f, "\",peer=\"");
-	put_value(f, s->emit ? c->addr : "");
+	prom_label_value(f, s->emit ? c->addr : "");
 	fprintf(f, "\",transport=\"%s\",timestamp_source=\"%s\"} 1\n", transport_name(c),
 		s->hw ? "hardware" : "software");
 	if (s->start_ns) {
-		family(f, "rant_start_time_seconds", "gauge",
+		prom_family(f, "rant_start_time_seconds", "gauge",
 		       "When measuring began, seconds since the epoch.");
 		fprintf(f, "rant_start_time_seconds{");
 		put_own(f, s, true);
@@ -193,11 +192,11 @@ static void put_counters(FILE *f, const struct snap *s)
 
 		if ((k->emit_only && !s->emit) || (k->reflect_only && s->emit))
 			continue;
-		family(f, k->name, "counter", k->help);
+		prom_family(f, k->name, "counter", k->help);
 		sample_u64(f, s, k->name,
 			   *(const uint64_t *)((const char *)&s->cnt + k->off));
 	}
-	family(f, "rant_missing_stamps_total", "counter",
+	prom_family(f, "rant_missing_stamps_total", "counter",
 	       "Measured sends (tx) and receives (rx) without their kernel or NIC stamp.");
 	for (int d = 0; d < 2; d++) {
 		fprintf(f, "rant_missing_stamps_total{direction=\"%s\"", d ? "rx" : "tx");
@@ -207,22 +206,14 @@ static void put_counters(FILE *f, const struct snap *s)
 	}
 }
 
-static void bucket_line(FILE *f, const struct snap *s, const char *key, const char *le,
-			uint64_t n)
+static void bucket_line(FILE *f, const char *labels, const char *le, uint64_t n)
 {
-	fprintf(f, "rant_latency_seconds_bucket{metric=\"%s\"", key);
-	put_own(f, s, false);
-	fprintf(f, ",le=\"%s\"} %llu\n", le, (unsigned long long)n);
+	fprintf(f, "rant_latency_seconds_bucket{%s,le=\"%s\"} %llu\n", labels, le,
+		(unsigned long long)n);
 }
 
-/*
- * One metric's series: the ladder's cumulative counts, +Inf and _count
- * (the buckets' total), _sum (the exact sum, avg * samples as the
- * statistics were read: it rises with them, a live read a few samples
- * apart from the buckets' notwithstanding).
- */
-static void put_hist(FILE *f, const struct snap *s, const struct snap_stats *st,
-		     const struct prom_ladder *l)
+void prom_hist(FILE *f, const char *labels, const struct snap_stats *st,
+	       const struct prom_ladder *l)
 {
 	uint64_t cum = 0, total = 0;
 	size_t j = 0;
@@ -234,20 +225,37 @@ static void put_hist(FILE *f, const struct snap *s, const struct snap_stats *st,
 		while (j < st->nhdr && st->hdr[j].hi <= l->le_ns[b])
 			cum += st->hdr[j++].count;
 		snprintf(le, sizeof(le), "%.9g", l->le_ns[b] / 1e9);
-		bucket_line(f, s, st->key, le, cum);
+		bucket_line(f, labels, le, cum);
 	}
-	bucket_line(f, s, st->key, "+Inf", total);
-	fprintf(f, "rant_latency_seconds_sum{metric=\"%s\"", st->key);
-	put_own(f, s, false);
-	fprintf(f, "} %.9g\n", st->st.avg * (double)st->st.samples / 1e9);
-	fprintf(f, "rant_latency_seconds_count{metric=\"%s\"", st->key);
-	put_own(f, s, false);
-	fprintf(f, "} %llu\n", (unsigned long long)total);
+	bucket_line(f, labels, "+Inf", total);
+	fprintf(f, "rant_latency_seconds_sum{%s} %.9g\n", labels,
+		st->st.avg * (double)st->st.samples / 1e9);
+	fprintf(f, "rant_latency_seconds_count{%s} %llu\n", labels, (unsigned long long)total);
+}
+
+/*
+ * One metric's series: the ladder's cumulative counts, +Inf and _count
+ * (the buckets' total), _sum (the exact sum, avg * samples as the
+ * statistics were read: it rises with them, a live read a few samples
+ * apart from the buckets' notwithstanding).
+ */
+static void put_hist(FILE *f, const struct snap *s, const struct snap_stats *st,
+		     const struct prom_ladder *l)
+{
+	char labels[PROM_LABELS_MAX] = "";
+	FILE *m = fmemopen(labels, sizeof(labels) - 1, "w");
+
+	if (!m)
+		return;
+	fprintf(m, "metric=\"%s\"", st->key);
+	put_own(m, s, false);
+	fclose(m);
+	prom_hist(f, labels, st, l);
 }
 
 static void put_hists(FILE *f, const struct snap *s, const struct prom_ladder *l)
 {
-	family(f, "rant_latency_seconds", "histogram",
+	prom_family(f, "rant_latency_seconds", "histogram",
 	       "Latency of each metric of the run (metric: rtt, response, the -s "
 	       "components, queues, one-way delays), seconds.");
 	for (int m = 0; m < M_COUNT; m++)
@@ -260,7 +268,7 @@ static void put_hists(FILE *f, const struct snap *s, const struct prom_ladder *l
 static void gauge(FILE *f, const struct snap *s, const char *name, const char *help,
 		  double v)
 {
-	family(f, name, "gauge", help);
+	prom_family(f, name, "gauge", help);
 	fprintf(f, "%s{", name);
 	put_own(f, s, true);
 	fprintf(f, "} %.9g\n", v);
@@ -316,7 +324,7 @@ static void put_sessions(FILE *f, const struct snap *s)
 		return;
 	gauge(f, s, "rant_reflector_sessions", "Sessions in the reflector's table now "
 	      "(at most --max-sessions).", (double)s->sessions.n);
-	family(f, "rant_reflector_sessions_evicted_total", "counter",
+	prom_family(f, "rant_reflector_sessions_evicted_total", "counter",
 	       "Sessions evicted to make room for a new one (table full).");
 	sample_u64(f, s, "rant_reflector_sessions_evicted_total", s->sessions.evicted);
 	for (int w = 0; w < 2; w++) {

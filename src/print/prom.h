@@ -41,7 +41,21 @@ struct prom_ladder {
  */
 int prom_ladder_parse(struct prom_ladder *l, const char *arg, char *msg, size_t len);
 
+/* The labels of one series, at most (prom_hist). */
+#define PROM_LABELS_MAX 512
+
 /* The exposition of s to f. 0, or -errno when f failed. */
 int prom_render(FILE *f, const struct snap *s, const struct prom_ladder *l);
+
+/* The pieces, for an exposition of another report (--watch's):
+ * "# HELP" and "# TYPE" of a family; a label's value escaped as the
+ * format requires; one histogram's series under rant_latency_seconds
+ * with the labels given (`metric="rtt",interface="eth0"`, escaped): the
+ * ladder's cumulative counts of st's log-linear buckets, +Inf, _sum and
+ * _count. */
+void prom_family(FILE *f, const char *name, const char *type, const char *help);
+void prom_label_value(FILE *f, const char *v);
+void prom_hist(FILE *f, const char *labels, const struct snap_stats *st,
+	       const struct prom_ladder *l);
 
 #endif

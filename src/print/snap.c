@@ -45,6 +45,44 @@ void snap_stats_small(struct snap_stats *st, const struct sweepstat *s, const ch
 		st->pct[i] = sweepstat_percentile(s, snap_pcts[i]);
 }
 
+int snap_stats_lat(struct snap_stats *st, const struct latstat *l, const char *key,
+		   const char *label, bool buckets)
+{
+	struct hist_bucket b;
+	size_t pos = 0, n = 0;
+
+	*st = (struct snap_stats){ .key = key, .label = label,
+				   .precision = latstat_precision(l->bits) };
+	latmom_stats(&l->m, &st->st);
+	for (int i = 0; i < SNAP_NPCT; i++)
+		st->pct[i] = latstat_percentile(l, snap_pcts[i]);
+	while (buckets && latstat_next(l, &pos, &b))
+		n++;
+	if (!n)
+		return 0;
+	st->hdr = calloc(n, sizeof(*st->hdr));
+	if (!st->hdr)
+		return -ENOMEM;
+	pos = 0;
+	while (st->nhdr < n && latstat_next(l, &pos, &b))
+		st->hdr[st->nhdr++] = b;	/* live: no more than counted */
+	return 0;
+}
+
+void snap_fleet_free(struct snap_fleet *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; f->t && i < f->n; i++) {
+		snap_stats_free(&f->t[i].rtt);
+		free(f->t[i].path);
+	}
+	free(f->t);
+	free(f->order);
+	free(f->find);
+	free(f);
+}
+
 void snap_stats_free(struct snap_stats *st)
 {
 	free(st->hdr);
@@ -63,6 +101,7 @@ void snap_free(struct snap *s)
 		snap_stats_free(&s->sizes[i].rtt);
 	free(s->hist.b);
 	free(s->breach);
+	snap_fleet_free(s->fleet);
 	if (s->have_sessions)
 		sessions_snap_free(&s->sessions);
 	if (s->have_series)

@@ -7,6 +7,7 @@
 #include "allow.h"
 #include "breach.h"
 #include "statout.h"
+#include "fleetout.h"
 #include "summary.h"
 #include "sweepout.h"
 
@@ -535,6 +536,7 @@ void summary_print(struct out *o, const struct snap *s)
 	if (s->have_clock)
 		clock_print(o, &s->clock, s->hw, &s->hwts);
 	print_warnings(o, s);
+	fleetout_print(o, s);	/* last: the text ends with the targets' table */
 	out_obj_end(o);
 	out_doc_end(o);
 }
