@@ -89,7 +89,7 @@ const struct opt opt_table[] = {
 	{ "metrics-listen", O_METRICS_LISTEN, "[ADDR]:PORT", BOTH, T_STR, FIELD(metrics_listen),
 	  .help = "serve Prometheus metrics over HTTP at /metrics (ADDR: loopback when omitted), updated every -I (10 s without -I)" },
 	{ "metrics-buckets", O_METRICS_BUCKETS, "N/decade|US,...", BOTH, T_STR,
-	  FIELD(metrics_buckets), .defhelp = "10/decade, 1 us to 10 s",
+	  FIELD(metrics_buckets), .defhelp = "10/decade, 1 us to 10 s; 3/decade for a fleet",
 	  .help = "the bounds of the metrics' histograms: N per decade from 1 us to 10 s, or a list in microseconds" },
 	{ "report-interval", 'I', "S", BOTH, T_NS, FIELD(report_interval_ns),
 	  .min = 10 * NS_PER_MS, .max = 3600 * NS_PER_SEC, .unit_ns = NS_PER_SEC,
