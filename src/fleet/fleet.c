@@ -3,6 +3,7 @@
  * The fleet's loop and its schedule (see fleet.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +300,9 @@ int fleet_run(struct run *r)
 		free_state(&L);
 		return ret;
 	}
+	fprintf(r->text, "measuring: %zu targets, each its first %u pings unmeasured (warm-up)\n",
+		L.f->used, r->cfg->warmup);
+	fflush(r->text);
 	measure_start(r);
 	start = monotonic_ns();
 	L.end = r->cfg->duration_ns ? start + r->cfg->duration_ns : 0;

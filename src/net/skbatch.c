@@ -26,6 +26,11 @@ struct skbatch {
 	unsigned int out_n;		/* replies queued */
 	struct mmsghdr out[SKBATCH_MAX];
 	struct iovec out_iov[SKBATCH_MAX];
+	union {
+		char b[SK_REPLY_CMSG_LEN];
+		struct cmsghdr align;
+	} out_ctl[SKBATCH_MAX];		/* a reply's source (sk_reply_cmsg) */
+	const struct sk *sk;		/* the socket of the last receive */
 };
 
 struct skbatch *skbatch_create(size_t slot_len, bool hugepages)
@@ -119,6 +124,7 @@ int skbatch_recv(struct sk *s, struct skbatch *b, bool sw, bool block)
 		b->mm[0].msg_len = len < 0 ? 0 : (unsigned int)len;
 	}
 	b->busy = n > 0;
+	b->sk = s;
 	if (n < 0)
 		return -errno;
 	if (n == 0)
@@ -149,6 +155,8 @@ void skbatch_reply(struct skbatch *b, unsigned int i, size_t len)
 	b->out_iov[o] = (struct iovec){ .iov_base = skbatch_buf(b, i), .iov_len = len };
 	h->msg_name = &b->m[i].src;
 	h->msg_namelen = b->m[i].src_len;
+	h->msg_controllen = b->sk ? sk_reply_cmsg(b->sk, &b->m[i], b->out_ctl[o].b) : 0;
+	h->msg_control = h->msg_controllen ? b->out_ctl[o].b : NULL;
 }
 
 /* sendmmsg() of the vlen messages at v; one message (a lone ping's
@@ -161,8 +169,11 @@ static int skbatch_sendmmsg(int fd, struct mmsghdr *v, unsigned int vlen)
 
 	if (vlen > 1)
 		return sendmmsg(fd, v, vlen, MSG_DONTWAIT);
-	n = sendto(fd, h->msg_iov->iov_base, h->msg_iov->iov_len, MSG_DONTWAIT,
-		   (const struct sockaddr *)h->msg_name, h->msg_namelen);
+	if (h->msg_controllen)	/* from the address its ping came to */
+		n = sendmsg(fd, h, MSG_DONTWAIT);
+	else
+		n = sendto(fd, h->msg_iov->iov_base, h->msg_iov->iov_len, MSG_DONTWAIT,
+			   (const struct sockaddr *)h->msg_name, h->msg_namelen);
 	if (n < 0)
 		return -1;
 	v->msg_len = (unsigned int)n;

@@ -328,6 +328,26 @@ static int sk_recv_ttl(struct sk *s, const struct rant_cfg *cfg, char *err, size
 	return ret;
 }
 
+/*
+ * The UDP reflector answers each ping from the address it was sent to
+ * (sk_reply_cmsg): the kernel hands that address over with each
+ * datagram (IPv4-mapped senders on the dual-stack socket too).
+ */
+static int sk_recv_dst(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
+{
+	int ret;
+
+	s->want_dst = cfg->mode == MODE_REFLECT && !cfg->tcp;
+	if (!s->want_dst)
+		return 0;
+	ret = s->family == AF_INET6 ? sk_sockopt_int(s->fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, 1) :
+	      sk_sockopt_int(s->fd, IPPROTO_IP, IP_PKTINFO, 1);
+	if (ret)
+		snprintf(err, len, "setsockopt IPV6_RECVPKTINFO/IP_PKTINFO: %s (the reflector answers from the address each ping came to)",
+			 strerror(-ret));
+	return ret;
+}
+
 int sk_configure(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 {
 	int ret;
@@ -351,6 +371,8 @@ int sk_configure(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len
 		ret = sk_rcvtimeo(s, cfg, err, len);
 	if (!ret)
 		ret = sk_recv_ttl(s, cfg, err, len);
+	if (!ret)
+		ret = sk_recv_dst(s, cfg, err, len);
 	return ret;
 }
 
@@ -435,6 +457,35 @@ void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 	if (rx.drops_ret == 0)
 		sk_drops_seen(s, rx.drops);
 	m->ttl = s->want_ttl && rx.ttl_ret == 0 ? rx.ttl : 0;
+	m->dst_known = s->want_dst && ts_parse_dst(msg, m->dst) == 0;
+}
+
+size_t sk_reply_cmsg(const struct sk *s, const struct sk_msg *reply, void *buf)
+{
+	struct cmsghdr *c = buf;
+
+	if (!reply->dst_known)
+		return 0;
+	memset(buf, 0, SK_REPLY_CMSG_LEN);
+	if (s->family == AF_INET6) {
+		struct in6_pktinfo pi = { .ipi6_ifindex = 0 };
+
+		memcpy(&pi.ipi6_addr, reply->dst, 16);
+		c->cmsg_level = IPPROTO_IPV6;
+		c->cmsg_type = IPV6_PKTINFO;
+		c->cmsg_len = CMSG_LEN(sizeof(pi));
+		memcpy(CMSG_DATA(c), &pi, sizeof(pi));
+		return CMSG_SPACE(sizeof(pi));
+	} else {
+		struct in_pktinfo pi = { .ipi_ifindex = 0 };
+
+		memcpy(&pi.ipi_spec_dst, reply->dst + 12, 4);
+		c->cmsg_level = IPPROTO_IP;
+		c->cmsg_type = IP_PKTINFO;
+		c->cmsg_len = CMSG_LEN(sizeof(pi));
+		memcpy(CMSG_DATA(c), &pi, sizeof(pi));
+		return CMSG_SPACE(sizeof(pi));
+	}
 }
 
 void sk_drops_seen(struct sk *s, uint32_t count)

@@ -45,6 +45,8 @@ struct sk {
 	uint64_t drops;			/* datagrams the receive queue dropped */
 	uint32_t drops_raw;		/* the kernel's u32 count, as last seen */
 	bool want_ttl;			/* sk_recv() reads each datagram's TTL */
+	bool want_dst;			/* ... and the address it was sent to (the
+					 * UDP reflector's: its reply leaves from it) */
 	struct sk_stash stash[SK_STASH];
 	void *priv;			/* the transport's own state (tcp.c), or NULL */
 };
@@ -65,6 +67,8 @@ struct sk_msg {
 	struct sk *via;
 	uint8_t ttl;			/* IPv4 TTL or IPv6 Hop Limit as received
 					 * (sk_recv_ttl() asked for it), 0: unknown */
+	bool dst_known;			/* dst holds the address it was sent to */
+	uint8_t dst[16];		/* IPv6, or IPv4 mapped (s->want_dst) */
 };
 
 /*
@@ -142,11 +146,24 @@ void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m);
  * walk: a receive's fast path (sk_recv, skbatch). */
 static inline void sk_rx_msg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 {
+	m->dst_known = false;
 	if (ts_parse_rx_only(msg, &m->rx))
 		m->ttl = 0;	/* no TTL came */
-	else if (!s->want_ttl || !ts_parse_rx_ttl(msg, &m->rx, &m->ttl))
+	else if (s->want_dst && !s->want_ttl && ts_parse_rx_dst(msg, &m->rx, m->dst))
+		m->ttl = 0, m->dst_known = true;
+	else if (s->want_dst || !s->want_ttl || !ts_parse_rx_ttl(msg, &m->rx, &m->ttl))
 		sk_rx_cmsg(s, msg, m);
 }
+
+/*
+ * The control data that sends a reply from the address its datagram was
+ * sent to (IPV6_PKTINFO, or IP_PKTINFO on an IPv4 socket), so that one
+ * reflector on a host of many addresses answers each from its own: into
+ * buf (SK_REPLY_CMSG_LEN bytes), its length; 0 when the address is not
+ * known (the kernel picks the source as for any send).
+ */
+#define SK_REPLY_CMSG_LEN CMSG_SPACE(sizeof(struct in6_pktinfo))
+size_t sk_reply_cmsg(const struct sk *s, const struct sk_msg *reply, void *buf);
 
 /*
  * The kernel's SO_RXQ_OVFL count as seen now (a u32 that wraps): adds the

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <netinet/in.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "missing.h"
@@ -251,6 +252,62 @@ int ts_parse_ttl(const struct msghdr *msg, uint8_t *ttl)
 		if (cmsg_is_ttl(&c))
 			return read_ttl(&c, data, ttl);
 	return ret ? ret : -ENOENT;
+}
+
+static bool cmsg_is_pktinfo(const struct cmsghdr *c)
+{
+	return (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_PKTINFO) ||
+	       (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_PKTINFO);
+}
+
+/* The destination address of IPV6_PKTINFO (as it is: IPv6, or an IPv4
+ * one mapped) or IP_PKTINFO (its ipi_addr, mapped). */
+static int read_dst(const struct cmsghdr *c, const unsigned char *data, uint8_t dst[16])
+{
+	if (c->cmsg_level == IPPROTO_IPV6) {
+		if (cmsg_data_len(c) < sizeof(struct in6_pktinfo))
+			return -EINVAL;
+		memcpy(dst, data + offsetof(struct in6_pktinfo, ipi6_addr), 16);
+		return 0;
+	}
+	if (cmsg_data_len(c) < sizeof(struct in_pktinfo))
+		return -EINVAL;
+	memset(dst, 0, 10);
+	dst[10] = dst[11] = 0xff;
+	memcpy(dst + 12, data + offsetof(struct in_pktinfo, ipi_addr), 4);
+	return 0;
+}
+
+int ts_parse_dst(const struct msghdr *msg, uint8_t dst[16])
+{
+	const unsigned char *data;
+	struct cmsg_walk w;
+	struct cmsghdr c;
+	int ret;
+
+	walk_init(&w, msg);
+	while ((ret = walk_next(&w, &c, &data)) > 0)
+		if (cmsg_is_pktinfo(&c))
+			return read_dst(&c, data, dst);
+	return ret ? ret : -ENOENT;
+}
+
+bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t dst[16])
+{
+	const unsigned char *buf = msg->msg_control;
+	size_t len6 = TS_SPACE + CMSG_SPACE(sizeof(struct in6_pktinfo));
+	size_t len4 = TS_SPACE + CMSG_SPACE(sizeof(struct in_pktinfo));
+	struct ts_stamps st;
+	struct cmsghdr t;
+
+	if (!control_of_len(msg, len6) && !control_of_len(msg, len4))
+		return false;
+	memcpy(&t, buf + TS_SPACE, sizeof(t));
+	if (TS_SPACE + CMSG_ALIGN(t.cmsg_len) != msg->msg_controllen || !cmsg_is_pktinfo(&t) ||
+	    read_dst(&t, buf + TS_SPACE + CMSG_LEN(0), dst) || !stamps_first(buf, &st))
+		return false;
+	*out = st;
+	return true;
 }
 
 /*

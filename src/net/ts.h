@@ -90,6 +90,21 @@ bool ts_parse_rx_only(const struct msghdr *msg, struct ts_stamps *out);
 bool ts_parse_rx_ttl(const struct msghdr *msg, struct ts_stamps *out, uint8_t *ttl);
 
 /*
+ * The address a datagram was sent to (IPV6_RECVPKTINFO, IP_PKTINFO), as
+ * 16 octets (IPv4 mapped), which the reflector's reply leaves from:
+ * 0, -ENOENT when msg has none, -EINVAL when it is too short.
+ */
+int ts_parse_dst(const struct msghdr *msg, uint8_t dst[16]);
+
+/*
+ * The receive's fast path for a socket that asked for it (the UDP
+ * reflector's): the SCM_TIMESTAMPING block and then the PKTINFO, and
+ * nothing else. true with both; false, out and dst untouched, for
+ * anything else.
+ */
+bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t dst[16]);
+
+/*
  * TX: parse one message read with MSG_ERRQUEUE. Returns 0 when it is a
  * timestamp report (SO_EE_ORIGIN_TIMESTAMPING with ee_errno ENOMSG and an
  * SCM_TIMESTAMPING cmsg), -ENOMSG for a foreign error-queue entry (ICMP

@@ -97,7 +97,18 @@ static int udp_send(struct sk *s, const void *buf, size_t len,
 	ssize_t n;
 
 	*key = s->tx_key++;	/* OPT_ID counts datagrams on UDP */
-	if (reply)
+	if (reply && reply->dst_known) {	/* from the address it came to */
+		union {
+			char b[SK_REPLY_CMSG_LEN];
+			struct cmsghdr align;
+		} ctl;
+		struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+		struct msghdr msg = { .msg_name = (void *)&reply->src, .msg_namelen = reply->src_len,
+				      .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b };
+
+		msg.msg_controllen = sk_reply_cmsg(s, reply, ctl.b);
+		n = sendmsg(s->fd, &msg, MSG_DONTWAIT);
+	} else if (reply)
 		n = sendto(s->fd, buf, len, MSG_DONTWAIT,
 			   (const struct sockaddr *)&reply->src, reply->src_len);
 	else
