@@ -193,6 +193,9 @@ DEB_PKGS += tcpdump
 # TWAMP-Test dissector read rant's STAMP packets.
 DEB_PKGS += python3-scapy tshark
 
+# tests/net/test_service.sh: rant(8)'s logrotate configuration, run as written.
+DEB_PKGS += logrotate
+
 # TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
 net: rant sim
 	TESTS="$(TESTS)" tests/net/run.sh

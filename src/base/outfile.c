@@ -93,16 +93,17 @@ static int open_temp(struct outfile *o, const char *target, char *msg, size_t le
  */
 static bool link_trusted(const struct stat *link, const char *path, char *why, size_t len)
 {
-	char *copy = strdup(path);
+	char *copy = strdup(path), *dir;
 	struct stat dst;
 	bool ok = true;
 
 	if (!copy)
 		return false;
-	if (!stat(dirname(copy), &dst) && (dst.st_mode & S_ISVTX) && (dst.st_mode & S_IWOTH) &&
+	dir = dirname(copy);	/* once: dirname() may cut copy in place */
+	if (!stat(dir, &dst) && (dst.st_mode & S_ISVTX) && (dst.st_mode & S_IWOTH) &&
 	    link->st_uid != geteuid() && link->st_uid != dst.st_uid) {
 		snprintf(why, len, "%s is a symbolic link owned by uid %u in the sticky, world-writable directory %s, which another user may have planted: rant never follows such a link (the kernel's protected_symlinks rule); remove it or write elsewhere",
-			 path, (unsigned int)link->st_uid, dirname(copy));
+			 path, (unsigned int)link->st_uid, dir);
 		ok = false;
 	}
 	free(copy);
@@ -284,6 +285,54 @@ void outfile_abort(struct outfile *o)
 	o->fd = -1;
 	free(o->path);
 	o->path = NULL;
+}
+
+int outfile_publish(struct outfile *o, char *msg, size_t len)
+{
+	int err;
+
+	if (!o->tmp)
+		return 0;	/* stdout, a device, a FIFO: already in place */
+	if (rename(o->tmp, o->path)) {
+		err = -errno;
+		snprintf(msg, len, "cannot create %s: %s", o->path, strerror(-err));
+		return err;
+	}
+	free(o->tmp);
+	o->tmp = NULL;
+	o->direct = true;	/* commit closes it, abort leaves it */
+	o->in_place = true;
+	return 0;
+}
+
+int outfile_reopen(struct outfile *o, bool *had_data, char *msg, size_t len)
+{
+	struct stat st;
+	bool is_link;
+	int fd, err;
+
+	*had_data = true;	/* not published: the same stream goes on */
+	if (!o->in_place || o->fp)
+		return 0;
+	err = check_links(o->path, &is_link, msg, len);
+	if (err)
+		return err;
+	fd = open(o->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW,
+		  0666);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(msg, len, "cannot open %s again: %s", o->path, strerror(-err));
+		return err;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(msg, len, "cannot open %s again: it is no longer a regular file", o->path);
+		return -EINVAL;
+	}
+	close(o->fd);
+	o->fd = fd;
+	*had_data = st.st_size > 0;
+	return 0;
 }
 
 int outfile_free_bytes(const struct outfile *o, uint64_t *bytes)

@@ -19,6 +19,13 @@
  * A temporary is named TARGET.rant-PID-XXXXXX, PID the writer's, so one
  * left behind by a writer that is gone (SIGKILL, a crash, a power cut)
  * can be told from one being written now.
+ *
+ * A file streamed during a run (the log) is published instead: its
+ * temporary is renamed over the target once the run is set up, and
+ * written in place from then on, so that the target exists while it
+ * grows and a log rotator can move it; such a file is not whole or
+ * nothing (a run killed leaves the rows written so far), and
+ * outfile_reopen() opens the target again by its name.
  */
 #ifndef RANT_OUTFILE_H
 #define RANT_OUTFILE_H
@@ -31,6 +38,7 @@ struct outfile {
 	char *path;		/* target */
 	char *tmp;		/* temporary beside it; NULL when written directly */
 	bool direct;		/* a device or FIFO, written as a stream */
+	bool in_place;		/* published: a regular file written where it is */
 	int fd;
 	FILE *fp;		/* stdio stream on fd, opened on demand */
 };
@@ -47,6 +55,21 @@ FILE *outfile_stream(struct outfile *o);
 int outfile_commit(struct outfile *o);
 /* Remove the temporary file; safe to call on a committed or closed one. */
 void outfile_abort(struct outfile *o);
+/*
+ * Rename the temporary over the target now and go on writing it in
+ * place (the same descriptor): commit then only closes it, abort leaves
+ * it. A stream target is left as it is. 0 or -errno, msg set.
+ */
+int outfile_publish(struct outfile *o, char *msg, size_t len);
+/*
+ * A published file: open the target by its name again (created when it
+ * was moved away, appended to when it is still there, its links checked
+ * as at open) and close the descriptor written so far. 0 (o->fd the new
+ * one; *had_data when it already holds bytes), or -errno with msg set
+ * and o->fd unchanged. Anything else (a stream, a file not published):
+ * 0 and *had_data, nothing done.
+ */
+int outfile_reopen(struct outfile *o, bool *had_data, char *msg, size_t len);
 
 /*
  * Free bytes on the file system o is written to (its temporary's), as

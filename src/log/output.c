@@ -49,35 +49,42 @@ const struct output *output_get(const struct output *outs, const char *opt)
 	return NULL;
 }
 
-int output_reopen(struct output *outs, const char *opt, const struct rant_cfg *c)
+int output_publish(struct output *outs, const char *opt)
 {
 	struct output *o = (struct output *)output_get(outs, opt);
 	char msg[512];
 	int ret;
 
 	if (!o)
+		return 0;
+	ret = outfile_publish(&o->f, msg, sizeof(msg));
+	if (ret)
+		fprintf(stderr, "rant: %s: %s\n", opt, msg);
+	return ret;
+}
+
+int output_reopen(struct output *outs, const char *opt, bool *had_data)
+{
+	struct output *o = (struct output *)output_get(outs, opt);
+	char msg[512];
+	int ret;
+
+	*had_data = true;
+	if (!o)
 		return -ENOENT;
-	if (o->f.direct || !o->f.tmp)
-		return o->f.fd;
-	ret = outfile_commit(&o->f);
-	if (ret) {
-		fprintf(stderr, "rant: SIGHUP: closing the %s %s failed: %s: the log stops here\n",
-			o->def->name, o->path, strerror(-ret));
-		return ret;
-	}
-	ret = outfile_open(&o->f, o->path, c->follow_links ? OUTFILE_FOLLOW : 0, msg, sizeof(msg));
-	if (ret) {
-		fprintf(stderr, "rant: SIGHUP: %s: %s: the log stops here\n", opt, msg);
-		return ret;
-	}
+	ret = outfile_reopen(&o->f, had_data, msg, sizeof(msg));
+	if (ret)
+		fprintf(stderr, "rant: SIGHUP: %s: %s: the %s goes on in the file it was writing\n",
+			opt, msg, o->def->name);
 	return o->f.fd;
 }
 
 /* A failed output: its line, once. */
 static int failed(const struct output *o, int err)
 {
-	fprintf(stderr, "rant: writing the %s %s failed: %s (nothing was written)\n",
-		o->def->name, o->path, strerror(-err));
+	fprintf(stderr, "rant: writing the %s %s failed: %s (%s)\n", o->def->name, o->path,
+		strerror(-err), o->f.in_place ? "it holds what was written before" :
+		"nothing was written");
 	return err;
 }
 

@@ -57,12 +57,21 @@ int output_open(struct output *outs, const struct output_def *rows, size_t n,
 /* The open output of option opt ("-l"), or NULL. */
 const struct output *output_get(const struct output *outs, const char *opt);
 /*
- * SIGHUP: the file of option opt ("-l") written so far is committed
- * (renamed over its target) and a new temporary opened for the rest:
- * its descriptor, or -errno after a line on stderr. A stream target
- * (stdout, a device, a FIFO) stays as it is.
+ * The run is set up: the file of option opt ("-l"), streamed during the
+ * run, takes its target's name now (outfile_publish()) and is written
+ * in place. 0 (nothing to do is fine) or -errno after a line on stderr.
  */
-int output_reopen(struct output *outs, const char *opt, const struct rant_cfg *c);
+int output_publish(struct output *outs, const char *opt);
+/*
+ * SIGHUP: the published file of option opt is opened again by its name
+ * (outfile_reopen(): created when a log rotator moved it away, appended
+ * to when it is still there; *had_data then) and the one written so far
+ * closed; nothing is renamed. Returns the descriptor to write to: the
+ * same one, after a line on stderr, when the name cannot be opened, and
+ * for a file not published (a stream target, -S's log); -ENOENT when
+ * there is no such output.
+ */
+int output_reopen(struct output *outs, const char *opt, bool *had_data);
 /* End, before the summary: each drain. 0 or the first -errno. */
 int output_drain(struct output *outs, const struct output_src *src);
 /* End: the outputs that join the pass add their streams to *pass. */

@@ -52,7 +52,7 @@ struct txlog {
 	pthread_t tid;
 	_Atomic uint64_t dropped;	/* loop only writes it */
 	atomic_int *reopen_flag;	/* SIGHUP: txlog_set_reopen() */
-	int (*reopen)(void *ctx);
+	int (*reopen)(void *ctx, bool *had_data);
 	void *reopen_ctx;
 	/* Read by the loop at every transaction, written at most once:
 	 * a line of their own, away from the writer's counter. */
@@ -166,30 +166,26 @@ static size_t stream_format(struct txlog *l, uint64_t first, size_t n,
 	return len;
 }
 
-/* SIGHUP since the last write: a new file, its header first. */
+/* SIGHUP since the last write: the file opened again by its name; a new
+ * (or empty) one gets the header first. */
 static void maybe_reopen(struct txlog *l, bool *header)
 {
+	bool had_data;
 	int fd;
 
 	if (!l->reopen_flag ||
 	    !atomic_exchange_explicit(l->reopen_flag, 0, memory_order_acq_rel) ||
 	    atomic_load_explicit(&l->err, memory_order_relaxed))
 		return;
-	if (!*header) {		/* the file so far has its header too */
-		int err = write_all(l->fd, l->buf, stream_format(l, 0, 0, header));
-
-		if (err) {
-			atomic_store_explicit(&l->err, err, memory_order_relaxed);
-			return;
-		}
-	}
-	fd = l->reopen(l->reopen_ctx);
+	/* No rows yet: nothing written, not even the header, whose columns
+	 * the loop may not have set yet; the file reopened gets it. */
+	fd = l->reopen(l->reopen_ctx, &had_data);
 	if (fd < 0) {
 		atomic_store_explicit(&l->err, fd, memory_order_relaxed);
 		return;
 	}
 	l->fd = fd;
-	*header = false;
+	*header = had_data;	/* a file with rows already has its header */
 }
 
 /*
@@ -380,8 +376,8 @@ void txlog_destroy(struct txlog *l)
 	free(l);
 }
 
-void txlog_set_reopen(struct txlog *l, atomic_int *flag, int (*reopen)(void *ctx),
-		      void *ctx)
+void txlog_set_reopen(struct txlog *l, atomic_int *flag,
+		      int (*reopen)(void *ctx, bool *had_data), void *ctx)
 {
 	l->reopen_flag = flag;
 	l->reopen = reopen;

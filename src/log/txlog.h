@@ -105,13 +105,14 @@ void txlog_destroy(struct txlog *l);
 /*
  * SIGHUP (logrotate's convention): between two writes, the streamed
  * log's writer finds *flag set, clears it and calls reopen(ctx), which
- * closes the file written so far (renamed over its target, whole) and
- * returns the descriptor of a new one, or -errno (then the log fails as
- * on a full disk). The new file starts with the header; no record is
- * lost or written twice. Set before txlog_start(); -S's log ignores it.
+ * opens the file by its name again and returns the descriptor to write
+ * to from then on (*had_data: it holds bytes already), or -errno (then
+ * the log fails as on a full disk). A file without bytes starts with the
+ * header; no record is lost or written twice. Set before txlog_start();
+ * -S's log ignores it.
  */
-void txlog_set_reopen(struct txlog *l, atomic_int *flag, int (*reopen)(void *ctx),
-		      void *ctx);
+void txlog_set_reopen(struct txlog *l, atomic_int *flag,
+		      int (*reopen)(void *ctx, bool *had_data), void *ctx);
 int txlog_start(struct txlog *l, int fd);
 
 /* The columns of the header, once the run knows them (the peer's stamps):

@@ -87,8 +87,7 @@ void sessions_guard(struct sessions *t, size_t per_addr, int64_t key_window_ns,
 	t->notices = notices;
 }
 
-/* Same host: family and address (not port, flow info or scope). */
-static bool same_host(const struct sockaddr_storage *s, const struct sockaddr *a)
+bool session_same_host(const struct sockaddr_storage *s, const struct sockaddr *a)
 {
 	if (s->ss_family != a->sa_family)
 		return false;
@@ -117,7 +116,7 @@ static in_port_t port_of(const void *a)
 /* Same sender: host and port. */
 static bool same_addr(const struct session *s, const struct sockaddr *a)
 {
-	return same_host(&s->addr, a) && port_of(&s->addr) == port_of(a);
+	return session_same_host(&s->addr, a) && port_of(&s->addr) == port_of(a);
 }
 
 static void copy_addr(struct sockaddr_storage *to, const struct sockaddr *a, socklen_t len)
@@ -133,7 +132,7 @@ static void sender_note(struct sessions *t, const struct sockaddr *a, socklen_t 
 	struct session_sender *x = NULL;
 
 	for (size_t i = 0; i < t->nsenders && !x; i++)
-		if (same_host(&t->senders[i].addr, a))
+		if (session_same_host(&t->senders[i].addr, a))
 			x = &t->senders[i];
 	if (!x && t->nsenders < SESSION_SENDERS_MAX) {
 		x = &t->senders[t->nsenders++];
@@ -175,19 +174,15 @@ static void use_add(struct session *s, int64_t now_ns)
 	s->use_now++;
 }
 
-/* Whether a is a better victim than b: idle SESSION_IDLE_NS first, then
- * the fewest pings of late, then the idlest. */
+/* Whether a is a better victim than b (session_use_worse()). */
 static bool worse(const struct session *a, const struct session *b, int64_t now_ns)
 {
-	bool a_idle = now_ns - a->last_ns >= SESSION_IDLE_NS;
-	bool b_idle = now_ns - b->last_ns >= SESSION_IDLE_NS;
-	uint32_t ua = use_of(a, now_ns), ub = use_of(b, now_ns);
+	struct session_use ua = { now_ns - a->last_ns >= SESSION_IDLE_NS, use_of(a, now_ns),
+				  a->last_ns };
+	struct session_use ub = { now_ns - b->last_ns >= SESSION_IDLE_NS, use_of(b, now_ns),
+				  b->last_ns };
 
-	if (a_idle != b_idle)
-		return a_idle;
-	if (!a_idle && ua != ub)
-		return ua < ub;
-	return a->last_ns < b->last_ns;
+	return session_use_worse(&ua, &ub);
 }
 
 /* Free slot i for a newcomer (start order kept: the gap closes, the last
@@ -217,7 +212,7 @@ static struct session *slot_for_new(struct sessions *t, const struct sockaddr *a
 	size_t n = 0, own = 0, victim = 0;
 
 	for (size_t i = 0; i < t->used; i++) {
-		if (same_host(&t->tab[i].addr, a) &&
+		if (session_same_host(&t->tab[i].addr, a) &&
 		    (!n++ || t->tab[i].last_ns < t->tab[own].last_ns))
 			own = i;
 		if (worse(&t->tab[i], &t->tab[victim], now_ns))

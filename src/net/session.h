@@ -176,6 +176,30 @@ static inline bool session_rate_ok(struct session *s, int64_t now_ns, uint32_t r
 	return true;
 }
 
+/*
+ * Who gives up a slot to a newcomer, for the sessions and the --tcp
+ * reflector's connections alike: a holder idle SESSION_IDLE_NS first,
+ * then the one with the fewest messages in the last one to two
+ * SESSION_USE_NS, then the one active least lately.
+ */
+struct session_use {
+	bool idle;		/* nothing for SESSION_IDLE_NS */
+	uint32_t recent;	/* messages in the last one to two SESSION_USE_NS */
+	int64_t last_ns;	/* last active, CLOCK_MONOTONIC */
+};
+
+static inline bool session_use_worse(const struct session_use *a, const struct session_use *b)
+{
+	if (a->idle != b->idle)
+		return a->idle;
+	if (!a->idle && a->recent != b->recent)
+		return a->recent < b->recent;
+	return a->last_ns < b->last_ns;
+}
+
+/* The same host: family and address (not port, flow info or scope). */
+bool session_same_host(const struct sockaddr_storage *s, const struct sockaddr *a);
+
 /* A pong's T3 came: queued for a later pong of s (the oldest queued goes
  * when the queue is full, counted in fu_dropped). */
 void session_fu_put(struct session *s, uint64_t seq, int64_t t3);

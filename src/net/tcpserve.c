@@ -8,8 +8,17 @@
  *   in turn (a busy one cannot starve the others), with m->via naming
  *   its connection; send with that message as reply answers on it.
  * - At most --max-sessions connections are open (each is its own
- *   session); one more is accepted and closed at once (refused), so no
- *   client waits in the backlog (SOMAXCONN) behind the others.
+ *   session), at most --max-sessions-per-address from one address, as
+ *   the UDP reflector's sessions (session.h): a newcomer over its
+ *   address's share takes the slot of its address's connection idle
+ *   SESSION_IDLE_NS, or is closed at once (refused, counted in the
+ *   reflector's counts.refused: tcpserve_recv returns -ECONNREFUSED);
+ *   in a full table it takes the slot of the least used connection
+ *   (session_use_worse(): fewest messages in the last one to two
+ *   seconds, counted once a second), which is closed (evicted). No
+ *   client waits in the backlog (SOMAXCONN) behind the others, and
+ *   connections that ping rarely cannot keep one that pings often out.
+ *   A line on stderr, at most one a second, says what was turned away.
  * - A connection that brings no whole message in --tcp-idle-timeout is
  *   closed: idle, or a message begun and not finished. The check runs
  *   in the loop's idle gaps (every TCP_SWEEP_POLLS empty polls while
@@ -25,7 +34,9 @@
  * Buffers grow with the messages a connection brings (TCP_CONN_RX_MIN at
  * accept, up to one message): set up per connection, not per message.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +46,7 @@
 #include <unistd.h>
 
 #include "allow.h"
+#include "session.h"
 #include "tcpserve.h"
 #include "tcpstream.h"
 #include "timeutil.h"
@@ -57,6 +69,9 @@ struct tcp_conn {
 	size_t sndbuf_for;		/* the longest pong its send buffer was sized for */
 	uint64_t msgs, msgs_seen;	/* whole messages; as the last sweep saw */
 	int64_t quiet_since;		/* monotonic ns: no message since */
+	uint64_t msgs_tick;		/* msgs at the last use tick (once a second) */
+	uint32_t use_prev;		/* messages in the second before that tick */
+	int64_t active_ns;		/* accepted, or the last tick that saw a message */
 	bool ready;			/* in the ready ring: may have a message */
 };
 
@@ -72,6 +87,12 @@ struct tcpserve {
 	unsigned int polls, spins;
 	struct tcp_conn *last;		/* the last one a message came from */
 	struct tcp_conn *solo;		/* the one client, out of the epoll set */
+	int64_t next_tick;		/* monotonic ns: the next use tick */
+	/* the line on what was turned away: when last, the counts it gave */
+	int64_t notice_ns;
+	bool noticed, last_refused;
+	uint64_t said_refused, said_evicted;
+	struct sockaddr_storage last_peer;
 };
 
 static struct tcp_conn *conn_of(struct sk *s)
@@ -276,15 +297,104 @@ static void tcp_sweep(struct tcpserve *t, int64_t now)
 	t->next_sweep = now + t->cfg->tcp_idle_ns / 4;
 }
 
-/* A free slot, or NULL when --max-sessions connections are open. */
-static struct tcp_conn *conn_free(struct tcpserve *t)
+/* Once a second: each connection's messages in the second that ended. */
+static void use_tick(struct tcpserve *t, int64_t now)
 {
-	if (t->open >= t->max)
+	for (size_t i = 0; i < t->max; i++) {
+		struct tcp_conn *c = &t->conns[i];
+
+		if (c->sk.fd < 0)
+			continue;
+		c->use_prev = (uint32_t)(c->msgs - c->msgs_tick);
+		if (c->msgs != c->msgs_tick)
+			c->active_ns = now;
+		c->msgs_tick = c->msgs;
+	}
+	t->next_tick = now + SESSION_USE_NS;
+}
+
+/* c as the eviction rule sees it at now. */
+static struct session_use conn_use(const struct tcp_conn *c, int64_t now)
+{
+	uint32_t fresh = (uint32_t)(c->msgs - c->msgs_tick);
+
+	return (struct session_use){ .idle = !fresh && now - c->active_ns >= SESSION_IDLE_NS,
+				     .recent = fresh + c->use_prev, .last_ns = c->active_ns };
+}
+
+/* The line on what was turned away, at most one a SESSION_NOTICE_NS. */
+static void notice(struct tcpserve *t, const struct sockaddr_storage *peer, bool refused,
+		   int64_t now)
+{
+	char addr[INET6_ADDRSTRLEN + 16];
+
+	t->last_peer = *peer;
+	t->last_refused = refused;
+	if (t->noticed && now - t->notice_ns < SESSION_NOTICE_NS)
+		return;
+	session_sockaddr_str(&t->last_peer, true, addr, sizeof(addr));
+	fprintf(stderr, "rant: tcp connections%s: %" PRIu64 " refused, %" PRIu64
+		" evicted; the last, %s, %s\n", t->noticed ? " since the last line" : "",
+		t->stats->refused - t->said_refused, t->stats->evicted - t->said_evicted, addr,
+		t->last_refused ?
+		"refused: its address holds --max-sessions-per-address connections, all live" :
+		"evicted: --max-sessions connections were open, it was the idlest or least used");
+	fflush(stderr);
+	t->noticed = true;
+	t->notice_ns = now;
+	t->said_refused = t->stats->refused;
+	t->said_evicted = t->stats->evicted;
+}
+
+/* Close c to make room (counted and said). */
+static struct tcp_conn *conn_evict(struct tcpserve *t, struct tcp_conn *c, int64_t now)
+{
+	struct sockaddr_storage peer = c->sk.peer;
+
+	conn_close(t, c);
+	t->stats->evicted++;
+	notice(t, &peer, false, now);
+	return c;
+}
+
+/*
+ * The slot for a connection from peer (tcpserve.c's head): a free one, or
+ * an evicted connection's; NULL: refused (counted and said).
+ */
+static struct tcp_conn *conn_slot(struct tcpserve *t, const struct sockaddr_storage *peer,
+				  int64_t now)
+{
+	struct tcp_conn *own = NULL, *victim = NULL, *free_slot = NULL;
+	size_t n = 0, per_addr = t->cfg->max_per_address;
+	struct session_use vu = { 0 };
+
+	for (size_t i = 0; i < t->max; i++) {
+		struct tcp_conn *c = &t->conns[i];
+		struct session_use u;
+
+		if (c->sk.fd < 0) {
+			free_slot = free_slot ? free_slot : c;
+			continue;
+		}
+		if (session_same_host(&c->sk.peer, (const struct sockaddr *)peer) &&
+		    (!n++ || c->active_ns < own->active_ns))
+			own = c;
+		u = conn_use(c, now);
+		if (!victim || session_use_worse(&u, &vu)) {
+			victim = c;
+			vu = u;
+		}
+	}
+	if (per_addr && n >= per_addr) {
+		if (conn_use(own, now).idle)
+			return conn_evict(t, own, now);
+		t->stats->refused++;
+		notice(t, peer, true, now);
 		return NULL;
-	for (size_t i = 0; i < t->max; i++)
-		if (t->conns[i].sk.fd < 0)
-			return &t->conns[i];
-	return NULL;
+	}
+	if (free_slot)
+		return free_slot;
+	return victim ? conn_evict(t, victim, now) : NULL;
 }
 
 /* The accepted fd on slot c: set up and watched (edge-triggered), or closed. */
@@ -301,9 +411,10 @@ static void conn_open(struct tcpserve *t, struct tcp_conn *c, int fd,
 	c->sk.peer = *peer;
 	c->sk.peer_len = peer_len;
 	c->rx.have = 0;
-	c->msgs = c->msgs_seen = 0;
+	c->msgs = c->msgs_seen = c->msgs_tick = 0;
+	c->use_prev = 0;
 	c->sndbuf_for = 0;
-	c->quiet_since = monotonic_ns();
+	c->quiet_since = c->active_ns = monotonic_ns();
 	t->open++;
 	if (!c->rx.buf && tcpstream_grow(&c->rx, TCP_CONN_RX_MIN)) {
 		conn_close(t, c);
@@ -320,11 +431,13 @@ static void conn_open(struct tcpserve *t, struct tcp_conn *c, int fd,
 
 /*
  * Accept what is waiting, up to TCP_ACCEPT_BATCH: 0, or -EACCES when one
- * came from outside --allow (closed at once; the rest wait for the next
- * call). Over --max-sessions, a connection is closed at once (refused).
+ * came from outside --allow, -ECONNREFUSED when one was refused
+ * (conn_slot()), each closed at once (the rest wait for the next call).
  */
 static int tcp_accept(struct tcpserve *t, const struct sk *ls)
 {
+	int64_t now = monotonic_ns();
+
 	for (int i = 0; i < TCP_ACCEPT_BATCH; i++) {
 		struct sockaddr_storage peer;
 		socklen_t peer_len = sizeof(peer);
@@ -338,11 +451,10 @@ static int tcp_accept(struct tcpserve *t, const struct sk *ls)
 			close(fd);
 			return -EACCES;
 		}
-		c = conn_free(t);
+		c = conn_slot(t, &peer, now);
 		if (!c) {
 			close(fd);
-			t->stats->refused++;
-			continue;
+			return -ECONNREFUSED;
 		}
 		conn_open(t, c, fd, ls, &peer, peer_len);
 	}
@@ -365,6 +477,8 @@ static int tcp_poll(struct tcpserve *t, const struct sk *ls, bool block)
 
 		if (now >= t->next_sweep)
 			tcp_sweep(t, now);
+		if (now >= t->next_tick)
+			use_tick(t, now);
 		wait = t->next_sweep - now < SK_REFLECT_WAKE_NS ? t->next_sweep - now :
 								 SK_REFLECT_WAKE_NS;
 		if (block)

@@ -34,7 +34,8 @@ void tcpserve_destroy(struct tcpserve *t);
  * connection: 0, -EAGAIN when none came (with block, after up to
  * SK_REFLECT_WAKE_NS), -EPROTO when a connection was dropped for not
  * speaking rant, -EACCES when one came from outside --allow (closed at
- * once), or -errno.
+ * once), -ECONNREFUSED when one was refused (its address holds its share
+ * of the connections, all live; closed at once), or -errno.
  */
 int tcpserve_recv(struct tcpserve *t, const struct sk *ls, void *buf, size_t len,
 		  struct sk_msg *m, bool sw, bool block);

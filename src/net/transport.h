@@ -72,7 +72,8 @@ struct tcp_stats {
 	uint64_t connect_failures;	/* emitter: reconnects that failed */
 	/* reflector (tcpserve.c says why each is so) */
 	uint64_t max_open;		/* most connections open at once */
-	uint64_t refused;		/* closed at accept: --max-sessions open */
+	uint64_t refused;		/* closed at accept: its address's share open */
+	uint64_t evicted;		/* closed for a newcomer: the least used */
 	uint64_t idle_timeouts;		/* closed: no message in --tcp-idle-timeout */
 	uint64_t partial_timeouts;	/* ... with one begun, unfinished */
 	uint64_t pongs_dropped;		/* the previous pong still unsent */

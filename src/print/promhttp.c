@@ -5,19 +5,36 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
+#include "offloop.h"
 #include "prom.h"
 #include "promhttp.h"
+#include "timeutil.h"
+
+/* A connection as the deadline's watchdog sees it. */
+struct slot {
+	int fd;			/* -1: free */
+	int64_t since_ns;	/* opened, or its last request answered (monotonic) */
+};
 
 struct promhttp {
 	struct MHD_Daemon *d;
 	pthread_mutex_t mtx;
 	char *text;		/* the latest exposition, or NULL */
 	size_t len;
+	/* The connections and their watchdog, under their own lock: MHD's
+	 * thread closes a socket only after its CLOSED notice, which takes
+	 * it, so the watchdog never shuts down a reused descriptor. */
+	pthread_mutex_t slot_mtx;
+	pthread_cond_t slot_cond;
+	struct slot slots[PROMHTTP_CONNECTIONS];
+	pthread_t watchdog;
+	bool watching, stopping;
 };
 
 /* "[ADDR]:PORT" into sa; 0 or -EINVAL. */
@@ -110,32 +127,161 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	return ret;
 }
 
-struct promhttp *promhttp_start(const char *spec, char *err, size_t len)
+/* MHD's thread: a connection opened (given a slot) or closed (its slot
+ * freed, before MHD closes its socket). */
+static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
+			  enum MHD_ConnectionNotificationCode code)
 {
-	struct sockaddr_storage sa;
-	struct promhttp *h;
+	const union MHD_ConnectionInfo *fd =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	struct promhttp *h = cls;
+	struct slot *s = *ctx;
 
-	if (parse_spec(spec, &sa, err, len))
-		return NULL;
-	h = calloc(1, sizeof(*h));
-	if (!h) {
-		snprintf(err, len, "--metrics-listen: no memory");
-		return NULL;
+	pthread_mutex_lock(&h->slot_mtx);
+	if (code == MHD_CONNECTION_NOTIFY_STARTED && fd) {
+		for (size_t i = 0; i < PROMHTTP_CONNECTIONS && !s; i++)
+			if (h->slots[i].fd < 0)
+				s = &h->slots[i];
+		if (s) {	/* there is one: MHD admits no more than PROMHTTP_CONNECTIONS */
+			s->fd = fd->connect_fd;
+			s->since_ns = monotonic_ns();
+		}
+		*ctx = s;
+	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED && s) {
+		s->fd = -1;
+		*ctx = NULL;
 	}
-	pthread_mutex_init(&h->mtx, NULL);
-	h->d = MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD |
-				(sa.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+	pthread_mutex_unlock(&h->slot_mtx);
+}
+
+/* MHD's thread: a request answered (or ended): the next one's time starts. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **state,
+			 enum MHD_RequestTerminationCode code)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	struct promhttp *h = cls;
+	struct slot *s = ci ? ci->socket_context : NULL;
+
+	(void)state;
+	(void)code;
+	pthread_mutex_lock(&h->slot_mtx);
+	if (s && s->fd >= 0)
+		s->since_ns = monotonic_ns();
+	pthread_mutex_unlock(&h->slot_mtx);
+}
+
+/*
+ * The whole-request bound: a connection that has not had its request
+ * answered PROMHTTP_REQUEST_S after it opened (or after its last answer)
+ * is shut down, however its bytes trickle in; MHD's thread sees the end
+ * and closes it. MHD's own timeout counts idle time only, which every
+ * byte resets.
+ */
+static void *watchdog_main(void *arg)
+{
+	const int64_t bound_ns = (int64_t)PROMHTTP_REQUEST_S * 1000000000;
+	struct promhttp *h = arg;
+
+	pthread_mutex_lock(&h->slot_mtx);
+	while (!h->stopping) {
+		int64_t now = monotonic_ns(), next = now + bound_ns;
+		struct timespec ts;
+
+		for (size_t i = 0; i < PROMHTTP_CONNECTIONS; i++) {
+			struct slot *s = &h->slots[i];
+
+			if (s->fd < 0 || s->since_ns == INT64_MAX)
+				continue;
+			if (now - s->since_ns >= bound_ns) {
+				shutdown(s->fd, SHUT_RDWR);
+				s->since_ns = INT64_MAX;	/* once: MHD closes it */
+			} else if (s->since_ns + bound_ns < next) {
+				next = s->since_ns + bound_ns;
+			}
+		}
+		ts = ns_to_timespec(next);
+		pthread_cond_timedwait(&h->slot_cond, &h->slot_mtx, &ts);
+	}
+	pthread_mutex_unlock(&h->slot_mtx);
+	return NULL;
+}
+
+/* The slots, their lock and the watchdog's clock; 0 or -errno. */
+static int slots_init(struct promhttp *h)
+{
+	pthread_condattr_t ca;
+	int err;
+
+	for (size_t i = 0; i < PROMHTTP_CONNECTIONS; i++)
+		h->slots[i].fd = -1;
+	pthread_mutex_init(&h->slot_mtx, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	err = pthread_cond_init(&h->slot_cond, &ca);
+	pthread_condattr_destroy(&ca);
+	if (err)
+		pthread_mutex_destroy(&h->slot_mtx);
+	return -err;
+}
+
+static void slots_fini(struct promhttp *h)
+{
+	if (h->watching) {
+		pthread_mutex_lock(&h->slot_mtx);
+		h->stopping = true;
+		pthread_cond_signal(&h->slot_cond);
+		pthread_mutex_unlock(&h->slot_mtx);
+		pthread_join(h->watchdog, NULL);
+	}
+	pthread_cond_destroy(&h->slot_cond);
+	pthread_mutex_destroy(&h->slot_mtx);
+}
+
+/* MHD's daemon with its bounds (promhttp.h) on sa, or NULL (errno). */
+static struct MHD_Daemon *start_daemon(struct promhttp *h, struct sockaddr_storage *sa)
+{
+	return MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD |
+				(sa->ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 				0, NULL, NULL, on_request, h,
-				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)sa,
 				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)PROMHTTP_CONNECTIONS,
 				MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)PROMHTTP_PER_IP,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)PROMHTTP_MEMORY,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)PROMHTTP_TIMEOUT_S,
+				MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+				MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
 				MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
 				MHD_OPTION_END);
+}
+
+struct promhttp *promhttp_start(const char *spec, char *err, size_t len)
+{
+	struct sockaddr_storage sa;
+	struct promhttp *h;
+	int ret;
+
+	if (parse_spec(spec, &sa, err, len))
+		return NULL;
+	h = calloc(1, sizeof(*h));
+	if (!h || slots_init(h)) {
+		snprintf(err, len, "--metrics-listen: no memory");
+		free(h);
+		return NULL;
+	}
+	pthread_mutex_init(&h->mtx, NULL);
+	ret = offloop_spawn(&h->watchdog, watchdog_main, h, NULL);
+	h->watching = !ret;
+	if (!ret)
+		h->d = start_daemon(h, &sa);
 	if (!h->d) {
-		snprintf(err, len, "--metrics-listen %s: cannot listen (%s): is the port in use? give another PORT",
-			 spec, strerror(errno ? errno : EADDRINUSE));
+		if (ret)
+			snprintf(err, len, "--metrics-listen %s: cannot start its watchdog thread: %s",
+				 spec, strerror(ret));
+		else
+			snprintf(err, len, "--metrics-listen %s: cannot listen (%s): is the port in use? give another PORT",
+				 spec, strerror(errno ? errno : EADDRINUSE));
+		slots_fini(h);
 		pthread_mutex_destroy(&h->mtx);
 		free(h);
 		return NULL;
@@ -160,6 +306,7 @@ void promhttp_stop(struct promhttp *h)
 	if (!h)
 		return;
 	MHD_stop_daemon(h->d);
+	slots_fini(h);
 	pthread_mutex_destroy(&h->mtx);
 	free(h->text);
 	free(h);

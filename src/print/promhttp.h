@@ -3,23 +3,27 @@
  * --metrics-listen [ADDR]:PORT: the latest published exposition (prom.h)
  * served at /metrics by libmicrohttpd, a maintained embedded HTTP server
  * that bounds what a client can take: at most PROMHTTP_CONNECTIONS
- * connections (PROMHTTP_PER_IP from one address), PROMHTTP_MEMORY bytes
+ * connections, PROMHTTP_PER_IP from one address (well below the total,
+ * so that a few addresses cannot hold every slot), PROMHTTP_MEMORY bytes
  * of request per connection (a larger header is answered 431 and
- * closed), PROMHTTP_TIMEOUT_S seconds of an idle or slow connection.
- * Its one thread polls with epoll and is created by the caller's thread,
- * whose CPUs, policy and blocked signals it inherits: start it from a
- * thread off the measuring CPU (metrics.c). A scrape copies the text
- * under a mutex the measuring loop never takes.
+ * closed), PROMHTTP_TIMEOUT_S seconds of an idle connection, and
+ * PROMHTTP_REQUEST_S seconds for a whole request, from the connection's
+ * start or its last answer to this request's answer, however its bytes
+ * trickle in (a watchdog thread shuts it down). Its threads are created
+ * by the caller's thread, whose CPUs, policy and blocked signals they
+ * inherit: start it from a thread off the measuring CPU (metrics.c). A
+ * scrape copies the text under a mutex the measuring loop never takes.
  */
 #ifndef RANT_PROMHTTP_H
 #define RANT_PROMHTTP_H
 
 #include <stddef.h>
 
-#define PROMHTTP_CONNECTIONS 32
-#define PROMHTTP_PER_IP 16
+#define PROMHTTP_CONNECTIONS 64
+#define PROMHTTP_PER_IP 4
 #define PROMHTTP_MEMORY (32 * 1024)
 #define PROMHTTP_TIMEOUT_S 5
+#define PROMHTTP_REQUEST_S 3
 #define PROMHTTP_DEFAULT_ADDR "127.0.0.1"
 
 struct promhttp;

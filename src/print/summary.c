@@ -176,7 +176,10 @@ static void print_tcp(struct out *o, const struct snap *s)
 		out_u64(o, "connect_failures", ", failed reconnects %" PRIu64, t->connect_failures);
 	if (!s->emit) {
 		out_u64(o, "max_open", ", at most %" PRIu64 " open", t->max_open);
-		out_u64(o, "refused", ", refused (--max-sessions open) %" PRIu64, t->refused);
+		out_u64(o, "refused", ", refused (--max-sessions-per-address open) %" PRIu64,
+			t->refused);
+		out_u64(o, "evicted", ", evicted (the least used, for a newcomer) %" PRIu64,
+			t->evicted);
 		out_u64(o, "idle_timeouts", ", timed out idle %" PRIu64, t->idle_timeouts);
 		out_u64(o, "partial_timeouts", ", in a message %" PRIu64, t->partial_timeouts);
 		out_u64(o, "pongs_dropped", ", pongs dropped (peer not reading) %" PRIu64,

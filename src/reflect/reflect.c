@@ -684,8 +684,8 @@ int reflect_run(struct run *r)
 		ret = reflect_recv(r, &f, b, &m, block, &n);
 		if (ret == -EPROTO)
 			r->cnt.invalid++;	/* TCP: not rant's framing, dropped */
-		if (ret == -EACCES)
-			r->cnt.not_allowed++;	/* TCP: from outside --allow, closed */
+		r->cnt.not_allowed += ret == -EACCES;	/* TCP: from outside --allow, closed */
+		r->cnt.refused += ret == -ECONNREFUSED;	/* TCP: over its address's share */
 		if (ret) {
 			/* Nothing to answer: the pongs' stamps, however late. */
 			if (txpend_len(f.pend) && reflect_harvest(r, &f, monotonic_ns()))

@@ -42,26 +42,28 @@ volatile sig_atomic_t run_stop;
  * round trip takes at least ~5 us, even on the best NICs. */
 #define SIZING_RATE RANT_MAX_RATE
 
-/* SIGHUP: the log's writer opens a new file (txlog_set_reopen). */
-static atomic_int run_hup;
+/* SIGHUP: the log's writer opens its file again (txlog_set_reopen),
+ * once the run is set up and the log published (run_hup_armed). */
+static atomic_int run_hup, run_hup_armed;
 
 atomic_int run_reload;
 
 static void on_signal(int sig)
 {
-	if (sig == SIGHUP) {
-		atomic_store(&run_hup, 1);
-		atomic_store(&run_reload, 1);
-	} else {
+	if (sig != SIGHUP) {
 		run_stop = 1;
+		return;
 	}
+	if (atomic_load(&run_hup_armed))
+		atomic_store(&run_hup, 1);
+	atomic_store(&run_reload, 1);	/* a fleet's reload arms itself (fleetreload.c) */
 }
 
-static int reopen_log(void *ctx)
+static int reopen_log(void *ctx, bool *had_data)
 {
 	struct run *r = ctx;
 
-	return output_reopen(r->out, "-l", r->cfg);
+	return output_reopen(r->out, "-l", had_data);
 }
 
 static int install_signals(void)
@@ -558,6 +560,10 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 		fprintf(stderr, "rant: stopped by a signal during set-up: nothing measured, nothing written\n");
 		return -EINTR;
 	}
+	/* A streamed log takes FILE's name now, so a rotator finds it. */
+	if (r->log && !cfg->snapshot && (ret = output_publish(r->out, "-l")))
+		return ret;
+	atomic_store(&run_hup_armed, 1);
 	return 0;
 }
 

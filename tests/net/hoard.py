@@ -2,6 +2,7 @@
 """Hoard a rant reflector's sessions, capture pings, replay them.
 
 Usage: hoard.py hoard ADDR PORT N EVERY_S SRC[,SRC...] [KEYFILE | replay:CAPFILE]
+       hoard.py hoardtcp ADDR PORT N EVERY_S SRC[,SRC...]
        hoard.py capture IFACE PORT N CAPFILE
        hoard.py replay ADDR PORT CAPFILE [SRC [SPORT]]
 
@@ -15,6 +16,14 @@ has had a reply or a second passed after the last of them. On SIGTERM it
 stops sending, waits for the last replies (3 s at most) and prints
 "sent=N answered=A refused=R longer=L": pongs, pongs flagged refused
 (MSG_F_REFUSED), replies longer than their ping.
+
+hoardtcp: the same over TCP (a --tcp reflector): N connections, the i-th
+from the i-th SRC (round robin), each sending a framed valid ping every
+EVERY_S seconds, staggered, and reading its pongs; a connection the
+reflector closes is made again 0.2 s later, as a hoarder would. Prints
+"ready connected=C answered=A" once every connection was tried and has
+had a pong or a second passed after the last first ping; on SIGTERM
+"sent=N answered=A cut=C": pongs read, connections the reflector closed.
 
 capture: the first N rant pings to PORT on IFACE (an AF_PACKET socket, IPv4
 over Ethernet), one line each: "SRC SPORT HEX"; prints "capturing" when
@@ -64,6 +73,26 @@ def read_capture(path):
                 (line.split() for line in f if line.strip())]
 
 
+def paced(h, n):
+    """Until h.stop: h.send(i) for the n senders in turn, each every
+    h.every seconds, staggered, h.drain() between; h.ready() printed once
+    every sender has had a reply (h.first) or a second passed after the
+    round."""
+    t0 = time.monotonic()
+    k, told = 0, False
+    while not h.stop:
+        due = t0 + (k // n) * h.every + (k % n) * h.every / n
+        now = time.monotonic()
+        if now >= due:
+            h.send(k % n)
+            k += 1
+            continue
+        h.drain(min(due - now, 0.05))
+        if not told and k >= n and (len(h.first) == n or now >= t0 + h.every + 1):
+            told = True
+            print(h.ready(), flush=True)
+
+
 class Hoard:
     def __init__(self, addr, port, n, every, srcs, source):
         self.dst = (addr, port)
@@ -111,28 +140,106 @@ class Hoard:
                 self.answered += 1
             self.first.setdefault(s.fileno(), bool(flags & F_REFUSED))
 
+    def ready(self):
+        refused = sum(self.first.values())
+        return "ready answered=%d refused=%d silent=%d" % (
+            len(self.first) - refused, refused, len(self.socks) - len(self.first))
+
     def run(self):
-        n = len(self.socks)
-        t0 = time.monotonic()
-        k, told = 0, False
-        while not self.stop:
-            due = t0 + (k // n) * self.every + (k % n) * self.every / n
-            now = time.monotonic()
-            if now >= due:
-                self.send(k % n)
-                k += 1
-                continue
-            self.drain(min(due - now, 0.05))
-            if not told and k >= n and (len(self.first) == n or now >= t0 + self.every + 1):
-                told = True
-                refused = sum(self.first.values())
-                print("ready answered=%d refused=%d silent=%d" % (
-                    len(self.first) - refused, refused, n - len(self.first)), flush=True)
+        paced(self, len(self.socks))
         end = time.monotonic() + 3
         while time.monotonic() < end and self.answered + self.refused < self.sent:
             self.drain(min(end - time.monotonic(), 0.05))
         print("sent=%d answered=%d refused=%d longer=%d" % (
             self.sent, self.answered, self.refused, self.longer), flush=True)
+
+
+class TcpHoard:
+    def __init__(self, addr, port, n, every, srcs):
+        self.dst = (addr, port)
+        self.every = every
+        self.srcs = [srcs[i % len(srcs)] for i in range(n)]
+        self.socks = [None] * n
+        self.bufs = [b""] * n
+        self.retry = [0.0] * n
+        self.ids = [int.from_bytes(os.urandom(4), "big") for _ in range(n)]
+        self.seq = [0] * n
+        self.first = set()  # connections that got a pong
+        self.sent = self.answered = self.cut = 0
+        self.stop = False
+
+    def connect(self, i):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            s.bind((self.srcs[i], 0))
+            s.settimeout(1)
+            s.connect(self.dst)
+            s.setblocking(False)
+            self.socks[i], self.bufs[i] = s, b""
+            return True
+        except OSError:
+            s.close()
+            self.retry[i] = time.monotonic() + 0.2
+            return False
+
+    def drop(self, i):
+        self.socks[i].close()
+        self.socks[i] = None
+        self.cut += 1
+        self.retry[i] = time.monotonic() + 0.2
+
+    def send(self, i):
+        if self.socks[i] is None and (time.monotonic() < self.retry[i] or
+                                      not self.connect(i)):
+            return
+        self.seq[i] += 1
+        msg = ping(self.ids[i], self.seq[i], None)
+        try:
+            self.socks[i].send(struct.pack(">I", len(msg)) + msg)
+            self.sent += 1
+        except OSError:
+            self.drop(i)
+
+    def drain(self, timeout):
+        live = [s for s in self.socks if s is not None]
+        if not live:
+            time.sleep(max(timeout, 0))
+            return
+        ready, _, _ = select.select(live, [], [], max(timeout, 0))
+        for s in ready:
+            i = self.socks.index(s)
+            try:
+                data = s.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                self.drop(i)
+                continue
+            buf = self.bufs[i] + data
+            while len(buf) >= 4 and len(buf) >= 4 + struct.unpack_from(">I", buf)[0]:
+                buf = buf[4 + struct.unpack_from(">I", buf)[0]:]
+                self.answered += 1
+                self.first.add(i)
+            self.bufs[i] = buf
+
+    def ready(self):
+        return "ready connected=%d answered=%d" % (
+            sum(s is not None for s in self.socks), len(self.first))
+
+    def run(self):
+        for i in range(len(self.socks)):
+            self.connect(i)
+        paced(self, len(self.socks))
+        print("sent=%d answered=%d cut=%d" % (self.sent, self.answered, self.cut), flush=True)
+
+
+def hoardtcp(argv):
+    h = TcpHoard(argv[0], int(argv[1]), int(argv[2]), float(argv[3]), argv[4].split(","))
+
+    def stop(_sig, _frame):
+        h.stop = True
+    signal.signal(signal.SIGTERM, stop)
+    h.run()
 
 
 def hoard(argv):
@@ -187,7 +294,7 @@ def replay(argv):
 
 
 def main():
-    cmds = {"hoard": hoard, "capture": capture, "replay": replay}
+    cmds = {"hoard": hoard, "hoardtcp": hoardtcp, "capture": capture, "replay": replay}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[sys.argv[1]](sys.argv[2:])

@@ -215,13 +215,15 @@ guard_key_files() {
 }
 
 # A rant killed (SIGKILL) while setting up its outputs leaves its
-# temporaries; the next rant writing there names each, with the command
-# that removes it, and removes none.
+# temporaries (-S's log, written at the end, stays one all the run; a
+# streamed log takes its name at the end of set-up); the next rant
+# writing there names each, with the command that removes it, and
+# removes none.
 guard_stale() {
 	local pid rc out=$WORK/out n
 	setup_pair || skip_test "cannot create namespaces and veth"
 	mkdir "$out"
-	ip netns exec "$NS_B" "$RANT" -i "$VETH_B" -s -d 100 -l "$out/r.log" -j "$out/r.json" \
+	ip netns exec "$NS_B" "$RANT" -i "$VETH_B" -s -d 100 -S -l "$out/r.log" -j "$out/r.json" \
 		>"$WORK/r1.txt" 2>&1 &
 	pid=$!
 	defer kill -9 "$pid"
@@ -314,7 +316,7 @@ guard_planted_link() {
 		sysctl -qw fs.protected_symlinks=$ps
 		for opt in -l -j --pcap; do
 			out_refused "$opt, protected_symlinks=$ps" \
-				"x.log is a symbolic link owned by uid 65534 in the sticky, world-writable directory .*protected_symlinks" \
+				"x.log is a symbolic link owned by uid 65534 in the sticky, world-writable directory $tmp, .*protected_symlinks" \
 				"$opt" "$tmp/x.log"
 		done
 		out_refused "--follow-links, protected_symlinks=$ps" "owned by uid 65534" \

@@ -16,7 +16,8 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="metrics_outputs metrics_prometheus metrics_hostile metrics_sessions metrics_sim_clock"
+ALL_TESTS="metrics_outputs metrics_prometheus metrics_hostile metrics_slow metrics_sessions
+	metrics_sim_clock"
 
 require_root
 require_cmd jq curl promtool prometheus prometheus-node-exporter
@@ -248,6 +249,50 @@ metrics_hostile() {
 	jq -e '[.series[:-1][] | .sent] | length >= 10 and min > 0' "$WORK/e1.json" >/dev/null
 	check_err $? "an interval of the run without a ping: $(jq -c '[.series[].sent]' "$WORK/e1.json")"
 	log_test "hostile HTTP: $(echo "$out" | tr '\n' ' ')"
+}
+
+# scrape_from SRC FILE: /metrics into FILE from source address SRC; fails
+# unless HTTP 200 within 3 s.
+scrape_from() {
+	[ "$(in_a curl -s -m 3 --interface "$1" -o "$2" -w '%{http_code}' \
+		"http://127.0.0.1:$MPORT/metrics")" = 200 ]
+}
+
+# Slow clients at --metrics-listen (issue 33): 32 connections from two
+# addresses (16 each) send a request one byte a second, and connect again
+# when cut; a scraper from a third address tries 10 times, a second
+# apart, and gets at least 8 answers. No slow connection is held longer
+# than the whole-request bound (PROMHTTP_REQUEST_S, 3 s) and a margin.
+metrics_slow() {
+	local rc ok=0 i out done_line longest
+	pair
+	start_reflector r1
+	emit_bg e1 -a "$IP_B" -d 120 -I 1 --metrics-listen ":$MPORT"
+	wait_measuring "$WORK/e1.txt"
+	wait_until 5 scrape "$WORK/before.prom"
+	check_err $? "no /metrics before the attack"
+	ns_bg "$NS_A" "$PYTHON" "$TOP/tests/net/slowhttp.py" 127.0.0.1 "$MPORT" 16 \
+		127.0.0.2,127.0.0.3 60 >"$WORK/slow.txt" 2>&1
+	wait_for_line "$WORK/slow.txt" '^ready ' 10
+	check_err $? "the slow clients did not start: $(cat "$WORK/slow.txt")"
+	for i in $(seq 10); do
+		sleep 1		# the scraper's pace, not a wait
+		scrape_from 127.0.0.4 "$WORK/s.$i.prom" && ok=$((ok + 1))
+	done
+	kill -TERM "$BGPID"
+	wait_for_line "$WORK/slow.txt" '^done ' 10
+	done_line=$(grep '^done ' "$WORK/slow.txt")
+	kill -INT "$EM"
+	wait "$EM"; rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
+	[ "$ok" -ge 8 ]
+	check_err $? "the scraper from 127.0.0.4 got $ok of 10 answers beside the slow clients ($done_line)"
+	longest=$(echo "$done_line" | sed -n 's/.* longest=\([0-9.]*\).*/\1/p')
+	awk -v l="$longest" 'BEGIN { exit !(l != "" && l <= 6) }'
+	check_err $? "a slow connection was held ${longest:-?} s (want at most 3 s and a margin): $done_line"
+	out="$ok of 10 scrapes answered; slow clients: ${done_line#done }"
+	log_test "slow clients from two addresses: $out"
 }
 
 # gauge_of FILE NAME: the value of NAME's one sample in FILE.

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# A rant run as a service: SIGHUP (logrotate's convention) closes the log
-# written so far (renamed over -l's FILE, whole) and goes on in a new
-# one. Rotated twice during a run, the three files, each with its header,
-# hold every record once: their rows joined are the run's log, which
-# logcheck.py recomputes the JSON's statistics from.
+# A rant run as a service: -l's FILE exists from the start of the run
+# and is written in place; SIGHUP (logrotate's convention) opens FILE
+# again by its name (created when it was moved away) and nothing is ever
+# renamed over it. Rotated twice during a run, in either order (move then
+# SIGHUP, as logrotate does, or SIGHUP then move), and by logrotate
+# itself with rant(8)'s configuration, the files hold every record once:
+# their rows joined are the run's log, which logcheck.py recomputes the
+# JSON's statistics from.
 # A pair that runs as the units run them (--block, --metrics) at 20,000
 # pings a second for 30 s keeps its memory flat and its counters exact
 # (service_soak; bench/soak.sh is the long version). The units as make
@@ -13,57 +16,165 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="service_sighup service_soak service_leaks service_units"
+ALL_TESTS="service_sighup service_rotate service_logrotate service_soak service_leaks
+	service_units"
 
 require_root
 require_cmd jq curl
 require_rant
 
-# rows_in_temp: data rows in the log's temporary (the file being written).
-rows_in_temp() {
-	local t
-	t=$(compgen -G "$WORK/e1.log.rant-*") || return 1
-	[ "$(wc -l <"$t")" -gt 102 ]
+# cat_log FILE: FILE's text (gunzipped when it ends in .gz).
+cat_log() {
+	case $1 in
+	*.gz) zcat -- "$1" ;;
+	*) cat -- "$1" ;;
+	esac
 }
 
-# rotate N: SIGHUP once the new file has rows, then FILE moved to FILE.N.
+# log_lines BASE: the lines of every file of BASE's rotation (BASE,
+# BASE.N, BASE.N.gz) so far, and of a temporary of BASE (none once the
+# run is set up; counted so that the rotations run on a rant that wrote
+# the log into one until its end, and the test shows what that lost).
+log_lines() {
+	local f n=0
+	for f in "$1" "$1".[0-9]* "$1".rant-*; do
+		[ -f "$f" ] && n=$((n + $(cat_log "$f" | wc -l)))
+	done
+	echo "$n"
+}
+
+# log_grew BASE N: BASE's rotation holds more than N lines.
+log_grew() {
+	[ "$(log_lines "$1")" -gt "$2" ]
+}
+
+# join_logs BASE OUT: the files of BASE's rotation that hold bytes, each
+# starting with the first one's header, joined in the order of their
+# first rows' seqs into OUT (one header); "N files" in JOINED.
+join_logs() {
+	local f head="" nf=0
+	: >"$2"
+	while read -r _ f; do
+		nf=$((nf + 1))
+		if [ -z "$head" ]; then
+			head=$(cat_log "$f" | head -2)
+			echo "$head" >"$2"
+		fi
+		[ "$(cat_log "$f" | head -2)" = "$head" ]
+		check_err $? "$f does not start with the header: $(cat_log "$f" | head -2)"
+		cat_log "$f" | tail -n +3 >>"$2"
+	done < <(for f in "$1" "$1".[0-9]*; do
+			[ -s "$f" ] && echo "$(cat_log "$f" | awk 'NR == 3 { print $1 }') $f"
+		done | sort -n)
+	JOINED="$nf files"
+}
+
+# rows_once BASE JSON: the rows of BASE's rotation joined are the run's
+# log: one a ping sent, seqs rising, the JSON's statistics (logcheck.py).
+# "ROWS rows in N files" in ROWS_IN.
+rows_once() {
+	local rows sent out
+	join_logs "$1" "$WORK/joined.log"
+	rows=$(($(wc -l <"$WORK/joined.log") - 2))
+	sent=$(jqv "$2" .counts.sent)
+	ROWS_IN="$rows of $sent rows in $JOINED"
+	[ "$rows" = "$sent" ]
+	check_err $? "$ROWS_IN: $(ls -l "$1"*)"
+	awk 'NR > 3 && $1 + 0 <= prev + 0 { bad = 1 } NR > 2 { prev = $1 } END { exit bad }' \
+		"$WORK/joined.log"
+	check_err $? "the joined rows' seqs do not rise"
+	out=$("$PYTHON" "$TOP/tests/net/logcheck.py" "$WORK/joined.log" "$2" RTT rtt)
+	check_err $? "$out"
+}
+
+# rotate ORDER N GROW: once the log has GROW more lines, FILE moved to FILE.N
+# and SIGHUP, in ORDER: "move" (move, then SIGHUP: logrotate's order;
+# then wait for the new FILE's rows) or "hup" (SIGHUP, then the move once
+# the writer has written again, so after it opened FILE again).
 rotate() {
-	wait_until 10 rows_in_temp
-	check_err $? "no rows in the log's temporary before rotation $1: $(ls "$WORK")"
-	kill -HUP "$EM"
-	wait_until 5 test -s "$WORK/e1.log"
-	check_err $? "SIGHUP $1 did not close the log into $WORK/e1.log"
-	mv "$WORK/e1.log" "$WORK/e1.log.$1"
+	local n
+	n=$(log_lines "$WORK/e1.log")
+	wait_until 10 log_grew "$WORK/e1.log" $((n + $3))
+	check_err $? "the log did not grow before rotation $2: $(ls -l "$WORK")"
+	if [ "$1" = move ]; then
+		mv "$WORK/e1.log" "$WORK/e1.log.$2"
+		check_err $? "rotation $2: no $WORK/e1.log to move"
+		kill -HUP "$EM"
+		wait_until 10 test -s "$WORK/e1.log"
+		check_err $? "SIGHUP $2 did not create $WORK/e1.log again"
+	else
+		n=$(log_lines "$WORK/e1.log")
+		kill -HUP "$EM"
+		wait_until 10 log_grew "$WORK/e1.log" "$n"
+		check_err $? "no rows after SIGHUP $2"
+		mv "$WORK/e1.log" "$WORK/e1.log.$2"
+		check_err $? "rotation $2: no $WORK/e1.log to move"
+	fi
 }
 
-service_sighup() {
-	local rc out rows f
+# rotated ORDER COUNT INTERVAL: a run of COUNT pings, its log rotated
+# twice in ORDER, a quarter of the run apart (the emitter's rows come
+# about 1,024 pings late: its hold-back window; both rotations well before
+# the end); every row once across the files.
+rotated() {
+	local rc
 	setup_pair || skip_test "cannot create namespaces and veth"
 	start_reflector r1
-	emit_bg e1 -a "$IP_B" -c 30000 --interval 100 -l "$WORK/e1.log" -j "$WORK/e1.json"
+	emit_bg e1 -a "$IP_B" -c "$2" --interval "$3" -l "$WORK/e1.log" -j "$WORK/e1.json"
 	wait_measuring "$WORK/e1.txt"
-	rotate 1
-	rotate 2
+	[ -f "$WORK/e1.log" ]
+	check_err $? "no $WORK/e1.log while the run goes on: $(ls "$WORK")"
+	rotate "$1" 1 $(($2 / 4))
+	rotate "$1" 2 $(($2 / 4))
 	wait "$EM"; rc=$?
 	stop_reflector
 	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
-	for f in e1.log.1 e1.log.2 e1.log; do
-		[ "$(head -1 "$WORK/$f")" = "$(head -1 "$WORK/e1.log")" ]
-		check_err $? "$f does not start with the header: $(head -1 "$WORK/$f")"
+	rows_once "$WORK/e1.log" "$WORK/e1.json"
+}
+
+# SIGHUP, then the move, twice: the rows after each SIGHUP go on in the
+# file it opened, which is then moved; no FILE at the end.
+service_sighup() {
+	rotated hup 30000 100
+	log_test "SIGHUP then move, twice: $ROWS_IN, each once, with headers"
+}
+
+# Move, then SIGHUP, twice (logrotate's order) in a 5,000-ping run.
+service_rotate() {
+	rotated move 5000 1000
+	log_test "move then SIGHUP, twice: $ROWS_IN, each once, with headers"
+}
+
+# rant(8)'s logrotate configuration, as written but for the log's path
+# and the postrotate command (this emitter's pid, not a unit's): Debian's
+# logrotate, forced (-f) twice during a 5,000-ping run, with a state file
+# of the test's own and a configuration naming only the test's log, a
+# quarter of the run apart (as rotated()).
+service_logrotate() {
+	local rc n conf=$WORK/logrotate.conf
+	require_cmd logrotate zcat
+	setup_pair || skip_test "cannot create namespaces and veth"
+	start_reflector r1
+	emit_bg e1 -a "$IP_B" -c 5000 --interval 1000 -l "$WORK/e1.log" -j "$WORK/e1.json"
+	wait_measuring "$WORK/e1.txt"
+	awk '/^\.\\" logrotate: begin/ { on = 1; next } /^\.\\" logrotate: end/ { on = 0 } on' \
+		"$TOP/rant.8" | grep -v '^\.' | sed -e 's/\\-/-/g' |
+		sed -e "s|/var/log/rant/emit.log|$WORK/e1.log|" \
+		    -e "s|systemctl kill -s HUP rant-emit@NAME|kill -HUP $EM|" >"$conf"
+	grep -q "^$WORK/e1.log {" "$conf" && grep -q "kill -HUP $EM" "$conf"
+	check_err $? "rant.8 has no logrotate configuration to test: $(cat "$conf")" || return
+	for n in 1 2; do
+		wait_until 10 log_grew "$WORK/e1.log" $(($(log_lines "$WORK/e1.log") + 1250))
+		logrotate -v -s "$WORK/logrotate.state" -f "$conf" >"$WORK/logrotate.$n.txt" 2>&1
+		check_err $? "logrotate $n: $(tail -5 "$WORK/logrotate.$n.txt")"
+		wait_until 10 test -s "$WORK/e1.log"
+		check_err $? "logrotate $n's SIGHUP did not create $WORK/e1.log again"
 	done
-	{
-		head -2 "$WORK/e1.log.1"
-		for f in e1.log.1 e1.log.2 e1.log; do tail -n +3 "$WORK/$f"; done
-	} >"$WORK/joined.log"
-	rows=$(($(wc -l <"$WORK/joined.log") - 2))
-	[ "$rows" = "$(jqv "$WORK/e1.json" .counts.sent)" ]
-	check_err $? "$rows rows in the three files, $(jqv "$WORK/e1.json" .counts.sent) pings sent"
-	awk 'NR > 2 && $1 + 0 <= prev + 0 && NR > 3 { bad = 1 } NR > 2 { prev = $1 } END { exit bad }' \
-		"$WORK/joined.log"
-	check_err $? "the joined rows' seqs do not rise"
-	out=$("$PYTHON" "$TOP/tests/net/logcheck.py" "$WORK/joined.log" "$WORK/e1.json" RTT rtt)
-	check_err $? "$out"
-	log_test "SIGHUP twice: $rows rows in 3 files, each once, with headers"
+	wait "$EM"; rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
+	rows_once "$WORK/e1.log" "$WORK/e1.json"
+	log_test "logrotate as rant(8) says, twice: $ROWS_IN ($(cd "$WORK" && echo e1.log*))"
 }
 
 MPORT=19466		# --metrics-listen, each side on its namespace's loopback
@@ -126,10 +237,10 @@ service_soak() {
 		soak_scrape "$NS_A" "$WORK/e.$n.prom" && files_e+=("$WORK/e.$n.prom")
 		soak_scrape "$NS_B" "$WORK/r.$n.prom" && files_r+=("$WORK/r.$n.prom")
 		if [ "$n" = 1 ]; then
+			mv "$WORK/e1.log" "$WORK/e1.log.1"
 			kill -HUP "$EM" "$REFL"
 			wait_until 5 test -s "$WORK/e1.log"
-			check_err $? "SIGHUP did not close the emitter's log"
-			mv "$WORK/e1.log" "$WORK/e1.log.1"
+			check_err $? "SIGHUP did not open the emitter's log again"
 		fi
 	done
 	kill -INT "$EM"
@@ -158,7 +269,7 @@ service_soak() {
 	exact r1 rant_packets_sent_total sent
 	rows=$(($(wc -l <"$WORK/e1.log.1") + $(wc -l <"$WORK/e1.log") - 4))
 	[ "$rows" = "$(jqv "$WORK/e1.json" .counts.sent)" ]
-	check_err $? "the emitter's log has $rows rows in two files, sent $(jqv "$WORK/e1.json" .counts.sent)"
+	check_err $? "the emitter's log has $rows rows in two files (moved, then SIGHUP), sent $(jqv "$WORK/e1.json" .counts.sent)"
 	# the stimulus: a high rate (a loaded machine keeps some slots from it)
 	[ "$(jqv "$WORK/e1.json" .counts.sent)" -ge $((SOAK_S * 10000)) ]
 	check_err $? "sent $(jqv "$WORK/e1.json" .counts.sent) in ${SOAK_S} s: not half of 20,000 a second"

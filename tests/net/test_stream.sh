@@ -132,7 +132,7 @@ stream_unbounded_sigint() {
 	check_err $? "the last line is cut: $(tail -1 "$WORK/e2.log")"
 	[ -z "$(find "$WORK" -name 'e2.log.rant-*')" ]
 	check_err $? "a temporary file is left: $(find "$WORK" -name 'e2.log.rant-*')"
-	log_test "-d 3600 -l accepted; SIGINT: exit 0, $recv rows, the log whole and renamed"
+	log_test "-d 3600 -l accepted; SIGINT: exit 0, $recv rows, the log whole, no temporary"
 }
 
 # slow_reader OUT: copy stdin to OUT at about 500 lines a second.
@@ -184,8 +184,8 @@ stream_slow_writer() {
 }
 
 # The log on a 256 KiB tmpfs fills it in a second: the run stops (not
-# at -d 60), exit 2, the error named, no file left at the target or
-# beside it.
+# at -d 60), exit 2, the error named; the log (written in place) keeps
+# the rows written before, its header first, and no temporary is left.
 stream_disk_full() {
 	local rc start ms
 	pair
@@ -204,8 +204,12 @@ stream_disk_full() {
 	[ "$ms" -lt 30000 ]; check_err $? "the run went on for $ms ms after the disk filled"
 	[ "$(jqv "$WORK/e4.json" .stop_reason)" = "log write failed" ]
 	check_err $? "stop_reason $(jqv "$WORK/e4.json" .stop_reason)"
-	[ -z "$(ls -A "$WORK/small")" ]; check_err $? "files left: $(ls -A "$WORK/small")"
-	log_test "disk full: the run stopped after $ms ms, exit 2, the temporary file removed"
+	[ "$(ls -A "$WORK/small")" = e4.log ]; check_err $? "files left: $(ls -A "$WORK/small")"
+	[ "$(head -c 3 "$WORK/small/e4.log")" = SEQ ] && [ "$(log_rows "$WORK/small/e4.log")" -gt 1000 ]
+	check_err $? "the log does not hold the rows before: $(head -c 200 "$WORK/small/e4.log")"
+	grep -q "(it holds what was written before)" "$WORK/e4.txt"
+	check_err $? "the message does not say what the log holds: $(grep 'writing the log' "$WORK/e4.txt")"
+	log_test "disk full: the run stopped after $ms ms, exit 2, the log holds $(log_rows "$WORK/small/e4.log") rows"
 }
 
 tests_run

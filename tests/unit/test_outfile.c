@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -357,7 +358,7 @@ static void test_special(void)
 static void test_planted(void)
 {
 	char msg[512] = "", sticky[PATH_MAX + 16], victim[PATH_MAX + 16], link[PATH_MAX + 32],
-	     dlink[PATH_MAX + 32], via[PATH_MAX + 48], *got;
+	     dlink[PATH_MAX + 32], via[PATH_MAX + 48], want[PATH_MAX + 64], *got;
 	uid_t other = 65534;	/* nobody */
 
 	snprintf(sticky, sizeof(sticky), "%s/tmp", dir);
@@ -371,7 +372,7 @@ static void test_planted(void)
 	if (symlink(victim, link) || symlink(dir, dlink))
 		BAIL_OUT("symlink failed");
 	if (geteuid() != 0 || lchown(link, other, other) || lchown(dlink, other, other)) {
-		skip(8, "needs root to give the links another owner");
+		skip(10, "needs root to give the links another owner");
 		goto out;
 	}
 	for (unsigned int flags = 0; flags <= OUTFILE_FOLLOW; flags += OUTFILE_FOLLOW) {
@@ -379,6 +380,8 @@ static void test_planted(void)
 		       "another user's link in a sticky /tmp: refused (flags %u)", flags);
 		ok(strstr(msg, "uid 65534") && strstr(msg, "protected_symlinks"),
 		   "the line names the owner and the rule: %s", msg);
+		snprintf(want, sizeof(want), "world-writable directory %s,", sticky);
+		ok(strstr(msg, want) != NULL, "and the directory the link is in (%s)", sticky);
 	}
 	is_int(write_hello_flags(via, OUTFILE_FOLLOW, msg, sizeof(msg)), -EPERM,
 	       "another user's link as a directory on the way: refused");
@@ -477,6 +480,69 @@ static void test_free_bytes(void)
 	outfile_abort(&o);
 }
 
+/* put: write s to o's descriptor whole. */
+static int put(const struct outfile *o, const char *s)
+{
+	return write(o->fd, s, strlen(s)) == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/*
+ * A streamed file published: the target exists (the temporary renamed
+ * over an old one) and takes what is written; moved away, a reopen
+ * creates it again; not moved, a reopen appends; commit and abort
+ * rename nothing and remove nothing.
+ */
+static void test_publish(void)
+{
+	char target[PATH_MAX + 16], moved[PATH_MAX + 16], msg[256] = "", *got;
+	struct outfile o;
+	bool had = true;
+
+	rm_all();
+	snprintf(target, sizeof(target), "%s/x.log", dir);
+	snprintf(moved, sizeof(moved), "%s/x.log.1", dir);
+	spit(target, "old run\n");
+	is_int(outfile_open(&o, target, 0, msg, sizeof(msg)), 0, "open: %s", msg);
+	is_int(outfile_publish(&o, msg, sizeof(msg)), 0, "publish: %s", msg);
+	ok(o.in_place && !o.tmp, "written in place from now on");
+	ok(count_entries(NULL, 0) == 1, "no temporary left: the target is the file");
+	put(&o, "a\n");
+	got = slurp(target);
+	is_str(got ? got : "", "a\n", "the old run's file replaced, the rows go to the target");
+	free(got);
+	if (rename(target, moved))
+		BAIL_OUT("rename failed");
+	put(&o, "b\n");
+	is_int(outfile_reopen(&o, &had, msg, sizeof(msg)), 0, "reopen after a move: %s", msg);
+	ok(!had, "the new file is empty");
+	put(&o, "c\n");
+	is_int(outfile_reopen(&o, &had, msg, sizeof(msg)), 0, "reopen, not moved: %s", msg);
+	ok(had, "the same file, with its bytes");
+	put(&o, "d\n");
+	is_int(outfile_commit(&o), 0, "commit: only a close");
+	got = slurp(moved);
+	is_str(got ? got : "", "a\nb\n", "the moved file: what came before the reopen");
+	free(got);
+	got = slurp(target);
+	is_str(got ? got : "", "c\nd\n", "the target: what came after, appended at the second reopen");
+	free(got);
+	ok(count_entries(NULL, 0) == 2, "two files, nothing else");
+	is_int(outfile_open(&o, target, 0, msg, sizeof(msg)), 0, "open again");
+	is_int(outfile_publish(&o, msg, sizeof(msg)), 0, "publish");
+	put(&o, "e\n");
+	outfile_abort(&o);
+	got = slurp(target);
+	is_str(got ? got : "", "e\n", "abort leaves a published file as written");
+	free(got);
+	is_int(outfile_open(&o, "/dev/null", 0, msg, sizeof(msg)), 0, "open /dev/null");
+	is_int(outfile_publish(&o, msg, sizeof(msg)), 0, "publish a stream: nothing to do");
+	had = false;
+	is_int(outfile_reopen(&o, &had, msg, sizeof(msg)), 0, "reopen a stream: nothing to do");
+	ok(had && o.direct && !o.in_place, "the same stream goes on (no second header)");
+	outfile_commit(&o);
+	rm_all();
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -497,6 +563,7 @@ int main(void)
 	test_planted();
 	test_stale();
 	test_free_bytes();
+	test_publish();
 	rm_all();
 	if (chdir("/") || rmdir(dir))
 		diag("could not remove %s", dir);

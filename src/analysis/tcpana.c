@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What held the time in a TCP exchange, from its segments (tcpana.h).
+ *
+ * Each direction's sender is followed as the capture point sees it: the
+ * next sequence number it will send (nxt), what the peer has acknowledged
+ * (una), the window the peer offers, its data segments awaiting their ACK
+ * (for RTT samples) and its timestamps awaiting their echo. A data segment
+ * that leaves after a hold (TCPANA_STALL_NS at least since the sender's
+ * previous one, within one request or one response) is explained by what
+ * happened in the hold:
+ *
+ * - the window: the sender had filled the window the peer offered (or
+ *   the peer offered none) and sent again once it opened;
+ * - Nagle's algorithm: the segment is small (below the peer's MSS), the
+ *   sender's earlier data had all been acknowledged during the hold, the
+ *   ACK came late (in the second half of the hold: a delayed ACK) and the
+ *   segment followed it at once (within the capture point's round trip
+ *   to the other side and back, plus a margin): the sender held it until
+ *   that ACK. The server's segment is nagle_delayed_ack, the client's
+ *   client_nagle. Without the client's ACKs (a socket's view), a hold of
+ *   a known delayed-ACK timer's length is taken for one.
+ *
+ * The server's own time is the gap from the request's last segment to the
+ * response's first, less the capture point's round trip to the server
+ * (its least RTT sample: zero where the server is captured). A segment
+ * sent again (all or part of its bytes below nxt) is a retransmission; the
+ * time since those bytes first left is what it held.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tcpana.h"
+
+#define OUT_SEGS 12		/* a direction's segments awaiting their ACK */
+#define TS_VALS 6		/* a direction's tsvals awaiting their echo */
+#define DUPACKS_FAST 3		/* duplicate ACKs before a fast retransmission */
+#define MSS_DEFAULT 1460	/* the peer's MSS when no SYN said it */
+#define SLACK_NS 1000000LL	/* the margin a held segment leaves after its ACK */
+#define NS_MS 1000000LL
+
+static const char *const names[TCPANA_KINDS] = {
+	[TCPANA_NONE] = "none",
+	[TCPANA_NAGLE_DELAYED_ACK] = "nagle_delayed_ack",
+	[TCPANA_CLIENT_NAGLE] = "client_nagle",
+	[TCPANA_SERVER_TIME] = "server_time",
+	[TCPANA_RETRANSMISSION] = "retransmission",
+	[TCPANA_WINDOW] = "window",
+};
+
+static const char *const fixes[TCPANA_KINDS] = {
+	[TCPANA_NAGLE_DELAYED_ACK] =
+		"the server's Nagle held the response's tail until the client's delayed ACK: set TCP_NODELAY on the server (nginx: tcp_nodelay on), or TCP_QUICKACK on the client (rant --quickack shows the stall go)",
+	[TCPANA_CLIENT_NAGLE] =
+		"the client wrote the request in pieces and its Nagle held the last until the server's delayed ACK: one write per request, or TCP_NODELAY on the client (rant: --nodelay)",
+	[TCPANA_SERVER_TIME] =
+		"the server's own work before its first byte: look at the server (its CPU, its backends, its logs), not the network",
+	[TCPANA_RETRANSMISSION] =
+		"segments were lost and sent again: look for loss on the path (interface and qdisc drops: ip -s link, tc -s qdisc; nstat TcpRetransSegs)",
+	[TCPANA_WINDOW] =
+		"the receiver's window was full: the reading side is slow to read, or its buffer small (SO_RCVBUF, net.ipv4.tcp_rmem)",
+};
+
+const char *tcpana_kind_name(enum tcpana_kind k)
+{
+	return (unsigned int)k < TCPANA_KINDS ? names[k] : "unknown";
+}
+
+const char *tcpana_kind_fix(enum tcpana_kind k)
+{
+	return (unsigned int)k < TCPANA_KINDS ? fixes[k] : NULL;
+}
+
+/* Sequence numbers wrap: a after b. */
+static bool seq_after(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b) > 0;
+}
+
+struct out_seg {
+	int64_t t_ns;		/* when it first left */
+	uint32_t end;		/* seq + len: the ACK that covers it */
+	bool again;		/* sent again: no RTT sample (Karn) */
+};
+
+struct ts_val {
+	uint32_t val;
+	int64_t t_ns;		/* when first seen */
+};
+
+/* One direction's sender, as the capture point sees it. */
+struct side {
+	bool started;		/* nxt and una hold sequence numbers */
+	uint32_t nxt;		/* the next sequence number it sends */
+	uint32_t una;		/* what the peer acknowledged */
+	uint32_t win;		/* the window the peer offers it, bytes */
+	bool win_known;		/* ... with the handshake's scale */
+	uint32_t mss;		/* the peer's MSS */
+	uint32_t dupacks;	/* duplicate ACKs from the peer since una moved */
+	int64_t last_data_ns;	/* its last new data segment, -1: none */
+	int64_t acked_all_ns;	/* the peer acknowledged all its data, after
+				 * its last data segment, -1: not since */
+	int64_t full_ns;	/* the window full (or zero) since, -1: not */
+	int64_t rtt_min_ns;	/* the least RTT sample of its data, -1 */
+	struct out_seg out[OUT_SEGS];
+	unsigned int out_head, out_n;
+	struct ts_val ts[TS_VALS];
+	unsigned int ts_head, ts_n;
+	uint64_t segs, retrans;
+};
+
+enum phase { IDLE, REQUEST, RESPONSE };
+
+struct tcpana {
+	struct tcpana_cfg cfg;
+	struct side s[2];
+	enum phase phase;
+	struct tcpana_exchange x;
+	int64_t held[TCPANA_KINDS];	/* this exchange's, ns, by kind */
+	int64_t syn_ns, synack_ns, hs_ack_ns;	/* -1: not seen */
+	uint32_t unknowns;
+	uint64_t retrans;
+};
+
+size_t tcpana_size(void)
+{
+	return sizeof(struct tcpana);
+}
+
+static void side_reset(struct side *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->last_data_ns = s->acked_all_ns = s->full_ns = s->rtt_min_ns = -1;
+	s->mss = MSS_DEFAULT;
+}
+
+static void exchange_reset(struct tcpana *a)
+{
+	uint64_t n = a->x.n;
+
+	memset(&a->x, 0, sizeof(a->x));
+	memset(a->held, 0, sizeof(a->held));
+	a->x.n = n;
+}
+
+void tcpana_reset(struct tcpana *a, const struct tcpana_cfg *cfg)
+{
+	memset(a, 0, sizeof(*a));
+	a->cfg = *cfg;
+	side_reset(&a->s[TCPSEG_C2S]);
+	side_reset(&a->s[TCPSEG_S2C]);
+	a->syn_ns = a->synack_ns = a->hs_ack_ns = -1;
+}
+
+struct tcpana *tcpana_create(const struct tcpana_cfg *cfg)
+{
+	struct tcpana *a = malloc(sizeof(*a));
+
+	if (a)
+		tcpana_reset(a, cfg);
+	return a;
+}
+
+void tcpana_destroy(struct tcpana *a)
+{
+	free(a);
+}
+
+/* ---- round trips ------------------------------------------------------ */
+
+static void rtt_sample(struct tcpana *a, enum tcpseg_dir dir, int64_t rtt_ns)
+{
+	struct side *s = &a->s[dir];
+
+	if (rtt_ns < 0)
+		return;
+	if (s->rtt_min_ns < 0 || rtt_ns < s->rtt_min_ns)
+		s->rtt_min_ns = rtt_ns;
+	if (a->cfg.rtt)
+		a->cfg.rtt(a->cfg.ctx, dir, rtt_ns);
+}
+
+static void out_push(struct side *s, uint32_t end, int64_t t_ns)
+{
+	if (s->out_n == OUT_SEGS) {	/* the oldest goes: no sample from it */
+		s->out_head = (s->out_head + 1) % OUT_SEGS;
+		s->out_n--;
+	}
+	s->out[(s->out_head + s->out_n++) % OUT_SEGS] = (struct out_seg){ t_ns, end, false };
+}
+
+/* Bytes [seq, end) sent again: their segments give no sample; when the
+ * ones that held them first left (-1: not kept). */
+static int64_t out_again(struct side *s, uint32_t seq)
+{
+	int64_t first = -1;
+
+	for (unsigned int i = 0; i < s->out_n; i++) {
+		struct out_seg *o = &s->out[(s->out_head + i) % OUT_SEGS];
+
+		if (!seq_after(o->end, seq))
+			continue;
+		if (first < 0)
+			first = o->t_ns;
+		o->again = true;
+	}
+	return first;
+}
+
+/* The peer acknowledged s's bytes up to ack at t_ns: the segments it
+ * covers leave; the last of them, ending at ack exactly and never sent
+ * again, is an RTT sample (Karn's rule) unless the ACK gave one already
+ * (sampled: its timestamp echo). */
+static void out_acked(struct tcpana *a, enum tcpseg_dir dir, uint32_t ack, int64_t t_ns,
+		      bool sampled)
+{
+	struct side *s = &a->s[dir];
+	const struct out_seg *last = NULL;
+
+	while (s->out_n && !seq_after(s->out[s->out_head].end, ack)) {
+		last = &s->out[s->out_head];
+		s->out_head = (s->out_head + 1) % OUT_SEGS;
+		s->out_n--;
+	}
+	if (last && last->end == ack && !last->again && !sampled)
+		rtt_sample(a, dir, t_ns - last->t_ns);
+}
+
+/* s sent tsval at t_ns: kept until echoed (one sample a value). */
+static void ts_sent(struct side *s, uint32_t val, int64_t t_ns)
+{
+	if (s->ts_n && s->ts[(s->ts_head + s->ts_n - 1) % TS_VALS].val == val)
+		return;
+	if (s->ts_n == TS_VALS) {
+		s->ts_head = (s->ts_head + 1) % TS_VALS;
+		s->ts_n--;
+	}
+	s->ts[(s->ts_head + s->ts_n++) % TS_VALS] = (struct ts_val){ val, t_ns };
+}
+
+/* The peer echoed s's tsval ecr at t_ns: a sample, as pping takes it.
+ * True when it gave one. */
+static bool ts_echoed(struct tcpana *a, enum tcpseg_dir dir, uint32_t ecr, int64_t t_ns)
+{
+	struct side *s = &a->s[dir];
+
+	while (s->ts_n) {
+		struct ts_val *v = &s->ts[s->ts_head];
+
+		if (seq_after(v->val, ecr))
+			return false;
+		s->ts_head = (s->ts_head + 1) % TS_VALS;
+		s->ts_n--;
+		if (v->val == ecr) {
+			rtt_sample(a, dir, t_ns - v->t_ns);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ---- exchanges -------------------------------------------------------- */
+
+static void exchange_done(struct tcpana *a)
+{
+	struct tcpana_exchange *x = &a->x;
+
+	if (a->phase == RESPONSE) {
+		x->n++;
+		x->latency_ns = x->resp_last_ns - x->req_first_ns;
+		x->first_byte_ns = x->resp_first_ns - x->req_first_ns;
+		for (int k = TCPANA_NONE + 1; k < TCPANA_KINDS; k++) {
+			if (a->held[k] < TCPANA_STALL_NS)
+				continue;
+			x->kinds |= 1u << k;
+			if (a->held[k] > x->held_ns) {
+				x->held = (enum tcpana_kind)k;
+				x->held_ns = a->held[k];
+			}
+		}
+		if (a->cfg.exchange)
+			a->cfg.exchange(a->cfg.ctx, x);
+	}
+	exchange_reset(a);
+	a->phase = IDLE;
+}
+
+/* The capture point's least round trip to the far end of dir's data and
+ * back (its RTT samples, else the handshake's), 0 when unknown. */
+static int64_t rtt_base(const struct tcpana *a, enum tcpseg_dir dir)
+{
+	int64_t r = a->s[dir].rtt_min_ns;
+
+	if (r < 0)
+		r = tcpana_handshake_ns(a);
+	return r < 0 ? 0 : r;
+}
+
+/* A delayed-ACK timer's length: Linux 40 ms (at least), BSD 100 ms,
+ * Windows 200 ms. */
+static bool delack_like(int64_t gap_ns)
+{
+	return (gap_ns >= 30 * NS_MS && gap_ns <= 70 * NS_MS) ||
+	       (gap_ns >= 80 * NS_MS && gap_ns <= 140 * NS_MS) ||
+	       (gap_ns >= 160 * NS_MS && gap_ns <= 260 * NS_MS);
+}
+
+/* New data from dir at t after a hold of gap since its previous segment
+ * of this request or response: what held it, into held[]. */
+static void explain_hold(struct tcpana *a, enum tcpseg_dir dir, const struct tcpseg *g,
+			 int64_t gap)
+{
+	struct side *s = &a->s[dir];
+	enum tcpseg_dir other = dir == TCPSEG_C2S ? TCPSEG_S2C : TCPSEG_C2S;
+	enum tcpana_kind nagle = dir == TCPSEG_S2C ? TCPANA_NAGLE_DELAYED_ACK : TCPANA_CLIENT_NAGLE;
+	int64_t acked = s->acked_all_ns;
+
+	if (s->full_ns >= 0) {
+		int64_t from = s->full_ns > s->last_data_ns ? s->full_ns : s->last_data_ns;
+
+		a->held[TCPANA_WINDOW] += g->t_ns - from;
+		return;
+	}
+	if (g->len < s->mss && acked >= 0 && acked - s->last_data_ns >= gap / 2 &&
+	    g->t_ns - acked <= 2 * rtt_base(a, other) + SLACK_NS) {
+		a->held[nagle] += gap;
+		return;
+	}
+	if (a->cfg.no_client_acks && dir == TCPSEG_S2C && delack_like(gap))
+		a->held[nagle] += gap;
+}
+
+/* Data of len > 0 from dir, new bytes, at t: the exchange moves on. */
+static void exchange_data(struct tcpana *a, enum tcpseg_dir dir, const struct tcpseg *g)
+{
+	struct tcpana_exchange *x = &a->x;
+	struct side *s = &a->s[dir];
+	bool same_part = (dir == TCPSEG_C2S && a->phase == REQUEST) ||
+			 (dir == TCPSEG_S2C && a->phase == RESPONSE);
+	int64_t think;
+
+	if (same_part && s->last_data_ns >= 0 && g->t_ns - s->last_data_ns >= TCPANA_STALL_NS)
+		explain_hold(a, dir, g, g->t_ns - s->last_data_ns);
+	if (dir == TCPSEG_C2S) {
+		if (a->phase == RESPONSE)
+			exchange_done(a);
+		if (a->phase == IDLE) {
+			a->phase = REQUEST;
+			x->req_first_ns = g->t_ns;
+		}
+		x->req_last_ns = g->t_ns;
+		x->req_bytes += g->len;
+		return;
+	}
+	if (a->phase == IDLE)
+		return;		/* the server spoke first (a greeting): no request */
+	if (a->phase == REQUEST) {
+		a->phase = RESPONSE;
+		x->resp_first_ns = g->t_ns;
+		think = g->t_ns - x->req_last_ns - rtt_base(a, TCPSEG_C2S);
+		a->held[TCPANA_SERVER_TIME] = think > 0 ? think : 0;
+	}
+	x->resp_last_ns = g->t_ns;
+	x->resp_bytes += g->len;
+}
+
+/* ---- one segment ------------------------------------------------------ */
+
+/* The handshake's part of g: SYN, SYN-ACK and the ACK after them. */
+static void handshake(struct tcpana *a, const struct tcpseg *g)
+{
+	struct side *s = &a->s[g->dir];
+	struct side *peer = &a->s[g->dir ^ 1];
+
+	if (g->flags & TCPSEG_F_SYN) {
+		s->started = true;
+		s->una = g->seq;	/* the SYN awaits its ACK */
+		s->nxt = g->seq + 1;
+		if (g->mss)
+			peer->mss = g->mss;	/* what the peer may send this side */
+		out_push(s, s->nxt, g->t_ns);
+		if (g->flags & TCPSEG_F_ACK) {
+			if (a->synack_ns < 0)
+				a->synack_ns = g->t_ns;
+		} else if (a->syn_ns < 0) {
+			a->syn_ns = g->t_ns;
+		}
+		return;
+	}
+	if (a->synack_ns >= 0 && a->hs_ack_ns < 0 && g->dir == TCPSEG_C2S &&
+	    (g->flags & TCPSEG_F_ACK))
+		a->hs_ack_ns = g->t_ns;
+	if (!s->started) {	/* the handshake was not seen */
+		s->started = true;
+		s->nxt = s->una = g->seq;
+	}
+}
+
+/* g acknowledges the other direction's data, and offers it a window. */
+static void acknowledge(struct tcpana *a, const struct tcpseg *g)
+{
+	enum tcpseg_dir other = g->dir == TCPSEG_C2S ? TCPSEG_S2C : TCPSEG_C2S;
+	struct side *o = &a->s[other];
+	bool ts = false;
+
+	o->win = g->win;
+	o->win_known = a->syn_ns >= 0 && a->synack_ns >= 0;
+	if (!g->win && o->full_ns < 0)
+		o->full_ns = g->t_ns;
+	if (!(g->flags & TCPSEG_F_ACK) || !o->started)
+		return;
+	if ((g->flags & TCPSEG_F_TS) && g->tsecr)
+		ts = ts_echoed(a, other, g->tsecr, g->t_ns);
+	if (seq_after(g->ack, o->una)) {
+		o->una = g->ack;
+		o->dupacks = 0;
+		out_acked(a, other, g->ack, g->t_ns, ts);
+		if (!seq_after(o->nxt, g->ack) && o->acked_all_ns < 0)
+			o->acked_all_ns = g->t_ns;
+	} else if (!g->len && g->ack == o->una && o->nxt != o->una &&
+		   !(g->flags & (TCPSEG_F_SYN | TCPSEG_F_FIN))) {
+		o->dupacks++;
+	}
+}
+
+/* g carries bytes of its direction (or a FIN): new, or sent again. */
+static void data(struct tcpana *a, const struct tcpseg *g)
+{
+	struct side *s = &a->s[g->dir];
+	uint32_t end = g->seq + g->len + !!(g->flags & TCPSEG_F_FIN);
+	int64_t first;
+
+	if (g->flags & TCPSEG_F_TS)
+		ts_sent(s, g->tsval, g->t_ns);
+	if (!g->len && !(g->flags & TCPSEG_F_FIN))
+		return;
+	if (!seq_after(end, s->nxt) || seq_after(s->nxt, g->seq)) {
+		/* a keep-alive's one old byte is no retransmission */
+		if (g->len <= 1 && end == s->nxt && !(g->flags & TCPSEG_F_FIN))
+			return;
+		if (!seq_after(end, s->una) && !g->len)
+			return;
+		s->retrans++;
+		a->retrans++;
+		a->x.retransmits++;
+		first = out_again(s, g->seq);
+		a->held[TCPANA_RETRANSMISSION] += g->t_ns - (first >= 0 ? first :
+			s->last_data_ns >= 0 ? s->last_data_ns : g->t_ns);
+		if (seq_after(end, s->nxt))
+			s->nxt = end;
+		return;
+	}
+	if (g->len)
+		exchange_data(a, g->dir, g);
+	out_push(s, end, g->t_ns);
+	s->nxt = end;
+	s->last_data_ns = g->t_ns;
+	s->acked_all_ns = -1;
+	s->full_ns = -1;
+	if (s->win_known && s->nxt - s->una >= s->win)
+		s->full_ns = g->t_ns;	/* it can send no more until the window opens */
+}
+
+void tcpana_seg(struct tcpana *a, const struct tcpseg *g)
+{
+	struct side *s = &a->s[g->dir & 1];
+
+	s->segs++;
+	if (g->flags & TCPSEG_F_CUT) {
+		a->unknowns |= TCPANA_U_CUT;
+		return;
+	}
+	handshake(a, g);
+	acknowledge(a, g);
+	if (!(g->flags & TCPSEG_F_SYN))
+		data(a, g);
+	if (g->flags & (TCPSEG_F_FIN | TCPSEG_F_RST))
+		exchange_done(a);
+}
+
+void tcpana_end(struct tcpana *a, int64_t t_ns)
+{
+	(void)t_ns;
+	exchange_done(a);
+}
+
+int64_t tcpana_handshake_ns(const struct tcpana *a)
+{
+	if (a->syn_ns < 0 || a->synack_ns < 0)
+		return -1;
+	return a->synack_ns - a->syn_ns + (a->hs_ack_ns >= 0 ? a->hs_ack_ns - a->synack_ns : 0);
+}
+
+uint32_t tcpana_unknowns(const struct tcpana *a)
+{
+	uint32_t u = a->unknowns;
+
+	if (!a->s[TCPSEG_C2S].segs)
+		u |= TCPANA_U_NO_C2S;
+	if (!a->s[TCPSEG_S2C].segs)
+		u |= TCPANA_U_NO_S2C;
+	if (a->cfg.no_client_acks)
+		u |= TCPANA_U_NO_CLIENT_ACKS;
+	return u;
+}
+
+uint64_t tcpana_segments(const struct tcpana *a, enum tcpseg_dir dir)
+{
+	return a->s[dir & 1].segs;
+}
+
+uint64_t tcpana_retransmits(const struct tcpana *a)
+{
+	return a->retrans;
+}
