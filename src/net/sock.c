@@ -330,8 +330,9 @@ static int sk_recv_ttl(struct sk *s, const struct rant_cfg *cfg, char *err, size
 
 /*
  * The UDP reflector answers each ping from the address it was sent to
- * (sk_reply_cmsg): the kernel hands that address over with each
- * datagram (IPv4-mapped senders on the dual-stack socket too).
+ * (sk_reply_cmsg) and tells the DSCP it came with (a path that re-marks
+ * shows): the kernel hands both over with each datagram (IPv4-mapped
+ * senders on the dual-stack socket too: IP_RECVTOS).
  */
 static int sk_recv_dst(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 {
@@ -342,8 +343,12 @@ static int sk_recv_dst(struct sk *s, const struct rant_cfg *cfg, char *err, size
 		return 0;
 	ret = s->family == AF_INET6 ? sk_sockopt_int(s->fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, 1) :
 	      sk_sockopt_int(s->fd, IPPROTO_IP, IP_PKTINFO, 1);
+	if (!ret)
+		ret = sk_sockopt_int(s->fd, IPPROTO_IP, IP_RECVTOS, 1);
+	if (!ret && s->family == AF_INET6)
+		ret = sk_sockopt_int(s->fd, IPPROTO_IPV6, IPV6_RECVTCLASS, 1);
 	if (ret)
-		snprintf(err, len, "setsockopt IPV6_RECVPKTINFO/IP_PKTINFO: %s (the reflector answers from the address each ping came to)",
+		snprintf(err, len, "setsockopt IPV6_RECVPKTINFO/IP_PKTINFO, IP_RECVTOS/IPV6_RECVTCLASS: %s (the reflector answers from the address each ping came to, and tells the DSCP it came with)",
 			 strerror(-ret));
 	return ret;
 }
@@ -451,6 +456,7 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 {
 	struct ts_rx rx;
+	uint8_t tos;
 
 	ts_parse_rxmsg(msg, &rx);	/* one walk for all three */
 	m->rx = rx.ts;
@@ -458,6 +464,9 @@ void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 		sk_drops_seen(s, rx.drops);
 	m->ttl = s->want_ttl && rx.ttl_ret == 0 ? rx.ttl : 0;
 	m->dst_known = s->want_dst && ts_parse_dst(msg, m->dst) == 0;
+	m->tos = -1;
+	if (s->want_dst && ts_parse_tos(msg, &tos) == 0)
+		m->tos = tos;
 }
 
 size_t sk_reply_cmsg(const struct sk *s, const struct sk_msg *reply, void *buf)

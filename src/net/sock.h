@@ -45,8 +45,9 @@ struct sk {
 	uint64_t drops;			/* datagrams the receive queue dropped */
 	uint32_t drops_raw;		/* the kernel's u32 count, as last seen */
 	bool want_ttl;			/* sk_recv() reads each datagram's TTL */
-	bool want_dst;			/* ... and the address it was sent to (the
-					 * UDP reflector's: its reply leaves from it) */
+	bool want_dst;			/* ... the address it was sent to (the UDP
+					 * reflector's: its reply leaves from it), and
+					 * its TOS (the DSCP that arrived) */
 	struct sk_stash stash[SK_STASH];
 	void *priv;			/* the transport's own state (tcp.c), or NULL */
 };
@@ -67,6 +68,8 @@ struct sk_msg {
 	struct sk *via;
 	uint8_t ttl;			/* IPv4 TTL or IPv6 Hop Limit as received
 					 * (sk_recv_ttl() asked for it), 0: unknown */
+	int16_t tos;			/* IPv4 TOS or IPv6 Traffic Class (DSCP and
+					 * ECN) as received, -1: unknown */
 	bool dst_known;			/* dst holds the address it was sent to */
 	uint8_t dst[16];		/* IPv6, or IPv4 mapped (s->want_dst) */
 };
@@ -147,9 +150,10 @@ void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m);
 static inline void sk_rx_msg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 {
 	m->dst_known = false;
+	m->tos = -1;
 	if (ts_parse_rx_only(msg, &m->rx))
 		m->ttl = 0;	/* no TTL came */
-	else if (s->want_dst && !s->want_ttl && ts_parse_rx_dst(msg, &m->rx, m->dst))
+	else if (s->want_dst && !s->want_ttl && ts_parse_rx_dst(msg, &m->rx, m->dst, &m->tos))
 		m->ttl = 0, m->dst_known = true;
 	else if (s->want_dst || !s->want_ttl || !ts_parse_rx_ttl(msg, &m->rx, &m->ttl))
 		sk_rx_cmsg(s, msg, m);

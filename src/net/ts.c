@@ -254,6 +254,46 @@ int ts_parse_ttl(const struct msghdr *msg, uint8_t *ttl)
 	return ret ? ret : -ENOENT;
 }
 
+static bool cmsg_is_tos(const struct cmsghdr *c)
+{
+	return (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_TOS) ||
+	       (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_TCLASS);
+}
+
+/* IPv4's IP_TOS is one octet, IPv6's IPV6_TCLASS an int (0 to 255). */
+static int read_tos(const struct cmsghdr *c, const unsigned char *data, uint8_t *tos)
+{
+	int v;
+
+	if (c->cmsg_level == IPPROTO_IP) {
+		if (cmsg_data_len(c) < 1)
+			return -EINVAL;
+		*tos = data[0];
+		return 0;
+	}
+	if (cmsg_data_len(c) < sizeof(v))
+		return -EINVAL;
+	memcpy(&v, data, sizeof(v));
+	if (v < 0 || v > 255)
+		return -EINVAL;
+	*tos = (uint8_t)v;
+	return 0;
+}
+
+int ts_parse_tos(const struct msghdr *msg, uint8_t *tos)
+{
+	const unsigned char *data;
+	struct cmsg_walk w;
+	struct cmsghdr c;
+	int ret;
+
+	walk_init(&w, msg);
+	while ((ret = walk_next(&w, &c, &data)) > 0)
+		if (cmsg_is_tos(&c))
+			return read_tos(&c, data, tos);
+	return ret ? ret : -ENOENT;
+}
+
 static bool cmsg_is_pktinfo(const struct cmsghdr *c)
 {
 	return (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_PKTINFO) ||
@@ -292,21 +332,37 @@ int ts_parse_dst(const struct msghdr *msg, uint8_t dst[16])
 	return ret ? ret : -ENOENT;
 }
 
-bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t dst[16])
+bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t dst[16],
+		     int16_t *tos)
 {
 	const unsigned char *buf = msg->msg_control;
-	size_t len6 = TS_SPACE + CMSG_SPACE(sizeof(struct in6_pktinfo));
-	size_t len4 = TS_SPACE + CMSG_SPACE(sizeof(struct in_pktinfo));
+	size_t len = msg->msg_controllen, off = TS_SPACE;
 	struct ts_stamps st;
-	struct cmsghdr t;
+	struct cmsghdr t, q;
+	uint8_t d[16], v = 0;
 
-	if (!control_of_len(msg, len6) && !control_of_len(msg, len4))
+	if ((msg->msg_flags & MSG_CTRUNC) || !buf || len < TS_SPACE + CMSG_LEN(0))
 		return false;
-	memcpy(&t, buf + TS_SPACE, sizeof(t));
-	if (TS_SPACE + CMSG_ALIGN(t.cmsg_len) != msg->msg_controllen || !cmsg_is_pktinfo(&t) ||
-	    read_dst(&t, buf + TS_SPACE + CMSG_LEN(0), dst) || !stamps_first(buf, &st))
+	memcpy(&t, buf + off, sizeof(t));
+	if (t.cmsg_len < CMSG_LEN(0) || off + CMSG_ALIGN(t.cmsg_len) > len || !cmsg_is_pktinfo(&t) ||
+	    read_dst(&t, buf + off + CMSG_LEN(0), d))
 		return false;
+	off += CMSG_ALIGN(t.cmsg_len);
+	*tos = -1;
+	if (off != len) {	/* then the TOS, and nothing else */
+		if (len - off < CMSG_LEN(0))
+			return false;
+		memcpy(&q, buf + off, sizeof(q));
+		if (q.cmsg_len < CMSG_LEN(0) || off + CMSG_ALIGN(q.cmsg_len) != len ||
+		    !cmsg_is_tos(&q) || read_tos(&q, buf + off + CMSG_LEN(0), &v))
+			return false;
+	}
+	if (!stamps_first(buf, &st))
+		return false;
+	if (off != len)
+		*tos = v;
 	*out = st;
+	memcpy(dst, d, 16);
 	return true;
 }
 

@@ -98,11 +98,17 @@ int ts_parse_dst(const struct msghdr *msg, uint8_t dst[16]);
 
 /*
  * The receive's fast path for a socket that asked for it (the UDP
- * reflector's): the SCM_TIMESTAMPING block and then the PKTINFO, and
- * nothing else. true with both; false, out and dst untouched, for
- * anything else.
+ * reflector's): the SCM_TIMESTAMPING block, then the PKTINFO, then maybe
+ * the TOS (IP_TOS, IPV6_TCLASS), and nothing else. true with them (*tos
+ * -1 when none came); false, out, dst and tos untouched, for anything
+ * else.
  */
-bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t dst[16]);
+bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t dst[16],
+		     int16_t *tos);
+
+/* Its IPv4 TOS (IP_RECVTOS: one octet) or IPv6 Traffic Class
+ * (IPV6_RECVTCLASS: an int), DSCP and ECN: 0, -ENOENT, -EINVAL. */
+int ts_parse_tos(const struct msghdr *msg, uint8_t *tos);
 
 /*
  * TX: parse one message read with MSG_ERRQUEUE. Returns 0 when it is a
