@@ -4,7 +4,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <poll.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,17 +206,19 @@ static void start_all(struct fleetloop *L, int64_t now)
 		fl_target_start(L, i, now + (int64_t)i * L->r->cfg->interval_ns / (int64_t)n);
 }
 
-/* --block: until the next ping is due, a pong or a stamp comes, or
- * wake_ns (draining: the next settle). */
-static void sleep_until(struct fleetloop *L, int64_t deadline)
+/*
+ * --block: asleep until the next ping is due. A pong or a TX stamp does
+ * not wake the loop: the kernel (or the NIC) stamped it as it came, so it
+ * waits in its queue for the next turn without its stamps moving, and a
+ * turn reads every one queued in batches (one wake a ping sent, not
+ * three). The sockets' buffers (PATHSK_RCVBUF) hold far more than comes
+ * between two sends.
+ */
+static void sleep_until(int64_t deadline)
 {
-	struct pollfd pfd[RANT_MAX_PATHS];
-	int64_t left = deadline - monotonic_ns();
-	struct timespec ts = ns_to_timespec(left > 0 ? left : 0);
+	struct timespec ts = ns_to_timespec(deadline);
 
-	for (unsigned int i = 0; i < L->r->nfsk; i++)
-		pfd[i] = (struct pollfd){ .fd = L->r->fsk[i]->fd, .events = POLLIN };
-	ppoll(pfd, L->r->nfsk, &ts, NULL);
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
 /* Sending done: has every target's last ping been retired? Each is
@@ -235,16 +237,23 @@ static bool drained(struct fleetloop *L, int64_t now)
 	return empty;
 }
 
-/* One turn: due pings out, pongs and stamps in, a reload's changes. */
+/*
+ * One turn: due pings out; pongs and stamps in, every FL_DRAIN_NS while
+ * sending (each turn after: a turn a ping costs its send alone, the
+ * queues read in batches), a reload's changes.
+ */
 static void turn(struct fleetloop *L, int64_t now)
 {
 	struct run *r = L->r;
 
 	if (L->sending)
 		send_due(L, now);
-	for (unsigned int i = 0; i < r->nfsk; i++) {
-		fl_receive(L, i);
-		fl_harvest(L, i);
+	if (!L->sending || now - L->drained >= FL_DRAIN_NS) {
+		L->drained = now;	/* what came before now is read below */
+		for (unsigned int i = 0; i < r->nfsk; i++) {
+			fl_receive(L, i);
+			fl_harvest(L, i);
+		}
 	}
 	if (L->reload)
 		fl_reload_apply(L, now);
@@ -275,9 +284,11 @@ static void loop(struct fleetloop *L)
 		next = now + 100 * NS_PER_MS;
 		if (L->sending && dueheap_top(&L->sched, &slot, &next) && L->end && next > L->end)
 			next = L->end;
+		if (next > L->drained + FL_DRAIN_NS)	/* the queues read at least that often */
+			next = L->drained + FL_DRAIN_NS;
 		if (!L->sending)
 			next = now + NS_PER_MS;
-		sleep_until(L, next);
+		sleep_until(next);
 	}
 	for (size_t i = 0; i < L->f->used; i++)
 		if (L->f->t[i].state == FLEET_ACTIVE)

@@ -89,9 +89,12 @@ void fl_settle(struct fleetloop *L, size_t slot, int64_t now, bool all)
 	struct fl_target *t = &L->t[slot];
 	int64_t timeout = L->r->cfg->timeout_ns;
 
+	(void)now;
 	while (t->retired < t->seq) {
 		struct fl_ping *p = fl_ping_of(L, slot, t->retired + 1);
-		bool waited = now - p->sent_mono > timeout;
+		/* --timeout after it left, and its queues read since: a pong
+		 * or a stamp that came in time has been taken */
+		bool waited = L->drained - p->sent_mono > timeout;
 
 		if (p->state == FL_EMPTY || p->rec.seq != t->retired + 1) {
 			t->retired++;	/* never sent (the send failed) */

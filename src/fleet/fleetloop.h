@@ -33,6 +33,10 @@ struct fl_ping {
 	bool warmup;		/* unmeasured (-w) */
 };
 
+/* How often the loop reads its sockets' queues while sending: a pong or a
+ * TX stamp waits there with its stamp taken (fleet.c's sleep_until). */
+#define FL_DRAIN_NS (1000 * 1000LL)
+
 /* A target's part of the loop (its slot's in fleettab.h). */
 struct fl_target {
 	int64_t due;		/* its next ping, CLOCK_MONOTONIC */
@@ -71,6 +75,8 @@ struct fleetloop {
 	uint8_t *tx;			/* the ping being sent */
 	uint32_t len;			/* its bytes on the wire */
 	int64_t end;			/* -d: CLOCK_MONOTONIC, 0: none */
+	int64_t drained;		/* CLOCK_MONOTONIC: every pong and TX stamp
+					 * that came before it has been read */
 	bool sending;
 	size_t active;			/* targets measured now */
 	struct fl_reload *reload;	/* SIGHUP's thread, or NULL */

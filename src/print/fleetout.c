@@ -84,8 +84,10 @@ static void finding(struct out *o, const struct snap_fleet *f, const struct snap
 	out_text(o, ", %s", f->flow_label ? "flow labels" : "source ports");
 	out_arr(&jo, f->flow_label ? "flow_labels" : "source_ports");
 	for (unsigned int p = 0; p < f->npaths; p++)
-		if (d->d.paths & (1ULL << p))
-			out_u64(o, NULL, " %" PRIu64, t->path[p].id);
+		if (d->d.paths & (1ULL << p)) {
+			out_text(o, " %u", t->path[p].id);
+			out_u64(&jo, NULL, NULL, t->path[p].id);
+		}
 	out_arr_end(&jo);
 	if (d->d.kind == PATHDIAG_LATENCY) {
 		out_text(o, ": p50 up to %s, the target's reference %s (the lower quartile of its paths' p50s)\n",

@@ -203,4 +203,143 @@ fleet_dscp() {
 	log_test "fleet: --dscp 46 leaves as EF on every ping, dscp=0 overrides it"
 }
 
+# ecmp_setup: NS_A (emitter, 10.77.0.1) -- NS_R (router) == two links ==
+# NS_B (reflector at 10.88.9.2 on a bridge of both links). The router
+# spreads flows to 10.88.9.2 over the links by their L4 hash
+# (fib_multipath_hash_policy=1); the pongs come back over link 1.
+ecmp_setup() {
+	NS_A=rant-a-$UNIQ NS_R=rant-r-$UNIQ NS_B=rant-b-$UNIQ
+	VETH_A=ra$UNIQ VR0=rr$UNIQ VR1=r1$UNIQ VR2=r2$UNIQ VT1=t1$UNIQ VT2=t2$UNIQ
+	local ns
+	for ns in "$NS_A" "$NS_R" "$NS_B"; do
+		ip netns add "$ns" || return 1
+		defer ip netns del "$ns"
+		ip -n "$ns" link set lo up
+	done
+	ip link add "$VETH_A" netns "$NS_A" type veth peer name "$VR0" netns "$NS_R" &&
+		ip link add "$VR1" netns "$NS_R" type veth peer name "$VT1" netns "$NS_B" &&
+		ip link add "$VR2" netns "$NS_R" type veth peer name "$VT2" netns "$NS_B" || return 1
+	ip -n "$NS_A" addr add 10.77.0.1/24 dev "$VETH_A"
+	ip -n "$NS_R" addr add 10.77.0.254/24 dev "$VR0"
+	ip -n "$NS_R" addr add 10.88.1.1/24 dev "$VR1"
+	ip -n "$NS_R" addr add 10.88.2.1/24 dev "$VR2"
+	ip -n "$NS_B" link add br0 type bridge
+	ip -n "$NS_B" link set "$VT1" master br0
+	ip -n "$NS_B" link set "$VT2" master br0
+	ip -n "$NS_B" addr add 10.88.1.2/24 dev br0
+	ip -n "$NS_B" addr add 10.88.2.2/24 dev br0
+	ip -n "$NS_B" addr add 10.88.9.2/32 dev br0
+	for l in "$NS_A $VETH_A" "$NS_R $VR0" "$NS_R $VR1" "$NS_R $VR2" "$NS_B $VT1" \
+		"$NS_B $VT2" "$NS_B br0"; do
+		# shellcheck disable=SC2086  # "NS DEV"
+		ip -n ${l% *} link set "${l#* }" up
+	done
+	ip -n "$NS_A" route add 10.88.0.0/16 via 10.77.0.254
+	ip -n "$NS_B" route add 10.77.0.0/24 via 10.88.1.1
+	ip netns exec "$NS_R" sysctl -qw net.ipv4.ip_forward=1 \
+		net.ipv4.fib_multipath_hash_policy=1 || return 1
+	ip -n "$NS_R" route add 10.88.9.2/32 nexthop via 10.88.1.2 dev "$VR1" \
+		nexthop via 10.88.2.2 dev "$VR2" || return 1
+}
+
+# sports PCAP: the source ports of the pings a capture holds, sorted.
+sports() {
+	tcpdump -nn -r "$1" 2>/dev/null | awk '{ n = split($3, a, "."); print a[n] }' | sort -nu |
+		paste -sd ' '
+}
+
+# --paths 16 through the router: the paths (source ports) that a capture
+# saw hash onto the link whose tbf a load fills have a p50 several times
+# the others', and the diagnosis names exactly those ports, path_latency.
+fleet_ecmp() {
+	local p1 p2 dev named slow fast
+	ecmp_setup || skip_test "cannot build the router's namespaces (bridge, multipath)"
+	ns_bg "$NS_B" taskset -c 1 "$RANT" -i br0 --block --max-sessions-per-address 64 \
+		-j "$WORK/r.json" >"$WORK/r.txt" 2>&1
+	wait_udp_port "$NS_B" "$PORT"
+	ns_bg "$NS_B" iperf3 -s -1 -B 10.88.2.2 -p 5299
+	ns_bg "$NS_R" tcpdump -nn -U -i "$VR1" -w "$WORK/l1.pcap" 'udp dst port 12345'
+	ns_bg "$NS_R" tcpdump -nn -U -i "$VR2" -w "$WORK/l2.pcap" 'udp dst port 12345'
+	wait_until 5 test -s "$WORK/l2.pcap"
+	fleet_bg e1 -a 10.88.9.2 --paths 16 -d 12 --interval 1000 -j "$WORK/e1.json"
+	wait_fleet "$WORK/e1.txt"
+	sleep 1		# a second of pings: every path seen on its link
+	p1=$(sports "$WORK/l1.pcap")
+	p2=$(sports "$WORK/l2.pcap")
+	echo "link 1: ports $p1"
+	echo "link 2: ports $p2"
+	[ "$(wc -w <<<"$p1 $p2")" = 16 ] && [ -n "$p1" ] && [ -n "$p2" ]
+	check_err $? "the 16 paths on the links: '$p1' and '$p2' (all 16, some on each)"
+	# the load on the link fewer paths took (the diagnosis's reference is
+	# the lower quartile of the paths)
+	dev=$VR2 slow=$p2 fast=$p1
+	if [ "$(wc -w <<<"$p1")" -lt "$(wc -w <<<"$p2")" ]; then
+		dev=$VR1 slow=$p1 fast=$p2
+		ns_bg "$NS_B" iperf3 -s -1 -B 10.88.1.2 -p 5298
+	fi
+	tc -n "$NS_R" qdisc add dev "$dev" root tbf rate 20mbit burst 16kb latency 20ms
+	ns_bg "$NS_R" iperf3 -u -b 60M -l 1200 -t 12 -c "$([ "$dev" = "$VR2" ] &&
+		echo 10.88.2.2 || echo 10.88.1.2)" -p "$([ "$dev" = "$VR2" ] && echo 5299 || echo 5298)"
+	wait "$EM"
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	sed -n '/^diagnosis/,$p' "$WORK/e1.txt"
+	named=$(jq -r '.diagnosis[] | select(.kind == "path_latency") | .source_ports | sort | join(" ")' \
+		"$WORK/e1.json")
+	[ "$named" = "$slow" ]
+	check_err $? "path_latency names '$named', the loaded link's ports are '$slow'"
+	jq -e --arg s "$slow" '[.diagnosis[].source_ports[] | tostring] - ($s | split(" ")) | length == 0' \
+		"$WORK/e1.json" >/dev/null
+	check_err $? "the diagnosis names other ports: $(jq -c .diagnosis "$WORK/e1.json")"
+	jq -e --arg s "$slow" '
+		.targets[0].paths as $p | ($s | split(" ") | map(tonumber)) as $slow |
+		([$p[] | select(.source_port as $x | $slow | index($x)) | .metrics.rtt.percentiles."50"] | min) >
+		4 * ([$p[] | select(.source_port as $x | $slow | index($x) | not) | .metrics.rtt.percentiles."50"] | max)' \
+		"$WORK/e1.json" >/dev/null
+	check_err $? "the loaded paths' p50s are not several times the others': $(jq -c '[.targets[0].paths[] | [.source_port, .metrics.rtt.percentiles."50"]]' "$WORK/e1.json")"
+	log_test "fleet: ECMP, the paths on the loaded link named by source port"
+}
+
+# 1,000 targets, 10 pings a second each, for 20 s: 1,000 addresses of
+# one reflector (on its interface, routed to from the emitter: one
+# neighbour entry), which answers each from its own. At most 0.1% lost
+# (--timeout 1 s: a pong the machine's load holds back is late, not
+# lost), no stamp missing and a log row a ping (every target's stamps
+# kept), every target measured, the peak RSS (time -v) at most 512 MiB.
+fleet_scale() {
+	local n=1000 sent lost miss rows rss cpu low
+	setup_pair || skip_test "cannot create namespaces and veth"
+	for ((i = 0; i < n; i++)); do
+		echo "addr add 10.99.$((i / 250)).$((i % 250 + 1))/32 dev $VETH_B"
+		echo "10.99.$((i / 250)).$((i % 250 + 1))" >>"$WORK/targets"
+	done | ip -n "$NS_B" -batch -
+	ip -n "$NS_A" route add 10.99.0.0/16 via "$IP_B"
+	ns_bg "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" --block --max-sessions 4096 \
+		--max-sessions-per-address 4096 -j "$WORK/r.json" >"$WORK/r.txt" 2>&1
+	wait_udp_port "$NS_B" "$PORT"
+	ip netns exec "$NS_A" taskset -c 0 /usr/bin/time -v -o "$WORK/time.txt" \
+		"$RANT" -i "$VETH_A" --targets "$WORK/targets" -d 20 --block --timeout 1000000 \
+		-j "$WORK/e1.json" \
+		-l "$WORK/e1.log" >"$WORK/e1.txt" 2>&1
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	sent=$(jqv "$WORK/e1.json" .counts.sent)
+	lost=$(jqv "$WORK/e1.json" .counts.lost)
+	miss=$(jq '.counts.missing_tx_ts + .counts.missing_rx_ts' "$WORK/e1.json")
+	rows=$(($(wc -l <"$WORK/e1.log") - 2))
+	rss=$(awk -F': ' '/Maximum resident/ { print $2 }' "$WORK/time.txt")
+	cpu=$(awk -F': ' '/Percent of CPU/ { print $2 }' "$WORK/time.txt")
+	# a loaded machine may hold the loop back: its slots are missed (counted)
+	low=$(jq '[.targets[] | select(.counts.sent < 150)] | length' "$WORK/e1.json")
+	echo "$n targets: sent $sent (slots missed $(jqv "$WORK/e1.json" .counts.missed_slots)), lost $lost, stamps missing $miss, log rows $rows, targets under 150 pings $low; peak RSS $rss KiB, CPU $cpu"
+	[ "$(jq '.targets | length' "$WORK/e1.json")" = "$n" ] && [ "$low" = 0 ] &&
+		[ "$sent" -ge $((n * 160)) ]
+	check_err $? "every target measured at 10/s: $sent sent, $low targets under 150"
+	[ $((lost * 1000)) -le "$sent" ]
+	check_err $? "lost $lost of $sent: more than 0.1%"
+	[ "$miss" = 0 ] && [ "$rows" = "$sent" ]
+	check_err $? "stamps missing $miss, log rows $rows of $sent pings"
+	[ "${rss:-999999999}" -le $((512 * 1024)) ]
+	check_err $? "peak RSS $rss KiB, above 512 MiB"
+	log_test "fleet: 1,000 targets at 10/s: ${lost} lost, stamps kept, RSS $((rss / 1024)) MiB"
+}
+
 tests_run
