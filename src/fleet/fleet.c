@@ -34,7 +34,7 @@ static void sizes(struct fleetloop *L)
 {
 	const struct rant_cfg *c = L->r->cfg;
 	size_t in_flight = (size_t)(c->timeout_ns / c->interval_ns) + 4;
-	size_t per_sock = L->f->cap * in_flight / L->r->nfsk;
+	size_t per_sock = L->f->cap * in_flight / L->r->fs.nsk;
 
 	L->ring_len = pow2(in_flight);
 	L->nkeys = pow2(2 * per_sock + 1024);
@@ -53,7 +53,7 @@ static int alloc_state(struct fleetloop *L)
 		return -ENOMEM;
 	for (size_t i = 0; i < L->f->cap; i++)
 		L->t[i].ring = fl_ring(L, i);
-	for (unsigned int i = 0; i < r->nfsk; i++) {
+	for (unsigned int i = 0; i < r->fs.nsk; i++) {
 		L->keys[i] = mem_alloc(L->nkeys * sizeof(struct fl_key), r->cfg->hugepages);
 		L->batch[i] = skbatch_create(slot_len, r->cfg->hugepages);
 		if (!L->keys[i] || !L->batch[i])
@@ -66,7 +66,7 @@ static void free_state(struct fleetloop *L)
 {
 	const struct rant_cfg *c = L->r->cfg;
 
-	for (unsigned int i = 0; i < L->r->nfsk; i++) {
+	for (unsigned int i = 0; i < L->r->fs.nsk; i++) {
 		if (L->keys[i])
 			mem_free(L->keys[i], L->nkeys * sizeof(struct fl_key), c->hugepages);
 		skbatch_destroy(L->batch[i]);
@@ -102,7 +102,7 @@ static void send_ping(struct fleetloop *L, size_t slot, int64_t now)
 	struct fl_target *t = &L->t[slot];
 	uint64_t seq = t->seq + 1;
 	unsigned int path = (unsigned int)(seq % f->npaths);
-	unsigned int sock = (unsigned int)(path % r->nfsk);
+	unsigned int sock = (unsigned int)(path % r->fs.nsk);
 	struct fl_ping *p = fl_ping_of(L, slot, seq);
 	struct fleet_counts *pc = ft->path ? &ft->path[path].cnt : NULL;
 	bool warmup = seq <= r->cfg->warmup;
@@ -126,7 +126,7 @@ static void send_ping(struct fleetloop *L, size_t slot, int64_t now)
 	p->path = (uint8_t)path;
 	p->warmup = warmup;
 	p->t4_wire = p->t4_sw = TS_NONE;
-	if (pathsk_send(r->fsk[sock], L->tx, L->len, &ft->to, ft->to_len, ft->tos,
+	if (pathsk_send(r->fs.sk[sock], L->tx, L->len, &ft->to, ft->to_len, ft->tos,
 			r->cfg->dscp << 2, f->flow_label ? f->label[path] : 0, &p->key)) {
 		ft->cnt.send_errors++;
 		r->cnt.send_errors++;
@@ -250,7 +250,7 @@ static void turn(struct fleetloop *L, int64_t now)
 		send_due(L, now);
 	if (!L->sending || now - L->drained >= FL_DRAIN_NS) {
 		L->drained = now;	/* what came before now is read below */
-		for (unsigned int i = 0; i < r->nfsk; i++) {
+		for (unsigned int i = 0; i < r->fs.nsk; i++) {
 			fl_receive(L, i);
 			fl_harvest(L, i);
 		}

@@ -62,7 +62,7 @@ static size_t diff_one(struct fl_reload *rl, const struct target_spec *t, struct
 			rl->r->cfg->targets_path, t->line, t->name, rl->f->cap);
 		return 0;
 	}
-	fleetset_fill(rl->r, i, t);
+	fleetset_fill(rl->r->cfg, &rl->r->fmt, rl->f, i, t);
 	ops[0] = (struct fl_op){ .slot = (uint32_t)i, .add = true, .tos = -1 };
 	return 1;
 }
@@ -98,8 +98,8 @@ static void report(struct fl_reload *rl, size_t n)
 		} else if (op->tos < 0) {
 			removed++;
 			fprintf(stderr, "rant: %s removed: %" PRIu64 " sent, %" PRIu64 " lost, p50 %" PRId64 " ns, p99 %" PRId64 " ns\n",
-				t->spec.name, t->cnt.sent, t->cnt.lost, latstat_percentile(&t->rtt, 50),
-				latstat_percentile(&t->rtt, 99));
+				t->spec.name, t->cnt.sent, t->cnt.lost,
+				latstat_percentile(&t->rtt, 50), latstat_percentile(&t->rtt, 99));
 		}
 	}
 	fprintf(stderr, "rant: --targets %s read again: %zu added, %zu removed, %zu changed\n",
@@ -112,7 +112,7 @@ static void reload(struct fl_reload *rl)
 	struct target_list l;
 	size_t n;
 
-	fleetset_ctx(rl->r, &ctx);
+	fleetset_ctx(rl->r->cfg, rl->f, &ctx);
 	if (targets_load(rl->r->cfg->targets_path, &ctx, &l, stderr)) {
 		fprintf(stderr, "rant: --targets %s not read again: the fleet goes on with the targets it has\n",
 			rl->r->cfg->targets_path);

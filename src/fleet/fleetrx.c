@@ -117,7 +117,7 @@ void fl_receive(struct fleetloop *L, unsigned int i)
 	struct skbatch *b = L->batch[i];
 
 	for (int turns = 0; turns < FL_BATCHES; turns++) {
-		int n = skbatch_recv(r->fsk[i], b, r->cfg->sw, false);
+		int n = skbatch_recv(r->fs.sk[i], b, r->cfg->sw, false);
 
 		if (n <= 0)
 			return;
@@ -148,7 +148,7 @@ void fl_harvest(struct fleetloop *L, unsigned int i)
 	unsigned int n;
 
 	for (int turns = 0; turns < FL_BATCHES; turns++) {
-		n = sk_tx_read_batch(L->r->fsk[i], tx, SKBATCH_MAX);
+		n = sk_tx_read_batch(L->r->fs.sk[i], tx, SKBATCH_MAX);
 		for (unsigned int j = 0; j < n; j++)
 			if (tx[j].type == SCM_TSTAMP_SND)
 				stamped(L, i, &tx[j]);

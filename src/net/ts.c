@@ -344,8 +344,8 @@ bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t ds
 	if ((msg->msg_flags & MSG_CTRUNC) || !buf || len < TS_SPACE + CMSG_LEN(0))
 		return false;
 	memcpy(&t, buf + off, sizeof(t));
-	if (t.cmsg_len < CMSG_LEN(0) || off + CMSG_ALIGN(t.cmsg_len) > len || !cmsg_is_pktinfo(&t) ||
-	    read_dst(&t, buf + off + CMSG_LEN(0), d))
+	if (t.cmsg_len < CMSG_LEN(0) || off + CMSG_ALIGN(t.cmsg_len) > len ||
+	    !cmsg_is_pktinfo(&t) || read_dst(&t, buf + off + CMSG_LEN(0), d))
 		return false;
 	off += CMSG_ALIGN(t.cmsg_len);
 	*tos = -1;

@@ -103,8 +103,9 @@ static int udp_send(struct sk *s, const void *buf, size_t len,
 			struct cmsghdr align;
 		} ctl;
 		struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-		struct msghdr msg = { .msg_name = (void *)&reply->src, .msg_namelen = reply->src_len,
-				      .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b };
+		struct msghdr msg = { .msg_name = (void *)&reply->src,
+				      .msg_namelen = reply->src_len, .msg_iov = &iov,
+				      .msg_iovlen = 1, .msg_control = ctl.b };
 
 		msg.msg_controllen = sk_reply_cmsg(s, reply, ctl.b);
 		n = sendmsg(s->fd, &msg, MSG_DONTWAIT);

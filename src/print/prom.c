@@ -176,6 +176,8 @@ static void put_info(FILE *f, const struct snap *s)
 	}
 }
 
+#define FC(f) ((long)offsetof(struct fleet_counts, f))
+
 static const struct prom_counter {
 	const char *name, *help;
 	size_t off;
@@ -184,21 +186,21 @@ static const struct prom_counter {
 				 * -1: the run's alone */
 } counters[] = {
 	{ "rant_packets_sent_total", "Measured datagrams sent (pings emitting, pongs reflecting).",
-	  offsetof(struct counts, sent), false, false, offsetof(struct fleet_counts, sent) },
+	  offsetof(struct counts, sent), false, false, FC(sent) },
 	{ "rant_packets_received_total", "Measured datagrams received and matched.",
-	  offsetof(struct counts, received), false, false, offsetof(struct fleet_counts, received) },
+	  offsetof(struct counts, received), false, false, FC(received) },
 	{ "rant_packets_lost_total", "Pings without a pong within --timeout.",
-	  offsetof(struct counts, lost), true, false, offsetof(struct fleet_counts, lost) },
+	  offsetof(struct counts, lost), true, false, FC(lost) },
 	{ "rant_packets_late_total", "Pongs that came after their ping was counted lost.",
-	  offsetof(struct counts, late), true, false, offsetof(struct fleet_counts, late) },
+	  offsetof(struct counts, late), true, false, FC(late) },
 	{ "rant_packets_duplicate_total", "Second copies of a datagram already seen.",
-	  offsetof(struct counts, duplicate), false, false, offsetof(struct fleet_counts, duplicate) },
+	  offsetof(struct counts, duplicate), false, false, FC(duplicate) },
 	{ "rant_packets_invalid_total", "Datagrams that are not valid rant messages.",
 	  offsetof(struct counts, invalid), false, false, -1 },
 	{ "rant_socket_drops_total", "Datagrams the kernel dropped before rant read them "
 	  "(read at the end of the run).", offsetof(struct counts, socket_drops), false, false, -1 },
 	{ "rant_breaches_total", "Transactions above the -t threshold.",
-	  offsetof(struct counts, breaches), false, false, offsetof(struct fleet_counts, breaches) },
+	  offsetof(struct counts, breaches), false, false, FC(breaches) },
 	{ "rant_reflector_sessions_total", "Emitter runs the reflector served.",
 	  offsetof(struct counts, sessions), false, true, -1 },
 	{ "rant_reflector_sessions_refused_total", "Pings of a new session refused, table full.",
@@ -409,9 +411,9 @@ static void put_path(FILE *f, const struct snap *s, const struct snap_target *t,
 static void put_path_counts(FILE *f, const struct snap *s)
 {
 	static const struct { const char *what; size_t off; } k[] = {
-		{ "sent", offsetof(struct fleet_counts, sent) },
-		{ "received", offsetof(struct fleet_counts, received) },
-		{ "lost", offsetof(struct fleet_counts, lost) },
+		{ "sent", FC(sent) },
+		{ "received", FC(received) },
+		{ "lost", FC(lost) },
 	};
 	const struct snap_fleet *sf = s->fleet;
 

@@ -217,8 +217,8 @@ static int fill_final(struct snap *s, struct run *r)
 	int ret;
 
 	r->cnt.socket_drops = sk_drops(&r->sk);	/* once: every format agrees */
-	for (unsigned int i = 1; i < r->nfsk; i++)	/* a fleet's other sockets */
-		r->cnt.socket_drops += sk_drops(r->fsk[i]);
+	for (unsigned int i = 1; i < r->fs.nsk; i++)	/* a fleet's other sockets */
+		r->cnt.socket_drops += sk_drops(r->fs.sk[i]);
 	s->stop_reason = r->stop_reason;
 	s->end_ns = r->end_ns;
 	s->warn = &r->warn;

@@ -384,6 +384,18 @@ static int open_transport(struct run *r)
 	return ret;
 }
 
+/* A fleet's targets and sockets (fleetset.h): its first socket is the
+ * run's own, closed by the transport's close(). */
+static int open_fleet(struct run *r)
+{
+	int ret;
+
+	r->tp = &transport_udp;
+	ret = fleetset_open(&r->fs, r->cfg, &r->fmt, &r->sk);
+	r->fleet = r->fs.fleet;
+	return ret;
+}
+
 /* --key: the key file, checked and turned into the keyed MAC states. */
 /* The message format the command line asks for, set up for this side. */
 static int open_format(struct run *r)
@@ -508,7 +520,7 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 	if (ret)
 		return ret;
 	if (cfg->mode == MODE_EMIT) {
-		ret = cfg_fleet(cfg) ? fleetset_open(r) : open_transport(r);
+		ret = cfg_fleet(cfg) ? open_fleet(r) : open_transport(r);
 		if (ret)
 			return ret;
 	}
@@ -587,7 +599,8 @@ void run_teardown(struct run *r)
 	trace_close(r->trace);
 	capture_destroy(r->capture);
 	clock_destroy(r->clock);
-	fleetset_close(r);
+	fleetset_close(&r->fs);
+	r->fleet = NULL;
 	if (r->tp)
 		r->tp->close(&r->sk);
 	msgfmt_fini(&r->fmt);

@@ -16,7 +16,7 @@
 #include "bkeep.h"
 #include "clock.h"
 #include "counts.h"
-#include "fleettab.h"
+#include "fleetset.h"
 #include "hist.h"
 #include "metric.h"
 #include "msgfmt.h"
@@ -78,10 +78,9 @@ struct run {
 	uint32_t frag_above;		/* UDP payload the path MTU allows; 0 unknown */
 	struct hist *rtt_intended;	/* emitter with --interval: RTT from the slot's time */
 	struct ol_table flight;		/* --open-loop: the pings in flight */
-	/* a fleet's (--targets, --paths: fleetset.h) */
-	struct fleet *fleet;		/* its targets, or NULL: not a fleet */
-	struct sk *fsk[RANT_MAX_PATHS];	/* its sockets, fsk[0] == &sk */
-	unsigned int nfsk;
+	/* a fleet's (--targets, --paths): its targets and sockets, fleetset.h */
+	struct fleetset fs;
+	struct fleet *fleet;		/* fs.fleet: its targets, or NULL: not a fleet */
 };
 
 extern volatile sig_atomic_t run_stop;

@@ -252,7 +252,7 @@ sports() {
 # saw hash onto the link whose tbf a load fills have a p50 several times
 # the others', and the diagnosis names exactly those ports, path_latency.
 fleet_ecmp() {
-	local p1 p2 dev named slow fast
+	local p1 p2 dev named slow
 	ecmp_setup || skip_test "cannot build the router's namespaces (bridge, multipath)"
 	ns_bg "$NS_B" taskset -c 1 "$RANT" -i br0 --block --max-sessions-per-address 64 \
 		-j "$WORK/r.json" >"$WORK/r.txt" 2>&1
@@ -272,9 +272,9 @@ fleet_ecmp() {
 	check_err $? "the 16 paths on the links: '$p1' and '$p2' (all 16, some on each)"
 	# the load on the link fewer paths took (the diagnosis's reference is
 	# the lower quartile of the paths)
-	dev=$VR2 slow=$p2 fast=$p1
+	dev=$VR2 slow=$p2
 	if [ "$(wc -w <<<"$p1")" -lt "$(wc -w <<<"$p2")" ]; then
-		dev=$VR1 slow=$p1 fast=$p2
+		dev=$VR1 slow=$p1
 		ns_bg "$NS_B" iperf3 -s -1 -B 10.88.1.2 -p 5298
 	fi
 	tc -n "$NS_R" qdisc add dev "$dev" root tbf rate 20mbit burst 16kb latency 20ms

@@ -23,9 +23,11 @@ static uint64_t slow_mask(unsigned int slow)
 
 static void set(struct pathdiag_in *p, uint64_t slow, int64_t fast_ns, int64_t slow_ns)
 {
-	for (unsigned int i = 0; i < N; i++)
-		p[i] = (struct pathdiag_in){ .sent = 100, .samples = 100,
-					     .p50_ns = (slow >> i & 1) ? slow_ns : fast_ns + i * 100 };
+	for (unsigned int i = 0; i < N; i++) {
+		int64_t p50 = (slow >> i & 1) ? slow_ns : fast_ns + i * 100;
+
+		p[i] = (struct pathdiag_in){ .sent = 100, .samples = 100, .p50_ns = p50 };
+	}
 }
 
 int main(void)
