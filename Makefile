@@ -64,12 +64,20 @@ TOOL_TESTS += bench/test_stats.sh
 # with scapy and tshark.
 TOOL_TESTS += tests/unit/test_stamp_decoders.py
 TEST_HELPERS := tests/unit/stamp_vectors
+# schema/rant.schema.json on real documents and hand-broken ones, through
+# tests/net/schemacheck.py (python3-jsonschema), the checker tests/net/lib.sh
+# runs on every network test's JSON.
+TOOL_TESTS += tests/unit/test_schema.py
+# tests/check-man.py (rant.8 against --help) on mismatches planted in copies.
+TOOL_TESTS += tests/unit/test_check_man.py
 
 # Debian packages the build, the tests, the demo and the bench need.
 DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	iproute2 ethtool jq perl shellcheck cppcheck sockperf tuna linuxptp \
 	pciutils procps psmisc valgrind clang libclang-rt-14-dev python3 python3-matplotlib \
 	python3-numpy python3-pyflakes
+# tests/net/schemacheck.py: every network test's JSON against schema/rant.schema.json.
+DEB_PKGS += python3-jsonschema
 # --key: HMAC-SHA-256 from OpenSSL's libcrypto.
 DEB_PKGS += libssl-dev
 # --metrics-listen: libmicrohttpd serves /metrics (src/print/promhttp.h). The
@@ -78,7 +86,7 @@ DEB_PKGS += libssl-dev
 DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-prometheus-client
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
-	lint lint-sh lint-c lint-misc asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet install clean
+	lint lint-sh lint-c lint-misc lint-man asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet install clean
 
 all: rant
 
@@ -177,7 +185,7 @@ stamp-suite:
 		{ tail -n 20 $(STAMP_SUITE_ROOT)/install.log; \
 		  echo "stamp-suite: cargo install failed (log: $(STAMP_SUITE_ROOT)/install.log)" >&2; exit 1; }
 
-unit: $(UNIT_BINS) $(SIM_LIB) $(TEST_HELPERS)
+unit: $(UNIT_BINS) $(SIM_LIB) $(TEST_HELPERS) rant
 	prove -v $(UNIT_BINS) tests/config/test_steps.sh $(TOOL_TESTS)
 
 # tests/repeat.sh clones the repository.
@@ -216,7 +224,7 @@ SH_FILES := $(wildcard config.sh lib/*.sh lib/steps/*.sh tools/*.sh tests/*.sh t
 SH_LINT := $(SH_FILES:%=shellcheck/%)
 .PHONY: $(SH_LINT)
 
-lint: lint-sh lint-c lint-misc
+lint: lint-sh lint-c lint-misc lint-man
 
 lint-sh: $(SH_LINT)
 	@echo "shellcheck: $(words $(SH_FILES)) files, no warning"
@@ -231,8 +239,15 @@ lint-c:
 lint-misc:
 	tests/check-columns.sh rant.c src/*/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
 	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py tests/check-cycles.py \
-		tests/unit/tap.py tests/unit/test_stamp_decoders.py tests/unit/test_rant_trace.py
+		tests/unit/tap.py tests/unit/test_stamp_decoders.py tests/unit/test_rant_trace.py \
+		tests/unit/test_schema.py tests/net/schemacheck.py tests/check-man.py \
+		tests/unit/test_check_man.py
 	/usr/bin/python3 tests/check-cycles.py src
+
+# rant.8's OPTIONS against rant --help: the same options, groups, argument
+# names, ranges and defaults (tests/check-man.py).
+lint-man: rant
+	/usr/bin/python3 tests/check-man.py --rant ./rant --man rant.8
 
 # make check in two phases. First what measures no time, CHECK_JOBS at a
 # time (make -j: the builds, plain, ASan and fuzz, lint, the fuzz runs of

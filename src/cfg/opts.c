@@ -76,22 +76,53 @@ static void help_default(const struct opt *o, char *buf, size_t len)
 		optnum_units(buf, len, o->def, o->unit_ns);
 }
 
-/* " (default X; needs -Y)", " (default X)", " (needs -Y)" or "". */
+/* Row o's range as --help and the errors say it ("0.1 to 3600"), or "". */
+static void help_range(const struct opt *o, char *buf, size_t len)
+{
+	char lo[40], hi[40];
+
+	*buf = '\0';
+	if (o->type == T_UINT) {
+		snprintf(buf, len, "%" PRId64 " to %" PRId64, o->min, o->max);
+	} else if (o->type == T_NS) {
+		optnum_units(lo, sizeof(lo), o->min, o->unit_ns);
+		optnum_units(hi, sizeof(hi), o->max, o->unit_ns);
+		snprintf(buf, len, "%s to %s", lo, hi);
+	}
+}
+
+/* " (RANGE; default X; needs -Y)", any part left out where the row has
+ * none, or "" (rant.8 repeats it for each option: tests/check-man.py). */
 static void help_tail(const struct opt *o, char *buf, size_t len)
 {
-	char def[64], need[40] = "";
+	char range[96], def[64], need[40] = "";
+	const char *part[3];
+	int n = 0, w = 0;
 
+	help_range(o, range, sizeof(range));
 	help_default(o, def, sizeof(def));
 	if (o->needs)
 		opt_short(opt_find(o->needs), need, sizeof(need));
-	if (*def && *need)
-		snprintf(buf, len, " (default %s; needs %s)", def, need);
-	else if (*def)
-		snprintf(buf, len, " (default %s)", def);
-	else if (*need)
-		snprintf(buf, len, " (needs %s)", need);
-	else
-		*buf = '\0';
+	if (*range)
+		part[n++] = range;
+	if (*def)
+		part[n++] = def;
+	if (*need)
+		part[n++] = need;
+	*buf = '\0';
+	for (int i = 0; i < n && w >= 0 && (size_t)w < len; i++)
+		w += snprintf(buf + w, len - (size_t)w, "%s%s%s%s", i ? "; " : " (",
+			      part[i] == def ? "default " : part[i] == need ? "needs " : "",
+			      part[i], i == n - 1 ? ")" : "");
+}
+
+/* The title of the group that begins at row o, or NULL. */
+static const char *help_group(const struct opt *o)
+{
+	for (size_t g = 0; g < opt_ngroups; g++)
+		if (!strcmp(opt_groups[g].first, o->name))
+			return opt_groups[g].title;
+	return NULL;
 }
 
 void opts_usage(FILE *f)
@@ -101,13 +132,15 @@ void opts_usage(FILE *f)
 		"       rant -i IFACE -a ADDR [options]    emit (client)\n"
 		"\n"
 		"Measures UDP (or TCP) round trips with NIC (or kernel) timestamps.\n"
-		"Times are in microseconds (US, decimals allowed) and seconds (S).\n"
-		"\n");
+		"Times are in microseconds (US, decimals allowed) and seconds (S).\n");
 	for (size_t i = 0; i < opt_count; i++) {
 		const struct opt *o = &opt_table[i];
-		char head[48], tail[80];
+		const char *group = help_group(o);
+		char head[48], tail[224];
 		int n;
 
+		if (group)
+			fprintf(f, "\n%s:\n", group);
 		if (o->val < 256)
 			n = snprintf(head, sizeof(head), "  -%c, --%s", o->val, o->name);
 		else
@@ -115,7 +148,7 @@ void opts_usage(FILE *f)
 		if (o->arg)
 			snprintf(head + n, sizeof(head) - (size_t)n, " %s", o->arg);
 		help_tail(o, tail, sizeof(tail));
-		fprintf(f, "%-28s %s%s%s\n", head, o->help, tail,
+		fprintf(f, "%-27s  %s%s%s\n", head, o->help, tail,
 			o->who == EMIT_ONLY ? " [emit]" : o->who == REFLECT_ONLY ? " [reflect]" : "");
 	}
 	fprintf(f,

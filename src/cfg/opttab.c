@@ -78,6 +78,12 @@ const struct opt opt_table[] = {
 	{ "histogram", 'H', NULL, BOTH, T_FLAG, FIELD(histogram), .help = "print the histogram" },
 	{ "log", 'l', "FILE", BOTH, T_STR, FIELD(log_path),
 	  .help = "stream the transaction log to FILE during the run (any length of run)" },
+	{ "log-buffer", O_LOG_BUFFER, "N", BOTH, T_UINT, FIELD(log_buffer),
+	  .def = TXLOG_RING_DEFAULT, .min = 1024, .max = 1 << 26, .needs = 'l',
+	  .help = "records held between the loop and the log's writer (a power of 2 or rounded up to one); when full, records are dropped from the log" },
+	{ "log-threshold", 'L', "US", BOTH, T_NS, FIELD(log_threshold_ns), .min = 1,
+	  .max = 10 * NS_PER_SEC, .unit_ns = NS_PER_US, .needs = 'l',
+	  .help = "log only transactions above US" },
 	{ "json", 'j', "FILE", BOTH, T_STR, FIELD(json_path),
 	  .help = "write the JSON summary to FILE (- = stdout)" },
 	{ "pcap", O_PCAP, "FILE", BOTH, T_STR, FIELD(pcap_path),
@@ -115,16 +121,10 @@ const struct opt opt_table[] = {
 	{ "breach-keep", O_BREACH_KEEP, "N", BOTH, T_UINT, FIELD(breach_keep), .def = 64,
 	  .min = 1, .max = 1 << 20, .needs = 'C',
 	  .help = "with -C, keep the N largest breaches for the JSON (all are counted)" },
-	{ "log-threshold", 'L', "US", BOTH, T_NS, FIELD(log_threshold_ns), .min = 1,
-	  .max = 10 * NS_PER_SEC, .unit_ns = NS_PER_US, .needs = 'l',
-	  .help = "log only transactions above US" },
 	{ "trace-marker", 'T', NULL, BOTH, T_FLAG, FIELD(trace_marker),
 	  .help = "write markers to the ftrace instance and stop it at a breach (its tracing_cpumask must cover the CPUs rant may run on)" },
 	{ "snapshot", 'S', NULL, BOTH, T_FLAG, FIELD(snapshot),
 	  .help = "log a ring of the last 500000; with -T, take the instance's snapshot at a breach" },
-	{ "log-buffer", O_LOG_BUFFER, "N", BOTH, T_UINT, FIELD(log_buffer),
-	  .def = TXLOG_RING_DEFAULT, .min = 1024, .max = 1 << 26, .needs = 'l',
-	  .help = "records held between the loop and the log's writer (a power of 2 or rounded up to one); when full, records are dropped from the log" },
 	{ "trace-instance", O_TRACE_INSTANCE, "NAME", BOTH, T_STR, FIELD(trace_instance),
 	  .sdef = "rant", .needs = 'T', .help = "ftrace instance name or path" },
 	{ "max-sessions", O_MAX_SESSIONS, "N", REFLECT_ONLY, T_UINT, FIELD(max_sessions),
@@ -172,6 +172,22 @@ const struct opt opt_table[] = {
 };
 
 const size_t opt_count = sizeof(opt_table) / sizeof(opt_table[0]);
+
+const struct opt_group opt_groups[] = {
+	{ "interface", "The run" },
+	{ "size", "Emitting" },
+	{ "block", "Timestamps and waiting" },
+	{ "ptp-mode", "Wire formats: PTP, STAMP" },
+	{ "histogram", "Outputs" },
+	{ "hugepages", "Memory and busy polling" },
+	{ "threshold", "Threshold and ftrace" },
+	{ "max-sessions", "Who may talk to the reflector" },
+	{ "tcp", "TCP" },
+	{ "max-clock-offset", "Clocks" },
+	{ "verbose", "Other" },
+};
+
+const size_t opt_ngroups = sizeof(opt_groups) / sizeof(opt_groups[0]);
 
 _Static_assert(sizeof(opt_table) / sizeof(opt_table[0]) <= OPTS_MAX,
 	       "OPTS_MAX holds every row (getopt's tables are sized by it)");

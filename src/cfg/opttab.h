@@ -63,4 +63,17 @@ struct opt {
 extern const struct opt opt_table[];
 extern const size_t opt_count;
 
+/*
+ * --help's groups, in the table's order: each begins at the row of the
+ * option named first and runs to the next group's (rant.8's OPTIONS has
+ * the same groups, under the same titles: tests/check-man.py).
+ */
+struct opt_group {
+	const char *first;	/* the long name of its first option */
+	const char *title;
+};
+
+extern const struct opt_group opt_groups[];
+extern const size_t opt_ngroups;
+
 #endif

@@ -4,6 +4,7 @@
  * Formatting is hand-rolled (no printf per field): the writer formats
  * millions of records a second.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "txlog.h"
@@ -103,6 +104,23 @@ static char *put_diff(char *p, int64_t a, int64_t b)
 	return put_i64(p, ns_sub(a, b));
 }
 
+/* The stamps' names without their suffix, in enum point's order. */
+static const char *const point_names[P_COUNT] = {
+	"T1_SW", "T1", "T2", "T2_SW", "T3_SW", "T3", "T4", "T4_SW",
+};
+
+bool txlog_point_wire(enum point p)
+{
+	return p == P_T1_WIRE || p == P_T2_WIRE || p == P_T3_WIRE || p == P_T4_WIRE;
+}
+
+const char *txlog_stamp_name(enum point p, const char *w, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", p < P_COUNT ? point_names[p] : "?",
+		 txlog_point_wire(p) && w ? w : "");
+	return buf;
+}
+
 static char *put_name(char *p, const char *name, const char *suffix)
 {
 	size_t n = strlen(name);
@@ -121,50 +139,54 @@ static char *put_name(char *p, const char *name, const char *suffix)
 /* The reflector's columns: "T2_w [T2_SW T3_SW] T3_w3 RESPONSE". */
 static char *put_reflect_names(char *p, bool sw, const char *w, const char *w3)
 {
-	p = put_name(p, "T2", w);
+	p = put_name(p, point_names[P_T2_WIRE], w);
 	if (sw) {
-		p = put_name(p, "T2_SW", NULL);
-		p = put_name(p, "T3_SW", NULL);
+		p = put_name(p, point_names[P_T2_SW], NULL);
+		p = put_name(p, point_names[P_T3_SW], NULL);
 	}
-	p = put_name(p, "T3", w3 ? w3 : w);
-	return put_name(p, "RESPONSE", NULL);
+	p = put_name(p, point_names[P_T3_WIRE], w3 ? w3 : w);
+	return put_name(p, TXLOG_COL_RESPONSE, NULL);
 }
 
 size_t txlog_format_header(char *buf, size_t len, const struct txlog_fmt *f)
 {
-	const char *w = f->hw ? "_HW" : "_KN";
+	const char *w = f->hw ? TXLOG_HW : TXLOG_KN;
 	char line[TXLOG_LINE_MAX], *p = line;
 	size_t n;
 
-	memcpy(p, "SEQ", 3);
-	p += 3;
+	memcpy(p, TXLOG_COL_SEQ, strlen(TXLOG_COL_SEQ));
+	p += strlen(TXLOG_COL_SEQ);
 	if (f->emit) {
 		if (f->sw)
-			p = put_name(p, "T1_SW", NULL);
-		p = put_name(p, "T1", w);
-		p = put_name(p, "T4", w);
+			p = put_name(p, point_names[P_T1_SW], NULL);
+		p = put_name(p, point_names[P_T1_WIRE], w);
+		p = put_name(p, point_names[P_T4_WIRE], w);
 		if (f->sw)
-			p = put_name(p, "T4_SW", NULL);
-		p = put_name(p, "RTT", NULL);
+			p = put_name(p, point_names[P_T4_SW], NULL);
+		p = put_name(p, TXLOG_COL_RTT, NULL);
 		if (f->peer)
 			p = put_reflect_names(p, f->sw, f->peer_w ? f->peer_w :
-					      f->peer_hw ? "_HW" : "_KN", f->peer_w3);
+					      f->peer_hw ? TXLOG_HW : TXLOG_KN, f->peer_w3);
 		if (f->ack) {
-			p = put_name(p, "T_ACK_KN", NULL);	/* a kernel stamp, always */
-			p = put_name(p, "EMIT_ACK", NULL);
+			p = put_name(p, TXLOG_COL_T_ACK, NULL);
+			p = put_name(p, TXLOG_COL_EMIT_ACK, NULL);
 		}
 		if (f->sched)
-			p = put_name(p, "T1_SCHED", NULL);	/* a kernel stamp */
+			p = put_name(p, TXLOG_COL_T1_SCHED, NULL);
 		if (f->lost)
+<<<<<<< HEAD
 			p = put_name(p, "LOST", NULL);
 		if (f->target_names)
 			p = put_name(p, "TARGET", NULL);
 		if (f->path_ids)
 			p = put_name(p, "PATH", NULL);
+=======
+			p = put_name(p, TXLOG_COL_LOST, NULL);
+>>>>>>> main
 	} else {
 		p = put_reflect_names(p, f->sw, w, NULL);
 		if (f->sched)
-			p = put_name(p, "T3_SCHED", NULL);
+			p = put_name(p, TXLOG_COL_T3_SCHED, NULL);
 	}
 	n = (size_t)(p - line);
 	if (2 * n + 2 >= len)
@@ -214,6 +236,7 @@ size_t txlog_format_line(char *buf, const struct txrec *r,
 	if (f->sched)
 		p = put_stamp(p, txrec_sched(r, f->emit, !f->hw), &sc);
 	if (f->emit && f->lost)
+<<<<<<< HEAD
 		p = put_name(p, txrec_lost(r) ? "LOST" : "-", NULL);
 	if (f->emit && f->target_names)
 		p = put_name(p, f->target_names + txrec_fleet_slot(r) * f->target_len, NULL);
@@ -221,6 +244,9 @@ size_t txlog_format_line(char *buf, const struct txrec *r,
 		*p++ = ' ';
 		p = put_u64(p, f->path_ids[txrec_fleet_path(r)]);
 	}
+=======
+		p = put_name(p, txrec_lost(r) ? TXLOG_COL_LOST : "-", NULL);
+>>>>>>> main
 	*p++ = '\n';
 	return (size_t)(p - buf);
 }

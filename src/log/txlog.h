@@ -75,6 +75,33 @@ struct txlog_fmt {
 	const uint32_t *path_ids;	/* NULL: no PATH column */
 };
 
+/*
+ * The log's column names, written here once (txfmt.c) and read by name
+ * from the header line by every reader (tools/rant-plot,
+ * tests/net/logcheck.py, tests/net/lib.sh's log_awk), never by position:
+ * a column added moves nothing. The breach breakdown and the JSON's
+ * breach stamps (breach.c) name the stamps the same way.
+ */
+#define TXLOG_COL_SEQ "SEQ"
+#define TXLOG_COL_RTT "RTT"
+#define TXLOG_COL_RESPONSE "RESPONSE"
+#define TXLOG_COL_T_ACK "T_ACK_KN"	/* a kernel stamp, always */
+#define TXLOG_COL_EMIT_ACK "EMIT_ACK"
+#define TXLOG_COL_T1_SCHED "T1_SCHED"	/* kernel stamps */
+#define TXLOG_COL_T3_SCHED "T3_SCHED"
+#define TXLOG_COL_LOST "LOST"		/* the column, and its value in a lost row */
+#define TXLOG_HW "_HW"			/* a wire stamp's suffix: the NIC's */
+#define TXLOG_KN "_KN"			/* the kernel's */
+
+/*
+ * The name of stamp p ("T1_SW", "T3_KN" ...): a wire stamp's (T1 to T4)
+ * takes suffix w (TXLOG_HW, TXLOG_KN, or --stamp's "_PEER..."), a SW
+ * stamp's none. Returns buf.
+ */
+const char *txlog_stamp_name(enum point p, const char *w, char *buf, size_t len);
+/* T1 to T4's wire stamps: their names take a suffix. */
+bool txlog_point_wire(enum point p);
+
 /* Longest line txlog_format_line() writes, newline included. */
 #define TXLOG_LINE_MAX 320
 

@@ -7,27 +7,21 @@
 #include "breach.h"
 #include "run.h"
 #include "trace.h"
+#include "txlog.h"
 #include "wire.h"
 
-/* The name of a stamp as the log and breakdown show it. */
+/* The name of a stamp as the log and breakdown show it (txlog.h). */
 static const char *stamp_name(const struct snap_breach_ctx *ctx, enum point p, char *buf,
 			      size_t len)
 {
-	static const char *const base[P_COUNT] = {
-		"T1_SW", "T1", "T2", "T2_SW", "T3_SW", "T3", "T4", "T4_SW",
-	};
 	bool local = ctx->emit ? (p == P_T1_WIRE || p == P_T4_WIRE) : true;
-	bool hw = local ? ctx->hw : ctx->peer_hw;
+	const char *w = (local ? ctx->hw : ctx->peer_hw) ? TXLOG_HW : TXLOG_KN;
 
 	if (!local && ctx->peer_w3 && p == P_T3_WIRE)
-		snprintf(buf, len, "%s%s", base[p], ctx->peer_w3);
-	else if (!local && ctx->peer_w && (p == P_T2_WIRE || p == P_T3_WIRE))
-		snprintf(buf, len, "%s%s", base[p], ctx->peer_w);
-	else if (p == P_T1_WIRE || p == P_T2_WIRE || p == P_T3_WIRE || p == P_T4_WIRE)
-		snprintf(buf, len, "%s_%s", base[p], hw ? "HW" : "KN");
-	else
-		snprintf(buf, len, "%s", base[p]);
-	return buf;
+		w = ctx->peer_w3;
+	else if (!local && ctx->peer_w)
+		w = ctx->peer_w;
+	return txlog_stamp_name(p, w, buf, len);
 }
 
 /* Metrics in the order of the path, then the totals. */
@@ -57,10 +51,11 @@ static void print_stamps(struct out *o, const struct snap_breach_ctx *ctx,
 	for (int p = 0; p < P_COUNT; p++)
 		print_stamp(o, stamp_name(ctx, p, name, sizeof(name)), txrec_stamp(rec, p));
 	/* Over TCP: the ACK stamp, always the kernel's. */
-	print_stamp(o, "T_ACK_KN", txrec_stamp(rec, P_T_ACK));
+	print_stamp(o, TXLOG_COL_T_ACK, txrec_stamp(rec, P_T_ACK));
 	/* The side's SCHED stamp (its packet entered the qdisc), a kernel
 	 * stamp known where the wire stamps are kernel ones too. */
-	print_stamp(o, ctx->emit ? "T1_SCHED" : "T3_SCHED", txrec_sched(rec, ctx->emit, !ctx->hw));
+	print_stamp(o, ctx->emit ? TXLOG_COL_T1_SCHED : TXLOG_COL_T3_SCHED,
+		    txrec_sched(rec, ctx->emit, !ctx->hw));
 	out_obj_end(o);
 }
 

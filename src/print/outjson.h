@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * -j FILE: the summary as one JSON document (rant.8, JSON OUTPUT),
+ * -j FILE: the summary as one JSON document (doc/output.md; schema/rant.schema.json),
  * written in the summary's one pass beside the text (outputs.h, join).
  */
 #ifndef RANT_OUTJSON_H

@@ -2,7 +2,7 @@
 /*
  * The summary of a run, rendered from its snapshot (snap.h) in one pass:
  * the text ("--- Latency Statistics ---" on) to o->t and the JSON
- * document (rant.8, JSON OUTPUT) to o->j, either of which may be NULL.
+ * document (doc/output.md; schema/rant.schema.json) to o->j, either of which may be NULL.
  * It computes nothing: every number is the snapshot's.
  */
 #ifndef RANT_SUMMARY_H

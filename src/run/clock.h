@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The clocks during a run (rant.8, CLOCKS):
+ * The clocks during a run (doc/measurements.md, Clocks):
  *
  * - The NIC clock (PHC) against the system clock, where the run's wire
  *   stamps are the NIC's: one offset reading before the warm-up, one every

@@ -204,12 +204,32 @@ __test_exit() {
 		if [ "$RET" -ne 0 ] || [ "$__logged" = 0 ]; then
 			log_test "$TEST_NAME"
 		fi
+		__schema_check
 		[ "$FAILED" = 1 ] && status=1
 	fi
 	kill -9 "$__watchdog_pid" 2>/dev/null	# no trap of its own can run
 	defer_run
 	[ "$status" = 1 ] && __keep_work
 	exit "$status"
+}
+
+# __schema_check: every JSON document of rant's (one with "rant_version")
+# that the test left in $WORK, at any depth, is valid against
+# schema/rant.schema.json (tests/net/schemacheck.py); where one is not,
+# the test fails with a check of its own, each error a line naming the
+# file and the path in the document.
+__schema_check() {
+	local files=() out line n=0
+	mapfile -t files < <(find "$WORK" -type f -name '*.json' 2>/dev/null | sort)
+	[ "${#files[@]}" -gt 0 ] || return 0
+	out=$("$PYTHON" "$TOP/tests/net/schemacheck.py" "${files[@]}" 2>&1) && return 0
+	while IFS= read -r line; do
+		n=$((n + 1))
+		[ "$n" -le 20 ] && __failed "    schema: ${line#"$WORK"/}"
+	done <<<"$out"
+	[ "$n" -le 20 ] || __failed "    schema: ... $((n - 20)) more lines"
+	__failed "$(printf 'TEST: %-60s [FAIL]' "$TEST_NAME: JSON against schema/rant.schema.json")"
+	FAILED=1
 }
 
 # __keep_work: with $NET_KEEP set (a directory), a failed test's $WORK
@@ -391,6 +411,39 @@ ns_bg() {
 
 # jqv FILE EXPR: one value from a JSON file.
 jqv() { jq -r "$2" "$1"; }
+
+# log_awk LOG PROGRAM [AWK OPTIONS...]: awk PROGRAM over the rows of
+# rant's transaction log LOG (its third line on), where col("NAME") is
+# the row's value in the column the header line names NAME: columns are
+# read by name, never by position, so that a column added to the log
+# moves nothing. A name the header does not have is an error: log_awk
+# says so, prints nothing else and returns 2.
+log_awk() {
+	local log=$1 prog=$2 hdr name out rc
+	shift 2
+	hdr=$(head -n 1 "$log")
+	for name in $(grep -o 'col("[^"]*")' <<<"$prog" | sed 's/^col("//; s/")$//'); do
+		if [[ " $hdr " != *" $name "* ]]; then
+			echo "log_awk: $log has no column $name (its header: $hdr)" >&2
+			return 2
+		fi
+	done
+	out=$(awk "$@" '
+		function col(name) {
+			if (!(name in log_col)) {
+				printf "log_awk: %s has no column %s\n", FILENAME, name > "/dev/stderr"
+				exit 2
+			}
+			return $log_col[name]
+		}
+		FNR == 1 { for (i = 1; i <= NF; i++) log_col[$i] = i; next }
+		FNR == 2 { next }
+		'"$prog" "$log")
+	rc=$?
+	[ "$rc" = 2 ] && return 2
+	[ -z "$out" ] || printf '%s\n' "$out"
+	return "$rc"
+}
 
 # start_reflector NAME ARGS...: reflector in NS_B on CPU 1, output in
 # $WORK/NAME.txt, pid in $REFL; returns once its port is bound.

@@ -12,7 +12,7 @@ log's columns cannot give is an error.
 
 For each metric: samples, min, max and their seqs exactly; every
 percentile against the exact nearest-rank value of the log's samples (rank
-ceil(p/100*n)) by rant's documented precision (rant(8), src/stats/hist.h):
+ceil(p/100*n)) by rant's documented precision (doc/measurements.md, src/stats/hist.h):
 within 0.1% of it, and equal to it when it is below 2048 ns in magnitude;
 the "hdr" buckets ascend, are no wider than 3 significant digits allow,
 and each holds exactly the log's samples in [lo, hi].

@@ -79,15 +79,16 @@ def log_stamps(path, side):
             if not c:
                 sys.exit("log %s has no %s wire column: %s" % (path, w, names))
             idx.append(cols[c[0]])
-        lost = names[-1] == "LOST"
+        lost = cols.get("LOST")
+        seq = cols["SEQ"]
         out = {}
         for line in f:
             v = line.split()
             # a lost ping's row: in no count, as in rant's own check
-            if lost and v[-1] == "LOST":
+            if lost is not None and v[lost] == "LOST":
                 continue
             st = [ns(v[i]) if v[i] != "-" else None for i in idx]
-            out[int(v[0])] = tuple(st)
+            out[int(v[seq])] = tuple(st)
         return out
 
 

@@ -41,19 +41,20 @@ rant_pair() {
 	touch "$WORK/$name.a.log" "$WORK/$name.b.log"
 }
 
-# log_not_simulated LOG SHIMLOG DIR:COL...: how many stamps of rant's log
-# (columns COL, seconds.nanoseconds; "-" for none) the shim did not make in
-# direction DIR.
+# log_not_simulated LOG SHIMLOG DIR:COLUMN...: how many stamps of rant's
+# log (the columns named COLUMN, seconds.nanoseconds; "-" for none) the
+# shim did not make in direction DIR.
 log_not_simulated() {
-	local log=$1 shim=$2
+	local log=$1 shim=$2 dc prog=
 	shift 2
-	awk -v cols="$*" 'NR == FNR { seen[$1 " " $4] = 1; next }
-		FNR > 2 { n = split(cols, c, " ")
-			for (i = 1; i <= n; i++) {
-				split(c[i], dc, ":"); v = $(dc[2]); gsub(/\./, "", v)
-				if (v != "-" && !((dc[1] " " v) in seen)) bad++
-			} }
-		END { print bad + 0 }' "$shim" "$log"
+	for dc in "$@"; do
+		prog+="v = col(\"${dc#*:}\"); gsub(/\\./, \"\", v)
+			if (v != \"-\" && !((\"${dc%%:*} \" v) in seen)) bad++
+			"
+	done
+	log_awk "$log" 'BEGIN { while ((getline l < shim) > 0) { split(l, w, " "); seen[w[1] " " w[4]] = 1 } }
+		{ '"$prog"' }
+		END { print bad + 0 }' -v shim="$shim"
 }
 
 # all_simulated NAME: every HW stamp in both rant logs of rant_pair NAME
@@ -61,7 +62,7 @@ log_not_simulated() {
 # reflector: T2_HW T3_HW) is one the simulation made; 0 when so.
 all_simulated() {
 	local n=$1
-	[ "$(log_not_simulated "$WORK/$n.e.log" "$WORK/$n.a.log" tx:3 rx:4)" = 0 ] &&
-	[ "$(log_not_simulated "$WORK/$n.e.log" "$WORK/$n.b.log" rx:7 tx:10)" = 0 ] &&
-	[ "$(log_not_simulated "$WORK/$n.r.log" "$WORK/$n.b.log" rx:2 tx:5)" = 0 ]
+	[ "$(log_not_simulated "$WORK/$n.e.log" "$WORK/$n.a.log" tx:T1_HW rx:T4_HW)" = 0 ] &&
+	[ "$(log_not_simulated "$WORK/$n.e.log" "$WORK/$n.b.log" rx:T2_HW tx:T3_HW)" = 0 ] &&
+	[ "$(log_not_simulated "$WORK/$n.r.log" "$WORK/$n.b.log" rx:T2_HW tx:T3_HW)" = 0 ]
 }

@@ -130,7 +130,7 @@ breach_emit() {
 	grep -q "tracefs was not mounted here: mounted it" "$WORK/e1.txt"; check_err $? "rant did not say it mounted tracefs in its namespace"
 	grep -q "RANT_BREACH seq=$seq latency_ns=" "$IDIR/trace"; check_err $? "no RANT_BREACH seq=$seq in the trace"
 	[ "$(cat "$IDIR/tracing_on")" = 0 ]; check_err $? "tracing_on is still $(cat "$IDIR/tracing_on")"
-	awk -v s="$seq" '$1 == s { found = 1 } END { exit !found }' "$WORK/e1.log"
+	log_awk "$WORK/e1.log" 'col("SEQ") == s { found = 1 } END { exit !found }' -v s="$seq"
 	check_err $? "the breach's seq $seq is not in the log"
 	log_test "emitter breach: exit 3, spike on the reflector (${SPIKE_ON:-none}), trace frozen"
 }
@@ -200,8 +200,7 @@ breach_keep() {
 	[ "$rc" = 3 ] && [ "$n" -ge 4 ]; check_err $? "exit $rc, $n breaches for 4 spikes"
 	[ "$(jqv "$WORK/e6.json" '.breaches | length')" = 2 ]
 	check_err $? "JSON keeps $(jqv "$WORK/e6.json" '.breaches | length') breaches, not 2"
-	top=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "RTT") c = i }
-		NR > 2 && $c ~ /^[0-9]+$/ { print $c, $1 }' "$WORK/e6.log" | sort -rn | head -2 |
+	top=$(log_awk "$WORK/e6.log" 'col("RTT") ~ /^[0-9]+$/ { print col("RTT"), col("SEQ") }' | sort -rn | head -2 |
 		awk '{ printf "%s ", $2 }')
 	kept=$(jq -r '.breaches[] | .seq' "$WORK/e6.json" | tr '\n' ' ')
 	[ "$top" = "$kept" ]; check_err $? "kept seqs $kept, the log's two largest RTTs are of $top"
@@ -224,8 +223,7 @@ breach_log_threshold() {
 	stop_reflector
 	check_err $rc "exit $rc: $(tail -3 "$WORK/e5.txt")"
 	rows=$(($(wc -l <"$WORK/e5.log") - 2))
-	slow=$(awk -v t=$((THRESH * 1000)) 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "RTT") c = i }
-		NR > 2 && $c > t' "$WORK/e5.log" | wc -l)
+	slow=$(log_awk "$WORK/e5.log" 'col("RTT") > t { n++ } END { print n + 0 }' -v t=$((THRESH * 1000)))
 	[ "$rows" -ge 3 ] && [ "$rows" = "$slow" ]; check_err $? "$rows rows logged, $slow of them above -L, for 3 spikes"
 	[ "$rows" = "$(jqv "$WORK/e5.json" .counts.logged)" ]; check_err $? "JSON logged $(jqv "$WORK/e5.json" .counts.logged) != $rows rows"
 	[ $((rows + $(jqv "$WORK/e5.json" .counts.log_skipped))) = "$(jqv "$WORK/e5.json" .counts.received)" ]
@@ -249,10 +247,10 @@ breach_ring() {
 	[ "$(jqv "$WORK/e4.json" .counts.log_overwritten)" = \
 		$(($(jqv "$WORK/e4.json" .counts.received) + $(jqv "$WORK/e4.json" .counts.lost) - 500000)) ]
 	check_err $? "overwritten $(jqv "$WORK/e4.json" .counts.log_overwritten), received $(jqv "$WORK/e4.json" .counts.received), lost $(jqv "$WORK/e4.json" .counts.lost)"
-	awk 'NR > 2 { if (prev && $1 <= prev) bad++; prev = $1 } END { exit bad > 0 }' "$WORK/e4.log"
+	log_awk "$WORK/e4.log" '{ if (prev && col("SEQ") <= prev) bad++; prev = col("SEQ") } END { exit bad > 0 }'
 	check_err $? "ring log is not in ascending order"
-	first=$(awk 'NR == 3 { print $1 }' "$WORK/e4.log")
-	last=$(tail -1 "$WORK/e4.log" | awk '{ print $1 }')
+	first=$(log_awk "$WORK/e4.log" '{ print col("SEQ"); exit }')
+	last=$(log_awk "$WORK/e4.log" '{ s = col("SEQ") } END { print s }')
 	if [ "$(jqv "$WORK/e4.json" .counts.lost)" = 0 ]; then
 		[ $((last - first)) = 499999 ]; check_err $? "first $first last $last: not the last 500000"
 	fi

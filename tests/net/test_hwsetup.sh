@@ -143,9 +143,9 @@ hwsetup_ptp_mode_hw() {
 	head -1 "$WORK/p1.e.log" | grep -q '^SEQ T1_SW T1_HW T4_HW T4_SW RTT T2_HW T2_SW T3_SW T3_HW RESPONSE T1_SCHED LOST$'
 	check_err $? "emitter log header: $(head -1 "$WORK/p1.e.log")"
 	# every row has all four wire stamps (T3_HW of the last comes too late)
-	[ "$(awk 'FNR > 2 && ($3 == "-" || $4 == "-" || $7 == "-") { bad++ } END { print bad + 0 }' \
-		"$WORK/p1.e.log")" = 0 ] &&
-	[ "$(awk 'FNR > 2 && $10 == "-" { bad++ } END { print bad + 0 }' "$WORK/p1.e.log")" -le 1 ]
+	[ "$(log_awk "$WORK/p1.e.log" 'col("T1_HW") == "-" || col("T4_HW") == "-" || col("T2_HW") == "-" { bad++ }
+		END { print bad + 0 }')" = 0 ] &&
+	[ "$(log_awk "$WORK/p1.e.log" 'col("T3_HW") == "-" { bad++ } END { print bad + 0 }')" -le 1 ]
 	check_err $? "rows without a HW stamp in the emitter log"
 	all_simulated p1
 	check_err $? "HW stamps in the logs that the simulation did not make"

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="lib_results lib_select lib_cleanup lib_timeout lib_wait_for_line"
+ALL_TESTS="lib_results lib_select lib_cleanup lib_timeout lib_wait_for_line lib_schema lib_log_awk"
 
 require_root
 
@@ -151,6 +151,42 @@ lib_wait_for_line() {
 	wait_for_line "$WORK/late.txt" "^the line [0-9]+$" 10
 	check_err $? "wait_for_line missed a line written after 0.3 s"
 	log_test "wait_for_line: the line written later, or 1 after the timeout ($ms ms for 0.5 s)"
+}
+
+# Every test's JSON against the schema (lib.sh's __schema_check): a valid
+# document of rant's passes, one with a wrong type (in a subdirectory)
+# fails its test with the file and the path in the document, and a JSON
+# that is not rant's is passed over.
+lib_schema() {
+	local fix=$TOP/tests/unit/fixtures/schema/reflect.json
+	inner j 'ALL_TESTS="j_good j_bad j_other"
+j_good() { cp "'"$fix"'" "$WORK/r.json"; log_test "good"; }
+j_bad() { mkdir "$WORK/sub"; jq ".counts.sent = \"x\"" "'"$fix"'" >"$WORK/sub/r.json"; log_test "bad"; }
+j_other() { echo "{\"counts\": \"x\"}" >"$WORK/x.json"; log_test "other"; }'
+	run_inner j
+	[ "$IRC" = 1 ] && [ "$(cat "$WORK/j.res")" = "pass j.sh j_good
+fail j.sh j_bad
+pass j.sh j_other" ]
+	check_err $? "exit $IRC, results: $(cat "$WORK/j.res")"
+	grep -q "^    schema: sub/r.json: at /counts/sent: 'x' is not of type 'integer'" "$WORK/j.out" &&
+		grep -Eq '^TEST: j_bad: JSON against schema/rant.schema.json +\[FAIL\]$' "$WORK/j.out"
+	check_err $? "the schema's failure is not reported with file and path: $(cat "$WORK/j.out")"
+	rm -rf "$WORK/j.keep"	# the broken document, kept: not this test's to validate
+	log_test "the JSON a test leaves is validated: a wrong type fails the test, named"
+}
+
+# log_awk reads the log's columns by name, wherever they are; a name the
+# header lacks is an error, not an empty column.
+lib_log_awk() {
+	local out rc
+	printf 'SEQ T1_KN NEW RTT LOST\n----\n1 1.5 x 100 -\n2 2.5 y - LOST\n3 3.5 z 300 -\n' >"$WORK/a.log"
+	out=$(log_awk "$WORK/a.log" '{ n++ } col("LOST") != "LOST" { s += col("RTT") } END { print s, n }')
+	[ "$out" = "400 3" ]; check_err $? "RTT of the rows not lost, rows: '$out', not '400 3'"
+	out=$(log_awk "$WORK/a.log" '{ print col("T4_KN") }' 2>"$WORK/err")
+	rc=$?
+	[ "$rc" = 2 ] && [ -z "$out" ] && grep -q 'has no column T4_KN' "$WORK/err"
+	check_err $? "a missing column: exit $rc, output '$out', $(cat "$WORK/err")"
+	log_test "log_awk: columns by name; a missing one is an error"
 }
 
 tests_run

@@ -41,7 +41,7 @@ loss_restart() {
 	[ "$(jqv "$WORK/e1.json" .stop_reason)" = duration ]; check_err $? "the run did not reach its end"
 	[ "$(jqv "$WORK/k2.json" .counts.received)" -gt 0 ]; check_err $? "the restarted reflector got nothing"
 	[ $(($(wc -l <"$WORK/e1.log") - 2)) = "$sent" ]; check_err $? "log rows != sent $sent"
-	[ "$(awk 'NR > 2 && $NF == "LOST"' "$WORK/e1.log" | wc -l)" = "$lost" ]
+	[ "$(log_awk "$WORK/e1.log" 'col("LOST") == "LOST" { n++ } END { print n + 0 }')" = "$lost" ]
 	check_err $? "LOST rows != lost $lost"
 	log_test "reflector killed and restarted: $lost lost of $sent, the run finished"
 }

@@ -19,10 +19,10 @@ pair() {
 	setup_pair || skip_test "cannot create namespaces and veth"
 }
 
-# log_count LOG AWK_CONDITION: rows of an emitter log (no -s: $2 is T1_KN,
-# $NF is LOST) that match.
+# log_count LOG AWK_CONDITION: rows of an emitter log that match
+# (col("NAME"): the row's value in column NAME, lib.sh's log_awk).
 log_count() {
-	awk "NR > 2 && ($2) { n++ } END { print n + 0 }" "$1"
+	log_awk "$1" "$2 { n++ } END { print n + 0 }"
 }
 
 # within A B PCT: A is within PCT % of B.
@@ -68,12 +68,12 @@ openloop_stop() {
 	# sent while the reflector was stopped (its timeout ending before it
 	# went on) among them.
 	rows=$(log_count "$WORK/e1.log" 1)
-	lrows=$(log_count "$WORK/e1.log" '$NF == "LOST"')
+	lrows=$(log_count "$WORK/e1.log" 'col("LOST") == "LOST"')
 	[ "$rows" = "$sent" ] && [ "$lrows" = "$lost" ]
 	check_err $? "log: $rows rows (sent $sent), $lrows LOST (lost $lost)"
-	miss=$(log_count "$WORK/e1.log" "\$2 > $T_STOPPED + 0.01 && \$2 < $T_RUN - 0.11 && \$NF != \"LOST\"")
+	miss=$(log_count "$WORK/e1.log" "col(\"T1_KN\") > $T_STOPPED + 0.01 && col(\"T1_KN\") < $T_RUN - 0.11 && col(\"LOST\") != \"LOST\"")
 	[ "$miss" = 0 ]; check_err $? "$miss pings sent while the reflector was stopped have no LOST row"
-	near=$(log_count "$WORK/e1.log" "\$NF == \"LOST\" && \$2 > $T_STOP - 0.3 && \$2 < $T_CONT + 0.3")
+	near=$(log_count "$WORK/e1.log" "col(\"LOST\") == \"LOST\" && col(\"T1_KN\") > $T_STOP - 0.3 && col(\"T1_KN\") < $T_CONT + 0.3")
 	[ $((near * 10)) -ge $((lrows * 9)) ]
 	check_err $? "only $near of $lrows LOST rows are at the times of the stop ($T_STOP to $T_CONT)"
 	grep -q "^loss: longest burst [0-9]*, reordered [0-9]*, in flight at most $ifl$" "$WORK/e1.txt"
@@ -121,7 +121,7 @@ closedloop_stop() {
 	within "$sent" 4000 1; check_err $? "sent $sent: the missed slots' pings should catch up (4000 slots)"
 	grep -q "^schedule: $missed slots missed (their time passed while the emitter waited for an earlier pong: coordinated omission" "$WORK/e2.txt"
 	check_err $? "no explanation of the missed slots: $(grep '^schedule' "$WORK/e2.txt")"
-	lrows=$(log_count "$WORK/e2.log" '$NF == "LOST"')
+	lrows=$(log_count "$WORK/e2.log" 'col("LOST") == "LOST"')
 	[ "$lrows" = "$lost" ]; check_err $? "closed loop: $lrows LOST rows, lost $lost"
 	# the summary leads with the queue: the line after its head line
 	# gives rtt_intended beside rtt and the share of slots missed, the
@@ -177,10 +177,11 @@ openloop_overlap() {
 	[ "$(jqv "$WORK/e3.json" .counts.reordered)" = 0 ]
 	check_err $? "reordered $(jqv "$WORK/e3.json" .counts.reordered) on one veth"
 	# answered in time after waiting in the stopped reflector's queue
-	slow=$(log_count "$WORK/e3.log" '$NF != "LOST" && $4 > 10000000')
+	slow=$(log_count "$WORK/e3.log" 'col("LOST") != "LOST" && col("RTT") > 10000000')
 	[ "$slow" -ge 100 ]; check_err $? "only $slow pongs came 10 ms or more late but within --timeout (stopped $D s)"
 	# seq k+1 left before the pong of seq k came back
-	over=$(awk 'NR > 2 { if (t4 != "" && t4 != "-" && $2 < t4) n++; t4 = $3 } END { print n + 0 }' "$WORK/e3.log")
+	over=$(log_awk "$WORK/e3.log" '{ if (t4 != "" && t4 != "-" && col("T1_KN") < t4) n++; t4 = col("T4_KN") }
+		END { print n + 0 }')
 	[ "$over" -ge 100 ]; check_err $? "only $over pings left before the previous pong came"
 	log_test "open loop overlaps, stopped $D s: $ifl in flight at most, $slow answered after 10 ms, $lost lost"
 }

@@ -91,8 +91,7 @@ queue_tbf() {
 	check_err $? "loaded emit_queue p99 $loaded ns: not above 10 ms and 20 times idle ($idle ns)"
 	[ "$rtt_loaded" -lt "$((loaded / 10))" ]
 	check_err $? "RTT p50 $rtt_loaded ns under load: the queue before T1 should stay out of it"
-	sched_col=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "T1_SCHED") c = i }
-		NR > 2 && c && $c != "-" { n++ } END { print n + 0 }' "$WORK/e2.log")
+	sched_col=$(log_awk "$WORK/e2.log" 'col("T1_SCHED") != "-" { n++ } END { print n + 0 }')
 	[ "$sched_col" -gt 0 ] && [ "$sched_col" = "$(jqv "$WORK/e2.json" .metrics.emit_queue.samples)" ]
 	check_err $? "log rows with T1_SCHED: $sched_col, emit_queue samples $(jqv "$WORK/e2.json" .metrics.emit_queue.samples)"
 	refl=$(jqv "$WORK/r1.json" .metrics.reflect_queue.samples)
@@ -173,9 +172,9 @@ queue_reflector() {
 	# those of the last pings, whose follow-up no later pong carried (a
 	# full queue is 24 pings of 10 ms), and those whose follow-up rode a
 	# pong the qdisc dropped (one each at most)
-	last=$(awk 'NR > 2 { s = $1 } END { print s + 0 }' "$WORK/e3.log")
-	tail=$(awk -v last="$last" 'NR > 2 && $NF != "LOST" && $6 == "-" && $1 <= last - 30 { n++ }
-		END { print n + 0 }' "$WORK/e3.log")
+	last=$(log_awk "$WORK/e3.log" '{ s = col("SEQ") } END { print s + 0 }')
+	tail=$(log_awk "$WORK/e3.log" 'col("LOST") != "LOST" && col("T3_KN") == "-" && col("SEQ") <= last - 30 { n++ }
+		END { print n + 0 }' -v last="$last")
 	[ "$tail" -le "$drops" ]
 	check_err $? "$tail rows of the emitter's log before its last 30 have no T3 (the follow-up), $drops pongs dropped"
 	miss=$(jqv "$WORK/r3.json" .counts.missing_tx_ts)

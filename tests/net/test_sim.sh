@@ -229,11 +229,11 @@ sim_rant_hw_path() {
 	[ "$(($(wc -l <"$WORK/h1.e.log") - 2))" = "$(jqv "$WORK/h1.e.json" .counts.sent)" ]
 	check_err $? "emitter log rows != sent (received $recv, and LOST rows)"
 	[ "$(jqv "$WORK/h1.e.json" .counts.sent)" = $n ]; check_err $? "the emitter did not send $n"
-	[ "$(log_not_simulated "$WORK/h1.e.log" "$WORK/h1.a.log" tx:3 rx:4)" = 0 ]
+	[ "$(log_not_simulated "$WORK/h1.e.log" "$WORK/h1.a.log" tx:T1_HW rx:T4_HW)" = 0 ]
 	check_err $? "T1_HW/T4_HW in the emitter log that the simulation did not make"
-	[ "$(log_not_simulated "$WORK/h1.e.log" "$WORK/h1.b.log" rx:7 tx:10)" = 0 ]
+	[ "$(log_not_simulated "$WORK/h1.e.log" "$WORK/h1.b.log" rx:T2_HW tx:T3_HW)" = 0 ]
 	check_err $? "T2_HW/T3_HW (carried in the pong) that the simulation did not make"
-	[ "$(log_not_simulated "$WORK/h1.r.log" "$WORK/h1.b.log" rx:2 tx:5)" = 0 ]
+	[ "$(log_not_simulated "$WORK/h1.r.log" "$WORK/h1.b.log" rx:T2_HW tx:T3_HW)" = 0 ]
 	check_err $? "T2_HW/T3_HW in the reflector log that the simulation did not make"
 	# T1_HW - T1_SW: the PHC's 1 ms offset plus the send path
 	med=$(jqv "$WORK/h1.e.json" '.metrics.emit_tx.percentiles["50"]')
@@ -279,13 +279,13 @@ sim_rant_open_loop() {
 	check_err $? "missing TX stamps $(jqv "$WORK/o1.e.json" .counts.missing_tx_ts)"
 	out=$(loss_is_drops "$WORK/o1.e.json" "$WORK/o1.r.json") && [ "$recv" -ge 1000 ]
 	check_err $? "$out (1000 at least received)"
-	[ "$(log_not_simulated "$WORK/o1.e.log" "$WORK/o1.a.log" tx:3 rx:4)" = 0 ]
+	[ "$(log_not_simulated "$WORK/o1.e.log" "$WORK/o1.a.log" tx:T1_HW rx:T4_HW)" = 0 ]
 	check_err $? "T1_HW/T4_HW in the open-loop log that the simulation did not make"
 	# T1_HW - T1_SW is the PHC's 1 ms offset plus the send path: a stamp
 	# routed to the ping before or after would be 200 us off
-	off=$(awk 'function ns(s,  a) { split(s, a, "."); return (a[1] - 1700000000) * 1e9 + a[2] }
-		NR > 2 && $3 != "-" { d = ns($3) - ns($2) - 1000000; n++; if (d < 0 || d > 100000) bad++ }
-		END { print bad + 0 }' "$WORK/o1.e.log")
+	off=$(log_awk "$WORK/o1.e.log" 'function ns(s,  a) { split(s, a, "."); return (a[1] - 1700000000) * 1e9 + a[2] }
+		col("T1_HW") != "-" { d = ns(col("T1_HW")) - ns(col("T1_SW")) - 1000000; n++; if (d < 0 || d > 100000) bad++ }
+		END { print bad + 0 }')
 	[ $((off * 100)) -le "$recv" ]
 	check_err $? "$off of $recv rows have T1_HW - T1_SW off the 1 ms offset by more than 100 us: TX stamps routed to the wrong ping"
 	log_test "open loop on simulated NICs: $recv of $sent with both HW stamps, each the simulation's"

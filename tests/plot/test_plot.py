@@ -247,6 +247,30 @@ class TestFixtures(PlotCase):
         _, plots = self.plot("time", j, "--log", lg)
         self.assertEqual(plots[0]["lost"]["seq"], [3, 4])
 
+    def test_log_read_by_column_name(self):
+        # the same rows with a column added before each of rant's and the
+        # columns in another order: the same plot (no column by position)
+        t0 = 1700000000000000000
+        rows = [(s, t0 + s * 1000000, 10000 + (s == 7) * 50000,
+                 s in (3, 4)) for s in range(1, 21) if s != 10]
+        text = log_text(rows)
+        lines = [ln.split() for ln in text.splitlines()]
+        order = [3, 0, 4, 2, 1]     # RTT SEQ LOST T4_KN T1_KN
+        moved = []
+        for i, w in enumerate(lines):
+            if i == 1:
+                continue
+            cells = [w[k] for k in order]
+            moved.append(" ".join(c for k, v in enumerate(cells)
+                                  for c in (f"X{k}" if i == 0 else "0", v)))
+        moved.insert(1, "-" * len(moved[0]))
+        j = self.write("run.json", run_doc())
+        _, plain = self.plot("time", j, "--log", self.write("a.log", text))
+        _, other = self.plot("time", j, "--log",
+                             self.write("b.log", "\n".join(moved) + "\n"))
+        self.assertEqual(plain[0], other[0])
+        self.assertEqual(other[0]["lost"]["seq"], [3, 4, 10])
+
     def test_parts_boxes_and_breach_stack(self):
         doc = with_components(run_doc())
         j = self.write("parts.json", doc)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "opts.h"
+#include "opttab.h"
 #include "tap.h"
 #include "wire.h"
 
@@ -531,6 +532,34 @@ static void test_fields(void)
 		fail("-v -v -v parsed: %s", errbuf);
 }
 
+/* --help's groups: each begins at a row of the table, in the table's
+ * order, the first at the first row; a group is never empty. */
+static void test_help_groups(void)
+{
+	size_t prev = 0, bad = 0;
+
+	for (size_t g = 0; g < opt_ngroups; g++) {
+		size_t i = 0;
+
+		while (i < opt_count && strcmp(opt_table[i].name, opt_groups[g].first))
+			i++;
+		if (i == opt_count || (g == 0 && i != 0) || (g > 0 && i <= prev)) {
+			diag("group %zu (%s) begins at %s, row %zu", g, opt_groups[g].title,
+			     opt_groups[g].first, i);
+			bad++;
+		}
+		prev = i;
+	}
+	ok(opt_ngroups > 1 && !bad, "--help's %zu groups begin at rows of the table, in order",
+	   opt_ngroups);
+	run("--help", &(struct rant_cfg){ 0 });
+	ok(strstr(outbuf, "\nThe run:\n  -i, --interface IFACE") &&
+	   strstr(outbuf, "--port N               port of the reflector (UDP, or TCP with --tcp) (1 to 65535; default 12345;") &&
+	   strstr(outbuf, "--warmup-timeout S     give up (exit 2, saying why) when no stamped pong came back for S seconds of warm-up (0.1 to 3600; default 10) [emit]") &&
+	   strstr(outbuf, "--max-sessions-per-address N  sessions"),
+	   "--help: group titles, each option's range and default from its row; two spaces after a long head");
+}
+
 static void test_help(void)
 {
 	struct rant_cfg c;
@@ -595,5 +624,6 @@ int main(void)
 	test_fields();
 	test_guard();
 	test_help();
+	test_help_groups();
 	return done_testing();
 }

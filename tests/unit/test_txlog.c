@@ -68,6 +68,21 @@ static void sample(struct txrec *r)
 	txrec_set_t4_sw(r, S + 42645);
 }
 
+/* The stamps' names, as the header, the breach breakdown and the JSON's
+ * breach stamps write them (txlog_stamp_name). */
+static void test_stamp_names(void)
+{
+	char b[24];
+
+	is_str(txlog_stamp_name(P_T1_WIRE, TXLOG_HW, b, sizeof(b)), "T1_HW", "T1's wire stamp, NIC");
+	is_str(txlog_stamp_name(P_T3_WIRE, "_PEER_SW", b, sizeof(b)), "T3_PEER_SW",
+	       "T3's, as a STAMP reflector said");
+	is_str(txlog_stamp_name(P_T2_SW, TXLOG_KN, b, sizeof(b)), "T2_SW", "a SW stamp takes no suffix");
+	is_str(txlog_stamp_name(P_T4_WIRE, NULL, b, sizeof(b)), "T4", "no suffix given");
+	ok(txlog_point_wire(P_T2_WIRE) && !txlog_point_wire(P_T1_SW) && !txlog_point_wire(P_T4_SW),
+	   "T1 to T4's wire stamps take a suffix, the SW ones not");
+}
+
 static void test_header(void)
 {
 	struct txlog_fmt f = { .emit = true, .sw = true, .hw = false,
@@ -804,6 +819,7 @@ int main(void)
 	test_lost_column();
 	ok(sizeof(struct txrec) <= 64, "sizeof(struct txrec) %zu <= 64",
 	   sizeof(struct txrec));
+	test_stamp_names();
 	test_header();
 	test_lines();
 	test_extreme();
