@@ -37,7 +37,7 @@ BASE_CFLAGS := $(WARN) $(HARDEN) -D_GNU_SOURCE -std=gnu11 -pthread \
 ALL_CFLAGS := $(CFLAGS) $(BASE_CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS) -pie -Wl,-z,relro,-z,now
 MHD_LIBS := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
-LIBS := $(NL_LIBS) $(PCAP_LIBS) $(MHD_LIBS) -lcrypto -lm -pthread
+LIBS := $(NL_LIBS) $(PCAP_LIBS) $(MHD_LIBS) -lhttp_parser -lcrypto -lm -pthread
 
 SRCS := $(wildcard src/*/*.c)
 OBJS := $(addprefix build/,$(notdir $(SRCS:.c=.o)))
@@ -80,13 +80,21 @@ DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 DEB_PKGS += python3-jsonschema
 # --key: HMAC-SHA-256 from OpenSSL's libcrypto.
 DEB_PKGS += libssl-dev
+# --http: responses framed by libhttp-parser (src/probe/httpresp.c);
+# tests/net/test_probe.sh and the bench's probe row run Debian's nginx
+# and wrk against it, and hping3's and tcpdump's figures beside it.
+DEB_PKGS += libhttp-parser-dev nginx wrk hping3
+# tests/net/test_probe.sh: capsh drops CAP_SYS_RESOURCE to test the
+# open-file limit of --connections.
+DEB_PKGS += libcap2-bin
 # --metrics-listen: libmicrohttpd serves /metrics (src/print/promhttp.h). The
 # metrics tests check the output with promtool (prometheus), scrape it with
 # a real Prometheus and node_exporter, and parse it with prometheus_client.
 DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-prometheus-client
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
-	lint lint-sh lint-c lint-misc lint-man asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet install clean
+	lint lint-sh lint-c lint-misc lint-man asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
+	bench-probe install clean
 
 all: rant
 
@@ -296,7 +304,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_SECONDS ?= 5
 FUZZ_DIR := build-fuzz
-FUZZ_NAMES := wire cmsg opts stamp frame
+FUZZ_NAMES := wire cmsg opts stamp frame http
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) \
@@ -305,10 +313,13 @@ fuzz_srcs_wire := $(call src_of,msgfmt wire hostid ptp fmtstamp stamp stampts re
 	metric hist txfmt mem session out json auth) -lcrypto
 fuzz_srcs_cmsg := $(call src_of,ts)
 fuzz_srcs_frame := $(call src_of,frame)
-fuzz_srcs_opts := $(call src_of,opts opttab optnum sweep fit allow msgfmt wire hostid \
+fuzz_srcs_opts := $(call src_of,opts optprobe opttab optnum sweep fit allow msgfmt wire hostid \
 	ptp fmtstamp stamp stampts auth)
 fuzz_srcs_stamp := $(call src_of,stamp stampts auth)
 fuzz_libs_stamp := -lcrypto
+# --http's responses (httpresp.h), framed by Debian's libhttp-parser
+fuzz_srcs_http := $(call src_of,httpresp)
+fuzz_libs_http := -lhttp_parser
 fuzz_libs_opts := -lcrypto
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(SRCS) $(SRC_HDRS) Makefile

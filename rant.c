@@ -2,11 +2,12 @@
 /*
  * rant: Round-trip And Network Timing.
  *
- * main(): the options, the set-up, the side's loop (src/emit/emit.c or
- * src/reflect/reflect.c), the reports, and the exit status. Everything that
- * allocates, formats or can fail slowly is done before the loop
- * (run_setup) or after it (report_end); inside, a loop only sends,
- * receives, reads stamps and updates memory it already owns.
+ * main(): the options, the set-up, the side's loop (src/emit/emit.c,
+ * src/reflect/reflect.c, or src/probe/probe.c for a service that is not
+ * rant), the reports, and the exit status. Everything that allocates,
+ * formats or can fail slowly is done before the loop (run_setup) or
+ * after it (report_end); inside, a loop only sends, receives, reads
+ * stamps and updates memory it already owns.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,6 +18,7 @@
 #include "fleet.h"
 #include "opts.h"
 #include "outputs.h"
+#include "probe.h"
 #include "reflect.h"
 #include "breach.h"
 #include "metrics.h"
@@ -50,6 +52,14 @@ static int run_status(const struct run *r, int loop_ret)
 	return EXIT_DONE;
 }
 
+/* A probe's state first: its capture's thread reads the run's histogram. */
+static void teardown(struct run *r)
+{
+	if (cfg_probe(r->cfg))
+		probe_teardown(r->cfg);
+	run_teardown(r);
+}
+
 int main(int argc, char **argv)
 {
 	static struct rant_cfg cfg;
@@ -66,15 +76,16 @@ int main(int argc, char **argv)
 	}
 	/* --metrics(-listen): its thread, stopped by report_end() */
 	if (run_setup(&run, &cfg, outputs_table, outputs_count) ||
+	    (cfg_probe(&cfg) && probe_setup(&run)) ||
 	    metrics_start(&run, &run.metrics)) {
-		run_teardown(&run);
+		teardown(&run);
 		return EXIT_SETUP;
 	}
 	startup_print(&run);
 
 	clock_start(run.clock);
-	ret = cfg_fleet(&cfg) ? fleet_run(&run) : cfg.mode == MODE_EMIT ? emit_run(&run) :
-	      reflect_run(&run);
+	ret = cfg_probe(&cfg) ? probe_run(&run) : cfg_fleet(&cfg) ? fleet_run(&run) :
+	      cfg.mode == MODE_EMIT ? emit_run(&run) : reflect_run(&run);
 	clock_stop(run.clock);
 	if (run.series)
 		series_finish(run.series, monotonic_ns());	/* -I: the last lines */
@@ -92,6 +103,6 @@ int main(int argc, char **argv)
 			trace_dir(run.trace), strerror(-run.trace_err));
 	if (status == EXIT_DONE && run.cnt.breaches)
 		status = EXIT_BREACH;
-	run_teardown(&run);
+	teardown(&run);
 	return status;
 }

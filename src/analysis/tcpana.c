@@ -14,10 +14,11 @@
  *   the peer offered none) and sent again once it opened;
  * - Nagle's algorithm: the segment is small (below the peer's MSS), the
  *   sender's earlier data had all been acknowledged during the hold, the
- *   ACK came late (in the second half of the hold: a delayed ACK) and the
- *   segment followed it at once (within the capture point's round trip
- *   to the other side and back, plus a margin): the sender held it until
- *   that ACK. The server's segment is nagle_delayed_ack, the client's
+ *   ACK came late (in the second half of the hold, and DELACK_MIN_NS
+ *   after the data beyond the capture point's round trip to the peer: a
+ *   delayed ACK, not a peer slow to read) and the segment followed it at
+ *   once (within the capture point's round trip to the other side and
+ *   back, plus a margin): the sender held it until that ACK. The server's segment is nagle_delayed_ack, the client's
  *   client_nagle. Without the client's ACKs (a socket's view), a hold of
  *   a known delayed-ACK timer's length is taken for one.
  *
@@ -37,8 +38,12 @@
 #define TS_VALS 6		/* a direction's tsvals awaiting their echo */
 #define DUPACKS_FAST 3		/* duplicate ACKs before a fast retransmission */
 #define MSS_DEFAULT 1460	/* the peer's MSS when no SYN said it */
-#define SLACK_NS 1000000LL	/* the margin a held segment leaves after its ACK */
 #define NS_MS 1000000LL
+#define SLACK_NS NS_MS		/* the margin a held segment leaves after its ACK */
+/* An ACK this late is a delayed ACK: half the shortest delayed-ACK timer
+ * (Linux's 40 ms; BSD's 100, Windows' 200). A peer that ACKs a few ms
+ * late because it was slow to run is not one. */
+#define DELACK_MIN_NS (20 * NS_MS)
 
 static const char *const names[TCPANA_KINDS] = {
 	[TCPANA_NONE] = "none",
@@ -323,6 +328,7 @@ static void explain_hold(struct tcpana *a, enum tcpseg_dir dir, const struct tcp
 		return;
 	}
 	if (g->len < s->mss && acked >= 0 && acked - s->last_data_ns >= gap / 2 &&
+	    acked - s->last_data_ns - rtt_base(a, dir) >= DELACK_MIN_NS &&
 	    g->t_ns - acked <= 2 * rtt_base(a, other) + SLACK_NS) {
 		a->held[nagle] += gap;
 		return;

@@ -22,6 +22,11 @@ enum rant_mode {
 #define RANT_MAX_RATE 200000		/* transactions/s at most: sizing from -d */
 #define RANT_MAX_SIZES 32		/* -m: sizes in one sweep */
 #define RANT_TCP_MAX_LEN (1024 * 1024)	/* -m over --tcp: one message */
+#define PROBE_DEFAULT_PORT 80		/* --syn, --http without --port */
+#define PROBE_MAX_CONNECTIONS 1000000	/* --connections: the range parsed (the
+					 * open-file limit is checked at start) */
+#define PROBE_MAX_REQUEST (64 * 1024)	/* --request FILE: bytes */
+#define PROBE_MAX_RESPONSE (1u << 30)	/* --response-bytes */
 #define RANT_MAX_PATHS 64		/* --paths: flows per target */
 #define RANT_FLEET_INTERVAL_NS (100 * 1000000LL)	/* --interval with --targets */
 #define RANT_FLEET_WARMUP 2		/* -w with --targets: per target */
@@ -99,6 +104,13 @@ struct rant_cfg {
 	int64_t max_clock_offset_ns;	/* --max-clock-offset: PHC - system, hosts */
 	int64_t phc_interval_ns;	/* --phc-interval; 0 = at start and end only */
 	bool one_way;			/* --one-way: owd_fwd, owd_back */
+	/* probing a TCP service (src/probe/): the emitter without a rant peer */
+	bool syn;			/* --syn: handshakes, syn_rtt */
+	const char *http_path;		/* --http PATH: GET requests */
+	const char *host;		/* --host: the Host header; NULL: -a's */
+	uint32_t connections;		/* --connections: kept-alive connections */
+	const char *request_path;	/* --request FILE: the bytes of a request */
+	uint32_t response_bytes;	/* --response-bytes: with --request */
 	/* fleets (src/fleet/) */
 	const char *targets_path;	/* --targets FILE: many reflectors at once */
 	uint32_t paths;			/* --paths: flows per target (source ports) */
@@ -106,6 +118,19 @@ struct rant_cfg {
 	bool flow_label;		/* --flow-label: the paths are IPv6 flow
 					 * labels of one source port */
 };
+
+/* Does the run probe a TCP service (--syn, --http, --request) rather
+ * than talk to a rant or STAMP reflector? */
+static inline bool cfg_probe(const struct rant_cfg *c)
+{
+	return c->syn || c->http_path || c->request_path;
+}
+
+/* ... with requests over kept-alive connections (--http, --request)? */
+static inline bool cfg_requests(const struct rant_cfg *c)
+{
+	return c->http_path || c->request_path;
+}
 
 /* Does the run measure a fleet (--targets, or -a over --paths): the
  * fleet's loop, each target and path its own? */

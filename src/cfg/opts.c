@@ -17,6 +17,7 @@
 
 #include "openloop.h"
 #include "optnum.h"
+#include "optprobe.h"
 #include "opts.h"
 #include "opttab.h"
 #include "ptp.h"
@@ -413,6 +414,8 @@ static int check_open_loop(struct parser *ps, const struct rant_cfg *c)
 		fprintf(ps->err, "rant: --open-loop is for UDP: over --tcp the messages queue on one stream and none is lost, only delayed\n");
 		return -1;
 	}
+	if (cfg_requests(c))
+		return 0;	/* --http: as many in flight as --connections */
 	if (!ol_slots(c->timeout_ns + OL_TX_WAIT_NS, c->interval_ns)) {
 		char t[24], i[24];
 
@@ -488,6 +491,8 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		return -1;
 	}
 	c->mode = given['a'] || given[O_TARGETS] ? MODE_EMIT : MODE_REFLECT;
+	if (optprobe_check(c, given, ps->err))
+		return -1;
 	for (size_t i = 0; i < opt_count; i++) {
 		const struct opt *o = &opt_table[i];
 

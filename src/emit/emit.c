@@ -613,14 +613,5 @@ int emit_run(struct run *r)
 	emit_warn_mtu(r);
 	ret = emit_sizes(&e);
 	emit_pend_destroy(&e);
-	r->end_ns = realtime_ns();
-	if (!r->stop_reason)
-		r->stop_reason = "signal";
-	if (r->start_ns == 0)
-		r->start_ns = r->end_ns;
-	if (ret == -EINTR) {
-		fprintf(stderr, "rant: stopped during the warm-up: nothing measured\n");
-		return 0;
-	}
-	return ret;
+	return measure_end(r, ret);
 }

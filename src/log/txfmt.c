@@ -174,15 +174,11 @@ size_t txlog_format_header(char *buf, size_t len, const struct txlog_fmt *f)
 		if (f->sched)
 			p = put_name(p, TXLOG_COL_T1_SCHED, NULL);
 		if (f->lost)
-<<<<<<< HEAD
-			p = put_name(p, "LOST", NULL);
-		if (f->target_names)
-			p = put_name(p, "TARGET", NULL);
-		if (f->path_ids)
-			p = put_name(p, "PATH", NULL);
-=======
 			p = put_name(p, TXLOG_COL_LOST, NULL);
->>>>>>> main
+		if (f->target_names)
+			p = put_name(p, TXLOG_COL_TARGET, NULL);
+		if (f->path_ids)
+			p = put_name(p, TXLOG_COL_PATH, NULL);
 	} else {
 		p = put_reflect_names(p, f->sw, w, NULL);
 		if (f->sched)
@@ -236,17 +232,13 @@ size_t txlog_format_line(char *buf, const struct txrec *r,
 	if (f->sched)
 		p = put_stamp(p, txrec_sched(r, f->emit, !f->hw), &sc);
 	if (f->emit && f->lost)
-<<<<<<< HEAD
-		p = put_name(p, txrec_lost(r) ? "LOST" : "-", NULL);
+		p = put_name(p, txrec_lost(r) ? TXLOG_COL_LOST : "-", NULL);
 	if (f->emit && f->target_names)
 		p = put_name(p, f->target_names + txrec_fleet_slot(r) * f->target_len, NULL);
 	if (f->emit && f->path_ids) {
 		*p++ = ' ';
 		p = put_u64(p, f->path_ids[txrec_fleet_path(r)]);
 	}
-=======
-		p = put_name(p, txrec_lost(r) ? TXLOG_COL_LOST : "-", NULL);
->>>>>>> main
 	*p++ = '\n';
 	return (size_t)(p - buf);
 }

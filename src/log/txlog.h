@@ -90,6 +90,8 @@ struct txlog_fmt {
 #define TXLOG_COL_T1_SCHED "T1_SCHED"	/* kernel stamps */
 #define TXLOG_COL_T3_SCHED "T3_SCHED"
 #define TXLOG_COL_LOST "LOST"		/* the column, and its value in a lost row */
+#define TXLOG_COL_TARGET "TARGET"	/* a fleet's: the target, ADDR:PORT */
+#define TXLOG_COL_PATH "PATH"		/* a fleet's: the path, its source port */
 #define TXLOG_HW "_HW"			/* a wire stamp's suffix: the NIC's */
 #define TXLOG_KN "_KN"			/* the kernel's */
 

@@ -17,6 +17,7 @@
 
 #include "capture.h"
 #include "outfile.h"
+#include "pcapopen.h"
 
 /* The first bytes of each packet: every header and rant's fields (the
  * pong body), not the padding. */
@@ -180,16 +181,6 @@ static int capture_read(struct capture *c)
 	return n;
 }
 
-/* Packets the kernel queued for us so far (passed the filter, not dropped). */
-static uint64_t capture_queued(struct capture *c)
-{
-	struct pcap_stat st;
-
-	if (pcap_stats(c->pc, &st))
-		return 0;
-	return st.ps_recv >= st.ps_drop ? st.ps_recv - st.ps_drop : 0;
-}
-
 /* At the end: read until every packet the kernel queued has been read
  * (the last block is handed over after CAP_BLOCK_MS). */
 static void capture_drain(struct capture *c)
@@ -200,7 +191,7 @@ static void capture_drain(struct capture *c)
 	while (monotonic_ns() < give_up) {
 		if (capture_read(c) > 0)
 			continue;
-		if (c->res.packets >= capture_queued(c))
+		if (c->res.packets >= pcapopen_queued(c->pc))
 			break;
 		poll(&pfd, 1, 5);
 	}
@@ -286,26 +277,6 @@ static void build_filter(struct capture *c)
 		snprintf(c->filter + n, sizeof(c->filter) - (size_t)n, " and host %s", addr);
 }
 
-/*
- * The stamps to ask for: the NIC's (adapter) where libpcap offers them
- * and rant's own wire stamps are the NIC's, so the two compare; else
- * the host's (the kernel's software stamps).
- */
-static int choose_tstamp(struct capture *c)
-{
-	static const int prefer[] = { PCAP_TSTAMP_ADAPTER_UNSYNCED, PCAP_TSTAMP_ADAPTER };
-	int *types = NULL, n = c->p.hw ? pcap_list_tstamp_types(c->pc, &types) : 0;
-	int chosen = PCAP_TSTAMP_HOST;
-
-	for (size_t k = 0; k < 2 && chosen == PCAP_TSTAMP_HOST; k++)
-		for (int i = 0; i < n; i++)
-			if (types[i] == prefer[k])
-				chosen = prefer[k];
-	if (types)
-		pcap_free_tstamp_types(types);
-	return chosen;
-}
-
 /* Kernel buffer for CAP_BUFFER_NS of the run's packets (two a transaction). */
 static int buffer_bytes(const struct capture *c)
 {
@@ -318,81 +289,20 @@ static int buffer_bytes(const struct capture *c)
 	return (int)b;
 }
 
-/* pcap_activate's result as one line; 0 for success and warnings. */
-static int activate(struct capture *c, char *err, size_t len)
-{
-	const char *i = c->p.iface;
-	int ret = pcap_activate(c->pc);
-
-	switch (ret) {
-	case 0:
-		return 0;
-	case PCAP_WARNING_TSTAMP_TYPE_NOTSUP:
-		fprintf(stderr, "rant: --pcap: warning: %s cannot give %s stamps to the capture: it has host stamps, not comparable with rant's hardware ones\n",
-			i, pcap_tstamp_type_val_to_name(c->tstamp_type));
-		c->tstamp_type = PCAP_TSTAMP_HOST;
-		return 0;
-	case PCAP_ERROR_PERM_DENIED:
-		snprintf(err, len, "--pcap: no permission to capture on %s: run as root (or give rant CAP_NET_RAW)", i);
-		return -EPERM;
-	case PCAP_ERROR_NO_SUCH_DEVICE:
-		snprintf(err, len, "--pcap: cannot capture on %s: no such interface (%s)", i, pcap_geterr(c->pc));
-		return -ENODEV;
-	case PCAP_ERROR_IFACE_NOT_UP:
-		snprintf(err, len, "--pcap: %s is down: ip link set %s up", i, i);
-		return -ENETDOWN;
-	case PCAP_ERROR_TSTAMP_PRECISION_NOTSUP:
-		snprintf(err, len, "--pcap: %s cannot give nanosecond stamps to a capture", i);
-		return -EOPNOTSUPP;
-	}
-	if (ret > 0) {
-		fprintf(stderr, "rant: --pcap: warning on %s: %s\n", i, pcap_geterr(c->pc));
-		return 0;
-	}
-	snprintf(err, len, "--pcap: cannot capture on %s: %s: %s", i, pcap_statustostr(ret),
-		 pcap_geterr(c->pc));
-	return -EIO;
-}
-
 static int open_pcap(struct capture *c, char *err, size_t len)
 {
-	char ebuf[PCAP_ERRBUF_SIZE] = "";
-	struct bpf_program prog;
+	struct pcapopen_params p = {
+		.what = "--pcap", .iface = c->p.iface, .snaplen = CAP_SNAPLEN,
+		.buffer_bytes = buffer_bytes(c), .block_ms = CAP_BLOCK_MS, .hw = c->p.hw,
+		.filter = c->filter,
+	};
 	int ret;
 
-	c->pc = pcap_create(c->p.iface, ebuf);
-	if (!c->pc) {
-		snprintf(err, len, "--pcap: cannot capture on %s: %s", c->p.iface, ebuf);
-		return -ENODEV;
-	}
-	pcap_set_snaplen(c->pc, CAP_SNAPLEN);
-	pcap_set_promisc(c->pc, 0);
-	pcap_set_timeout(c->pc, CAP_BLOCK_MS);
-	pcap_set_buffer_size(c->pc, buffer_bytes(c));
-	pcap_set_tstamp_precision(c->pc, PCAP_TSTAMP_PRECISION_NANO);
-	c->tstamp_type = choose_tstamp(c);
-	pcap_set_tstamp_type(c->pc, c->tstamp_type);
-	ret = activate(c, err, len);
-	if (ret)
-		return ret;
-	if (pcap_get_tstamp_precision(c->pc) != PCAP_TSTAMP_PRECISION_NANO) {
-		snprintf(err, len, "--pcap: %s gives the capture microsecond stamps only", c->p.iface);
-		return -EOPNOTSUPP;
-	}
 	build_filter(c);
-	if (pcap_compile(c->pc, &prog, c->filter, 1, PCAP_NETMASK_UNKNOWN) ||
-	    pcap_setfilter(c->pc, &prog)) {
-		snprintf(err, len, "--pcap: filter '%s' on %s: %s", c->filter, c->p.iface,
-			 pcap_geterr(c->pc));
-		return -EINVAL;
-	}
-	pcap_freecode(&prog);
-	c->dlt = pcap_datalink(c->pc);
-	if (pcap_setnonblock(c->pc, 1, ebuf)) {
-		snprintf(err, len, "--pcap: %s: %s", c->p.iface, ebuf);
-		return -EIO;
-	}
-	return 0;
+	ret = pcapopen(&c->pc, &c->tstamp_type, &p, err, len);
+	if (!ret)
+		c->dlt = pcap_datalink(c->pc);
+	return ret;
 }
 
 /*

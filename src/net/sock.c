@@ -251,9 +251,10 @@ int sk_peer_resolve(const char *text, uint16_t port, unsigned int ifindex, const
  */
 unsigned int sk_ts_flags(const struct sk *s, const struct rant_cfg *cfg)
 {
-	unsigned int flags = ts_flags(s->hw, !cfg->no_queue_stamps);
+	/* a probe's requests: no SCHED stamp (their queue is not a metric) */
+	unsigned int flags = ts_flags(s->hw, !cfg->no_queue_stamps && !cfg_requests(cfg));
 
-	if (cfg->tcp && cfg->mode == MODE_EMIT)
+	if ((cfg->tcp || cfg_requests(cfg)) && cfg->mode == MODE_EMIT)
 		flags |= SOF_TIMESTAMPING_TX_ACK;	/* tcpstream_established() */
 	return flags;
 }
@@ -378,6 +379,17 @@ int sk_configure(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len
 		ret = sk_recv_ttl(s, cfg, err, len);
 	if (!ret)
 		ret = sk_recv_dst(s, cfg, err, len);
+	return ret;
+}
+
+int sk_configure_check(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
+{
+	int ret = sk_socket(s, cfg, SOCK_DGRAM, err, len);
+
+	if (ret)
+		return ret;
+	ret = sk_configure(s, cfg, err, len);
+	sk_close(s);
 	return ret;
 }
 

@@ -107,6 +107,15 @@ int sk_configure(struct sk *s, const struct rant_cfg *cfg, char *err,
 		 size_t len);
 
 /*
+ * sk_configure()'s checks (interface, busy poll, timestamping: deciding
+ * s->hw) made at start-up on a throwaway UDP socket, for a transport whose
+ * own sockets come later (a TCP connection: OPT_ID cannot be set before
+ * it is made), so that a problem is said before anything connects. 0, or
+ * -errno with one line in err; s->fd is closed again.
+ */
+int sk_configure_check(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len);
+
+/*
  * s->fd = a new socket of type (SOCK_DGRAM, SOCK_STREAM) in s->family; a
  * reflector falls back to IPv4 where IPv6 is disabled. 0, or -errno with
  * the message in err.

@@ -88,22 +88,6 @@ static int tcp_socket(struct sk *s, const struct rant_cfg *cfg)
 	return fd;
 }
 
-/*
- * The checks sk_configure() makes (interface, busy poll, timestamping:
- * deciding s->hw) on a throwaway UDP socket, at start-up, so that a
- * problem is reported before anything connects.
- */
-static int tcp_probe(struct sk *s, const struct rant_cfg *cfg, char *err,
-		     size_t len)
-{
-	int ret = sk_socket(s, cfg, SOCK_DGRAM, err, len);
-
-	if (ret)
-		return ret;
-	ret = sk_configure(s, cfg, err, len);
-	sk_close(s);
-	return ret;
-}
 
 
 
@@ -295,7 +279,7 @@ static int tcp_open(struct sk *s, const struct rant_cfg *cfg, char *err,
 	t->cfg = cfg;
 	t->listen_fd = -1;
 	s->priv = t;
-	ret = tcp_probe(s, cfg, err, len);
+	ret = sk_configure_check(s, cfg, err, len);
 	if (ret)
 		return ret;
 	if (cfg->mode == MODE_REFLECT)

@@ -6,5 +6,9 @@
 
 const struct transport *transport_for(const struct rant_cfg *cfg)
 {
+	if (cfg->syn)
+		return &transport_syn;
+	if (cfg_requests(cfg))
+		return &transport_conn;
 	return cfg->tcp ? &transport_tcp : &transport_udp;
 }

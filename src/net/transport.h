@@ -62,6 +62,8 @@ struct transport {
 
 extern const struct transport transport_udp;
 extern const struct transport transport_tcp;
+extern const struct transport transport_syn;	/* --syn: synsock.h */
+extern const struct transport transport_conn;	/* --http, --request: conn.h */
 
 /* What happened to the connections of a --tcp run. */
 struct tcp_stats {

@@ -59,16 +59,40 @@ static void print_stamps(struct out *o, const struct snap_breach_ctx *ctx,
 	out_obj_end(o);
 }
 
+/* A probe's transaction: its metrics, no path (the server's side of it
+ * is the packets', the summary's diagnosis). */
+static void print_probe(struct out *o, const struct snap_breach_ctx *ctx,
+			const struct breakdown *bd)
+{
+	static const enum metric_id order[] = { M_SYN_RTT, M_REQUEST, M_FIRST_BYTE, M_EMIT_ACK };
+
+	out_obj(o, "components");
+	out_text(o, "  totals (ns):\n");
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		/* --syn: the handshake alone; --http: the request's */
+		if (!bd->have[order[i]] || (order[i] == M_SYN_RTT) != (ctx->primary == M_SYN_RTT))
+			continue;
+		out_text(o, "    %-44s", metric_defs[order[i]].label);
+		out_i64(o, metric_defs[order[i]].name, " %10" PRId64 "\n", bd->ns[order[i]]);
+	}
+	out_obj_end(o);
+}
+
 void breach_print(struct out *o, const struct snap_breach_ctx *ctx,
 		  const struct snap_breach *b)
 {
 	const struct breakdown *bd = &b->bd;
 
-	out_text(o, "\n*** Threshold breach: %s", ctx->emit ? "RTT" : "response");
+	out_text(o, "\n*** Threshold breach: %s", ctx->probe ? metric_defs[ctx->primary].name :
+		 ctx->emit ? "RTT" : "response");
 	out_u64(o, "seq", " of seq %" PRIu64, b->rec.seq);
 	out_i64(o, "latency", " is %" PRId64 " ns", b->latency_ns);
 	out_i64(o, "threshold", " > threshold %" PRId64 " ns\n", ctx->threshold_ns);
 	print_stamps(o, ctx, &b->rec);
+	if (ctx->probe) {
+		print_probe(o, ctx, bd);
+		return;
+	}
 	/* The path's steps first, in path order, then the totals. */
 	out_obj(o, "components");
 	for (int pass = 0; pass < 2; pass++) {

@@ -42,6 +42,7 @@
 #include "hwts.h"
 #include "metric.h"
 #include "pathdiag.h"
+#include "probecount.h"
 #include "cfg.h"
 #include "record.h"
 #include "series.h"
@@ -98,6 +99,8 @@ struct snap_size {
 /* What a breach's breakdown needs besides the transaction. */
 struct snap_breach_ctx {
 	bool emit;
+	enum metric_id primary;		/* the run's main metric: its name in the title */
+	bool probe;			/* --syn, --http: a service's, no path to break down */
 	bool hw, peer_hw;		/* this side's wire stamps, the reflector's */
 	const char *peer_w;		/* the reflector's suffix, or NULL (txlog.h) */
 	const char *peer_w3;		/* its T3's, or NULL: peer_w's */
@@ -167,6 +170,8 @@ struct snap {
 	bool peer_body, peer_hw;	/* emitter: pongs carried the reflector's
 					 * stamps; they are the NIC's */
 	uint32_t session;
+	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
+	struct probe_diag diag;		/* --http, final only: what the packets said */
 	int64_t start_ns, end_ns;	/* CLOCK_REALTIME; end: when taken, live */
 	const char *stop_reason;	/* NULL: still running */
 	struct counts cnt;

@@ -14,8 +14,20 @@
 #include "fleetsnap.h"
 #include "timeutil.h"
 
-/* --interval: the round trip counted from the slot's time (emit.h). */
-#define RTT_INTENDED_LABEL "Round trip from the ping's slot (rtt + how late it left)"
+/* --interval: the main metric counted from the slot's time (emit.h):
+ * its key and label. */
+static const char *intended_key(enum metric_id m)
+{
+	return m == M_SYN_RTT ? "syn_rtt_intended" : m == M_REQUEST ? "request_intended" :
+	       "rtt_intended";
+}
+
+static const char *intended_label(enum metric_id m)
+{
+	return m == M_SYN_RTT ? "Handshake from the probe's slot (syn_rtt + how late it left)" :
+	       m == M_REQUEST ? "Request from when it should have left (request + how late it left: wrk2's corrected latency)" :
+	       "Round trip from the ping's slot (rtt + how late it left)";
+}
 
 static int fill_linear(struct snap_linear *l, const struct hist *h, const char *metric)
 {
@@ -70,8 +82,8 @@ static int fill_metrics(struct snap *s, const struct run *r)
 	}
 	s->have_rtt_intended = r->rtt_intended != NULL;
 	if (!ret && r->rtt_intended)
-		ret = snap_stats_fill(&s->rtt_intended, r->rtt_intended, "rtt_intended",
-				      RTT_INTENDED_LABEL, NULL);
+		ret = snap_stats_fill(&s->rtt_intended, r->rtt_intended,
+				      intended_key(s->primary), intended_label(s->primary), NULL);
 	return ret ? ret : fill_linear(&s->hist, r->hist[s->primary],
 				       metric_defs[s->primary].name);
 }
@@ -190,6 +202,7 @@ void snap_breach_take(const struct run *r, const struct breach *b,
 		.peer_w = r->cfg->stamp ? stamppeer_suffix(&r->stamp_peer) : NULL,
 		.peer_w3 = r->cfg->stamp ? stamppeer_suffix_t3(&r->stamp_peer) : NULL,
 		.threshold_ns = r->cfg->threshold_ns, .size = r->cfg->size,
+		.primary = run_primary(r), .probe = cfg_probe(r->cfg),
 	};
 	if (!b)
 		return;
@@ -235,6 +248,7 @@ static int fill_final(struct snap *s, struct run *r)
 	s->hwts = r->sk.hwts;
 	s->stamp_peer = r->stamp_peer;	/* the loop writes it */
 	fill_diagnosis(s, r);
+	s->diag = r->diag;	/* --http: the capture has stopped */
 	s->have_capture = r->capture && capture_result(r->capture);
 	if (s->have_capture)
 		s->capture = *capture_result(r->capture);
@@ -277,6 +291,7 @@ struct snap *snap_build(struct run *r, enum snap_kind kind)
 		s->have_clock_live = true;
 	}
 	s->cnt = r->cnt;
+	s->probe = r->probe;	/* --syn, --http: 64-bit counters, as cnt's */
 	if (r->cfg->tcp)
 		s->tcp = *tcp_stats(&r->sk);
 	if (!ret)

@@ -10,6 +10,8 @@
 
 #include "allow.h"
 #include "capture.h"
+#include "conn.h"
+#include "optprobe.h"
 #include "cpucheck.h"
 #include "ptp.h"
 #include "rtcheck.h"
@@ -122,6 +124,31 @@ static void print_body_note(FILE *f, const struct run *r)
 			r->cfg->size, need);
 }
 
+/* --syn, --http, --request: what is probed, and how. */
+static void print_probe(FILE *f, const struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+	uint64_t before, now;
+	char host[320];
+
+	fprintf(f, "rant %s probe: %s -> %s port %u, ", RANT_VERSION, c->iface, c->addr, c->port);
+	if (c->syn) {
+		fprintf(f, "--syn: a handshake a transaction (SYN out, SYN-ACK or RST back), a new source port each\n");
+		return;
+	}
+	optprobe_host(c, host, sizeof(host));
+	if (c->http_path)
+		fprintf(f, "--http: GET %s (Host: %s)", c->http_path, host);
+	else
+		fprintf(f, "--request %s, responses of %u bytes", c->request_path, c->response_bytes);
+	fprintf(f, " over %u kept-alive connection%s%s\n", c->connections,
+		c->connections > 1 ? "s" : "", c->quickack ? ", TCP_QUICKACK on (--quickack)" : "");
+	conn_fd_limit_was(&before, &now);
+	if (before)
+		fprintf(f, "open files: limit raised from %llu to %llu for the connections\n",
+			(unsigned long long)before, (unsigned long long)now);
+}
+
 /* The stamp layers asked of the kernel, and what the SCHED one gives. */
 static void print_layers(FILE *f, const struct run *r)
 {
@@ -132,9 +159,12 @@ static void print_layers(FILE *f, const struct run *r)
 	fprintf(f, "stamp layers asked of the kernel:");
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s %s", i ? "," : "", names[i]);
-	fprintf(f, "%s\n", r->cfg->no_queue_stamps ?
-		" (--no-queue-stamps: no tx_sched, no emit_queue/reflect_queue)" :
-		" (tx_sched: the sender's qdisc as emit_queue/reflect_queue; --no-queue-stamps drops it)");
+	if (cfg_requests(r->cfg))
+		fprintf(f, " (tx_ack: the server's ACK of each request, emit_ack)\n");
+	else
+		fprintf(f, "%s\n", r->cfg->no_queue_stamps ?
+			" (--no-queue-stamps: no tx_sched, no emit_queue/reflect_queue)" :
+			" (tx_sched: the sender's qdisc as emit_queue/reflect_queue; --no-queue-stamps drops it)");
 }
 
 /* A fleet's first lines: its targets, its paths, the memory a target takes. */
@@ -160,7 +190,9 @@ void startup_print(struct run *r)
 	const struct rant_cfg *c = r->cfg;
 	FILE *f = r->text;
 
-	if (r->fleet)
+	if (cfg_probe(c))
+		print_probe(f, r);
+	else if (r->fleet)
 		print_fleet(f, r);
 	else if (c->mode == MODE_EMIT && c->nsizes > 1)
 		fprintf(f, "rant %s emit: %s -> %s port %u, sweep of %u sizes from %u bytes, session %08x\n",
@@ -182,7 +214,12 @@ void startup_print(struct run *r)
 		fprintf(f, "timestamps: kernel software, not the NIC's (%s): columns T*_KN\n",
 			r->sk.hw_note);
 	print_layers(f, r);
-	if (r->fleet)
+	if (cfg_probe(c) && c->interval_ns)
+		fprintf(f, "pacing: a %s every %g us in all%s\n", c->syn ? "probe" : "request",
+			(double)c->interval_ns / NS_PER_US, c->syn && !c->open_loop ?
+			", each waits for its answer (--open-loop does not)" :
+			", latency counted from when each should have left");
+	else if (r->fleet)
 		fprintf(f, "pacing: each target on a schedule of its own, a ping every %g us from a phase of its own, open loop (up to %zu in flight a target)\n",
 			(double)c->interval_ns / NS_PER_US,
 			(size_t)(c->timeout_ns / c->interval_ns) + 4);
@@ -192,7 +229,7 @@ void startup_print(struct run *r)
 	else if (c->mode == MODE_EMIT && c->interval_ns)
 		fprintf(f, "pacing: closed loop, a slot every %g us, each ping waits for its pong (--open-loop does not)\n",
 			(double)c->interval_ns / NS_PER_US);
-	if (c->mode == MODE_EMIT)
+	if (c->mode == MODE_EMIT && !cfg_probe(c))
 		print_body_note(f, r);
 	if (r->trace && trace_mounted(r->trace))
 		fprintf(f, "ftrace: tracefs was not mounted here: mounted it at /sys/kernel/tracing\n");

@@ -6,6 +6,8 @@
 
 #include "allow.h"
 #include "breach.h"
+#include "optprobe.h"
+#include "probeout.h"
 #include "statout.h"
 #include "fleetout.h"
 #include "summary.h"
@@ -109,7 +111,8 @@ static void print_traffic(struct out *o, const struct snap *s)
 	out_u64(o, "socket_drops", ", socket drops %" PRIu64, c->socket_drops);
 	if (emit) {
 		out_u64(o, "foreign", ", foreign %" PRIu64, c->foreign);
-		out_u64(o, "refused", c->refused ? ", refused a session %" PRIu64 : NULL, c->refused);
+		out_u64(o, "refused", cfg->syn ? ", refused %" PRIu64 :
+			c->refused ? ", refused a session %" PRIu64 : NULL, c->refused);
 	} else {
 		out_u64(o, "sessions", ", sessions %" PRIu64, c->sessions);
 		out_u64(o, "refused", c->refused ? ", refused %" PRIu64 : NULL, c->refused);
@@ -321,6 +324,26 @@ static void print_config_emit(struct out *o, const struct rant_cfg *c)
 	out_bool(o, "open_loop", NULL, c->open_loop);
 }
 
+/* --syn, --http, --request: what is probed. */
+static void print_config_probe(struct out *o, const struct rant_cfg *c)
+{
+	char host[320];
+
+	out_str(o, "probe", NULL, c->syn ? "syn" : c->http_path ? "http" : "request");
+	if (c->syn)
+		return;
+	if (c->http_path) {
+		out_str(o, "http_path", NULL, c->http_path);
+		optprobe_host(c, host, sizeof(host));
+		out_str(o, "host", NULL, host);
+	} else {
+		out_str(o, "request_file", NULL, c->request_path);
+		out_u64(o, "response_bytes", NULL, c->response_bytes);
+	}
+	out_u64(o, "connections", NULL, c->connections);
+	out_bool(o, "quickack", NULL, c->quickack);
+}
+
 /* JSON only: the options of the run. */
 static void print_config(struct out *to, const struct rant_cfg *c)
 {
@@ -336,6 +359,8 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 	out_u64(o, "warmup", NULL, c->warmup);
 	if (c->mode == MODE_EMIT)
 		print_config_emit(o, c);
+	if (cfg_probe(c))
+		print_config_probe(o, c);
 	out_bool(o, "block", NULL, c->block);
 	out_bool(o, "sw_timestamps", NULL, c->sw);
 	out_bool(o, "no_hw_ts", NULL, c->no_hw_ts);
@@ -392,7 +417,7 @@ static void print_head(struct out *o, const struct snap *s)
 	const char *layers[8];
 
 	out_str(o, "rant_version", NULL, RANT_VERSION);
-	out_str(o, "mode", NULL, s->emit ? "emit" : "reflect");
+	out_str(o, "mode", NULL, cfg_probe(c) ? "probe" : s->emit ? "emit" : "reflect");
 	out_str(o, "interface", NULL, c->iface);
 	out_str(o, "timestamp_source", NULL, source_name(s->hw));
 	if (!s->hw)
@@ -413,7 +438,8 @@ static void print_head(struct out *o, const struct snap *s)
 	out_str(o, "stop_reason", NULL, s->stop_reason ? s->stop_reason : "");
 	print_config(o, c);
 	out_text(o, "\n--- Latency Statistics ---\n");
-	out_text(o, "%s on %s, %.3f s measured, timestamps %s", s->emit ? "emit" : "reflect",
+	out_text(o, "%s on %s, %.3f s measured, timestamps %s",
+		 cfg_probe(c) ? "probe" : s->emit ? "emit" : "reflect",
 		 c->iface, (double)(s->end_ns - s->start_ns) / NS_PER_SEC, source_name(s->hw));
 	if (s->emit && s->peer_body)
 		out_text(o, " (reflector: %s)", peer_source(s, false));
@@ -455,14 +481,15 @@ static void print_headline(struct out *o, const struct snap *s)
 	char a[32], b[32], m[32];
 
 	out_obj(o, "headline");
+	probeout_headline(o, s);
 	if (queue) {
 		share = share > 100 ? 100 : share;
-		out_text(o, "closed loop behind its schedule: rtt_intended p99 %s (max %s) beside %s p99 %s; %"
-			 PRIu64 " slots missed, %.1f%% of the run's: its pings waited for late pongs and left late, catching up (rtt hides that queue; --open-loop does not wait)\n",
-			 statout_human_ns(ri->pct[SNAP_P99], a, sizeof(a)),
+		out_text(o, "closed loop behind its schedule: %s p99 %s (max %s) beside %s p99 %s; %"
+			 PRIu64 " slots missed, %.1f%% of the run's: its transactions waited for late answers and left late, catching up (%s hides that queue; --open-loop does not wait)\n",
+			 ri->key, statout_human_ns(ri->pct[SNAP_P99], a, sizeof(a)),
 			 statout_human_ns(ri->st.max, m, sizeof(m)), p->key,
 			 statout_human_ns(p->pct[SNAP_P99], b, sizeof(b)), s->cnt.missed_slots,
-			 share);
+			 share, p->key);
 		out_i64(o, "rtt_intended_p99", NULL, ri->pct[SNAP_P99]);
 		out_i64(o, "rtt_intended_max", NULL, ri->st.max);
 		out_dbl(o, "catch_up_pct", NULL, share);
@@ -516,6 +543,8 @@ void summary_print(struct out *o, const struct snap *s)
 	print_head(o, s);
 	print_headline(o, s);
 	print_counts(o, s);
+	if (cfg_probe(s->cfg))
+		probeout_counts(o, s);
 	if (s->have_sessions)
 		sessions_print(o, &s->sessions);
 	print_tcp(o, s);
@@ -527,6 +556,7 @@ void summary_print(struct out *o, const struct snap *s)
 		series_print(o, &s->series, s->metric[s->primary].pct[0], loss_pct(&s->cnt));
 	if (s->have_diagnosis)
 		out_str(o, "diagnosis", "\ndiagnosis: %s\n", s->diagnosis);
+	probeout_diagnosis(o, s);
 	if (s->have_capture)
 		capture_print(o, &s->capture, s->emit);
 	out_arr(&jo, "breaches");	/* the text was printed at the end of the run */

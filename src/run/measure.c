@@ -2,6 +2,7 @@
 /*
  * After each measured transaction, on both sides (see measure.h).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
@@ -35,7 +36,7 @@ const struct txlog_fmt *measure_log_format(const struct run *r,
 		.peer_w = r->cfg->stamp ? stamppeer_suffix(&r->stamp_peer) : NULL,
 		.peer_w3 = r->cfg->stamp ? stamppeer_suffix_t3(&r->stamp_peer) : NULL,
 		.ack = emit && r->tp->caps.ack_stamps,
-		.sched = !r->cfg->no_queue_stamps,
+		.sched = !r->cfg->no_queue_stamps && !cfg_requests(r->cfg),
 		.lost = emit,
 	};
 	if (r->fleet) {		/* the round trip alone, whose target and path */
@@ -149,4 +150,18 @@ enum measure_next measure_done(struct run *r, const struct txrec *rec,
 		}
 	}
 	return MEASURE_GO_ON;
+}
+
+int measure_end(struct run *r, int ret)
+{
+	r->end_ns = realtime_ns();
+	if (!r->stop_reason)
+		r->stop_reason = "signal";
+	if (r->start_ns == 0)
+		r->start_ns = r->end_ns;
+	if (ret == -EINTR) {
+		fprintf(stderr, "rant: stopped during the warm-up: nothing measured\n");
+		return 0;
+	}
+	return ret;
 }

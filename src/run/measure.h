@@ -46,6 +46,14 @@ enum measure_next measure_done(struct run *r, const struct txrec *rec,
  */
 void measure_sample(struct run *r, const struct txrec *rec, unsigned int which);
 
+/*
+ * An emitting loop ended (the emitter's, the probe's) with ret: the end's
+ * time, why (a signal when nothing else said), the start when measuring
+ * never began; a warm-up stopped by a signal is said, and is no failure
+ * (0). Returns what the loop returns.
+ */
+int measure_end(struct run *r, int ret);
+
 /* True once the CLOCK_MONOTONIC deadline end_mono (0: none) has passed. */
 static inline bool measure_time_up(int64_t end_mono)
 {

@@ -180,6 +180,8 @@ static int alloc_series(struct run *r, const char *fix)
 		settle += c->timeout_ns;
 	if (c->mode == MODE_EMIT && c->interval_ns)	/* paced: a ping per --interval */
 		in_flight = (uint64_t)(c->timeout_ns / c->interval_ns) + 2;
+	if (cfg_requests(c) && c->connections > in_flight)	/* one on each */
+		in_flight = c->connections;
 	r->series = series_create(c->report_interval_ns, settle, in_flight,
 				  metric_defs[run_primary(r)].name, c->hugepages);
 	if (!r->series) {
@@ -305,7 +307,7 @@ static int alloc_memory(struct run *r)
 		}
 		memset(r->breach, 0, r->breach_cap * sizeof(*r->breach));	/* touched now */
 	}
-	if (c->open_loop && !cfg_fleet(c)) {
+	if (c->open_loop && !cfg_probe(c) && !cfg_fleet(c)) {	/* each keeps its own */
 		size_t slots = ol_slots(c->timeout_ns + OL_TX_WAIT_NS, c->interval_ns);
 		int err = ol_create(&r->flight, slots, c->hugepages);
 
@@ -462,7 +464,8 @@ static bool peer_is_local(const struct sk *sk)
 static int open_clock(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
-	bool emit = c->mode == MODE_EMIT, stream = r->tp->caps.stream;
+	/* a probe's server reports no stamps: nothing between the hosts */
+	bool emit = c->mode == MODE_EMIT && !cfg_probe(c), stream = r->tp->caps.stream;
 	struct clock_cfg cc = {
 		.iface = c->iface, .hw = r->sk.hw, .emit = emit,
 		.one_way = c->one_way, .ack = r->tp->caps.ack_stamps,

@@ -23,6 +23,7 @@
 #include "openloop.h"
 #include "opts.h"
 #include "output.h"
+#include "probecount.h"
 #include "record.h"
 #include "sock.h"
 #include "stamppeer.h"
@@ -78,6 +79,8 @@ struct run {
 	uint32_t frag_above;		/* UDP payload the path MTU allows; 0 unknown */
 	struct hist *rtt_intended;	/* emitter with --interval: RTT from the slot's time */
 	struct ol_table flight;		/* --open-loop: the pings in flight */
+	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
+	struct probe_diag diag;		/* --http: what the packets said (after the run) */
 	/* a fleet's (--targets, --paths): its targets and sockets, fleetset.h */
 	struct fleetset fs;
 	struct fleet *fleet;		/* fs.fleet: its targets, or NULL: not a fleet */
@@ -100,7 +103,7 @@ void run_teardown(struct run *r);
 /* The primary metric: RTT emitting, response reflecting. */
 static inline enum metric_id run_primary(const struct run *r)
 {
-	return metric_primary(r->cfg->mode);
+	return metric_primary(r->cfg);
 }
 
 #endif

@@ -24,7 +24,7 @@ const struct metric_def metric_defs[M_COUNT] = {
 			   P_T3_WIRE, P_T3_SW, 0, 0, true, true },
 	[M_EMIT_RX] = { "emit_rx", "NIC-to-App RX, emitter (T4_SW - T4)",
 			P_T4_SW, P_T4_WIRE, 0, 0, true, true },
-	[M_EMIT_ACK] = { "emit_ack", "Until the reflector's ACK, TCP (T_ACK - T1)",
+	[M_EMIT_ACK] = { "emit_ack", "Until the peer's ACK (reflector, server), TCP (T_ACK - T1)",
 			 P_T_ACK, P_T1_WIRE, 0, 0, false, false },
 	[M_OWD_FWD] = { "owd_fwd", "One way, emitter to reflector (T2 - T1)",
 			P_T2_WIRE, P_T1_WIRE, 0, 0, false, false },
@@ -34,6 +34,14 @@ const struct metric_def metric_defs[M_COUNT] = {
 			   0, 0, 0, 0, false, false },
 	[M_REFLECT_QUEUE] = { "reflect_queue", "Sender's queue, reflector (T3_KN - T3_SCHED)",
 			      0, 0, 0, 0, false, false },
+	[M_SYN_RTT] = { "syn_rtt", "Handshake, SYN to SYN-ACK (T4 - T1)",
+			P_T4_WIRE, P_T1_WIRE, 0, 0, false, false },
+	[M_REQUEST] = { "request", "Request, first byte sent to last byte received",
+			P_T4_WIRE, P_T1_WIRE, 0, 0, false, false },
+	[M_FIRST_BYTE] = { "first_byte", "Request sent to the response's first byte",
+			   P_T2_WIRE, P_T1_WIRE, 0, 0, false, false },
+	[M_CONNECT] = { "connect", "Each connection's handshake, SYN to SYN-ACK",
+			0, 0, 0, 0, false, false },
 };
 
 static bool diff(const struct txrec *r, enum point a, enum point b,
@@ -54,6 +62,8 @@ bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns)
 
 	if (metric_is_queue(m))
 		return txrec_queue(r, m == M_EMIT_QUEUE, ns);
+	if (!metric_of_record(m))
+		return false;
 	if (!diff(r, d->a, d->b, &v))
 		return false;
 	if (d->c != d->d) {
@@ -65,9 +75,22 @@ bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns)
 	return true;
 }
 
-enum metric_id metric_primary(enum rant_mode mode)
+enum metric_id metric_primary(const struct rant_cfg *c)
 {
-	return mode == MODE_EMIT ? M_RTT : M_RESPONSE;
+	if (c->syn)
+		return M_SYN_RTT;
+	if (cfg_requests(c))
+		return M_REQUEST;
+	return c->mode == MODE_EMIT ? M_RTT : M_RESPONSE;
+}
+
+/* A probe's metrics: the handshake, or the requests' (with the server's
+ * ACK of each request: emit_ack); the sender's queue of a SYN. */
+static bool probe_metric(const struct rant_cfg *c, enum metric_id m)
+{
+	if (c->syn)
+		return m == M_SYN_RTT || (m == M_EMIT_QUEUE && !c->no_queue_stamps);
+	return m == M_REQUEST || m == M_FIRST_BYTE || m == M_CONNECT || m == M_EMIT_ACK;
 }
 
 static uint32_t max_size(const struct rant_cfg *c)
@@ -92,6 +115,10 @@ bool metric_in_run(const struct rant_cfg *c, enum metric_id m)
 {
 	const struct metric_def *d = &metric_defs[m];
 
+	if (cfg_probe(c))
+		return probe_metric(c, m);
+	if (m >= M_SYN_RTT)
+		return false;
 	if (cfg_fleet(c))
 		return m == M_RTT;	/* a fleet's targets: the round trip */
 	if (d->sw && !c->sw)

@@ -30,6 +30,13 @@ enum metric_id {
 	M_OWD_BACK,	/* T4_wire - T3_wire: --one-way, reflector to emitter */
 	M_EMIT_QUEUE,	/* T1_KN - T1_SCHED: the ping in the emitter's qdisc */
 	M_REFLECT_QUEUE, /* T3_KN - T3_SCHED: the pong in the reflector's qdisc */
+	/* probing a TCP service (src/probe/): the record's T1 is the SYN's or
+	 * the request's first byte's TX stamp, T4 the SYN-ACK's or the
+	 * response's last byte's RX stamp, T2 its first byte's */
+	M_SYN_RTT,	/* --syn: T4_wire - T1_wire, SYN out to SYN-ACK in */
+	M_REQUEST,	/* --http: T4_wire - T1_wire, request sent to response whole */
+	M_FIRST_BYTE,	/* --http: T2_wire - T1_wire, to the response's first byte */
+	M_CONNECT,	/* --http: each connection's handshake (sampled apart) */
 	M_COUNT
 };
 
@@ -56,8 +63,16 @@ static inline bool metric_is_queue(enum metric_id m)
 /* Compute metric m from r; false when a stamp it needs is absent. */
 bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns);
 
-/* The side's main metric: RTT emitting, response reflecting. */
-enum metric_id metric_primary(enum rant_mode mode);
+/* The run's main metric: RTT emitting, response reflecting, syn_rtt
+ * or request probing. */
+enum metric_id metric_primary(const struct rant_cfg *cfg);
+
+/* Is m sampled from a transaction's record (metric_sample)? M_CONNECT
+ * is not: a connection's handshake is not a transaction. */
+static inline bool metric_of_record(enum metric_id m)
+{
+	return m != M_CONNECT;
+}
 
 /* Does a run with cfg measure metric m? (SW components need -s; the
  * reflector's side reaches the emitter only in pongs long enough.) */

@@ -409,6 +409,43 @@ ns_bg() {
 	defer kill -9 "$BGPID"
 }
 
+# nginx_start PORT_OFF PORT_ON: Debian's nginx in NS_B on CPU 1, a
+# 600-byte page (sendfile on, tcp_nopush off) on two ports, tcp_nodelay
+# off on PORT_OFF and on on PORT_ON, its files in $WORK; pid in $NGINX,
+# stopped (master and worker) when the test ends. Returns once both
+# ports listen (1 and a failed check if they do not).
+nginx_start() {
+	mkdir -p "$WORK/www"
+	head -c 600 /dev/zero | tr '\0' 'a' >"$WORK/www/index.html"
+	# user root: the worker reads $WORK (mode 700) as its master does
+	cat >"$WORK/nginx.conf" <<-EOF
+	user root;
+	worker_processes 1;
+	daemon off;
+	pid $WORK/nginx.pid;
+	error_log $WORK/error.log;
+	events { worker_connections 4096; }
+	http {
+	    access_log off;
+	    sendfile on;
+	    tcp_nopush off;
+	    server { listen $1; listen [::]:$1; tcp_nodelay off; root $WORK/www; }
+	    server { listen $2; listen [::]:$2; tcp_nodelay on; root $WORK/www; }
+	}
+	EOF
+	ip netns exec "$NS_B" taskset -c 1 nginx -p "$WORK" -e "$WORK/error.log" \
+		-c "$WORK/nginx.conf" >"$WORK/nginx.txt" 2>&1 &
+	NGINX=$!
+	defer kill -TERM "$NGINX"	# the master stops its worker
+	wait_until 10 __tcp_port "$NS_B" "$1" && wait_until 10 __tcp_port "$NS_B" "$2" && return 0
+	check_err 1 "nginx does not listen: $(cat "$WORK/nginx.txt" "$WORK/error.log" 2>/dev/null | tail -3)"
+	return 1
+}
+
+__tcp_port() {
+	ip netns exec "$1" ss -Hltn "sport = :$2" 2>/dev/null | grep -q .
+}
+
 # jqv FILE EXPR: one value from a JSON file.
 jqv() { jq -r "$2" "$1"; }
 

@@ -157,8 +157,9 @@ static void test_full_arithmetic(void)
 	breakdown_compute(&r, true, &b);
 
 	for (int m = 0; m < M_COUNT; m++)
-		if (m != M_REFLECT_QUEUE)
+		if (m != M_REFLECT_QUEUE && metric_of_record(m))	/* connect: no record's */
 			ok(b.have[m], "full record: %s present", metric_defs[m].name);
+	ok(!b.have[M_CONNECT], "full record: no connect (a connection's, not a record's)");
 	ok(!b.have[M_REFLECT_QUEUE], "the emitter's record: no reflect_queue");
 	is_i64(b.ns[M_EMIT_TX], s.t1 - s.t1_sw, "emit_tx = T1w - T1_SW");
 	is_i64(b.ns[M_REFLECT_RX], s.t2_sw - s.t2, "reflect_rx = T2_SW - T2w");

@@ -177,6 +177,32 @@ static const struct row rows[] = {
 	{ OPTS_OK, NULL, { E, "-c", "1000000000000", "-d", "2592000", "-l", "x" } },
 	{ OPTS_OK, NULL, { R, "-c", "1000000000000", "-l", "x" } },	/* no default -d */
 
+	/* Probing a service (--syn, --http, --request). */
+	{ OPTS_ERROR, "--http needs -a ADDR", { R, "--http", "/" } },
+	{ OPTS_ERROR, "--syn needs -a ADDR", { R, "--syn" } },
+	{ OPTS_ERROR, "the path begins with '/': give --http /index.html",
+	  { E, "--http", "index.html" } },
+	{ OPTS_ERROR, "holds a space or a control character", { E, "--http", "/a b" } },
+	{ OPTS_ERROR, "holds a space or a control character", { E, "--http", "/a\tb" } },
+	{ OPTS_ERROR, "--host a b: a host name holds no space", { E, "--http", "/", "--host", "a b" } },
+	{ OPTS_ERROR, "--host needs --http", { E, "--host", "x" } },
+	{ OPTS_ERROR, "--connections: 0 is out of range. Must be in the range 1 to 1000000",
+	  { E, "--http", "/", "--connections", "0" } },
+	{ OPTS_ERROR, "--connections is for --http or --request", { E, "--connections", "5" } },
+	{ OPTS_ERROR, "each a probe of its own", { E, "--syn", "--http", "/" } },
+	{ OPTS_ERROR, "--tcp is for rant's own pair, not for --syn", { E, "--syn", "--tcp" } },
+	{ OPTS_ERROR, "-m/--size is for rant's own pair, not for --http",
+	  { E, "--http", "/", "-m", "100" } },
+	{ OPTS_ERROR, "--request needs --response-bytes N", { E, "--request", "req.bin" } },
+	{ OPTS_ERROR, "--response-bytes needs --request", { E, "--response-bytes", "10" } },
+	{ OPTS_ERROR, "--quickack needs --tcp (rant's own pair) or --http/--request",
+	  { E, "--syn", "--quickack" } },
+	{ OPTS_OK, NULL, { E, "--syn", "-c", "100", "--interval", "1000", "--open-loop" } },
+	{ OPTS_OK, NULL, { E, "--http", "/index.html", "--connections", "1000", "--quickack" } },
+	{ OPTS_OK, NULL, { E, "--http", "/", "--interval", "100", "--open-loop", "--timeout",
+			   "1000000" } },
+	{ OPTS_OK, NULL, { E, "--request", "req.bin", "--response-bytes", "64" } },
+
 	/* Edges that are fine. */
 	{ OPTS_OK, NULL, { E, "-d", "2592000.000000000" } },
 	{ OPTS_OK, NULL, { E, "-d", "1." } },

@@ -258,6 +258,15 @@ static void expected(enum metric_id m, int64_t *v, unsigned *needs)
 		*v = st[P_T4_WIRE] - st[P_T3_WIRE];
 		*needs = N(P_T4_WIRE) | N(P_T3_WIRE);
 		break;
+	case M_SYN_RTT:		/* a probe's: the SYN's and the SYN-ACK's */
+	case M_REQUEST:		/* the request's and its response's last byte */
+		*v = st[P_T4_WIRE] - st[P_T1_WIRE];
+		*needs = N(P_T4_WIRE) | N(P_T1_WIRE);
+		break;
+	case M_FIRST_BYTE:	/* the response's first byte, kept as T2 */
+		*v = st[P_T2_WIRE] - st[P_T1_WIRE];
+		*needs = N(P_T2_WIRE) | N(P_T1_WIRE);
+		break;
 	default:
 		*v = 0;
 		*needs = 0;
@@ -277,6 +286,12 @@ static void test_metric_values(void)
 
 		if (metric_is_queue((enum metric_id)m))
 			continue;	/* a length, not stamps: test_queue */
+		if (!metric_of_record((enum metric_id)m)) {
+			fill(&r);
+			ok(!metric_value((enum metric_id)m, &r, &got),
+			   "metric %s: not from a record", name);
+			continue;
+		}
 		expected((enum metric_id)m, &want, &needs);
 		fill(&r);
 		ok(metric_value((enum metric_id)m, &r, &got),
@@ -344,8 +359,8 @@ static void test_metric_table(void)
 			consistent = false;
 			diag("metric %s: a queue needs no SW stamps and is no step", d->name);
 		}
-		if (metric_is_queue((enum metric_id)m))
-			continue;
+		if (metric_is_queue((enum metric_id)m) || !metric_of_record((enum metric_id)m))
+			continue;	/* no points of a record */
 		if (!d->name || !d->name[0] || !d->label || !d->label[0]) {
 			named = false;
 			diag("metric %d lacks a name or label", m);

@@ -4,7 +4,8 @@
 
 The schema is a valid draft 2020-12 schema; real documents of rant's, cut
 short (tests/unit/fixtures/schema: an emitter's size sweep with -s, -I and
-breaches, a reflector, both sides of --stamp and of --tcp) are valid; and
+breaches, a reflector, both sides of --stamp and of --tcp, a probe's
+--syn and --http) are valid; and
 each of a set of hand-broken copies (a wrong type, a missing required key,
 a mode-specific key missing or out of place, a value outside an enum) is
 rejected with the path of what is wrong, so that the hook that validates
@@ -89,7 +90,7 @@ def main():
     rc, out = check("--all", *FIX)
     ok(rc == 0 and not out, "every fixture is valid", out)
     modes = {load(os.path.basename(f))["mode"] for f in FIX}
-    ok(modes == {"emit", "reflect"}, f"the fixtures cover the modes: {sorted(modes)}")
+    ok(modes == {"emit", "reflect", "probe"}, f"the fixtures cover the modes: {sorted(modes)}")
 
     broken("reflect.json", "a count as a string", "/counts/sent", put(["counts", "sent"], "12"))
     broken("reflect.json", "a time as a fraction", "/start_ns", put(["start_ns"], 1.5))
@@ -122,6 +123,17 @@ def main():
 
     broken("emit-sweep.json", "a probe's summary without its counts", "/",
            lambda d: (d.update(mode="probe"), d.pop("counts")))
+    broken("probe-http.json", "a diagnosis's share in percent", "/diagnosis/0/share",
+           put(["diagnosis", 0, "share"], 99.0))
+    broken("probe-http.json", "a diagnosis of no known kind", "/diagnosis/0/kind",
+           put(["diagnosis", 0, "kind"], "slow"))
+    broken("probe-http.json", "--http without its diagnosis", "/", drop(["diagnosis"]))
+    broken("probe-http.json", "--http's counts without its timeouts", "/probe",
+           drop(["probe", "timeouts"]))
+    broken("probe-syn.json", "--syn's counts without its refused probes", "/probe",
+           drop(["probe", "refused"]))
+    broken("probe-syn.json", "a probe of no known kind", "/config/probe",
+           put(["config", "probe"], "udp"))
 
     # a member the schema does not know is welcome (new modes add theirs)
     doc = load("reflect.json")

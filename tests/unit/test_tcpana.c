@@ -150,6 +150,23 @@ static void test_no_ack_no_nagle(void)
 	tcpana_destroy(a);
 }
 
+/* The client ACKs the header 3 ms late (slow to run, not a delayed-ACK
+ * timer): the body's 3 ms wait is not named Nagle. */
+static void test_late_ack_not_delack(void)
+{
+	struct tcpana *a = fresh(false);
+
+	handshake(a, 0, 100 * US);
+	seg(a, 1 * MS, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 1200 * US, TCPSEG_S2C, 0, 100, 240, TCPSEG_F_PSH, 65535);
+	seg(a, 4200 * US, TCPSEG_C2S, 100, 240, 0, 0, 65535);
+	seg(a, 4300 * US, TCPSEG_S2C, 240, 100, 600, TCPSEG_F_PSH, 65535);
+	tcpana_end(a, 5 * MS);
+	ok(ngot == 1 && !(got[0].kinds & (1u << TCPANA_NAGLE_DELAYED_ACK)),
+	   "an ACK 3 ms late is no delayed ACK: no Nagle named (kinds %x)", got[0].kinds);
+	tcpana_destroy(a);
+}
+
 /* rant --tcp --writes 2: the client's second write waits for the
  * server's delayed ACK of its first. */
 static void test_client_nagle(void)
@@ -398,6 +415,7 @@ int main(void)
 	test_nagle(false);
 	test_nagle(true);
 	test_no_ack_no_nagle();
+	test_late_ack_not_delack();
 	test_client_nagle();
 	test_server_time();
 	test_retransmission();

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A server's segments captured (segcap.h).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "offloop.h"
+#include "pcapopen.h"
+#include "segcap.h"
+#include "timeutil.h"
+
+#define SEGCAP_BLOCK_MS 50
+#define SEGCAP_POLL_MS 20
+#define SEGCAP_BUFFER_NS (500 * NS_PER_MS)	/* the buffer holds this long */
+#define SEGCAP_FRAME_BYTES 224			/* one frame in the buffer */
+#define SEGCAP_BUFFER_MIN (4 << 20)
+#define SEGCAP_BUFFER_MAX (128 << 20)
+#define SEGCAP_DRAIN_NS (5 * SEGCAP_BLOCK_MS * NS_PER_MS)
+
+struct segcap {
+	struct segcap_params p;
+	pcap_t *pc;
+	int dlt, tstamp_type;
+	char filter[128];
+	struct segcap_stats st;
+	pthread_t tid;
+	bool started;
+	_Atomic int stop;
+};
+
+static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
+{
+	struct segcap *c = (struct segcap *)user;
+	struct tcpwire_seg s;
+
+	if (tcpwire_frame(bytes, h->caplen, c->dlt, &s)) {
+		c->st.unread++;
+		return;
+	}
+	c->st.packets++;
+	/* nanosecond precision: tv_usec holds nanoseconds */
+	c->p.seg(c->p.ctx, &s, (int64_t)h->ts.tv_sec * NS_PER_SEC + h->ts.tv_usec);
+}
+
+/* At the end: until every packet the kernel queued was read. */
+static void drain(struct segcap *c)
+{
+	int64_t give_up = monotonic_ns() + SEGCAP_DRAIN_NS;
+	struct pollfd pfd = { .fd = pcap_get_selectable_fd(c->pc), .events = POLLIN };
+
+	while (monotonic_ns() < give_up) {
+		if (pcap_dispatch(c->pc, -1, on_packet, (u_char *)c) > 0)
+			continue;
+		if (c->st.packets + c->st.unread >= pcapopen_queued(c->pc))
+			break;
+		poll(&pfd, 1, 5);
+	}
+	pcap_dispatch(c->pc, -1, on_packet, (u_char *)c);
+}
+
+static void *segcap_thread(void *arg)
+{
+	struct segcap *c = arg;
+	struct pollfd pfd = { .fd = pcap_get_selectable_fd(c->pc), .events = POLLIN };
+
+	while (!atomic_load_explicit(&c->stop, memory_order_acquire)) {
+		poll(&pfd, 1, SEGCAP_POLL_MS);
+		pcap_dispatch(c->pc, -1, on_packet, (u_char *)c);
+	}
+	drain(c);
+	return NULL;
+}
+
+/* "tcp and host 10.0.0.2 and port 80": the server's segments. */
+static void build_filter(struct segcap *c)
+{
+	const struct sockaddr_storage *ss = c->p.server;
+	const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *)ss;
+	const struct sockaddr_in *a4 = (const struct sockaddr_in *)ss;
+	char addr[INET6_ADDRSTRLEN] = "";
+	uint16_t port;
+
+	if (ss->ss_family == AF_INET6) {
+		inet_ntop(AF_INET6, &a6->sin6_addr, addr, sizeof(addr));
+		port = ntohs(a6->sin6_port);
+	} else {
+		inet_ntop(AF_INET, &a4->sin_addr, addr, sizeof(addr));
+		port = ntohs(a4->sin_port);
+	}
+	snprintf(c->filter, sizeof(c->filter), "tcp and host %s and port %u", addr, port);
+}
+
+static int buffer_bytes(const struct segcap *c)
+{
+	uint64_t b = c->p.rate * SEGCAP_FRAME_BYTES * (uint64_t)SEGCAP_BUFFER_NS / NS_PER_SEC;
+
+	if (b < SEGCAP_BUFFER_MIN)
+		b = SEGCAP_BUFFER_MIN;
+	if (b > SEGCAP_BUFFER_MAX)
+		b = SEGCAP_BUFFER_MAX;
+	return (int)b;
+}
+
+int segcap_start(struct segcap **cp, const struct segcap_params *p, char *err, size_t len)
+{
+	struct segcap *c = calloc(1, sizeof(*c));
+	struct pcapopen_params o = {
+		.what = "the probe's capture", .iface = p->iface, .snaplen = SEGCAP_SNAPLEN,
+		.block_ms = SEGCAP_BLOCK_MS, .hw = p->hw,
+	};
+	cpu_set_t cpus;
+	int ret;
+
+	*cp = c;
+	if (!c)
+		return -ENOMEM;
+	c->p = *p;
+	build_filter(c);
+	o.filter = c->filter;
+	o.buffer_bytes = buffer_bytes(c);
+	ret = pcapopen(&c->pc, &c->tstamp_type, &o, err, len);
+	if (ret)
+		return ret;
+	c->dlt = pcap_datalink(c->pc);
+	c->st.tstamp_type = pcap_tstamp_type_val_to_name(c->tstamp_type);
+	if (!tcpwire_link_ok(c->dlt)) {
+		snprintf(err, len, "the probe's capture: %s's link type %s is not one rant reads",
+			 p->iface, pcap_datalink_val_to_name(c->dlt));
+		return -EOPNOTSUPP;
+	}
+	ret = offloop_spawn(&c->tid, segcap_thread, c,
+			    offloop_other_cpus(&cpus) ? &cpus : NULL);
+	if (ret) {
+		snprintf(err, len, "the probe's capture: cannot start its thread: %s", strerror(ret));
+		return -ret;
+	}
+	c->started = true;
+	return 0;
+}
+
+void segcap_stop(struct segcap *c, struct segcap_stats *st)
+{
+	struct pcap_stat ps;
+
+	if (c->started) {
+		atomic_store_explicit(&c->stop, 1, memory_order_release);
+		pthread_join(c->tid, NULL);
+		c->started = false;
+	}
+	if (pcap_stats(c->pc, &ps) == 0)
+		c->st.dropped = ps.ps_drop;
+	*st = c->st;
+}
+
+void segcap_destroy(struct segcap *c)
+{
+	if (!c)
+		return;
+	if (c->started) {
+		atomic_store_explicit(&c->stop, 1, memory_order_release);
+		pthread_join(c->tid, NULL);
+	}
+	if (c->pc)
+		pcap_close(c->pc);
+	free(c);
+}

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --syn's raw socket (synsock.h).
+ */
+#include <errno.h>
+#include <linux/filter.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "conn.h"
+#include "synsock.h"
+
+struct syn_state {
+	struct sockaddr_storage local;	/* port 0 */
+	socklen_t local_len;
+	uint8_t addr[16];
+};
+
+/*
+ * Only segments from the server's port reach the socket (a raw TCP
+ * socket is handed a copy of every TCP segment the host receives). An
+ * IPv4 raw socket reads from the IP header, an IPv6 one from the TCP
+ * header.
+ */
+static int syn_filter(int fd, int family, uint16_t port)
+{
+	struct sock_filter v4[] = {
+		BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 0),		/* x = the IP header's length */
+		BPF_STMT(BPF_LD | BPF_H | BPF_IND, 0),		/* the source port */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, port, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0xffff),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_filter v6[] = {
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, port, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0xffff),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog prog = {
+		.len = family == AF_INET6 ? 4 : 5,
+		.filter = family == AF_INET6 ? v6 : v4,
+	};
+
+	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) ? -errno : 0;
+}
+
+/* The address this host sends to the peer from (a UDP socket connected
+ * through the interface tells it). */
+static int syn_local(struct sk *s, struct syn_state *st, const char *iface)
+{
+	int fd = socket(s->family, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	st->local_len = sizeof(st->local);
+	if (setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, iface, (socklen_t)strlen(iface) + 1) ||
+	    connect(fd, (const struct sockaddr *)&s->peer, s->peer_len) ||
+	    getsockname(fd, (struct sockaddr *)&st->local, &st->local_len))
+		ret = -errno;
+	close(fd);
+	if (ret)
+		return ret;
+	if (s->family == AF_INET6) {
+		((struct sockaddr_in6 *)&st->local)->sin6_port = 0;
+		memcpy(st->addr, &((struct sockaddr_in6 *)&st->local)->sin6_addr, 16);
+	} else {
+		((struct sockaddr_in *)&st->local)->sin_port = 0;
+		memcpy(st->addr, &((struct sockaddr_in *)&st->local)->sin_addr, 4);
+	}
+	return 0;
+}
+
+/* The peer's address without its port: a raw socket's port is its
+ * protocol (0: the socket's). */
+static struct sockaddr_storage peer0(const struct sk *s)
+{
+	struct sockaddr_storage to = s->peer;
+
+	if (to.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&to)->sin6_port = 0;
+	else
+		((struct sockaddr_in *)&to)->sin_port = 0;
+	return to;
+}
+
+static int syn_socket(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
+{
+	struct sockaddr_storage to;
+	int ret;
+
+	s->fd = socket(s->family, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_TCP);
+	if (s->fd < 0) {
+		ret = -errno;
+		if (ret == -EPERM)
+			snprintf(err, len, "--syn sends its SYNs on a raw socket, which needs CAP_NET_RAW: run as root (or setcap cap_net_raw,cap_net_admin,cap_ipc_lock+ep rant)");
+		else
+			snprintf(err, len, "raw TCP socket: %s", strerror(-ret));
+		return ret;
+	}
+	ret = sk_configure(s, cfg, err, len);
+	if (ret)
+		return ret;
+	ret = syn_filter(s->fd, s->family, cfg->port);
+	if (ret) {
+		snprintf(err, len, "SO_ATTACH_FILTER on the raw socket: %s", strerror(-ret));
+		return ret;
+	}
+	/* Connected, a raw socket hears only its peer's segments. */
+	to = peer0(s);
+	if (connect(s->fd, (const struct sockaddr *)&to, s->peer_len)) {
+		ret = -errno;
+		snprintf(err, len, "connect the raw socket to %s: %s", cfg->addr, strerror(-ret));
+	}
+	return ret;
+}
+
+static int syn_open(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
+{
+	struct syn_state *st;
+	int ret = sk_init(s, cfg, err, len);
+
+	if (ret)
+		return ret;
+	/* a socket holds each probe's port while it is out */
+	ret = conn_fd_limit(cfg->open_loop ? (uint64_t)(cfg->timeout_ns / cfg->interval_ns) + 2 : 1,
+			    "--open-loop's probes in flight, each holding its port's socket",
+			    "raise --interval or lower --timeout", err, len);
+	if (ret)
+		return ret;
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		snprintf(err, len, "cannot allocate the --syn socket's state");
+		return -ENOMEM;
+	}
+	s->priv = st;
+	ret = syn_local(s, st, cfg->iface);
+	if (ret) {
+		snprintf(err, len, "no local address to reach %s from on %s: %s", cfg->addr,
+			 cfg->iface, strerror(-ret));
+		return ret;
+	}
+	return syn_socket(s, cfg, err, len);
+}
+
+static void syn_close(struct sk *s)
+{
+	sk_close(s);
+	free(s->priv);
+	s->priv = NULL;
+}
+
+/* One segment built by the caller, to the peer. */
+static int syn_send(struct sk *s, const void *buf, size_t len, const struct sk_msg *reply,
+		    uint32_t *key)
+{
+	(void)reply;
+	if (send(s->fd, buf, len, MSG_DONTWAIT) < 0)
+		return -errno;
+	*key = s->tx_key++;
+	return 0;
+}
+
+static int syn_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
+		    bool block)
+{
+	return sk_recv(s, buf, len, m, sw, block);
+}
+
+const uint8_t *synsock_local(const struct sk *s)
+{
+	return ((const struct syn_state *)s->priv)->addr;
+}
+
+int synsock_reserve(const struct sk *s, int *fd, uint16_t *port)
+{
+	const struct syn_state *st = s->priv;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	int ret;
+
+	*fd = socket(s->family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (*fd < 0)
+		return -errno;
+	if (bind(*fd, (const struct sockaddr *)&st->local, st->local_len) ||
+	    getsockname(*fd, (struct sockaddr *)&ss, &sl)) {
+		ret = -errno;
+		close(*fd);
+		*fd = -1;
+		return ret;
+	}
+	*port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port :
+		      ((struct sockaddr_in *)&ss)->sin_port);
+	return 0;
+}
+
+const struct transport transport_syn = {
+	.name = "tcp",
+	.caps = { .stream = true, .max_len = 1500 },
+	.open = syn_open,
+	.close = syn_close,
+	.send = syn_send,
+	.recv = syn_recv,
+};

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A probe's part of the summary (probeout.h).
+ */
+#include <inttypes.h>
+
+#include "probeout.h"
+#include "statout.h"
+
+static const char *const status_key[PROBE_STATUS_CLASSES] = {
+	"other", "1xx", "2xx", "3xx", "4xx", "5xx",
+};
+
+static const char *probe_kind(const struct rant_cfg *c)
+{
+	return c->syn ? "syn" : c->http_path ? "http" : "request";
+}
+
+/* --http: responses by status class, in one line and one object (the
+ * text names 2xx and the classes that came). */
+static void print_status(struct out *o, const struct probe_counts *p)
+{
+	out_obj(o, "status");
+	out_text(o, ", status");
+	for (int i = 1; i <= PROBE_STATUS_CLASSES; i++) {
+		int k = i % PROBE_STATUS_CLASSES;	/* "other" last */
+		bool shown = p->status[k] || k == 2;
+
+		if (shown)
+			out_text(o, " %s ", status_key[k]);
+		out_u64(o, status_key[k], shown ? "%" PRIu64 : NULL, p->status[k]);
+	}
+	out_obj_end(o);
+	out_u64(o, "non_2xx", " (non-2xx %" PRIu64 ")", p->non_2xx);
+}
+
+static void print_requests(struct out *o, const struct snap *s)
+{
+	const struct probe_counts *p = &s->probe;
+
+	out_u64(o, "connections", "connections: %u kept alive", s->cfg->connections);
+	out_u64(o, "connects", ", made %" PRIu64, p->connections);
+	out_u64(o, "connect_failures", ", failed %" PRIu64, p->connect_failures);
+	out_u64(o, "reopened", ", closed by the server and made again %" PRIu64, p->reopened);
+	out_u64(o, "open_files", "; open-file limit %" PRIu64 "\n", p->fd_limit);
+	out_u64(o, "timeouts", "responses: timed out %" PRIu64, p->timeouts);
+	out_u64(o, "bad_responses", ", bad (did not parse) %" PRIu64, p->bad_responses);
+	if (s->cfg->http_path)
+		print_status(o, p);
+	out_u64(o, "bytes_received", ", %" PRIu64 " bytes received\n", p->bytes_received);
+}
+
+void probeout_counts(struct out *o, const struct snap *s)
+{
+	const struct rant_cfg *c = s->cfg;
+
+	out_obj(o, "probe");
+	out_str(o, "kind", NULL, probe_kind(c));
+	if (c->syn) {
+		out_u64(o, "refused", "syn: refused (RST: a closed port) %" PRIu64, s->cnt.refused);
+		out_u64(o, "late_answers", ", answers after --timeout %" PRIu64 "\n",
+			s->probe.rst_late);
+	} else {
+		print_requests(o, s);
+	}
+	out_obj_end(o);
+}
+
+/* One kind named: its line and its object. */
+static void print_kind(struct out *o, const struct tcpana_diag *d)
+{
+	char t[32], m[32];
+
+	out_obj(o, NULL);
+	out_str(o, "kind", "  %-18s", tcpana_kind_name(d->kind));
+	out_text(o, " %5.1f%% of the exchanges", 100.0 * d->share);
+	out_dbl(o, "share", NULL, d->share);
+	out_u64(o, "exchanges", " (%" PRIu64 ")", d->exchanges);
+	out_text(o, ", typical %s (max %s)\n", statout_human_ns(d->typical_ns, t, sizeof(t)),
+		 statout_human_ns(d->max_ns, m, sizeof(m)));
+	out_i64(o, "typical_ns", NULL, d->typical_ns);
+	out_i64(o, "max_ns", NULL, d->max_ns);
+	out_text(o, "%20s", "");
+	out_str(o, "fix", "fix: %s\n", d->fix ? d->fix : "");
+	out_obj_end(o);
+}
+
+/* What the packets could not tell, named. */
+static void print_unknowns(struct out *o, uint32_t u)
+{
+	static const struct { uint32_t bit; const char *name; } names[] = {
+		{ TCPANA_U_NO_C2S, "no_client_segments" },
+		{ TCPANA_U_NO_S2C, "no_server_segments" },
+		{ TCPANA_U_CUT, "headers_cut" },
+		{ TCPANA_U_NO_CLIENT_ACKS, "no_client_acks" },
+	};
+
+	out_arr(o, "unknowns");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (u & names[i].bit)
+			out_str(o, NULL, i ? ", %s" : " (could not tell: %s", names[i].name);
+	out_arr_end(o);
+	if (u)
+		out_text(o, ")");
+}
+
+void probeout_diagnosis(struct out *o, const struct snap *s)
+{
+	const struct probe_diag *d = &s->diag;
+	struct out jo = out_json_only(o);
+
+	if (!d->have)
+		return;
+	out_obj(&jo, "diagnosis_from");
+	out_u64(o, "exchanges", "\ndiagnosis: from the packets of %" PRIu64 " exchanges", d->exchanges);
+	out_u64(o, "packets", " (%" PRIu64 " segments captured", d->packets);
+	out_u64(o, "dropped", ", %" PRIu64 " dropped by the kernel)", d->dropped);
+	out_u64(&jo, "foreign", NULL, d->foreign);
+	print_unknowns(o, d->unknowns);
+	out_obj_end(&jo);
+	out_text(o, d->n ? ":\n" : ": nothing held them (a clean run names nothing)\n");
+	out_arr(&jo, "diagnosis");
+	for (size_t i = 0; i < d->n; i++)
+		print_kind(o, &d->d[i]);
+	out_arr_end(&jo);
+}
+
+void probeout_headline(struct out *o, const struct snap *s)
+{
+	const struct tcpana_diag *d = &s->diag.d[0];
+	char t[32];
+
+	if (!s->diag.have || !s->diag.n)
+		return;
+	out_text(o, "held: %s in %.0f%% of the requests, typically %s: %s\n",
+		 tcpana_kind_name(d->kind), 100.0 * d->share,
+		 statout_human_ns(d->typical_ns, t, sizeof(t)), d->fix ? d->fix : "");
+}

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --http PATH and --request FILE: requests over --connections kept-alive
+ * connections, all served by one epoll loop (httpconn.c is a
+ * connection's life).
+ *
+ * Closed loop (the default): each connection sends its next request as
+ * soon as its response is whole (wrk's model). Paced (--interval, with
+ * or without --open-loop): one request every --interval in all, on
+ * whichever connection is free; a slot that finds none waits for the
+ * first to free up, and request_intended counts from the slot's time
+ * (wrk2's corrected latency); one that leaves an interval or more late
+ * is a missed slot.
+ *
+ * The connections' packets are captured on -i from the start (segcap.h)
+ * and analysed on the capture's thread (probediag.h): each connection's
+ * handshake is the connect metric, and what held the measured exchanges
+ * is the diagnosis, read when the capture stopped at the end.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "conn.h"
+#include "httpconn.h"
+#include "optprobe.h"
+
+#define HTTP_EVENTS 256
+/* The most segments a second the capture is sized for: a request and
+ * its response, their ACKs, at the bench's rates and more. */
+#define HTTP_CAP_RATE 400000
+
+static struct http hs;
+
+/* "GET PATH HTTP/1.1" with the Host header (optprobe_host). */
+static int http_request_text(struct http *h, const struct rant_cfg *c)
+{
+	char host[320];
+	int n;
+
+	optprobe_host(c, host, sizeof(host));
+	h->req = malloc(PROBE_MAX_REQUEST);
+	if (!h->req)
+		return -ENOMEM;
+	n = snprintf((char *)h->req, PROBE_MAX_REQUEST,
+		     "GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: rant/%s\r\nAccept: */*\r\n\r\n",
+		     c->http_path, host, RANT_VERSION);
+	if (n < 0 || n >= PROBE_MAX_REQUEST)
+		return -E2BIG;
+	h->req_len = (uint32_t)n;
+	return 0;
+}
+
+/* --request FILE: its bytes, 1 to PROBE_MAX_REQUEST of them. */
+static int http_request_file(struct http *h, const struct rant_cfg *c, char *err, size_t len)
+{
+	int fd = open(c->request_path, O_RDONLY | O_CLOEXEC), ret = 0;
+	ssize_t n;
+
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, len, "--request %s: %s", c->request_path, strerror(-ret));
+		return ret;
+	}
+	h->req = malloc(PROBE_MAX_REQUEST + 1);
+	n = h->req ? read(fd, h->req, PROBE_MAX_REQUEST + 1) : -1;
+	close(fd);
+	if (n <= 0 || n > PROBE_MAX_REQUEST) {
+		snprintf(err, len, "--request %s: %s: give a file of 1 to %d bytes", c->request_path,
+			 n < 0 ? strerror(errno) : n ? "too long" : "empty", PROBE_MAX_REQUEST);
+		return -EINVAL;
+	}
+	h->req_len = (uint32_t)n;
+	return ret;
+}
+
+static int http_alloc(struct http *h, const struct rant_cfg *c)
+{
+	h->c = calloc(h->n, sizeof(*h->c));
+	h->idle = calloc(h->n, sizeof(*h->idle));
+	h->backlog = calloc(HTTP_BACKLOG, sizeof(*h->backlog));
+	if (!h->c || !h->idle || !h->backlog)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < h->n; i++) {
+		h->c[i].fd = -1;
+		h->c[i].idx = i;
+		httpresp_init(&h->c[i].resp, c->request_path ? c->response_bytes : 0);
+	}
+	return 0;
+}
+
+/* The capture and its analysis, before the first connection. */
+static int http_capture(struct http *h, struct run *r, char *err, size_t len)
+{
+	struct segcap_params p = {
+		.iface = r->cfg->iface, .server = &r->sk.peer, .hw = r->sk.hw,
+		.rate = HTTP_CAP_RATE, .seg = probediag_seg,
+	};
+
+	h->diag = probediag_create(h->n, &r->sk.peer, r->hist[M_CONNECT]);
+	if (!h->diag) {
+		snprintf(err, len, "no memory for the analysis of %u connections", h->n);
+		return -ENOMEM;
+	}
+	p.ctx = h->diag;
+	return segcap_start(&h->cap, &p, err, len);
+}
+
+int http_setup(struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+	struct http *h = &hs;
+	char err[512] = "";
+	int ret;
+
+	memset(h, 0, sizeof(*h));
+	h->r = h->p.r = r;
+	h->sk = &r->sk;
+	h->n = c->connections;
+	h->paced = c->interval_ns > 0;
+	h->ep = conn_poll_create();
+	ret = h->ep < 0 ? h->ep : http_alloc(h, c);
+	if (ret)
+		snprintf(err, sizeof(err), "cannot set up %u connections: %s", h->n, strerror(-ret));
+	else if (c->request_path)
+		ret = http_request_file(h, c, err, sizeof(err));
+	else if ((ret = http_request_text(h, c)))
+		snprintf(err, sizeof(err), "--http %s: the request is longer than %d bytes",
+			 c->http_path, PROBE_MAX_REQUEST);
+	if (!ret)
+		ret = http_capture(h, r, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "rant: %s\n", err);
+	return ret;
+}
+
+void http_teardown(void)
+{
+	struct http *h = &hs;
+
+	segcap_destroy(h->cap);
+	probediag_destroy(h->diag);
+	for (uint32_t i = 0; h->c && i < h->n; i++)
+		conn_close(h->c[i].fd);
+	if (h->ep > 0)
+		conn_close(h->ep);
+	free(h->c);
+	free(h->idle);
+	free(h->backlog);
+	free(h->req);
+	memset(h, 0, sizeof(*h));
+}
+
+/* May another request leave? Not once stopping; in the warm-up, not
+ * after -w (and one with both stamps); measuring, not after -c or -d. */
+static bool http_may_send(struct http *h)
+{
+	const struct rant_cfg *c = h->r->cfg;
+
+	if (h->stopping)
+		return false;
+	if (!h->measuring)
+		return h->warm_sent < c->warmup || !h->answered;
+	if (prober_enough(&h->p, monotonic_ns()))
+		h->stopping = true;
+	return !h->stopping;
+}
+
+void http_idle(struct http *h, struct hconn *c)
+{
+	int64_t now, iv = h->r->cfg->interval_ns;
+
+	if (!http_may_send(h))
+		return;
+	if (!h->paced || !h->measuring) {
+		hconn_send(h, c, 0);
+		return;
+	}
+	if (h->btail == h->bhead) {
+		if (!c->queued)
+			h->idle[h->nidle++] = c->idx;	/* for the next slot */
+		c->queued = true;
+		return;
+	}
+	now = monotonic_ns();
+	if (now - h->backlog[h->btail % HTTP_BACKLOG] >= iv)
+		h->r->cnt.missed_slots++;	/* it waited for a connection */
+	hconn_send(h, c, now - h->backlog[h->btail++ % HTTP_BACKLOG]);
+}
+
+/*
+ * --interval: the slots due by now, each on a free connection or, when
+ * none is, waiting for one (a full backlog: the slot is never sent,
+ * counted missed). The next slot's time.
+ */
+static int64_t http_schedule(struct http *h, int64_t now)
+{
+	int64_t due = prober_due(&h->p, now);
+
+	while (due <= now && http_may_send(h)) {
+		prober_take_slot(&h->p);
+		if (h->nidle) {
+			struct hconn *c = &h->c[h->idle[--h->nidle]];
+
+			c->queued = false;
+			if (c->st == H_IDLE) {
+				hconn_send(h, c, now - due);
+			} else {
+				h->p.slot--;	/* dropped since: the slot again */
+				continue;
+			}
+		} else if (h->bhead - h->btail < HTTP_BACKLOG) {
+			h->backlog[h->bhead++ % HTTP_BACKLOG] = due;
+		} else {
+			h->r->cnt.missed_slots++;
+		}
+		due = prober_due(&h->p, now);
+	}
+	if (h->out > h->r->cnt.inflight_max)
+		h->r->cnt.inflight_max = h->out;
+	return due;
+}
+
+/* One round: the events until deadline (0: spin), then timeouts. */
+static void http_round(struct http *h, int64_t deadline)
+{
+	struct epoll_event ev[HTTP_EVENTS];
+	int64_t now;
+	int n = conn_poll_wait(h->ep, ev, HTTP_EVENTS, deadline);
+
+	for (int i = 0; i < n; i++)
+		hconn_event(h, &h->c[ev[i].data.u32], ev[i].events);
+	now = monotonic_ns();
+	if (now >= h->next_scan) {
+		hconn_scan(h, now);
+		h->next_scan = now + HTTP_SCAN_NS;
+	}
+}
+
+static int64_t earliest(int64_t a, int64_t b)
+{
+	return !a ? b : !b ? a : a < b ? a : b;
+}
+
+/*
+ * Every connection made, then unmeasured requests until -w were
+ * answered and one came with both stamps, and none is out: 0, -EINTR,
+ * or -EIO when that took over --warmup-timeout. Blocking: a spinner
+ * could starve the kernel worker that turns RX stamps on.
+ */
+static int http_warmup(struct http *h)
+{
+	const struct rant_cfg *c = h->r->cfg;
+	int64_t give_up = monotonic_ns() + c->warmup_timeout_ns;
+
+	for (uint32_t i = 0; i < h->n; i++)
+		hconn_connect(h, &h->c[i]);
+	while (!run_stop) {
+		if (h->warm_sent >= c->warmup && h->answered && !h->out)
+			return 0;
+		if (monotonic_ns() > give_up)
+			return -EIO;
+		http_round(h, h->next_scan);
+	}
+	return -EINTR;
+}
+
+/* Measured requests until -c, -d, a signal, a full log or a breach;
+ * then those out are awaited (at most --timeout). */
+static void http_measure(struct http *h)
+{
+	const struct rant_cfg *c = h->r->cfg;
+	int64_t next = 0;
+
+	h->measuring = true;
+	h->step = MEASURE_GO_ON;
+	prober_begin(&h->p);
+	probediag_measuring(h->diag, realtime_ns());
+	for (uint32_t i = 0; i < h->n; i++)
+		if (h->c[i].st == H_IDLE)
+			http_idle(h, &h->c[i]);
+	while (!run_stop) {
+		int64_t now = monotonic_ns();
+
+		if (h->step != MEASURE_GO_ON || prober_enough(&h->p, now))
+			h->stopping = true;
+		if (h->step == MEASURE_BREACH || (h->stopping && !h->out))
+			break;
+		if (h->paced && !h->stopping)
+			next = http_schedule(h, now);
+		http_round(h, c->block ? earliest(h->stopping ? 0 : next, h->next_scan) : 0);
+	}
+	h->stopping = true;
+}
+
+/* Why the warm-up ended without an answer, in r->failure. */
+static void http_warmup_failed(struct http *h)
+{
+	struct run *r = h->r;
+	const struct rant_cfg *c = r->cfg;
+	double s = (double)c->warmup_timeout_ns / NS_PER_SEC;
+
+	r->stop_reason = "warm-up failed";
+	if (!r->probe.connections)
+		snprintf(r->failure, sizeof(r->failure),
+			 "cannot connect to %s port %u (%" PRIu64 " attempts failed in %g s): is the server up and listening there? (rant --syn says whether the port is closed)",
+			 c->addr, c->port, r->probe.connect_failures, s);
+	else if (r->probe.bad_responses)
+		snprintf(r->failure, sizeof(r->failure),
+			 "%s port %u answers, but not with %s: %" PRIu64 " responses could not be read (%s)",
+			 c->addr, c->port, c->http_path ? "HTTP/1.1 responses" : "--response-bytes bytes",
+			 r->probe.bad_responses, h->why_bad ? h->why_bad : "?");
+	else if (h->warm_whole)
+		snprintf(r->failure, sizeof(r->failure),
+			 "responses from %s port %u come without their stamps for %g s (--warmup-timeout): is timestamping blocked on %s?",
+			 c->addr, c->port, s, c->iface);
+	else
+		snprintf(r->failure, sizeof(r->failure),
+			 "no whole response from %s port %u in %g s of warm-up (%" PRIu64 " requests: %" PRIu64 " timed out, %" PRIu64 " cut by the server closing its connection): is the server stuck, or slower than --timeout?",
+			 c->addr, c->port, s, h->warm_sent, r->probe.timeouts, r->probe.reopened);
+}
+
+/* The capture stopped, its analysis read; the open-file limit kept. */
+static void http_finish(struct http *h)
+{
+	struct run *r = h->r;
+	struct segcap_stats st;
+	uint64_t before;
+
+	segcap_stop(h->cap, &st);
+	probediag_result(h->diag, realtime_ns(), &r->diag);
+	r->diag.packets = st.packets;
+	r->diag.dropped = st.dropped;
+	conn_fd_limit_was(&before, &r->probe.fd_limit);
+}
+
+int http_run(struct run *r)
+{
+	struct http *h = &hs;
+	int ret = http_warmup(h);
+
+	if (ret == -EIO)
+		http_warmup_failed(h);
+	else if (!ret)
+		http_measure(h);
+	http_finish(h);
+	if (!ret && r->cnt.received && r->probe.non_2xx == r->cnt.received) {
+		snprintf(r->failure, sizeof(r->failure),
+			 "every response from %s port %u had a status other than 2xx (%" PRIu64 " 3xx, %" PRIu64 " 4xx, %" PRIu64 " 5xx): none is a sample; is --http %s the path, and --host the name, it serves?",
+			 r->cfg->addr, r->cfg->port, r->probe.status[3], r->probe.status[4],
+			 r->probe.status[5], r->cfg->http_path);
+		ret = -EIO;
+	} else if (!ret && r->cnt.sent && !r->cnt.received) {
+		snprintf(r->failure, sizeof(r->failure),
+			 "no whole response from %s port %u to %" PRIu64 " measured requests (%" PRIu64 " timed out, %" PRIu64 " bad)",
+			 r->cfg->addr, r->cfg->port, r->cnt.sent, r->probe.timeouts,
+			 r->probe.bad_responses);
+		ret = -EIO;
+	}
+	return ret;
+}

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * One connection's life (httpconn.h): made (and made again when the
+ * server closes it, resets it, stops answering or sends what cannot be
+ * a response), a request sent on it, its stamps read off the error
+ * queue, its response read and framed, the transaction measured or lost.
+ */
+#include <errno.h>
+#include <time.h>
+#include <linux/errqueue.h>
+#include <string.h>
+
+#include "conn.h"
+#include "httpconn.h"
+
+/* The state changes, with the run's counts of connections up and
+ * requests out. */
+static void set_state(struct http *h, struct hconn *c, enum hstate st)
+{
+	bool was_up = c->st >= H_IDLE, up = st >= H_IDLE;
+	bool was_out = c->st >= H_BUSY, out = st >= H_BUSY;
+
+	h->up += (uint64_t)up - (uint64_t)was_up;
+	h->out += (uint64_t)out - (uint64_t)was_out;
+	c->st = st;
+	if (up)
+		h->gone_since = 0;
+}
+
+/* The connection is gone: made again at once (or after HTTP_RETRY_NS
+ * when it failed), unless the run is stopping. */
+static void hconn_drop(struct http *h, struct hconn *c, bool failed)
+{
+	int64_t now = monotonic_ns();
+
+	conn_close(c->fd);
+	c->fd = -1;
+	set_state(h, c, H_DOWN);
+	c->since_mono = failed ? now + HTTP_RETRY_NS : now;
+	if (!h->up && !h->gone_since)
+		h->gone_since = now;
+	if (!failed && !h->stopping)
+		hconn_connect(h, c);
+}
+
+void hconn_connect(struct http *h, struct hconn *c)
+{
+	struct run *r = h->r;
+	int ret;
+
+	ret = conn_open(h->sk, r->cfg, &c->fd);
+	if (!ret) {
+		ret = conn_poll_watch(h->ep, c->fd, c->idx, true, false);
+		if (ret)
+			conn_close(c->fd);
+	}
+	if (ret) {
+		c->fd = -1;
+		r->probe.connect_failures++;
+		c->since_mono = monotonic_ns() + HTTP_RETRY_NS;
+		return;
+	}
+	set_state(h, c, H_CONNECTING);
+	c->since_mono = monotonic_ns();
+}
+
+/* connect() ended: the connection is made, or failed. */
+static void hconn_connected(struct http *h, struct hconn *c)
+{
+	struct run *r = h->r;
+
+	if (conn_result(c->fd) || conn_stamp(h->sk, r->cfg, c->fd) ||
+	    conn_poll_watch(h->ep, c->fd, c->idx, false, true)) {
+		r->probe.connect_failures++;
+		hconn_drop(h, c, true);
+		return;
+	}
+	r->probe.connections++;
+	c->tx_bytes = 0;
+	set_state(h, c, H_IDLE);
+	http_idle(h, c);
+}
+
+void hconn_send(struct http *h, struct hconn *c, int64_t late_ns)
+{
+	struct run *r = h->r;
+	ssize_t n;
+
+	c->seq = ++h->p.seq;
+	c->measured = h->measuring;
+	c->late_ns = late_ns;
+	c->has_tx = c->has_ack = c->has_first = false;
+	c->t1_wire = c->t_ack = c->t2_wire = c->t4_wire = TS_NONE;
+	httpresp_start(&c->resp);
+	c->t1_sw = realtime_ns();
+	c->since_mono = monotonic_ns();
+	n = conn_send(c->fd, h->req, h->req_len);
+	if (n < 0) {
+		r->cnt.send_errors++;	/* the server closed it: made again */
+		r->probe.reopened++;
+		hconn_drop(h, c, false);
+		return;
+	}
+	c->wrote = (uint32_t)n;
+	c->key = c->tx_bytes + h->req_len - 1;
+	c->tx_bytes += h->req_len;
+	if (c->wrote < h->req_len)
+		conn_poll_watch(h->ep, c->fd, c->idx, true, true);
+	set_state(h, c, H_BUSY);
+	if (c->measured)
+		prober_sent(&h->p, c->seq, c->t1_sw);
+	else
+		h->warm_sent++;
+}
+
+/* The rest of a request the send buffer could not take at once. */
+static void hconn_write_rest(struct http *h, struct hconn *c)
+{
+	ssize_t n = conn_send(c->fd, h->req + c->wrote, h->req_len - c->wrote);
+
+	if (n > 0)
+		c->wrote += (uint32_t)n;
+	if (c->wrote == h->req_len)
+		conn_poll_watch(h->ep, c->fd, c->idx, false, true);
+}
+
+/* The transaction's record: T1 the request's TX stamp, T2 the first
+ * response bytes' RX stamp, T4 the last's, T_ACK the server's ACK. */
+static void hconn_record(const struct hconn *c, struct txrec *rec)
+{
+	txrec_clear(rec);
+	rec->seq = c->seq;
+	rec->t1_sw = c->t1_sw;
+	rec->t1_wire = c->has_tx ? c->t1_wire : TS_NONE;
+	rec->t2_wire = c->has_first ? c->t2_wire : TS_NONE;
+	txrec_set_t4_wire(rec, c->t4_wire);
+	if (c->has_ack)
+		txrec_set_ack(rec, c->t_ack);
+}
+
+/* The request out got no whole response: lost. */
+static void hconn_lost(struct http *h, struct hconn *c)
+{
+	struct txrec rec;
+
+	if (c->st < H_BUSY)
+		return;
+	if (!c->measured) {
+		h->r->cnt.warmup++;
+		return;
+	}
+	txrec_clear(&rec);
+	rec.seq = c->seq;
+	rec.t1_sw = c->t1_sw;
+	rec.t1_wire = c->has_tx ? c->t1_wire : TS_NONE;
+	if (h->step == MEASURE_GO_ON)
+		h->step = prober_lost(&h->p, &rec);
+}
+
+/* A whole response with (or, after HTTP_TX_WAIT_NS, without) its
+ * request's TX stamp: measured, and the connection free again. */
+static void hconn_finish(struct http *h, struct hconn *c)
+{
+	struct run *r = h->r;
+	struct txrec rec;
+
+	hconn_record(c, &rec);
+	if (!c->measured) {
+		r->cnt.warmup++;
+		h->warm_whole++;
+		h->answered += c->has_tx && c->t4_wire != TS_NONE;
+	} else if (r->cfg->http_path && c->resp.status / 100 != 2) {
+		prober_answered(&h->p, c->seq);	/* counted apart, no sample */
+	} else if (h->step == MEASURE_GO_ON) {
+		h->step = prober_measured(&h->p, &rec, c->late_ns);
+	}
+	set_state(h, c, H_IDLE);
+	if (!c->resp.keep_alive) {
+		r->probe.reopened++;	/* "Connection: close": made again */
+		hconn_drop(h, c, false);
+		return;
+	}
+	http_idle(h, c);
+}
+
+/* TX and ACK stamps off the error queue, for the request out. */
+static void hconn_stamps(struct http *h, struct hconn *c)
+{
+	struct ts_tx tx;
+
+	while (conn_tx_read(c->fd, &tx) == 0) {
+		if (tx.key != c->key || c->st < H_BUSY)
+			continue;	/* an earlier request's, late */
+		if (tx.type == SCM_TSTAMP_SND) {
+			c->t1_wire = ts_wire(&tx.ts, h->sk->hw);
+			c->has_tx = c->t1_wire != TS_NONE;
+		} else if (tx.type == SCM_TSTAMP_ACK) {
+			c->t_ack = tx.ts.kn_ns;
+			c->has_ack = true;
+		}
+	}
+	if (c->st == H_STAMP_WAIT && c->has_tx)
+		hconn_finish(h, c);
+}
+
+/* The response is whole: counted by status, measured once its request's
+ * TX stamp is in. */
+static void hconn_complete(struct http *h, struct hconn *c)
+{
+	struct run *r = h->r;
+	unsigned int cls = c->resp.status / 100;
+
+	if (c->measured && r->cfg->http_path) {
+		r->probe.status[cls >= 1 && cls <= 5 ? cls : 0]++;
+		r->probe.non_2xx += cls != 2;
+	}
+	hconn_stamps(h, c);
+	if (c->has_tx) {
+		hconn_finish(h, c);
+		return;
+	}
+	set_state(h, c, H_STAMP_WAIT);
+	c->since_mono = monotonic_ns();
+}
+
+/* What cannot be a response (or bytes nobody asked for): counted, the
+ * request lost, the connection made again. */
+static void hconn_bad(struct http *h, struct hconn *c)
+{
+	h->r->probe.bad_responses++;
+	h->why_bad = c->resp.why ? c->resp.why : "bytes where no response was asked for";
+	hconn_lost(h, c);
+	hconn_drop(h, c, false);
+}
+
+/* The server closed (or reset) the connection. */
+static void hconn_closed(struct http *h, struct hconn *c)
+{
+	if (c->st == H_STAMP_WAIT)
+		return;		/* made again once measured (keep_alive is false) */
+	if (c->st == H_BUSY && !c->resp.bad) {
+		httpresp_feed(&c->resp, NULL, 0);	/* a body until the close ends here */
+		if (c->resp.done) {
+			c->resp.keep_alive = false;
+			hconn_complete(h, c);
+			return;
+		}
+	}
+	hconn_lost(h, c);
+	h->r->probe.reopened++;
+	hconn_drop(h, c, false);
+}
+
+/* Bytes read: the response's, framed. 1 when the connection is still
+ * the same one (read on), 0 when it was finished with or dropped. */
+static int hconn_bytes(struct http *h, struct hconn *c, size_t n, const struct ts_stamps *rx)
+{
+	int64_t t = ts_wire(rx, h->sk->hw);
+	size_t took;
+
+	h->r->probe.bytes_received += n;
+	if (c->st != H_BUSY) {
+		hconn_bad(h, c);	/* not asked for */
+		return 0;
+	}
+	if (!c->has_first) {
+		c->t2_wire = t;
+		c->has_first = t != TS_NONE;
+	}
+	c->t4_wire = t;
+	took = httpresp_feed(&c->resp, h->buf, n);
+	if (c->resp.bad || (c->resp.done && took < n)) {
+		hconn_bad(h, c);
+		return 0;
+	}
+	if (!c->resp.done)
+		return 1;
+	hconn_complete(h, c);
+	return 0;
+}
+
+static void hconn_read(struct http *h, struct hconn *c)
+{
+	struct ts_stamps rx;
+
+	for (;;) {
+		ssize_t n = conn_recv(c->fd, h->buf, sizeof(h->buf), &rx);
+
+		if (n == -EAGAIN)
+			break;
+		if (n <= 0) {
+			hconn_closed(h, c);
+			return;
+		}
+		if (!hconn_bytes(h, c, (size_t)n, &rx))
+			break;
+	}
+	if (h->r->cfg->quickack && c->fd >= 0)
+		conn_quickack(c->fd);	/* the kernel cleared it if it delayed an ACK */
+}
+
+void hconn_event(struct http *h, struct hconn *c, uint32_t events)
+{
+	if (c->st == H_CONNECTING) {
+		if (events & (EPOLLOUT | EPOLLERR | EPOLLHUP))
+			hconn_connected(h, c);
+		return;
+	}
+	if (c->st == H_DOWN)
+		return;
+	if (events & EPOLLERR)
+		hconn_stamps(h, c);
+	if (c->st == H_STAMP_WAIT)
+		return;		/* its response is whole: its stamp is awaited */
+	if ((events & EPOLLOUT) && c->st == H_BUSY && c->wrote < h->req_len)
+		hconn_write_rest(h, c);
+	if (c->fd >= 0 && (events & (EPOLLIN | EPOLLERR | EPOLLHUP | EPOLLRDHUP)))
+		hconn_read(h, c);
+}
+
+/* One connection's deadline passed? Acted on. */
+static void hconn_due(struct http *h, struct hconn *c, int64_t now)
+{
+	struct run *r = h->r;
+
+	switch (c->st) {
+	case H_DOWN:
+		if (now >= c->since_mono && !h->stopping)
+			hconn_connect(h, c);
+		break;
+	case H_CONNECTING:
+		if (now - c->since_mono > r->cfg->timeout_ns) {
+			r->probe.connect_failures++;
+			hconn_drop(h, c, true);
+		}
+		break;
+	case H_BUSY:
+		if (now - c->since_mono > r->cfg->timeout_ns) {
+			r->probe.timeouts++;	/* a server that stopped answering */
+			hconn_lost(h, c);
+			hconn_drop(h, c, false);
+		}
+		break;
+	case H_STAMP_WAIT:
+		if (now - c->since_mono > HTTP_TX_WAIT_NS)
+			hconn_finish(h, c);	/* without T1: counted missing */
+		break;
+	case H_IDLE:
+		break;
+	}
+}
+
+void hconn_scan(struct http *h, int64_t now)
+{
+	for (uint32_t i = 0; i < h->n; i++)
+		hconn_due(h, &h->c[i], now);
+}

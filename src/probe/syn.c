@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --syn: each transaction one TCP handshake begun and answered, timed
+ * from the kernel's (or NIC's) stamps of the SYN (its TX stamp, off the
+ * raw socket's error queue) and of the answer (the RX stamp the raw
+ * socket reads it with): syn_rtt. The answer is a SYN-ACK (an open
+ * port: measured), or an RST (a closed port: counted refused, as hping3
+ * does); none within --timeout is lost.
+ *
+ * Each probe has a source port of its own, held by a bound socket
+ * (synsock_reserve) until its answer came or it was lost: the probes in
+ * flight are found by their port. This host's kernel answers the
+ * SYN-ACK with an RST (no socket of its owns the connection), so the
+ * server keeps no half-open connection; rant sends nothing more itself.
+ *
+ * Closed loop (the default): one probe at a time, back to back or a slot
+ * every --interval (a slot that passed while a probe was out is missed
+ * and its probe leaves late: syn_rtt_intended counts from the slot).
+ * Open loop (--open-loop): a probe every --interval whatever the others
+ * do, as many in flight as --timeout / --interval.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <linux/errqueue.h>
+#include <unistd.h>
+
+#include "prober.h"
+#include "synsock.h"
+#include "tcpwire.h"
+
+#define SYN_PORTS 65536
+#define SYN_KEYS 65536		/* TX stamps' keys remembered (their port) */
+/* An answer that came before its SYN's TX stamp waits this long for it. */
+#define SYN_TX_WAIT_NS (2 * NS_PER_MS)
+#define SYN_MSS4 1460
+#define SYN_MSS6 1440
+#define SYN_BUF 2048
+
+/* One SYN out, by its source port. */
+struct syn_slot {
+	uint64_t seq;			/* 0: free */
+	int fd;				/* the socket that holds the port */
+	uint32_t isn, key;
+	bool measured;
+	uint8_t reply;			/* the answer's flags, 0: none yet */
+	int64_t t1_sw, sent_mono, late_ns;
+	int64_t t1_wire, t1_kn, sched_kn;	/* the SYN's stamps, TS_NONE: not yet */
+	int64_t t4_wire, reply_mono;		/* the answer's */
+};
+
+/* The probes in flight in the order sent: their timeouts in order. */
+struct syn_out {
+	uint16_t port;
+	uint64_t seq;
+};
+
+struct syn {
+	struct prober p;
+	struct sk *sk;
+	struct syn_slot *slot;		/* [SYN_PORTS] */
+	uint16_t *keyport;		/* [SYN_KEYS] */
+	struct syn_out *out;		/* [SYN_PORTS], a ring */
+	size_t head, tail;
+	uint64_t inflight;
+	uint64_t answered;		/* in the warm-up: answers with both stamps */
+	uint32_t isn_base;
+	bool measuring, open;
+	enum measure_next step;
+	uint8_t buf[SYN_BUF];
+};
+
+static int syn_alloc(struct syn *s)
+{
+	s->slot = calloc(SYN_PORTS, sizeof(*s->slot));
+	s->keyport = calloc(SYN_KEYS, sizeof(*s->keyport));
+	s->out = calloc(SYN_PORTS, sizeof(*s->out));
+	if (!s->slot || !s->keyport || !s->out)
+		return -ENOMEM;
+	if (getrandom(&s->isn_base, sizeof(s->isn_base), 0) != sizeof(s->isn_base))
+		s->isn_base = (uint32_t)monotonic_ns();
+	return 0;
+}
+
+static void syn_free(struct syn *s)
+{
+	for (size_t i = 0; s->slot && i < SYN_PORTS; i++)
+		if (s->slot[i].seq)
+			close(s->slot[i].fd);
+	free(s->slot);
+	free(s->keyport);
+	free(s->out);
+}
+
+/* Send one probe, late_ns after its slot: 0, or -errno (counted). */
+static int syn_send(struct syn *s, bool measured, int64_t late_ns)
+{
+	struct run *r = s->p.r;
+	uint8_t pkt[TCPWIRE_SYN_LEN];
+	const uint8_t *dst = s->sk->family == AF_INET6 ?
+		(const uint8_t *)&((struct sockaddr_in6 *)&s->sk->peer)->sin6_addr :
+		(const uint8_t *)&((struct sockaddr_in *)&s->sk->peer)->sin_addr;
+	int fam = s->sk->family == AF_INET6 ? 6 : 4, fd, ret;
+	struct syn_slot *sl;
+	uint16_t port;
+	uint32_t isn = s->isn_base + (uint32_t)(s->p.seq + 1) * 0x9e3779b9u, key;
+
+	ret = synsock_reserve(s->sk, &fd, &port);
+	if (ret) {
+		r->cnt.send_errors++;
+		return ret;
+	}
+	tcpwire_syn(pkt, fam, synsock_local(s->sk), dst, port, r->cfg->port, isn,
+		    fam == 6 ? SYN_MSS6 : SYN_MSS4, (uint32_t)(monotonic_ns() / NS_PER_MS));
+	sl = &s->slot[port];
+	*sl = (struct syn_slot){ .seq = ++s->p.seq, .fd = fd, .isn = isn, .measured = measured,
+				 .late_ns = late_ns, .t1_wire = TS_NONE, .t1_kn = TS_NONE,
+				 .sched_kn = TS_NONE, .t4_wire = TS_NONE };
+	sl->t1_sw = realtime_ns();
+	sl->sent_mono = monotonic_ns();
+	ret = r->tp->send(s->sk, pkt, sizeof(pkt), NULL, &key);
+	if (ret) {
+		close(fd);
+		sl->seq = 0;
+		r->cnt.send_errors++;
+		return ret;
+	}
+	sl->key = key;
+	s->keyport[key % SYN_KEYS] = port;
+	s->out[s->head++ % SYN_PORTS] = (struct syn_out){ port, sl->seq };
+	s->inflight++;
+	if (measured)
+		prober_sent(&s->p, sl->seq, sl->t1_sw);
+	return 0;
+}
+
+static void syn_release(struct syn *s, struct syn_slot *sl)
+{
+	close(sl->fd);
+	sl->seq = 0;
+	s->inflight--;
+}
+
+/* The record of a probe answered (SYN-ACK). */
+static void syn_record(const struct syn_slot *sl, struct txrec *rec)
+{
+	txrec_clear(rec);
+	rec->seq = sl->seq;
+	rec->t1_sw = sl->t1_sw;
+	rec->t1_wire = sl->t1_wire;
+	txrec_set_t4_wire(rec, sl->t4_wire);
+	txrec_set_queue(rec, sl->t1_kn, sl->sched_kn);
+}
+
+/* A probe's answer and (or, after SYN_TX_WAIT_NS, without) its SYN's TX
+ * stamp are in: measured, counted refused, or a warm-up answer. */
+static void syn_done(struct syn *s, struct syn_slot *sl)
+{
+	struct run *r = s->p.r;
+	struct txrec rec;
+
+	if (!sl->measured) {
+		r->cnt.warmup++;
+		s->answered += sl->t1_wire != TS_NONE && sl->t4_wire != TS_NONE;
+	} else if (sl->reply & TCPWIRE_RST) {
+		r->cnt.refused++;	/* a closed port: no handshake to time */
+	} else {
+		syn_record(sl, &rec);
+		if (s->step == MEASURE_GO_ON)
+			s->step = prober_measured(&s->p, &rec, sl->late_ns);
+	}
+	syn_release(s, sl);
+}
+
+/* TX stamps off the error queue, to their probes. */
+static void syn_tx(struct syn *s)
+{
+	struct ts_tx tx;
+
+	while (sk_tx_read(s->sk, &tx) == 0) {
+		struct syn_slot *sl = &s->slot[s->keyport[tx.key % SYN_KEYS]];
+
+		if (!sl->seq || sl->key != tx.key)
+			continue;	/* a probe gone (lost) before its stamp */
+		if (tx.type == SCM_TSTAMP_SCHED) {
+			sl->sched_kn = tx.ts.kn_ns;
+			continue;
+		}
+		if (tx.type != SCM_TSTAMP_SND)
+			continue;
+		sl->t1_wire = ts_wire(&tx.ts, s->sk->hw);
+		sl->t1_kn = tx.ts.kn_ns;
+		if (sl->reply)
+			syn_done(s, sl);
+	}
+}
+
+/* One segment read off the raw socket: the answer to a probe in flight? */
+static void syn_answer(struct syn *s, const struct sk_msg *m)
+{
+	struct tcpwire_seg seg;
+	struct syn_slot *sl;
+	int ret = s->sk->family == AF_INET6 ?
+		tcpwire_tcp(s->buf, (size_t)m->len, (size_t)m->len, &seg) :
+		tcpwire_ip(s->buf, (size_t)m->len, &seg);
+
+	if (ret || seg.sport != s->p.r->cfg->port)
+		return;
+	sl = &s->slot[seg.dport];
+	if (!(seg.flags & (TCPWIRE_SYN | TCPWIRE_RST)) || !(seg.flags & TCPWIRE_ACK))
+		return;
+	if (!sl->seq || sl->reply || seg.ack != sl->isn + 1) {
+		s->p.r->probe.rst_late += !sl->seq;	/* its probe was given up */
+		return;
+	}
+	sl->reply = seg.flags;
+	sl->t4_wire = ts_wire(&m->rx, s->sk->hw);
+	sl->reply_mono = monotonic_ns();
+	if (sl->t1_wire != TS_NONE)
+		syn_done(s, sl);
+}
+
+static void syn_rx(struct syn *s)
+{
+	struct sk_msg m;
+
+	while (s->p.r->tp->recv(s->sk, s->buf, sizeof(s->buf), &m, false, false) == 0)
+		if (m.len > 0)
+			syn_answer(s, &m);
+}
+
+/*
+ * Probes past --timeout without an answer are lost; those answered
+ * whose TX stamp has not come in SYN_TX_WAIT_NS are done without it.
+ * Returns the monotonic time the oldest probe out times out (0: none).
+ */
+static int64_t syn_expire(struct syn *s, int64_t now)
+{
+	struct run *r = s->p.r;
+	struct txrec rec;
+
+	while (s->tail != s->head) {
+		struct syn_out *o = &s->out[s->tail % SYN_PORTS];
+		struct syn_slot *sl = &s->slot[o->port];
+
+		if (sl->seq != o->seq) {
+			s->tail++;	/* done already */
+			continue;
+		}
+		if (sl->reply && now - sl->reply_mono > SYN_TX_WAIT_NS) {
+			syn_done(s, sl);
+			continue;
+		}
+		if (now - sl->sent_mono <= r->cfg->timeout_ns)
+			return sl->sent_mono + r->cfg->timeout_ns;
+		if (sl->measured && !sl->reply) {
+			txrec_clear(&rec);
+			rec.seq = sl->seq;
+			rec.t1_sw = sl->t1_sw;
+			rec.t1_wire = sl->t1_wire;
+			if (s->step == MEASURE_GO_ON)
+				s->step = prober_lost(&s->p, &rec);
+		} else if (!sl->measured) {
+			r->cnt.warmup++;
+		}
+		syn_release(s, sl);
+		s->tail++;
+	}
+	return 0;
+}
+
+/* Send what is due now; the monotonic time of the next slot (0: none
+ * while the closed loop waits for its probe). */
+static int64_t syn_schedule(struct syn *s, int64_t now, bool stopping)
+{
+	struct run *r = s->p.r;
+	int64_t due, iv = r->cfg->interval_ns;
+
+	if (stopping || (!s->open && s->inflight))
+		return 0;
+	due = prober_due(&s->p, now);
+	if (now < due)
+		return due;
+	if (iv && now - due >= iv)
+		r->cnt.missed_slots++;	/* its time passed while a probe was out */
+	prober_take_slot(&s->p);
+	syn_send(s, true, iv ? now - due : 0);
+	if (s->inflight > r->cnt.inflight_max)
+		r->cnt.inflight_max = s->inflight;
+	return iv ? prober_due(&s->p, now) : 0;
+}
+
+/* Wait (--block) or spin until one of the deadlines or a packet. */
+static void syn_wait(struct syn *s, bool block, int64_t a, int64_t b)
+{
+	int64_t until = !a ? b : !b ? a : a < b ? a : b;
+
+	if (block && until)
+		sk_poll(s->sk, until);
+}
+
+/* Measured probes until -c, -d, a signal, a full log or a breach; then
+ * the probes still out are waited for (at most --timeout). */
+static enum measure_next syn_measure(struct syn *s)
+{
+	const struct rant_cfg *c = s->p.r->cfg;
+	bool stopping = false;
+
+	s->measuring = true;
+	s->step = MEASURE_GO_ON;
+	prober_begin(&s->p);
+	while (!run_stop) {
+		int64_t now = monotonic_ns(), next, expiry;
+
+		stopping = stopping || s->step != MEASURE_GO_ON || prober_enough(&s->p, now);
+		if (stopping && !s->inflight)
+			break;
+		next = syn_schedule(s, now, stopping);
+		syn_tx(s);
+		syn_rx(s);
+		expiry = syn_expire(s, monotonic_ns());
+		if (stopping && s->step == MEASURE_BREACH)
+			break;	/* -t without -C: at once */
+		syn_wait(s, c->block, next, expiry);
+	}
+	return s->step;
+}
+
+/*
+ * Unmeasured probes, back to back, until -w were answered and an answer
+ * came with both stamps: 0, -EINTR, or -EIO when none did for
+ * --warmup-timeout. An RST is an answer: a closed port is measured too
+ * (its probes counted refused). Blocking: a spinner could starve the
+ * kernel worker that turns RX stamps on.
+ */
+static int syn_warmup(struct syn *s)
+{
+	struct run *r = s->p.r;
+	int64_t give_up = monotonic_ns() + r->cfg->warmup_timeout_ns;
+
+	while (!run_stop) {
+		int64_t now = monotonic_ns(), expiry;
+
+		if (now > give_up)
+			return -EIO;
+		if (s->answered && r->cnt.warmup >= r->cfg->warmup && !s->inflight)
+			return 0;
+		if (!s->inflight)
+			syn_send(s, false, 0);
+		syn_tx(s);
+		syn_rx(s);
+		expiry = syn_expire(s, monotonic_ns());
+		if (s->inflight)
+			syn_wait(s, true, expiry, monotonic_ns() + SYN_TX_WAIT_NS);
+	}
+	return -EINTR;
+}
+
+/* Why nothing could be measured, in r->failure. */
+static int syn_failed(struct syn *s, bool warmup)
+{
+	struct run *r = s->p.r;
+	const struct rant_cfg *c = r->cfg;
+
+	if (warmup)
+		snprintf(r->failure, sizeof(r->failure),
+			 "no answer (SYN-ACK or RST) to a SYN to %s port %u in %g s of warm-up%s: is the host up, and does a firewall drop the SYNs?",
+			 c->addr, c->port, (double)c->warmup_timeout_ns / NS_PER_SEC,
+			 r->cnt.send_errors ? " (and sending failed: see send_errors)" : "");
+	else
+		snprintf(r->failure, sizeof(r->failure),
+			 "every SYN to %s port %u was refused (%" PRIu64 " RSTs): nothing listens on that port",
+			 c->addr, c->port, r->cnt.refused);
+	return -EIO;
+}
+
+static struct syn ss;
+
+int syn_setup(struct run *r)
+{
+	memset(&ss, 0, sizeof(ss));
+	ss.p.r = r;
+	ss.sk = &r->sk;
+	ss.open = r->cfg->open_loop;
+	if (syn_alloc(&ss)) {
+		fprintf(stderr, "rant: no memory for the table of probes (%zu KiB)\n",
+			(SYN_PORTS * (sizeof(*ss.slot) + sizeof(*ss.out)) +
+			 SYN_KEYS * sizeof(*ss.keyport)) / 1024);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void syn_teardown(void)
+{
+	syn_free(&ss);
+	memset(&ss, 0, sizeof(ss));
+}
+
+int syn_run(struct run *r)
+{
+	int ret = syn_warmup(&ss);
+
+	if (ret == -EIO) {
+		r->stop_reason = "warm-up failed: no answer";
+		ret = syn_failed(&ss, true);
+	} else if (!ret) {
+		syn_measure(&ss);
+		if (!r->cnt.received && r->cnt.refused)
+			ret = syn_failed(&ss, false);
+	}
+	return ret;
+}

@@ -1,0 +1,344 @@
+#!/usr/bin/env bash
+# rant probing services no one here wrote (src/probe/): Debian's nginx in a
+# namespace, tcp_nodelay off on one port and on on another (sendfile on,
+# tcp_nopush off, a 600-byte page, as in doc/services.md).
+#
+# --syn: the same handshake RTT on both ports; its RTTs against tcpdump's
+# capture of the same SYNs and SYN-ACKs (count, p50 and minimum within
+# 2 us), IPv6, a closed port (RSTs counted refused), no half-open
+# connection left on the server; every output (-l, -j, -I, --metrics,
+# --pcap, -t).
+# --http: the off port's request p50 >= 30 ms and within 0.7-1.3 of wrk's
+# p50 measured here, nagle_delayed_ack named for most requests; the on
+# port under 10 ms and not named; --quickack makes the stall go; 1000
+# connections; a server that closes mid-response, one that stops
+# answering, ones that send what cannot be a response (tests/net/
+# http_odd.py); --connections above the open-file limit.
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# shellcheck disable=SC2034  # read by tests_run (lib.sh)
+ALL_TESTS="probe_syn_ports probe_syn_tcpdump probe_syn_ipv6 probe_syn_closed probe_syn_outputs
+	probe_http_nagle probe_http_nodelay probe_http_quickack probe_http_many
+	probe_http_closes probe_http_silent probe_http_bad probe_http_status probe_request
+	probe_http_limit"
+
+require_root
+require_cmd jq ss taskset nginx wrk tcpdump capsh prlimit
+require_rant
+
+PORT_OFF=8080	# tcp_nodelay off
+PORT_ON=8081	# tcp_nodelay on
+ODD_PORT=9000
+
+__listening() {
+	__tcp_port "$NS_B" "$1"
+}
+
+# odd_start MODE: tests/net/http_odd.py in NS_B on $ODD_PORT.
+odd_start() {
+	ip netns exec "$NS_B" "$PYTHON" "$TOP/tests/net/http_odd.py" "$ODD_PORT" "$1" \
+		>"$WORK/odd.txt" 2>&1 &
+	defer kill -9 "$!"
+	wait_until 10 __listening "$ODD_PORT" ||
+		check_err 1 "http_odd.py $1 does not listen: $(tail -3 "$WORK/odd.txt")"
+}
+
+# probe NAME ARGS...: rant in NS_A on CPU 0 against $IP_B, text in
+# $WORK/NAME.txt, JSON in $WORK/NAME.json; its exit status in $PROBE_RC.
+probe() {
+	local name=$1
+	shift
+	PROBE_RC=0
+	ip netns exec "$NS_A" taskset -c 0 timeout 120 "$RANT" -i "$VETH_A" -a "$IP_B" \
+		-j "$WORK/$name.json" "$@" >"$WORK/$name.txt" 2>&1 || PROBE_RC=$?
+}
+
+# pair_nginx: the namespaces and nginx, or skip.
+pair_nginx() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	nginx_start "$PORT_OFF" "$PORT_ON" || return 1
+}
+
+# diag_share JSON KIND: the share (0 to 1) of the exchanges KIND held, 0
+# when it is not named.
+diag_share() {
+	jq -r --arg k "$2" '[.diagnosis[]? | select(.kind == $k) | .share] | first // 0' "$1"
+}
+
+# all_200 NAME: every response of run NAME was a 2xx.
+all_200() {
+	jq -e '.probe.status["2xx"] == .counts.received and .probe.non_2xx == 0 and
+		.counts.received > 0' "$WORK/$1.json" >/dev/null
+}
+
+# wrk_p50_ns PORT: wrk's p50 against nginx on PORT, ns (wrk prints us,
+# ms or s).
+wrk_p50_ns() {
+	ip netns exec "$NS_A" taskset -c 0 wrk --latency -c 20 -t 1 -d 3s "http://$IP_B:$1/" \
+		>"$WORK/wrk-$1.txt" 2>&1
+	awk '$1 == "50%" { v = $2; u = v; sub(/[0-9.]+/, "", u); sub(/[a-z]+$/, "", v);
+		m = u == "us" ? 1e3 : u == "ms" ? 1e6 : u == "s" ? 1e9 : 1;
+		printf "%d\n", v * m }' "$WORK/wrk-$1.txt"
+}
+
+# ---- --syn ----
+
+# __captured FILE N: FILE holds N packets or more ($CAPTURED: how many).
+__captured() {
+	CAPTURED=$(tcpdump -r "$1" -nn 2>/dev/null | wc -l)
+	[ "$CAPTURED" -ge "$2" ]
+}
+
+probe_syn_ports() {
+	local off on
+	pair_nginx || return
+	probe off --syn --port "$PORT_OFF" -c 2000 --block
+	probe on --syn --port "$PORT_ON" -c 2000 --block
+	off=$(jqv "$WORK/off.json" .metrics.syn_rtt.percentiles.\"50\")
+	on=$(jqv "$WORK/on.json" .metrics.syn_rtt.percentiles.\"50\")
+	[ "$(jqv "$WORK/off.json" .counts.received)" = 2000 ] &&
+		[ "$(jqv "$WORK/on.json" .counts.received)" = 2000 ]
+	check_err $? "not every SYN answered: $(grep ^sent "$WORK/off.txt" "$WORK/on.txt")"
+	awk -v a="$off" -v b="$on" 'BEGIN { d = a - b; if (d < 0) d = -d;
+		exit !(d <= 3000 || d <= 0.3 * (a < b ? a : b)) }'
+	check_err $? "syn_rtt p50 ${off} ns on the tcp_nodelay off port, ${on} ns on the on port: not the same handshake"
+	[ "$(ip netns exec "$NS_B" ss -Htn state syn-recv | wc -l)" = 0 ]
+	check_err $? "half-open connections left on the server: $(ip netns exec "$NS_B" ss -Htn state syn-recv | head -3)"
+	log_test "--syn: the same handshake RTT on both ports (p50 $off and $on ns), none left half-open"
+}
+
+probe_syn_tcpdump() {
+	local start got want cnt p50 min
+	pair_nginx || return
+	ip netns exec "$NS_A" tcpdump -i "$VETH_A" -nn -U --time-stamp-precision=nano \
+		-w "$WORK/syn.pcap" "tcp port $PORT_ON and tcp[tcpflags] & (tcp-syn|tcp-rst) != 0" \
+		2>"$WORK/tcpdump.txt" &
+	TCPDUMP=$!
+	defer kill -9 "$TCPDUMP"
+	wait_for_line "$WORK/tcpdump.txt" "listening on" 10 ||
+		check_err 1 "tcpdump did not start: $(cat "$WORK/tcpdump.txt")"
+	probe syn --syn --port "$PORT_ON" -c 3000 --interval 200 --block
+	# each probe is a SYN, a SYN-ACK and this host's RST: all written first
+	want=$((3 * ($(jqv "$WORK/syn.json" .counts.received) + $(jqv "$WORK/syn.json" .counts.warmup))))
+	wait_until 10 __captured "$WORK/syn.pcap" "$want"
+	check_err $? "tcpdump wrote $(__captured "$WORK/syn.pcap" 0; echo "$CAPTURED") of $want packets"
+	kill -INT "$TCPDUMP"
+	wait "$TCPDUMP"
+	start=$(jqv "$WORK/syn.json" .start_ns)
+	got=$(tcpdump -r "$WORK/syn.pcap" -nn --nano -tt 2>/dev/null |
+		"$PYTHON" "$TOP/tests/net/synrtt.py" "$PORT_ON" "$start")
+	check_err $? "no handshake in tcpdump's capture"
+	read -r _ cnt _ p50 _ min _ <<<"$got"
+	want="$(jqv "$WORK/syn.json" .counts.received) $(jqv "$WORK/syn.json" \
+		.metrics.syn_rtt.percentiles.\"50\") $(jqv "$WORK/syn.json" .metrics.syn_rtt.min)"
+	read -r rcnt rp50 rmin <<<"$want"
+	[ "$cnt" = "$rcnt" ]
+	check_err $? "tcpdump saw $cnt handshakes measured, rant $rcnt"
+	awk -v a="$p50" -v b="$rp50" -v c="$min" -v d="$rmin" \
+		'function abs(x) { return x < 0 ? -x : x }
+		 BEGIN { exit !(abs(a - b) <= 2000 && abs(c - d) <= 2000) }'
+	check_err $? "tcpdump: p50 $p50 min $min ns; rant: p50 $rp50 min $rmin ns (more than 2 us apart)"
+	log_test "--syn against tcpdump: $cnt handshakes, p50 $rp50/$p50 ns, min $rmin/$min ns"
+}
+
+probe_syn_ipv6() {
+	pair_nginx || return
+	PROBE_RC=0
+	ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" -a "$IP6_B" --syn \
+		--port "$PORT_ON" -c 500 --block -j "$WORK/v6.json" >"$WORK/v6.txt" 2>&1 ||
+		PROBE_RC=$?
+	[ "$PROBE_RC" = 0 ] && [ "$(jqv "$WORK/v6.json" .counts.received)" = 500 ] &&
+		[ "$(jqv "$WORK/v6.json" .metrics.syn_rtt.samples)" = 500 ]
+	check_err $? "IPv6: exit $PROBE_RC, $(grep ^sent "$WORK/v6.txt")"
+	log_test "--syn over IPv6: 500 handshakes"
+}
+
+probe_syn_closed() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	probe closed --syn --port 9 -c 200 --block
+	[ "$PROBE_RC" = 2 ] && [ "$(jqv "$WORK/closed.json" .counts.refused)" = 200 ] &&
+		[ "$(jqv "$WORK/closed.json" .probe.refused)" = 200 ] &&
+		[ "$(jqv "$WORK/closed.json" .counts.received)" = 0 ]
+	check_err $? "a closed port: exit $PROBE_RC, $(grep -E '^sent|^syn:' "$WORK/closed.txt")"
+	grep -q "^rant: every SYN to $IP_B port 9 was refused (200 RSTs): nothing listens" \
+		"$WORK/closed.txt"
+	check_err $? "no line saying the port is closed: $(tail -2 "$WORK/closed.txt")"
+	log_test "--syn to a closed port: 200 RSTs counted refused, exit 2 saying so"
+}
+
+probe_syn_outputs() {
+	local n
+	pair_nginx || return
+	probe out --syn --port "$PORT_ON" -d 2 --interval 1000 -I 0.5 -l "$WORK/out.log" \
+		--metrics "$WORK/out.prom" --pcap "$WORK/out.pcap" -t 0.001 -C -H
+	[ "$PROBE_RC" = 3 ]
+	check_err $? "-t 0.001 us: exit $PROBE_RC, not 3 (breached)"
+	n=$(jqv "$WORK/out.json" .counts.received)
+	[ "$n" -gt 1000 ] && [ "$(jqv "$WORK/out.json" .counts.breaches)" = "$n" ]
+	check_err $? "$n received, $(jqv "$WORK/out.json" .counts.breaches) breaches"
+	[ "$(grep -cE '^[0-9]+ ' "$WORK/out.log")" = "$n" ]
+	check_err $? "the log has $(grep -cE '^[0-9]+ ' "$WORK/out.log") rows for $n probes"
+	[ "$(jqv "$WORK/out.json" '.series | length')" -ge 4 ] &&
+		[ "$(jqv "$WORK/out.json" .histogram.metric)" = syn_rtt ] &&
+		[ "$(jqv "$WORK/out.json" .mode)" = probe ] &&
+		jq -e '.metrics.syn_rtt_intended.samples > 0' "$WORK/out.json" >/dev/null
+	check_err $? "the JSON's series, histogram, mode or syn_rtt_intended"
+	grep -q 'rant_latency_seconds_count{metric="syn_rtt"' "$WORK/out.prom"
+	check_err $? "no syn_rtt in the metrics file"
+	[ "$(tcpdump -r "$WORK/out.pcap" -nn 'tcp[tcpflags] == tcp-syn' 2>/dev/null | wc -l)" -ge "$n" ]
+	check_err $? "--pcap holds fewer SYNs than the $n probes"
+	log_test "--syn with -l -j -I --metrics --pcap -t -H: $n probes in each"
+}
+
+# ---- --http ----
+
+probe_http_nagle() {
+	local p50 wrk
+	pair_nginx || return
+	probe nagle --http / --port "$PORT_OFF" --connections 20 -d 3
+	p50=$(jqv "$WORK/nagle.json" .metrics.request.percentiles.\"50\")
+	wrk=$(wrk_p50_ns "$PORT_OFF")
+	[ "$PROBE_RC" = 0 ] && [ "$p50" -ge 30000000 ] && all_200 nagle
+	check_err $? "tcp_nodelay off: request p50 $p50 ns, under 30 ms (exit $PROBE_RC; $(grep ^responses "$WORK/nagle.txt"))"
+	awk -v a="$p50" -v b="$wrk" 'BEGIN { exit !(b > 0 && a / b >= 0.7 && a / b <= 1.3) }'
+	check_err $? "request p50 $p50 ns, wrk's $wrk ns: not within 0.7-1.3"
+	awk -v s="$(diag_share "$WORK/nagle.json" nagle_delayed_ack)" 'BEGIN { exit !(s > 0.5) }'
+	check_err $? "nagle_delayed_ack not named for most requests: $(jq -c .diagnosis "$WORK/nagle.json")"
+	grep -q "^held: nagle_delayed_ack in" "$WORK/nagle.txt"
+	check_err $? "the headline does not name it: $(grep -A3 '^diagnosis' "$WORK/nagle.txt")"
+	log_test "--http, tcp_nodelay off: p50 $p50 ns (wrk $wrk), nagle_delayed_ack $(diag_share "$WORK/nagle.json" nagle_delayed_ack)"
+}
+
+probe_http_nodelay() {
+	local p50 share
+	pair_nginx || return
+	probe on --http / --port "$PORT_ON" --connections 20 -d 3
+	p50=$(jqv "$WORK/on.json" .metrics.request.percentiles.\"50\")
+	share=$(diag_share "$WORK/on.json" nagle_delayed_ack)
+	[ "$PROBE_RC" = 0 ] && [ "$p50" -lt 10000000 ] && all_200 on
+	check_err $? "tcp_nodelay on: request p50 $p50 ns, not under 10 ms (exit $PROBE_RC; $(grep ^responses "$WORK/on.txt"))"
+	# the analysis saw the measured exchanges (and named no Nagle stall)
+	[ "$share" = 0 ] && jq -e '.counts.received > 100 and
+		.diagnosis_from.exchanges >= 0.9 * .counts.received' "$WORK/on.json" >/dev/null
+	check_err $? "nagle_delayed_ack named with tcp_nodelay on: $(jq -c '.diagnosis, .diagnosis_from' "$WORK/on.json")"
+	log_test "--http, tcp_nodelay on: p50 $p50 ns, no nagle_delayed_ack"
+}
+
+# The stall is the client's delayed-ACK timer (40 ms): with --quickack the
+# ACK leaves as soon as rant has read the response's first part, so what
+# Nagle still holds is that read's time (none at the timer).
+probe_http_quickack() {
+	local p50 p90 typ
+	pair_nginx || return
+	probe quick --http / --port "$PORT_OFF" --connections 20 -d 3 --quickack
+	p50=$(jqv "$WORK/quick.json" .metrics.request.percentiles.\"50\")
+	p90=$(jqv "$WORK/quick.json" .metrics.request.percentiles.\"90\")
+	typ=$(jq -r '[.diagnosis[]? | select(.kind == "nagle_delayed_ack") | .typical_ns] | first // 0' \
+		"$WORK/quick.json")
+	[ "$PROBE_RC" = 0 ] && [ "$p50" -lt 10000000 ] && [ "$p90" -lt 30000000 ]
+	check_err $? "--quickack: request p50 $p50 ns, p90 $p90 ns against tcp_nodelay off: not under 10 and 30 ms"
+	[ "$typ" -lt 10000000 ]
+	check_err $? "--quickack: nagle_delayed_ack still holds $typ ns typically"
+	log_test "--http --quickack, tcp_nodelay off: p50 $p50 ns, p90 $p90 ns: the stall gone"
+}
+
+probe_http_many() {
+	pair_nginx || return
+	probe many --http / --port "$PORT_ON" --connections 1000 -d 3 -w 1000 --block
+	[ "$PROBE_RC" = 0 ] && [ "$(jqv "$WORK/many.json" .probe.connections)" -ge 1000 ] &&
+		[ "$(jqv "$WORK/many.json" .probe.connect_failures)" = 0 ] &&
+		[ "$(jqv "$WORK/many.json" .metrics.connect.samples)" -ge 1000 ] &&
+		[ "$(jqv "$WORK/many.json" .counts.received)" -ge 1000 ]
+	check_err $? "1000 connections: exit $PROBE_RC, $(grep -E '^connections|^sent' "$WORK/many.txt")"
+	log_test "--http --connections 1000: $(jqv "$WORK/many.json" .counts.received) requests, 1000 handshakes timed"
+}
+
+probe_http_closes() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	odd_start midway:20
+	probe closes --http / --port "$ODD_PORT" --connections 4 -d 2 -w 10
+	[ "$PROBE_RC" = 0 ] && jq -e '.probe.reopened > 10 and .counts.lost == .probe.reopened and
+		.counts.received > 100 and .counts.sent == .counts.received + .counts.lost' \
+		"$WORK/closes.json" >/dev/null
+	check_err $? "a server that closes mid-response: exit $PROBE_RC, $(jq -c '.counts.lost, .probe' "$WORK/closes.json")"
+	log_test "--http, a server closing mid-response: each counted lost and reopened"
+}
+
+probe_http_silent() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	odd_start silent:20
+	probe silent --http / --port "$ODD_PORT" --connections 2 -d 2 -w 10 --timeout 100000
+	[ "$PROBE_RC" = 0 ] && jq -e '.probe.timeouts > 3 and .counts.lost == .probe.timeouts and
+		.counts.received > 20' "$WORK/silent.json" >/dev/null
+	check_err $? "a server that stops answering: exit $PROBE_RC, $(jq -c '.counts.lost, .probe' "$WORK/silent.json")"
+	log_test "--http, a server that stops answering: timeouts counted, connections made again"
+}
+
+# bad_one MODE WHY: a server that answers only with MODE: exit 2 and one
+# line saying WHY, within the warm-up's limit.
+bad_one() {
+	odd_start "$1"
+	probe "bad-$1" --http / --port "$ODD_PORT" --connections 2 -d 2 --warmup-timeout 2
+	[ "$PROBE_RC" = 2 ] && [ "$(grep -c '^rant:' "$WORK/bad-$1.txt")" = 1 ] &&
+		grep -q "^rant: .*$2" "$WORK/bad-$1.txt"
+	check_err $? "$1: exit $PROBE_RC, $(grep '^rant:' "$WORK/bad-$1.txt")"
+	kill -9 "$(ip netns exec "$NS_B" ss -Hltnp "sport = :$ODD_PORT" | grep -o 'pid=[0-9]*' |
+		head -1 | cut -d= -f2)" 2>/dev/null
+	wait_until 5 bash -c "! ip netns exec $NS_B ss -Hltn 'sport = :$ODD_PORT' | grep -q ."
+}
+
+probe_http_bad() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	bad_one garbage "not an HTTP status line"
+	bad_one huge "a Content-Length over 64 MiB"
+	bad_one badlength "a bad Content-Length"
+	bad_one forever "a body over 64 MiB"
+	log_test "--http against garbage, huge and bad Content-Length, a body forever: one line each"
+}
+
+# A 404 is an answer, not a sample: counted apart; a server that answers
+# nothing else ends the run saying so.
+probe_http_status() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	odd_start status404:4
+	probe status --http / --port "$ODD_PORT" --connections 2 -d 2 -w 10
+	[ "$PROBE_RC" = 0 ] && jq -e '.probe.non_2xx > 100 and .probe.status["4xx"] == .probe.non_2xx
+		and .metrics.request.samples == .counts.received - .probe.non_2xx
+		and .probe.status["2xx"] == .metrics.request.samples' "$WORK/status.json" >/dev/null
+	check_err $? "404s: exit $PROBE_RC, $(jq -c '.probe, .metrics.request.samples' "$WORK/status.json")"
+	log_test "--http: 404s counted apart from the samples"
+}
+
+# --request FILE: another protocol's request, responses of a fixed length
+# (http_odd.py's good response, its length from the script itself).
+probe_request() {
+	local len
+	setup_pair || skip_test "cannot create namespaces and veth"
+	odd_start good
+	printf 'GET / HTTP/1.1\r\nHost: x\r\n\r\n' >"$WORK/req.bin"
+	len=$(cd "$TOP/tests/net" && "$PYTHON" -c 'import http_odd; print(len(http_odd.RESPONSES["good"]))')
+	probe request --request "$WORK/req.bin" --response-bytes "$len" --port "$ODD_PORT" \
+		--connections 4 -d 2
+	[ "$PROBE_RC" = 0 ] && jq -e --argjson l "$len" '.counts.received > 1000 and
+		.counts.lost == 0 and .probe.bad_responses == 0 and .config.probe == "request" and
+		.probe.bytes_received == .counts.received * $l + .counts.warmup * $l' \
+		"$WORK/request.json" >/dev/null
+	check_err $? "--request: exit $PROBE_RC, $(jq -c '.counts.received, .probe' "$WORK/request.json")"
+	log_test "--request FILE --response-bytes $len: every response whole"
+}
+
+probe_http_limit() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	PROBE_RC=0
+	ip netns exec "$NS_A" prlimit --nofile=256:256 capsh --drop=cap_sys_resource -- -c \
+		"exec '$RANT' -i '$VETH_A' -a '$IP_B' --http / --connections 2000 -c 1" \
+		>"$WORK/limit.txt" 2>&1 || PROBE_RC=$?
+	[ "$PROBE_RC" = 1 ] && [ "$(wc -l <"$WORK/limit.txt")" = 1 ] &&
+		grep -q "^rant: --connections 2000 takes 2064 open files, more than this process may have (256" \
+			"$WORK/limit.txt"
+	check_err $? "--connections over the limit: exit $PROBE_RC, $(cat "$WORK/limit.txt")"
+	log_test "--connections above the open-file limit: exit 1, one line"
+}
+
+tests_run
