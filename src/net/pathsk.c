@@ -29,24 +29,6 @@ struct flowlabel_req {
 #define FL_F_CREATE 1
 #define FL_S_ANY 255
 
-/* The TOS octet of the socket's pings (an IPv6 socket's IPv4-mapped ones
- * by IP_TOS too). */
-static int set_tos(struct sk *s, int tos, char *err, size_t len)
-{
-	int ret = 0;
-
-	if (!tos)
-		return 0;
-	if (s->family == AF_INET6)
-		ret = sk_sockopt_int(s->fd, IPPROTO_IPV6, IPV6_TCLASS, tos);
-	if (!ret)
-		ret = sk_sockopt_int(s->fd, IPPROTO_IP, IP_TOS, tos);
-	if (ret)
-		snprintf(err, len, "setsockopt IP_TOS/IPV6_TCLASS %d (--dscp %d): %s", tos, tos >> 2,
-			 strerror(-ret));
-	return ret;
-}
-
 static int bind_any(struct sk *s, uint16_t *port, char *err, size_t len)
 {
 	struct sockaddr_storage ss;
@@ -65,7 +47,7 @@ static int bind_any(struct sk *s, uint16_t *port, char *err, size_t len)
 	return 0;
 }
 
-int pathsk_open(struct sk *s, const struct rant_cfg *cfg, int family, int tos, uint16_t *port,
+int pathsk_open(struct sk *s, const struct rant_cfg *cfg, int family, uint16_t *port,
 		char *err, size_t len)
 {
 	int ret;
@@ -84,8 +66,6 @@ int pathsk_open(struct sk *s, const struct rant_cfg *cfg, int family, int tos, u
 		ret = sk_configure(s, cfg, err, len);
 	if (!ret && sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUFFORCE, PATHSK_RCVBUF))
 		sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUF, PATHSK_RCVBUF);
-	if (!ret)
-		ret = set_tos(s, tos, err, len);
 	if (!ret)
 		ret = bind_any(s, port, err, len);
 	if (ret)

@@ -29,10 +29,10 @@
 /*
  * Open s: family (AF_INET, or AF_INET6 for IPv6 targets and IPv4 ones
  * mapped), bound to -i and to an ephemeral port (*port), timestamping
- * on, its pings' TOS octet tos (0: as the kernel sends). 0, or -errno
+ * on, its pings' TOS the run's (--dscp, sk_configure()). 0, or -errno
  * with one line (problem and fix) in err.
  */
-int pathsk_open(struct sk *s, const struct rant_cfg *cfg, int family, int tos, uint16_t *port,
+int pathsk_open(struct sk *s, const struct rant_cfg *cfg, int family, uint16_t *port,
 		char *err, size_t len);
 
 /*

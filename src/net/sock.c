@@ -329,6 +329,22 @@ static int sk_recv_ttl(struct sk *s, const struct rant_cfg *cfg, char *err, size
 	return ret;
 }
 
+int sk_set_tos(struct sk *s, int tos, char *err, size_t len)
+{
+	int ret = 0;
+
+	if (!tos)
+		return 0;
+	if (s->family == AF_INET6)
+		ret = sk_sockopt_int(s->fd, IPPROTO_IPV6, IPV6_TCLASS, tos);
+	if (!ret)
+		ret = sk_sockopt_int(s->fd, IPPROTO_IP, IP_TOS, tos);
+	if (ret)
+		snprintf(err, len, "setsockopt IP_TOS/IPV6_TCLASS %d (--dscp %d): %s", tos, tos >> 2,
+			 strerror(-ret));
+	return ret;
+}
+
 /*
  * The UDP reflector answers each ping from the address it was sent to
  * (sk_reply_cmsg) and tells the DSCP it came with (a path that re-marks
@@ -379,6 +395,8 @@ int sk_configure(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len
 		ret = sk_recv_ttl(s, cfg, err, len);
 	if (!ret)
 		ret = sk_recv_dst(s, cfg, err, len);
+	if (!ret && cfg->mode == MODE_EMIT)
+		ret = sk_set_tos(s, cfg->dscp << 2, err, len);
 	return ret;
 }
 

@@ -127,6 +127,13 @@ int sk_socket(struct sk *s, const struct rant_cfg *cfg, int type, char *err,
  * socket fd is made dual-stack (IPv4 too). Returns the address length. */
 socklen_t sk_any_addr(int fd, int family, uint16_t port, struct sockaddr_storage *ss);
 
+/*
+ * The TOS octet of s's sends (--dscp: DSCP << 2; 0: as the kernel sends),
+ * IPV6_TCLASS and IP_TOS (an IPv6 socket's IPv4-mapped sends). 0, or
+ * -errno with one line in err. sk_configure() sets the emitter's.
+ */
+int sk_set_tos(struct sk *s, int tos, char *err, size_t len);
+
 /* setsockopt of an int; 0 or -errno. */
 int sk_sockopt_int(int fd, int level, int name, int v);
 

@@ -56,7 +56,7 @@ static int open_sockets(struct fleetset *fs, const struct rant_cfg *c, struct sk
 {
 	struct fleet *f = fs->fleet;
 	unsigned int n = c->flow_label ? 1 : f->npaths;
-	int tos = c->dscp << 2, ret = 0;
+	int ret = 0;
 	char err[512];
 	uint16_t port;
 
@@ -68,7 +68,7 @@ static int open_sockets(struct fleetset *fs, const struct rant_cfg *c, struct sk
 		if (i)
 			s->fd = -1;
 		fs->sk[fs->nsk++] = s;
-		ret = pathsk_open(s, c, f->family, tos, &port, err, sizeof(err));
+		ret = pathsk_open(s, c, f->family, &port, err, sizeof(err));
 		for (unsigned int p = i; !ret && p < f->npaths; p += n)
 			f->port[p] = port;
 	}
