@@ -459,10 +459,6 @@ static int check_fleet(struct parser *ps, struct rant_cfg *c, const bool *given)
 		fprintf(ps->err, "rant: --interval 0 (back to back) is not for a fleet: each target has its own schedule, give it an --interval above 0\n");
 		return -1;
 	}
-	if (c->flow_label && c->paths < 2) {
-		fprintf(ps->err, "rant: --flow-label needs --paths 2 or more: the flows it labels\n");
-		return -1;
-	}
 	if (!given[O_INTERVAL])
 		c->interval_ns = RANT_FLEET_INTERVAL_NS;
 	if (!given['w'])
@@ -542,6 +538,10 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 	if (c->overflow_ns / c->bucket_ns > 10000000) {
 		fprintf(ps->err, "rant: -o/--overflow over -b/--bucket-size gives %" PRId64 " buckets, more than 10000000: raise -b or lower -o\n",
 			c->overflow_ns / c->bucket_ns);
+		return -1;
+	}
+	if (c->flow_label && c->paths < 2) {
+		fprintf(ps->err, "rant: --flow-label needs --paths 2 or more: the flows it labels\n");
 		return -1;
 	}
 	if (cfg_fleet(c) && check_fleet(ps, c, given))
