@@ -94,7 +94,7 @@ DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-promet
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
 	lint lint-sh lint-c lint-misc lint-man asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
-	bench-probe install clean
+	bench-probe bench-targets install clean
 
 all: rant
 
@@ -251,6 +251,8 @@ lint-misc:
 		tests/unit/test_schema.py tests/net/schemacheck.py tests/check-man.py \
 		tests/unit/test_check_man.py
 	/usr/bin/python3 tests/check-cycles.py src
+	promtool check rules doc/fleet.rules.yml
+	promtool test rules tests/unit/fleet_rules_test.yml
 
 # rant.8's OPTIONS against rant --help: the same options, groups, argument
 # names, ranges and defaults (tests/check-man.py).
@@ -365,6 +367,13 @@ bench: deps
 	$(MAKE) all sim
 	bench/run.sh
 	bench/fleet.sh
+	bench/targets.sh
+
+# The fleet's emitter alone (--targets): TARGETS_ROUNDS, TARGETS_SECONDS,
+# BENCH_QUICK=1 (bench/README.md, "The fleet's emitter").
+bench-targets: deps
+	$(MAKE) all
+	bench/targets.sh
 
 # The reflector for a fleet alone: FLEET_ROUNDS, FLEET_SECONDS, FLEET_ROWS=RE,
 # BENCH_QUICK=1, RANT_B=PATH (bench/README.md, "The fleet").

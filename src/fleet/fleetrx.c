@@ -94,6 +94,11 @@ static void take(struct fleetloop *L, const uint8_t *buf, const struct sk_msg *m
 		r->cnt.foreign++;
 		return;
 	}
+	if (h.flags & MSG_F_REFUSED) {	/* no stamps: its ping is lost */
+		L->f->t[slot].cnt.refused++;
+		r->cnt.refused++;
+		return;
+	}
 	t = &L->t[slot];
 	seq = msgfmt_seq_near(&r->fmt, t->seq, h.seq);
 	if (!seq || seq > t->seq) {

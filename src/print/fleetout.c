@@ -21,6 +21,7 @@ static void counts(struct out *jo, const struct fleet_counts *c)
 	out_u64(jo, "send_errors", NULL, c->send_errors);
 	out_u64(jo, "breaches", NULL, c->breaches);
 	out_u64(jo, "missed_slots", NULL, c->missed_slots);
+	out_u64(jo, "refused", NULL, c->refused);
 	out_obj_end(jo);
 }
 

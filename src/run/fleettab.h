@@ -50,6 +50,8 @@ struct fleet_counts {
 	uint64_t send_errors;		/* sends the kernel refused */
 	uint64_t breaches;		/* round trips above -t */
 	uint64_t missed_slots;		/* pings that left an --interval or more late */
+	uint64_t refused;		/* pongs saying the reflector has no session for
+					 * the ping (its table full: MSG_F_REFUSED) */
 };
 
 struct fleet_path {
