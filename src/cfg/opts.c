@@ -440,7 +440,6 @@ static int check_fleet(struct parser *ps, struct rant_cfg *c, const bool *given)
 		{ O_PTP_MODE, "--ptp-mode binds port 319, and a fleet sends from a port a path" },
 		{ O_ONE_WAY, "a fleet measures the round trip alone" },
 		{ O_PCAP, "--pcap checks the stamps of one reflector's packets" },
-		{ O_WARMUP_TIMEOUT, "a fleet does not stop for a target that never answers" },
 	};
 	char label[40];
 

@@ -36,7 +36,7 @@ const struct opt opt_table[] = {
 	{ "warmup-timeout", O_WARMUP_TIMEOUT, "S", EMIT_ONLY, T_NS, FIELD(warmup_timeout_ns),
 	  .def = 10 * NS_PER_SEC, .min = 100 * NS_PER_MS, .max = 3600 * NS_PER_SEC,
 	  .unit_ns = NS_PER_SEC,
-	  .help = "give up (exit 2, saying why) when no stamped pong came back for S seconds of warm-up" },
+	  .help = "give up (exit 2, saying why) when no stamped pong came back for S seconds of warm-up; a fleet's target warms up until its first pong, S at most" },
 	{ "size", 'm', "BYTES", EMIT_ONLY, T_SIZES, FIELD(size), .def = WIRE_PONG_LEN,
 	  .min = WIRE_HDR_LEN, .max = RANT_TCP_MAX_LEN,
 	  .help = "message size, 32 to 65507 (UDP) or 1048576 (--tcp); pongs carry the reflector's stamps from 72; a list (64,256,1024) or range (64:65536:x2) sweeps the sizes in turn" },

@@ -105,7 +105,11 @@ static void send_ping(struct fleetloop *L, size_t slot, int64_t now)
 	unsigned int sock = (unsigned int)(path % r->fs.nsk);
 	struct fl_ping *p = fl_ping_of(L, slot, seq);
 	struct fleet_counts *pc = ft->path ? &ft->path[path].cnt : NULL;
-	bool warmup = seq <= r->cfg->warmup;
+	/* warm-up: its first -w pings, and until its first pong (the
+	 * neighbour resolved, the reflector's session made), at most
+	 * --warmup-timeout: a target dead from the start is then lost */
+	bool warmup = seq <= r->cfg->warmup ||
+		      (!t->warm && now - t->started < r->cfg->warmup_timeout_ns);
 	struct fl_key *k;
 	int64_t t1_sw;
 
@@ -140,7 +144,8 @@ static void send_ping(struct fleetloop *L, size_t slot, int64_t now)
 		r->cnt.warmup++;
 		return;
 	}
-	t->measured++;
+	if (!t->measured++)
+		t->first_measured = seq;
 	ft->cnt.sent++;
 	if (pc)
 		pc->sent++;
@@ -181,7 +186,7 @@ void fl_target_start(struct fleetloop *L, size_t slot, int64_t due)
 	struct fl_target *t = &L->t[slot];
 
 	memset(t->ring, 0, L->ring_len * sizeof(*t->ring));
-	*t = (struct fl_target){ .due = due, .ring = t->ring };
+	*t = (struct fl_target){ .due = due, .started = due, .ring = t->ring };
 	fleettab_activate(L->f, slot, realtime_ns());
 	dueheap_set(&L->sched, (uint32_t)slot, due);
 	L->active++;
@@ -311,8 +316,8 @@ int fleet_run(struct run *r)
 		free_state(&L);
 		return ret;
 	}
-	fprintf(r->text, "measuring: %zu targets, each its first %u pings unmeasured (warm-up)\n",
-		L.f->used, r->cfg->warmup);
+	fprintf(r->text, "measuring: %zu targets, each warming up until its first pong (%g s at most) and for its first %u pings\n",
+		L.f->used, (double)r->cfg->warmup_timeout_ns / NS_PER_SEC, r->cfg->warmup);
 	fflush(r->text);
 	measure_start(r);
 	start = monotonic_ns();

@@ -44,6 +44,9 @@ struct fl_target {
 	uint64_t retired;	/* its pings retired: every seq up to this */
 	uint64_t answered;	/* bit seq % 64: the pong of seq came (the last 64) */
 	uint64_t measured;	/* measured pings sent (-c) */
+	uint64_t first_measured; /* the seq of its first, 0: none yet */
+	int64_t started;	/* CLOCK_MONOTONIC: its first ping */
+	bool warm;		/* its first pong came: warm-up ends after -w */
 	struct fl_ping *ring;	/* the pings in flight, by seq % ring_len */
 };
 

@@ -21,7 +21,7 @@ static void stray(struct fleetloop *L, size_t slot, uint64_t seq, bool answered)
 	struct fleet_target *ft = &L->f->t[slot];
 	struct fleet_counts *pc = ft->path ? &ft->path[seq % L->f->npaths].cnt : NULL;
 
-	if (seq <= r->cfg->warmup) {
+	if (!L->t[slot].first_measured || seq < L->t[slot].first_measured) {	/* warm-up's */
 		if (answered)
 			r->cnt.warmup_duplicate++;
 		else
@@ -106,6 +106,7 @@ static void take(struct fleetloop *L, const uint8_t *buf, const struct sk_msg *m
 		return;
 	}
 	bit = 1ULL << (seq & 63);
+	t->warm = true;
 	p = fl_ping_of(L, (size_t)slot, seq);
 	if (p->rec.seq == seq && p->state == FL_SENT)
 		answered(L, (size_t)slot, p, m);
