@@ -19,6 +19,11 @@ static bool cmsg_is_tstamp(const struct cmsghdr *c)
 	return c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPING;
 }
 
+static bool cmsg_is_drops(const struct cmsghdr *c)
+{
+	return c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL;
+}
+
 static bool cmsg_is_recverr(const struct cmsghdr *c)
 {
 	return (c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR) ||
@@ -63,6 +68,22 @@ static int walk_next(struct cmsg_walk *w, struct cmsghdr *c,
 	/* The padding after the last one may be cut: CMSG_NXTHDR allows it. */
 	w->off += CMSG_ALIGN(c->cmsg_len) < left ? CMSG_ALIGN(c->cmsg_len) : left;
 	return 1;
+}
+
+/* The first cmsg that is(c) holds for: 1 with it (as walk_next gives
+ * it), -ENOENT when none does, -EINVAL when the walk meets a bad one
+ * first. The single-item parsers' walk. */
+static int walk_find(const struct msghdr *msg, bool (*is)(const struct cmsghdr *c),
+		     struct cmsghdr *c, const unsigned char **data)
+{
+	struct cmsg_walk w;
+	int ret;
+
+	walk_init(&w, msg);
+	while ((ret = walk_next(&w, c, data)) > 0)
+		if (is(c))
+			return 1;
+	return ret ? ret : -ENOENT;
 }
 
 /* Bytes of data the cmsg holds. */
@@ -187,8 +208,7 @@ void ts_parse_rxmsg(const struct msghdr *msg, struct ts_rx *out)
 	while (open && (ret = walk_next(&w, &c, &data)) > 0) {
 		if (out->ts_ret == RX_OPEN && cmsg_is_tstamp(&c))
 			out->ts_ret = read_tstamp(&c, data, &out->ts);
-		else if (out->drops_ret == RX_OPEN && c.cmsg_level == SOL_SOCKET &&
-			 c.cmsg_type == SO_RXQ_OVFL)
+		else if (out->drops_ret == RX_OPEN && cmsg_is_drops(&c))
 			out->drops_ret = read_drops(&c, data, &out->drops);
 		else if (out->ttl_ret == RX_OPEN && cmsg_is_ttl(&c))
 			out->ttl_ret = read_ttl(&c, data, &out->ttl);
@@ -211,47 +231,34 @@ void ts_parse_rxmsg(const struct msghdr *msg, struct ts_rx *out)
 int ts_parse_rx(const struct msghdr *msg, struct ts_stamps *out)
 {
 	const unsigned char *data;
-	struct cmsg_walk w;
 	struct cmsghdr c;
 	int ret;
 
 	if (msg->msg_flags & MSG_CTRUNC)
 		return -EINVAL;
-	walk_init(&w, msg);
-	while ((ret = walk_next(&w, &c, &data)) > 0)
-		if (cmsg_is_tstamp(&c))
-			return read_tstamp(&c, data, out);
-	return ret ? ret : -ENOENT;
+	ret = walk_find(msg, cmsg_is_tstamp, &c, &data);
+	return ret > 0 ? read_tstamp(&c, data, out) : ret;
 }
 
 int ts_parse_drops(const struct msghdr *msg, uint32_t *drops)
 {
 	const unsigned char *data;
-	struct cmsg_walk w;
 	struct cmsghdr c;
 	int ret;
 
 	if (msg->msg_flags & MSG_CTRUNC)
 		return -EINVAL;
-	walk_init(&w, msg);
-	while ((ret = walk_next(&w, &c, &data)) > 0)
-		if (c.cmsg_level == SOL_SOCKET && c.cmsg_type == SO_RXQ_OVFL)
-			return read_drops(&c, data, drops);
-	return ret ? ret : -ENOENT;
+	ret = walk_find(msg, cmsg_is_drops, &c, &data);
+	return ret > 0 ? read_drops(&c, data, drops) : ret;
 }
 
 int ts_parse_ttl(const struct msghdr *msg, uint8_t *ttl)
 {
 	const unsigned char *data;
-	struct cmsg_walk w;
 	struct cmsghdr c;
-	int ret;
+	int ret = walk_find(msg, cmsg_is_ttl, &c, &data);
 
-	walk_init(&w, msg);
-	while ((ret = walk_next(&w, &c, &data)) > 0)
-		if (cmsg_is_ttl(&c))
-			return read_ttl(&c, data, ttl);
-	return ret ? ret : -ENOENT;
+	return ret > 0 ? read_ttl(&c, data, ttl) : ret;
 }
 
 static bool cmsg_is_tos(const struct cmsghdr *c)
@@ -283,15 +290,10 @@ static int read_tos(const struct cmsghdr *c, const unsigned char *data, uint8_t 
 int ts_parse_tos(const struct msghdr *msg, uint8_t *tos)
 {
 	const unsigned char *data;
-	struct cmsg_walk w;
 	struct cmsghdr c;
-	int ret;
+	int ret = walk_find(msg, cmsg_is_tos, &c, &data);
 
-	walk_init(&w, msg);
-	while ((ret = walk_next(&w, &c, &data)) > 0)
-		if (cmsg_is_tos(&c))
-			return read_tos(&c, data, tos);
-	return ret ? ret : -ENOENT;
+	return ret > 0 ? read_tos(&c, data, tos) : ret;
 }
 
 static bool cmsg_is_pktinfo(const struct cmsghdr *c)
@@ -321,15 +323,20 @@ static int read_dst(const struct cmsghdr *c, const unsigned char *data, uint8_t 
 int ts_parse_dst(const struct msghdr *msg, uint8_t dst[16])
 {
 	const unsigned char *data;
-	struct cmsg_walk w;
 	struct cmsghdr c;
-	int ret;
+	int ret = walk_find(msg, cmsg_is_pktinfo, &c, &data);
 
-	walk_init(&w, msg);
-	while ((ret = walk_next(&w, &c, &data)) > 0)
-		if (cmsg_is_pktinfo(&c))
-			return read_dst(&c, data, dst);
-	return ret ? ret : -ENOENT;
+	return ret > 0 ? read_dst(&c, data, dst) : ret;
+}
+
+/* The cmsg at off of buf (len bytes): whole (its cmsg_len within what
+ * is left, never trusted past it), its header in *c; false otherwise. */
+static bool cmsg_at(const unsigned char *buf, size_t len, size_t off, struct cmsghdr *c)
+{
+	if (len - off < sizeof(*c))
+		return false;
+	memcpy(c, buf + off, sizeof(*c));
+	return c->cmsg_len >= CMSG_LEN(0) && c->cmsg_len <= len - off;
 }
 
 bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t dst[16],
@@ -340,27 +347,24 @@ bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t ds
 	struct ts_stamps st;
 	struct cmsghdr t, q;
 	uint8_t d[16], v = 0;
+	bool have_tos = false;
 
-	if ((msg->msg_flags & MSG_CTRUNC) || !buf || len < TS_SPACE + CMSG_LEN(0))
-		return false;
-	memcpy(&t, buf + off, sizeof(t));
-	if (t.cmsg_len < CMSG_LEN(0) || off + CMSG_ALIGN(t.cmsg_len) > len ||
-	    !cmsg_is_pktinfo(&t) || read_dst(&t, buf + off + CMSG_LEN(0), d))
+	if ((msg->msg_flags & MSG_CTRUNC) || !buf || len <= TS_SPACE ||
+	    !cmsg_at(buf, len, off, &t) || !cmsg_is_pktinfo(&t) ||
+	    read_dst(&t, buf + off + CMSG_LEN(0), d))
 		return false;
 	off += CMSG_ALIGN(t.cmsg_len);
-	*tos = -1;
-	if (off != len) {	/* then the TOS, and nothing else */
-		if (len - off < CMSG_LEN(0))
-			return false;
-		memcpy(&q, buf + off, sizeof(q));
-		if (q.cmsg_len < CMSG_LEN(0) || off + CMSG_ALIGN(q.cmsg_len) != len ||
+	if (off < len) {	/* then the TOS, and nothing else */
+		if (!cmsg_at(buf, len, off, &q) || off + CMSG_ALIGN(q.cmsg_len) != len ||
 		    !cmsg_is_tos(&q) || read_tos(&q, buf + off + CMSG_LEN(0), &v))
 			return false;
+		have_tos = true;
+	} else if (off != len) {
+		return false;
 	}
 	if (!stamps_first(buf, &st))
 		return false;
-	if (off != len)
-		*tos = v;
+	*tos = have_tos ? v : -1;
 	*out = st;
 	memcpy(dst, d, 16);
 	return true;

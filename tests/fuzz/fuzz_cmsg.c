@@ -3,12 +3,13 @@
  * libFuzzer harness: the input is a control buffer, handed over as the
  * kernel hands one to recvmsg(): msg_control holds exactly the input and
  * msg_controllen is its size, so ASan sees any read past it. The parsers
- * (RX and TX stamps, the drop count, the TTL, and the loop's one walk
- * of all three) run on it, then again on a copy at an odd address, which
+ * (RX and TX stamps, the drop count, the TTL, the TOS, the destination
+ * address, and the loop's one walk of the first three) run on it, then again on a copy at an odd address, which
  * must give the same results (the parsers promise any alignment). The
  * one walk must agree with the parsers of one item each, and the
- * receive's fast paths (ts_parse_rx_only, and ts_parse_rx_ttl for a
- * socket that asked for the TTL) with them wherever they answer.
+ * receive's fast paths (ts_parse_rx_only, ts_parse_rx_ttl for a socket
+ * that asked for the TTL, ts_parse_rx_dst for the UDP reflector's) with
+ * them wherever they answer.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -33,6 +34,12 @@ struct result {
 	bool with_ttl;		/* ts_parse_rx_ttl() answered ... */
 	struct ts_stamps ttl_s;	/* ... these */
 	uint8_t ttl_v;		/* ... and this TTL */
+	int ds, to;		/* ts_parse_dst(), ts_parse_tos() */
+	uint8_t dst[16], tos;
+	bool with_dst;		/* ts_parse_rx_dst() answered ... */
+	struct ts_stamps dst_s;	/* ... these, this address, this TOS */
+	uint8_t dst_v[16];
+	int16_t tos_v;
 };
 
 static void parse(void *ctl, size_t size, struct result *out)
@@ -50,6 +57,19 @@ static void parse(void *ctl, size_t size, struct result *out)
 	ts_parse_rxmsg(&msg, &out->all);
 	out->only = ts_parse_rx_only(&msg, &out->only_s);
 	out->with_ttl = ts_parse_rx_ttl(&msg, &out->ttl_s, &out->ttl_v);
+	out->ds = ts_parse_dst(&msg, out->dst);
+	out->to = ts_parse_tos(&msg, &out->tos);
+	out->with_dst = ts_parse_rx_dst(&msg, &out->dst_s, out->dst_v, &out->tos_v);
+}
+
+/* The reflector's fast path (stamps, the destination, maybe the TOS)
+ * answers only for that, and as the parsers do. */
+static bool dst_fast_agrees(const struct result *a)
+{
+	return !a->with_dst ||
+	       (a->rx == 0 && !memcmp(&a->dst_s, &a->s, sizeof(a->s)) && a->dr == -ENOENT &&
+		a->tl == -ENOENT && a->ds == 0 && !memcmp(a->dst_v, a->dst, 16) &&
+		(a->tos_v < 0 ? a->to == -ENOENT : a->to == 0 && a->tos_v == a->tos));
 }
 
 /* The fast path answers only for stamps alone, and as the parsers do. */
@@ -89,6 +109,9 @@ static bool same(const struct result *a, const struct result *b)
 		return false;
 	if (a->tl != b->tl || (!a->tl && a->ttl != b->ttl))
 		return false;
+	if (a->ds != b->ds || (!a->ds && memcmp(a->dst, b->dst, 16)) || a->to != b->to ||
+	    (!a->to && a->tos != b->tos) || a->with_dst != b->with_dst)
+		return false;
 	if (!a->rx && memcmp(&a->s, &b->s, sizeof(a->s)))
 		return false;
 	return a->tx || (a->t.key == b->t.key && a->t.type == b->t.type &&
@@ -109,7 +132,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	parse(odd + 1, size, &b);
 	if (!same(&a, &b) || !walk_agrees(&a) || !walk_agrees(&b) || !fast_agrees(&a) ||
 	    !fast_agrees(&b) || a.only != b.only || !ttl_fast_agrees(&a) ||
-	    !ttl_fast_agrees(&b) || a.with_ttl != b.with_ttl)
+	    !ttl_fast_agrees(&b) || a.with_ttl != b.with_ttl || !dst_fast_agrees(&a) ||
+	    !dst_fast_agrees(&b))
 		abort();
 	free(aligned);
 	free(odd);
