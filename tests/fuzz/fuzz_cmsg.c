@@ -4,8 +4,9 @@
  * kernel hands one to recvmsg(): msg_control holds exactly the input and
  * msg_controllen is its size, so ASan sees any read past it. The parsers
  * (RX and TX stamps, the drop count, the TTL, the TOS, the destination
- * address, and the loop's one walk of the first three) run on it, then again on a copy at an odd address, which
- * must give the same results (the parsers promise any alignment). The
+ * address, and the loop's one walk of the first three) run on it, then
+ * again on a copy at an odd address, which must give the same results
+ * (the parsers promise any alignment). The
  * one walk must agree with the parsers of one item each, and the
  * receive's fast paths (ts_parse_rx_only, ts_parse_rx_ttl for a socket
  * that asked for the TTL, ts_parse_rx_dst for the UDP reflector's) with
