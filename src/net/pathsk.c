@@ -73,12 +73,13 @@ int pathsk_open(struct sk *s, const struct rant_cfg *cfg, int family, uint16_t *
 	return ret;
 }
 
-int pathsk_labels(struct sk *s, uint32_t *label, unsigned int n, char *err, size_t len)
+int pathsk_labels(struct sk *s, const struct in6_addr *dst, uint32_t *label, unsigned int n,
+		  char *err, size_t len)
 {
 	uint32_t first;
 	int ret;
 
-	if (s->family != AF_INET6) {
+	if (s->family != AF_INET6 || !dst) {
 		snprintf(err, len, "--flow-label: the targets are IPv4, which has no flow label: drop it (the paths differ by source port)");
 		return -EINVAL;
 	}
@@ -92,6 +93,7 @@ int pathsk_labels(struct sk *s, uint32_t *label, unsigned int n, char *err, size
 
 		label[i] = ((first & 0xfff00) + i + 1) & 0xfffff;
 		r.flr_label = htonl(label[i]);
+		r.flr_dst = *dst;	/* the kernel leases a label for an address */
 		if (setsockopt(s->fd, IPPROTO_IPV6, IPV6_FLOWLABEL_MGR, &r, sizeof(r)))
 			ret = -errno;
 	}

@@ -37,9 +37,12 @@ int pathsk_open(struct sk *s, const struct rant_cfg *cfg, int family, uint16_t *
 
 /*
  * --flow-label on s (an IPv6 socket): lease n labels for its pings, from
- * a random one up, into label[]. 0, or -errno with one line in err.
+ * a random one up, into label[]. The kernel leases a label for an
+ * address (dst: an IPv6 target's; NULL: none, refused) and checks only
+ * the label at each send. 0, or -errno with one line in err.
  */
-int pathsk_labels(struct sk *s, uint32_t *label, unsigned int n, char *err, size_t len);
+int pathsk_labels(struct sk *s, const struct in6_addr *dst, uint32_t *label, unsigned int n,
+		  char *err, size_t len);
 
 /*
  * Send len bytes at buf to to (tolen) without blocking: with the TOS

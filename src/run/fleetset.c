@@ -51,6 +51,18 @@ static int load(const struct rant_cfg *c, struct target_list *l)
 	return -EINVAL;
 }
 
+/* The first IPv6 target's address (not an IPv4 one mapped), or NULL. */
+static const struct in6_addr *ipv6_target(const struct fleet *f)
+{
+	for (size_t i = 0; i < f->used; i++) {
+		const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)&f->t[i].to;
+
+		if (a->sin6_family == AF_INET6 && !IN6_IS_ADDR_V4MAPPED(&a->sin6_addr))
+			return &a->sin6_addr;
+	}
+	return NULL;
+}
+
 /* The sockets: one a path (one for every label with --flow-label). */
 static int open_sockets(struct fleetset *fs, const struct rant_cfg *c, struct sk *first)
 {
@@ -73,7 +85,7 @@ static int open_sockets(struct fleetset *fs, const struct rant_cfg *c, struct sk
 			f->port[p] = port;
 	}
 	if (!ret && c->flow_label)
-		ret = pathsk_labels(first, f->label, f->npaths, err, sizeof(err));
+		ret = pathsk_labels(first, ipv6_target(f), f->label, f->npaths, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "rant: %s\n", err);
 	return ret;

@@ -17,7 +17,8 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="fleet_targets fleet_reload fleet_badfile fleet_dscp fleet_ecmp fleet_scale"
+ALL_TESTS="fleet_targets fleet_reload fleet_badfile fleet_dscp fleet_flowlabel fleet_ecmp
+	fleet_scale"
 
 require_root
 require_cmd jq promtool tcpdump tc iperf3
@@ -201,6 +202,35 @@ fleet_dscp() {
 	[ "$(target "$WORK/e1.json" "$IP_B:4001" .dscp)" = 46 ]
 	check_err $? "the JSON's dscp of $IP_B:4001"
 	log_test "fleet: --dscp 46 leaves as EF on every ping, dscp=0 overrides it"
+}
+
+# --paths 4 --flow-label to an IPv6 target: the pings leave from one
+# source port with the four flow labels the JSON names, each a quarter.
+fleet_flowlabel() {
+	local want got ports
+	setup_pair || skip_test "cannot create namespaces and veth"
+	fleet_reflectors 4001
+	ns_bg "$NS_B" tcpdump -nn -v -U -i "$VETH_B" -w "$WORK/ping.pcap" 'ip6 and udp dst port 4001'
+	wait_until 5 test -s "$WORK/ping.pcap"
+	fleet_bg e1 -a "$IP6_B" --port 4001 --paths 4 --flow-label -d 2 --interval 5000 \
+		-j "$WORK/e1.json"
+	wait "$EM"
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	sleep 0.2
+	kill -INT "$BGPID"
+	want=$(jq -r '[.targets[0].paths[].flow_label] | sort | join(" ")' "$WORK/e1.json")
+	got=$(tcpdump -nn -v -r "$WORK/ping.pcap" 2>/dev/null |
+		sed -n 's/.*flowlabel \(0x[0-9a-f]*\),.*/\1/p' | sort -u |
+		while read -r h; do printf '%d\n' "$h"; done | sort -n | paste -sd ' ')
+	ports=$(tcpdump -nn -r "$WORK/ping.pcap" 2>/dev/null | awk '{ n = split($3, a, "."); print a[n] }' |
+		sort -u | wc -l)
+	echo "flow labels: the JSON's $want, captured $got; source ports $ports"
+	[ -n "$want" ] && [ "$want" = "$got" ] && [ "$ports" = 1 ]
+	check_err $? "flow labels captured '$got' (want '$want'), $ports source ports (want 1)"
+	jq -e '[.targets[0].paths[].counts.received] | length == 4 and min >= 80' "$WORK/e1.json" \
+		>/dev/null
+	check_err $? "each label's pongs: $(jq -c '[.targets[0].paths[].counts.received]' "$WORK/e1.json")"
+	log_test "fleet: --flow-label, four labels from one source port"
 }
 
 # ecmp_setup: NS_A (emitter, 10.77.0.1) -- NS_R (router) == two links ==
