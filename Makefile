@@ -139,6 +139,10 @@ tests/unit/%.asan.t: tests/unit/%.c tests/unit/tap.h tests/unit/simexec.h build-
 # floor -R's copy of the wire format, checked against src/wire/wire.c
 tests/unit/test_floorwire.t tests/unit/test_floorwire.asan.t: bench/floorwire.h
 
+# the capture reader's tests build their frames and pcap files by hand
+PKTBUILD_TESTS := test_pktparse test_flowtab test_watch
+$(PKTBUILD_TESTS:%=tests/unit/%.t) $(PKTBUILD_TESTS:%=tests/unit/%.asan.t): tests/unit/pktbuild.h
+
 tests/unit/stamp_vectors: tests/unit/stamp_vectors.c build/librant.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< build/librant.a $(LIBS)
 
@@ -208,6 +212,10 @@ DEB_PKGS += tcpdump
 # tests/unit/test_stamp_decoders.py: scapy's STAMP layer and tshark's
 # TWAMP-Test dissector read rant's STAMP packets.
 DEB_PKGS += python3-scapy tshark
+# --read/--watch: tests/net/test_watch.sh captures Debian's nginx under wrk
+# (editcap, of tshark's wireshark-common, writes pcapng; curl scrapes the
+# live metrics); bench/readbench.sh times rant and tshark with GNU time.
+DEB_PKGS += nginx wrk curl time
 
 # tests/net/test_service.sh: rant(8)'s logrotate configuration, run as written.
 DEB_PKGS += logrotate
@@ -306,7 +314,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_SECONDS ?= 5
 FUZZ_DIR := build-fuzz
-FUZZ_NAMES := wire cmsg opts stamp frame http
+FUZZ_NAMES := wire cmsg opts stamp frame http pcap
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) \
@@ -323,6 +331,9 @@ fuzz_libs_stamp := -lcrypto
 fuzz_srcs_http := $(call src_of,httpresp)
 fuzz_libs_http := -lhttp_parser
 fuzz_libs_opts := -lcrypto
+# --read/--watch: the packet parser and the flow tracker behind it
+fuzz_srcs_pcap := $(call src_of,pktparse flowtab flowstat moments watchagg watchrep tcpana tcptally \
+	hist mem)
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(SRCS) $(SRC_HDRS) Makefile
 	@mkdir -p $(FUZZ_DIR)
@@ -362,11 +373,13 @@ demo: deps
 	$(MAKE) all
 	tools/demo.sh
 
-# BENCH_N, BENCH_ROUNDS, BENCH_QUICK=1, RANT_B=PATH, BENCH_ROWS=RE: see bench/README.md.
+# BENCH_N, BENCH_ROUNDS, BENCH_QUICK=1, RANT_B=PATH, BENCH_ROWS=RE: see bench/README.md;
+# bench/readbench.sh: rant --read against tshark (READ_FLOWS, READ_CPU).
 bench: deps
 	$(MAKE) all sim
 	bench/run.sh
 	bench/fleet.sh
+	bench/readbench.sh
 	bench/targets.sh
 
 # The fleet's emitter alone (--targets): TARGETS_ROUNDS, TARGETS_SECONDS,
@@ -400,5 +413,6 @@ clean-objs:
 	rm -rf build build-asan $(UNIT_BINS) $(ASAN_BINS) $(TEST_HELPERS)
 
 clean: clean-objs
-	rm -f rant bench/floor bench/logbench bench/histbench bench/authbench bench/fmtbench $(SIM_LIB) $(SIM_BINS)
+	rm -f rant bench/floor bench/logbench bench/histbench bench/authbench bench/fmtbench bench/capgen \
+		$(SIM_LIB) $(SIM_BINS)
 	rm -rf $(FUZZ_DIR)

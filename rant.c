@@ -4,7 +4,8 @@
  *
  * main(): the options, the set-up, the side's loop (src/emit/emit.c,
  * src/reflect/reflect.c, or src/probe/probe.c for a service that is not
- * rant), the reports, and the exit status. Everything that allocates,
+ * rant), the reports, and the exit status; --read and --watch go to
+ * watch_main() (src/watch/, src/print/watchout.c). Everything that allocates,
  * formats or can fail slowly is done before the loop (run_setup) or
  * after it (report_end); inside, a loop only sends, receives, reads
  * stamps and updates memory it already owns.
@@ -27,6 +28,8 @@
 #include "series.h"
 #include "startup.h"
 #include "trace.h"
+#include "watch.h"
+#include "watchout.h"
 
 enum exit_status {
 	EXIT_DONE = 0,
@@ -52,6 +55,28 @@ static int run_status(const struct run *r, int loop_ret)
 	return EXIT_DONE;
 }
 
+/* --read FILE, -i IFACE --watch: a capture's TCP flows (src/watch/). */
+static int watch_main(const struct rant_cfg *c)
+{
+	struct watchout *o;
+	struct watch *w;
+	char err[512];
+	int ret, out;
+
+	if (watch_create(&w, c, err, sizeof(err))) {
+		fprintf(stderr, "rant: %s\n", err);
+		return EXIT_SETUP;
+	}
+	if (watchout_start(&o, c, w)) {
+		watch_destroy(w);
+		return EXIT_SETUP;
+	}
+	ret = watch_run(w);
+	out = watchout_end(o);
+	watch_destroy(w);
+	return ret || out ? EXIT_RUN : EXIT_DONE;
+}
+
 /* A probe's state first: its capture's thread reads the run's histogram. */
 static void teardown(struct run *r)
 {
@@ -74,6 +99,8 @@ int main(int argc, char **argv)
 	case OPTS_OK:
 		break;
 	}
+	if (cfg.mode == MODE_WATCH)
+		return watch_main(&cfg);
 	/* --metrics(-listen): its thread, stopped by report_end() */
 	if (run_setup(&run, &cfg, outputs_table, outputs_count) ||
 	    (cfg_probe(&cfg) && probe_setup(&run)) ||

@@ -5,6 +5,9 @@
 #   emit.json/.log    3 s back to back, -s, -t 50 -C       dist, time, parts
 #   block.json/.log   the same with --block                compare (spin/block)
 #   m<size>.json      2 s --block -b 0.1, -m 72 ... 8972  sweep
+# and those of doc/capture.md (doc/pictures.sh capture: these alone):
+#   capture.json      rant --read of tcpdump's capture of nginx (tcp_nodelay
+#                     off and on) under wrk (tests/net/nginx.sh)   flow, ports
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,10 +17,29 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 DOC=$TOP/doc
 RUNS=$DOC/runs
 PLOT=("/usr/bin/python3" "$TOP/tools/rant-plot")
+WHAT=${1:-all}
 require_root
 [ -x "$RANT" ] || { echo "pictures: $RANT is not built: make" >&2; exit 1; }
 mkdir -p "$RUNS"
 setup_pair
+
+# capture: nginx under wrk, captured and read (doc/capture.md)
+capture() {
+	# shellcheck source=../tests/net/nginx.sh
+	. "$TOP/tests/net/nginx.sh"
+	nginx_start
+	cap_start nginx.pcap -i "$VETH_B" -s 256 --time-stamp-precision nano tcp
+	traffic
+	cap_stop
+	"$RANT" --read "$WORK/nginx.pcap" -j "$RUNS/capture.json" >"$RUNS/capture.txt"
+	(cd "$RUNS" && "${PLOT[@]}" flow capture.json -d "$DOC" &&
+		"${PLOT[@]}" ports capture.json -d "$DOC")
+}
+
+if [ "$WHAT" = capture ]; then
+	capture
+	exit 0
+fi
 start_reflector refl -d 600 || { echo "pictures: the reflector did not start" >&2; exit 1; }
 
 # run NAME ARGS...: one emitter run into $RUNS/NAME.{json,log}; exit 3
@@ -44,3 +66,4 @@ set -x
 	--label spinning --label blocking -d "$DOC"
 "${PLOT[@]}" sweep m72.json m512.json m1472.json m4096.json m8972.json -d "$DOC"
 set +x
+capture

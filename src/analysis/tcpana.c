@@ -18,9 +18,13 @@
  *   after the data beyond the capture point's round trip to the peer: a
  *   delayed ACK, not a peer slow to read) and the segment followed it at
  *   once (within the capture point's round trip to the other side and
- *   back, plus a margin): the sender held it until that ACK. The server's segment is nagle_delayed_ack, the client's
- *   client_nagle. Without the client's ACKs (a socket's view), a hold of
- *   a known delayed-ACK timer's length is taken for one.
+ *   back, plus a margin): the sender held it until that ACK. The
+ *   server's segment is nagle_delayed_ack, the client's client_nagle.
+ *   Within RECOVERY_NS of the sender's last retransmission the same shape
+ *   is its congestion window recovering (one segment at a time, each
+ *   waiting for its ACK): the hold is the retransmission's.
+ *   Without the client's ACKs (a socket's view), a hold of a known
+ *   delayed-ACK timer's length is taken for one.
  *
  * The server's own time is the gap from the request's last segment to the
  * response's first, less the capture point's round trip to the server
@@ -44,6 +48,9 @@
  * (Linux's 40 ms; BSD's 100, Windows' 200). A peer that ACKs a few ms
  * late because it was slow to run is not one. */
 #define DELACK_MIN_NS (20 * NS_MS)
+/* After a retransmission a sender's congestion window is small for a
+ * while: a hold until an ACK then is that, not Nagle. */
+#define RECOVERY_NS (1000 * NS_MS)
 
 static const char *const names[TCPANA_KINDS] = {
 	[TCPANA_NONE] = "none",
@@ -107,6 +114,7 @@ struct side {
 	int64_t acked_all_ns;	/* the peer acknowledged all its data, after
 				 * its last data segment, -1: not since */
 	int64_t full_ns;	/* the window full (or zero) since, -1: not */
+	int64_t retrans_ns;	/* its last retransmission, -1: none */
 	int64_t rtt_min_ns;	/* the least RTT sample of its data, -1 */
 	struct out_seg out[OUT_SEGS];
 	unsigned int out_head, out_n;
@@ -136,7 +144,7 @@ size_t tcpana_size(void)
 static void side_reset(struct side *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->last_data_ns = s->acked_all_ns = s->full_ns = s->rtt_min_ns = -1;
+	s->last_data_ns = s->acked_all_ns = s->full_ns = s->rtt_min_ns = s->retrans_ns = -1;
 	s->mss = MSS_DEFAULT;
 }
 
@@ -330,7 +338,9 @@ static void explain_hold(struct tcpana *a, enum tcpseg_dir dir, const struct tcp
 	if (g->len < s->mss && acked >= 0 && acked - s->last_data_ns >= gap / 2 &&
 	    acked - s->last_data_ns - rtt_base(a, dir) >= DELACK_MIN_NS &&
 	    g->t_ns - acked <= 2 * rtt_base(a, other) + SLACK_NS) {
-		a->held[nagle] += gap;
+		bool recovering = s->retrans_ns >= 0 && g->t_ns - s->retrans_ns < RECOVERY_NS;
+
+		a->held[recovering ? TCPANA_RETRANSMISSION : nagle] += gap;
 		return;
 	}
 	if (a->cfg.no_client_acks && dir == TCPSEG_S2C && delack_like(gap))
@@ -448,6 +458,7 @@ static void data(struct tcpana *a, const struct tcpseg *g)
 		if (!seq_after(end, s->una) && !g->len)
 			return;
 		s->retrans++;
+		s->retrans_ns = g->t_ns;
 		a->retrans++;
 		a->x.retransmits++;
 		first = out_again(s, g->seq);

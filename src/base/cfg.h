@@ -15,6 +15,8 @@
 enum rant_mode {
 	MODE_REFLECT,		/* no -a: server */
 	MODE_EMIT,		/* -a ADDR or --targets FILE: client */
+	MODE_WATCH,		/* --read FILE, or -i IFACE --watch: traffic
+				 * rant did not send, from a capture */
 };
 
 #define RANT_DEFAULT_PORT 12345
@@ -27,6 +29,9 @@ enum rant_mode {
 					 * open-file limit is checked at start) */
 #define PROBE_MAX_REQUEST (64 * 1024)	/* --request FILE: bytes */
 #define PROBE_MAX_RESPONSE (1u << 30)	/* --response-bytes */
+#define RANT_WATCH_FLOWS 1000		/* --flows: the worst flows reported */
+#define RANT_WATCH_MAX_FLOWS 65536	/* --max-flows: tracked at once */
+#define RANT_WATCH_IDLE_NS (60 * 1000000000LL)	/* --flow-idle */
 #define RANT_MAX_PATHS 64		/* --paths: flows per target */
 #define RANT_FLEET_INTERVAL_NS (100 * 1000000LL)	/* --interval with --targets */
 #define RANT_FLEET_WARMUP 2		/* -w with --targets: per target */
@@ -111,6 +116,13 @@ struct rant_cfg {
 	uint32_t connections;		/* --connections: kept-alive connections */
 	const char *request_path;	/* --request FILE: the bytes of a request */
 	uint32_t response_bytes;	/* --response-bytes: with --request */
+	/* captures (--read, --watch: src/watch/) */
+	const char *read_path;		/* --read FILE; "-" = stdin */
+	bool watch;			/* --watch: live on -i */
+	const char *filter;		/* --filter: BPF */
+	uint32_t flows_keep;		/* --flows: flows in the report, the worst */
+	uint32_t max_flows;		/* --max-flows: tracked at once */
+	int64_t flow_idle_ns;		/* --flow-idle */
 	/* fleets (src/fleet/) */
 	const char *targets_path;	/* --targets FILE: many reflectors at once */
 	uint32_t paths;			/* --paths: flows per target (source ports) */

@@ -131,6 +131,8 @@ void opts_usage(FILE *f)
 	fprintf(f,
 		"usage: rant -i IFACE [options]            reflect (server)\n"
 		"       rant -i IFACE -a ADDR [options]    emit (client)\n"
+		"       rant --read FILE [options]         TCP flows in a capture: latency, what held it\n"
+		"       rant -i IFACE --watch [options]    the same, live\n"
 		"\n"
 		"Measures UDP (or TCP) round trips with NIC (or kernel) timestamps.\n"
 		"Times are in microseconds (US, decimals allowed) and seconds (S).\n");
@@ -150,7 +152,8 @@ void opts_usage(FILE *f)
 			snprintf(head + n, sizeof(head) - (size_t)n, " %s", o->arg);
 		help_tail(o, tail, sizeof(tail));
 		fprintf(f, "%-27s  %s%s%s\n", head, o->help, tail,
-			o->who == EMIT_ONLY ? " [emit]" : o->who == REFLECT_ONLY ? " [reflect]" : "");
+			o->who == EMIT_ONLY ? " [emit]" : o->who == REFLECT_ONLY ? " [reflect]" :
+			o->who == WATCH_ONLY ? " [watch]" : "");
 	}
 	fprintf(f,
 		"\n"
@@ -468,11 +471,71 @@ static int check_fleet(struct parser *ps, struct rant_cfg *c, const bool *given)
 	return 0;
 }
 
+/* The options --read and --watch take besides their own (WATCH_ONLY). */
+static bool watch_takes(int val)
+{
+	static const int takes[] = { 'i', 'd', 'j', 'v', 'I', 'b', 'o', O_METRICS,
+				     O_METRICS_LISTEN, O_METRICS_BUCKETS, O_FOLLOW_LINKS };
+
+	for (size_t i = 0; i < sizeof(takes) / sizeof(takes[0]); i++)
+		if (takes[i] == val)
+			return true;
+	return false;
+}
+
+/* --read FILE, or -i IFACE --watch: traffic rant did not send. */
+static int check_watch(struct parser *ps, struct rant_cfg *c, const bool *given)
+{
+	char label[40];
+
+	c->mode = MODE_WATCH;
+	if (given[O_READ] && given[O_WATCH]) {
+		fprintf(ps->err, "rant: --read reads a file, --watch an interface: give one of them\n");
+		return -1;
+	}
+	if (given[O_WATCH] && (!c->iface || !*c->iface)) {
+		fprintf(ps->err, "rant: --watch needs -i IFACE: name the interface to capture on (ip link lists them)\n");
+		return -1;
+	}
+	for (size_t i = 0; i < opt_count; i++) {
+		const struct opt *o = &opt_table[i];
+
+		if (!given[o->val] || o->who == WATCH_ONLY || watch_takes(o->val))
+			continue;
+		fprintf(ps->err, "rant: %s is not for --read or --watch (traffic rant did not send): drop it\n",
+			opt_label(o->val, label, sizeof(label)));
+		return -1;
+	}
+	if (given[O_READ] && (given['i'] || given['d'] || given[O_METRICS_LISTEN])) {
+		fprintf(ps->err, "rant: %s is for --watch: --read reads its file to the end%s\n",
+			opt_label(given['i'] ? 'i' : given['d'] ? 'd' : O_METRICS_LISTEN, label,
+				  sizeof(label)),
+			given[O_METRICS_LISTEN] ? " (--metrics FILE writes its metrics)" : "");
+		return -1;
+	}
+	if (c->duration_ns == DURATION_BY_MODE)
+		c->duration_ns = 0;	/* until SIGINT */
+	if (c->overflow_ns < c->bucket_ns || c->overflow_ns % c->bucket_ns) {
+		fprintf(ps->err, "rant: -o/--overflow must be a multiple of -b/--bucket-size\n");
+		return -1;
+	}
+	return 0;
+}
+
 /* The options against each other, and the mode. */
 static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 {
 	char label[40];
 
+	if (given[O_READ] || given[O_WATCH])
+		return check_watch(ps, c, given);
+	for (size_t i = 0; i < opt_count; i++) {
+		if (opt_table[i].who == WATCH_ONLY && given[opt_table[i].val]) {
+			fprintf(ps->err, "rant: %s is for --read or --watch: give one of them, or drop it\n",
+				opt_label(opt_table[i].val, label, sizeof(label)));
+			return -1;
+		}
+	}
 	if (!c->iface || !*c->iface) {
 		fprintf(ps->err, "rant: -i/--interface is required: name the interface to measure on (ip link lists them)\n");
 		return -1;

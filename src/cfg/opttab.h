@@ -21,12 +21,13 @@ enum {
 	O_TCP_IDLE_TIMEOUT, O_METRICS, O_METRICS_LISTEN, O_METRICS_BUCKETS, O_BREACH_KEEP,
 	O_STAMP, O_STAMP_TS, O_STAMP_STATEFUL, O_SSID, O_WARMUP_TIMEOUT, O_NO_QUEUE_STAMPS,
 	O_MAX_RATE, O_SYN, O_HTTP, O_HOST, O_CONNECTIONS, O_REQUEST, O_RESPONSE_BYTES,
+	O_READ, O_WATCH, O_FILTER, O_FLOWS, O_MAX_FLOWS, O_FLOW_IDLE,
 	O_TARGETS, O_PATHS, O_DSCP, O_FLOW_LABEL,
 	O_MAX
 };
 
-/* Who may use an option. */
-enum { BOTH, EMIT_ONLY, REFLECT_ONLY };
+/* Who may use an option (BOTH: the emitter and the reflector). */
+enum { BOTH, EMIT_ONLY, REFLECT_ONLY, WATCH_ONLY };
 
 /* How an option's argument is stored. */
 enum opt_type {

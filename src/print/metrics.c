@@ -15,7 +15,9 @@
 #include "timeutil.h"
 
 struct metrics {
-	struct run *r;
+	const struct rant_cfg *cfg;
+	metrics_render_fn render;	/* the exposition of now */
+	void *ctx;
 	struct prom_ladder ladder;
 	int64_t interval_ns;
 	const char *path;		/* --metrics, or NULL */
@@ -29,21 +31,30 @@ struct metrics {
 	char err[256];
 };
 
-/* The exposition of a live snapshot into a malloc'ed buffer. */
+/* A run's exposition: its live snapshot's. */
+static int render_run(void *ctx, FILE *f, const struct prom_ladder *l)
+{
+	struct snap *s = snap_build(ctx, SNAP_LIVE);
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	ret = prom_render(f, s, l);
+	snap_free(s);
+	return ret;
+}
+
+/* The exposition of now into a malloc'ed buffer. */
 static char *render(struct metrics *m, size_t *len)
 {
-	struct snap *s = snap_build(m->r, SNAP_LIVE);
 	char *text = NULL;
 	FILE *f;
 	int ret;
 
-	if (!s)
-		return NULL;
 	f = open_memstream(&text, len);
-	ret = f ? prom_render(f, s, &m->ladder) : -ENOMEM;
+	ret = f ? m->render(m->ctx, f, &m->ladder) : -ENOMEM;
 	if (f && fclose(f) && !ret)
 		ret = -ENOMEM;
-	snap_free(s);
 	if (ret) {
 		free(text);
 		return NULL;
@@ -59,7 +70,7 @@ static void write_file(struct metrics *m, const char *text, size_t len)
 	char msg[256];
 	int ret;
 
-	ret = outfile_open(&f, m->path, m->r->cfg->follow_links ? OUTFILE_FOLLOW : 0,
+	ret = outfile_open(&f, m->path, m->cfg->follow_links ? OUTFILE_FOLLOW : 0,
 			   msg, sizeof(msg));
 	if (!ret && f.direct) {
 		outfile_abort(&f);
@@ -102,10 +113,10 @@ static void *metrics_main(void *arg)
 	struct timespec ts;
 	int64_t next;
 
-	if (m->r->cfg->metrics_listen)	/* its thread inherits this one's CPUs */
-		m->http = promhttp_start(m->r->cfg->metrics_listen, m->err, sizeof(m->err));
+	if (m->cfg->metrics_listen)	/* its thread inherits this one's CPUs */
+		m->http = promhttp_start(m->cfg->metrics_listen, m->err, sizeof(m->err));
 	pthread_mutex_lock(&m->mtx);
-	m->start_err = m->r->cfg->metrics_listen && !m->http ? -EADDRNOTAVAIL : 0;
+	m->start_err = m->cfg->metrics_listen && !m->http ? -EADDRNOTAVAIL : 0;
 	m->ready = true;
 	pthread_cond_broadcast(&m->cond);
 	next = monotonic_ns();
@@ -130,12 +141,11 @@ static void metrics_free(struct metrics *m)
 	free(m);
 }
 
-static int metrics_init(struct metrics *m, struct run *r)
+static int metrics_init(struct metrics *m, const struct rant_cfg *c)
 {
-	const struct rant_cfg *c = r->cfg;
 	pthread_condattr_t ca;
 
-	m->r = r;
+	m->cfg = c;
 	m->path = c->metrics_path;
 	m->interval_ns = c->report_interval_ns ? c->report_interval_ns
 					       : METRICS_DEFAULT_INTERVAL_NS;
@@ -151,19 +161,27 @@ static int metrics_init(struct metrics *m, struct run *r)
 
 int metrics_start(struct run *r, struct metrics **out)
 {
+	return metrics_start_with(r->cfg, render_run, r, out);
+}
+
+int metrics_start_with(const struct rant_cfg *c, metrics_render_fn fn, void *ctx,
+		       struct metrics **out)
+{
 	struct metrics *m;
 	cpu_set_t set;
 	int ret;
 
 	*out = NULL;
-	if (!r->cfg->metrics_path && !r->cfg->metrics_listen)
+	if (!c->metrics_path && !c->metrics_listen)
 		return 0;
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		fprintf(stderr, "rant: no memory for the metrics (--metrics): free some\n");
 		return -ENOMEM;
 	}
-	ret = metrics_init(m, r);
+	m->render = fn;
+	m->ctx = ctx;
+	ret = metrics_init(m, c);
 	if (ret) {
 		fprintf(stderr, "rant: %s\n", m->err);
 		free(m);
@@ -192,14 +210,28 @@ int metrics_start(struct run *r, struct metrics **out)
 	return 0;
 }
 
-void metrics_stop(struct metrics *m)
+static void stop_thread(struct metrics *m)
 {
-	if (!m)
-		return;
 	pthread_mutex_lock(&m->mtx);
 	m->stopping = true;
 	pthread_cond_broadcast(&m->cond);
 	pthread_mutex_unlock(&m->mtx);
 	pthread_join(m->thread, NULL);
+}
+
+void metrics_stop(struct metrics *m)
+{
+	if (!m)
+		return;
+	stop_thread(m);
+	metrics_free(m);
+}
+
+void metrics_finish(struct metrics *m)
+{
+	if (!m)
+		return;
+	stop_thread(m);
+	publish(m);
 	metrics_free(m);
 }

@@ -12,6 +12,9 @@
 #ifndef RANT_METRICS_H
 #define RANT_METRICS_H
 
+#include <stdio.h>
+
+#include "cfg.h"
 #include "prom.h"
 
 #define METRICS_DEFAULT_INTERVAL_NS (10 * 1000000000LL)
@@ -22,6 +25,16 @@ struct metrics;
 /* With --metrics or --metrics-listen: the thread (and the server) running
  * in *m; otherwise *m = NULL. 0, or -errno after a line on stderr. */
 int metrics_start(struct run *r, struct metrics **m);
+/* The exposition of now into f (any report's): 0, or -errno. */
+typedef int (*metrics_render_fn)(void *ctx, FILE *f, const struct prom_ladder *l);
+/* The same thread for another report than a run's (--watch's): its
+ * exposition is fn(ctx, ...)'s. */
+int metrics_start_with(const struct rant_cfg *c, metrics_render_fn fn, void *ctx,
+		       struct metrics **m);
+/* Stop the thread, publish the end's exposition (the file; the server
+ * until it stops), stop the server: for a report that no output row
+ * writes at the end (--watch's). NULL is fine. */
+void metrics_finish(struct metrics *m);
 /* Stop the thread and the server (before the end's file). NULL is fine. */
 void metrics_stop(struct metrics *m);
 

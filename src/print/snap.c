@@ -68,7 +68,7 @@ int snap_stats_lat(struct snap_stats *st, const struct latstat *l, const char *k
 {
 	*st = (struct snap_stats){ .key = key, .label = label,
 				   .precision = latstat_precision(l->bits) };
-	latmom_stats(&l->m, &st->st);
+	moments_stats(&l->m, &st->st);
 	for (int i = 0; i < SNAP_NPCT; i++)
 		st->pct[i] = latstat_percentile(l, snap_pcts[i]);
 	return buckets ? fill_hdr(st, l, lat_next) : 0;

@@ -2,44 +2,9 @@
 /*
  * One latency's statistics, small (see latstat.h).
  */
-#include <math.h>
 #include <string.h>
 
 #include "latstat.h"
-
-void latmom_add(struct latmom *m, int64_t v, uint64_t seq)
-{
-	double d;
-
-	if (m->n == 0 || v < m->min) {
-		m->min = v;
-		m->min_seq = seq;
-	}
-	if (m->n == 0 || v > m->max) {
-		m->max = v;
-		m->max_seq = seq;
-	}
-	if (m->n == 0)
-		m->shift = v;
-	m->n++;
-	d = (double)v - (double)m->shift;
-	m->sum += d;
-	m->sumsq += d * d;
-}
-
-void latmom_stats(const struct latmom *m, struct hist_stats *st)
-{
-	*st = (struct hist_stats){
-		.samples = m->n, .min = m->min, .max = m->max,
-		.min_seq = m->min_seq, .max_seq = m->max_seq,
-	};
-	if (m->n) {
-		double dm = m->sum / (double)m->n, var = m->sumsq / (double)m->n - dm * dm;
-
-		st->avg = (double)m->shift + dm;
-		st->stddev = var > 0 ? sqrt(var) : 0;
-	}
-}
 
 void latstat_init(struct latstat *s, uint32_t *counts, unsigned int bits)
 {
@@ -51,7 +16,7 @@ void latstat_init(struct latstat *s, uint32_t *counts, unsigned int bits)
 
 void latstat_add(struct latstat *s, int64_t v, uint64_t seq)
 {
-	latmom_add(&s->m, v, seq);
+	moments_add(&s->m, v, seq);
 	s->counts[hist_ll_index(v, s->bits)]++;
 }
 

@@ -2,8 +2,7 @@
 /*
  * One latency's statistics, small enough to keep thousands (a fleet's
  * targets and each of their paths: fleettab.h): the exact count, min,
- * max and their seqs, mean and stddev (the moments, struct latmom, as
- * hist.h computes them), and percentiles from log-linear counters of a
+ * max and their seqs, mean and stddev (moments.h), and percentiles from log-linear counters of a
  * precision the caller picks (hist.h's hist_ll_*: bits 8, 0.8% and 17 KiB;
  * bits 6, 3.1% and 4.5 KiB) in memory the caller owns, so that a table
  * of them is one allocation. A latency is not negative: one below 0
@@ -22,23 +21,10 @@
 #include <stdint.h>
 
 #include "hist.h"
-
-/* The moments of a sample: exact count, min, max and their seqs; mean
- * and stddev from sums of deviations from the first value. */
-struct latmom {
-	uint64_t n;
-	int64_t min, max;	/* ns */
-	uint64_t min_seq, max_seq;
-	int64_t shift;		/* the first value */
-	double sum, sumsq;	/* of the deviations from it */
-};
-
-void latmom_add(struct latmom *m, int64_t v_ns, uint64_t seq);
-/* Count, min, max, mean and stddev, as hist_get_stats(). */
-void latmom_stats(const struct latmom *m, struct hist_stats *st);
+#include "moments.h"
 
 struct latstat {
-	struct latmom m;
+	struct moments m;	/* count, min, max, mean, stddev: exact (moments.h) */
 	uint32_t *counts;	/* HIST_LL_COUNTS(bits), the caller's */
 	unsigned int bits;
 };

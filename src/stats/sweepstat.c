@@ -18,7 +18,7 @@ void sweepstat_destroy(struct sweepstat *s, bool huge)
 
 void sweepstat_add(struct sweepstat *s, int64_t v, uint64_t seq)
 {
-	latmom_add(&s->m, v, seq);
+	moments_add(&s->m, v, seq);
 	if (v >= 0)
 		s->pos[hist_small_index(v)]++;
 	else
@@ -27,7 +27,7 @@ void sweepstat_add(struct sweepstat *s, int64_t v, uint64_t seq)
 
 void sweepstat_stats(const struct sweepstat *s, struct hist_stats *st)
 {
-	latmom_stats(&s->m, st);
+	moments_stats(&s->m, st);
 }
 
 static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
@@ -60,8 +60,8 @@ int64_t sweepstat_percentile(const struct sweepstat *s, double p)
 	}
 	if (s->m.max < 0)
 		return s->m.max;	/* a count read while the loop added (live) */
-	for (i = hist_small_index(s->m.min < 0 ? 0 : s->m.min);
-	     i < hist_small_index(s->m.max); i++) {
+	for (i = hist_small_index(s->m.min < 0 ? 0 : s->m.min); i < hist_small_index(s->m.max);
+	     i++) {
 		if (k <= s->pos[i])
 			break;
 		k -= s->pos[i];

@@ -23,13 +23,13 @@
 #include <stdint.h>
 
 #include "hist.h"
-#include "latstat.h"
+#include "moments.h"
 
 /* The percentiles' precision, as the JSON states it. */
 #define SWEEPSTAT_PRECISION "0.8% (128 buckets per power of two), exact below 256 ns"
 
 struct sweepstat {
-	struct latmom m;	/* count, min, max, mean, stddev (latstat.h) */
+	struct moments m;	/* count, min, max, mean, stddev: exact */
 	uint32_t pos[HIST_SMALL_COUNTS];	/* v >= 0, at hist_small_index(v) */
 	uint32_t neg[HIST_SMALL_COUNTS];	/* v < 0, at hist_small_index(-v - 1) */
 };

@@ -229,18 +229,21 @@ probe_http_nodelay() {
 # ACK leaves as soon as rant has read the response's first part, so what
 # Nagle still holds is that read's time (none at the timer).
 probe_http_quickack() {
-	local p50 p90 typ
+	local p50 p90 share
 	pair_nginx || return
 	probe quick --http / --port "$PORT_OFF" --connections 20 -d 3 --quickack
 	p50=$(jqv "$WORK/quick.json" .metrics.request.percentiles.\"50\")
 	p90=$(jqv "$WORK/quick.json" .metrics.request.percentiles.\"90\")
-	typ=$(jq -r '[.diagnosis[]? | select(.kind == "nagle_delayed_ack") | .typical_ns] | first // 0' \
+	# the share of requests a delayed ACK still held: TCP_QUICKACK is
+	# re-armed after each read, and a segment that comes before that may
+	# still meet the timer (a few in a hundred on a loaded machine)
+	share=$(jq -r '[.diagnosis[]? | select(.kind == "nagle_delayed_ack") | .share] | first // 0' \
 		"$WORK/quick.json")
 	[ "$PROBE_RC" = 0 ] && [ "$p50" -lt 10000000 ] && [ "$p90" -lt 30000000 ]
 	check_err $? "--quickack: request p50 $p50 ns, p90 $p90 ns against tcp_nodelay off: not under 10 and 30 ms"
-	[ "$typ" -lt 10000000 ]
-	check_err $? "--quickack: nagle_delayed_ack still holds $typ ns typically"
-	log_test "--http --quickack, tcp_nodelay off: p50 $p50 ns, p90 $p90 ns: the stall gone"
+	awk -v s="$share" 'BEGIN { exit !(s < 0.2) }'
+	check_err $? "--quickack: nagle_delayed_ack still holds a share of $share of the requests"
+	log_test "--http --quickack, tcp_nodelay off: p50 $p50 ns, p90 $p90 ns: the stall gone (Nagle's share $share)"
 }
 
 probe_http_many() {

@@ -155,7 +155,69 @@ class PlotCase(unittest.TestCase):
         self.assertEqual(plot["marks_ns"], want)
 
 
+def watch_doc():
+    """A JSON as rant --read -j writes it: two server ports, the worst flow
+    with the timeline of its most held exchange (a Nagle stall)."""
+    t0 = 1700000000000000000
+    segs = [("c2s", 0, "P.", 1, 1, 40), ("s2c", 100000, "P.", 1, 41, 238),
+            ("c2s", 40100000, ".", 41, 239, 0),
+            ("s2c", 40150000, "P.", 239, 41, 600),
+            ("c2s", 40200000, "P.", 41, 839, 40)]
+    tl = {"exchange": 7, "held": "nagle_delayed_ack", "held_ns": 40050000,
+          "req_first_ns": t0, "req_last_ns": t0, "resp_first_ns": t0 + 100000,
+          "resp_last_ns": t0 + 40150000, "latency_ns": 40150000,
+          "partial": False,
+          "segments": [{"t_ns": t0 + t, "dir": d, "flags": fl, "seq": sq,
+                        "ack": ak, "len": ln, "win": 65535}
+                       for d, t, fl, sq, ak, ln in segs]}
+    nagle = {"kind": "nagle_delayed_ack", "exchanges": 69, "share": 0.97,
+             "typical_ns": 40000000, "max_ns": 40050000, "fix": "TCP_NODELAY"}
+    flows = [{"server": "10.0.0.2:8080", "client": "10.0.0.1:4000",
+              "exchanges": 70, "diagnosis": [nagle], "timeline": tl},
+             {"server": "10.0.0.2:8081", "client": "10.0.0.1:4001",
+              "exchanges": 900, "diagnosis": []}]
+    slow = [[39976960, 40009727, 69], [249856, 250111, 1]]
+    fast = [[49984, 50015, 880], [99968, 100031, 20]]
+    ports = [{"port": 8080, "flows": 1, "diagnosis": [nagle],
+              "metrics": {"exchange": stats(70, 249856, (40009727,) * 7,
+                                            40009727, "exchange", hdr=slow)}},
+             {"port": 8081, "flows": 1, "diagnosis": [],
+              "metrics": {"exchange": stats(900, 49984, (50015,) * 3 +
+                                            (100031,) * 4, 100031, "exchange",
+                                            hdr=fast)}}]
+    return {"rant_version": "test", "mode": "read", "flows": flows,
+            "ports": ports, "metrics": {}, "diagnosis": [nagle]}
+
+
 class TestFixtures(PlotCase):
+    def test_flow_timeline(self):
+        path = self.write("read.json", watch_doc())
+        files, plots = self.plot("flow", path)
+        self.assertEqual(files, ["./read-flow.png"])
+        d = plots[0]
+        self.assertEqual((d["index"], d["held"]), (0, "nagle_delayed_ack"))
+        self.assertEqual(len(d["segments"]), 5)
+        # the stall: from the head (0.1 ms) to the tail (40.15 ms)
+        self.assertAlmostEqual(d["held_span_ms"][0], 0.1)
+        self.assertAlmostEqual(d["held_span_ms"][1], 40.15)
+        p = self.plot("flow", path, "--flow", "1", ok=False)
+        self.assertIn("no held exchange to draw", p.stderr)
+        p = self.plot("flow", path, "--flow", "5", ok=False)
+        self.assertIn("has flows 0 to 1", p.stderr)
+        p = self.plot("flow", self.write("emit.json", run_doc()), ok=False)
+        self.assertIn("not the JSON of rant --read or --watch", p.stderr)
+
+    def test_ports_distribution(self):
+        path = self.write("read.json", watch_doc())
+        files, plots = self.plot("ports", path)
+        self.assertEqual(files, ["./read-ports.png"])
+        ports = plots[0]["ports"]
+        self.assertEqual([p["port"] for p in ports], [8080, 8081])
+        self.assertEqual(ports[0]["marks_ns"]["p50"], 40009727)
+        self.assertIn("nagle_delayed_ack 97%", ports[0]["diagnosis"])
+        self.assertEqual(ports[1]["diagnosis"], "nothing held")
+        self.assertEqual(ports[1]["curve"]["value_ns"][-1], 100031)
+
     def test_dist_from_hdr(self):
         doc = run_doc()
         j = self.write("hdr.json", doc)

@@ -69,7 +69,7 @@ static void one(unsigned int bits)
 	mean = sum / N;
 	for (int i = 0; i < N; i++)
 		sq += ((double)v[i] - mean) * ((double)v[i] - mean);
-	latmom_stats(&s.m, &st);
+	moments_stats(&s.m, &st);
 	is_int(st.samples, N, "bits %u: count", bits);
 	ok(fabs(st.avg - mean) < 1e-6 * mean, "bits %u: mean %.1f (exact %.1f)", bits, st.avg, mean);
 	ok(fabs(st.stddev - sqrt(sq / N)) < 1e-6 * sqrt(sq / N), "bits %u: stddev", bits);

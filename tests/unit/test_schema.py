@@ -5,7 +5,8 @@
 The schema is a valid draft 2020-12 schema; real documents of rant's, cut
 short (tests/unit/fixtures/schema: an emitter's size sweep with -s, -I and
 breaches, a reflector, both sides of --stamp and of --tcp, a probe's
---syn and --http, a fleet over --paths with a path named) are valid; and
+--syn and --http, --read of a capture of nginx, a fleet over --paths with a
+path named) are valid; and
 each of a set of hand-broken copies (a wrong type, a missing required key,
 a mode-specific key missing or out of place, a value outside an enum) is
 rejected with the path of what is wrong, so that the hook that validates
@@ -90,7 +91,8 @@ def main():
     rc, out = check("--all", *FIX)
     ok(rc == 0 and not out, "every fixture is valid", out)
     modes = {load(os.path.basename(f))["mode"] for f in FIX}
-    ok(modes == {"emit", "reflect", "probe"}, f"the fixtures cover the modes: {sorted(modes)}")
+    ok(modes == {"emit", "reflect", "probe", "read"},
+       f"the fixtures cover the modes: {sorted(modes)}")
 
     broken("reflect.json", "a count as a string", "/counts/sent", put(["counts", "sent"], "12"))
     broken("reflect.json", "a time as a fraction", "/start_ns", put(["start_ns"], 1.5))
@@ -120,6 +122,18 @@ def main():
            put(["metrics", "rtt", "trusted"], False))
     broken("reflect.json", "a session id not of 8 hex digits", "/sessions/0/session",
            put(["sessions", 0, "session"], "xyz"))
+
+    broken("read.json", "a capture's flow without its server", "/flows/0",
+           drop(["flows", 0, "server"]))
+    broken("read.json", "a diagnosis share above 1", "/diagnosis/0/share",
+           put(["diagnosis", 0, "share"], 1.5))
+    broken("read.json", "a flow's end outside its enum", "/flows/1/end",
+           put(["flows", 1, "end"], "closed"))
+    broken("read.json", "a flow's address without its port", "/flows/0/client",
+           put(["flows", 0, "client"], "10.89.0.1"))
+    broken("read.json", "--watch's document without pcap's drops", "/counts",
+           lambda d: (d.update(mode="watch"), d["source"].update(interface="eth0"),
+                      d["source"].pop("file")))
 
     broken("emit-sweep.json", "a probe's summary without its counts", "/",
            lambda d: (d.update(mode="probe"), d.pop("counts")))

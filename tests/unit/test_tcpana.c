@@ -167,6 +167,29 @@ static void test_late_ack_not_delack(void)
 	tcpana_destroy(a);
 }
 
+/* Nagle's shape right after the server sent a segment again: its
+ * congestion window recovering, named retransmission. */
+static void test_recovery_not_nagle(void)
+{
+	struct tcpana *a = fresh(false);
+
+	handshake(a, 0, 100 * US);
+	seg(a, 1 * MS, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 1200 * US, TCPSEG_S2C, 0, 100, 1000, 0, 65535);
+	seg(a, 201200 * US, TCPSEG_S2C, 0, 100, 1000, 0, 65535);	/* sent again */
+	seg(a, 201300 * US, TCPSEG_C2S, 100, 1000, 0, 0, 65535);
+	seg(a, 202 * MS, TCPSEG_C2S, 100, 1000, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 202200 * US, TCPSEG_S2C, 1000, 200, 240, TCPSEG_F_PSH, 65535);
+	seg(a, 242200 * US, TCPSEG_C2S, 200, 1240, 0, 0, 65535);	/* 40 ms late */
+	seg(a, 242300 * US, TCPSEG_S2C, 1240, 200, 600, TCPSEG_F_PSH, 65535);
+	tcpana_end(a, 243 * MS);
+	ok(ngot == 2 && got[1].held == TCPANA_RETRANSMISSION &&
+	   !(got[1].kinds & (1u << TCPANA_NAGLE_DELAYED_ACK)),
+	   "a hold until a late ACK 1 ms after a retransmission: the congestion window, not Nagle (%s)",
+	   tcpana_kind_name(got[1].held));
+	tcpana_destroy(a);
+}
+
 /* rant --tcp --writes 2: the client's second write waits for the
  * server's delayed ACK of its first. */
 static void test_client_nagle(void)
@@ -416,6 +439,7 @@ int main(void)
 	test_nagle(true);
 	test_no_ack_no_nagle();
 	test_late_ack_not_delack();
+	test_recovery_not_nagle();
 	test_client_nagle();
 	test_server_time();
 	test_retransmission();

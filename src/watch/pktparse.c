@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A captured frame into its TCP segment (pktparse.h). */
+#include <pcap/dlt.h>
+#include <string.h>
+
+#include "pktparse.h"
+
+#define ETH_HLEN 14
+#define SLL_HLEN 16
+#define SLL2_HLEN 20
+#define ETHERTYPE_IPV4 0x0800
+#define ETHERTYPE_IPV6 0x86dd
+#define ETHERTYPE_VLAN 0x8100
+#define ETHERTYPE_QINQ 0x88a8
+#define ETHERTYPE_QINQ_OLD 0x9100
+#define VLAN_MAX_TAGS 8
+#define IP4_HLEN 20
+#define IP6_HLEN 40
+#define TCP_HLEN 20
+#define IPPROTO_TCP_ 6
+
+/* IPv6 next headers walked over, and where the walk stops. */
+#define NH_HOPOPTS 0
+#define NH_ROUTING 43
+#define NH_FRAGMENT 44
+#define NH_AH 51
+#define NH_DSTOPTS 60
+#define NH_WALK_MAX 8
+
+/* TCP header flag bits. */
+#define TH_FIN 0x01
+#define TH_SYN 0x02
+#define TH_RST 0x04
+#define TH_PSH 0x08
+#define TH_ACK 0x10
+
+#define TCPOPT_EOL 0
+#define TCPOPT_NOP 1
+#define TCPOPT_MSS 2
+#define TCPOPT_WSCALE 3
+#define TCPOPT_TIMESTAMP 8
+
+/* Where the IP header starts in a frame, and what it is. */
+struct ip_at {
+	uint32_t off;		/* bytes of link header */
+	uint16_t type;		/* ETHERTYPE_IPV4 or _IPV6, or other */
+};
+
+static inline uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+bool pktparse_link_ok(int dlt)
+{
+	switch (dlt) {
+	case DLT_EN10MB:
+	case DLT_LINUX_SLL:
+	case DLT_LINUX_SLL2:
+	case DLT_RAW:
+	case DLT_IPV4:
+	case DLT_IPV6:
+		return true;
+	default:
+		return false;
+	}
+}
+
+const char *pktparse_verdict_name(enum pkt_verdict v)
+{
+	static const char *const names[PKT_VERDICTS] = {
+		"tcp", "not_ip", "not_tcp", "fragment", "cut", "bad",
+	};
+
+	return v < PKT_VERDICTS ? names[v] : "?";
+}
+
+/* Ethertype type read just before p[off], and the VLAN tags from there
+ * on: where IP starts. false when the frame ends first. */
+static bool tags(const uint8_t *p, uint32_t caplen, uint16_t type, uint32_t off,
+		 struct ip_at *at)
+{
+	for (int i = 0; i < VLAN_MAX_TAGS && (type == ETHERTYPE_VLAN ||
+	     type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD); i++) {
+		if (off + 4 > caplen)
+			return false;
+		type = get16(p + off + 2);	/* after the tag control information */
+		off += 4;
+	}
+	at->off = off;
+	at->type = type;
+	return true;
+}
+
+/* The link header: false when the frame ends inside it. */
+static bool link_header(int dlt, const uint8_t *p, uint32_t caplen, struct ip_at *at)
+{
+	switch (dlt) {
+	case DLT_EN10MB:
+		return caplen >= ETH_HLEN && tags(p, caplen, get16(p + 12), ETH_HLEN, at);
+	case DLT_LINUX_SLL:
+		return caplen >= SLL_HLEN && tags(p, caplen, get16(p + 14), SLL_HLEN, at);
+	case DLT_LINUX_SLL2:	/* the protocol first, then 18 bytes more */
+		return caplen >= SLL2_HLEN && tags(p, caplen, get16(p), SLL2_HLEN, at);
+	case DLT_RAW:
+	case DLT_IPV4:
+	case DLT_IPV6:
+		if (!caplen)
+			return false;
+		at->off = 0;
+		at->type = (p[0] >> 4) == 4 ? ETHERTYPE_IPV4 :
+			   (p[0] >> 4) == 6 ? ETHERTYPE_IPV6 : 0;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* IPv4 at p[off]: *tcp_off and *ip_len (bytes from the TCP header to the
+ * end of the IP payload). */
+static enum pkt_verdict ipv4(const uint8_t *p, uint32_t caplen, uint32_t wirelen, uint32_t off,
+			     struct pkt_tcp *out, uint32_t *tcp_off, uint32_t *ip_len)
+{
+	const uint8_t *h = p + off;
+	uint32_t ihl, tot;
+
+	if (off + IP4_HLEN > caplen)
+		return PKT_CUT;
+	if (h[0] >> 4 != 4)
+		return PKT_BAD;
+	ihl = (uint32_t)(h[0] & 0xf) * 4;
+	tot = get16(h + 2);
+	if (ihl < IP4_HLEN)
+		return PKT_BAD;
+	if (!tot && wirelen > off)	/* a TSO segment captured on its way out */
+		tot = wirelen - off;
+	if (tot < ihl)
+		return PKT_BAD;
+	if (h[9] != IPPROTO_TCP_)
+		return PKT_NOT_TCP;
+	if (get16(h + 6) & 0x3fff)	/* more fragments, or an offset */
+		return PKT_FRAGMENT;
+	out->family = 4;
+	memcpy(out->src, h + 12, 4);
+	memcpy(out->dst, h + 16, 4);
+	*tcp_off = off + ihl;
+	*ip_len = tot - ihl;
+	return PKT_TCP;
+}
+
+/* IPv6 at p[off], its extension headers walked to TCP. */
+static enum pkt_verdict ipv6(const uint8_t *p, uint32_t caplen, uint32_t wirelen, uint32_t off,
+			     struct pkt_tcp *out, uint32_t *tcp_off, uint32_t *ip_len)
+{
+	const uint8_t *h = p + off;
+	uint32_t plen, at = off + IP6_HLEN, len;
+	uint8_t nh;
+
+	if (off + IP6_HLEN > caplen)
+		return PKT_CUT;
+	if (h[0] >> 4 != 6)
+		return PKT_BAD;
+	plen = get16(h + 4);
+	if (!plen && wirelen > at)	/* a jumbogram, or a GSO segment */
+		plen = wirelen - at;
+	nh = h[6];
+	for (int i = 0; nh != IPPROTO_TCP_; i++) {
+		if (i == NH_WALK_MAX)
+			return PKT_NOT_TCP;
+		if (nh == NH_FRAGMENT)
+			return PKT_FRAGMENT;
+		if (nh != NH_HOPOPTS && nh != NH_ROUTING && nh != NH_DSTOPTS && nh != NH_AH)
+			return PKT_NOT_TCP;	/* UDP, ICMPv6, ESP, no next header, ... */
+		if (at + 2 > caplen)
+			return PKT_CUT;
+		len = nh == NH_AH ? ((uint32_t)p[at + 1] + 2) * 4 : ((uint32_t)p[at + 1] + 1) * 8;
+		nh = p[at];
+		at += len;
+	}
+	if (at - off - IP6_HLEN > plen)
+		return PKT_BAD;
+	out->family = 6;
+	memcpy(out->src, h + 8, 16);
+	memcpy(out->dst, h + 24, 16);
+	*tcp_off = at;
+	*ip_len = plen - (at - off - IP6_HLEN);
+	return PKT_TCP;
+}
+
+/* The options that matter: MSS and window scale (SYN), timestamps. */
+static void tcp_options(const uint8_t *o, uint32_t len, struct pkt_tcp *out)
+{
+	uint32_t i = 0;
+
+	while (i < len) {
+		uint8_t kind = o[i], olen;
+
+		if (kind == TCPOPT_EOL)
+			return;
+		if (kind == TCPOPT_NOP) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= len)
+			return;
+		olen = o[i + 1];
+		if (olen < 2 || i + olen > len)
+			return;		/* malformed: the rest is not read */
+		if (kind == TCPOPT_MSS && olen == 4)
+			out->seg.mss = get16(o + i + 2);
+		else if (kind == TCPOPT_WSCALE && olen == 3)
+			out->wscale = (int8_t)(o[i + 2] > 14 ? 14 : o[i + 2]);
+		else if (kind == TCPOPT_TIMESTAMP && olen == 10) {
+			out->seg.tsval = get32(o + i + 2);
+			out->seg.tsecr = get32(o + i + 6);
+			out->seg.flags |= TCPSEG_F_TS;
+		}
+		i += olen;
+	}
+}
+
+/* The TCP header at p[off], ip_len bytes of IP payload from it. */
+static enum pkt_verdict tcp(const uint8_t *p, uint32_t caplen, uint32_t off, uint32_t ip_len,
+			    struct pkt_tcp *out)
+{
+	const uint8_t *t = p + off;
+	uint32_t have = caplen > off ? caplen - off : 0, doff;
+	uint8_t fl;
+
+	if (have < 4)
+		return PKT_CUT;
+	out->sport = get16(t);
+	out->dport = get16(t + 2);
+	if (have < 14) {	/* the flags not captured */
+		out->noflags = true;
+		out->seg.flags = TCPSEG_F_CUT;
+		out->seg.seq = have >= 8 ? get32(t + 4) : 0;
+		return PKT_TCP;
+	}
+	doff = (uint32_t)(t[12] >> 4) * 4;
+	if (doff < TCP_HLEN || doff > ip_len)
+		return PKT_BAD;
+	fl = t[13];
+	out->seg.seq = get32(t + 4);
+	out->seg.len = ip_len - doff;
+	out->seg.flags = (fl & TH_SYN ? TCPSEG_F_SYN : 0) | (fl & TH_FIN ? TCPSEG_F_FIN : 0) |
+			 (fl & TH_RST ? TCPSEG_F_RST : 0) | (fl & TH_PSH ? TCPSEG_F_PSH : 0);
+	if (fl & TH_ACK) {
+		out->seg.flags |= TCPSEG_F_ACK;
+		out->seg.ack = get32(t + 8);
+	}
+	if (have < doff) {	/* the window or the options cut: what is there */
+		out->seg.flags |= TCPSEG_F_CUT;
+		out->seg.win = have >= 16 ? get16(t + 14) : 0;
+		if (have > TCP_HLEN)
+			tcp_options(t + TCP_HLEN, have - TCP_HLEN, out);
+		return PKT_TCP;
+	}
+	out->seg.win = get16(t + 14);
+	tcp_options(t + TCP_HLEN, doff - TCP_HLEN, out);
+	return PKT_TCP;
+}
+
+enum pkt_verdict pktparse(int dlt, const uint8_t *p, uint32_t caplen, uint32_t wirelen,
+			  int64_t t_ns, struct pkt_tcp *out)
+{
+	uint32_t tcp_off = 0, ip_len = 0;
+	enum pkt_verdict v;
+	struct ip_at at;
+
+	memset(out, 0, sizeof(*out));
+	out->wscale = -1;
+	out->seg.t_ns = t_ns;
+	if (wirelen < caplen)
+		wirelen = caplen;
+	if (!link_header(dlt, p, caplen, &at))
+		return caplen ? PKT_CUT : PKT_BAD;
+	if (at.type == ETHERTYPE_IPV4)
+		v = ipv4(p, caplen, wirelen, at.off, out, &tcp_off, &ip_len);
+	else if (at.type == ETHERTYPE_IPV6)
+		v = ipv6(p, caplen, wirelen, at.off, out, &tcp_off, &ip_len);
+	else
+		return PKT_NOT_IP;
+	if (v != PKT_TCP)
+		return v;
+	return tcp(p, caplen, tcp_off, ip_len, out);
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One captured frame into the TCP segment it carries (analysis/tcpana.h's
+ * struct tcpseg) and its addresses and ports: the link layer (Ethernet
+ * with any number of 802.1Q / 802.1ad tags, Linux cooked SLL and SLL2 as
+ * `tcpdump -i any` writes, raw IPv4 or IPv6), the IP header (IPv6's
+ * extension headers walked: hop-by-hop, routing, destination options,
+ * AH; a fragment's TCP header is not read), the TCP header and its
+ * options (MSS, window scale, timestamps).
+ *
+ * Every read is bounded by the captured length, never by what a header
+ * claims: a frame cut by the capture's snaplen gives what was captured.
+ * The payload's length is the IP header's (a cut capture still knows it);
+ * when the TCP options were cut the segment is marked TCPSEG_F_CUT, and
+ * when even the flags were, the segment is marked unreadable (noflags):
+ * its flow is known, its segment is not.
+ *
+ * No allocation, no state: safe for the fuzzer and for any thread.
+ */
+#ifndef RANT_PKTPARSE_H
+#define RANT_PKTPARSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tcpana.h"
+
+/* What a frame was. */
+enum pkt_verdict {
+	PKT_TCP,		/* a TCP segment: out filled */
+	PKT_NOT_IP,		/* ARP, LLDP, ...: neither IPv4 nor IPv6 */
+	PKT_NOT_TCP,		/* IP, another protocol (UDP, ICMP, ...) */
+	PKT_FRAGMENT,		/* an IP fragment: its TCP header is not read */
+	PKT_CUT,		/* cut by the snaplen before the TCP ports */
+	PKT_BAD,		/* a header that contradicts itself or the frame */
+	PKT_VERDICTS
+};
+
+struct pkt_tcp {
+	uint8_t family;		/* 4 or 6 */
+	uint8_t src[16], dst[16];	/* IPv4: the first 4 bytes, the rest 0 */
+	uint16_t sport, dport;
+	struct tcpseg seg;	/* dir not set; win as sent (not scaled) */
+	int8_t wscale;		/* a SYN's window scale option, or -1 */
+	bool noflags;		/* the capture cut the TCP header before its
+				 * flags: seg holds only ports, maybe seq */
+};
+
+/* The link types pktparse() reads (pcap's DLT_* values). */
+bool pktparse_link_ok(int dlt);
+
+/*
+ * Frame p of caplen bytes captured (wirelen on the wire) at t_ns, of
+ * link type dlt: PKT_TCP with *out filled, or why not.
+ */
+enum pkt_verdict pktparse(int dlt, const uint8_t *p, uint32_t caplen, uint32_t wirelen,
+			  int64_t t_ns, struct pkt_tcp *out);
+
+/* "not_ip", "not_tcp", ...: the JSON's counts. */
+const char *pktparse_verdict_name(enum pkt_verdict v);
+
+#endif

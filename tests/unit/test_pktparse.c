@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * src/watch/pktparse.h: frames of every link type rant reads into their
+ * TCP segment; what is not TCP, a fragment, a header that lies, and
+ * every cut of a frame (snaplen) told apart, never read past.
+ */
+#include <stdlib.h>
+
+#include "pktbuild.h"
+#include "pktparse.h"
+#include "tap.h"
+
+static uint8_t frame[4096];
+
+static const struct pb_seg base4 = {
+	.src = "10.0.0.1", .dst = "10.0.0.2", .sport = 40000, .dport = 80,
+	.seq = 1000, .ack = 2000, .flags = PB_ACK | PB_PSH, .win = 502, .len = 100,
+	.ts = true, .tsval = 77, .tsecr = 66,
+};
+
+static const struct pb_seg base6 = {
+	.v6 = true, .src = "fd00::1", .dst = "fd00::2", .sport = 40000, .dport = 80,
+	.seq = 1000, .ack = 2000, .flags = PB_ACK, .win = 502, .len = 10,
+	.ts = true, .tsval = 77, .tsecr = 66,
+};
+
+/* s in dlt parses back to itself. */
+static void roundtrip(int dlt, const struct pb_seg *s, const char *what)
+{
+	size_t n = pb_frame(frame, dlt, s);
+	struct pkt_tcp pk;
+	enum pkt_verdict v = pktparse(dlt, frame, (uint32_t)n, (uint32_t)n, 123, &pk);
+	uint8_t a[16] = { 0 };
+
+	if (!is_int(v, PKT_TCP, "%s: TCP", what))
+		return;
+	is_int(pk.family, s->v6 ? 6 : 4, "%s: family", what);
+	inet_pton(s->v6 ? AF_INET6 : AF_INET, s->src, a);
+	ok(!memcmp(pk.src, a, 16), "%s: source address", what);
+	is_int(pk.sport, s->sport, "%s: source port", what);
+	is_int(pk.dport, s->dport, "%s: destination port", what);
+	is_u64(pk.seg.seq, s->seq, "%s: seq", what);
+	is_u64(pk.seg.ack, s->ack, "%s: ack", what);
+	is_u64(pk.seg.len, s->len, "%s: payload length", what);
+	is_u64(pk.seg.win, s->win, "%s: window as sent", what);
+	is_int(pk.seg.t_ns, 123, "%s: stamp", what);
+	is_int(pk.seg.flags & ~TCPSEG_F_TS, TCPSEG_F_ACK | (s->flags & PB_PSH ? TCPSEG_F_PSH : 0),
+	       "%s: flags", what);
+	ok((pk.seg.flags & TCPSEG_F_TS) && pk.seg.tsval == 77 && pk.seg.tsecr == 66,
+	   "%s: timestamps", what);
+	ok(!pk.noflags, "%s: whole", what);
+}
+
+static void test_links(void)
+{
+	struct pb_seg s = base4;
+
+	roundtrip(DLT_EN10MB, &s, "Ethernet IPv4");
+	roundtrip(DLT_LINUX_SLL, &s, "SLL IPv4");
+	roundtrip(DLT_LINUX_SLL2, &s, "SLL2 IPv4");
+	roundtrip(DLT_RAW, &s, "raw IPv4");
+	roundtrip(DLT_IPV4, &s, "DLT_IPV4");
+	s.vlans = 1;
+	roundtrip(DLT_EN10MB, &s, "Ethernet 802.1Q");
+	s.vlans = 2;
+	roundtrip(DLT_EN10MB, &s, "Ethernet 802.1ad + 802.1Q");
+	s = base6;
+	roundtrip(DLT_EN10MB, &s, "Ethernet IPv6");
+	roundtrip(DLT_LINUX_SLL2, &s, "SLL2 IPv6");
+	roundtrip(DLT_IPV6, &s, "DLT_IPV6");
+	s.ext = 1;
+	roundtrip(DLT_EN10MB, &s, "IPv6 hop-by-hop");
+	s.ext = 2;
+	roundtrip(DLT_EN10MB, &s, "IPv6 hop-by-hop, destination options");
+	ok(pktparse_link_ok(DLT_EN10MB) && pktparse_link_ok(DLT_LINUX_SLL2) &&
+	   !pktparse_link_ok(DLT_NULL) && !pktparse_link_ok(DLT_IEEE802_11),
+	   "link types read: Ethernet, SLL2; not BSD loopback, 802.11");
+}
+
+static void test_options(void)
+{
+	struct pb_seg s = base4;
+	struct pkt_tcp pk;
+	size_t n;
+
+	s.flags = PB_SYN;
+	s.len = 0;
+	s.has_wscale = true;
+	s.wscale = 7;
+	s.mss = 1460;
+	n = pb_frame(frame, DLT_EN10MB, &s);
+	pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk);
+	ok(pk.seg.flags & TCPSEG_F_SYN && !(pk.seg.flags & TCPSEG_F_ACK), "SYN");
+	is_int(pk.wscale, 7, "window scale option");
+	is_int(pk.seg.mss, 1460, "MSS option");
+	is_u64(pk.seg.ack, 0, "no ACK flag: ack 0");
+	s.wscale = 200;
+	n = pb_frame(frame, DLT_EN10MB, &s);
+	pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk);
+	is_int(pk.wscale, 14, "window scale above 14 taken as 14 (RFC 7323)");
+	s = base4;
+	s.ts = false;
+	n = pb_frame(frame, DLT_EN10MB, &s);
+	pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk);
+	ok(!(pk.seg.flags & TCPSEG_F_TS) && pk.wscale == -1 && !pk.seg.mss,
+	   "no options: no timestamps, no scale, no MSS");
+	/* an option whose length runs past the header: the rest not read */
+	n = pb_frame(frame, DLT_EN10MB, &base4);
+	frame[14 + 20 + 20 + 3] = 40;
+	is_int(pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk), PKT_TCP,
+	       "a timestamps option 40 bytes long: still the segment");
+	ok(!(pk.seg.flags & TCPSEG_F_TS), "... without the timestamps");
+}
+
+static void test_others(void)
+{
+	struct pb_seg s = base4;
+	struct pkt_tcp pk;
+	size_t n;
+
+	s.proto = 17;
+	n = pb_frame(frame, DLT_EN10MB, &s);
+	is_int(pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk), PKT_NOT_TCP, "UDP");
+	s = base6;
+	s.proto = 58;
+	s.ext = 1;
+	n = pb_frame(frame, DLT_EN10MB, &s);
+	is_int(pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk), PKT_NOT_TCP,
+	       "ICMPv6 after a hop-by-hop header");
+	s = base4;
+	s.frag = true;
+	n = pb_frame(frame, DLT_EN10MB, &s);
+	is_int(pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk), PKT_FRAGMENT,
+	       "an IPv4 fragment");
+	n = pb_frame(frame, DLT_EN10MB, &base4);
+	pb_put16(frame + 12, 0x0806);
+	is_int(pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk), PKT_NOT_IP, "ARP");
+	n = pb_frame(frame, DLT_EN10MB, &base4);
+	frame[14] = 0x43;	/* IHL 3 */
+	is_int(pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk), PKT_BAD,
+	       "an IPv4 header of 12 bytes");
+	n = pb_frame(frame, DLT_EN10MB, &base4);
+	frame[14 + 20 + 12] = 0x10;	/* data offset 4 bytes */
+	is_int(pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk), PKT_BAD,
+	       "a TCP data offset under 20");
+	n = pb_frame(frame, DLT_EN10MB, &base4);
+	pb_put16(frame + 16, 30);	/* total length shorter than the headers */
+	is_int(pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk), PKT_BAD,
+	       "an IP total length shorter than the TCP header");
+	/* a TSO segment captured on its way out: total length 0 */
+	n = pb_frame(frame, DLT_EN10MB, &base4);
+	pb_put16(frame + 16, 0);
+	is_int(pktparse(DLT_EN10MB, frame, 128, 14 + 20 + 32 + 30000, 1, &pk), PKT_TCP,
+	       "IPv4 total length 0 (TSO)");
+	is_u64(pk.seg.len, 30000, "... its payload from the wire length");
+}
+
+/* snaplen 64 on Ethernet: IPv4's options cut (flags read); IPv6's flags
+ * cut (the flow only). */
+static void test_snaplen(void)
+{
+	struct pkt_tcp pk;
+	size_t n = pb_frame(frame, DLT_EN10MB, &base4);
+
+	is_int(pktparse(DLT_EN10MB, frame, 64, (uint32_t)n, 1, &pk), PKT_TCP, "IPv4 at 64 bytes");
+	ok(pk.seg.flags & TCPSEG_F_CUT, "... marked cut (its options)");
+	ok(!pk.noflags && (pk.seg.flags & TCPSEG_F_ACK), "... its flags read");
+	is_u64(pk.seg.len, 100, "... its payload length from the IP header");
+	n = pb_frame(frame, DLT_EN10MB, &base6);
+	is_int(pktparse(DLT_EN10MB, frame, 64, (uint32_t)n, 1, &pk), PKT_TCP, "IPv6 at 64 bytes");
+	ok(pk.noflags && pk.sport == 40000 && pk.dport == 80, "... the ports only: unreadable");
+	is_int(pktparse(DLT_EN10MB, frame, 40, (uint32_t)n, 1, &pk), PKT_CUT,
+	       "IPv6 at 40 bytes: cut before the ports");
+}
+
+/* Every prefix of every kind of frame: a verdict, no read past it (ASan). */
+static void test_every_cut(void)
+{
+	static const int dlts[] = { DLT_EN10MB, DLT_LINUX_SLL, DLT_LINUX_SLL2, DLT_RAW };
+	struct pb_seg s[4] = { base4, base6, base4, base6 };
+	int bad = 0, tried = 0;
+
+	s[2].vlans = 2;
+	s[3].ext = 2;
+	for (size_t d = 0; d < sizeof(dlts) / sizeof(dlts[0]); d++) {
+		for (size_t k = 0; k < 4; k++) {
+			size_t n = pb_frame(frame, dlts[d], &s[k]);
+
+			for (size_t cut = 0; cut <= n; cut++) {
+				uint8_t *copy = malloc(cut ? cut : 1);
+				struct pkt_tcp pk;
+				enum pkt_verdict v;
+
+				memcpy(copy, frame, cut);
+				v = pktparse(dlts[d], copy, (uint32_t)cut, (uint32_t)n, 1, &pk);
+				tried++;
+				if (v != PKT_TCP && v != PKT_CUT && v != PKT_BAD)
+					bad++;
+				if (cut == n && v != PKT_TCP)
+					bad++;
+				free(copy);
+			}
+		}
+	}
+	is_int(bad, 0, "%d cuts: each TCP, cut or bad, the whole frame TCP", tried);
+}
+
+int main(void)
+{
+	test_links();
+	test_options();
+	test_others();
+	test_snaplen();
+	test_every_cut();
+	is_str(pktparse_verdict_name(PKT_NOT_TCP), "not_tcp", "verdict names");
+	return done_testing();
+}
