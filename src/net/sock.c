@@ -10,6 +10,7 @@
 #include <netlink/netlink.h>
 #include <netlink/route/route.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -502,29 +503,25 @@ void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 size_t sk_reply_cmsg(const struct sk *s, const struct sk_msg *reply, void *buf)
 {
 	struct cmsghdr *c = buf;
+	unsigned char *d = CMSG_DATA(c);
 
 	if (!reply->dst_known)
 		return 0;
-	memset(buf, 0, SK_REPLY_CMSG_LEN);
+	/* each reply's: the fields written in place, the padding left as it is */
 	if (s->family == AF_INET6) {
-		struct in6_pktinfo pi = { .ipi6_ifindex = 0 };
-
-		memcpy(&pi.ipi6_addr, reply->dst, 16);
 		c->cmsg_level = IPPROTO_IPV6;
 		c->cmsg_type = IPV6_PKTINFO;
-		c->cmsg_len = CMSG_LEN(sizeof(pi));
-		memcpy(CMSG_DATA(c), &pi, sizeof(pi));
-		return CMSG_SPACE(sizeof(pi));
-	} else {
-		struct in_pktinfo pi = { .ipi_ifindex = 0 };
-
-		memcpy(&pi.ipi_spec_dst, reply->dst + 12, 4);
-		c->cmsg_level = IPPROTO_IP;
-		c->cmsg_type = IP_PKTINFO;
-		c->cmsg_len = CMSG_LEN(sizeof(pi));
-		memcpy(CMSG_DATA(c), &pi, sizeof(pi));
-		return CMSG_SPACE(sizeof(pi));
+		c->cmsg_len = CMSG_LEN(sizeof(struct in6_pktinfo));
+		memcpy(d + offsetof(struct in6_pktinfo, ipi6_addr), reply->dst, 16);
+		memset(d + offsetof(struct in6_pktinfo, ipi6_ifindex), 0, sizeof(int));
+		return CMSG_SPACE(sizeof(struct in6_pktinfo));
 	}
+	c->cmsg_level = IPPROTO_IP;
+	c->cmsg_type = IP_PKTINFO;
+	c->cmsg_len = CMSG_LEN(sizeof(struct in_pktinfo));
+	memset(d, 0, sizeof(struct in_pktinfo));
+	memcpy(d + offsetof(struct in_pktinfo, ipi_spec_dst), reply->dst + 12, 4);
+	return CMSG_SPACE(sizeof(struct in_pktinfo));
 }
 
 void sk_drops_seen(struct sk *s, uint32_t count)

@@ -329,44 +329,60 @@ int ts_parse_dst(const struct msghdr *msg, uint8_t dst[16])
 	return ret > 0 ? read_dst(&c, data, dst) : ret;
 }
 
-/* The cmsg at off of buf (len bytes): whole (its cmsg_len within what
- * is left, never trusted past it), its header in *c; false otherwise. */
-static bool cmsg_at(const unsigned char *buf, size_t len, size_t off, struct cmsghdr *c)
-{
-	if (len - off < sizeof(*c))
-		return false;
-	memcpy(c, buf + off, sizeof(*c));
-	return c->cmsg_len >= CMSG_LEN(0) && c->cmsg_len <= len - off;
-}
-
+/*
+ * The reflector's common datagram, as the kernel lays it out, every
+ * length exact (no cmsg_len is trusted beyond the constants it must
+ * equal): the stamps; IPV6_PKTINFO (a dual-stack socket, IPv4 senders
+ * mapped) or IP_PKTINFO; then perhaps IPV6_TCLASS (an int) or IP_TOS
+ * (an octet, an IPv4 sender's). Each receive's, so it reads the fields
+ * in place.
+ */
 bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t dst[16],
 		     int16_t *tos)
 {
-	const unsigned char *buf = msg->msg_control;
-	size_t len = msg->msg_controllen, off = TS_SPACE;
-	struct ts_stamps st;
-	struct cmsghdr t, q;
-	uint8_t d[16], v = 0;
-	bool have_tos = false;
+	const unsigned char *buf = msg->msg_control, *d;
+	size_t len = msg->msg_controllen, off;
+	struct cmsghdr t;
+	bool v6;
+	int v;
 
-	if ((msg->msg_flags & MSG_CTRUNC) || !buf || len <= TS_SPACE ||
-	    !cmsg_at(buf, len, off, &t) || !cmsg_is_pktinfo(&t) ||
-	    read_dst(&t, buf + off + CMSG_LEN(0), d))
+	if ((msg->msg_flags & MSG_CTRUNC) || !buf ||
+	    len < TS_SPACE + CMSG_SPACE(sizeof(struct in_pktinfo)))
 		return false;
-	off += CMSG_ALIGN(t.cmsg_len);
-	if (off < len) {	/* then the TOS, and nothing else */
-		if (!cmsg_at(buf, len, off, &q) || off + CMSG_ALIGN(q.cmsg_len) != len ||
-		    !cmsg_is_tos(&q) || read_tos(&q, buf + off + CMSG_LEN(0), &v))
+	memcpy(&t, buf + TS_SPACE, sizeof(t));
+	v6 = t.cmsg_level == IPPROTO_IPV6;
+	if (v6 ? t.cmsg_type != IPV6_PKTINFO || t.cmsg_len != CMSG_LEN(sizeof(struct in6_pktinfo)) :
+	    t.cmsg_level != IPPROTO_IP || t.cmsg_type != IP_PKTINFO ||
+	    t.cmsg_len != CMSG_LEN(sizeof(struct in_pktinfo)))
+		return false;
+	d = buf + TS_SPACE + CMSG_LEN(0);
+	off = TS_SPACE + CMSG_ALIGN(t.cmsg_len);
+	v = -1;
+	if (len != off) {	/* then the TOS, and nothing else */
+		if (len - off != CMSG_SPACE(sizeof(int)) && len - off != CMSG_SPACE(1))
 			return false;
-		have_tos = true;
-	} else if (off != len) {
-		return false;
+		memcpy(&t, buf + off, sizeof(t));
+		if (t.cmsg_level == IPPROTO_IPV6 && t.cmsg_type == IPV6_TCLASS &&
+		    t.cmsg_len == CMSG_LEN(sizeof(int)) && len - off == CMSG_SPACE(sizeof(int)))
+			memcpy(&v, buf + off + CMSG_LEN(0), sizeof(v));
+		else if (t.cmsg_level == IPPROTO_IP && t.cmsg_type == IP_TOS &&
+			 t.cmsg_len == CMSG_LEN(1) && len - off == CMSG_SPACE(1))
+			v = buf[off + CMSG_LEN(0)];
+		else
+			return false;
+		if (v < 0 || v > 255)
+			return false;
 	}
-	if (!stamps_first(buf, &st))
+	if (!stamps_first(buf, out))
 		return false;
-	*tos = have_tos ? v : -1;
-	*out = st;
-	memcpy(dst, d, 16);
+	if (v6) {
+		memcpy(dst, d + offsetof(struct in6_pktinfo, ipi6_addr), 16);
+	} else {
+		memset(dst, 0, 10);
+		dst[10] = dst[11] = 0xff;
+		memcpy(dst + 12, d + offsetof(struct in_pktinfo, ipi_addr), 4);
+	}
+	*tos = (int16_t)v;
 	return true;
 }
 
