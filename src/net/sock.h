@@ -167,10 +167,12 @@ static inline void sk_rx_msg(struct sk *s, const struct msghdr *msg, struct sk_m
 {
 	m->dst_known = false;
 	m->tos = -1;
+	m->ttl = 0;	/* none came */
 	if (ts_parse_rx_only(msg, &m->rx))
-		m->ttl = 0;	/* no TTL came */
-	else if (s->want_dst && !s->want_ttl && ts_parse_rx_dst(msg, &m->rx, m->dst, &m->tos))
-		m->ttl = 0, m->dst_known = true;
+		return;
+	if (s->want_dst && ts_parse_rx_dst(msg, &m->rx, m->dst, s->want_ttl ? &m->ttl : NULL,
+					   &m->tos))
+		m->dst_known = true;
 	else if (s->want_dst || !s->want_ttl || !ts_parse_rx_ttl(msg, &m->rx, &m->ttl))
 		sk_rx_cmsg(s, msg, m);
 }

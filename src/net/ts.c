@@ -329,22 +329,47 @@ int ts_parse_dst(const struct msghdr *msg, uint8_t dst[16])
 	return ret > 0 ? read_dst(&c, data, dst) : ret;
 }
 
+/* The TTL (IP_TTL, IPV6_HOPLIMIT: an int) or TOS (IPV6_TCLASS: an int;
+ * IP_TOS: an octet) cmsg at buf + off, its room exactly to len or to
+ * what follows: its value, or -1 when it is none of them (want: 't' a
+ * TTL, 'q' a TOS). */
+static int small_cmsg(const unsigned char *buf, size_t len, size_t *off, char want)
+{
+	struct cmsghdr c;
+	int v = -1;
+
+	if (len - *off < CMSG_SPACE(1))
+		return -1;
+	memcpy(&c, buf + *off, sizeof(c));
+	if (c.cmsg_len == CMSG_LEN(sizeof(int)) && len - *off >= CMSG_SPACE(sizeof(int)) &&
+	    (want == 't' ? cmsg_is_ttl(&c) : c.cmsg_level == IPPROTO_IPV6 &&
+	     c.cmsg_type == IPV6_TCLASS))
+		memcpy(&v, buf + *off + CMSG_LEN(0), sizeof(v));
+	else if (want == 'q' && c.cmsg_len == CMSG_LEN(1) && c.cmsg_level == IPPROTO_IP &&
+		 c.cmsg_type == IP_TOS)
+		v = buf[*off + CMSG_LEN(0)];
+	if (v < 0 || v > 255)
+		return -1;	/* none of them, or out of range: the walk's */
+	*off += CMSG_ALIGN(c.cmsg_len);
+	return v;
+}
+
 /*
  * The reflector's common datagram, as the kernel lays it out, every
  * length exact (no cmsg_len is trusted beyond the constants it must
  * equal): the stamps; IPV6_PKTINFO (a dual-stack socket, IPv4 senders
- * mapped) or IP_PKTINFO; then perhaps IPV6_TCLASS (an int) or IP_TOS
- * (an octet, an IPv4 sender's). Each receive's, so it reads the fields
- * in place.
+ * mapped) or IP_PKTINFO; then, when ttl is given, perhaps the TTL
+ * (IP_TTL, IPV6_HOPLIMIT); then perhaps the TOS (IPV6_TCLASS, IP_TOS).
+ * Each receive's, so it reads the fields in place.
  */
 bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t dst[16],
-		     int16_t *tos)
+		     uint8_t *ttl, int16_t *tos)
 {
 	const unsigned char *buf = msg->msg_control, *d;
 	size_t len = msg->msg_controllen, off;
+	int t_v = 0, q_v = -1;
 	struct cmsghdr t;
 	bool v6;
-	int v;
 
 	if ((msg->msg_flags & MSG_CTRUNC) || !buf ||
 	    len < TS_SPACE + CMSG_SPACE(sizeof(struct in_pktinfo)))
@@ -357,23 +382,13 @@ bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t ds
 		return false;
 	d = buf + TS_SPACE + CMSG_LEN(0);
 	off = TS_SPACE + CMSG_ALIGN(t.cmsg_len);
-	v = -1;
-	if (len != off) {	/* then the TOS, and nothing else */
-		if (len - off != CMSG_SPACE(sizeof(int)) && len - off != CMSG_SPACE(1))
-			return false;
-		memcpy(&t, buf + off, sizeof(t));
-		if (t.cmsg_level == IPPROTO_IPV6 && t.cmsg_type == IPV6_TCLASS &&
-		    t.cmsg_len == CMSG_LEN(sizeof(int)) && len - off == CMSG_SPACE(sizeof(int)))
-			memcpy(&v, buf + off + CMSG_LEN(0), sizeof(v));
-		else if (t.cmsg_level == IPPROTO_IP && t.cmsg_type == IP_TOS &&
-			 t.cmsg_len == CMSG_LEN(1) && len - off == CMSG_SPACE(1))
-			v = buf[off + CMSG_LEN(0)];
-		else
-			return false;
-		if (v < 0 || v > 255)
-			return false;
-	}
-	if (!stamps_first(buf, out))
+	if (off > len)
+		return false;
+	if (ttl && off < len && (t_v = small_cmsg(buf, len, &off, 't')) < 0)
+		t_v = 0;	/* no TTL: maybe the TOS */
+	if (off < len && (q_v = small_cmsg(buf, len, &off, 'q')) < 0)
+		return false;
+	if (off != len || !stamps_first(buf, out))
 		return false;
 	if (v6) {
 		memcpy(dst, d + offsetof(struct in6_pktinfo, ipi6_addr), 16);
@@ -382,7 +397,9 @@ bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t ds
 		dst[10] = dst[11] = 0xff;
 		memcpy(dst + 12, d + offsetof(struct in_pktinfo, ipi_addr), 4);
 	}
-	*tos = (int16_t)v;
+	if (ttl)
+		*ttl = (uint8_t)t_v;
+	*tos = (int16_t)q_v;
 	return true;
 }
 

@@ -41,6 +41,10 @@ struct result {
 	struct ts_stamps dst_s;	/* ... these, this address, this TOS */
 	uint8_t dst_v[16];
 	int16_t tos_v;
+	bool with_dst_ttl;	/* the same asked for the TTL too ... */
+	struct ts_stamps dstt_s;
+	uint8_t dstt_v[16], dstt_ttl;
+	int16_t dstt_tos;
 };
 
 static void parse(void *ctl, size_t size, struct result *out)
@@ -60,7 +64,9 @@ static void parse(void *ctl, size_t size, struct result *out)
 	out->with_ttl = ts_parse_rx_ttl(&msg, &out->ttl_s, &out->ttl_v);
 	out->ds = ts_parse_dst(&msg, out->dst);
 	out->to = ts_parse_tos(&msg, &out->tos);
-	out->with_dst = ts_parse_rx_dst(&msg, &out->dst_s, out->dst_v, &out->tos_v);
+	out->with_dst = ts_parse_rx_dst(&msg, &out->dst_s, out->dst_v, NULL, &out->tos_v);
+	out->with_dst_ttl = ts_parse_rx_dst(&msg, &out->dstt_s, out->dstt_v, &out->dstt_ttl,
+					    &out->dstt_tos);
 }
 
 /* The reflector's fast path (stamps, the destination, maybe the TOS)
@@ -71,6 +77,18 @@ static bool dst_fast_agrees(const struct result *a)
 	       (a->rx == 0 && !memcmp(&a->dst_s, &a->s, sizeof(a->s)) && a->dr == -ENOENT &&
 		a->tl == -ENOENT && a->ds == 0 && !memcmp(a->dst_v, a->dst, 16) &&
 		(a->tos_v < 0 ? a->to == -ENOENT : a->to == 0 && a->tos_v == a->tos));
+}
+
+/* ... and with the TTL: as the parsers read the stamps, the destination,
+ * the TTL (0: none) and the TOS; what answers without it answers with it. */
+static bool dst_ttl_fast_agrees(const struct result *a)
+{
+	return (!a->with_dst || a->with_dst_ttl) &&
+	       (!a->with_dst_ttl ||
+		(a->rx == 0 && !memcmp(&a->dstt_s, &a->s, sizeof(a->s)) && a->dr == -ENOENT &&
+		 a->ds == 0 && !memcmp(a->dstt_v, a->dst, 16) &&
+		 (a->dstt_ttl == 0 ? a->tl == -ENOENT : a->tl == 0 && a->dstt_ttl == a->ttl) &&
+		 (a->dstt_tos < 0 ? a->to == -ENOENT : a->to == 0 && a->dstt_tos == a->tos)));
 }
 
 /* The fast path answers only for stamps alone, and as the parsers do. */
@@ -134,7 +152,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!same(&a, &b) || !walk_agrees(&a) || !walk_agrees(&b) || !fast_agrees(&a) ||
 	    !fast_agrees(&b) || a.only != b.only || !ttl_fast_agrees(&a) ||
 	    !ttl_fast_agrees(&b) || a.with_ttl != b.with_ttl || !dst_fast_agrees(&a) ||
-	    !dst_fast_agrees(&b))
+	    !dst_fast_agrees(&b) || !dst_ttl_fast_agrees(&a) || !dst_ttl_fast_agrees(&b) ||
+	    a.with_dst_ttl != b.with_dst_ttl)
 		abort();
 	free(aligned);
 	free(odd);

@@ -804,7 +804,7 @@ static void test_rx_dst(void)
 	add_ts(&b, KN, HW);
 	b_add(&b, IPPROTO_IPV6, IPV6_PKTINFO, &p6, sizeof(p6));
 	b_add(&b, IPPROTO_IPV6, IPV6_TCLASS, &tclass, sizeof(tclass));
-	ok(ts_parse_rx_dst(&b.msg, &st, d, &tv) && st.kn_ns == KN && st.hw_ns == HW &&
+	ok(ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv) && st.kn_ns == KN && st.hw_ns == HW &&
 	   !memcmp(d, &p6.ipi6_addr, 16) && tv == 0xb8,
 	   "rx_dst: stamps, IPV6_PKTINFO, IPV6_TCLASS -> all three");
 	ok(ts_parse_dst(&b.msg, d) == 0 && ts_parse_tos(&b.msg, &tos) == 0 && tos == 0xb8,
@@ -812,27 +812,35 @@ static void test_rx_dst(void)
 	b_init(&b);
 	add_ts(&b, KN, 0);
 	b_add(&b, IPPROTO_IP, IP_PKTINFO, &p4, sizeof(p4));
-	ok(ts_parse_rx_dst(&b.msg, &st, d, &tv) && tv == -1 && d[10] == 0xff && d[11] == 0xff &&
+	ok(ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv) && tv == -1 && d[10] == 0xff && d[11] == 0xff &&
 	   d[12] == 10 && d[13] == 99 && d[14] == 1 && d[15] == 2,
 	   "rx_dst: stamps, IP_PKTINFO -> the address IPv4-mapped, no TOS (-1)");
 	b_add(&b, IPPROTO_IP, IP_TOS, &tos4, sizeof(tos4));
-	ok(ts_parse_rx_dst(&b.msg, &st, d, &tv) && tv == 0x28, "rx_dst: an IP_TOS of one octet");
+	ok(ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv) && tv == 0x28, "rx_dst: an IP_TOS of one octet");
 	b_add(&b, IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl));
-	ok(!ts_parse_rx_dst(&b.msg, &st, d, &tv), "rx_dst: a TTL after: the walk's");
+	ok(!ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv), "rx_dst: a TTL after, none asked: the walk's");
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	b_add(&b, IPPROTO_IP, IP_PKTINFO, &p4, sizeof(p4));
+	b_add(&b, IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl));
+	b_add(&b, IPPROTO_IP, IP_TOS, &tos4, sizeof(tos4));
+	tos = 0;
+	ok(ts_parse_rx_dst(&b.msg, &st, d, &tos, &tv) && tos == 64 && tv == 0x28,
+	   "rx_dst: stamps, PKTINFO, TTL, TOS (a STAMP reflector's) -> all four");
 	b_init(&b);
 	add_ts(&b, KN, 0);
 	b_add_len(&b, IPPROTO_IPV6, IPV6_PKTINFO, &p6, 8, 8);
-	ok(!ts_parse_rx_dst(&b.msg, &st, d, &tv), "rx_dst: a PKTINFO too short: the walk's");
+	ok(!ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv), "rx_dst: a PKTINFO too short: the walk's");
 	b_init(&b);
 	b_add(&b, IPPROTO_IPV6, IPV6_PKTINFO, &p6, sizeof(p6));
 	add_ts(&b, KN, 0);
-	ok(!ts_parse_rx_dst(&b.msg, &st, d, &tv), "rx_dst: the PKTINFO first: the walk's");
+	ok(!ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv), "rx_dst: the PKTINFO first: the walk's");
 	b_init(&b);
 	add_ts(&b, KN, 0);
 	b_add(&b, IPPROTO_IPV6, IPV6_PKTINFO, &p6, sizeof(p6));
 	((struct cmsghdr *)(b.ctl.buf + CMSG_SPACE(sizeof(struct scm_timestamping))))->cmsg_len =
 		(size_t)-2;
-	ok(!ts_parse_rx_dst(&b.msg, &st, d, &tv),
+	ok(!ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv),
 	   "rx_dst: a cmsg_len past the buffer (the fuzzer's case): refused, nothing read");
 }
 
@@ -873,7 +881,7 @@ static void loopback_dst(bool v4)
 
 		if (ping_self(fd, &sm))
 			break;
-		fast = ts_parse_rx_dst(&sm.m, &st, d, &tv) && st.kn_ns != TS_NONE;
+		fast = ts_parse_rx_dst(&sm.m, &st, d, NULL, &tv) && st.kn_ns != TS_NONE;
 		if (!fast)
 			usleep(50000);
 	}
