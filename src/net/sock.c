@@ -4,6 +4,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
 #include <linux/sock_diag.h>
 #include <net/if.h>
 #include <netdb.h>
@@ -346,20 +347,46 @@ int sk_set_tos(struct sk *s, int tos, char *err, size_t len)
 	return ret;
 }
 
+int sk_iface_addrs(const char *iface, unsigned int *v4, unsigned int *v6)
+{
+	struct ifaddrs *ifa, *a;
+
+	*v4 = *v6 = 0;
+	if (getifaddrs(&ifa))
+		return -errno;
+	for (a = ifa; a; a = a->ifa_next) {
+		if (!a->ifa_addr || !a->ifa_name || strcmp(a->ifa_name, iface))
+			continue;
+		if (a->ifa_addr->sa_family == AF_INET)
+			(*v4)++;
+		else if (a->ifa_addr->sa_family == AF_INET6 &&
+			 !IN6_IS_ADDR_LINKLOCAL(&((struct sockaddr_in6 *)a->ifa_addr)->sin6_addr))
+			(*v6)++;
+	}
+	freeifaddrs(ifa);
+	return 0;
+}
+
 /*
- * The UDP reflector answers each ping from the address it was sent to
- * (sk_reply_cmsg) and tells the DSCP it came with (a path that re-marks
- * shows): the kernel hands both over with each datagram (IPv4-mapped
- * senders on the dual-stack socket too: IP_RECVTOS).
+ * The UDP reflector tells the DSCP each ping came with (a path that
+ * re-marks shows), and on an interface of more than one address of a
+ * family answers each from the address it was sent to (sk_reply_cmsg):
+ * the kernel hands both over with each datagram (IPv4-mapped senders on
+ * the dual-stack socket too: IP_RECVTOS). With one address the kernel's
+ * own choice is that one, and the PKTINFO's price (about 5% of a veth
+ * round trip: doc/fleet.md) is not paid.
  */
 static int sk_recv_dst(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 {
+	unsigned int v4, v6;
 	int ret;
 
-	s->want_dst = cfg->mode == MODE_REFLECT && !cfg->tcp;
-	if (!s->want_dst)
+	s->want_tos = cfg->mode == MODE_REFLECT && !cfg->tcp;
+	s->want_dst = s->want_tos && !sk_iface_addrs(cfg->iface, &v4, &v6) && (v4 > 1 || v6 > 1);
+	if (!s->want_tos)
 		return 0;
-	ret = s->family == AF_INET6 ? sk_sockopt_int(s->fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, 1) :
+	ret = !s->want_dst ? 0 :
+	      s->family == AF_INET6 ? sk_sockopt_int(s->fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, 1) :
 	      sk_sockopt_int(s->fd, IPPROTO_IP, IP_PKTINFO, 1);
 	if (!ret)
 		ret = sk_sockopt_int(s->fd, IPPROTO_IP, IP_RECVTOS, 1);
@@ -496,7 +523,7 @@ void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 	m->ttl = s->want_ttl && rx.ttl_ret == 0 ? rx.ttl : 0;
 	m->dst_known = s->want_dst && ts_parse_dst(msg, m->dst) == 0;
 	m->tos = -1;
-	if (s->want_dst && ts_parse_tos(msg, &tos) == 0)
+	if (s->want_tos && ts_parse_tos(msg, &tos) == 0)
 		m->tos = tos;
 }
 

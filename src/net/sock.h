@@ -45,9 +45,11 @@ struct sk {
 	uint64_t drops;			/* datagrams the receive queue dropped */
 	uint32_t drops_raw;		/* the kernel's u32 count, as last seen */
 	bool want_ttl;			/* sk_recv() reads each datagram's TTL */
+	bool want_tos;			/* ... its TOS, the DSCP that arrived (the
+					 * UDP reflector's) */
 	bool want_dst;			/* ... the address it was sent to (the UDP
-					 * reflector's: its reply leaves from it), and
-					 * its TOS (the DSCP that arrived) */
+					 * reflector's on an interface of several
+					 * addresses: its reply leaves from it) */
 	struct sk_stash stash[SK_STASH];
 	void *priv;			/* the transport's own state (tcp.c), or NULL */
 };
@@ -134,6 +136,9 @@ socklen_t sk_any_addr(int fd, int family, uint16_t port, struct sockaddr_storage
  */
 int sk_set_tos(struct sk *s, int tos, char *err, size_t len);
 
+/* Addresses of iface: IPv4, and IPv6 other than link-local. 0 or -errno. */
+int sk_iface_addrs(const char *iface, unsigned int *v4, unsigned int *v6);
+
 /* setsockopt of an int; 0 or -errno. */
 int sk_sockopt_int(int fd, int level, int name, int v);
 
@@ -170,10 +175,10 @@ static inline void sk_rx_msg(struct sk *s, const struct msghdr *msg, struct sk_m
 	m->ttl = 0;	/* none came */
 	if (ts_parse_rx_only(msg, &m->rx))
 		return;
-	if (s->want_dst && ts_parse_rx_dst(msg, &m->rx, m->dst, s->want_ttl ? &m->ttl : NULL,
-					   &m->tos))
-		m->dst_known = true;
-	else if (s->want_dst || !s->want_ttl || !ts_parse_rx_ttl(msg, &m->rx, &m->ttl))
+	if (s->want_tos && ts_parse_rx_dst(msg, &m->rx, s->want_dst ? m->dst : NULL,
+					   s->want_ttl ? &m->ttl : NULL, &m->tos))
+		m->dst_known = s->want_dst;
+	else if (s->want_tos || !s->want_ttl || !ts_parse_rx_ttl(msg, &m->rx, &m->ttl))
 		sk_rx_cmsg(s, msg, m);
 }
 

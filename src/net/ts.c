@@ -357,42 +357,46 @@ static int small_cmsg(const unsigned char *buf, size_t len, size_t *off, char wa
 /*
  * The reflector's common datagram, as the kernel lays it out, every
  * length exact (no cmsg_len is trusted beyond the constants it must
- * equal): the stamps; IPV6_PKTINFO (a dual-stack socket, IPv4 senders
- * mapped) or IP_PKTINFO; then, when ttl is given, perhaps the TTL
- * (IP_TTL, IPV6_HOPLIMIT); then perhaps the TOS (IPV6_TCLASS, IP_TOS).
- * Each receive's, so it reads the fields in place.
+ * equal): the stamps; when dst is given, IPV6_PKTINFO (a dual-stack
+ * socket, IPv4 senders mapped) or IP_PKTINFO; then, when ttl is given,
+ * perhaps the TTL (IP_TTL, IPV6_HOPLIMIT); then perhaps the TOS
+ * (IPV6_TCLASS, IP_TOS). Each receive's, so it reads the fields in place.
  */
 bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t dst[16],
 		     uint8_t *ttl, int16_t *tos)
 {
-	const unsigned char *buf = msg->msg_control, *d;
-	size_t len = msg->msg_controllen, off;
+	const unsigned char *buf = msg->msg_control, *d = NULL;
+	size_t len = msg->msg_controllen, off = TS_SPACE;
 	int t_v = 0, q_v = -1;
 	struct cmsghdr t;
-	bool v6;
+	bool v6 = false;
 
-	if ((msg->msg_flags & MSG_CTRUNC) || !buf ||
-	    len < TS_SPACE + CMSG_SPACE(sizeof(struct in_pktinfo)))
+	if ((msg->msg_flags & MSG_CTRUNC) || !buf || len <= TS_SPACE)
 		return false;
-	memcpy(&t, buf + TS_SPACE, sizeof(t));
-	v6 = t.cmsg_level == IPPROTO_IPV6;
-	if (v6 ? t.cmsg_type != IPV6_PKTINFO || t.cmsg_len != CMSG_LEN(sizeof(struct in6_pktinfo)) :
-	    t.cmsg_level != IPPROTO_IP || t.cmsg_type != IP_PKTINFO ||
-	    t.cmsg_len != CMSG_LEN(sizeof(struct in_pktinfo)))
-		return false;
-	d = buf + TS_SPACE + CMSG_LEN(0);
-	off = TS_SPACE + CMSG_ALIGN(t.cmsg_len);
-	if (off > len)
-		return false;
+	if (dst) {
+		if (len < TS_SPACE + CMSG_SPACE(sizeof(struct in_pktinfo)))
+			return false;
+		memcpy(&t, buf + TS_SPACE, sizeof(t));
+		v6 = t.cmsg_level == IPPROTO_IPV6;
+		if (v6 ? t.cmsg_type != IPV6_PKTINFO ||
+			 t.cmsg_len != CMSG_LEN(sizeof(struct in6_pktinfo)) :
+		    t.cmsg_level != IPPROTO_IP || t.cmsg_type != IP_PKTINFO ||
+		    t.cmsg_len != CMSG_LEN(sizeof(struct in_pktinfo)))
+			return false;
+		d = buf + TS_SPACE + CMSG_LEN(0);
+		off += CMSG_ALIGN(t.cmsg_len);
+		if (off > len)
+			return false;
+	}
 	if (ttl && off < len && (t_v = small_cmsg(buf, len, &off, 't')) < 0)
 		t_v = 0;	/* no TTL: maybe the TOS */
 	if (off < len && (q_v = small_cmsg(buf, len, &off, 'q')) < 0)
 		return false;
 	if (off != len || !stamps_first(buf, out))
 		return false;
-	if (v6) {
+	if (dst && v6) {
 		memcpy(dst, d + offsetof(struct in6_pktinfo, ipi6_addr), 16);
-	} else {
+	} else if (dst) {
 		memset(dst, 0, 10);
 		dst[10] = dst[11] = 0xff;
 		memcpy(dst + 12, d + offsetof(struct in_pktinfo, ipi_addr), 4);

@@ -214,6 +214,10 @@ void startup_print(struct run *r)
 		fprintf(f, "timestamps: kernel software, not the NIC's (%s): columns T*_KN\n",
 			r->sk.hw_note);
 	print_layers(f, r);
+	if (c->mode == MODE_REFLECT && r->sk.want_tos)
+		fprintf(f, "replies: %s; the DSCP each ping came with kept by session\n",
+			r->sk.want_dst ? "each from the address its ping came to (the interface has several)" :
+			"from the interface's one address (an address added later: restart the reflector, which then answers each from the address its ping came to)");
 	if (cfg_probe(c) && c->interval_ns)
 		fprintf(f, "pacing: a %s every %g us in all%s\n", c->syn ? "probe" : "request",
 			(double)c->interval_ns / NS_PER_US, c->syn && !c->open_loop ?

@@ -45,6 +45,10 @@ struct result {
 	struct ts_stamps dstt_s;
 	uint8_t dstt_v[16], dstt_ttl;
 	int16_t dstt_tos;
+	bool with_tos;		/* ... and asked for no PKTINFO */
+	struct ts_stamps tos_s;
+	uint8_t tos_ttl;
+	int16_t tos_q;
 };
 
 static void parse(void *ctl, size_t size, struct result *out)
@@ -67,6 +71,7 @@ static void parse(void *ctl, size_t size, struct result *out)
 	out->with_dst = ts_parse_rx_dst(&msg, &out->dst_s, out->dst_v, NULL, &out->tos_v);
 	out->with_dst_ttl = ts_parse_rx_dst(&msg, &out->dstt_s, out->dstt_v, &out->dstt_ttl,
 					    &out->dstt_tos);
+	out->with_tos = ts_parse_rx_dst(&msg, &out->tos_s, NULL, &out->tos_ttl, &out->tos_q);
 }
 
 /* The reflector's fast path (stamps, the destination, maybe the TOS)
@@ -79,6 +84,18 @@ static bool dst_fast_agrees(const struct result *a)
 		(a->tos_v < 0 ? a->to == -ENOENT : a->to == 0 && a->tos_v == a->tos));
 }
 
+/* ... and without the PKTINFO (one address): stamps, TTL, TOS alone (a
+ * TTL of 0 reads as none: no datagram arrives with one). */
+static bool tos_fast_agrees(const struct result *a)
+{
+	return !a->with_tos ||
+	       (a->rx == 0 && !memcmp(&a->tos_s, &a->s, sizeof(a->s)) && a->dr == -ENOENT &&
+		a->ds == -ENOENT &&
+		(a->tos_ttl == 0 ? a->tl == -ENOENT || (a->tl == 0 && a->ttl == 0) :
+		 a->tl == 0 && a->tos_ttl == a->ttl) &&
+		(a->tos_q < 0 ? a->to == -ENOENT : a->to == 0 && a->tos_q == a->tos));
+}
+
 /* ... and with the TTL: as the parsers read the stamps, the destination,
  * the TTL (0: none) and the TOS; what answers without it answers with it. */
 static bool dst_ttl_fast_agrees(const struct result *a)
@@ -87,7 +104,8 @@ static bool dst_ttl_fast_agrees(const struct result *a)
 	       (!a->with_dst_ttl ||
 		(a->rx == 0 && !memcmp(&a->dstt_s, &a->s, sizeof(a->s)) && a->dr == -ENOENT &&
 		 a->ds == 0 && !memcmp(a->dstt_v, a->dst, 16) &&
-		 (a->dstt_ttl == 0 ? a->tl == -ENOENT : a->tl == 0 && a->dstt_ttl == a->ttl) &&
+		 (a->dstt_ttl == 0 ? a->tl == -ENOENT || (a->tl == 0 && a->ttl == 0) :
+		  a->tl == 0 && a->dstt_ttl == a->ttl) &&
 		 (a->dstt_tos < 0 ? a->to == -ENOENT : a->to == 0 && a->dstt_tos == a->tos)));
 }
 
@@ -153,7 +171,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    !fast_agrees(&b) || a.only != b.only || !ttl_fast_agrees(&a) ||
 	    !ttl_fast_agrees(&b) || a.with_ttl != b.with_ttl || !dst_fast_agrees(&a) ||
 	    !dst_fast_agrees(&b) || !dst_ttl_fast_agrees(&a) || !dst_ttl_fast_agrees(&b) ||
-	    a.with_dst_ttl != b.with_dst_ttl)
+	    a.with_dst_ttl != b.with_dst_ttl || !tos_fast_agrees(&a) || !tos_fast_agrees(&b) ||
+	    a.with_tos != b.with_tos)
 		abort();
 	free(aligned);
 	free(odd);

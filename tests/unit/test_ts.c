@@ -832,6 +832,13 @@ static void test_rx_dst(void)
 	b_add_len(&b, IPPROTO_IPV6, IPV6_PKTINFO, &p6, 8, 8);
 	ok(!ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv), "rx_dst: a PKTINFO too short: the walk's");
 	b_init(&b);
+	add_ts(&b, KN, 0);
+	b_add(&b, IPPROTO_IP, IP_TOS, &tos4, sizeof(tos4));
+	tv = 7;
+	ok(ts_parse_rx_dst(&b.msg, &st, NULL, NULL, &tv) && tv == 0x28,
+	   "rx_dst: no PKTINFO asked (one address): stamps and the TOS");
+	ok(!ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv), "... not the layout when PKTINFO is asked");
+	b_init(&b);
 	b_add(&b, IPPROTO_IPV6, IPV6_PKTINFO, &p6, sizeof(p6));
 	add_ts(&b, KN, 0);
 	ok(!ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv), "rx_dst: the PKTINFO first: the walk's");
