@@ -4,7 +4,7 @@
 #   sudo make demo  install what is missing, build, run a pair over veth, plot it
 #   sudo make check install what is missing, build, run every test
 #   make bench      the performance comparison (root, veth)
-#   make lint       shellcheck, cppcheck and the line-length rule
+#   make lint       shellcheck, cppcheck, the line-length rule and the floor plan
 #   make asan       unit tests under ASan/UBSan
 #   make fuzz       each libFuzzer harness for FUZZ_SECONDS (default 60)
 
@@ -252,13 +252,20 @@ lint-c:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr $(SRC_INC) -D_GNU_SOURCE rant.c src tests/sim
 
+# The floor plan: tests/check-cycles.py (no include or call up a layer, no
+# circle of includes or calls), tests/check-length.py (no function over 80
+# lines, no file over 700), both tested first on planted trees
+# (tests/unit/test_floorplan.py).
 lint-misc:
 	tests/check-columns.sh rant.c src/*/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
 	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py tests/check-cycles.py \
+		tests/check-length.py tests/csrc.py tests/unit/test_floorplan.py \
 		tests/unit/tap.py tests/unit/test_stamp_decoders.py tests/unit/test_rant_trace.py \
 		tests/unit/test_schema.py tests/net/schemacheck.py tests/check-man.py \
 		tests/unit/test_check_man.py
+	/usr/bin/python3 tests/unit/test_floorplan.py >/dev/null || /usr/bin/python3 tests/unit/test_floorplan.py
 	/usr/bin/python3 tests/check-cycles.py src
+	/usr/bin/python3 tests/check-length.py rant.c src/*/*.[ch]
 	promtool check rules doc/fleet.rules.yml
 	promtool test rules tests/unit/fleet_rules_test.yml
 
@@ -319,13 +326,13 @@ FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) \
 	-D_GNU_SOURCE -std=gnu11 -pthread -DRANT_VERSION='"$(VERSION)"' $(SRC_INC)
-fuzz_srcs_wire := $(call src_of,msgfmt wire hostid ptp fmtstamp stamp stampts record \
+fuzz_srcs_wire := $(call src_of,msgfmt wire hostid ptp fmtstamp stamp stampsend stampts record \
 	metric hist txfmt mem session out json auth) -lcrypto
 fuzz_srcs_cmsg := $(call src_of,ts)
 fuzz_srcs_frame := $(call src_of,frame)
 fuzz_srcs_opts := $(call src_of,opts optprobe opttab optnum sweep fit allow msgfmt wire hostid \
-	ptp fmtstamp stamp stampts auth)
-fuzz_srcs_stamp := $(call src_of,stamp stampts auth)
+	ptp fmtstamp stamp stampsend stampts auth)
+fuzz_srcs_stamp := $(call src_of,stamp stampsend stampts auth)
 fuzz_libs_stamp := -lcrypto
 # --http's responses (httpresp.h), framed by Debian's libhttp-parser
 fuzz_srcs_http := $(call src_of,httpresp)

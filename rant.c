@@ -21,7 +21,6 @@
 #include "outputs.h"
 #include "probe.h"
 #include "reflect.h"
-#include "breach.h"
 #include "metrics.h"
 #include "report.h"
 #include "run.h"
@@ -117,14 +116,12 @@ int main(int argc, char **argv)
 	if (run.series)
 		series_finish(run.series, monotonic_ns());	/* -I: the last lines */
 
-	bkeep_sort(run.breach, run.nbreach);	/* largest first, for the text and the JSON */
-	breach_report(&run);
 	status = report_end(&run) ? EXIT_RUN : EXIT_DONE;
 	if (status == EXIT_DONE)
 		status = run_status(&run, ret);
 	else
 		run_status(&run, ret);
-	/* -EALREADY (the other side froze the trace): breach_report says it */
+	/* -EALREADY (the other side froze the trace): report_end says it */
 	if (run.trace_err && run.trace_err != -EALREADY)
 		fprintf(stderr, "rant: ftrace: writing the breach marker or stopping %s failed: %s: the trace is not frozen at the breach\n",
 			trace_dir(run.trace), strerror(-run.trace_err));

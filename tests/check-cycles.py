@@ -1,24 +1,34 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The floor plan of src/ holds: folders by layer, no include cycle.
+"""The floor plan of src/ holds: folders by layer, no circle of includes
+or calls between modules.
 
 src/ holds one folder a layer. The first line of each folder's README.md
 says what it holds and, after "may use", which folders below it its
-files may include ("may use nothing" for the bottom one). A module is a
-stem of a folder (src/run/run.c and src/run/run.h are "run"); stems are
-unique across the folders. Two checks, each violation printed:
+files may include and call ("may use nothing" for the bottom one). A
+module is a stem of a folder (src/run/run.c and src/run/run.h are
+"run"); stems are unique across the folders. A function belongs to the
+module whose .c defines it (not static), or whose .h defines it inline
+(csrc.py reads the definitions: no compiler, no ctags). Two checks, each
+violation printed:
 
-- folders: a file includes a header of another folder only when its
-  folder's README names that folder (an include never goes up a layer,
-  nor sideways between loops that sit side by side);
-- cycles: X depends on Y when X.c or X.h includes "Y.h"; a strongly
-  connected set of two or more modules is a cycle.
+- folders: a file includes a header of another folder, or calls (or
+  takes the address of) a function of another folder, only when its
+  folder's README names that folder (never up a layer, nor sideways
+  between loops that sit side by side);
+- cycles: X depends on Y when X.c or X.h includes "Y.h" or a function
+  of X uses one of Y; a strongly connected set of two or more modules is
+  a cycle, printed with its edges (the header, or the functions: caller
+  > callee). A circle of calls hidden behind a shared header (X.h
+  declares a function that Y.c defines) is a cycle too.
 
 Exit status 1 on any violation. Usage: tests/check-cycles.py [SRCDIR]
 """
 import os
 import re
 import sys
+
+import csrc
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)\.h"', re.M)
 MAY_USE = re.compile(r'\bmay use (.*?)\s*$')
@@ -70,6 +80,31 @@ def modules(src, layers):
     return where, texts, deps, bad
 
 
+def calls(texts):
+    """{stem: {callee stem: {(caller, callee)}}}: the uses of other
+    modules' functions (called or taken as a pointer) in each module's
+    functions and tables; a caller "(table)" is a brace block at file level
+    that is no function."""
+    defs, parsed = {}, []
+    for stem, files in texts.items():
+        for path, text in files:
+            blocks = csrc.blocks(csrc.strip(text), csrc.static_words(text))
+            parsed.append((stem, blocks))
+            for b in blocks:
+                if b.name and (path.endswith('.h') or not b.static):
+                    defs.setdefault(b.name, stem)
+    uses = {}
+    for stem, blocks in parsed:
+        local = {b.name for b in blocks if b.name and b.static}
+        out = uses.setdefault(stem, {})
+        for b in blocks:
+            for name in b.references():
+                callee = defs.get(name)
+                if callee and callee != stem and name not in local:
+                    out.setdefault(callee, set()).add((b.name or '(table)', name))
+    return uses
+
+
 def upward(src, layers, where, texts):
     """Includes of a folder its README does not name."""
     bad = []
@@ -81,6 +116,20 @@ def upward(src, layers, where, texts):
                 if theirs and theirs != mine and theirs not in layers[mine]:
                     bad.append(f'{src}/{path} includes {theirs}/{dep}.h: '
                                f'{mine}/ may use {", ".join(sorted(layers[mine])) or "nothing"}')
+    return bad
+
+
+def upward_calls(layers, where, uses):
+    """Calls into a folder the caller's README does not name."""
+    bad = []
+    for stem in sorted(uses):
+        mine = where[stem]
+        for callee in sorted(uses[stem]):
+            theirs = where[callee]
+            if theirs != mine and theirs not in layers[mine]:
+                fns = ', '.join(f'{a} > {b}' for a, b in sorted(uses[stem][callee]))
+                bad.append(f'{mine}/{stem} calls {theirs}/{callee} ({fns}): '
+                           f'{mine}/ may use {", ".join(sorted(layers[mine])) or "nothing"}')
     return bad
 
 
@@ -116,19 +165,32 @@ def cycles(deps):
     return found
 
 
+def edge(a, b, includes, uses):
+    """How module a depends on b: its include, its calls."""
+    how = []
+    if b in includes.get(a, ()):
+        how.append(f'includes {b}.h')
+    if b in uses.get(a, {}):
+        how.append('calls ' + ', '.join(f'{f} > {g}' for f, g in sorted(uses[a][b])))
+    return f'{a} -> {b} ({"; ".join(how)})'
+
+
 def main():
     src = sys.argv[1] if len(sys.argv) > 1 else 'src'
     layers, bad = folders(src)
-    where, texts, deps, dup = modules(src, layers)
-    bad += dup + upward(src, layers, where, texts)
+    where, texts, includes, dup = modules(src, layers)
+    uses = calls(texts)
+    bad += dup + upward(src, layers, where, texts) + upward_calls(layers, where, uses)
+    deps = {m: set(includes.get(m, ())) | set(uses.get(m, ())) for m in where}
     for comp in cycles(deps):
-        edges = [f'{a} -> {b}' for a in comp for b in sorted(deps[a]) if b in comp]
-        bad.append('include cycle among ' + ', '.join(comp) + ': ' + '; '.join(edges))
+        edges = [edge(a, b, includes, uses) for a in comp for b in sorted(deps[a]) if b in comp]
+        bad.append('cycle among ' + ', '.join(comp) + ':\n  ' + '\n  '.join(edges))
     for line in bad:
         print(line)
     if not bad:
-        print(f'{len(deps)} modules in {len(layers)} folders of {src}: '
-              'no include up a layer, no include cycle')
+        ncalls = sum(len(v) for u in uses.values() for v in u.values())
+        print(f'{len(where)} modules in {len(layers)} folders of {src}, {ncalls} calls '
+              'between modules: none up a layer, no cycle of includes or calls')
     return 1 if bad else 0
 
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "openloop.h"
+#include "optfleet.h"
 #include "optnum.h"
 #include "optprobe.h"
 #include "opts.h"
@@ -431,46 +432,6 @@ static int check_open_loop(struct parser *ps, const struct rant_cfg *c)
 	return 0;
 }
 
-/*
- * --targets, or -a with --paths: the fleet's loop, open loop and paced
- * (--interval, 100 ms unless given), a warm-up of RANT_FLEET_WARMUP pings
- * a target unless -w; what it cannot do refused in one line.
- */
-static int check_fleet(struct parser *ps, struct rant_cfg *c, const bool *given)
-{
-	static const struct { int val; const char *why; } not_fleet[] = {
-		{ O_TCP, "a fleet's pings are UDP datagrams" },
-		{ O_PTP_MODE, "--ptp-mode binds port 319, and a fleet sends from a port a path" },
-		{ O_ONE_WAY, "a fleet measures the round trip alone" },
-		{ O_PCAP, "--pcap checks the stamps of one reflector's packets" },
-	};
-	char label[40];
-
-	for (size_t i = 0; i < sizeof(not_fleet) / sizeof(not_fleet[0]); i++) {
-		if (!given[not_fleet[i].val])
-			continue;
-		fprintf(ps->err, "rant: %s is not for a fleet (--targets, --paths): %s: drop it\n",
-			opt_label(not_fleet[i].val, label, sizeof(label)), not_fleet[i].why);
-		return -1;
-	}
-	if (c->nsizes > 1) {
-		fprintf(ps->err, "rant: -m/--size with a list or range sweeps one reflector: give a fleet one size\n");
-		return -1;
-	}
-	if (given[O_INTERVAL] && !c->interval_ns) {
-		fprintf(ps->err, "rant: --interval 0 (back to back) is not for a fleet: each target has its own schedule, give it an --interval above 0\n");
-		return -1;
-	}
-	if (!given[O_INTERVAL])
-		c->interval_ns = RANT_FLEET_INTERVAL_NS;
-	if (!given['w'])
-		c->warmup = RANT_FLEET_WARMUP;
-	c->open_loop = true;
-	c->no_queue_stamps = true;	/* the round trip alone: no SCHED stamp */
-	c->cont = true;		/* one target's breach never stops the others */
-	return 0;
-}
-
 /* The options --read and --watch take besides their own (WATCH_ONLY). */
 static bool watch_takes(int val)
 {
@@ -522,6 +483,47 @@ static int check_watch(struct parser *ps, struct rant_cfg *c, const bool *given)
 	return 0;
 }
 
+/* Each option given on the side it is for, with the option it needs. */
+static int check_sides(struct parser *ps, const struct rant_cfg *c, const bool *given)
+{
+	char label[40];
+
+	for (size_t i = 0; i < opt_count; i++) {
+		const struct opt *o = &opt_table[i];
+
+		if (c->mode == MODE_REFLECT && o->who == EMIT_ONLY && given[o->val]) {
+			fprintf(ps->err, "rant: %s is for the emitter: give -a ADDR, or drop it on the reflector (which echoes what it receives)\n",
+				opt_label(o->val, label, sizeof(label)));
+			return -1;
+		}
+		if (c->mode == MODE_EMIT && o->who == REFLECT_ONLY && given[o->val]) {
+			fprintf(ps->err, "rant: %s is for the reflector: drop -a, or drop it on the emitter\n",
+				opt_label(o->val, label, sizeof(label)));
+			return -1;
+		}
+		if (need(ps, given, o))
+			return -1;
+	}
+	return 0;
+}
+
+/* -b and -o: the printed histogram's buckets. */
+static int check_buckets(struct parser *ps, const struct rant_cfg *c)
+{
+	if (c->overflow_ns < c->bucket_ns || c->overflow_ns % c->bucket_ns) {
+		fprintf(ps->err, "rant: -o/--overflow must be a multiple of -b/--bucket-size (%g us): e.g. -o %g\n",
+			(double)c->bucket_ns / NS_PER_US,
+			(double)(c->overflow_ns / c->bucket_ns + 1) * c->bucket_ns / NS_PER_US);
+		return -1;
+	}
+	if (c->overflow_ns / c->bucket_ns > 10000000) {
+		fprintf(ps->err, "rant: -o/--overflow over -b/--bucket-size gives %" PRId64 " buckets, more than 10000000: raise -b or lower -o\n",
+			c->overflow_ns / c->bucket_ns);
+		return -1;
+	}
+	return 0;
+}
+
 /* The options against each other, and the mode. */
 static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 {
@@ -544,29 +546,9 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		fprintf(ps->err, "rant: -a/--address is empty: give the reflector's IP address\n");
 		return -1;
 	}
-	if (given['a'] && given[O_TARGETS]) {
-		fprintf(ps->err, "rant: -a/--address names one reflector, --targets a file of them: give one of the two\n");
+	if (optfleet_mode(c, given, ps->err) || optprobe_check(c, given, ps->err) ||
+	    check_sides(ps, c, given))
 		return -1;
-	}
-	c->mode = given['a'] || given[O_TARGETS] ? MODE_EMIT : MODE_REFLECT;
-	if (optprobe_check(c, given, ps->err))
-		return -1;
-	for (size_t i = 0; i < opt_count; i++) {
-		const struct opt *o = &opt_table[i];
-
-		if (c->mode == MODE_REFLECT && o->who == EMIT_ONLY && given[o->val]) {
-			fprintf(ps->err, "rant: %s is for the emitter: give -a ADDR, or drop it on the reflector (which echoes what it receives)\n",
-				opt_label(o->val, label, sizeof(label)));
-			return -1;
-		}
-		if (c->mode == MODE_EMIT && o->who == REFLECT_ONLY && given[o->val]) {
-			fprintf(ps->err, "rant: %s is for the reflector: drop -a, or drop it on the emitter\n",
-				opt_label(o->val, label, sizeof(label)));
-			return -1;
-		}
-		if (need(ps, given, o))
-			return -1;
-	}
 	if (check_ptp_mode(ps, c, given) || check_stamp(ps, c, given))
 		return -1;
 	if (parse_sizes(ps, c) || key_sizes(ps, c) || stamp_sizes(ps, c))
@@ -591,22 +573,7 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 			opt_label(given['B'] ? 'B' : 'P', label, sizeof(label)));
 		return -1;
 	}
-	if (c->overflow_ns < c->bucket_ns || c->overflow_ns % c->bucket_ns) {
-		fprintf(ps->err, "rant: -o/--overflow must be a multiple of -b/--bucket-size (%g us): e.g. -o %g\n",
-			(double)c->bucket_ns / NS_PER_US,
-			(double)(c->overflow_ns / c->bucket_ns + 1) * c->bucket_ns / NS_PER_US);
-		return -1;
-	}
-	if (c->overflow_ns / c->bucket_ns > 10000000) {
-		fprintf(ps->err, "rant: -o/--overflow over -b/--bucket-size gives %" PRId64 " buckets, more than 10000000: raise -b or lower -o\n",
-			c->overflow_ns / c->bucket_ns);
-		return -1;
-	}
-	if (c->flow_label && c->paths < 2) {
-		fprintf(ps->err, "rant: --flow-label needs --paths 2 or more: the flows it labels\n");
-		return -1;
-	}
-	if (cfg_fleet(c) && check_fleet(ps, c, given))
+	if (check_buckets(ps, c) || optfleet_check(c, given, ps->err))
 		return -1;
 	if (c->open_loop && check_open_loop(ps, c))
 		return -1;

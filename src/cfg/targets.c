@@ -5,11 +5,12 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "optnum.h"
-#include "sock.h"
+#include "skpeer.h"
 #include "targets.h"
 
 #define LINE_MAX_LEN 512

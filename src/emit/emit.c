@@ -4,9 +4,9 @@
  * follow-up fetch after a breach. One transaction is the same in all
  * three (emit_transact); the phases differ in what they count and when
  * they stop. Measuring open loop (--open-loop) has a loop of its own
- * (emitopen.c: emitopen_measure), which shares the steps of emitter.h. Every
- * count of the measured run, in both loops, goes through
- * emit_count_sent/_received/_lost/_late.
+ * (emitopen.c: emitopen_measure); the steps both share are emitstep.h's,
+ * below both. A measured transaction, in both loops, leaves through
+ * emit_measured() or emit_lost() for the run's fan-out (measure.h).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,10 +17,9 @@
 #include "auth.h"
 #include "capture.h"
 #include "emit.h"
-#include "emitter.h"
-#include "holdback.h"
-#include "measure.h"
-#include "series.h"
+#include "emitopen.h"
+#include "emitpend.h"
+#include "emitstep.h"
 #include "txpend.h"
 
 #define RX_BUF_LEN RANT_TCP_MAX_LEN		/* the largest message of any transport */
@@ -95,34 +94,6 @@ static int emit_wait_pong(struct emitter *e, bool poll_wait, int64_t deadline,
 			return 0;
 		}
 	}
-}
-
-/* The ping's header for the phase: measured or not, SW stamps asked. */
-static void emit_set_flags(const struct emitter *e, bool measured)
-{
-	struct run *r = e->r;
-	struct msg_hdr h = {
-		.type = MSG_PING,
-		.flags = (uint16_t)((measured ? 0 : MSG_F_WARMUP) |
-				    (r->cfg->sw ? MSG_F_WANT_SW : 0) |
-				    (r->auth ? MSG_F_MAC : 0)),
-		.session = r->session,
-		.len = e->len,
-	};
-
-	msgfmt_put_ping(&r->fmt, tx_buf, &h);
-}
-
-/* The ping's TX stamp into rec, and its SCHED stamp (in the stash: it came
- * first; not looked for under --no-queue-stamps) for the sender's queue. */
-void emit_tx_stamped(struct emitter *e, struct txrec *rec, uint32_t key,
-			    const struct ts_stamps *txs)
-{
-	struct ts_stamps sch;
-
-	rec->t1_wire = ts_wire(txs, e->r->sk.hw);
-	if (!e->r->cfg->no_queue_stamps && sk_tx_sched(&e->r->sk, key, 0, &sch) == 0)
-		txrec_set_queue(rec, txs->kn_ns, sch.kn_ns);
 }
 
 /* A ping without its pong: the stamps it has in rec (its TX stamp is
@@ -308,81 +279,6 @@ static void emit_pace(struct emitter *e, int64_t due, int64_t busy_until)
 	e->late_ns = now > due ? now - due : 0;
 }
 
-/* Count wire stamps earlier than the last measured transaction's. */
-static void emit_backwards(struct emitter *e, const struct txrec *rec)
-{
-	int64_t t4 = txrec_stamp(rec, P_T4_WIRE);
-
-	if (rec->t1_wire != TS_NONE) {
-		e->r->cnt.backwards_tx_ts += e->prev_t1 != TS_NONE && rec->t1_wire < e->prev_t1;
-		e->prev_t1 = rec->t1_wire;
-	}
-	if (t4 != TS_NONE) {
-		e->r->cnt.backwards_rx_ts += e->prev_t4 != TS_NONE && t4 < e->prev_t4;
-		e->prev_t4 = t4;
-	}
-}
-
-/*
- * A measured transaction came back in time: count, sample, log, check
- * -t. rec has T3 already when the follow-up came before (open loop),
- * else it waits for it in e->await.
- */
-enum measure_next emit_measured(struct emitter *e, struct txrec *rec)
-{
-	struct run *r = e->r;
-	bool have_rtt, have_t3 = txrec_stamp(rec, P_T3_WIRE) != TS_NONE;
-	int64_t rtt;
-
-	if (rec->t1_wire == TS_NONE)
-		r->cnt.missing_tx_ts++;
-	if (!e->rx_stamped)
-		r->cnt.missing_rx_ts++;
-	emit_backwards(e, rec);
-	measure_sample(r, rec, METRIC_NO_T3 | (have_t3 ? METRIC_T3 : 0));
-	if (have_t3)
-		clock_peer_add(r->clock, rec);
-	have_rtt = metric_value(M_RTT, rec, &rtt);
-	if (!have_rtt)
-		rtt = 0;
-	/* From the slot's time: how late it left, then the round trip. */
-	if (r->rtt_intended && have_rtt)
-		hist_add(r->rtt_intended, ns_add(rtt, e->late_ns), rec->seq);
-	emit_count_received(e, rec, rtt);
-	if (!have_t3)
-		holdback_add(e->await, rec);
-	if (r->capture)
-		capture_expect(r->capture, r->session, rec);
-	return measure_done(r, rec, rtt);
-}
-
-/* A measured ping without its pong in time: counted, and its row logged
- * (the stamps it has, LOST). */
-enum measure_next emit_lost(struct emitter *e, struct txrec *rec)
-{
-	emit_count_lost(e, rec->seq, rec->t1_sw);
-	txrec_set_lost(rec);
-	return measure_done(e->r, rec, INT64_MAX);
-}
-
-/* Say that measuring starts (tests and users wait for it): once, and
- * for each size of a sweep. */
-static void emit_say_measuring(const struct emitter *e)
-{
-	struct run *r = e->r;
-	FILE *f = r->text;
-	struct out o = { .t = f };
-
-	if (r->sweep_idx == 0) {
-		stamppeer_print(&o, &r->stamp_peer);	/* --stamp: what the peer says */
-		stamppeer_warn(&r->warn, f, &r->stamp_peer, r->cfg->one_way);
-		fprintf(f, "measuring: warm-up done after %" PRIu64 " pings\n", r->cnt.warmup);
-	}
-	if (r->nsweep)
-		fprintf(f, "sweep: size %u of %u: %u bytes\n", r->sweep_idx + 1, r->nsweep, e->size);
-	fflush(f);
-}
-
 /*
  * TCP: the connection is down and could not be made again. The ping
  * counts as lost; after PEER_GONE_NS without a connection the run ends
@@ -402,57 +298,6 @@ static int emit_peer_gone(struct emitter *e)
 		 "the TCP connection to %s port %u broke and could not be made again for %lld s: is the reflector still running (rant -i IFACE --tcp)?",
 		 r->cfg->addr, r->cfg->port, PEER_GONE_NS / NS_PER_SEC);
 	return -EIO;
-}
-
-/* Measuring starts: the pings are measured from now on. */
-void emit_measure_begin(struct emitter *e)
-{
-	struct run *r = e->r;
-
-	emit_set_flags(e, true);
-	e->first_measured = e->seq + 1;
-	r->sweep[r->sweep_idx].first_seq = e->first_measured;	/* sweep or not */
-	if (r->sweep_idx == 0)
-		measure_start(r);
-	emit_say_measuring(e);
-	if (r->series && r->sweep_idx == 0)	/* -I: from the first slot */
-		series_begin(r->series, monotonic_ns(), realtime_ns());
-}
-
-/*
- * -d reached by a paced loop that fell behind: the slots from due (the
- * next one) to end never had their ping. Counted as missed and said.
- */
-static void emit_unsent_slots(struct emitter *e, int64_t due, int64_t end)
-{
-	struct run *r = e->r;
-	int64_t iv = r->cfg->interval_ns;
-	uint64_t unsent;
-
-	if (!iv || due >= end)
-		return;
-	unsent = (uint64_t)((end - due + iv - 1) / iv);
-	r->cnt.missed_slots += unsent;
-	fprintf(r->text,
-		"schedule: -d reached %.3f s behind the slots: %" PRIu64
-		" slots never sent (counted in the slots missed)\n",
-		(double)(end - due) / NS_PER_SEC, unsent);
-}
-
-bool emit_enough(struct emitter *e, uint64_t sent, int64_t due, int64_t now, int64_t end)
-{
-	const struct rant_cfg *c = e->r->cfg;
-
-	if (c->count && sent >= c->count) {
-		e->r->stop_reason = "count";
-		return true;
-	}
-	if (end && (due >= end || now >= end)) {
-		e->r->stop_reason = "duration";
-		emit_unsent_slots(e, due, end);
-		return true;
-	}
-	return false;
 }
 
 /* The transaction's outcome, counted (closed loop): MEASURE_STOP with

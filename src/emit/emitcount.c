@@ -2,8 +2,9 @@
 /*
  * What came back to the emitter, told apart and counted (emitter.h): the
  * pong awaited, late, duplicate, foreign or invalid (emit_classify, by
- * the window of pongs seen), and the run's counts of sent, received,
- * lost and late pings. Both loops (emit.c, emitopen.c) count here.
+ * the window of pongs seen), and the emitter's own counts: pings sent,
+ * pongs late, datagrams stray (the answered and the lost are the run's
+ * fan-out's: measure.h). Both loops (emit.c, emitopen.c) count here.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -55,35 +56,6 @@ void emit_count_sent(struct emitter *e, uint64_t seq, int64_t t_sent)
 		r->sweep[r->sweep_idx].sent++;
 	if (r->series)
 		series_sent(r->series, seq, t_sent);
-}
-
-/* Its pong came in time: rec (T3 may follow), latency its RTT (0: none). */
-void emit_count_received(struct emitter *e, const struct txrec *rec, int64_t latency)
-{
-	struct run *r = e->r;
-	int64_t rtt;
-
-	r->cnt.received++;
-	loss_received(&e->loss);
-	/* a pong without the RTT's stamps has no value (latency is 0 then) */
-	if (r->series)
-		series_received(r->series, rec->seq,
-				metric_value(M_RTT, rec, &rtt) ? latency : SERIES_NO_VALUE);
-}
-
-/* No pong in time for the ping of seq sent at t_sent (its T1_SW). */
-void emit_count_lost(struct emitter *e, uint64_t seq, int64_t t_sent)
-{
-	struct run *r = e->r;
-
-	(void)t_sent;	/* the series finds seq's interval by seq */
-	r->cnt.lost++;
-	if (r->nsweep)
-		r->sweep[r->sweep_idx].lost++;
-	loss_lost(&e->loss);
-	r->cnt.loss_burst_max = e->loss.burst_max;
-	if (r->series)
-		series_lost(r->series, seq);
 }
 
 /* The pong of seq came after its ping was counted lost. */

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The emitter's open loop (--open-loop, emitter.h: emitopen_measure):
- * pings leave on schedule whatever became of the earlier ones, several
- * in flight in the table of openloop.h, matched by seq, retired in seq
- * order. The closed loop is emit.c's; both share the steps of emitter.h.
+ * The emitter's open loop (--open-loop, emitopen.h): pings leave on
+ * schedule whatever became of the earlier ones, several in flight in the
+ * table of openloop.h, matched by seq, retired in seq order. The closed
+ * loop is emit.c's; both share the steps of emitstep.h.
  */
 #include <errno.h>
 
-#include "emitter.h"
+#include "emitopen.h"
+#include "emitstep.h"
 #include "openloop.h"
-#include "series.h"
 
 /* The ping of the slot due (monotonic ns), now: the table has room for
  * it. false when the send failed (counted). */

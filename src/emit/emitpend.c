@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The closed loop's records that wait after their pong (emitter.h): for
+ * The closed loop's records that wait after their pong (emitpend.h): for
  * their ping's TX stamp, harvested when it comes and never waited for
  * (txpend.h; a pong can come before its ping's stamp), and for their
  * follow-up T3 (holdback.h; the reflector's stamp of the pong comes one
@@ -10,19 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "emitter.h"
+#include "emitpend.h"
+#include "emitstep.h"
 #include "holdback.h"
 
 #define EMIT_PENDING 1024	/* measured pings awaiting their TX stamp at most */
-
-void emit_missing_why(struct run *r, const struct txrec *rec, enum txpend_end why)
-{
-	if (rec->t1_wire != TS_NONE)
-		return;
-	r->cnt.missing_tx_timeout += why == TXPEND_TIMEOUT || why == TXPEND_STAMPED;
-	r->cnt.missing_tx_overflow += why == TXPEND_OVERFLOW || why == TXPEND_DROPPED;
-	r->cnt.missing_tx_full += why == TXPEND_FULL;
-}
 
 /* A measured ping retired from e->pend: its TX stamp (or why none),
  * then measured, or lost and late when its pong came after --timeout

@@ -49,19 +49,32 @@ static void emit_follow_up(struct emitter *e, uint64_t fu_seq, int64_t fu_t3)
 		txrec_set_t3_wire(&x->rec, fu_t3);
 		return;
 	}
-	for (unsigned int i = r->nbreach; i-- > 0;)
-		if (r->breach[i].rec.seq == fu_seq)
-			txrec_set_t3_wire(&r->breach[i].rec, fu_t3);
-	if (r->cnt.breaches && r->breach_first.rec.seq == fu_seq)
-		txrec_set_t3_wire(&r->breach_first.rec, fu_t3);
 	w = holdback_find(e->await, fu_seq);
-	if (!w || txrec_stamp(w, P_T3_WIRE) != TS_NONE)
-		return;
-	txrec_set_t3_wire(w, fu_t3);
-	if (r->log)
-		txlog_patch_t3(r->log, fu_seq, fu_t3);
-	measure_sample(r, w, METRIC_T3);
-	clock_peer_add(r->clock, w);
+	if (w && txrec_stamp(w, P_T3_WIRE) != TS_NONE)
+		w = NULL;	/* it has its T3 already */
+	measure_t3(r, fu_seq, w, fu_t3);
+}
+
+/*
+ * The seq of the ping whose pong the reflector numbered no, 0 when that
+ * pong never came (or is too old): the follow-up of a format that names
+ * pongs by the reflector's numbers (caps.fu_by_pong_no). A ping lost on
+ * its way there was never numbered, so the next follow-up still finds
+ * its pong.
+ */
+static uint64_t emit_pong_named(const struct emitter *e, uint64_t no)
+{
+	uint32_t i = (uint32_t)no % EMIT_NAMES;
+
+	return e->names.seq[i] && e->names.no[i] == (uint32_t)no ? e->names.seq[i] : 0;
+}
+
+static void emit_pong_name(struct emitter *e, uint64_t no, uint64_t seq)
+{
+	uint32_t i = (uint32_t)no % EMIT_NAMES;
+
+	e->names.no[i] = (uint32_t)no;
+	e->names.seq[i] = seq;
 }
 
 /* Fill rec from the pong; patch an earlier record from the follow-up. */
@@ -70,6 +83,7 @@ void emit_take_pong(struct emitter *e, struct txrec *rec,
 {
 	struct run *r = e->r;
 	struct msg_body b = { 0 };
+	uint64_t fu_seq;
 	uint16_t flags;
 
 	if (msgfmt_parse_body(&r->fmt, e->rx, h, &b))
@@ -78,16 +92,26 @@ void emit_take_pong(struct emitter *e, struct txrec *rec,
 	r->peer_body = true;
 	r->peer_hw = flags & MSG_F_T2_HW;
 	stamppeer_take(&r->stamp_peer, &b.peer, h->seq, flags & MSG_F_FU);
+	if (r->cfg->stamp && e->first_measured && h->seq >= e->first_measured)
+		stamppeer_reply(&r->stamp_peer, h->seq, &b);	/* loss by direction */
 	clock_pong(r->clock, flags, b.host_tag);
 	if (flags & MSG_F_T2)
 		rec->t2_wire = b.t2_wire;
-	/* no follow-up to come: rec's T3 before emit_measured() would await it */
-	if (b.flags & MSG_F_T3)
+	/* no follow-up to come (none understood, or a stateless reflector's):
+	 * rec's T3 before emit_measured() would await it */
+	if ((b.flags & MSG_F_T3) ||
+	    (b.t3_wire != TS_NONE && !(flags & MSG_F_FU) && stamppeer_stateless(&r->stamp_peer)))
 		txrec_set_t3_wire(rec, b.t3_wire);
 	if (flags & MSG_F_SW) {
 		rec->t2_sw = b.t2_sw;
 		txrec_set_t3_sw(rec, b.t3_sw);
 	}
-	if (flags & MSG_F_FU)
-		emit_follow_up(e, msgfmt_seq_near(&r->fmt, e->seq, b.fu_seq), b.fu_t3_wire);
+	if (r->fmt.f->caps.fu_by_pong_no)
+		emit_pong_name(e, b.pong_no, h->seq);
+	if (!(flags & MSG_F_FU))
+		return;
+	fu_seq = r->fmt.f->caps.fu_by_pong_no ? emit_pong_named(e, b.fu_pong_no) :
+		 msgfmt_seq_near(&r->fmt, e->seq, b.fu_seq);
+	if (fu_seq)
+		emit_follow_up(e, fu_seq, b.fu_t3_wire);
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The emitter's state during a run and the steps its two measuring loops
- * share: the closed loop (emit.c) and the open loop (emitopen.c,
- * emitopen_measure). Not for other modules: emit.h is the emitter's
- * interface.
+ * The emitter's state during a run, and what came back to it: told
+ * apart and counted (emitcount.c), a pong read (emitpong.c). Both
+ * measuring loops use them: the closed loop (emit.c, emitpend.c) and the
+ * open loop (emitopen.c); the steps they share are emitstep.h's. Not for
+ * other modules: emit.h is the emitter's interface.
  */
 #ifndef RANT_EMITTER_H
 #define RANT_EMITTER_H
@@ -55,6 +56,18 @@ static inline bool emit_pong_of_warmup(uint64_t seq, uint64_t first_measured)
 	return !first_measured || seq < first_measured;
 }
 
+/*
+ * The reflector's number of each recent pong (msg_body.pong_no, in a
+ * format whose follow-up names a pong so: caps.fu_by_pong_no) and its
+ * ping's seq, by that number's low bits: a follow-up finds the ping it
+ * belongs to whatever pings were lost or repeated between.
+ */
+#define EMIT_NAMES 4096
+struct pong_names {
+	uint32_t no[EMIT_NAMES];	/* the reflector's number (caps.seq_mask wide) */
+	uint64_t seq[EMIT_NAMES];	/* its ping's, 0: none */
+};
+
 struct ol_table;
 
 struct emitter {
@@ -63,6 +76,7 @@ struct emitter {
 	uint64_t first_measured;	/* seq of the first measured ping, 0: none yet */
 	uint64_t pongs;			/* pongs matched, any phase */
 	struct pong_window seen;
+	struct pong_names names;	/* caps.fu_by_pong_no: pongs by the reflector's number */
 	struct holdback *await;		/* measured records awaiting their follow-up (T3) */
 	struct txpend *pend;		/* closed loop: measured pings awaiting T1 */
 	int pend_fd;			/* ... sent on this socket (TCP reconnects) */
@@ -76,7 +90,6 @@ struct emitter {
 	uint32_t len;			/* ... on the wire: size and the format's overhead */
 	int64_t gone_since;		/* TCP: monotonic ns since the connection is down, or 0 */
 	bool rx_stamped;		/* the last pong came with an RX stamp */
-	int64_t prev_t1, prev_t4;	/* wire stamps of the last measured one */
 	int64_t late_ns;		/* --interval: how late after its slot the ping left */
 	struct loss_track loss;		/* bursts and reordering */
 	struct ol_table *ol;		/* measuring open loop: the pings in flight, else NULL */
@@ -84,18 +97,13 @@ struct emitter {
 	size_t rx_len;
 };
 
-/* The counts of the measured run: every one goes through these. A
- * measured ping left at t_sent (its T1_SW); the pong of seq came after
- * its ping was counted lost; a datagram that is not the pong of a ping
- * in flight, counted by class. */
+/* The emitter's own counts of the measured run (the answered and the
+ * lost go through measure_tx()): a measured ping left at t_sent (its
+ * T1_SW); the pong of seq came after its ping was counted lost; a
+ * datagram that is not the pong of a ping in flight, counted by class. */
 void emit_count_sent(struct emitter *e, uint64_t seq, int64_t t_sent);
 void emit_count_late(struct emitter *e, uint64_t seq);
 void emit_count_stray(struct emitter *e, enum pong_class k, const struct msg_hdr *h);
-
-/* Counted: a pong received in time (latency its RTT, 0: none), a ping
- * lost (no pong within --timeout). */
-void emit_count_received(struct emitter *e, const struct txrec *rec, int64_t latency);
-void emit_count_lost(struct emitter *e, uint64_t seq, int64_t t_sent);
 
 /* --key: false (counted) when a datagram shaped as this phase's pong in
  * e->rx has no valid MAC. */
@@ -103,40 +111,5 @@ bool emit_authentic(struct emitter *e, const struct sk_msg *m);
 /* Fill rec from the pong in e->rx; patch an earlier record from the
  * follow-up. */
 void emit_take_pong(struct emitter *e, struct txrec *rec, const struct msg_hdr *h);
-/* The ping's TX stamp into rec, with its SCHED stamp. */
-void emit_tx_stamped(struct emitter *e, struct txrec *rec, uint32_t key,
-		     const struct ts_stamps *txs);
-/* A measured transaction came back in time, or did not: counted,
- * sampled, logged, -t checked. */
-enum measure_next emit_measured(struct emitter *e, struct txrec *rec);
-enum measure_next emit_lost(struct emitter *e, struct txrec *rec);
-/* Measuring starts: the pings are measured from now on. */
-void emit_measure_begin(struct emitter *e);
-/*
- * -c reached, or -d: the next slot due (monotonic ns; now when not
- * paced) or now at or past end (0: no -d)? -d is the run's length: a
- * paced loop behind its slots stops at end too (the slots it never
- * sent counted as missed). The reason in r->stop_reason.
- */
-bool emit_enough(struct emitter *e, uint64_t sent, int64_t due, int64_t now, int64_t end);
-/* A measured ping without its TX stamp: why (txpend.h), counted. */
-void emit_missing_why(struct run *r, const struct txrec *rec, enum txpend_end why);
-
-/*
- * The closed loop's records that wait after their pong (emitpend.c): the
- * tables, made before measuring (0, or -ENOMEM said on stderr) and
- * freed after; a record whose pong came before its ping's TX stamp
- * (e->t1_wait), deferred until the stamp comes; the stamps that came,
- * to their records (those whose turn came measured); at the end of
- * measuring, the stamps still awaited, then every record retired.
- */
-int emit_pend_create(struct emitter *e);
-void emit_pend_destroy(struct emitter *e);
-enum measure_next emit_defer(struct emitter *e, const struct txrec *rec);
-enum measure_next emit_pend_harvest(struct emitter *e);
-enum measure_next emit_pend_finish(struct emitter *e, enum measure_next step);
-
-/* Measured pings of e->size, open loop (emitopen.c). */
-enum measure_next emitopen_measure(struct emitter *e);
 
 #endif

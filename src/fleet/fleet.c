@@ -181,27 +181,6 @@ static void send_due(struct fleetloop *L, int64_t now)
 	}
 }
 
-void fl_target_start(struct fleetloop *L, size_t slot, int64_t due)
-{
-	struct fl_target *t = &L->t[slot];
-
-	memset(t->ring, 0, L->ring_len * sizeof(*t->ring));
-	*t = (struct fl_target){ .due = due, .started = due, .ring = t->ring };
-	fleettab_activate(L->f, slot, realtime_ns());
-	dueheap_set(&L->sched, (uint32_t)slot, due);
-	L->active++;
-}
-
-/* Its pings in flight are dropped uncounted: they were the target's, and
- * it left the table. */
-void fl_target_stop(struct fleetloop *L, size_t slot, int64_t now)
-{
-	dueheap_remove(&L->sched, (uint32_t)slot);
-	memset(L->t[slot].ring, 0, L->ring_len * sizeof(struct fl_ping));
-	fleettab_retire(L->f, slot, now);
-	L->active--;
-}
-
 /* Every target of the table at set-up, spread over the interval. */
 static void start_all(struct fleetloop *L, int64_t now)
 {

@@ -101,9 +101,9 @@ void fl_receive(struct fleetloop *L, unsigned int i);
 void fl_harvest(struct fleetloop *L, unsigned int i);
 
 /* fleetdone.c: retire slot's pings whose end is known at now, oldest
- * first (all: every one, its pong or stamp not waited for). */
+ * first (all: every one, its pong or stamp not waited for); a target
+ * added (its schedule begins at due) or retired. */
 void fl_settle(struct fleetloop *L, size_t slot, int64_t now, bool all);
-/* A target added (its schedule begins at due) or retired. */
 void fl_target_start(struct fleetloop *L, size_t slot, int64_t due);
 void fl_target_stop(struct fleetloop *L, size_t slot, int64_t now);
 

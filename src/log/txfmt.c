@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The log's text: column names and one line per record (see txlog.h).
+ * The log's text: column names and one line per record (txfmt.h).
  * Formatting is hand-rolled (no printf per field): the writer formats
  * millions of records a second.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "txlog.h"
+#include "txfmt.h"
 
 static const char digits2[] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"

@@ -395,18 +395,14 @@ struct session *sessions_by_ordinal(struct sessions *t, uint64_t ordinal)
 	return NULL;
 }
 
-void session_fu_put(struct session *s, uint64_t seq, int64_t t3)
+void session_fu_put(struct session *s, const struct session_fu *fu)
 {
-	uint32_t i;
-
 	if (s->fu_n == SESSION_FU) {
 		s->fu_head++;
 		s->fu_n--;
 		s->fu_dropped++;
 	}
-	i = (s->fu_head + s->fu_n++) % SESSION_FU;
-	s->fu_seq[i] = seq;
-	s->fu_t3[i] = t3;
+	s->fu[(s->fu_head + s->fu_n++) % SESSION_FU] = *fu;
 }
 
 void session_response(struct session *s, int64_t resp_ns)

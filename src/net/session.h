@@ -39,6 +39,16 @@
 #define SESSION_NOTICE_NS (1LL * 1000000000)	/* at most a line a second */
 #define SESSION_SENDERS_MAX 32	/* turned-away addresses listed, the rest counted */
 
+/* An earlier pong's T3, for a later pong of its session to carry: the
+ * pong named both ways, since the formats name it differently (rant's
+ * own by its ping's seq, STAMP by the reflector's own number of the
+ * reply, RFC 8972 §4.7, which a sender's gaps and repeats do not move). */
+struct session_fu {
+	uint64_t seq;			/* its ping's seq */
+	uint64_t pong_no;		/* the session's pongs before it */
+	int64_t t3;			/* its wire T3, ns */
+};
+
 struct session {
 	struct sockaddr_storage addr;	/* the emitter, as the datagram came */
 	socklen_t addr_len;
@@ -57,11 +67,11 @@ struct session {
 					 * (GCRA's theoretical arrival time) */
 	/* follow-ups: the T3 of earlier pongs as their TX stamps came,
 	 * oldest first; each pong carries one (reflect.c) */
-	uint64_t fu_seq[SESSION_FU];
-	int64_t fu_t3[SESSION_FU];
+	struct session_fu fu[SESSION_FU];
 	uint32_t fu_head, fu_n;
 	uint64_t fu_dropped;		/* more came than pongs carried them */
 	/* what it did */
+	uint64_t pings;			/* pings admitted to it, answered or not */
 	uint64_t received;		/* measured pings */
 	uint64_t sent;			/* their pongs sent */
 	uint64_t pongs;			/* pongs answered, measured or not */
@@ -154,15 +164,13 @@ static inline struct session *sessions_still(struct sessions *t, struct session 
 	return s && s->ordinal == ordinal ? s : sessions_by_ordinal(t, ordinal);
 }
 
-/* The oldest follow-up queued for s (the seq and wire T3 of an earlier
- * pong, for the next pong to carry): false when none is. Inline: every
- * pong's. */
-static inline bool session_fu_take(struct session *s, uint64_t *seq, int64_t *t3)
+/* The oldest follow-up queued for s (an earlier pong's, for the next
+ * pong to carry) into *fu: false when none is. Inline: every pong's. */
+static inline bool session_fu_take(struct session *s, struct session_fu *fu)
 {
 	if (!s->fu_n)
 		return false;
-	*seq = s->fu_seq[s->fu_head % SESSION_FU];
-	*t3 = s->fu_t3[s->fu_head % SESSION_FU];
+	*fu = s->fu[s->fu_head % SESSION_FU];
 	s->fu_head++;
 	s->fu_n--;
 	return true;
@@ -213,7 +221,7 @@ bool session_same_host(const struct sockaddr_storage *s, const struct sockaddr *
 
 /* A pong's T3 came: queued for a later pong of s (the oldest queued goes
  * when the queue is full, counted in fu_dropped). */
-void session_fu_put(struct session *s, uint64_t seq, int64_t t3);
+void session_fu_put(struct session *s, const struct session_fu *fu);
 
 /* Add one measured response (ns) to s's statistics. */
 void session_response(struct session *s, int64_t resp_ns);

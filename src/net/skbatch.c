@@ -27,9 +27,9 @@ struct skbatch {
 	struct mmsghdr out[SKBATCH_MAX];
 	struct iovec out_iov[SKBATCH_MAX];
 	union {
-		char b[SK_REPLY_CMSG_LEN];
+		char b[SK_REPLY_CTL_LEN];
 		struct cmsghdr align;
-	} out_ctl[SKBATCH_MAX];		/* a reply's source (sk_reply_cmsg) */
+	} out_ctl[SKBATCH_MAX];		/* a reply's source and TOS (sk_reply_ctl) */
 	const struct sk *sk;		/* the socket of the last receive */
 };
 
@@ -155,7 +155,9 @@ void skbatch_reply(struct skbatch *b, unsigned int i, size_t len)
 	b->out_iov[o] = (struct iovec){ .iov_base = skbatch_buf(b, i), .iov_len = len };
 	h->msg_name = &b->m[i].src;
 	h->msg_namelen = b->m[i].src_len;
-	h->msg_controllen = b->sk ? sk_reply_cmsg(b->sk, &b->m[i], b->out_ctl[o].b) : 0;
+	/* a reply from the address its ping came to, or with a TOS of its
+	 * own: its control data (else none, as the send without it has) */
+	h->msg_controllen = b->sk ? sk_reply_ctl(b->sk, &b->m[i], b->out_ctl[o].b) : 0;
 	h->msg_control = h->msg_controllen ? b->out_ctl[o].b : NULL;
 }
 
@@ -169,7 +171,7 @@ static int skbatch_sendmmsg(int fd, struct mmsghdr *v, unsigned int vlen)
 
 	if (vlen > 1)
 		return sendmmsg(fd, v, vlen, MSG_DONTWAIT);
-	if (h->msg_controllen)	/* from the address its ping came to */
+	if (h->msg_controllen)	/* its source, or a TOS of its own */
 		n = sendmsg(fd, h, MSG_DONTWAIT);
 	else
 		n = sendto(fd, h->msg_iov->iov_base, h->msg_iov->iov_len, MSG_DONTWAIT,

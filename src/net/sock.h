@@ -18,6 +18,7 @@
 
 #include "hwts.h"
 #include "cfg.h"
+#include "skpeer.h"
 #include "ts.h"
 
 /* Control data of one received message or error-queue report, bytes. */
@@ -44,9 +45,10 @@ struct sk {
 	uint32_t tx_key;		/* OPT_ID of the next send */
 	uint64_t drops;			/* datagrams the receive queue dropped */
 	uint32_t drops_raw;		/* the kernel's u32 count, as last seen */
-	bool want_ttl;			/* sk_recv() reads each datagram's TTL */
-	bool want_tos;			/* ... its TOS, the DSCP that arrived (the
-					 * UDP reflector's) */
+	bool want_ttl;			/* sk_recv() reads each datagram's TTL (a
+					 * STAMP reflector's) ... */
+	bool want_tos;			/* ... its TOS (sk_recv_tos(): the UDP
+					 * reflector's, the DSCP that arrived) ... */
 	bool want_dst;			/* ... the address it was sent to (the UDP
 					 * reflector's on an interface of several
 					 * addresses: its reply leaves from it) */
@@ -72,6 +74,8 @@ struct sk_msg {
 					 * (sk_recv_ttl() asked for it), 0: unknown */
 	int16_t tos;			/* IPv4 TOS or IPv6 Traffic Class (DSCP and
 					 * ECN) as received, -1: unknown */
+	int16_t tos_out;		/* the reply's, which the reflector sets
+					 * before its send (UDP): -1 the socket's */
 	bool dst_known;			/* dst holds the address it was sent to */
 	uint8_t dst[16];		/* IPv6, or IPv4 mapped (s->want_dst) */
 };
@@ -82,16 +86,6 @@ struct sk_msg {
  * nothing. 0, or -errno with one line (problem and fix) in err.
  */
 int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len);
-
-/*
- * A reflector's address as the user gave it (text: IPv4, IPv6 maybe
- * bracketed, link-local maybe scoped to iface) with port into *ss:
- * unicast, and routed out of ifindex (iface). 0, or -errno with one line
- * (problem and fix) in err. sk_init()'s check of -a; the fleet's of
- * each target.
- */
-int sk_peer_resolve(const char *text, uint16_t port, unsigned int ifindex, const char *iface,
-		    struct sockaddr_storage *ss, socklen_t *sl, char *err, size_t len);
 
 /*
  * The SO_TIMESTAMPING flags the run asks for on its sockets (ts.h's
@@ -158,8 +152,8 @@ int sk_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m, bool sw,
 	    bool block);
 
 /*
- * A received datagram's control data into m (its stamps, its TTL when
- * s->want_ttl) and s (the receive queue's drop count), in one walk:
+ * A received datagram's control data into m (its stamps, its TTL and TOS
+ * when s->want_ttl; tos_out -1) and s (the receive queue's drop count), in one walk:
  * what sk_recv() does after recvmsg(), for a caller that received
  * otherwise (a batch).
  */
@@ -170,17 +164,37 @@ void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m);
  * walk: a receive's fast path (sk_recv, skbatch). */
 static inline void sk_rx_msg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 {
+	m->tos_out = -1;
 	m->dst_known = false;
-	m->tos = -1;
 	m->ttl = 0;	/* none came */
+	m->tos = -1;
 	if (ts_parse_rx_only(msg, &m->rx))
 		return;
-	if (s->want_tos && ts_parse_rx_dst(msg, &m->rx, s->want_dst ? m->dst : NULL,
-					   s->want_ttl ? &m->ttl : NULL, &m->tos))
+	if (s->want_tos ? ts_parse_rx_dst(msg, &m->rx, s->want_dst ? m->dst : NULL,
+					  s->want_ttl ? &m->ttl : NULL, &m->tos) :
+	    s->want_ttl && ts_parse_rx_ttl(msg, &m->rx, &m->ttl, &m->tos))
 		m->dst_known = s->want_dst;
-	else if (s->want_tos || !s->want_ttl || !ts_parse_rx_ttl(msg, &m->rx, &m->ttl))
+	else
 		sk_rx_cmsg(s, msg, m);
 }
+
+/*
+ * From now on, read each datagram's TOS too (IP_RECVTOS, IPV6_RECVTCLASS):
+ * every UDP reflector's at set-up (the DSCP each session's pings came
+ * with), for its Class of Service TLV a STAMP reflector's too; the
+ * kernel's report costs every datagram (about 0.7% of a veth round
+ * trip). 0 or -errno; asked once either way (s->want_tos).
+ */
+int sk_recv_tos(struct sk *s);
+
+/*
+ * The control data that sends a reply with the TOS (IPv4) or Traffic
+ * Class (IPv6) reply->tos_out, into buf (SK_TOS_CMSG_LEN bytes): its
+ * length, 0 when tos_out is -1 (the socket's own). An IPv4-mapped
+ * destination of the dual-stack socket takes IPv4's IP_TOS.
+ */
+#define SK_TOS_CMSG_LEN CMSG_SPACE(sizeof(int))
+size_t sk_tos_cmsg(const struct sk_msg *reply, void *buf);
 
 /*
  * The control data that sends a reply from the address its datagram was
@@ -191,6 +205,17 @@ static inline void sk_rx_msg(struct sk *s, const struct msghdr *msg, struct sk_m
  */
 #define SK_REPLY_CMSG_LEN CMSG_SPACE(sizeof(struct in6_pktinfo))
 size_t sk_reply_cmsg(const struct sk *s, const struct sk_msg *reply, void *buf);
+
+/* A reply's whole control data: its source (sk_reply_cmsg) and its TOS
+ * (sk_tos_cmsg) where it has them, into buf (SK_REPLY_CTL_LEN bytes,
+ * aligned for a cmsghdr); its length, 0: none. */
+#define SK_REPLY_CTL_LEN (SK_REPLY_CMSG_LEN + SK_TOS_CMSG_LEN)
+static inline size_t sk_reply_ctl(const struct sk *s, const struct sk_msg *reply, void *buf)
+{
+	size_t n = sk_reply_cmsg(s, reply, buf);
+
+	return n + sk_tos_cmsg(reply, (char *)buf + n);
+}
 
 /*
  * The kernel's SO_RXQ_OVFL count as seen now (a u32 that wraps): adds the

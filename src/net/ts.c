@@ -118,6 +118,8 @@ static int read_drops(const struct cmsghdr *c, const unsigned char *data, uint32
 	return 0;
 }
 
+/* An octet the kernel hands over as an int (TTL, Hop Limit, IPv6's
+ * Traffic Class): 0, or -EINVAL when too short or out of 0 to 255. */
 static int read_ttl(const struct cmsghdr *c, const unsigned char *data, uint8_t *ttl)
 {
 	int v;
@@ -135,6 +137,23 @@ static bool cmsg_is_ttl(const struct cmsghdr *c)
 {
 	return (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_TTL) ||
 	       (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_HOPLIMIT);
+}
+
+/* IPv4's IP_TOS is one octet, IPv6's IPV6_TCLASS an int (0 to 255). */
+static int read_tos(const struct cmsghdr *c, const unsigned char *data, uint8_t *tos)
+{
+	if (c->cmsg_level != IPPROTO_IP)
+		return read_ttl(c, data, tos);
+	if (cmsg_data_len(c) < 1)
+		return -EINVAL;
+	*tos = data[0];
+	return 0;
+}
+
+static bool cmsg_is_tos(const struct cmsghdr *c)
+{
+	return (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_TOS) ||
+	       (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_TCLASS);
 }
 
 #define TS_SPACE CMSG_SPACE(sizeof(struct scm_timestamping))	/* a stamp block's room */
@@ -161,48 +180,67 @@ bool ts_parse_rx_only(const struct msghdr *msg, struct ts_stamps *out)
 	return control_of_len(msg, TS_SPACE) && stamps_first(msg->msg_control, out);
 }
 
+/* The TOS cmsg at buf, as the kernel writes it last (one octet for
+ * IPv4, an int for IPv6: either fills CMSG_SPACE(sizeof(int))). */
+static inline bool tos_at(const unsigned char *buf, uint8_t *tos)
+{
+	struct cmsghdr c;
+
+	memcpy(&c, buf, sizeof(c));
+	return (c.cmsg_len == CMSG_LEN(1) || c.cmsg_len == CMSG_LEN(sizeof(int))) &&
+	       cmsg_is_tos(&c) && read_tos(&c, buf + CMSG_LEN(0), tos) == 0;
+}
+
 /* The same with its TTL: control data that is the SCM_TIMESTAMPING block
- * and then one IP_TTL or IPV6_HOPLIMIT, as the kernel writes them for a
- * socket that asked for both (a STAMP reflector's every request). */
-bool ts_parse_rx_ttl(const struct msghdr *msg, struct ts_stamps *out, uint8_t *ttl)
+ * and then one IP_TTL or IPV6_HOPLIMIT, and perhaps one IP_TOS or
+ * IPV6_TCLASS, as the kernel writes them for a socket that asked for
+ * them (a STAMP reflector's every request). */
+bool ts_parse_rx_ttl(const struct msghdr *msg, struct ts_stamps *out, uint8_t *ttl,
+		     int16_t *tos)
 {
 	const unsigned char *buf = msg->msg_control;
+	const size_t with_ttl = TS_SPACE + CMSG_SPACE(sizeof(int));
 	struct ts_stamps st;
 	struct cmsghdr t;
-	uint8_t v;
+	uint8_t v, tv = 0;
+	bool has_tos;
 
-	if (!control_of_len(msg, TS_SPACE + CMSG_SPACE(sizeof(int))))
+	if (!control_of_len(msg, with_ttl) &&
+	    !control_of_len(msg, with_ttl + CMSG_SPACE(sizeof(int))))
 		return false;
+	has_tos = msg->msg_controllen != with_ttl;
 	memcpy(&t, buf + TS_SPACE, sizeof(t));
 	if (t.cmsg_len != CMSG_LEN(sizeof(int)) || !cmsg_is_ttl(&t) ||
-	    read_ttl(&t, buf + TS_SPACE + CMSG_LEN(0), &v) || !stamps_first(buf, &st))
+	    read_ttl(&t, buf + TS_SPACE + CMSG_LEN(0), &v) || !stamps_first(buf, &st) ||
+	    (has_tos && !tos_at(buf + with_ttl, &tv)))
 		return false;
 	*out = st;
 	*ttl = v;
+	*tos = has_tos ? tv : -1;
 	return true;
 }
 
 /* Each item from the first cmsg of its kind; the walk stops once all
- * three are known. MSG_CTRUNC spoils the stamps and the drop count, not
- * a TTL whose cmsg is whole (the kernel writes it after the stamps:
- * test_ts.c's loopback test). */
+ * four are known. MSG_CTRUNC spoils the stamps and the drop count, not
+ * a TTL or TOS whose cmsg is whole (the kernel writes them after the
+ * stamps: test_ts.c's loopback test). */
 void ts_parse_rxmsg(const struct msghdr *msg, struct ts_rx *out)
 {
 	const unsigned char *data;
 	struct cmsg_walk w;
 	struct cmsghdr c;
-	int ret = 0, open = 3;
+	int ret = 0, open = 4;
 
 	if (ts_parse_rx_only(msg, &out->ts)) {
 		out->ts_ret = 0;
-		out->drops_ret = out->ttl_ret = -ENOENT;
+		out->drops_ret = out->ttl_ret = out->tos_ret = -ENOENT;
 		return;
 	}
-	out->ts_ret = out->drops_ret = out->ttl_ret = RX_OPEN;
+	out->ts_ret = out->drops_ret = out->ttl_ret = out->tos_ret = RX_OPEN;
 	out->ts.kn_ns = out->ts.hw_ns = TS_NONE;
 	if (msg->msg_flags & MSG_CTRUNC) {
 		out->ts_ret = out->drops_ret = -EINVAL;
-		open = 1;
+		open = 2;
 	}
 	walk_init(&w, msg);
 	while (open && (ret = walk_next(&w, &c, &data)) > 0) {
@@ -212,6 +250,8 @@ void ts_parse_rxmsg(const struct msghdr *msg, struct ts_rx *out)
 			out->drops_ret = read_drops(&c, data, &out->drops);
 		else if (out->ttl_ret == RX_OPEN && cmsg_is_ttl(&c))
 			out->ttl_ret = read_ttl(&c, data, &out->ttl);
+		else if (out->tos_ret == RX_OPEN && cmsg_is_tos(&c))
+			out->tos_ret = read_tos(&c, data, &out->tos);
 		else
 			continue;
 		open--;
@@ -226,6 +266,8 @@ void ts_parse_rxmsg(const struct msghdr *msg, struct ts_rx *out)
 		out->drops_ret = ret;
 	if (out->ttl_ret == RX_OPEN)
 		out->ttl_ret = ret;
+	if (out->tos_ret == RX_OPEN)
+		out->tos_ret = ret;
 }
 
 int ts_parse_rx(const struct msghdr *msg, struct ts_stamps *out)
@@ -252,48 +294,26 @@ int ts_parse_drops(const struct msghdr *msg, uint32_t *drops)
 	return ret > 0 ? read_drops(&c, data, drops) : ret;
 }
 
-int ts_parse_ttl(const struct msghdr *msg, uint8_t *ttl)
+/* The first cmsg that is(): its octet by read(); -ENOENT when none. */
+static int parse_octet(const struct msghdr *msg, bool (*is)(const struct cmsghdr *),
+		       int (*read)(const struct cmsghdr *, const unsigned char *, uint8_t *),
+		       uint8_t *out)
 {
 	const unsigned char *data;
 	struct cmsghdr c;
-	int ret = walk_find(msg, cmsg_is_ttl, &c, &data);
+	int ret = walk_find(msg, is, &c, &data);
 
-	return ret > 0 ? read_ttl(&c, data, ttl) : ret;
+	return ret > 0 ? read(&c, data, out) : ret;
 }
 
-static bool cmsg_is_tos(const struct cmsghdr *c)
+int ts_parse_ttl(const struct msghdr *msg, uint8_t *ttl)
 {
-	return (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_TOS) ||
-	       (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_TCLASS);
-}
-
-/* IPv4's IP_TOS is one octet, IPv6's IPV6_TCLASS an int (0 to 255). */
-static int read_tos(const struct cmsghdr *c, const unsigned char *data, uint8_t *tos)
-{
-	int v;
-
-	if (c->cmsg_level == IPPROTO_IP) {
-		if (cmsg_data_len(c) < 1)
-			return -EINVAL;
-		*tos = data[0];
-		return 0;
-	}
-	if (cmsg_data_len(c) < sizeof(v))
-		return -EINVAL;
-	memcpy(&v, data, sizeof(v));
-	if (v < 0 || v > 255)
-		return -EINVAL;
-	*tos = (uint8_t)v;
-	return 0;
+	return parse_octet(msg, cmsg_is_ttl, read_ttl, ttl);
 }
 
 int ts_parse_tos(const struct msghdr *msg, uint8_t *tos)
 {
-	const unsigned char *data;
-	struct cmsghdr c;
-	int ret = walk_find(msg, cmsg_is_tos, &c, &data);
-
-	return ret > 0 ? read_tos(&c, data, tos) : ret;
+	return parse_octet(msg, cmsg_is_tos, read_tos, tos);
 }
 
 static bool cmsg_is_pktinfo(const struct cmsghdr *c)

@@ -55,19 +55,22 @@ int ts_parse_drops(const struct msghdr *msg, uint32_t *drops);
 /* The IPv4 TTL (IP_RECVTTL) or IPv6 Hop Limit (IPV6_RECVHOPLIMIT) of a
  * received datagram: 0, -ENOENT when msg has none, -EINVAL when bad. */
 int ts_parse_ttl(const struct msghdr *msg, uint8_t *ttl);
+/* Its IPv4 TOS (IP_RECVTOS: one octet) or IPv6 Traffic Class
+ * (IPV6_RECVTCLASS: an int), DSCP and ECN: the same. */
+int ts_parse_tos(const struct msghdr *msg, uint8_t *tos);
 
 /*
  * RX, in one walk of the control data (the loop's receive): the stamps,
- * the SO_RXQ_OVFL counter and the TTL, each with the result its own
- * parser above gives (ts_ret, drops_ret, ttl_ret: 0, -ENOENT or
- * -EINVAL); ts is TS_NONE where ts_ret is not 0. (The three parsers
- * above walk on their own: the fuzz harness holds the one walk to them.)
+ * the SO_RXQ_OVFL counter, the TTL and the TOS, each with the result its
+ * own parser above gives (ts_ret, drops_ret, ttl_ret, tos_ret: 0, -ENOENT
+ * or -EINVAL); ts is TS_NONE where ts_ret is not 0. (The parsers above
+ * walk on their own: the fuzz harness holds the one walk to them.)
  */
 struct ts_rx {
 	struct ts_stamps ts;
 	uint32_t drops;
-	uint8_t ttl;
-	int ts_ret, drops_ret, ttl_ret;
+	uint8_t ttl, tos;
+	int ts_ret, drops_ret, ttl_ret, tos_ret;
 };
 
 void ts_parse_rxmsg(const struct msghdr *msg, struct ts_rx *out);
@@ -83,11 +86,13 @@ bool ts_parse_rx_only(const struct msghdr *msg, struct ts_stamps *out);
 
 /*
  * The same for a socket that asked for the TTL (IP_RECVTTL,
- * IPV6_RECVHOPLIMIT): the SCM_TIMESTAMPING block and then the TTL, and
- * nothing else. true with both (as ts_parse_rxmsg() reads them); false,
- * out and ttl untouched, for anything else.
+ * IPV6_RECVHOPLIMIT) and maybe the TOS (IP_RECVTOS, IPV6_RECVTCLASS): the
+ * SCM_TIMESTAMPING block, then the TTL, then perhaps the TOS, and nothing
+ * else. true with them (as ts_parse_rxmsg() reads them; *tos -1 when no
+ * TOS came); false, out, ttl and tos untouched, for anything else.
  */
-bool ts_parse_rx_ttl(const struct msghdr *msg, struct ts_stamps *out, uint8_t *ttl);
+bool ts_parse_rx_ttl(const struct msghdr *msg, struct ts_stamps *out, uint8_t *ttl,
+		     int16_t *tos);
 
 /*
  * The address a datagram was sent to (IPV6_RECVPKTINFO, IP_PKTINFO), as
@@ -108,9 +113,6 @@ int ts_parse_dst(const struct msghdr *msg, uint8_t dst[16]);
 bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t dst[16],
 		     uint8_t *ttl, int16_t *tos);
 
-/* Its IPv4 TOS (IP_RECVTOS: one octet) or IPv6 Traffic Class
- * (IPV6_RECVTCLASS: an int), DSCP and ECN: 0, -ENOENT, -EINVAL. */
-int ts_parse_tos(const struct msghdr *msg, uint8_t *tos);
 
 /*
  * TX: parse one message read with MSG_ERRQUEUE. Returns 0 when it is a

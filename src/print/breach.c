@@ -5,12 +5,10 @@
 #include <string.h>
 
 #include "breach.h"
-#include "run.h"
-#include "trace.h"
-#include "txlog.h"
+#include "txfmt.h"
 #include "wire.h"
 
-/* The name of a stamp as the log and breakdown show it (txlog.h). */
+/* The name of a stamp as the log and breakdown show it (txfmt.h). */
 static const char *stamp_name(const struct snap_breach_ctx *ctx, enum point p, char *buf,
 			      size_t len)
 {
@@ -118,18 +116,18 @@ void breach_print(struct out *o, const struct snap_breach_ctx *ctx,
 
 /* After the first breach's breakdown: what became of the trace, and the
  * command that reads it. */
-static void print_trace_note(FILE *f, const struct run *r)
+static void print_trace_note(FILE *f, const struct snap *s)
 {
-	const char *dir = trace_dir(r->trace), *j = r->cfg->json_path;
-	int cpu = trace_breach_cpu(r->trace);
+	const char *dir = s->trace.dir, *j = s->cfg->json_path;
+	const char *side = s->emit ? "emit" : "reflect";
+	int cpu = s->trace.cpu;
 
-	if (r->trace_err == -EALREADY)
+	if (s->trace.err == -EALREADY)
 		fprintf(f, "  ftrace: the instance %s was already frozen (tracing_on 0), most likely by the other side's breach: its RANT_BREACH is the one in the trace; this side's breach (%s, CPU %d) is the one above\n",
-			dir, r->cfg->mode == MODE_EMIT ? "emit" : "reflect", cpu);
-	else if (!r->trace_err)
+			dir, side, cpu);
+	else if (!s->trace.err)
 		fprintf(f, "  ftrace: RANT_BREACH written (%s on CPU %d, trace_clock %s) and %s frozen\n",
-			r->cfg->mode == MODE_EMIT ? "emit" : "reflect", cpu,
-			trace_clock_name(r->trace), dir);
+			side, cpu, s->trace.clock, dir);
 	else
 		return;		/* main() says what failed */
 	fprintf(f, "  what the kernel did: rant-trace --instance %s%s%s\n", dir,
@@ -138,37 +136,28 @@ static void print_trace_note(FILE *f, const struct run *r)
 		dir, j && strcmp(j, "-") ? " --json " : "", j && strcmp(j, "-") ? j : "");
 }
 
-static void report_one(const struct run *r, const struct breach *b, bool first)
+void breach_report(FILE *f, const struct snap *s)
 {
-	struct out o = { .t = r->text };
-	struct snap_breach_ctx ctx;
-	struct snap_breach sb;
-
-	snap_breach_take(r, b, &ctx, &sb);
-	breach_print(&o, &ctx, &sb);
-	if (r->trace && first)
-		print_trace_note(o.t, r);
-}
-
-void breach_report(const struct run *r)
-{
-	const char *j = r->cfg->json_path;
+	const char *j = s->cfg->json_path;
+	struct out o = { .t = f };
 	uint64_t shown = 0;
 
-	if (!r->cnt.breaches)
+	if (!s->have_breach_first)
 		return;
-	report_one(r, &r->breach_first, true);
+	breach_print(&o, &s->breach_ctx, &s->breach_first);
+	if (s->have_trace)
+		print_trace_note(f, s);
 	shown++;
-	for (unsigned int i = 0; i < r->nbreach && shown < BREACH_TEXT; i++) {
-		if (r->breach[i].rec.seq == r->breach_first.rec.seq)
+	for (unsigned int i = 0; i < s->nbreach && shown < BREACH_TEXT; i++) {
+		if (s->breach[i].rec.seq == s->breach_first.rec.seq)
 			continue;
-		report_one(r, &r->breach[i], false);
+		breach_print(&o, &s->breach_ctx, &s->breach[i]);
 		shown++;
 	}
-	if (r->cnt.breaches > shown)
-		fprintf(r->text, "\n%" PRIu64 " more breaches (%" PRIu64 " in all; above: the first, "
+	if (s->cnt.breaches > shown)
+		fprintf(f, "\n%" PRIu64 " more breaches (%" PRIu64 " in all; above: the first, "
 			"then the largest), the %u largest kept in the JSON's breaches%s%s%s\n",
-			r->cnt.breaches - shown, r->cnt.breaches, r->nbreach,
+			s->cnt.breaches - shown, s->cnt.breaches, s->nbreach,
 			j ? " (" : " (-j FILE to keep them", j ? j : "", ", --breach-keep N)");
-	fflush(r->text);
+	fflush(f);
 }

@@ -7,23 +7,22 @@
 #ifndef RANT_BREACH_H
 #define RANT_BREACH_H
 
+#include <stdio.h>
+
 #include "out.h"
 #include "snap.h"
 
 void breach_print(struct out *o, const struct snap_breach_ctx *ctx,
 		  const struct snap_breach *b);
 
-struct run;
-
 /* Breakdowns printed in the text at the end of a run. */
 #define BREACH_TEXT 3
 
 /*
- * The breaches of r as text once the run is over (r's kept breaches
- * sorted, bkeep_sort()): the first (after it, what became of the trace,
- * -T), then the largest up to BREACH_TEXT, then how many more there were
- * and where the largest are kept.
+ * The breaches of a final snapshot as text to f: the first (after it,
+ * what became of the trace, -T), then the largest up to BREACH_TEXT,
+ * then how many more there were and where the largest are kept.
  */
-void breach_report(const struct run *r);
+void breach_report(FILE *f, const struct snap *s);
 
 #endif

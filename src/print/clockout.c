@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The summary's "clock:" block and the JSON's "clock" object, from a
- * clock report (clock.h: clock_report() fills it, clock_print() prints
- * it), in one pass of out.h's printers.
+ * clock report (clock.h: clock_report() fills it; clockout.h), in one
+ * pass of out.h's printers.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "clock.h"
-#include "hwts.h"
+#include "clockout.h"
 #include "out.h"
 #include "timeutil.h"
 
@@ -104,6 +103,12 @@ static void print_peer(struct out *o, const struct clock_report *cr)
 			have && cr->peer_drift_valid, cr->peer_drift_ppb);
 	if (text && cr->peer_drift_valid)
 		out_text(o, " over %.1f s", cr->peer_span_s);
+	else if (text)
+		out_text(o, ", no drift (%.2f s of stamps, under the %.0f s a drift needs)",
+			 cr->peer_span_s, CLOCK_DRIFT_MIN_S);
+	out_dbl_or_null(o, "peer_drift_span_s", NULL, have, cr->peer_span_s);
+	if (cr->emit)
+		out_dbl(o, "peer_drift_min_span_s", NULL, CLOCK_DRIFT_MIN_S);
 	if (text)
 		out_text(o, "\n");
 	out_u64(o, "peer_samples", NULL, cr->peer_samples);

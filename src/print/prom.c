@@ -401,8 +401,8 @@ static void put_sessions(FILE *f, const struct snap *s)
 }
 
 /* A fleet path's labels: its target's and path="SPORT" (or the flow label). */
-static void put_path(FILE *f, const struct snap *s, const struct snap_target *t,
-		     const struct snap_path *p)
+static void put_path_labels(FILE *f, const struct snap *s, const struct snap_target *t,
+			    const struct snap_path *p)
 {
 	put_target(f, s, t);
 	fprintf(f, ",path=\"%u\"", p->id);
@@ -426,10 +426,40 @@ static void put_path_counts(FILE *f, const struct snap *s)
 				const struct snap_path *sp = &sf->t[i].path[p];
 
 				fprintf(f, "rant_path_packets_%s_total{", k[c].what);
-				put_path(f, s, &sf->t[i], sp);
+				put_path_labels(f, s, &sf->t[i], sp);
 				fprintf(f, "} %llu\n", (unsigned long long)*(const uint64_t *)
 					((const char *)&sp->cnt + k[c].off));
 			}
+		}
+	}
+}
+
+/* The jitter's gauges, one a way that has pairs. */
+static const struct {
+	const char *name, *help;
+} jitter_gauges[] = {
+	{ "rant_ipdv_abs_p50_seconds",
+	  "The median |IPDV| (RFC 5481: a packet's delay less the previous one's)." },
+	{ "rant_ipdv_abs_p99_seconds", "The 99th percentile of |IPDV|." },
+	{ "rant_jitter_rfc3550_seconds", "RFC 3550's interarrival jitter J (|IPDV| smoothed by 1/16)." },
+};
+
+static double jitter_value(const struct jitter_stats *j, size_t g)
+{
+	return g == 0 ? (double)j->abs_p50 : g == 1 ? (double)j->abs_p99 : j->rfc3550;
+}
+
+static void put_jitter(FILE *f, const struct snap *s)
+{
+	for (size_t g = 0; g < sizeof(jitter_gauges) / sizeof(jitter_gauges[0]); g++) {
+		prom_family(f, jitter_gauges[g].name, "gauge", jitter_gauges[g].help);
+		for (int w = 0; w < JITTER_NWAYS; w++) {
+			if (!s->jitter[w].pairs)
+				continue;
+			fprintf(f, "%s{", jitter_gauges[g].name);
+			put_own(f, s, true);
+			fprintf(f, ",way=\"%s\"} %.9g\n", jitter_way_name((enum jitter_way)w),
+				jitter_value(&s->jitter[w], g) / 1e9);
 		}
 	}
 }
@@ -448,15 +478,15 @@ static void put_path_rtt(FILE *f, const struct snap *s)
 
 			for (size_t j = 0; j < sizeof(q) / sizeof(q[0]); j++) {
 				fprintf(f, "rant_path_latency_seconds{");
-				put_path(f, s, &sf->t[i], sp);
+				put_path_labels(f, s, &sf->t[i], sp);
 				fprintf(f, ",quantile=\"0.%s\"} %.9g\n", snap_pct_keys[q[j]],
 					sp->rtt.pct[q[j]] / 1e9);
 			}
 			fprintf(f, "rant_path_latency_seconds_sum{");
-			put_path(f, s, &sf->t[i], sp);
+			put_path_labels(f, s, &sf->t[i], sp);
 			fprintf(f, "} %.9g\nrant_path_latency_seconds_count{", sp->rtt.st.avg *
 				(double)sp->rtt.st.samples / 1e9);
-			put_path(f, s, &sf->t[i], sp);
+			put_path_labels(f, s, &sf->t[i], sp);
 			fprintf(f, "} %llu\n", (unsigned long long)sp->rtt.st.samples);
 		}
 	}
@@ -475,12 +505,44 @@ static void put_fleet(FILE *f, const struct snap *s)
 	put_path_rtt(f, s);
 }
 
+/*
+ * Emitter: jitter (jitter.h) for the round trip and each way (way: rtt,
+ * fwd, back), live and at the end; --stamp, at the end: the pings lost
+ * by direction (stamppeer.h; direction: forward, backward, other).
+ */
+static void put_path(FILE *f, const struct snap *s)
+{
+	static const char *const dir[] = { "forward", "backward", "other" };
+	struct stamp_loss_dir l;
+	bool any = false;
+
+	for (int w = 0; w < JITTER_NWAYS && s->have_jitter; w++)
+		any |= s->jitter[w].pairs > 0;
+	if (any)
+		put_jitter(f, s);
+	if (!s->emit || !s->cfg->stamp || s->kind != SNAP_FINAL)
+		return;
+	stamppeer_loss(&s->stamp_peer, s->cnt.lost, s->cnt.late, &l);
+	if (!l.from)
+		return;
+	prom_family(f, "rant_stamp_lost_total", "counter", "Pings lost, by direction, as the STAMP "
+	       "reflector's numbers or Direct Measurement counters tell (other: after the last "
+	       "reply; late ones are rant_packets_late_total).");
+	for (int d = 0; d < 3; d++) {
+		fprintf(f, "rant_stamp_lost_total{");
+		put_own(f, s, true);
+		fprintf(f, ",direction=\"%s\"} %llu\n", dir[d],
+			(unsigned long long)(d == 0 ? l.forward : d == 1 ? l.backward : l.other));
+	}
+}
+
 int prom_render(FILE *f, const struct snap *s, const struct prom_ladder *l)
 {
 	put_info(f, s);
 	put_clock(f, s);
 	put_counters(f, s);
 	put_sessions(f, s);
+	put_path(f, s);
 	put_hists(f, s, l);
 	put_fleet(f, s);
 	if (fflush(f) || ferror(f))

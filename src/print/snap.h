@@ -40,6 +40,7 @@
 #include "fleettab.h"
 #include "hist.h"
 #include "hwts.h"
+#include "jitter.h"
 #include "metric.h"
 #include "pathdiag.h"
 #include "probecount.h"
@@ -154,6 +155,15 @@ struct snap_fleet {
 	struct snap_finding *find;	/* the paths that stand out, by target */
 };
 
+/* -T: what became of the trace at the first breach. */
+struct snap_trace {
+	const char *dir;		/* the instance */
+	const char *clock;		/* its trace_clock */
+	int cpu;			/* where the marker was written */
+	int err;			/* 0: marked and frozen; -EALREADY: frozen before
+					 * (the other side's breach); else failed */
+};
+
 enum snap_kind {
 	SNAP_FINAL,			/* after the run: everything */
 	SNAP_LIVE,			/* during it: counts and histograms only */
@@ -188,6 +198,10 @@ struct snap {
 	struct snap_stats metric[M_COUNT];
 	bool have_rtt_intended;
 	struct snap_stats rtt_intended;
+	bool network_stack;		/* --stamp: network holds the reflector's host
+					 * stack (its stamps are software ones) */
+	bool have_jitter;		/* emitter: IPDV and RFC 3550's (jitter.h) */
+	struct jitter_stats jitter[JITTER_NWAYS];
 	struct snap_linear hist;	/* the primary metric's */
 	/* -m LIST or RANGE */
 	unsigned int nsizes;
@@ -213,7 +227,11 @@ struct snap {
 	struct capture_result capture;
 	struct snap_breach_ctx breach_ctx;
 	unsigned int nbreach;
-	struct snap_breach *breach;
+	struct snap_breach *breach;	/* the largest kept, largest first */
+	bool have_breach_first;		/* cnt.breaches > 0 */
+	struct snap_breach breach_first;	/* the first: the trace's */
+	bool have_trace;		/* -T */
+	struct snap_trace trace;
 	const struct warnings *warn;	/* printed at set-up (warn.h); NULL live */
 	bool have_clock;
 	struct clock_report clock;
@@ -235,10 +253,6 @@ struct run;
 struct snap *snap_build(struct run *r, enum snap_kind kind);
 void snap_free(struct snap *s);
 
-/* Breach b of r (NULL: only *ctx) as the snapshot holds it. */
-struct breach;
-void snap_breach_take(const struct run *r, const struct breach *b,
-		      struct snap_breach_ctx *ctx, struct snap_breach *sb);
 
 /* A histogram's statistics into st (its buckets allocated): 0 or -ENOMEM. */
 int snap_stats_fill(struct snap_stats *st, const struct hist *h, const char *key,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The numbers of a run, taken from it (snap.h: snap_build,
- * snap_breach_take). Apart from snap.c, so that a renderer of a
- * snapshot (prom.c) needs snap.h without depending on run.h.
+ * The numbers of a run, taken from it (snap.h: snap_build). Apart from
+ * snap.c, so that a renderer of a snapshot (prom.c) needs snap.h without
+ * depending on run.h.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 #include "snap.h"
 #include "fleetsnap.h"
 #include "timeutil.h"
+#include "trace.h"
 
 /* --interval: the main metric counted from the slot's time (emit.h):
  * its key and label. */
@@ -65,6 +66,31 @@ static bool metric_shown(const struct run *r, enum metric_id m)
 }
 
 /* Every metric's statistics, rtt_intended's and the primary's histogram. */
+/*
+ * --stamp: what the reflector's stamps put in response and network, in
+ * their labels. Software stamps (SW local: the kernel's or its
+ * program's, STAMP does not tell; or a method not reported) leave the
+ * reflector's host stack between its wire and those stamps in network;
+ * a T3 its reply carries (a stateless reflector's, one without
+ * follow-up) was taken before the packet left, so response ends there.
+ */
+static void peer_labels(struct snap *s, const struct run *r)
+{
+	const struct stamppeer *sp = &r->stamp_peer;
+	bool t3_sw;
+
+	if (!r->cfg->stamp || !sp->replies)
+		return;
+	t3_sw = strcmp(stamppeer_suffix_t3(sp), "_PEER_HW") != 0;
+	s->network_stack = t3_sw || strcmp(stamppeer_suffix(sp), "_PEER_HW");
+	if (s->network_stack)
+		s->metric[M_NETWORK].label = "Network, both ways (RTT - response), with the "
+			"reflector's host stack: its stamps are software ones (sw_local, or not said)";
+	if (t3_sw && stamppeer_t3_own(sp))
+		s->metric[M_RESPONSE].label = "Reflector response (T3 - T2), T3 the software "
+			"stamp its reply carries, taken before it left (no follow-up)";
+}
+
 static int fill_metrics(struct snap *s, const struct run *r)
 {
 	const struct clock_report *cr = s->have_clock ? &s->clock : NULL;
@@ -80,6 +106,10 @@ static int fill_metrics(struct snap *s, const struct run *r)
 			ret = snap_stats_fill(&s->metric[m], r->hist[m], d->name, d->label,
 					      cr ? clock_metric_untrusted(cr, d) : NULL);
 	}
+	peer_labels(s, r);
+	s->have_jitter = r->jitter != NULL;
+	for (int w = 0; w < JITTER_NWAYS && r->jitter; w++)
+		jitter_get(r->jitter, (enum jitter_way)w, &s->jitter[w]);
 	s->have_rtt_intended = r->rtt_intended != NULL;
 	if (!ret && r->rtt_intended)
 		ret = snap_stats_fill(&s->rtt_intended, r->rtt_intended,
@@ -194,32 +224,40 @@ static void fill_diagnosis(struct snap *s, const struct run *r)
 					      sizeof(s->diagnosis));
 }
 
-void snap_breach_take(const struct run *r, const struct breach *b,
-		      struct snap_breach_ctx *ctx, struct snap_breach *sb)
+/* Breach b as the snapshot holds it: with its breakdown. */
+static void take_breach(const struct breach *b, bool emit, struct snap_breach *sb)
 {
-	*ctx = (struct snap_breach_ctx){
-		.emit = r->cfg->mode == MODE_EMIT, .hw = r->sk.hw, .peer_hw = r->peer_hw,
+	*sb = (struct snap_breach){ .rec = b->rec, .latency_ns = b->latency_ns };
+	breakdown_compute(&sb->rec, emit, &sb->bd);
+}
+
+/* The breaches (r's kept ones sorted, bkeep_sort()), the first, and what
+ * became of the trace. */
+static int fill_breaches(struct snap *s, const struct run *r)
+{
+	s->breach_ctx = (struct snap_breach_ctx){
+		.emit = s->emit, .hw = r->sk.hw, .peer_hw = r->peer_hw,
 		.peer_w = r->cfg->stamp ? stamppeer_suffix(&r->stamp_peer) : NULL,
 		.peer_w3 = r->cfg->stamp ? stamppeer_suffix_t3(&r->stamp_peer) : NULL,
 		.threshold_ns = r->cfg->threshold_ns, .size = r->cfg->size,
 		.primary = run_primary(r), .probe = cfg_probe(r->cfg),
 	};
-	if (!b)
-		return;
-	*sb = (struct snap_breach){ .rec = b->rec, .latency_ns = b->latency_ns };
-	breakdown_compute(&sb->rec, ctx->emit, &sb->bd);
-}
-
-static int fill_breaches(struct snap *s, const struct run *r)
-{
-	snap_breach_take(r, NULL, &s->breach_ctx, NULL);
+	s->have_breach_first = r->cnt.breaches > 0;
+	if (s->have_breach_first)
+		take_breach(&r->breach_first, s->emit, &s->breach_first);
+	s->have_trace = r->trace;
+	if (r->trace)
+		s->trace = (struct snap_trace){
+			.dir = trace_dir(r->trace), .clock = trace_clock_name(r->trace),
+			.cpu = trace_breach_cpu(r->trace), .err = r->trace_err,
+		};
 	if (!r->nbreach)
 		return 0;
 	s->breach = calloc(r->nbreach, sizeof(*s->breach));
 	if (!s->breach)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < r->nbreach; i++)
-		snap_breach_take(r, &r->breach[i], &s->breach_ctx, &s->breach[i]);
+		take_breach(&r->breach[i], s->emit, &s->breach[i]);
 	s->nbreach = r->nbreach;
 	return 0;
 }

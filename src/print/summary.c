@@ -6,7 +6,10 @@
 
 #include "allow.h"
 #include "breach.h"
+#include "clockout.h"
+#include "seriesout.h"
 #include "optprobe.h"
+#include "pathout.h"
 #include "probeout.h"
 #include "statout.h"
 #include "fleetout.h"
@@ -115,7 +118,8 @@ static void print_traffic(struct out *o, const struct snap *s)
 			c->refused ? ", refused a session %" PRIu64 : NULL, c->refused);
 	} else {
 		out_u64(o, "sessions", ", sessions %" PRIu64, c->sessions);
-		out_u64(o, "refused", c->refused ? ", refused %" PRIu64 : NULL, c->refused);
+		out_u64(o, "refused", !c->refused ? NULL : cfg->stamp ?
+			", refused (unanswered) %" PRIu64 : ", refused %" PRIu64, c->refused);
 		out_u64(o, "replayed", cfg->key_path ? ", replayed %" PRIu64 : NULL, c->replayed);
 		out_u64(o, "not_allowed", cfg->allow.n ? ", not allowed %" PRIu64 : NULL,
 			c->not_allowed);
@@ -435,6 +439,7 @@ static void print_head(struct out *o, const struct snap *s)
 		out_str(o, "reflector_t3_timestamp_source", NULL, peer_source(s, true));
 		out_str(o, "reflector_t3_from", NULL,
 			stamppeer_t3_own(&s->stamp_peer) ? "reply" : "follow_up");
+		out_bool(o, "network_includes_reflector_stack", NULL, s->network_stack);
 	}
 	if (s->emit)
 		out_u64(o, "session", NULL, s->session);
@@ -554,6 +559,7 @@ void summary_print(struct out *o, const struct snap *s)
 		sessions_print(o, &s->sessions);
 	print_tcp(o, s);
 	print_metrics(o, s);
+	pathout_print(o, s);
 	print_hist_summary(o, s);
 	print_histogram(o, s);
 	sweepout_print(o, s);

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "conn.h"
+#include "http.h"
 #include "httpconn.h"
 #include "optprobe.h"
 
@@ -156,43 +157,6 @@ void http_teardown(void)
 	memset(h, 0, sizeof(*h));
 }
 
-/* May another request leave? Not once stopping; in the warm-up, not
- * after -w (and one with both stamps); measuring, not after -c or -d. */
-static bool http_may_send(struct http *h)
-{
-	const struct rant_cfg *c = h->r->cfg;
-
-	if (h->stopping)
-		return false;
-	if (!h->measuring)
-		return h->warm_sent < c->warmup || !h->answered;
-	if (prober_enough(&h->p, monotonic_ns()))
-		h->stopping = true;
-	return !h->stopping;
-}
-
-void http_idle(struct http *h, struct hconn *c)
-{
-	int64_t now, iv = h->r->cfg->interval_ns;
-
-	if (!http_may_send(h))
-		return;
-	if (!h->paced || !h->measuring) {
-		hconn_send(h, c, 0);
-		return;
-	}
-	if (h->btail == h->bhead) {
-		if (!c->queued)
-			h->idle[h->nidle++] = c->idx;	/* for the next slot */
-		c->queued = true;
-		return;
-	}
-	now = monotonic_ns();
-	if (now - h->backlog[h->btail % HTTP_BACKLOG] >= iv)
-		h->r->cnt.missed_slots++;	/* it waited for a connection */
-	hconn_send(h, c, now - h->backlog[h->btail++ % HTTP_BACKLOG]);
-}
-
 /*
  * --interval: the slots due by now, each on a free connection or, when
  * none is, waiting for one (a full backlog: the slot is never sent,
@@ -202,7 +166,7 @@ static int64_t http_schedule(struct http *h, int64_t now)
 {
 	int64_t due = prober_due(&h->p, now);
 
-	while (due <= now && http_may_send(h)) {
+	while (due <= now && hconn_may_send(h)) {
 		prober_take_slot(&h->p);
 		if (h->nidle) {
 			struct hconn *c = &h->c[h->idle[--h->nidle]];
@@ -283,7 +247,7 @@ static void http_measure(struct http *h)
 	probediag_measuring(h->diag, realtime_ns());
 	for (uint32_t i = 0; i < h->n; i++)
 		if (h->c[i].st == H_IDLE)
-			http_idle(h, &h->c[i]);
+			hconn_idle(h, &h->c[i]);
 	while (!run_stop) {
 		int64_t now = monotonic_ns();
 

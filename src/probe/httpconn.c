@@ -64,6 +64,43 @@ void hconn_connect(struct http *h, struct hconn *c)
 	c->since_mono = monotonic_ns();
 }
 
+/* May another request leave? Not once stopping; in the warm-up, not
+ * after -w (and one with both stamps); measuring, not after -c or -d. */
+bool hconn_may_send(struct http *h)
+{
+	const struct rant_cfg *c = h->r->cfg;
+
+	if (h->stopping)
+		return false;
+	if (!h->measuring)
+		return h->warm_sent < c->warmup || !h->answered;
+	if (prober_enough(&h->p, monotonic_ns()))
+		h->stopping = true;
+	return !h->stopping;
+}
+
+void hconn_idle(struct http *h, struct hconn *c)
+{
+	int64_t now, iv = h->r->cfg->interval_ns;
+
+	if (!hconn_may_send(h))
+		return;
+	if (!h->paced || !h->measuring) {
+		hconn_send(h, c, 0);
+		return;
+	}
+	if (h->btail == h->bhead) {
+		if (!c->queued)
+			h->idle[h->nidle++] = c->idx;	/* for the next slot */
+		c->queued = true;
+		return;
+	}
+	now = monotonic_ns();
+	if (now - h->backlog[h->btail % HTTP_BACKLOG] >= iv)
+		h->r->cnt.missed_slots++;	/* it waited for a connection */
+	hconn_send(h, c, now - h->backlog[h->btail++ % HTTP_BACKLOG]);
+}
+
 /* connect() ended: the connection is made, or failed. */
 static void hconn_connected(struct http *h, struct hconn *c)
 {
@@ -78,7 +115,7 @@ static void hconn_connected(struct http *h, struct hconn *c)
 	r->probe.connections++;
 	c->tx_bytes = 0;
 	set_state(h, c, H_IDLE);
-	http_idle(h, c);
+	hconn_idle(h, c);
 }
 
 void hconn_send(struct http *h, struct hconn *c, int64_t late_ns)
@@ -180,7 +217,7 @@ static void hconn_finish(struct http *h, struct hconn *c)
 		hconn_drop(h, c, false);
 		return;
 	}
-	http_idle(h, c);
+	hconn_idle(h, c);
 }
 
 /* TX and ACK stamps off the error queue, for the request out. */

@@ -2,7 +2,8 @@
 /*
  * --http and --request: the state of the run (http.c: set-up, warm-up,
  * the schedule, the loop) and of each connection (httpconn.c: made,
- * sent on, read from, timed out, made again). Not for other modules.
+ * sent on, read from, timed out, made again, given the next request).
+ * Not for other modules.
  *
  * A connection carries one request at a time (HTTP/1.1 without
  * pipelining, as wrk). Its request's T1 is the TX stamp of its write
@@ -93,7 +94,11 @@ void hconn_send(struct http *h, struct hconn *c, int64_t late_ns);
 void hconn_event(struct http *h, struct hconn *c, uint32_t events);
 void hconn_scan(struct http *h, int64_t now);
 
-/* http.c: connection c is free for the next request. */
-void http_idle(struct http *h, struct hconn *c);
+/* May another request leave? Not once stopping; in the warm-up, not
+ * after -w (and one with both stamps); measuring, not after -c or -d. */
+bool hconn_may_send(struct http *h);
+/* Connection c is free for the next request: sent on it now, or
+ * (--interval) at the next slot, or at once for a slot that waited. */
+void hconn_idle(struct http *h, struct hconn *c);
 
 #endif

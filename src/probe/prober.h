@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The steps the probe's loops share (syn.c, http.c): each measured
+ * The steps the probe's loops share (syn.c, http.c; prober.c, below
+ * them): each measured
  * transaction's fate counted and fanned out (the counts, -I's series,
  * the histograms, the intended-time histogram of a paced run, the log,
  * -t), measuring's start said, the schedule of --interval. Not for
@@ -33,10 +34,11 @@ void prober_sent(struct prober *p, uint64_t seq, int64_t t1_sw);
 
 /*
  * Measured transaction rec came back whole, late_ns after its slot's
- * time (0 unpaced): counted, sampled (and into the intended time's
- * histogram from its slot), logged, -t checked.
+ * time (0 unpaced): into the run's fan-out (measure.h: counted, sampled
+ * and into the intended time's histogram from its slot, logged, -t
+ * checked).
  */
-enum measure_next prober_measured(struct prober *p, const struct txrec *rec, int64_t late_ns);
+enum measure_next prober_measured(struct prober *p, struct txrec *rec, int64_t late_ns);
 
 /* Measured transaction seq was answered, but its answer is no sample (an
  * HTTP status other than 2xx, counted apart): received, without a value. */
@@ -52,14 +54,5 @@ bool prober_enough(struct prober *p, int64_t now);
  * paced). prober_take_slot() moves on to the one after. */
 int64_t prober_due(const struct prober *p, int64_t now);
 void prober_take_slot(struct prober *p);
-
-/* The loops: --syn (syn.c), --http and --request (http.c); as
- * probe_setup(), probe_run() and probe_teardown(). */
-int syn_setup(struct run *r);
-int syn_run(struct run *r);
-void syn_teardown(void);
-int http_setup(struct run *r);
-int http_run(struct run *r);
-void http_teardown(void);
 
 #endif

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "prober.h"
+#include "syn.h"
 #include "synsock.h"
 #include "tcpwire.h"
 

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The reflect loop (see reflect.h). The pong leaves first; its TX stamp
- * is harvested from the error queue whenever it comes (txpend.h: a pong
- * held in a qdisc has it only when it leaves), never waited for, and
- * travels as the follow-up of a later pong of its session. A measured
- * ping's record is sampled, logged and checked once its stamp came (or
- * was given up: TX_STAMP_CAP_NS).
+ * is harvested whenever it comes, never waited for, and travels as the
+ * follow-up of a later pong of its session (reflstamp.c: the pongs after
+ * their send).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,27 +12,12 @@
 #include "capture.h"
 #include "allow.h"
 #include "auth.h"
-#include "measure.h"
 #include "reflect.h"
-#include "series.h"
-#include "session.h"
+#include "reflector.h"
 #include "stamp.h"
 #include "skbatch.h"
-#include "txpend.h"
 
 #define RX_BUF_LEN RANT_TCP_MAX_LEN	/* the largest message of any transport */
-/*
- * A pong's TX stamp is waited for this long at most (the loop goes on
- * meanwhile): far above any queue a latency run meets (the bufferbloat
- * queue of the README holds a pong 240 ms), and within what a record
- * can hold (T3 - T2 is an int32 of ns: 2.147 s).
- */
-#define TX_STAMP_CAP_NS (2 * NS_PER_SEC)
-#define TX_PENDING 8192		/* pongs awaiting their stamp at most */
-#define END_WAIT_NS NS_PER_SEC	/* at the end: the last pongs' stamps */
-#define TX_CONN_WAIT_NS (2 * NS_PER_MS)	/* TCP reflector: a pong's stamp, at most */
-#define RF_MEASURED 1u		/* txpend_entry flags: a measured ping's pong */
-#define CAME_REFRESH 64		/* pings between two readings of the clocks' offset */
 
 static uint8_t rx_buf[RX_BUF_LEN];
 
@@ -42,21 +25,6 @@ static uint8_t rx_buf[RX_BUF_LEN];
  * both loops (reflect_one, reflect_batch): no calls' cost on the round
  * trip's path. */
 #define RX_TX_STEP static inline __attribute__((always_inline))
-
-/* State across sessions; each session's own is in struct session. */
-struct reflector {
-	struct run *r;
-	struct txpend *pend;	/* pongs awaiting their TX stamp */
-	int pend_fd;		/* ... sent on this socket (TCP: a new connection
-				 * restarts the keys, its stamps go with it) */
-	bool stopped;		/* a breach or a failed log: measure no more */
-	bool started;		/* RANT_TEST_START written */
-	bool stamped;		/* an RX stamp has arrived: spinning is safe */
-	bool want_sw;		/* a session asked for SW stamps: take T2_SW */
-	int64_t prev_t2, prev_t3;	/* wire stamps of the last measured ping */
-	int64_t real_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
-	unsigned int came_n;	/* pings since real_off was read, CAME_REFRESH: stale */
-};
 
 /* Nothing received (a blocking receive waited SK_REFLECT_WAKE_NS): 0 when
  * -d is up. Spinning, the clock is read every 1024 empty receives. After
@@ -101,9 +69,10 @@ RX_TX_STEP int64_t reflect_came(struct reflector *f, const struct sk_msg *m)
  * with its T2 stamps; returns its T3_SW (TS_NONE: none taken). */
 RX_TX_STEP int64_t reflect_answer(struct run *r, struct session *f, const struct sk_msg *m,
 				  uint8_t *buf, const struct msg_hdr *h, int64_t t2_wire,
-				  int64_t t2_sw)
+				  int64_t t2_sw, uint64_t *pong_no)
 {
 	struct msg_body b = { 0 };
+	struct session_fu fu;
 	uint16_t flags = 0;	/* which fields of the body hold data */
 	bool sw = r->cfg->sw || f->want_sw;
 
@@ -112,71 +81,26 @@ RX_TX_STEP int64_t reflect_answer(struct run *r, struct session *f, const struct
 	if (sw)
 		flags |= MSG_F_SW;
 	/* A pong too short for a body carries no follow-up: keep it. */
-	if (msgfmt_has_body(&r->fmt, h->len) && session_fu_take(f, &b.fu_seq, &b.fu_t3_wire))
+	if (msgfmt_has_body(&r->fmt, h->len) && session_fu_take(f, &fu)) {
 		flags |= MSG_F_FU | (r->sk.hw ? MSG_F_FU_HW : 0);
+		b.fu_seq = fu.seq;
+		b.fu_pong_no = fu.pong_no;
+		b.fu_t3_wire = fu.t3;
+	}
 	if (clock_bad_now(r->clock))
 		flags |= MSG_F_CLOCK_BAD;
 	b.t2_wire = t2_wire;
 	b.t2_sw = t2_sw;
 	b.t3_sw = sw ? realtime_ns() : TS_NONE;
-	b.pong_no = f->pongs++;
+	b.pong_no = *pong_no = f->pongs++;
 	b.ttl = r->sk.want_ttl ? m->ttl : 0;	/* a TCP transport reads none */
+	b.tos = r->sk.want_ttl ? m->tos : -1;	/* ... nor a TOS */
+	b.rx_count = (uint32_t)f->pings;
 	msgfmt_put_pong(&r->fmt, buf, h, flags, &b);
 	/* --key: after T3_SW, so its cost lands in T3_SW -> T3 wire. */
 	if (r->auth)
 		msgfmt_sign(&r->fmt, r->auth, buf, h->len);
 	return b.t3_sw;
-}
-
-/* Count wire stamps earlier than the last measured ping's (any session:
- * one NIC clock). */
-static void reflect_backwards(struct run *r, struct reflector *f,
-			      const struct txrec *rec)
-{
-	int64_t t3_wire = txrec_stamp(rec, P_T3_WIRE);
-
-	if (rec->t2_wire != TS_NONE) {
-		r->cnt.backwards_rx_ts += f->prev_t2 != TS_NONE && rec->t2_wire < f->prev_t2;
-		f->prev_t2 = rec->t2_wire;
-	}
-	if (t3_wire != TS_NONE) {
-		r->cnt.backwards_tx_ts += f->prev_t3 != TS_NONE && t3_wire < f->prev_t3;
-		f->prev_t3 = t3_wire;
-	}
-}
-
-/* A measured ping was answered: count, sample, log, check -t. */
-static enum measure_next reflect_measured(struct run *r, struct reflector *f,
-					  struct session *s,
-					  const struct txrec *rec, bool sent,
-					  bool tx_stamped, int64_t came_mono)
-{
-	bool no_rx = rec->t2_wire == TS_NONE, no_tx = sent && !tx_stamped, have;
-	int64_t resp;
-
-	r->cnt.received++;
-	r->cnt.sent += sent;
-	r->cnt.missing_rx_ts += no_rx;
-	r->cnt.missing_tx_ts += no_tx;
-	if (s) {	/* NULL: evicted while its pong awaited its stamp */
-		s->received++;
-		s->sent += sent;
-		s->missing_rx_ts += no_rx;
-		s->missing_tx_ts += no_tx;
-	}
-	reflect_backwards(r, f, rec);
-	metric_sample(r->hist, rec, METRIC_NO_T3 | METRIC_T3);
-	if (r->capture && s)	/* an evicted session's id went with it */
-		capture_expect(r->capture, s->id, rec);
-	have = metric_value(M_RESPONSE, rec, &resp);
-	if (!have)
-		resp = 0;
-	else if (s)
-		session_response(s, resp);
-	if (r->series)	/* -I: in the interval the ping arrived in */
-		series_answered(r->series, came_mono, sent,
-				have ? resp : SERIES_NO_VALUE);
-	return measure_done(r, rec, resp);
 }
 
 /*
@@ -195,13 +119,17 @@ static bool reflect_left_out(const struct run *r, struct session *s,
 }
 
 /* No session for this ping: a pong that says so, without stamps, as
- * long as the ping (never an amplifier), signed under --key. */
+ * long as the ping (never an amplifier), signed under --key; no answer
+ * at all in a format that cannot say it (STAMP: counted refused all the
+ * same). */
 static void reflect_refuse(struct run *r, struct sk_msg *m, uint8_t *buf,
 			   const struct msg_hdr *h)
 {
 	const struct msg_body none = { 0 };
 	uint32_t key;
 
+	if (!r->fmt.f->caps.refusal)
+		return;
 	msgfmt_put_pong(&r->fmt, buf, h, MSG_F_REFUSED, &none);
 	if (r->auth)
 		msgfmt_sign(&r->fmt, r->auth, buf, h->len);
@@ -210,7 +138,8 @@ static void reflect_refuse(struct run *r, struct sk_msg *m, uint8_t *buf,
 }
 
 /* The sender's session, started when new; NULL (counted) when refused
- * (answered with a refusal) or, under --key, replayed (unanswered). */
+ * (answered with a refusal where the format has one) or, under --key,
+ * replayed (unanswered). */
 RX_TX_STEP struct session *reflect_session(struct run *r, struct sk_msg *m, uint8_t *buf,
 					   const struct msg_hdr *h, int64_t now)
 {
@@ -227,151 +156,6 @@ RX_TX_STEP struct session *reflect_session(struct run *r, struct sk_msg *m, uint
 		reflect_refuse(r, m, buf, h);
 	return s;
 }
-
-/* The first measured ping: measuring starts. */
-static void reflect_start(struct run *r, struct reflector *f, const struct session *s)
-{
-	if (f->started)
-		return;
-	r->session = s->id;
-	measure_start(r);
-	if (r->series)
-		series_begin(r->series, monotonic_ns(), realtime_ns());
-	f->started = true;
-}
-
-/* A pending pong's session, NULL when it was evicted meanwhile (sessions
- * move when one before them goes: session.h, sessions_still). */
-static struct session *reflect_owner(const struct reflector *f, struct txpend_entry *e)
-{
-	return e->owner = sessions_still(f->r->sessions, e->owner, e->owner_tag);
-}
-
-/* A pong's TX stamp came: its T3 queued as its session's follow-up. */
-static void reflect_stamped(void *ctx, struct txpend_entry *e)
-{
-	const struct reflector *f = ctx;
-	int64_t t3 = ts_wire(&e->snd, f->r->sk.hw);
-	struct session *s;
-
-	/* A report without the wire layer's stamp (a NIC that missed it)
-	 * gives no follow-up: the pong's T3 is missing. */
-	if (t3 != TS_NONE && (s = reflect_owner(f, e)))
-		session_fu_put(s, e->rec.seq, t3);
-}
-
-/* A pong retired from the table: its stamps into the record, then (a
- * measured ping) counted, sampled, logged and checked. Non-zero: the
- * run stops (a breach, or the log failed). */
-static int reflect_done(void *ctx, struct txpend_entry *e, enum txpend_end why)
-{
-	struct reflector *f = ctx;
-	struct run *r = f->r;
-	bool stamped;
-
-	/* With NIC stamps the driver reports SND with its HW stamp alone: a
-	 * report that never came is a stamp the NIC missed as likely as a
-	 * qdisc drop, so it is counted missing, not dropped. */
-	if (why == TXPEND_DROPPED && r->sk.hw)
-		why = TXPEND_TIMEOUT;
-	/* Stamped on the wire: the report came with the stamp of the run's
-	 * layer. */
-	stamped = why == TXPEND_STAMPED && ts_wire(&e->snd, r->sk.hw) != TS_NONE;
-
-	/* -c reached: the pongs answered meanwhile are not measured */
-	if (!(e->flags & RF_MEASURED) || f->stopped ||
-	    (r->cfg->count && r->cnt.received >= r->cfg->count))
-		return 0;
-	if (stamped) {
-		txrec_set_t3_wire(&e->rec, ts_wire(&e->snd, r->sk.hw));
-		if (e->sched_kn != TS_NONE)
-			txrec_set_queue(&e->rec, e->snd.kn_ns, e->sched_kn);
-	}
-	r->cnt.missing_tx_timeout += why == TXPEND_TIMEOUT;
-	r->cnt.missing_tx_overflow += why == TXPEND_OVERFLOW;
-	r->cnt.missing_tx_full += why == TXPEND_FULL;
-	r->cnt.qdisc_drops += why == TXPEND_DROPPED;	/* the pong never left */
-	if (reflect_measured(r, f, reflect_owner(f, e), &e->rec, why != TXPEND_DROPPED, stamped,
-			     e->t_mono) == MEASURE_GO_ON)
-		return 0;
-	f->stopped = true;
-	return 1;
-}
-
-/* The stamps queued now to their pongs, and the pongs whose turn came
- * retired (at now, CLOCK_MONOTONIC): non-zero when the run stops. */
-static int reflect_harvest(struct run *r, struct reflector *f, int64_t now)
-{
-	txpend_harvest(f->pend, &r->sk, reflect_stamped, f);
-	return txpend_retire(f->pend, now, reflect_done, f);
-}
-
-/*
- * The pong of key left on one of a TCP reflector's connections (tcpserve.c:
- * each has its own socket, so its own error queue and OPT_ID byte
- * count): its stamps are read there, TX_CONN_WAIT_NS at most, and the
- * pong retired at once. Non-zero: stop.
- */
-static int reflect_conn_stamp(struct reflector *f, struct sk *via, struct session *s,
-			      const struct txrec *rec, uint32_t key, bool measured,
-			      int64_t came)
-{
-	struct txpend_entry e = { .rec = *rec, .owner = s, .owner_tag = s->ordinal,
-				  .t_mono = came, .key = key,
-				  .flags = measured ? RF_MEASURED : 0, .sched_kn = TS_NONE };
-	struct ts_stamps sch;
-
-	e.stamped = sk_tx_stamp(via, key, TX_CONN_WAIT_NS, &e.snd) == 0;
-	if (e.stamped) {
-		/* The pong's SCHED stamp came before its SND stamp. */
-		if (!f->r->cfg->no_queue_stamps && sk_tx_sched(via, key, 0, &sch) == 0)
-			e.sched_kn = sch.kn_ns;
-		reflect_stamped(f, &e);
-	}
-	return reflect_done(f, &e, e.stamped ? TXPEND_STAMPED : TXPEND_TIMEOUT);
-}
-
-/* The pong of key left: into the table until its stamp comes (the
- * oldest retired first when the table is full; the caller harvests).
- * Non-zero: stop. */
-static int reflect_pend(struct run *r, struct reflector *f, struct session *s,
-			const struct txrec *rec, uint32_t key, bool measured,
-			int64_t came, struct sk *via)
-{
-	struct txpend_entry *e;
-	int ret = 0;
-
-	if (via)
-		return reflect_conn_stamp(f, via, s, rec, key, measured, came);
-	if (r->sk.fd != f->pend_fd) {
-		ret = txpend_flush(f->pend, reflect_done, f);
-		f->pend_fd = r->sk.fd;
-	}
-	e = txpend_push(f->pend, key, came);
-	if (!e) {
-		ret |= txpend_evict(f->pend, reflect_done, f);
-		e = txpend_push(f->pend, key, came);
-	}
-	e->rec = *rec;
-	e->owner = s;
-	e->owner_tag = s->ordinal;
-	e->t_mono = came;
-	e->flags = measured ? RF_MEASURED : 0;
-	return ret;
-}
-
-/* A ping answered: its pong composed, waiting for its send. */
-struct answer {
-	struct session *s;	/* NULL: gone from the table (reflect_refind) */
-	const struct sk_msg *m;	/* the ping's datagram */
-	uint32_t id;		/* its session's id */
-	struct txrec rec;	/* filled after the send (reflect_record) from: */
-	uint64_t seq;
-	int64_t t2_wire, t2_sw, t3_sw;
-	int64_t came;		/* CLOCK_MONOTONIC when it was read */
-	uint32_t len;		/* the pong's bytes */
-	bool measured, warm;
-};
 
 /* The ping's record, from what its answer kept: after the send, off the
  * round trip's path. */
@@ -428,6 +212,8 @@ RX_TX_STEP struct session *reflect_admit(struct run *r, struct sk_msg *m, uint8_
 		return NULL;
 	}
 	s = reflect_session(r, m, buf, h, now);
+	if (s)
+		s->pings++;
 	/* --max-rate: whatever two reflectors on other ports do to each
 	 * other, one sender is answered this fast at most */
 	if (s && r->cfg->max_rate && !session_rate_ok(s, now, r->cfg->max_rate)) {
@@ -472,7 +258,10 @@ RX_TX_STEP void reflect_compose(struct run *r, struct reflector *f, struct sk_ms
 	a->m = m;
 	a->came = now;
 	a->len = h->len;
-	a->t3_sw = reflect_answer(r, s, m, buf, h, a->t2_wire, a->t2_sw);
+	a->t3_sw = reflect_answer(r, s, m, buf, h, a->t2_wire, a->t2_sw, &a->pong_no);
+	m->tos_out = r->fmt.reply_tos;	/* the pong's own TOS, if it asked for one */
+	if (r->fmt.want_tos && !r->sk.want_tos)
+		sk_recv_tos(&r->sk);	/* the pings' TOS from now on: once */
 }
 
 /* The pong of a went (sent: with OPT_ID key) or was refused by the
@@ -492,11 +281,10 @@ static enum measure_next reflect_sent(struct run *r, struct reflector *f, struct
 	if (a->measured)
 		reflect_start(r, f, a->s);
 	if (sent)
-		return reflect_pend(r, f, a->s, &a->rec, key, a->measured, a->came, via) ?
-		       MEASURE_STOP : MEASURE_GO_ON;
+		return reflect_pend(r, f, a->s, a, key, via) ? MEASURE_STOP : MEASURE_GO_ON;
 	r->cnt.send_errors++;
 	if (a->measured)
-		return reflect_measured(r, f, a->s, &a->rec, false, false, a->came);
+		return reflect_measured(r, a->s, &a->rec, false, false, a->came);
 	return MEASURE_GO_ON;
 }
 
@@ -615,24 +403,6 @@ static enum measure_next reflect_batch(struct run *r, struct reflector *f, struc
 		skbatch_reply(b, i, a[q++].len);
 	}
 	return q ? reflect_flush(r, f, b, a, q, evicted) : MEASURE_GO_ON;
-}
-
-/*
- * The run ends: the last pongs' stamps waited for (END_WAIT_NS at most:
- * they came long ago unless a queue holds the pongs), then every pong still
- * in the table retired (measured, unless a breach stopped the run).
- */
-static void reflect_finish(struct run *r, struct reflector *f)
-{
-	int64_t until = monotonic_ns() + END_WAIT_NS;
-
-	while (!f->stopped && txpend_waiting(f->pend) && monotonic_ns() < until) {
-		if (reflect_harvest(r, f, monotonic_ns()))
-			break;
-		if (txpend_waiting(f->pend))
-			sk_poll(&r->sk, until);
-	}
-	txpend_flush(f->pend, reflect_done, f);
 }
 
 /* Receive: one datagram (or TCP message) into rx_buf, or a batch. 0

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The end of a run (report.h): the outputs streamed during it are
- * drained, the snapshot taken, the summary printed in one pass to the
- * text and to the outputs that join it, then each output written and
- * committed (outputs.h).
+ * drained, the snapshot taken, the breaches' breakdowns printed from it,
+ * the summary printed in one pass to the text and to the outputs that
+ * join it, then each output written and committed (outputs.h).
  */
 #include <errno.h>
 #include <string.h>
 
+#include "breach.h"
 #include "measure.h"
 #include "metrics.h"
 #include "output.h"
@@ -29,12 +30,14 @@ int report_end(struct run *r)
 	err = output_drain(r->out, &src);
 	if (r->capture)
 		cap_err = capture_stop(r->capture);	/* the last packet has passed */
+	bkeep_sort(r->breach, r->nbreach);	/* largest first, for the text and the JSON */
 	s = snap_build(r, SNAP_FINAL);
 	if (!s) {
 		fprintf(stderr, "rant: no memory for the summary: %s\n", strerror(errno));
 		output_abort(r->out);
 		return -ENOMEM;
 	}
+	breach_report(r->text, s);	/* -t: each breach's breakdown */
 	src.snap = s;
 	ret = output_join(r->out, &pass);
 	summary_print(&pass, s);

@@ -417,8 +417,11 @@ static void report_peer(const struct clock *c, struct clock_report *cr)
 	cr->peer_max_ns = ns_add(c->theta_ref, st.max);
 	if (fit_bins_result(&c->fit, &fit, &cr->peer_fitted))
 		return;		/* no memory for the fit: no drift */
-	cr->peer_drift_valid = fit_slope(&fit, &cr->peer_drift_ppb);
 	cr->peer_span_s = fit.x_last;
+	cr->peer_drift_valid = fit_slope(&fit, &cr->peer_drift_ppb) &&
+			       fit.x_last >= CLOCK_DRIFT_MIN_S;
+	if (!cr->peer_drift_valid)
+		cr->peer_drift_ppb = 0;
 }
 
 void clock_report(const struct clock *c, struct clock_report *cr)

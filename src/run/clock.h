@@ -105,6 +105,15 @@ bool clock_theta(const struct txrec *rec, int64_t *theta_ns);
  */
 int clock_sampler_cpus(int ncpu, const cpu_set_t *main, int cur, cpu_set_t *out);
 
+/*
+ * The shortest span theta's drift is told from, s: theta moves by a few
+ * µs from one transaction to the next (the paths' own jitter), and over
+ * 0.03 s that reads as a drift of 100 ppm (a run of 0.03 s reported
+ * -112,962 ppb); over 1 s the same µs is 1 ppm, the size of a real
+ * drift between two free-running clocks. Below it no drift is reported.
+ */
+#define CLOCK_DRIFT_MIN_S 1.0
+
 /* Everything the summary says about the clocks (text and JSON). */
 struct clock_report {
 	char iface[32];
@@ -128,9 +137,9 @@ struct clock_report {
 	unsigned int peer_fitted;	/* bins in theta's fit */
 	int64_t peer_offset_ns;		/* median theta */
 	int64_t peer_min_ns, peer_max_ns;
-	bool peer_drift_valid;
+	bool peer_drift_valid;		/* a slope, over CLOCK_DRIFT_MIN_S or more */
 	double peer_drift_ppb;
-	double peer_span_s;
+	double peer_span_s;		/* the fit's first to last pick */
 	uint64_t pongs, pongs_clock_bad;	/* pongs with a body; of them flagged */
 	/* the judgement */
 	bool local_trusted;		/* this host's SW-to-HW components */
@@ -177,16 +186,5 @@ void clock_judge(struct clock_report *cr);
 /* Why metric d (of this side) cannot be trusted, or NULL when it can. */
 const char *clock_metric_untrusted(const struct clock_report *cr,
 				   const struct metric_def *d);
-
-struct out;
-struct hwts;
-
-/*
- * The summary's "clock:" block and "clock" object from cr: the PHC line,
- * the peer line, the warnings; local_hw says whose stamps this side's
- * are; h, the interface's timestamping (JSON only).
- */
-void clock_print(struct out *o, const struct clock_report *cr, bool local_hw,
-		 const struct hwts *h);
 
 #endif

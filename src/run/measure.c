@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * After each measured transaction, on both sides (see measure.h).
+ * Around measured transactions, on both sides (see measure.h): the one
+ * fan-out every measured transaction goes through, measure_tx().
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 
+#include "capture.h"
 #include "measure.h"
+#include "series.h"
+#include "session.h"
 #include "trace.h"
+
+/* The steps of measure_tx(), inlined into it: no call's cost per
+ * transaction beyond the one into measure_tx(). */
+#define FANOUT_STEP static inline __attribute__((always_inline))
 
 /* Log rec, if the log wants it: a copy into the log's memory, no I/O. */
 static void log_rec(struct run *r, const struct txrec *rec, int64_t latency_ns)
@@ -112,11 +120,19 @@ static struct sweep_point *sweep_point_of(struct run *r, uint64_t seq)
 	return NULL;
 }
 
-void measure_sample(struct run *r, const struct txrec *rec, unsigned int which)
+/*
+ * rec's metrics into the run's histograms, those of which (metric.h's
+ * METRIC_T3, METRIC_NO_T3), and in a sweep into those of rec's size too
+ * (found by its seq: a T3 that comes with the follow-up after the next
+ * size began still counts in its own).
+ */
+FANOUT_STEP void sample(struct run *r, const struct txrec *rec, unsigned int which)
 {
 	struct sweep_point *sp = r->nsweep ? sweep_point_of(r, rec->seq) : NULL;
 	int64_t v;
 
+	if (r->jitter)
+		jitter_sample(r->jitter, rec, which);
 	if (!sp) {
 		metric_sample(r->hist, rec, which);
 		return;
@@ -132,8 +148,10 @@ void measure_sample(struct run *r, const struct txrec *rec, unsigned int which)
 	}
 }
 
-enum measure_next measure_done(struct run *r, const struct txrec *rec,
-			       int64_t latency_ns)
+/* The log, its writer and -t: MEASURE_STOP when the log failed,
+ * MEASURE_BREACH at a breach without -C. */
+FANOUT_STEP enum measure_next log_and_check(struct run *r, const struct txrec *rec,
+					    int64_t latency_ns)
 {
 	log_rec(r, rec, latency_ns);
 	if (r->log && txlog_failed(r->log)) {
@@ -150,6 +168,104 @@ enum measure_next measure_done(struct run *r, const struct txrec *rec,
 		}
 	}
 	return MEASURE_GO_ON;
+}
+
+/* A ping without its pong in time (emitter): counted lost, logged LOST
+ * with latency INT64_MAX, so that -L keeps it too. */
+static enum measure_next lost(struct run *r, struct txrec *rec)
+{
+	r->cnt.lost++;
+	if (r->nsweep)
+		r->sweep[r->sweep_idx].lost++;
+	if (r->series)
+		series_lost(r->series, rec->seq);
+	txrec_set_lost(rec);
+	return log_and_check(r, rec, INT64_MAX);
+}
+
+/* The counts of an answered transaction, the run's and its session's. */
+FANOUT_STEP void count(struct run *r, const struct measure_tx *t)
+{
+	struct session *s = t->s;
+
+	r->cnt.received++;
+	r->cnt.sent += t->sent;
+	r->cnt.missing_tx_ts += t->no_tx;
+	r->cnt.missing_rx_ts += t->no_rx;
+	if (s) {
+		s->received++;
+		s->sent += t->sent;
+		s->missing_tx_ts += t->no_tx;
+		s->missing_rx_ts += t->no_rx;
+	}
+}
+
+/* This side's wire stamps earlier than the last measured transaction's
+ * (one NIC clock for every session): the emitter's T1 and T4, the
+ * reflector's T3 and T2. */
+FANOUT_STEP void backwards(struct run *r, const struct txrec *rec, bool emit)
+{
+	int64_t tx = emit ? rec->t1_wire : txrec_stamp(rec, P_T3_WIRE);
+	int64_t rx = emit ? txrec_stamp(rec, P_T4_WIRE) : rec->t2_wire;
+
+	if (tx != TS_NONE) {
+		r->cnt.backwards_tx_ts += r->prev_tx_wire != TS_NONE && tx < r->prev_tx_wire;
+		r->prev_tx_wire = tx;
+	}
+	if (rx != TS_NONE) {
+		r->cnt.backwards_rx_ts += r->prev_rx_wire != TS_NONE && rx < r->prev_rx_wire;
+		r->prev_rx_wire = rx;
+	}
+}
+
+enum measure_next measure_tx(struct run *r, const struct measure_tx *t)
+{
+	struct txrec *rec = t->rec;
+	bool emit = t->side == MEASURE_EMIT, have;
+	int64_t lat;
+
+	if (t->lost)
+		return lost(r, rec);
+	count(r, t);
+	if (t->side == MEASURE_EMIT || t->side == MEASURE_REFLECT)
+		backwards(r, rec, emit);
+	sample(r, rec, t->which);
+	if (emit && (t->which & METRIC_T3))
+		clock_peer_add(r->clock, rec);
+	have = metric_value(run_primary(r), rec, &lat);
+	if (!have)
+		lat = 0;
+	/* From the slot's time: how late it left, then the round trip. */
+	if (r->rtt_intended && have)
+		hist_add(r->rtt_intended, ns_add(lat, t->late_ns), rec->seq);
+	if (t->s && have)
+		session_response(t->s, lat);
+	/* -I: the reflector's in the interval of the ping's arrival, the
+	 * others' in that of the send */
+	if (r->series && t->side == MEASURE_REFLECT)
+		series_answered(r->series, t->came_mono, t->sent, have ? lat : SERIES_NO_VALUE);
+	else if (r->series)
+		series_received(r->series, rec->seq, have ? lat : SERIES_NO_VALUE);
+	/* the reflector's by the session's id: an evicted one's went with it */
+	if (r->capture && (emit || (t->side == MEASURE_REFLECT && t->s)))
+		capture_expect(r->capture, emit ? r->session : t->s->id, rec);
+	return log_and_check(r, rec, lat);
+}
+
+void measure_t3(struct run *r, uint64_t seq, struct txrec *rec, int64_t t3_wire)
+{
+	for (unsigned int i = r->nbreach; i-- > 0;)
+		if (r->breach[i].rec.seq == seq)
+			txrec_set_t3_wire(&r->breach[i].rec, t3_wire);
+	if (r->cnt.breaches && r->breach_first.rec.seq == seq)
+		txrec_set_t3_wire(&r->breach_first.rec, t3_wire);
+	if (!rec)
+		return;
+	txrec_set_t3_wire(rec, t3_wire);
+	if (r->log)
+		txlog_patch_t3(r->log, seq, t3_wire);
+	sample(r, rec, METRIC_T3);
+	clock_peer_add(r->clock, rec);
 }
 
 int measure_end(struct run *r, int ret)

@@ -239,13 +239,11 @@ static int start_series(struct run *r)
 	return ret;
 }
 
-static int alloc_memory(struct run *r)
+/* The histograms of the metrics in the run and, in a sweep (-m LIST or
+ * RANGE), each size's: 0 or -ENOMEM, said with fix. */
+static int alloc_stats(struct run *r, const char *fix)
 {
 	const struct rant_cfg *c = r->cfg;
-	int ret;
-	const char *fix = c->hugepages ?
-		"reserve hugepages (echo 64 > /proc/sys/vm/nr_hugepages: two 2 MiB pages per histogram, plus the log) or drop -G" :
-		"shorten the run";
 
 	for (int m = 0; m < M_COUNT; m++) {
 		if (!metric_in_run(c, m))
@@ -254,17 +252,6 @@ static int alloc_memory(struct run *r)
 		if (!r->hist[m]) {
 			fprintf(stderr, "rant: cannot allocate the %s histogram: %s: %s\n",
 				metric_defs[m].name, strerror(errno), fix);
-			return -ENOMEM;
-		}
-	}
-	if (c->mode == MODE_REFLECT) {
-		r->sessions = sessions_create(c->max_sessions, c->hugepages);
-		if (r->sessions)
-			sessions_guard(r->sessions, c->max_per_address,
-				       c->key_path ? c->key_window_ns : 0, stderr);
-		if (!r->sessions) {
-			fprintf(stderr, "rant: cannot allocate the session table (%u): %s: %s\n",
-				c->max_sessions, strerror(errno), fix);
 			return -ENOMEM;
 		}
 	}
@@ -288,6 +275,36 @@ static int alloc_memory(struct run *r)
 				return -ENOMEM;
 			}
 		}
+	}
+	return 0;
+}
+
+static int alloc_memory(struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+	int ret;
+	const char *fix = c->hugepages ?
+		"reserve hugepages (echo 64 > /proc/sys/vm/nr_hugepages: two 2 MiB pages per histogram, plus the log) or drop -G" :
+		"shorten the run";
+
+	ret = alloc_stats(r, fix);
+	if (ret)
+		return ret;
+	if (c->mode == MODE_REFLECT) {
+		r->sessions = sessions_create(c->max_sessions, c->hugepages);
+		if (r->sessions)
+			sessions_guard(r->sessions, c->max_per_address,
+				       c->key_path ? c->key_window_ns : 0, stderr);
+		if (!r->sessions) {
+			fprintf(stderr, "rant: cannot allocate the session table (%u): %s: %s\n",
+				c->max_sessions, strerror(errno), fix);
+			return -ENOMEM;
+		}
+	}
+	if (c->mode == MODE_EMIT && !cfg_fleet(c) && !(r->jitter = jitter_create(c->hugepages))) {
+		fprintf(stderr, "rant: cannot allocate the jitter's statistics: %s: %s\n",
+			strerror(errno), fix);
+		return -ENOMEM;
 	}
 	if (c->mode == MODE_EMIT && c->interval_ns && !cfg_fleet(c)) {
 		r->rtt_intended = hist_create(c->bucket_ns, c->overflow_ns, c->hugepages);
@@ -498,6 +515,29 @@ static int open_clock(struct run *r)
  * reflector binds last, once everything else is ready: from the bind
  * on, pings queue, and a slow set-up (a large log) would drop them.
  */
+/* The emitter's session id: random, as the format keeps it. */
+static void new_session(struct run *r)
+{
+	if (getrandom(&r->session, sizeof(r->session), 0) != sizeof(r->session))
+		r->session = (uint32_t)(getpid() ^ monotonic_ns());
+	r->session = msgfmt_session_key(&r->fmt, r->session);
+}
+
+/* -l: the log's writer thread started (SIGHUP reopens its file). 0, or
+ * -errno said. */
+static int start_log(struct run *r)
+{
+	int ret;
+
+	if (!r->log)
+		return 0;
+	txlog_set_reopen(r->log, &run_hup, reopen_log, r);
+	ret = txlog_start(r->log, output_get(r->out, "-l")->f.fd);
+	if (ret)
+		fprintf(stderr, "rant: cannot start the log's writer thread: %s\n", strerror(-ret));
+	return ret;
+}
+
 int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def *rows,
 	      size_t nrows)
 {
@@ -539,11 +579,8 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 		ret = alloc_memory(r);
 	if (ret)
 		return ret;
-	if (cfg->mode == MODE_EMIT && !r->fleet) {
-		if (getrandom(&r->session, sizeof(r->session), 0) != sizeof(r->session))
-			r->session = (uint32_t)(getpid() ^ monotonic_ns());
-		r->session = msgfmt_session_key(&r->fmt, r->session);
-	}
+	if (cfg->mode == MODE_EMIT && !r->fleet)
+		new_session(r);
 	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
 		ret = -errno;
 		fprintf(stderr, "rant: mlockall: %s: run as root, or raise the locked-memory limit (ulimit -l)\n",
@@ -551,13 +588,9 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 		return ret;
 	}
 	hold_dma_latency(r);
-	if (r->log)
-		txlog_set_reopen(r->log, &run_hup, reopen_log, r);
-	if (r->log && (ret = txlog_start(r->log, output_get(r->out, "-l")->f.fd))) {
-		fprintf(stderr, "rant: cannot start the log's writer thread: %s\n", strerror(-ret));
-		return ret;
-	}
-	ret = start_capture(r);
+	ret = start_log(r);
+	if (!ret)
+		ret = start_capture(r);
 	if (ret)
 		return ret;
 	if (cfg->mode == MODE_REFLECT) {
@@ -594,6 +627,7 @@ void run_teardown(struct run *r)
 	series_destroy(r->series);
 	txlog_destroy(r->log);
 	hist_destroy(r->rtt_intended);
+	jitter_destroy(r->jitter);
 	ol_destroy(&r->flight);
 	free(r->breach);
 	sessions_destroy(r->sessions);

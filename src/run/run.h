@@ -18,6 +18,7 @@
 #include "counts.h"
 #include "fleetset.h"
 #include "hist.h"
+#include "jitter.h"
 #include "metric.h"
 #include "msgfmt.h"
 #include "openloop.h"
@@ -78,6 +79,9 @@ struct run {
 	unsigned int sweep_idx;		/* the size being measured */
 	uint32_t frag_above;		/* UDP payload the path MTU allows; 0 unknown */
 	struct hist *rtt_intended;	/* emitter with --interval: RTT from the slot's time */
+	int64_t prev_tx_wire, prev_rx_wire;	/* this side's wire stamps of the last
+					 * measured transaction (measure.c) */
+	struct jitter *jitter;		/* emitter: IPDV and RFC 3550's jitter (jitter.h) */
 	struct ol_table flight;		/* --open-loop: the pings in flight */
 	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
 	struct probe_diag diag;		/* --http: what the packets said (after the run) */

@@ -75,15 +75,6 @@ bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns)
 	return true;
 }
 
-enum metric_id metric_primary(const struct rant_cfg *c)
-{
-	if (c->syn)
-		return M_SYN_RTT;
-	if (cfg_requests(c))
-		return M_REQUEST;
-	return c->mode == MODE_EMIT ? M_RTT : M_RESPONSE;
-}
-
 /* A probe's metrics: the handshake, or the requests' (with the server's
  * ACK of each request: emit_ack); the sender's queue of a SYN. */
 static bool probe_metric(const struct rant_cfg *c, enum metric_id m)

@@ -64,8 +64,16 @@ static inline bool metric_is_queue(enum metric_id m)
 bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns);
 
 /* The run's main metric: RTT emitting, response reflecting, syn_rtt
- * or request probing. */
-enum metric_id metric_primary(const struct rant_cfg *cfg);
+ * or request probing. Inline: the fan-out of every transaction
+ * (measure.c) takes it. */
+static inline enum metric_id metric_primary(const struct rant_cfg *c)
+{
+	if (c->syn)
+		return M_SYN_RTT;
+	if (cfg_requests(c))
+		return M_REQUEST;
+	return c->mode == MODE_EMIT ? M_RTT : M_RESPONSE;
+}
 
 /* Is m sampled from a transaction's record (metric_sample)? M_CONNECT
  * is not: a connection's handshake is not a transaction. */

@@ -47,7 +47,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "out.h"
+#include "seriesrow.h"
 
 /* Sends whose interval is remembered by seq, at least: a pong or loss
  * of a seq further back counts in the current interval. */
@@ -62,15 +62,6 @@
 #define SERIES_SETTLE_MARGIN_NS (50 * 1000 * 1000LL)
 
 struct series;
-
-/* One interval, as printed and as the JSON's "series" has it. */
-struct series_row {
-	int64_t t_ns;		/* the interval's start, since measuring began */
-	int64_t duration_ns;	/* -I; the last one may be shorter */
-	uint64_t sent, received, lost, late;
-	uint64_t samples;	/* events with a value of the main metric */
-	int64_t min, p50, p99, max;	/* ns; meaningful when samples > 0 */
-};
 
 /*
  * interval_ns > 0; settle_ns >= 0: how long after an interval's end
@@ -142,12 +133,6 @@ uint64_t series_missed(const struct series *s);
  * lines were printed. */
 uint64_t series_rows_dropped(const struct series *s);
 
-/* The line of row r (no newline), and the header above the lines. */
-void series_format_row(const struct series_row *r, char *buf, size_t len);
-
-/* One interval: its -I line (series_format_row()) and its JSON object. */
-void series_row_print(struct out *o, const struct series_row *r);
-
 /* The intervals as the run ended (snap.h): a copy of the rows. */
 struct series_snap {
 	uint64_t missed;		/* series_missed() */
@@ -159,15 +144,5 @@ struct series_snap {
 /* After series_finish(): 0, or -ENOMEM. */
 int series_snapshot(const struct series *s, struct series_snap *ss);
 void series_snap_free(struct series_snap *ss);
-
-/*
- * The summary's part: text, the "over time" lines (an interval whose
- * median is at least twice run_p50, one that lost 1% or more and twice
- * run_loss_pct) and what is not in any interval; JSON, "series_missed"
- * and the "series" array of rows.
- */
-void series_print(struct out *o, const struct series_snap *ss, int64_t run_p50,
-		  double run_loss_pct);
-void series_format_header(const char *metric, char *buf, size_t len);
 
 #endif

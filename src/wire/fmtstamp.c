@@ -16,8 +16,8 @@
  *   msg_body.fu_*    the Follow-Up Telemetry TLV (MSG_F_FU in
  *                    msg_body.flags): the wire T3 of the reflector's
  *                    previous reply (a stateful reflector's)
- *   msg_body.t3_wire the reply's own Timestamp (T3; MSG_F_T3 in
- *                    msg_body.flags), from a reflector that sends no
+ *   msg_body.t3_wire the reply's own Timestamp (T3), always; MSG_F_T3
+ *                    in msg_body.flags: from a reflector that sends no
  *                    follow-up
  *
  * A STAMP reflector reports no SW stamps (T2_SW, T3_SW): pongs never
@@ -28,17 +28,22 @@
  *   - the reflector understood Follow-Up Telemetry (a reflector of RFC
  *     8972, rant's own): the wire T3 of the follow-up, which comes with
  *     the next reply; the reply's own is not taken, so that it never
- *     stands in for the follow-up (a stateless reflector zeroes the TLV:
- *     T3 stays unknown);
+ *     stands in for the follow-up; but a reflector that zeroed the TLV
+ *     in every reply of the warm-up is stateless (RFC 8972 §4.7) and
+ *     will send none: the emitter takes the reply's own then
+ *     (stamppeer_stateless(), emitpong.c), named as what it is;
  *   - it did not (a reflector that knows no TLVs: TWAMP-Light, a router's
  *     STAMP; TLVs returned with U; a ping too short for TLVs; TLVs failing
  *     their HMAC): no follow-up will come, and the reply's own Timestamp
  *     is this pong's T3 (MSG_F_T3).
  *
  * Sequence numbers of the follow-up: the TLV names the reflector's
- * previous reply by the reflector's sequence number; the sender's is
- * found by the difference between the two numbers of the reply that
- * carries it, which holds while no ping is lost between the two replies.
+ * previous reply by the reflector's own sequence number (RFC 8972 §4.7),
+ * which no arithmetic on the sender's numbers gives back once a ping is
+ * lost or repeated. The reflector keeps that number with each follow-up
+ * (msg_body.fu_pong_no); the emitter learns each reply's number from the
+ * reply itself (msg_body.pong_no) and finds the ping a follow-up names
+ * by it (caps.fu_by_pong_no; emitpong.c).
  *
  * The message is the whole datagram (no overhead). --key: mac_span is
  * the base packet's HMAC (octets 0-95, HMAC at 96); the HMAC TLV, when
@@ -78,8 +83,12 @@ struct stamp_memo {
 	uint32_t len;		/* of the request answered, 0: nothing kept */
 	uint32_t fu_off;	/* stateful: the value of the understood Follow-Up
 				 * Telemetry TLV in the reply, 0: none */
+	uint32_t dm_off;	/* the understood Direct Measurement TLV's (its
+				 * S_TxC differs from request to request) */
+	uint32_t cos_off;	/* the understood Class of Service TLV's */
 	enum stamp_method t2_method;
 	enum stamp_sync sync_sw, sync_hw;
+	bool tos_known;		/* its request's TOS was (Class of Service) */
 	uint8_t req[MEMO_MAX];	/* the request's octets after the base */
 	uint8_t rep[MEMO_MAX];	/* the reply's */
 };
@@ -96,6 +105,7 @@ struct stamp_priv {
 	uint16_t session;		/* emitter: the SSID put_ping wrote */
 	unsigned int want;		/* emitter: STAMP_WANT_* of the ping */
 	uint32_t len;			/* emitter: the ping's length */
+	uint16_t dm_off;		/* emitter: its Direct Measurement value, 0: none */
 	int64_t phc_bound_ns;		/* --max-clock-offset */
 	int64_t ee_due_ns;		/* when to read the clock's state again */
 	struct stamp_memo *memo;	/* reflector, open mode: the kept answer */
@@ -169,6 +179,7 @@ static int stamp_init(struct msgfmt_ctx *ctx, const struct msgfmt_side *side, ch
 	p->rf.key = side->mac ? side->key : NULL;
 	p->fmt = side->stamp_ptp ? STAMP_PTP : STAMP_NTP;
 	p->rf.stateful = side->stamp_stateful;
+	p->rf.cos_apply = true;	/* the loop sends the pong with its reply_tos */
 	p->ssid = side->stamp_ssid;
 	p->phc_bound_ns = side->stamp_phc_bound_ns;
 	stamp_clock(p, realtime_ns());
@@ -196,15 +207,22 @@ static uint32_t stamp_session_key(const struct msgfmt_ctx *ctx, uint32_t random)
 }
 
 /* The TLVs a ping of len octets has room for: Timestamp Information and
- * Follow-Up Telemetry, then Extra Padding for the rest. */
+ * Follow-Up Telemetry (72 octets open, 160 authenticated), Direct
+ * Measurement (88, 176), Class of Service (96, 184), in that order, then
+ * Extra Padding for the rest. */
 static unsigned int stamp_want(bool mac, uint32_t len)
 {
+	static const unsigned int steps[] = {
+		STAMP_WANT_TSINFO | STAMP_WANT_FOLLOWUP, STAMP_WANT_DIRECT, STAMP_WANT_COS,
+		STAMP_WANT_PADDING,
+	};
 	unsigned int want = 0;
 
-	if (len >= stamp_request_min_len(mac, STAMP_WANT_TSINFO | STAMP_WANT_FOLLOWUP))
-		want = STAMP_WANT_TSINFO | STAMP_WANT_FOLLOWUP;
-	if (len >= stamp_request_min_len(mac, want | STAMP_WANT_PADDING))
-		want |= STAMP_WANT_PADDING;
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (len < stamp_request_min_len(mac, want | steps[i]))
+			break;
+		want |= steps[i];
+	}
 	return want;
 }
 
@@ -216,7 +234,7 @@ static __attribute__((noinline)) void stamp_write(const struct stamp_priv *p, vo
 {
 	struct stamp_request q = {
 		.key = p->rf.key, .seq = (uint32_t)(seq - SEQ_BIAS), .t1_ns = t1, .ee = p->ee,
-		.ssid = p->session, .want = p->want, .len = p->len,
+		.ssid = p->session, .want = p->want, .tx_count = (uint32_t)seq, .len = p->len,
 	};
 
 	/* Cannot fail: opts.c keeps -m at the base or more, and want fits. */
@@ -230,19 +248,24 @@ static void stamp_put_ping(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 	p->len = h->len;
 	p->session = (uint16_t)h->session;
 	p->want = stamp_want(p->rf.key, h->len);
+	p->dm_off = (uint16_t)stamp_request_value_off(p->rf.key, p->want, STAMP_WANT_DIRECT);
 	stamp_write(p, buf, h->seq, h->t1_sw);
 }
 
 /* Per ping: in open mode only the Sequence Number, the Timestamp and the
  * Error Estimate differ from what put_ping() wrote (the TLVs' headers and
- * zero values stay); under a key the HMAC TLV covers the sequence
- * number, so the whole request is written again. */
+ * zero values stay), and Direct Measurement's count of pings sent (the
+ * seq: rant numbers them from 1, each sent once); under a key the HMAC
+ * TLV covers the sequence number, so the whole request is written
+ * again. */
 static inline void put_seq_t1(const struct stamp_priv *p, uint8_t *b, uint64_t seq,
 			      int64_t t1_sw)
 {
 	be_put32(b, (uint32_t)(seq - SEQ_BIAS));
 	be_put64(b + off_t1(false), stamp_ts_encode(t1_sw, stamp_ee_fmt(p->ee)));
 	be_put16(b + off_t1(false) + 8, p->ee);
+	if (p->dm_off)
+		be_put32(b + p->dm_off, (uint32_t)seq);
 }
 
 /* stamp_set_seq() under a key, or when the clock's state is read again:
@@ -363,46 +386,58 @@ static uint16_t stamp_reply_ee(const struct stamp_priv *p, uint16_t flags)
 	return p->ee_hw;
 }
 
-/* Whether the kept answer is this request's (struct stamp_memo). */
+/* Whether the kept answer is this request's (struct stamp_memo): its
+ * octets after the base the same, but for Direct Measurement's S_TxC. */
 static inline bool memo_fits(const struct stamp_memo *m, const struct stamp_reflector *rf,
 			     const struct stamp_reflect_in *in, const uint8_t *req, uint32_t len)
 {
-	return m && m->len == len && m->t2_method == in->t2_method && m->sync_sw == rf->sync_sw &&
-	       m->sync_hw == rf->sync_hw &&
-	       !memcmp(req + STAMP_BASE_LEN, m->req, len - STAMP_BASE_LEN);
+	const uint8_t *tlvs = req + STAMP_BASE_LEN;
+	size_t cut = m && m->dm_off ? m->dm_off - STAMP_BASE_LEN : len - STAMP_BASE_LEN;
+
+	if (!m || m->len != len || m->t2_method != in->t2_method || m->sync_sw != rf->sync_sw ||
+	    m->sync_hw != rf->sync_hw || m->tos_known != (in->tos >= 0) ||
+	    memcmp(tlvs, m->req, cut))
+		return false;
+	return !m->dm_off ||
+	       !memcmp(tlvs + cut + 4, m->req + cut + 4, len - STAMP_BASE_LEN - cut - 4);
 }
 
-/* Where the understood Follow-Up Telemetry TLV's value is in a reply
- * (flags clear: filled; the TLVs after a malformed one stay as they
- * came): 0 for none, -1 for more than one (not kept). */
-static long memo_fu_off(const uint8_t *reply, size_t len)
+/* Where the understood Follow-Up Telemetry, Direct Measurement and Class
+ * of Service TLVs' values are in a reply (flags clear: filled; the TLVs
+ * after a malformed one stay as they came), 0 for none: false when one
+ * comes twice (not kept). */
+static bool memo_offs(const uint8_t *reply, size_t len, struct stamp_memo *m)
 {
 	struct stamp_tlv_iter it;
 	struct stamp_tlv t;
-	long off = 0;
 
+	m->fu_off = m->dm_off = m->cos_off = 0;
 	stamp_tlv_begin(&it, reply, len, STAMP_BASE_LEN);
 	while (stamp_tlv_next(&it, &t) > 0 && !(t.flags & STAMP_TLV_M)) {
-		if (t.flags || t.type != STAMP_TLV_FOLLOWUP)
+		uint32_t *off = t.type == STAMP_TLV_FOLLOWUP ? &m->fu_off :
+				t.type == STAMP_TLV_DIRECT ? &m->dm_off :
+				t.type == STAMP_TLV_COS ? &m->cos_off : NULL;
+
+		if (t.flags || !off)
 			continue;
-		if (off)
-			return -1;
-		off = (long)(t.off + STAMP_TLV_HDR_LEN);
+		if (*off)
+			return false;
+		*off = (uint32_t)(t.off + STAMP_TLV_HDR_LEN);
 	}
-	return off;
+	return true;
 }
 
 /* The request answered by stamp_reflect(), and its answer kept when the
  * next request may take it. */
-static __attribute__((noinline)) void memo_reflect(struct stamp_priv *p,
+static __attribute__((noinline)) void memo_reflect(struct msgfmt_ctx *ctx,
 						   const struct stamp_reflect_in *in,
 						   uint8_t *buf, uint32_t len)
 {
+	struct stamp_priv *p = priv_rw(ctx);
 	struct stamp_memo *m = p->memo;
 	size_t tlvs = len - STAMP_BASE_LEN;
 	struct stamp_reflect_out out;
 	bool keep = m && !p->rf.strict && len >= STAMP_BASE_LEN && tlvs <= MEMO_MAX;
-	long fu_off;
 
 	if (m)
 		m->len = 0;
@@ -411,23 +446,48 @@ static __attribute__((noinline)) void memo_reflect(struct stamp_priv *p,
 	/* parse() and the loop's MAC check passed, and the reply is as long
 	 * as the request: stamp_reflect() answers (with M or I flags on
 	 * TLVs it cannot use). */
-	if (stamp_reflect(&p->rf, in, buf, len, buf, len, &out) != STAMP_PASS || !keep)
+	if (stamp_reflect(&p->rf, in, buf, len, buf, len, &out) != STAMP_PASS)
 		return;
-	fu_off = p->rf.stateful ? memo_fu_off(buf, len) : 0;
-	if (fu_off < 0)
+	ctx->reply_tos = out.tos;
+	ctx->want_tos |= out.tos_wanted;
+	if (!keep || !memo_offs(buf, len, m))
 		return;
+	if (!p->rf.stateful)
+		m->fu_off = 0;	/* zeroed for good (RFC 8972 §4.7) */
 	memcpy(m->rep, buf + STAMP_BASE_LEN, tlvs);
-	m->fu_off = (uint32_t)fu_off;
 	m->t2_method = in->t2_method;
+	m->tos_known = in->tos >= 0;
 	m->sync_sw = p->rf.sync_sw;
 	m->sync_hw = p->rf.sync_hw;
 	m->len = len;
 }
 
+/* The kept answer's TLVs into the reply in buf (its base written): the
+ * values that differ from pong to pong filled in again. */
+static void memo_answer(struct msgfmt_ctx *ctx, const struct stamp_reflect_in *in,
+			uint8_t *buf, uint32_t len)
+{
+	const struct stamp_priv *p = priv(ctx);
+	const struct stamp_memo *m = p->memo;
+	uint32_t s_tx = m->dm_off ? be_get32(buf + m->dm_off) : 0;
+
+	memcpy(buf + STAMP_BASE_LEN, m->rep, len - STAMP_BASE_LEN);
+	if (m->fu_off)
+		stamp_followup_put(buf + m->fu_off, in->fu, p->rf.ee);
+	if (m->dm_off) {
+		be_put32(buf + m->dm_off, s_tx);
+		stamp_direct_put(buf + m->dm_off, in->rx_count, in->tx_count);
+	}
+	ctx->reply_tos = m->cos_off ? stamp_cos_put(buf + m->cos_off, in->tos, p->rf.cos_apply) :
+		-1;
+}
+
 /*
  * The reply, in place: T2 the ping's wire stamp, T3 the best there is now
- * (the SW stamp the loop took, else the clock read here), and a stateful
- * reflector's follow-up, its seq turned into the reflector's numbering.
+ * (the SW stamp the loop took, else the clock read here), a stateful
+ * reflector's follow-up, naming its reply by the number the reflector
+ * gave it, the session's counts (Direct Measurement) and the ping's TOS
+ * (Class of Service: the pong leaves with ctx->reply_tos).
  */
 static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_hdr *ping,
 			   uint16_t flags, const struct msg_body *b)
@@ -440,26 +500,28 @@ static void stamp_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 		.t2_method = flags & MSG_F_T2 ? method_of(flags, MSG_F_T2_HW) : STAMP_METHOD_NONE,
 		.t3_method = STAMP_METHOD_SW,
 		.ttl = b->ttl,
+		.tos = b->tos,
+		.rx_count = b->rx_count,
+		.tx_count = (uint32_t)(b->pong_no + 1),
 		.seq = (uint32_t)b->pong_no,
 	};
 	struct stamp_followup fu;	/* only when it travels */
 
 	if (p->rf.stateful && (flags & MSG_F_FU)) {
-		fu.seq = (uint32_t)(b->fu_seq - ping->seq + b->pong_no);
+		fu.seq = (uint32_t)b->fu_pong_no;
 		fu.t3_ns = b->fu_t3_wire;
 		fu.method = method_of(flags, MSG_F_FU_HW);
 		in.fu = &fu;
 	}
 	stamp_clock_due(p, t3);
 	p->rf.ee = stamp_reply_ee(p, flags);
+	ctx->reply_tos = -1;
 	if (!memo_fits(p->memo, &p->rf, &in, buf, ping->len)) {
-		memo_reflect(p, &in, buf, ping->len);
+		memo_reflect(ctx, &in, buf, ping->len);
 		return;
 	}
 	stamp_reflect_base(&p->rf, &in, buf);
-	memcpy((uint8_t *)buf + STAMP_BASE_LEN, p->memo->rep, ping->len - STAMP_BASE_LEN);
-	if (p->memo->fu_off)
-		stamp_followup_put((uint8_t *)buf + p->memo->fu_off, in.fu, p->rf.ee);
+	memo_answer(ctx, &in, buf, ping->len);
 }
 
 /* What the reply says of its reflector (struct msg_peer). */
@@ -481,6 +543,12 @@ static void stamp_peer_fill(const struct stamp_reply *rep, struct msg_peer *pe)
 		pe->tsinfo[2] = rep->sync_out;
 		pe->tsinfo[3] = rep->method_out;
 	}
+	pe->have_cos = rep->has_cos;
+	if (rep->has_cos) {
+		pe->cos[0] = rep->cos_dscp2;
+		pe->cos[1] = rep->cos_ecn;
+		pe->cos[2] = rep->cos_rp;
+	}
 }
 
 static int stamp_parse_body(const struct msgfmt_ctx *ctx, const void *buf,
@@ -497,16 +565,19 @@ static int stamp_parse_body(const struct msgfmt_ctx *ctx, const void *buf,
 	if (rep.has_tsinfo && rep.method_in == STAMP_METHOD_HW)
 		b->flags |= MSG_F_T2_HW;
 	stamp_peer_fill(&rep, &b->peer);
+	b->has_dm = rep.has_direct;
+	b->dm_s_tx = rep.dm_s_tx;
+	b->dm_r_rx = rep.dm_r_rx;
+	b->dm_r_tx = rep.dm_r_tx;
+	b->pong_no = rep.seq;
 	if (rep.has_followup && rep.fu_t3_ns != TS_NONE) {
-		b->fu_seq = (uint32_t)(rep.sender_seq - (rep.seq - rep.fu_seq));
-		b->fu_seq += SEQ_BIAS;
+		b->fu_pong_no = rep.fu_seq;	/* the emitter finds its ping */
 		b->fu_t3_wire = rep.fu_t3_ns;
 		b->flags |= MSG_F_FU | (rep.fu_method == STAMP_METHOD_HW ? MSG_F_FU_HW : 0);
 	}
-	if (!(rep.tlv_understood & STAMP_TLV_BIT(STAMP_TLV_FOLLOWUP)) && rep.t3_ns != TS_NONE) {
-		b->t3_wire = rep.t3_ns;
+	b->t3_wire = rep.t3_ns;
+	if (!(rep.tlv_understood & STAMP_TLV_BIT(STAMP_TLV_FOLLOWUP)) && rep.t3_ns != TS_NONE)
 		b->flags |= MSG_F_T3;
-	}
 	return 0;
 }
 
@@ -531,6 +602,7 @@ const struct msgfmt msgfmt_stamp = {
 		.seq_mask = UINT32_MAX,
 		.reflector_stamps = true,
 		.follow_up = true,	/* from a stateful reflector */
+		.fu_by_pong_no = true,	/* RFC 8972 §4.7: the reflector's number */
 		.ts = MSGFMT_TS_NTP64,	/* PTP64 with --stamp-ts ptp */
 	},
 	.init = stamp_init,

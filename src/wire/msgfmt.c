@@ -38,6 +38,7 @@ int msgfmt_init(struct msgfmt_ctx *ctx, const struct msgfmt *f,
 {
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->f = f;
+	ctx->reply_tos = -1;
 	ctx->emit = side->emit;
 	ctx->mac = side->mac;
 	ctx->host_known = side->host_key != NULL;

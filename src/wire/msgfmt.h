@@ -95,11 +95,13 @@ struct msg_peer {
 	bool have;		/* the format carries this: the fields below hold data */
 	bool tlv_integrity;	/* the reply's TLVs failed their HMAC (I) */
 	bool have_tsinfo;	/* Timestamp Information understood */
-	bool spare0;
+	bool have_cos;		/* Class of Service understood */
 	uint8_t ttl;		/* the TTL the ping had on arrival, as reported */
 	uint8_t tsinfo[4];	/* sync source and method of T2, then of T3 */
-	uint8_t spare[3];	/* zero, with spare0: no padding, so that
-				 * memcmp compares */
+	uint8_t cos[3];		/* DSCP2 and ECN as the ping arrived, RP (1: the
+				 * reply did not leave with the DSCP asked for);
+				 * with the rest: no padding, so that memcmp
+				 * compares */
 	uint16_t ee;		/* its Error Estimate (RFC 4656 §4.1.2) */
 	uint16_t ssid;		/* as returned: 0, a reflector without RFC 8972 */
 	/* TLVs, as STAMP_TLV_BIT() masks */
@@ -113,9 +115,12 @@ struct msg_body {
 	int64_t t2_wire;	/* ns */
 	int64_t t2_sw;		/* ns */
 	int64_t t3_sw;		/* ns: the best T3 there is when the pong leaves */
-	uint64_t fu_seq;	/* follow-up: the seq of an earlier pong ... */
+	uint64_t fu_seq;	/* follow-up: the seq of an earlier pong's ping ... */
+	uint64_t fu_pong_no;	/* ... that pong's number in its session (a
+				 * format with caps.fu_by_pong_no names it so) ... */
 	int64_t fu_t3_wire;	/* ... and its T3 wire stamp, ns */
-	int64_t t3_wire;	/* MSG_F_T3: this pong's T3 as it carried it, ns */
+	int64_t t3_wire;	/* this pong's own T3 as it carried it, ns (MSG_F_T3:
+				 * the reflector's only one) */
 	/* Pong flags only the body can tell (stamp: its TLVs, which the
 	 * header's parse, reading a capture's parse_len bytes, cannot
 	 * reach): parse_body() sets them, the emitter adds them to the
@@ -123,9 +128,19 @@ struct msg_body {
 	uint16_t flags;
 	uint64_t host_tag;	/* MSG_F_HOST: hostid_tag() of the ping's session */
 	struct msg_peer peer;	/* emitter: what the reflector says of itself */
-	/* Reflector-side facts a format may carry (stamp), not parsed back: */
-	uint64_t pong_no;	/* the session's pongs before this one */
-	uint8_t ttl;		/* the ping's IPv4 TTL or IPv6 Hop Limit, 0: unknown */
+	/* stamp: a Direct Measurement TLV's counters (has_dm): the pings the
+	 * emitter had sent, the reflector's of the session received and its
+	 * pongs sent, each this one counted */
+	bool has_dm;
+	uint32_t dm_s_tx, dm_r_rx, dm_r_tx;
+	/* Reflector-side facts a format may carry (stamp): */
+	uint64_t pong_no;	/* the session's pongs before this one (stamp: a
+				 * stateful reflector's sequence number; parsed
+				 * back, caps.seq_mask wide) */
+	uint8_t ttl;		/* the ping's IPv4 TTL or IPv6 Hop Limit, 0: unknown
+				 * (not parsed back) */
+	int16_t tos;		/* its IPv4 TOS or IPv6 Traffic Class, -1: unknown */
+	uint32_t rx_count;	/* the session's pings received, this one counted */
 };
 
 /* Why parse() rejects a message; it returns their negatives. */
@@ -156,7 +171,15 @@ struct msgfmt_caps {
 	uint32_t parse_len;	/* bytes of a datagram parse() reads at most */
 	uint64_t seq_mask;	/* the sequence number's bits on the wire */
 	bool reflector_stamps;	/* pongs carry T2 (and SW stamps when asked) */
+	bool refusal;		/* a pong can say "no session for you"
+				 * (MSG_F_REFUSED); a format without it (stamp:
+				 * STAMP has no refusal, and a reply without
+				 * stamps reads as a measurement) leaves such a
+				 * ping unanswered */
 	bool follow_up;		/* a later pong carries an earlier one's wire T3 */
+	bool fu_by_pong_no;	/* ... naming it by the reflector's number of that
+				 * pong (msg_body.fu_pong_no, as the pong's own
+				 * pong_no), not by its ping's seq */
 	enum msgfmt_ts ts;
 };
 
@@ -195,6 +218,12 @@ struct msgfmt_ctx {
 	bool mac;		/* --key: every message ends in a MAC */
 	bool host_known;	/* host_key holds the reflector's boot id */
 	uint8_t host_key[16];
+	/* put_pong(): the TOS octet the pong must leave with (stamp: a Class
+	 * of Service TLV answered), -1: the socket's; and want_tos: a ping
+	 * needed its TOS, which it came without (msg_body.tos -1): the loop
+	 * is to read the pings' TOS from now on */
+	int16_t reply_tos;
+	bool want_tos;
 	union {
 		uint64_t align;
 		uint8_t b[MSGFMT_PRIV_LEN];

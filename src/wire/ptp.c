@@ -277,6 +277,7 @@ const struct msgfmt msgfmt_ptp = {
 		.seq_mask = UINT64_MAX,
 		.reflector_stamps = true,
 		.follow_up = true,
+		.refusal = true,
 		.ts = MSGFMT_TS_NS64,
 	},
 	.init = ptp_init,

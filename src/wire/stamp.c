@@ -1,45 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * STAMP test packets (RFC 8762, RFC 8972): coding, reflection, decoding.
- * See stamp.h for the layouts and the rules; the timestamps and Error
- * Estimates are stampts.c's.
+ * STAMP test packets (RFC 8762, RFC 8972): the TLV walk and the
+ * reflector's answer. See stamp.h for the layouts and the rules; the
+ * sender's side is stampsend.c's, the timestamps and Error Estimates
+ * stampts.c's.
  */
 #include <errno.h>
 #include <stdint.h>
-#include <openssl/crypto.h>
 #include <string.h>
 
 #include "auth.h"
 #include "be.h"
 #include "stamp.h"
+#include "stampwalk.h"
 #include "timeutil.h"
 
-#define AUTH_COVERED 96			/* octets the base HMAC covers */
-#define LEN_MAX 65535			/* a UDP datagram's payload, at most */
-#define WANT_TLVS (STAMP_WANT_TSINFO | STAMP_WANT_FOLLOWUP | STAMP_WANT_PADDING)
-
-/* Where the fields of a base packet lie (stamp.h draws them). */
-struct layout {
-	uint8_t seq, ts, ee, ssid;		/* both directions */
-	uint8_t rx, sseq, sts, see, ttl;	/* the reflector's only */
-	uint8_t base;				/* length */
-};
-
-static const struct layout open_layout = { 0, 4, 12, 14, 16, 24, 28, 36, 40, STAMP_BASE_LEN };
-static const struct layout auth_layout = { 0, 16, 24, 26, 32, 48, 64, 72, 80,
-					   STAMP_AUTH_BASE_LEN };
-
-static const struct layout *layout_of(const struct auth *key)
-{
-	return key ? &auth_layout : &open_layout;
-}
-
-/* The shortest packet answered or read: TWAMP's reflected packet in open
- * mode (stamp.h says why), the base in authenticated mode. */
-static size_t min_len(const struct auth *key)
-{
-	return key ? STAMP_AUTH_BASE_LEN : STAMP_TWAMP_MIN_LEN;
-}
 
 const char *stamp_drop_name(enum stamp_drop why)
 {
@@ -59,14 +34,6 @@ void stamp_tlv_begin(struct stamp_tlv_iter *it, const void *pkt, size_t len, siz
 	it->data_end = SIZE_MAX;	/* not looked for yet */
 }
 
-/* Where the data ends: after the last non-zero octet from off on (off
- * when there is none). */
-static __attribute__((noinline)) size_t data_end_of(const uint8_t *pkt, size_t off, size_t len)
-{
-	while (len > off && !pkt[len - 1])
-		len--;
-	return len;
-}
 
 /*
  * Whether the octets from it->off on are all zero (padding). A header
@@ -109,192 +76,18 @@ int stamp_tlv_next(struct stamp_tlv_iter *it, struct stamp_tlv *t)
 
 bool stamp_tlv_len_ok(uint8_t type, uint16_t len)
 {
-	switch (type) {
-	case STAMP_TLV_TSINFO:
-		return len >= STAMP_TSINFO_LEN;	/* sub-TLVs may follow */
-	case STAMP_TLV_FOLLOWUP:
-		return len == STAMP_FOLLOWUP_LEN;
-	case STAMP_TLV_HMAC:
-		return len == STAMP_HMAC_LEN;
-	default:
-		return true;
-	}
+	return tlv_len_ok(type, len);
 }
 
-/* The TLV types this module acts on. */
-static bool tlv_known(uint8_t type)
+/* The TLV types this module acts on for a request of in: Class of
+ * Service only when the request's TOS is known (else it comes back with
+ * U: not processed). */
+static inline bool tlv_known(uint8_t type, const struct stamp_reflect_in *in)
 {
-	return type == STAMP_TLV_PADDING || type == STAMP_TLV_TSINFO ||
-	       type == STAMP_TLV_FOLLOWUP || type == STAMP_TLV_HMAC;
-}
-
-/* The base packet's HMAC (RFC 8762 §4.4): over octets 0-95, in 96-111. */
-static void sign_base(const struct auth *key, uint8_t *pkt)
-{
-	uint8_t mac[AUTH_FULL_LEN];
-
-	auth_hmac(key, pkt, AUTH_COVERED, mac);
-	memcpy(pkt + AUTH_COVERED, mac, STAMP_HMAC_LEN);
-}
-
-static bool base_signed(const struct auth *key, const uint8_t *pkt)
-{
-	uint8_t mac[AUTH_FULL_LEN];
-
-	auth_hmac(key, pkt, AUTH_COVERED, mac);
-	return !CRYPTO_memcmp(mac, pkt + AUTH_COVERED, STAMP_HMAC_LEN);
-}
-
-/* The HMAC TLV's value (RFC 8972 §4.8): over the Sequence Number field
- * and the TLVs from the base's end up to the HMAC TLV's header at hmac. */
-static void tlv_mac(const struct auth *key, const uint8_t *pkt, size_t base, size_t hmac,
-		    uint8_t mac[AUTH_FULL_LEN])
-{
-	auth_hmac2(key, pkt, 4, pkt + base, hmac - base, mac);
-}
-
-static void sign_tlvs(const struct auth *key, uint8_t *pkt, size_t base, size_t hmac)
-{
-	uint8_t mac[AUTH_FULL_LEN];
-
-	tlv_mac(key, pkt, base, hmac, mac);
-	memcpy(pkt + hmac + STAMP_TLV_HDR_LEN, mac, STAMP_HMAC_LEN);
-}
-
-enum tlv_head {
-	TLV_END,		/* fewer octets than a header, or padding from here */
-	TLV_OK,			/* a TLV whose value fits the packet and its type */
-	TLV_BAD,		/* malformed: its value runs past the end, or its
-				 * length does not suit its type */
-};
-
-/* The header of the TLV at off of a packet of len octets, for the walks
- * in locals (scan_tlvs, reflect_open): *data_end is where the data ends,
- * SIZE_MAX until a header of zeros asks (then looked for once). */
-static inline __attribute__((always_inline)) enum tlv_head
-tlv_head(const uint8_t *pkt, size_t off, size_t len, size_t *data_end, uint8_t *type,
-	 uint16_t *vlen)
-{
-	const uint8_t *h = pkt + off;
-
-	if (len - off < STAMP_TLV_HDR_LEN)
-		return TLV_END;
-	*type = h[1];
-	*vlen = be_get16(h + 2);
-	if (!(h[0] | *type | *vlen)) {	/* padding, if only zeros follow */
-		if (*data_end == SIZE_MAX)
-			*data_end = data_end_of(pkt, off, len);
-		if (off >= *data_end)
-			return TLV_END;
-	}
-	if (*vlen > len - off - STAMP_TLV_HDR_LEN || !stamp_tlv_len_ok(*type, *vlen))
-		return TLV_BAD;
-	return TLV_OK;
-}
-
-/* What a walk over a packet's TLVs found. */
-struct scan {
-	size_t bad;		/* the malformed TLV's offset; 0: none */
-	size_t hmac;		/* the HMAC TLV's offset; 0: none */
-	unsigned int n;		/* TLVs, up to the malformed one */
-	unsigned int npad;	/* of which Extra Padding */
-	bool misplaced;		/* a TLV other than Extra Padding after the HMAC TLV */
-	bool integrity;		/* the TLVs pass their HMAC (or need none) */
-};
-
-/*
- * The n TLVs of a scan once more, in order, from the base's end of pkt
- * (the scanned octets, or a copy whose headers differ at most in their
- * flags): the scan found each header inside the packet, so this walk
- * reads them with no bounds or padding to check and keeps nothing.
- */
-struct rewalk {
-	const uint8_t *pkt;
-	size_t off;		/* the next header */
-	unsigned int left;	/* TLVs */
-};
-
-static inline void rewalk_begin(struct rewalk *w, const struct scan *s, const uint8_t *pkt,
-				const struct layout *l)
-{
-	w->pkt = pkt;
-	w->off = l->base;
-	w->left = s->n;
-}
-
-/* The next TLV, false after the scan's last (the malformed one, if any). */
-static inline bool rewalk_next(struct rewalk *w, struct stamp_tlv *t)
-{
-	const uint8_t *h = w->pkt + w->off;
-
-	if (!w->left)
-		return false;
-	w->left--;
-	t->flags = h[0];
-	t->type = h[1];
-	t->len = be_get16(h + 2);
-	t->off = w->off;
-	w->off += STAMP_TLV_HDR_LEN + (size_t)t->len;
-	return true;
-}
-
-/* Whether the HMAC TLV at s->hmac verifies (RFC 8972 §4.8). */
-static __attribute__((noinline)) bool tlv_hmac_ok(const uint8_t *pkt, const struct layout *l,
-						  const struct auth *key, const struct scan *s)
-{
-	uint8_t mac[AUTH_FULL_LEN];
-
-	tlv_mac(key, pkt, l->base, s->hmac, mac);
-	return !CRYPTO_memcmp(mac, pkt + s->hmac + STAMP_TLV_HDR_LEN, STAMP_HMAC_LEN);
-}
-
-/* Whether the TLVs of a scan may be trusted (RFC 8972 §4.8). */
-static inline bool tlvs_intact(const uint8_t *pkt, const struct layout *l,
-			       const struct auth *key, const struct scan *s)
-{
-	if (s->misplaced)
-		return false;
-	if (!s->hmac)	/* none needed in open mode, nor for a lone Extra Padding */
-		return !key || !s->n || (s->n == 1 && s->npad == 1);
-	if (!key)	/* nothing to check it with */
-		return false;
-	return tlv_hmac_ok(pkt, l, key, s);
-}
-
-/* The walk in locals (no iterator in memory), as stamp_tlv_next() walks. */
-static inline __attribute__((always_inline)) void
-scan_tlvs(const uint8_t *pkt, size_t len, const struct layout *l, const struct auth *key,
-	  struct scan *s)
-{
-	size_t off = l->base < len ? l->base : len, data_end = SIZE_MAX;
-	size_t bad = 0, hmac = 0;
-	unsigned int n = 0, npad = 0;
-	bool misplaced = false;
-
-	enum tlv_head got;
-	uint16_t vlen;
-	uint8_t type;
-
-	while ((got = tlv_head(pkt, off, len, &data_end, &type, &vlen)) != TLV_END) {
-		n++;
-		if (got == TLV_BAD) {
-			bad = off;
-			break;
-		}
-		if (type == STAMP_TLV_PADDING)
-			npad++;
-		else if (hmac)
-			misplaced = true;
-		else if (type == STAMP_TLV_HMAC)
-			hmac = off;
-		off += STAMP_TLV_HDR_LEN + (size_t)vlen;
-	}
-	s->bad = bad;
-	s->hmac = hmac;
-	s->n = n;
-	s->npad = npad;
-	s->misplaced = misplaced;
-	s->integrity = tlvs_intact(pkt, l, key, s);
+	if (type == STAMP_TLV_COS)
+		return in->tos >= 0;
+	return (type >= STAMP_TLV_PADDING && type <= STAMP_TLV_HMAC && type != STAMP_TLV_LOCATION &&
+		type != STAMP_TLV_ACCESS);
 }
 
 /* The clock a stamp taken by method came from. */
@@ -308,7 +101,7 @@ static uint8_t sync_of(const struct stamp_reflector *r, enum stamp_method method
 /* Fill the value of a TLV the reflector understood. */
 static inline __attribute__((always_inline)) void
 fill_tlv(const struct stamp_reflector *r, const struct stamp_reflect_in *in, uint8_t *pkt,
-	 const struct stamp_tlv *t)
+	 const struct stamp_tlv *t, struct stamp_reflect_out *out)
 {
 	uint8_t *v = pkt + t->off + STAMP_TLV_HDR_LEN;
 	const struct stamp_followup *fu = r->stateful ? in->fu : NULL;
@@ -323,6 +116,12 @@ fill_tlv(const struct stamp_reflector *r, const struct stamp_reflect_in *in, uin
 	case STAMP_TLV_FOLLOWUP:
 		/* a stateless reflector zeroes it (RFC 8972 §4.7) */
 		stamp_followup_put(v, fu, r->ee);
+		break;
+	case STAMP_TLV_COS:
+		out->tos = stamp_cos_put(v, in->tos, r->cos_apply);
+		break;
+	case STAMP_TLV_DIRECT:
+		stamp_direct_put(v, in->rx_count, in->tx_count);
 		break;
 	default:	/* Extra Padding returns as it came; the HMAC TLV is signed last */
 		break;
@@ -345,17 +144,18 @@ answer_tlvs(const struct layout *l, const struct auth *key, const struct stamp_r
 
 	rewalk_begin(&w, s, pkt, l);
 	while (rewalk_next(&w, &t)) {
-		uint8_t flags = (tlv_known(t.type) ? 0 : STAMP_TLV_U) | fail;
+		uint8_t flags = (tlv_known(t.type, in) ? 0 : STAMP_TLV_U) | fail;
 
 		if (bad && t.off == bad)
 			flags |= STAMP_TLV_M;
 		pkt[t.off] = flags;
 		tlvs++;
 		unknown += !!(flags & STAMP_TLV_U);
+		out->tos_wanted |= t.type == STAMP_TLV_COS && in->tos < 0;
 		if (flags & STAMP_TLV_M)
 			break;
 		if (!flags)
-			fill_tlv(r, in, pkt, &t);
+			fill_tlv(r, in, pkt, &t, out);
 	}
 	out->tlvs = tlvs;
 	out->unknown = unknown;
@@ -461,6 +261,7 @@ static int reflect_open(const struct stamp_reflector *r, const struct stamp_refl
 	}
 	sender_fields_of(&open_layout, req, &sf);
 	memset(out, 0, sizeof(*out));
+	out->tos = -1;
 	out->seq = r->stateful ? in->seq : sf.seq;
 	out->sender_seq = sf.seq;
 	out->ssid = sf.ssid;
@@ -470,17 +271,18 @@ static int reflect_open(const struct stamp_reflector *r, const struct stamp_refl
 	/* the answer: the same n headers again, in the reply */
 	for (off = STAMP_BASE_LEN; n; n--) {
 		uint8_t *h = reply + off;
-		uint8_t flags = tlv_known(h[1]) ? 0 : STAMP_TLV_U;
+		uint8_t flags = tlv_known(h[1], in) ? 0 : STAMP_TLV_U;
 
 		t.type = h[1];
 		t.off = off;
 		off += STAMP_TLV_HDR_LEN + (size_t)be_get16(h + 2);
 		unknown += flags != 0;
+		out->tos_wanted |= t.type == STAMP_TLV_COS && in->tos < 0;
 		if (t.off == bad)
 			flags |= STAMP_TLV_M;
 		h[0] = flags;
 		if (!flags)
-			fill_tlv(r, in, reply, &t);
+			fill_tlv(r, in, reply, &t, out);
 		out->tlvs++;
 	}
 	out->unknown = unknown;
@@ -511,6 +313,7 @@ reflect_as(const struct layout *l, const struct auth *key, const struct stamp_re
 		return STAMP_DROP_TLV;
 	sender_fields_of(l, req, &sf);
 	memset(out, 0, sizeof(*out));
+	out->tos = -1;
 	out->seq = r->stateful ? in->seq : sf.seq;
 	out->sender_seq = sf.seq;
 	out->ssid = sf.ssid;
@@ -554,144 +357,3 @@ enum stamp_drop stamp_reflect(const struct stamp_reflector *r, const struct stam
 	return reflect_any(r, in, req, len, reply, cap, out);
 }
 
-/* The header of a TLV as a sender writes it (U set, RFC 8972 §4); the
- * offset after its value. */
-static size_t put_tlv_hdr(uint8_t *buf, size_t off, uint8_t type, size_t len)
-{
-	buf[off] = STAMP_TLV_U;
-	buf[off + 1] = type;
-	be_put16(buf + off + 2, (uint16_t)len);
-	return off + STAMP_TLV_HDR_LEN + len;
-}
-
-size_t stamp_request_min_len(bool auth, unsigned int want)
-{
-	size_t n = auth ? STAMP_AUTH_BASE_LEN : STAMP_BASE_LEN;
-
-	if (want & STAMP_WANT_TSINFO)
-		n += STAMP_TLV_HDR_LEN + STAMP_TSINFO_LEN;
-	if (want & STAMP_WANT_FOLLOWUP)
-		n += STAMP_TLV_HDR_LEN + STAMP_FOLLOWUP_LEN;
-	if (auth && want & WANT_TLVS)
-		n += STAMP_TLV_HDR_LEN + STAMP_HMAC_LEN;
-	if (want & STAMP_WANT_PADDING)
-		n += STAMP_TLV_HDR_LEN;
-	return n;
-}
-
-ssize_t stamp_build(const struct stamp_request *q, void *out, size_t cap)
-{
-	const struct layout *l = layout_of(q->key);
-	uint8_t *buf = out;
-	size_t off = l->base;
-
-	if (q->len < stamp_request_min_len(q->key, q->want) || q->len > LEN_MAX)
-		return -EINVAL;
-	if (cap < q->len)
-		return -ENOSPC;
-	memset(buf, 0, q->len);
-	be_put32(buf + l->seq, q->seq);
-	be_put64(buf + l->ts, stamp_ts_encode(q->t1_ns, stamp_ee_fmt(q->ee)));
-	be_put16(buf + l->ee, q->ee);
-	be_put16(buf + l->ssid, q->ssid);
-	/* value fields zero: the reflector fills them (RFC 8972 §4.3, §4.7) */
-	if (q->want & STAMP_WANT_TSINFO)
-		off = put_tlv_hdr(buf, off, STAMP_TLV_TSINFO, STAMP_TSINFO_LEN);
-	if (q->want & STAMP_WANT_FOLLOWUP)
-		off = put_tlv_hdr(buf, off, STAMP_TLV_FOLLOWUP, STAMP_FOLLOWUP_LEN);
-	/* with TLVs, always an HMAC TLV, though RFC 8972 §4.8 lets a lone
-	 * Extra Padding go without: a reflector may add one to its reply
-	 * otherwise, and a reply longer than the request is no measurement */
-	if (q->key && q->want & WANT_TLVS) {
-		size_t hmac = off;
-
-		off = put_tlv_hdr(buf, off, STAMP_TLV_HMAC, STAMP_HMAC_LEN);
-		sign_tlvs(q->key, buf, l->base, hmac);
-	}
-	if (q->want & STAMP_WANT_PADDING)
-		put_tlv_hdr(buf, off, STAMP_TLV_PADDING, q->len - off - STAMP_TLV_HDR_LEN);
-	if (q->key)
-		sign_base(q->key, buf);
-	return (ssize_t)q->len;
-}
-
-/* The TLVs of a reply, read as RFC 8972 §4 and §4.8 tell a sender. */
-static void read_reply_tlvs(const uint8_t *p, size_t len, const struct auth *key,
-			    int64_t ref_ns, struct stamp_reply *rep)
-{
-	const struct layout *l = layout_of(key);
-	struct stamp_tlv t, tsinfo = { 0 }, fu = { 0 };
-	struct rewalk w;
-	struct scan s;
-
-	scan_tlvs(p, len, l, key, &s);
-	rep->tlv_integrity = !s.integrity;
-	rewalk_begin(&w, &s, p, l);
-	while (rewalk_next(&w, &t)) {
-		uint32_t bit = STAMP_TLV_BIT(t.type);
-
-		rep->tlv_seen |= bit;
-		if (t.flags & STAMP_TLV_I)
-			rep->tlv_integrity = true;
-		if (t.flags & STAMP_TLV_U)
-			rep->tlv_unknown |= bit;
-		if (t.flags & STAMP_TLV_M || t.off == s.bad) {
-			rep->tlv_malformed |= bit;
-			break;
-		}
-		if (t.flags & (STAMP_TLV_U | STAMP_TLV_I))
-			continue;
-		rep->tlv_understood |= bit;
-		if (t.type == STAMP_TLV_TSINFO)
-			tsinfo = t;
-		else if (t.type == STAMP_TLV_FOLLOWUP)
-			fu = t;
-	}
-	if (rep->tlv_integrity) {
-		rep->tlv_understood = 0;
-		return;
-	}
-	if (tsinfo.type) {
-		const uint8_t *v = p + tsinfo.off + STAMP_TLV_HDR_LEN;
-
-		rep->has_tsinfo = true;
-		rep->sync_in = v[0];
-		rep->method_in = v[1];
-		rep->sync_out = v[2];
-		rep->method_out = v[3];
-	}
-	if (fu.type) {
-		const uint8_t *v = p + fu.off + STAMP_TLV_HDR_LEN;
-
-		rep->fu_seq = be_get32(v);
-		rep->fu_t3_ns = stamp_ts_decode(be_get64(v + 4), stamp_ee_fmt(rep->ee), ref_ns);
-		rep->fu_method = v[12];
-		rep->has_followup = rep->fu_t3_ns != TS_NONE;
-	}
-}
-
-enum stamp_drop stamp_parse_reply(const void *buf, size_t len, const struct auth *key,
-				  int64_t ref_ns, struct stamp_reply *rep)
-{
-	const struct layout *l = layout_of(key);
-	const uint8_t *p = buf;
-
-	if (len < min_len(key))
-		return STAMP_DROP_SHORT;
-	if (key && !base_signed(key, p))
-		return STAMP_DROP_HMAC;
-	memset(rep, 0, sizeof(*rep));
-	rep->len = len;
-	rep->seq = be_get32(p + l->seq);
-	rep->ee = be_get16(p + l->ee);
-	rep->ssid = be_get16(p + l->ssid);
-	rep->t3_ns = stamp_ts_decode(be_get64(p + l->ts), stamp_ee_fmt(rep->ee), ref_ns);
-	rep->t2_ns = stamp_ts_decode(be_get64(p + l->rx), stamp_ee_fmt(rep->ee), ref_ns);
-	rep->sender_seq = be_get32(p + l->sseq);
-	rep->sender_ee = be_get16(p + l->see);
-	rep->t1_ns = stamp_ts_decode(be_get64(p + l->sts), stamp_ee_fmt(rep->sender_ee), ref_ns);
-	rep->ttl = p[l->ttl];
-	if (len > l->base)
-		read_reply_tlvs(p, len, key, ref_ns, rep);
-	return STAMP_PASS;
-}

@@ -50,35 +50,22 @@
  *
  * After the base come RFC 8972's TLVs, each a 4-octet header (Flags: U
  * 0x80, M 0x40, I 0x20, the rest reserved; Type; Length of the value, 16
- * bits) and the value. This module knows four: Extra Padding (1, any
+ * bits) and the value. This module knows six: Extra Padding (1, any
  * length), Timestamp Information (3, at least 4: sync source and method
- * of T2, then of T3), Follow-Up Telemetry (7, 16: the sequence number and
- * timestamp of the reflector's previous reply and the method of that
- * stamp, 3 reserved octets) and HMAC (8, 16: over the Sequence Number
- * field and every TLV before it; only Extra Padding may follow it). A
- * sender sets U on every TLV it sends; a reflector clears it on those it
- * understood.
+ * of T2, then of T3), Class of Service (4, 4: DSCP1, the DSCP the sender
+ * asks the reply to leave with, 6 bits; DSCP2 and ECN, 6 and 2 bits, as
+ * the request arrived; RP, 2 bits: 1 when the reply did not leave with
+ * DSCP1; 2 reserved octets), Direct Measurement (5, 12: the sender's
+ * count of requests sent, S_TxC, then the reflector's of the session's
+ * requests received, R_RxC, and replies sent, R_TxC, each 32 bits and
+ * this packet counted), Follow-Up Telemetry (7, 16: the sequence number
+ * and timestamp of the reflector's previous reply and the method of
+ * that stamp, 3 reserved octets) and HMAC (8, 16: over the Sequence
+ * Number field and every TLV before it; only Extra Padding may follow
+ * it). A sender sets U on every TLV it sends; a reflector clears it on
+ * those it understood.
  *
- * Timestamps: NTP 64-bit (seconds since 1900, 32-bit binary fraction;
- * Z = 0 in the Error Estimate, the default) or PTPv2 truncated (seconds
- * since 1970, 32 bits, then nanoseconds; Z = 1). rant keeps int64 ns since
- * the Unix epoch; stamp_ts_encode()/stamp_ts_decode() convert. A received
- * timestamp is decoded by the Z bit of the Error Estimate that travels
- * with it (T2 and T3 by the reflector's, the echoed T1 by the sender's),
- * so the two ends need not agree. Both 32-bit second counts wrap (NTP in
- * 2036, PTP in 2106): a decoder places the stamp in the 136-year window
- * centred on a reference time the caller gives (a local stamp of the same
- * exchange). The PTP timescale is TAI, and this module does not convert
- * timescales: what goes in comes out. A caller whose clock is UTC
- * (CLOCK_REALTIME) and that wants true PTP time on the wire adds the
- * TAI-UTC offset (adjtimex's tai field, 37 s since 2017) before encoding
- * and subtracts it after decoding; a PHC that ptp4l disciplines already
- * runs on TAI.
- *
- * Error Estimate (RFC 4656 §4.1.2): S (0x8000) the clock is synchronized
- * to UTC by an external source, Z (0x4000) the timestamp format, a 6-bit
- * Scale and an 8-bit Multiplier: the error is Multiplier * 2^(Scale-32)
- * seconds. A zero Multiplier is invalid and never written.
+ * The timestamps' two formats and the Error Estimate: stampts.h.
  *
  * Reflection (stamp_reflect()): the reply is written over exactly the
  * request's length, never more, so a reflector cannot be used to amplify
@@ -119,6 +106,7 @@
 #include <sys/types.h>
 
 #include "be.h"
+#include "stampts.h"
 #include "timeutil.h"
 
 struct auth;
@@ -130,18 +118,12 @@ struct auth;
 #define STAMP_TWAMP_MIN_LEN 41		/* shortest request answered (open) */
 #define STAMP_TLV_HDR_LEN 4
 
-/* The Error Estimate's flags. */
-#define STAMP_EE_S 0x8000		/* synchronized to UTC */
-#define STAMP_EE_Z 0x4000		/* 1: PTPv2 truncated timestamps */
-
 /* TLV flags (RFC 8972 §4). */
 #define STAMP_TLV_U 0x80		/* unrecognized */
 #define STAMP_TLV_M 0x40		/* malformed */
 #define STAMP_TLV_I 0x20		/* integrity check failed */
 
-enum stamp_tsfmt { STAMP_NTP = 0, STAMP_PTP = 1 };
-
-/* TLV types (RFC 8972 §5.1). This module acts on 1, 3, 7 and 8. */
+/* TLV types (RFC 8972 §5.1). This module acts on 1, 3, 4, 5, 7 and 8. */
 enum stamp_tlv_type {
 	STAMP_TLV_PADDING = 1,
 	STAMP_TLV_LOCATION = 2,
@@ -154,6 +136,8 @@ enum stamp_tlv_type {
 };
 
 #define STAMP_TSINFO_LEN 4		/* the value, without sub-TLVs */
+#define STAMP_COS_LEN 4
+#define STAMP_DIRECT_LEN 12
 #define STAMP_FOLLOWUP_LEN 16
 
 /* Timestamp Information: sync sources (RFC 8972 §5.4; 0: not reported). */
@@ -191,124 +175,6 @@ enum stamp_drop {
 
 /* "short", "long", "hmac", "tlv" ("ok" for STAMP_PASS). */
 const char *stamp_drop_name(enum stamp_drop why);
-
-/*
- * The Error Estimate for a clock whose error is err_ns: S when synced, Z
- * for fmt, and the smallest Scale whose Multiplier (rounded up, so the
- * estimate is never below err_ns) fits in 8 bits. err_ns 0 gives the
- * least estimate (Multiplier 1, Scale 0: 0.23 ns); a negative err_ns (the
- * error is not known) and one beyond the largest give the largest
- * (Multiplier 255, Scale 63). The Multiplier is never zero.
- */
-uint16_t stamp_ee_make(bool synced, enum stamp_tsfmt fmt, int64_t err_ns);
-/* The error an Error Estimate states, in ns rounded up (INT64_MAX when it
- * is larger); -1 for a zero Multiplier (invalid: the error is unknown). */
-int64_t stamp_ee_err_ns(uint16_t ee);
-
-/*
- * The Error Estimate of a clock as adjtimex(2) reports it (state: its
- * return value; status, maxerror_us: struct timex's), honestly: S only
- * when the kernel says the clock is synchronized (state not TIME_ERROR,
- * STA_UNSYNC clear), and then the error is maxerror, the kernel's bound
- * (not esterror, the expected error: an estimate must not understate
- * it), plus extra_ns (a NIC clock's stamps: how far the PHC may be from
- * the system clock while the clock checks pass). Unsynchronized, or
- * extra_ns negative (the PHC failed its check), the error is unknown:
- * no S, the largest estimate.
- */
-uint16_t stamp_ee_clock(int state, int status, long maxerror_us, int64_t extra_ns,
-			enum stamp_tsfmt fmt);
-
-static inline bool stamp_ee_synced(uint16_t ee)
-{
-	return ee & STAMP_EE_S;
-}
-
-static inline enum stamp_tsfmt stamp_ee_fmt(uint16_t ee)
-{
-	return ee & STAMP_EE_Z ? STAMP_PTP : STAMP_NTP;
-}
-
-#define STAMP_NTP_UNIX_OFFSET 2208988800LL	/* seconds from 1900 to 1970 */
-
-/* ns as whole seconds and the ns within, rounding down. */
-static inline void stamp_split_ns(int64_t ns, int64_t *sec, int64_t *frac)
-{
-	if (ns >= 0) {	/* unsigned: a multiply and a shift, no sign to mend */
-		*sec = (int64_t)((uint64_t)ns / NS_PER_SEC);
-		*frac = ns - *sec * NS_PER_SEC;
-		return;
-	}
-	*sec = ns / NS_PER_SEC;
-	*frac = ns % NS_PER_SEC;
-	if (*frac < 0) {
-		(*sec)--;
-		*frac += NS_PER_SEC;
-	}
-}
-
-/*
- * ns since the Unix epoch as a 64-bit STAMP timestamp in fmt: NTP rounds
- * to the nearest 2^-32 s (so decoding gives back the same ns), PTP keeps
- * whole ns. TS_NONE (no stamp) gives 0, which every decoder reads back as
- * TS_NONE. Inline: the reflector's reply and the sender's T1 take it per
- * packet.
- */
-static inline uint64_t stamp_ts_encode(int64_t ns, enum stamp_tsfmt fmt)
-{
-	int64_t sec, frac;
-	uint64_t w;
-
-	if (ns == TS_NONE)
-		return 0;
-	stamp_split_ns(ns, &sec, &frac);
-	/* the NTP fraction rounded to nearest: frac * 2^32 / 10^9, which the
-	 * compiler turns into a multiply by the reciprocal (no division) */
-	if (fmt == STAMP_PTP)
-		w = (uint64_t)(uint32_t)sec << 32 | (uint64_t)frac;
-	else
-		w = (uint64_t)(uint32_t)(sec + STAMP_NTP_UNIX_OFFSET) << 32 |
-		    (((uint64_t)frac << 32) + NS_PER_SEC / 2) / NS_PER_SEC;
-	/* 0 reads as "not reported": a real time that codes as 0 (an era's
-	 * first instant) moves by the least step instead */
-	return w ? w : 1;
-}
-#define STAMP_ERA (1LL << 32)		/* seconds a 32-bit count spans */
-#define STAMP_NTP_PIVOT_SEC (STAMP_ERA - STAMP_NTP_UNIX_OFFSET)	/* 2036-02-07: NTP era 1 */
-
-/* stamp_ts_decode() with a reference (stampts.c). */
-int64_t stamp_ts_decode_near(uint64_t wire, enum stamp_tsfmt fmt, int64_t ref_ns);
-
-/*
- * A 64-bit timestamp in fmt as ns since the Unix epoch, in the 136 years
- * centred on ref_ns (a local stamp of the same exchange; TS_NONE uses the
- * NTP pivot of RFC 4330, so 1968-2104). TS_NONE for 0 (not reported), a
- * PTP nanoseconds field of 10^9 or more, and a time outside int64 ns.
- * Without a reference (every packet a loop reads), the window around the
- * pivot comes down to one test of the count in each format, and its ns
- * fit in int64 (no overflow to check): inline.
- */
-static inline int64_t stamp_ts_decode(uint64_t wire, enum stamp_tsfmt fmt, int64_t ref_ns)
-{
-	uint32_t count = (uint32_t)(wire >> 32), f = (uint32_t)wire;
-	int64_t sec = count;
-
-	if (ref_ns != TS_NONE)
-		return stamp_ts_decode_near(wire, fmt, ref_ns);
-	if (!wire)
-		return TS_NONE;
-	if (fmt == STAMP_PTP) {
-		if (f >= NS_PER_SEC)
-			return TS_NONE;
-		if (sec > STAMP_NTP_PIVOT_SEC + STAMP_ERA / 2)
-			sec -= STAMP_ERA;
-		return sec * NS_PER_SEC + f;
-	}
-	sec -= STAMP_NTP_UNIX_OFFSET;
-	if (count <= STAMP_ERA / 2)
-		sec += STAMP_ERA;
-	return sec * NS_PER_SEC + (int64_t)(((uint64_t)f * NS_PER_SEC + (1ULL << 31)) >> 32);
-}
 
 /* One TLV as it stands in a packet. */
 struct stamp_tlv {
@@ -380,12 +246,43 @@ static inline void stamp_followup_put(uint8_t *v, const struct stamp_followup *f
 	memset(v + 13, 0, 3);
 }
 
+/*
+ * A Class of Service TLV's value (RFC 8972 §4.4, with its erratum 8199)
+ * answered at v: DSCP1 as the sender asked; DSCP2 and ECN as the request
+ * arrived (tos: its IPv4 TOS or IPv6 Traffic Class; -1, unknown: 0);
+ * RP 0 when the reply leaves with DSCP1 (apply), else 1, and then it
+ * leaves with the DSCP it came with; the reserved octets zero. Returns
+ * the TOS octet the reply must leave with (that DSCP, ECN Not-ECT).
+ */
+static inline uint8_t stamp_cos_put(uint8_t *v, int16_t tos, bool apply)
+{
+	uint8_t dscp1 = v[0] >> 2, dscp2 = tos < 0 ? 0 : (uint8_t)tos >> 2;
+	uint8_t ecn = tos < 0 ? 0 : (uint8_t)tos & 3;
+
+	v[0] = (uint8_t)(dscp1 << 2 | dscp2 >> 4);
+	v[1] = (uint8_t)((dscp2 & 0xf) << 4 | ecn << 2 | (apply ? 0 : 1));
+	v[2] = v[3] = 0;
+	return (uint8_t)((apply ? dscp1 : dscp2) << 2);
+}
+
+/* A Direct Measurement TLV's value (RFC 8972 §4.5) answered at v: the
+ * sender's S_TxC kept, the session's requests received (rx) and replies
+ * sent (tx), this one counted in each. */
+static inline void stamp_direct_put(uint8_t *v, uint32_t rx, uint32_t tx)
+{
+	be_put32(v + 4, rx);
+	be_put32(v + 8, tx);
+}
+
 /* The reflector's set-up, fixed for a run. */
 struct stamp_reflector {
 	const struct auth *key;	/* authenticated mode; NULL: open */
 	uint16_t ee;		/* its Error Estimate; Z: the format of T2, T3 */
 	bool stateful;		/* own sequence numbers per session */
 	bool strict;		/* drop what would be answered with M or I */
+	bool cos_apply;		/* a reply with Class of Service leaves with the
+				 * DSCP1 it asks for (the caller sets the reply's
+				 * TOS: stamp_reflect_out.tos) */
 	/* for TLV type 3: how the clocks behind its HW stamps (the NIC's)
 	 * and its SW stamps (the system clock's) are synchronized */
 	enum stamp_sync sync_hw, sync_sw;
@@ -397,6 +294,12 @@ struct stamp_reflect_in {
 	int64_t t3_ns;			/* the best send stamp at hand now */
 	enum stamp_method t2_method, t3_method;
 	uint8_t ttl;			/* the request's IPv4 TTL or IPv6 Hop Limit */
+	int16_t tos;			/* its IPv4 TOS or IPv6 Traffic Class, -1:
+					 * unknown (a Class of Service TLV then comes
+					 * back with U: not processed) */
+	uint32_t rx_count, tx_count;	/* the session's requests received and
+					 * replies sent, this one counted in each
+					 * (Direct Measurement) */
 	uint32_t seq;			/* stateful: the session's next number */
 	/* stateful: the session's previous reply (NULL: none yet, or its
 	 * wire stamp never came); a stateless reflector reports none
@@ -414,6 +317,10 @@ struct stamp_reflect_out {
 	unsigned unknown;	/* of which with U */
 	bool malformed;		/* one was returned with M */
 	bool integrity;		/* they were returned with I */
+	int16_t tos;		/* the TOS octet the reply must leave with (a Class
+				 * of Service TLV answered), -1: the socket's */
+	bool tos_wanted;	/* a Class of Service TLV came back U, its
+				 * request's TOS unknown (in->tos -1) */
 };
 
 /*
@@ -440,6 +347,8 @@ void stamp_reflect_base(const struct stamp_reflector *r, const struct stamp_refl
 #define STAMP_WANT_TSINFO 0x1	/* Timestamp Information */
 #define STAMP_WANT_FOLLOWUP 0x2	/* Follow-Up Telemetry */
 #define STAMP_WANT_PADDING 0x4	/* fill up to len with Extra Padding */
+#define STAMP_WANT_DIRECT 0x8	/* Direct Measurement */
+#define STAMP_WANT_COS 0x10	/* Class of Service */
 
 /* A Session-Sender's request. */
 struct stamp_request {
@@ -449,6 +358,8 @@ struct stamp_request {
 	uint16_t ee;		/* the sender's Error Estimate; Z: T1's format */
 	uint16_t ssid;		/* 0: not used */
 	unsigned want;		/* STAMP_WANT_* */
+	uint32_t tx_count;	/* Direct Measurement: requests sent, this one counted */
+	uint8_t dscp;		/* Class of Service: the reply's DSCP asked for */
 	size_t len;		/* of the datagram, >= stamp_request_min_len() */
 };
 
@@ -459,12 +370,15 @@ size_t stamp_request_min_len(bool auth, unsigned want);
  * Write the request into buf (cap octets of room): its length, or
  * -EINVAL when q->len is below stamp_request_min_len() (or beyond 65535),
  * -ENOSPC when cap is below q->len. Layout after the base: Timestamp
- * Information, Follow-Up Telemetry, the HMAC TLV (authenticated mode),
- * then Extra Padding (zeros, outside the HMAC's reach) up to q->len;
- * without STAMP_WANT_PADDING the rest is zero octets, which a reflector
- * reads as padding.
+ * Information, Follow-Up Telemetry, Direct Measurement, Class of Service,
+ * the HMAC TLV (authenticated mode), then Extra Padding (zeros, outside
+ * the HMAC's reach) up to q->len; without STAMP_WANT_PADDING the rest is
+ * zero octets, which a reflector reads as padding.
  */
 ssize_t stamp_build(const struct stamp_request *q, void *buf, size_t cap);
+/* Where the value of the TLV of one STAMP_WANT_* bit (one of want) lies
+ * in the request stamp_build() writes: its offset, 0 when want lacks it. */
+size_t stamp_request_value_off(bool auth, unsigned int want, unsigned int which);
 
 /* A Session-Reflector's reply, as the sender reads it. Timestamps are
  * TS_NONE when the reflector did not report them. */
@@ -493,6 +407,12 @@ struct stamp_reply {
 	uint32_t fu_seq;
 	int64_t fu_t3_ns;
 	uint8_t fu_method;
+	/* Direct Measurement, when understood */
+	bool has_direct;
+	uint32_t dm_s_tx, dm_r_rx, dm_r_tx;
+	/* Class of Service, when understood */
+	bool has_cos;
+	uint8_t cos_dscp1, cos_dscp2, cos_ecn, cos_rp;
 };
 
 /*

@@ -99,6 +99,22 @@ static void print_tsinfo(struct out *o, const struct msg_peer *pe)
 	out_obj_end(o);
 }
 
+/* Class of Service: the DSCP and ECN the ping arrived with, and whether
+ * the reply left with the DSCP asked for (RP 0). */
+static void print_cos(struct out *o, const struct msg_peer *pe)
+{
+	if (!pe->have_cos) {
+		out_null(o, "class_of_service");
+		return;
+	}
+	out_obj(o, "class_of_service");
+	out_u64(o, "dscp_arrived", "; DSCP %" PRIu64, pe->cos[0]);
+	out_u64(o, "ecn_arrived", " ECN %" PRIu64 " on arrival", pe->cos[1]);
+	out_bool(o, "reply_dscp_as_asked", pe->cos[2] ? ", the reply's DSCP not as asked (RP 1)" :
+		 ", the reply's DSCP as asked", !pe->cos[2]);
+	out_obj_end(o);
+}
+
 static void print_one(struct out *o, const struct msg_peer *pe)
 {
 	struct out jo = out_json_only(o);
@@ -119,6 +135,7 @@ static void print_one(struct out *o, const struct msg_peer *pe)
 	out_bool(o, "tlv_integrity_failed", pe->tlv_integrity ?
 		 ", failing their HMAC (I)" : NULL, pe->tlv_integrity);
 	print_tsinfo(o, pe);
+	print_cos(o, pe);
 	out_text(o, "\n");
 }
 
@@ -165,7 +182,8 @@ const char *stamppeer_suffix(const struct stamppeer *sp)
 
 bool stamppeer_t3_own(const struct stamppeer *sp)
 {
-	return sp->replies && !(sp->first.tlv_understood & STAMP_TLV_BIT(STAMP_TLV_FOLLOWUP));
+	return (sp->replies && !(sp->first.tlv_understood & STAMP_TLV_BIT(STAMP_TLV_FOLLOWUP))) ||
+	       stamppeer_stateless(sp);
 }
 
 const char *stamppeer_suffix_t3(const struct stamppeer *sp)
@@ -184,9 +202,64 @@ void stamppeer_warn(struct warnings *ws, FILE *f, const struct stamppeer *sp, bo
 		warn_add(ws, f, "stamp_peer_unsynced",
 			 "synchronize the reflector's clock (NTP or PTP) and check that it reports S, or measure without --one-way",
 			 "--one-way: the STAMP reflector says its clock is not synchronized (S clear in its Error Estimate): one-way delays compare two clocks that need not agree");
+	if (stamppeer_stateless(sp) && strcmp(stamppeer_suffix_t3(sp), "_PEER_HW"))
+		warn_add(ws, f, "stamp_peer_stateless",
+			 "run the reflector stateful (rant: --stamp-stateful), so that its Follow-Up Telemetry brings each reply's wire T3",
+			 "the STAMP reflector is stateless: it understood Follow-Up Telemetry and zeroed it (RFC 8972 §4.7), so T3 is the one its reply carries, taken before the packet left (not said to be a NIC's): response is short and network long by its time from T3 to the wire");
 	if ((pe->tlv_seen & fu) && !(pe->tlv_understood & fu) &&
 	    strcmp(stamppeer_suffix_t3(sp), "_PEER_HW"))
 		warn_add(ws, f, "stamp_peer_no_follow_up",
 			 "ask for a reflector that knows RFC 8972's Follow-Up Telemetry, and stateful reflection on it, or one whose Timestamp Information says HW assist for T3",
 			 "the STAMP reflector did not understand Follow-Up Telemetry: T3 is the one its reply carries, taken before the packet left (not said to be a NIC's): response is short and network long by its time from T3 to the wire");
+}
+
+void stamppeer_loss(const struct stamppeer *sp, uint64_t lost, uint64_t late,
+		    struct stamp_loss_dir *out)
+{
+	const struct stamp_dirloss *d = &sp->loss;
+	int64_t fwd, back;
+
+	*out = (struct stamp_loss_dir){ 0 };
+	if (d->dm && (d->dm_rx0 || d->dm_tx0)) {
+		out->from = "direct_measurement";
+		fwd = (int64_t)d->dm_s_span - d->dm_rx_span;
+		back = (int64_t)d->dm_tx_span + 1 - (int64_t)d->replies;
+	} else if (d->replies && (d->numbered || sp->followups)) {
+		out->from = "reflector_numbers";
+		fwd = (int64_t)d->s_span - d->r_span;
+		back = (int64_t)d->r_span + 1 - (int64_t)d->replies;
+	} else {
+		out->why = !d->replies ? "no measured reply" :
+			   "the reflector's sequence numbers are the sender's (a stateless reflector's, or a stateful one's with no ping lost on the way there and no follow-up), and its replies carry no Direct Measurement";
+		return;
+	}
+	back -= (int64_t)late;	/* sent, and came back late */
+	out->forward = fwd > 0 ? (uint64_t)fwd : 0;
+	out->backward = back > 0 ? (uint64_t)back : 0;
+	lost = lost > late ? lost - late : 0;
+	out->other = lost > out->forward + out->backward ? lost - out->forward - out->backward : 0;
+}
+
+void stamppeer_loss_print(struct out *o, const struct stamppeer *sp, uint64_t lost,
+			  uint64_t late)
+{
+	struct stamp_loss_dir l;
+
+	stamppeer_loss(sp, lost, late, &l);
+	if (!l.from) {
+		out_null(o, "loss_by_direction");
+		out_str(o, "loss_by_direction_unknown", "loss by direction: unknown (%s)\n", l.why);
+		return;
+	}
+	out_obj(o, "loss_by_direction");
+	out_text(o, "loss by direction (%s): ", !strcmp(l.from, "direct_measurement") ?
+		 "the reflector's Direct Measurement counters" : "the reflector's own sequence numbers");
+	out_str(o, "from", NULL, l.from);
+	out_u64(o, "forward", "forward %" PRIu64, l.forward);
+	out_u64(o, "backward", ", backward %" PRIu64, l.backward);
+	out_u64(o, "other", ", other %" PRIu64 " (after the last reply came)", l.other);
+	if (late)
+		out_text(o, ", and %" PRIu64 " late (their pongs came back after --timeout)", late);
+	out_text(o, "\n");
+	out_obj_end(o);
 }

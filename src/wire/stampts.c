@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * STAMP's timestamps and Error Estimates (RFC 8762 §4.2.1, RFC 4656
- * §4.1.2): the decoder around a reference and the estimate's coding,
- * apart from the packets of stamp.c. The encoder and the decoder without
- * a reference are inline in stamp.h: every packet takes them.
+ * §4.1.2; stampts.h): the decoder around a reference and the estimate's
+ * coding. The encoder and the decoder without a reference are inline in
+ * stampts.h: every packet takes them.
  */
 #include <stdint.h>
 #include <sys/timex.h>
 
-#include "stamp.h"
+#include "stampts.h"
 #include "timeutil.h"
 
 uint16_t stamp_ee_make(bool synced, enum stamp_tsfmt fmt, int64_t err_ns)

@@ -213,6 +213,7 @@ const struct msgfmt msgfmt_rant = {
 		.seq_mask = UINT64_MAX,
 		.reflector_stamps = true,
 		.follow_up = true,
+		.refusal = true,
 		.ts = MSGFMT_TS_NS64,
 	},
 	.put_ping = rant_put_ping,

@@ -11,71 +11,15 @@
 # --pcap as tshark's TWAMP-Test dissector reads it.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=stamplib.sh
+. "$(dirname "$0")/stamplib.sh"
 
 ALL_TESTS="stamp_sender_interop stamp_reflector_interop stamp_rtt_agree stamp_hostile
 	stamp_pcap_tshark stamp_peer_report stamp_t3_reply stamp_loop stamp_loop_rate"
 
-STAMP_PORT=862
-# How long stamp-suite's sender waits for a reply before it counts the
-# probe lost, s: a SCHED_FIFO spinner of a test run beside this one (as
-# test_trace's and test_origin's, on a machine shared by several runs)
-# can hold a process off its CPU for a second or more, and --timeout 1
-# then lost the last replies (49 of 50 received, or 48; 47 of 50 with the
-# sender stopped 1.5 s by hand; none lost at 10). Only replies still due
-# are waited for: a run that has them all ends at once.
-SUITE_WAIT_S=10
-STAMP_SUITE=${STAMP_SUITE:-${STAMP_SUITE_ROOT:-/var/cache/rant/stamp-suite}/bin/stamp-suite}
-
 require_root
 require_cmd jq ss
 require_rant
-
-pair() {
-	setup_pair || skip_test "cannot create namespaces and veth"
-}
-
-need_suite() {
-	"$STAMP_SUITE" --version 2>/dev/null | grep -qx 'stamp-suite 1.0.0' ||
-		skip_test "stamp-suite 1.0.0 is not at $STAMP_SUITE (make stamp-suite builds it; it needs cargo)"
-}
-
-# A raw binary key that ends in 0x0a, as one in 256 from head -c 32
-# /dev/urandom does: stamp-suite and stamp_probe.py read its bytes as they
-# are, and so must rant (it drops a final newline only after printable
-# text, a passphrase), or every authenticated ping is refused.
-make_key() {
-	{ head -c 31 /dev/urandom; printf '\n'; } >"$WORK/key"
-	chmod 600 "$WORK/key"
-}
-
-# suite_reflector NAME AUTH STATEFUL TS [ARGS...]: stamp-suite's reflector
-# in NS_B, its text in $WORK/NAME.txt, pid in $SREFL.
-suite_reflector() {
-	local args=(--is-reflector --local-addr "$IP_B" --local-port "$STAMP_PORT" "${@:5}")
-	[ "$2" = 1 ] && args+=(-A A --hmac-key-file "$WORK/key")
-	[ "$3" = 1 ] && args+=(--stateful-reflector)
-	[ "$4" = ptp ] && args+=(-K PTP)
-	ip netns exec "$NS_B" taskset -c 1 "$STAMP_SUITE" "${args[@]}" >"$WORK/$1.txt" 2>&1 &
-	SREFL=$!
-	defer kill -9 "$SREFL"
-	wait_udp_port "$NS_B" $STAMP_PORT && return 0
-	check_err 1 "stamp-suite's reflector did not bind port $STAMP_PORT: $(tail -3 "$WORK/$1.txt")"
-	return 1
-}
-
-# rant_reflector NAME ARGS...: rant's --stamp reflector in NS_B on CPU 1,
-# text in $WORK/NAME.txt, pid in $REFL (stop_reflector stops it).
-rant_reflector() {
-	local name=$1
-	shift
-	ip netns exec "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" --stamp --block "$@" \
-		>"$WORK/$name.txt" 2>&1 &
-	REFL=$!
-	defer kill -9 "$REFL"
-	wait_udp_port "$NS_B" $STAMP_PORT && return 0
-	check_err 1 "rant's reflector did not bind port $STAMP_PORT: $(tail -3 "$WORK/$name.txt")"
-	return 1
-}
 
 # log_order FILE: every transaction of rant's log has T1 <= T2 <= T4, and
 # T2 <= T3 <= T4 where T3 is there; prints the rows and those with a T3.
@@ -153,21 +97,6 @@ stamp_sender_interop() {
 	make_key
 	each_mode sender_mode
 	log_test "rant's STAMP sender vs stamp-suite's: 4 modes, seq, SSID, sizes, T1<=T2<=T3<=T4 ($order)"
-}
-
-# suite_sender NAME AUTH TS STATEFUL ARGS...: stamp-suite's sender in
-# NS_A against $IP_B; its JSON in $WORK/NAME.json, its lines in
-# $WORK/NAME.err. Stateful runs ask for TLVs.
-suite_sender() {
-	local name=$1 auth=$2 ts=$3 stf=$4
-	shift 4
-	local args=(--remote-addr "$IP_B" --remote-port "$STAMP_PORT" --timeout "$SUITE_WAIT_S" -R
-		--output-format json "$@")
-	[ "$auth" = 1 ] && args+=(-A A --hmac-key-file "$WORK/key")
-	[ "$ts" = ptp ] && args+=(-K PTP)
-	[ "$stf" = 1 ] && args+=(--timestamp-info --follow-up-telemetry --extra-padding 40)
-	ip netns exec "$NS_A" taskset -c 0 "$STAMP_SUITE" "${args[@]}" >"$WORK/$name.json" \
-		2>"$WORK/$name.err"
 }
 
 # check_suite_lines ERR N: the per-packet lines: seq 0..N-1 once each, the
@@ -480,11 +409,11 @@ stamp_peer_report() {
 	check_err $? "emitter failed: $(tail -3 "$WORK/e.txt")"
 	kill -INT "$SREFL"
 	got=$(peer_json "$WORK/e.json")
-	want='["ptp",true,10,3,716,["extra_padding","timestamp_information","follow_up_telemetry"],[],"ptp","sw_local",0]'
+	want='["ptp",true,10,3,716,["extra_padding","timestamp_information","class_of_service","direct_measurement","follow_up_telemetry"],[],"ptp","sw_local",0]'
 	[ "$got" = "$want" ]
 	check_err $? "stamp-suite, synchronized: JSON $got, not $want"
 	sed -n '/^stamp peer: /,$p' "$WORK/e.txt" | sed -n 2p | grep -q '^measuring: ' &&
-		grep -q '^stamp peer: ptp timestamps, clock synchronized (S set), error 716 ns or less (scale 10, multiplier 3); SSID [0-9]* returned; TTL 64 on arrival; .*understood: extra_padding timestamp_information follow_up_telemetry, not (U): none; T2 sw_local (clock: ptp)' \
+		grep -q '^stamp peer: ptp timestamps, clock synchronized (S set), error 716 ns or less (scale 10, multiplier 3); SSID [0-9]* returned; TTL 64 on arrival; .*understood: extra_padding timestamp_information class_of_service direct_measurement follow_up_telemetry, not (U): none; T2 sw_local (clock: ptp)' \
 			"$WORK/e.txt"
 	check_err $? "stamp-suite, synchronized: start-up lines: $(grep -A1 '^stamp peer' "$WORK/e.txt")"
 	head -1 "$WORK/l.txt" | grep -q ' T2_PEER_SW T2_SW T3_SW T3_PEER_SW RESPONSE '
@@ -502,7 +431,7 @@ stamp_peer_report() {
 	check_err $? "emitter failed: $(tail -3 "$WORK/e2.txt")"
 	kill -INT "$SREFL"
 	got=$(peer_json "$WORK/e2.json")
-	want='["ntp",false,0,1,1,[],["extra_padding","timestamp_information","follow_up_telemetry"],null,null,0]'
+	want='["ntp",false,0,1,1,[],["extra_padding","timestamp_information","class_of_service","direct_measurement","follow_up_telemetry"],null,null,0]'
 	[ "$got" = "$want" ]
 	check_err $? "stamp-suite ignoring TLVs: JSON $got, not $want"
 	jq -e '([.warnings[].code] | index("stamp_peer_no_follow_up")) and
@@ -527,7 +456,7 @@ r = ctypes.CDLL(None).adjtimex(ctypes.byref(t))
 print("true" if r not in (-1, 5) and not t.status & 0x40 else "false")')
 	got=$(jq -c '.stamp_peer | [.synchronized, (.error_ns // .error_estimate.error_ns) > 0,
 		.follow_ups >= '$((n - 1))', .tlvs_understood]' "$WORK/e3.json")
-	want='['$sync',true,true,["extra_padding","timestamp_information","follow_up_telemetry"]]'
+	want='['$sync',true,true,["extra_padding","timestamp_information","class_of_service","direct_measurement","follow_up_telemetry"]]'
 	[ "$got" = "$want" ]
 	check_err $? "rant's reflector: $got, not $want (adjtimex: synchronized $sync)"
 	log_test "the STAMP peer's report: stamp-suite (S, 716 ns, PTP; TLVs ignored), rant's (adjtimex: $sync); -s unknowns named"

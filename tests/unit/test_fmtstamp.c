@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The --stamp message format (src/wire/fmtstamp.c) through the msgfmt ops. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,14 +94,15 @@ static void test_round_trip(const struct auth *key, bool eptp, bool rptp, uint32
 	msgfmt_fini(&rctx);
 }
 
-/* A stateful reflector: its own numbers, and the follow-up of the
- * previous reply mapped back onto the sender's. */
+/* A stateful reflector: its own numbers, and the follow-up naming the
+ * previous reply by the number the reflector gave it (RFC 8972 §4.7),
+ * whatever its ping's seq was; the emitter reads both numbers back. */
 static void test_stateful(void)
 {
 	struct msgfmt_side es = { .emit = true };
 	struct msgfmt_side rs = { .stamp_stateful = true };
-	struct msg_body in = { .t2_wire = T1 + 1000, .fu_seq = 9, .fu_t3_wire = T1 - 500,
-			       .pong_no = 3 };
+	struct msg_body in = { .t2_wire = T1 + 1000, .fu_seq = 9, .fu_pong_no = 2,
+			       .fu_t3_wire = T1 - 500, .pong_no = 3 };
 	struct msgfmt_ctx ectx, rctx;
 	struct msg_hdr ping, pong;
 	struct msg_body out;
@@ -117,7 +119,9 @@ static void test_stateful(void)
 		BAIL_OUT("pong does not parse");
 	is_u64(pong.seq, 10, "stateful: the sender's seq echoed");
 	ok(out.flags & MSG_F_FU && out.flags & MSG_F_FU_HW, "stateful: a HW follow-up");
-	is_u64(out.fu_seq, 9, "stateful: the follow-up names the sender's seq 9");
+	ok(out.pong_no == 3 && out.fu_pong_no == 2,
+	   "stateful: the reply's number 3 read back, its follow-up names reply 2 (ping 9 or not)");
+	ok(fmt()->caps.fu_by_pong_no, "stateful: the emitter finds the ping by the reply's number");
 	ok(out.fu_t3_wire == T1 - 500, "stateful: ... and its wire T3");
 	msgfmt_fini(&ectx);
 	msgfmt_fini(&rctx);
@@ -191,7 +195,9 @@ static void test_peer(void)
 {
 	struct msgfmt_side es = { .emit = true };
 	struct msgfmt_side rs = { .stamp_ptp = true };
-	struct msg_body in = { .t2_wire = T1 + 1000, .ttl = 61 };
+	/* DSCP 46 (EF) and ECN 1 on arrival, the session's 5th ping and pong */
+	struct msg_body in = { .t2_wire = T1 + 1000, .ttl = 61, .tos = 46 << 2 | 1,
+			       .rx_count = 5, .pong_no = 4 };
 	struct msgfmt_ctx ectx, rctx;
 	struct stamppeer sp = { 0 };
 	struct msg_hdr pong;
@@ -211,9 +217,16 @@ static void test_peer(void)
 	   "peer: PTP (Z), S, the SSID and the TTL as the reflector reported them");
 	ok(out.peer.tlv_understood == (STAMP_TLV_BIT(STAMP_TLV_TSINFO) |
 				       STAMP_TLV_BIT(STAMP_TLV_FOLLOWUP) |
+				       STAMP_TLV_BIT(STAMP_TLV_DIRECT) |
+				       STAMP_TLV_BIT(STAMP_TLV_COS) |
 				       STAMP_TLV_BIT(STAMP_TLV_PADDING)) &&
 	   !out.peer.tlv_unknown && out.peer.have_tsinfo && out.peer.tsinfo[1] == STAMP_METHOD_HW,
 	   "peer: its TLVs understood, T2 by HW assist");
+	ok(out.has_dm && out.dm_s_tx == 1 && out.dm_r_rx == 5 && out.dm_r_tx == 5,
+	   "peer: Direct Measurement: the ping's count of pings sent (1), the session's 5 received and 5 sent");
+	ok(out.peer.have_cos && out.peer.cos[0] == 46 && out.peer.cos[1] == 1 &&
+	   out.peer.cos[2] == 0 && rctx.reply_tos == 0,
+	   "peer: Class of Service: DSCP 46, ECN 1 on arrival; RP 0, the pong leaves with DSCP1 0");
 	stamppeer_take(&sp, &out.peer, 1, false);
 	stamppeer_take(&sp, &out.peer, 2, false);
 	ok(sp.replies == 2 && !sp.changes, "peer: the same report twice is no change");
@@ -222,7 +235,7 @@ static void test_peer(void)
 	fclose(o.t);
 	ok(text && strstr(text, "stamp peer: ptp timestamps, clock synchronized (S set), error ") &&
 	   strstr(text, "; SSID 4242 returned; TTL 61 on arrival;") &&
-	   strstr(text, "understood: extra_padding timestamp_information follow_up_telemetry,") &&
+	   strstr(text, "understood: extra_padding timestamp_information class_of_service direct_measurement follow_up_telemetry,") &&
 	   strstr(text, "T2 hw_assist"), "peer: the line says it: %s", text ? text : "");
 	free(text);
 	out.peer.ee &= (uint16_t)~STAMP_EE_S;
@@ -259,8 +272,9 @@ static void pong_body(struct msgfmt_ctx *ectx, uint32_t len, struct msg_body *ou
 /*
  * Which T3 the emitter takes: the reply's own (MSG_F_T3) from a reflector
  * that does not do follow-up (no TLVs in the ping, or TLVs returned with
- * U), never from one that understood Follow-Up Telemetry, whether it
- * filled it (stateful: the previous reply's wire T3) or zeroed it.
+ * U); from one that understood Follow-Up Telemetry, the follow-up's
+ * (stateful: the previous reply's wire T3), or, once it zeroed it in
+ * more replies than a stateful one would (stateless), the reply's own.
  */
 static void test_t3_own(void)
 {
@@ -290,8 +304,21 @@ static void test_t3_own(void)
 	   "T3 own: TLVs returned with U (not understood): the reply's own T3");
 	reflect_one(&ectx, &sctx, MSG_F_T2 | MSG_F_SW, &in);
 	pong_body(&ectx, 200, &out);
-	ok(!(out.flags & (MSG_F_T3 | MSG_F_FU)) && out.t3_wire == TS_NONE,
-	   "T3 own: a stateless reflector that understood Follow-Up Telemetry and zeroed it: none");
+	ok(!(out.flags & (MSG_F_T3 | MSG_F_FU)) && out.t3_wire == T1 + 3000,
+	   "T3 own: a stateless reflector that understood Follow-Up Telemetry and zeroed it: "
+	   "its own T3 read, not to be taken by itself (MSG_F_T3 clear)");
+	for (uint64_t i = 1; i <= STAMPPEER_STATELESS_AFTER + 1; i++) {
+		ok(!stamppeer_stateless(&sp) && !stamppeer_t3_own(&sp),
+		   "T3 own: %" PRIu64 " replies without a follow-up: not yet stateless", i - 1);
+		stamppeer_take(&sp, &out.peer, i, false);
+	}
+	ok(stamppeer_stateless(&sp) && stamppeer_t3_own(&sp) &&
+	   !strcmp(stamppeer_suffix_t3(&sp), "_PEER_SW"),
+	   "T3 own: %d replies without one: stateless, T3 the reply's own (its SW stamp)",
+	   STAMPPEER_STATELESS_AFTER + 1);
+	stamppeer_take(&sp, &out.peer, 9, true);
+	ok(!stamppeer_stateless(&sp), "T3 own: a follow-up then: stateful after all");
+	memset(&sp, 0, sizeof(sp));
 	in.pong_no = 1;
 	reflect_one(&ectx, &fctx, MSG_F_T2 | MSG_F_SW | MSG_F_FU, &in);
 	pong_body(&ectx, 200, &out);

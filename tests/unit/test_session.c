@@ -92,8 +92,8 @@ static void test_still(void)
 	struct sockaddr_in a = v4("10.0.0.1", 1), b = v4("10.0.0.2", 2), c = v4("10.0.0.3", 3);
 	struct sockaddr_in d = v4("10.0.0.4", 4);
 	struct session *sa, *sc, *sd, *now;
-	uint64_t oa, oc, seq;
-	int64_t t3;
+	struct session_fu fu;
+	uint64_t oa, oc;
 	bool fresh;
 
 	sa = get(t, &a, 1, 0, &fresh);
@@ -110,14 +110,16 @@ static void test_still(void)
 	   "... and its session is found again where it moved");
 	ok(sessions_still(t, sa, oa) == NULL, "the evicted session's pointer gives NULL");
 
-	session_fu_put(now, 5, 100);
-	session_fu_put(now, 6, 200);
-	ok(session_fu_take(now, &seq, &t3) && seq == 5 && t3 == 100, "follow-ups: the oldest first");
-	ok(session_fu_take(now, &seq, &t3) && seq == 6 && t3 == 200, "  then the next");
-	ok(!session_fu_take(now, &seq, &t3), "  then none");
+	session_fu_put(now, &(struct session_fu){ 5, 2, 100 });
+	session_fu_put(now, &(struct session_fu){ 9, 3, 200 });
+	ok(session_fu_take(now, &fu) && fu.seq == 5 && fu.pong_no == 2 && fu.t3 == 100,
+	   "follow-ups: the oldest first, with its pong's number");
+	ok(session_fu_take(now, &fu) && fu.seq == 9 && fu.pong_no == 3 && fu.t3 == 200,
+	   "  then the next");
+	ok(!session_fu_take(now, &fu), "  then none");
 	for (int i = 0; i <= SESSION_FU; i++)
-		session_fu_put(now, 10 + (uint64_t)i, i);
-	ok(now->fu_dropped == 1 && session_fu_take(now, &seq, &t3) && seq == 11,
+		session_fu_put(now, &(struct session_fu){ 10 + (uint64_t)i, (uint64_t)i, i });
+	ok(now->fu_dropped == 1 && session_fu_take(now, &fu) && fu.seq == 11 && fu.pong_no == 1,
 	   "a full queue drops its oldest, counted");
 	sessions_destroy(t);
 }

@@ -631,6 +631,61 @@ static void test_parse_reply(void)
 	is_int(stamp_parse_reply(q, 100, key, T3, &rep), STAMP_DROP_SHORT, "short reply: dropped");
 }
 
+/*
+ * Direct Measurement (RFC 8972 §4.5) and Class of Service (§4.4): the
+ * sender's S_TxC and DSCP1 where the RFC puts them, the reflector's
+ * counts and the request's DSCP2 and ECN in the reply, RP 0 and the
+ * reply's TOS DSCP1 when it applies it, RP 1 and the DSCP the request
+ * came with when it does not; each read back by the sender, open and
+ * authenticated, with a bad length flagged M.
+ */
+static void test_direct_cos(const struct auth *k)
+{
+	unsigned int want = STAMP_WANT_DIRECT | STAMP_WANT_COS;
+	struct stamp_request rq = { .key = k, .seq = 9, .t1_ns = T1, .ee = EE_S, .want = want,
+				    .tx_count = 0xa1b2c3d4, .dscp = 10, .len = 200 };
+	struct stamp_reflector r = { .key = k, .ee = EE_R, .cos_apply = true };
+	struct stamp_reflect_in in = refl_in();
+	size_t base = k ? STAMP_AUTH_BASE_LEN : STAMP_BASE_LEN;
+	size_t dm = stamp_request_value_off(k, want, STAMP_WANT_DIRECT);
+	size_t cos = stamp_request_value_off(k, want, STAMP_WANT_COS);
+	struct stamp_reflect_out out;
+	struct stamp_reply rep;
+	uint8_t q[BIG];
+	const char *m = k ? "auth" : "open";
+
+	ok(stamp_build(&rq, q, BIG) == 200 && dm == base + 4 && cos == base + 20 &&
+	   q[dm - 3] == STAMP_TLV_DIRECT && be_get32(q + dm) == 0xa1b2c3d4 &&
+	   !be_get32(q + dm + 4) && !be_get32(q + dm + 8) && q[cos - 3] == STAMP_TLV_COS &&
+	   q[cos] == 10 << 2 && !q[cos + 1], "%s: S_TxC and DSCP1 where RFC 8972 puts them", m);
+	in.tos = 46 << 2 | 2;	/* EF, ECT(0) */
+	in.rx_count = 12;
+	in.tx_count = 11;
+	is_int(stamp_reflect(&r, &in, q, 200, q, 200, &out), STAMP_PASS, "%s: reflected", m);
+	ok(out.tos == 10 << 2 && be_get32(q + dm) == 0xa1b2c3d4 && be_get32(q + dm + 4) == 12 &&
+	   be_get32(q + dm + 8) == 11 && q[cos] == (10 << 2 | 46 >> 4) &&
+	   q[cos + 1] == ((46 & 15) << 4 | 2 << 2), "%s: counts, DSCP2 46, ECN 2, RP 0; leaves with DSCP1", m);
+	is_int(stamp_parse_reply(q, 200, k, T3, &rep), STAMP_PASS, "%s: the reply parses", m);
+	ok(rep.has_direct && rep.dm_s_tx == 0xa1b2c3d4 && rep.dm_r_rx == 12 && rep.dm_r_tx == 11 &&
+	   rep.has_cos && rep.cos_dscp1 == 10 && rep.cos_dscp2 == 46 && rep.cos_ecn == 2 &&
+	   !rep.cos_rp, "%s: the sender reads them back", m);
+	stamp_build(&rq, q, BIG);
+	r.cos_apply = false;
+	stamp_reflect(&r, &in, q, 200, q, 200, &out);
+	stamp_parse_reply(q, 200, k, T3, &rep);
+	ok(out.tos == 46 << 2 && rep.cos_rp == 1 && rep.cos_dscp2 == 46,
+	   "%s: not applied: RP 1, the reply leaves with the DSCP it came with", m);
+	stamp_build(&rq, q, BIG);
+	in.tos = -1;
+	stamp_reflect(&r, &in, q, 200, q, 200, &out);
+	ok(q[cos - 4] == STAMP_TLV_U && out.tos_wanted && out.tos == -1 && !q[dm - 4],
+	   "%s: the request's TOS unknown: Class of Service back with U (not processed), asked for", m);
+	stamp_build(&rq, q, BIG);
+	q[dm - 1] = 11;	/* Direct Measurement of 11 octets */
+	stamp_reflect(&r, &in, q, 200, q, 200, &out);
+	ok(q[dm - 4] & STAMP_TLV_M, "%s: a Direct Measurement TLV of 11 octets: M", m);
+}
+
 /* A reflector that knows no TLVs returns them as they came; one that fails
  * them returns I; one that zeroes them reports nothing. */
 static void test_parse_foreign(void)
@@ -727,6 +782,8 @@ int main(void)
 	test_reply_length();
 	test_parse_reply();
 	test_parse_foreign();
+	test_direct_cos(NULL);
+	test_direct_cos(key);
 	test_peek_and_iter();
 	auth_destroy(key);
 	return done_testing();

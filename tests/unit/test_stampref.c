@@ -17,7 +17,9 @@
  * kept must send what a fresh reflector sends, which answers by
  * stamp_reflect(); the requests come from a small pool, so that most are
  * like the one before and some are not (another request, another T2 or
- * stamp method, a length past what is kept).
+ * stamp method, a length past what is kept), each sent with a new
+ * Direct Measurement S_TxC, TOS and counts: the reply, and the TOS it
+ * must leave with, are the fresh reflector's.
  */
 #include <string.h>
 
@@ -45,7 +47,7 @@ static unsigned int rn(unsigned int n)
 /* One TLV at q + off, at most room octets: its length, 0 when none fits. */
 static size_t put_tlv(uint8_t *q, size_t off, size_t room)
 {
-	static const uint8_t types[] = { 1, 3, 7, 0, 2, 9, 200, 31, 32 };
+	static const uint8_t types[] = { 1, 3, 7, 0, 2, 9, 200, 31, 32, 4, 5 };
 	uint8_t type = types[rn(sizeof(types))];
 	size_t vlen;
 
@@ -57,6 +59,12 @@ static size_t put_tlv(uint8_t *q, size_t off, size_t room)
 		break;
 	case 7:
 		vlen = 16;
+		break;
+	case 4:		/* Class of Service, now and then of a bad length */
+		vlen = rn(8) ? 4 : rn(8);
+		break;
+	case 5:		/* Direct Measurement */
+		vlen = rn(8) ? 12 : rn(16);
 		break;
 	case 1:
 		vlen = rn(2) ? room - 4 : rn(30);
@@ -99,6 +107,19 @@ static void request(uint8_t *q, size_t len)
 #define POOL 6
 #define MEMO_CASES 20000
 
+/* A new S_TxC in each Direct Measurement TLV of request q (len octets),
+ * as a sender's every request has. */
+static void new_tx_count(uint8_t *q, size_t len)
+{
+	struct stamp_tlv_iter it;
+	struct stamp_tlv t;
+
+	stamp_tlv_begin(&it, q, len, STAMP_BASE_LEN);
+	while (stamp_tlv_next(&it, &t) > 0)
+		if (t.type == STAMP_TLV_DIRECT && t.len >= 4)
+			memset(q + t.off + 4, (int)rn(256), 4);
+}
+
 /* One request answered by a reflector format ctx, as the loop answers it
  * (parse, then put_pong in place), into out. */
 static int answer(struct msgfmt_ctx *c, const uint8_t *q, size_t len, uint16_t flags,
@@ -137,20 +158,22 @@ static void test_memo(bool stateful)
 		struct msg_body body = {
 			.t2_wire = 1700000000000000000LL + (int64_t)rn(1000000),
 			.t3_sw = 1700000000001000000LL + (int64_t)rn(1000000),
-			.fu_seq = rnd() % 1000,
+			.fu_seq = rnd() % 1000, .fu_pong_no = rnd() % 1000,
 			.fu_t3_wire = 1700000000000000000LL + (int64_t)rn(9),
 			.pong_no = rnd() % 1000, .ttl = (uint8_t)rnd(),
+			.tos = rn(8) ? (int16_t)rn(256) : -1, .rx_count = (uint32_t)rnd(),
 		};
 		struct msgfmt_ctx fresh;
 
 		if (msgfmt_init(&fresh, f, &side, err, sizeof(err)))
 			BAIL_OUT(err);
+		new_tx_count(pool[k], lens[k]);
 		if (answer(&kept, pool[k], lens[k], flags, &body, a) ||
 		    answer(&fresh, pool[k], lens[k], flags, &body, b))
 			BAIL_OUT("a pool request does not parse");
-		msgfmt_fini(&fresh);
 		compared++;
-		differ += memcmp(a, b, lens[k]) != 0;
+		differ += memcmp(a, b, lens[k]) != 0 || kept.reply_tos != fresh.reply_tos;
+		msgfmt_fini(&fresh);
 	}
 	msgfmt_fini(&kept);
 	is_int(differ, 0, "%s: the kept answer is a fresh reflector's, octet for octet (%u replies)",

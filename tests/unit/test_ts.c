@@ -596,6 +596,7 @@ static bool rx_ttl_case(int ttl, bool drops, int msg_flags)
 	struct ts_stamps st;
 	struct builder b;
 	uint32_t v = 600;
+	int16_t tos;
 	uint8_t t;
 
 	b_init(&b);
@@ -605,7 +606,7 @@ static bool rx_ttl_case(int ttl, bool drops, int msg_flags)
 	if (drops)
 		b_add(&b, SOL_SOCKET, SO_RXQ_OVFL, &v, sizeof(v));
 	b.msg.msg_flags = msg_flags;
-	return ts_parse_rx_ttl(&b.msg, &st, &t);
+	return ts_parse_rx_ttl(&b.msg, &st, &t, &tos);
 }
 
 /* The STAMP reflector's common datagram: stamps, then the TTL. */
@@ -614,28 +615,37 @@ static void test_rx_ttl(void)
 	struct ts_stamps st = { TS_NONE, TS_NONE };
 	struct builder b;
 	struct ts_rx rx;
-	int ttl = 61, hop = 64;
-	uint8_t t = 0;
+	int ttl = 61, hop = 64, tclass = 0xb9;
+	uint8_t t = 0, tos4 = 0x2e << 2 | 1;
+	int16_t tos = 0;
 
 	b_init(&b);
 	add_ts(&b, KN, HW);
 	b_add(&b, IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl));
 	ts_parse_rxmsg(&b.msg, &rx);
-	ok(ts_parse_rx_ttl(&b.msg, &st, &t) && st.kn_ns == KN && st.hw_ns == HW && t == 61 &&
-	   rx.ts.kn_ns == st.kn_ns && rx.ttl == t,
-	   "rx_ttl: stamps then IP_TTL -> both, as the walk reads them");
+	ok(ts_parse_rx_ttl(&b.msg, &st, &t, &tos) && st.kn_ns == KN && st.hw_ns == HW && t == 61 &&
+	   tos == -1 && rx.ts.kn_ns == st.kn_ns && rx.ttl == t && rx.tos_ret == -ENOENT,
+	   "rx_ttl: stamps then IP_TTL -> both (no TOS), as the walk reads them");
+	b_add(&b, IPPROTO_IP, IP_TOS, &tos4, sizeof(tos4));
+	ts_parse_rxmsg(&b.msg, &rx);
+	ok(ts_parse_rx_ttl(&b.msg, &st, &t, &tos) && t == 61 && tos == (0x2e << 2 | 1) &&
+	   rx.tos_ret == 0 && rx.tos == tos,
+	   "rx_ttl: then IPv4's one-octet IP_TOS: DSCP 46, ECN 1, as the walk reads it");
 	b_init(&b);
 	add_ts(&b, KN, 0);
 	b_add(&b, IPPROTO_IPV6, IPV6_HOPLIMIT, &hop, sizeof(hop));
-	ok(ts_parse_rx_ttl(&b.msg, &st, &t) && st.kn_ns == KN && t == 64,
+	ok(ts_parse_rx_ttl(&b.msg, &st, &t, &tos) && st.kn_ns == KN && t == 64,
 	   "rx_ttl: stamps then IPV6_HOPLIMIT -> both");
+	b_add(&b, IPPROTO_IPV6, IPV6_TCLASS, &tclass, sizeof(tclass));
+	ok(ts_parse_rx_ttl(&b.msg, &st, &t, &tos) && t == 64 && tos == 0xb9,
+	   "rx_ttl: then IPv6's int IPV6_TCLASS");
 
 	t = 7;
 	st.kn_ns = 1;
 	b_init(&b);
 	b_add(&b, IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl));
 	add_ts(&b, KN, 0);
-	ok(!ts_parse_rx_ttl(&b.msg, &st, &t) && t == 7 && st.kn_ns == 1,
+	ok(!ts_parse_rx_ttl(&b.msg, &st, &t, &tos) && t == 7 && st.kn_ns == 1,
 	   "rx_ttl: the TTL first: not the fast path's case, nothing written");
 	ok(!rx_ttl_case(0, false, 0), "rx_ttl: stamps alone: not its case");
 	ok(!rx_ttl_case(0, true, 0), "rx_ttl: stamps then a drop count: the walk's");
@@ -758,6 +768,7 @@ static void test_loopback_ttl(void)
 	int fd = socket(AF_INET, SOCK_DGRAM, 0), one = 1;
 	struct ts_stamps st = { TS_NONE, TS_NONE };
 	bool fast = false;
+	int16_t tos = -2;
 	uint8_t t = 0;
 
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -765,6 +776,7 @@ static void test_loopback_ttl(void)
 	    getsockname(fd, (struct sockaddr *)&a, &alen) ||
 	    connect(fd, (struct sockaddr *)&a, sizeof(a)) ||
 	    setsockopt(fd, IPPROTO_IP, IP_RECVTTL, &one, sizeof(one)) ||
+	    setsockopt(fd, IPPROTO_IP, IP_RECVTOS, &one, sizeof(one)) ||
 	    ts_sock_enable(fd, false, true)) {
 		if (fd >= 0)
 			close(fd);
@@ -777,12 +789,12 @@ static void test_loopback_ttl(void)
 
 		if (ping_self(fd, &sm))
 			break;
-		fast = ts_parse_rx_ttl(&sm.m, &st, &t);
+		fast = ts_parse_rx_ttl(&sm.m, &st, &t, &tos);
 		if (!fast)
 			usleep(50000);
 	}
-	ok(fast && st.kn_ns != TS_NONE && t == 64,
-	   "loopback: stamps then TTL, the fast path's case (TTL %u)", t);
+	ok(fast && st.kn_ns != TS_NONE && t == 64 && tos == 0,
+	   "loopback: stamps, TTL then TOS, the fast path's case (TTL %u, TOS %d)", t, tos);
 	close(fd);
 }
 
@@ -812,13 +824,14 @@ static void test_rx_dst(void)
 	b_init(&b);
 	add_ts(&b, KN, 0);
 	b_add(&b, IPPROTO_IP, IP_PKTINFO, &p4, sizeof(p4));
-	ok(ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv) && tv == -1 && d[10] == 0xff && d[11] == 0xff &&
-	   d[12] == 10 && d[13] == 99 && d[14] == 1 && d[15] == 2,
+	ok(ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv) && tv == -1 && d[10] == 0xff &&
+	   d[11] == 0xff && d[12] == 10 && d[13] == 99 && d[14] == 1 && d[15] == 2,
 	   "rx_dst: stamps, IP_PKTINFO -> the address IPv4-mapped, no TOS (-1)");
 	b_add(&b, IPPROTO_IP, IP_TOS, &tos4, sizeof(tos4));
 	ok(ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv) && tv == 0x28, "rx_dst: an IP_TOS of one octet");
 	b_add(&b, IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl));
-	ok(!ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv), "rx_dst: a TTL after, none asked: the walk's");
+	ok(!ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv),
+	   "rx_dst: a TTL after, none asked: the walk's");
 	b_init(&b);
 	add_ts(&b, KN, 0);
 	b_add(&b, IPPROTO_IP, IP_PKTINFO, &p4, sizeof(p4));

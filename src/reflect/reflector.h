@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The reflector's state during a run and the steps its loop (reflect.c)
+ * and the pongs' aftermath (reflstamp.c: their TX stamps harvested,
+ * queued as follow-ups, their records counted, sampled, logged) share.
+ * Not for other modules: reflect.h is the reflector's interface.
+ */
+#ifndef RANT_REFLECTOR_H
+#define RANT_REFLECTOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "measure.h"
+#include "session.h"
+#include "sock.h"
+#include "txpend.h"
+
+/*
+ * A pong's TX stamp is waited for this long at most (the loop goes on
+ * meanwhile): far above any queue a latency run meets (the bufferbloat
+ * queue of the README holds a pong 240 ms), and within what a record
+ * can hold (T3 - T2 is an int32 of ns: 2.147 s).
+ */
+#define TX_STAMP_CAP_NS (2 * NS_PER_SEC)
+#define TX_PENDING 8192		/* pongs awaiting their stamp at most */
+#define RF_MEASURED 1u		/* txpend_entry flags: a measured ping's pong */
+#define CAME_REFRESH 64		/* pings between two readings of the clocks' offset */
+
+/* State across sessions; each session's own is in struct session. */
+struct reflector {
+	struct run *r;
+	struct txpend *pend;	/* pongs awaiting their TX stamp */
+	int pend_fd;		/* ... sent on this socket (TCP: a new connection
+				 * restarts the keys, its stamps go with it) */
+	bool stopped;		/* a breach or a failed log: measure no more */
+	bool started;		/* RANT_TEST_START written */
+	bool stamped;		/* an RX stamp has arrived: spinning is safe */
+	bool want_sw;		/* a session asked for SW stamps: take T2_SW */
+	int64_t real_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
+	unsigned int came_n;	/* pings since real_off was read, CAME_REFRESH: stale */
+};
+
+/* A ping answered: its pong composed, waiting for its send. */
+struct answer {
+	struct session *s;	/* NULL: gone from the table (reflect_refind) */
+	const struct sk_msg *m;	/* the ping's datagram */
+	uint32_t id;		/* its session's id */
+	struct txrec rec;	/* filled after the send (reflect_record) from: */
+	uint64_t seq;
+	int64_t t2_wire, t2_sw, t3_sw;
+	int64_t came;		/* CLOCK_MONOTONIC when it was read */
+	uint64_t pong_no;	/* the pong's number in its session */
+	uint32_t len;		/* the pong's bytes */
+	bool measured, warm;
+};
+
+/* A measured ping was answered (sent: its pong left; tx_stamped: with
+ * its TX stamp): count, sample, log, check -t. s NULL: its session was
+ * evicted while its pong awaited its stamp. */
+enum measure_next reflect_measured(struct run *r, struct session *s, struct txrec *rec,
+				   bool sent, bool tx_stamped, int64_t came_mono);
+/* The first measured ping: measuring starts. */
+void reflect_start(struct run *r, struct reflector *f, const struct session *s);
+/* The stamps queued now to their pongs, and the pongs whose turn came
+ * retired (at now, CLOCK_MONOTONIC): non-zero when the run stops. */
+int reflect_harvest(struct run *r, struct reflector *f, int64_t now);
+/* The pong of a left with OPT_ID key (on via: a TCP connection's socket,
+ * NULL: the reflector's): into the table until its stamp comes. Non-zero:
+ * stop. */
+int reflect_pend(struct run *r, struct reflector *f, struct session *s,
+		 const struct answer *a, uint32_t key, struct sk *via);
+/* The run ends: the last pongs' stamps waited for, every pong retired. */
+void reflect_finish(struct run *r, struct reflector *f);
+
+#endif
