@@ -86,6 +86,7 @@ static void put_ping(struct fleetloop *L, const struct fleet_target *ft, uint64_
 	struct run *r = L->r;
 	struct msg_hdr h = {
 		.type = MSG_PING, .session = ft->session, .len = L->len, .seq = seq,
+		.dscp = (uint8_t)(ft->tos >> 2),
 		.flags = (uint16_t)((warmup ? MSG_F_WARMUP : 0) | (r->cfg->sw ? MSG_F_WANT_SW : 0) |
 				    (r->auth ? MSG_F_MAC : 0)),
 	};

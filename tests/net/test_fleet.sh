@@ -17,8 +17,8 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="fleet_targets fleet_reload fleet_badfile fleet_dscp fleet_flowlabel fleet_ecmp
-	fleet_scale"
+ALL_TESTS="fleet_targets fleet_reload fleet_badfile fleet_dscp fleet_stamp fleet_flowlabel
+	fleet_ecmp fleet_scale"
 
 require_root
 require_cmd jq promtool tcpdump tc iperf3
@@ -202,6 +202,35 @@ fleet_dscp() {
 	[ "$(target "$WORK/e1.json" "$IP_B:4001" .dscp)" = 46 ]
 	check_err $? "the JSON's dscp of $IP_B:4001"
 	log_test "fleet: --dscp 46 leaves as EF on every ping, dscp=0 overrides it"
+}
+
+# --stamp: a fleet of STAMP sessions (an SSID a target), its pings EF
+# with a Class of Service TLV that asks the reply to be EF too: rant's
+# STAMP reflector answers every one, and says EF arrived (its sessions;
+# the single emitter's stamp peer line reads the TLV back).
+fleet_stamp() {
+	local sp
+	setup_pair || skip_test "cannot create namespaces and veth"
+	ns_bg "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" --stamp --block -j "$WORK/r.json" \
+		>"$WORK/r.txt" 2>&1
+	REFL=$BGPID
+	wait_udp_port "$NS_B" 862 || check_err 1 "the STAMP reflector did not bind"
+	fleet_bg e1 -a "$IP_B" --stamp -m 128 --dscp 46 --paths 2 -d 2 --interval 10000 \
+		-j "$WORK/e1.json"
+	wait "$EM"
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	emit -a "$IP_B" --stamp -m 128 --dscp 46 -c 50 --interval 10000 >"$WORK/e2.txt" 2>&1
+	check_err $? "the single emitter failed: $(tail -3 "$WORK/e2.txt")"
+	kill -INT "$REFL"
+	wait "$REFL"
+	jq -e '.targets[0].counts | .received >= 150 and .lost == 0' "$WORK/e1.json" >/dev/null
+	check_err $? "the fleet over STAMP: $(jq -c '.targets[0].counts' "$WORK/e1.json")"
+	jq -e '[.sessions[].dscp] | length == 3 and all(. == [46])' "$WORK/r.json" >/dev/null
+	check_err $? "the STAMP reflector saw: $(jq -c '[.sessions[].dscp]' "$WORK/r.json")"
+	sp=$(grep '^stamp peer:' "$WORK/e2.txt")
+	[[ $sp == *"DSCP 46 ECN 0 on arrival, the reply's DSCP as asked"* ]]
+	check_err $? "the Class of Service TLV read back: $sp"
+	log_test "fleet: --stamp with --dscp 46, EF asked and seen (Class of Service)"
 }
 
 # --paths 4 --flow-label to an IPv6 target: the pings leave from one
