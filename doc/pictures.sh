@@ -73,7 +73,7 @@ fleet() {
 	tc -n "$NS_B" -s qdisc show dev "$VETH_B" >"$RUNS/fleet.tc"
 	stop_reflector
 	(cd "$RUNS" && "${PLOT[@]}" fleet fleet.json --log fleet.log -o "$DOC/fleet-heat.png" &&
-		"${PLOT[@]}" paths fleet.json -o "$DOC/fleet-paths.png")
+		"${PLOT[@]}" paths fleet.json --size 1200x1040 -o "$DOC/fleet-paths.png")
 }
 
 if [ "$WHAT" = capture ]; then
