@@ -50,9 +50,24 @@ static void check_message(enum opts_result r, const char *msg, size_t len)
 		abort();
 }
 
+/* --read FILE (no -i) or -i IFACE --watch: a capture to read, nothing
+ * to send. */
+static bool watch_ok(const struct rant_cfg *c)
+{
+	return !c->addr && (c->read_path ? *c->read_path && !c->watch :
+			    c->watch && c->iface && *c->iface);
+}
+
 static void check_cfg(const struct rant_cfg *c)
 {
-	bool ok = c->iface && *c->iface &&
+	bool ok;
+
+	if (c->mode == MODE_WATCH) {
+		if (!watch_ok(c))
+			abort();
+		return;
+	}
+	ok = c->iface && *c->iface &&
 		  (c->mode == MODE_EMIT) == (c->addr != NULL) &&
 		  (!c->addr || *c->addr) &&
 		  c->port >= 1 &&
