@@ -80,6 +80,7 @@ static void emit_say_measuring(const struct emitter *e)
 	struct out o = { .t = f };
 
 	if (r->sweep_idx == 0) {
+		stamppeer_settle(&r->stamp_peer);	/* as the warm-up left it */
 		stamppeer_print(&o, &r->stamp_peer);	/* --stamp: what the peer says */
 		stamppeer_warn(&r->warn, f, &r->stamp_peer, r->cfg->one_way);
 		fprintf(f, "measuring: warm-up done after %" PRIu64 " pings\n", r->cnt.warmup);
