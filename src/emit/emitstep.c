@@ -22,6 +22,7 @@ void emit_set_flags(const struct emitter *e, bool measured)
 				    (r->auth ? MSG_F_MAC : 0)),
 		.session = r->session,
 		.len = e->len,
+		.dscp = r->cfg->dscp,
 	};
 
 	msgfmt_put_ping(&r->fmt, e->tx, &h);

@@ -80,6 +80,8 @@ struct session {
 	uint64_t duplicate;		/* measured seqs seen again */
 	uint64_t rate_limited;		/* pings above --max-rate, unanswered */
 	uint64_t missing_tx_ts, missing_rx_ts;
+	uint64_t dscp_seen;		/* bit d: a ping came with DSCP d */
+	uint8_t dscp_last;		/* ... the last one's */
 	uint64_t resp_n;		/* responses measured, and their */
 	int64_t resp_min, resp_max;	/* ... min and max, ns */
 	double resp_sum;		/* ... sum, ns */
@@ -110,6 +112,15 @@ struct session_ping {
 };
 
 struct sessions;
+
+/* A ping of s came with TOS octet tos (-1: unknown): its DSCP noted. */
+static inline void session_dscp(struct session *s, int tos)
+{
+	if (tos < 0)
+		return;
+	s->dscp_seen |= 1ULL << (tos >> 2);
+	s->dscp_last = (uint8_t)(tos >> 2);
+}
 
 /* A table for up to max sessions; NULL with errno set. */
 struct sessions *sessions_create(size_t max, bool hugepages);

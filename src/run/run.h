@@ -8,6 +8,7 @@
 #define RANT_RUN_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include "bkeep.h"
 #include "clock.h"
 #include "counts.h"
+#include "fleetset.h"
 #include "hist.h"
 #include "jitter.h"
 #include "metric.h"
@@ -83,9 +85,14 @@ struct run {
 	struct ol_table flight;		/* --open-loop: the pings in flight */
 	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
 	struct probe_diag diag;		/* --http: what the packets said (after the run) */
+	/* a fleet's (--targets, --paths): its targets and sockets, fleetset.h */
+	struct fleetset fs;
+	struct fleet *fleet;		/* fs.fleet: its targets, or NULL: not a fleet */
 };
 
 extern volatile sig_atomic_t run_stop;
+/* SIGHUP came: a fleet reads --targets again (fleetreload.c takes it). */
+extern atomic_int run_reload;
 
 /*
  * Everything before the first packet: socket, memory (touched and
