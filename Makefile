@@ -94,7 +94,7 @@ DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-promet
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
 	lint lint-sh lint-c lint-misc lint-man asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
-	bench-probe install clean
+	bench-probe bench-targets install clean
 
 all: rant
 
@@ -266,6 +266,8 @@ lint-misc:
 	/usr/bin/python3 tests/unit/test_floorplan.py >/dev/null || /usr/bin/python3 tests/unit/test_floorplan.py
 	/usr/bin/python3 tests/check-cycles.py src
 	/usr/bin/python3 tests/check-length.py rant.c src/*/*.[ch]
+	promtool check rules doc/fleet.rules.yml
+	promtool test rules tests/unit/fleet_rules_test.yml
 
 # rant.8's OPTIONS against rant --help: the same options, groups, argument
 # names, ranges and defaults (tests/check-man.py).
@@ -328,7 +330,7 @@ fuzz_srcs_wire := $(call src_of,msgfmt wire hostid ptp fmtstamp stamp stampsend 
 	metric hist txfmt mem session out json auth) -lcrypto
 fuzz_srcs_cmsg := $(call src_of,ts)
 fuzz_srcs_frame := $(call src_of,frame)
-fuzz_srcs_opts := $(call src_of,opts optprobe optmetric metric hist mem record opttab optnum sweep fit allow msgfmt wire hostid \
+fuzz_srcs_opts := $(call src_of,opts optprobe optmetric optfleet metric hist mem record opttab optnum sweep fit allow msgfmt wire hostid \
 	ptp fmtstamp stamp stampsend stampts auth)
 fuzz_srcs_stamp := $(call src_of,stamp stampsend stampts auth)
 fuzz_libs_stamp := -lcrypto
@@ -385,6 +387,13 @@ bench: deps
 	bench/run.sh
 	bench/fleet.sh
 	bench/readbench.sh
+	bench/targets.sh
+
+# The fleet's emitter alone (--targets): TARGETS_ROUNDS, TARGETS_SECONDS,
+# BENCH_QUICK=1 (bench/README.md, "The fleet's emitter").
+bench-targets: deps
+	$(MAKE) all
+	bench/targets.sh
 
 # The reflector for a fleet alone: FLEET_ROUNDS, FLEET_SECONDS, FLEET_ROWS=RE,
 # BENCH_QUICK=1, RANT_B=PATH (bench/README.md, "The fleet").

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "fleet.h"
 #include "opts.h"
 #include "outputs.h"
 #include "probe.h"
@@ -109,8 +110,8 @@ int main(int argc, char **argv)
 	startup_print(&run);
 
 	clock_start(run.clock);
-	ret = cfg_probe(&cfg) ? probe_run(&run) : cfg.mode == MODE_EMIT ? emit_run(&run) :
-	      reflect_run(&run);
+	ret = cfg_probe(&cfg) ? probe_run(&run) : cfg_fleet(&cfg) ? fleet_run(&run) :
+	      cfg.mode == MODE_EMIT ? emit_run(&run) : reflect_run(&run);
 	clock_stop(run.clock);
 	if (run.series)
 		series_finish(run.series, monotonic_ns());	/* -I: the last lines */

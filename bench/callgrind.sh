@@ -52,12 +52,15 @@ wait "$REFL" || true
 
 # per_ping FILE: "instructions-a-ping function" of each rant function
 # (file:function as callgrind_annotate names it, with or without the
-# directory; its largest inclusive count), largest first
+# directories: src/net/ts.c is ts.c; its largest inclusive count),
+# largest first
 per_ping() {
 	callgrind_annotate --inclusive=yes "$1" 2>/dev/null |
 		awk -v n=$((PINGS + WARM)) '
-		$1 ~ /^[0-9,]+$/ && $0 !~ /=>/ && match($0, /src\/[a-z_]+\.[ch]:[a-z_][a-z0-9_]*/) {
-			f = substr($0, RSTART + 4, RLENGTH - 4); v = $1; gsub(",", "", v)
+		$1 ~ /^[0-9,]+$/ && $0 !~ /=>/ &&
+		match($0, /src\/([a-z_]+\/)?[a-z_]+\.[ch]:[a-z_][a-z0-9_]*/) {
+			f = substr($0, RSTART + 4, RLENGTH - 4); sub(/^[a-z_]+\//, "", f)
+			v = $1; gsub(",", "", v)
 			if (v + 0 > best[f]) best[f] = v + 0
 		}
 		END { for (f in best) printf "%9.1f %s\n", best[f] / n, f }' | sort -rn

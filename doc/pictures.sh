@@ -8,6 +8,10 @@
 # and those of doc/capture.md (doc/pictures.sh capture: these alone):
 #   capture.json      rant --read of tcpdump's capture of nginx (tcp_nodelay
 #                     off and on) under wrk (tests/net/nginx.sh)   flow, ports
+# and those of doc/fleet.md (doc/pictures.sh fleet: these alone):
+#   fleet.json/.log   rant --targets: 200 addresses of one reflector, 10
+#                     pings a second each over --paths 8, 20 s, the odd
+#                     source ports of 63 behind a TCP load's queue  fleet, paths
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,8 +40,48 @@ capture() {
 		"${PLOT[@]}" ports capture.json -d "$DOC")
 }
 
+# fleet: 200 targets of one reflector at once (doc/fleet.md)
+fleet() {
+	local i
+	: >"$RUNS/fleet.targets"
+	for ((i = 1; i <= 200; i++)); do
+		echo "addr add 10.99.0.$i/32 dev $VETH_B"
+		echo "10.99.0.$i" >>"$RUNS/fleet.targets"
+	done | ip -n "$NS_B" -batch -
+	ip -n "$NS_A" route add 10.99.0.0/16 via "$IP_B"
+	# the pongs of targets 10.99.0.1-63 to the odd source ports share a
+	# 20 Mbit/s class (40 packets of queue) with a TCP load, as if those
+	# paths hashed onto a congested link: the paths the diagnosis should
+	# name. On the reflector's side: the emitter's queue is before its TX
+	# stamp, so the round trip does not hold it.
+	ip netns exec "$NS_B" ethtool -K "$VETH_B" tso off gso off >/dev/null
+	tc -n "$NS_B" qdisc add dev "$VETH_B" root handle 1: htb default 10
+	tc -n "$NS_B" class add dev "$VETH_B" parent 1: classid 1:10 htb rate 10gbit quantum 60000
+	tc -n "$NS_B" class add dev "$VETH_B" parent 1: classid 1:20 htb rate 20mbit ceil 20mbit quantum 1514
+	tc -n "$NS_B" qdisc add dev "$VETH_B" parent 1:20 handle 20: pfifo limit 40
+	tc -n "$NS_B" filter add dev "$VETH_B" parent 1: protocol ip u32 \
+		match ip src 10.99.0.0/26 match ip dport 1 0x1 flowid 1:20
+	tc -n "$NS_B" filter add dev "$VETH_B" parent 1: protocol ip u32 \
+		match ip sport 5201 0xffff flowid 1:20
+	ns_bg "$NS_B" iperf3 -s -1 -B "$IP_B" -p 5201 >/dev/null
+	wait_until 5 __tcp_port "$NS_B" 5201
+	ns_bg "$NS_A" iperf3 -R -c "$IP_B" -p 5201 --cport 5301 -t 23 >/dev/null
+	start_reflector fleetrefl --block --max-sessions 4096 --max-sessions-per-address 4096 ||
+		{ echo "pictures: the reflector did not start" >&2; exit 1; }
+	emit --targets "$RUNS/fleet.targets" --paths 8 -d 20 --block -l "$RUNS/fleet.log" \
+		-j "$RUNS/fleet.json" >/dev/null
+	tc -n "$NS_B" -s qdisc show dev "$VETH_B" >"$RUNS/fleet.tc"
+	stop_reflector
+	(cd "$RUNS" && "${PLOT[@]}" fleet fleet.json --log fleet.log -o "$DOC/fleet-heat.png" &&
+		"${PLOT[@]}" paths fleet.json --size 1200x1040 -o "$DOC/fleet-paths.png")
+}
+
 if [ "$WHAT" = capture ]; then
 	capture
+	exit 0
+fi
+if [ "$WHAT" = fleet ]; then
+	fleet
 	exit 0
 fi
 start_reflector refl -d 600 || { echo "pictures: the reflector did not start" >&2; exit 1; }
@@ -67,3 +111,4 @@ set -x
 "${PLOT[@]}" sweep m72.json m512.json m1472.json m4096.json m8972.json -d "$DOC"
 set +x
 capture
+fleet

@@ -14,7 +14,7 @@
 
 enum rant_mode {
 	MODE_REFLECT,		/* no -a: server */
-	MODE_EMIT,		/* -a ADDR: client */
+	MODE_EMIT,		/* -a ADDR or --targets FILE: client */
 	MODE_WATCH,		/* --read FILE, or -i IFACE --watch: traffic
 				 * rant did not send, from a capture */
 };
@@ -32,6 +32,9 @@ enum rant_mode {
 #define RANT_WATCH_FLOWS 1000		/* --flows: the worst flows reported */
 #define RANT_WATCH_MAX_FLOWS 65536	/* --max-flows: tracked at once */
 #define RANT_WATCH_IDLE_NS (60 * 1000000000LL)	/* --flow-idle */
+#define RANT_MAX_PATHS 64		/* --paths: flows per target */
+#define RANT_FLEET_INTERVAL_NS (100 * 1000000LL)	/* --interval with --targets */
+#define RANT_FLEET_WARMUP 2		/* -w with --targets: per target */
 
 struct rant_cfg {
 	enum rant_mode mode;
@@ -124,6 +127,12 @@ struct rant_cfg {
 	uint32_t flows_keep;		/* --flows: flows in the report, the worst */
 	uint32_t max_flows;		/* --max-flows: tracked at once */
 	int64_t flow_idle_ns;		/* --flow-idle */
+	/* fleets (src/fleet/) */
+	const char *targets_path;	/* --targets FILE: many reflectors at once */
+	uint32_t paths;			/* --paths: flows per target (source ports) */
+	uint8_t dscp;			/* --dscp: of the pings (IP_TOS, IPV6_TCLASS) */
+	bool flow_label;		/* --flow-label: the paths are IPv6 flow
+					 * labels of one source port */
 };
 
 /* Does the run probe a TCP service (--syn, --http, --request) rather
@@ -137,6 +146,13 @@ static inline bool cfg_probe(const struct rant_cfg *c)
 static inline bool cfg_requests(const struct rant_cfg *c)
 {
 	return c->http_path || c->request_path;
+}
+
+/* Does the run measure a fleet (--targets, or -a over --paths): the
+ * fleet's loop, each target and path its own? */
+static inline bool cfg_fleet(const struct rant_cfg *c)
+{
+	return c->targets_path || c->paths > 1;
 }
 
 /* The message format (msgfmt.h) the command line asks for, by name:

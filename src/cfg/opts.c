@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "openloop.h"
+#include "optfleet.h"
 #include "optmetric.h"
 #include "optnum.h"
 #include "optprobe.h"
@@ -546,8 +547,8 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		fprintf(ps->err, "rant: -a/--address is empty: give the reflector's IP address\n");
 		return -1;
 	}
-	c->mode = given['a'] ? MODE_EMIT : MODE_REFLECT;
-	if (optprobe_check(c, given, ps->err) || check_sides(ps, c, given))
+	if (optfleet_mode(c, given, ps->err) || optprobe_check(c, given, ps->err) ||
+	    check_sides(ps, c, given))
 		return -1;
 	if (check_ptp_mode(ps, c, given) || check_stamp(ps, c, given))
 		return -1;
@@ -573,7 +574,7 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 			opt_label(given['B'] ? 'B' : 'P', label, sizeof(label)));
 		return -1;
 	}
-	if (check_buckets(ps, c))
+	if (check_buckets(ps, c) || optfleet_check(c, given, ps->err))
 		return -1;
 	if (c->open_loop && check_open_loop(ps, c))
 		return -1;

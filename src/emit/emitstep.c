@@ -23,6 +23,7 @@ void emit_set_flags(const struct emitter *e, bool measured)
 				    (r->fmt.f->caps.report_len ? MSG_F_WANT_REPORT : 0)),
 		.session = r->session,
 		.len = e->len,
+		.dscp = r->cfg->dscp,
 	};
 
 	msgfmt_put_ping(&r->fmt, e->tx, &h);

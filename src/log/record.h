@@ -49,7 +49,11 @@ struct txrec {
 	int32_t t3_sw_d;	/* T3_SW - T2_SW, ns */
 	int32_t t4_sw_d;	/* T4_SW - T1_SW, ns */
 	int32_t t4_wire_d;	/* T4_wire - T1_wire, ns: emitter, pong RX */
-	int32_t t_ack_d;	/* T_ACK - T1_SW, ns: emitter over TCP */
+	union {
+		int32_t t_ack_d;	/* T_ACK - T1_SW, ns: emitter over TCP */
+		uint32_t fleet_id;	/* a fleet's (UDP: no T_ACK): its target's
+					 * slot and path, txrec_fleet_id() */
+	};
 	union {
 		int32_t t1_queue;	/* emitter: T1_KN - T1_SCHED, ns */
 		int32_t t3_queue;	/* reflector: T3_KN - T3_SCHED, ns */
@@ -71,6 +75,22 @@ enum point {
 };
 
 void txrec_clear(struct txrec *r);
+
+/* A fleet's record: target slot (fleettab.h) and path in fleet_id. */
+static inline uint32_t txrec_fleet_id(uint32_t slot, unsigned int path)
+{
+	return slot << 8 | path;
+}
+
+static inline uint32_t txrec_fleet_slot(const struct txrec *r)
+{
+	return r->fleet_id >> 8;
+}
+
+static inline unsigned int txrec_fleet_path(const struct txrec *r)
+{
+	return r->fleet_id & 0xff;
+}
 /* The stamp at point p, or TS_NONE. */
 int64_t txrec_stamp(const struct txrec *r, enum point p);
 /* Store T3_SW / T4_SW; an absent stamp or an offset that does not fit

@@ -175,6 +175,10 @@ size_t txlog_format_header(char *buf, size_t len, const struct txlog_fmt *f)
 			p = put_name(p, TXLOG_COL_T1_SCHED, NULL);
 		if (f->lost)
 			p = put_name(p, TXLOG_COL_LOST, NULL);
+		if (f->target_names)
+			p = put_name(p, TXLOG_COL_TARGET, NULL);
+		if (f->path_ids)
+			p = put_name(p, TXLOG_COL_PATH, NULL);
 	} else {
 		p = put_reflect_names(p, f->sw, w, NULL);
 		if (f->sched)
@@ -229,6 +233,12 @@ size_t txlog_format_line(char *buf, const struct txrec *r,
 		p = put_stamp(p, txrec_sched(r, f->emit, !f->hw), &sc);
 	if (f->emit && f->lost)
 		p = put_name(p, txrec_lost(r) ? TXLOG_COL_LOST : "-", NULL);
+	if (f->emit && f->target_names)
+		p = put_name(p, f->target_names + txrec_fleet_slot(r) * f->target_len, NULL);
+	if (f->emit && f->path_ids) {
+		*p++ = ' ';
+		p = put_u64(p, f->path_ids[txrec_fleet_path(r)]);
+	}
 	*p++ = '\n';
 	return (size_t)(p - buf);
 }

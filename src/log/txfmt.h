@@ -26,7 +26,13 @@ struct txlog_fmt {
 	bool sched;		/* append the side's SCHED stamp: T1_SCHED
 				 * (emitter) or T3_SCHED (reflector); "-" where
 				 * the wire stamps are HW */
-	bool lost;		/* emitter: append the LOST column, last */
+	bool lost;		/* emitter: append the LOST column */
+	/* a fleet's (fleettab.h): the TARGET column, the name of the record's
+	 * slot at target_names + slot * target_len; and with --paths the PATH
+	 * column, its path's source port (or flow label): path_ids[path] */
+	const char *target_names;	/* NULL: no TARGET column */
+	size_t target_len;
+	const uint32_t *path_ids;	/* NULL: no PATH column */
 };
 
 /*
@@ -44,6 +50,8 @@ struct txlog_fmt {
 #define TXLOG_COL_T1_SCHED "T1_SCHED"	/* kernel stamps */
 #define TXLOG_COL_T3_SCHED "T3_SCHED"
 #define TXLOG_COL_LOST "LOST"		/* the column, and its value in a lost row */
+#define TXLOG_COL_TARGET "TARGET"	/* a fleet's: the target, ADDR:PORT */
+#define TXLOG_COL_PATH "PATH"		/* a fleet's: the path, its source port */
 #define TXLOG_HW "_HW"			/* a wire stamp's suffix: the NIC's */
 #define TXLOG_KN "_KN"			/* the kernel's */
 

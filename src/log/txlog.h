@@ -32,6 +32,8 @@
  *              then T1_SCHED (the ping entered the qdisc)
  *              then LOST: "LOST" for a ping without a pong in time
  *              (its row has the stamps it got, "-" for the rest), else "-"
+ *              then, a fleet's (--targets, --paths), TARGET (ADDR:PORT)
+ *              and with --paths PATH (its source port, or flow label)
  *   reflector: SEQ T2_w [T2_SW T3_SW] T3_w RESPONSE T3_SCHED
  * where _w is _HW or _KN by the timestamp source of that side (with
  * --stamp, the reflector's _PEER_HW, _PEER_SW or _PEER, T2's and T3's

@@ -558,6 +558,25 @@ void sessions_snap_free(struct sessions_snap *ss)
 	ss->nsenders = 0;
 }
 
+/* The DSCPs its pings came with (more than one: a path re-marks, or the
+ * sender changed it), the last one's. */
+static void print_dscp(struct out *o, const struct session *s)
+{
+	bool first = true;
+
+	out_arr(o, "dscp");
+	for (int d = 0; d < 64; d++) {
+		if (!(s->dscp_seen & (1ULL << d)))
+			continue;
+		out_u64(o, NULL, first ? ", dscp %" PRIu64 : ",%" PRIu64, (uint64_t)d);
+		first = false;
+	}
+	out_arr_end(o);
+	if (s->dscp_seen)
+		out_u64(o, "dscp_last", s->dscp_seen & (s->dscp_seen - 1) ? " (last %" PRIu64 ")" :
+			NULL, s->dscp_last);
+}
+
 /* One session's line and object. */
 static void print_session(struct out *o, const struct session *s)
 {
@@ -577,6 +596,7 @@ static void print_session(struct out *o, const struct session *s)
 		s->rate_limited);
 	out_u64(o, "missing_tx_ts", NULL, s->missing_tx_ts);
 	out_u64(o, "missing_rx_ts", NULL, s->missing_rx_ts);
+	print_dscp(o, s);
 	out_obj(o, "response");
 	out_u64(o, "samples", NULL, s->resp_n);
 	if (s->resp_n) {

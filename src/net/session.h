@@ -87,6 +87,8 @@ struct session {
 	uint64_t drops_undecided;	/* ... more, known so but not yet retired (the
 					 * report to a fetch: reflect.c) */
 	int64_t queue_max_ns;		/* the longest one waited in the qdisc */
+	uint64_t dscp_seen;		/* bit d: a ping came with DSCP d */
+	uint8_t dscp_last;		/* ... the last one's */
 	uint64_t resp_n;		/* responses measured, and their */
 	int64_t resp_min, resp_max;	/* ... min and max, ns */
 	double resp_sum;		/* ... sum, ns */
@@ -117,6 +119,15 @@ struct session_ping {
 };
 
 struct sessions;
+
+/* A ping of s came with TOS octet tos (-1: unknown): its DSCP noted. */
+static inline void session_dscp(struct session *s, int tos)
+{
+	if (tos < 0)
+		return;
+	s->dscp_seen |= 1ULL << (tos >> 2);
+	s->dscp_last = (uint8_t)(tos >> 2);
+}
 
 /* A table for up to max sessions; NULL with errno set. */
 struct sessions *sessions_create(size_t max, bool hugepages);

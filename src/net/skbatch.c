@@ -26,7 +26,11 @@ struct skbatch {
 	unsigned int out_n;		/* replies queued */
 	struct mmsghdr out[SKBATCH_MAX];
 	struct iovec out_iov[SKBATCH_MAX];
-	char out_ctl[SKBATCH_MAX][SK_TOS_CMSG_LEN];	/* a reply's TOS (tos_out) */
+	union {
+		char b[SK_REPLY_CTL_LEN];
+		struct cmsghdr align;
+	} out_ctl[SKBATCH_MAX];		/* a reply's source and TOS (sk_reply_ctl) */
+	const struct sk *sk;		/* the socket of the last receive */
 };
 
 struct skbatch *skbatch_create(size_t slot_len, bool hugepages)
@@ -120,6 +124,7 @@ int skbatch_recv(struct sk *s, struct skbatch *b, bool sw, bool block)
 		b->mm[0].msg_len = len < 0 ? 0 : (unsigned int)len;
 	}
 	b->busy = n > 0;
+	b->sk = s;
 	if (n < 0)
 		return -errno;
 	if (n == 0)
@@ -150,10 +155,10 @@ void skbatch_reply(struct skbatch *b, unsigned int i, size_t len)
 	b->out_iov[o] = (struct iovec){ .iov_base = skbatch_buf(b, i), .iov_len = len };
 	h->msg_name = &b->m[i].src;
 	h->msg_namelen = b->m[i].src_len;
-	/* a reply with a TOS of its own: its control data (else none, as
-	 * the send without it has) */
-	h->msg_controllen = b->m[i].tos_out < 0 ? 0 : sk_tos_cmsg(&b->m[i], b->out_ctl[o]);
-	h->msg_control = h->msg_controllen ? b->out_ctl[o] : NULL;
+	/* a reply from the address its ping came to, or with a TOS of its
+	 * own: its control data (else none, as the send without it has) */
+	h->msg_controllen = b->sk ? sk_reply_ctl(b->sk, &b->m[i], b->out_ctl[o].b) : 0;
+	h->msg_control = h->msg_controllen ? b->out_ctl[o].b : NULL;
 }
 
 /* sendmmsg() of the vlen messages at v; one message (a lone ping's
@@ -166,7 +171,7 @@ static int skbatch_sendmmsg(int fd, struct mmsghdr *v, unsigned int vlen)
 
 	if (vlen > 1)
 		return sendmmsg(fd, v, vlen, MSG_DONTWAIT);
-	if (h->msg_controllen)	/* a TOS of its own */
+	if (h->msg_controllen)	/* its source, or a TOS of its own */
 		n = sendmsg(fd, h, MSG_DONTWAIT);
 	else
 		n = sendto(fd, h->msg_iov->iov_base, h->msg_iov->iov_len, MSG_DONTWAIT,

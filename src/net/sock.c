@@ -4,194 +4,24 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
 #include <linux/sock_diag.h>
 #include <net/if.h>
-#include <netdb.h>
-#include <netlink/netlink.h>
-#include <netlink/route/route.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "missing.h"
+#include "skpeer.h"
 #include "sock.h"
 #include "timeutil.h"
 
 int sk_sockopt_int(int fd, int level, int name, int v)
 {
 	return setsockopt(fd, level, name, &v, sizeof(v)) ? -errno : 0;
-}
-
-/*
- * Parse a numeric IPv4/IPv6 address: "fd00::2", "[fd00::2]", or a
- * link-local "fe80::1%eth3" whose scope must be the interface (without
- * one, the interface is the scope). 0, or -EINVAL with the reason in err.
- */
-static int resolve(const char *text, uint16_t port, unsigned int ifindex,
-		   const char *iface, struct sockaddr_storage *ss,
-		   socklen_t *len, char *err, size_t errlen)
-{
-	struct sockaddr_in *in = (struct sockaddr_in *)ss;
-	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
-	char buf[INET6_ADDRSTRLEN + IF_NAMESIZE + 4], *scope;
-	size_t n = strlen(text);
-
-	memset(ss, 0, sizeof(*ss));
-	if (inet_pton(AF_INET, text, &in->sin_addr) == 1) {
-		in->sin_family = AF_INET;
-		in->sin_port = htons(port);
-		*len = sizeof(*in);
-		return 0;
-	}
-	if (n >= sizeof(buf) || (text[0] == '[') != (n > 1 && text[n - 1] == ']'))
-		goto not_an_address;
-	snprintf(buf, sizeof(buf), "%.*s", (int)(text[0] == '[' ? n - 2 : n),
-		 text + (text[0] == '['));
-	scope = strchr(buf, '%');
-	if (scope)
-		*scope++ = '\0';
-	if (inet_pton(AF_INET6, buf, &in6->sin6_addr) != 1)
-		goto not_an_address;
-	in6->sin6_family = AF_INET6;
-	in6->sin6_port = htons(port);
-	*len = sizeof(*in6);
-	if (scope && if_nametoindex(scope) != ifindex &&
-	    strtoul(scope, NULL, 10) != ifindex) {
-		snprintf(err, errlen, "-a %s: the scope %%%s is not -i %s: give -a %s%%%s, or leave the scope out (-i gives it)",
-			 text, scope, iface, buf, iface);
-		return -EINVAL;
-	}
-	if (IN6_IS_ADDR_LINKLOCAL(&in6->sin6_addr))
-		in6->sin6_scope_id = ifindex;
-	return 0;
-not_an_address:
-	snprintf(err, errlen, "-a %s: not an IPv4 or IPv6 address (IPv6 may be bracketed, [fd00::2], and link-local scoped, fe80::1%%%s)",
-		 text, iface);
-	return -EINVAL;
-}
-
-/* Only a unicast reflector answers one emitter: refuse the others. */
-static int check_unicast(const struct sockaddr_storage *ss, const char *text,
-			 char *err, size_t len)
-{
-	const char *what = NULL;
-
-	if (ss->ss_family == AF_INET) {
-		uint32_t a = ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr);
-
-		if (IN_MULTICAST(a))
-			what = "a multicast address";
-		else if (a == INADDR_BROADCAST)
-			what = "the broadcast address";
-		else if (a == INADDR_ANY)
-			what = "the unspecified address";
-	} else {
-		const struct in6_addr *a = &((const struct sockaddr_in6 *)ss)->sin6_addr;
-
-		if (IN6_IS_ADDR_MULTICAST(a))
-			what = "a multicast address";
-		else if (IN6_IS_ADDR_UNSPECIFIED(a))
-			what = "the unspecified address";
-	}
-	if (!what)
-		return 0;
-	snprintf(err, len, "-a %s is %s: give the reflector's unicast address", text, what);
-	return -EINVAL;
-}
-
-struct route_answer {
-	int oif;
-	int type;
-	bool found;
-};
-
-static int route_cb(struct nl_msg *msg, void *arg)
-{
-	struct route_answer *ans = arg;
-	struct rtnl_route *route;
-	struct rtnl_nexthop *nh;
-
-	if (rtnl_route_parse(nlmsg_hdr(msg), &route) < 0)
-		return NL_SKIP;
-	ans->type = rtnl_route_get_type(route);
-	nh = rtnl_route_nexthop_n(route, 0);
-	if (nh) {
-		ans->oif = rtnl_route_nh_get_ifindex(nh);
-		ans->found = true;
-	}
-	rtnl_route_put(route);
-	return NL_OK;
-}
-
-/*
- * Check that addr is routed out of ifindex (RTM_GETROUTE through libnl).
- * 0, or -errno with the message.
- */
-static int sk_route_check(const struct sockaddr_storage *addr, unsigned int ifindex,
-			  const char *iface, const char *text, char *err, size_t len)
-{
-	struct rtmsg rtm = { .rtm_family = (unsigned char)addr->ss_family };
-	struct route_answer ans = { 0 };
-	struct nl_sock *nl = NULL;
-	struct nl_msg *msg = NULL;
-	char oifname[IF_NAMESIZE] = "?";
-	const void *dst;
-	int alen, ret;
-
-	if (addr->ss_family == AF_INET) {
-		dst = &((const struct sockaddr_in *)addr)->sin_addr;
-		alen = 4;
-	} else {
-		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)addr;
-
-		if (IN6_IS_ADDR_LINKLOCAL(&in6->sin6_addr))
-			return 0;	/* scoped to the interface by -i */
-		dst = &in6->sin6_addr;
-		alen = 16;
-	}
-	rtm.rtm_dst_len = (unsigned char)(alen * 8);
-
-	ret = -ENOMEM;
-	nl = nl_socket_alloc();
-	msg = nlmsg_alloc_simple(RTM_GETROUTE, 0);
-	if (!nl || !msg)
-		goto out;
-	ret = -EIO;
-	if (nl_connect(nl, NETLINK_ROUTE) < 0 ||
-	    nlmsg_append(msg, &rtm, sizeof(rtm), NLMSG_ALIGNTO) < 0 ||
-	    nla_put(msg, RTA_DST, alen, dst) < 0 ||
-	    nl_send_auto(nl, msg) < 0) {
-		snprintf(err, len, "route lookup for %s over netlink failed", text);
-		goto out;
-	}
-	nl_socket_modify_cb(nl, NL_CB_VALID, NL_CB_CUSTOM, route_cb, &ans);
-	if (nl_recvmsgs_default(nl) < 0 || !ans.found) {
-		snprintf(err, len, "%s: no route to it (ip route get %s): give %s an address in its subnet, or add a route",
-			 text, text, iface);
-		ret = -ENETUNREACH;
-		goto out;
-	}
-	ret = 0;
-	if (ans.type == RTN_BROADCAST || ans.type == RTN_MULTICAST) {
-		snprintf(err, len, "-a %s is a %s address on %s: give the reflector's unicast address",
-			 text, ans.type == RTN_BROADCAST ? "broadcast" : "multicast", iface);
-		ret = -EINVAL;
-	} else if ((unsigned int)ans.oif != ifindex) {
-		if_indextoname((unsigned int)ans.oif, oifname);
-		if (ans.type == RTN_LOCAL)
-			snprintf(err, len, "%s is an address of this host: packets to it go over %s, not %s (use -i %s, or run the reflector in another namespace)",
-				 text, oifname, iface, oifname);
-		else
-			snprintf(err, len, "%s is routed via %s, not %s (ip route get %s): add a route through %s or use -i %s",
-				 text, oifname, iface, text, iface, oifname);
-		ret = -EHOSTUNREACH;
-	}
-out:
-	nlmsg_free(msg);
-	nl_socket_free(nl);
-	return ret;
 }
 
 static int sk_busy_poll(struct sk *s, const struct rant_cfg *cfg, char *err,
@@ -216,6 +46,8 @@ static int sk_busy_poll(struct sk *s, const struct rant_cfg *cfg, char *err,
 
 int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 {
+	int ret;
+
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
 	s->ifindex = if_nametoindex(cfg->iface);
@@ -224,17 +56,16 @@ int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 			 cfg->iface);
 		return -ENODEV;
 	}
-	if (cfg->mode == MODE_REFLECT) {
+	if (cfg->mode == MODE_REFLECT || !cfg->addr) {
 		s->family = AF_INET6;	/* dual stack: serves IPv4 too */
 		return 0;
 	}
-	if (resolve(cfg->addr, cfg->port, s->ifindex, cfg->iface, &s->peer,
-		    &s->peer_len, err, len) ||
-	    check_unicast(&s->peer, cfg->addr, err, len))
-		return -EINVAL;
+	ret = sk_peer_resolve(cfg->addr, cfg->port, s->ifindex, cfg->iface, &s->peer,
+			      &s->peer_len, err, len);
 	s->family = s->peer.ss_family;
-	return sk_route_check(&s->peer, s->ifindex, cfg->iface, cfg->addr, err, len);
+	return ret;
 }
+
 
 /*
  * Decide the wire stamps (hwts.h) before any packet: where the NIC
@@ -332,6 +163,70 @@ int sk_recv_tos(struct sk *s)
 	return ret;
 }
 
+int sk_set_tos(struct sk *s, int tos, char *err, size_t len)
+{
+	int ret = 0;
+
+	if (!tos)
+		return 0;
+	if (s->family == AF_INET6)
+		ret = sk_sockopt_int(s->fd, IPPROTO_IPV6, IPV6_TCLASS, tos);
+	if (!ret)
+		ret = sk_sockopt_int(s->fd, IPPROTO_IP, IP_TOS, tos);
+	if (ret)
+		snprintf(err, len, "setsockopt IP_TOS/IPV6_TCLASS %d (--dscp %d): %s", tos, tos >> 2,
+			 strerror(-ret));
+	return ret;
+}
+
+int sk_iface_addrs(const char *iface, unsigned int *v4, unsigned int *v6)
+{
+	struct ifaddrs *ifa, *a;
+
+	*v4 = *v6 = 0;
+	if (getifaddrs(&ifa))
+		return -errno;
+	for (a = ifa; a; a = a->ifa_next) {
+		if (!a->ifa_addr || !a->ifa_name || strcmp(a->ifa_name, iface))
+			continue;
+		if (a->ifa_addr->sa_family == AF_INET)
+			(*v4)++;
+		else if (a->ifa_addr->sa_family == AF_INET6 &&
+			 !IN6_IS_ADDR_LINKLOCAL(&((struct sockaddr_in6 *)a->ifa_addr)->sin6_addr))
+			(*v6)++;
+	}
+	freeifaddrs(ifa);
+	return 0;
+}
+
+/*
+ * The UDP reflector tells the DSCP each ping came with (a path that
+ * re-marks shows), and on an interface of more than one address of a
+ * family answers each from the address it was sent to (sk_reply_cmsg):
+ * the kernel hands both over with each datagram (IPv4-mapped senders on
+ * the dual-stack socket too: IP_RECVTOS). With one address the kernel's
+ * own choice is that one, and the PKTINFO's price (about 5% of a veth
+ * round trip: doc/fleet.md) is not paid.
+ */
+static int sk_recv_dst(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
+{
+	unsigned int v4, v6;
+	int ret;
+
+	if (cfg->mode != MODE_REFLECT || cfg->tcp)
+		return 0;
+	s->want_dst = !sk_iface_addrs(cfg->iface, &v4, &v6) && (v4 > 1 || v6 > 1);
+	ret = !s->want_dst ? 0 :
+	      s->family == AF_INET6 ? sk_sockopt_int(s->fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, 1) :
+	      sk_sockopt_int(s->fd, IPPROTO_IP, IP_PKTINFO, 1);
+	if (!ret)
+		ret = sk_recv_tos(s);
+	if (ret)
+		snprintf(err, len, "setsockopt IPV6_RECVPKTINFO/IP_PKTINFO, IP_RECVTOS/IPV6_RECVTCLASS: %s (the reflector answers from the address each ping came to, and tells the DSCP it came with)",
+			 strerror(-ret));
+	return ret;
+}
+
 int sk_configure(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 {
 	int ret;
@@ -355,6 +250,10 @@ int sk_configure(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len
 		ret = sk_rcvtimeo(s, cfg, err, len);
 	if (!ret)
 		ret = sk_recv_ttl(s, cfg, err, len);
+	if (!ret)
+		ret = sk_recv_dst(s, cfg, err, len);
+	if (!ret && cfg->mode == MODE_EMIT)
+		ret = sk_set_tos(s, cfg->dscp << 2, err, len);
 	return ret;
 }
 
@@ -450,8 +349,33 @@ void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 	if (rx.drops_ret == 0)
 		sk_drops_seen(s, rx.drops);
 	m->ttl = s->want_ttl && rx.ttl_ret == 0 ? rx.ttl : 0;
-	m->tos = s->want_ttl && rx.tos_ret == 0 ? rx.tos : -1;
+	m->dst_known = s->want_dst && ts_parse_dst(msg, m->dst) == 0;
+	m->tos = (s->want_ttl || s->want_tos) && rx.tos_ret == 0 ? rx.tos : -1;
 	m->tos_out = -1;
+}
+
+size_t sk_reply_cmsg(const struct sk *s, const struct sk_msg *reply, void *buf)
+{
+	struct cmsghdr *c = buf;
+	unsigned char *d = CMSG_DATA(c);
+
+	if (!reply->dst_known)
+		return 0;
+	/* each reply's: the fields written in place, the padding left as it is */
+	if (s->family == AF_INET6) {
+		c->cmsg_level = IPPROTO_IPV6;
+		c->cmsg_type = IPV6_PKTINFO;
+		c->cmsg_len = CMSG_LEN(sizeof(struct in6_pktinfo));
+		memcpy(d + offsetof(struct in6_pktinfo, ipi6_addr), reply->dst, 16);
+		memset(d + offsetof(struct in6_pktinfo, ipi6_ifindex), 0, sizeof(int));
+		return CMSG_SPACE(sizeof(struct in6_pktinfo));
+	}
+	c->cmsg_level = IPPROTO_IP;
+	c->cmsg_type = IP_PKTINFO;
+	c->cmsg_len = CMSG_LEN(sizeof(struct in_pktinfo));
+	memset(d, 0, sizeof(struct in_pktinfo));
+	memcpy(d + offsetof(struct in_pktinfo, ipi_spec_dst), reply->dst + 12, 4);
+	return CMSG_SPACE(sizeof(struct in_pktinfo));
 }
 
 size_t sk_tos_cmsg(const struct sk_msg *reply, void *buf)

@@ -18,6 +18,7 @@
 
 #include "hwts.h"
 #include "cfg.h"
+#include "skpeer.h"
 #include "ts.h"
 
 /* Control data of one received message or error-queue report, bytes. */
@@ -46,7 +47,11 @@ struct sk {
 	uint32_t drops_raw;		/* the kernel's u32 count, as last seen */
 	bool want_ttl;			/* sk_recv() reads each datagram's TTL (a
 					 * STAMP reflector's) ... */
-	bool want_tos;			/* ... and its TOS (sk_recv_tos()) */
+	bool want_tos;			/* ... its TOS (sk_recv_tos(): the UDP
+					 * reflector's, the DSCP that arrived) ... */
+	bool want_dst;			/* ... the address it was sent to (the UDP
+					 * reflector's on an interface of several
+					 * addresses: its reply leaves from it) */
 	struct sk_stash stash[SK_STASH];
 	void *priv;			/* the transport's own state (tcp.c), or NULL */
 };
@@ -71,6 +76,8 @@ struct sk_msg {
 					 * ECN) as received, -1: unknown */
 	int16_t tos_out;		/* the reply's, which the reflector sets
 					 * before its send (UDP): -1 the socket's */
+	bool dst_known;			/* dst holds the address it was sent to */
+	uint8_t dst[16];		/* IPv6, or IPv4 mapped (s->want_dst) */
 };
 
 /*
@@ -116,6 +123,16 @@ int sk_socket(struct sk *s, const struct rant_cfg *cfg, int type, char *err,
  * socket fd is made dual-stack (IPv4 too). Returns the address length. */
 socklen_t sk_any_addr(int fd, int family, uint16_t port, struct sockaddr_storage *ss);
 
+/*
+ * The TOS octet of s's sends (--dscp: DSCP << 2; 0: as the kernel sends),
+ * IPV6_TCLASS and IP_TOS (an IPv6 socket's IPv4-mapped sends). 0, or
+ * -errno with one line in err. sk_configure() sets the emitter's.
+ */
+int sk_set_tos(struct sk *s, int tos, char *err, size_t len);
+
+/* Addresses of iface: IPv4, and IPv6 other than link-local. 0 or -errno. */
+int sk_iface_addrs(const char *iface, unsigned int *v4, unsigned int *v6);
+
 /* setsockopt of an int; 0 or -errno. */
 int sk_sockopt_int(int fd, int level, int name, int v);
 
@@ -148,20 +165,25 @@ void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m);
 static inline void sk_rx_msg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 {
 	m->tos_out = -1;
-	if (ts_parse_rx_only(msg, &m->rx)) {
-		m->ttl = 0;	/* no TTL came */
-		m->tos = -1;
-	} else if (!s->want_ttl || !ts_parse_rx_ttl(msg, &m->rx, &m->ttl, &m->tos)) {
+	m->dst_known = false;
+	m->ttl = 0;	/* none came */
+	m->tos = -1;
+	if (ts_parse_rx_only(msg, &m->rx))
+		return;
+	if (s->want_tos ? ts_parse_rx_dst(msg, &m->rx, s->want_dst ? m->dst : NULL,
+					  s->want_ttl ? &m->ttl : NULL, &m->tos) :
+	    s->want_ttl && ts_parse_rx_ttl(msg, &m->rx, &m->ttl, &m->tos))
+		m->dst_known = s->want_dst;
+	else
 		sk_rx_cmsg(s, msg, m);
-	}
 }
 
 /*
- * From now on, read each datagram's TOS too (IP_RECVTOS, IPV6_RECVTCLASS)
- * on a socket that reads its TTL: asked when the first STAMP request that
- * needs it comes (a Class of Service TLV), since the kernel's report costs
- * every datagram (about 0.7% of a veth round trip). 0 or -errno; asked
- * once either way (s->want_tos).
+ * From now on, read each datagram's TOS too (IP_RECVTOS, IPV6_RECVTCLASS):
+ * every UDP reflector's at set-up (the DSCP each session's pings came
+ * with), for its Class of Service TLV a STAMP reflector's too; the
+ * kernel's report costs every datagram (about 0.7% of a veth round
+ * trip). 0 or -errno; asked once either way (s->want_tos).
  */
 int sk_recv_tos(struct sk *s);
 
@@ -173,6 +195,27 @@ int sk_recv_tos(struct sk *s);
  */
 #define SK_TOS_CMSG_LEN CMSG_SPACE(sizeof(int))
 size_t sk_tos_cmsg(const struct sk_msg *reply, void *buf);
+
+/*
+ * The control data that sends a reply from the address its datagram was
+ * sent to (IPV6_PKTINFO, or IP_PKTINFO on an IPv4 socket), so that one
+ * reflector on a host of many addresses answers each from its own: into
+ * buf (SK_REPLY_CMSG_LEN bytes), its length; 0 when the address is not
+ * known (the kernel picks the source as for any send).
+ */
+#define SK_REPLY_CMSG_LEN CMSG_SPACE(sizeof(struct in6_pktinfo))
+size_t sk_reply_cmsg(const struct sk *s, const struct sk_msg *reply, void *buf);
+
+/* A reply's whole control data: its source (sk_reply_cmsg) and its TOS
+ * (sk_tos_cmsg) where it has them, into buf (SK_REPLY_CTL_LEN bytes,
+ * aligned for a cmsghdr); its length, 0: none. */
+#define SK_REPLY_CTL_LEN (SK_REPLY_CMSG_LEN + SK_TOS_CMSG_LEN)
+static inline size_t sk_reply_ctl(const struct sk *s, const struct sk_msg *reply, void *buf)
+{
+	size_t n = sk_reply_cmsg(s, reply, buf);
+
+	return n + sk_tos_cmsg(reply, (char *)buf + n);
+}
 
 /*
  * The kernel's SO_RXQ_OVFL count as seen now (a u32 that wraps): adds the

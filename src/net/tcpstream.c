@@ -184,6 +184,9 @@ static void stream_take(struct tcpstream_rx *rx, void *buf, size_t len, uint32_t
 	}
 	m->rx = rx->ts;
 	m->sw_ns = rx->sw;
+	m->ttl = 0;		/* a stream has none a message */
+	m->tos = -1;
+	m->dst_known = false;
 	rx->have -= used;
 	if (rx->have)
 		memmove(rx->buf, rx->buf + used, rx->have);

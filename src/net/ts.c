@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <netinet/in.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "missing.h"
@@ -16,6 +17,11 @@
 static bool cmsg_is_tstamp(const struct cmsghdr *c)
 {
 	return c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPING;
+}
+
+static bool cmsg_is_drops(const struct cmsghdr *c)
+{
+	return c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL;
 }
 
 static bool cmsg_is_recverr(const struct cmsghdr *c)
@@ -62,6 +68,22 @@ static int walk_next(struct cmsg_walk *w, struct cmsghdr *c,
 	/* The padding after the last one may be cut: CMSG_NXTHDR allows it. */
 	w->off += CMSG_ALIGN(c->cmsg_len) < left ? CMSG_ALIGN(c->cmsg_len) : left;
 	return 1;
+}
+
+/* The first cmsg that is(c) holds for: 1 with it (as walk_next gives
+ * it), -ENOENT when none does, -EINVAL when the walk meets a bad one
+ * first. The single-item parsers' walk. */
+static int walk_find(const struct msghdr *msg, bool (*is)(const struct cmsghdr *c),
+		     struct cmsghdr *c, const unsigned char **data)
+{
+	struct cmsg_walk w;
+	int ret;
+
+	walk_init(&w, msg);
+	while ((ret = walk_next(&w, c, data)) > 0)
+		if (is(c))
+			return 1;
+	return ret ? ret : -ENOENT;
 }
 
 /* Bytes of data the cmsg holds. */
@@ -224,8 +246,7 @@ void ts_parse_rxmsg(const struct msghdr *msg, struct ts_rx *out)
 	while (open && (ret = walk_next(&w, &c, &data)) > 0) {
 		if (out->ts_ret == RX_OPEN && cmsg_is_tstamp(&c))
 			out->ts_ret = read_tstamp(&c, data, &out->ts);
-		else if (out->drops_ret == RX_OPEN && c.cmsg_level == SOL_SOCKET &&
-			 c.cmsg_type == SO_RXQ_OVFL)
+		else if (out->drops_ret == RX_OPEN && cmsg_is_drops(&c))
 			out->drops_ret = read_drops(&c, data, &out->drops);
 		else if (out->ttl_ret == RX_OPEN && cmsg_is_ttl(&c))
 			out->ttl_ret = read_ttl(&c, data, &out->ttl);
@@ -252,33 +273,25 @@ void ts_parse_rxmsg(const struct msghdr *msg, struct ts_rx *out)
 int ts_parse_rx(const struct msghdr *msg, struct ts_stamps *out)
 {
 	const unsigned char *data;
-	struct cmsg_walk w;
 	struct cmsghdr c;
 	int ret;
 
 	if (msg->msg_flags & MSG_CTRUNC)
 		return -EINVAL;
-	walk_init(&w, msg);
-	while ((ret = walk_next(&w, &c, &data)) > 0)
-		if (cmsg_is_tstamp(&c))
-			return read_tstamp(&c, data, out);
-	return ret ? ret : -ENOENT;
+	ret = walk_find(msg, cmsg_is_tstamp, &c, &data);
+	return ret > 0 ? read_tstamp(&c, data, out) : ret;
 }
 
 int ts_parse_drops(const struct msghdr *msg, uint32_t *drops)
 {
 	const unsigned char *data;
-	struct cmsg_walk w;
 	struct cmsghdr c;
 	int ret;
 
 	if (msg->msg_flags & MSG_CTRUNC)
 		return -EINVAL;
-	walk_init(&w, msg);
-	while ((ret = walk_next(&w, &c, &data)) > 0)
-		if (c.cmsg_level == SOL_SOCKET && c.cmsg_type == SO_RXQ_OVFL)
-			return read_drops(&c, data, drops);
-	return ret ? ret : -ENOENT;
+	ret = walk_find(msg, cmsg_is_drops, &c, &data);
+	return ret > 0 ? read_drops(&c, data, drops) : ret;
 }
 
 /* The first cmsg that is(): its octet by read(); -ENOENT when none. */
@@ -287,15 +300,10 @@ static int parse_octet(const struct msghdr *msg, bool (*is)(const struct cmsghdr
 		       uint8_t *out)
 {
 	const unsigned char *data;
-	struct cmsg_walk w;
 	struct cmsghdr c;
-	int ret;
+	int ret = walk_find(msg, is, &c, &data);
 
-	walk_init(&w, msg);
-	while ((ret = walk_next(&w, &c, &data)) > 0)
-		if (is(&c))
-			return read(&c, data, out);
-	return ret ? ret : -ENOENT;
+	return ret > 0 ? read(&c, data, out) : ret;
 }
 
 int ts_parse_ttl(const struct msghdr *msg, uint8_t *ttl)
@@ -306,6 +314,117 @@ int ts_parse_ttl(const struct msghdr *msg, uint8_t *ttl)
 int ts_parse_tos(const struct msghdr *msg, uint8_t *tos)
 {
 	return parse_octet(msg, cmsg_is_tos, read_tos, tos);
+}
+
+static bool cmsg_is_pktinfo(const struct cmsghdr *c)
+{
+	return (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_PKTINFO) ||
+	       (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_PKTINFO);
+}
+
+/* The destination address of IPV6_PKTINFO (as it is: IPv6, or an IPv4
+ * one mapped) or IP_PKTINFO (its ipi_addr, mapped). */
+static int read_dst(const struct cmsghdr *c, const unsigned char *data, uint8_t dst[16])
+{
+	if (c->cmsg_level == IPPROTO_IPV6) {
+		if (cmsg_data_len(c) < sizeof(struct in6_pktinfo))
+			return -EINVAL;
+		memcpy(dst, data + offsetof(struct in6_pktinfo, ipi6_addr), 16);
+		return 0;
+	}
+	if (cmsg_data_len(c) < sizeof(struct in_pktinfo))
+		return -EINVAL;
+	memset(dst, 0, 10);
+	dst[10] = dst[11] = 0xff;
+	memcpy(dst + 12, data + offsetof(struct in_pktinfo, ipi_addr), 4);
+	return 0;
+}
+
+int ts_parse_dst(const struct msghdr *msg, uint8_t dst[16])
+{
+	const unsigned char *data;
+	struct cmsghdr c;
+	int ret = walk_find(msg, cmsg_is_pktinfo, &c, &data);
+
+	return ret > 0 ? read_dst(&c, data, dst) : ret;
+}
+
+/* The TTL (IP_TTL, IPV6_HOPLIMIT: an int) or TOS (IPV6_TCLASS: an int;
+ * IP_TOS: an octet) cmsg at buf + off, its room exactly to len or to
+ * what follows: its value, or -1 when it is none of them (want: 't' a
+ * TTL, 'q' a TOS). */
+static int small_cmsg(const unsigned char *buf, size_t len, size_t *off, char want)
+{
+	struct cmsghdr c;
+	int v = -1;
+
+	if (len - *off < CMSG_SPACE(1))
+		return -1;
+	memcpy(&c, buf + *off, sizeof(c));
+	if (c.cmsg_len == CMSG_LEN(sizeof(int)) && len - *off >= CMSG_SPACE(sizeof(int)) &&
+	    (want == 't' ? cmsg_is_ttl(&c) : c.cmsg_level == IPPROTO_IPV6 &&
+	     c.cmsg_type == IPV6_TCLASS))
+		memcpy(&v, buf + *off + CMSG_LEN(0), sizeof(v));
+	else if (want == 'q' && c.cmsg_len == CMSG_LEN(1) && c.cmsg_level == IPPROTO_IP &&
+		 c.cmsg_type == IP_TOS)
+		v = buf[*off + CMSG_LEN(0)];
+	if (v < 0 || v > 255)
+		return -1;	/* none of them, or out of range: the walk's */
+	*off += CMSG_ALIGN(c.cmsg_len);
+	return v;
+}
+
+/*
+ * The reflector's common datagram, as the kernel lays it out, every
+ * length exact (no cmsg_len is trusted beyond the constants it must
+ * equal): the stamps; when dst is given, IPV6_PKTINFO (a dual-stack
+ * socket, IPv4 senders mapped) or IP_PKTINFO; then, when ttl is given,
+ * perhaps the TTL (IP_TTL, IPV6_HOPLIMIT); then perhaps the TOS
+ * (IPV6_TCLASS, IP_TOS). Each receive's, so it reads the fields in place.
+ */
+bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t dst[16],
+		     uint8_t *ttl, int16_t *tos)
+{
+	const unsigned char *buf = msg->msg_control, *d = NULL;
+	size_t len = msg->msg_controllen, off = TS_SPACE;
+	int t_v = 0, q_v = -1;
+	struct cmsghdr t;
+	bool v6 = false;
+
+	if ((msg->msg_flags & MSG_CTRUNC) || !buf || len <= TS_SPACE)
+		return false;
+	if (dst) {
+		if (len < TS_SPACE + CMSG_SPACE(sizeof(struct in_pktinfo)))
+			return false;
+		memcpy(&t, buf + TS_SPACE, sizeof(t));
+		v6 = t.cmsg_level == IPPROTO_IPV6;
+		if (v6 ? t.cmsg_type != IPV6_PKTINFO ||
+			 t.cmsg_len != CMSG_LEN(sizeof(struct in6_pktinfo)) :
+		    t.cmsg_level != IPPROTO_IP || t.cmsg_type != IP_PKTINFO ||
+		    t.cmsg_len != CMSG_LEN(sizeof(struct in_pktinfo)))
+			return false;
+		d = buf + TS_SPACE + CMSG_LEN(0);
+		off += CMSG_ALIGN(t.cmsg_len);
+		if (off > len)
+			return false;
+	}
+	if (ttl && off < len && (t_v = small_cmsg(buf, len, &off, 't')) < 0)
+		t_v = 0;	/* no TTL: maybe the TOS */
+	if (off < len && (q_v = small_cmsg(buf, len, &off, 'q')) < 0)
+		return false;
+	if (off != len || !stamps_first(buf, out))
+		return false;
+	if (dst && v6) {
+		memcpy(dst, d + offsetof(struct in6_pktinfo, ipi6_addr), 16);
+	} else if (dst) {
+		memset(dst, 0, 10);
+		dst[10] = dst[11] = 0xff;
+		memcpy(dst + 12, d + offsetof(struct in_pktinfo, ipi_addr), 4);
+	}
+	if (ttl)
+		*ttl = (uint8_t)t_v;
+	*tos = (int16_t)q_v;
+	return true;
 }
 
 /*

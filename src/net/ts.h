@@ -95,6 +95,26 @@ bool ts_parse_rx_ttl(const struct msghdr *msg, struct ts_stamps *out, uint8_t *t
 		     int16_t *tos);
 
 /*
+ * The address a datagram was sent to (IPV6_RECVPKTINFO, IP_PKTINFO), as
+ * 16 octets (IPv4 mapped), which the reflector's reply leaves from:
+ * 0, -ENOENT when msg has none, -EINVAL when it is too short.
+ */
+int ts_parse_dst(const struct msghdr *msg, uint8_t dst[16]);
+
+/*
+ * The receive's fast path for a socket that asked for them (the UDP
+ * reflector's): the SCM_TIMESTAMPING block, then, when dst is not NULL,
+ * the PKTINFO, then, when ttl is not NULL, perhaps the TTL (a STAMP
+ * reflector's: IP_TTL, IPV6_HOPLIMIT), then perhaps the TOS (IP_TOS,
+ * IPV6_TCLASS), and nothing else (something after the stamps). true with
+ * them (*ttl 0 when no TTL came, *tos -1 when no TOS); false, out, dst,
+ * ttl and tos untouched, for anything else.
+ */
+bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t dst[16],
+		     uint8_t *ttl, int16_t *tos);
+
+
+/*
  * TX: parse one message read with MSG_ERRQUEUE. Returns 0 when it is a
  * timestamp report (SO_EE_ORIGIN_TIMESTAMPING with ee_errno ENOMSG and an
  * SCM_TIMESTAMPING cmsg), -ENOMSG for a foreign error-queue entry (ICMP

@@ -92,15 +92,18 @@ static int udp_open(struct sk *s, const struct rant_cfg *cfg, char *err,
 }
 
 /* A reply that leaves with a TOS of its own (sk_msg.tos_out). */
-static ssize_t udp_send_tos(struct sk *s, const void *buf, size_t len,
+static ssize_t udp_send_ctl(struct sk *s, const void *buf, size_t len,
 			    const struct sk_msg *reply)
 {
-	char ctl[SK_TOS_CMSG_LEN];
+	union {
+		char b[SK_REPLY_CTL_LEN];
+		struct cmsghdr align;
+	} ctl;
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 	struct msghdr msg = {
 		.msg_name = (void *)&reply->src, .msg_namelen = reply->src_len,
 		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = ctl, .msg_controllen = sk_tos_cmsg(reply, ctl),
+		.msg_control = ctl.b, .msg_controllen = sk_reply_ctl(s, reply, ctl.b),
 	};
 
 	return sendmsg(s->fd, &msg, MSG_DONTWAIT);
@@ -112,8 +115,8 @@ static int udp_send(struct sk *s, const void *buf, size_t len,
 	ssize_t n;
 
 	*key = s->tx_key++;	/* OPT_ID counts datagrams on UDP */
-	if (reply && reply->tos_out >= 0)
-		n = udp_send_tos(s, buf, len, reply);
+	if (reply && (reply->dst_known || reply->tos_out >= 0))
+		n = udp_send_ctl(s, buf, len, reply);
 	else if (reply)
 		n = sendto(s->fd, buf, len, MSG_DONTWAIT,
 			   (const struct sockaddr *)&reply->src, reply->src_len);

@@ -149,7 +149,7 @@ static int metrics_init(struct metrics *m, const struct rant_cfg *c)
 	m->path = c->metrics_path;
 	m->interval_ns = c->report_interval_ns ? c->report_interval_ns
 					       : METRICS_DEFAULT_INTERVAL_NS;
-	if (prom_ladder_parse(&m->ladder, c->metrics_buckets, m->err, sizeof(m->err)))
+	if (prom_ladder_parse(&m->ladder, prom_buckets(c), m->err, sizeof(m->err)))
 		return -EINVAL;
 	pthread_mutex_init(&m->mtx, NULL);
 	pthread_condattr_init(&ca);

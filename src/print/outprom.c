@@ -15,6 +15,6 @@ int outprom_write(struct output *o, const struct output_src *src)
 
 	if (!f)
 		return -(errno ? errno : EIO);
-	ret = prom_ladder_parse(&l, src->snap->cfg->metrics_buckets, msg, sizeof(msg));
+	ret = prom_ladder_parse(&l, prom_buckets(src->snap->cfg), msg, sizeof(msg));
 	return ret ? ret : prom_render(f, src->snap, &l);
 }

@@ -106,10 +106,19 @@ static void put_own(FILE *f, const struct snap *s, bool first)
 	fprintf(f, "%sinterface=\"", first ? "" : ",");
 	prom_label_value(f, s->cfg->iface);
 	fputc('"', f);
-	if (!s->emit)
-		return;
+	if (!s->emit || s->fleet)
+		return;		/* a fleet's series name their peer each */
 	fprintf(f, ",peer=\"");
 	prom_label_value(f, s->cfg->addr);
+	fputc('"', f);
+}
+
+/* A fleet target's labels: -i's and its peer (ADDR:PORT). */
+static void put_target(FILE *f, const struct snap *s, const struct snap_target *t)
+{
+	put_own(f, s, true);
+	fprintf(f, ",peer=\"");
+	prom_label_value(f, t->name);
 	fputc('"', f);
 }
 
@@ -123,6 +132,19 @@ static void sample_u64(FILE *f, const struct snap *s, const char *name, uint64_t
 	fprintf(f, "%s{", name);
 	put_own(f, s, true);
 	fprintf(f, "} %llu\n", (unsigned long long)v);
+}
+
+/* One counter of each fleet target: name{interface,peer} value. */
+static void fleet_u64(FILE *f, const struct snap *s, const char *name, size_t off)
+{
+	for (size_t i = 0; i < s->fleet->n; i++) {
+		const struct snap_target *t = &s->fleet->t[i];
+
+		fprintf(f, "%s{", name);
+		put_target(f, s, t);
+		fprintf(f, "} %llu\n",
+			(unsigned long long)*(const uint64_t *)((const char *)&t->cnt + off));
+	}
 }
 
 static const char *transport_name(const struct rant_cfg *c)
@@ -154,35 +176,39 @@ static void put_info(FILE *f, const struct snap *s)
 	}
 }
 
+#define FC(f) ((long)offsetof(struct fleet_counts, f))
+
 static const struct prom_counter {
 	const char *name, *help;
 	size_t off;
 	bool emit_only, reflect_only;
+	long fleet_off;		/* a fleet's: each target's (struct fleet_counts), or
+				 * -1: the run's alone */
 } counters[] = {
 	{ "rant_packets_sent_total", "Measured datagrams sent (pings emitting, pongs reflecting).",
-	  offsetof(struct counts, sent), false, false },
+	  offsetof(struct counts, sent), false, false, FC(sent) },
 	{ "rant_packets_received_total", "Measured datagrams received and matched.",
-	  offsetof(struct counts, received), false, false },
+	  offsetof(struct counts, received), false, false, FC(received) },
 	{ "rant_packets_lost_total", "Pings without a pong within --timeout.",
-	  offsetof(struct counts, lost), true, false },
+	  offsetof(struct counts, lost), true, false, FC(lost) },
 	{ "rant_packets_late_total", "Pongs that came after their ping was counted lost.",
-	  offsetof(struct counts, late), true, false },
+	  offsetof(struct counts, late), true, false, FC(late) },
 	{ "rant_packets_duplicate_total", "Second copies of a datagram already seen.",
-	  offsetof(struct counts, duplicate), false, false },
+	  offsetof(struct counts, duplicate), false, false, FC(duplicate) },
 	{ "rant_packets_invalid_total", "Datagrams that are not valid rant messages.",
-	  offsetof(struct counts, invalid), false, false },
+	  offsetof(struct counts, invalid), false, false, -1 },
 	{ "rant_socket_drops_total", "Datagrams the kernel dropped before rant read them "
-	  "(read at the end of the run).", offsetof(struct counts, socket_drops), false, false },
+	  "(read at the end of the run).", offsetof(struct counts, socket_drops), false, false, -1 },
 	{ "rant_breaches_total", "Transactions above the -t threshold.",
-	  offsetof(struct counts, breaches), false, false },
+	  offsetof(struct counts, breaches), false, false, FC(breaches) },
 	{ "rant_reflector_sessions_total", "Emitter runs the reflector served.",
-	  offsetof(struct counts, sessions), false, true },
+	  offsetof(struct counts, sessions), false, true, -1 },
 	{ "rant_reflector_sessions_refused_total", "Pings of a new session refused, table full.",
-	  offsetof(struct counts, refused), false, true },
+	  offsetof(struct counts, refused), false, true, -1 },
 	{ "rant_reflector_looped_total", "STAMP datagrams from a reflector's port, unanswered "
-	  "(an answer would start a reflection loop).", offsetof(struct counts, looped), false, true },
+	  "(an answer would start a reflection loop).", offsetof(struct counts, looped), false, true, -1 },
 	{ "rant_reflector_rate_limited_total", "Pings above --max-rate from one sender, unanswered.",
-	  offsetof(struct counts, rate_limited), false, true },
+	  offsetof(struct counts, rate_limited), false, true, -1 },
 };
 
 static void put_counters(FILE *f, const struct snap *s)
@@ -193,12 +219,25 @@ static void put_counters(FILE *f, const struct snap *s)
 		if ((k->emit_only && !s->emit) || (k->reflect_only && s->emit))
 			continue;
 		prom_family(f, k->name, "counter", k->help);
-		sample_u64(f, s, k->name,
-			   *(const uint64_t *)((const char *)&s->cnt + k->off));
+		if (s->fleet && k->fleet_off >= 0)
+			fleet_u64(f, s, k->name, (size_t)k->fleet_off);
+		else
+			sample_u64(f, s, k->name,
+				   *(const uint64_t *)((const char *)&s->cnt + k->off));
 	}
 	prom_family(f, "rant_missing_stamps_total", "counter",
 	       "Measured sends (tx) and receives (rx) without their kernel or NIC stamp.");
-	for (int d = 0; d < 2; d++) {
+	for (size_t i = 0; s->fleet && i < s->fleet->n; i++) {
+		const struct snap_target *t = &s->fleet->t[i];
+
+		for (int d = 0; d < 2; d++) {
+			fprintf(f, "rant_missing_stamps_total{direction=\"%s\",", d ? "rx" : "tx");
+			put_target(f, s, t);
+			fprintf(f, "} %llu\n", (unsigned long long)(d ? t->cnt.missing_rx_ts :
+								    t->cnt.missing_tx_ts));
+		}
+	}
+	for (int d = 0; !s->fleet && d < 2; d++) {
 		fprintf(f, "rant_missing_stamps_total{direction=\"%s\"", d ? "rx" : "tx");
 		put_own(f, s, false);
 		fprintf(f, "} %llu\n", (unsigned long long)(d ? s->cnt.missing_rx_ts
@@ -253,16 +292,32 @@ static void put_hist(FILE *f, const struct snap *s, const struct snap_stats *st,
 	prom_hist(f, labels, st, l);
 }
 
+static void put_target_hist(FILE *f, const struct snap *s, const struct snap_target *t,
+			    const struct prom_ladder *l)
+{
+	char labels[PROM_LABELS_MAX] = "";
+	FILE *m = fmemopen(labels, sizeof(labels) - 1, "w");
+
+	if (!m)
+		return;
+	fprintf(m, "metric=\"%s\",", t->rtt.key);
+	put_target(m, s, t);
+	fclose(m);
+	prom_hist(f, labels, &t->rtt, l);
+}
+
 static void put_hists(FILE *f, const struct snap *s, const struct prom_ladder *l)
 {
 	prom_family(f, "rant_latency_seconds", "histogram",
 	       "Latency of each metric of the run (metric: rtt, response, the -s "
 	       "components, queues, one-way delays), seconds.");
-	for (int m = 0; m < M_COUNT; m++)
+	for (int m = 0; !s->fleet && m < M_COUNT; m++)
 		if (s->shown[m])
 			put_hist(f, s, &s->metric[m], l);
 	if (s->have_rtt_intended)
 		put_hist(f, s, &s->rtt_intended, l);
+	for (size_t i = 0; s->fleet && i < s->fleet->n; i++)	/* a fleet's: by target */
+		put_target_hist(f, s, &s->fleet->t[i], l);
 }
 
 static void gauge(FILE *f, const struct snap *s, const char *name, const char *help,
@@ -345,6 +400,40 @@ static void put_sessions(FILE *f, const struct snap *s)
 	}
 }
 
+/* A fleet path's labels: its target's and path="SPORT" (or the flow label). */
+static void put_path_labels(FILE *f, const struct snap *s, const struct snap_target *t,
+			    const struct snap_path *p)
+{
+	put_target(f, s, t);
+	fprintf(f, ",path=\"%u\"", p->id);
+}
+
+static void put_path_counts(FILE *f, const struct snap *s)
+{
+	static const struct { const char *what; size_t off; } k[] = {
+		{ "sent", FC(sent) },
+		{ "received", FC(received) },
+		{ "lost", FC(lost) },
+	};
+	const struct snap_fleet *sf = s->fleet;
+
+	for (size_t c = 0; c < sizeof(k) / sizeof(k[0]); c++) {
+		fprintf(f, "# HELP rant_path_packets_%s_total Measured pings %s on one path "
+			"(source port) of a fleet target.\n# TYPE rant_path_packets_%s_total counter\n",
+			k[c].what, k[c].what, k[c].what);
+		for (size_t i = 0; i < sf->n; i++) {
+			for (unsigned int p = 0; sf->t[i].path && p < sf->npaths; p++) {
+				const struct snap_path *sp = &sf->t[i].path[p];
+
+				fprintf(f, "rant_path_packets_%s_total{", k[c].what);
+				put_path_labels(f, s, &sf->t[i], sp);
+				fprintf(f, "} %llu\n", (unsigned long long)*(const uint64_t *)
+					((const char *)&sp->cnt + k[c].off));
+			}
+		}
+	}
+}
+
 /* The jitter's gauges, one a way that has pairs. */
 static const struct {
 	const char *name, *help;
@@ -373,6 +462,47 @@ static void put_jitter(FILE *f, const struct snap *s)
 				jitter_value(&s->jitter[w], g) / 1e9);
 		}
 	}
+}
+
+/* Each path's round trips as a summary: p50, p90, p99, _sum and _count. */
+static void put_path_rtt(FILE *f, const struct snap *s)
+{
+	static const int q[] = { 0, 1, SNAP_P99 };
+	const struct snap_fleet *sf = s->fleet;
+
+	prom_family(f, "rant_path_latency_seconds", "summary", "Round trips on one path (source "
+		    "port) of a fleet target since it was added, seconds (percentiles within 3.1%).");
+	for (size_t i = 0; i < sf->n; i++) {
+		for (unsigned int p = 0; sf->t[i].path && p < sf->npaths; p++) {
+			const struct snap_path *sp = &sf->t[i].path[p];
+
+			for (size_t j = 0; j < sizeof(q) / sizeof(q[0]); j++) {
+				fprintf(f, "rant_path_latency_seconds{");
+				put_path_labels(f, s, &sf->t[i], sp);
+				fprintf(f, ",quantile=\"0.%s\"} %.9g\n", snap_pct_keys[q[j]],
+					sp->rtt.pct[q[j]] / 1e9);
+			}
+			fprintf(f, "rant_path_latency_seconds_sum{");
+			put_path_labels(f, s, &sf->t[i], sp);
+			fprintf(f, "} %.9g\nrant_path_latency_seconds_count{", sp->rtt.st.avg *
+				(double)sp->rtt.st.samples / 1e9);
+			put_path_labels(f, s, &sf->t[i], sp);
+			fprintf(f, "} %llu\n", (unsigned long long)sp->rtt.st.samples);
+		}
+	}
+}
+
+/* A fleet's own: how many targets, and with --paths each path's series. */
+static void put_fleet(FILE *f, const struct snap *s)
+{
+	if (!s->fleet)
+		return;
+	gauge(f, s, "rant_fleet_targets", "Targets the fleet measures now (--targets).",
+	      (double)s->fleet->n);
+	if (s->fleet->npaths < 2)
+		return;
+	put_path_counts(f, s);
+	put_path_rtt(f, s);
 }
 
 /*
@@ -414,6 +544,7 @@ int prom_render(FILE *f, const struct snap *s, const struct prom_ladder *l)
 	put_sessions(f, s);
 	put_path(f, s);
 	put_hists(f, s, l);
+	put_fleet(f, s);
 	if (fflush(f) || ferror(f))
 		return -(errno ? errno : EIO);
 	return 0;

@@ -35,6 +35,15 @@ struct prom_ladder {
 	int64_t le_ns[PROM_MAX_BOUNDS];		/* ascending, > 0 */
 };
 
+/* A fleet's default ladder: 3 bounds a decade (22 series a target). */
+#define PROM_FLEET_BUCKETS "3/decade"
+
+/* --metrics-buckets as given, or its default for c's run. */
+static inline const char *prom_buckets(const struct rant_cfg *c)
+{
+	return c->metrics_buckets ? c->metrics_buckets : cfg_fleet(c) ? PROM_FLEET_BUCKETS : NULL;
+}
+
 /*
  * arg: NULL (the default ladder), "N/decade" (1 <= N <= 30) or a list of
  * ascending bounds in microseconds. 0, or -EINVAL with msg set.

@@ -37,10 +37,12 @@
 #include "capture.h"
 #include "clock.h"
 #include "counts.h"
+#include "fleettab.h"
 #include "hist.h"
 #include "hwts.h"
 #include "jitter.h"
 #include "metric.h"
+#include "pathdiag.h"
 #include "probecount.h"
 #include "segdiag.h"
 #include "cfg.h"
@@ -114,6 +116,46 @@ struct snap_breach {
 	struct txrec rec;
 	int64_t latency_ns;
 	struct breakdown bd;
+};
+
+/* A fleet's (--targets, --paths): each target, each of its paths, and
+ * the paths that stand out (fleetsnap.c takes them, fleetout.c and
+ * fleetprom.c print them). */
+struct snap_path {
+	uint32_t id;			/* its source port, or flow label */
+	struct fleet_counts cnt;
+	struct snap_stats rtt;		/* percentiles alone (no buckets) */
+	unsigned int named;		/* bit k: a finding of kind k names it */
+};
+
+struct snap_target {
+	char name[TARGET_NAME_LEN];	/* ADDR:PORT */
+	char addr[TARGET_NAME_LEN];
+	uint16_t port;
+	int dscp;			/* of its pings */
+	unsigned int line;		/* in --targets */
+	uint32_t session;
+	int64_t added_ns;		/* measured from, CLOCK_REALTIME */
+	struct fleet_counts cnt;
+	struct snap_stats rtt;		/* with its buckets (its histogram series) */
+	struct snap_path *path;		/* the fleet's npaths, or NULL */
+};
+
+struct snap_finding {
+	size_t target;			/* index into snap_fleet.t */
+	struct pathdiag d;
+};
+
+struct snap_fleet {
+	size_t n;			/* targets measured (the table's active ones) */
+	struct snap_target *t;
+	size_t *order;			/* t's indices, worst first */
+	unsigned int npaths;
+	bool flow_label;		/* path ids are flow labels, not ports */
+	size_t cap;			/* the table's slots */
+	size_t target_bytes;		/* a target's memory (fleettab_target_bytes) */
+	size_t nfind;
+	struct snap_finding *find;	/* the paths that stand out, by target */
 };
 
 /* -T: what became of the trace at the first breach. */
@@ -204,6 +246,7 @@ struct snap {
 	struct clock_live clock_live;
 	struct hwts hwts;
 	struct stamppeer stamp_peer;	/* --stamp, emitter: what the reflector said */
+	struct snap_fleet *fleet;	/* a fleet's, live and final; NULL: not one */
 };
 
 struct run;
@@ -221,6 +264,12 @@ void snap_free(struct snap *s);
 int snap_stats_fill(struct snap_stats *st, const struct hist *h, const char *key,
 		    const char *label, const char *untrusted);
 void snap_stats_free(struct snap_stats *st);
+/* A latstat's (latstat.h) into st, its buckets allocated when buckets
+ * (they are for a histogram's series): 0 or -ENOMEM. */
+int snap_stats_lat(struct snap_stats *st, const struct latstat *l, const char *key,
+		   const char *label, bool buckets);
+/* A fleet's part of a snapshot, freed (NULL is fine). */
+void snap_fleet_free(struct snap_fleet *f);
 /* A sweepstat's statistics into st (nothing allocated). */
 void snap_stats_small(struct snap_stats *st, const struct sweepstat *s, const char *key,
 		      const char *label, const char *untrusted);

@@ -11,6 +11,7 @@
 #include "diagnose.h"
 #include "run.h"
 #include "snap.h"
+#include "fleetsnap.h"
 #include "timeutil.h"
 #include "trace.h"
 
@@ -269,6 +270,8 @@ static int fill_final(struct snap *s, struct run *r)
 	int ret;
 
 	r->cnt.socket_drops = sk_drops(&r->sk);	/* once: every format agrees */
+	for (unsigned int i = 1; i < r->fs.nsk; i++)	/* a fleet's other sockets */
+		r->cnt.socket_drops += sk_drops(r->fs.sk[i]);
 	s->stop_reason = r->stop_reason;
 	s->end_ns = r->end_ns;
 	s->warn = &r->warn;
@@ -338,6 +341,8 @@ struct snap *snap_build(struct run *r, enum snap_kind kind)
 		ret = fill_metrics(s, r);
 	if (!ret)
 		ret = fill_sweep(s, r);
+	if (!ret)
+		ret = fleetsnap_take(s, r);
 	if (ret) {
 		snap_free(s);
 		errno = -ret;

@@ -167,6 +167,24 @@ static void print_layers(FILE *f, const struct run *r)
 			" (tx_sched: the sender's qdisc as emit_queue/reflect_queue; --no-queue-stamps drops it)");
 }
 
+/* A fleet's first lines: its targets, its paths, the memory a target takes. */
+static void print_fleet(FILE *f, const struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+	const struct fleet *fl = r->fleet;
+
+	fprintf(f, "rant %s emit: %s -> %zu target%s (%s), %u-byte payload\n", RANT_VERSION,
+		c->iface, fl->used, fl->used == 1 ? "" : "s",
+		c->targets_path ? c->targets_path : c->addr, c->size);
+	fprintf(f, "fleet: %u path%s a target (%s", fl->npaths, fl->npaths == 1 ? "" : "s",
+		fl->flow_label ? "flow labels" : "source ports");
+	for (unsigned int p = 0; p < fl->npaths; p++)
+		fprintf(f, " %u", fl->flow_label ? fl->label[p] : fl->port[p]);
+	fprintf(f, "), DSCP %u, %zu bytes a target, room for %zu (SIGHUP reads %s again)\n",
+		c->dscp, fleettab_target_bytes(fl->npaths), fl->cap,
+		c->targets_path ? c->targets_path : "nothing: no --targets");
+}
+
 void startup_print(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -174,6 +192,8 @@ void startup_print(struct run *r)
 
 	if (cfg_probe(c))
 		print_probe(f, r);
+	else if (r->fleet)
+		print_fleet(f, r);
 	else if (c->mode == MODE_EMIT && c->nsizes > 1)
 		fprintf(f, "rant %s emit: %s -> %s port %u, sweep of %u sizes from %u bytes, session %08x\n",
 			RANT_VERSION, c->iface, c->addr, c->port, c->nsizes, c->size, r->session);
@@ -194,11 +214,19 @@ void startup_print(struct run *r)
 		fprintf(f, "timestamps: kernel software, not the NIC's (%s): columns T*_KN\n",
 			r->sk.hw_note);
 	print_layers(f, r);
+	if (c->mode == MODE_REFLECT && r->sk.want_tos)
+		fprintf(f, "replies: %s; the DSCP each ping came with kept by session\n",
+			r->sk.want_dst ? "each from the address its ping came to (the interface has several)" :
+			"from the interface's one address (an address added later: restart the reflector, which then answers each from the address its ping came to)");
 	if (cfg_probe(c) && c->interval_ns)
 		fprintf(f, "pacing: a %s every %g us in all%s\n", c->syn ? "probe" : "request",
 			(double)c->interval_ns / NS_PER_US, c->syn && !c->open_loop ?
 			", each waits for its answer (--open-loop does not)" :
 			", latency counted from when each should have left");
+	else if (r->fleet)
+		fprintf(f, "pacing: each target on a schedule of its own, a ping every %g us from a phase of its own, open loop (up to %zu in flight a target)\n",
+			(double)c->interval_ns / NS_PER_US,
+			(size_t)(c->timeout_ns / c->interval_ns) + 4);
 	else if (c->mode == MODE_EMIT && c->open_loop)
 		fprintf(f, "pacing: open loop, a ping every %g us whether or not the pongs came back (up to %zu in flight)\n",
 			(double)c->interval_ns / NS_PER_US, (size_t)(r->flight.mask + 1));

@@ -13,6 +13,7 @@
 #include "peerout.h"
 #include "probeout.h"
 #include "statout.h"
+#include "fleetout.h"
 #include "summary.h"
 #include "sweepout.h"
 
@@ -332,6 +333,11 @@ static void print_config_emit(struct out *o, const struct rant_cfg *c)
 	out_i64(o, "warmup_timeout_ns", NULL, c->warmup_timeout_ns);
 	out_i64(o, "interval_ns", NULL, c->interval_ns);
 	out_bool(o, "open_loop", NULL, c->open_loop);
+	if (c->targets_path)
+		out_str(o, "targets", NULL, c->targets_path);
+	out_u64(o, "paths", NULL, c->paths);
+	out_u64(o, "dscp", NULL, c->dscp);
+	out_bool(o, "flow_label", NULL, c->flow_label);
 }
 
 /* --syn, --http, --request: what is probed. */
@@ -582,6 +588,7 @@ void summary_print(struct out *o, const struct snap *s)
 	if (s->have_clock)
 		clock_print(o, &s->clock, s->hw, &s->hwts);
 	print_warnings(o, s);
+	fleetout_print(o, s);	/* last: the text ends with the targets' table */
 	out_obj_end(o);
 	out_doc_end(o);
 }

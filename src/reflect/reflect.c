@@ -237,6 +237,7 @@ RX_TX_STEP void reflect_compose(struct run *r, struct reflector *f, struct sk_ms
 				struct answer *a)
 {
 	h->seq = msgfmt_seq_near(&r->fmt, s->last_seq, h->seq);
+	session_dscp(s, m->tos);
 	s->want_sw = h->flags & MSG_F_WANT_SW;
 	f->want_sw |= s->want_sw;
 	a->measured = !(h->flags & MSG_F_WARMUP);

@@ -48,6 +48,13 @@ const struct txlog_fmt *measure_log_format(const struct run *r,
 		.sched = !r->cfg->no_queue_stamps && !cfg_requests(r->cfg),
 		.lost = emit,
 	};
+	if (r->fleet) {		/* the round trip alone, whose target and path */
+		f->peer = false;
+		f->target_names = r->fleet->names;
+		f->target_len = TARGET_NAME_LEN;
+		f->path_ids = r->fleet->npaths < 2 ? NULL :
+			      r->fleet->flow_label ? r->fleet->label : r->fleet->port;
+	}
 	return f;
 }
 
@@ -239,7 +246,7 @@ enum measure_next measure_tx(struct run *r, const struct measure_tx *t)
 	if (t->lost)
 		return lost(r, rec);
 	count(r, t);
-	if (t->side != MEASURE_PROBE)
+	if (t->side == MEASURE_EMIT || t->side == MEASURE_REFLECT)
 		backwards(r, rec, emit);
 	sample(r, rec, t->which);
 	if (emit && (t->which & METRIC_T3))

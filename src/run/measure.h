@@ -36,6 +36,8 @@ enum measure_side {
 	MEASURE_EMIT,		/* a ping and its pong (emit/): the peer's stamps */
 	MEASURE_REFLECT,	/* a ping answered (reflect/) */
 	MEASURE_PROBE,		/* a TCP service's handshake or request (probe/) */
+	MEASURE_FLEET,		/* a ping of a fleet's target and its pong (fleet/):
+				 * the targets' retired in no common order */
 };
 
 /*

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "fleetset.h"
 #include "hostid.h"
 #include "auth.h"
 #include "out.h"
@@ -46,12 +47,17 @@ volatile sig_atomic_t run_stop;
  * once the run is set up and the log published (run_hup_armed). */
 static atomic_int run_hup, run_hup_armed;
 
+atomic_int run_reload;
+
 static void on_signal(int sig)
 {
-	if (sig != SIGHUP)
+	if (sig != SIGHUP) {
 		run_stop = 1;
-	else if (atomic_load(&run_hup_armed))
+		return;
+	}
+	if (atomic_load(&run_hup_armed))
 		atomic_store(&run_hup, 1);
+	atomic_store(&run_reload, 1);	/* a fleet's reload arms itself (fleetreload.c) */
 }
 
 static int reopen_log(void *ctx, bool *had_data)
@@ -97,8 +103,8 @@ static size_t log_window(const struct rant_cfg *c)
 {
 	uint64_t w = LOG_WINDOW_MIN;
 
-	if (c->mode != MODE_EMIT)
-		return 0;	/* the reflector's records are whole at once */
+	if (c->mode != MODE_EMIT || cfg_fleet(c))
+		return 0;	/* the reflector's records, a fleet's, are whole at once */
 	if (c->interval_ns) {
 		uint64_t flight = (uint64_t)(c->timeout_ns / c->interval_ns) + 2;
 
@@ -169,8 +175,8 @@ static int alloc_series(struct run *r, const char *fix)
 	int64_t settle = SERIES_SETTLE_MARGIN_NS;
 	uint64_t in_flight = 1;
 
-	if (!c->report_interval_ns)
-		return 0;
+	if (!c->report_interval_ns || cfg_fleet(c))
+		return 0;	/* a fleet's -I: the metrics' interval alone */
 	if (c->mode == MODE_EMIT)
 		settle += c->timeout_ns;
 	if (c->mode == MODE_EMIT && c->interval_ns)	/* paced: a ping per --interval */
@@ -296,12 +302,12 @@ static int alloc_memory(struct run *r)
 			return -ENOMEM;
 		}
 	}
-	if (c->mode == MODE_EMIT && !(r->jitter = jitter_create(c->hugepages))) {
+	if (c->mode == MODE_EMIT && !cfg_fleet(c) && !(r->jitter = jitter_create(c->hugepages))) {
 		fprintf(stderr, "rant: cannot allocate the jitter's statistics: %s: %s\n",
 			strerror(errno), fix);
 		return -ENOMEM;
 	}
-	if (c->mode == MODE_EMIT && c->interval_ns) {
+	if (c->mode == MODE_EMIT && c->interval_ns && !cfg_fleet(c)) {
 		r->rtt_intended = hist_create(c->bucket_ns, c->overflow_ns, c->hugepages);
 		if (!r->rtt_intended) {
 			fprintf(stderr, "rant: cannot allocate the rtt_intended histogram: %s: %s\n",
@@ -319,7 +325,7 @@ static int alloc_memory(struct run *r)
 		}
 		memset(r->breach, 0, r->breach_cap * sizeof(*r->breach));	/* touched now */
 	}
-	if (c->open_loop && !cfg_probe(c)) {	/* a probe keeps its own */
+	if (c->open_loop && !cfg_probe(c) && !cfg_fleet(c)) {	/* each keeps its own */
 		size_t slots = ol_slots(c->timeout_ns + OL_TX_WAIT_NS, c->interval_ns);
 		int err = ol_create(&r->flight, slots, c->hugepages);
 
@@ -395,6 +401,18 @@ static int open_transport(struct run *r)
 	ret = r->tp->open(&r->sk, r->cfg, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "rant: %s\n", err);
+	return ret;
+}
+
+/* A fleet's targets and sockets (fleetset.h): its first socket is the
+ * run's own, closed by the transport's close(). */
+static int open_fleet(struct run *r)
+{
+	int ret;
+
+	r->tp = &transport_udp;
+	ret = fleetset_open(&r->fs, r->cfg, &r->fmt, &r->sk);
+	r->fleet = r->fs.fleet;
 	return ret;
 }
 
@@ -548,7 +566,7 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 	if (ret)
 		return ret;
 	if (cfg->mode == MODE_EMIT) {
-		ret = open_transport(r);
+		ret = cfg_fleet(cfg) ? open_fleet(r) : open_transport(r);
 		if (ret)
 			return ret;
 	}
@@ -564,7 +582,7 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 		ret = alloc_memory(r);
 	if (ret)
 		return ret;
-	if (cfg->mode == MODE_EMIT)
+	if (cfg->mode == MODE_EMIT && !r->fleet)
 		new_session(r);
 	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
 		ret = -errno;
@@ -622,6 +640,8 @@ void run_teardown(struct run *r)
 	trace_close(r->trace);
 	capture_destroy(r->capture);
 	clock_destroy(r->clock);
+	fleetset_close(&r->fs);
+	r->fleet = NULL;
 	if (r->tp)
 		r->tp->close(&r->sk);
 	msgfmt_fini(&r->fmt);

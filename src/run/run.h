@@ -8,6 +8,7 @@
 #define RANT_RUN_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include "bkeep.h"
 #include "clock.h"
 #include "counts.h"
+#include "fleetset.h"
 #include "hist.h"
 #include "jitter.h"
 #include "metric.h"
@@ -92,9 +94,14 @@ struct run {
 	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
 	struct segdiag_result diag;	/* --http, --tcp: what the packets said (after the run) */
 	struct pairdiag *pair;		/* --tcp: the pair's capture and analysis */
+	/* a fleet's (--targets, --paths): its targets and sockets, fleetset.h */
+	struct fleetset fs;
+	struct fleet *fleet;		/* fs.fleet: its targets, or NULL: not a fleet */
 };
 
 extern volatile sig_atomic_t run_stop;
+/* SIGHUP came: a fleet reads --targets again (fleetreload.c takes it). */
+extern atomic_int run_reload;
 
 /*
  * Everything before the first packet: socket, memory (touched and

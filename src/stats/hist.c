@@ -254,47 +254,66 @@ uint64_t hist_underflow_count(const struct hist *h)
 }
 
 /*
- * The small histogram (hist.h): as above with 8 bits of magnitude kept
- * (exact below 256, 128 buckets per power of two above), magnitudes
- * clamped to [0, 2^40 - 1].
+ * The log-linear counters of any precision (hist.h): as above with bits
+ * bits of magnitude kept (exact below 2^bits, 2^(bits-1) buckets per
+ * power of two above), magnitudes clamped to [0, 2^40 - 1]. The small
+ * histogram is bits 8.
  */
-#define SMALL_BITS 8
-#define SMALL_TOP (((int64_t)1 << 40) - 1)
+#define LL_TOP (((int64_t)1 << 40) - 1)
+_Static_assert(HIST_SMALL_COUNTS == HIST_LL_COUNTS(HIST_SMALL_BITS), "the small histogram is bits 8");
 
-size_t hist_small_index(int64_t v)
+size_t hist_ll_index(int64_t v, unsigned int bits)
 {
-	uint64_t m = (uint64_t)(v < 0 ? 0 : v > SMALL_TOP ? SMALL_TOP : v);
-	unsigned int msb = 63 - (unsigned int)__builtin_clzll(m | ((1u << SMALL_BITS) - 1));
-	unsigned int shift = msb - (SMALL_BITS - 1);
+	uint64_t m = (uint64_t)(v < 0 ? 0 : v > LL_TOP ? LL_TOP : v);
+	unsigned int msb = 63 - (unsigned int)__builtin_clzll(m | ((1u << bits) - 1));
+	unsigned int shift = msb - (bits - 1);
 
-	return ((size_t)shift << (SMALL_BITS - 1)) + (size_t)(m >> shift);
+	return ((size_t)shift << (bits - 1)) + (size_t)(m >> shift);
 }
 
-void hist_small_bounds(size_t i, int64_t *lo, int64_t *hi)
+void hist_ll_bounds(size_t i, unsigned int bits, int64_t *lo, int64_t *hi)
 {
 	unsigned int shift = 0;
 
-	if (i >= (size_t)1 << SMALL_BITS)
-		shift = (unsigned int)(i >> (SMALL_BITS - 1)) - 1;
-	*lo = (int64_t)((uint64_t)(i - ((size_t)shift << (SMALL_BITS - 1))) << shift);
+	if (i >= (size_t)1 << bits)
+		shift = (unsigned int)(i >> (bits - 1)) - 1;
+	*lo = (int64_t)((uint64_t)(i - ((size_t)shift << (bits - 1))) << shift);
 	*hi = *lo + (int64_t)((uint64_t)1 << shift) - 1;
 }
 
-int64_t hist_small_percentile(const uint32_t *counts, uint64_t n, double p,
-			      int64_t min, int64_t max)
+int64_t hist_ll_percentile(const uint32_t *counts, unsigned int bits, uint64_t n, double p,
+			   int64_t min, int64_t max)
 {
-	size_t i, last = hist_small_index(max);
+	size_t i, last = hist_ll_index(max, bits);
 	uint64_t k;
 	int64_t lo, hi;
 
 	if (n == 0)
 		return 0;
 	k = hist_pct_rank(p, n);
-	for (i = hist_small_index(min); i < last; i++) {
+	for (i = hist_ll_index(min, bits); i < last; i++) {
 		if (k <= counts[i])
 			break;
 		k -= counts[i];
 	}
-	hist_small_bounds(i, &lo, &hi);
-	return hi < min ? min : hi > max ? max : hi;
+	if (i == last)
+		return max;	/* its bucket holds max (the top one: and more) */
+	hist_ll_bounds(i, bits, &lo, &hi);
+	return hi < min ? min : hi;
+}
+
+size_t hist_small_index(int64_t v)
+{
+	return hist_ll_index(v, HIST_SMALL_BITS);
+}
+
+void hist_small_bounds(size_t i, int64_t *lo, int64_t *hi)
+{
+	hist_ll_bounds(i, HIST_SMALL_BITS, lo, hi);
+}
+
+int64_t hist_small_percentile(const uint32_t *counts, uint64_t n, double p,
+			      int64_t min, int64_t max)
+{
+	return hist_ll_percentile(counts, HIST_SMALL_BITS, n, p, min, max);
 }

@@ -109,6 +109,7 @@ uint64_t hist_underflow_count(const struct hist *h);
  * percentile is never below the exact value and above it by under 0.8%.
  */
 #define HIST_SMALL_COUNTS (34 << 7)
+#define HIST_SMALL_BITS 8
 
 /* The counter of v: O(1), for the packet loop. */
 size_t hist_small_index(int64_t v);
@@ -118,5 +119,19 @@ void hist_small_bounds(size_t i, int64_t *lo, int64_t *hi);
  * known; 0 with no samples. */
 int64_t hist_small_percentile(const uint32_t *counts, uint64_t n, double p,
 			      int64_t min, int64_t max);
+
+/*
+ * The same scheme at any precision: bits (2 to 12) bits of magnitude
+ * kept, so values below 2^bits have a counter each and each power of two
+ * above has 2^(bits - 1) (a bucket under 2^(1 - bits) of its values:
+ * bits 8 is the small histogram, bits 6 one of 3.1%); HIST_LL_COUNTS(bits)
+ * counters from 0 to 2^40 ns.
+ */
+#define HIST_LL_COUNTS(bits) ((size_t)(42 - (bits)) << ((bits) - 1))
+
+size_t hist_ll_index(int64_t v, unsigned int bits);
+void hist_ll_bounds(size_t i, unsigned int bits, int64_t *lo, int64_t *hi);
+int64_t hist_ll_percentile(const uint32_t *counts, unsigned int bits, uint64_t n, double p,
+			   int64_t min, int64_t max);
 
 #endif

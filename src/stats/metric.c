@@ -110,6 +110,8 @@ bool metric_in_run(const struct rant_cfg *c, enum metric_id m)
 		return probe_metric(c, m);
 	if (m >= M_SYN_RTT)
 		return false;
+	if (cfg_fleet(c))
+		return m == M_RTT;	/* a fleet's targets: the round trip */
 	if (d->sw && !c->sw)
 		return false;
 	if (m == M_EMIT_ACK)

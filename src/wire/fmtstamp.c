@@ -106,6 +106,7 @@ struct stamp_priv {
 	unsigned int want;		/* emitter: STAMP_WANT_* of the ping */
 	uint32_t len;			/* emitter: the ping's length */
 	uint16_t dm_off;		/* emitter: its Direct Measurement value, 0: none */
+	uint8_t dscp;			/* emitter: the ping's (Class of Service's DSCP1) */
 	int64_t phc_bound_ns;		/* --max-clock-offset */
 	int64_t ee_due_ns;		/* when to read the clock's state again */
 	struct stamp_memo *memo;	/* reflector, open mode: the kept answer */
@@ -235,6 +236,7 @@ static __attribute__((noinline)) void stamp_write(const struct stamp_priv *p, vo
 	struct stamp_request q = {
 		.key = p->rf.key, .seq = (uint32_t)(seq - SEQ_BIAS), .t1_ns = t1, .ee = p->ee,
 		.ssid = p->session, .want = p->want, .tx_count = (uint32_t)seq, .len = p->len,
+		.dscp = p->dscp,
 	};
 
 	/* Cannot fail: opts.c keeps -m at the base or more, and want fits. */
@@ -247,6 +249,7 @@ static void stamp_put_ping(struct msgfmt_ctx *ctx, void *buf, const struct msg_h
 
 	p->len = h->len;
 	p->session = (uint16_t)h->session;
+	p->dscp = h->dscp;
 	p->want = stamp_want(p->rf.key, h->len);
 	p->dm_off = (uint16_t)stamp_request_value_off(p->rf.key, p->want, STAMP_WANT_DIRECT);
 	stamp_write(p, buf, h->seq, h->t1_sw);

@@ -88,6 +88,10 @@ struct msg_hdr {
 	uint32_t len;		/* the whole datagram, bytes (caps.overhead included) */
 	uint64_t seq;		/* as carried: caps.seq_mask wide */
 	int64_t t1_sw;		/* ns, echoed back by the reflector */
+	uint8_t dscp;		/* put_ping: the DSCP the ping leaves with (--dscp,
+				 * a --targets line's), which STAMP's Class of
+				 * Service TLV asks the reply to carry too (RFC
+				 * 8972 §4.4: DSCP1); not parsed */
 };
 
 /*

@@ -3,12 +3,14 @@
  * libFuzzer harness: the input is a control buffer, handed over as the
  * kernel hands one to recvmsg(): msg_control holds exactly the input and
  * msg_controllen is its size, so ASan sees any read past it. The parsers
- * (RX and TX stamps, the drop count, the TTL, and the loop's one walk
- * of all three) run on it, then again on a copy at an odd address, which
- * must give the same results (the parsers promise any alignment). The
- * one walk must agree with the parsers of one item each, and the
- * receive's fast paths (ts_parse_rx_only, and ts_parse_rx_ttl for a
- * socket that asked for the TTL) with them wherever they answer.
+ * (RX and TX stamps, the drop count, the TTL, the TOS, the destination
+ * address, and the loop's one walk of the first five) run on it, then
+ * again on a copy at an odd address, which must give the same results
+ * (the parsers promise any alignment). The one walk must agree with the
+ * parsers of one item each, and the receive's fast paths
+ * (ts_parse_rx_only, ts_parse_rx_ttl for a socket that asked for the
+ * TTL, ts_parse_rx_dst for the UDP reflector's) with them wherever they
+ * answer.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -34,6 +36,20 @@ struct result {
 	struct ts_stamps ttl_s;	/* ... these */
 	uint8_t ttl_v;		/* ... and this TTL */
 	int16_t tos_v;		/* ... and this TOS (-1: none) */
+	int ds;			/* ts_parse_dst() */
+	uint8_t dst[16];
+	bool with_dst;		/* ts_parse_rx_dst(), the PKTINFO asked, answered ... */
+	struct ts_stamps dst_s;	/* ... these, this address, this TOS */
+	uint8_t dst_v[16];
+	int16_t dst_q;
+	bool with_dst_ttl;	/* the same asked for the TTL too ... */
+	struct ts_stamps dstt_s;
+	uint8_t dstt_v[16], dstt_ttl;
+	int16_t dstt_q;
+	bool with_tos;		/* ... and asked for the TTL, no PKTINFO */
+	struct ts_stamps tos_s;
+	uint8_t tos_ttl;
+	int16_t tos_q;
 };
 
 static void parse(void *ctl, size_t size, struct result *out)
@@ -52,6 +68,53 @@ static void parse(void *ctl, size_t size, struct result *out)
 	ts_parse_rxmsg(&msg, &out->all);
 	out->only = ts_parse_rx_only(&msg, &out->only_s);
 	out->with_ttl = ts_parse_rx_ttl(&msg, &out->ttl_s, &out->ttl_v, &out->tos_v);
+	out->ds = ts_parse_dst(&msg, out->dst);
+	out->with_dst = ts_parse_rx_dst(&msg, &out->dst_s, out->dst_v, NULL, &out->dst_q);
+	out->with_dst_ttl = ts_parse_rx_dst(&msg, &out->dstt_s, out->dstt_v, &out->dstt_ttl,
+					    &out->dstt_q);
+	out->with_tos = ts_parse_rx_dst(&msg, &out->tos_s, NULL, &out->tos_ttl, &out->tos_q);
+}
+
+/* The TOS a fast path gave (-1: none) is the parser's. */
+static bool tos_as_parsed(const struct result *a, int16_t q)
+{
+	return q < 0 ? a->to == -ENOENT : a->to == 0 && q == a->tos;
+}
+
+/* The TTL a fast path gave (0: none; a datagram never arrives with a TTL
+ * of 0) is the parser's. */
+static bool ttl_as_parsed(const struct result *a, uint8_t t)
+{
+	return t == 0 ? a->tl == -ENOENT || (a->tl == 0 && a->ttl == 0) :
+	       a->tl == 0 && t == a->ttl;
+}
+
+/* The reflector's fast path (stamps, the destination, maybe the TOS)
+ * answers only for that, and as the parsers do. */
+static bool dst_fast_agrees(const struct result *a)
+{
+	return !a->with_dst ||
+	       (a->rx == 0 && !memcmp(&a->dst_s, &a->s, sizeof(a->s)) && a->dr == -ENOENT &&
+		a->tl == -ENOENT && a->ds == 0 && !memcmp(a->dst_v, a->dst, 16) &&
+		tos_as_parsed(a, a->dst_q));
+}
+
+/* ... asked for the TTL too: what answers without it answers with it. */
+static bool dst_ttl_fast_agrees(const struct result *a)
+{
+	return (!a->with_dst || a->with_dst_ttl) &&
+	       (!a->with_dst_ttl ||
+		(a->rx == 0 && !memcmp(&a->dstt_s, &a->s, sizeof(a->s)) && a->dr == -ENOENT &&
+		 a->ds == 0 && !memcmp(a->dstt_v, a->dst, 16) && ttl_as_parsed(a, a->dstt_ttl) &&
+		 tos_as_parsed(a, a->dstt_q)));
+}
+
+/* ... and without the PKTINFO (one address): stamps, TTL, TOS alone. */
+static bool tos_fast_agrees(const struct result *a)
+{
+	return !a->with_tos ||
+	       (a->rx == 0 && !memcmp(&a->tos_s, &a->s, sizeof(a->s)) && a->dr == -ENOENT &&
+		a->ds == -ENOENT && ttl_as_parsed(a, a->tos_ttl) && tos_as_parsed(a, a->tos_q));
 }
 
 /* The fast path answers only for stamps alone, and as the parsers do. */
@@ -96,6 +159,10 @@ static bool same(const struct result *a, const struct result *b)
 		return false;
 	if (a->to != b->to || (!a->to && a->tos != b->tos))
 		return false;
+	if (a->ds != b->ds || (!a->ds && memcmp(a->dst, b->dst, 16)) ||
+	    a->with_dst != b->with_dst || a->with_dst_ttl != b->with_dst_ttl ||
+	    a->with_tos != b->with_tos)
+		return false;
 	if (!a->rx && memcmp(&a->s, &b->s, sizeof(a->s)))
 		return false;
 	return a->tx || (a->t.key == b->t.key && a->t.type == b->t.type &&
@@ -116,7 +183,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	parse(odd + 1, size, &b);
 	if (!same(&a, &b) || !walk_agrees(&a) || !walk_agrees(&b) || !fast_agrees(&a) ||
 	    !fast_agrees(&b) || a.only != b.only || !ttl_fast_agrees(&a) ||
-	    !ttl_fast_agrees(&b) || a.with_ttl != b.with_ttl)
+	    !ttl_fast_agrees(&b) || a.with_ttl != b.with_ttl ||
+	    !dst_fast_agrees(&a) || !dst_fast_agrees(&b) || !dst_ttl_fast_agrees(&a) ||
+	    !dst_ttl_fast_agrees(&b) || !tos_fast_agrees(&a) || !tos_fast_agrees(&b))
 		abort();
 	free(aligned);
 	free(odd);

@@ -3,7 +3,8 @@
  * libFuzzer harness: the input is a command line, its arguments separated
  * by NUL bytes (argv[0] is "rant"). --help on stdout goes to /dev/null.
  * What opts_parse() accepts must satisfy the rules it promises (a named
- * interface, the mode from -a, the histogram's shape, ranges) and print
+ * interface, the mode from -a or --targets, a fleet's own rules, the
+ * histogram's shape, ranges) and print
  * nothing; what it refuses must be said in one line starting "rant: "
  * (unless an argument itself holds a newline); the harness aborts where
  * either does not hold.
@@ -68,8 +69,14 @@ static void check_cfg(const struct rant_cfg *c)
 		return;
 	}
 	ok = c->iface && *c->iface &&
-		  (c->mode == MODE_EMIT) == (c->addr != NULL) &&
+		  (c->mode == MODE_EMIT) == (c->addr != NULL || c->targets_path != NULL) &&
+		  !(c->addr && c->targets_path) &&
 		  (!c->addr || *c->addr) &&
+		  (!c->targets_path || *c->targets_path) &&
+		  c->paths <= RANT_MAX_PATHS && c->dscp <= 63 &&
+		  (!c->flow_label || c->paths >= 2) &&
+		  (!cfg_fleet(c) || (c->interval_ns > 0 && c->open_loop && c->nsizes <= 1 &&
+				     !c->tcp && !c->one_way)) &&
 		  c->port >= 1 &&
 		  c->duration_ns >= 0 && c->duration_ns <= 2592000 * NS_PER_SEC &&
 		  c->count <= 1000000000000ULL &&
@@ -81,7 +88,7 @@ static void check_cfg(const struct rant_cfg *c)
 		  c->overflow_ns / c->bucket_ns <= 10000000 &&
 		  c->threshold_ns >= 0 && c->log_threshold_ns >= 0 &&
 		  (!c->log_threshold_ns || c->log_path) &&
-		  (!c->cont || c->threshold_ns) &&
+		  (!c->cont || c->threshold_ns || cfg_fleet(c)) &&
 		  (!c->budget || c->busy_poll_us) &&
 		  (!c->prefer_busypoll || c->busy_poll_us) &&
 		  c->trace_instance && *c->trace_instance;

@@ -117,6 +117,44 @@ def log_text(rows, lost_col=True):
     return "\n".join(out) + "\n"
 
 
+def fleet_doc():
+    """A JSON as rant --targets --paths 4 -j writes it: three targets, the
+    second with path 40003 named (path_latency)."""
+    def path(port, p50, p99, sent, lost, named=()):
+        d = {"source_port": port, "counts": {"sent": sent, "lost": lost},
+             "metrics": {"rtt": {"percentiles": {"50": p50, "99": p99}}}}
+        if named:
+            d["named"] = list(named)
+        return d
+
+    def target(addr, paths):
+        return {"address": addr, "port": 12345, "peer": f"{addr}:12345",
+                "paths": paths}
+    ts = [target("10.0.0.1", [path(40000 + i, 20000, 30000, 50, 0)
+                              for i in range(4)]),
+          target("10.0.0.2", [path(40000 + i, 20000 if i != 3 else 900000,
+                                   30000 if i != 3 else 2000000, 50,
+                                   5 if i == 3 else 0,
+                                   ("path_latency",) if i == 3 else ())
+                              for i in range(4)]),
+          target("10.0.0.3", [path(40000 + i, 21000, 31000, 40, 0)
+                              for i in range(4)])]
+    return run_doc(mode="emit", targets=ts,
+                   diagnosis=[{"kind": "path_latency",
+                               "target": "10.0.0.2:12345",
+                               "source_ports": [40003]}])
+
+
+def fleet_log(rows):
+    """A fleet's log: (seq, t1 s, rtt ns or None, target) each."""
+    out = ["SEQ T1_KN T4_KN RTT LOST TARGET PATH", "-" * 36]
+    for seq, t, rtt, target in rows:
+        out.append(f"{seq} {t:.9f} " + (f"{t + rtt / 1e9:.9f} {rtt} -"
+                                         if rtt is not None else "- - LOST")
+                   + f" {target} 40000")
+    return "\n".join(out) + "\n"
+
+
 class PlotCase(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="rant-plot-test.")
@@ -626,6 +664,48 @@ class TestFixtures(PlotCase):
                      "10864", "rtt_intended p50 / p99 / max",
                      "<summary>configuration</summary>", "interval_ns"):
             self.assertIn(text, page)
+
+    def test_fleet_paths_named_first(self):
+        j = self.write("fleet.json", fleet_doc())
+        files, plots = self.plot("paths", j)
+        self.assertEqual(files, ["./fleet-paths.png"])
+        ts = plots[0]["targets"]
+        # the target with a named path first, then the others as the JSON has them
+        self.assertEqual([t["target"] for t in ts],
+                         ["10.0.0.2:12345", "10.0.0.1:12345", "10.0.0.3:12345"])
+        self.assertEqual(ts[0]["paths"], [40000, 40001, 40002, 40003])
+        self.assertEqual(ts[0]["named"], [False, False, False, True])
+        self.assertEqual(ts[0]["p50_ns"][3], 900000)
+        self.assertEqual(ts[0]["loss_pct"], [0.0, 0.0, 0.0, 10.0])
+        p = self.plot("paths", self.write("emit.json", run_doc()), ok=False)
+        self.assertIn("no target has paths", p.stderr)
+
+    def test_fleet_heatmap_worst_on_top(self):
+        t0 = 1700000000.0
+        rows, seq = [], 0
+        for i in range(40):
+            seq += 1
+            t = t0 + i * 0.1
+            rows.append((seq, t, 10000 + i, "10.0.0.1:12345"))
+            # the second target's trouble: its last second, and one lost
+            rows.append((seq, t + 0.001, 500000 if i >= 30 else 11000,
+                         "10.0.0.2:12345"))
+        rows.append((seq + 1, t0 + 1.0, None, "10.0.0.1:12345"))
+        j = self.write("fleet.json", fleet_doc())
+        lg = self.write("fleet.log", fleet_log(rows))
+        files, plots = self.plot("fleet", j, "--log", lg, "--bins", "4")
+        self.assertEqual(files, ["./fleet-fleet.png"])
+        d = plots[0]
+        self.assertEqual(d["targets"], ["10.0.0.2:12345", "10.0.0.1:12345"])
+        self.assertEqual(len(d["p99_ns"][0]), 4)
+        self.assertAlmostEqual(d["p99_ns"][0][3], 500000)
+        self.assertLess(d["p99_ns"][0][0], 12000)
+        self.assertLess(d["p99_ns"][1][3], 10040)
+        p = self.plot("fleet", j, ok=False)
+        self.assertIn("give the fleet's log", p.stderr)
+        p = self.plot("fleet", j, "--log", self.write("x.log", log_text(
+            [(1, 1700000000000000000, 10000, False)])), ok=False)
+        self.assertIn("no TARGET and RTT columns", p.stderr)
 
     def test_svg(self):
         j = self.write("s.json", run_doc())

@@ -245,6 +245,26 @@ static const struct row rows[] = {
 	{ OPTS_ERROR, "--phc-interval: 3600.5 is out of range. Must be in the range 0 to 3600",
 	  { R, "--phc-interval", "3600.5" } },
 
+	/* Fleets: --targets, --paths, --dscp, --flow-label. */
+	{ OPTS_OK, NULL, { "-i", "eth0", "--targets", "t", "--paths", "16", "--dscp", "46" } },
+	{ OPTS_OK, NULL, { E, "--paths", "4" } },
+	{ OPTS_OK, NULL, { E, "--dscp", "46" } },
+	{ OPTS_ERROR, "-a/--address names one reflector, --targets a file of them: give one of the two",
+	  { E, "--targets", "t" } },
+	{ OPTS_ERROR, "--paths: 65 is out of range. Must be in the range 1 to 64",
+	  { E, "--paths", "65" } },
+	{ OPTS_ERROR, "--dscp: 64 is out of range. Must be in the range 0 to 63",
+	  { E, "--dscp", "64" } },
+	{ OPTS_ERROR, "--flow-label needs --paths", { E, "--flow-label" } },
+	{ OPTS_ERROR, "--flow-label needs --paths 2 or more", { E, "--paths", "1", "--flow-label" } },
+	{ OPTS_ERROR, "--paths is for the emitter", { R, "--paths", "2" } },
+	{ OPTS_ERROR, "--tcp is not for a fleet (--targets, --paths): a fleet's pings are UDP datagrams",
+	  { "-i", "eth0", "--targets", "t", "--tcp" } },
+	{ OPTS_ERROR, "--interval 0 (back to back) is not for a fleet",
+	  { E, "--paths", "2", "--interval", "0" } },
+	{ OPTS_ERROR, "-m/--size with a list or range sweeps one reflector",
+	  { "-i", "eth0", "--targets", "t", "-m", "64,128" } },
+
 	/* Help and version, whatever else is on the line. */
 	{ OPTS_HELP, "usage: rant -i IFACE", { "-h" } },
 	{ OPTS_HELP, "usage: rant -i IFACE", { "--help", "-d", "9223372037" } },

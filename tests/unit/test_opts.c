@@ -563,7 +563,7 @@ static void test_help_groups(void)
 	run("--help", &(struct rant_cfg){ 0 });
 	ok(strstr(outbuf, "\nThe run:\n  -i, --interface IFACE") &&
 	   strstr(outbuf, "--port N               port of the reflector (UDP, or TCP with --tcp) (1 to 65535; default 12345;") &&
-	   strstr(outbuf, "--warmup-timeout S     give up (exit 2, saying why) when no stamped pong came back for S seconds of warm-up (0.1 to 3600; default 10) [emit]") &&
+	   strstr(outbuf, "--warmup-timeout S     give up (exit 2, saying why) when no stamped pong came back for S seconds of warm-up; a fleet's target warms up until its first pong, S at most (0.1 to 3600; default 10) [emit]") &&
 	   strstr(outbuf, "--max-sessions-per-address N  sessions"),
 	   "--help: group titles, each option's range and default from its row; two spaces after a long head");
 }

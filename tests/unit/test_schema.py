@@ -4,8 +4,10 @@
 
 The schema is a valid draft 2020-12 schema; real documents of rant's, cut
 short (tests/unit/fixtures/schema: an emitter's size sweep with -s, -I and
-breaches, a reflector, both sides of --stamp and of --tcp (the reflector writing twice: nagle_delayed_ack in the diagnosis), a probe's
---syn and --http, --read of a capture of nginx) are valid; and
+breaches, a reflector, both sides of --stamp and of --tcp (the reflector
+writing twice: nagle_delayed_ack in the diagnosis), a probe's --syn and
+--http, --read of a capture of nginx, a fleet over --paths with a path
+named) are valid; and
 each of a set of hand-broken copies (a wrong type, a missing required key,
 a mode-specific key missing or out of place, a value outside an enum) is
 rejected with the path of what is wrong, so that the hook that validates
@@ -155,6 +157,20 @@ def main():
            drop(["probe", "refused"]))
     broken("probe-syn.json", "a probe of no known kind", "/config/probe",
            put(["config", "probe"], "udp"))
+
+    broken("fleet-paths.json", "a fleet without its targets", "/", drop(["targets"]))
+    broken("fleet-paths.json", "a target without its counts", "/targets/0",
+           drop(["targets", 0, "counts"]))
+    broken("fleet-paths.json", "a path without its source port", "/targets/0/paths/1",
+           drop(["targets", 0, "paths", 1, "source_port"]))
+    broken("fleet-paths.json", "a path named by no known kind", "/targets/0/paths/1/named/0",
+           put(["targets", 0, "paths", 1, "named", 0], "path_jitter"))
+    broken("fleet-paths.json", "path_latency without its source ports", "/diagnosis/0",
+           drop(["diagnosis", 0, "source_ports"]))
+    broken("fleet-paths.json", "path_latency without its reference", "/diagnosis/0",
+           drop(["diagnosis", 0, "reference_p50_ns"]))
+    broken("fleet-paths.json", "a DSCP of 64", "/targets/0/dscp",
+           put(["targets", 0, "dscp"], 64))
 
     # a member the schema does not know is welcome (new modes add theirs)
     doc = load("reflect.json")

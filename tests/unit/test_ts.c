@@ -5,6 +5,7 @@
  * the kernel lays them out; then, where the sandbox allows sockets, one
  * real datagram over loopback.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -797,6 +798,125 @@ static void test_loopback_ttl(void)
 	close(fd);
 }
 
+/* The UDP reflector's datagram: stamps, the destination, maybe the TOS. */
+static void test_rx_dst(void)
+{
+	struct in6_pktinfo p6 = { .ipi6_ifindex = 2 };
+	struct in_pktinfo p4 = { .ipi_ifindex = 2 };
+	struct ts_stamps st = { TS_NONE, TS_NONE };
+	uint8_t d[16] = { 0 }, tos = 0;
+	int tclass = 0xb8, ttl = 64;
+	uint8_t tos4 = 0x28;
+	struct builder b;
+	int16_t tv = 7;
+
+	inet_pton(AF_INET6, "fd00::50", &p6.ipi6_addr);
+	p4.ipi_addr.s_addr = htonl(0x0a630102);
+	b_init(&b);
+	add_ts(&b, KN, HW);
+	b_add(&b, IPPROTO_IPV6, IPV6_PKTINFO, &p6, sizeof(p6));
+	b_add(&b, IPPROTO_IPV6, IPV6_TCLASS, &tclass, sizeof(tclass));
+	ok(ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv) && st.kn_ns == KN && st.hw_ns == HW &&
+	   !memcmp(d, &p6.ipi6_addr, 16) && tv == 0xb8,
+	   "rx_dst: stamps, IPV6_PKTINFO, IPV6_TCLASS -> all three");
+	ok(ts_parse_dst(&b.msg, d) == 0 && ts_parse_tos(&b.msg, &tos) == 0 && tos == 0xb8,
+	   "the walk's parsers read the same");
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	b_add(&b, IPPROTO_IP, IP_PKTINFO, &p4, sizeof(p4));
+	ok(ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv) && tv == -1 && d[10] == 0xff &&
+	   d[11] == 0xff && d[12] == 10 && d[13] == 99 && d[14] == 1 && d[15] == 2,
+	   "rx_dst: stamps, IP_PKTINFO -> the address IPv4-mapped, no TOS (-1)");
+	b_add(&b, IPPROTO_IP, IP_TOS, &tos4, sizeof(tos4));
+	ok(ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv) && tv == 0x28, "rx_dst: an IP_TOS of one octet");
+	b_add(&b, IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl));
+	ok(!ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv),
+	   "rx_dst: a TTL after, none asked: the walk's");
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	b_add(&b, IPPROTO_IP, IP_PKTINFO, &p4, sizeof(p4));
+	b_add(&b, IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl));
+	b_add(&b, IPPROTO_IP, IP_TOS, &tos4, sizeof(tos4));
+	tos = 0;
+	ok(ts_parse_rx_dst(&b.msg, &st, d, &tos, &tv) && tos == 64 && tv == 0x28,
+	   "rx_dst: stamps, PKTINFO, TTL, TOS (a STAMP reflector's) -> all four");
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	b_add_len(&b, IPPROTO_IPV6, IPV6_PKTINFO, &p6, 8, 8);
+	ok(!ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv), "rx_dst: a PKTINFO too short: the walk's");
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	b_add(&b, IPPROTO_IP, IP_TOS, &tos4, sizeof(tos4));
+	tv = 7;
+	ok(ts_parse_rx_dst(&b.msg, &st, NULL, NULL, &tv) && tv == 0x28,
+	   "rx_dst: no PKTINFO asked (one address): stamps and the TOS");
+	ok(!ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv), "... not the layout when PKTINFO is asked");
+	b_init(&b);
+	b_add(&b, IPPROTO_IPV6, IPV6_PKTINFO, &p6, sizeof(p6));
+	add_ts(&b, KN, 0);
+	ok(!ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv), "rx_dst: the PKTINFO first: the walk's");
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	b_add(&b, IPPROTO_IPV6, IPV6_PKTINFO, &p6, sizeof(p6));
+	((struct cmsghdr *)(b.ctl.buf + CMSG_SPACE(sizeof(struct scm_timestamping))))->cmsg_len =
+		(size_t)-2;
+	ok(!ts_parse_rx_dst(&b.msg, &st, d, NULL, &tv),
+	   "rx_dst: a cmsg_len past the buffer (the fuzzer's case): refused, nothing read");
+}
+
+/* The kernel's order for the reflector's socket (dual stack: stamps,
+ * IPV6_PKTINFO, then the TOS): the fast path is the real datagram's case,
+ * from ::1 and from 127.0.0.1 alike. */
+static void loopback_dst(bool v4)
+{
+	int fd = socket(AF_INET6, SOCK_DGRAM, 0), one = 1, zero = 0, tos = 0xb8;
+	struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+	struct in6_addr want = in6addr_loopback;
+	socklen_t alen = sizeof(a);
+	struct ts_stamps st = { TS_NONE, TS_NONE };
+	uint8_t d[16];
+	int16_t tv = -1;
+	bool fast = false;
+
+	if (v4)
+		inet_pton(AF_INET6, "::ffff:127.0.0.1", &want);
+	a.sin6_addr = want;
+	if (fd < 0 || setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) ||
+	    bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(fd, (struct sockaddr *)&a, &alen) ||
+	    connect(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, &one, sizeof(one)) ||
+	    setsockopt(fd, IPPROTO_IP, IP_RECVTOS, &one, sizeof(one)) ||
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_RECVTCLASS, &one, sizeof(one)) ||
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos, sizeof(tos)) ||
+	    setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)) ||
+	    ts_sock_enable(fd, false, true)) {
+		if (fd >= 0)
+			close(fd);
+		skip(1, "no IPv6 loopback socket with stamps, PKTINFO and TCLASS here");
+		return;
+	}
+	for (int i = 0; i < 20 && !fast; i++) {
+		struct self_msg sm;
+
+		if (ping_self(fd, &sm))
+			break;
+		fast = ts_parse_rx_dst(&sm.m, &st, d, NULL, &tv) && st.kn_ns != TS_NONE;
+		if (!fast)
+			usleep(50000);
+	}
+	ok(fast && !memcmp(d, &want, 16) && tv == 0xb8,
+	   "loopback %s: stamps, IPV6_PKTINFO, the TOS, the fast path's case (TOS 0x%x)",
+	   v4 ? "127.0.0.1 (mapped)" : "::1", (unsigned int)tv);
+	close(fd);
+}
+
+static void test_loopback_dst(void)
+{
+	loopback_dst(false);
+	loopback_dst(true);
+}
+
 static void test_hw_socket(void)
 {
 	int fd = socket(AF_INET, SOCK_DGRAM, 0);
@@ -852,6 +972,8 @@ int main(void)
 	test_bad_times();
 	test_loopback();
 	test_loopback_ttl();
+	test_rx_dst();
+	test_loopback_dst();
 	test_hw_socket();
 	test_layers();
 	return done_testing();

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --targets FILE: the fleet's reflectors, one a line:
+ *
+ *   ADDR [PORT] [dscp=N]     # a comment
+ *
+ * ADDR an IPv4 or IPv6 address (bracketed or not; link-local scoped to
+ * -i), PORT the reflector's (default --port), dscp=N (0 to 63) the DSCP
+ * of this target's pings (default --dscp). '#' starts a comment; blank
+ * lines are skipped. Every line is checked as -a is (an address, unicast,
+ * routed out of -i) and a target given twice is refused: a bad line is
+ * reported with its number and the fix, each of them, and the file as a
+ * whole refused (at start: exit 1; at SIGHUP's reread: the run goes on
+ * with the targets it has).
+ */
+#ifndef RANT_TARGETS_H
+#define RANT_TARGETS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/socket.h>
+
+/* "[fd00::1234:5678:9abc:def0]:65535" and room */
+#define TARGET_NAME_LEN 64
+#define TARGETS_MAX 65536	/* lines that name a target, at most */
+#define TARGETS_BAD_MAX 20	/* bad lines reported, the rest counted */
+
+struct target_spec {
+	struct sockaddr_storage addr;	/* with the port */
+	socklen_t addr_len;
+	uint16_t port;
+	int dscp;			/* 0 to 63, or -1: the run's --dscp */
+	unsigned int line;		/* in the file, from 1 */
+	char name[TARGET_NAME_LEN];	/* ADDR:PORT, [ADDR]:PORT for IPv6: the
+					 * peer label of its series */
+};
+
+struct target_list {
+	struct target_spec *v;
+	size_t n;
+};
+
+/* What a line is checked against. */
+struct targets_ctx {
+	uint16_t port;			/* --port: a line without one */
+	const char *iface;		/* -i: the route to each target leaves by it */
+	unsigned int ifindex;
+	int family;			/* AF_INET: IPv6 targets refused (the run's
+					 * sockets are IPv4), AF_INET6 or 0: any */
+	size_t max;			/* targets at most (0: TARGETS_MAX) */
+};
+
+/*
+ * Read path into *out (allocated; targets_free() frees it). 0; or
+ * -errno after one line per bad line (up to TARGETS_BAD_MAX) on err,
+ * each "PATH:LINE: what is wrong: the fix", out empty. An empty file
+ * (no target) is an error too.
+ */
+int targets_load(const char *path, const struct targets_ctx *ctx, struct target_list *out,
+		 FILE *err);
+
+/* One line's text (no newline) into *t, as targets_load() checks it: 1
+ * a target, 0 a comment or blank line, -1 with the problem and fix in
+ * msg. */
+int targets_parse_line(const char *text, const struct targets_ctx *ctx,
+		       struct target_spec *t, char *msg, size_t len);
+
+void targets_free(struct target_list *l);
+
+/* "10.0.0.2:12345", "[fd00::2]:12345": an address with its port. */
+void targets_name(const struct sockaddr_storage *ss, char *buf, size_t len);
+
+#endif

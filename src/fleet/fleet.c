@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The fleet's loop and its schedule (see fleet.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <time.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fleet.h"
+#include "fleetloop.h"
+#include "measure.h"
+#include "mem.h"
+#include "pathsk.h"
+
+/* A power of two at least n. */
+static size_t pow2(size_t n)
+{
+	size_t p = 1;
+
+	while (p < n)
+		p *= 2;
+	return p;
+}
+
+/*
+ * The pings a target has in flight at most: one an --interval for
+ * --timeout (each waits that long for its pong, and for its TX stamp),
+ * one more settled at the next send, and a margin. The keys of a socket
+ * likewise, for every slot's pings of that socket, twice over.
+ */
+static void sizes(struct fleetloop *L)
+{
+	const struct rant_cfg *c = L->r->cfg;
+	size_t in_flight = (size_t)(c->timeout_ns / c->interval_ns) + 4;
+	size_t per_sock = L->f->cap * in_flight / L->r->fs.nsk;
+
+	L->ring_len = pow2(in_flight);
+	L->nkeys = pow2(2 * per_sock + 1024);
+}
+
+static int alloc_state(struct fleetloop *L)
+{
+	struct run *r = L->r;
+	size_t slot_len = msgfmt_wire_len(&r->fmt, r->cfg->size) + 64;
+
+	sizes(L);
+	L->t = calloc(L->f->cap, sizeof(*L->t));
+	L->pings = mem_alloc(L->f->cap * L->ring_len * sizeof(*L->pings), r->cfg->hugepages);
+	L->tx = calloc(1, slot_len);
+	if (!L->t || !L->pings || !L->tx || dueheap_init(&L->sched, L->f->cap))
+		return -ENOMEM;
+	for (size_t i = 0; i < L->f->cap; i++)
+		L->t[i].ring = fl_ring(L, i);
+	for (unsigned int i = 0; i < r->fs.nsk; i++) {
+		L->keys[i] = mem_alloc(L->nkeys * sizeof(struct fl_key), r->cfg->hugepages);
+		L->batch[i] = skbatch_create(slot_len, r->cfg->hugepages);
+		if (!L->keys[i] || !L->batch[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void free_state(struct fleetloop *L)
+{
+	const struct rant_cfg *c = L->r->cfg;
+
+	for (unsigned int i = 0; i < L->r->fs.nsk; i++) {
+		if (L->keys[i])
+			mem_free(L->keys[i], L->nkeys * sizeof(struct fl_key), c->hugepages);
+		skbatch_destroy(L->batch[i]);
+	}
+	if (L->pings)
+		mem_free(L->pings, L->f->cap * L->ring_len * sizeof(*L->pings), c->hugepages);
+	dueheap_free(&L->sched);
+	free(L->t);
+	free(L->tx);
+}
+
+/* The header of a ping of slot's target, seq, written whole (the format
+ * keeps its session from it: STAMP's SSID), then its T1_SW at once. */
+static void put_ping(struct fleetloop *L, const struct fleet_target *ft, uint64_t seq,
+		     bool warmup)
+{
+	struct run *r = L->r;
+	struct msg_hdr h = {
+		.type = MSG_PING, .session = ft->session, .len = L->len, .seq = seq,
+		.dscp = (uint8_t)(ft->tos >> 2),
+		.flags = (uint16_t)((warmup ? MSG_F_WARMUP : 0) | (r->cfg->sw ? MSG_F_WANT_SW : 0) |
+				    (r->auth ? MSG_F_MAC : 0)),
+	};
+
+	msgfmt_put_ping(&r->fmt, L->tx, &h);
+}
+
+/* Slot's next ping, due now: sent on its path's socket, its key kept. */
+static void send_ping(struct fleetloop *L, size_t slot, int64_t now)
+{
+	struct run *r = L->r;
+	struct fleet *f = L->f;
+	struct fleet_target *ft = &f->t[slot];
+	struct fl_target *t = &L->t[slot];
+	uint64_t seq = t->seq + 1;
+	unsigned int path = (unsigned int)(seq % f->npaths);
+	unsigned int sock = (unsigned int)(path % r->fs.nsk);
+	struct fl_ping *p = fl_ping_of(L, slot, seq);
+	struct fleet_counts *pc = ft->path ? &ft->path[path].cnt : NULL;
+	/* warm-up: its first -w pings, and until its first pong (the
+	 * neighbour resolved, the reflector's session made), at most
+	 * --warmup-timeout: a target dead from the start is then lost */
+	bool warmup = seq <= r->cfg->warmup ||
+		      (!t->warm && now - t->started < r->cfg->warmup_timeout_ns);
+	struct fl_key *k;
+	int64_t t1_sw;
+
+	if (p->state != FL_EMPTY)
+		return;		/* its ring is full: cannot be, settled first */
+	t->seq = seq;
+	t->answered &= ~(1ULL << (seq & 63));
+	put_ping(L, ft, seq, warmup);
+	t1_sw = realtime_ns();
+	msgfmt_set_seq(&r->fmt, L->tx, seq, t1_sw);
+	if (r->auth)
+		msgfmt_sign(&r->fmt, r->auth, L->tx, L->len);
+	txrec_clear(&p->rec);
+	p->rec.seq = seq;
+	p->rec.t1_sw = t1_sw;
+	p->rec.fleet_id = txrec_fleet_id((uint32_t)slot, path);
+	p->sent_mono = now;
+	p->path = (uint8_t)path;
+	p->warmup = warmup;
+	p->t4_wire = p->t4_sw = TS_NONE;
+	if (pathsk_send(r->fs.sk[sock], L->tx, L->len, &ft->to, ft->to_len, ft->tos,
+			r->cfg->dscp << 2, f->flow_label ? f->label[path] : 0, &p->key)) {
+		ft->cnt.send_errors++;
+		r->cnt.send_errors++;
+		return;		/* no ping: its slot stays empty */
+	}
+	p->state = FL_SENT;
+	k = &L->keys[sock][p->key & (L->nkeys - 1)];
+	*k = (struct fl_key){ .key = p->key, .slot = (uint32_t)slot, .seq = seq };
+	if (warmup) {
+		ft->cnt.warmup++;
+		r->cnt.warmup++;
+		return;
+	}
+	if (!t->measured++)
+		t->first_measured = seq;
+	ft->cnt.sent++;
+	if (pc)
+		pc->sent++;
+	r->cnt.sent++;
+}
+
+/* The targets due by now: each settled, its ping sent, its next slot
+ * set (a target an --interval or more late skips what it missed). */
+static void send_due(struct fleetloop *L, int64_t now)
+{
+	const struct rant_cfg *c = L->r->cfg;
+	uint32_t slot;
+	int64_t due;
+
+	while (dueheap_top(&L->sched, &slot, &due) && due <= now) {
+		struct fl_target *t = &L->t[slot];
+		int64_t behind = now - due;
+
+		fl_settle(L, slot, now, false);
+		send_ping(L, slot, now);
+		if (behind >= c->interval_ns) {
+			uint64_t missed = (uint64_t)(behind / c->interval_ns);
+
+			L->f->t[slot].cnt.missed_slots += missed;
+			L->r->cnt.missed_slots += missed;
+			t->due += (int64_t)missed * c->interval_ns;
+		}
+		t->due += c->interval_ns;
+		if (c->count && t->measured >= c->count)
+			dueheap_remove(&L->sched, slot);	/* -c: done */
+		else
+			dueheap_set(&L->sched, slot, t->due);
+	}
+}
+
+/* Every target of the table at set-up, spread over the interval. */
+static void start_all(struct fleetloop *L, int64_t now)
+{
+	size_t n = L->f->used;
+
+	for (size_t i = 0; i < n; i++)
+		fl_target_start(L, i, now + (int64_t)i * L->r->cfg->interval_ns / (int64_t)n);
+}
+
+/*
+ * --block: asleep until the next ping is due. A pong or a TX stamp does
+ * not wake the loop: the kernel (or the NIC) stamped it as it came, so it
+ * waits in its queue for the next turn without its stamps moving, and a
+ * turn reads every one queued in batches (one wake a ping sent, not
+ * three). The sockets' buffers (PATHSK_RCVBUF) hold far more than comes
+ * between two sends.
+ */
+static void sleep_until(int64_t deadline)
+{
+	struct timespec ts = ns_to_timespec(deadline);
+
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+/* Sending done: has every target's last ping been retired? Each is
+ * settled (lost --timeout after it left, its TX stamp given up then). */
+static bool drained(struct fleetloop *L, int64_t now)
+{
+	bool empty = true;
+
+	for (size_t i = 0; i < L->f->used; i++) {
+		if (L->f->t[i].state != FLEET_ACTIVE)
+			continue;
+		fl_settle(L, i, now, false);
+		if (L->t[i].retired < L->t[i].seq)
+			empty = false;
+	}
+	return empty;
+}
+
+/*
+ * One turn: due pings out; pongs and stamps in, every FL_DRAIN_NS while
+ * sending (each turn after: a turn a ping costs its send alone, the
+ * queues read in batches), a reload's changes.
+ */
+static void turn(struct fleetloop *L, int64_t now)
+{
+	struct run *r = L->r;
+
+	if (L->sending)
+		send_due(L, now);
+	if (!L->sending || now - L->drained >= FL_DRAIN_NS) {
+		L->drained = now;	/* what came before now is read below */
+		for (unsigned int i = 0; i < r->fs.nsk; i++) {
+			fl_receive(L, i);
+			fl_harvest(L, i);
+		}
+	}
+	if (L->reload)
+		fl_reload_apply(L, now);
+}
+
+static void loop(struct fleetloop *L)
+{
+	const struct rant_cfg *c = L->r->cfg;
+	int64_t stopped = 0, next;
+	uint32_t slot;
+
+	for (;;) {
+		int64_t now = monotonic_ns();
+
+		if (L->sending && (run_stop || (L->end && now >= L->end) ||
+				   (c->count && !L->sched.n && L->active))) {
+			L->sending = false;
+			stopped = now;
+			L->r->stop_reason = run_stop ? "signal" : L->end && now >= L->end ?
+					    "duration" : "count";
+		}
+		turn(L, now);
+		if (!L->sending && (drained(L, now) ||
+				    now - stopped > c->timeout_ns + 100 * NS_PER_MS))
+			break;
+		if (!c->block)
+			continue;
+		next = now + 100 * NS_PER_MS;
+		if (L->sending && dueheap_top(&L->sched, &slot, &next) && L->end && next > L->end)
+			next = L->end;
+		if (next > L->drained + FL_DRAIN_NS)	/* the queues read at least that often */
+			next = L->drained + FL_DRAIN_NS;
+		if (!L->sending)
+			next = now + NS_PER_MS;
+		sleep_until(next);
+	}
+	for (size_t i = 0; i < L->f->used; i++)
+		if (L->f->t[i].state == FLEET_ACTIVE)
+			fl_settle(L, i, monotonic_ns(), true);
+}
+
+int fleet_run(struct run *r)
+{
+	struct fleetloop L = { .r = r, .f = r->fleet, .sending = true };
+	int64_t start;
+	int ret;
+
+	L.len = msgfmt_wire_len(&r->fmt, r->cfg->size);
+	ret = alloc_state(&L);
+	if (!ret && r->cfg->targets_path)
+		ret = fl_reload_start(&L);
+	if (ret) {
+		snprintf(r->failure, sizeof(r->failure), "the fleet's state (%zu targets): %s",
+			 L.f->cap, strerror(-ret));
+		free_state(&L);
+		return ret;
+	}
+	fprintf(r->text, "measuring: %zu targets, each warming up until its first pong (%g s at most) and for its first %u pings\n",
+		L.f->used, (double)r->cfg->warmup_timeout_ns / NS_PER_SEC, r->cfg->warmup);
+	fflush(r->text);
+	measure_start(r);
+	start = monotonic_ns();
+	L.end = r->cfg->duration_ns ? start + r->cfg->duration_ns : 0;
+	start_all(&L, start);
+	loop(&L);
+	fl_reload_stop(&L);
+	r->end_ns = realtime_ns();
+	free_state(&L);
+	return 0;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The fleet loop's own state and the steps its files share (fleet.c the
+ * loop and the schedule, fleetrx.c pongs and TX stamps, fleetdone.c a
+ * ping's end, fleetreload.c SIGHUP). Not for other modules: fleet.h is
+ * the fleet's interface.
+ */
+#ifndef RANT_FLEETLOOP_H
+#define RANT_FLEETLOOP_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dueheap.h"
+#include "run.h"
+#include "skbatch.h"
+
+enum fl_state {
+	FL_EMPTY,		/* retired, or never used */
+	FL_SENT,		/* in flight */
+	FL_ANSWERED,		/* its pong came */
+};
+
+/* One ping of a target, from its send to its retirement. */
+struct fl_ping {
+	struct txrec rec;	/* seq, T1_SW, T1 wire (when stamped), fleet_id */
+	int64_t sent_mono;
+	int64_t t4_wire, t4_sw;	/* its pong's */
+	uint32_t key;		/* OPT_ID of its send, on its path's socket */
+	uint8_t path;
+	uint8_t state;		/* enum fl_state */
+	bool warmup;		/* unmeasured (-w) */
+};
+
+/* How often the loop reads its sockets' queues while sending: a pong or a
+ * TX stamp waits there with its stamp taken (fleet.c's sleep_until). */
+#define FL_DRAIN_NS (1000 * 1000LL)
+
+/* A target's part of the loop (its slot's in fleettab.h). */
+struct fl_target {
+	int64_t due;		/* its next ping, CLOCK_MONOTONIC */
+	uint64_t seq;		/* its last ping's seq (0: none) */
+	uint64_t retired;	/* its pings retired: every seq up to this */
+	uint64_t answered;	/* bit seq % 64: the pong of seq came (the last 64) */
+	uint64_t measured;	/* measured pings sent (-c) */
+	uint64_t first_measured; /* the seq of its first, 0: none yet */
+	int64_t started;	/* CLOCK_MONOTONIC: its first ping */
+	bool warm;		/* its first pong came: warm-up ends after -w */
+	struct fl_ping *ring;	/* the pings in flight, by seq % ring_len */
+};
+
+/* Which ping a TX stamp key of a socket stands for. */
+struct fl_key {
+	uint32_t key, slot;
+	uint64_t seq;
+};
+
+/* A reload's change, handed from its thread to the loop. */
+struct fl_op {
+	uint32_t slot;
+	bool add;		/* add slot (filled), else retire it */
+	int tos;		/* add false and tos >= 0: the slot's new TOS alone */
+};
+
+struct fl_reload;
+
+struct fleetloop {
+	struct run *r;
+	struct fleet *f;
+	struct fl_target *t;		/* f->cap of them */
+	struct fl_ping *pings;		/* f->cap x ring_len */
+	size_t ring_len;		/* a power of 2 */
+	struct fl_key *keys[RANT_MAX_PATHS];	/* per socket, nkeys each */
+	size_t nkeys;			/* a power of 2 */
+	struct skbatch *batch[RANT_MAX_PATHS];	/* per socket */
+	struct dueheap sched;		/* the targets by their next ping */
+	uint8_t *tx;			/* the ping being sent */
+	uint32_t len;			/* its bytes on the wire */
+	int64_t end;			/* -d: CLOCK_MONOTONIC, 0: none */
+	int64_t drained;		/* CLOCK_MONOTONIC: every pong and TX stamp
+					 * that came before it has been read */
+	bool sending;
+	size_t active;			/* targets measured now */
+	struct fl_reload *reload;	/* SIGHUP's thread, or NULL */
+};
+
+static inline struct fl_ping *fl_ring(const struct fleetloop *L, size_t slot)
+{
+	return L->pings + slot * L->ring_len;
+}
+
+static inline struct fl_ping *fl_ping_of(const struct fleetloop *L, size_t slot, uint64_t seq)
+{
+	return &fl_ring(L, slot)[seq & (L->ring_len - 1)];
+}
+
+/* fleetrx.c: the pongs queued on socket i, and its TX stamps, each to
+ * its ping. */
+void fl_receive(struct fleetloop *L, unsigned int i);
+void fl_harvest(struct fleetloop *L, unsigned int i);
+
+/* fleetdone.c: retire slot's pings whose end is known at now, oldest
+ * first (all: every one, its pong or stamp not waited for); a target
+ * added (its schedule begins at due) or retired. */
+void fl_settle(struct fleetloop *L, size_t slot, int64_t now, bool all);
+void fl_target_start(struct fleetloop *L, size_t slot, int64_t due);
+void fl_target_stop(struct fleetloop *L, size_t slot, int64_t now);
+
+/* fleetreload.c: SIGHUP's thread (started when the fleet has a file),
+ * the changes it handed over applied, the thread stopped. */
+int fl_reload_start(struct fleetloop *L);
+void fl_reload_apply(struct fleetloop *L, int64_t now);
+void fl_reload_stop(struct fleetloop *L);
+
+#endif

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The fleet's pongs and TX stamps (fleetloop.h): a pong is its target's
+ * by the address it came from, then its session and its seq; a TX stamp
+ * its ping's by its socket's OPT_ID key, never by order.
+ */
+#include <errno.h>
+
+#include "fleetloop.h"
+#include "missing.h"
+
+/* Pongs read from a socket in one turn at most (batches of SKBATCH_MAX):
+ * the sends due are not held up behind a flood. */
+#define FL_BATCHES 8
+
+/* A pong of an earlier seq than the one awaited (already retired): late
+ * when its ping was counted lost, a duplicate when its pong had come. */
+static void stray(struct fleetloop *L, size_t slot, uint64_t seq, bool answered)
+{
+	struct run *r = L->r;
+	struct fleet_target *ft = &L->f->t[slot];
+	struct fleet_counts *pc = ft->path ? &ft->path[seq % L->f->npaths].cnt : NULL;
+
+	if (!L->t[slot].first_measured || seq < L->t[slot].first_measured) {	/* warm-up's */
+		if (answered)
+			r->cnt.warmup_duplicate++;
+		else
+			r->cnt.warmup_late++;
+		return;
+	}
+	if (answered) {
+		ft->cnt.duplicate++;
+		r->cnt.duplicate++;
+		return;
+	}
+	ft->cnt.late++;
+	if (pc)
+		pc->late++;
+	r->cnt.late++;
+}
+
+/* --key: false, counted, when a pong of this run's length has no valid
+ * MAC. */
+static bool authentic(struct run *r, const uint8_t *buf, const struct sk_msg *m,
+		      const struct msg_hdr *h)
+{
+	if (!r->auth)
+		return true;
+	if (!(h->flags & MSG_F_MAC))
+		r->peer_no_key = true;	/* a reflector without --key */
+	else if (msgfmt_verify(&r->fmt, r->auth, buf, (size_t)m->len))
+		return true;
+	r->cnt.invalid++;
+	r->cnt.unauthenticated++;
+	return false;
+}
+
+/* The pong of a ping of slot's target in flight: its stamps kept; the
+ * ping retired now when it is the oldest and has its TX stamp. */
+static void answered(struct fleetloop *L, size_t slot, struct fl_ping *p,
+		     const struct sk_msg *m)
+{
+	p->state = FL_ANSWERED;
+	p->t4_wire = ts_wire(&m->rx, L->r->sk.hw);
+	p->t4_sw = m->sw_ns;
+	if (p->rec.seq == L->t[slot].retired + 1 && p->rec.t1_wire != TS_NONE)
+		fl_settle(L, slot, monotonic_ns(), false);
+}
+
+/* One datagram that came on a fleet socket. */
+static void take(struct fleetloop *L, const uint8_t *buf, const struct sk_msg *m)
+{
+	struct run *r = L->r;
+	struct fl_target *t;
+	struct fl_ping *p;
+	struct msg_hdr h;
+	uint64_t seq, bit;
+	long slot = m->len < 0 ? -1 : fleettab_find(L->f, &m->src);
+
+	if (slot < 0) {
+		r->cnt.invalid += m->len < 0;
+		r->cnt.foreign += m->len >= 0;	/* from no target of the table */
+		return;
+	}
+	if (msgfmt_parse(&r->fmt, buf, (size_t)m->len, MSG_PONG, &h) || h.len != L->len) {
+		r->cnt.invalid++;
+		return;
+	}
+	if (!authentic(r, buf, m, &h))
+		return;
+	/* STAMP: a reflector of RFC 8762 alone returns SSID 0, the address
+	 * tells the target */
+	if (!r->cfg->stamp && h.session != L->f->t[slot].session) {
+		r->cnt.foreign++;
+		return;
+	}
+	if (h.flags & MSG_F_REFUSED) {	/* no stamps: its ping is lost */
+		L->f->t[slot].cnt.refused++;
+		r->cnt.refused++;
+		return;
+	}
+	t = &L->t[slot];
+	seq = msgfmt_seq_near(&r->fmt, t->seq, h.seq);
+	if (!seq || seq > t->seq) {
+		r->cnt.invalid++;	/* a seq never sent */
+		return;
+	}
+	bit = 1ULL << (seq & 63);
+	t->warm = true;
+	p = fl_ping_of(L, (size_t)slot, seq);
+	if (p->rec.seq == seq && p->state == FL_SENT)
+		answered(L, (size_t)slot, p, m);
+	else if (p->rec.seq == seq && p->state == FL_ANSWERED)
+		stray(L, (size_t)slot, seq, true);
+	else
+		stray(L, (size_t)slot, seq, t->seq - seq < 64 && (t->answered & bit));
+	t->answered |= bit;
+}
+
+void fl_receive(struct fleetloop *L, unsigned int i)
+{
+	struct run *r = L->r;
+	struct skbatch *b = L->batch[i];
+
+	for (int turns = 0; turns < FL_BATCHES; turns++) {
+		int n = skbatch_recv(r->fs.sk[i], b, r->cfg->sw, false);
+
+		if (n <= 0)
+			return;
+		for (int j = 0; j < n; j++)
+			take(L, skbatch_buf(b, (unsigned int)j), skbatch_msg(b, (unsigned int)j));
+	}
+}
+
+/* A ping's TX stamp (SND), by its key: to the ping while in flight. */
+static void stamped(struct fleetloop *L, unsigned int i, const struct ts_tx *tx)
+{
+	const struct fl_key *k = &L->keys[i][tx->key & (L->nkeys - 1)];
+	struct fl_ping *p;
+
+	if (k->key != tx->key || k->slot >= L->f->cap)
+		return;
+	p = fl_ping_of(L, k->slot, k->seq);
+	if (p->state == FL_EMPTY || p->rec.seq != k->seq || p->key != tx->key)
+		return;		/* retired meanwhile: --timeout passed */
+	p->rec.t1_wire = ts_wire(&tx->ts, L->r->sk.hw);
+	if (p->state == FL_ANSWERED && p->rec.seq == L->t[k->slot].retired + 1)
+		fl_settle(L, k->slot, monotonic_ns(), false);
+}
+
+void fl_harvest(struct fleetloop *L, unsigned int i)
+{
+	struct ts_tx tx[SKBATCH_MAX];
+	unsigned int n;
+
+	for (int turns = 0; turns < FL_BATCHES; turns++) {
+		n = sk_tx_read_batch(L->r->fs.sk[i], tx, SKBATCH_MAX);
+		for (unsigned int j = 0; j < n; j++)
+			if (tx[j].type == SCM_TSTAMP_SND)
+				stamped(L, i, &tx[j]);
+		if (n < SKBATCH_MAX)
+			return;
+	}
+}

@@ -1,0 +1,404 @@
+#!/usr/bin/env bash
+# Fleets (--targets FILE, --paths N, --dscp N): one emitter measures
+# many reflectors at once. Three reflectors on three ports: every target
+# measured; one killed mid-run loses its pings from the kill on and the
+# others none; SIGHUP with a changed file adds and removes targets (a
+# bad file changes nothing); the metrics pass promtool with a distinct
+# peer a target; bad lines refused at start with their numbers. --dscp
+# 46: the reflector and a tcpdump capture see EF on every ping (a line's
+# dscp=0 overrides it). ECMP: a router between the emitter and a
+# reflector with two links to it (bridged on the reflector's side), a
+# multipath route hashing L4, a tbf queue on one link filled by a load:
+# with --paths 16 the diagnosis names exactly the source ports a capture
+# saw on the loaded link. Scale: 1,000 addresses of one reflector, 10
+# pings a second each, lost at most 0.1%, every stamp kept, the peak RSS
+# under 512 MiB.
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# shellcheck disable=SC2034  # read by tests_run (lib.sh)
+ALL_TESTS="fleet_targets fleet_reload fleet_badfile fleet_dscp fleet_stamp fleet_flowlabel
+	fleet_ecmp fleet_scale"
+
+require_root
+require_cmd jq promtool tcpdump tc iperf3
+require_rant
+
+# fleet_reflectors PORT...: a reflector a port in NS_B (--block: three
+# share CPU 1), text and JSON in $WORK/rPORT.*, pid in RPID[PORT].
+declare -A RPID
+fleet_reflectors() {
+	local p
+	for p in "$@"; do
+		ns_bg "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" --port "$p" --block \
+			-j "$WORK/r$p.json" >"$WORK/r$p.txt" 2>&1
+		RPID[$p]=$BGPID
+	done
+	for p in "$@"; do
+		wait_udp_port "$NS_B" "$p" ||
+			check_err 1 "reflector on port $p did not bind: $(tail -2 "$WORK/r$p.txt")"
+	done
+}
+
+# fleet_bg NAME ARGS...: the fleet's emitter in NS_A on CPU 0 (--block),
+# as emit_bg.
+fleet_bg() {
+	local name=$1
+	shift
+	emit_bg "$name" --block "$@"
+}
+
+# wait_fleet FILE: until the fleet's emitter writing FILE measures.
+wait_fleet() {
+	wait_for_line "$1" '^measuring: [0-9]+ targets' "$MEASURE_WAIT_S"
+	check_err $? "the fleet did not start measuring: $(tail -3 "$1")"
+}
+
+# target JSON PEER EXPR: EXPR of the target PEER (ADDR:PORT) in JSON.
+target() {
+	jq -r --arg p "$2" ".targets[] | select(.peer == \$p) | $3" "$1"
+}
+
+# Three reflectors, one killed 2 s into the run: its target's pings are
+# lost from the kill on (the log: none lost before it, every one after
+# it and its --timeout), the other two lose none; every target measured
+# on its schedule, 100 a second each; the metrics pass promtool, one
+# peer a target.
+fleet_targets() {
+	local sent lost t_kill bad peers out
+	setup_pair || skip_test "cannot create namespaces and veth"
+	fleet_reflectors 4001 4002 4003
+	printf '# three reflectors\n%s 4001\n%s 4002   # killed\n\n%s 4003\n' \
+		"$IP_B" "$IP_B" "$IP_B" >"$WORK/targets"
+	fleet_bg e1 --targets "$WORK/targets" -d 5 --interval 10000 -j "$WORK/e1.json" \
+		-l "$WORK/e1.log" --metrics "$WORK/e1.prom"
+	wait_fleet "$WORK/e1.txt"
+	sleep 2		# the stimulus: two seconds of all three
+	t_kill=$EPOCHREALTIME
+	kill -9 "${RPID[4002]}"
+	wait "$EM"
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	for p in 4001 4002 4003; do
+		sent=$(target "$WORK/e1.json" "$IP_B:$p" .counts.sent)
+		lost=$(target "$WORK/e1.json" "$IP_B:$p" .counts.lost)
+		echo "$IP_B:$p: sent $sent, lost $lost"
+		[ "${sent:-0}" -ge 400 ] && [ "$sent" -le 510 ]
+		check_err $? "$IP_B:$p: $sent sent in 5 s at 100/s (400 to 510 expected)"
+		[ "$p" = 4002 ] || [ "$lost" = 0 ]
+		check_err $? "$IP_B:$p lost $lost: only the killed reflector's target may lose"
+	done
+	# the killed one's rows: LOST after the kill (and its timeout), not before
+	bad=$(awk -v k="$t_kill" -v t="$IP_B:4002" '
+		$NF == t && $2 + 0 < k - 0.2 && $(NF - 1) == "LOST" { before++ }
+		$NF == t && $2 + 0 > k + 0.15 && $(NF - 1) != "LOST" { after++ }
+		$NF == t && $2 + 0 > k + 0.15 { n++ }
+		END { printf "%d %d %d", before, after, n }' "$WORK/e1.log")
+	echo "killed target's rows: lost before the kill, answered after, rows after: $bad"
+	[[ $bad =~ ^0\ 0\ [0-9]+$ ]] && [ "${bad##* }" -ge 200 ]
+	check_err $? "the killed reflector's target: $bad (lost before, answered after, rows after)"
+	log_test "fleet: three targets at once, only the killed one loses its pings"
+	out=$(promtool check metrics <"$WORK/e1.prom" 2>&1)
+	check_err $? "promtool check metrics: $out"
+	peers=$(grep -o '^rant_packets_sent_total{[^}]*peer="[^"]*"' "$WORK/e1.prom" |
+		sed 's/.*peer=//' | sort -u | wc -l)
+	[ "$peers" = 3 ]
+	check_err $? "rant_packets_sent_total has $peers distinct peers, 3 expected"
+	log_test "fleet: the metrics pass promtool, one peer a target"
+}
+
+# SIGHUP with a changed file: the target removed stops (gone from the
+# JSON and the metrics), the one added starts, the one kept keeps its
+# counts; then a file with a bad line changes nothing.
+fleet_reload() {
+	local s2 s3
+	setup_pair || skip_test "cannot create namespaces and veth"
+	fleet_reflectors 4001 4002 4003
+	printf '%s 4001\n%s 4002\n' "$IP_B" "$IP_B" >"$WORK/targets"
+	fleet_bg e1 --targets "$WORK/targets" -d 6 --interval 10000 -j "$WORK/e1.json" \
+		--metrics "$WORK/e1.prom" -I 0.2
+	wait_fleet "$WORK/e1.txt"
+	sleep 2
+	printf '%s 4002\n%s 4003 # new\n' "$IP_B" "$IP_B" >"$WORK/targets"
+	kill -HUP "$EM"
+	wait_for_line "$WORK/e1.txt" 'read again: 1 added, 1 removed' 5
+	check_err $? "no reload after SIGHUP: $(tail -3 "$WORK/e1.txt")"
+	grep -q "^rant: $IP_B:4001 removed: [0-9]* sent" "$WORK/e1.txt"
+	check_err $? "the removed target's numbers are not said: $(tail -3 "$WORK/e1.txt")"
+	wait_until 3 grep -q "peer=\"$IP_B:4003\"" "$WORK/e1.prom"
+	check_err $? "the added target is not in the metrics"
+	! grep -q "peer=\"$IP_B:4001\"" "$WORK/e1.prom"
+	check_err $? "the removed target is still in the metrics"
+	printf '%s 4002\n%s 4003\n%s 99999\n' "$IP_B" "$IP_B" "$IP_B" >"$WORK/targets"
+	kill -HUP "$EM"
+	wait_for_line "$WORK/e1.txt" 'not read again' 5
+	check_err $? "a bad file at SIGHUP is not refused: $(tail -3 "$WORK/e1.txt")"
+	wait "$EM"
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	jq -e --arg a "$IP_B:4001" '[.targets[].peer] | length == 2 and (index($a) | not)' \
+		"$WORK/e1.json" >/dev/null
+	check_err $? "targets at the end: $(jq -c '[.targets[].peer]' "$WORK/e1.json")"
+	s2=$(target "$WORK/e1.json" "$IP_B:4002" .counts.sent)
+	s3=$(target "$WORK/e1.json" "$IP_B:4003" .counts.sent)
+	echo "kept $IP_B:4002 sent $s2, added $IP_B:4003 sent $s3"
+	[ "${s2:-0}" -ge 480 ] && [ "${s3:-0}" -ge 200 ] && [ "$s3" -le $((s2 - 150)) ]
+	check_err $? "the kept target sent $s2 (its counts kept: 480 or more), the added $s3"
+	[ "$(target "$WORK/e1.json" "$IP_B:4002" .counts.lost)" = 0 ] &&
+		[ "$(target "$WORK/e1.json" "$IP_B:4003" .counts.lost)" = 0 ]
+	check_err $? "a reload lost pings: $(jq -c '[.targets[] | [.peer, .counts.lost]]' "$WORK/e1.json")"
+	log_test "fleet: SIGHUP adds and removes targets, keeps the others' counts"
+}
+
+# Bad lines: each named with its number and fix, exit 1, nothing sent.
+fleet_badfile() {
+	local rc
+	setup_pair || skip_test "cannot create namespaces and veth"
+	printf '%s\n%s 70000\n%s dscp=64\n10.77.0.300\n%s\n' "$IP_B" "$IP_B" "$IP_B" "$IP_B" \
+		>"$WORK/targets"
+	rc=0
+	emit --targets "$WORK/targets" -d 1 >"$WORK/e1.txt" 2>&1 || rc=$?
+	cat "$WORK/e1.txt"
+	[ "$rc" = 1 ]
+	check_err $? "exit $rc for a bad file, 1 expected"
+	grep -q "targets:2: '70000' is neither a port" "$WORK/e1.txt" &&
+		grep -q "targets:3: dscp=64: .*give dscp=N with N from 0 to 63" "$WORK/e1.txt" &&
+		grep -q "targets:4: 10.77.0.300: not an IPv4 or IPv6 address" "$WORK/e1.txt" &&
+		grep -q "targets:5: $IP_B:12345 is line 1's target again: give each once" "$WORK/e1.txt"
+	check_err $? "each bad line with its number and fix"
+	! grep -q '^measuring' "$WORK/e1.txt"
+	check_err $? "it measured"
+	log_test "fleet: a bad targets file refused at start, line by line"
+}
+
+# tos_count PCAP: "ALL EF" pings a capture holds (IPv4 TOS 0xb8: DSCP 46).
+tos_count() {
+	tcpdump -nn -v -r "$1" 2>/dev/null |
+		awk '/ IP \(tos / { n++; if (/ IP \(tos 0xb8,/) ef++ } END { printf "%d %d", n, ef }'
+}
+
+# --dscp 46: every ping leaves with EF (a capture on the reflector's side
+# says so, and so does the reflector's session); a line's dscp=0 wins.
+fleet_dscp() {
+	local got
+	setup_pair || skip_test "cannot create namespaces and veth"
+	fleet_reflectors 4001 4002
+	printf '%s 4001\n%s 4002 dscp=0\n' "$IP_B" "$IP_B" >"$WORK/targets"
+	ns_bg "$NS_B" tcpdump -nn -U -i "$VETH_B" -w "$WORK/ping.pcap" 'udp dst port 4001'
+	wait_until 5 test -s "$WORK/ping.pcap"
+	fleet_bg e1 --targets "$WORK/targets" -d 2 --interval 10000 --dscp 46 --paths 2 \
+		-j "$WORK/e1.json"
+	wait "$EM"
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	sleep 0.2
+	kill -INT "$BGPID" "${RPID[4001]}" "${RPID[4002]}"
+	wait "${RPID[4001]}" "${RPID[4002]}"
+	got=$(tos_count "$WORK/ping.pcap")
+	echo "captured to $IP_B:4001: ${got% *} pings, ${got#* } with TOS 0xb8 (EF)"
+	[ "${got% *}" -ge 150 ] && [ "${got% *}" = "${got#* }" ]
+	check_err $? "pings to 4001 (--dscp 46), captured: $got (all, EF)"
+	jq -e '[.sessions[].dscp] | length == 2 and all(. == [46])' "$WORK/r4001.json" >/dev/null
+	check_err $? "the reflector on 4001 saw: $(jq -c '[.sessions[].dscp]' "$WORK/r4001.json")"
+	jq -e '[.sessions[].dscp] | length == 2 and all(. == [0])' "$WORK/r4002.json" >/dev/null
+	check_err $? "the reflector on 4002 (dscp=0) saw: $(jq -c '[.sessions[].dscp]' "$WORK/r4002.json")"
+	[ "$(target "$WORK/e1.json" "$IP_B:4001" .dscp)" = 46 ]
+	check_err $? "the JSON's dscp of $IP_B:4001"
+	log_test "fleet: --dscp 46 leaves as EF on every ping, dscp=0 overrides it"
+}
+
+# --stamp: a fleet of STAMP sessions (an SSID a target), its pings EF
+# with a Class of Service TLV that asks the reply to be EF too: rant's
+# STAMP reflector answers every one, and says EF arrived (its sessions;
+# the single emitter's stamp peer line reads the TLV back).
+fleet_stamp() {
+	local sp
+	setup_pair || skip_test "cannot create namespaces and veth"
+	ns_bg "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" --stamp --block -j "$WORK/r.json" \
+		>"$WORK/r.txt" 2>&1
+	REFL=$BGPID
+	wait_udp_port "$NS_B" 862 || check_err 1 "the STAMP reflector did not bind"
+	fleet_bg e1 -a "$IP_B" --stamp -m 128 --dscp 46 --paths 2 -d 2 --interval 10000 \
+		-j "$WORK/e1.json"
+	wait "$EM"
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	emit -a "$IP_B" --stamp -m 128 --dscp 46 -c 50 --interval 10000 >"$WORK/e2.txt" 2>&1
+	check_err $? "the single emitter failed: $(tail -3 "$WORK/e2.txt")"
+	kill -INT "$REFL"
+	wait "$REFL"
+	jq -e '.targets[0].counts | .received >= 150 and .lost == 0' "$WORK/e1.json" >/dev/null
+	check_err $? "the fleet over STAMP: $(jq -c '.targets[0].counts' "$WORK/e1.json")"
+	jq -e '[.sessions[].dscp] | length == 3 and all(. == [46])' "$WORK/r.json" >/dev/null
+	check_err $? "the STAMP reflector saw: $(jq -c '[.sessions[].dscp]' "$WORK/r.json")"
+	sp=$(grep '^stamp peer:' "$WORK/e2.txt")
+	[[ $sp == *"DSCP 46 ECN 0 on arrival, the reply's DSCP as asked"* ]]
+	check_err $? "the Class of Service TLV read back: $sp"
+	log_test "fleet: --stamp with --dscp 46, EF asked and seen (Class of Service)"
+}
+
+# --paths 4 --flow-label to an IPv6 target: the pings leave from one
+# source port with the four flow labels the JSON names, each a quarter.
+fleet_flowlabel() {
+	local want got ports
+	setup_pair || skip_test "cannot create namespaces and veth"
+	fleet_reflectors 4001
+	ns_bg "$NS_B" tcpdump -nn -v -U -i "$VETH_B" -w "$WORK/ping.pcap" 'ip6 and udp dst port 4001'
+	wait_until 5 test -s "$WORK/ping.pcap"
+	fleet_bg e1 -a "$IP6_B" --port 4001 --paths 4 --flow-label -d 2 --interval 5000 \
+		-j "$WORK/e1.json"
+	wait "$EM"
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	sleep 0.2
+	kill -INT "$BGPID"
+	want=$(jq -r '[.targets[0].paths[].flow_label] | sort | join(" ")' "$WORK/e1.json")
+	got=$(tcpdump -nn -v -r "$WORK/ping.pcap" 2>/dev/null |
+		sed -n 's/.*flowlabel \(0x[0-9a-f]*\),.*/\1/p' | sort -u |
+		while read -r h; do printf '%d\n' "$h"; done | sort -n | paste -sd ' ')
+	ports=$(tcpdump -nn -r "$WORK/ping.pcap" 2>/dev/null | awk '{ n = split($3, a, "."); print a[n] }' |
+		sort -u | wc -l)
+	echo "flow labels: the JSON's $want, captured $got; source ports $ports"
+	[ -n "$want" ] && [ "$want" = "$got" ] && [ "$ports" = 1 ]
+	check_err $? "flow labels captured '$got' (want '$want'), $ports source ports (want 1)"
+	jq -e '[.targets[0].paths[].counts.received] | length == 4 and min >= 80' "$WORK/e1.json" \
+		>/dev/null
+	check_err $? "each label's pongs: $(jq -c '[.targets[0].paths[].counts.received]' "$WORK/e1.json")"
+	log_test "fleet: --flow-label, four labels from one source port"
+}
+
+# ecmp_setup: NS_A (emitter, 10.77.0.1) -- NS_R (router) == two links ==
+# NS_B (reflector at 10.88.9.2 on a bridge of both links). The router
+# spreads flows to 10.88.9.2 over the links by their L4 hash
+# (fib_multipath_hash_policy=1); the pongs come back over link 1.
+ecmp_setup() {
+	NS_A=rant-a-$UNIQ NS_R=rant-r-$UNIQ NS_B=rant-b-$UNIQ
+	VETH_A=ra$UNIQ VR0=rr$UNIQ VR1=r1$UNIQ VR2=r2$UNIQ VT1=t1$UNIQ VT2=t2$UNIQ
+	local ns
+	for ns in "$NS_A" "$NS_R" "$NS_B"; do
+		ip netns add "$ns" || return 1
+		defer ip netns del "$ns"
+		ip -n "$ns" link set lo up
+	done
+	ip link add "$VETH_A" netns "$NS_A" type veth peer name "$VR0" netns "$NS_R" &&
+		ip link add "$VR1" netns "$NS_R" type veth peer name "$VT1" netns "$NS_B" &&
+		ip link add "$VR2" netns "$NS_R" type veth peer name "$VT2" netns "$NS_B" || return 1
+	ip -n "$NS_A" addr add 10.77.0.1/24 dev "$VETH_A"
+	ip -n "$NS_R" addr add 10.77.0.254/24 dev "$VR0"
+	ip -n "$NS_R" addr add 10.88.1.1/24 dev "$VR1"
+	ip -n "$NS_R" addr add 10.88.2.1/24 dev "$VR2"
+	ip -n "$NS_B" link add br0 type bridge
+	ip -n "$NS_B" link set "$VT1" master br0
+	ip -n "$NS_B" link set "$VT2" master br0
+	ip -n "$NS_B" addr add 10.88.1.2/24 dev br0
+	ip -n "$NS_B" addr add 10.88.2.2/24 dev br0
+	ip -n "$NS_B" addr add 10.88.9.2/32 dev br0
+	for l in "$NS_A $VETH_A" "$NS_R $VR0" "$NS_R $VR1" "$NS_R $VR2" "$NS_B $VT1" \
+		"$NS_B $VT2" "$NS_B br0"; do
+		# shellcheck disable=SC2086  # "NS DEV"
+		ip -n ${l% *} link set "${l#* }" up
+	done
+	ip -n "$NS_A" route add 10.88.0.0/16 via 10.77.0.254
+	ip -n "$NS_B" route add 10.77.0.0/24 via 10.88.1.1
+	ip netns exec "$NS_R" sysctl -qw net.ipv4.ip_forward=1 \
+		net.ipv4.fib_multipath_hash_policy=1 || return 1
+	ip -n "$NS_R" route add 10.88.9.2/32 nexthop via 10.88.1.2 dev "$VR1" \
+		nexthop via 10.88.2.2 dev "$VR2" || return 1
+}
+
+# sports PCAP: the source ports of the pings a capture holds, sorted.
+sports() {
+	tcpdump -nn -r "$1" 2>/dev/null | awk '{ n = split($3, a, "."); print a[n] }' | sort -nu |
+		paste -sd ' '
+}
+
+# --paths 16 through the router: the paths (source ports) that a capture
+# saw hash onto the link whose tbf a load fills have a p50 several times
+# the others', and the diagnosis names exactly those ports, path_latency.
+fleet_ecmp() {
+	local p1 p2 dev named slow
+	ecmp_setup || skip_test "cannot build the router's namespaces (bridge, multipath)"
+	ns_bg "$NS_B" taskset -c 1 "$RANT" -i br0 --block --max-sessions-per-address 64 \
+		-j "$WORK/r.json" >"$WORK/r.txt" 2>&1
+	wait_udp_port "$NS_B" "$PORT"
+	ns_bg "$NS_B" iperf3 -s -1 -B 10.88.2.2 -p 5299
+	ns_bg "$NS_R" tcpdump -nn -U -i "$VR1" -w "$WORK/l1.pcap" 'udp dst port 12345'
+	ns_bg "$NS_R" tcpdump -nn -U -i "$VR2" -w "$WORK/l2.pcap" 'udp dst port 12345'
+	wait_until 5 test -s "$WORK/l2.pcap"
+	fleet_bg e1 -a 10.88.9.2 --paths 16 -d 12 --interval 1000 -j "$WORK/e1.json"
+	wait_fleet "$WORK/e1.txt"
+	sleep 1		# a second of pings: every path seen on its link
+	p1=$(sports "$WORK/l1.pcap")
+	p2=$(sports "$WORK/l2.pcap")
+	echo "link 1: ports $p1"
+	echo "link 2: ports $p2"
+	[ "$(wc -w <<<"$p1 $p2")" = 16 ] && [ -n "$p1" ] && [ -n "$p2" ]
+	check_err $? "the 16 paths on the links: '$p1' and '$p2' (all 16, some on each)"
+	# the load on the link fewer paths took (the diagnosis's reference is
+	# the lower quartile of the paths)
+	dev=$VR2 slow=$p2
+	if [ "$(wc -w <<<"$p1")" -lt "$(wc -w <<<"$p2")" ]; then
+		dev=$VR1 slow=$p1
+		ns_bg "$NS_B" iperf3 -s -1 -B 10.88.1.2 -p 5298
+	fi
+	tc -n "$NS_R" qdisc add dev "$dev" root tbf rate 20mbit burst 16kb latency 20ms
+	ns_bg "$NS_R" iperf3 -u -b 60M -l 1200 -t 12 -c "$([ "$dev" = "$VR2" ] &&
+		echo 10.88.2.2 || echo 10.88.1.2)" -p "$([ "$dev" = "$VR2" ] && echo 5299 || echo 5298)"
+	wait "$EM"
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	sed -n '/^diagnosis/,$p' "$WORK/e1.txt"
+	named=$(jq -r '.diagnosis[] | select(.kind == "path_latency") | .source_ports | sort | join(" ")' \
+		"$WORK/e1.json")
+	[ "$named" = "$slow" ]
+	check_err $? "path_latency names '$named', the loaded link's ports are '$slow'"
+	jq -e --arg s "$slow" '[.diagnosis[].source_ports[] | tostring] - ($s | split(" ")) | length == 0' \
+		"$WORK/e1.json" >/dev/null
+	check_err $? "the diagnosis names other ports: $(jq -c .diagnosis "$WORK/e1.json")"
+	jq -e --arg s "$slow" '
+		.targets[0].paths as $p | ($s | split(" ") | map(tonumber)) as $slow |
+		([$p[] | select(.source_port as $x | $slow | index($x)) | .metrics.rtt.percentiles."50"] | min) >
+		4 * ([$p[] | select(.source_port as $x | $slow | index($x) | not) | .metrics.rtt.percentiles."50"] | max)' \
+		"$WORK/e1.json" >/dev/null
+	check_err $? "the loaded paths' p50s are not several times the others': $(jq -c '[.targets[0].paths[] | [.source_port, .metrics.rtt.percentiles."50"]]' "$WORK/e1.json")"
+	log_test "fleet: ECMP, the paths on the loaded link named by source port"
+}
+
+# 1,000 targets, 10 pings a second each, for 20 s: 1,000 addresses of
+# one reflector (on its interface, routed to from the emitter: one
+# neighbour entry), which answers each from its own. At most 0.1% lost
+# (--timeout 1 s: a pong the machine's load holds back is late, not
+# lost), no stamp missing and a log row a ping (every target's stamps
+# kept), every target measured, the peak RSS (time -v) at most 512 MiB.
+fleet_scale() {
+	local n=1000 sent lost miss rows rss cpu low
+	setup_pair || skip_test "cannot create namespaces and veth"
+	for ((i = 0; i < n; i++)); do
+		echo "addr add 10.99.$((i / 250)).$((i % 250 + 1))/32 dev $VETH_B"
+		echo "10.99.$((i / 250)).$((i % 250 + 1))" >>"$WORK/targets"
+	done | ip -n "$NS_B" -batch -
+	ip -n "$NS_A" route add 10.99.0.0/16 via "$IP_B"
+	ns_bg "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" --block --max-sessions 4096 \
+		--max-sessions-per-address 4096 -j "$WORK/r.json" >"$WORK/r.txt" 2>&1
+	wait_udp_port "$NS_B" "$PORT"
+	ip netns exec "$NS_A" taskset -c 0 /usr/bin/time -v -o "$WORK/time.txt" \
+		"$RANT" -i "$VETH_A" --targets "$WORK/targets" -d 20 --block --timeout 1000000 \
+		-j "$WORK/e1.json" \
+		-l "$WORK/e1.log" >"$WORK/e1.txt" 2>&1
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	sent=$(jqv "$WORK/e1.json" .counts.sent)
+	lost=$(jqv "$WORK/e1.json" .counts.lost)
+	miss=$(jq '.counts.missing_tx_ts + .counts.missing_rx_ts' "$WORK/e1.json")
+	rows=$(($(wc -l <"$WORK/e1.log") - 2))
+	rss=$(awk -F': ' '/Maximum resident/ { print $2 }' "$WORK/time.txt")
+	cpu=$(awk -F': ' '/Percent of CPU/ { print $2 }' "$WORK/time.txt")
+	# a loaded machine may hold the loop back: its slots are missed (counted)
+	low=$(jq '[.targets[] | select(.counts.sent < 150)] | length' "$WORK/e1.json")
+	echo "$n targets: sent $sent (slots missed $(jqv "$WORK/e1.json" .counts.missed_slots)), lost $lost, stamps missing $miss, log rows $rows, targets under 150 pings $low; peak RSS $rss KiB, CPU $cpu"
+	[ "$(jq '.targets | length' "$WORK/e1.json")" = "$n" ] && [ "$low" = 0 ] &&
+		[ "$sent" -ge $((n * 160)) ]
+	check_err $? "every target measured at 10/s: $sent sent, $low targets under 150"
+	[ $((lost * 1000)) -le "$sent" ]
+	check_err $? "lost $lost of $sent: more than 0.1%"
+	[ "$miss" = 0 ] && [ "$rows" = "$sent" ]
+	check_err $? "stamps missing $miss, log rows $rows of $sent pings"
+	[ "${rss:-999999999}" -le $((512 * 1024)) ]
+	check_err $? "peak RSS $rss KiB, above 512 MiB"
+	log_test "fleet: 1,000 targets at 10/s: ${lost} lost, stamps kept, RSS $((rss / 1024)) MiB"
+}
+
+tests_run

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * src/cfg/targets.h: --targets FILE. Good lines (ports, dscp=N, comments,
+ * blank lines, IPv6 bracketed or not) give their targets; each bad line
+ * (a word that is neither, a DSCP out of range, no address, a target
+ * twice, an IPv6 target on an IPv4 run) is reported with its line number
+ * and a fix, and the file refused whole; an empty file too.
+ */
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "targets.h"
+#include "tap.h"
+
+static char path[] = "/tmp/rant-targets-XXXXXX";
+
+static int load(const char *text, struct target_list *l, char *msgs, size_t len, int family)
+{
+	struct targets_ctx ctx = { .port = 12345, .iface = "lo",
+				   .ifindex = if_nametoindex("lo"), .family = family };
+	FILE *f = fopen(path, "w"), *err = fmemopen(msgs, len, "w");
+	int ret;
+
+	fputs(text, f);
+	fclose(f);
+	memset(msgs, 0, len);
+	ret = targets_load(path, &ctx, l, err);
+	fclose(err);
+	return ret;
+}
+
+int main(void)
+{
+	struct target_list l;
+	char msgs[4096];
+	int fd = mkstemp(path);
+
+	if (fd < 0)
+		return 1;
+	close(fd);
+	is_int(load("# the fleet\n127.0.0.2\n\n127.0.0.3 4000   # a comment\n"
+		    "127.0.0.4 dscp=46 4001\n[::1] 5000\n::1 dscp=0\n", &l, msgs, sizeof(msgs), 0),
+	       0, "good lines load");
+	is_int(l.n, 5, "five targets");
+	is_str(l.v[0].name, "127.0.0.2:12345", "the default port");
+	is_int(l.v[0].dscp, -1, "the run's DSCP");
+	is_str(l.v[1].name, "127.0.0.3:4000", "a port");
+	is_int(l.v[1].line, 4, "its line");
+	is_int(l.v[2].dscp, 46, "dscp=46 before the port");
+	is_str(l.v[2].name, "127.0.0.4:4001", "and the port after it");
+	is_str(l.v[3].name, "[::1]:5000", "IPv6 bracketed");
+	is_str(l.v[4].name, "[::1]:12345", "IPv6 as it is");
+	is_int(l.v[4].dscp, 0, "dscp=0");
+	targets_free(&l);
+
+	is_int(load("127.0.0.2\n127.0.0.2 70000\n127.0.0.3 dscp=64\nnot-an-address\n"
+		    "127.0.0.2 12345\n127.0.0.5 1 2\n", &l, msgs, sizeof(msgs), 0),
+	       -22, "bad lines refuse the file");
+	is_int(l.n, 0, "and none loads");
+	ok(strstr(msgs, ":2: '70000' is neither a port (1 to 65535, once) nor dscp=N") != NULL,
+	   "a port out of range, by line");
+	ok(strstr(msgs, ":3: dscp=64: ") && strstr(msgs, "give dscp=N with N from 0 to 63"),
+	   "a DSCP out of range, and its fix");
+	ok(strstr(msgs, ":4: not-an-address: not an IPv4 or IPv6 address") != NULL,
+	   "not an address (no '-a' in the message)");
+	ok(strstr(msgs, ":5: 127.0.0.2:12345 is line 1's target again: give each once") != NULL,
+	   "a target twice");
+	ok(strstr(msgs, ":6: '2' is neither a port") != NULL, "two ports");
+	diag("%s", msgs);
+	is_int(load("# nothing\n\n", &l, msgs, sizeof(msgs), 0), -22, "no target: refused");
+	ok(strstr(msgs, "no target in it") != NULL, "saying so");
+	is_int(load("::1\n", &l, msgs, sizeof(msgs), AF_INET), -22, "IPv6 on an IPv4 run: refused");
+	ok(strstr(msgs, "restart rant to add it") != NULL, "saying how");
+	unlink(path);
+	return done_testing();
+}
