@@ -319,8 +319,8 @@ struct snap *snap_build(struct run *r, enum snap_kind kind)
 	s->ts_flags = sk_ts_flags(&r->sk, r->cfg);
 	s->peer_body = r->peer_body;
 	s->peer_hw = r->peer_hw;
-	s->have_peer_report = s->emit && !cfg_probe(r->cfg) && r->fmt.f &&
-			      r->fmt.f->caps.report_len;
+	s->have_peer_report = s->emit && !cfg_probe(r->cfg) && !r->fleet && r->fmt.f &&
+			      r->fmt.f->caps.report_len;	/* a fleet's pings ask none */
 	s->peer_report = r->peer_report;
 	s->session = r->session;
 	s->start_ns = r->start_ns;
