@@ -88,6 +88,10 @@ struct rant_cfg {
 	const char *key_path;		/* --key: HMAC key file, both sides */
 	/* threshold and ftrace */
 	int64_t threshold_ns;		/* -t; 0 = off */
+	const char *threshold_metric;	/* --threshold-metric: the metric -t watches,
+					 * NULL: the side's main one */
+	int threshold_metric_id;	/* ... as enum metric_id (metric.h), with the
+					 * name (opts.c) */
 	bool cont;			/* -C */
 	uint32_t breach_keep;		/* --breach-keep: the largest kept with -C */
 	int argc;			/* the command line, for the JSON */

@@ -27,6 +27,22 @@ void out_i64(struct out *o, const char *key, const char *fmt, int64_t v)
 		json_i64(o->j, key, v);
 }
 
+void out_us(struct out *o, const char *key, const char *fmt, int64_t ns)
+{
+	if (o->t && fmt)
+		fprintf(o->t, fmt, (double)ns / 1000.0);
+	if (o->j && (key || elem(o)))
+		json_i64(o->j, key, ns);
+}
+
+void out_us_dbl(struct out *o, const char *key, const char *fmt, double ns)
+{
+	if (o->t && fmt)
+		fprintf(o->t, fmt, ns / 1000.0);
+	if (o->j && (key || elem(o)))
+		json_double(o->j, key, ns);
+}
+
 void out_dbl(struct out *o, const char *key, const char *fmt, double v)
 {
 	if (o->t && fmt)
@@ -61,6 +77,14 @@ void out_i64_or_null(struct out *o, const char *key, const char *fmt, bool have,
 {
 	if (have)
 		out_i64(o, key, fmt, v);
+	else
+		out_null(o, key);
+}
+
+void out_us_or_null(struct out *o, const char *key, const char *fmt, bool have, int64_t ns)
+{
+	if (have)
+		out_us(o, key, fmt, ns);
 	else
 		out_null(o, key);
 }

@@ -29,6 +29,11 @@ struct out {
 void out_u64(struct out *o, const char *key, const char *fmt, uint64_t v);
 void out_i64(struct out *o, const char *key, const char *fmt, int64_t v);
 void out_dbl(struct out *o, const char *key, const char *fmt, double v);
+/* A time: ns in the JSON (an integer; a number for _dbl), microseconds
+ * in the text (fmt gets a double: "%.3f"), rant's one unit of printed
+ * times. */
+void out_us(struct out *o, const char *key, const char *fmt, int64_t ns);
+void out_us_dbl(struct out *o, const char *key, const char *fmt, double ns);
 void out_str(struct out *o, const char *key, const char *fmt, const char *v);
 /* Text: fmt gets "true" or "false". */
 void out_bool(struct out *o, const char *key, const char *fmt, bool v);
@@ -37,6 +42,7 @@ void out_null(struct out *o, const char *key);
 /* JSON: v, or null when !have; text: fmt with v only when have. */
 void out_i64_or_null(struct out *o, const char *key, const char *fmt, bool have, int64_t v);
 void out_dbl_or_null(struct out *o, const char *key, const char *fmt, bool have, double v);
+void out_us_or_null(struct out *o, const char *key, const char *fmt, bool have, int64_t ns);
 void out_str_or_null(struct out *o, const char *key, const char *fmt, const char *v);
 /* JSON only: an object or array under key (NULL inside an array), and its end. */
 void out_obj(struct out *o, const char *key);

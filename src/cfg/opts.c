@@ -17,6 +17,7 @@
 
 #include "openloop.h"
 #include "optfleet.h"
+#include "optmetric.h"
 #include "optnum.h"
 #include "optprobe.h"
 #include "opts.h"
@@ -576,6 +577,8 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 	if (check_buckets(ps, c) || optfleet_check(c, given, ps->err))
 		return -1;
 	if (c->open_loop && check_open_loop(ps, c))
+		return -1;
+	if (c->threshold_metric && optmetric_check(c, ps->err))
 		return -1;
 	if (c->json_path && c->pcap_path && !strcmp(c->json_path, "-") && !strcmp(c->pcap_path, "-")) {
 		fprintf(ps->err, "rant: -j/--json and --pcap cannot both write to stdout (-): name a file for one of them\n");

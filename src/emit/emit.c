@@ -184,7 +184,7 @@ static bool emit_stamped(const struct run *r, const struct txrec *rec)
 }
 
 /* Why the warm-up gave up, in r->failure. */
-static int emit_warmup_failed(struct emitter *e)
+static int emit_warmup_failed(struct emitter *e, int64_t span_ns)
 {
 	struct run *r = e->r;
 	const struct rant_cfg *c = r->cfg;
@@ -204,7 +204,7 @@ static int emit_warmup_failed(struct emitter *e)
 	else if (!e->pongs && r->auth)
 		snprintf(r->failure, sizeof(r->failure),
 			 "no pong from %s port %u in %g s of warm-up: is rant reflecting there with the same --key, its clock within --key-window of this one? (if not, it answers nothing and counts the pings)",
-			 c->addr, c->port, (double)c->warmup_timeout_ns / NS_PER_SEC);
+			 c->addr, c->port, (double)span_ns / NS_PER_SEC);
 	else if (!e->pongs && r->tp->caps.stream && tcp_stats(&r->sk)->garbage)
 		snprintf(r->failure, sizeof(r->failure),
 			 "%s port %u accepts TCP but does not speak rant (%llu connections dropped): is another service on that port?",
@@ -212,12 +212,12 @@ static int emit_warmup_failed(struct emitter *e)
 	else if (!e->pongs)
 		snprintf(r->failure, sizeof(r->failure),
 			 "no pong from %s port %u in %g s of warm-up: is rant reflecting there (rant -i IFACE on that host)?",
-			 c->addr, c->port, (double)c->warmup_timeout_ns / NS_PER_SEC);
+			 c->addr, c->port, (double)span_ns / NS_PER_SEC);
 	else
 		snprintf(r->failure, sizeof(r->failure),
-			 "pongs from %s arrive, but without %s for %g s (--warmup-timeout): is timestamping blocked on %s or on the reflector?",
+			 "pongs from %s arrive, but without %s for %g s of warm-up: is timestamping blocked on %s or on the reflector?",
 			 c->addr, r->peer_body ? "both sides' stamps" : "stamps",
-			 (double)c->warmup_timeout_ns / NS_PER_SEC, c->iface);
+			 (double)span_ns / NS_PER_SEC, c->iface);
 	return -EIO;
 }
 
@@ -228,19 +228,37 @@ static int emit_warmup_failed(struct emitter *e)
  * Waits block: a spinner at SCHED_FIFO would starve the kernel worker
  * that enables RX timestamping.
  */
+/* -d (the size's, in a sweep) ran out in the warm-up: nothing measured. */
+static int emit_warmup_took_all(struct emitter *e, uint64_t pings)
+{
+	struct run *r = e->r;
+	double d = (double)r->cfg->duration_ns / NS_PER_SEC;
+
+	r->stop_reason = "duration: the warm-up took it";
+	snprintf(r->failure, sizeof(r->failure),
+		 "the warm-up took the whole -d %g s (%" PRIu64 " pings, %.1f ms each): nothing measured; give a longer -d, or a smaller -w",
+		 d, pings, pings ? d * 1e3 / (double)pings : 0.0);
+	return -EIO;
+}
+
 static int emit_warmup(struct emitter *e)
 {
 	struct run *r = e->r;
 	int64_t give_up = monotonic_ns() + r->cfg->warmup_timeout_ns;
 	uint32_t left = r->cfg->warmup;
+	uint64_t pings = r->cnt.warmup;
 	struct txrec rec;
 
 	emit_set_flags(e, false);
 	while (!run_stop) {
 		enum tx_result res;
 
+		/* -d ran out: slow pongs took it, or (none) the warm-up failed */
+		if (measure_time_up(e->deadline))
+			return e->pongs ? emit_warmup_took_all(e, r->cnt.warmup - pings) :
+					  emit_warmup_failed(e, r->cfg->duration_ns);
 		if (monotonic_ns() > give_up)
-			return emit_warmup_failed(e);
+			return emit_warmup_failed(e, r->cfg->warmup_timeout_ns);
 		res = emit_transact(e, true, &rec);
 		if (res != TX_SEND_FAILED && res != TX_PEER_GONE)
 			r->cnt.warmup++;
@@ -335,7 +353,7 @@ static enum measure_next emit_measure(struct emitter *e)
 	emit_measure_begin(e);
 	e->defer = true;
 	start = busy_until = monotonic_ns();
-	end = c->duration_ns ? start + c->duration_ns : 0;
+	end = e->deadline;	/* -d from the warm-up's start */
 	/* Paced, -d ends at the first slot at or past its end, or at its
 	 * end when the loop is behind. */
 	while (step == MEASURE_GO_ON) {
@@ -372,16 +390,40 @@ static enum measure_next emit_measure(struct emitter *e)
 
 /* After a breach: one unmeasured ping more, whose pong carries the
  * breached transaction's T3 as its follow-up. */
-static void emit_fetch(struct emitter *e)
+/*
+ * After measuring, unmeasured pings fetch what the run still lacks: after
+ * a breach the breached pong's T3 (the next pong's follow-up), and the
+ * reflector's report of its side (doc/wire.md), in pings long enough to
+ * carry it: until two reports came (the second counts the drops the
+ * first's pong revealed), FETCH_TRIES pings at most.
+ */
+#define FETCH_TRIES 4
+static void emit_fetch(struct emitter *e, bool breach)
 {
-	enum tx_result res;
-	struct txrec rec;
+	struct run *r = e->r;
+	const struct msgfmt_caps *k = &r->fmt.f->caps;
+	uint32_t len = e->len, want = r->auth ? k->auth_report_len : k->report_len;
+	uint64_t reports = r->peer_reports;
 
+	if ((!breach || !k->follow_up) && (!want || !r->cnt.sent))
+		return;
+	if (want && e->len < want + k->overhead)
+		e->len = want + k->overhead;
+	e->fetching = true;
 	emit_set_flags(e, false);
-	res = emit_transact(e, e->r->cfg->block, &rec);
+	for (int i = 0; i < FETCH_TRIES; i++) {
+		enum tx_result res;
+		struct txrec rec;
 
-	if (res != TX_SEND_FAILED && res != TX_PEER_GONE)
-		e->r->cnt.warmup++;
+		res = emit_transact(e, r->cfg->block, &rec);
+		if (res == TX_SEND_FAILED || res == TX_PEER_GONE)
+			break;
+		r->cnt.fetch++;
+		if (!want || r->peer_reports >= reports + 2)
+			break;
+	}
+	e->fetching = false;
+	e->len = len;
 }
 
 /* Warm-up and measure each size in turn (one size without a sweep):
@@ -397,6 +439,10 @@ static int emit_sizes(struct emitter *e)
 		r->sweep_idx = i;
 		e->size = c->sizes[i];
 		e->len = msgfmt_wire_len(&r->fmt, e->size);
+		/* -d bounds the size's whole run, its warm-up included */
+		e->warm_began = monotonic_ns();
+		e->warm_pings = r->cnt.warmup;
+		e->deadline = c->duration_ns ? e->warm_began + c->duration_ns : 0;
 		ret = emit_warmup(e);
 		if (ret)
 			break;
@@ -404,8 +450,8 @@ static int emit_sizes(struct emitter *e)
 		if (step != MEASURE_GO_ON)
 			break;
 	}
-	if (step == MEASURE_BREACH && r->fmt.f->caps.follow_up)
-		emit_fetch(e);
+	if (!ret)
+		emit_fetch(e, step == MEASURE_BREACH);
 	if (step == MEASURE_STOP && r->failure[0])
 		return -EIO;
 	if (!ret && r->tp->caps.stream && e->gone_since && !r->failure[0]) {

@@ -61,10 +61,10 @@ void emit_count_sent(struct emitter *e, uint64_t seq, int64_t t_sent)
 /* The pong of seq came after its ping was counted lost. */
 void emit_count_late(struct emitter *e, uint64_t seq)
 {
-	(void)seq;	/* counted in the interval it is seen in */
 	e->r->cnt.late++;
+	(void)seq;
 	if (e->r->series)
-		series_late(e->r->series);
+		series_late(e->r->series);	/* in the interval it is seen in */
 }
 
 /* A datagram that is not the pong of a ping in flight: counted by class. */

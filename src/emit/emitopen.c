@@ -209,7 +209,7 @@ enum measure_next emitopen_measure(struct emitter *e)
 	emit_measure_begin(e);
 	ol_reset(e->ol, e->seq + 1);
 	start = monotonic_ns();
-	end = c->duration_ns ? start + c->duration_ns : 0;
+	end = e->deadline;	/* -d from the warm-up's start */
 	for (;;) {
 		int64_t now = monotonic_ns();
 		const char *why = r->stop_reason;

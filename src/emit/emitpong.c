@@ -95,6 +95,18 @@ void emit_take_pong(struct emitter *e, struct txrec *rec,
 	if (r->cfg->stamp && e->first_measured && h->seq >= e->first_measured)
 		stamppeer_reply(&r->stamp_peer, h->seq, &b);	/* loss by direction */
 	clock_pong(r->clock, flags, b.host_tag);
+	if (b.report.have) {	/* each only grows: the largest is the latest */
+		struct msg_report *p = &r->peer_report;
+
+		r->peer_reports++;
+		p->have = true;
+		p->send_errors = b.report.send_errors > p->send_errors ? b.report.send_errors :
+									 p->send_errors;
+		p->qdisc_drops = b.report.qdisc_drops > p->qdisc_drops ? b.report.qdisc_drops :
+									 p->qdisc_drops;
+		if (b.report.queue_max_ns > p->queue_max_ns)
+			p->queue_max_ns = b.report.queue_max_ns;
+	}
 	if (flags & MSG_F_T2)
 		rec->t2_wire = b.t2_wire;
 	/* no follow-up to come (none understood, or a stateless reflector's):

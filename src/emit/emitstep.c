@@ -19,7 +19,8 @@ void emit_set_flags(const struct emitter *e, bool measured)
 		.type = MSG_PING,
 		.flags = (uint16_t)((measured ? 0 : MSG_F_WARMUP) |
 				    (r->cfg->sw ? MSG_F_WANT_SW : 0) |
-				    (r->auth ? MSG_F_MAC : 0)),
+				    (r->auth ? MSG_F_MAC : 0) | (e->fetching ? MSG_F_FETCH : 0) |
+				    (r->fmt.f->caps.report_len ? MSG_F_WANT_REPORT : 0)),
 		.session = r->session,
 		.len = e->len,
 		.dscp = r->cfg->dscp,
@@ -71,6 +72,24 @@ enum measure_next emit_lost(struct emitter *e, struct txrec *rec)
 	return measure_tx(e->r, &t);
 }
 
+/* -d counts the warm-up too: when it took a tenth of it or more, say so
+ * (a warning: the JSON's too). */
+static void emit_say_warmup_took(const struct emitter *e)
+{
+	struct run *r = e->r;
+	int64_t now = monotonic_ns(), took = now - e->warm_began, d = r->cfg->duration_ns;
+	uint64_t n = r->cnt.warmup - e->warm_pings;
+
+	if (!d || took * 10 < d)
+		return;
+	warn_add(&r->warn, r->text, "warmup_took_duration",
+		 "a smaller -w, or a longer -d, leaves more of it to measure",
+		 "the warm-up took %.3f s of -d %g s (%" PRIu64 " pings, %.1f ms each): %.3f s left to measure",
+		 (double)took / NS_PER_SEC, (double)d / NS_PER_SEC, n,
+		 n ? (double)took / (double)n / NS_PER_MS : 0.0,
+		 (double)(d - took > 0 ? d - took : 0) / NS_PER_SEC);
+}
+
 /* Say that measuring starts (tests and users wait for it): once, and
  * for each size of a sweep. */
 static void emit_say_measuring(const struct emitter *e)
@@ -87,6 +106,7 @@ static void emit_say_measuring(const struct emitter *e)
 	}
 	if (r->nsweep)
 		fprintf(f, "sweep: size %u of %u: %u bytes\n", r->sweep_idx + 1, r->nsweep, e->size);
+	emit_say_warmup_took(e);
 	fflush(f);
 }
 

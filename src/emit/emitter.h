@@ -81,6 +81,10 @@ struct emitter {
 	struct txpend *pend;		/* closed loop: measured pings awaiting T1 */
 	int pend_fd;			/* ... sent on this socket (TCP reconnects) */
 	bool defer;			/* measuring closed loop: e->pend takes them */
+	bool fetching;			/* the pings after measuring (emit_fetch) */
+	int64_t warm_began;		/* CLOCK_MONOTONIC: this size's warm-up began */
+	int64_t deadline;		/* ... plus -d: its measuring ends then; 0: none */
+	uint64_t warm_pings;		/* r->cnt.warmup when it began */
 	bool t1_wait;			/* the last pong came before its ping's TX stamp */
 	uint32_t t1_key;		/* ... that ping's OPT_ID key */
 	int64_t t1_t4;			/* ... and its pong's T4 wire stamp */

@@ -93,7 +93,10 @@ static void build_filter(struct segcap *c)
 		inet_ntop(AF_INET, &a4->sin_addr, addr, sizeof(addr));
 		port = ntohs(a4->sin_port);
 	}
-	snprintf(c->filter, sizeof(c->filter), "tcp and host %s and port %u", addr, port);
+	if (!strcmp(addr, "::") || !strcmp(addr, "0.0.0.0"))	/* this host's port */
+		snprintf(c->filter, sizeof(c->filter), "tcp and port %u", port);
+	else
+		snprintf(c->filter, sizeof(c->filter), "tcp and host %s and port %u", addr, port);
 }
 
 static int buffer_bytes(const struct segcap *c)

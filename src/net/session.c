@@ -600,9 +600,9 @@ static void print_session(struct out *o, const struct session *s)
 	out_obj(o, "response");
 	out_u64(o, "samples", NULL, s->resp_n);
 	if (s->resp_n) {
-		out_i64(o, "min", ", response min %" PRId64, s->resp_min);
-		out_dbl(o, "avg", " avg %.1f", s->resp_sum / (double)s->resp_n);
-		out_i64(o, "max", " max %" PRId64 " ns", s->resp_max);
+		out_us(o, "min", ", response min %.3f", s->resp_min);
+		out_us_dbl(o, "avg", " avg %.3f", s->resp_sum / (double)s->resp_n);
+		out_us(o, "max", " max %.3f us", s->resp_max);
 	}
 	out_obj_end(o);
 	out_text(o, "\n");

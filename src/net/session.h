@@ -80,6 +80,13 @@ struct session {
 	uint64_t duplicate;		/* measured seqs seen again */
 	uint64_t rate_limited;		/* pings above --max-rate, unanswered */
 	uint64_t missing_tx_ts, missing_rx_ts;
+	/* of its measured pings' pongs: what the emitter cannot see, told to
+	 * it in the pongs' report (msgfmt.h: struct msg_report) */
+	uint64_t send_errors;		/* the kernel refused them */
+	uint64_t qdisc_drops;		/* they entered the qdisc and never left */
+	uint64_t drops_undecided;	/* ... more, known so but not yet retired (the
+					 * report to a fetch: reflect.c) */
+	int64_t queue_max_ns;		/* the longest one waited in the qdisc */
 	uint64_t dscp_seen;		/* bit d: a ping came with DSCP d */
 	uint8_t dscp_last;		/* ... the last one's */
 	uint64_t resp_n;		/* responses measured, and their */

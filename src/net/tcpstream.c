@@ -108,7 +108,10 @@ int tcpstream_send(const struct rant_cfg *cfg, struct sk *s, const void *buf,
 
 		if (b == a)
 			continue;
-		if (first)
+		/* The emitter's T1: its first write's leaving (the ping starts
+		 * out); the reflector's T3: its last byte's (a pong held by
+		 * Nagle leaves in parts, and its response ends with the last) */
+		if (first || cfg->mode == MODE_REFLECT)
 			*key = s->tx_key + (uint32_t)b - 1;
 		first = false;
 		ret = stream_write(s->fd, pfx, buf, &a, b);

@@ -36,7 +36,9 @@ int tcpstream_established(const struct rant_cfg *cfg, struct sk *s, char *err,
 
 /*
  * One message on s in --writes calls (the framed bytes split evenly),
- * corked with --cork. *key: the first write's last byte; *done: the
+ * corked with --cork. *key: the first write's last byte emitting (T1:
+ * the ping starts out), the message's last byte reflecting (T3: a pong
+ * Nagle held leaves in parts, the last ends the response); *done: the
  * framed bytes written. 0, -EAGAIN (the rest did not fit: the message
  * still counts in the byte offsets), or -errno.
  */

@@ -154,6 +154,19 @@ static enum txpend_end unstamped_end(const struct txpend *p, const struct txpend
 	return otherwise;
 }
 
+size_t txpend_dropped_now(const struct txpend *p, uint64_t tag, uint32_t flags)
+{
+	size_t n = 0;
+
+	for (uint64_t i = p->tail; i != p->head; i++) {
+		const struct txpend_entry *e = at(p, i);
+
+		n += !e->stamped && e->owner_tag == tag && (e->flags & flags) == flags &&
+		     unstamped_end(p, e, TXPEND_TIMEOUT) == TXPEND_DROPPED;
+	}
+	return n;
+}
+
 /* Hand on the oldest entry (why, or stamped) and drop it. */
 static int retire_oldest(struct txpend *p, enum txpend_end why, txpend_done_fn *done,
 			 void *ctx)

@@ -93,6 +93,15 @@ int txpend_evict(struct txpend *p, txpend_done_fn *done, void *ctx);
  * while the run lasted), else TXPEND_OVERFLOW or TXPEND_TIMEOUT. */
 int txpend_flush(struct txpend *p, txpend_done_fn *done, void *ctx);
 
+/*
+ * Sends in the table that txpend_retire() will call TXPEND_DROPPED once
+ * their cap passes (entered the qdisc, their SND stamp not come, a later
+ * send's come), of those whose owner_tag is tag and whose flags have
+ * every bit of flags: the count now, nothing retired. A scan of the
+ * table: off the per-packet path.
+ */
+size_t txpend_dropped_now(const struct txpend *p, uint64_t tag, uint32_t flags);
+
 /* Sends in the table; sends in it still waiting for their SND stamp. */
 size_t txpend_len(const struct txpend *p);
 size_t txpend_waiting(const struct txpend *p);

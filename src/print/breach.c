@@ -65,36 +65,31 @@ static void print_probe(struct out *o, const struct snap_breach_ctx *ctx,
 	static const enum metric_id order[] = { M_SYN_RTT, M_REQUEST, M_FIRST_BYTE, M_EMIT_ACK };
 
 	out_obj(o, "components");
-	out_text(o, "  totals (ns):\n");
+	out_text(o, "  totals (us):\n");
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		/* --syn: the handshake alone; --http: the request's */
 		if (!bd->have[order[i]] || (order[i] == M_SYN_RTT) != (ctx->primary == M_SYN_RTT))
 			continue;
 		out_text(o, "    %-44s", metric_defs[order[i]].label);
-		out_i64(o, metric_defs[order[i]].name, " %10" PRId64 "\n", bd->ns[order[i]]);
+		out_us(o, metric_defs[order[i]].name, " %12.3f\n", bd->ns[order[i]]);
 	}
 	out_obj_end(o);
+	out_arr(o, "outside");
+	out_arr_end(o);
 }
 
-void breach_print(struct out *o, const struct snap_breach_ctx *ctx,
-		  const struct snap_breach *b)
+/* The path's steps (and their parts) in path order, then the totals; a
+ * step outside the metric that breached marked so, the largest inside
+ * it marked where the spike is. JSON: "components", "outside". */
+static void print_components(struct out *o, const struct snap_breach_ctx *ctx,
+			     const struct breakdown *bd)
 {
-	const struct breakdown *bd = &b->bd;
+	const char *name = metric_defs[bd->within].name;
+	struct out jo = out_json_only(o);
 
-	out_text(o, "\n*** Threshold breach: %s", ctx->probe ? metric_defs[ctx->primary].name :
-		 ctx->emit ? "RTT" : "response");
-	out_u64(o, "seq", " of seq %" PRIu64, b->rec.seq);
-	out_i64(o, "latency", " is %" PRId64 " ns", b->latency_ns);
-	out_i64(o, "threshold", " > threshold %" PRId64 " ns\n", ctx->threshold_ns);
-	print_stamps(o, ctx, &b->rec);
-	if (ctx->probe) {
-		print_probe(o, ctx, bd);
-		return;
-	}
-	/* The path's steps first, in path order, then the totals. */
 	out_obj(o, "components");
 	for (int pass = 0; pass < 2; pass++) {
-		out_text(o, pass ? "  totals (ns):\n" : "  path (ns):\n");
+		out_text(o, pass ? "  totals (us):\n" : "  path (us):\n");
 		for (size_t i = 0; i < sizeof(path_order) / sizeof(path_order[0]); i++) {
 			enum metric_id m = path_order[i];
 			bool in_path = breakdown_is_step(bd, m, ctx->emit) ||
@@ -103,11 +98,45 @@ void breach_print(struct out *o, const struct snap_breach_ctx *ctx,
 			if (!bd->have[m] || in_path == pass)
 				continue;
 			out_text(o, "    %-44s", metric_defs[m].label);
-			out_i64(o, metric_defs[m].name, " %10" PRId64, bd->ns[m]);
-			out_text(o, "%s\n", (int)m == bd->largest ? "  <-- where the spike is" : "");
+			out_us(o, metric_defs[m].name, " %12.3f", bd->ns[m]);
+			if ((int)m == bd->largest)
+				out_text(o, "  <-- where the spike is\n");
+			else if (in_path && !breakdown_inside(bd, m))
+				out_text(o, "  (outside %s)\n", name);
+			else
+				out_text(o, "\n");
 		}
 	}
 	out_obj_end(o);
+	out_arr(&jo, "outside");
+	for (size_t i = 0; i < sizeof(path_order) / sizeof(path_order[0]); i++) {
+		enum metric_id m = path_order[i];
+
+		if (bd->have[m] && (breakdown_is_step(bd, m, ctx->emit) ||
+				    breakdown_is_part(m, ctx->emit)) && !breakdown_inside(bd, m))
+			out_str(&jo, NULL, NULL, metric_defs[m].name);
+	}
+	out_arr_end(&jo);
+}
+
+void breach_print(struct out *o, const struct snap_breach_ctx *ctx,
+		  const struct snap_breach *b)
+{
+	const struct breakdown *bd = &b->bd;
+
+	out_str(o, "metric", "\n*** Threshold breach: %s", metric_defs[ctx->metric].name);
+	out_u64(o, "seq", " of seq %" PRIu64, b->rec.seq);
+	out_us(o, "latency", " is %.3f us", b->latency_ns);
+	out_us(o, "threshold", " > threshold %.3f us\n", ctx->threshold_ns);
+	print_stamps(o, ctx, &b->rec);
+	if (ctx->probe) {
+		print_probe(o, ctx, bd);
+		return;
+	}
+	print_components(o, ctx, bd);
+	if (bd->largest < 0)
+		out_text(o, "  (no step inside %s is known: none marked)\n",
+			 metric_defs[bd->within].name);
 	if (bd->largest >= 0)
 		out_str(o, "largest", NULL, metric_defs[bd->largest].name);
 	if (ctx->emit && !bd->have[M_RESPONSE] && ctx->size >= WIRE_PONG_LEN)

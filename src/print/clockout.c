@@ -47,10 +47,10 @@ static void print_phc(struct out *o, const struct clock_report *cr)
 	out_str_or_null(o, "phc_method", NULL, have ? phc_method_name(s->method) : NULL);
 	if (have)
 		out_text(o, "  PHC %s (%s): NIC - system clock", cr->phc, phc_method_name(s->method));
-	out_i64_or_null(o, "phc_offset_ns", " %+" PRId64 " ns at start", have, s->offset_start_ns);
-	out_i64_or_null(o, "phc_offset_end_ns", ", %+" PRId64 " ns at end", have, s->offset_end_ns);
-	out_i64_or_null(o, "phc_offset_max_abs_ns", " (|max| %" PRId64 " ns)", have,
-			s->offset_max_abs_ns);
+	out_us_or_null(o, "phc_offset_ns", " %+.3f us at start", have, s->offset_start_ns);
+	out_us_or_null(o, "phc_offset_end_ns", ", %+.3f us at end", have, s->offset_end_ns);
+	out_us_or_null(o, "phc_offset_max_abs_ns", " (|max| %.3f us)", have,
+		       s->offset_max_abs_ns);
 	out_dbl_or_null(o, "phc_drift_ppb", ", drift %+.1f ppb", have && s->drift_valid, s->drift_ppb);
 	if (have && s->drift_valid)
 		out_text(o, " over %.1f s", cr->phc_span_s);
@@ -92,13 +92,11 @@ static void print_peer(struct out *o, const struct clock_report *cr)
 		out_text(o, "  peer: reflector's wire clock - emitter's (theta, if the paths are symmetric)");
 	else if (cr->emit && !cr->peer_samples && !cr->theta_why[0])
 		out_text(o, "  peer: no transaction carried all four wire stamps (the reflector's travel in pongs of 72 bytes or more)\n");
-	out_i64_or_null(o, "peer_offset_ns", text ? " %+" PRId64 " ns" : NULL, have,
-			cr->peer_offset_ns);
+	out_us_or_null(o, "peer_offset_ns", text ? " %+.3f us" : NULL, have, cr->peer_offset_ns);
 	if (text)
 		out_text(o, ", median of %" PRIu64, cr->peer_samples);
-	out_i64_or_null(o, "peer_offset_min_ns", text ? " (%+" PRId64 : NULL, have, cr->peer_min_ns);
-	out_i64_or_null(o, "peer_offset_max_ns", text ? " to %+" PRId64 ")" : NULL, have,
-			cr->peer_max_ns);
+	out_us_or_null(o, "peer_offset_min_ns", text ? " (%+.3f" : NULL, have, cr->peer_min_ns);
+	out_us_or_null(o, "peer_offset_max_ns", text ? " to %+.3f)" : NULL, have, cr->peer_max_ns);
 	out_dbl_or_null(o, "peer_drift_ppb", text ? ", drift %+.1f ppb" : NULL,
 			have && cr->peer_drift_valid, cr->peer_drift_ppb);
 	if (text && cr->peer_drift_valid)

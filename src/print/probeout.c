@@ -106,7 +106,7 @@ static void print_unknowns(struct out *o, uint32_t u)
 
 void probeout_diagnosis(struct out *o, const struct snap *s)
 {
-	const struct probe_diag *d = &s->diag;
+	const struct segdiag_result *d = &s->diag;
 	struct out jo = out_json_only(o);
 
 	if (!d->have)

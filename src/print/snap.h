@@ -44,6 +44,7 @@
 #include "metric.h"
 #include "pathdiag.h"
 #include "probecount.h"
+#include "segdiag.h"
 #include "cfg.h"
 #include "record.h"
 #include "series.h"
@@ -100,7 +101,9 @@ struct snap_size {
 /* What a breach's breakdown needs besides the transaction. */
 struct snap_breach_ctx {
 	bool emit;
-	enum metric_id primary;		/* the run's main metric: its name in the title */
+	enum metric_id primary;		/* the run's main metric */
+	enum metric_id metric;		/* the metric -t watches (the breaches'), and
+					 * the one their spike is looked for in */
 	bool probe;			/* --syn, --http: a service's, no path to break down */
 	bool hw, peer_hw;		/* this side's wire stamps, the reflector's */
 	const char *peer_w;		/* the reflector's suffix, or NULL (txlog.h) */
@@ -179,9 +182,12 @@ struct snap {
 	unsigned int ts_flags;		/* SO_TIMESTAMPING asked for (sk_ts_flags) */
 	bool peer_body, peer_hw;	/* emitter: pongs carried the reflector's
 					 * stamps; they are the NIC's */
+	bool have_peer_report;		/* emitter of a format with the reflector's
+					 * report (rant's own, --ptp-mode) */
+	struct msg_report peer_report;	/* ... what it reported (.have: it did) */
 	uint32_t session;
 	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
-	struct probe_diag diag;		/* --http, final only: what the packets said */
+	struct segdiag_result diag;		/* --http, final only: what the packets said */
 	int64_t start_ns, end_ns;	/* CLOCK_REALTIME; end: when taken, live */
 	const char *stop_reason;	/* NULL: still running */
 	struct counts cnt;

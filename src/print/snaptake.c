@@ -225,10 +225,11 @@ static void fill_diagnosis(struct snap *s, const struct run *r)
 }
 
 /* Breach b as the snapshot holds it: with its breakdown. */
-static void take_breach(const struct breach *b, bool emit, struct snap_breach *sb)
+static void take_breach(const struct breach *b, const struct snap_breach_ctx *ctx,
+			struct snap_breach *sb)
 {
 	*sb = (struct snap_breach){ .rec = b->rec, .latency_ns = b->latency_ns };
-	breakdown_compute(&sb->rec, emit, &sb->bd);
+	breakdown_compute(&sb->rec, ctx->emit, ctx->metric, &sb->bd);
 }
 
 /* The breaches (r's kept ones sorted, bkeep_sort()), the first, and what
@@ -240,11 +241,12 @@ static int fill_breaches(struct snap *s, const struct run *r)
 		.peer_w = r->cfg->stamp ? stamppeer_suffix(&r->stamp_peer) : NULL,
 		.peer_w3 = r->cfg->stamp ? stamppeer_suffix_t3(&r->stamp_peer) : NULL,
 		.threshold_ns = r->cfg->threshold_ns, .size = r->cfg->size,
-		.primary = run_primary(r), .probe = cfg_probe(r->cfg),
+		.primary = run_primary(r), .metric = run_threshold_metric(r),
+		.probe = cfg_probe(r->cfg),
 	};
 	s->have_breach_first = r->cnt.breaches > 0;
 	if (s->have_breach_first)
-		take_breach(&r->breach_first, s->emit, &s->breach_first);
+		take_breach(&r->breach_first, &s->breach_ctx, &s->breach_first);
 	s->have_trace = r->trace;
 	if (r->trace)
 		s->trace = (struct snap_trace){
@@ -257,7 +259,7 @@ static int fill_breaches(struct snap *s, const struct run *r)
 	if (!s->breach)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < r->nbreach; i++)
-		take_breach(&r->breach[i], s->emit, &s->breach[i]);
+		take_breach(&r->breach[i], &s->breach_ctx, &s->breach[i]);
 	s->nbreach = r->nbreach;
 	return 0;
 }
@@ -317,6 +319,9 @@ struct snap *snap_build(struct run *r, enum snap_kind kind)
 	s->ts_flags = sk_ts_flags(&r->sk, r->cfg);
 	s->peer_body = r->peer_body;
 	s->peer_hw = r->peer_hw;
+	s->have_peer_report = s->emit && !cfg_probe(r->cfg) && !r->fleet && r->fmt.f &&
+			      r->fmt.f->caps.report_len;	/* a fleet's pings ask none */
+	s->peer_report = r->peer_report;
 	s->session = r->session;
 	s->start_ns = r->start_ns;
 	s->end_ns = realtime_ns();

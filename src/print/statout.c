@@ -9,9 +9,7 @@ const char *statout_human_ns(int64_t ns, char *buf, size_t len)
 {
 	double a = (double)(ns < 0 ? -ns : ns);
 
-	if (a < 10000)
-		snprintf(buf, len, "%" PRId64 " ns", ns);
-	else if (a < 10e6)
+	if (a < 10e6)
 		snprintf(buf, len, "%.1f us", (double)ns / 1e3);
 	else if (a < 10e9)
 		snprintf(buf, len, "%.1f ms", (double)ns / 1e6);
@@ -44,15 +42,15 @@ void statout_stats(struct out *o, const struct snap_stats *st)
 	out_text(o, "%-13s", st->key);
 	out_obj(o, st->key);
 	out_u64(o, "samples", " %9" PRIu64, st->st.samples);
-	out_i64(o, "min", " %9" PRId64, st->st.min);
+	out_us(o, "min", " %10.3f", st->st.min);
 	out_u64(o, "min_seq", NULL, st->st.min_seq);
-	out_dbl(o, "avg", " %11.1f", st->st.avg);
-	out_dbl(o, "stddev", " %9.1f", st->st.stddev);
+	out_us_dbl(o, "avg", " %10.3f", st->st.avg);
+	out_us_dbl(o, "stddev", " %10.3f", st->st.stddev);
 	out_obj(o, "percentiles");
 	for (size_t i = 0; i < SNAP_NPCT; i++)
-		out_i64(o, snap_pct_keys[i], " %9" PRId64, st->pct[i]);
+		out_us(o, snap_pct_keys[i], " %10.3f", st->pct[i]);
 	out_obj_end(o);
-	out_i64(o, "max", " %9" PRId64 "\n", st->st.max);
+	out_us(o, "max", " %10.3f\n", st->st.max);
 	out_u64(o, "max_seq", NULL, st->st.max_seq);
 	out_str(o, "label", NULL, st->label);
 	out_bool(o, "trusted", NULL, !st->untrusted);

@@ -10,6 +10,7 @@
 #include "seriesout.h"
 #include "optprobe.h"
 #include "pathout.h"
+#include "peerout.h"
 #include "probeout.h"
 #include "statout.h"
 #include "fleetout.h"
@@ -132,6 +133,7 @@ static void print_traffic(struct out *o, const struct snap *s)
 	out_u64(o, "warmup_late", emit ? " (late %" PRIu64 : NULL, c->warmup_late);
 	out_u64(o, "warmup_duplicate", emit ? ", duplicate %" PRIu64 ")" : NULL,
 		c->warmup_duplicate);
+	out_u64(o, "fetch", c->fetch ? ", fetch %" PRIu64 : NULL, c->fetch);
 	out_text(o, "\n");
 }
 
@@ -157,7 +159,7 @@ static void print_counts(struct out *o, const struct snap *s)
 	out_u64(o, "send_errors", ", send errors %" PRIu64 "\n", c->send_errors);
 	out_u64(o, "breaches", threshold ? "breaches: %" PRIu64 : NULL, c->breaches);
 	if (threshold)
-		out_text(o, " (threshold %" PRId64 " ns)\n", threshold);
+		out_text(o, " (threshold %.3f us)\n", (double)threshold / NS_PER_US);
 	print_log_counts(o, s);
 	if (s->emit)
 		print_pacing(o, s);
@@ -222,10 +224,10 @@ static void print_unknown(struct out *o, const struct snap *s)
 
 static void print_metrics(struct out *o, const struct snap *s)
 {
-	out_text(o, "\n%-13s %9s %9s %11s %9s", "ns", "samples", "min", "avg", "stddev");
+	out_text(o, "\n%-13s %9s %10s %10s %10s", "us", "samples", "min", "avg", "stddev");
 	for (size_t i = 0; i < SNAP_NPCT; i++)
-		out_text(o, " %9s", snap_pct_keys[i]);
-	out_text(o, " %9s\n", "max");
+		out_text(o, " %10s", snap_pct_keys[i]);
+	out_text(o, " %10s\n", "max");
 	out_str(o, "percentile_precision", NULL, PCT_PRECISION);
 	out_obj(o, "metrics");
 	for (int m = 0; m < M_COUNT; m++)
@@ -246,6 +248,9 @@ static void print_metrics(struct out *o, const struct snap *s)
 	if (s->have_rtt_intended)
 		out_text(o, "  %-13s %s\n", s->rtt_intended.key, s->rtt_intended.label);
 	print_unknown(o, s);
+	if (!cfg_probe(s->cfg))
+		out_text(o, "  T1 the ping sent (emitter), T2 received (reflector), T3 the pong sent (reflector), T4 received (emitter): wire stamps, %s; _SW user space, _SCHED into the qdisc\n",
+			 s->hw ? "the NIC's (HW)" : "the kernel's (KN)");
 }
 
 /* Text only: the seed's summary of the primary metric. */
@@ -258,10 +263,12 @@ static void print_hist_summary(struct out *o, const struct snap *s)
 		out_text(o, "  no samples\n");
 		return;
 	}
-	out_text(o, "  minimum  %10" PRId64 " ns  (seq %" PRIu64 ")\n", st->st.min, st->st.min_seq);
+	out_text(o, "  minimum  %12.3f us  (seq %" PRIu64 ")\n", (double)st->st.min / NS_PER_US,
+		 st->st.min_seq);
 	for (size_t i = 0; i < SNAP_NPCT; i++)
-		out_text(o, "  p%-7s %10" PRId64 " ns\n", snap_pct_keys[i], st->pct[i]);
-	out_text(o, "  maximum  %10" PRId64 " ns  (seq %" PRIu64 ")\n", st->st.max, st->st.max_seq);
+		out_text(o, "  p%-7s %12.3f us\n", snap_pct_keys[i], (double)st->pct[i] / NS_PER_US);
+	out_text(o, "  maximum  %12.3f us  (seq %" PRIu64 ")\n", (double)st->st.max / NS_PER_US,
+		 st->st.max_seq);
 }
 
 /* The linear histogram: text with -H, JSON always. */
@@ -553,6 +560,7 @@ void summary_print(struct out *o, const struct snap *s)
 	print_head(o, s);
 	print_headline(o, s);
 	print_counts(o, s);
+	peerout_print(o, s);
 	if (cfg_probe(s->cfg))
 		probeout_counts(o, s);
 	if (s->have_sessions)
@@ -566,7 +574,7 @@ void summary_print(struct out *o, const struct snap *s)
 	if (s->have_series)
 		series_print(o, &s->series, s->metric[s->primary].pct[0], loss_pct(&s->cnt));
 	if (s->have_diagnosis)
-		out_str(o, "diagnosis", "\ndiagnosis: %s\n", s->diagnosis);
+		out_str(o, "diagnosis_line", "\ndiagnosis from the round trips: %s\n", s->diagnosis);
 	probeout_diagnosis(o, s);
 	if (s->have_capture)
 		capture_print(o, &s->capture, s->emit);

@@ -17,7 +17,7 @@ static void print_regime(struct out *o, const struct snap *s, const struct sweep
 	out_u64(o, "from", "  %u", s->fitted_size[g->first]);
 	out_u64(o, "to", "-%u bytes: ", s->fitted_size[g->last]);
 	if (g->sloped) {
-		out_dbl(o, "offset_ns", "%.0f ns", f->offset_ns);
+		out_us_dbl(o, "offset_ns", "%.3f us", f->offset_ns);
 		out_dbl(o, "ns_per_byte", " + %.4f ns/byte", f->ns_per_byte);
 		out_dbl(o, "bandwidth_bps", " (%.3g Gbit/s)", f->bandwidth_bps / 1e9);
 		out_null(o, "level_ns");
@@ -47,8 +47,9 @@ static void print_sweep_fit(struct out *o, const struct snap *s)
 			 s->nregimes > 1 ? "the sizes break" : "its slope is not positive");
 		out_null(o, "fit");
 	} else {
-		out_text(o, "  fit of p50: %.0f ns + %.4f ns/byte (%.3g Gbit/s)\n",
-			 s->fit.offset_ns, s->fit.ns_per_byte, s->fit.bandwidth_bps / 1e9);
+		out_text(o, "  fit of p50: %.3f us + %.4f ns/byte (%.3g Gbit/s)\n",
+			 s->fit.offset_ns / NS_PER_US, s->fit.ns_per_byte,
+			 s->fit.bandwidth_bps / 1e9);
 		out_obj(o, "fit");
 		out_dbl(o, "offset_ns", NULL, s->fit.offset_ns);
 		out_dbl(o, "ns_per_byte", NULL, s->fit.ns_per_byte);
@@ -88,7 +89,7 @@ static void print_sweep_metrics(struct out *o, const struct snap *s)
 	}
 	if (!n)
 		return;
-	out_text(o, "\nSize sweep: p50 of each metric against message size, ns\n  %8s", "bytes");
+	out_text(o, "\nSize sweep: p50 of each metric against message size, us\n  %8s", "bytes");
 	for (int m = 0; m < M_COUNT; m++)
 		if (s->size_shown[m])
 			out_text(o, "%*s", w[m], metric_defs[m].name);
@@ -102,7 +103,7 @@ static void print_sweep_metrics(struct out *o, const struct snap *s)
 			if (!s->size_shown[m])
 				continue;
 			if (st->st.samples)
-				out_text(o, "%*" PRId64, w[m], st->pct[0]);
+				out_text(o, "%*.3f", w[m], (double)st->pct[0] / NS_PER_US);
 			else
 				out_text(o, "%*s", w[m], "-");
 		}
@@ -123,8 +124,8 @@ void sweepout_print(struct out *o, const struct snap *s)
 
 	if (!s->nsizes)
 		return;
-	out_text(o, "\nSize sweep: round trip (rtt) against message size, ns\n");
-	out_text(o, "  %8s %9s %7s %9s %9s %9s\n", "bytes", "samples", "lost", "min", "p50", "p99");
+	out_text(o, "\nSize sweep: round trip (rtt) against message size, us\n");
+	out_text(o, "  %8s %9s %7s %10s %10s %10s\n", "bytes", "samples", "lost", "min", "p50", "p99");
 	out_arr(o, "sizes");
 	for (unsigned int i = 0; i < s->nsizes; i++) {
 		const struct snap_size *z = &s->sizes[i];
@@ -144,9 +145,12 @@ void sweepout_print(struct out *o, const struct snap *s)
 		if (!z->rtt.st.samples)
 			out_text(o, "  %8u %9d %7" PRIu64 "   (not measured)\n", z->size, 0, z->lost);
 		else
-			out_text(o, "  %8u %9" PRIu64 " %7" PRIu64 " %9" PRId64 " %9" PRId64 " %9" PRId64 "%s\n",
-				 z->size, z->rtt.st.samples, z->lost, z->rtt.st.min, z->rtt.pct[0],
-				 z->rtt.pct[SNAP_P99], z->delack ? "  delayed ACK (Nagle)" : "");
+			out_text(o, "  %8u %9" PRIu64 " %7" PRIu64 " %10.3f %10.3f %10.3f%s\n",
+				 z->size, z->rtt.st.samples, z->lost,
+				 (double)z->rtt.st.min / NS_PER_US,
+				 (double)z->rtt.pct[0] / NS_PER_US,
+				 (double)z->rtt.pct[SNAP_P99] / NS_PER_US,
+				 z->delack ? "  delayed ACK (Nagle)" : "");
 	}
 	out_arr_end(o);
 	print_sweep_fit(o, s);

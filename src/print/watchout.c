@@ -135,7 +135,7 @@ static void print_metrics(struct out *o, const struct watch_port *p, bool rows)
 	struct out *to = rows ? o : &jo;
 
 	if (rows) {
-		out_text(o, "\n%-13s %9s %9s %11s %9s", "ns", "samples", "min", "avg", "stddev");
+		out_text(o, "\n%-13s %9s %10s %10s %10s", "us", "samples", "min", "avg", "stddev");
 		for (size_t i = 0; i < SNAP_NPCT; i++)
 			out_text(o, " %9s", snap_pct_keys[i]);
 		out_text(o, " %9s\n", "max");

@@ -13,7 +13,7 @@
  * is a missed slot.
  *
  * The connections' packets are captured on -i from the start (segcap.h)
- * and analysed on the capture's thread (probediag.h): each connection's
+ * and analysed on the capture's thread (segdiag.h): each connection's
  * handshake is the connect metric, and what held the measured exchanges
  * is the diagnosis, read when the capture stopped at the end.
  */
@@ -100,10 +100,10 @@ static int http_capture(struct http *h, struct run *r, char *err, size_t len)
 {
 	struct segcap_params p = {
 		.iface = r->cfg->iface, .server = &r->sk.peer, .hw = r->sk.hw,
-		.rate = HTTP_CAP_RATE, .seg = probediag_seg,
+		.rate = HTTP_CAP_RATE, .seg = segdiag_seg,
 	};
 
-	h->diag = probediag_create(h->n, &r->sk.peer, r->hist[M_CONNECT]);
+	h->diag = segdiag_create(h->n, &r->sk.peer, r->hist[M_CONNECT]);
 	if (!h->diag) {
 		snprintf(err, len, "no memory for the analysis of %u connections", h->n);
 		return -ENOMEM;
@@ -145,7 +145,7 @@ void http_teardown(void)
 	struct http *h = &hs;
 
 	segcap_destroy(h->cap);
-	probediag_destroy(h->diag);
+	segdiag_destroy(h->diag);
 	for (uint32_t i = 0; h->c && i < h->n; i++)
 		conn_close(h->c[i].fd);
 	if (h->ep > 0)
@@ -244,7 +244,7 @@ static void http_measure(struct http *h)
 	h->measuring = true;
 	h->step = MEASURE_GO_ON;
 	prober_begin(&h->p);
-	probediag_measuring(h->diag, realtime_ns());
+	segdiag_measuring(h->diag, realtime_ns());
 	for (uint32_t i = 0; i < h->n; i++)
 		if (h->c[i].st == H_IDLE)
 			hconn_idle(h, &h->c[i]);
@@ -297,7 +297,7 @@ static void http_finish(struct http *h)
 	uint64_t before;
 
 	segcap_stop(h->cap, &st);
-	probediag_result(h->diag, realtime_ns(), &r->diag);
+	segdiag_finish(h->diag, realtime_ns(), &r->diag);
 	r->diag.packets = st.packets;
 	r->diag.dropped = st.dropped;
 	conn_fd_limit_was(&before, &r->probe.fd_limit);

@@ -20,7 +20,7 @@
 
 #include "httpresp.h"
 #include "prober.h"
-#include "probediag.h"
+#include "segdiag.h"
 #include "segcap.h"
 
 #define HTTP_BUF (64 * 1024)
@@ -84,7 +84,7 @@ struct http {
 	int64_t next_scan;
 	const char *why_bad;		/* the last response that could not be read */
 	struct segcap *cap;		/* the packets, for the diagnosis */
-	struct probediag *diag;		/* ... analysed on the capture's thread */
+	struct segdiag *diag;		/* ... analysed on the capture's thread */
 	uint8_t buf[HTTP_BUF];
 };
 

@@ -89,6 +89,13 @@ RX_TX_STEP int64_t reflect_answer(struct run *r, struct session *f, const struct
 	}
 	if (clock_bad_now(r->clock))
 		flags |= MSG_F_CLOCK_BAD;
+	/* the session's side, where the ping asks (the format: where it fits) */
+	if (h->flags & MSG_F_WANT_REPORT) {
+		flags |= MSG_F_REPORT;
+		b.report = (struct msg_report){ .send_errors = f->send_errors,
+						.qdisc_drops = f->qdisc_drops + f->drops_undecided,
+						.queue_max_ns = f->queue_max_ns };
+	}
 	b.t2_wire = t2_wire;
 	b.t2_sw = t2_sw;
 	b.t3_sw = sw ? realtime_ns() : TS_NONE;
@@ -240,6 +247,7 @@ RX_TX_STEP void reflect_compose(struct run *r, struct reflector *f, struct sk_ms
 		a->measured = false;
 	}
 	a->warm = h->flags & MSG_F_WARMUP;
+	a->fetch = a->warm && (h->flags & MSG_F_FETCH);
 	if (a->measured && reflect_left_out(r, s, h->seq)) {
 		a->measured = false;
 		a->warm = true;
@@ -249,6 +257,11 @@ RX_TX_STEP void reflect_compose(struct run *r, struct reflector *f, struct sk_ms
 	if (a->measured)	/* now: a later ping of the batch is checked against it */
 		s->last_seq = h->seq;
 	a->seq = h->seq;
+	/* The emitter's last pings fetch the report (unmeasured): the drops
+	 * its stamps already prove, not yet retired (2 s), in it too. */
+	s->drops_undecided = (h->flags & (MSG_F_WARMUP | MSG_F_WANT_REPORT)) ==
+			     (MSG_F_WARMUP | MSG_F_WANT_REPORT) ?
+			     txpend_dropped_now(f->pend, s->ordinal, RF_MEASURED) : 0;
 	a->t2_wire = ts_wire(&m->rx, r->sk.hw);
 	a->t2_sw = s->want_sw && m->sw_ns == TS_NONE ? realtime_ns() : m->sw_ns;
 	if (a->t2_wire != TS_NONE)
@@ -274,7 +287,9 @@ static enum measure_next reflect_sent(struct run *r, struct reflector *f, struct
 		return MEASURE_GO_ON;
 	}
 	reflect_record(a);
-	if (a->warm) {
+	if (a->fetch) {
+		r->cnt.fetch++;
+	} else if (a->warm) {
 		r->cnt.warmup++;
 		a->s->warmup++;
 	}
@@ -283,9 +298,10 @@ static enum measure_next reflect_sent(struct run *r, struct reflector *f, struct
 	if (sent)
 		return reflect_pend(r, f, a->s, a, key, via) ? MEASURE_STOP : MEASURE_GO_ON;
 	r->cnt.send_errors++;
-	if (a->measured)
-		return reflect_measured(r, a->s, &a->rec, false, false, a->came);
-	return MEASURE_GO_ON;
+	if (!a->measured)
+		return MEASURE_GO_ON;
+	a->s->send_errors++;	/* told to the emitter in a later pong's report */
+	return reflect_measured(r, a->s, &a->rec, false, false, a->came);
 }
 
 /* One received datagram (sk_recv: in rx_buf): answered if it is a ping,
@@ -301,6 +317,9 @@ static enum measure_next reflect_one(struct run *r, struct reflector *f, struct 
 
 	/* Stamps that came since the last ping: the freshest follow-up. */
 	if (txpend_waiting(f->pend) && reflect_harvest(r, f, now))
+		return MEASURE_STOP;
+	/* --tcp: the connection's last pong has left whole by now */
+	if (m->via && reflect_tail(f, m->via))
 		return MEASURE_STOP;
 	s = reflect_admit(r, m, rx_buf, now, &h);
 	if (!s)

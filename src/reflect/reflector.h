@@ -27,12 +27,28 @@
 #define RF_MEASURED 1u		/* txpend_entry flags: a measured ping's pong */
 #define CAME_REFRESH 64		/* pings between two readings of the clocks' offset */
 
+/*
+ * --tcp --writes 2 or more: a pong whose T3 is its last byte's stamp,
+ * which Nagle may hold until the emitter's delayed ACK of its first part
+ * (40 ms and more): not waited for; read when the connection's next ping
+ * comes (its pong had left by then) or at the end.
+ */
+#define TAILS 64
+struct conn_tail {
+	struct sk *via;		/* the connection; NULL: the slot is free */
+	int fd;			/* ... its socket then (a slot reused by a new
+				 * connection is not the same) */
+	struct txpend_entry e;	/* the pong, its key and record */
+};
+
 /* State across sessions; each session's own is in struct session. */
 struct reflector {
 	struct run *r;
 	struct txpend *pend;	/* pongs awaiting their TX stamp */
 	int pend_fd;		/* ... sent on this socket (TCP: a new connection
 				 * restarts the keys, its stamps go with it) */
+	struct conn_tail tail[TAILS];	/* --tcp, --writes >= 2: pongs awaiting
+				 * their last byte's stamp, one a connection */
 	bool stopped;		/* a breach or a failed log: measure no more */
 	bool started;		/* RANT_TEST_START written */
 	bool stamped;		/* an RX stamp has arrived: spinning is safe */
@@ -52,7 +68,7 @@ struct answer {
 	int64_t came;		/* CLOCK_MONOTONIC when it was read */
 	uint64_t pong_no;	/* the pong's number in its session */
 	uint32_t len;		/* the pong's bytes */
-	bool measured, warm;
+	bool measured, warm, fetch;
 };
 
 /* A measured ping was answered (sent: its pong left; tx_stamped: with
@@ -72,5 +88,10 @@ int reflect_pend(struct run *r, struct reflector *f, struct session *s,
 		 const struct answer *a, uint32_t key, struct sk *via);
 /* The run ends: the last pongs' stamps waited for, every pong retired. */
 void reflect_finish(struct run *r, struct reflector *f);
+
+/* --tcp: a ping came on via: its earlier pong's last byte has left, its
+ * stamp read now (reflstamp.c), so this ping's pong carries its T3.
+ * Non-zero: stop. */
+int reflect_tail(struct reflector *f, struct sk *via);
 
 #endif

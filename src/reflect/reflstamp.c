@@ -13,6 +13,7 @@
 
 #define END_WAIT_NS NS_PER_SEC	/* at the end: the last pongs' stamps */
 #define TX_CONN_WAIT_NS (2 * NS_PER_MS)	/* TCP reflector: a pong's stamp, at most */
+#define TAIL_END_WAIT_NS (50 * NS_PER_MS)	/* ... a held tail's, at the end */
 
 /* A measured ping was answered (sent: its pong left, tx_stamped: with its
  * wire stamp) or not: through the run's fan-out (measure.h). */
@@ -69,7 +70,9 @@ static int reflect_done(void *ctx, struct txpend_entry *e, enum txpend_end why)
 {
 	struct reflector *f = ctx;
 	struct run *r = f->r;
+	struct session *s;
 	bool stamped;
+	int64_t q;
 
 	/* With NIC stamps the driver reports SND with its HW stamp alone: a
 	 * report that never came is a stamp the NIC missed as likely as a
@@ -93,7 +96,13 @@ static int reflect_done(void *ctx, struct txpend_entry *e, enum txpend_end why)
 	r->cnt.missing_tx_overflow += why == TXPEND_OVERFLOW;
 	r->cnt.missing_tx_full += why == TXPEND_FULL;
 	r->cnt.qdisc_drops += why == TXPEND_DROPPED;	/* the pong never left */
-	if (reflect_measured(r, reflect_owner(f, e), &e->rec, why != TXPEND_DROPPED, stamped,
+	s = reflect_owner(f, e);
+	if (s) {	/* for the report in its later pongs */
+		s->qdisc_drops += why == TXPEND_DROPPED;
+		if (txrec_queue(&e->rec, false, &q) && q > s->queue_max_ns)
+			s->queue_max_ns = q;
+	}
+	if (reflect_measured(r, s, &e->rec, why != TXPEND_DROPPED, stamped,
 			     e->t_mono) == MEASURE_GO_ON)
 		return 0;
 	f->stopped = true;
@@ -106,6 +115,45 @@ int reflect_harvest(struct run *r, struct reflector *f, int64_t now)
 {
 	txpend_harvest(f->pend, &r->sk, reflect_stamped, f);
 	return txpend_retire(f->pend, now, reflect_done, f);
+}
+
+/* The tail slot of via, or (want a free one) a free slot; NULL: none. */
+static struct conn_tail *tail_of(struct reflector *f, const struct sk *via, bool want_free)
+{
+	struct conn_tail *free_slot = NULL;
+
+	for (int i = 0; i < TAILS; i++) {
+		if (f->tail[i].via == via)
+			return &f->tail[i];
+		if (!f->tail[i].via && !free_slot)
+			free_slot = &f->tail[i];
+	}
+	return want_free ? free_slot : NULL;
+}
+
+/* The pong held in t: its last byte's stamp if it came within wait_ns
+ * (its SCHED stamp before it), retired either way; the slot freed. */
+static int tail_settle(struct reflector *f, struct conn_tail *t, int64_t wait_ns)
+{
+	struct txpend_entry e = t->e;
+	struct sk *via = t->via;
+	struct ts_stamps sch;
+
+	t->via = NULL;
+	e.stamped = via->fd == t->fd && sk_tx_stamp(via, e.key, wait_ns, &e.snd) == 0;
+	if (e.stamped) {
+		if (!f->r->cfg->no_queue_stamps && sk_tx_sched(via, e.key, 0, &sch) == 0)
+			e.sched_kn = sch.kn_ns;
+		reflect_stamped(f, &e);
+	}
+	return reflect_done(f, &e, e.stamped ? TXPEND_STAMPED : TXPEND_TIMEOUT);
+}
+
+int reflect_tail(struct reflector *f, struct sk *via)
+{
+	struct conn_tail *t = tail_of(f, via, false);
+
+	return t ? tail_settle(f, t, 0) : 0;
 }
 
 /*
@@ -121,8 +169,17 @@ static int reflect_conn_stamp(struct reflector *f, struct sk *via, struct sessio
 	struct txpend_entry e = { .rec = *rec, .owner = s, .owner_tag = s->ordinal,
 				  .t_mono = came, .aux = (int64_t)pong_no, .key = key,
 				  .flags = measured ? RF_MEASURED : 0, .sched_kn = TS_NONE };
+	struct conn_tail *t = f->r->cfg->writes > 1 ? tail_of(f, via, true) : NULL;
 	struct ts_stamps sch;
+	int ret = 0;
 
+	/* --writes 2 or more: its last byte may wait for the emitter's ACK */
+	if (t) {
+		if (t->via == via)
+			ret = tail_settle(f, t, 0);	/* the connection's last one */
+		*t = (struct conn_tail){ .via = via, .fd = via->fd, .e = e };
+		return ret;
+	}
 	e.stamped = sk_tx_stamp(via, key, TX_CONN_WAIT_NS, &e.snd) == 0;
 	if (e.stamped) {
 		/* The pong's SCHED stamp came before its SND stamp. */
@@ -179,4 +236,7 @@ void reflect_finish(struct run *r, struct reflector *f)
 			sk_poll(&r->sk, until);
 	}
 	txpend_flush(f->pend, reflect_done, f);
+	for (int i = 0; i < TAILS; i++)
+		if (f->tail[i].via)
+			tail_settle(f, &f->tail[i], f->stopped ? 0 : TAIL_END_WAIT_NS);
 }

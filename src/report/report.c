@@ -12,6 +12,7 @@
 #include "measure.h"
 #include "metrics.h"
 #include "output.h"
+#include "pairdiag.h"
 #include "report.h"
 #include "snap.h"
 #include "summary.h"
@@ -30,6 +31,7 @@ int report_end(struct run *r)
 	err = output_drain(r->out, &src);
 	if (r->capture)
 		cap_err = capture_stop(r->capture);	/* the last packet has passed */
+	pairdiag_stop(r->pair, &r->diag);	/* --tcp: what the packets said */
 	bkeep_sort(r->breach, r->nbreach);	/* largest first, for the text and the JSON */
 	s = snap_build(r, SNAP_FINAL);
 	if (!s) {

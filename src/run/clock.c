@@ -523,13 +523,14 @@ static void judge_phc(struct clock_report *cr)
 		     "%u of %u PHC readings of %s failed", cr->phc_read_errors,
 		     cr->phc_read_errors + s->samples, cr->phc);
 	if (s->offset_max_abs_ns > bound) {
-		snprintf(why, sizeof(why), "PHC and system clock differ by up to %" PRId64 " ns",
-			 s->offset_max_abs_ns);
+		snprintf(why, sizeof(why), "PHC and system clock differ by up to %.3f us",
+			 (double)s->offset_max_abs_ns / NS_PER_US);
 		untrust_local(cr, why);
 		warn(cr, "clock_phc_offset", FIX_PHC2SYS,
-		     "the PHC %s and the system clock differ by up to %" PRId64 " ns (%+" PRId64 " ns at start, %+" PRId64 " ns at end), more than --max-clock-offset %" PRId64 " ns: %s are untrusted: %s",
-		     cr->phc, s->offset_max_abs_ns, s->offset_start_ns, s->offset_end_ns, bound,
-		     comps, fix);
+		     "the PHC %s and the system clock differ by up to %.3f us (%+.3f us at start, %+.3f us at end), more than --max-clock-offset %.3f us: %s are untrusted: %s",
+		     cr->phc, (double)s->offset_max_abs_ns / NS_PER_US,
+		     (double)s->offset_start_ns / NS_PER_US, (double)s->offset_end_ns / NS_PER_US,
+		     (double)bound / NS_PER_US, comps, fix);
 	}
 	over = s->drift_ppb * cr->phc_span_s;
 	if (s->drift_valid && fabs(over) > (double)bound) {
@@ -537,8 +538,9 @@ static void judge_phc(struct clock_report *cr)
 			 s->drift_ppb);
 		untrust_local(cr, why);
 		warn(cr, "clock_phc_drift", FIX_PHC2SYS,
-		     "the PHC %s drifts %+.0f ppb from the system clock: %+.0f ns over the %.1f s checked, more than --max-clock-offset %" PRId64 " ns: %s are untrusted: %s",
-		     cr->phc, s->drift_ppb, over, cr->phc_span_s, bound, comps, fix);
+		     "the PHC %s drifts %+.0f ppb from the system clock: %+.3f us over the %.1f s checked, more than --max-clock-offset %.3f us: %s are untrusted: %s",
+		     cr->phc, s->drift_ppb, over / NS_PER_US, cr->phc_span_s,
+		     (double)bound / NS_PER_US, comps, fix);
 	}
 	judge_sampler(cr);
 }
@@ -606,11 +608,12 @@ static void judge_hosts(struct clock_report *cr)
 		return;
 	}
 	if ((a < 0 ? -a : a) > bound) {
-		snprintf(why, sizeof(why), "the hosts' clocks differ by theta = %+" PRId64 " ns", a);
+		snprintf(why, sizeof(why), "the hosts' clocks differ by theta = %+.3f us",
+			 (double)a / NS_PER_US);
 		untrust_hosts(cr, why);
 		warn(cr, "one_way_offset", FIX_HOSTS,
-		     "--one-way: the reflector's clock is %+" PRId64 " ns from the emitter's (median theta, if the paths are symmetric), more than --max-clock-offset %" PRId64 " ns: the hosts' clocks are not synchronised as --one-way assumes (PTP between them, or phc2sys between two ports of one host), or the paths differ: owd_fwd and owd_back are untrusted",
-		     a, bound);
+		     "--one-way: the reflector's clock is %+.3f us from the emitter's (median theta, if the paths are symmetric), more than --max-clock-offset %.3f us: the hosts' clocks are not synchronised as --one-way assumes (PTP between them, or phc2sys between two ports of one host), or the paths differ: owd_fwd and owd_back are untrusted",
+		     (double)a / NS_PER_US, (double)bound / NS_PER_US);
 	}
 	over = cr->peer_drift_ppb * cr->peer_span_s;
 	if (cr->peer_drift_valid && fabs(over) > (double)bound) {
@@ -618,8 +621,9 @@ static void judge_hosts(struct clock_report *cr)
 			 cr->peer_drift_ppb);
 		untrust_hosts(cr, why);
 		warn(cr, "one_way_drift", FIX_HOSTS,
-		     "--one-way: the hosts' clocks drift %+.0f ppb apart: %+.0f ns over the %.1f s measured, more than --max-clock-offset %" PRId64 " ns: owd_fwd and owd_back are untrusted",
-		     cr->peer_drift_ppb, over, cr->peer_span_s, bound);
+		     "--one-way: the hosts' clocks drift %+.0f ppb apart: %+.3f us over the %.1f s measured, more than --max-clock-offset %.3f us: owd_fwd and owd_back are untrusted",
+		     cr->peer_drift_ppb, over / NS_PER_US, cr->peer_span_s,
+		     (double)bound / NS_PER_US);
 	}
 }
 

@@ -19,6 +19,8 @@ struct counts {
 				 * (SO_RXQ_OVFL), the whole run; set at the end */
 	uint64_t foreign;	/* emitter: pong of another session */
 	uint64_t warmup;	/* unmeasured pings: sent (emitter), received (reflector) */
+	uint64_t fetch;		/* unmeasured pings after measuring (MSG_F_FETCH): the
+				 * breached pong's T3, the reflector's report */
 	uint64_t warmup_late;	/* emitter: late pongs of unmeasured pings */
 	uint64_t warmup_duplicate; /* emitter: duplicate pongs of unmeasured pings */
 	uint64_t missing_tx_ts;	/* measured sends without a TX stamp */

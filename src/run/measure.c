@@ -10,6 +10,7 @@
 
 #include "capture.h"
 #include "measure.h"
+#include "pairdiag.h"
 #include "series.h"
 #include "session.h"
 #include "trace.h"
@@ -67,6 +68,7 @@ void measure_start(struct run *r)
 	char extra[96];
 
 	r->start_ns = realtime_ns();
+	pairdiag_measuring(r->pair);
 	if (r->log) {
 		struct txlog_fmt f;
 
@@ -85,6 +87,7 @@ static int mark_breach(struct run *r, const struct txrec *rec, int64_t latency_n
 	struct trace_breach tb = {
 		.seq = rec->seq, .latency_ns = latency_ns,
 		.threshold_ns = r->cfg->threshold_ns,
+		.metric = metric_defs[run_threshold_metric(r)].name,
 		.side = side_name(r), .cpu = sched_getcpu(),
 	};
 
@@ -148,26 +151,42 @@ FANOUT_STEP void sample(struct run *r, const struct txrec *rec, unsigned int whi
 	}
 }
 
-/* The log, its writer and -t: MEASURE_STOP when the log failed,
- * MEASURE_BREACH at a breach without -C. */
-FANOUT_STEP enum measure_next log_and_check(struct run *r, const struct txrec *rec,
-					    int64_t latency_ns)
+/* -t on the metric it watches, of value v: MEASURE_BREACH at a breach
+ * without -C. */
+static enum measure_next check_threshold(struct run *r, const struct txrec *rec, int64_t v)
 {
+	if (v <= r->cfg->threshold_ns)
+		return MEASURE_GO_ON;
+	breach_seen(r, rec, v);
+	if (r->cfg->cont)
+		return MEASURE_GO_ON;
+	r->stop_reason = "breach";
+	return MEASURE_BREACH;
+}
+
+/* The log, its writer and -t (the main metric's latency_ns, or the
+ * metric --threshold-metric names, when rec has what it needs: which):
+ * MEASURE_STOP when the log failed, MEASURE_BREACH at a breach without
+ * -C, or after one found when its T3 came. */
+FANOUT_STEP enum measure_next log_and_check(struct run *r, const struct txrec *rec,
+					    int64_t latency_ns, unsigned int which)
+{
+	enum metric_id tm = run_threshold_metric(r);
+	int64_t v = latency_ns;
+
 	log_rec(r, rec, latency_ns);
 	if (r->log && txlog_failed(r->log)) {
 		r->stop_reason = "log write failed";
 		return MEASURE_STOP;
 	}
-	if (txrec_lost(rec))
+	if (r->breach_by_t3)
+		return MEASURE_BREACH;
+	if (txrec_lost(rec) || !r->cfg->threshold_ns)
 		return MEASURE_GO_ON;
-	if (r->cfg->threshold_ns && latency_ns > r->cfg->threshold_ns) {
-		breach_seen(r, rec, latency_ns);
-		if (!r->cfg->cont) {
-			r->stop_reason = "breach";
-			return MEASURE_BREACH;
-		}
-	}
-	return MEASURE_GO_ON;
+	if (tm != run_primary(r) &&
+	    (!(which & metric_step(tm)) || !metric_value(tm, rec, &v)))
+		return MEASURE_GO_ON;	/* its T3 not come yet: measure_t3() */
+	return check_threshold(r, rec, v);
 }
 
 /* A ping without its pong in time (emitter): counted lost, logged LOST
@@ -180,7 +199,7 @@ static enum measure_next lost(struct run *r, struct txrec *rec)
 	if (r->series)
 		series_lost(r->series, rec->seq);
 	txrec_set_lost(rec);
-	return log_and_check(r, rec, INT64_MAX);
+	return log_and_check(r, rec, INT64_MAX, 0);
 }
 
 /* The counts of an answered transaction, the run's and its session's. */
@@ -249,7 +268,7 @@ enum measure_next measure_tx(struct run *r, const struct measure_tx *t)
 	/* the reflector's by the session's id: an evicted one's went with it */
 	if (r->capture && (emit || (t->side == MEASURE_REFLECT && t->s)))
 		capture_expect(r->capture, emit ? r->session : t->s->id, rec);
-	return log_and_check(r, rec, lat);
+	return log_and_check(r, rec, lat, t->which);
 }
 
 void measure_t3(struct run *r, uint64_t seq, struct txrec *rec, int64_t t3_wire)
@@ -266,6 +285,17 @@ void measure_t3(struct run *r, uint64_t seq, struct txrec *rec, int64_t t3_wire)
 		txlog_patch_t3(r->log, seq, t3_wire);
 	sample(r, rec, METRIC_T3);
 	clock_peer_add(r->clock, rec);
+	/* -t on a metric that needs T3 (--threshold-metric response,
+	 * network): checked now; a breach stops the run at the next
+	 * transaction (without -C) */
+	if (r->cfg->threshold_ns && run_threshold_metric(r) != run_primary(r) &&
+	    metric_step(run_threshold_metric(r)) == METRIC_T3 && !r->breach_by_t3) {
+		int64_t v;
+
+		if (metric_value(run_threshold_metric(r), rec, &v) &&
+		    check_threshold(r, rec, v) == MEASURE_BREACH)
+			r->breach_by_t3 = true;
+	}
 }
 
 int measure_end(struct run *r, int ret)

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What a probe of a TCP service (src/probe/: --syn, --http, --request)
- * counts beside the run's counts (counts.h: sent, received, lost), and
- * what its packets said held the time (tcpana.h's diagnosis). Written by
- * the probe's loop (the counts) and its capture thread (the handshakes,
- * the diagnosis, after it stopped); read by the summary, and the counts
- * by a live snapshot (64-bit words, as counts.h's).
+ * counts beside the run's counts (counts.h: sent, received, lost); what
+ * its packets said held the time is segdiag.h's. Written by the probe's
+ * loop; read by the summary, and by a live snapshot (64-bit words, as
+ * counts.h's).
  */
 #ifndef RANT_PROBECOUNT_H
 #define RANT_PROBECOUNT_H
@@ -14,7 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tcpana.h"
 
 /* HTTP status classes counted: 1xx to 5xx, and [0] any other. */
 #define PROBE_STATUS_CLASSES 6
@@ -39,16 +37,5 @@ struct probe_counts {
 	uint64_t fd_limit;		/* the open-file limit rant ran with */
 };
 
-/* What the packets said (the probe's capture, src/probe/segcap.c). */
-struct probe_diag {
-	bool have;			/* the capture ran and was analysed */
-	uint64_t exchanges;		/* request/response exchanges it saw */
-	size_t n;			/* kinds named, the largest share first */
-	struct tcpana_diag d[TCPANA_KINDS];
-	uint32_t unknowns;		/* TCPANA_U_* of any connection */
-	uint64_t packets;		/* segments captured */
-	uint64_t dropped;		/* ... the kernel dropped (buffer full) */
-	uint64_t foreign;		/* segments of no connection of the probe */
-};
 
 #endif

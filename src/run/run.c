@@ -20,6 +20,7 @@
 #include "hostid.h"
 #include "auth.h"
 #include "out.h"
+#include "pairdiag.h"
 #include "run.h"
 #include "series.h"
 #include "session.h"
@@ -560,6 +561,8 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 	if (ret)
 		return ret;
 	ret = open_format(r);
+	if (!ret)
+		ret = pairdiag_start(&r->pair, cfg);	/* --tcp: before the handshake */
 	if (ret)
 		return ret;
 	if (cfg->mode == MODE_EMIT) {
@@ -617,6 +620,7 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 
 void run_teardown(struct run *r)
 {
+	pairdiag_destroy(r->pair);
 	for (int m = 0; m < M_COUNT; m++)
 		hist_destroy(r->hist[m]);
 	for (unsigned int i = 0; i < r->nsweep; i++) {

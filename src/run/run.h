@@ -25,6 +25,7 @@
 #include "opts.h"
 #include "output.h"
 #include "probecount.h"
+#include "segdiag.h"
 #include "record.h"
 #include "sock.h"
 #include "stamppeer.h"
@@ -32,6 +33,8 @@
 #include "transport.h"
 #include "txlog.h"
 #include "warn.h"
+
+struct pairdiag;
 
 /* One size of a sweep (-m LIST or RANGE). */
 struct sweep_point {
@@ -59,6 +62,9 @@ struct run {
 	struct counts cnt;
 	bool peer_body;			/* emitter: pongs carried a body */
 	bool peer_hw;			/* emitter: reflector's stamps are HW */
+	struct msg_report peer_report;	/* emitter: the reflector's side (its pongs'
+					 * reports), the latest */
+	uint64_t peer_reports;		/* ... pongs that carried one */
 	struct stamppeer stamp_peer;	/* emitter, --stamp: what the reflector says */
 	const char *stop_reason;	/* why the loop ended, for the report */
 	char failure[256];		/* why nothing was measured (exit 2) */
@@ -68,6 +74,8 @@ struct run {
 	struct breach *breach;		/* -t: the largest (bkeep.h), allocated at set-up */
 	unsigned int nbreach, breach_cap;	/* kept in breach[], its room */
 	struct breach breach_first;	/* the first (the trace's), if cnt.breaches */
+	bool breach_by_t3;		/* a breach found when its follow-up T3 came
+					 * (measure_t3): the next transaction stops */
 	struct warnings warn;		/* printed at set-up, kept for the summary */
 	struct trace *trace;		/* -T */
 	struct capture *capture;	/* --pcap */
@@ -84,7 +92,8 @@ struct run {
 	struct jitter *jitter;		/* emitter: IPDV and RFC 3550's jitter (jitter.h) */
 	struct ol_table flight;		/* --open-loop: the pings in flight */
 	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
-	struct probe_diag diag;		/* --http: what the packets said (after the run) */
+	struct segdiag_result diag;	/* --http, --tcp: what the packets said (after the run) */
+	struct pairdiag *pair;		/* --tcp: the pair's capture and analysis */
 	/* a fleet's (--targets, --paths): its targets and sockets, fleetset.h */
 	struct fleetset fs;
 	struct fleet *fleet;		/* fs.fleet: its targets, or NULL: not a fleet */
@@ -108,6 +117,13 @@ void run_teardown(struct run *r);
 static inline enum metric_id run_primary(const struct run *r)
 {
 	return metric_primary(r->cfg);
+}
+
+/* The metric -t watches: --threshold-metric's, else the primary. */
+static inline enum metric_id run_threshold_metric(const struct run *r)
+{
+	return r->cfg->threshold_metric ? (enum metric_id)r->cfg->threshold_metric_id :
+					  run_primary(r);
 }
 
 #endif

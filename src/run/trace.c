@@ -415,6 +415,8 @@ int trace_format_breach(char *buf, size_t len, const struct trace_ctx *c,
 
 	put(buf, len, &n, "RANT_BREACH seq=%" PRIu64 " latency_ns=%" PRId64
 	    " threshold_ns=%" PRId64, b->seq, b->latency_ns, b->threshold_ns);
+	if (b->metric)
+		put(buf, len, &n, " metric=%s", b->metric);
 	put_ctx(buf, len, &n, c);
 	for (int i = 0; i < TRACE_NSTAMPS; i++)
 		if (b->stamp[i])

@@ -22,6 +22,7 @@ struct trace_breach {
 	uint64_t seq;
 	int64_t latency_ns;
 	int64_t threshold_ns;
+	const char *metric;		/* the metric that breached ("rtt", ...), or NULL */
 	const char *side;		/* "emit" or "reflect" */
 	int cpu;			/* sched_getcpu() of the measuring thread */
 	int64_t stamp[TRACE_NSTAMPS];	/* CLOCK_REALTIME ns; 0 (TS_NONE): absent */

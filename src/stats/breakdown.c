@@ -46,16 +46,34 @@ bool breakdown_is_part(enum metric_id m, bool emit)
 	return m == (emit ? M_EMIT_QUEUE : M_REFLECT_QUEUE);
 }
 
-void breakdown_compute(const struct txrec *rec, bool emit, struct breakdown *b)
+/* The step a part (a sender's queue) lies in, on this side. */
+static enum metric_id part_step(const struct breakdown *b, enum metric_id part)
+{
+	if (part == M_EMIT_QUEUE)
+		return M_EMIT_TX;
+	return breakdown_is_step(b, M_RESPONSE, false) ? M_RESPONSE : M_REFLECT_TX;
+}
+
+void breakdown_compute(const struct txrec *rec, bool emit, enum metric_id within,
+		       struct breakdown *b)
 {
 	memset(b, 0, sizeof(*b));
+	b->within = within;
 	b->largest = -1;
 	for (int m = 0; m < M_COUNT; m++)
 		b->have[m] = metric_value(m, rec, &b->ns[m]);
 	for (int m = 0; m < M_COUNT; m++) {
-		if (!b->have[m] || !breakdown_is_step(b, m, emit))
+		if (!b->have[m] || !breakdown_is_step(b, m, emit) || !breakdown_inside(b, m))
 			continue;
 		if (b->largest < 0 || b->ns[m] > b->ns[b->largest])
 			b->largest = m;
+	}
+	/* A queue that holds most of the largest step is where its time went. */
+	for (int m = 0; m < M_COUNT && b->largest >= 0; m++) {
+		if (b->have[m] && breakdown_is_part(m, emit) &&
+		    (int)part_step(b, m) == b->largest && b->ns[m] > b->ns[b->largest] / 2) {
+			b->largest = m;
+			break;
+		}
 	}
 }

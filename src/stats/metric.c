@@ -156,3 +156,22 @@ void metric_sample(struct hist *const hist[M_COUNT], const struct txrec *rec,
 			hist_add(hist[m], v, rec->seq);
 	}
 }
+
+/* The segments from point b to point a (a after b), as bits. */
+static unsigned int span(enum point a, enum point b)
+{
+	if (a >= P_COUNT || b >= P_COUNT || a <= b)
+		return 0;
+	return (1u << a) - (1u << b);
+}
+
+unsigned int metric_span(enum metric_id m)
+{
+	const struct metric_def *d = &metric_defs[m];
+
+	if (metric_is_queue(m))
+		return m == M_EMIT_QUEUE ? span(P_T1_WIRE, P_T1_SW) : span(P_T3_WIRE, P_T3_SW);
+	if (!metric_of_record(m))
+		return 0;
+	return span(d->a, d->b) & ~(d->c != d->d ? span(d->c, d->d) : 0u);
+}

@@ -60,6 +60,24 @@ static inline bool metric_is_queue(enum metric_id m)
 	return m == M_EMIT_QUEUE || m == M_REFLECT_QUEUE;
 }
 
+/*
+ * The part of the path metric m spans: bit i is the segment from point i
+ * to point i + 1 (enum point, in path order: T1_SW T1 T2 T2_SW T3_SW T3
+ * T4 T4_SW). A sender's queue lies inside its send step (emit_queue in
+ * emit_tx, before T1; reflect_queue in reflect_tx); emit_ack ends at an
+ * ACK that is no point of the path (0); network is the RTT less the
+ * response. A component lies inside a metric when its span is within
+ * the metric's.
+ */
+unsigned int metric_span(enum metric_id m);
+
+static inline bool metric_inside(enum metric_id part, enum metric_id whole)
+{
+	unsigned int p = metric_span(part);
+
+	return p && (p & metric_span(whole)) == p;
+}
+
 /* Compute metric m from r; false when a stamp it needs is absent. */
 bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns);
 

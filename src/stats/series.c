@@ -24,7 +24,7 @@
 #include "timeutil.h"
 
 #define SLOTS_SPARE 8			/* intervals the reporter may lag */
-#define REDIRECTS 4			/* closed intervals skipped for one event */
+#define K_MISSED (-1)			/* seq map: the send fell in no open interval */
 #define START_POLL_NS (10 * NS_PER_MS)	/* the reporter, until measuring starts */
 
 struct slot {
@@ -37,7 +37,8 @@ struct slot {
 
 struct seq_entry {
 	uint64_t seq;
-	int64_t k;			/* the interval it was sent in */
+	int64_t k;			/* the interval it was sent in, K_MISSED: its
+					 * send was left out, so is what follows it */
 };
 
 struct series {
@@ -54,7 +55,6 @@ struct series {
 	/* shared */
 	_Atomic bool begun;
 	_Atomic int64_t real_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
-	_Atomic int64_t open_from;	/* the oldest interval not closed */
 
 	/* the loop's own */
 	alignas(64) int64_t cur_k;	/* the interval of the latest send */
@@ -229,27 +229,21 @@ static void slot_leave(struct slot *sl, uint32_t gen)
 }
 
 /*
- * The slot to count an event of interval k in, entered: k's own while it
- * is open, else the oldest open one after it. NULL (the event missed)
- * when the slot still serves an interval the reporter has not read.
+ * The slot of interval k, entered, while k is open; NULL (the event
+ * missed) once k was reported, or while its slot still serves an
+ * interval the reporter has not read. An event is never counted in
+ * another interval than its own: a row holds the fate of its pings.
  */
 static struct slot *slot_get(struct series *s, int64_t k, uint32_t *gen)
 {
-	for (int i = 0; i < REDIRECTS; i++) {
-		struct slot *sl = slot_of(s, k);
-		int64_t st = atomic_load_explicit(&sl->state, memory_order_acquire);
-		int64_t open;
+	struct slot *sl;
 
-		if (st == 2 * k) {
-			if (slot_enter(sl, k, gen))
-				return sl;
-			continue;	/* closed just now: look again */
-		}
-		if (st / 2 < k)
-			return NULL;	/* the reporter is a ring behind */
-		open = atomic_load_explicit(&s->open_from, memory_order_acquire);
-		k = open > k ? open : k + 1;
-	}
+	if (k < 0)
+		return NULL;
+	sl = slot_of(s, k);
+	if (atomic_load_explicit(&sl->state, memory_order_acquire) == 2 * k &&
+	    slot_enter(sl, k, gen))
+		return sl;
 	return NULL;
 }
 
@@ -268,14 +262,14 @@ static void slot_sample(struct slot *sl, int64_t v)
 /* Which counter an event adds to. */
 enum event { EV_SENT, EV_RECEIVED, EV_LOST, EV_LATE, EV_ANSWERED, EV_ANSWERED_SENT };
 
-static void count(struct series *s, int64_t k, enum event ev, int64_t v)
+static bool count(struct series *s, int64_t k, enum event ev, int64_t v)
 {
 	uint32_t gen;
 	struct slot *sl = slot_get(s, k, &gen);
 
 	if (!sl) {
 		s->missed++;
-		return;
+		return false;
 	}
 	switch (ev) {
 	case EV_SENT:
@@ -300,14 +294,16 @@ static void count(struct series *s, int64_t k, enum event ev, int64_t v)
 		break;
 	}
 	slot_leave(sl, gen);
+	return true;
 }
 
-/* The interval seq was sent in; the current one when it is forgotten. */
+/* The interval seq was sent in; K_MISSED when it is forgotten (sent
+ * more than the map holds before) or its send was left out. */
 static int64_t interval_of_seq(const struct series *s, uint64_t seq)
 {
 	const struct seq_entry *e = &s->map[seq & s->seq_mask];
 
-	return e->seq == seq ? e->k : s->cur_k;
+	return e->seq == seq ? e->k : K_MISSED;
 }
 
 void series_sent(struct series *s, uint64_t seq, int64_t t_real)
@@ -317,8 +313,7 @@ void series_sent(struct series *s, uint64_t seq, int64_t t_real)
 	struct seq_entry *e = &s->map[seq & s->seq_mask];
 
 	e->seq = seq;
-	e->k = k;
-	count(s, k, EV_SENT, 0);
+	e->k = count(s, k, EV_SENT, 0) ? k : K_MISSED;
 }
 
 void series_received(struct series *s, uint64_t seq, int64_t v)
@@ -352,6 +347,7 @@ static void slot_row(const struct series *s, const struct slot *sl, int64_t k,
 	r->sent = sl->sent;
 	r->received = sl->received;
 	r->lost = sl->lost;
+	r->in_flight = sl->sent > sl->received + sl->lost ? sl->sent - sl->received - sl->lost : 0;
 	r->late = sl->late;
 	r->samples = sl->samples;
 	r->min = sl->min;
@@ -404,7 +400,6 @@ static void close_one(struct series *s, int64_t k, int64_t duration, bool sliver
 	struct series_row r;
 	unsigned int spins = 0;
 
-	atomic_store_explicit(&s->open_from, k + 1, memory_order_release);
 	atomic_store_explicit(&sl->state, 2 * k + 1, memory_order_seq_cst);
 	while (atomic_load_explicit(&sl->gen, memory_order_seq_cst) & 1)
 		if (++spins > 100)

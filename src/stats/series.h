@@ -30,15 +30,19 @@
  * nothing is added to it after it was read.
  *
  * Where an event counts:
- * - emitter: sent, received and lost in the interval of the ping's send
- *   time (a ping's row holds its fate: sent = received + lost once all
- *   are resolved); late in the interval of the latest ping sent when the
- *   late pong is seen (it arrived then, give or take one --timeout).
+ * - emitter: every event of a ping in the interval of its send time: a
+ *   row holds the fate of the pings sent in it, sent = received + lost +
+ *   in_flight (those without a fate when the row was reported), so its
+ *   loss is at most 100%; a late pong (after its ping was counted lost,
+ *   as a rule after its interval was reported) counts once, as late, in
+ *   the interval of the latest send, when it was seen.
  * - reflector: the interval of the ping's arrival.
- * - An event for an interval already closed (the loop was held up longer
- *   than settle_ns) counts in the oldest interval still open; one that
- *   finds no slot (the reporter fell a whole ring behind) is left out of
- *   the series and counted: series_missed().
+ * - An event is never counted in another interval than its own: one for
+ *   an interval already reported (the loop was held up longer than
+ *   settle_ns), or whose slot still serves an older interval (the
+ *   reporter fell a whole ring behind), or of a ping whose send was left
+ *   out or is forgotten, is left out of the series and counted:
+ *   series_missed().
  */
 #ifndef RANT_SERIES_H
 #define RANT_SERIES_H
@@ -101,7 +105,8 @@ void series_sent(struct series *s, uint64_t seq, int64_t t_real);
 void series_received(struct series *s, uint64_t seq, int64_t v);
 /* No pong within --timeout. */
 void series_lost(struct series *s, uint64_t seq);
-/* A pong came after its ping was counted lost. */
+/* A pong came after its ping was counted lost: in the interval of the
+ * latest send (its ping's was reported before it came, as a rule). */
 void series_late(struct series *s);
 /* Reflector: a measured ping arrived at t_mono and was answered (sent)
  * or not, with the main metric v (or SERIES_NO_VALUE). */

@@ -10,8 +10,8 @@
 
 void series_format_header(const char *metric, char *buf, size_t len)
 {
-	snprintf(buf, len, "%-15s %9s %9s %7s %7s %6s %9s %9s %9s %9s  (%s, us)",
-		 "interval s", "sent", "received", "lost", "loss %", "late",
+	snprintf(buf, len, "%-15s %9s %9s %7s %7s %7s %6s %9s %9s %9s %9s  (%s, us)",
+		 "interval s", "sent", "received", "lost", "flight", "loss %", "late",
 		 "min", "p50", "p99", "max", metric);
 }
 
@@ -36,10 +36,10 @@ void series_format_row(const struct series_row *r, char *buf, size_t len)
 	fmt_us(v[1], sizeof(v[1]), have, r->p50);
 	fmt_us(v[2], sizeof(v[2]), have, r->p99);
 	fmt_us(v[3], sizeof(v[3]), have, r->max);
-	snprintf(buf, len, "%-15s %9llu %9llu %7llu %7.2f %6llu %9s %9s %9s %9s",
+	snprintf(buf, len, "%-15s %9llu %9llu %7llu %7llu %7.2f %6llu %9s %9s %9s %9s",
 		 when, (unsigned long long)r->sent, (unsigned long long)r->received,
-		 (unsigned long long)r->lost, loss, (unsigned long long)r->late,
-		 v[0], v[1], v[2], v[3]);
+		 (unsigned long long)r->lost, (unsigned long long)r->in_flight, loss,
+		 (unsigned long long)r->late, v[0], v[1], v[2], v[3]);
 }
 
 void series_row_print(struct out *o, const struct series_row *r)
@@ -56,6 +56,7 @@ void series_row_print(struct out *o, const struct series_row *r)
 	out_u64(o, "sent", NULL, r->sent);
 	out_u64(o, "received", NULL, r->received);
 	out_u64(o, "lost", NULL, r->lost);
+	out_u64(o, "in_flight", NULL, r->in_flight);
 	out_u64(o, "late", NULL, r->late);
 	out_u64(o, "samples", NULL, r->samples);
 	out_i64_or_null(o, "min", NULL, r->samples, r->min);

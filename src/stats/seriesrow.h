@@ -16,7 +16,9 @@
 struct series_row {
 	int64_t t_ns;		/* the interval's start, since measuring began */
 	int64_t duration_ns;	/* -I; the last one may be shorter */
-	uint64_t sent, received, lost, late;
+	uint64_t sent, received, lost, late;	/* late: seen in it */
+	uint64_t in_flight;	/* emitter: of sent, those without a fate when the
+				 * row was reported (sent = received + lost + in_flight) */
 	uint64_t samples;	/* events with a value of the main metric */
 	int64_t min, p50, p99, max;	/* ns; meaningful when samples > 0 */
 };

@@ -58,6 +58,10 @@ enum msg_type {
 #define MSG_F_WANT_SW	0x0002	/* the emitter asks for T2_SW and T3_SW */
 #define MSG_F_MAC	0x0004	/* ends in a MAC (--key); a reflector without
 				 * --key answers with the flag cleared */
+#define MSG_F_WANT_REPORT 0x0008 /* the emitter asks for the reflector's report
+				 * (struct msg_report) where the pong has room */
+#define MSG_F_FETCH	0x0010	/* an unmeasured ping after measuring, to fetch a
+				 * T3 or the report: counted fetch, not warm-up */
 /* Pong flags: which body fields hold data. */
 #define MSG_F_T2	0x0100	/* t2_wire */
 #define MSG_F_T2_HW	0x0200	/* t2_wire is a NIC stamp (else kernel) */
@@ -72,8 +76,9 @@ enum msg_type {
 				 * only one (it sends no follow-up; stamp: the
 				 * reply's Timestamp, Follow-Up Telemetry not
 				 * understood) */
-/* A pong flag in the ping octet (no ping sets it, so no echo does): */
+/* Pong flags in the ping octet (no ping sets them, so no echo does): */
 #define MSG_F_HOST	0x0080	/* host_tag: the reflector's kernel (hostid.h) */
+#define MSG_F_REPORT	0x0040	/* report: the reflector's side of the session */
 
 /* A message's header, decoded. */
 struct msg_hdr {
@@ -114,6 +119,19 @@ struct msg_peer {
 
 _Static_assert(sizeof(struct msg_peer) == 32, "struct msg_peer has no padding");
 
+/*
+ * The reflector's side of a session, as its pongs report it where asked
+ * (MSG_F_WANT_REPORT) and long enough (caps.report_len): of the pongs of
+ * the session's measured pings, those its kernel refused to send and
+ * those its qdisc dropped, and the longest any waited in its qdisc.
+ */
+struct msg_report {
+	bool have;		/* parsed: the pong carried a report this rant reads */
+	uint64_t send_errors;	/* the send call failed */
+	uint64_t qdisc_drops;	/* entered the qdisc (SCHED stamp), never left */
+	int64_t queue_max_ns;	/* the longest T3_KN - T3_SCHED, 0: none known */
+};
+
 /* The reflector's part of a pong. */
 struct msg_body {
 	int64_t t2_wire;	/* ns */
@@ -131,6 +149,7 @@ struct msg_body {
 	 * header's. */
 	uint16_t flags;
 	uint64_t host_tag;	/* MSG_F_HOST: hostid_tag() of the ping's session */
+	struct msg_report report;	/* MSG_F_REPORT */
 	struct msg_peer peer;	/* emitter: what the reflector says of itself */
 	/* stamp: a Direct Measurement TLV's counters (has_dm): the pings the
 	 * emitter had sent, the reflector's of the session received and its
@@ -172,6 +191,9 @@ struct msgfmt_caps {
 	uint32_t body_len;	/* the smallest whose pong carries the body */
 	uint32_t auth_min_len;	/* the same with --key's MAC, or 0: no MAC */
 	uint32_t auth_body_len;
+	uint32_t report_len;	/* the smallest whose pong carries the report
+				 * (MSG_F_REPORT), 0: the format has none */
+	uint32_t auth_report_len;
 	uint32_t parse_len;	/* bytes of a datagram parse() reads at most */
 	uint64_t seq_mask;	/* the sequence number's bits on the wire */
 	bool reflector_stamps;	/* pongs carry T2 (and SW stamps when asked) */
@@ -315,6 +337,15 @@ static inline bool msgfmt_has_body(const struct msgfmt_ctx *c, uint32_t len)
 
 	return k->reflector_stamps &&
 	       len >= k->overhead + (c->mac ? k->auth_body_len : k->body_len);
+}
+
+/* Whether a pong of len bytes on the wire has room for the report. */
+static inline bool msgfmt_has_report(const struct msgfmt_ctx *c, uint32_t len)
+{
+	const struct msgfmt_caps *k = &c->f->caps;
+
+	return k->report_len &&
+	       len >= k->overhead + (c->mac ? k->auth_report_len : k->report_len);
 }
 
 /* The bytes on the wire of a message of size bytes (-m). */

@@ -23,10 +23,15 @@ enum {
 	OFF_T3_SW = 48,
 	OFF_FU_SEQ = 56,
 	OFF_FU_T3_WIRE = 64,
+	OFF_REPORT_VERSION = 72,
+	OFF_REPORT_SEND_ERRORS = 80,
+	OFF_REPORT_QDISC_DROPS = 88,
+	OFF_REPORT_QUEUE_MAX = 96,
 };
 
 _Static_assert(MSG_PING == 1 && MSG_PONG == 2, "the type octet carries enum msg_type");
-_Static_assert(!((MSG_F_WARMUP | MSG_F_WANT_SW | MSG_F_MAC) & ~WIRE_F_PING_MASK) &&
+_Static_assert(!((MSG_F_WARMUP | MSG_F_WANT_SW | MSG_F_MAC | MSG_F_WANT_REPORT | MSG_F_FETCH |
+		  MSG_F_HOST | MSG_F_REPORT) & ~WIRE_F_PING_MASK) &&
 	       !((MSG_F_T2 | MSG_F_T2_HW | MSG_F_SW | MSG_F_FU | MSG_F_FU_HW |
 		  MSG_F_CLOCK_BAD) & WIRE_F_PING_MASK),
 	       "ping flags in the low octet, pong flags in the high one");
@@ -108,6 +113,31 @@ int wire_parse_body(const void *buf, size_t n, struct msg_body *b)
 	return 0;
 }
 
+void wire_put_report(void *buf, const struct msg_report *r)
+{
+	uint8_t *p = buf;
+
+	memset(p + OFF_REPORT_VERSION, 0, OFF_REPORT_SEND_ERRORS - OFF_REPORT_VERSION);
+	p[OFF_REPORT_VERSION] = WIRE_REPORT_VERSION;
+	be_put64(p + OFF_REPORT_SEND_ERRORS, r->send_errors);
+	be_put64(p + OFF_REPORT_QDISC_DROPS, r->qdisc_drops);
+	be_put64(p + OFF_REPORT_QUEUE_MAX, (uint64_t)r->queue_max_ns);
+}
+
+int wire_parse_report(const void *buf, size_t n, struct msg_report *r)
+{
+	const uint8_t *p = buf;
+
+	if (n < WIRE_REPORT_LEN)
+		return -MSG_ESHORT;
+	if (p[OFF_REPORT_VERSION] != WIRE_REPORT_VERSION)
+		return -MSG_EVERSION;
+	r->send_errors = be_get64(p + OFF_REPORT_SEND_ERRORS);
+	r->qdisc_drops = be_get64(p + OFF_REPORT_QDISC_DROPS);
+	r->queue_max_ns = (int64_t)be_get64(p + OFF_REPORT_QUEUE_MAX);
+	return 0;
+}
+
 /* ---- msgfmt_rant: the interface's ops ---- */
 
 /* The bytes before the MAC, where the body must fit. */
@@ -169,11 +199,17 @@ static void rant_put_pong(struct msgfmt_ctx *ctx, void *buf, const struct msg_hd
 	uint8_t *p = buf;
 	bool body = room(ctx, ping->len) >= WIRE_PONG_LEN;
 	bool tag = body && ctx->host_known && (ping->flags & MSG_F_WARMUP);
+	bool report = (flags & MSG_F_REPORT) && (ping->flags & MSG_F_WANT_REPORT) &&
+		      room(ctx, ping->len) >= WIRE_REPORT_LEN;
 	uint16_t f = (uint16_t)((ping->flags & WIRE_F_PING_MASK & ~(ctx->mac ? 0 : MSG_F_MAC) &
-				 ~MSG_F_HOST) | (flags & ~WIRE_F_PING_MASK));
+				 ~(MSG_F_HOST | MSG_F_REPORT)) | (flags & ~WIRE_F_PING_MASK));
 
 	if (tag)
 		f = (uint16_t)((f & ~MSG_F_SW) | MSG_F_HOST);
+	if (report) {
+		f |= MSG_F_REPORT;
+		wire_put_report(buf, &b->report);
+	}
 	p[OFF_TYPE] = MSG_PONG;
 	be_put16(p + OFF_FLAGS, f);
 	if (tag)
@@ -187,6 +223,9 @@ static int rant_parse_body(const struct msgfmt_ctx *ctx, const void *buf,
 {
 	int ret = wire_parse_body(buf, room(ctx, h->len), b);
 
+	memset(&b->report, 0, sizeof(b->report));
+	if (!ret && (h->flags & MSG_F_REPORT))
+		b->report.have = !wire_parse_report(buf, room(ctx, h->len), &b->report);
 	b->host_tag = 0;
 	if (!ret && (h->flags & MSG_F_HOST)) {
 		b->host_tag = (uint64_t)b->t2_sw;
@@ -209,6 +248,8 @@ const struct msgfmt msgfmt_rant = {
 		.body_len = WIRE_PONG_LEN,
 		.auth_min_len = WIRE_AUTH_MIN_LEN,
 		.auth_body_len = WIRE_AUTH_PONG_LEN,
+		.report_len = WIRE_REPORT_LEN,
+		.auth_report_len = WIRE_AUTH_REPORT_LEN,
 		.parse_len = WIRE_HDR_LEN,
 		.seq_mask = UINT64_MAX,
 		.reflector_stamps = true,

@@ -19,6 +19,14 @@
  *  48      8    T3_SW
  *  56      8    follow-up: sequence number of the previous pong
  *  64      8    follow-up: T3 wire stamp of that previous pong
+ * the reflector's report, when the ping asks for it (MSG_F_WANT_REPORT)
+ * and the datagram is at least WIRE_REPORT_LEN long (MSG_F_REPORT says
+ * it is there; struct msg_report):
+ *  72      1    the report's version (WIRE_REPORT_VERSION)
+ *  73      7    zero
+ *  80      8    the session's pongs the reflector's kernel refused (send errors)
+ *  88      8    ... its qdisc dropped
+ *  96      8    the longest a pong of the session waited in the qdisc, ns
  * the rest, up to --size, is padding (echoed unchanged).
  * A warm-up pong (MSG_F_WARMUP echoed) with a body may carry, in the
  * place of T2_SW, the reflector's host tag (hostid.h: SipHash-2-4 of
@@ -28,7 +36,10 @@
  * MSG_F_SW, older reflectors never set MSG_F_HOST: still version 1.
  * With --key (MSG_F_MAC), the last WIRE_MAC_LEN bytes of the datagram
  * are its MAC (auth.h) over every byte before them, and the pong body is
- * present when the datagram is at least WIRE_AUTH_PONG_LEN long.
+ * present when the datagram is at least WIRE_AUTH_PONG_LEN long (the
+ * report: WIRE_AUTH_REPORT_LEN). Older reflectors echo
+ * MSG_F_WANT_REPORT and never set MSG_F_REPORT; a report of another
+ * version is not read: still version 1.
  */
 #ifndef RANT_WIRE_H
 #define RANT_WIRE_H
@@ -47,6 +58,9 @@
 #define WIRE_MAC_LEN AUTH_MAC_LEN	/* --key: HMAC-SHA-256 truncated, at the end */
 #define WIRE_AUTH_MIN_LEN (WIRE_HDR_LEN + WIRE_MAC_LEN)	/* smallest with --key */
 #define WIRE_AUTH_PONG_LEN (WIRE_PONG_LEN + WIRE_MAC_LEN) /* body and MAC */
+#define WIRE_REPORT_LEN 104	/* smallest datagram that carries the report */
+#define WIRE_AUTH_REPORT_LEN (WIRE_REPORT_LEN + WIRE_MAC_LEN)
+#define WIRE_REPORT_VERSION 1
 
 /* The ping flags a pong echoes. */
 #define WIRE_F_PING_MASK 0x00ff
@@ -70,5 +84,11 @@ int wire_parse(const void *buf, size_t n, enum msg_type want,
 	       struct msg_hdr *h);
 /* Decode the pong body; returns -MSG_ESHORT when n < WIRE_PONG_LEN. */
 int wire_parse_body(const void *buf, size_t n, struct msg_body *b);
+
+/* Write the report; buf must be at least WIRE_REPORT_LEN bytes. */
+void wire_put_report(void *buf, const struct msg_report *r);
+/* Decode the report: 0, -MSG_ESHORT when n < WIRE_REPORT_LEN,
+ * -MSG_EVERSION for a version this rant does not read. */
+int wire_parse_report(const void *buf, size_t n, struct msg_report *r);
 
 #endif

@@ -110,8 +110,10 @@ static void check_pong(struct msgfmt_ctx *c, const uint8_t *data, size_t size,
 		       const struct msg_hdr *h, const struct msg_body *b)
 {
 	static uint8_t out[70000];
+	bool report = (h->flags & MSG_F_WANT_REPORT) && msgfmt_has_report(c, (uint32_t)size);
 	uint16_t want = (uint16_t)(h->flags & ~(c->mac ? 0 : MSG_F_MAC) &
-				   ~(c->host_known ? 0 : MSG_F_HOST));
+				   ~(c->host_known ? 0 : MSG_F_HOST) &
+				   ~(report ? 0 : MSG_F_REPORT));
 	struct msg_body b2;
 	struct msg_hdr p;
 
@@ -122,7 +124,9 @@ static void check_pong(struct msgfmt_ctx *c, const uint8_t *data, size_t size,
 	if (msgfmt_parse(c, out, size, MSG_PONG, &p) || p.seq != h->seq || p.flags != want ||
 	    msgfmt_parse_body(c, out, &p, &b2) || b2.t2_wire != b->t2_wire ||
 	    b2.t2_sw != b->t2_sw || b2.t3_sw != b->t3_sw || b2.fu_seq != b->fu_seq ||
-	    b2.fu_t3_wire != b->fu_t3_wire)
+	    b2.fu_t3_wire != b->fu_t3_wire ||
+	    ((p.flags & MSG_F_REPORT) && (!b2.report.have ||
+					  b2.report.qdisc_drops != b->report.qdisc_drops)))
 		abort();
 }
 

@@ -13,7 +13,8 @@
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="breach_missing_instance breach_no_snapshot breach_emit
-	breach_reflect breach_continue breach_keep breach_log_threshold breach_ring"
+	breach_reflect breach_continue breach_keep breach_log_threshold breach_ring
+	breach_metric"
 
 require_root
 require_cmd jq taskset ss
@@ -55,10 +56,15 @@ pair_traced() {
 # each sleep here can overshoot, and the last spike must still fall in
 # the run, its ping not lost.
 spike() {
+	stop_n "$REFL" "$1"
+}
+
+# stop_n PID N: stop PID for $STOP, N times, $GAP apart.
+stop_n() {
 	local i
-	for ((i = 0; i < $1; i++)); do
+	for ((i = 0; i < $2; i++)); do
 		[ "$i" = 0 ] || sleep "$GAP"
-		kill -STOP "$REFL"; sleep "$STOP"; kill -CONT "$REFL"
+		kill -STOP "$1"; sleep "$STOP"; kill -CONT "$1"
 	done
 }
 
@@ -209,6 +215,64 @@ breach_keep() {
 	grep -q "more breaches ($n in all.*the 2 largest kept in the JSON" "$WORK/e6.txt"
 	check_err $? "no line saying how many more: $(tail -3 "$WORK/e6.txt")"
 	log_test "--breach-keep 2: of $n breaches the JSON keeps seqs $kept, the log's two largest"
+}
+
+# stop_emitter N: stop the emitter N times (stop_n): its user space
+# stalls (a pong's T4_SW waits), its wire stamps do not.
+stop_emitter() {
+	stop_n "$EM" "$1"
+}
+
+# --threshold-metric: -t watches another metric. The emitter's own stalls
+# (SIGSTOP while it waits for a pong) hold its user space, not the wire:
+# an rtt_sw breach placed on the emitter's user space, where the default
+# (rtt) sees none; a response breach (the reflector stopped), checked when
+# the follow-up brings its T3, placed inside the response with the
+# network outside it.
+breach_metric() {
+	local rc n
+	pair
+	start_reflector b7 -s
+	emit_bg e7 -a "$IP_B" -s -d 6 --timeout 1000000 -t $THRESH -C --threshold-metric rtt_sw \
+		-j "$WORK/e7.json"
+	wait_measuring "$WORK/e7.txt"
+	stop_emitter 3
+	wait "$EM"; rc=$?
+	n=$(jqv "$WORK/e7.json" .counts.breaches)
+	[ "$rc" = 3 ] && [ "$n" -ge 1 ] && [ "$(jqv "$WORK/e7.json" '.breaches[0].metric')" = rtt_sw ]
+	check_err $? "rtt_sw: exit $rc, $n breaches: $(jq -c '.breaches[0] | [.metric, .largest]' "$WORK/e7.json")"
+	case $(jqv "$WORK/e7.json" '.breaches[0].largest') in
+	emit_rx | emit_tx | emit_queue) true ;;
+	*) false ;;
+	esac
+	check_err $? "rtt_sw breach placed on $(jqv "$WORK/e7.json" '.breaches[0].largest'): $(jq -c '.breaches[0].components' "$WORK/e7.json")"
+	[ "$(jqv "$WORK/e7.json" '.breaches[0].outside | length')" = 0 ]
+	check_err $? "nothing lies outside rtt_sw, yet: $(jq -c '.breaches[0].outside' "$WORK/e7.json")"
+	grep -q '^\*\*\* Threshold breach: rtt_sw of seq ' "$WORK/e7.txt"
+	check_err $? "the text does not say rtt_sw breached: $(grep 'Threshold breach' "$WORK/e7.txt" | head -1)"
+	# the same stalls, -t on the RTT: they do not reach the wire RTT (a
+	# breach there is this loaded VM's own noise, fewer than the stalls)
+	emit_bg e8 -a "$IP_B" -s -d 6 --timeout 1000000 -t $THRESH -C -j "$WORK/e8.json"
+	wait_measuring "$WORK/e8.txt"
+	stop_emitter 3
+	wait "$EM"; rc=$?
+	[ "$(jqv "$WORK/e8.json" .counts.breaches)" -lt "$n" ] &&
+		[ "$(jqv "$WORK/e8.json" '[.breaches[] | select(.largest | test("^emit_"))] | length')" = 0 ]
+	check_err $? "the emitter's own stalls breached the RTT: exit $rc, $(jqv "$WORK/e8.json" .counts.breaches) breaches: $(jq -c '[.breaches[] | .largest]' "$WORK/e8.json")"
+	emit_bg e9 -a "$IP_B" -s -d 20 --timeout 1000000 -t $THRESH --threshold-metric response \
+		-j "$WORK/e9.json"
+	wait_measuring "$WORK/e9.txt"
+	spike 1
+	wait "$EM"; rc=$?
+	stop_reflector
+	[ "$rc" = 3 ] && [ "$(jqv "$WORK/e9.json" '.breaches[0].metric')" = response ] &&
+		[ "$(jqv "$WORK/e9.json" '.breaches[0].latency')" = "$(jqv "$WORK/e9.json" '.breaches[0].components.response')" ]
+	check_err $? "response: exit $rc: $(jq -c '.breaches[0] | [.metric, .latency, .components.response]' "$WORK/e9.json")"
+	spike_on_reflector "$WORK/e9.json" "$WORK/e9.txt"
+	check_err $? "the response breach is not on the reflector's steps"
+	[ "$(jqv "$WORK/e9.json" '.breaches[0].outside | index("network") != null')" = true ]
+	check_err $? "the network not outside the response: $(jq -c '.breaches[0].outside' "$WORK/e9.json")"
+	log_test "--threshold-metric: rtt_sw breaches on the emitter's stalls ($n; the RTT $(jqv "$WORK/e8.json" .counts.breaches)), response on the reflector's"
 }
 
 # -L: only the slow ones are logged

@@ -144,11 +144,11 @@ clock_offset() {
 	within "$off" 999900 1000100 &&
 		within "$(jqv "$WORK/o1.e.json" .clock.phc_offset_end_ns)" 999900 1000100
 	check_err $? "offsets $(jq -c '.clock | [.phc_offset_ns, .phc_offset_end_ns]' "$WORK/o1.e.json"), not 1 ms"
-	warned "$WORK/o1.e.json" '^the PHC /dev/ptp0 and the system clock differ by up to 100[0-9]{4} ns .* more than --max-clock-offset 1000 ns: emit_tx and emit_rx are untrusted: is phc2sys running\?'
+	warned "$WORK/o1.e.json" '^the PHC /dev/ptp0 and the system clock differ by up to 100[0-9]\.[0-9]{3} us .* more than --max-clock-offset 1\.000 us: emit_tx and emit_rx are untrusted: is phc2sys running\?'
 	check_err $? "no offset warning: $(jq -c .clock.warnings "$WORK/o1.e.json")"
 	[ "$(untrusted "$WORK/o1.e.json")" = "emit_rx emit_tx" ]
 	check_err $? "untrusted: '$(untrusted "$WORK/o1.e.json")', not emit_tx and emit_rx"
-	grep -Eq '^  emit_tx .*\(untrusted: PHC and system clock differ by up to 100[0-9]{4} ns\)$' "$WORK/o1.e.txt"
+	grep -Eq '^  emit_tx .*\(untrusted: PHC and system clock differ by up to 100[0-9]\.[0-9]{3} us\)$' "$WORK/o1.e.txt"
 	check_err $? "no untrusted mark in the text: $(grep '^  emit_tx ' "$WORK/o1.e.txt")"
 	grep -Eq '^  reflect_rx .*untrusted' "$WORK/o1.e.txt"
 	check_fail $? "the reflector's components (its clocks agree) marked untrusted"
@@ -168,7 +168,7 @@ clock_reflector_bad() {
 	ENV_A=()
 	ENV_B=(SIMNIC_OFFSET_NS=-3000)
 	sim_pair b1 -s -- -s -d 2
-	warned "$WORK/b1.r.json" '^the PHC /dev/ptp0 and the system clock differ by up to 3000 ns .*reflect_rx and reflect_tx are untrusted'
+	warned "$WORK/b1.r.json" '^the PHC /dev/ptp0 and the system clock differ by up to 3\.000 us .*reflect_rx and reflect_tx are untrusted'
 	check_err $? "the reflector did not warn: $(jq -c .clock.warnings "$WORK/b1.r.json")"
 	[ "$(untrusted "$WORK/b1.r.json")" = "reflect_rx reflect_tx" ]
 	check_err $? "reflector's untrusted: '$(untrusted "$WORK/b1.r.json")'"
@@ -225,7 +225,7 @@ clock_theta() {
 	check_err $? "peer_drift_ppb $dr0 with no drift"
 	[ "$(jqv "$WORK/t1.e.json" .clock.peer_samples)" -gt 1000 ]
 	check_err $? "peer_samples $(jqv "$WORK/t1.e.json" .clock.peer_samples)"
-	grep -Eq "^  peer: reflector's wire clock - emitter's \\(theta, if the paths are symmetric\\) \\+2(89|90)[0-9]{3} ns" "$WORK/t1.e.txt"
+	grep -Eq "^  peer: reflector's wire clock - emitter's \\(theta, if the paths are symmetric\\) \\+2(89|90)\\.[0-9]{3} us" "$WORK/t1.e.txt"
 	check_err $? "text: $(grep '^  peer' "$WORK/t1.e.txt")"
 	[ "$(jqv "$WORK/t1.r.json" .clock.peer_offset_ns)" = null ]
 	check_err $? "the reflector has a peer offset"
@@ -260,7 +260,7 @@ clock_one_way() {
 	check_err $? "no owd rows in the text"
 	ENV_B=(SIMNIC_OFFSET_NS=5000)
 	sim_pair w2 -- -d 2 --one-way
-	warned "$WORK/w2.e.json" "^--one-way: the reflector's clock is \\+(4[89]|5[01])[0-9]{2} ns from the emitter's .*owd_fwd and owd_back are untrusted"
+	warned "$WORK/w2.e.json" "^--one-way: the reflector's clock is \\+(4\\.[89]|5\\.[01])[0-9]{2} us from the emitter's .*owd_fwd and owd_back are untrusted"
 	check_err $? "no one-way warning: $(jq -c .clock.warnings "$WORK/w2.e.json")"
 	[ "$(untrusted "$WORK/w2.e.json")" = "owd_back owd_fwd" ]
 	check_err $? "untrusted: '$(untrusted "$WORK/w2.e.json")', not owd_fwd and owd_back"

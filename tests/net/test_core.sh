@@ -74,8 +74,8 @@ core_percentiles() {
 	# the text summary prints the same p50 as the JSON
 	er=$(jqv "$WORK/e1.json" .counts.received)
 	p50=$(jqv "$WORK/e1.json" '.metrics.rtt.percentiles."50"')
-	grep -Eq "^rtt +$er +[0-9]+ +[0-9.]+ +[0-9.]+ +$p50 " "$WORK/e1.txt"
-	check_err $? "text summary's rtt p50 is not the JSON's $p50"
+	grep -Eq "^rtt +$er +[0-9.]+ +[0-9.]+ +[0-9.]+ +$(awk -v n="$p50" 'BEGIN { printf "%.3f", n / 1000 }') " "$WORK/e1.txt"
+	check_err $? "text summary's rtt p50 (us) is not the JSON's $p50 ns"
 	# the emitter saw the reflector's response as the reflector did
 	[ "$(jqv "$WORK/e1.json" .metrics.response.min)" = "$(jqv "$WORK/r1.json" .metrics.response.min)" ]
 	check_err $? "response min differs between emitter and reflector"

@@ -3,13 +3,19 @@
 # emitter some lost transactions, not the run; pongs that arrive after
 # --timeout are counted late, never taken for the current transaction;
 # with no reflector the warm-up gives up after 10 s, and SIGINT ends it
-# at once; waiting on a silent peer sleeps.
+# at once; waiting on a silent peer sleeps; under a lossy tbf queue on
+# the reflector's side the run has one lost count (the summary, the log's
+# LOST rows, the JSON, the metrics, the plot) and every -I interval holds
+# the fate of the pings sent in it (sent = received + lost + in flight,
+# loss at most 100%); the reflector's report of its side (its qdisc's
+# drops and longest hold) reaches the emitter's summary and JSON, in
+# pongs of 104 bytes or more, or fetched at the end with -m 72.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="loss_restart loss_late loss_warmup_gives_up loss_warmup_sigint
-	loss_silent_peer"
+	loss_silent_peer loss_tbf_counts loss_reflector_report"
 
 require_root
 require_cmd jq taskset ss timeout "$PYTHON"
@@ -130,6 +136,88 @@ time.sleep(30)'
 	ms=$(((cpu1 - cpu0) / 1000000))
 	[ "$ms" -lt 200 ]; check_err $? "waiting on a silent peer used $ms ms of CPU in 1 s"
 	log_test "a silent peer: the wait sleeps ($ms ms CPU in 1 s)"
+}
+
+# tbf_lossy: the reflector's pongs through a tbf of 1 Mbit/s holding 30 KB
+# (a full queue holds a pong 245 ms), removed when the test ends; pings of
+# 200 bytes every ms (1.6 Mbit/s of pongs) overflow it: a third or more
+# of the pongs dropped in the qdisc, the rest held near its depth.
+tbf_lossy() {
+	tc -n "$NS_B" qdisc add dev "$VETH_B" root tbf rate 1mbit burst 2k limit 30k ||
+		skip_test "no tbf qdisc here"
+	defer tc -n "$NS_B" qdisc del dev "$VETH_B" root
+}
+
+# lossy_run NAME: an open-loop emitter through tbf_lossy for 6 s (-I 1,
+# --timeout 300 ms above the queue's depth: what is not dropped comes
+# back), with its log, JSON and metrics file in $WORK/NAME.*
+lossy_run() {
+	emit -a "$IP_B" --interval 1000 --open-loop -m 200 --timeout 300000 -d 6 -I 1 \
+		-l "$WORK/$1.log" -j "$WORK/$1.json" --metrics "$WORK/$1.prom" \
+		>"$WORK/$1.txt" 2>&1
+}
+
+# The run's lost count five ways, and the intervals' arithmetic.
+loss_tbf_counts() {
+	local rc lost text rows prom plot bad
+	pair
+	tbf_lossy
+	start_reflector t1 -j "$WORK/t1.json"
+	lossy_run e1; rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
+	lost=$(jqv "$WORK/e1.json" .counts.lost)
+	[ "$lost" -gt 500 ]; check_err $? "lost $lost: the tbf dropped too little to test"
+	text=$(grep -Eo '^sent [0-9]+, received [0-9]+, lost [0-9]+' "$WORK/e1.txt" | grep -Eo '[0-9]+$')
+	rows=$(log_awk "$WORK/e1.log" 'col("LOST") == "LOST" { n++ } END { print n + 0 }')
+	prom=$(awk '/^rant_packets_lost_total/ { print $2 }' "$WORK/e1.prom")
+	"$PYTHON" "$TOP/tools/rant-plot" time "$WORK/e1.json" --log "$WORK/e1.log" -o "$WORK/plot" \
+		--dump-data "$WORK/plot.json" >/dev/null 2>"$WORK/plot.err"
+	plot=$(jq -r '.plots[0].lost_legend' "$WORK/plot.json" 2>/dev/null)
+	[ "$text" = "$lost" ] && [ "$rows" = "$lost" ] && [ "$prom" = "$lost" ] && [ "$plot" = "$lost" ]
+	check_err $? "lost: JSON $lost, summary ${text:-none}, LOST rows $rows, metrics ${prom:-none}, plot ${plot:-none} $(cat "$WORK/plot.err")"
+	# each interval: its pings' fate, never more than it sent
+	bad=$(jq -c '[.series[] | select(.received + .lost + .in_flight != .sent or .lost > .sent)]' "$WORK/e1.json")
+	[ "$bad" = "[]" ] && [ "$(jqv "$WORK/e1.json" '.series | length')" -ge 5 ]
+	check_err $? "intervals that do not add up: $bad"
+	bad=$(awk '/^interval s/ { on = 1; next } on && /^[0-9.]+-[0-9.]+ / { if ($6 > 100) print; next } on { on = 0 }' "$WORK/e1.txt")
+	[ -z "$bad" ]; check_err $? "an interval line over 100%: $bad"
+	[ "$(jqv "$WORK/e1.json" '[.series[].lost] | add + 0')" -le "$lost" ]
+	check_err $? "the intervals lost more than the run"
+	# -m 200: every pong carries the reflector's report
+	[ "$(jqv "$WORK/e1.json" '.reflector_report | .qdisc_drops + .send_errors')" = "$lost" ]
+	check_err $? "the reflector reported $(jq -c .reflector_report "$WORK/e1.json") for $lost lost"
+	log_test "tbf: $lost lost alike in the summary, log, JSON, metrics and plot; every interval adds up"
+}
+
+# The reflector's qdisc drops pongs: its report says how many of the
+# emitter's lost ones, and how long it held the rest. -m 72 (no room in
+# a measured pong: the emitter fetches the report at the end, in pings of
+# 104 bytes) at 2000 pings a second overflows the tbf as -m 200 at 1000.
+loss_reflector_report() {
+	local rc lost drops errs rdrops qmax line
+	pair
+	tbf_lossy
+	start_reflector t2 -j "$WORK/t2.json"
+	emit -a "$IP_B" --interval 500 --open-loop --timeout 300000 -d 4 -j "$WORK/e2.json" \
+		>"$WORK/e2.txt" 2>&1
+	rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e2.txt")"
+	lost=$(jqv "$WORK/e2.json" .counts.lost)
+	drops=$(jqv "$WORK/e2.json" .reflector_report.qdisc_drops)
+	errs=$(jqv "$WORK/e2.json" .reflector_report.send_errors)
+	rdrops=$(jqv "$WORK/t2.json" '.counts.qdisc_drops + .counts.send_errors')
+	qmax=$(jqv "$WORK/e2.json" .reflector_report.queue_max_ns)
+	[ "$(jqv "$WORK/e2.json" .reflector_report.reported)" = true ] && [ "$lost" -gt 500 ] &&
+		[ $((drops + errs)) = "$rdrops" ] && [ $((drops + errs)) = "$lost" ]
+	check_err $? "the report: $(jq -c .reflector_report "$WORK/e2.json"); lost $lost; the reflector counted $rdrops qdisc drops and send errors"
+	[ "$qmax" -gt 200000000 ] && [ "$qmax" -lt 400000000 ]
+	check_err $? "longest hold $qmax ns, not the tbf's depth (245 ms)"
+	line=$(grep '^reflector.s side: ' "$WORK/e2.txt")
+	grep -Eq "^reflector's side: of the $lost lost pongs, its sends failed for $errs \\(send errors: .*\\) and its qdisc dropped $drops it had taken; it held pongs in its qdisc up to 2[0-9]{2}\\.[0-9] ms" <<<"$line"
+	check_err $? "the summary's line: ${line:-none}"
+	log_test "the reflector's report: of $lost lost pongs its sends failed for $errs, its qdisc dropped $drops; held pongs up to $((qmax / 1000000)) ms (fetched at the end with -m 72)"
 }
 
 tests_run

@@ -83,11 +83,11 @@ check_side() {
 	[ "$rows" = "$want" ] || { [ "$want" -gt 500000 ] && [ "$rows" = 500000 ]; }
 	check_err $? "$name: $rows log rows, received $recv, lost ${lost:-none} (-S keeps the last 500000)"
 	if [ "$rc" = 3 ]; then
-		seq=$(grep -Eo '^\*\*\* Threshold breach: [A-Za-z]+ of seq [0-9]+' "$text" | grep -Eo '[0-9]+$')
-		lat=$(grep -Eo '^\*\*\* Threshold breach: .* is [0-9]+ ns > threshold 100000 ns' "$text" |
+		seq=$(grep -Eo '^\*\*\* Threshold breach: [a-z_]+ of seq [0-9]+' "$text" | grep -Eo '[0-9]+$')
+		lat=$(grep -Eo '^\*\*\* Threshold breach: .* is [0-9.]+ us > threshold 100\.000 us' "$text" |
 			grep -Eo 'is [0-9]+' | grep -Eo '[0-9]+')
-		[ -n "$seq" ] && [ "${lat:-0}" -gt 100000 ]
-		check_err $? "$name: exit 3 without a breach line above 100000 ns"
+		[ -n "$seq" ] && [ "${lat:-0}" -gt 100 ]
+		check_err $? "$name: exit 3 without a breach line above 100 us"
 		grep -q 'stopped: breach$' "$text"
 		check_err $? "$name: exit 3 but not 'stopped: breach'"
 		grep -Eq "^  ftrace: RANT_BREACH written .* frozen|already frozen" "$text"

@@ -86,12 +86,12 @@ pcap_pair() {
 	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
 	es=$(jqv "$WORK/e.json" .counts.sent)
 	er=$(jqv "$WORK/e.json" .counts.received)
-	wu=$(jqv "$WORK/e.json" .counts.warmup)
+	wu=$(jqv "$WORK/e.json" '.counts.warmup + .counts.fetch')
 	lost=$(jqv "$WORK/e.json" .counts.lost)
 	late=$(jqv "$WORK/e.json" .counts.late)
 	want=$((2 * (wu + es) - lost + late))
 	[ "$(pcap_count "$WORK/e.pcap")" = "$want" ]
-	check_err $? "emitter pcap: tcpdump reads $(pcap_count "$WORK/e.pcap") packets, want $want (2 x (warm-up $wu + sent $es) - lost $lost + late $late)"
+	check_err $? "emitter pcap: tcpdump reads $(pcap_count "$WORK/e.pcap") packets, want $want (2 x (warm-up and fetch $wu + sent $es) - lost $lost + late $late)"
 	[ "$(pcap_count "$WORK/r.pcap")" = "$want" ]
 	check_err $? "reflector pcap: tcpdump reads $(pcap_count "$WORK/r.pcap") packets, want $want"
 	nano_stamps "$WORK/e.pcap"; check_err $? "tcpdump --nano shows no nanosecond stamps"

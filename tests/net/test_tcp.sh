@@ -7,14 +7,16 @@
 # sizes over the limits. Many clients at once: connections held idle or
 # in a partial frame (tcp_hold.py) neither lock an emitter out nor
 # outlast --tcp-idle-timeout; a connection over --max-sessions is closed
-# at accept; three emitters at once are three sessions.
+# at accept; three emitters at once are three sessions. -d bounds the
+# whole run, warm-up included, when each warm-up ping takes 44 ms.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="tcp_nagle tcp_nodelay tcp_sweep tcp_sweep_nagle udp_sweep udp_sweep_metrics tcp_peer_gone
 	tcp_garbage tcp_size_limit tcp_many_idle tcp_many_fifty tcp_many_timeout
-	tcp_many_cap tcp_many_per_address tcp_many_emitters tcp_many_slow_reader"
+	tcp_many_cap tcp_many_per_address tcp_many_emitters tcp_many_slow_reader
+	tcp_duration_warmup tcp_reflector_nagle"
 
 require_root
 require_cmd jq ss taskset timeout
@@ -87,6 +89,13 @@ wait_listening() {
 	return 1
 }
 
+# diag_share JSON KIND: the share of the exchanges the packets' diagnosis
+# gives KIND (0 when not named), rounded to 0 or 1 above one half.
+diag_share() {
+	jq -r --arg k "$2" '[.diagnosis[]? | select(.kind == $k) | .share] | first // 0 |
+		if . > 0.5 then 1 else 0 end' "$1"
+}
+
 # in_range VALUE LO HI: LO <= VALUE <= HI (integers).
 in_range() {
 	[ "$1" -ge "$2" ] && [ "$1" -le "$3" ]
@@ -132,10 +141,13 @@ tcp_nagle() {
 	p50=$(jqv "$WORK/e1.json" '.metrics.rtt.percentiles."50"')
 	in_range "$p50" 30000000 70000000
 	check_err $? "rtt p50 $p50 ns is not at the delayed-ACK scale (30-70 ms)"
-	grep -Eq '^diagnosis: .*Nagle.*--nodelay' "$WORK/e1.txt"
+	grep -Eq '^diagnosis from the round trips: .*Nagle.*--nodelay' "$WORK/e1.txt"
 	check_err $? "no diagnosis line naming Nagle and --nodelay: $(grep -i diag "$WORK/e1.txt")"
-	jqv "$WORK/e1.json" .diagnosis | grep -q 'delayed-ACK'
-	check_err $? "JSON diagnosis: $(jqv "$WORK/e1.json" .diagnosis)"
+	jqv "$WORK/e1.json" .diagnosis_line | grep -q 'delayed-ACK'
+	check_err $? "JSON diagnosis_line: $(jqv "$WORK/e1.json" .diagnosis_line)"
+	# the packets, on both sides: the emitter's (the client's) Nagle
+	[ "$(diag_share "$WORK/e1.json" client_nagle)" = 1 ] && [ "$(diag_share "$WORK/r1.json" client_nagle)" = 1 ]
+	check_err $? "client_nagle not named on both sides: $(jq -c .diagnosis "$WORK/e1.json") $(jq -c .diagnosis "$WORK/r1.json")"
 	# the ACK of the last byte comes with the pong, after the delay
 	p50=$(jqv "$WORK/e1.json" '.metrics.emit_ack.percentiles."50"')
 	in_range "${p50:-0}" 30000000 70000000
@@ -165,9 +177,11 @@ tcp_nodelay() {
 	[ "$p50" -lt 1000000 ]; check_err $? "rtt p50 $p50 ns is not below 1 ms with --nodelay"
 	[ "$(jqv "$WORK/e1.json" '.metrics.emit_ack.samples')" -gt 0 ]
 	check_err $? "no emit_ack samples: the TX_ACK stamps did not arrive"
-	grep -q '^diagnosis:' "$WORK/e1.txt"
-	check_fail $? "a diagnosis with --nodelay: $(grep '^diagnosis' "$WORK/e1.txt")"
-	[ "$(jqv "$WORK/e1.json" .diagnosis)" = null ]; check_err $? "JSON diagnosis with --nodelay"
+	grep -q '^diagnosis from the round trips' "$WORK/e1.txt" ||
+		! grep -q '^diagnosis: from the packets of [0-9]* exchanges.*: nothing held them' "$WORK/e1.txt"
+	check_fail $? "a diagnosis with --nodelay: $(grep -A1 '^diagnosis' "$WORK/e1.txt")"
+	[ "$(jqv "$WORK/e1.json" .diagnosis_line)" = null ] && [ "$(jqv "$WORK/e1.json" '.diagnosis | length')" = 0 ]
+	check_err $? "JSON diagnosis with --nodelay: $(jq -c '[.diagnosis_line, .diagnosis]' "$WORK/e1.json")"
 	grep -q '^emit_ack ' "$WORK/e1.txt"
 	check_err $? "the summary does not show emit_ack"
 	head -1 "$WORK/e1.log" | grep -q ' RESPONSE T_ACK_KN EMIT_ACK T1_SCHED LOST$'
@@ -233,7 +247,7 @@ tcp_sweep() {
 		and .metrics.emit_ack.percentiles."50" > 0)] | length')" = 6 ]
 	check_err $? "not every size has emit_ack: $(jq -c '[.sizes[] | [.size, .metrics.emit_ack.samples]]' "$WORK/e1.json")"
 	sweep_metrics_add_up "$WORK/e1.json"
-	grep -A7 '^Size sweep: p50 of each metric' "$WORK/e1.txt" | grep -Eq '^ +1048576 +[0-9]+ .*[0-9]+$'
+	grep -A7 '^Size sweep: p50 of each metric' "$WORK/e1.txt" | grep -Eq '^ +1048576 +[0-9.]+ .*[0-9]+$'
 	check_err $? "no row for 1048576 bytes in the per-metric table: $(grep -A7 '^Size sweep: p50' "$WORK/e1.txt")"
 	grep -A1 '^Size sweep: p50 of each metric' "$WORK/e1.txt" | grep -q ' emit_ack'
 	check_err $? "no emit_ack column in the per-metric table"
@@ -256,7 +270,7 @@ tcp_sweep_nagle() {
 	slow=$(jq -r '[.sizes[] | select(.delayed_ack) | .size] | join(" ")' "$WORK/e1.json")
 	fast=$(jq -r '[.sizes[] | select(.delayed_ack | not) | .size] | join(" ")' "$WORK/e1.json")
 	[ -n "$slow" ] && [ -n "$fast" ]; check_err $? "delayed ACK at sizes '$slow', not at '$fast': no cliff"
-	grep -q "^diagnosis: at sizes $slow bytes of 8 (size ${slow%% *}: .*Nagle" "$WORK/e1.txt"
+	grep -q "^diagnosis from the round trips: at sizes $slow bytes of 8 (size ${slow%% *}: .*Nagle" "$WORK/e1.txt"
 	check_err $? "no sweep diagnosis naming $slow: $(grep -A1 '^diagnosis' "$WORK/e1.txt")"
 	[ "$(jqv "$WORK/e1.json" .fit)" = null ]; check_err $? "one line: $(jq -c .fit "$WORK/e1.json")"
 	[ "$(jq -r '[.regimes[] | select(.then == "cliff down") | .to] | join(" ")' "$WORK/e1.json")" = "${slow##* }" ]
@@ -335,7 +349,7 @@ udp_sweep_metrics() {
 	check_err $? "owd_fwd's verdict per size differs from the run's"
 	sweep_metrics_add_up "$j"
 	# the text: a column per metric, a row per size, 64 bytes without owd
-	grep -A1 '^Size sweep: p50 of each metric against message size, ns$' "$WORK/e1.txt" |
+	grep -A1 '^Size sweep: p50 of each metric against message size, us$' "$WORK/e1.txt" |
 		grep -Eq '^ +bytes +rtt +response +network .* owd_fwd +owd_back'
 	check_err $? "no per-metric header: $(grep -A2 '^Size sweep: p50' "$WORK/e1.txt")"
 	got=$(grep -A6 '^Size sweep: p50 of each metric' "$WORK/e1.txt" | grep -Ec '^ +(64|256|1024|1472) ')
@@ -694,6 +708,63 @@ tcp_many_slow_reader() {
 	grep -qx "slow_pongs $((20 - dropped)) bad 0" "$WORK/h1.txt"
 	check_err $? "the slow reader's pongs, $dropped dropped: $(grep slow_pongs "$WORK/h1.txt")"
 	log_test "a peer that reads no pong: $dropped of its pongs dropped, the emitter measured 200 of 200"
+}
+
+# -d bounds the whole run, warm-up included: each ping stalls ~44 ms
+# (--writes 2, Nagle on, the reflector's delayed ACK), so -w 100 takes
+# ~4.4 s of -d 5; the run ends by 5.5 s and says the warm-up took the
+# time; with -d 3 the warm-up takes it all: exit 2, saying so, by 3.5 s.
+tcp_duration_warmup() {
+	local rc t0 t1 ms
+	pair
+	start_tcp_reflector r9 --block -d 60 || return
+	t0=$(date +%s%N)
+	emit -a "$IP_B" --tcp --writes 2 --timeout 1000000 -d 5 -j "$WORK/e9.json" >"$WORK/e9.txt" 2>&1
+	rc=$?
+	t1=$(date +%s%N)
+	ms=$(((t1 - t0) / 1000000))
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e9.txt")"
+	[ "$ms" -le 5500 ]; check_err $? "-d 5 ran $ms ms (the warm-up not counted?)"
+	grep -Eq '^warning: the warm-up took [34]\.[0-9]{3} s of -d 5 s \(100 pings, 4[0-9]\.[0-9] ms each\): ' "$WORK/e9.txt"
+	check_err $? "no line saying the warm-up took the time: $(grep -i warm "$WORK/e9.txt")"
+	[ "$(jqv "$WORK/e9.json" '[.warnings[].code] | index("warmup_took_duration") != null')" = true ] &&
+		[ "$(jqv "$WORK/e9.json" .stop_reason)" = duration ]
+	check_err $? "JSON: stop $(jqv "$WORK/e9.json" .stop_reason), warnings $(jq -c '[.warnings[].code]' "$WORK/e9.json")"
+	t0=$(date +%s%N)
+	emit -a "$IP_B" --tcp --writes 2 --timeout 1000000 -d 3 >"$WORK/e10.txt" 2>&1
+	rc=$?
+	t1=$(date +%s%N)
+	stop_reflector
+	[ "$rc" = 2 ] && [ $(((t1 - t0) / 1000000)) -le 3500 ] &&
+		grep -q 'the warm-up took the whole -d 3 s (.* pings, 4[0-9]\.[0-9] ms each): nothing measured; give a longer -d, or a smaller -w' "$WORK/e10.txt"
+	check_err $? "-d 3: exit $rc after $(((t1 - t0) / 1000000)) ms: $(tail -2 "$WORK/e10.txt")"
+	log_test "-d 5 with a 44-ms warm-up: ended in $ms ms, saying the warm-up took the time; -d 3: nothing measured, said"
+}
+
+# The reflector writes each pong twice (--writes 2, Nagle on): the tail
+# waits for the emitter's delayed ACK of the first part, nginx's case.
+# Both sides' packets name nagle_delayed_ack (the server's Nagle); the
+# reflector's T3 is its pong's last byte leaving, so the wait is in the
+# response (the reflector's side), not in the network.
+tcp_reflector_nagle() {
+	local rc rtt resp net
+	pair
+	start_tcp_reflector r11 --writes 2 --block -d 60 -j "$WORK/r11.json" || return
+	emit -a "$IP_B" --tcp -w 10 -c 60 --timeout 1000000 -j "$WORK/e11.json" >"$WORK/e11.txt" 2>&1
+	rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e11.txt")"
+	[ "$(diag_share "$WORK/e11.json" nagle_delayed_ack)" = 1 ] &&
+		[ "$(diag_share "$WORK/r11.json" nagle_delayed_ack)" = 1 ]
+	check_err $? "nagle_delayed_ack not named on both sides: $(jq -c .diagnosis "$WORK/e11.json") $(jq -c .diagnosis "$WORK/r11.json")"
+	grep -Eq '^  nagle_delayed_ack +[0-9.]+% of the exchanges' "$WORK/e11.txt"
+	check_err $? "the emitter's text does not name it: $(grep -A2 '^diagnosis' "$WORK/e11.txt")"
+	rtt=$(jqv "$WORK/e11.json" '.metrics.rtt.percentiles."50"')
+	resp=$(jqv "$WORK/e11.json" '.metrics.response.percentiles."50" // 0')
+	net=$(jqv "$WORK/e11.json" '.metrics.network.percentiles."50" // -1')
+	in_range "$rtt" 30000000 70000000 && [ "$resp" -ge $((rtt * 9 / 10)) ] && in_range "$net" 0 1000000
+	check_err $? "rtt p50 $rtt ns: response $resp ns, network $net ns (the wait belongs to the response)"
+	log_test "reflector --writes 2: nagle_delayed_ack named on both sides; rtt p50 $((rtt / 1000)) us: response $((resp / 1000)) us, network $((net / 1000)) us"
 }
 
 tests_run

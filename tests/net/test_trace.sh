@@ -4,6 +4,13 @@
 # events), read back with tools/rant-trace.
 #   trace_hog      a SCHED_FIFO hog on the reflector's CPU: rant-trace
 #                  names the hog and the CPU
+#   trace_hog_emit the same hog, the emitter's RTT breach (both ends on
+#                  one instance): the arrow on the reflector's receive
+#                  (reflect_rx, inside T4 - T1), never on the emitter's
+#                  user space around it (emit_tx, emit_rx: outside);
+#                  rant-trace analyses the reflector's CPU over that
+#                  step's window and names the hog with the time and
+#                  share its own "ran:" line gives it
 #   trace_stop     the reflector stopped with SIGSTOP: the verdict says
 #                  stopped
 #   trace_throttle a spinning chrt -f reflector, RT throttling on: the
@@ -26,7 +33,7 @@ require_cmd jq taskset chrt ss sysctl
 [ -x "$RANT" ] || skip "rant is not built (make)"
 [ -x /usr/bin/python3 ] || skip "/usr/bin/python3 is missing (sudo make deps)"
 
-ALL_TESTS="trace_hog trace_stop trace_throttle trace_shared trace_cpumask"
+ALL_TESTS="trace_hog trace_hog_emit trace_stop trace_throttle trace_shared trace_cpumask"
 RANT_TRACE=$TOP/tools/rant-trace
 THRESH=30000		# us: above this VM's scheduling noise
 RT_SYSCTL=/proc/sys/kernel/sched_rt_runtime_us
@@ -160,6 +167,19 @@ rtv() { jq -r "$1" "$WORK/rt.json"; }
 
 # ---- the tests ----
 
+# run_hog: 60 ms of busy loop named $HOG, FIFO above the reflector, on
+# its CPU 1; when it ran (CLOCK_REALTIME ns) into $WORK/hog.times.
+run_hog() {
+	taskset -c 1 chrt -f "$HOG_PRIO" /usr/bin/python3 -c '
+import ctypes, sys, time
+ctypes.CDLL(None).prctl(15, sys.argv[1].encode(), 0, 0, 0)
+start = time.time_ns()
+end = time.monotonic() + 0.06
+while time.monotonic() < end:
+    pass
+print(start, time.time_ns())' "$HOG" >"$WORK/hog.times"
+}
+
 # One attempt: a reflector, traffic, then the hog. 0, 1 (a breach that
 # is not the hog's), 2 (no start marker or no breach).
 hog_attempt() {
@@ -169,16 +189,7 @@ hog_attempt() {
 	wait_for 20 in_trace "RANT_TEST_START side=reflect" ||
 		{ echo "    no RANT_TEST_START from the reflector: $(tail -3 "$WORK/hog.txt")"; end_pair; return 2; }
 	arm_events
-	# 60 ms of busy loop, FIFO above the reflector, on its CPU; it
-	# writes when it ran (CLOCK_REALTIME ns).
-	taskset -c 1 chrt -f "$HOG_PRIO" /usr/bin/python3 -c '
-import ctypes, sys, time
-ctypes.CDLL(None).prctl(15, sys.argv[1].encode(), 0, 0, 0)
-start = time.time_ns()
-end = time.monotonic() + 0.06
-while time.monotonic() < end:
-    pass
-print(start, time.time_ns())' "$HOG" >"$WORK/hog.times"
+	run_hog
 	wait_for 20 gone "$REFL"
 	end_pair
 	[ "$(breach_rt)" != 0 ] || { echo "    no breach: $(tail -3 "$WORK/hog.txt")"; return 2; }
@@ -213,6 +224,67 @@ trace_hog_body() {
 trace_hog() {
 	setup_pair || skip_test "cannot create namespaces and veth"
 	trace_hog_body
+}
+
+# One attempt: the emitter breaches (-t, -T), the reflector only marks
+# its start on the same instance; the hog as above. 0, 1 or 2.
+hog_emit_attempt() {
+	local t0 t1
+	bg hog-r ip netns exec "$NS_B" taskset -c 1 chrt -f "$REFL_PRIO" "$RANT" -i "$VETH_B" \
+		-s --block -d 60 -T --trace-instance "$INST" -j "$WORK/hog-r.json"
+	REFL=$BGPID
+	wait_udp_port "$NS_B" "$PORT"
+	back_to_back_emitter hog-e --block -t "$THRESH" -T --trace-instance "$INST" -j "$WORK/hog-e.json"
+	wait_for 20 in_trace "RANT_TEST_START side=emit" && wait_for 20 in_trace "RANT_TEST_START side=reflect" ||
+		{ echo "    no RANT_TEST_START from both sides: $(tail -3 "$WORK/hog-e.txt")"; end_pair; return 2; }
+	arm_events
+	run_hog
+	wait_for 20 gone "$EMIT"
+	end_pair
+	[ "$(breach_rt)" != 0 ] || { echo "    no breach: $(tail -3 "$WORK/hog-e.txt")"; return 2; }
+	read -r t0 t1 <"$WORK/hog.times"
+	provoked "$t0" "$t1" || return 1
+	return 0
+}
+
+trace_hog_emit_body() {
+	local step ran verdict v_us r_us share dur_ns want
+	HOG=hog-$UNIQ
+	new_instance hoge || { echo "    cannot create a trace instance"; RET=1; log_test "trace_hog_emit"; return; }
+	attempts hog_emit_attempt "the hog"
+	check_err $? "no breach caused by the hog"
+	[ "$EMIT_RC" = 3 ]; check_err $? "emitter exit $EMIT_RC, not 3"
+	step=$(jqv "$WORK/hog-e.json" '.breaches[0].largest')
+	[ "$(jqv "$WORK/hog-e.json" '.breaches[0].metric')" = rtt ] && [ "$step" = reflect_rx ]
+	check_err $? "the RTT breach's largest is $step: $(jq -c '.breaches[0] | [.components, .outside]' "$WORK/hog-e.json")"
+	[ "$(jqv "$WORK/hog-e.json" '.breaches[0].outside | index("emit_rx") != null and index("emit_tx") != null')" = true ]
+	check_err $? "emit_tx and emit_rx not listed outside the RTT: $(jq -c '.breaches[0].outside' "$WORK/hog-e.json")"
+	grep -F 'NIC-to-App RX, reflector (T2_SW - T2)' "$WORK/hog-e.txt" | grep -q '<-- where the spike is$' &&
+		grep -F 'NIC-to-App RX, emitter (T4_SW - T4)' "$WORK/hog-e.txt" | grep -q '(outside rtt)$'
+	check_err $? "text: $(grep -A14 'Threshold breach' "$WORK/hog-e.txt")"
+	"$RANT_TRACE" --instance "$IDIR" --json "$WORK/hog-e.json" >"$WORK/rt.txt" 2>"$WORK/rt.err"
+	analyse "$WORK/hog-e.json"
+	check_err $? "rant-trace failed: $(cat "$WORK/rt.err")"
+	verdict=$(rtv '.breaches[0].verdict')
+	[ "$(rtv '.breaches[0].spike_step')" = reflect_rx ] && [ "$(rtv '.breaches[0].cpus | join(",")')" = 1 ] &&
+		[ "$(rtv '.breaches[0].kind')" = preempted ] && grep -q "preempted by $HOG " <<<"$verdict"
+	check_err $? "rant-trace: step $(rtv '.breaches[0].spike_step') on CPU $(rtv '.breaches[0].cpus'): $verdict"
+	# the hog's time in the verdict is its time in the ran: line, and its
+	# share is that time over the step's window
+	ran=$(jq -r --arg h "$HOG" '[.breaches[0].cpu_activity."1".tasks[] | select(.comm == $h) | .ns] | add // 0' "$WORK/rt.json")
+	v_us=$(grep -o "preempted by $HOG ([^)]*) for [0-9]* µs" <<<"$verdict" | grep -o '[0-9]* µs$' | cut -d' ' -f1)
+	r_us=$(grep -o "ran: .*" "$WORK/rt.txt" | grep -o "$HOG:[0-9]* [0-9]* µs" | head -1 | cut -d' ' -f2)
+	share=$(grep -o "([0-9]*% of the step)" <<<"$verdict" | tr -dc '0-9')
+	dur_ns=$(rtv '.breaches[0].steps[] | select(.name == "reflect_rx") | .t_to - .t_from')
+	want=$(awk -v r="$ran" -v d="$dur_ns" 'BEGIN { printf "%.0f", 100 * r / d }')
+	[ -n "$v_us" ] && [ "$v_us" = "$r_us" ] && [ "$v_us" = "$(awk -v r="$ran" 'BEGIN { printf "%.0f", r / 1000 }')" ] &&
+		[ "$share" = "$want" ]
+	check_err $? "shares: verdict $v_us us ($share%), ran: line $r_us us, JSON $ran ns of a $dur_ns ns step ($want%)"
+	log_test "trace_hog_emit: RTT breach on reflect_rx (emit_rx outside), rant-trace names $HOG for $v_us us ($share%) as its ran: line"
+}
+trace_hog_emit() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	trace_hog_emit_body
 }
 
 # One attempt: the reflector stopped for 100 ms. 0, 1 or 2 as above.

@@ -4,7 +4,9 @@
  * path (breakdown_compute) and which metrics are steps on either side
  * (breakdown_is_step), from hand-made stamps: every component's
  * arithmetic, the steps adding up to the user-space round trip, the
- * largest step for a spike placed in each step in turn, missing stamps
+ * largest step for a spike placed in each step in turn, only inside the
+ * metric that breached (an RTT breach never on emit_tx or emit_rx), the
+ * sender's queue marked when it holds most of its step, missing stamps
  * (follow-up lost, no reflector SW stamps, none at all), the reflector's
  * side, and ties.
  */
@@ -154,7 +156,7 @@ static void test_full_arithmetic(void)
 	stamps_of(&l, &s);
 	full_rec(&r, &l);
 	memset(&b, 0xa5, sizeof(b));
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 
 	for (int m = 0; m < M_COUNT; m++)
 		if (m != M_REFLECT_QUEUE && metric_of_record(m))	/* connect: no record's */
@@ -207,7 +209,7 @@ static void test_spike_each_step(void)
 
 		*leg_of(&l, steps[i]) += SPIKE;
 		full_rec(&r, &l);
-		breakdown_compute(&r, true, &b);
+		breakdown_compute(&r, true, M_RTT_SW, &b);
 		snprintf(what, sizeof(what), "emitter, spike in %s",
 			 metric_defs[steps[i]].name);
 		is_largest(&b, steps[i], what);
@@ -223,7 +225,7 @@ static void test_spike_each_step(void)
 
 		l.back += SPIKE;
 		full_rec(&r, &l);
-		breakdown_compute(&r, true, &b);
+		breakdown_compute(&r, true, M_RTT_SW, &b);
 		is_largest(&b, M_NETWORK, "emitter, spike on the way back");
 	}
 }
@@ -239,7 +241,7 @@ static void test_no_t3_wire(void)
 	l.reflect_rx += SPIKE;
 	full_rec(&r, &l);
 	txrec_set_t3_wire(&r, TS_NONE);
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	ok(!b.have[M_RESPONSE], "no T3 wire: response absent");
 	ok(!b.have[M_NETWORK], "no T3 wire: network absent");
 	ok(!b.have[M_REFLECT_TX], "no T3 wire: reflect_tx absent");
@@ -257,7 +259,7 @@ static void test_no_t3_wire(void)
 	l.out += SPIKE;
 	full_rec(&r, &l);
 	txrec_set_t3_wire(&r, TS_NONE);
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	is_largest(&b, M_EMIT_RX,
 		   "no T3 wire, spike in network (unknown): the largest of the rest");
 
@@ -265,7 +267,7 @@ static void test_no_t3_wire(void)
 	l.reflect_proc += SPIKE;
 	full_rec(&r, &l);
 	txrec_set_t3_wire(&r, TS_NONE);
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	is_largest(&b, M_REFLECT_PROC, "no T3 wire, spike in reflect_proc");
 }
 
@@ -278,7 +280,7 @@ static void test_no_reflect_sw(void)
 
 	full_rec(&r, &l);
 	drop_reflect_sw(&r);
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	ok(!b.have[M_REFLECT_RX] && !b.have[M_REFLECT_PROC] && !b.have[M_REFLECT_TX],
 	   "no reflector SW stamps: reflect_rx/proc/tx absent");
 	ok(b.have[M_RESPONSE], "no reflector SW stamps: response present");
@@ -298,14 +300,14 @@ static void test_no_reflect_sw(void)
 	l.reflect_proc += SPIKE;
 	full_rec(&r, &l);
 	drop_reflect_sw(&r);
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	is_largest(&b, M_RESPONSE, "no reflector SW stamps, spike in the reflector");
 
 	l = quiet;
 	l.emit_tx += SPIKE;
 	full_rec(&r, &l);
 	drop_reflect_sw(&r);
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	is_largest(&b, M_EMIT_TX, "no reflector SW stamps, spike in emit_tx");
 
 	/* Nor the emitter's: only wire stamps (a run without -s). */
@@ -315,7 +317,7 @@ static void test_no_reflect_sw(void)
 	drop_reflect_sw(&r);
 	r.t1_sw = TS_NONE;
 	txrec_set_t4_sw(&r, TS_NONE);
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	is_i64(steps_sum(&b, true, &n), b.ns[M_RTT],
 	       "wire stamps only: network + response = rtt");
 	is_int(n, 2, "wire stamps only: two steps");
@@ -326,7 +328,7 @@ static void test_no_reflect_sw(void)
 	drop_reflect_sw(&r);
 	r.t1_sw = TS_NONE;
 	txrec_set_t4_sw(&r, TS_NONE);
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	is_largest(&b, M_RESPONSE, "wire stamps only, spike in the reflector");
 
 	/* -m below 72: the pong carries nothing of the reflector's. */
@@ -336,7 +338,7 @@ static void test_no_reflect_sw(void)
 	drop_reflect_sw(&r);
 	r.t2_wire = TS_NONE;
 	txrec_set_t3_wire(&r, TS_NONE);
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	ok(!b.have[M_RESPONSE] && !b.have[M_NETWORK],
 	   "no reflector stamps at all: response and network absent");
 	steps_sum(&b, true, &n);
@@ -353,7 +355,7 @@ static void test_no_stamps(void)
 	txrec_clear(&r);
 	r.seq = 1;
 	memset(&b, 0x5a, sizeof(b));
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	for (int m = 0; m < M_COUNT; m++)
 		if (b.have[m]) {
 			none = false;
@@ -361,13 +363,13 @@ static void test_no_stamps(void)
 		}
 	ok(none, "no stamps: no metric present");
 	is_largest(&b, -1, "no stamps, emitter");
-	breakdown_compute(&r, false, &b);
+	breakdown_compute(&r, false, M_RESPONSE, &b);
 	is_largest(&b, -1, "no stamps, reflector");
 
 	/* Only the round trip: a total, never a step. */
 	r.t1_wire = BASE;
 	txrec_set_t4_wire(&r, BASE + 9000);
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	ok(b.have[M_RTT], "T1/T4 wire only: rtt present");
 	is_largest(&b, -1, "T1/T4 wire only: rtt is no step");
 }
@@ -383,7 +385,7 @@ static void test_reflector(void)
 	int n;
 
 	reflect_rec(&r, &l, true);
-	breakdown_compute(&r, false, &b);
+	breakdown_compute(&r, false, M_RESPONSE, &b);
 	ok(breakdown_is_step(&b, M_REFLECT_RX, false) &&
 	   breakdown_is_step(&b, M_REFLECT_PROC, false) &&
 	   breakdown_is_step(&b, M_REFLECT_TX, false),
@@ -407,7 +409,7 @@ static void test_reflector(void)
 		l = quiet;
 		*leg_of(&l, steps[i]) += SPIKE;
 		reflect_rec(&r, &l, true);
-		breakdown_compute(&r, false, &b);
+		breakdown_compute(&r, false, M_RESPONSE, &b);
 		snprintf(what, sizeof(what), "reflector, spike in %s",
 			 metric_defs[steps[i]].name);
 		is_largest(&b, steps[i], what);
@@ -418,14 +420,14 @@ static void test_reflector(void)
 	l.emit_tx += SPIKE;
 	l.out += SPIKE;
 	full_rec(&r, &l);
-	breakdown_compute(&r, false, &b);
+	breakdown_compute(&r, false, M_RESPONSE, &b);
 	is_largest(&b, M_REFLECT_RX,
 		   "reflector given a full record: only its own steps compete");
 
 	/* Without SW stamps the response is the one step. */
 	l = quiet;
 	reflect_rec(&r, &l, false);
-	breakdown_compute(&r, false, &b);
+	breakdown_compute(&r, false, M_RESPONSE, &b);
 	ok(breakdown_is_step(&b, M_RESPONSE, false),
 	   "reflector without SW stamps: response is a step");
 	steps_sum(&b, false, &n);
@@ -437,7 +439,7 @@ static void test_reflector(void)
 	l.reflect_proc += SPIKE;
 	reflect_rec(&r, &l, true);
 	txrec_set_t3_wire(&r, TS_NONE);
-	breakdown_compute(&r, false, &b);
+	breakdown_compute(&r, false, M_RESPONSE, &b);
 	ok(!b.have[M_RESPONSE] && !b.have[M_REFLECT_TX],
 	   "reflector without T3 wire: response and reflect_tx absent");
 	is_largest(&b, M_REFLECT_PROC, "reflector without T3 wire, spike in reflect_proc");
@@ -454,22 +456,22 @@ static void test_ties(void)
 			   .reflect_proc = 1000, .reflect_tx = 1000, .back = 500,
 			   .emit_rx = 1000 };
 	full_rec(&r, &l);
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	is_largest(&b, M_NETWORK,
 		   "tie of all six steps: the first in metric order (network, before emit_tx)");
-	breakdown_compute(&r, true, &b2);
+	breakdown_compute(&r, true, M_RTT_SW, &b2);
 	is_int(b2.largest, b.largest, "tie: the same choice every time");
 
 	l.emit_tx = 900;
 	l.out = l.back = 400;
 	full_rec(&r, &l);
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	is_largest(&b, M_REFLECT_RX,
 		   "tie of reflect_rx/proc/tx and emit_rx: the first in metric order (reflect_rx)");
 
 	l.reflect_rx = l.reflect_proc = 900;
 	full_rec(&r, &l);
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	is_largest(&b, M_REFLECT_TX,
 		   "tie of reflect_tx and emit_rx: the first in metric order (reflect_tx)");
 
@@ -478,7 +480,7 @@ static void test_ties(void)
 			   .reflect_proc = 700, .reflect_tx = 700, .back = 1,
 			   .emit_rx = 1 };
 	reflect_rec(&r, &l, true);
-	breakdown_compute(&r, false, &b);
+	breakdown_compute(&r, false, M_RESPONSE, &b);
 	is_largest(&b, M_REFLECT_RX,
 		   "reflector, tie of its three steps: the first in metric order (reflect_rx)");
 
@@ -488,7 +490,7 @@ static void test_ties(void)
 			   .emit_rx = 200 };
 	full_rec(&r, &l);
 	drop_reflect_sw(&r);
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	is_largest(&b, M_RESPONSE,
 		   "tie of response (one step) and emit_tx: the first in metric order (response)");
 }
@@ -503,7 +505,7 @@ static void test_negative(void)
 	l.emit_tx = -5000;
 	l.emit_rx = -7000;
 	full_rec(&r, &l);
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	is_i64(b.ns[M_EMIT_TX], -5000, "negative emit_tx kept as -5000");
 	is_largest(&b, M_NETWORK, "negative components: the largest positive step");
 
@@ -512,14 +514,14 @@ static void test_negative(void)
 			   .reflect_proc = -20, .reflect_tx = -30, .back = -10,
 			   .emit_rx = -40 };
 	full_rec(&r, &l);
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	is_largest(&b, M_REFLECT_RX, "all steps negative: the greatest (reflect_rx, -3)");
 }
 
 /*
  * The sender's queue is a part of a step (emit_tx on the emitter,
- * reflect_tx and the response on the reflector), shown with the path but
- * never the largest step, however long.
+ * reflect_tx and the response on the reflector), shown with the path;
+ * when it holds most of the largest step it is marked instead of it.
  */
 static void test_queue_part(void)
 {
@@ -529,24 +531,100 @@ static void test_queue_part(void)
 
 	full_rec(&r, &l);
 	txrec_set_queue(&r, r.t1_wire, r.t1_wire - 5 * SPIKE);
-	breakdown_compute(&r, true, &b);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
 	ok(b.have[M_EMIT_QUEUE] && b.ns[M_EMIT_QUEUE] == 5 * SPIKE,
 	   "emitter: emit_queue known (%" PRId64 ")", b.ns[M_EMIT_QUEUE]);
 	ok(breakdown_is_part(M_EMIT_QUEUE, true) && !breakdown_is_part(M_REFLECT_QUEUE, true),
 	   "emit_queue is a part on the emitter, reflect_queue is not");
 	ok(!breakdown_is_step(&b, M_EMIT_QUEUE, true), "emit_queue is no step");
-	ok(b.largest != M_EMIT_QUEUE, "a long queue is never the largest step");
+	is_largest(&b, M_NETWORK, "emit_queue, outside the RTT, however long: never marked");
+	l.emit_tx += 6 * SPIKE;
+	full_rec(&r, &l);
+	txrec_set_queue(&r, r.t1_wire, r.t1_wire - 5 * SPIKE);
+	breakdown_compute(&r, true, M_RTT, &b);
+	is_largest(&b, M_NETWORK, "RTT: emit_tx and its queue outside, whatever their size");
+	breakdown_compute(&r, true, M_RTT_SW, &b);
+	is_largest(&b, M_EMIT_QUEUE, "rtt_sw: emit_tx the largest, its queue most of it: the queue marked");
+	txrec_set_queue(&r, r.t1_wire, r.t1_wire - 200);
+	breakdown_compute(&r, true, M_RTT_SW, &b);
+	ok(b.largest != M_EMIT_QUEUE, "a queue that is not most of its step is not marked");
+	l = quiet;
 	reflect_rec(&r, &l, true);
 	txrec_set_queue(&r, txrec_stamp(&r, P_T3_WIRE), txrec_stamp(&r, P_T3_WIRE) - 300);
-	breakdown_compute(&r, false, &b);
+	breakdown_compute(&r, false, M_RESPONSE, &b);
 	ok(b.have[M_REFLECT_QUEUE] && b.ns[M_REFLECT_QUEUE] == 300 && !b.have[M_EMIT_QUEUE],
 	   "reflector: reflect_queue 300, no emit_queue");
 	ok(breakdown_is_part(M_REFLECT_QUEUE, false), "reflect_queue is a part on the reflector");
+	/* a pong held in the reflector's qdisc: reflect_tx the largest, the
+	 * queue most of it */
+	l.reflect_tx += SPIKE;
+	reflect_rec(&r, &l, true);
+	txrec_set_queue(&r, txrec_stamp(&r, P_T3_WIRE), txrec_stamp(&r, P_T3_WIRE) - SPIKE);
+	breakdown_compute(&r, false, M_RESPONSE, &b);
+	is_largest(&b, M_REFLECT_QUEUE, "reflector, a pong held in its qdisc: reflect_queue marked");
+	ok(breakdown_inside(&b, M_REFLECT_QUEUE) && breakdown_inside(&b, M_REFLECT_TX),
+	   "reflect_queue and reflect_tx inside the response");
+}
+
+/*
+ * The spike is looked for inside the metric that breached: an RTT
+ * breach (T4 - T1) is never placed on the emitter's user space around
+ * it (emit_tx before T1, emit_rx after T4), however long; a breach of
+ * rtt_sw may be.
+ */
+static void test_within(void)
+{
+	static const enum metric_id in_rtt[] = {
+		M_NETWORK, M_REFLECT_RX, M_REFLECT_PROC, M_REFLECT_TX, M_RESPONSE,
+		M_REFLECT_QUEUE, M_OWD_FWD, M_OWD_BACK,
+	};
+	static const enum metric_id out_rtt[] = { M_EMIT_TX, M_EMIT_RX, M_EMIT_QUEUE, M_RTT_SW,
+						  M_EMIT_ACK };
+	struct legs l = quiet;
+	struct breakdown b;
+	struct txrec r;
+	bool all = true;
+
+	for (size_t i = 0; i < sizeof(in_rtt) / sizeof(in_rtt[0]); i++)
+		all &= metric_inside(in_rtt[i], M_RTT);
+	ok(all, "network, the reflector's steps and queue, response, the one-way delays: inside rtt");
+	all = true;
+	for (size_t i = 0; i < sizeof(out_rtt) / sizeof(out_rtt[0]); i++)
+		all &= !metric_inside(out_rtt[i], M_RTT);
+	ok(all, "emit_tx, emit_rx, emit_queue (before T1), rtt_sw, emit_ack: not inside rtt");
+	ok(metric_inside(M_EMIT_TX, M_RTT_SW) && metric_inside(M_EMIT_RX, M_RTT_SW) &&
+	   metric_inside(M_EMIT_QUEUE, M_RTT_SW), "the emitter's user space: inside rtt_sw");
+	ok(metric_inside(M_REFLECT_RX, M_RESPONSE) && !metric_inside(M_NETWORK, M_RESPONSE) &&
+	   metric_inside(M_REFLECT_QUEUE, M_RESPONSE), "response: the reflector's steps and queue");
+	ok(!metric_inside(M_REFLECT_RX, M_NETWORK) && metric_inside(M_OWD_FWD, M_NETWORK) &&
+	   metric_inside(M_NETWORK, M_NETWORK), "network: both ways, not the reflector");
+
+	/* the breach: 4 ms on reflect_rx, 8 ms on emit_rx after T4 */
+	l.reflect_rx += 4000000;
+	l.emit_rx += 8000000;
+	full_rec(&r, &l);
+	breakdown_compute(&r, true, M_RTT, &b);
+	is_largest(&b, M_REFLECT_RX, "RTT breach, 8 ms in emit_rx, 4 ms in reflect_rx: reflect_rx");
+	ok(b.within == M_RTT && !breakdown_inside(&b, M_EMIT_RX) &&
+	   !breakdown_inside(&b, M_EMIT_TX),
+	   "emit_rx and emit_tx outside the RTT");
+	breakdown_compute(&r, true, M_RTT_SW, &b);
+	is_largest(&b, M_EMIT_RX, "the same as an rtt_sw breach: emit_rx");
+	l = quiet;
+	l.emit_tx += SPIKE;
+	full_rec(&r, &l);
+	breakdown_compute(&r, true, M_RTT, &b);
+	is_largest(&b, M_NETWORK, "RTT breach, a spike in emit_tx: the largest inside (network)");
+	breakdown_compute(&r, true, M_RESPONSE, &b);
+	is_largest(&b, M_REFLECT_RX, "a response breach on the emitter: the reflector's steps only");
+	breakdown_compute(&r, true, M_EMIT_ACK, &b);
+	is_largest(&b, -1, "emit_ack: no step inside it, none marked");
 }
 
 int main(void)
 {
 	test_queue_part();
+	test_within();
 	test_full_arithmetic();
 	test_spike_each_step();
 	test_no_t3_wire();

@@ -133,7 +133,7 @@ static void test_judge_phc(void)
 	cr.phc_sum.offset_max_abs_ns = 1001;
 	clock_judge(&cr);
 	ok(!cr.local_trusted && cr.nwarn == 1, "|offset| 1001 > 1000: untrusted, one warning");
-	is_str(cr.local_why, "PHC and system clock differ by up to 1001 ns", "the reason");
+	is_str(cr.local_why, "PHC and system clock differ by up to 1.001 us", "the reason");
 	ok(any_warning(&cr, "emit_tx and emit_rx are untrusted") &&
 	   any_warning(&cr, "`config.sh eth3 --ip A --remote-ip B --cpu N --irq-cpu M` starts it") &&
 	   any_warning(&cr, "phc2sys -s eth3 -c CLOCK_REALTIME"),
@@ -142,7 +142,7 @@ static void test_judge_phc(void)
 	good_report(&cr);
 	cr.phc_sum.drift_ppb = 101;	/* 1010 ns over 10 s */
 	clock_judge(&cr);
-	ok(!cr.local_trusted && any_warning(&cr, "drifts +101 ppb from the system clock: +1010 ns"),
+	ok(!cr.local_trusted && any_warning(&cr, "drifts +101 ppb from the system clock: +1.010 us"),
 	   "101 ppb over 10 s carries it past 1000 ns: %s", cr.nwarn ? cr.warn[0] : "-");
 	good_report(&cr);
 	cr.phc_sum.drift_ppb = -99;
@@ -204,9 +204,9 @@ static void test_judge_hosts(void)
 	ok(cr.hosts_trusted && cr.nwarn == 0, "--one-way, theta 300 ns: trusted");
 	cr.peer_offset_ns = -1500;
 	clock_judge(&cr);
-	ok(!cr.hosts_trusted && any_warning(&cr, "--one-way: the reflector's clock is -1500 ns"),
+	ok(!cr.hosts_trusted && any_warning(&cr, "--one-way: the reflector's clock is -1.500 us"),
 	   "--one-way, theta -1500 ns: warned");
-	is_str(cr.hosts_why, "the hosts' clocks differ by theta = -1500 ns", "its reason");
+	is_str(cr.hosts_why, "the hosts' clocks differ by theta = -1.500 us", "its reason");
 	good_report(&cr);
 	cr.one_way = true;
 	cr.peer_drift_ppb = 150;

@@ -224,8 +224,9 @@ static void test_summary(void)
 	finish();
 	ok(strstr(tbuf, "reflect on lo, 2.000 s measured, timestamps kernel, stopped: signal\n") != NULL,
 	   "summary text: the head line");
-	ok(strstr(tbuf, "response             10      1000      2000.0       0.0      2000") != NULL,
-	   "summary text: the metric row");
+	ok(strstr(tbuf, "response             10      1.000      2.000      0.000      2.000") != NULL,
+	   "summary text: the metric row, in microseconds");
+	ok(strstr(jbuf, "\"min\": 1000,") != NULL, "summary JSON: the same, in ns");
 	ok(strstr(jbuf, "\"stop_reason\": \"signal\"") && strstr(jbuf, "\"99\": 3000") &&
 	   strstr(jbuf, "\"breaches\": []"), "summary JSON: the same numbers, in the same pass");
 	ok(!strstr(jbuf, "\"clock\"") && !strstr(tbuf, "clock:"),

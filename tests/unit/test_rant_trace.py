@@ -49,11 +49,12 @@ def line(comm, pid, cpu, t_ns, event, rest):
 
 
 def marker(cpu, pid, t_ns, side, stamps, clock="mono", rt=1_800_000_000_000_000_000,
-           seq=5, lat=None, kind="RANT_BREACH", mono=None):
+           seq=5, lat=None, kind="RANT_BREACH", mono=None, metric=None):
     mono = t_ns - 10_000 if mono is None else mono
     if kind == "RANT_BREACH":
         lat = lat or (max(stamps.values()) - min(stamps.values()))
         text = (f"RANT_BREACH seq={seq} latency_ns={lat} threshold_ns=1000000 "
+                + (f"metric={metric} " if metric else "") +
                 f"side={side} cpu={cpu} pid={pid} trace_clock={clock} rt_ns={rt} "
                 f"mono_ns={mono}")
         text += "".join(f" {k}={v}" for k, v in stamps.items())
@@ -136,7 +137,7 @@ def test_made_up(tmp):
     text += line("rant", 300, 2, a + 100_000, "irq_handler_entry", "irq=30 name=eth0-rx-0")
     text += line("rant", 300, 2, a + 4_600_000, "irq_handler_exit", "irq=30 ret=handled")
     t_m = mono(RT) + 12_000
-    text += marker(2, 300, t_m, "emit", st, mono=BASE)
+    text += marker(2, 300, t_m, "emit", st, mono=BASE, metric="rtt_sw")
     rc, j, err = run_json(write(tmp, "irq.trace", text))
     b = j["breaches"][0] if j else {}
     ok(b.get("spike_step") == "emit_rx" and b.get("kind") == "irq" and
@@ -154,7 +155,7 @@ def test_made_up(tmp):
     for i in range(14):
         text += line("rant", 300, 2, a + 3_600_000 + i * 100_000, "sched_stat_runtime",
                      "comm=rant pid=300 runtime=100000 [ns]")
-    text += marker(2, 300, t_m, "emit", st, mono=BASE)
+    text += marker(2, 300, t_m, "emit", st, mono=BASE, metric="rtt_sw")
     rc, j, err = run_json(write(tmp, "napi.trace", text))
     b = j["breaches"][0] if j else {}
     ok(b.get("kind") == "napi" and "30 polls, 1920 packets" in b.get("verdict", ""),
@@ -165,7 +166,7 @@ def test_made_up(tmp):
                       "prev_comm=swapper/2 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=rant next_pid=300 next_prio=120")
     text += line("rant", 300, 2, a + 300_000, "sched_stat_runtime", "comm=rant pid=300 runtime=1 [ns]")
     text += line("rant", 300, 2, a + 4_700_000, "sched_stat_runtime", "comm=rant pid=300 runtime=1 [ns]")
-    text += marker(2, 300, t_m, "emit", st, mono=BASE)
+    text += marker(2, 300, t_m, "emit", st, mono=BASE, metric="rtt_sw")
     rc, j, err = run_json(write(tmp, "gap.trace", text))
     b = j["breaches"][0] if j else {}
     ok(b.get("kind") == "untraced" and "nothing traced for 4400 µs" in b.get("verdict", ""),
@@ -178,7 +179,7 @@ def test_made_up(tmp):
                       "prev_comm=swapper/2 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=rant next_pid=300 next_prio=120")
     text += line("rant", 300, 2, a + 100_000 + shift, "irq_handler_entry", "irq=30 name=eth0-rx-0")
     text += line("rant", 300, 2, a + 4_600_000 + shift, "irq_handler_exit", "irq=30 ret=handled")
-    text += marker(2, 300, mono(RT) + shift, "emit", st, clock="local", mono=BASE)
+    text += marker(2, 300, mono(RT) + shift, "emit", st, clock="local", mono=BASE, metric="rtt_sw")
     rc, j, err = run_json(write(tmp, "local.trace", text))
     b = j["breaches"][0] if j else {}
     s = {x["name"]: x for x in b.get("steps", [])}
@@ -234,6 +235,75 @@ def test_made_up(tmp):
         doc["breaches"][2]["stamps"][k] += 400_000_000
     rc, out, err = run(os.path.join(tmp, "irq.trace"), "--json", write(tmp, "r2.json", json.dumps(doc)))
     ok("period:" not in out, "irregular breaches: no period claimed", out)
+
+
+def test_inside_metric(tmp):
+    """The spike is looked for inside the metric that breached: an RTT
+    breach whose largest step is the emitter's user space after T4
+    (emit_rx, outside T4 - T1) is placed on the reflector's receive, on
+    the reflector's CPU, over that step's window; the hog's share there
+    is the time the "ran:" line gives it."""
+    st = emit_stamps("reflect_rx", 8_000_000)
+    st["T4_SW"] = st["T4_wire"] + 17_600_000     # emit_rx 17.6 ms, outside
+    r0 = mono(st["T2_wire"])
+    t_m = mono(RT) + 12_000
+    text = HDR + marker(1, 400, r0 - 900_000_000, "reflect", {}, kind="start", mono=r0 - 900_000_000)
+    # the reflector waits (runnable) while a FIFO hog runs 4002 µs of the
+    # 8 ms, then runs itself (3998 µs)
+    text += line("rant", 400, 1, r0 - 5_000, "sched_switch",
+                 "prev_comm=rant prev_pid=400 prev_prio=120 prev_state=R ==> next_comm=hog next_pid=77 next_prio=9")
+    for i in range(4):      # the tick
+        text += line("hog", 77, 1, r0 + i * 1_000_000 + 500_000, "sched_stat_runtime",
+                     "comm=hog pid=77 runtime=1000000 [ns]")
+    text += line("hog", 77, 1, r0 + 4_002_000, "sched_switch",
+                 "prev_comm=hog prev_pid=77 prev_prio=9 prev_state=S ==> next_comm=rant next_pid=400 next_prio=120")
+    for i in range(4):
+        text += line("rant", 400, 1, r0 + 4_002_000 + i * 1_000_000 + 500_000, "sched_stat_runtime",
+                     "comm=rant pid=400 runtime=1000000 [ns]")
+    text += marker(0, 300, t_m, "emit", st, mono=BASE)
+    path = write(tmp, "inside.trace", text)
+    rc, j, err = run_json(path)
+    b = j["breaches"][0] if j else {}
+    steps = {x["name"]: x for x in b.get("steps", [])}
+    ok(b.get("metric") == "rtt" and b.get("spike_step") == "reflect_rx" and b.get("cpus") == [1],
+       "an RTT breach (no metric named: the emitter's): spike on reflect_rx, CPU 1, "
+       "not on emit_rx's 17.6 ms", b or err)
+    ok(steps.get("emit_rx", {}).get("inside") is False and steps.get("emit_tx", {}).get("inside") is False
+       and steps.get("network_out", {}).get("inside") is True,
+       "emit_tx and emit_rx outside the RTT, the network inside", steps)
+    ran = {t["comm"]: t["ns"] for t in b.get("cpu_activity", {}).get("1", {}).get("tasks", [])}
+    ok(b.get("kind") == "preempted" and "preempted by hog (pid 77, prio 9) for 4002 µs (50% of the step)"
+       in b.get("verdict", "") and ran.get("hog") == 4_002_000,
+       "the hog's time and share are those it ran in the step's window", (b.get("verdict"), ran))
+    rc, out, err = run(path)
+    ok("ran: hog:77 4002 µs, rant:400 3998 µs" in out and "(outside rtt)" in out.split("emit_rx")[1].split("\n")[0]
+       and "4002 µs (50% of the step)" in out,
+       "the text: the ran: line and the verdict agree; emit_rx marked outside", out)
+    # rant's JSON names the largest component (inside the metric) itself
+    doc = {"breaches": [{"seq": 5, "metric": "rtt", "largest": "network", "stamps": {}}]}
+    rc, j, err = run_json(path, "--json", write(tmp, "net.json", json.dumps(doc)))
+    b = j["breaches"][0] if j else {}
+    ok(b.get("spike_step") == "network_out", "the JSON's largest, network: its larger half", b or err)
+    # --threshold-metric rtt_sw: emit_rx is inside, and the largest
+    text2 = text.replace("threshold_ns=1000000 ", "threshold_ns=1000000 metric=rtt_sw ")
+    rc, j, err = run_json(write(tmp, "sw.trace", text2))
+    b = j["breaches"][0] if j else {}
+    ok(b.get("metric") == "rtt_sw" and b.get("spike_step") == "emit_rx" and b.get("cpus") == [0],
+       "an rtt_sw breach: emit_rx is inside it, on the emitter's CPU", b or err)
+    # a metric no step lies inside: said, no window made up
+    text3 = text.replace("threshold_ns=1000000 ", "threshold_ns=1000000 metric=emit_ack ")
+    rc, j, err = run_json(write(tmp, "ack.trace", text3))
+    b = j["breaches"][0] if j else {}
+    ok(b.get("kind") == "unknown" and "inside emit_ack" in b.get("verdict", ""),
+       "emit_ack: no step inside it, said", b or err)
+    # --cpu 1 without the reflector's marker: the hog named with its own
+    # time; rant's process there unknown, not the emitter's taken for it
+    text4 = "".join(ln for ln in text.splitlines(True) if "RANT_TEST_START" not in ln)
+    rc, j, err = run_json(write(tmp, "cpu1.trace", text4), "--cpu", "1")
+    b = j["breaches"][0] if j else {}
+    ok(b.get("kind") == "busy" and "hog (pid 77, prio 9) ran 4002 µs (50% of the step)" in b.get("verdict", "")
+       and b.get("task_pid") is None,
+       "--cpu 1 without the reflector's marker: the hog's own time, no task state guessed", b or err)
 
 
 def test_not_traced(tmp):
@@ -298,6 +368,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="rant-trace-test.") as tmp:
         test_real(tmp)
         test_made_up(tmp)
+        test_inside_metric(tmp)
         test_not_traced(tmp)
         test_errors(tmp)
     return done()

@@ -4,9 +4,10 @@
 
 The schema is a valid draft 2020-12 schema; real documents of rant's, cut
 short (tests/unit/fixtures/schema: an emitter's size sweep with -s, -I and
-breaches, a reflector, both sides of --stamp and of --tcp, a probe's
---syn and --http, --read of a capture of nginx, a fleet over --paths with a
-path named) are valid; and
+breaches, a reflector, both sides of --stamp and of --tcp (the reflector
+writing twice: nagle_delayed_ack in the diagnosis), a probe's --syn and
+--http, --read of a capture of nginx, a fleet over --paths with a path
+named) are valid; and
 each of a set of hand-broken copies (a wrong type, a missing required key,
 a mode-specific key missing or out of place, a value outside an enum) is
 rejected with the path of what is wrong, so that the hook that validates
@@ -122,6 +123,14 @@ def main():
            put(["metrics", "rtt", "trusted"], False))
     broken("reflect.json", "a session id not of 8 hex digits", "/sessions/0/session",
            put(["sessions", 0, "session"], "xyz"))
+    broken("emit-sweep.json", "a breach without the metric that breached", "/breaches/0",
+           drop(["breaches", 0, "metric"]))
+    broken("emit-sweep.json", "an interval without its pings in flight", "/series/0",
+           drop(["series", 0, "in_flight"]))
+    broken("tcp-emit.json", "the reflector's report without its drops", "/reflector_report",
+           drop(["reflector_report", "qdisc_drops"]))
+    broken("tcp-emit.json", "--tcp's diagnosis as the old line", "/diagnosis",
+           put(["diagnosis"], "round trips from p5 to p95 sit near 40 ms"))
 
     broken("read.json", "a capture's flow without its server", "/flows/0",
            drop(["flows", 0, "server"]))

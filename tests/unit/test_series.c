@@ -76,8 +76,9 @@ static void test_loss_and_late_attribution(void)
 	series_late(s);				/* seq 2's pong, seen now */
 	series_close_due(s, T0 + 2 * SEC + 100 * MS);
 	is_u64(series_nrows(s), 2, "two intervals");
-	is_str(counts(s, 0), "2/1/1/0", "a loss counts in the interval of its ping's send time");
-	is_str(counts(s, 1), "1/1/0/1", "a late pong in the interval of the latest send");
+	is_str(counts(s, 0), "2/1/1/0", "a loss counts in the interval of its ping's send");
+	is_str(counts(s, 1), "1/1/0/1", "a late pong once, as late, in the interval it was seen in");
+	is_u64(row(s, 0)->in_flight, 0, "every ping of the interval resolved: none in flight");
 	is_i64(row(s, 0)->p50, 20000, "an interval's samples are its own pings'");
 	is_i64(row(s, 1)->max, 30000, "and the next one's");
 	series_destroy(s);
@@ -94,8 +95,9 @@ static void test_closed_interval(void)
 	series_sent(s, 2, RT(T0 + 1200 * MS));
 	series_close_due(s, T0 + 2100 * MS);
 	is_str(counts(s, 0), "1/0/0/0", "nothing is added to an interval once it was read");
-	is_str(counts(s, 1), "1/1/0/0", "a pong for it counts in the oldest open one");
-	is_u64(series_missed(s), 0, "and is not missed");
+	is_u64(row(s, 0)->in_flight, 1, "its ping unresolved when reported: in flight");
+	is_str(counts(s, 1), "1/0/0/0", "the pong is not counted in another interval (sent >= received + lost)");
+	is_u64(series_missed(s), 1, "it is left out, and counted missed");
 	series_destroy(s);
 }
 
@@ -169,7 +171,9 @@ static void test_in_flight(void)
 		if (big)
 			is_u64(row(s, 0)->received, 1, "100000 in flight: a pong 99999 sends later counts where its ping was sent");
 		else
-			is_u64(row(s, 1)->received, 1, "beyond the seq map: it counts in the current interval");
+			ok(row(s, 1)->received == 0 && row(s, 0)->received == 0 &&
+			   series_missed(s) == 1,
+			   "beyond the seq map: left out (missed), never counted in another interval");
 		series_destroy(s);
 	}
 }
@@ -245,8 +249,8 @@ static void test_lines(void)
 	series_format_header("rtt", head, sizeof(head));
 	series_format_row(&r, line, sizeof(line));
 	ok(strstr(head, "(rtt, us)") != NULL, "the header names the metric and unit");
-	is_str(line, "1.50-2.00             200       190      10    5.00      3      11.2      13.0      20.0      48.1",
-	       "a line: interval, counts, loss %%, latencies in us");
+	is_str(line, "1.50-2.00             200       190      10       0    5.00      3      11.2      13.0      20.0      48.1",
+	       "a line: interval, counts, in flight, loss %%, latencies in us");
 	ok(strlen(line) <= strlen(head), "the columns fit under the header");
 	r.samples = 0;
 	series_format_row(&r, line, sizeof(line));
@@ -308,6 +312,7 @@ static void test_thread_race(void)
 {
 	struct series *s = series_create(MS, 0, 1, "rtt", false);
 	uint64_t seq = 0, rows_sent = 0, rows_recv = 0, recv = 0;
+	bool within = true, adds_up = true;
 	char err[200];
 	int64_t t0, end, fin;
 
@@ -326,9 +331,15 @@ static void test_thread_race(void)
 	fin = monotonic_ns();
 	series_finish(s, fin);
 	for (size_t i = 0; i < series_nrows(s); i++) {
-		rows_sent += row(s, i)->sent;
-		rows_recv += row(s, i)->received;
+		const struct series_row *r = row(s, i);
+
+		rows_sent += r->sent;
+		rows_recv += r->received;
+		within &= r->received + r->lost <= r->sent;
+		adds_up &= r->received + r->lost + r->in_flight == r->sent;
 	}
+	ok(within, "race: no row received or lost more than it sent (loss at most 100%%)");
+	ok(adds_up, "race: every row's sent = received + lost + in flight");
 	note("race: %llu sends, %zu rows, %llu missed", (unsigned long long)seq,
 	     series_nrows(s), (unsigned long long)series_missed(s));
 	is_u64(rows_sent + rows_recv + series_missed(s), seq + recv,

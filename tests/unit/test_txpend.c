@@ -126,7 +126,7 @@ static void test_socket(void)
 	struct msghdr drain = { .msg_control = cm };
 
 	if (stamped_socket(&sk)) {
-		skip(9, "no loopback UDP socket with timestamping here");
+		skip(12, "no loopback UDP socket with timestamping here");
 		return;
 	}
 	p = txpend_create(16, 60LL * NS_PER_SEC, false);
@@ -153,6 +153,18 @@ static void test_socket(void)
 	   "key 2: SND stamp, and its SCHED stamp before it");
 	is_int(stamp_calls, 2, "the stamp callback once per SND");
 	is_int((int)txpend_waiting(p), 2, "keys 0 and 3 still wait");
+	/* what a reflector's report counts before the cap: key 0 entered the
+	 * qdisc and a later send's stamp came (key 3's has not: not yet) */
+	for (uint32_t k = 0; k < 4; k++) {
+		txpend_find(p, k)->owner_tag = 7;
+		txpend_find(p, k)->flags = 1;
+	}
+	txpend_find(p, 0)->sched_kn = 1;
+	is_int((int)txpend_dropped_now(p, 7, 1), 1, "dropped now: key 0 alone (key 3: no later stamp)");
+	is_int((int)txpend_dropped_now(p, 8, 1) + (int)txpend_dropped_now(p, 7, 2), 0,
+	       "dropped now: another owner's, or without the flags asked: none");
+	is_int((int)txpend_waiting(p), 2, "counting retired nothing");
+	txpend_find(p, 0)->sched_kn = TS_NONE;
 	txpend_retire(p, monotonic_ns(), done, &s);
 	is_int(s.n, 0, "key 0 holds the others (its cap is 60 s)");
 	txpend_flush(p, done, &s);

@@ -357,8 +357,78 @@ static void test_host_tag(void)
 	   "a pong too short for a body: no tag");
 }
 
+/* The reflector's report (wire.h): at bytes 72-103 of a pong whose ping
+ * asked for it and is long enough, with MSG_F_REPORT; the padding of a
+ * ping that did not ask echoed unchanged; the pong as long as the ping;
+ * a report of another version not read. */
+static void test_report(void)
+{
+	const struct msgfmt_side side = { 0 }, keyed = { .mac = true };
+	struct msg_body in = { .t2_wire = 11, .report = { .send_errors = 3, .qdisc_drops = 1897,
+							  .queue_max_ns = 151000000 } };
+	struct msg_hdr ping = { MSG_PING, MSG_F_WANT_REPORT, 0xabcd1234, WIRE_REPORT_LEN, 7,
+				99 }, h;
+	struct msgfmt_ctx ctx, kctx;
+	uint8_t buf[WIRE_AUTH_REPORT_LEN], pad[WIRE_REPORT_LEN];
+	struct msg_body out;
+
+	if (msgfmt_init(&ctx, &msgfmt_rant, &side, NULL, 0) ||
+	    msgfmt_init(&kctx, &msgfmt_rant, &keyed, NULL, 0))
+		BAIL_OUT("msgfmt_init");
+	memset(buf, 0xa5, sizeof(buf));
+	wire_put_hdr(buf, &ping);
+	msgfmt_put_pong(&ctx, buf, &ping, MSG_F_T2 | MSG_F_REPORT, &in);
+	ok(!wire_parse(buf, WIRE_REPORT_LEN, MSG_PONG, &h) && (h.flags & MSG_F_REPORT) &&
+	   (h.flags & MSG_F_WANT_REPORT) && h.len == WIRE_REPORT_LEN,
+	   "a 104-byte ping that asks: its pong says MSG_F_REPORT, as long as the ping");
+	ok(!msgfmt_parse_body(&ctx, buf, &h, &out) && out.report.have &&
+	   out.report.send_errors == 3 && out.report.qdisc_drops == 1897 &&
+	   out.report.queue_max_ns == 151000000 && out.t2_wire == 11,
+	   "the report read back beside the body");
+	ok(buf[72] == WIRE_REPORT_VERSION && buf[73] == 0 && buf[79] == 0,
+	   "at byte 72: its version, then zeros");
+	buf[72] = WIRE_REPORT_VERSION + 1;
+	ok(!msgfmt_parse_body(&ctx, buf, &h, &out) && !out.report.have,
+	   "a report of another version is not read");
+	/* a ping that does not ask: its padding echoed */
+	ping.flags = 0;
+	memset(buf, 0xa5, sizeof(buf));
+	wire_put_hdr(buf, &ping);
+	memcpy(pad, buf, sizeof(pad));
+	msgfmt_put_pong(&ctx, buf, &ping, MSG_F_T2 | MSG_F_REPORT, &in);
+	ok(!wire_parse(buf, WIRE_REPORT_LEN, MSG_PONG, &h) && !(h.flags & MSG_F_REPORT) &&
+	   !memcmp(buf + 72, pad + 72, WIRE_REPORT_LEN - 72),
+	   "a ping that does not ask: no report, its padding echoed unchanged");
+	/* too short: no report, whatever the ping asks */
+	ping = (struct msg_hdr){ MSG_PING, MSG_F_WANT_REPORT, 1, WIRE_REPORT_LEN - 1, 7, 99 };
+	wire_put_hdr(buf, &ping);
+	msgfmt_put_pong(&ctx, buf, &ping, MSG_F_T2 | MSG_F_REPORT, &in);
+	ok(!wire_parse(buf, WIRE_REPORT_LEN - 1, MSG_PONG, &h) && !(h.flags & MSG_F_REPORT) &&
+	   !msgfmt_parse_body(&ctx, buf, &h, &out) && !out.report.have,
+	   "a 103-byte ping: no room, no report");
+	/* --key: the MAC's 16 bytes after it */
+	ping = (struct msg_hdr){ MSG_PING, MSG_F_WANT_REPORT | MSG_F_MAC, 1, WIRE_REPORT_LEN,
+				 7, 99 };
+	wire_put_hdr(buf, &ping);
+	msgfmt_put_pong(&kctx, buf, &ping, MSG_F_T2 | MSG_F_REPORT, &in);
+	ok(!wire_parse(buf, WIRE_REPORT_LEN, MSG_PONG, &h) && !(h.flags & MSG_F_REPORT),
+	   "--key: 104 bytes leave no room before the MAC");
+	ping.len = WIRE_AUTH_REPORT_LEN;
+	wire_put_hdr(buf, &ping);
+	msgfmt_put_pong(&kctx, buf, &ping, MSG_F_T2 | MSG_F_REPORT, &in);
+	ok(!wire_parse(buf, WIRE_AUTH_REPORT_LEN, MSG_PONG, &h) && (h.flags & MSG_F_REPORT) &&
+	   !msgfmt_parse_body(&kctx, buf, &h, &out) && out.report.qdisc_drops == 1897,
+	   "--key: 120 bytes carry it");
+	ok(msgfmt_has_report(&ctx, WIRE_REPORT_LEN) &&
+	   !msgfmt_has_report(&ctx, WIRE_REPORT_LEN - 1) &&
+	   !msgfmt_has_report(&kctx, WIRE_REPORT_LEN) &&
+	   msgfmt_has_report(&kctx, WIRE_AUTH_REPORT_LEN),
+	   "msgfmt_has_report: 104 bytes, 120 with --key");
+}
+
 int main(void)
 {
+	test_report();
 	test_host_tag();
 	test_layout();
 	test_round_trip();

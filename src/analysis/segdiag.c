@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The connections' packets analysed (segdiag.h).
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "segdiag.h"
+
+#define PORTS 65536
+#define NO_SLOT 0u
+#define CLOSED UINT32_MAX	/* its connection ended: its last ACKs are not foreign */
+#define SPARE 64		/* slots beyond the connections: those made again */
+
+struct dslot {
+	struct tcpana *a;
+	uint16_t port;
+	bool used, fin_c, fin_s;
+	int8_t wscale[2];	/* each side's window scale, -1: none offered */
+	int64_t syn_ns;		/* the SYN's stamp, 0: not seen */
+};
+
+struct segdiag {
+	uint32_t *of_port;	/* [PORTS]: slot + 1, NO_SLOT, or CLOSED */
+	struct dslot *slot;
+	uint32_t nslot, *free, nfree;
+	struct tcpana_tally *tally;
+	struct tcpana_cfg acfg;
+	struct hist *connect;
+	uint8_t server[16];
+	uint16_t server_port;
+	uint8_t family;
+	_Atomic int64_t since_ns;	/* measuring's start */
+	uint32_t unknowns;
+	uint64_t foreign;
+};
+
+/* An exchange measured: into the tally, once measuring began. */
+static void on_exchange(void *ctx, const struct tcpana_exchange *x)
+{
+	struct segdiag *d = ctx;
+	int64_t since = atomic_load_explicit(&d->since_ns, memory_order_relaxed);
+
+	if (since && x->req_first_ns >= since)
+		tcpana_tally_add(d->tally, x);
+}
+
+void segdiag_destroy(struct segdiag *d)
+{
+	if (!d)
+		return;
+	for (uint32_t i = 0; d->slot && i < d->nslot; i++)
+		tcpana_destroy(d->slot[i].a);
+	free(d->slot);
+	free(d->free);
+	free(d->of_port);
+	tcpana_tally_destroy(d->tally);
+	free(d);
+}
+
+static void set_server(struct segdiag *d, const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
+
+		d->family = 6;
+		memcpy(d->server, &a->sin6_addr, 16);
+		d->server_port = ntohs(a->sin6_port);
+	} else {
+		const struct sockaddr_in *a = (const struct sockaddr_in *)ss;
+
+		d->family = 4;
+		memcpy(d->server, &a->sin_addr, 4);
+		d->server_port = ntohs(a->sin_port);
+	}
+}
+
+struct segdiag *segdiag_create(uint32_t connections, const struct sockaddr_storage *server,
+				   struct hist *connect)
+{
+	struct segdiag *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	set_server(d, server);
+	d->connect = connect;
+	d->nslot = connections * 2 + SPARE;
+	d->acfg = (struct tcpana_cfg){ .exchange = on_exchange, .ctx = d };
+	d->of_port = calloc(PORTS, sizeof(*d->of_port));
+	d->slot = calloc(d->nslot, sizeof(*d->slot));
+	d->free = calloc(d->nslot, sizeof(*d->free));
+	d->tally = tcpana_tally_create();
+	if (!d->of_port || !d->slot || !d->free || !d->tally)
+		goto failed;
+	for (uint32_t i = 0; i < d->nslot; i++) {
+		d->slot[i].a = tcpana_create(&d->acfg);
+		if (!d->slot[i].a)
+			goto failed;
+		d->free[d->nfree++] = d->nslot - 1 - i;
+	}
+	return d;
+failed:
+	segdiag_destroy(d);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void segdiag_measuring(struct segdiag *d, int64_t t_ns)
+{
+	atomic_store_explicit(&d->since_ns, t_ns, memory_order_relaxed);
+}
+
+/* A connection's analysis ends: what it could not tell kept, its slot
+ * freed. */
+static void end_slot(struct segdiag *d, struct dslot *sl, int64_t t_ns)
+{
+	tcpana_end(sl->a, t_ns);
+	d->unknowns |= tcpana_unknowns(sl->a);
+	sl->used = false;
+	d->of_port[sl->port] = CLOSED;
+	d->free[d->nfree++] = (uint32_t)(sl - d->slot);
+}
+
+/* A client's SYN: a connection begins on its port. */
+static struct dslot *begin_slot(struct segdiag *d, uint16_t port, int64_t t_ns)
+{
+	uint32_t i = d->of_port[port];
+	struct dslot *sl;
+
+	if (i != NO_SLOT && i != CLOSED)
+		end_slot(d, &d->slot[i - 1], t_ns);	/* the port made again */
+	if (!d->nfree)
+		return NULL;
+	sl = &d->slot[d->free[--d->nfree]];
+	tcpana_reset(sl->a, &d->acfg);
+	*sl = (struct dslot){ .a = sl->a, .port = port, .used = true, .wscale = { -1, -1 } };
+	sl->syn_ns = t_ns;
+	d->of_port[port] = (uint32_t)(sl - d->slot) + 1;
+	return sl;
+}
+
+static bool from_server(const struct segdiag *d, const struct tcpwire_seg *s)
+{
+	static const uint8_t any[16];
+
+	if (s->sport != d->server_port)
+		return false;
+	if (!memcmp(d->server, any, 16))	/* this host's port: any address */
+		return true;
+	return s->family == d->family && !memcmp(s->src, d->server, d->family == 6 ? 16 : 4);
+}
+
+/* The segment as the analysis takes it. */
+static void to_tcpseg(const struct dslot *sl, const struct tcpwire_seg *s, int64_t t_ns,
+		      enum tcpseg_dir dir, struct tcpseg *out)
+{
+	int8_t ws = sl->wscale[dir];
+	bool scaled = ws >= 0 && sl->wscale[!dir] >= 0 && !(s->flags & TCPWIRE_SYN);
+
+	*out = (struct tcpseg){
+		.t_ns = t_ns, .seq = s->seq, .ack = s->ack, .len = s->len,
+		.win = scaled ? (uint32_t)s->win << ws : s->win,
+		.tsval = s->tsval, .tsecr = s->tsecr, .mss = s->mss, .dir = (uint8_t)dir,
+	};
+	out->flags = (uint16_t)(((s->flags & TCPWIRE_SYN) ? TCPSEG_F_SYN : 0) |
+				((s->flags & TCPWIRE_ACK) ? TCPSEG_F_ACK : 0) |
+				((s->flags & TCPWIRE_FIN) ? TCPSEG_F_FIN : 0) |
+				((s->flags & TCPWIRE_RST) ? TCPSEG_F_RST : 0) |
+				((s->flags & TCPWIRE_PSH) ? TCPSEG_F_PSH : 0) |
+				(s->ts ? TCPSEG_F_TS : 0) | (s->cut ? TCPSEG_F_CUT : 0));
+}
+
+void segdiag_seg(void *ctx, const struct tcpwire_seg *s, int64_t t_ns)
+{
+	struct segdiag *d = ctx;
+	enum tcpseg_dir dir = from_server(d, s) ? TCPSEG_S2C : TCPSEG_C2S;
+	uint16_t port = dir == TCPSEG_S2C ? s->dport : s->sport;
+	bool syn = (s->flags & (TCPWIRE_SYN | TCPWIRE_ACK)) == TCPWIRE_SYN;
+	uint32_t i = d->of_port[port];
+	struct dslot *sl;
+	struct tcpseg seg;
+
+	if (dir == TCPSEG_C2S && syn)
+		sl = begin_slot(d, port, t_ns);
+	else
+		sl = i != NO_SLOT && i != CLOSED ? &d->slot[i - 1] : NULL;
+	if (!sl) {
+		d->foreign += i != CLOSED;
+		return;
+	}
+	if (s->flags & TCPWIRE_SYN) {
+		sl->wscale[dir] = s->wscale;
+		if (dir == TCPSEG_S2C && sl->syn_ns && d->connect)
+			hist_add(d->connect, t_ns - sl->syn_ns, 0);
+	}
+	to_tcpseg(sl, s, t_ns, dir, &seg);
+	tcpana_seg(sl->a, &seg);
+	sl->fin_c |= dir == TCPSEG_C2S && (s->flags & TCPWIRE_FIN);
+	sl->fin_s |= dir == TCPSEG_S2C && (s->flags & TCPWIRE_FIN);
+	if ((s->flags & TCPWIRE_RST) || (sl->fin_c && sl->fin_s))
+		end_slot(d, sl, t_ns);
+}
+
+void segdiag_finish(struct segdiag *d, int64_t end_ns, struct segdiag_result *out)
+{
+	for (uint32_t i = 0; i < d->nslot; i++)
+		if (d->slot[i].used)
+			end_slot(d, &d->slot[i], end_ns);
+	out->have = true;
+	out->exchanges = tcpana_tally_exchanges(d->tally);
+	out->n = tcpana_tally_diag(d->tally, out->d, TCPANA_KINDS);
+	out->unknowns = d->unknowns;
+	out->foreign = d->foreign;
+}

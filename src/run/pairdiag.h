@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rant's own --tcp pair: what held its exchanges, named from the packets
+ * as a probe's are (segdiag.h, tcpana.h), on whichever side runs it: the
+ * emitter captures its connection to the reflector (the client's view),
+ * the reflector every connection to its port (the server's). A stall of
+ * the reflector's Nagle (--writes 2 on it) against the emitter's delayed
+ * ACK is nagle_delayed_ack, the emitter's own client_nagle. The capture
+ * (segcap.h: libpcap on -i, headers only, a thread off the measuring
+ * CPU) starts before the connection, so that it sees the handshake, and
+ * stops before the summary.
+ */
+#ifndef RANT_PAIRDIAG_H
+#define RANT_PAIRDIAG_H
+
+#include "cfg.h"
+#include "segdiag.h"
+
+struct pairdiag;
+
+/* With --tcp (not a probe): the capture and its analysis started, in *pp
+ * (NULL without --tcp), before the transport opens. 0, or -errno with
+ * one line on stderr. */
+int pairdiag_start(struct pairdiag **pp, const struct rant_cfg *c);
+
+/* Measuring starts: the exchanges from now on are diagnosed. NULL: none. */
+void pairdiag_measuring(struct pairdiag *p);
+
+/* The run is over: the capture stopped, its diagnosis into out (once;
+ * NULL: nothing). */
+void pairdiag_stop(struct pairdiag *p, struct segdiag_result *out);
+
+/* Freed (the capture stopped first if it still runs); NULL: nothing. */
+void pairdiag_destroy(struct pairdiag *p);
+
+#endif
