@@ -388,12 +388,19 @@ bench: deps
 	bench/fleet.sh
 	bench/readbench.sh
 	bench/targets.sh
+	bench/probe.sh
 
 # The fleet's emitter alone (--targets): TARGETS_ROUNDS, TARGETS_SECONDS,
 # BENCH_QUICK=1 (bench/README.md, "The fleet's emitter").
 bench-targets: deps
 	$(MAKE) all
 	bench/targets.sh
+
+# The probe beside wrk alone: PROBE_ROUNDS, PROBE_SECONDS, PROBE_CONNECTIONS,
+# BENCH_QUICK=1, RANT_ARGS (bench/README.md, "The probe").
+bench-probe: deps
+	$(MAKE) all
+	bench/probe.sh
 
 # The reflector for a fleet alone: FLEET_ROUNDS, FLEET_SECONDS, FLEET_ROWS=RE,
 # BENCH_QUICK=1, RANT_B=PATH (bench/README.md, "The fleet").
