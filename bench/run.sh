@@ -423,13 +423,18 @@ define_rows() {
 	row sockperf sockperf
 	GROUP=tcp-spin
 	rant_row "rant tcp spin" --tcp --nodelay
-	# the price of --tcp's capture of its own packets: the same without it
-	! rant_takes "$RANT_A" --no-diagnosis ||
-		rant_row "rant tcp spin nodiag" --no-diagnosis --tcp --nodelay
+	# the price of --tcp's capture of its own packets: kept for the whole
+	# run (on), not made (off); the rows without --diagnosis are its auto
+	if rant_takes "$RANT_A" --diagnosis; then
+		rant_row "rant tcp spin diag" --diagnosis on --tcp --nodelay
+		rant_row "rant tcp spin nodiag" --diagnosis off --tcp --nodelay
+	fi
 	GROUP=tcp-block
 	rant_row "rant tcp block" --tcp --nodelay --block
-	! rant_takes "$RANT_A" --no-diagnosis ||
-		rant_row "rant tcp block nodiag" --no-diagnosis --tcp --nodelay --block
+	if rant_takes "$RANT_A" --diagnosis; then
+		rant_row "rant tcp block diag" --diagnosis on --tcp --nodelay --block
+		rant_row "rant tcp block nodiag" --diagnosis off --tcp --nodelay --block
+	fi
 	row "sockperf tcp" sockperf --tcp
 	GROUP=sim
 	ENV_OF_ROW=sim rant_row "sim spin" --phc-interval 0
@@ -797,9 +802,13 @@ ratio_spec() {
 	spec "+scrape: rant spin +scrape / rant spin" "rant spin +scrape" "rant spin" 1.02
 	spec "--stamp: rant spin stamp / rant spin" "rant spin stamp" "rant spin" 1.02
 	spec "--key: rant block key / rant block" "rant block key" "rant block" -
-	spec "--tcp's capture: rant tcp spin / rant tcp spin nodiag" "rant tcp spin" \
+	spec "--tcp's capture: rant tcp spin diag / rant tcp spin nodiag" "rant tcp spin diag" \
 		"rant tcp spin nodiag" -
-	spec "--tcp's capture: rant tcp block / rant tcp block nodiag" "rant tcp block" \
+	spec "--tcp's capture: rant tcp block diag / rant tcp block nodiag" "rant tcp block diag" \
+		"rant tcp block nodiag" -
+	spec "--diagnosis auto: rant tcp spin / rant tcp spin nodiag" "rant tcp spin" \
+		"rant tcp spin nodiag" 1.02
+	spec "--diagnosis auto: rant tcp block / rant tcp block nodiag" "rant tcp block" \
 		"rant tcp block nodiag" -
 	spec "--key: rant spin key / rant spin, wire" "rant spin key (wire, kernel)" \
 		"rant spin (wire, kernel)" -

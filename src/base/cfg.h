@@ -36,6 +36,14 @@ enum rant_mode {
 #define RANT_FLEET_INTERVAL_NS (100 * 1000000LL)	/* --interval with --targets */
 #define RANT_FLEET_WARMUP 2		/* -w with --targets: per target */
 
+/* --diagnosis: a --tcp pair's capture of its own packets. */
+enum {
+	DIAGNOSIS_AUTO,		/* kept while the round trips are slow enough
+				 * to hold a stall worth naming */
+	DIAGNOSIS_ON,		/* the whole run */
+	DIAGNOSIS_OFF,		/* none */
+};
+
 struct rant_cfg {
 	enum rant_mode mode;
 	const char *iface;		/* -i */
@@ -109,7 +117,8 @@ struct rant_cfg {
 	bool quickack;			/* --quickack: TCP_QUICKACK */
 	bool cork;			/* --cork: TCP_CORK around a message's writes */
 	int64_t tcp_idle_ns;		/* --tcp-idle-timeout: reflector, ns */
-	bool no_diagnosis;		/* --no-diagnosis: no capture of the pair */
+	const char *diagnosis;		/* --diagnosis: "auto", "on" or "off" */
+	int diagnosis_mode;		/* ... as DIAGNOSIS_* */
 	/* clocks (clock.h) */
 	int64_t max_clock_offset_ns;	/* --max-clock-offset: PHC - system, hosts */
 	int64_t phc_interval_ns;	/* --phc-interval; 0 = at start and end only */

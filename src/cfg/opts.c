@@ -394,6 +394,22 @@ static int check_stamp(struct parser *ps, struct rant_cfg *c, const bool *given)
 	return 0;
 }
 
+/* --diagnosis: auto, on or off, into c->diagnosis_mode. */
+static int check_diagnosis(struct parser *ps, struct rant_cfg *c)
+{
+	static const char *const modes[] = {
+		[DIAGNOSIS_AUTO] = "auto", [DIAGNOSIS_ON] = "on", [DIAGNOSIS_OFF] = "off",
+	};
+
+	for (int i = 0; i < (int)(sizeof(modes) / sizeof(modes[0])); i++)
+		if (!strcmp(c->diagnosis, modes[i])) {
+			c->diagnosis_mode = i;
+			return 0;
+		}
+	fprintf(ps->err, "rant: --diagnosis %s: give auto, on or off\n", c->diagnosis);
+	return -1;
+}
+
 /* --stamp: each -m holds STAMP's base packet (the key's sizes are checked
  * by key_sizes()). */
 static int stamp_sizes(struct parser *ps, const struct rant_cfg *c)
@@ -550,7 +566,7 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 	if (optfleet_mode(c, given, ps->err) || optprobe_check(c, given, ps->err) ||
 	    check_sides(ps, c, given))
 		return -1;
-	if (check_ptp_mode(ps, c, given) || check_stamp(ps, c, given))
+	if (check_ptp_mode(ps, c, given) || check_stamp(ps, c, given) || check_diagnosis(ps, c))
 		return -1;
 	if (parse_sizes(ps, c) || key_sizes(ps, c) || stamp_sizes(ps, c))
 		return -1;

@@ -31,7 +31,7 @@ struct segcap {
 	struct segcap_stats st;
 	pthread_t tid;
 	bool started;
-	_Atomic int stop;
+	_Atomic int stop;		/* 1: stop and read what is left; 2: abandon */
 };
 
 static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
@@ -68,10 +68,16 @@ static void *segcap_thread(void *arg)
 {
 	struct segcap *c = arg;
 	struct pollfd pfd = { .fd = pcap_get_selectable_fd(c->pc), .events = POLLIN };
+	int stop;
 
-	while (!atomic_load_explicit(&c->stop, memory_order_acquire)) {
+	while (!(stop = atomic_load_explicit(&c->stop, memory_order_acquire))) {
 		poll(&pfd, 1, SEGCAP_POLL_MS);
 		pcap_dispatch(c->pc, -1, on_packet, (u_char *)c);
+	}
+	if (stop == 2) {		/* abandoned: the joiner sees pc NULL */
+		pcap_close(c->pc);
+		c->pc = NULL;
+		return NULL;
 	}
 	drain(c);
 	return NULL;
@@ -147,16 +153,24 @@ int segcap_start(struct segcap **cp, const struct segcap_params *p, char *err, s
 	return 0;
 }
 
+void segcap_abandon(struct segcap *c)
+{
+	if (c)
+		atomic_store_explicit(&c->stop, 2, memory_order_release);
+}
+
 void segcap_stop(struct segcap *c, struct segcap_stats *st)
 {
 	struct pcap_stat ps;
+	int abandoned = 0;
 
 	if (c->started) {
-		atomic_store_explicit(&c->stop, 1, memory_order_release);
+		atomic_compare_exchange_strong_explicit(&c->stop, &abandoned, 1,
+							memory_order_acq_rel, memory_order_acquire);
 		pthread_join(c->tid, NULL);
 		c->started = false;
 	}
-	if (pcap_stats(c->pc, &ps) == 0)
+	if (c->pc && pcap_stats(c->pc, &ps) == 0)
 		c->st.dropped = ps.ps_drop;
 	*st = c->st;
 }

@@ -52,6 +52,12 @@ int segcap_start(struct segcap **cp, const struct segcap_params *p, char *err, s
  * no seg() call after it returns. Its stats. */
 void segcap_stop(struct segcap *c, struct segcap_stats *st);
 
+/* Given up, from the loop, without waiting: the thread closes the
+ * capture itself (the kernel stops copying the interface's packets) and
+ * ends, unread packets and all; segcap_stop() or segcap_destroy() joins
+ * it later. One atomic store. */
+void segcap_abandon(struct segcap *c);
+
 void segcap_destroy(struct segcap *c);
 
 #endif

@@ -104,11 +104,31 @@ static void print_unknowns(struct out *o, uint32_t u)
 		out_text(o, ")");
 }
 
+/* --tcp --diagnosis auto gave the capture up: why, and the way to keep it. */
+static void print_left_out(struct out *o, const struct snap *s)
+{
+	const struct pairdiag_left *l = &s->diag_left;
+	struct out jo = out_json_only(o);
+
+	out_obj(&jo, "diagnosis_left_out");
+	out_u64(o, "after", "\ndiagnosis: left out: the first %" PRIu64, l->after);
+	out_text(o, " %s' median was", s->emit ? "round trips" : "responses");
+	out_us(o, "median_ns", " %.3f us", l->median_ns);
+	out_us(o, "below_ns", ", under %.0f us:", l->below_ns);
+	out_text(o, " no stall of Nagle, a delayed ACK or a retransmission there, and the\n"
+		 "capture of the packets would have been part of each; it stopped (--diagnosis on keeps it)\n");
+	out_obj_end(&jo);
+}
+
 void probeout_diagnosis(struct out *o, const struct snap *s)
 {
 	const struct segdiag_result *d = &s->diag;
 	struct out jo = out_json_only(o);
 
+	if (s->diag_left.left_out) {
+		print_left_out(o, s);
+		return;
+	}
 	if (!d->have)
 		return;
 	out_obj(&jo, "diagnosis_from");

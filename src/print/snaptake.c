@@ -289,6 +289,8 @@ static int fill_final(struct snap *s, struct run *r)
 	s->stamp_peer = r->stamp_peer;	/* the loop writes it */
 	fill_diagnosis(s, r);
 	s->diag = r->diag;	/* --http: the capture has stopped */
+	if (pairdiag_left(r->pair))
+		s->diag_left = *pairdiag_left(r->pair);
 	s->have_capture = r->capture && capture_result(r->capture);
 	if (s->have_capture)
 		s->capture = *capture_result(r->capture);

@@ -259,6 +259,8 @@ enum measure_next measure_tx(struct run *r, const struct measure_tx *t)
 		hist_add(r->rtt_intended, ns_add(lat, t->late_ns), rec->seq);
 	if (t->s && have)
 		session_response(t->s, lat);
+	if (r->pair && have)		/* --tcp --diagnosis auto: keep it? */
+		pairdiag_sample(r->pair, lat);
 	/* -I: the reflector's in the interval of the ping's arrival, the
 	 * others' in that of the send */
 	if (r->series && t->side == MEASURE_REFLECT)

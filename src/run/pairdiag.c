@@ -20,11 +20,27 @@
  * break), the reflector's --max-sessions. */
 #define PAIR_EMIT_CONNS 4
 
+/*
+ * --diagnosis auto: the capture is kept when the median of the first
+ * PAIR_DECIDE_N measured round trips (responses, reflecting) is
+ * PAIR_SLOW_NS or more, as a stall of Nagle against a delayed ACK (40 ms
+ * at least) or a retransmission (200 ms at least) makes it. Below, there
+ * is no such stall to name, and the capture would be a real part of what
+ * is measured: the kernel copies every packet of -i to it, and its thread
+ * takes a CPU (on veth, make bench: 1.20 times the round trip spinning).
+ */
+#define PAIR_DECIDE_N 32
+#define PAIR_SLOW_NS NS_PER_MS
+
 struct pairdiag {
 	struct segcap *cap;
 	struct segdiag *diag;
 	struct sockaddr_storage server;
 	bool stopped;
+	bool deciding;			/* auto: first[] filling */
+	uint32_t n;
+	int64_t first[PAIR_DECIDE_N];
+	struct pairdiag_left left;
 };
 
 /* The server the pair's segments go to and come from: the reflector
@@ -63,11 +79,13 @@ int pairdiag_start(struct pairdiag **pp, const struct rant_cfg *c)
 	int ret;
 
 	*pp = NULL;
-	if (!c->tcp || cfg_probe(c) || c->no_diagnosis)
+	if (!c->tcp || cfg_probe(c) || c->diagnosis_mode == DIAGNOSIS_OFF)
 		return 0;
 	p = *pp = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
+	/* a sweep's sizes differ: its first ones tell nothing of the rest */
+	p->deciding = c->diagnosis_mode == DIAGNOSIS_AUTO && c->nsizes < 2;
 	if (pair_server(c, &p->server)) {
 		fprintf(stderr, "rant: --tcp: %s is not an IPv4 or IPv6 address\n", c->addr);
 		return -EINVAL;
@@ -92,6 +110,36 @@ void pairdiag_measuring(struct pairdiag *p)
 		segdiag_measuring(p->diag, realtime_ns());
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+void pairdiag_sample(struct pairdiag *p, int64_t v_ns)
+{
+	if (!p || !p->deciding)
+		return;
+	p->first[p->n++] = v_ns;
+	if (p->n < PAIR_DECIDE_N)
+		return;
+	p->deciding = false;
+	qsort(p->first, p->n, sizeof(p->first[0]), cmp_i64);
+	if (p->first[p->n / 2] >= PAIR_SLOW_NS)
+		return;
+	segcap_abandon(p->cap);
+	p->left = (struct pairdiag_left){
+		.left_out = true, .after = p->n, .median_ns = p->first[p->n / 2],
+		.below_ns = PAIR_SLOW_NS,
+	};
+}
+
+const struct pairdiag_left *pairdiag_left(const struct pairdiag *p)
+{
+	return p && p->left.left_out ? &p->left : NULL;
+}
+
 void pairdiag_stop(struct pairdiag *p, struct segdiag_result *out)
 {
 	struct segcap_stats st;
@@ -99,10 +147,12 @@ void pairdiag_stop(struct pairdiag *p, struct segdiag_result *out)
 	if (!p || !p->cap || p->stopped)
 		return;
 	segcap_stop(p->cap, &st);
+	p->stopped = true;
+	if (p->left.left_out)
+		return;		/* nothing analysed is the run's */
 	segdiag_finish(p->diag, realtime_ns(), out);
 	out->packets = st.packets;
 	out->dropped = st.dropped;
-	p->stopped = true;
 }
 
 void pairdiag_destroy(struct pairdiag *p)

@@ -26,6 +26,23 @@ int pairdiag_start(struct pairdiag **pp, const struct rant_cfg *c);
 /* Measuring starts: the exchanges from now on are diagnosed. NULL: none. */
 void pairdiag_measuring(struct pairdiag *p);
 
+/* --diagnosis auto gave the capture up: after the first `after` measured
+ * round trips (responses), whose median was under below_ns. */
+struct pairdiag_left {
+	bool left_out;
+	uint32_t after;
+	int64_t median_ns, below_ns;
+};
+
+/* A measured transaction's main metric (the round trip; reflecting, the
+ * response), from the loop: --diagnosis auto decides on the first ones
+ * (a store into an array, then, once, a sort; giving the capture up does
+ * not wait for its thread). NULL: nothing. */
+void pairdiag_sample(struct pairdiag *p, int64_t v_ns);
+
+/* The capture given up (and why), or NULL. */
+const struct pairdiag_left *pairdiag_left(const struct pairdiag *p);
+
 /* The run is over: the capture stopped, its diagnosis into out (once;
  * NULL: nothing). */
 void pairdiag_stop(struct pairdiag *p, struct segdiag_result *out);

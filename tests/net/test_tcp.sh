@@ -16,7 +16,7 @@
 ALL_TESTS="tcp_nagle tcp_nodelay tcp_sweep tcp_sweep_nagle udp_sweep udp_sweep_metrics tcp_peer_gone
 	tcp_garbage tcp_size_limit tcp_many_idle tcp_many_fifty tcp_many_timeout
 	tcp_many_cap tcp_many_per_address tcp_many_emitters tcp_many_slow_reader
-	tcp_duration_warmup tcp_reflector_nagle tcp_no_diagnosis"
+	tcp_duration_warmup tcp_reflector_nagle tcp_diagnosis_modes"
 
 require_root
 require_cmd jq ss taskset timeout
@@ -167,8 +167,9 @@ tcp_nodelay() {
 	local rc p50 n out
 	pair
 	start_tcp_reflector r1 --block -s -d 60 -l "$WORK/r1.log" -j "$WORK/r1.json" || return
-	emit -a "$IP_B" --tcp --writes 2 --nodelay -s -c 2000 --timeout 1000000 -l "$WORK/e1.log" -j "$WORK/e1.json" \
-		>"$WORK/e1.txt" 2>&1
+	# --diagnosis on: the packets of every exchange, which name nothing
+	emit -a "$IP_B" --tcp --writes 2 --nodelay --diagnosis on -s -c 2000 --timeout 1000000 \
+		-l "$WORK/e1.log" -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
 	rc=$?
 	stop_reflector
 	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
@@ -773,30 +774,46 @@ __packet_sockets() {
 	ip netns exec "$NS_B" ss -H -0 -p 2>/dev/null | grep -c "pid=$1,"
 }
 
-tcp_no_diagnosis() {
-	local rc n
+tcp_diagnosis_modes() {
+	local rc n n_after
 	pair
-	start_tcp_reflector r12 --nodelay -d 60 || return
+	# off: no capture at all
+	start_tcp_reflector r12 --nodelay --diagnosis off -d 60 -j "$WORK/r12.json" || return
 	n=$(__packet_sockets "$REFL")
-	stop_reflector
-	[ "$n" -ge 1 ]
-	check_err $? "a --tcp reflector holds no packet socket ($n): its capture did not start (ss -0p)"
-	start_tcp_reflector r13 --nodelay --no-diagnosis -d 60 -j "$WORK/r13.json" || return
-	n=$(__packet_sockets "$REFL")
-	emit -a "$IP_B" --tcp --nodelay --no-diagnosis -w 5 -c 50 -j "$WORK/e13.json" \
-		>"$WORK/e13.txt" 2>&1
+	emit -a "$IP_B" --tcp --nodelay --diagnosis off -w 5 -c 50 -j "$WORK/e12.json" \
+		>"$WORK/e12.txt" 2>&1
 	rc=$?
 	stop_reflector
-	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e13.txt")"
+	check_err $rc "--diagnosis off: emitter exit $rc: $(tail -3 "$WORK/e12.txt")"
 	[ "$n" = 0 ]
-	check_err $? "--no-diagnosis: the reflector holds $n packet sockets"
-	[ "$(jq -c '[.diagnosis, .diagnosis_from]' "$WORK/e13.json" "$WORK/r13.json" | sort -u)" = '[null,null]' ]
-	check_err $? "--no-diagnosis: a diagnosis in the JSON: $(jq -c .diagnosis_from "$WORK/e13.json" "$WORK/r13.json")"
-	! grep -q '^diagnosis: from the packets' "$WORK/e13.txt" "$WORK/r13.txt"
-	check_err $? "--no-diagnosis: the text names a diagnosis from the packets"
-	[ "$(jqv "$WORK/e13.json" .counts.received)" -ge 50 ]
-	check_err $? "--no-diagnosis: the pair measured $(jqv "$WORK/e13.json" .counts.received) of 50"
-	log_test "--no-diagnosis: no packet socket on the reflector (one without it), no diagnosis on either side, 50 measured"
+	check_err $? "--diagnosis off: the reflector holds $n packet sockets"
+	[ "$(jq -c '[.diagnosis, .diagnosis_from, .diagnosis_left_out]' "$WORK/e12.json" "$WORK/r12.json" | sort -u)" = '[null,null,null]' ]
+	check_err $? "--diagnosis off: a diagnosis in the JSON: $(jq -c '[.diagnosis_from, .diagnosis_left_out]' "$WORK/e12.json" "$WORK/r12.json")"
+	# auto (the default), a fast pair: captured, then given up after 32
+	start_tcp_reflector r13 --nodelay -d 60 -j "$WORK/r13.json" || return
+	n=$(__packet_sockets "$REFL")
+	emit -a "$IP_B" --tcp --nodelay -w 5 -c 200 -j "$WORK/e13.json" >"$WORK/e13.txt" 2>&1
+	rc=$?
+	n_after=$(__packet_sockets "$REFL")
+	stop_reflector
+	check_err $rc "auto: emitter exit $rc: $(tail -3 "$WORK/e13.txt")"
+	[ "$n" -ge 1 ] && [ "$n_after" = 0 ]
+	check_err $? "auto: the reflector's packet sockets $n at start (1 or more), $n_after after 200 fast responses (none)"
+	[ "$(jq -c '[.diagnosis_left_out.after, .diagnosis_left_out.median_ns < 1000000, .diagnosis]' "$WORK/e13.json" "$WORK/r13.json" | sort -u)" = '[32,true,null]' ]
+	check_err $? "auto: the capture not given up on both sides: $(jq -c '[.diagnosis_left_out, .diagnosis_from]' "$WORK/e13.json" "$WORK/r13.json")"
+	grep -q '^diagnosis: left out: the first 32 round trips' "$WORK/e13.txt"
+	check_err $? "auto: the emitter's text does not say the diagnosis was left out: $(grep -A1 '^diagnosis' "$WORK/e13.txt")"
+	# on: the whole run, fast or not
+	start_tcp_reflector r14 --nodelay --diagnosis on -d 60 -j "$WORK/r14.json" || return
+	emit -a "$IP_B" --tcp --nodelay --diagnosis on -w 5 -c 200 -j "$WORK/e14.json" \
+		>"$WORK/e14.txt" 2>&1
+	rc=$?
+	n_after=$(__packet_sockets "$REFL")
+	stop_reflector
+	check_err $rc "--diagnosis on: emitter exit $rc: $(tail -3 "$WORK/e14.txt")"
+	[ "$n_after" -ge 1 ] && [ "$(jq -c '[.diagnosis_left_out, (.diagnosis_from.exchanges >= 200)]' "$WORK/e14.json" "$WORK/r14.json" | sort -u)" = '[null,true]' ]
+	check_err $? "--diagnosis on: packet sockets $n_after at the end, $(jq -c '[.diagnosis_left_out, .diagnosis_from]' "$WORK/e14.json" "$WORK/r14.json")"
+	log_test "--diagnosis: off captures nothing; auto gives a fast pair's capture up after 32 round trips (both sides); on keeps it"
 }
 
 tests_run

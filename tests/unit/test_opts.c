@@ -165,8 +165,10 @@ static const struct row rows[] = {
 	{ E "--nodelay", OPTS_ERROR, "--tcp", NULL },
 	{ E "--quickack", OPTS_ERROR, "--tcp", NULL },
 	{ E "--cork", OPTS_ERROR, "--tcp", NULL },
-	{ E "--no-diagnosis", OPTS_ERROR, "--tcp", NULL },
-	{ R "--tcp --no-diagnosis", OPTS_OK, NULL, NULL },
+	{ E "--diagnosis off", OPTS_ERROR, "--tcp", NULL },
+	{ R "--tcp --diagnosis off", OPTS_OK, NULL, NULL },
+	{ E "--tcp --diagnosis on", OPTS_OK, NULL, NULL },
+	{ E "--tcp --diagnosis sometimes", OPTS_ERROR, "--diagnosis sometimes", "auto, on or off" },
 	{ E "--tcp --writes 0", OPTS_ERROR, "writes", "1 16" },
 	{ E "--tcp --writes 17", OPTS_ERROR, "writes", "1 16" },
 	{ R "--tcp --tcp-idle-timeout 0.1", OPTS_OK, NULL, NULL },
@@ -491,9 +493,14 @@ static void test_fields(void)
 		ok(c.tcp && c.writes == 2 && c.nodelay && !c.quickack && !c.cork,
 		   "--tcp --writes 2 --nodelay");
 		ok(c.tcp_idle_ns == 5000000000LL, "--tcp-idle-timeout: 5 s by default");
+		ok(c.diagnosis_mode == DIAGNOSIS_AUTO, "--diagnosis: auto by default");
 	} else {
 		fail("TCP options parsed: %s", errbuf);
 	}
+	if (run(E "--tcp --diagnosis on", &c) == OPTS_OK)
+		ok(c.diagnosis_mode == DIAGNOSIS_ON, "--diagnosis on");
+	else
+		fail("--diagnosis on parsed: %s", errbuf);
 	if (run(E "--ptp-mode", &c) == OPTS_OK)
 		ok(c.ptp_mode && c.port == 319, "--ptp-mode: port 319 by default");
 	else
