@@ -188,7 +188,7 @@ struct snap {
 	struct msg_report peer_report;	/* ... what it reported (.have: it did) */
 	uint32_t session;
 	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
-	struct segdiag_result diag;		/* --http, --tcp, final only: what the packets said */
+	struct segdiag_result diag;	/* --http, --tcp, final only: the packets said */
 	struct pairdiag_left diag_left;	/* --tcp: the capture given up (.left_out) */
 	int64_t start_ns, end_ns;	/* CLOCK_REALTIME; end: when taken, live */
 	const char *stop_reason;	/* NULL: still running */
