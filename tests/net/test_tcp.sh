@@ -131,7 +131,9 @@ counts_agree() {
 tcp_nagle() {
 	local rc p50 n
 	pair
-	start_tcp_reflector r1 --block -s -d 60 -l "$WORK/r1.log" -j "$WORK/r1.json" || return
+	# --diagnosis on: the reflector's responses are fast (the stall is the
+	# emitter's), so auto would give its capture up after 32
+	start_tcp_reflector r1 --block -s --diagnosis on -d 60 -l "$WORK/r1.log" -j "$WORK/r1.json" || return
 	emit -a "$IP_B" --tcp --writes 2 -s -w 5 -c 40 --timeout 1000000 -l "$WORK/e1.log" -j "$WORK/e1.json" \
 		>"$WORK/e1.txt" 2>&1
 	rc=$?
