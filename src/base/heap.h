@@ -9,8 +9,8 @@
  * before) the new one, each moved once, and copy it into the place
  * found. Each move is told to ops->moved where the caller keeps the
  * elements' places (dueheap.h: a deadline's, by its id). Its users: the
- * fleet's schedule (dueheap.h) and the worst flows a capture keeps
- * (watch/watchagg.c).
+ * fleet's schedule (dueheap.h), the largest breaches a run keeps
+ * (stats/bkeep.c) and the worst flows a capture keeps (watch/watchagg.c).
  *
  * Inline, the ops a constant of the caller's: the compiler builds each
  * user's heap with its own comparison and element size, as if written
