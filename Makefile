@@ -338,7 +338,8 @@ fuzz_libs_stamp := -lcrypto
 fuzz_srcs_http := $(call src_of,httpresp)
 fuzz_libs_http := -lhttp_parser
 fuzz_libs_opts := -lcrypto
-# --read/--watch: the packet parser and the flow tracker behind it
+# captured frames: the packet parser (every capture's, --syn's raw socket's) and
+# --read/--watch's flow tracker behind it
 fuzz_srcs_pcap := $(call src_of,pktparse flowtab flowstat moments watchagg watchrep tcpana tcptally \
 	hist mem)
 

@@ -201,7 +201,8 @@ static void step(struct gen *g, struct flow *fl)
 	}
 }
 
-/* A min-heap of the flows by their next packet's time. */
+/* A min-heap of the flows by their next packet's time: capgen's own, as it
+ * builds alone (readbench.sh: cc bench/capgen.c), without src/'s heap.h. */
 static void sift(struct flow *h, size_t n, size_t i)
 {
 	for (;;) {

@@ -142,7 +142,7 @@ static struct dslot *begin_slot(struct segdiag *d, uint16_t port, int64_t t_ns)
 	return sl;
 }
 
-static bool from_server(const struct segdiag *d, const struct tcpwire_seg *s)
+static bool from_server(const struct segdiag *d, const struct pkt_tcp *s)
 {
 	static const uint8_t any[16];
 
@@ -153,32 +153,27 @@ static bool from_server(const struct segdiag *d, const struct tcpwire_seg *s)
 	return s->family == d->family && !memcmp(s->src, d->server, d->family == 6 ? 16 : 4);
 }
 
-/* The segment as the analysis takes it. */
-static void to_tcpseg(const struct dslot *sl, const struct tcpwire_seg *s, int64_t t_ns,
-		      enum tcpseg_dir dir, struct tcpseg *out)
+/* The segment as the analysis takes it: its direction, its window scaled. */
+static void to_tcpseg(const struct dslot *sl, const struct pkt_tcp *s, enum tcpseg_dir dir,
+		      struct tcpseg *out)
 {
 	int8_t ws = sl->wscale[dir];
-	bool scaled = ws >= 0 && sl->wscale[!dir] >= 0 && !(s->flags & TCPWIRE_SYN);
+	bool scaled = ws >= 0 && sl->wscale[!dir] >= 0 && !(s->seg.flags & TCPSEG_F_SYN);
 
-	*out = (struct tcpseg){
-		.t_ns = t_ns, .seq = s->seq, .ack = s->ack, .len = s->len,
-		.win = scaled ? (uint32_t)s->win << ws : s->win,
-		.tsval = s->tsval, .tsecr = s->tsecr, .mss = s->mss, .dir = (uint8_t)dir,
-	};
-	out->flags = (uint16_t)(((s->flags & TCPWIRE_SYN) ? TCPSEG_F_SYN : 0) |
-				((s->flags & TCPWIRE_ACK) ? TCPSEG_F_ACK : 0) |
-				((s->flags & TCPWIRE_FIN) ? TCPSEG_F_FIN : 0) |
-				((s->flags & TCPWIRE_RST) ? TCPSEG_F_RST : 0) |
-				((s->flags & TCPWIRE_PSH) ? TCPSEG_F_PSH : 0) |
-				(s->ts ? TCPSEG_F_TS : 0) | (s->cut ? TCPSEG_F_CUT : 0));
+	*out = s->seg;
+	out->dir = (uint8_t)dir;
+	if (scaled)
+		out->win = s->seg.win << ws;
 }
 
-void segdiag_seg(void *ctx, const struct tcpwire_seg *s, int64_t t_ns)
+void segdiag_seg(void *ctx, const struct pkt_tcp *s)
 {
 	struct segdiag *d = ctx;
 	enum tcpseg_dir dir = from_server(d, s) ? TCPSEG_S2C : TCPSEG_C2S;
 	uint16_t port = dir == TCPSEG_S2C ? s->dport : s->sport;
-	bool syn = (s->flags & (TCPWIRE_SYN | TCPWIRE_ACK)) == TCPWIRE_SYN;
+	uint16_t fl = s->seg.flags;
+	bool syn = (fl & (TCPSEG_F_SYN | TCPSEG_F_ACK)) == TCPSEG_F_SYN;
+	int64_t t_ns = s->seg.t_ns;
 	uint32_t i = d->of_port[port];
 	struct dslot *sl;
 	struct tcpseg seg;
@@ -191,16 +186,16 @@ void segdiag_seg(void *ctx, const struct tcpwire_seg *s, int64_t t_ns)
 		d->foreign += i != CLOSED;
 		return;
 	}
-	if (s->flags & TCPWIRE_SYN) {
+	if (fl & TCPSEG_F_SYN) {
 		sl->wscale[dir] = s->wscale;
 		if (dir == TCPSEG_S2C && sl->syn_ns && d->connect)
 			hist_add(d->connect, t_ns - sl->syn_ns, 0);
 	}
-	to_tcpseg(sl, s, t_ns, dir, &seg);
+	to_tcpseg(sl, s, dir, &seg);
 	tcpana_seg(sl->a, &seg);
-	sl->fin_c |= dir == TCPSEG_C2S && (s->flags & TCPWIRE_FIN);
-	sl->fin_s |= dir == TCPSEG_S2C && (s->flags & TCPWIRE_FIN);
-	if ((s->flags & TCPWIRE_RST) || (sl->fin_c && sl->fin_s))
+	sl->fin_c |= dir == TCPSEG_C2S && (fl & TCPSEG_F_FIN);
+	sl->fin_s |= dir == TCPSEG_S2C && (fl & TCPSEG_F_FIN);
+	if ((fl & TCPSEG_F_RST) || (sl->fin_c && sl->fin_s))
 		end_slot(d, sl, t_ns);
 }
 

@@ -19,8 +19,8 @@
 #include <sys/socket.h>
 
 #include "hist.h"
+#include "pktparse.h"
 #include "tcpana.h"
-#include "tcpwire.h"
 
 /* What the packets said (the result of a capture's analysis). */
 struct segdiag_result {
@@ -48,7 +48,7 @@ void segdiag_destroy(struct segdiag *d);
 void segdiag_measuring(struct segdiag *d, int64_t t_ns);
 
 /* segcap's callback: one segment (ctx: the segdiag). */
-void segdiag_seg(void *ctx, const struct tcpwire_seg *s, int64_t t_ns);
+void segdiag_seg(void *ctx, const struct pkt_tcp *s);
 
 /* After the capture stopped: every connection ended at end_ns, the
  * diagnosis into out (its capture counts are the caller's). */

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Deadlines by id (see dueheap.h).
+ * Deadlines by id (see dueheap.h), on heap.h's heap.
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "dueheap.h"
+#include "heap.h"
 
 int dueheap_init(struct dueheap *h, size_t cap)
 {
@@ -29,60 +30,38 @@ void dueheap_free(struct dueheap *h)
 	h->n = 0;
 }
 
-static void place(struct dueheap *h, size_t i, struct dueheap_ent e)
+static bool earlier(const void *a, const void *b)
 {
-	h->v[i] = e;
-	h->pos[e.id] = (uint32_t)i + 1;
+	return ((const struct dueheap_ent *)a)->due < ((const struct dueheap_ent *)b)->due;
 }
 
-static void up(struct dueheap *h, size_t i)
+static void moved(void *ctx, const void *e, size_t i)
 {
-	struct dueheap_ent e = h->v[i];
+	struct dueheap *h = ctx;
 
-	while (i > 0 && h->v[(i - 1) / 2].due > e.due) {
-		place(h, i, h->v[(i - 1) / 2]);
-		i = (i - 1) / 2;
-	}
-	place(h, i, e);
+	h->pos[((const struct dueheap_ent *)e)->id] = (uint32_t)i + 1;
 }
 
-static void down(struct dueheap *h, size_t i)
-{
-	struct dueheap_ent e = h->v[i];
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && h->v[c + 1].due < h->v[c].due)
-			c++;
-		if (h->v[c].due >= e.due)
-			break;
-		place(h, i, h->v[c]);
-		i = c;
-	}
-	place(h, i, e);
-}
+static const struct heap_ops ops = {
+	.size = sizeof(struct dueheap_ent), .before = earlier, .moved = moved,
+};
 
 void dueheap_set(struct dueheap *h, uint32_t id, int64_t due)
 {
+	struct dueheap_ent e = { .due = due, .id = id };
 	size_t i;
 
 	if (!h->pos[id]) {
-		i = h->n++;
-		place(h, i, (struct dueheap_ent){ .due = due, .id = id });
-		up(h, i);
+		heap_up(h->v, h->n++, &e, &ops, h);
 		return;
 	}
-	i = h->pos[id] - 1;
-	h->v[i].due = due;
-	up(h, i);
-	down(h, h->pos[id] - 1);
+	i = heap_up(h->v, h->pos[id] - 1, &e, &ops, h);
+	heap_down(h->v, h->n, i, &e, &ops, h);
 }
 
 void dueheap_remove(struct dueheap *h, uint32_t id)
 {
+	struct dueheap_ent e;
 	size_t i;
 
 	if (!h->pos[id])
@@ -91,7 +70,8 @@ void dueheap_remove(struct dueheap *h, uint32_t id)
 	h->pos[id] = 0;
 	if (i == --h->n)
 		return;
-	place(h, i, h->v[h->n]);
-	up(h, i);
-	down(h, h->pos[h->v[i].id] - 1);
+	e = h->v[h->n];		/* the last into its place */
+	heap_up(h->v, i, &e, &ops, h);
+	e = h->v[i];
+	heap_down(h->v, h->n, i, &e, &ops, h);
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Deadlines by id: a binary min-heap of (due, id) with each id's place
- * kept, so the earliest is at hand, and an id is moved or taken out in
- * O(log n). The fleet's schedule (each target's next ping). Its memory
- * is allocated once, for ids 0 to cap - 1; nothing allocates after.
+ * Deadlines by id: a binary min-heap (heap.h) of (due, id) with each
+ * id's place kept, so the earliest is at hand, and an id is moved or
+ * taken out in O(log n). The fleet's schedule (each target's next
+ * ping). Its memory is allocated once, for ids 0 to cap - 1; nothing
+ * allocates after.
  */
 #ifndef RANT_DUEHEAP_H
 #define RANT_DUEHEAP_H

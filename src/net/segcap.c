@@ -37,15 +37,16 @@ struct segcap {
 static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
 {
 	struct segcap *c = (struct segcap *)user;
-	struct tcpwire_seg s;
+	/* nanosecond precision: tv_usec holds nanoseconds */
+	int64_t t_ns = (int64_t)h->ts.tv_sec * NS_PER_SEC + h->ts.tv_usec;
+	struct pkt_tcp pk;
 
-	if (tcpwire_frame(bytes, h->caplen, c->dlt, &s)) {
+	if (pktparse(c->dlt, bytes, h->caplen, h->len, t_ns, &pk) != PKT_TCP || pk.noflags) {
 		c->st.unread++;
 		return;
 	}
 	c->st.packets++;
-	/* nanosecond precision: tv_usec holds nanoseconds */
-	c->p.seg(c->p.ctx, &s, (int64_t)h->ts.tv_sec * NS_PER_SEC + h->ts.tv_usec);
+	c->p.seg(c->p.ctx, &pk);
 }
 
 /* At the end: until every packet the kernel queued was read. */
@@ -138,7 +139,7 @@ int segcap_start(struct segcap **cp, const struct segcap_params *p, char *err, s
 		return ret;
 	c->dlt = pcap_datalink(c->pc);
 	c->st.tstamp_type = pcap_tstamp_type_val_to_name(c->tstamp_type);
-	if (!tcpwire_link_ok(c->dlt)) {
+	if (!pktparse_link_ok(c->dlt)) {
 		snprintf(err, len, "the probe's capture: %s's link type %s is not one rant reads",
 			 p->iface, pcap_datalink_val_to_name(c->dlt));
 		return -EOPNOTSUPP;

@@ -2,7 +2,7 @@
 /*
  * The TCP segments between this host and one server (address and port)
  * as the interface saw them: libpcap on -i (pcapopen.h), read on a
- * thread off the measuring CPU, each segment's headers (tcpwire.h) handed
+ * thread off the measuring CPU, each segment's headers (pktparse.h) handed
  * to a callback on that thread with the capture's stamp (the kernel's,
  * or the NIC's where it stamps and the run's stamps are the NIC's). Only
  * headers are captured (snaplen SEGCAP_SNAPLEN); the payload's length
@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "tcpwire.h"
+#include "pktparse.h"
 
 /* IPv6 and TCP headers with options behind an Ethernet header and two
  * VLAN tags. */
@@ -30,15 +30,17 @@ struct segcap_params {
 	const struct sockaddr_storage *server;	/* its address and port */
 	bool hw;			/* ask for the NIC's stamps */
 	uint64_t rate;			/* segments a second at most: sizes the buffer */
-	/* Each segment, on the capture's thread, in the order captured. */
-	void (*seg)(void *ctx, const struct tcpwire_seg *s, int64_t t_ns);
+	/* Each segment, on the capture's thread, in the order captured, its
+	 * flags read (s->seg.t_ns the capture's stamp). */
+	void (*seg)(void *ctx, const struct pkt_tcp *s);
 	void *ctx;
 };
 
 struct segcap_stats {
 	uint64_t packets;		/* handed to seg() */
 	uint64_t dropped;		/* by the kernel: its buffer was full */
-	uint64_t unread;		/* captured but not TCP the parser reads */
+	uint64_t unread;		/* captured but not TCP the parser reads,
+					 * or cut before its flags */
 	const char *tstamp_type;	/* pcap's name: "host", "adapter", ... */
 };
 

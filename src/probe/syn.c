@@ -29,6 +29,7 @@
 #include <linux/errqueue.h>
 #include <unistd.h>
 
+#include "pktparse.h"
 #include "prober.h"
 #include "syn.h"
 #include "synsock.h"
@@ -48,7 +49,7 @@ struct syn_slot {
 	int fd;				/* the socket that holds the port */
 	uint32_t isn, key;
 	bool measured;
-	uint8_t reply;			/* the answer's flags, 0: none yet */
+	uint16_t reply;			/* the answer's TCPSEG_F_*, 0: none yet */
 	int64_t t1_sw, sent_mono, late_ns;
 	int64_t t1_wire, t1_kn, sched_kn;	/* the SYN's stamps, TS_NONE: not yet */
 	int64_t t4_wire, reply_mono;		/* the answer's */
@@ -167,7 +168,7 @@ static void syn_done(struct syn *s, struct syn_slot *sl)
 	if (!sl->measured) {
 		r->cnt.warmup++;
 		s->answered += sl->t1_wire != TS_NONE && sl->t4_wire != TS_NONE;
-	} else if (sl->reply & TCPWIRE_RST) {
+	} else if (sl->reply & TCPSEG_F_RST) {
 		r->cnt.refused++;	/* a closed port: no handshake to time */
 	} else {
 		syn_record(sl, &rec);
@@ -203,22 +204,24 @@ static void syn_tx(struct syn *s)
 /* One segment read off the raw socket: the answer to a probe in flight? */
 static void syn_answer(struct syn *s, const struct sk_msg *m)
 {
-	struct tcpwire_seg seg;
+	struct pkt_tcp seg;
 	struct syn_slot *sl;
-	int ret = s->sk->family == AF_INET6 ?
-		tcpwire_tcp(s->buf, (size_t)m->len, (size_t)m->len, &seg) :
-		tcpwire_ip(s->buf, (size_t)m->len, &seg);
+	uint16_t fl;
+	enum pkt_verdict v = s->sk->family == AF_INET6 ?
+		pktparse_tcp(s->buf, (uint32_t)m->len, 0, &seg) :
+		pktparse_ip(s->buf, (uint32_t)m->len, 0, &seg);
 
-	if (ret || seg.sport != s->p.r->cfg->port)
+	if (v != PKT_TCP || seg.noflags || seg.sport != s->p.r->cfg->port)
 		return;
 	sl = &s->slot[seg.dport];
-	if (!(seg.flags & (TCPWIRE_SYN | TCPWIRE_RST)) || !(seg.flags & TCPWIRE_ACK))
+	fl = seg.seg.flags;
+	if (!(fl & (TCPSEG_F_SYN | TCPSEG_F_RST)) || !(fl & TCPSEG_F_ACK))
 		return;
-	if (!sl->seq || sl->reply || seg.ack != sl->isn + 1) {
+	if (!sl->seq || sl->reply || seg.seg.ack != sl->isn + 1) {
 		s->p.r->probe.rst_late += !sl->seq;	/* its probe was given up */
 		return;
 	}
-	sl->reply = seg.flags;
+	sl->reply = fl;
 	sl->t4_wire = ts_wire(&m->rx, s->sk->hw);
 	sl->reply_mono = monotonic_ns();
 	if (sl->t1_wire != TS_NONE)

@@ -1,57 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The largest breaches (bkeep.h): a binary min-heap, the smallest kept
- * at a[0], so a breach larger than it takes its place.
+ * The largest breaches (bkeep.h): a binary min-heap (heap.h), the
+ * smallest kept at a[0], so a breach larger than it takes its place.
  */
 #include <stdbool.h>
 
 #include "bkeep.h"
+#include "heap.h"
 
-static void swap(struct breach *a, unsigned int i, unsigned int j)
+static bool smaller(const void *a, const void *b)
 {
-	struct breach t = a[i];
-
-	a[i] = a[j];
-	a[j] = t;
+	return ((const struct breach *)a)->latency_ns < ((const struct breach *)b)->latency_ns;
 }
 
-static void sift_up(struct breach *a, unsigned int i)
-{
-	while (i > 0 && a[(i - 1) / 2].latency_ns > a[i].latency_ns) {
-		swap(a, i, (i - 1) / 2);
-		i = (i - 1) / 2;
-	}
-}
-
-/* The smallest of i and its children to i, down the heap a[0..n). */
-static void sift_down(struct breach *a, unsigned int n, unsigned int i)
-{
-	for (;;) {
-		unsigned int l = 2 * i + 1, r = l + 1, m = i;
-
-		if (l < n && a[l].latency_ns < a[m].latency_ns)
-			m = l;
-		if (r < n && a[r].latency_ns < a[m].latency_ns)
-			m = r;
-		if (m == i)
-			return;
-		swap(a, i, m);
-		i = m;
-	}
-}
+static const struct heap_ops ops = { .size = sizeof(struct breach), .before = smaller };
 
 bool bkeep_add(struct breach *a, unsigned int *n, unsigned int cap,
 	       const struct txrec *rec, int64_t latency_ns)
 {
-	if (*n < cap) {
-		a[*n] = (struct breach){ .rec = *rec, .latency_ns = latency_ns };
-		sift_up(a, (*n)++);
-	} else if (cap && latency_ns > a[0].latency_ns) {
-		a[0] = (struct breach){ .rec = *rec, .latency_ns = latency_ns };
-		sift_down(a, *n, 0);
-	} else {
+	struct breach b = { .rec = *rec, .latency_ns = latency_ns };
+
+	if (*n < cap)
+		heap_up(a, (*n)++, &b, &ops, NULL);
+	else if (cap && latency_ns > a[0].latency_ns)
+		heap_down(a, *n, 0, &b, &ops, NULL);
+	else
 		return false;
-	}
 	return true;
 }
 
@@ -59,7 +33,10 @@ void bkeep_sort(struct breach *a, unsigned int n)
 {
 	/* heap sort on a min-heap: each smallest goes to the end */
 	while (n > 1) {
-		swap(a, 0, --n);
-		sift_down(a, n, 0);
+		struct breach top = a[0];
+
+		n--;
+		heap_down(a, n, 0, &a[n], &ops, NULL);
+		a[n] = top;
 	}
 }

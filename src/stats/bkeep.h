@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The largest breaches of a run (-C, --breach-keep N): a min-heap on
- * latency in an array of N allocated at set-up, so keeping one in the
- * loop is a compare and a few memory writes. Sorted, largest first, once
- * the loop is over.
+ * The largest breaches of a run (-C, --breach-keep N): a min-heap
+ * (heap.h) on latency in an array of N allocated at set-up, so keeping
+ * one in the loop is a compare and a few memory writes. Sorted, largest
+ * first, once the loop is over.
  */
 #ifndef RANT_BKEEP_H
 #define RANT_BKEEP_H

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap.h"
 #include "watchagg.h"
 
 struct watchagg {
@@ -164,39 +165,12 @@ static bool worse(const struct watch_flow *a, const struct watch_flow *b)
 
 /* r->flows is a heap with the least bad flow first while the capture is
  * read: a flow worse than it takes its place. */
-static void sift_down(struct watch_flow *h, size_t n, size_t i)
+static bool less_bad(const void *a, const void *b)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		struct watch_flow t;
-
-		if (l < n && worse(&h[m], &h[l]))
-			m = l;
-		if (l + 1 < n && worse(&h[m], &h[l + 1]))
-			m = l + 1;
-		if (m == i)
-			return;
-		t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
-	}
+	return worse(b, a);
 }
 
-static void sift_up(struct watch_flow *h, size_t i)
-{
-	while (i) {
-		size_t up = (i - 1) / 2;
-		struct watch_flow t;
-
-		if (!worse(&h[up], &h[i]))
-			return;
-		t = h[i];
-		h[i] = h[up];
-		h[up] = t;
-		i = up;
-	}
-}
+static const struct heap_ops kept = { .size = sizeof(struct watch_flow), .before = less_bad };
 
 static bool grow(struct watchagg *g)
 {
@@ -221,11 +195,9 @@ static void keep(struct watchagg *g, const struct watch_flow *f)
 	struct watch_report *r = g->r;
 
 	if (r->nflows < g->cap || (r->nflows < r->flows_max && grow(g))) {
-		r->flows[r->nflows] = *f;
-		sift_up(r->flows, r->nflows++);
+		heap_up(r->flows, r->nflows++, f, &kept, NULL);
 	} else if (r->nflows && worse(f, &r->flows[0])) {
-		r->flows[0] = *f;
-		sift_down(r->flows, r->nflows, 0);
+		heap_down(r->flows, r->nflows, 0, f, &kept, NULL);
 	}
 }
 

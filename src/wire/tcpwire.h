@@ -1,20 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * TCP/IP headers for probing a service (src/probe/): a SYN built to send
- * on a raw socket, and a segment's header read back, from a raw socket
- * (IPv4: the IP header and the segment; IPv6: the segment alone, the
- * kernel keeps the header) or from a captured frame (Ethernet with its
- * 802.1Q tags, Linux cooked SLL and SLL2, raw IP).
- *
- * Every read is bounded by the bytes given, never by what a header
- * claims; the payload's length is the IP header's, so a frame cut by a
- * capture's snaplen still says how long its segment was. No allocation,
- * no state.
+ * The TCP header's flags and option kinds, and the SYN --syn sends: built
+ * to go out on a raw socket, its checksum over the pseudo-header. The
+ * reading of segments (a raw socket's, a captured frame's) is pktparse.h.
+ * No allocation, no state.
  */
 #ifndef RANT_TCPWIRE_H
 #define RANT_TCPWIRE_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,25 +18,17 @@
 #define TCPWIRE_PSH 0x08
 #define TCPWIRE_ACK 0x10
 
+/* The TCP options' kinds. */
+#define TCPWIRE_OPT_EOL 0
+#define TCPWIRE_OPT_NOP 1
+#define TCPWIRE_OPT_MSS 2
+#define TCPWIRE_OPT_WSCALE 3
+#define TCPWIRE_OPT_SACK_PERM 4
+#define TCPWIRE_OPT_TS 8
+
 /* A SYN's header with its options (MSS, SACK permitted, timestamps,
  * window scale), bytes. */
 #define TCPWIRE_SYN_LEN 40
-
-/* One segment's header. */
-struct tcpwire_seg {
-	uint8_t family;			/* 4 or 6 */
-	uint8_t src[16], dst[16];	/* IPv4: the first 4 bytes */
-	uint16_t sport, dport;
-	uint32_t seq, ack;
-	uint8_t flags;			/* TCPWIRE_* */
-	uint16_t win;			/* as sent (not scaled) */
-	int8_t wscale;			/* a SYN's window scale option, or -1 */
-	uint16_t mss;			/* a SYN's MSS option, or 0 */
-	bool ts;			/* the timestamps option: tsval, tsecr */
-	uint32_t tsval, tsecr;
-	uint32_t len;			/* payload bytes, as the IP header says */
-	bool cut;			/* the options were cut: ts, wscale unknown */
-};
 
 /*
  * A SYN from src:sport to dst:dport (family 4 or 6, addresses in network
@@ -54,25 +39,5 @@ struct tcpwire_seg {
  */
 size_t tcpwire_syn(uint8_t *buf, int family, const uint8_t *src, const uint8_t *dst,
 		   uint16_t sport, uint16_t dport, uint32_t isn, uint16_t mss, uint32_t tsval);
-
-/*
- * An IP packet (IPv4 or IPv6 by its version) carrying TCP: 0 with *s,
- * -ENOENT when it is not TCP (or a fragment after the first), -EINVAL
- * when it is cut before the ports or its headers contradict themselves.
- */
-int tcpwire_ip(const uint8_t *p, size_t caplen, struct tcpwire_seg *s);
-
-/*
- * A TCP header alone (an IPv6 raw socket's read), of a segment of
- * seglen bytes (header and payload), from family's src to dst: as above.
- */
-int tcpwire_tcp(const uint8_t *p, size_t caplen, size_t seglen, struct tcpwire_seg *s);
-
-/* The link types tcpwire_frame() reads (pcap's DLT_* values). */
-bool tcpwire_link_ok(int dlt);
-
-/* A captured frame of link type dlt: as tcpwire_ip(); -ENOENT for what
- * is not IP (ARP, ...) or a link type it does not read. */
-int tcpwire_frame(const uint8_t *p, size_t caplen, int dlt, struct tcpwire_seg *s);
 
 #endif

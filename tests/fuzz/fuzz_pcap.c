@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer harness: captured frames, as a hostile network or a corrupt
- * capture file may hand them to --read and --watch: the packet parser
- * (pktparse.h) and the flow tracker behind it (flowtab.h, with each
+ * capture file may hand them to --read and --watch (or to the capture
+ * beside a probe, or --syn's raw socket): the packet parser (pktparse.h,
+ * rant's one) and the flow tracker behind it (flowtab.h, with each
  * flow's tcpana.h analysis and the sums of watchagg.h).
  *
  * The first byte picks the link type; the rest is records of [length:
@@ -10,9 +11,10 @@
  * s, past --flow-idle). Each frame is parsed with its captured length
  * and a wire length a little longer (a snaplen cut); what parses as TCP
  * goes to a table of 16 flows (so eviction, idle expiry, reuse and
- * closing all happen). Checks: a verdict in range, a TCP segment's
- * family 4 or 6 and a payload within what an IP header can say; at the
- * end every flow reported, none left open.
+ * closing all happen); each frame is also read as a raw socket's TCP
+ * header alone. Checks: a verdict in range, a TCP segment's family 4 or
+ * 6 (0 for a TCP header alone) and a payload within what an IP header
+ * can say; at the end every flow reported, none left open.
  */
 #include <pcap/dlt.h>
 #include <stdint.h>
@@ -53,8 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (off + 3 <= size) {
 		size_t len = (size_t)data[off] << 8 | data[off + 1];
 		uint8_t step = data[off + 2];
-		struct pkt_tcp pk;
-		enum pkt_verdict v;
+		struct pkt_tcp pk, alone;
+		enum pkt_verdict v, v2;
 
 		off += 3;
 		if (len > size - off)
@@ -63,6 +65,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		v = pktparse(dlt, data + off, (uint32_t)len, (uint32_t)len + (data[0] >> 4),
 			     t, &pk);
 		if (v >= PKT_VERDICTS)
+			abort();
+		v2 = pktparse_tcp(data + off, (uint32_t)len, t, &alone);
+		if ((v2 != PKT_TCP && v2 != PKT_CUT && v2 != PKT_BAD) ||
+		    (v2 == PKT_TCP && (alone.family || alone.seg.len > len)))
 			abort();
 		if (v == PKT_TCP) {
 			if ((pk.family != 4 && pk.family != 6) || pk.seg.len > (1u << 20))

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/watch/pktparse.h: frames of every link type rant reads into their
+ * src/wire/pktparse.h: frames of every link type rant reads into their
  * TCP segment; what is not TCP, a fragment, a header that lies, and
- * every cut of a frame (snaplen) told apart, never read past.
+ * every cut of a frame (snaplen) told apart, never read past; what a raw
+ * socket reads (an IP packet, a TCP header alone) likewise.
  */
 #include <stdlib.h>
 
@@ -173,6 +174,30 @@ static void test_snaplen(void)
 	       "IPv6 at 40 bytes: cut before the ports");
 }
 
+/* What --syn's raw socket reads: an IPv4 packet, an IPv6 socket's TCP
+ * header alone. */
+static void test_raw_socket(void)
+{
+	struct pb_seg s = base4;
+	struct pkt_tcp pk;
+	size_t n = pb_frame(frame, DLT_RAW, &s);
+
+	is_int(pktparse_ip(frame, (uint32_t)n, 9, &pk), PKT_TCP, "an IPv4 packet");
+	ok(pk.family == 4 && pk.sport == 40000 && pk.dport == 80 && pk.seg.seq == 1000 &&
+	   pk.seg.ack == 2000 && pk.seg.len == 100 && pk.seg.t_ns == 9, "... its segment");
+	is_int(pktparse_ip(frame, 30, 9, &pk), PKT_TCP, "an IPv4 packet cut before the flags");
+	ok(pk.noflags, "... unreadable");
+	is_int(pktparse_ip(frame, 10, 9, &pk), PKT_CUT, "cut inside the IP header");
+	pb_put16(frame + 6, 8);		/* fragment offset 64 bytes */
+	is_int(pktparse_ip(frame, (uint32_t)n, 9, &pk), PKT_FRAGMENT, "a fragment after the first");
+	n = pb_frame(frame, DLT_RAW, &s) - 20;
+	is_int(pktparse_tcp(frame + 20, (uint32_t)n, 9, &pk), PKT_TCP, "a TCP header alone");
+	ok(pk.family == 0 && pk.sport == 40000 && pk.seg.len == 100 &&
+	   (pk.seg.flags & TCPSEG_F_TS) && pk.seg.tsval == 77, "... its segment, no addresses");
+	is_int(pktparse_tcp(frame + 20, 3, 9, &pk), PKT_CUT, "... cut before the ports");
+	is_int(pktparse_tcp(frame + 20, 24, 9, &pk), PKT_BAD, "... longer than the segment");
+}
+
 /* Every prefix of every kind of frame: a verdict, no read past it (ASan). */
 static void test_every_cut(void)
 {
@@ -211,6 +236,7 @@ int main(void)
 	test_options();
 	test_others();
 	test_snaplen();
+	test_raw_socket();
 	test_every_cut();
 	is_str(pktparse_verdict_name(PKT_NOT_TCP), "not_tcp", "verdict names");
 	return done_testing();

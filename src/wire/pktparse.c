@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* A captured frame into its TCP segment (pktparse.h). */
+/* A captured frame, an IP packet or a TCP header into its TCP segment
+ * (pktparse.h). */
 #include <pcap/dlt.h>
 #include <string.h>
 
+#include "be.h"
 #include "pktparse.h"
+#include "tcpwire.h"
 
 #define ETH_HLEN 14
 #define SLL_HLEN 16
@@ -27,34 +30,11 @@
 #define NH_DSTOPTS 60
 #define NH_WALK_MAX 8
 
-/* TCP header flag bits. */
-#define TH_FIN 0x01
-#define TH_SYN 0x02
-#define TH_RST 0x04
-#define TH_PSH 0x08
-#define TH_ACK 0x10
-
-#define TCPOPT_EOL 0
-#define TCPOPT_NOP 1
-#define TCPOPT_MSS 2
-#define TCPOPT_WSCALE 3
-#define TCPOPT_TIMESTAMP 8
-
 /* Where the IP header starts in a frame, and what it is. */
 struct ip_at {
 	uint32_t off;		/* bytes of link header */
 	uint16_t type;		/* ETHERTYPE_IPV4 or _IPV6, or other */
 };
-
-static inline uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 bool pktparse_link_ok(int dlt)
 {
@@ -89,7 +69,7 @@ static bool tags(const uint8_t *p, uint32_t caplen, uint16_t type, uint32_t off,
 	     type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD); i++) {
 		if (off + 4 > caplen)
 			return false;
-		type = get16(p + off + 2);	/* after the tag control information */
+		type = be_get16(p + off + 2);	/* after the tag control information */
 		off += 4;
 	}
 	at->off = off;
@@ -102,11 +82,11 @@ static bool link_header(int dlt, const uint8_t *p, uint32_t caplen, struct ip_at
 {
 	switch (dlt) {
 	case DLT_EN10MB:
-		return caplen >= ETH_HLEN && tags(p, caplen, get16(p + 12), ETH_HLEN, at);
+		return caplen >= ETH_HLEN && tags(p, caplen, be_get16(p + 12), ETH_HLEN, at);
 	case DLT_LINUX_SLL:
-		return caplen >= SLL_HLEN && tags(p, caplen, get16(p + 14), SLL_HLEN, at);
+		return caplen >= SLL_HLEN && tags(p, caplen, be_get16(p + 14), SLL_HLEN, at);
 	case DLT_LINUX_SLL2:	/* the protocol first, then 18 bytes more */
-		return caplen >= SLL2_HLEN && tags(p, caplen, get16(p), SLL2_HLEN, at);
+		return caplen >= SLL2_HLEN && tags(p, caplen, be_get16(p), SLL2_HLEN, at);
 	case DLT_RAW:
 	case DLT_IPV4:
 	case DLT_IPV6:
@@ -134,7 +114,7 @@ static enum pkt_verdict ipv4(const uint8_t *p, uint32_t caplen, uint32_t wirelen
 	if (h[0] >> 4 != 4)
 		return PKT_BAD;
 	ihl = (uint32_t)(h[0] & 0xf) * 4;
-	tot = get16(h + 2);
+	tot = be_get16(h + 2);
 	if (ihl < IP4_HLEN)
 		return PKT_BAD;
 	if (!tot && wirelen > off)	/* a TSO segment captured on its way out */
@@ -143,7 +123,7 @@ static enum pkt_verdict ipv4(const uint8_t *p, uint32_t caplen, uint32_t wirelen
 		return PKT_BAD;
 	if (h[9] != IPPROTO_TCP_)
 		return PKT_NOT_TCP;
-	if (get16(h + 6) & 0x3fff)	/* more fragments, or an offset */
+	if (be_get16(h + 6) & 0x3fff)	/* more fragments, or an offset */
 		return PKT_FRAGMENT;
 	out->family = 4;
 	memcpy(out->src, h + 12, 4);
@@ -165,7 +145,7 @@ static enum pkt_verdict ipv6(const uint8_t *p, uint32_t caplen, uint32_t wirelen
 		return PKT_CUT;
 	if (h[0] >> 4 != 6)
 		return PKT_BAD;
-	plen = get16(h + 4);
+	plen = be_get16(h + 4);
 	if (!plen && wirelen > at)	/* a jumbogram, or a GSO segment */
 		plen = wirelen - at;
 	nh = h[6];
@@ -200,9 +180,9 @@ static void tcp_options(const uint8_t *o, uint32_t len, struct pkt_tcp *out)
 	while (i < len) {
 		uint8_t kind = o[i], olen;
 
-		if (kind == TCPOPT_EOL)
+		if (kind == TCPWIRE_OPT_EOL)
 			return;
-		if (kind == TCPOPT_NOP) {
+		if (kind == TCPWIRE_OPT_NOP) {
 			i++;
 			continue;
 		}
@@ -211,13 +191,13 @@ static void tcp_options(const uint8_t *o, uint32_t len, struct pkt_tcp *out)
 		olen = o[i + 1];
 		if (olen < 2 || i + olen > len)
 			return;		/* malformed: the rest is not read */
-		if (kind == TCPOPT_MSS && olen == 4)
-			out->seg.mss = get16(o + i + 2);
-		else if (kind == TCPOPT_WSCALE && olen == 3)
+		if (kind == TCPWIRE_OPT_MSS && olen == 4)
+			out->seg.mss = be_get16(o + i + 2);
+		else if (kind == TCPWIRE_OPT_WSCALE && olen == 3)
 			out->wscale = (int8_t)(o[i + 2] > 14 ? 14 : o[i + 2]);
-		else if (kind == TCPOPT_TIMESTAMP && olen == 10) {
-			out->seg.tsval = get32(o + i + 2);
-			out->seg.tsecr = get32(o + i + 6);
+		else if (kind == TCPWIRE_OPT_TS && olen == 10) {
+			out->seg.tsval = be_get32(o + i + 2);
+			out->seg.tsecr = be_get32(o + i + 6);
 			out->seg.flags |= TCPSEG_F_TS;
 		}
 		i += olen;
@@ -234,36 +214,46 @@ static enum pkt_verdict tcp(const uint8_t *p, uint32_t caplen, uint32_t off, uin
 
 	if (have < 4)
 		return PKT_CUT;
-	out->sport = get16(t);
-	out->dport = get16(t + 2);
+	out->sport = be_get16(t);
+	out->dport = be_get16(t + 2);
 	if (have < 14) {	/* the flags not captured */
 		out->noflags = true;
 		out->seg.flags = TCPSEG_F_CUT;
-		out->seg.seq = have >= 8 ? get32(t + 4) : 0;
+		out->seg.seq = have >= 8 ? be_get32(t + 4) : 0;
 		return PKT_TCP;
 	}
 	doff = (uint32_t)(t[12] >> 4) * 4;
 	if (doff < TCP_HLEN || doff > ip_len)
 		return PKT_BAD;
 	fl = t[13];
-	out->seg.seq = get32(t + 4);
+	out->seg.seq = be_get32(t + 4);
 	out->seg.len = ip_len - doff;
-	out->seg.flags = (fl & TH_SYN ? TCPSEG_F_SYN : 0) | (fl & TH_FIN ? TCPSEG_F_FIN : 0) |
-			 (fl & TH_RST ? TCPSEG_F_RST : 0) | (fl & TH_PSH ? TCPSEG_F_PSH : 0);
-	if (fl & TH_ACK) {
+	out->seg.flags = (fl & TCPWIRE_SYN ? TCPSEG_F_SYN : 0) |
+			 (fl & TCPWIRE_FIN ? TCPSEG_F_FIN : 0) |
+			 (fl & TCPWIRE_RST ? TCPSEG_F_RST : 0) |
+			 (fl & TCPWIRE_PSH ? TCPSEG_F_PSH : 0);
+	if (fl & TCPWIRE_ACK) {
 		out->seg.flags |= TCPSEG_F_ACK;
-		out->seg.ack = get32(t + 8);
+		out->seg.ack = be_get32(t + 8);
 	}
 	if (have < doff) {	/* the window or the options cut: what is there */
 		out->seg.flags |= TCPSEG_F_CUT;
-		out->seg.win = have >= 16 ? get16(t + 14) : 0;
+		out->seg.win = have >= 16 ? be_get16(t + 14) : 0;
 		if (have > TCP_HLEN)
 			tcp_options(t + TCP_HLEN, have - TCP_HLEN, out);
 		return PKT_TCP;
 	}
-	out->seg.win = get16(t + 14);
+	out->seg.win = be_get16(t + 14);
 	tcp_options(t + TCP_HLEN, doff - TCP_HLEN, out);
 	return PKT_TCP;
+}
+
+/* Nothing read yet. */
+static void clear(struct pkt_tcp *out, int64_t t_ns)
+{
+	memset(out, 0, sizeof(*out));
+	out->wscale = -1;
+	out->seg.t_ns = t_ns;
 }
 
 enum pkt_verdict pktparse(int dlt, const uint8_t *p, uint32_t caplen, uint32_t wirelen,
@@ -273,9 +263,7 @@ enum pkt_verdict pktparse(int dlt, const uint8_t *p, uint32_t caplen, uint32_t w
 	enum pkt_verdict v;
 	struct ip_at at;
 
-	memset(out, 0, sizeof(*out));
-	out->wscale = -1;
-	out->seg.t_ns = t_ns;
+	clear(out, t_ns);
 	if (wirelen < caplen)
 		wirelen = caplen;
 	if (!link_header(dlt, p, caplen, &at))
@@ -289,4 +277,15 @@ enum pkt_verdict pktparse(int dlt, const uint8_t *p, uint32_t caplen, uint32_t w
 	if (v != PKT_TCP)
 		return v;
 	return tcp(p, caplen, tcp_off, ip_len, out);
+}
+
+enum pkt_verdict pktparse_ip(const uint8_t *p, uint32_t len, int64_t t_ns, struct pkt_tcp *out)
+{
+	return pktparse(DLT_RAW, p, len, len, t_ns, out);
+}
+
+enum pkt_verdict pktparse_tcp(const uint8_t *p, uint32_t len, int64_t t_ns, struct pkt_tcp *out)
+{
+	clear(out, t_ns);
+	return tcp(p, len, 0, len, out);
 }

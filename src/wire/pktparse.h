@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * One captured frame into the TCP segment it carries (analysis/tcpana.h's
- * struct tcpseg) and its addresses and ports: the link layer (Ethernet
- * with any number of 802.1Q / 802.1ad tags, Linux cooked SLL and SLL2 as
- * `tcpdump -i any` writes, raw IPv4 or IPv6), the IP header (IPv6's
- * extension headers walked: hop-by-hop, routing, destination options,
- * AH; a fragment's TCP header is not read), the TCP header and its
- * options (MSS, window scale, timestamps).
+ * A captured frame into the TCP segment it carries (tcpseg.h's struct
+ * tcpseg, as the analysis takes it) and its addresses and ports: every
+ * frame rant reads (--read, --watch; the capture beside a probe and
+ * beside rant's own --tcp pair, net/segcap.h), and what --syn's raw
+ * socket reads (an IP packet, or a TCP header alone). The link layer
+ * (Ethernet with up to 8 802.1Q / 802.1ad tags, Linux cooked SLL and
+ * SLL2 as `tcpdump -i any` writes, raw IPv4 or IPv6), the IP header
+ * (IPv6's extension headers walked: hop-by-hop, routing, destination
+ * options, AH; a fragment's TCP header is not read), the TCP header and
+ * its options (MSS, window scale, timestamps).
  *
  * Every read is bounded by the captured length, never by what a header
  * claims: a frame cut by the capture's snaplen gives what was captured.
@@ -23,7 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "tcpana.h"
+#include "tcpseg.h"
 
 /* What a frame was. */
 enum pkt_verdict {
@@ -55,6 +58,15 @@ bool pktparse_link_ok(int dlt);
  */
 enum pkt_verdict pktparse(int dlt, const uint8_t *p, uint32_t caplen, uint32_t wirelen,
 			  int64_t t_ns, struct pkt_tcp *out);
+
+/* An IP packet (IPv4 or IPv6 by its version) of len bytes, as an IPv4
+ * raw socket reads it: as pktparse() of a raw IP frame. */
+enum pkt_verdict pktparse_ip(const uint8_t *p, uint32_t len, int64_t t_ns, struct pkt_tcp *out);
+
+/* A TCP header and its payload, len bytes, as an IPv6 raw socket reads
+ * it (the kernel keeps the IP header): family and addresses 0, the
+ * verdict PKT_TCP, PKT_CUT or PKT_BAD. */
+enum pkt_verdict pktparse_tcp(const uint8_t *p, uint32_t len, int64_t t_ns, struct pkt_tcp *out);
 
 /* "not_ip", "not_tcp", ...: the JSON's counts. */
 const char *pktparse_verdict_name(enum pkt_verdict v);
