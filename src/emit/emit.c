@@ -17,8 +17,10 @@
 #include "auth.h"
 #include "capture.h"
 #include "emit.h"
+#include "emitcount.h"
 #include "emitopen.h"
 #include "emitpend.h"
+#include "emitpong.h"
 #include "emitstep.h"
 #include "txpend.h"
 
