@@ -152,7 +152,15 @@ static int sk_recv_ttl(struct sk *s, const struct rant_cfg *cfg, char *err, size
 	return ret;
 }
 
-int sk_recv_tos(struct sk *s)
+/*
+ * Read each datagram's TOS too (IP_RECVTOS, IPV6_RECVTCLASS): every UDP
+ * reflector's, at set-up (sk_recv_dst), so that each session's DSCP and,
+ * from a STAMP reflector's first request on, a Class of Service TLV are
+ * answered from it. The kernel's report costs every datagram (0.7% of a
+ * veth round trip, doc/stamp.md). 0 or -errno; asked once either way
+ * (s->want_tos).
+ */
+static int sk_recv_tos(struct sk *s)
 {
 	int ret;
 

@@ -47,8 +47,9 @@ struct sk {
 	uint32_t drops_raw;		/* the kernel's u32 count, as last seen */
 	bool want_ttl;			/* sk_recv() reads each datagram's TTL (a
 					 * STAMP reflector's) ... */
-	bool want_tos;			/* ... its TOS (sk_recv_tos(): the UDP
-					 * reflector's, the DSCP that arrived) ... */
+	bool want_tos;			/* ... its TOS (the UDP reflector's, from
+					 * set-up: the DSCP that arrived, a STAMP
+					 * Class of Service TLV's) ... */
 	bool want_dst;			/* ... the address it was sent to (the UDP
 					 * reflector's on an interface of several
 					 * addresses: its reply leaves from it) */
@@ -177,15 +178,6 @@ static inline void sk_rx_msg(struct sk *s, const struct msghdr *msg, struct sk_m
 	else
 		sk_rx_cmsg(s, msg, m);
 }
-
-/*
- * From now on, read each datagram's TOS too (IP_RECVTOS, IPV6_RECVTCLASS):
- * every UDP reflector's at set-up (the DSCP each session's pings came
- * with), for its Class of Service TLV a STAMP reflector's too; the
- * kernel's report costs every datagram (about 0.7% of a veth round
- * trip). 0 or -errno; asked once either way (s->want_tos).
- */
-int sk_recv_tos(struct sk *s);
 
 /*
  * The control data that sends a reply with the TOS (IPv4) or Traffic

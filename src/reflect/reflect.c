@@ -273,8 +273,6 @@ RX_TX_STEP void reflect_compose(struct run *r, struct reflector *f, struct sk_ms
 	a->len = h->len;
 	a->t3_sw = reflect_answer(r, s, m, buf, h, a->t2_wire, a->t2_sw, &a->pong_no);
 	m->tos_out = r->fmt.reply_tos;	/* the pong's own TOS, if it asked for one */
-	if (r->fmt.want_tos && !r->sk.want_tos)
-		sk_recv_tos(&r->sk);	/* the pings' TOS from now on: once */
 }
 
 /* The pong of a went (sent: with OPT_ID key) or was refused by the
