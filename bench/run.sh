@@ -423,8 +423,13 @@ define_rows() {
 	row sockperf sockperf
 	GROUP=tcp-spin
 	rant_row "rant tcp spin" --tcp --nodelay
+	# the price of --tcp's capture of its own packets: the same without it
+	! rant_takes "$RANT_A" --no-diagnosis ||
+		rant_row "rant tcp spin nodiag" --no-diagnosis --tcp --nodelay
 	GROUP=tcp-block
 	rant_row "rant tcp block" --tcp --nodelay --block
+	! rant_takes "$RANT_A" --no-diagnosis ||
+		rant_row "rant tcp block nodiag" --no-diagnosis --tcp --nodelay --block
 	row "sockperf tcp" sockperf --tcp
 	GROUP=sim
 	ENV_OF_ROW=sim rant_row "sim spin" --phc-interval 0
@@ -792,6 +797,10 @@ ratio_spec() {
 	spec "+scrape: rant spin +scrape / rant spin" "rant spin +scrape" "rant spin" 1.02
 	spec "--stamp: rant spin stamp / rant spin" "rant spin stamp" "rant spin" 1.02
 	spec "--key: rant block key / rant block" "rant block key" "rant block" -
+	spec "--tcp's capture: rant tcp spin / rant tcp spin nodiag" "rant tcp spin" \
+		"rant tcp spin nodiag" -
+	spec "--tcp's capture: rant tcp block / rant tcp block nodiag" "rant tcp block" \
+		"rant tcp block nodiag" -
 	spec "--key: rant spin key / rant spin, wire" "rant spin key (wire, kernel)" \
 		"rant spin (wire, kernel)" -
 	spec "--key: rant block key / rant block, wire" "rant block key (wire, kernel)" \

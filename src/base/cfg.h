@@ -109,6 +109,7 @@ struct rant_cfg {
 	bool quickack;			/* --quickack: TCP_QUICKACK */
 	bool cork;			/* --cork: TCP_CORK around a message's writes */
 	int64_t tcp_idle_ns;		/* --tcp-idle-timeout: reflector, ns */
+	bool no_diagnosis;		/* --no-diagnosis: no capture of the pair */
 	/* clocks (clock.h) */
 	int64_t max_clock_offset_ns;	/* --max-clock-offset: PHC - system, hosts */
 	int64_t phc_interval_ns;	/* --phc-interval; 0 = at start and end only */

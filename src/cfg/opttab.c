@@ -157,6 +157,8 @@ const struct opt opt_table[] = {
 	  .help = "TCP_QUICKACK after every receive: do not delay ACKs (--tcp, or --http/--request: confirms a nagle_delayed_ack verdict when the stall vanishes)" },
 	{ "cork", O_CORK, NULL, BOTH, T_FLAG, FIELD(cork), .needs = O_TCP,
 	  .help = "TCP_CORK around each message's writes: one segment per message" },
+	{ "no-diagnosis", O_NO_DIAGNOSIS, NULL, BOTH, T_FLAG, FIELD(no_diagnosis), .needs = O_TCP,
+	  .help = "do not capture the connection's packets on -i to name what held the exchanges (no libpcap thread, no diagnosis in the summary)" },
 	{ "tcp-idle-timeout", O_TCP_IDLE_TIMEOUT, "S", REFLECT_ONLY, T_NS, FIELD(tcp_idle_ns),
 	  .def = 5 * NS_PER_SEC, .min = NS_PER_SEC / 10, .max = 3600 * NS_PER_SEC,
 	  .unit_ns = NS_PER_SEC, .needs = O_TCP,

@@ -9,6 +9,7 @@
 #include "emitcount.h"
 #include "run.h"
 #include "series.h"
+#include "timeutil.h"
 
 void pong_window_forget(struct pong_window *w, uint64_t seq)
 {
@@ -61,7 +62,7 @@ void emit_count_late(struct emitter *e, uint64_t seq)
 	e->r->cnt.late++;
 	(void)seq;
 	if (e->r->series)
-		series_late(e->r->series);	/* in the interval it is seen in */
+		series_late(e->r->series, realtime_ns());	/* seen now: rare */
 }
 
 /* A datagram that is not the pong of a ping in flight: counted by class. */

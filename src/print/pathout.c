@@ -4,7 +4,7 @@
 
 #include "pathout.h"
 
-/* ns as µs with one decimal. */
+/* ns as us, as the tables print them (three decimals). */
 static double us(int64_t ns)
 {
 	return (double)ns / 1e3;
@@ -21,7 +21,7 @@ static void print_way(struct out *o, enum jitter_way w, const struct jitter_stat
 	out_i64(o, "ipdv_min_ns", NULL, j->min);
 	out_i64(o, "ipdv_max_ns", NULL, j->max);
 	out_dbl(o, "rfc3550_ns", NULL, j->rfc3550);
-	out_text(o, "  |IPDV| p50 %8.1f  p99 %8.1f  max %8.1f  IPDV %+.1f to %+.1f  RFC 3550 %8.1f\n",
+	out_text(o, "  |IPDV| p50 %10.3f  p99 %10.3f  max %10.3f  IPDV %+.3f to %+.3f  RFC 3550 %10.3f\n",
 		 us(j->abs_p50), us(j->abs_p99), us(j->abs_max), us(j->min), us(j->max),
 		 j->rfc3550 / 1e3);
 	out_obj_end(o);
@@ -29,7 +29,7 @@ static void print_way(struct out *o, enum jitter_way w, const struct jitter_stat
 
 /*
  * Jitter: a line a way that has pairs (fwd and back need the reflector's
- * stamps; back its T3 too), µs in the text, ns in the JSON.
+ * stamps; back its T3 too), us in the text, ns in the JSON.
  */
 static void print_jitter(struct out *o, const struct snap *s)
 {
@@ -41,7 +41,7 @@ static void print_jitter(struct out *o, const struct snap *s)
 		out_null(o, "jitter");
 		return;
 	}
-	out_text(o, "\njitter, µs: IPDV (RFC 5481): a packet's delay less the one before's, of consecutive\n"
+	out_text(o, "\njitter, us: IPDV (RFC 5481): a packet's delay less the one before's, of consecutive\n"
 		 "packets both measured; RFC 3550's J: |IPDV| smoothed by 1/16. fwd T2 - T1, back T4 - T3\n"
 		 "(the hosts' clock offset cancels):\n");
 	out_obj(o, "jitter");

@@ -63,7 +63,7 @@ int pairdiag_start(struct pairdiag **pp, const struct rant_cfg *c)
 	int ret;
 
 	*pp = NULL;
-	if (!c->tcp || cfg_probe(c))
+	if (!c->tcp || cfg_probe(c) || c->no_diagnosis)
 		return 0;
 	p = *pp = calloc(1, sizeof(*p));
 	if (!p)

@@ -18,9 +18,9 @@
 
 struct pairdiag;
 
-/* With --tcp (not a probe): the capture and its analysis started, in *pp
- * (NULL without --tcp), before the transport opens. 0, or -errno with
- * one line on stderr. */
+/* With --tcp (not a probe, not --no-diagnosis): the capture and its
+ * analysis started, in *pp (NULL without them), before the transport
+ * opens. 0, or -errno with one line on stderr. */
 int pairdiag_start(struct pairdiag **pp, const struct rant_cfg *c);
 
 /* Measuring starts: the exchanges from now on are diagnosed. NULL: none. */

@@ -57,7 +57,7 @@ struct series {
 	_Atomic int64_t real_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
 
 	/* the loop's own */
-	alignas(64) int64_t cur_k;	/* the interval of the latest send */
+	alignas(64) int64_t cur_k;	/* the interval of the latest event */
 	int64_t cur_lo, cur_hi;		/* its bounds, CLOCK_MONOTONIC ns */
 	uint64_t missed;
 
@@ -326,9 +326,11 @@ void series_lost(struct series *s, uint64_t seq)
 	count(s, interval_of_seq(s, seq), EV_LOST, 0);
 }
 
-void series_late(struct series *s)
+void series_late(struct series *s, int64_t t_real)
 {
-	count(s, s->cur_k, EV_LATE, 0);
+	int64_t off = atomic_load_explicit(&s->real_off, memory_order_relaxed);
+
+	count(s, interval_at(s, t_real - off), EV_LATE, 0);
 }
 
 void series_answered(struct series *s, int64_t t_mono, bool sent, int64_t v)

@@ -35,7 +35,7 @@
  *   in_flight (those without a fate when the row was reported), so its
  *   loss is at most 100%; a late pong (after its ping was counted lost,
  *   as a rule after its interval was reported) counts once, as late, in
- *   the interval of the latest send, when it was seen.
+ *   the interval it was seen in.
  * - reflector: the interval of the ping's arrival.
  * - An event is never counted in another interval than its own: one for
  *   an interval already reported (the loop was held up longer than
@@ -105,9 +105,10 @@ void series_sent(struct series *s, uint64_t seq, int64_t t_real);
 void series_received(struct series *s, uint64_t seq, int64_t v);
 /* No pong within --timeout. */
 void series_lost(struct series *s, uint64_t seq);
-/* A pong came after its ping was counted lost: in the interval of the
- * latest send (its ping's was reported before it came, as a rule). */
-void series_late(struct series *s);
+/* A pong came after its ping was counted lost, at t_real (its ping's
+ * interval was reported before it came, as a rule): in the interval it
+ * was seen in, which is open (intervals close settle_ns after their end). */
+void series_late(struct series *s, int64_t t_real);
 /* Reflector: a measured ping arrived at t_mono and was answered (sent)
  * or not, with the main metric v (or SERIES_NO_VALUE). */
 void series_answered(struct series *s, int64_t t_mono, bool sent, int64_t v);

@@ -204,6 +204,14 @@ def check_metric(ck, metric, m, vals):
     return sv
 
 
+def us_ns(text):
+    """ns from the text's microseconds with three decimals (exact)."""
+    neg = text.startswith("-")
+    whole, _, frac = text.lstrip("-").partition(".")
+    ns = int(whole) * 1000 + int((frac + "000")[:3])
+    return -ns if neg else ns
+
+
 def read_text(path):
     """{metric: [samples, min, p50 .. p99.999, max]} and the summary's
     (metric, {pct: value}) from a text summary."""
@@ -212,19 +220,19 @@ def read_text(path):
     with open(path) as f:
         for line in f:
             w = line.split()
-            if w[:2] == ["ns", "samples"]:
+            if w[:2] == ["us", "samples"]:
                 in_table = True
                 continue
             if in_table:
                 if not w:
                     in_table = False
                     continue
-                table[w[0]] = [int(w[1]), int(w[2])] + [int(x) for x in w[5:]]
+                table[w[0]] = [int(w[1]), us_ns(w[2])] + [us_ns(x) for x in w[5:]]
                 continue
             if line.startswith("Histogram Summary: "):
                 summary_metric = w[2].rstrip(",")
-            elif summary_metric and len(w) == 3 and w[0].startswith("p") and w[2] == "ns":
-                summary[w[0][1:]] = int(w[1])
+            elif summary_metric and len(w) == 3 and w[0].startswith("p") and w[2] == "us":
+                summary[w[0][1:]] = us_ns(w[1])
     return table, summary_metric, summary
 
 

@@ -18,7 +18,7 @@
 ALL_TESTS="tcp_nagle tcp_nodelay tcp_sweep tcp_sweep_nagle udp_sweep udp_sweep_metrics tcp_peer_gone
 	tcp_garbage tcp_size_limit tcp_many_idle tcp_many_fifty tcp_many_timeout
 	tcp_many_cap tcp_many_per_address tcp_many_emitters tcp_many_slow_reader
-	tcp_duration_warmup tcp_reflector_nagle tcp_refused_emitter"
+	tcp_duration_warmup tcp_reflector_nagle tcp_no_diagnosis tcp_refused_emitter"
 
 require_root
 require_cmd jq ss taskset timeout
@@ -796,6 +796,38 @@ tcp_reflector_nagle() {
 	in_range "$rtt" 30000000 70000000 && [ "$resp" -ge $((rtt * 9 / 10)) ] && in_range "$net" 0 1000000
 	check_err $? "rtt p50 $rtt ns: response $resp ns, network $net ns (the wait belongs to the response)"
 	log_test "reflector --writes 2: nagle_delayed_ack named on both sides; rtt p50 $((rtt / 1000)) us: response $((resp / 1000)) us, network $((net / 1000)) us"
+}
+
+# __packet_sockets PID: how many packet sockets (a capture's) PID holds
+# in NS_B.
+__packet_sockets() {
+	ip netns exec "$NS_B" ss -H -0 -p 2>/dev/null | grep -c "pid=$1,"
+}
+
+tcp_no_diagnosis() {
+	local rc n
+	pair
+	start_tcp_reflector r12 --nodelay -d 60 || return
+	n=$(__packet_sockets "$REFL")
+	stop_reflector
+	[ "$n" -ge 1 ]
+	check_err $? "a --tcp reflector holds no packet socket ($n): its capture did not start (ss -0p)"
+	start_tcp_reflector r13 --nodelay --no-diagnosis -d 60 -j "$WORK/r13.json" || return
+	n=$(__packet_sockets "$REFL")
+	emit -a "$IP_B" --tcp --nodelay --no-diagnosis -w 5 -c 50 -j "$WORK/e13.json" \
+		>"$WORK/e13.txt" 2>&1
+	rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e13.txt")"
+	[ "$n" = 0 ]
+	check_err $? "--no-diagnosis: the reflector holds $n packet sockets"
+	[ "$(jq -c '[.diagnosis, .diagnosis_from]' "$WORK/e13.json" "$WORK/r13.json" | sort -u)" = '[null,null]' ]
+	check_err $? "--no-diagnosis: a diagnosis in the JSON: $(jq -c .diagnosis_from "$WORK/e13.json" "$WORK/r13.json")"
+	! grep -q '^diagnosis: from the packets' "$WORK/e13.txt" "$WORK/r13.txt"
+	check_err $? "--no-diagnosis: the text names a diagnosis from the packets"
+	[ "$(jqv "$WORK/e13.json" .counts.received)" -ge 50 ]
+	check_err $? "--no-diagnosis: the pair measured $(jqv "$WORK/e13.json" .counts.received) of 50"
+	log_test "--no-diagnosis: no packet socket on the reflector (one without it), no diagnosis on either side, 50 measured"
 }
 
 tests_run

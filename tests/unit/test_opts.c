@@ -165,6 +165,8 @@ static const struct row rows[] = {
 	{ E "--nodelay", OPTS_ERROR, "--tcp", NULL },
 	{ E "--quickack", OPTS_ERROR, "--tcp", NULL },
 	{ E "--cork", OPTS_ERROR, "--tcp", NULL },
+	{ E "--no-diagnosis", OPTS_ERROR, "--tcp", NULL },
+	{ R "--tcp --no-diagnosis", OPTS_OK, NULL, NULL },
 	{ E "--tcp --writes 0", OPTS_ERROR, "writes", "1 16" },
 	{ E "--tcp --writes 17", OPTS_ERROR, "writes", "1 16" },
 	{ R "--tcp --tcp-idle-timeout 0.1", OPTS_OK, NULL, NULL },

@@ -73,7 +73,7 @@ static void test_loss_and_late_attribution(void)
 	series_sent(s, 3, RT(T0 + 1050 * MS));
 	series_lost(s, 2);			/* found lost at 1.05 s */
 	series_received(s, 3, 30000);
-	series_late(s);				/* seq 2's pong, seen now */
+	series_late(s, RT(T0 + 1060 * MS));	/* seq 2's pong, seen at 1.06 s */
 	series_close_due(s, T0 + 2 * SEC + 100 * MS);
 	is_u64(series_nrows(s), 2, "two intervals");
 	is_str(counts(s, 0), "2/1/1/0", "a loss counts in the interval of its ping's send");
@@ -81,6 +81,21 @@ static void test_loss_and_late_attribution(void)
 	is_u64(row(s, 0)->in_flight, 0, "every ping of the interval resolved: none in flight");
 	is_i64(row(s, 0)->p50, 20000, "an interval's samples are its own pings'");
 	is_i64(row(s, 1)->max, 30000, "and the next one's");
+	series_destroy(s);
+}
+
+static void test_late_after_close(void)
+{
+	struct series *s = series_create(SEC, 100 * MS, 1, "rtt", false);
+
+	series_begin(s, T0, RT(T0));
+	series_sent(s, 1, RT(T0 + 950 * MS));
+	series_lost(s, 1);
+	series_close_due(s, T0 + 1100 * MS);	/* the latest send's interval read */
+	series_late(s, RT(T0 + 1200 * MS));	/* seq 1's pong, seen at 1.2 s */
+	series_close_due(s, T0 + 2100 * MS);
+	is_str(counts(s, 1), "0/0/0/1", "a late pong seen after its ping's interval closed: in the open one");
+	is_u64(series_missed(s), 0, "none missed");
 	series_destroy(s);
 }
 
@@ -376,6 +391,7 @@ int main(void)
 	test_rows_bounded();
 	test_interval_index();
 	test_loss_and_late_attribution();
+	test_late_after_close();
 	test_closed_interval();
 	test_ring_overrun();
 	test_last_interval();
