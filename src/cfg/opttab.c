@@ -135,7 +135,7 @@ const struct opt opt_table[] = {
 	  .help = "emitters served at once; when full, a new one takes the slot of one idle 10 s, else of the one that pinged least in the last second or two" },
 	{ "max-sessions-per-address", O_MAX_PER_ADDRESS, "N", REFLECT_ONLY, T_UINT,
 	  FIELD(max_per_address), .def = SESSION_PER_ADDR_DEFAULT, .min = 1, .max = 4096,
-	  .help = "sessions one address may hold; beyond, its new one is refused (answered with a refusal; with --stamp not answered) unless one of its own is idle 10 s" },
+	  .help = "sessions one address may hold; beyond, its new one is refused (answered with a refusal; with --stamp not answered; with --tcp closed at accept) unless one of its own is idle 10 s" },
 	{ "max-rate", O_MAX_RATE, "N", REFLECT_ONLY, T_UINT, FIELD(max_rate),
 	  .def = 0, .min = 0, .max = 10000000,
 	  .help = "answer one sender's session N pings a second at most (a burst of N/10, 8 at least); the rest are dropped and counted (rate_limited); 0: no bound" },

@@ -17,8 +17,10 @@
 #include "auth.h"
 #include "capture.h"
 #include "emit.h"
+#include "emitcount.h"
 #include "emitopen.h"
 #include "emitpend.h"
+#include "emitpong.h"
 #include "emitstep.h"
 #include "txpend.h"
 
@@ -209,6 +211,11 @@ static int emit_warmup_failed(struct emitter *e, int64_t span_ns)
 		snprintf(r->failure, sizeof(r->failure),
 			 "%s port %u accepts TCP but does not speak rant (%llu connections dropped): is another service on that port?",
 			 c->addr, c->port, (unsigned long long)tcp_stats(&r->sk)->garbage);
+	else if (!e->pongs && r->tp->caps.stream && tcp_stats(&r->sk)->closed_before_pong)
+		snprintf(r->failure, sizeof(r->failure),
+			 "%s port %u closed the connection at once, before any pong (%llu times): likely its --max-sessions-per-address limit: raise --max-sessions-per-address on the reflector, or run fewer emitters from this address",
+			 c->addr, c->port,
+			 (unsigned long long)tcp_stats(&r->sk)->closed_before_pong);
 	else if (!e->pongs)
 		snprintf(r->failure, sizeof(r->failure),
 			 "no pong from %s port %u in %g s of warm-up: is rant reflecting there (rant -i IFACE on that host)?",

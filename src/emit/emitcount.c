@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * What came back to the emitter, told apart and counted (emitter.h): the
+ * What came back to the emitter, told apart and counted (emitcount.h): the
  * pong awaited, late, duplicate, foreign or invalid (emit_classify, by
  * the window of pongs seen), and the emitter's own counts: pings sent,
  * pongs late, datagrams stray (the answered and the lost are the run's
  * fan-out's: measure.h). Both loops (emit.c, emitopen.c) count here.
  */
-#include <inttypes.h>
-#include <stdio.h>
-#include <string.h>
-
-#include "emitter.h"
+#include "emitcount.h"
+#include "run.h"
 #include "series.h"
 #include "timeutil.h"
 

@@ -7,7 +7,9 @@
  */
 #include <errno.h>
 
+#include "emitcount.h"
 #include "emitopen.h"
+#include "emitpong.h"
 #include "emitstep.h"
 #include "openloop.h"
 

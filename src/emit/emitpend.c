@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "emitcount.h"
 #include "emitpend.h"
 #include "emitstep.h"
 #include "holdback.h"

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * What a pong says (emitter.h), both loops: its MAC checked (--key), its
+ * What a pong says (emitpong.h), both loops: its MAC checked (--key), its
  * body's stamps into the record, and its follow-up (the T3 of an earlier
  * pong) to the record that awaits it.
  */
 #include "auth.h"
-#include "emitter.h"
+#include "clock.h"
+#include "emitpong.h"
 #include "holdback.h"
+#include "measure.h"
+#include "openloop.h"
+#include "stamppeer.h"
 
 /*
  * --key: whether a datagram shaped as this phase's pong carries a valid

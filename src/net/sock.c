@@ -152,7 +152,15 @@ static int sk_recv_ttl(struct sk *s, const struct rant_cfg *cfg, char *err, size
 	return ret;
 }
 
-int sk_recv_tos(struct sk *s)
+/*
+ * Read each datagram's TOS too (IP_RECVTOS, IPV6_RECVTCLASS): every UDP
+ * reflector's, at set-up (sk_recv_dst), so that each session's DSCP and,
+ * from a STAMP reflector's first request on, a Class of Service TLV are
+ * answered from it. The kernel's report costs every datagram (0.7% of a
+ * veth round trip, doc/stamp.md). 0 or -errno; asked once either way
+ * (s->want_tos).
+ */
+static int sk_recv_tos(struct sk *s)
 {
 	int ret;
 
@@ -199,6 +207,19 @@ int sk_iface_addrs(const char *iface, unsigned int *v4, unsigned int *v6)
 	return 0;
 }
 
+bool sk_iface_several(const char *iface)
+{
+	unsigned int v4, v6;
+
+	return !sk_iface_addrs(iface, &v4, &v6) && (v4 > 1 || v6 > 1);
+}
+
+int sk_ask_dst(int fd, int family)
+{
+	return family == AF_INET6 ? sk_sockopt_int(fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, 1) :
+	       sk_sockopt_int(fd, IPPROTO_IP, IP_PKTINFO, 1);
+}
+
 /*
  * The UDP reflector tells the DSCP each ping came with (a path that
  * re-marks shows), and on an interface of more than one address of a
@@ -206,19 +227,17 @@ int sk_iface_addrs(const char *iface, unsigned int *v4, unsigned int *v6)
  * the kernel hands both over with each datagram (IPv4-mapped senders on
  * the dual-stack socket too: IP_RECVTOS). With one address the kernel's
  * own choice is that one, and the PKTINFO's price (about 5% of a veth
- * round trip: doc/fleet.md) is not paid.
+ * round trip: doc/fleet.md) is not paid until a second address comes
+ * (addrwatch.h).
  */
 static int sk_recv_dst(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 {
-	unsigned int v4, v6;
 	int ret;
 
 	if (cfg->mode != MODE_REFLECT || cfg->tcp)
 		return 0;
-	s->want_dst = !sk_iface_addrs(cfg->iface, &v4, &v6) && (v4 > 1 || v6 > 1);
-	ret = !s->want_dst ? 0 :
-	      s->family == AF_INET6 ? sk_sockopt_int(s->fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, 1) :
-	      sk_sockopt_int(s->fd, IPPROTO_IP, IP_PKTINFO, 1);
+	s->want_dst = sk_iface_several(cfg->iface);
+	ret = s->want_dst ? sk_ask_dst(s->fd, s->family) : 0;
 	if (!ret)
 		ret = sk_recv_tos(s);
 	if (ret)
@@ -349,7 +368,8 @@ void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 	if (rx.drops_ret == 0)
 		sk_drops_seen(s, rx.drops);
 	m->ttl = s->want_ttl && rx.ttl_ret == 0 ? rx.ttl : 0;
-	m->dst_known = s->want_dst && ts_parse_dst(msg, m->dst) == 0;
+	m->dst_known = (s->want_dst || s->dst_watched) && ts_parse_dst(msg, m->dst) == 0;
+	s->want_dst |= m->dst_known;	/* asked since the start: the fast path's now */
 	m->tos = (s->want_ttl || s->want_tos) && rx.tos_ret == 0 ? rx.tos : -1;
 	m->tos_out = -1;
 }

@@ -47,11 +47,15 @@ struct sk {
 	uint32_t drops_raw;		/* the kernel's u32 count, as last seen */
 	bool want_ttl;			/* sk_recv() reads each datagram's TTL (a
 					 * STAMP reflector's) ... */
-	bool want_tos;			/* ... its TOS (sk_recv_tos(): the UDP
-					 * reflector's, the DSCP that arrived) ... */
+	bool want_tos;			/* ... its TOS (the UDP reflector's, from
+					 * set-up: the DSCP that arrived, a STAMP
+					 * Class of Service TLV's) ... */
 	bool want_dst;			/* ... the address it was sent to (the UDP
 					 * reflector's on an interface of several
 					 * addresses: its reply leaves from it) */
+	bool dst_watched;		/* ... or not yet: the kernel may be asked
+					 * for it later (addrwatch.h); the first
+					 * datagram that brings it sets want_dst */
 	struct sk_stash stash[SK_STASH];
 	void *priv;			/* the transport's own state (tcp.c), or NULL */
 };
@@ -133,6 +137,18 @@ int sk_set_tos(struct sk *s, int tos, char *err, size_t len);
 /* Addresses of iface: IPv4, and IPv6 other than link-local. 0 or -errno. */
 int sk_iface_addrs(const char *iface, unsigned int *v4, unsigned int *v6);
 
+/* Whether iface has more than one address of a family (sk_iface_addrs):
+ * a reflector's replies must then each leave from its ping's. */
+bool sk_iface_several(const char *iface);
+
+/*
+ * Ask the kernel for each datagram's destination on the socket fd of
+ * family (IPV6_RECVPKTINFO, which covers a dual-stack socket's IPv4
+ * senders, or IP_PKTINFO). 0 or -errno. Any thread may: the receive
+ * finds it in the control data (sk_rx_cmsg, with s->dst_watched).
+ */
+int sk_ask_dst(int fd, int family);
+
 /* setsockopt of an int; 0 or -errno. */
 int sk_sockopt_int(int fd, int level, int name, int v);
 
@@ -177,15 +193,6 @@ static inline void sk_rx_msg(struct sk *s, const struct msghdr *msg, struct sk_m
 	else
 		sk_rx_cmsg(s, msg, m);
 }
-
-/*
- * From now on, read each datagram's TOS too (IP_RECVTOS, IPV6_RECVTCLASS):
- * every UDP reflector's at set-up (the DSCP each session's pings came
- * with), for its Class of Service TLV a STAMP reflector's too; the
- * kernel's report costs every datagram (about 0.7% of a veth round
- * trip). 0 or -errno; asked once either way (s->want_tos).
- */
-int sk_recv_tos(struct sk *s);
 
 /*
  * The control data that sends a reply with the TOS (IPv4) or Traffic

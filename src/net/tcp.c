@@ -19,7 +19,10 @@
  *
  * The emitter whose connection broke reconnects before its next send;
  * a send that cannot reconnect takes --timeout, like a lost ping, and
- * returns -ENOTCONN.
+ * returns -ENOTCONN. A connection the peer closes or resets before any
+ * message came on it is counted apart (closed_before_pong): the --tcp
+ * reflector turns a connection away so, closing it at accept (over
+ * --max-sessions-per-address, or outside --allow: tcpserve.c).
  *
  * The reflector serves all its connections at once, each a struct sk of
  * its own (tcpserve.c); send with a received message as reply answers
@@ -47,6 +50,7 @@ struct tcp_state {
 	/* emitter: its one connection is the transport's struct sk */
 	struct tcpstream_rx rx;
 	int64_t last_connect;		/* monotonic ns of the last attempt */
+	bool answered;			/* a message came on this connection */
 	/* reflector */
 	int listen_fd;
 	struct tcpserve *srv;
@@ -141,6 +145,7 @@ static int tcp_connect(struct tcp_state *t, struct sk *s, char *err, size_t len)
 	}
 	s->fd = fd;
 	t->rx.have = 0;
+	t->answered = false;
 	ret = tcpstream_established(cfg, s, err, len);
 	if (ret)
 		sk_close(s);
@@ -217,6 +222,16 @@ static int tcp_reconnect(struct tcp_state *t, struct sk *s)
 
 
 
+/* The emitter's connection is over: the peer closed or reset it (ret
+ * -ECONNRESET, -EPIPE), counted, apart when no message came on it. */
+static void tcp_emit_closed(struct tcp_state *t, int ret)
+{
+	if (ret != -ECONNRESET && ret != -EPIPE)
+		return;
+	t->stats.closed++;
+	t->stats.closed_before_pong += !t->answered;
+}
+
 /* The emitter's send: reconnect if the connection broke. */
 static int tcp_emit_send(struct tcp_state *t, struct sk *s, const void *buf,
 			 size_t len, uint32_t *key)
@@ -229,6 +244,7 @@ static int tcp_emit_send(struct tcp_state *t, struct sk *s, const void *buf,
 	ret = tcpstream_send(t->cfg, s, buf, len, key, &done);
 	if (!ret)
 		return 0;
+	tcp_emit_closed(t, ret);
 	sk_close(s);	/* the connection is over */
 	return ret == -EAGAIN ? -ETIMEDOUT : -ENOTCONN;
 }
@@ -250,6 +266,7 @@ static int tcp_emit_recv(struct tcp_state *t, struct sk *s, void *buf, size_t le
 		m->src = s->peer;
 		m->src_len = s->peer_len;
 		m->via = NULL;
+		t->answered = true;
 		return 0;
 	}
 	if (ret == -EAGAIN || ret == -EINTR)
@@ -257,7 +274,7 @@ static int tcp_emit_recv(struct tcp_state *t, struct sk *s, void *buf, size_t le
 	if (ret == -EPROTO)
 		t->stats.garbage++;
 	else
-		t->stats.closed += ret == -ECONNRESET;
+		tcp_emit_closed(t, ret);
 	sk_close(s);
 	return ret == -EPROTO ? ret : -ECONNRESET;
 }

@@ -72,6 +72,9 @@ struct tcp_stats {
 	uint64_t garbage;		/* connections dropped: not rant's framing */
 	uint64_t reconnects;		/* emitter: connections made again */
 	uint64_t connect_failures;	/* emitter: reconnects that failed */
+	uint64_t closed_before_pong;	/* emitter: of closed, those closed (or reset)
+					 * before any message came on them: a
+					 * reflector turning the connection away */
 	/* reflector (tcpserve.c says why each is so) */
 	uint64_t max_open;		/* most connections open at once */
 	uint64_t refused;		/* closed at accept: its address's share open */

@@ -217,7 +217,7 @@ void startup_print(struct run *r)
 	if (c->mode == MODE_REFLECT && r->sk.want_tos)
 		fprintf(f, "replies: %s; the DSCP each ping came with kept by session\n",
 			r->sk.want_dst ? "each from the address its ping came to (the interface has several)" :
-			"from the interface's one address (an address added later: restart the reflector, which then answers each from the address its ping came to)");
+			"from the interface's one address (one added later is seen: each then from the address its ping came to)");
 	if (cfg_probe(c) && c->interval_ns)
 		fprintf(f, "pacing: a %s every %g us in all%s\n", c->syn ? "probe" : "request",
 			(double)c->interval_ns / NS_PER_US, c->syn && !c->open_loop ?

@@ -180,6 +180,9 @@ static void print_tcp(struct out *o, const struct snap *s)
 	else
 		out_u64(o, "reconnects", "tcp: reconnects %" PRIu64, t->reconnects);
 	out_u64(o, "closed", ", closed by the peer %" PRIu64, t->closed);
+	if (s->emit)
+		out_u64(o, "closed_before_pong", " (%" PRIu64 " before any pong)",
+			t->closed_before_pong);
 	out_u64(o, "dropped_garbage", ", dropped (not rant's framing) %" PRIu64, t->garbage);
 	if (s->emit)
 		out_u64(o, "connect_failures", ", failed reconnects %" PRIu64, t->connect_failures);

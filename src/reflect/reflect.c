@@ -9,13 +9,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "capture.h"
+#include "addrwatch.h"
 #include "allow.h"
 #include "auth.h"
+#include "capture.h"
 #include "reflect.h"
 #include "reflector.h"
-#include "stamp.h"
 #include "skbatch.h"
+#include "stamp.h"
+#include "warn.h"
 
 #define RX_BUF_LEN RANT_TCP_MAX_LEN	/* the largest message of any transport */
 
@@ -273,8 +275,6 @@ RX_TX_STEP void reflect_compose(struct run *r, struct reflector *f, struct sk_ms
 	a->len = h->len;
 	a->t3_sw = reflect_answer(r, s, m, buf, h, a->t2_wire, a->t2_sw, &a->pong_no);
 	m->tos_out = r->fmt.reply_tos;	/* the pong's own TOS, if it asked for one */
-	if (r->fmt.want_tos && !r->sk.want_tos)
-		sk_recv_tos(&r->sk);	/* the pings' TOS from now on: once */
 }
 
 /* The pong of a went (sent: with OPT_ID key) or was refused by the
@@ -439,11 +439,29 @@ static int reflect_recv(struct run *r, struct reflector *f, struct skbatch *b,
 	return r->tp->recv(&r->sk, rx_buf, sizeof(rx_buf), m, sw, block);
 }
 
+/* A UDP reflector on an interface of one address of each family: its
+ * addresses watched, so that one added later gets its pongs from itself
+ * (addrwatch.h). NULL: none to watch, or the watch failed (a warning). */
+static struct addrwatch *reflect_watch(struct run *r)
+{
+	struct addrwatch *w = NULL;
+	char err[256];
+
+	if (r->cfg->tcp || r->sk.want_dst || !addrwatch_start(&w, &r->sk, r->cfg->iface, err,
+							       sizeof(err)))
+		return w;
+	warn_add(&r->warn, stderr, "addresses_unwatched",
+		 "restart the reflector after adding an address to its interface",
+		 "%s: an address added while this reflector runs gets its pongs from another", err);
+	return NULL;
+}
+
 int reflect_run(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 	struct reflector f = { .r = r, .pend_fd = r->sk.fd, .came_n = CAME_REFRESH };
 	int64_t end = c->duration_ns ? monotonic_ns() + c->duration_ns : 0;
+	struct addrwatch *aw;
 	struct skbatch *b = NULL;
 	unsigned int spins = 0;
 	int ret;
@@ -457,6 +475,7 @@ int reflect_run(struct run *r)
 		txpend_destroy(f.pend);
 		return -ENOMEM;
 	}
+	aw = reflect_watch(r);
 	r->start_ns = realtime_ns();
 	while (!run_stop) {
 		struct sk_msg m;
@@ -490,6 +509,7 @@ int reflect_run(struct run *r)
 		    MEASURE_GO_ON)
 			break;
 	}
+	addrwatch_stop(aw);
 	reflect_finish(r, &f);
 	txpend_destroy(f.pend);
 	skbatch_destroy(b);

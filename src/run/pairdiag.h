@@ -18,7 +18,7 @@
 
 struct pairdiag;
 
-/* With --tcp (not a probe, not --no-diagnosis): the capture and its
+/* With --tcp (not a probe, not --diagnosis off): the capture and its
  * analysis started, in *pp (NULL without them), before the transport
  * opens. 0, or -errno with one line on stderr. */
 int pairdiag_start(struct pairdiag **pp, const struct rant_cfg *c);

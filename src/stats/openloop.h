@@ -2,7 +2,7 @@
 /*
  * The bookkeeping of open-loop pacing (--open-loop), and the loss
  * statistics of both loops. The open loop that uses them is
- * ol_measure() (emitter.h), in openloop.c too.
+ * emitopen_measure() (src/emit/emitopen.h).
  *
  * In-flight table: each ping sent and not yet retired, in the slot
  * seq & mask (a power of two, sized by ol_slots() so that a ping's slot

@@ -452,7 +452,6 @@ static __attribute__((noinline)) void memo_reflect(struct msgfmt_ctx *ctx,
 	if (stamp_reflect(&p->rf, in, buf, len, buf, len, &out) != STAMP_PASS)
 		return;
 	ctx->reply_tos = out.tos;
-	ctx->want_tos |= out.tos_wanted;
 	if (!keep || !memo_offs(buf, len, m))
 		return;
 	if (!p->rf.stateful)

@@ -245,11 +245,8 @@ struct msgfmt_ctx {
 	bool host_known;	/* host_key holds the reflector's boot id */
 	uint8_t host_key[16];
 	/* put_pong(): the TOS octet the pong must leave with (stamp: a Class
-	 * of Service TLV answered), -1: the socket's; and want_tos: a ping
-	 * needed its TOS, which it came without (msg_body.tos -1): the loop
-	 * is to read the pings' TOS from now on */
+	 * of Service TLV answered), -1: the socket's */
 	int16_t reply_tos;
-	bool want_tos;
 	union {
 		uint64_t align;
 		uint8_t b[MSGFMT_PRIV_LEN];

@@ -151,7 +151,6 @@ answer_tlvs(const struct layout *l, const struct auth *key, const struct stamp_r
 		pkt[t.off] = flags;
 		tlvs++;
 		unknown += !!(flags & STAMP_TLV_U);
-		out->tos_wanted |= t.type == STAMP_TLV_COS && in->tos < 0;
 		if (flags & STAMP_TLV_M)
 			break;
 		if (!flags)
@@ -277,7 +276,6 @@ static int reflect_open(const struct stamp_reflector *r, const struct stamp_refl
 		t.off = off;
 		off += STAMP_TLV_HDR_LEN + (size_t)be_get16(h + 2);
 		unknown += flags != 0;
-		out->tos_wanted |= t.type == STAMP_TLV_COS && in->tos < 0;
 		if (t.off == bad)
 			flags |= STAMP_TLV_M;
 		h[0] = flags;

@@ -319,8 +319,6 @@ struct stamp_reflect_out {
 	bool integrity;		/* they were returned with I */
 	int16_t tos;		/* the TOS octet the reply must leave with (a Class
 				 * of Service TLV answered), -1: the socket's */
-	bool tos_wanted;	/* a Class of Service TLV came back U, its
-				 * request's TOS unknown (in->tos -1) */
 };
 
 /*

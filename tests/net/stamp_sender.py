@@ -40,9 +40,10 @@ DSCP1 (RFC 8972 §4.4) and a Direct Measurement TLV with S_TxC the count
 of requests sent (§4.5). Each reply must carry the DSCP and ECN the
 request arrived with (DSCP2, ECN), RP 0 and have come with DSCP1 in its
 IP header (read with IP_RECVTOS), and the session's counts: R_RxC and
-R_TxC both the count of requests so far; the first reply's Class of
-Service may come back U (not processed: a reflector that reads the TOS
-only once a request needs it). One line each, "cos N dscp2=D
+R_TxC both the count of requests so far. The first reply too: a
+reflector that turned on its reading of the TOS only when the first
+request that needs it came would answer that one U (not processed), a
+wrong answer (rant's did so, on 66d9566). One line each, "cos N dscp2=D
 ecn=E rp=R reply_dscp=X r_rxc=A r_txc=B ok" (or "bad: WHY"); exit 1 for
 any bad or lost.
 """
@@ -138,18 +139,14 @@ def cos_request(seq, dscp1):
 
 
 def cos_check(data, anc, seq, dscp1, tos):
-    """The line's fields and why reply data (ancillary anc) is not right.
-    The first reply's Class of Service may come back U (not processed):
-    a reflector may turn on the reading of TOS when the first request
-    that needs it comes (rant's); its fields are then not checked."""
+    """The line's fields and why reply data (ancillary anc) is not right
+    (the first reply's as every other's)."""
     got, why = {}, []
     off = 44
     while off + 4 <= len(data):
         flags, ttype, n = struct.unpack(">BBH", data[off:off + 4])
         v = data[off + 4:off + 4 + n]
-        if ttype == COS and flags == U_FLAG and seq == 0:
-            got["first"] = "unprocessed"
-        elif flags:
+        if flags:
             why.append("TLV %d flags %02x" % (ttype, flags))
         elif ttype == COS and n == 4:
             got.update(dscp2=(v[0] & 3) << 4 | v[1] >> 4, ecn=v[1] >> 2 & 3, rp=v[1] & 3)
@@ -159,21 +156,16 @@ def cos_check(data, anc, seq, dscp1, tos):
                 why.append("S_TxC %d not %d" % (s_tx, seq + 1))
         off += 4 + n
     for level, kind, val in anc:
-        if got.get("first"):
-            break
         if level == socket.IPPROTO_IP and kind == socket.IP_TOS:
             got["reply_dscp"] = val[0] >> 2
         elif level == socket.IPPROTO_IPV6 and kind == socket.IPV6_TCLASS:
             got["reply_dscp"] = struct.unpack("=i", val[:4])[0] >> 2
     want = {"dscp2": tos >> 2, "ecn": tos & 3, "rp": 0, "reply_dscp": dscp1,
             "r_rxc": seq + 1, "r_txc": seq + 1}
-    if got.get("first"):
-        want = {"r_rxc": seq + 1, "r_txc": seq + 1}
     why += ["%s %s not %s" % (k, got.get(k), w) for k, w in want.items() if got.get(k) != w]
     fields = " ".join("%s=%s" % (k, got.get(k, "-")) for k in
                       ("dscp2", "ecn", "rp", "reply_dscp", "r_rxc", "r_txc"))
-    return fields + (" (first: Class of Service unprocessed)" if got.get("first") else ""), \
-        ", ".join(why)
+    return fields, ", ".join(why)
 
 
 def cos(dst, dscp1, tos, n):

@@ -12,13 +12,14 @@
 # with --paths 16 the diagnosis names exactly the source ports a capture
 # saw on the loaded link. Scale: 1,000 addresses of one reflector, 10
 # pings a second each, lost at most 0.1%, every stamp kept, the peak RSS
-# under 512 MiB.
+# under 512 MiB. Addresses added to a running reflector's interface are
+# each answered from themselves.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="fleet_targets fleet_reload fleet_badfile fleet_dscp fleet_stamp fleet_flowlabel
-	fleet_ecmp fleet_scale"
+	fleet_ecmp fleet_scale fleet_addr_added"
 
 require_root
 require_cmd jq promtool tcpdump tc iperf3
@@ -399,6 +400,40 @@ fleet_scale() {
 	[ "${rss:-999999999}" -le $((512 * 1024)) ]
 	check_err $? "peak RSS $rss KiB, above 512 MiB"
 	log_test "fleet: 1,000 targets at 10/s: ${lost} lost, stamps kept, RSS $((rss / 1024)) MiB"
+}
+
+# A reflector started on an interface of one address of each family,
+# serving; then one more of each is added: the reflector says it will
+# answer each from its own, and a fleet of the four addresses measures
+# every one, no pong foreign; a single emitter of the new IPv4 address
+# measures too. On 3cdad9f the kernel sent the pongs for 10.77.0.3 from
+# 10.77.0.2 and, IPv6 preferring the newest, those for fd77::2 from
+# fd77::3: both targets measured nothing (60 pongs foreign), and the
+# single emitter said "no pong ... is rant reflecting there?".
+fleet_addr_added() {
+	local got
+	setup_pair || skip_test "cannot create namespaces and veth"
+	start_reflector r1 --block -j "$WORK/r.json" || return
+	grep -q '^replies: from the interface.s one address (one added later is seen' "$WORK/r1.txt"
+	check_err $? "the start-up line: $(grep '^replies' "$WORK/r1.txt")"
+	emit -a "$IP_B" -c 20 -w 5 >"$WORK/e0.txt" 2>&1
+	check_err $? "the emitter before the addresses: $(tail -1 "$WORK/e0.txt")"
+	ip -n "$NS_B" addr add 10.77.0.3/24 dev "$VETH_B"
+	ip -n "$NS_B" addr add fd77::3/64 dev "$VETH_B" nodad
+	wait_for_line "$WORK/r1.txt" "^rant: $VETH_B has another address now: each pong leaves from the address its ping came to from here on\$" 10
+	check_err $? "the reflector did not say it saw the address: $(tail -2 "$WORK/r1.txt")"
+	printf '%s\n' 10.77.0.2 10.77.0.3 fd77::2 fd77::3 >"$WORK/targets"
+	emit --targets "$WORK/targets" -d 3 -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	got=$(jq -c '[.targets[] | select(.counts.received == 0 or .counts.received != .counts.sent) |
+		[.address, .counts.sent, .counts.received]], .counts.foreign' "$WORK/e1.json" | tr '\n' ' ')
+	[ "$got" = "[] 0 " ] && [ "$(jq '.targets | length' "$WORK/e1.json")" = 4 ]
+	check_err $? "targets not measured in full, and the pongs foreign: $got"
+	emit -a 10.77.0.3 -c 20 -w 5 -j "$WORK/e2.json" >"$WORK/e2.txt" 2>&1
+	check_err $? "a single emitter of 10.77.0.3: $(tail -1 "$WORK/e2.txt")"
+	stop_reflector
+	check_err "$REFL_RC" "reflector exit $REFL_RC: $(tail -3 "$WORK/r1.txt")"
+	log_test "addresses added to a running reflector's interface: each answered from itself, 4 targets measured in full"
 }
 
 tests_run

@@ -183,9 +183,10 @@ stamp_loss_direction() {
 # Class of Service and Direct Measurement (RFC 8972 §4.4, §4.5) at rant's
 # reflector, stateless and stateful, IPv4 (to its dual-stack socket: an
 # IPv4-mapped sender) and IPv6: stamp_sender.py's requests leave with
-# DSCP 46 and ECN 2 and ask for DSCP 10; each reply says 46 and 2 came,
-# RP 0, leaves with DSCP 10, and counts the session's requests received
-# and replies sent. stamp-suite's sender with both TLVs (its --cos sets
+# DSCP 46 and ECN 2 and ask for DSCP 10; each reply, the reflector's
+# first too (on 66d9566 it came back U: the TOS was read only from the
+# first request that needed it), says 46 and 2 came, RP 0, leaves with
+# DSCP 10, and counts the session's requests received and replies sent. stamp-suite's sender with both TLVs (its --cos sets
 # its packets' TOS too) reads rant's counters: no loss either way, none
 # rejected. Rant's sender against stamp-suite's reflector reads the DSCP
 # and ECN its pings arrived with (0 and 0: it sets neither).

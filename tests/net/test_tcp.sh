@@ -6,9 +6,11 @@
 # fragments); a reflector that goes away, garbage on the stream, and
 # sizes over the limits. Many clients at once: connections held idle or
 # in a partial frame (tcp_hold.py) neither lock an emitter out nor
-# outlast --tcp-idle-timeout; a connection over --max-sessions is closed
-# at accept; three emitters at once are three sessions. -d bounds the
-# whole run, warm-up included, when each warm-up ping takes 44 ms.
+# outlast --tcp-idle-timeout; connections over --max-sessions take the
+# idlest's slots; one over --max-sessions-per-address is closed at
+# accept, and an emitter turned away so says why; three emitters at once
+# are three sessions. -d bounds the whole run, warm-up included, when
+# each warm-up ping takes 44 ms.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -16,7 +18,7 @@
 ALL_TESTS="tcp_nagle tcp_nodelay tcp_sweep tcp_sweep_nagle udp_sweep udp_sweep_metrics tcp_peer_gone
 	tcp_garbage tcp_size_limit tcp_many_idle tcp_many_fifty tcp_many_timeout
 	tcp_many_cap tcp_many_per_address tcp_many_emitters tcp_many_slow_reader
-	tcp_duration_warmup tcp_reflector_nagle tcp_diagnosis_modes"
+	tcp_duration_warmup tcp_reflector_nagle tcp_diagnosis_modes tcp_refused_emitter"
 
 require_root
 require_cmd jq ss taskset timeout
@@ -640,6 +642,35 @@ tcp_many_per_address() {
 	grep -q "^rant: tcp connections: 1 refused, 0 evicted; the last, $IP_A port [0-9]*, refused" "$WORK/r1.txt"
 	check_err $? "no line said so: $(grep '^rant: tcp' "$WORK/r1.txt")"
 	log_test "--max-sessions-per-address 2: the third connection refused, counted and said"
+}
+
+# --max-sessions-per-address 1, held by one emitter: a second emitter
+# from the same address has each connection closed at accept (refused).
+# It says so in one line naming the limit and the fix, and exits 2
+# (nothing measured); the first measures on, its connection never cut.
+# On 2dfa43a it said only "no pong ... is rant reflecting there?".
+tcp_refused_emitter() {
+	local rc n
+	pair
+	start_tcp_reflector r1 --block -d 60 --max-sessions-per-address 1 -j "$WORK/r1.json" || return
+	emit_bg e1 -a "$IP_B" --tcp --block --interval 10000 -d 30 -j "$WORK/e1.json"
+	wait_measuring "$WORK/e1.txt" || return
+	emit -a "$IP_B" --tcp --block -d 10 --warmup-timeout 1 -j "$WORK/e2.json" >"$WORK/e2.txt" 2>&1
+	rc=$?
+	kill -INT "$EM"
+	wait "$EM"
+	check_err $? "the first emitter exit $?: $(tail -3 "$WORK/e1.txt")"
+	stop_reflector
+	[ "$rc" = 2 ]; check_err $? "the second emitter exit $rc, not 2: $(tail -2 "$WORK/e2.txt")"
+	grep -Eq "^rant: $IP_B port $PORT closed the connection at once, before any pong \([0-9]+ times\): likely its --max-sessions-per-address limit: raise --max-sessions-per-address on the reflector, or run fewer emitters from this address\$" "$WORK/e2.txt"
+	check_err $? "the second emitter does not name the limit: $(tail -1 "$WORK/e2.txt")"
+	n=$(jqv "$WORK/e2.json" .tcp.closed_before_pong)
+	[ "$n" -ge 2 ] && [ "$n" = "$(jqv "$WORK/e2.json" .tcp.closed)" ] &&
+		[ "$n" = "$(jqv "$WORK/r1.json" .tcp.refused)" ]
+	check_err $? "closed before any pong $n: emitter $(jq -c .tcp "$WORK/e2.json"), reflector $(jq -c .tcp "$WORK/r1.json")"
+	[ "$(jqv "$WORK/e1.json" .tcp.closed)" = 0 ] && [ "$(jqv "$WORK/e1.json" .counts.received)" -gt 0 ]
+	check_err $? "the first emitter: $(jq -c '[.tcp, .counts.received]' "$WORK/e1.json")"
+	log_test "--max-sessions-per-address 1, held: a second emitter told its $n connections were closed at once (exit 2)"
 }
 
 # Three emitters at once against one reflector: each measures every ping

@@ -4,7 +4,10 @@
  * wrap; then, where the sandbox allows sockets, a real overflow: a
  * loopback socket with a tiny receive buffer and SO_RXQ_OVFL is sent more
  * than it can hold, and every datagram is accounted for, received or
- * counted dropped, by sk_recv() and sk_drops().
+ * counted dropped, by sk_recv() and sk_drops(). A reflector's socket
+ * asked for each datagram's destination while it runs (sk_ask_dst(), as
+ * addrwatch.c does): the next datagram brings it, and the receive takes
+ * it and asks for it from then on.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -88,9 +91,41 @@ static void test_overflow(void)
 	close(s.fd);
 }
 
+/* One datagram to itself, received: 0, or -1 (m filled). */
+static int echo(struct sk *s, struct sk_msg *m)
+{
+	char buf[64] = "ping";
+
+	if (send(s->fd, buf, sizeof(buf), 0) != (ssize_t)sizeof(buf))
+		return -1;
+	return sk_recv(s, buf, sizeof(buf), m, false, true);
+}
+
+static void test_ask_dst(void)
+{
+	static const uint8_t lo[16] = { [10] = 0xff, [11] = 0xff, 127, 0, 0, 1 };
+	struct sk_msg m;
+	struct sk s;
+
+	if (self_socket(&s)) {
+		skip(4, "no loopback UDP socket here");
+		return;
+	}
+	s.family = AF_INET;
+	s.dst_watched = true;	/* addrwatch_start() */
+	ok(echo(&s, &m) == 0 && !m.dst_known && !s.want_dst,
+	   "watched, not asked: no destination, none wanted");
+	is_int(sk_ask_dst(s.fd, s.family), 0, "sk_ask_dst: IP_PKTINFO asked for while it runs");
+	ok(echo(&s, &m) == 0 && m.dst_known && !memcmp(m.dst, lo, 16),
+	   "the next datagram's destination read (127.0.0.1, mapped): its reply leaves from it");
+	ok(s.want_dst, "and asked for from then on (the fast path reads it)");
+	close(s.fd);
+}
+
 int main(void)
 {
 	test_wrap();
 	test_overflow();
+	test_ask_dst();
 	return done_testing();
 }

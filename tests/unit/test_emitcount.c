@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/emit/emitter.h: how the emitter tells the pong it waits for from invalid,
+ * src/emit/emitcount.h: how the emitter tells the pong it waits for from invalid,
  * foreign, late and duplicate datagrams (emit_classify and its window).
  */
 #include <stdint.h>
 #include <string.h>
 
-#include "emitter.h"
+#include "emitcount.h"
 #include "tap.h"
 #include "wire.h"
 
