@@ -27,7 +27,7 @@
  * at least) or a retransmission (200 ms at least) makes it. Below, there
  * is no such stall to name, and the capture would be a real part of what
  * is measured: the kernel copies every packet of -i to it, and its thread
- * takes a CPU (on veth, make bench: 1.20 times the round trip spinning).
+ * takes a CPU (on veth, make bench: 1.19 times the round trip spinning).
  */
 #define PAIR_DECIDE_N 32
 #define PAIR_SLOW_NS NS_PER_MS
