@@ -206,7 +206,8 @@ static void tcp_options(const uint8_t *o, uint32_t len, struct pkt_tcp *out)
 		if (kind == TCPWIRE_OPT_MSS && olen == 4)
 			out->seg.mss = be_get16(o + i + 2);
 		else if (kind == TCPWIRE_OPT_WSCALE && olen == 3)
-			out->wscale = (int8_t)(o[i + 2] > 14 ? 14 : o[i + 2]);
+			out->wscale = (int8_t)(o[i + 2] > TCPWIRE_WSCALE_MAX ?
+					       TCPWIRE_WSCALE_MAX : o[i + 2]);
 		else if (kind == TCPWIRE_OPT_TS && olen == 10) {
 			out->seg.tsval = be_get32(o + i + 2);
 			out->seg.tsecr = be_get32(o + i + 6);
