@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "segdiag.h"
+#include "tcpwire.h"
 
 #define PORTS 65536
 #define NO_SLOT 0u
@@ -157,13 +158,10 @@ static bool from_server(const struct segdiag *d, const struct pkt_tcp *s)
 static void to_tcpseg(const struct dslot *sl, const struct pkt_tcp *s, enum tcpseg_dir dir,
 		      struct tcpseg *out)
 {
-	int8_t ws = sl->wscale[dir];
-	bool scaled = ws >= 0 && sl->wscale[!dir] >= 0 && !(s->seg.flags & TCPSEG_F_SYN);
-
 	*out = s->seg;
 	out->dir = (uint8_t)dir;
-	if (scaled)
-		out->win = s->seg.win << ws;
+	out->win = tcpwire_window(s->seg.win, sl->wscale[dir], sl->wscale[!dir],
+				  s->seg.flags & TCPSEG_F_SYN);
 }
 
 void segdiag_seg(void *ctx, const struct pkt_tcp *s)

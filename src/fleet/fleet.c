@@ -8,11 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dueheap.h"
 #include "fleet.h"
+#include "fleetdone.h"
 #include "fleetloop.h"
+#include "fleetreload.h"
+#include "fleetrx.h"
 #include "measure.h"
 #include "mem.h"
+#include "msgfmt.h"
 #include "pathsk.h"
+#include "skbatch.h"
 
 /* A power of two at least n. */
 static size_t pow2(size_t n)

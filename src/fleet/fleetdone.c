@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A fleet ping's end (fleetloop.h): retired in its target's seq order,
+ * A fleet ping's end (fleetdone.h): retired in its target's seq order,
  * counted (the target's, its path's, the run's), its round trip into
  * the target's and the path's statistics and the run's histogram,
  * logged and checked against -t; and a target's start and stop (the
@@ -8,7 +8,11 @@
  */
 #include <string.h>
 
+#include "dueheap.h"
+#include "fleetdone.h"
 #include "fleetloop.h"
+#include "fleettab.h"
+#include "latstat.h"
 #include "measure.h"
 
 /* The counts a retired ping adds to: its target's and its path's (the

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The fleet loop's own state and the steps its files share (fleet.c the
- * loop and the schedule, fleetrx.c pongs and TX stamps, fleetdone.c a
- * ping's end, fleetreload.c SIGHUP). Not for other modules: fleet.h is
- * the fleet's interface.
+ * The fleet loop's own state, which its files share: fleet.c the loop
+ * and the schedule, fleetrx.c pongs and TX stamps (fleetrx.h), fleetdone.c
+ * a ping's end (fleetdone.h), fleetreload.c SIGHUP (fleetreload.h). Not
+ * for other modules: fleet.h is the fleet's interface.
  */
 #ifndef RANT_FLEETLOOP_H
 #define RANT_FLEETLOOP_H
@@ -56,14 +56,7 @@ struct fl_key {
 	uint64_t seq;
 };
 
-/* A reload's change, handed from its thread to the loop. */
-struct fl_op {
-	uint32_t slot;
-	bool add;		/* add slot (filled), else retire it */
-	int tos;		/* add false and tos >= 0: the slot's new TOS alone */
-};
-
-struct fl_reload;
+struct fl_reload;		/* fleetreload.c's */
 
 struct fleetloop {
 	struct run *r;
@@ -94,23 +87,5 @@ static inline struct fl_ping *fl_ping_of(const struct fleetloop *L, size_t slot,
 {
 	return &fl_ring(L, slot)[seq & (L->ring_len - 1)];
 }
-
-/* fleetrx.c: the pongs queued on socket i, and its TX stamps, each to
- * its ping. */
-void fl_receive(struct fleetloop *L, unsigned int i);
-void fl_harvest(struct fleetloop *L, unsigned int i);
-
-/* fleetdone.c: retire slot's pings whose end is known at now, oldest
- * first (all: every one, its pong or stamp not waited for); a target
- * added (its schedule begins at due) or retired. */
-void fl_settle(struct fleetloop *L, size_t slot, int64_t now, bool all);
-void fl_target_start(struct fleetloop *L, size_t slot, int64_t due);
-void fl_target_stop(struct fleetloop *L, size_t slot, int64_t now);
-
-/* fleetreload.c: SIGHUP's thread (started when the fleet has a file),
- * the changes it handed over applied, the thread stopped. */
-int fl_reload_start(struct fleetloop *L);
-void fl_reload_apply(struct fleetloop *L, int64_t now);
-void fl_reload_stop(struct fleetloop *L);
 
 #endif

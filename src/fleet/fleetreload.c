@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * SIGHUP: --targets read again (fleetloop.h). A thread off the loop
+ * SIGHUP: --targets read again (fleetreload.h). A thread off the loop
  * reads and checks the file (a bad file changes nothing: the fleet goes
  * on with what it measures), finds what changed, fills the slots of the
  * targets added (counters zeroed, a session id each) and hands the
@@ -17,11 +17,23 @@
 #include <string.h>
 #include <time.h>
 
+#include "fleetdone.h"
 #include "fleetloop.h"
+#include "fleetreload.h"
 #include "fleetset.h"
+#include "fleettab.h"
+#include "latstat.h"
 #include "offloop.h"
+#include "targets.h"
 
 #define RELOAD_POLL_NS (20 * NS_PER_MS)
+
+/* A reload's change, handed from its thread to the loop. */
+struct fl_op {
+	uint32_t slot;
+	bool add;		/* add slot (filled), else retire it */
+	int tos;		/* add false and tos >= 0: the slot's new TOS alone */
+};
 
 struct fl_reload {
 	struct run *r;

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The fleet's pongs and TX stamps (fleetloop.h): a pong is its target's
+ * The fleet's pongs and TX stamps (fleetrx.h): a pong is its target's
  * by the address it came from, then its session and its seq; a TX stamp
  * its ping's by its socket's OPT_ID key, never by order.
  */
 #include <errno.h>
 
+#include "fleetdone.h"
 #include "fleetloop.h"
+#include "fleetrx.h"
+#include "fleettab.h"
 #include "missing.h"
+#include "msgfmt.h"
+#include "skbatch.h"
 
 /* Pongs read from a socket in one turn at most (batches of SKBATCH_MAX):
  * the sends due are not held up behind a flood. */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The --pcap cross-check (see capmatch.h): frames parsed down to rant's
- * header, and a table where captured packets meet rant's stamps.
+ * header (to UDP by pktparse.h's steps), and a table where captured
+ * packets meet rant's stamps.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -9,73 +10,10 @@
 
 #include "be.h"
 #include "capmatch.h"
+#include "pktparse.h"
 
-#define ETH_HLEN_ 14
-#define SLL_HLEN 16
 #define UDP_HLEN 8
 #define PROTO_UDP 17
-#define ETHERTYPE_IPV4 0x0800
-#define ETHERTYPE_IPV6 0x86dd
-#define ETHERTYPE_VLAN 0x8100
-#define ETHERTYPE_QINQ 0x88a8
-
-/* Offset of the IP header and its ethertype, or -1. */
-static long link_payload(const uint8_t *f, size_t caplen, int dlt,
-			 uint16_t *ethertype)
-{
-	size_t off;
-
-	switch (dlt) {
-	case CAPMATCH_DLT_EN10MB:
-		if (caplen < ETH_HLEN_)
-			return -1;
-		*ethertype = be_get16(f + 12);
-		off = ETH_HLEN_;
-		for (int tags = 0; tags < 2; tags++) {
-			if (*ethertype != ETHERTYPE_VLAN && *ethertype != ETHERTYPE_QINQ)
-				break;
-			if (caplen < off + 4)
-				return -1;
-			*ethertype = be_get16(f + off + 2);
-			off += 4;
-		}
-		return (long)off;
-	case CAPMATCH_DLT_LINUX_SLL:
-		if (caplen < SLL_HLEN)
-			return -1;
-		*ethertype = be_get16(f + 14);
-		return SLL_HLEN;
-	case CAPMATCH_DLT_RAW:
-		if (caplen < 1)
-			return -1;
-		*ethertype = (f[0] >> 4) == 6 ? ETHERTYPE_IPV6 : ETHERTYPE_IPV4;
-		return 0;
-	}
-	return -1;
-}
-
-/* Offset of the UDP header after the IP header at off, or -1. */
-static long ip_payload(const uint8_t *f, size_t caplen, size_t off,
-		       uint16_t ethertype)
-{
-	if (ethertype == ETHERTYPE_IPV4) {
-		size_t ihl;
-
-		if (caplen < off + 20 || (f[off] >> 4) != 4)
-			return -1;
-		ihl = (size_t)(f[off] & 0x0f) * 4;
-		/* a later fragment holds no UDP header */
-		if (ihl < 20 || f[off + 9] != PROTO_UDP || (be_get16(f + off + 6) & 0x1fff))
-			return -1;
-		return (long)(off + ihl);
-	}
-	if (ethertype == ETHERTYPE_IPV6) {
-		if (caplen < off + 40 || (f[off] >> 4) != 6 || f[off + 6] != PROTO_UDP)
-			return -1;
-		return (long)(off + 40);
-	}
-	return -1;
-}
 
 /* want: MSG_PING or MSG_PONG only; 0 (none): a ping, else a pong. */
 static int parse_frame(const uint8_t *frame, size_t caplen, int dlt,
@@ -83,18 +21,18 @@ static int parse_frame(const uint8_t *frame, size_t caplen, int dlt,
 		       struct capmatch_pkt *pkt)
 {
 	uint32_t hdr = fmt->f->caps.parse_len;
-	uint16_t ethertype = 0, udp_len;
 	struct msg_hdr h;
+	struct pkt_l4 l4;
 	const uint8_t *u;
-	long off;
+	uint16_t udp_len;
 
-	off = link_payload(frame, caplen, dlt, &ethertype);
-	if (off < 0)
+	/* a later fragment holds no UDP header */
+	if (caplen > UINT32_MAX ||
+	    pktparse_l4(dlt, frame, (uint32_t)caplen, (uint32_t)caplen, &l4) != PKT_NOT_TCP ||
+	    l4.proto != PROTO_UDP || l4.frag == PKT_FRAG_LATER ||
+	    caplen < (size_t)l4.off + UDP_HLEN + hdr)
 		return -1;
-	off = ip_payload(frame, caplen, (size_t)off, ethertype);
-	if (off < 0 || caplen < (size_t)off + UDP_HLEN + hdr)
-		return -1;
-	u = frame + off;
+	u = frame + l4.off;
 	udp_len = be_get16(u + 4);
 	if (udp_len < UDP_HLEN + hdr)
 		return -1;

@@ -44,18 +44,14 @@ struct capmatch_pkt {
 	uint16_t sport, dport;	/* UDP ports */
 };
 
-/* Link types capmatch_parse() reads (pcap's DLT_ numbers). */
-#define CAPMATCH_DLT_EN10MB 1
-#define CAPMATCH_DLT_RAW 12
-#define CAPMATCH_DLT_LINUX_SLL 113
-
 /*
- * The message header in a captured frame of link type dlt (caplen bytes
- * captured): Ethernet (with up to two VLAN tags), raw IP or Linux
- * cooked; IPv4 or IPv6 (no extension headers); UDP; the header parsed by
- * the run's format fmt as the loops parse it, against the datagram's
- * length in the UDP header. 0 with *pkt, or -1: not a (first fragment
- * of a) message of the run's format.
+ * The message header in a captured frame of link type dlt (pcap's DLT_*
+ * value; caplen bytes captured): the link layer and IP as pktparse.h
+ * reads them (pktparse_link_ok()'s link types, VLAN tags, IPv4, IPv6 and
+ * its extension headers); UDP; the header parsed by the run's format fmt
+ * as the loops parse it, against the datagram's length in the UDP
+ * header. 0 with *pkt, or -1: not a (first IPv4 fragment of a) message
+ * of the run's format.
  */
 int capmatch_parse(const uint8_t *frame, size_t caplen, int dlt,
 		   const struct msgfmt_ctx *fmt, struct capmatch_pkt *pkt);

@@ -13,10 +13,16 @@
 #include "allow.h"
 #include "auth.h"
 #include "capture.h"
+#include "clock.h"
+#include "measure.h"
+#include "msgfmt.h"
 #include "reflect.h"
 #include "reflector.h"
+#include "reflstamp.h"
+#include "session.h"
 #include "skbatch.h"
 #include "stamp.h"
+#include "txpend.h"
 #include "warn.h"
 
 #define RX_BUF_LEN RANT_TCP_MAX_LEN	/* the largest message of any transport */

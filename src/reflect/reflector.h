@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The reflector's state during a run and the steps its loop (reflect.c)
- * and the pongs' aftermath (reflstamp.c: their TX stamps harvested,
- * queued as follow-ups, their records counted, sampled, logged) share.
- * Not for other modules: reflect.h is the reflector's interface.
+ * The reflector's state during a run, which its loop (reflect.c) and the
+ * pongs' aftermath (reflstamp.c) share; the aftermath's steps (their TX
+ * stamps harvested, queued as follow-ups, their records counted,
+ * sampled, logged) are reflstamp.h's. Not for other modules: reflect.h
+ * is the reflector's interface.
  */
 #ifndef RANT_REFLECTOR_H
 #define RANT_REFLECTOR_H
@@ -11,10 +12,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "measure.h"
-#include "session.h"
+#include "record.h"
 #include "sock.h"
 #include "txpend.h"
+
+struct run;
+struct session;
 
 /*
  * A pong's TX stamp is waited for this long at most (the loop goes on
@@ -70,28 +73,5 @@ struct answer {
 	uint32_t len;		/* the pong's bytes */
 	bool measured, warm, fetch;
 };
-
-/* A measured ping was answered (sent: its pong left; tx_stamped: with
- * its TX stamp): count, sample, log, check -t. s NULL: its session was
- * evicted while its pong awaited its stamp. */
-enum measure_next reflect_measured(struct run *r, struct session *s, struct txrec *rec,
-				   bool sent, bool tx_stamped, int64_t came_mono);
-/* The first measured ping: measuring starts. */
-void reflect_start(struct run *r, struct reflector *f, const struct session *s);
-/* The stamps queued now to their pongs, and the pongs whose turn came
- * retired (at now, CLOCK_MONOTONIC): non-zero when the run stops. */
-int reflect_harvest(struct run *r, struct reflector *f, int64_t now);
-/* The pong of a left with OPT_ID key (on via: a TCP connection's socket,
- * NULL: the reflector's): into the table until its stamp comes. Non-zero:
- * stop. */
-int reflect_pend(struct run *r, struct reflector *f, struct session *s,
-		 const struct answer *a, uint32_t key, struct sk *via);
-/* The run ends: the last pongs' stamps waited for, every pong retired. */
-void reflect_finish(struct run *r, struct reflector *f);
-
-/* --tcp: a ping came on via: its earlier pong's last byte has left, its
- * stamp read now (reflstamp.c), so this ping's pong carries its T3.
- * Non-zero: stop. */
-int reflect_tail(struct reflector *f, struct sk *via);
 
 #endif

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The reflector's pongs after their send (see reflector.h): the TX stamp
+ * The reflector's pongs after their send (see reflstamp.h): the TX stamp
  * of each harvested from the error queue whenever it comes (txpend.h: a
  * pong held in a qdisc has it only when it leaves), never waited for,
  * and queued as the follow-up of a later pong of its session; a measured
  * ping's record sampled, logged and checked once its stamp came (or was
  * given up: TX_STAMP_CAP_NS).
  */
-#include "capture.h"
+#include "measure.h"
 #include "reflector.h"
+#include "reflstamp.h"
 #include "series.h"
+#include "session.h"
+#include "sock.h"
+#include "txpend.h"
 
 #define END_WAIT_NS NS_PER_SEC	/* at the end: the last pongs' stamps */
 #define TX_CONN_WAIT_NS (2 * NS_PER_MS)	/* TCP reflector: a pong's stamp, at most */

@@ -6,6 +6,7 @@
 #include <sys/random.h>
 
 #include "flowtab.h"
+#include "tcpwire.h"
 
 #define CHUNK_SHIFT 10
 #define CHUNK (1u << CHUNK_SHIFT)	/* slots allocated at once */
@@ -409,7 +410,8 @@ static void ring_push(struct flow *f, const struct tcpseg *s)
 		f->ring_n++;
 }
 
-/* The handshake's options: window scale in effect when both SYNs had it. */
+/* The handshake's options: window scale in effect when both SYNs had it
+ * (each side's is set at its SYN only). */
 static void handshake_opts(struct flow *f, const struct pkt_tcp *pk, struct tcpseg *s)
 {
 	int d = s->dir;
@@ -419,13 +421,8 @@ static void handshake_opts(struct flow *f, const struct pkt_tcp *pk, struct tcps
 		f->ws[d] = pk->wscale;
 		if (d == TCPSEG_C2S)
 			f->syn_seq = s->seq;
-		return;
 	}
-	if (f->syns == 3 && f->ws[0] >= 0 && f->ws[1] >= 0) {
-		uint64_t w = (uint64_t)s->win << f->ws[d];
-
-		s->win = w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
-	}
+	s->win = tcpwire_window(s->win, f->ws[d], f->ws[!d], s->flags & TCPSEG_F_SYN);
 }
 
 static void flow_seg(struct flowtab *t, struct flow *f, uint32_t id, const struct pkt_tcp *pk)

@@ -101,13 +101,13 @@ static bool link_header(int dlt, const uint8_t *p, uint32_t caplen, struct ip_at
 	}
 }
 
-/* IPv4 at p[off]: *tcp_off and *ip_len (bytes from the TCP header to the
- * end of the IP payload). */
+/* IPv4 at p[off]: its transport header, however many fragments. */
 static enum pkt_verdict ipv4(const uint8_t *p, uint32_t caplen, uint32_t wirelen, uint32_t off,
-			     struct pkt_tcp *out, uint32_t *tcp_off, uint32_t *ip_len)
+			     struct pkt_l4 *l4)
 {
 	const uint8_t *h = p + off;
 	uint32_t ihl, tot;
+	uint16_t frag;
 
 	if (off + IP4_HLEN > caplen)
 		return PKT_CUT;
@@ -121,21 +121,26 @@ static enum pkt_verdict ipv4(const uint8_t *p, uint32_t caplen, uint32_t wirelen
 		tot = wirelen - off;
 	if (tot < ihl)
 		return PKT_BAD;
-	if (h[9] != IPPROTO_TCP_)
-		return PKT_NOT_TCP;
-	if (be_get16(h + 6) & 0x3fff)	/* more fragments, or an offset */
-		return PKT_FRAGMENT;
-	out->family = 4;
-	memcpy(out->src, h + 12, 4);
-	memcpy(out->dst, h + 16, 4);
-	*tcp_off = off + ihl;
-	*ip_len = tot - ihl;
-	return PKT_TCP;
+	frag = be_get16(h + 6);
+	*l4 = (struct pkt_l4){
+		.family = 4, .proto = h[9], .ip_off = off, .off = off + ihl, .end = off + tot,
+		.frag = frag & 0x1fff ? PKT_FRAG_LATER :	/* an offset */
+			frag & 0x2000 ? PKT_FRAG_FIRST : PKT_WHOLE,	/* more fragments */
+	};
+	return l4->proto == IPPROTO_TCP_ ? PKT_TCP : PKT_NOT_TCP;
 }
 
-/* IPv6 at p[off], its extension headers walked to TCP. */
+/* An IPv6 next header walked over to the transport header. */
+static bool ext_header(uint8_t nh)
+{
+	return nh == NH_HOPOPTS || nh == NH_ROUTING || nh == NH_DSTOPTS || nh == NH_AH ||
+	       nh == NH_FRAGMENT;
+}
+
+/* IPv6 at p[off], its extension headers walked to the transport header
+ * (NH_WALK_MAX of them at most). */
 static enum pkt_verdict ipv6(const uint8_t *p, uint32_t caplen, uint32_t wirelen, uint32_t off,
-			     struct pkt_tcp *out, uint32_t *tcp_off, uint32_t *ip_len)
+			     struct pkt_l4 *l4)
 {
 	const uint8_t *h = p + off;
 	uint32_t plen, at = off + IP6_HLEN, len;
@@ -149,27 +154,34 @@ static enum pkt_verdict ipv6(const uint8_t *p, uint32_t caplen, uint32_t wirelen
 	if (!plen && wirelen > at)	/* a jumbogram, or a GSO segment */
 		plen = wirelen - at;
 	nh = h[6];
-	for (int i = 0; nh != IPPROTO_TCP_; i++) {
-		if (i == NH_WALK_MAX)
-			return PKT_NOT_TCP;
+	for (int i = 0; i < NH_WALK_MAX && ext_header(nh); i++) {
 		if (nh == NH_FRAGMENT)
 			return PKT_FRAGMENT;
-		if (nh != NH_HOPOPTS && nh != NH_ROUTING && nh != NH_DSTOPTS && nh != NH_AH)
-			return PKT_NOT_TCP;	/* UDP, ICMPv6, ESP, no next header, ... */
 		if (at + 2 > caplen)
 			return PKT_CUT;
 		len = nh == NH_AH ? ((uint32_t)p[at + 1] + 2) * 4 : ((uint32_t)p[at + 1] + 1) * 8;
 		nh = p[at];
 		at += len;
 	}
-	if (at - off - IP6_HLEN > plen)
-		return PKT_BAD;
-	out->family = 6;
-	memcpy(out->src, h + 8, 16);
-	memcpy(out->dst, h + 24, 16);
-	*tcp_off = at;
-	*ip_len = plen - (at - off - IP6_HLEN);
-	return PKT_TCP;
+	*l4 = (struct pkt_l4){ .family = 6, .proto = nh, .frag = PKT_WHOLE, .ip_off = off,
+			       .off = at, .end = off + IP6_HLEN + plen };
+	return nh == IPPROTO_TCP_ ? PKT_TCP : PKT_NOT_TCP;
+}
+
+enum pkt_verdict pktparse_l4(int dlt, const uint8_t *p, uint32_t caplen, uint32_t wirelen,
+			     struct pkt_l4 *l4)
+{
+	struct ip_at at;
+
+	if (wirelen < caplen)
+		wirelen = caplen;
+	if (!link_header(dlt, p, caplen, &at))
+		return caplen ? PKT_CUT : PKT_BAD;
+	if (at.type == ETHERTYPE_IPV4)
+		return ipv4(p, caplen, wirelen, at.off, l4);
+	if (at.type == ETHERTYPE_IPV6)
+		return ipv6(p, caplen, wirelen, at.off, l4);
+	return PKT_NOT_IP;
 }
 
 /* The options that matter: MSS and window scale (SYN), timestamps. */
@@ -194,7 +206,8 @@ static void tcp_options(const uint8_t *o, uint32_t len, struct pkt_tcp *out)
 		if (kind == TCPWIRE_OPT_MSS && olen == 4)
 			out->seg.mss = be_get16(o + i + 2);
 		else if (kind == TCPWIRE_OPT_WSCALE && olen == 3)
-			out->wscale = (int8_t)(o[i + 2] > 14 ? 14 : o[i + 2]);
+			out->wscale = (int8_t)(o[i + 2] > TCPWIRE_WSCALE_MAX ?
+					       TCPWIRE_WSCALE_MAX : o[i + 2]);
 		else if (kind == TCPWIRE_OPT_TS && olen == 10) {
 			out->seg.tsval = be_get32(o + i + 2);
 			out->seg.tsecr = be_get32(o + i + 6);
@@ -259,24 +272,28 @@ static void clear(struct pkt_tcp *out, int64_t t_ns)
 enum pkt_verdict pktparse(int dlt, const uint8_t *p, uint32_t caplen, uint32_t wirelen,
 			  int64_t t_ns, struct pkt_tcp *out)
 {
-	uint32_t tcp_off = 0, ip_len = 0;
 	enum pkt_verdict v;
-	struct ip_at at;
+	struct pkt_l4 l4;
+	const uint8_t *h;
 
 	clear(out, t_ns);
-	if (wirelen < caplen)
-		wirelen = caplen;
-	if (!link_header(dlt, p, caplen, &at))
-		return caplen ? PKT_CUT : PKT_BAD;
-	if (at.type == ETHERTYPE_IPV4)
-		v = ipv4(p, caplen, wirelen, at.off, out, &tcp_off, &ip_len);
-	else if (at.type == ETHERTYPE_IPV6)
-		v = ipv6(p, caplen, wirelen, at.off, out, &tcp_off, &ip_len);
-	else
-		return PKT_NOT_IP;
+	v = pktparse_l4(dlt, p, caplen, wirelen, &l4);
 	if (v != PKT_TCP)
 		return v;
-	return tcp(p, caplen, tcp_off, ip_len, out);
+	if (l4.frag != PKT_WHOLE)
+		return PKT_FRAGMENT;
+	if (l4.off > l4.end)	/* IPv6's extension headers past its payload */
+		return PKT_BAD;
+	h = p + l4.ip_off;
+	out->family = l4.family;
+	if (l4.family == 4) {
+		memcpy(out->src, h + 12, 4);
+		memcpy(out->dst, h + 16, 4);
+	} else {
+		memcpy(out->src, h + 8, 16);
+		memcpy(out->dst, h + 24, 16);
+	}
+	return tcp(p, caplen, l4.off, l4.end - l4.off, out);
 }
 
 enum pkt_verdict pktparse_ip(const uint8_t *p, uint32_t len, int64_t t_ns, struct pkt_tcp *out)

@@ -4,7 +4,10 @@
  * tcpseg, as the analysis takes it) and its addresses and ports: every
  * frame rant reads (--read, --watch; the capture beside a probe and
  * beside rant's own --tcp pair, net/segcap.h), and what --syn's raw
- * socket reads (an IP packet, or a TCP header alone). The link layer
+ * socket reads (an IP packet, or a TCP header alone). Its first steps,
+ * the link layer and the IP header down to the transport header, serve
+ * any protocol (pktparse_l4(): --pcap's check finds rant's UDP datagrams
+ * by them, net/capmatch.h). The link layer
  * (Ethernet with up to 8 802.1Q / 802.1ad tags, Linux cooked SLL and
  * SLL2 as `tcpdump -i any` writes, raw IPv4 or IPv6), the IP header
  * (IPv6's extension headers walked: hop-by-hop, routing, destination
@@ -51,6 +54,37 @@ struct pkt_tcp {
 
 /* The link types pktparse() reads (pcap's DLT_* values). */
 bool pktparse_link_ok(int dlt);
+
+/* Is an IPv4 packet one of fragments? */
+enum pkt_frag {
+	PKT_WHOLE,		/* no */
+	PKT_FRAG_FIRST,		/* the first: the transport header is in it */
+	PKT_FRAG_LATER,		/* a later one: no transport header */
+};
+
+/* Where a frame's IP header and its transport header lie. */
+struct pkt_l4 {
+	uint8_t family;		/* 4 or 6 */
+	uint8_t proto;		/* the transport's protocol number (6 TCP, 17 UDP,
+				 * ...; IPv6: the next header where the walk
+				 * of extension headers stopped) */
+	uint8_t frag;		/* enum pkt_frag (IPv6's fragments: PKT_FRAGMENT) */
+	uint32_t ip_off;	/* the IP header's offset in the frame */
+	uint32_t off;		/* the transport header's: may lie past caplen */
+	uint32_t end;		/* where the IP payload ends, as its header says
+				 * (not bounded by caplen; before off: a header
+				 * that contradicts itself) */
+};
+
+/*
+ * The link layer and the IP header of frame p (caplen bytes captured,
+ * wirelen on the wire), link type dlt, down to the transport header:
+ * PKT_TCP or PKT_NOT_TCP by its protocol, *l4 filled either way; else
+ * PKT_NOT_IP, PKT_CUT (before the end of the IP header, or of an
+ * extension header), PKT_BAD, or PKT_FRAGMENT (IPv6's fragment header).
+ */
+enum pkt_verdict pktparse_l4(int dlt, const uint8_t *p, uint32_t caplen, uint32_t wirelen,
+			     struct pkt_l4 *l4);
 
 /*
  * Frame p of caplen bytes captured (wirelen on the wire) at t_ns, of

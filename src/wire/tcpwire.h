@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The TCP header's flags and option kinds, and the SYN --syn sends: built
- * to go out on a raw socket, its checksum over the pseudo-header. The
- * reading of segments (a raw socket's, a captured frame's) is pktparse.h.
- * No allocation, no state.
+ * The TCP header's flags and option kinds, a window in bytes by the
+ * handshake's window scale, and the SYN --syn sends: built to go out on a
+ * raw socket, its checksum over the pseudo-header. The reading of
+ * segments (a raw socket's, a captured frame's) is pktparse.h. No
+ * allocation, no state.
  */
 #ifndef RANT_TCPWIRE_H
 #define RANT_TCPWIRE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +27,25 @@
 #define TCPWIRE_OPT_WSCALE 3
 #define TCPWIRE_OPT_SACK_PERM 4
 #define TCPWIRE_OPT_TS 8
+
+/* The largest window scale (RFC 7323 2.3: a larger one is taken as 14). */
+#define TCPWIRE_WSCALE_MAX 14
+
+/*
+ * The window of a segment in bytes (RFC 7323 2.2, 2.3): win as sent,
+ * shifted by its sender's window scale ws_from when both SYNs offered
+ * the option (ws_from, ws_to: the sender's and the receiver's scale, -1:
+ * not offered); a SYN's window is never scaled.
+ */
+static inline uint32_t tcpwire_window(uint32_t win, int ws_from, int ws_to, bool syn)
+{
+	uint64_t w;
+
+	if (syn || ws_from < 0 || ws_to < 0)
+		return win;
+	w = (uint64_t)win << (ws_from > TCPWIRE_WSCALE_MAX ? TCPWIRE_WSCALE_MAX : ws_from);
+	return w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+}
 
 /* A SYN's header with its options (MSS, SACK permitted, timestamps,
  * window scale), bytes. */

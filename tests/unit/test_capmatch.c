@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * src/net/capmatch.h: rant's header found in hand-built frames (Ethernet,
- * VLAN, IPv6, cooked, raw; fragments, other traffic and truncated frames
- * refused), and the cross-check counts for hand-made packets and stamps
- * in every order: exact, off by some ns, lost, missing on either side,
- * duplicated, left out, expired, and a full table.
+ * VLAN, IPv6 and its extension headers, cooked, raw; fragments, other
+ * traffic and truncated frames refused), and the cross-check counts for
+ * hand-made packets and stamps in every order: exact, off by some ns,
+ * lost, missing on either side, duplicated, left out, expired, and a
+ * full table.
  */
+#include <pcap/dlt.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -66,39 +68,39 @@ static void test_parse(void)
 	size_t n;
 
 	n = eth4(f, 0, MSG_PING, 7, 0);
-	ok(capmatch_parse(f, n, CAPMATCH_DLT_EN10MB, &fmt, &p) == 0, "Ethernet IPv4 ping parsed");
+	ok(capmatch_parse(f, n, DLT_EN10MB, &fmt, &p) == 0, "Ethernet IPv4 ping parsed");
 	is_u64(p.seq, 7, "its seq");
 	is_u64(p.session, SES, "its session");
 	is_int(p.type, MSG_PING, "its type");
 	is_int(p.dport, PORT, "its destination port");
-	ok(capmatch_parse(f, n - 1, CAPMATCH_DLT_EN10MB, &fmt, &p) < 0,
+	ok(capmatch_parse(f, n - 1, DLT_EN10MB, &fmt, &p) < 0,
 	   "a frame cut inside rant's header is refused");
 
 	n = eth4(f, 2, MSG_PONG, 9, 0x4000);	/* don't fragment: fine */
-	ok(capmatch_parse(f, n, CAPMATCH_DLT_EN10MB, &fmt, &p) == 0 && p.seq == 9 &&
+	ok(capmatch_parse(f, n, DLT_EN10MB, &fmt, &p) == 0 && p.seq == 9 &&
 	   p.type == MSG_PONG, "two VLAN tags, DF set: pong 9 parsed");
 
 	n = eth4(f, 0, MSG_PING, 7, 0x2000 | 10);	/* a later fragment */
-	ok(capmatch_parse(f, n, CAPMATCH_DLT_EN10MB, &fmt, &p) < 0, "a later IPv4 fragment is refused");
+	ok(capmatch_parse(f, n, DLT_EN10MB, &fmt, &p) < 0, "a later IPv4 fragment is refused");
 	n = eth4(f, 0, MSG_PING, 7, 0x2000);	/* the first, more to come */
-	ok(capmatch_parse(f, n, CAPMATCH_DLT_EN10MB, &fmt, &p) == 0, "the first IPv4 fragment is parsed");
+	ok(capmatch_parse(f, n, DLT_EN10MB, &fmt, &p) == 0, "the first IPv4 fragment is parsed");
 
 	n = eth4(f, 2, MSG_PONG, 9, 0);
-	ok(capmatch_parse_as(f, n, CAPMATCH_DLT_EN10MB, &fmt, MSG_PONG, &p) == 0 &&
+	ok(capmatch_parse_as(f, n, DLT_EN10MB, &fmt, MSG_PONG, &p) == 0 &&
 	   p.type == MSG_PONG && p.seq == 9, "parse_as a pong: pong 9");
-	ok(capmatch_parse_as(f, n, CAPMATCH_DLT_EN10MB, &fmt, MSG_PING, &p) < 0,
+	ok(capmatch_parse_as(f, n, DLT_EN10MB, &fmt, MSG_PING, &p) < 0,
 	   "parse_as a ping: a pong is refused");
 
 	n = eth4(f, 0, MSG_PING, 7, 0);
 	memcpy(f + 14 + 20 + 8, "RANX", 4);
-	ok(capmatch_parse(f, n, CAPMATCH_DLT_EN10MB, &fmt, &p) < 0, "another magic is refused");
+	ok(capmatch_parse(f, n, DLT_EN10MB, &fmt, &p) < 0, "another magic is refused");
 	n = eth4(f, 0, MSG_PING, 7, 0);
 	put16(f + 14 + 20 + 4, 8 + 100);	/* UDP says 100 bytes, header 72 */
-	ok(capmatch_parse(f, n, CAPMATCH_DLT_EN10MB, &fmt, &p) < 0,
+	ok(capmatch_parse(f, n, DLT_EN10MB, &fmt, &p) < 0,
 	   "a length field that differs from UDP's is refused");
 	n = eth4(f, 0, MSG_PING, 7, 0);
 	f[14 + 9] = 6;
-	ok(capmatch_parse(f, n, CAPMATCH_DLT_EN10MB, &fmt, &p) < 0, "TCP is not parsed");
+	ok(capmatch_parse(f, n, DLT_EN10MB, &fmt, &p) < 0, "TCP is not parsed");
 
 	/* IPv6 behind a Linux cooked header */
 	memset(f, 0, sizeof(f));
@@ -106,11 +108,22 @@ static void test_parse(void)
 	f[16] = 0x60;
 	f[16 + 6] = 17;
 	n = 16 + 40 + put_udp(f + 56, MSG_PONG, MSG_F_WARMUP, 3, 64);
-	ok(capmatch_parse(f, n, CAPMATCH_DLT_LINUX_SLL, &fmt, &p) == 0 && p.seq == 3 &&
+	ok(capmatch_parse(f, n, DLT_LINUX_SLL, &fmt, &p) == 0 && p.seq == 3 &&
 	   (p.flags & MSG_F_WARMUP), "cooked IPv6 pong with the warm-up flag");
-	ok(capmatch_parse(f + 16, n - 16, CAPMATCH_DLT_RAW, &fmt, &p) == 0 && p.seq == 3,
+	ok(capmatch_parse(f + 16, n - 16, DLT_RAW, &fmt, &p) == 0 && p.seq == 3,
 	   "raw IPv6 the same");
-	ok(capmatch_parse(f, n, 105, &fmt, &p) < 0, "an unknown link type is refused");
+	ok(capmatch_parse(f, n, DLT_IEEE802_11, &fmt, &p) < 0, "an unknown link type is refused");
+
+	/* IPv6 behind a hop-by-hop header, then as a fragment */
+	memset(f, 0, sizeof(f));
+	f[0] = 0x60;
+	f[6] = 0;		/* hop-by-hop, 8 bytes */
+	f[40] = 17;
+	n = 48 + put_udp(f + 48, MSG_PING, 0, 5, 64);
+	ok(capmatch_parse(f, n, DLT_RAW, &fmt, &p) == 0 && p.seq == 5 && p.type == MSG_PING,
+	   "IPv6 with a hop-by-hop header: ping 5 parsed");
+	f[40] = 44;		/* a fragment header next */
+	ok(capmatch_parse(f, n, DLT_RAW, &fmt, &p) < 0, "an IPv6 fragment is refused");
 }
 
 static const struct capmatch_dir *tx_of(const struct capmatch *m)
@@ -247,12 +260,12 @@ static void test_parse_ptp(void)
 	put16(f + off + 4, (uint16_t)(8 + h.len));
 	msgfmt_put_ping(&ptp, f + off + 8, &h);
 	msgfmt_set_seq(&ptp, f + off + 8, 41, T0);
-	ok(capmatch_parse(f, off + 8 + 66, CAPMATCH_DLT_EN10MB, &ptp, &p) == 0 && p.seq == 41 &&
+	ok(capmatch_parse(f, off + 8 + 66, DLT_EN10MB, &ptp, &p) == 0 && p.seq == 41 &&
 	   p.type == MSG_PING && p.session == SES,
 	   "--ptp-mode: ping 41 parsed behind its 34-byte PTP header (66 bytes captured)");
-	ok(capmatch_parse(f, off + 8 + 65, CAPMATCH_DLT_EN10MB, &ptp, &p) < 0,
+	ok(capmatch_parse(f, off + 8 + 65, DLT_EN10MB, &ptp, &p) < 0,
 	   "... and refused when the capture ends inside rant's header");
-	ok(capmatch_parse(f, off + 8 + 66, CAPMATCH_DLT_EN10MB, &fmt, &p) < 0,
+	ok(capmatch_parse(f, off + 8 + 66, DLT_EN10MB, &fmt, &p) < 0,
 	   "rant's own format does not take it for a rant message");
 }
 

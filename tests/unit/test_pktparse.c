@@ -3,7 +3,8 @@
  * src/wire/pktparse.h: frames of every link type rant reads into their
  * TCP segment; what is not TCP, a fragment, a header that lies, and
  * every cut of a frame (snaplen) told apart, never read past; what a raw
- * socket reads (an IP packet, a TCP header alone) likewise.
+ * socket reads (an IP packet, a TCP header alone) likewise; the steps
+ * down to any transport header (pktparse_l4(): UDP's for --pcap).
  */
 #include <stdlib.h>
 
@@ -156,6 +157,44 @@ static void test_others(void)
 	is_u64(pk.seg.len, 30000, "... its payload from the wire length");
 }
 
+/* The steps down to the transport header, any protocol: where the IP
+ * header, the transport header and the IP payload's end lie. */
+static void test_l4(void)
+{
+	struct pb_seg s = base4;
+	struct pkt_l4 l4;
+	size_t n;
+
+	s.proto = 17;
+	s.vlans = 2;
+	n = pb_frame(frame, DLT_EN10MB, &s);
+	is_int(pktparse_l4(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, &l4), PKT_NOT_TCP,
+	       "UDP behind two VLAN tags: not TCP");
+	ok(l4.family == 4 && l4.proto == 17 && l4.frag == PKT_WHOLE, "... IPv4, UDP, whole");
+	ok(l4.ip_off == 22 && l4.off == 42 && l4.end == n, "... IP at 22, UDP at 42, to the end");
+	s.frag = true;
+	n = pb_frame(frame, DLT_EN10MB, &s);
+	pktparse_l4(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, &l4);
+	is_int(l4.frag, PKT_FRAG_FIRST, "more fragments, offset 0: the first");
+	pb_put16(frame + 22 + 6, 8);
+	pktparse_l4(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, &l4);
+	is_int(l4.frag, PKT_FRAG_LATER, "an offset: a later fragment");
+	s = base6;
+	s.proto = 17;
+	s.ext = 2;
+	n = pb_frame(frame, DLT_LINUX_SLL2, &s);
+	is_int(pktparse_l4(DLT_LINUX_SLL2, frame, (uint32_t)n, (uint32_t)n, &l4), PKT_NOT_TCP,
+	       "SLL2 IPv6, two extension headers, UDP: not TCP");
+	ok(l4.family == 6 && l4.proto == 17 && l4.ip_off == 20 && l4.off == 20 + 40 + 16 &&
+	   l4.end == n, "... UDP after the extension headers, to the end");
+	n = pb_frame(frame, DLT_RAW, &base6);
+	is_int(pktparse_l4(DLT_RAW, frame, (uint32_t)n, (uint32_t)n, &l4), PKT_TCP, "raw IPv6 TCP");
+	ok(l4.proto == 6 && l4.ip_off == 0 && l4.off == 40, "... TCP at 40");
+	frame[6] = 44;
+	is_int(pktparse_l4(DLT_RAW, frame, (uint32_t)n, (uint32_t)n, &l4), PKT_FRAGMENT,
+	       "an IPv6 fragment header");
+}
+
 /* snaplen 64 on Ethernet: IPv4's options cut (flags read); IPv6's flags
  * cut (the flow only). */
 static void test_snaplen(void)
@@ -235,6 +274,7 @@ int main(void)
 	test_links();
 	test_options();
 	test_others();
+	test_l4();
 	test_snaplen();
 	test_raw_socket();
 	test_every_cut();

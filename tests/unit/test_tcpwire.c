@@ -3,7 +3,8 @@
  * src/wire/tcpwire.h: the SYN --syn sends, its checksum right by RFC
  * 1071's sum (computed here apart) over IPv4's and IPv6's pseudo-headers,
  * its fields and options read back by the parser its answers go through
- * (pktparse.h: a TCP header alone, and an IPv6 packet). The parser's own
+ * (pktparse.h: a TCP header alone, and an IPv6 packet); a window scaled
+ * by the handshake's window scale, or left as sent. The parser's own
  * tests are test_pktparse.c's.
  */
 #include <string.h>
@@ -70,9 +71,23 @@ static void test_ipv6(void)
 	   "IPv6: read, with its options");
 }
 
+/* RFC 7323: scaled by the sender's shift when both SYNs offered one;
+ * a SYN's window, and one of a handshake without both, as sent. */
+static void test_window(void)
+{
+	is_u64(tcpwire_window(502, 7, 9, false), 502u << 7, "both offered: the sender's shift (7)");
+	is_u64(tcpwire_window(502, 0, 9, false), 502, "a shift of 0");
+	is_u64(tcpwire_window(502, 7, -1, false), 502, "the receiver offered none: as sent");
+	is_u64(tcpwire_window(502, -1, 7, false), 502, "the sender offered none: as sent");
+	is_u64(tcpwire_window(502, 7, 9, true), 502, "a SYN's window: never scaled");
+	is_u64(tcpwire_window(65535, 14, 14, false), 65535u << 14, "the largest window: 1 GiB");
+	is_u64(tcpwire_window(65535, 100, 0, false), 65535u << 14, "a shift over 14 taken as 14");
+}
+
 int main(void)
 {
 	test_syn();
 	test_ipv6();
+	test_window();
 	return done_testing();
 }
