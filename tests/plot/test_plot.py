@@ -811,7 +811,12 @@ class TestRealRun(PlotCase):
         self.assertEqual(len(parts["breaches"]), len(doc["breaches"]))
         for b, jb in zip(parts["breaches"], doc["breaches"]):
             self.assertEqual(b["seq"], jb["seq"])
-            self.assertEqual(b["total_ns"], jb["components"]["rtt_sw"])
+            # the bar is the metric that breached, its steps inside it only
+            self.assertEqual(b["metric"], jb["metric"])
+            self.assertEqual(b["total_ns"], jb["latency"])
+            self.assertEqual(b["total_ns"], jb["components"][jb["metric"]])
+            self.assertFalse(set(b["parts_ns"]) & set(jb.get("outside", [])),
+                             f"a step outside {jb['metric']} stacked: {b['parts_ns']}")
             self.assertEqual(sum(b["parts_ns"].values()), b["total_ns"])
 
     def test_reflector_and_compare_and_html(self):
