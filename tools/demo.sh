@@ -61,7 +61,7 @@ awk '!body && (/^$/ || /^\*\*\* Threshold breach/) { body = 1 }
 	!body && n++ < 20 { print }
 	/^--- Latency Statistics ---/ { sum = 1; blanks = 0 }
 	sum && /^$/ && ++blanks == 3 { sum = 0 }
-	sum && m++ < 30 { print }
+	sum && m++ < 45 { print }
 	/^[0-9]+ more breaches/ || /^warnings: / { print }' "$OUT/emit.txt"
 echo
 case $rc in
