@@ -160,17 +160,25 @@ void segcap_abandon(struct segcap *c)
 		atomic_store_explicit(&c->stop, 2, memory_order_release);
 }
 
+/* The thread asked to stop (reading what is left, unless it was
+ * abandoned: then it closes the capture itself) and joined. */
+static void join(struct segcap *c)
+{
+	int running = 0;
+
+	if (!c->started)
+		return;
+	atomic_compare_exchange_strong_explicit(&c->stop, &running, 1, memory_order_acq_rel,
+						memory_order_acquire);
+	pthread_join(c->tid, NULL);
+	c->started = false;
+}
+
 void segcap_stop(struct segcap *c, struct segcap_stats *st)
 {
 	struct pcap_stat ps;
-	int abandoned = 0;
 
-	if (c->started) {
-		atomic_compare_exchange_strong_explicit(&c->stop, &abandoned, 1,
-							memory_order_acq_rel, memory_order_acquire);
-		pthread_join(c->tid, NULL);
-		c->started = false;
-	}
+	join(c);
 	if (c->pc && pcap_stats(c->pc, &ps) == 0)
 		c->st.dropped = ps.ps_drop;
 	*st = c->st;
@@ -180,10 +188,7 @@ void segcap_destroy(struct segcap *c)
 {
 	if (!c)
 		return;
-	if (c->started) {
-		atomic_store_explicit(&c->stop, 1, memory_order_release);
-		pthread_join(c->tid, NULL);
-	}
+	join(c);
 	if (c->pc)
 		pcap_close(c->pc);
 	free(c);
