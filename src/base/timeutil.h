@@ -17,6 +17,7 @@
 #define RANT_TIMEUTIL_H
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 
 #define NS_PER_US 1000LL
@@ -92,6 +93,20 @@ static inline int64_t monotonic_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return timespec_to_ns(&ts);
+}
+
+/* qsort()'s order of int64 values (ns), ascending. */
+static inline int ns_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* v[0..n) sorted ascending in place. */
+static inline void ns_sort(int64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), ns_cmp);
 }
 
 #endif

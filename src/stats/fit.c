@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fit.h"
+#include "timeutil.h"
 
 static double unit_of(const struct fit *f)
 {
@@ -96,13 +97,6 @@ void fit_bins_add(struct fit_bins *b, int64_t t1_ns, int64_t net_ns,
 		b->best = (struct fit_pick){ t1_ns, net_ns, theta_ns };
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The network time above which a pick counts as stalled: the median
  * plus 8 median absolute deviations, at least FIT_STALL_NS. */
 static int64_t stall_limit(int64_t *v, unsigned int n)
@@ -110,11 +104,11 @@ static int64_t stall_limit(int64_t *v, unsigned int n)
 	int64_t med, mad;
 	unsigned int i;
 
-	qsort(v, n, sizeof(*v), cmp_i64);
+	ns_sort(v, n);
 	med = v[n / 2];
 	for (i = 0; i < n; i++)
 		v[i] = v[i] > med ? ns_sub(v[i], med) : ns_sub(med, v[i]);
-	qsort(v, n, sizeof(*v), cmp_i64);
+	ns_sort(v, n);
 	mad = v[n / 2];
 	return ns_add(med, mad > FIT_STALL_NS / 8 ? 8 * mad : FIT_STALL_NS);
 }

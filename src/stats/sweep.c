@@ -10,6 +10,7 @@
 
 #include "fit.h"
 #include "sweep.h"
+#include "timeutil.h"
 
 /* One size: digits only, in [lo, hi]. 0 or -EINVAL after a message. */
 static int sweep_number(const char *s, const char *end, uint32_t lo, uint32_t hi,
@@ -132,13 +133,6 @@ static enum sweep_break break_between(uint32_t s0, int64_t l0, uint32_t s1, int6
 	return SWEEP_END;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* One regime's line, or its level. */
 static void regime_fit(const uint32_t *sizes, const int64_t *lat_ns, struct sweep_regime *g)
 {
@@ -146,7 +140,7 @@ static void regime_fit(const uint32_t *sizes, const int64_t *lat_ns, struct swee
 	int64_t sorted[SWEEP_MAX_POINTS];
 
 	memcpy(sorted, lat_ns + g->first, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_i64);
+	ns_sort(sorted, n);
 	g->level_ns = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 	g->sloped = n >= 2 && !sweep_fit(sizes + g->first, lat_ns + g->first, n, &g->fit) &&
 		    g->fit.ns_per_byte > 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "flowstat.h"
+#include "timeutil.h"
 
 struct flowstat_pool {
 	size_t max, used, peak;
@@ -110,13 +111,6 @@ void flowstat_add(struct flowstat *s, struct flowstat_pool *p, int64_t v, uint64
 		s->counts[hist_small_index(v)]++;
 }
 
-static int cmp64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 void flowstat_sum(const struct flowstat *s, const double *pcts, size_t npct,
 		  struct flowstat_sum *out)
 {
@@ -137,7 +131,7 @@ void flowstat_sum(const struct flowstat *s, const double *pcts, size_t npct,
 		return;
 	}
 	memcpy(sorted, s->v, k * sizeof(*sorted));
-	qsort(sorted, k, sizeof(*sorted), cmp64);
+	ns_sort(sorted, k);
 	for (size_t i = 0; i < npct; i++)
 		out->pct[i] = sorted[hist_pct_rank(pcts[i], k) - 1];
 }
