@@ -4,13 +4,14 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
-#include <string.h>
-
 #include <stdlib.h>
+#include <string.h>
 
 #include "pairdiag.h"
 #include "segcap.h"
+#include "skpeer.h"
 #include "timeutil.h"
 
 /* Segments a second the capture's buffer is sized for: a pair's
@@ -44,11 +45,13 @@ struct pairdiag {
 };
 
 /* The server the pair's segments go to and come from: the reflector
- * (-a ADDR), or this reflector's port on any of its addresses. */
+ * (-a ADDR, read as the transport reads it: skpeer.h), or this
+ * reflector's port on any of its addresses. 0, or -errno with one line. */
 static int pair_server(const struct rant_cfg *c, struct sockaddr_storage *ss)
 {
 	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)ss;
-	struct sockaddr_in *a4 = (struct sockaddr_in *)ss;
+	char err[512];
+	socklen_t len;
 
 	memset(ss, 0, sizeof(*ss));
 	if (c->mode != MODE_EMIT) {
@@ -56,17 +59,12 @@ static int pair_server(const struct rant_cfg *c, struct sockaddr_storage *ss)
 		a6->sin6_port = htons((uint16_t)c->port);
 		return 0;
 	}
-	if (inet_pton(AF_INET, c->addr, &a4->sin_addr) == 1) {
-		a4->sin_family = AF_INET;
-		a4->sin_port = htons((uint16_t)c->port);
-		return 0;
+	if (sk_peer_resolve(c->addr, (uint16_t)c->port, if_nametoindex(c->iface), c->iface, ss,
+			    &len, err, sizeof(err))) {
+		fprintf(stderr, "rant: %s\n", err);
+		return -EINVAL;
 	}
-	if (inet_pton(AF_INET6, c->addr, &a6->sin6_addr) == 1) {
-		a6->sin6_family = AF_INET6;
-		a6->sin6_port = htons((uint16_t)c->port);
-		return 0;
-	}
-	return -EINVAL;
+	return 0;
 }
 
 int pairdiag_start(struct pairdiag **pp, const struct rant_cfg *c)
@@ -86,10 +84,8 @@ int pairdiag_start(struct pairdiag **pp, const struct rant_cfg *c)
 		return -ENOMEM;
 	/* a sweep's sizes differ: its first ones tell nothing of the rest */
 	p->deciding = c->diagnosis_mode == DIAGNOSIS_AUTO && c->nsizes < 2;
-	if (pair_server(c, &p->server)) {
-		fprintf(stderr, "rant: --tcp: %s is not an IPv4 or IPv6 address\n", c->addr);
+	if (pair_server(c, &p->server))
 		return -EINVAL;
-	}
 	p->diag = segdiag_create(c->mode == MODE_EMIT ? PAIR_EMIT_CONNS : c->max_sessions,
 				 &p->server, NULL);
 	if (!p->diag) {
@@ -110,13 +106,6 @@ void pairdiag_measuring(struct pairdiag *p)
 		segdiag_measuring(p->diag, realtime_ns());
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 void pairdiag_sample(struct pairdiag *p, int64_t v_ns)
 {
 	if (!p || !p->deciding)
@@ -125,7 +114,7 @@ void pairdiag_sample(struct pairdiag *p, int64_t v_ns)
 	if (p->n < PAIR_DECIDE_N)
 		return;
 	p->deciding = false;
-	qsort(p->first, p->n, sizeof(p->first[0]), cmp_i64);
+	ns_sort(p->first, p->n);
 	if (p->first[p->n / 2] >= PAIR_SLOW_NS)
 		return;
 	segcap_abandon(p->cap);

@@ -18,7 +18,7 @@
 ALL_TESTS="tcp_nagle tcp_nodelay tcp_sweep tcp_sweep_nagle udp_sweep udp_sweep_metrics tcp_peer_gone
 	tcp_garbage tcp_size_limit tcp_many_idle tcp_many_fifty tcp_many_timeout
 	tcp_many_cap tcp_many_per_address tcp_many_emitters tcp_many_slow_reader
-	tcp_duration_warmup tcp_reflector_nagle tcp_diagnosis_modes tcp_refused_emitter"
+	tcp_duration_warmup tcp_reflector_nagle tcp_diagnosis_modes tcp_ipv6_bracketed tcp_refused_emitter"
 
 require_root
 require_cmd jq ss taskset timeout
@@ -847,6 +847,22 @@ tcp_diagnosis_modes() {
 	[ "$n_after" -ge 1 ] && [ "$(jq -c '[.diagnosis_left_out, (.diagnosis_from.exchanges >= 200)]' "$WORK/e14.json" "$WORK/r14.json" | sort -u)" = '[null,true]' ]
 	check_err $? "--diagnosis on: packet sockets $n_after at the end, $(jq -c '[.diagnosis_left_out, .diagnosis_from]' "$WORK/e14.json" "$WORK/r14.json")"
 	log_test "--diagnosis: off captures nothing; auto gives a fast pair's capture up after 32 round trips (both sides); on keeps it"
+}
+
+# -a [IPv6] as every other part of rant reads it, the capture too (its
+# filter from the same address): 50 measured, each exchange analysed.
+tcp_ipv6_bracketed() {
+	local rc
+	pair
+	start_tcp_reflector r15 --nodelay -d 60 || return
+	emit -a "[$IP6_B]" --tcp --nodelay --diagnosis on -w 5 -c 50 -j "$WORK/e15.json" \
+		>"$WORK/e15.txt" 2>&1
+	rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e15.txt")"
+	[ "$(jq -c '[.counts.received, .diagnosis_from.exchanges >= 50]' "$WORK/e15.json")" = '[50,true]' ]
+	check_err $? "-a [$IP6_B]: $(jq -c '[.counts.received, .diagnosis_from]' "$WORK/e15.json")"
+	log_test "--tcp -a [$IP6_B]: 50 measured, the capture's diagnosis from every exchange"
 }
 
 tests_run
