@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,20 +302,29 @@ static void test_live(void)
 }
 
 #define CHURN 200000
+#define CHURN_SEEN 20	/* snapshots the reader must have taken */
 
 struct churn {
 	struct sessions *t;
 	atomic_bool done;
+	atomic_uint taken;
 };
 
 /* Sessions k = 1, 2, ... each from port k with id k, each evicting the
- * oldest of a full table, its counters set to k. */
+ * oldest of a full table, its counters set to k. At least CHURN of them,
+ * then on (yielding now and then) until the reader has taken CHURN_SEEN
+ * snapshots: on a loaded machine the reader may not have run at all
+ * during the first CHURN. */
 static void *churn_main(void *arg)
 {
 	struct churn *c = arg;
 	bool fresh;
 
-	for (uint32_t k = 1; k <= CHURN; k++) {
+	for (uint32_t k = 1; k <= CHURN || (atomic_load(&c->taken) < CHURN_SEEN &&
+					    k <= 100 * CHURN); k++) {
+		if (k > CHURN && !(k % 1024))
+			sched_yield();
+
 		struct sockaddr_in a = v4("10.0.0.1", (uint16_t)k);
 		struct session *s = get(c->t, &a, k, (int64_t)k * 11 * SEC, &fresh);
 
@@ -358,6 +368,7 @@ static void test_live_race(void)
 			continue;
 		}
 		taken++;
+		atomic_store(&c.taken, taken);
 		torn += !whole(&ss);
 		sessions_snap_free(&ss);
 	}
