@@ -321,7 +321,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_SECONDS ?= 5
 FUZZ_DIR := build-fuzz
-FUZZ_NAMES := wire cmsg opts stamp frame http pcap
+FUZZ_NAMES := wire cmsg opts stamp frame http pcap capture
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) \
@@ -342,6 +342,11 @@ fuzz_libs_opts := -lcrypto
 # --read/--watch's flow tracker behind it
 fuzz_srcs_pcap := $(call src_of,pktparse flowtab flowstat moments watchagg watchrep tcpana tcptally \
 	hist mem)
+# --pcap's cross-check: frames parsed down to each format's header, and
+# the table where they meet rant's stamps
+fuzz_srcs_capture := $(call src_of,capmatch pktparse msgfmt wire hostid ptp fmtstamp stamp stampsend \
+	stampts auth)
+fuzz_libs_capture := -lcrypto
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(SRCS) $(SRC_HDRS) Makefile
 	@mkdir -p $(FUZZ_DIR)
@@ -353,12 +358,14 @@ fuzz: $(FUZZ_NAMES:%=fuzz-run-%)
 .SECONDARY: $(FUZZ_BINS)
 
 # Rewrites the seed corpora (wire, option lines, control buffers captured
-# over loopback); the files are kept in the tree.
+# over loopback, frames for the capture check); the files are kept in the
+# tree.
 fuzz-corpus: build/librant.a
 	@mkdir -p $(FUZZ_DIR) tests/fuzz/corpus/wire tests/fuzz/corpus/cmsg tests/fuzz/corpus/opts \
-		tests/fuzz/corpus/stamp
+		tests/fuzz/corpus/stamp tests/fuzz/corpus/capture
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $(FUZZ_DIR)/mkcorpus tests/fuzz/mkcorpus.c build/librant.a $(LIBS)
 	$(FUZZ_DIR)/mkcorpus
+	/usr/bin/python3 tests/fuzz/mkcapture.py
 
 fuzz-check:
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS)
