@@ -31,8 +31,6 @@
 #define RANT_VERSION "unknown"
 #endif
 
-
-
 static const struct opt *opt_find(int val)
 {
 	for (size_t i = 0; i < opt_count; i++)

@@ -66,7 +66,6 @@ int sk_init(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 	return ret;
 }
 
-
 /*
  * Decide the wire stamps (hwts.h) before any packet: where the NIC
  * cannot stamp, s->hw stays false and hw_note says why.

@@ -92,9 +92,6 @@ static int tcp_socket(struct sk *s, const struct rant_cfg *cfg)
 	return fd;
 }
 
-
-
-
 /* connect() within timeout_ns. 0, or -errno. */
 static int tcp_connect_fd(int fd, const struct sk *s, int64_t timeout_ns)
 {
@@ -220,8 +217,6 @@ static int tcp_reconnect(struct tcp_state *t, struct sk *s)
 	return -ENOTCONN;
 }
 
-
-
 /* The emitter's connection is over: the peer closed or reset it (ret
  * -ECONNRESET, -EPIPE), counted, apart when no message came on it. */
 static void tcp_emit_closed(struct tcp_state *t, int ret)
@@ -249,10 +244,6 @@ static int tcp_emit_send(struct tcp_state *t, struct sk *s, const void *buf,
 	return ret == -EAGAIN ? -ETIMEDOUT : -ENOTCONN;
 }
 
-
-
-
-
 /* The emitter's receive: the pong on its one connection. */
 static int tcp_emit_recv(struct tcp_state *t, struct sk *s, void *buf, size_t len,
 			 struct sk_msg *m, bool sw, bool block)
@@ -278,7 +269,6 @@ static int tcp_emit_recv(struct tcp_state *t, struct sk *s, void *buf, size_t le
 	sk_close(s);
 	return ret == -EPROTO ? ret : -ECONNRESET;
 }
-
 
 static int tcp_open(struct sk *s, const struct rant_cfg *cfg, char *err,
 		    size_t len)

@@ -113,7 +113,6 @@ int ts_parse_dst(const struct msghdr *msg, uint8_t dst[16]);
 bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t dst[16],
 		     uint8_t *ttl, int16_t *tos);
 
-
 /*
  * TX: parse one message read with MSG_ERRQUEUE. Returns 0 when it is a
  * timestamp report (SO_EE_ORIGIN_TIMESTAMPING with ee_errno ENOMSG and an

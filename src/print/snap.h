@@ -261,7 +261,6 @@ struct run;
 struct snap *snap_build(struct run *r, enum snap_kind kind);
 void snap_free(struct snap *s);
 
-
 /* A histogram's statistics into st (its buckets allocated): 0 or -ENOMEM. */
 int snap_stats_fill(struct snap_stats *st, const struct hist *h, const char *key,
 		    const char *label, const char *untrusted);

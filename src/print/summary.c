@@ -53,7 +53,6 @@ static double loss_pct(const struct counts *c)
 	return c->sent ? 100.0 * (double)c->lost / (double)c->sent : 0.0;
 }
 
-
 /* The log's lines written, left out (-L), overwritten (-S), dropped. */
 static void print_log_counts(struct out *o, const struct snap *s)
 {

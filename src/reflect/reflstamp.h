@@ -39,5 +39,4 @@ void reflect_finish(struct run *r, struct reflector *f);
  * Non-zero: stop. */
 int reflect_tail(struct reflector *f, struct sk *via);
 
-
 #endif

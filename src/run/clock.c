@@ -22,7 +22,6 @@
 #include "timeutil.h"
 #include "msgfmt.h"
 
-
 struct clock {
 	struct clock_cfg cfg;
 	char iface[32];

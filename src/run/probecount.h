@@ -13,7 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-
 /* HTTP status classes counted: 1xx to 5xx, and [0] any other. */
 #define PROBE_STATUS_CLASSES 6
 
@@ -36,6 +35,5 @@ struct probe_counts {
 	uint64_t bytes_received;	/* response bytes, headers and bodies */
 	uint64_t fd_limit;		/* the open-file limit rant ran with */
 };
-
 
 #endif

@@ -15,7 +15,6 @@
 #include "stampwalk.h"
 #include "timeutil.h"
 
-
 const char *stamp_drop_name(enum stamp_drop why)
 {
 	static const char *const names[STAMP_DROP_COUNT] = {
@@ -33,7 +32,6 @@ void stamp_tlv_begin(struct stamp_tlv_iter *it, const void *pkt, size_t len, siz
 	it->len = len;
 	it->data_end = SIZE_MAX;	/* not looked for yet */
 }
-
 
 /*
  * Whether the octets from it->off on are all zero (padding). A header

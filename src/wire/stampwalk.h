@@ -55,7 +55,6 @@ static __attribute__((noinline, unused)) size_t data_end_of(const uint8_t *pkt, 
 	return len;
 }
 
-
 /* The base packet's HMAC (RFC 8762 §4.4): over octets 0-95, in 96-111. */
 static inline void sign_base(const struct auth *key, uint8_t *pkt)
 {
