@@ -5,11 +5,11 @@
 # each (1,000 addresses of one reflector, as tests/net/test_fleet.sh's
 # fleet_scale), rant --targets with --block on CPU 0, the reflector on
 # CPU 1; one path a target, and --paths 4 (the same pings over 4
-# sockets, 4,000 sessions on the reflector). Each round runs both rows in a random order; a row's figure
-# is the emitter's CPU time (user and system, /usr/bin/time) over its
-# measured seconds, scaled to 10,000 measured pings a second. The bench
-# prints each row's median over the rounds with the lowest and highest,
-# and the peak RSS.
+# sockets, 4,000 sessions on the reflector). Each round runs both rows
+# in a random order; a row's figure is the emitter's CPU time (user and
+# system, /usr/bin/time) over its measured seconds, scaled to 10,000
+# measured pings a second. The bench prints each row's median over the
+# rounds with the lowest and highest, and the peak RSS.
 #
 # Environment:
 #   TARGETS_ROUNDS=N   rounds (default 5)

@@ -292,7 +292,8 @@ udp_out() {
 # loop_run PORT_A PORT_B ARGS...: a STAMP reflector on each side (A's on
 # PORT_A, B's on PORT_B, each with ARGS), one datagram forged from A's
 # reflector to B's (scapy), then 2 s: $LOOPED, the packets the veth
-# carried meanwhile (the UDP datagrams the two sent, and the forged one); the reflectors' JSON in $WORK/la.json, lb.json.
+# carried meanwhile (the UDP datagrams the two sent, and the forged one);
+# the reflectors' JSON in $WORK/la.json, lb.json.
 loop_run() {
 	local pa=$1 pb=$2 before pa_pid
 	shift 2

@@ -186,10 +186,11 @@ stamp_loss_direction() {
 # DSCP 46 and ECN 2 and ask for DSCP 10; each reply, the reflector's
 # first too (on 66d9566 it came back U: the TOS was read only from the
 # first request that needed it), says 46 and 2 came, RP 0, leaves with
-# DSCP 10, and counts the session's requests received and replies sent. stamp-suite's sender with both TLVs (its --cos sets
-# its packets' TOS too) reads rant's counters: no loss either way, none
-# rejected. Rant's sender against stamp-suite's reflector reads the DSCP
-# and ECN its pings arrived with (0 and 0: it sets neither).
+# DSCP 10, and counts the session's requests received and replies sent.
+# stamp-suite's sender with both TLVs (its --cos sets its packets' TOS
+# too) reads rant's counters: no loss either way, none rejected. Rant's
+# sender against stamp-suite's reflector reads the DSCP and ECN its pings
+# arrived with (0 and 0: it sets neither).
 stamp_cos_direct() {
 	local mode got ip
 	pair
