@@ -495,6 +495,25 @@ static void emit_warn_mtu(struct run *r)
 				 c->sizes[i], c->addr, mtu, room);
 }
 
+/* --tcp: reconnects the reflector closed before any pong on them, after
+ * pongs had come (before any, the warm-up fails saying so): a warning
+ * with the likely cause, in the text and the JSON. */
+static void emit_warn_closed(const struct emitter *e)
+{
+	struct run *r = e->r;
+	const struct tcp_stats *t;
+
+	if (!r->tp->caps.stream || !e->pongs)
+		return;
+	t = tcp_stats(&r->sk);
+	if (!t->closed_before_pong)
+		return;
+	warn_add(&r->warn, r->text, "tcp_closed_before_pong",
+		 "raise --max-sessions-per-address on the reflector, or run fewer emitters from this address",
+		 "%s port %u closed %" PRIu64 " connections at once, before any pong on them (of %" PRIu64 " it closed in all): likely its --max-sessions-per-address limit turned reconnects away; a ping sent on such a connection is lost",
+		 r->cfg->addr, r->cfg->port, t->closed_before_pong, t->closed);
+}
+
 int emit_run(struct run *r)
 {
 	static struct emitter e;
@@ -510,6 +529,7 @@ int emit_run(struct run *r)
 		return ret;
 	emit_warn_mtu(r);
 	ret = emit_sizes(&e);
+	emit_warn_closed(&e);
 	emit_pend_destroy(&e);
 	return measure_end(r, ret);
 }

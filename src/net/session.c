@@ -174,13 +174,17 @@ static void use_add(struct session *s, int64_t now_ns)
 	s->use_now++;
 }
 
+/* Idle SESSION_IDLE_NS, or closed: no ping will come. */
+static bool is_idle(const struct session *s, int64_t now_ns)
+{
+	return s->closed || now_ns - s->last_ns >= SESSION_IDLE_NS;
+}
+
 /* Whether a is a better victim than b (session_use_worse()). */
 static bool worse(const struct session *a, const struct session *b, int64_t now_ns)
 {
-	struct session_use ua = { now_ns - a->last_ns >= SESSION_IDLE_NS, use_of(a, now_ns),
-				  a->last_ns };
-	struct session_use ub = { now_ns - b->last_ns >= SESSION_IDLE_NS, use_of(b, now_ns),
-				  b->last_ns };
+	struct session_use ua = { is_idle(a, now_ns), use_of(a, now_ns), a->last_ns };
+	struct session_use ub = { is_idle(b, now_ns), use_of(b, now_ns), b->last_ns };
 
 	return session_use_worse(&ua, &ub);
 }
@@ -213,13 +217,13 @@ static struct session *slot_for_new(struct sessions *t, const struct sockaddr *a
 
 	for (size_t i = 0; i < t->used; i++) {
 		if (session_same_host(&t->tab[i].addr, a) &&
-		    (!n++ || t->tab[i].last_ns < t->tab[own].last_ns))
+		    (!n++ || worse(&t->tab[i], &t->tab[own], now_ns)))
 			own = i;
 		if (worse(&t->tab[i], &t->tab[victim], now_ns))
 			victim = i;
 	}
 	if (t->per_addr && n >= t->per_addr)
-		return now_ns - t->tab[own].last_ns >= SESSION_IDLE_NS ? evict(t, own) : NULL;
+		return is_idle(&t->tab[own], now_ns) ? evict(t, own) : NULL;
 	if (t->used < t->max)
 		return &t->tab[t->used++];
 	return evict(t, victim);
@@ -371,8 +375,16 @@ struct session *sessions_admit(struct sessions *t, const struct session_ping *p,
 			notice(t, now_ns);
 	}
 	s->last_ns = now_ns;
+	s->closed = false;	/* a later connection from the same port */
 	use_add(s, now_ns);
 	return s;
+}
+
+void sessions_closed(struct sessions *t, const struct sockaddr *addr)
+{
+	for (size_t i = 0; i < t->used; i++)
+		if (same_addr(&t->tab[i], addr))
+			t->tab[i].closed = true;
 }
 
 struct session *sessions_get(struct sessions *t, const struct sockaddr *addr,

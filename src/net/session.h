@@ -57,6 +57,9 @@ struct session {
 					 * (1, 2, ...): a session evicted and come
 					 * back is a new one */
 	int64_t first_ns, last_ns;	/* CLOCK_MONOTONIC, first and last ping */
+	bool closed;			/* --tcp: its connection closed, so no ping
+					 * can come (a new one has another port):
+					 * evicted first, as an idle one */
 	/* state */
 	bool want_sw;			/* its pings ask for SW stamps */
 	struct auth_replay replay;	/* --key: seqs answered */
@@ -156,6 +159,11 @@ struct session *sessions_admit(struct sessions *t, const struct session_ping *p,
 struct session *sessions_get(struct sessions *t, const struct sockaddr *addr,
 			     socklen_t addr_len, uint32_t id, int64_t now_ns,
 			     bool *fresh);
+
+/* --tcp: the connection from addr (address and port) closed: its
+ * sessions may be evicted at once, as idle ones (a reconnecting emitter
+ * is not refused for its own last connection's session). */
+void sessions_closed(struct sessions *t, const struct sockaddr *addr);
 
 /* The session that started as the ordinal-th, or NULL when it is no
  * longer in the table (evicted). */

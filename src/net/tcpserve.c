@@ -31,6 +31,12 @@
  *   reads each pong before its next ping, so such a peer is not reading,
  *   and a pong written in part would break the framing. A peer that
  *   stops reading also stops pinging, and the idle timeout closes it.
+ * - A connection that brought messages and closed (for whatever reason)
+ *   is told to the caller: tcpserve_recv returns -ECONNRESET with its
+ *   peer in m->src, so its session (one connection, one sender port)
+ *   can be given up at once (sessions_closed()); up to TCP_CLOSED_MAX
+ *   wait to be told, beyond that the oldest are forgotten (their
+ *   sessions then age out as idle ones).
  * Buffers grow with the messages a connection brings (TCP_CONN_RX_MIN at
  * accept, up to one message): set up per connection, not per message.
  */
@@ -59,6 +65,7 @@
 #define TCP_SPARE_FDS 64	/* descriptors beside the connections' */
 #define TCP_SNDBUF_AUTO (64 * 1024)	/* pongs this long fit the kernel's own */
 #define TCP_LISTEN_TAG UINT32_MAX	/* epoll data of the listening socket */
+#define TCP_CLOSED_MAX 64	/* closed connections waiting to be told */
 
 /* One of the reflector's connections. */
 struct tcp_conn {
@@ -93,6 +100,10 @@ struct tcpserve {
 	bool noticed, last_refused;
 	uint64_t said_refused, said_evicted;
 	struct sockaddr_storage last_peer;
+	/* connections that brought messages and closed, to tell the caller */
+	struct sockaddr_storage closed[TCP_CLOSED_MAX];
+	socklen_t closed_len[TCP_CLOSED_MAX];
+	size_t closed_head, closed_n;
 };
 
 static struct tcp_conn *conn_of(struct sk *s)
@@ -122,9 +133,26 @@ static struct tcp_conn *ring_pop(struct tcpserve *t)
 	return c;
 }
 
+/* c, which brought messages, is closing: its peer to tell the caller
+ * (the oldest forgotten when TCP_CLOSED_MAX wait). */
+static void closed_push(struct tcpserve *t, const struct tcp_conn *c)
+{
+	size_t i = (t->closed_head + t->closed_n) % TCP_CLOSED_MAX;
+
+	if (t->closed_n == TCP_CLOSED_MAX) {
+		t->closed_head = (t->closed_head + 1) % TCP_CLOSED_MAX;
+		t->closed_n--;
+	}
+	t->closed[i] = c->sk.peer;
+	t->closed_len[i] = c->sk.peer_len;
+	t->closed_n++;
+}
+
 /* Close c (its slot is free again); drop what it grew past a new one's. */
 static void conn_close(struct tcpserve *t, struct tcp_conn *c)
 {
+	if (c->msgs)
+		closed_push(t, c);
 	sk_close(&c->sk);	/* and out of the epoll set */
 	t->open--;
 	if (t->solo == c)
@@ -515,6 +543,14 @@ int tcpserve_recv(struct tcpserve *t, const struct sk *ls, void *buf,
 	struct tcp_conn *c;
 	int ret;
 
+	if (t->closed_n) {
+		m->src = t->closed[t->closed_head];
+		m->src_len = t->closed_len[t->closed_head];
+		m->via = NULL;
+		t->closed_head = (t->closed_head + 1) % TCP_CLOSED_MAX;
+		t->closed_n--;
+		return -ECONNRESET;
+	}
 	for (int round = 0; round < 2; round++) {
 		while ((c = ring_pop(t))) {
 			if (c->sk.fd < 0)

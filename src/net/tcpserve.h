@@ -35,7 +35,9 @@ void tcpserve_destroy(struct tcpserve *t);
  * SK_REFLECT_WAKE_NS), -EPROTO when a connection was dropped for not
  * speaking rant, -EACCES when one came from outside --allow (closed at
  * once), -ECONNREFUSED when one was refused (its address holds its share
- * of the connections, all live; closed at once), or -errno.
+ * of the connections, all live; closed at once), -ECONNRESET with m->src
+ * when a connection that brought messages has closed (its session can
+ * end), or -errno.
  */
 int tcpserve_recv(struct tcpserve *t, const struct sk *ls, void *buf, size_t len,
 		  struct sk_msg *m, bool sw, bool block);

@@ -501,6 +501,8 @@ int reflect_run(struct run *r)
 			r->cnt.invalid++;	/* TCP: not rant's framing, dropped */
 		r->cnt.not_allowed += ret == -EACCES;	/* TCP: from outside --allow, closed */
 		r->cnt.refused += ret == -ECONNREFUSED;	/* TCP: over its address's share */
+		if (ret == -ECONNRESET)	/* TCP: a connection closed, its session with it */
+			sessions_closed(r->sessions, (const struct sockaddr *)&m.src);
 		if (ret) {
 			/* Nothing to answer: the pongs' stamps, however late. */
 			if (txpend_len(f.pend) && reflect_harvest(r, &f, monotonic_ns()))

@@ -18,7 +18,8 @@
 ALL_TESTS="tcp_nagle tcp_nodelay tcp_sweep tcp_sweep_nagle udp_sweep udp_sweep_metrics tcp_peer_gone
 	tcp_garbage tcp_size_limit tcp_many_idle tcp_many_fifty tcp_many_timeout
 	tcp_many_cap tcp_many_per_address tcp_many_emitters tcp_many_slow_reader
-	tcp_duration_warmup tcp_reflector_nagle tcp_diagnosis_modes tcp_ipv6_bracketed tcp_refused_emitter"
+	tcp_duration_warmup tcp_reflector_nagle tcp_diagnosis_modes tcp_ipv6_bracketed tcp_refused_emitter
+	tcp_refused_midrun"
 
 require_root
 require_cmd jq ss taskset timeout
@@ -671,6 +672,64 @@ tcp_refused_emitter() {
 	[ "$(jqv "$WORK/e1.json" .tcp.closed)" = 0 ] && [ "$(jqv "$WORK/e1.json" .counts.received)" -gt 0 ]
 	check_err $? "the first emitter: $(jq -c '[.tcp, .counts.received]' "$WORK/e1.json")"
 	log_test "--max-sessions-per-address 1, held: a second emitter told its $n connections were closed at once (exit 2)"
+}
+
+# --max-sessions-per-address 1, the emitter measuring; its connection is
+# killed (ss -K) and a holder from the same address takes the one slot
+# first, so each of the emitter's reconnects is closed at accept. The run
+# goes on, its pings lost; at the end a warning names the limit and the
+# fix (on 897e3d9 the summary said only "(K before any pong)"). The
+# holder sends nothing: --tcp-idle-timeout (5 s) closes it, and the
+# emitter's next connection is served at once, its old connection's
+# session given up when it closed (on 897e3d9 the session table refused
+# the new one's pings for 10 s more, its own old session still live).
+# The holder connects every 2 ms; should the emitter's reconnect win the
+# slot instead, its connection is killed again (3 tries).
+tcp_refused_midrun() {
+	local rc n held=
+	pair
+	start_tcp_reflector r1 --block -d 60 --max-sessions-per-address 1 -j "$WORK/r1.json" || return
+	emit_bg e1 -a "$IP_B" --tcp --block --interval 300000 -d 10 -j "$WORK/e1.json"
+	wait_measuring "$WORK/e1.txt" || return
+	ns_bg "$NS_A" "$PYTHON" -c '
+import socket, sys, time
+while True:
+    s = socket.create_connection(sys.argv[1:3])
+    s.settimeout(0.3)
+    try:
+        if s.recv(1) == b"":
+            raise ConnectionResetError
+    except socket.timeout:
+        print("held", flush=True)
+        time.sleep(60)
+    except OSError:
+        pass
+    s.close()
+    time.sleep(0.002)' "$IP_B" "$PORT" >"$WORK/hold.txt" 2>&1
+	for _ in 1 2 3; do
+		ip netns exec "$NS_A" ss -K -tn dst "$IP_B" dport = :"$PORT" >/dev/null
+		if wait_for_line "$WORK/hold.txt" '^held$' 2; then
+			held=1
+			break
+		fi
+	done
+	[ -n "$held" ]; check_err $? "the holder never held the slot: $(tail -2 "$WORK/hold.txt")" || return
+	wait "$EM"; rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
+	n=$(jqv "$WORK/e1.json" .tcp.closed_before_pong)
+	[ "$n" -ge 2 ] && [ "$(jqv "$WORK/e1.json" .counts.lost)" -ge "$n" ] &&
+		[ "$(jqv "$WORK/r1.json" .tcp.refused)" -ge "$n" ]
+	check_err $? "closed before any pong $n: emitter $(jq -c '[.tcp, .counts.lost]' "$WORK/e1.json"), reflector $(jq -c .tcp "$WORK/r1.json")"
+	grep -Eq "^warning: $IP_B port $PORT closed $n connections at once, before any pong on them \(of [0-9]+ it closed in all\): likely its --max-sessions-per-address limit turned reconnects away; a ping sent on such a connection is lost\$" "$WORK/e1.txt"
+	check_err $? "no warning names the limit: $(grep -i warning "$WORK/e1.txt")"
+	jq -e '[.warnings[] | select(.code == "tcp_closed_before_pong" and (.fix | test("max-sessions-per-address")))] | length == 1' \
+		"$WORK/e1.json" >/dev/null
+	check_err $? "JSON warnings: $(jq -c .warnings "$WORK/e1.json")"
+	[ "$(jqv "$WORK/e1.json" .counts.refused)" = 0 ] && [ "$(jqv "$WORK/r1.json" .tcp.idle_timeouts)" = 1 ] &&
+		[ "$(jqv "$WORK/e1.json" .counts.received)" -ge 3 ]
+	check_err $? "after the holder timed out: emitter $(jq -c '.counts | [.received, .refused]' "$WORK/e1.json"), reflector $(jq -c .tcp "$WORK/r1.json")"
+	log_test "--max-sessions-per-address 1 taken mid-run: $n reconnects closed at accept, warned with the fix; served again when the holder timed out"
 }
 
 # Three emitters at once against one reflector: each measures every ping

@@ -194,6 +194,38 @@ static void test_per_address(void)
 	sessions_destroy(t);
 }
 
+/* --tcp: a closed connection's session gives its slot up at once, to
+ * its own address's next connection (--max-sessions-per-address 1) and
+ * first in a full table; a ping from the same port later finds it again,
+ * no longer closed. */
+static void test_closed(void)
+{
+	struct sessions *t = sessions_create(2, false);
+	struct sockaddr_in a1 = v4("10.0.0.9", 5001), a2 = v4("10.0.0.9", 5002);
+	struct sockaddr_in b = v4("10.0.0.8", 6001), c = v4("10.0.0.7", 7001);
+	struct session *s;
+	bool fresh;
+
+	sessions_guard(t, 1, 0, NULL);
+	get(t, &a1, 1, SEC, &fresh);
+	ok(!get(t, &a2, 2, 2 * SEC, &fresh), "the address's second connection, the first open: refused");
+	sessions_closed(t, (const struct sockaddr *)&b);
+	ok(!get(t, &a2, 2, 2 * SEC, &fresh), "another address's close frees nothing");
+	sessions_closed(t, (const struct sockaddr *)&a1);
+	s = get(t, &a2, 2, 2 * SEC, &fresh);
+	ok(s && fresh && sessions_count(t) == 1 && s->ordinal == 2,
+	   "the first closed: the second takes its slot at once, not 10 s later");
+	get(t, &b, 3, 3 * SEC, &fresh);
+	sessions_closed(t, (const struct sockaddr *)&b);
+	s = get(t, &c, 4, 3 * SEC, &fresh);
+	ok(s && fresh && sessions_count(t) == 2 && sessions_at(t, 0)->id == 2,
+	   "a full table evicts the closed one, not the live one used less lately");
+	sessions_closed(t, (const struct sockaddr *)&a2);
+	s = get(t, &a2, 2, 4 * SEC, &fresh);
+	ok(s && !fresh && !s->closed, "a later ping from the closed port: found again, open");
+	sessions_destroy(t);
+}
+
 /* admit: a keyed ping of p's id and seq from a, T1_SW t1, at now (both
  * clocks). */
 static struct session *admit(struct sessions *t, const struct sockaddr_in *a, uint32_t id,
@@ -387,6 +419,7 @@ int main(void)
 	test_still();
 	test_hoarders();
 	test_per_address();
+	test_closed();
 	test_keyed();
 	test_stats_and_names();
 	return done_testing();

@@ -95,11 +95,11 @@ static void test_layout(void)
 static void test_round_trip(void)
 {
 	static const struct msg_hdr cases[] = {
-		{ MSG_PING, 0, 0, WIRE_HDR_LEN, 0, 0 },
-		{ MSG_PING, 0xffff, 0xffffffffu, 1000, UINT64_MAX, INT64_MAX },
-		{ MSG_PONG, MSG_F_T2 | MSG_F_SW | MSG_F_FU, 1, 72, 1, -1 },
+		{ MSG_PING, 0, 0, WIRE_HDR_LEN, 0, 0, 0 },
+		{ MSG_PING, 0xffff, 0xffffffffu, 1000, UINT64_MAX, INT64_MAX, 0 },
+		{ MSG_PONG, MSG_F_T2 | MSG_F_SW | MSG_F_FU, 1, 72, 1, -1, 0 },
 		{ MSG_PONG, 0x8001, 0x80000000u, WIRE_MAX_LEN,
-		  0x8000000000000000ull, INT64_MIN },
+		  0x8000000000000000ull, INT64_MIN, 0 },
 	};
 	static uint8_t buf[WIRE_MAX_LEN];
 
@@ -321,7 +321,7 @@ static void test_host_tag(void)
 	const struct msgfmt_side refl = { .host_key = key }, plain = { 0 };
 	const struct msg_body in = { .t2_wire = 11, .t2_sw = 22, .t3_sw = 33 };
 	struct msg_hdr ping = { MSG_PING, MSG_F_WARMUP | MSG_F_WANT_SW, 0xabcd1234,
-				WIRE_PONG_LEN, 7, 99 }, h;
+				WIRE_PONG_LEN, 7, 99, 0 }, h;
 	struct msgfmt_ctx ctx, ctx0;
 	uint16_t pf = MSG_F_T2 | MSG_F_SW;
 	uint8_t buf[WIRE_PONG_LEN];
@@ -367,7 +367,7 @@ static void test_report(void)
 	struct msg_body in = { .t2_wire = 11, .report = { .send_errors = 3, .qdisc_drops = 1897,
 							  .queue_max_ns = 151000000 } };
 	struct msg_hdr ping = { MSG_PING, MSG_F_WANT_REPORT, 0xabcd1234, WIRE_REPORT_LEN, 7,
-				99 }, h;
+				99, 0 }, h;
 	struct msgfmt_ctx ctx, kctx;
 	uint8_t buf[WIRE_AUTH_REPORT_LEN], pad[WIRE_REPORT_LEN];
 	struct msg_body out;
@@ -400,7 +400,7 @@ static void test_report(void)
 	   !memcmp(buf + 72, pad + 72, WIRE_REPORT_LEN - 72),
 	   "a ping that does not ask: no report, its padding echoed unchanged");
 	/* too short: no report, whatever the ping asks */
-	ping = (struct msg_hdr){ MSG_PING, MSG_F_WANT_REPORT, 1, WIRE_REPORT_LEN - 1, 7, 99 };
+	ping = (struct msg_hdr){ MSG_PING, MSG_F_WANT_REPORT, 1, WIRE_REPORT_LEN - 1, 7, 99, 0 };
 	wire_put_hdr(buf, &ping);
 	msgfmt_put_pong(&ctx, buf, &ping, MSG_F_T2 | MSG_F_REPORT, &in);
 	ok(!wire_parse(buf, WIRE_REPORT_LEN - 1, MSG_PONG, &h) && !(h.flags & MSG_F_REPORT) &&
@@ -408,7 +408,7 @@ static void test_report(void)
 	   "a 103-byte ping: no room, no report");
 	/* --key: the MAC's 16 bytes after it */
 	ping = (struct msg_hdr){ MSG_PING, MSG_F_WANT_REPORT | MSG_F_MAC, 1, WIRE_REPORT_LEN,
-				 7, 99 };
+				 7, 99, 0 };
 	wire_put_hdr(buf, &ping);
 	msgfmt_put_pong(&kctx, buf, &ping, MSG_F_T2 | MSG_F_REPORT, &in);
 	ok(!wire_parse(buf, WIRE_REPORT_LEN, MSG_PONG, &h) && !(h.flags & MSG_F_REPORT),
