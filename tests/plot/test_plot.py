@@ -401,6 +401,23 @@ class TestFixtures(PlotCase):
         self.assertEqual(b["parts_ns"]["not split (stamp missing)"],
                          3000 + 2015)
 
+    def test_parts_breach_title_counts(self):
+        # the JSON keeps 40 of the run's 227 breaches; the bars show 30
+        doc = with_components(run_doc())
+        one = doc["breaches"][0]
+        doc["breaches"] = [dict(one, seq=k) for k in range(40)]
+        doc["counts"]["breaches"] = 227
+        _, plots = self.plot("parts", self.write("b.json", doc))
+        self.assertIn("(the 30 largest of the 40 kept, 227 in all)",
+                      plots[0]["breach_title"])
+        doc["counts"]["breaches"] = 40
+        _, plots = self.plot("parts", self.write("c.json", doc))
+        self.assertIn("(the 30 largest of 40)", plots[0]["breach_title"])
+        doc["breaches"] = doc["breaches"][:3]
+        doc["counts"]["breaches"] = 9
+        _, plots = self.plot("parts", self.write("d.json", doc))
+        self.assertIn("(the 3 kept of 9)", plots[0]["breach_title"])
+
     def test_parts_violin_from_hdr(self):
         j = self.write("v.json", with_components(run_doc()))
         _, plots = self.plot("parts", j, "--violin")
