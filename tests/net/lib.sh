@@ -436,10 +436,20 @@ nginx_start() {
 	ip netns exec "$NS_B" taskset -c 1 nginx -p "$WORK" -e "$WORK/error.log" \
 		-c "$WORK/nginx.conf" >"$WORK/nginx.txt" 2>&1 &
 	NGINX=$!
-	defer kill -TERM "$NGINX"	# the master stops its worker
+	defer nginx_kill "$NGINX"
 	wait_until 10 __tcp_port "$NS_B" "$1" && wait_until 10 __tcp_port "$NS_B" "$2" && return 0
 	check_err 1 "nginx does not listen: $(cat "$WORK/nginx.txt" "$WORK/error.log" 2>/dev/null | tail -3)"
 	return 1
+}
+
+# nginx_kill PID: nginx's master PID and its workers gone at once. The
+# master is stopped first: a master that sees its worker die forks
+# another, which would outlive it (a master killed with -9 leaves its
+# workers behind).
+nginx_kill() {
+	kill -STOP "$1" 2>/dev/null || return 0
+	pkill -9 -P "$1"
+	kill -9 "$1"
 }
 
 __tcp_port() {

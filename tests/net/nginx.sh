@@ -13,7 +13,6 @@ CONNS=20
 
 # nginx_start: nginx in NS_B, tcp_nodelay off on PORT_OFF, on on PORT_ON.
 nginx_start() {
-	local w
 	mkdir -p "$WORK/www" "$WORK/tmp"
 	head -c 600 /dev/zero | tr '\0' x >"$WORK/www/index.html"
 	cat >"$WORK/nginx.conf" <<-EOF
@@ -40,13 +39,9 @@ nginx_start() {
 	ip netns exec "$NS_B" nginx -p "$WORK" -e "$WORK/nginx-error.log" -c "$WORK/nginx.conf" \
 		>"$WORK/nginx.txt" 2>&1 &
 	NGINX=$!
-	defer kill -9 "$NGINX"
+	defer nginx_kill "$NGINX"
 	wait_until 10 __both_listen
 	check_err $? "nginx does not listen on $PORT_OFF and $PORT_ON: $(cat "$WORK/nginx-error.log" "$WORK/nginx.txt" 2>/dev/null | tail -3)"
-	# its worker, killed first (a worker outlives a master killed with -9)
-	for w in $(pgrep -P "$NGINX"); do
-		defer kill -9 "$w"
-	done
 }
 
 __both_listen() {
