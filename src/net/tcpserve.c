@@ -101,8 +101,10 @@ struct tcpserve {
 	uint64_t said_refused, said_evicted;
 	struct sockaddr_storage last_peer;
 	/* connections that brought messages and closed, to tell the caller */
-	struct sockaddr_storage closed[TCP_CLOSED_MAX];
-	socklen_t closed_len[TCP_CLOSED_MAX];
+	struct closed_peer {
+		struct sockaddr_storage addr;
+		socklen_t len;
+	} closed[TCP_CLOSED_MAX];
 	size_t closed_head, closed_n;
 };
 
@@ -143,9 +145,20 @@ static void closed_push(struct tcpserve *t, const struct tcp_conn *c)
 		t->closed_head = (t->closed_head + 1) % TCP_CLOSED_MAX;
 		t->closed_n--;
 	}
-	t->closed[i] = c->sk.peer;
-	t->closed_len[i] = c->sk.peer_len;
+	t->closed[i] = (struct closed_peer){ c->sk.peer, c->sk.peer_len };
 	t->closed_n++;
+}
+
+/* The oldest closed peer told into m (no connection: m->via NULL). */
+static void closed_pop(struct tcpserve *t, struct sk_msg *m)
+{
+	const struct closed_peer *p = &t->closed[t->closed_head];
+
+	m->src = p->addr;
+	m->src_len = p->len;
+	m->via = NULL;
+	t->closed_head = (t->closed_head + 1) % TCP_CLOSED_MAX;
+	t->closed_n--;
 }
 
 /* Close c (its slot is free again); drop what it grew past a new one's. */
@@ -544,11 +557,7 @@ int tcpserve_recv(struct tcpserve *t, const struct sk *ls, void *buf,
 	int ret;
 
 	if (t->closed_n) {
-		m->src = t->closed[t->closed_head];
-		m->src_len = t->closed_len[t->closed_head];
-		m->via = NULL;
-		t->closed_head = (t->closed_head + 1) % TCP_CLOSED_MAX;
-		t->closed_n--;
+		closed_pop(t, m);
 		return -ECONNRESET;
 	}
 	for (int round = 0; round < 2; round++) {
