@@ -106,8 +106,7 @@ static void model_settle(struct model *m, size_t i)
 	m->e[i] = m->e[--m->n];
 }
 
-/* The entry of (session, seq), made when absent; -1: the model is full
- * (the input is too long to check: the caller stops feeding). */
+/* The entry of (session, seq), made when absent; -1: the model is full. */
 static long model_entry(struct model *m, uint32_t session, uint64_t seq)
 {
 	for (size_t i = 0; i < m->n; i++)
@@ -136,30 +135,35 @@ struct run {
 	int64_t now;
 };
 
+/* The model's entry of (session, seq) for an event, or -1: the model is
+ * not checked (any more: an input too long for it stops the check). */
+static long run_entry(struct run *r, uint32_t session, uint64_t seq)
+{
+	long i = r->checked ? model_entry(r->model, session, seq) : -1;
+
+	r->checked = i >= 0;
+	return i;
+}
+
 static void ev_packet(struct run *r, uint32_t session, uint64_t seq, uint8_t type, int64_t ts)
 {
+	struct mentry *e;
+	bool *have;
 	long i;
 
 	capmatch_packet(r->small, session, seq, type, ts, r->now);
 	capmatch_packet(r->big, session, seq, type, ts, r->now);
-	if (!r->checked)
+	if ((i = run_entry(r, session, seq)) < 0)
 		return;
-	if ((i = model_entry(r->model, session, seq)) < 0) {
-		r->checked = false;
+	e = &r->model->e[i];
+	have = type == MSG_PING ? &e->ping : &e->pong;
+	if (*have) {
+		r->model->st.duplicates++;
+		model_dir(r->model, type)->only_in_capture++;
 		return;
 	}
-	{
-		struct mentry *e = &r->model->e[i];
-		bool *have = type == MSG_PING ? &e->ping : &e->pong;
-
-		if (*have) {
-			r->model->st.duplicates++;
-			model_dir(r->model, type)->only_in_capture++;
-			return;
-		}
-		*have = true;
-		*(type == MSG_PING ? &e->ping_cap : &e->pong_cap) = ts;
-	}
+	*have = true;
+	*(type == MSG_PING ? &e->ping_cap : &e->pong_cap) = ts;
 	model_settle_if_complete(r->model, (size_t)i);
 }
 
@@ -176,12 +180,8 @@ static void ev_stamps(struct run *r, uint32_t session, uint64_t seq, bool skip,
 		capmatch_stamps(r->small, session, seq, ping_ns, pong_ns, r->now);
 		capmatch_stamps(r->big, session, seq, ping_ns, pong_ns, r->now);
 	}
-	if (!r->checked)
+	if ((i = run_entry(r, session, seq)) < 0)
 		return;
-	if ((i = model_entry(r->model, session, seq)) < 0) {
-		r->checked = false;
-		return;
-	}
 	e = &r->model->e[i];
 	if (skip) {
 		e->skip = true;
@@ -201,8 +201,6 @@ static void ev_frame(struct run *r, const uint8_t *f, size_t len, int dlt,
 
 	if (capmatch_parse(f, len, dlt, fmt, &pkt))
 		return;
-	if (pkt.type != MSG_PING && pkt.type != MSG_PONG)
-		abort();
 	if (pkt.type == MSG_PING && pkt.sport == PORT && pkt.dport != PORT &&
 	    capmatch_parse_as(f, len, dlt, fmt, MSG_PONG, &pkt))
 		return;
