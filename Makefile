@@ -19,7 +19,7 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wno-format-nonliteral
 HARDEN := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
 NL_CFLAGS := $(shell pkg-config --cflags libnl-route-3.0 2>/dev/null || echo -I/usr/include/libnl3)
-NL_LIBS := $(shell pkg-config --libs libnl-route-3.0 2>/dev/null || echo -lnl-route-3 -lnl-3)
+NL_LIBS := $(shell pkg-config --libs libnl-route-3.0 libnl-idiag-3.0 2>/dev/null || echo -lnl-route-3 -lnl-idiag-3 -lnl-3)
 PCAP_LIBS := $(shell pkg-config --libs libpcap 2>/dev/null || echo -lpcap)
 
 # The sources, in folders by layer (doc/layout.md): each folder is on

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The server from its own side (see srvview.h).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pidsock.h"
+#include "procfd.h"
+#include "sockdiag.h"
+#include "srvview.h"
+#include "syswrite.h"
+#include "timeutil.h"
+
+#define SRV_MAX_NETNS 1024
+#define SRV_MAX_RESPONSES (1u << 20)	/* responses summed up at most */
+
+/* One dump of the port's sockets, in the namespace procfd_in_netns() runs it. */
+struct dump_arg {
+	uint16_t port;
+	struct srv_sock *socks;
+	int n;
+	char *err;
+	size_t len;
+	const struct sockaddr_storage *addr;
+	bool addr_local;
+};
+
+static bool addr_local_here(const struct sockaddr_storage *a)
+{
+	struct sockaddr_storage b = *a;
+	socklen_t len = a->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+						   sizeof(struct sockaddr_in);
+	int fd = socket(a->ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	if (b.ss_family == AF_INET)
+		((struct sockaddr_in *)&b)->sin_port = 0;
+	else
+		((struct sockaddr_in6 *)&b)->sin6_port = 0;
+	ok = !bind(fd, (struct sockaddr *)&b, len);
+	close(fd);
+	return ok;
+}
+
+static int dump_here(void *p)
+{
+	struct dump_arg *d = p;
+
+	d->n = sockdiag_port(d->port, d->socks, SRV_MAX_SOCKS, d->err, d->len);
+	d->addr_local = d->addr && addr_local_here(d->addr);
+	return d->n < 0 ? d->n : 0;
+}
+
+static bool is_wildcard(const struct sockaddr_storage *s)
+{
+	static const struct in6_addr any6 = IN6ADDR_ANY_INIT;
+
+	if (s->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)s)->sin_addr.s_addr == htonl(INADDR_ANY);
+	return !memcmp(&((const struct sockaddr_in6 *)s)->sin6_addr, &any6, sizeof(any6));
+}
+
+static bool same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+		       &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr));
+}
+
+/* The listener of the dump that serves addr (any when addr is NULL), or -1. */
+static int pick_listener(const struct dump_arg *d)
+{
+	for (int i = 0; i < d->n && i < SRV_MAX_SOCKS; i++) {
+		const struct srv_sock *s = &d->socks[i];
+
+		if (s->state != SRV_LISTEN)
+			break;
+		if (!d->addr || same_addr(&s->local, d->addr) ||
+		    (is_wildcard(&s->local) && d->addr_local))
+			return i;
+	}
+	return -1;
+}
+
+/* TcpExt's ListenOverflows and ListenDrops in pid's namespace. */
+static void listen_counters(int pid, uint64_t *overflows, uint64_t *drops)
+{
+	char path[64], names[4096], values[4096];
+	FILE *f;
+
+	*overflows = *drops = 0;
+	snprintf(path, sizeof(path), "/proc/%d/net/netstat", pid);
+	f = fopen(path, "re");
+	while (f && fgets(names, sizeof(names), f) && fgets(values, sizeof(values), f)) {
+		char *sn, *sv, *n = strtok_r(names, " \n", &sn), *v = strtok_r(values, " \n", &sv);
+
+		if (!n || strcmp(n, "TcpExt:"))
+			continue;
+		while ((n = strtok_r(NULL, " \n", &sn)) && (v = strtok_r(NULL, " \n", &sv))) {
+			if (!strcmp(n, "ListenOverflows"))
+				*overflows = strtoull(v, NULL, 10);
+			else if (!strcmp(n, "ListenDrops"))
+				*drops = strtoull(v, NULL, 10);
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+static void addr_text(const struct sockaddr_storage *s, char *buf, size_t len)
+{
+	const void *a = s->ss_family == AF_INET ? (const void *)&((const struct sockaddr_in *)s)->sin_addr :
+						  (const void *)&((const struct sockaddr_in6 *)s)->sin6_addr;
+
+	if (!inet_ntop(s->ss_family, a, buf, (socklen_t)len))
+		snprintf(buf, len, "?");
+}
+
+/* The namespace (by one of its pids) whose listener serves q: 0, -ENOENT. */
+static int find_netns(struct srv_view *v, const struct srv_query *q, struct dump_arg *d,
+		      int *listener)
+{
+	int pids[SRV_MAX_NETNS];
+	size_t n = q->pid ? 1 : procfd_netns_all(pids, SRV_MAX_NETNS);
+
+	if (q->pid)
+		pids[0] = q->pid;
+	for (size_t i = 0; i < n; i++) {
+		if (procfd_in_netns(pids[i], dump_here, d))
+			continue;
+		*listener = pick_listener(d);
+		if (*listener >= 0) {
+			v->netns = procfd_netns(pids[i]);
+			v->pid = pids[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static void not_found(const struct srv_query *q, char *err, size_t len)
+{
+	char a[INET6_ADDRSTRLEN] = "", comm[32];
+
+	if (q->addr)
+		addr_text(q->addr, a, sizeof(a));
+	if (q->pid) {
+		procfd_comm(q->pid, comm, sizeof(comm));
+		snprintf(err, len, "process %d (%s) has no listening TCP socket on port %u%s%s in its network namespace: is it the server? (rant sockets %d lists its ports)",
+			 q->pid, comm, q->port, *a ? " for " : "", a, q->pid);
+	} else {
+		snprintf(err, len, "no process on this machine listens on TCP port %u%s%s (in any network namespace): give the server's pid with --server-pid PID, or run rant where the server runs",
+			 q->port, *a ? " at " : "", a);
+	}
+}
+
+int srvview_open(struct srv_view **vp, const struct srv_query *q, char *err, size_t len)
+{
+	struct srv_view *v = calloc(1, sizeof(*v));
+	struct dump_arg d = { .port = q->port, .err = err, .len = len, .addr = q->addr };
+	int listener = -1, ret;
+
+	*vp = NULL;
+	if (!v || !(v->socks = calloc(SRV_MAX_SOCKS, sizeof(*v->socks)))) {
+		free(v);
+		snprintf(err, len, "no memory for the server's sockets");
+		return -ENOMEM;
+	}
+	d.socks = v->socks;
+	if (q->pid && procfd_netns(q->pid) == 0) {
+		snprintf(err, len, "process %d: no such process (or /proc/%d/ns/net unreadable)", q->pid,
+			 q->pid);
+		ret = -ESRCH;
+		goto failed;
+	}
+	ret = find_netns(v, q, &d, &listener);
+	if (ret) {
+		not_found(q, err, len);
+		goto failed;
+	}
+	v->other_netns = v->netns != procfd_netns(0);
+	v->nowners = procfd_holders(v->socks[listener].inode, v->owners, SRV_MAX_OWNERS);
+	if (!q->pid && v->nowners)
+		v->pid = v->owners[0];
+	procfd_comm(v->pid, v->comm, sizeof(v->comm));
+	listen_counters(v->pid, &v->overflows_at_open, &v->drops_at_open);
+	v->w.first_kind = v->w.second_kind = -1;
+	if (q->writes) {
+		ret = syswrite_start(&v->trace, v->nowners ? v->owners : &v->pid,
+				     v->nowners ? v->nowners : 1, err, len);
+		if (ret)
+			goto failed;
+		v->w.traced = true;
+	}
+	v->port = q->port;
+	*vp = v;
+	return 0;
+failed:
+	srvview_close(v);
+	return ret;
+}
+
+/* A connection's response under way, while the calls are summed up. */
+struct conn_resp {
+	int pid, fd;
+	int64_t read_ns;		/* its request's read, 0: none yet */
+	int64_t first_ns, last_ns;
+	uint32_t nw;
+	int64_t first_bytes, second_bytes;
+	int first_kind, second_kind;
+};
+
+struct resp_sum {
+	int64_t *nw, *first, *second, *r2w, *gap;
+	size_t n, ngap;
+	uint64_t kinds[2][SYSW_KINDS];
+};
+
+static int conn_cmp(const void *a, const void *b)
+{
+	const struct conn_resp *x = a, *y = b;
+
+	return x->pid != y->pid ? (x->pid > y->pid) - (x->pid < y->pid) :
+				  (x->fd > y->fd) - (x->fd < y->fd);
+}
+
+static void resp_close(struct resp_sum *s, struct conn_resp *c)
+{
+	size_t i = s->n;
+
+	if (!c->read_ns || !c->nw || i >= SRV_MAX_RESPONSES)
+		goto reset;
+	s->nw[i] = c->nw;
+	s->first[i] = c->first_bytes;
+	s->second[i] = c->second_bytes;
+	s->r2w[i] = c->first_ns - c->read_ns;
+	if (c->nw >= 2)
+		s->gap[s->ngap++] = c->last_ns - c->first_ns;
+	s->kinds[0][c->first_kind]++;
+	if (c->nw >= 2)
+		s->kinds[1][c->second_kind]++;
+	s->n++;
+reset:
+	c->read_ns = c->first_ns = c->last_ns = 0;
+	c->nw = 0;
+	c->first_bytes = c->second_bytes = -1;
+}
+
+static void resp_call(struct resp_sum *s, struct conn_resp *c, const struct syswrite_call *k)
+{
+	if (k->ret <= 0)
+		return;
+	if (k->kind >= SYSW_FIRST_READ) {
+		resp_close(s, c);
+		c->read_ns = k->t_ns;
+		return;
+	}
+	if (!c->read_ns)
+		return;		/* a write before any request read: not a response's */
+	if (!c->nw++) {
+		c->first_ns = k->t_ns;
+		c->first_bytes = k->ret;
+		c->first_kind = k->kind;
+	} else if (c->nw == 2) {
+		c->second_bytes = k->ret;
+		c->second_kind = k->kind;
+	}
+	c->last_ns = k->t_ns + k->dur_ns;
+}
+
+static int64_t median(int64_t *v, size_t n)
+{
+	if (!n)
+		return -1;
+	ns_sort(v, n);
+	return v[n / 2];
+}
+
+static int most(const uint64_t *k)
+{
+	int best = -1;
+
+	for (int i = 0; i < SYSW_KINDS; i++)
+		if (k[i] && (best < 0 || k[i] > k[best]))
+			best = i;
+	return best;
+}
+
+static void resp_summary(struct srv_writes *w, struct resp_sum *s)
+{
+	w->responses = s->n;
+	w->per_response = s->n ? (double)w->writes / (double)s->n : 0;
+	w->typical_writes = s->n ? (uint32_t)median(s->nw, s->n) : 0;
+	w->first_bytes = median(s->first, s->n);
+	w->second_bytes = median(s->second, s->n);
+	w->read_to_write_ns = median(s->r2w, s->n);
+	w->write_gap_ns = median(s->gap, s->ngap);
+	w->write_gap_max_ns = s->ngap ? s->gap[s->ngap - 1] : -1;
+	w->first_kind = most(s->kinds[0]);
+	w->second_kind = most(s->kinds[1]);
+}
+
+/* The traced calls on the port's connections, response by response. */
+static int sum_writes(struct srv_view *v)
+{
+	const struct syswrite_call *calls;
+	size_t ncalls = syswrite_calls(v->trace, &calls), nc = 0;
+	struct conn_resp *conns = calloc(v->nsocks ? v->nsocks : 1, sizeof(*conns));
+	struct resp_sum s = { 0 };
+	int ret = 0;
+
+	s.nw = calloc(SRV_MAX_RESPONSES, sizeof(int64_t));
+	s.first = calloc(SRV_MAX_RESPONSES, sizeof(int64_t));
+	s.second = calloc(SRV_MAX_RESPONSES, sizeof(int64_t));
+	s.r2w = calloc(SRV_MAX_RESPONSES, sizeof(int64_t));
+	s.gap = calloc(SRV_MAX_RESPONSES, sizeof(int64_t));
+	if (!conns || !s.nw || !s.first || !s.second || !s.r2w || !s.gap) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < v->nsocks; i++)
+		if (v->socks[i].state != SRV_LISTEN && v->socks[i].pid)
+			conns[nc++] = (struct conn_resp){ .pid = v->socks[i].pid, .fd = v->socks[i].fd,
+							  .first_bytes = -1, .second_bytes = -1 };
+	qsort(conns, nc, sizeof(*conns), conn_cmp);
+	for (size_t i = 0; i < ncalls; i++) {
+		struct conn_resp key = { .pid = calls[i].pid, .fd = calls[i].fd };
+		struct conn_resp *c = bsearch(&key, conns, nc, sizeof(*conns), conn_cmp);
+
+		if (!c)
+			continue;
+		v->w.calls++;
+		if (calls[i].kind < SYSW_FIRST_READ && calls[i].ret > 0 && c->read_ns)
+			v->w.writes++;
+		resp_call(&s, c, &calls[i]);
+	}
+	for (size_t i = 0; i < nc; i++)
+		resp_close(&s, &conns[i]);
+	resp_summary(&v->w, &s);
+	v->w.lost = syswrite_lost(v->trace);
+out:
+	free(conns);
+	free(s.nw);
+	free(s.first);
+	free(s.second);
+	free(s.r2w);
+	free(s.gap);
+	return ret;
+}
+
+static void read_options(struct srv_view *v)
+{
+	for (size_t i = 0; i < v->nsocks; i++) {
+		struct srv_sock *s = &v->socks[i];
+
+		if (!s->pid)
+			continue;
+		if (pidsock_read(s) && !v->opts_err)
+			v->opts_err = s->opt.err;
+	}
+}
+
+int srvview_read(struct srv_view *v, char *err, size_t len)
+{
+	struct dump_arg d = { .port = v->port, .socks = v->socks, .err = err, .len = len };
+	uint64_t o, dr;
+	int ret = procfd_in_netns(v->pid, dump_here, &d);
+
+	if (ret) {
+		if (d.n >= 0)
+			snprintf(err, len, "entering the network namespace of process %d: %s", v->pid,
+				 strerror(-ret));
+		return ret;
+	}
+	v->socks_total = (size_t)d.n;
+	v->nsocks = v->socks_total < SRV_MAX_SOCKS ? v->socks_total : SRV_MAX_SOCKS;
+	procfd_owners(v->socks, v->nsocks, 0);
+	v->opts_err = 0;
+	read_options(v);
+	listen_counters(v->pid, &o, &dr);
+	v->listen_overflows = o - v->overflows_at_open;
+	v->listen_drops = dr - v->drops_at_open;
+	if (v->trace) {
+		syswrite_stop(v->trace);
+		ret = sum_writes(v);
+		syswrite_destroy(v->trace);
+		v->trace = NULL;
+		if (ret)
+			snprintf(err, len, "no memory to sum up the server's calls");
+	}
+	return ret;
+}
+
+void srvview_optcount(const struct srv_view *v, struct srv_optcount *c)
+{
+	*c = (struct srv_optcount){ 0 };
+	for (size_t i = 0; i < v->nsocks; i++) {
+		const struct srv_sock *s = &v->socks[i];
+
+		if (s->state == SRV_LISTEN)
+			continue;
+		c->conns++;
+		if (s->opt.err)
+			continue;
+		c->read++;
+		c->nodelay += s->opt.nodelay > 0;
+		c->cork += s->opt.cork > 0;
+		c->delayed_acks += s->opt.delayed_acks > 0;
+	}
+}
+
+void srvview_close(struct srv_view *v)
+{
+	if (!v)
+		return;
+	syswrite_destroy(v->trace);
+	free(v->socks);
+	free(v);
+}
