@@ -21,6 +21,7 @@
 
 struct dump {
 	uint16_t port;
+	bool peer;
 	struct srv_sock *out;
 	size_t max, n;
 };
@@ -59,7 +60,7 @@ static void one(struct nl_object *obj, void *arg)
 	const char *cong;
 
 	/* libnl keeps the ports as the kernel sent them: network order */
-	if (ntohs(idiagnl_msg_get_sport(m)) != d->port)
+	if (ntohs(d->peer ? idiagnl_msg_get_dport(m) : idiagnl_msg_get_sport(m)) != d->port)
 		return;
 	if (d->n++ >= d->max)
 		return;
@@ -69,7 +70,7 @@ static void one(struct nl_object *obj, void *arg)
 	s->state = idiagnl_msg_get_state(m);
 	s->rqueue = idiagnl_msg_get_rqueue(m);
 	s->wqueue = idiagnl_msg_get_wqueue(m);
-	put_addr(&s->local, idiagnl_msg_get_src(m), d->port);
+	put_addr(&s->local, idiagnl_msg_get_src(m), ntohs(idiagnl_msg_get_sport(m)));
 	put_addr(&s->peer, idiagnl_msg_get_dst(m), ntohs(idiagnl_msg_get_dport(m)));
 	mi = idiagnl_msg_get_meminfo(m);
 	if (mi) {
@@ -117,9 +118,10 @@ static void listeners_first(struct srv_sock *s, size_t n)
 	}
 }
 
-int sockdiag_port(uint16_t port, struct srv_sock *out, size_t max, char *err, size_t len)
+int sockdiag_port(uint16_t port, bool peer, struct srv_sock *out, size_t max, char *err,
+		  size_t len)
 {
-	struct dump d = { .port = port, .out = out, .max = max };
+	struct dump d = { .port = port, .peer = peer, .out = out, .max = max };
 	struct nl_sock *sk = nl_socket_alloc();
 	int ret;
 

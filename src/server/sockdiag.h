@@ -7,16 +7,19 @@
 #ifndef RANT_SOCKDIAG_H
 #define RANT_SOCKDIAG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "srvsock.h"
 
 /*
- * The sockets whose local port is port (IPv4 and IPv6), listeners first,
- * into out (at most max): how many there were (more than max: the rest
- * not kept), or -errno with one line in err.
+ * The sockets whose local port (peer's, with peer: a client's
+ * connections to a server's port) is port, IPv4 and IPv6, listeners
+ * first, into out (at most max): how many there were (more than max: the
+ * rest not kept), or -errno with one line in err.
  */
-int sockdiag_port(uint16_t port, struct srv_sock *out, size_t max, char *err, size_t len);
+int sockdiag_port(uint16_t port, bool peer, struct srv_sock *out, size_t max, char *err,
+		  size_t len);
 
 #endif

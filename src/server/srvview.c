@@ -25,6 +25,7 @@
 /* One dump of the port's sockets, in the namespace procfd_in_netns() runs it. */
 struct dump_arg {
 	uint16_t port;
+	bool peer;
 	struct srv_sock *socks;
 	int n;
 	char *err;
@@ -56,7 +57,7 @@ static int dump_here(void *p)
 {
 	struct dump_arg *d = p;
 
-	d->n = sockdiag_port(d->port, d->socks, SRV_MAX_SOCKS, d->err, d->len);
+	d->n = sockdiag_port(d->port, d->peer, d->socks, SRV_MAX_SOCKS, d->err, d->len);
 	d->addr_local = d->addr && addr_local_here(d->addr);
 	return d->n < 0 ? d->n : 0;
 }
@@ -123,11 +124,23 @@ static void listen_counters(int pid, uint64_t *overflows, uint64_t *drops)
 
 static void addr_text(const struct sockaddr_storage *s, char *buf, size_t len)
 {
-	const void *a = s->ss_family == AF_INET ? (const void *)&((const struct sockaddr_in *)s)->sin_addr :
-						  (const void *)&((const struct sockaddr_in6 *)s)->sin6_addr;
+	const void *a = s->ss_family == AF_INET ?
+			(const void *)&((const struct sockaddr_in *)s)->sin_addr :
+			(const void *)&((const struct sockaddr_in6 *)s)->sin6_addr;
 
-	if (!inet_ntop(s->ss_family, a, buf, (socklen_t)len))
+	if ((s->ss_family != AF_INET && s->ss_family != AF_INET6) ||
+	    !inet_ntop(s->ss_family, a, buf, (socklen_t)len))
 		snprintf(buf, len, "?");
+}
+
+void srvview_addr(const struct sockaddr_storage *s, char *buf, size_t len)
+{
+	char a[INET6_ADDRSTRLEN];
+	uint16_t port = s->ss_family == AF_INET6 ? ((const struct sockaddr_in6 *)s)->sin6_port :
+						  ((const struct sockaddr_in *)s)->sin_port;
+
+	addr_text(s, a, sizeof(a));
+	snprintf(buf, len, s->ss_family == AF_INET6 ? "[%s]:%u" : "%s:%u", a, ntohs(port));
 }
 
 /* The namespace (by one of its pids) whose listener serves q: 0, -ENOENT. */
@@ -187,15 +200,20 @@ int srvview_open(struct srv_view **vp, const struct srv_query *q, char *err, siz
 		ret = -ESRCH;
 		goto failed;
 	}
-	ret = find_netns(v, q, &d, &listener);
-	if (ret) {
+	if (q->client) {
+		v->pid = v->owners[0] = q->pid;
+		v->nowners = 1;
+		v->netns = procfd_netns(q->pid);
+	} else if ((ret = find_netns(v, q, &d, &listener))) {
 		not_found(q, err, len);
 		goto failed;
+	} else {
+		v->nowners = procfd_holders(v->socks[listener].inode, v->owners, SRV_MAX_OWNERS);
+		if (!q->pid && v->nowners)
+			v->pid = v->owners[0];
 	}
+	v->client = q->client;
 	v->other_netns = v->netns != procfd_netns(0);
-	v->nowners = procfd_holders(v->socks[listener].inode, v->owners, SRV_MAX_OWNERS);
-	if (!q->pid && v->nowners)
-		v->pid = v->owners[0];
 	procfd_comm(v->pid, v->comm, sizeof(v->comm));
 	listen_counters(v->pid, &v->overflows_at_open, &v->drops_at_open);
 	v->w.first_kind = v->w.second_kind = -1;
@@ -362,6 +380,17 @@ out:
 	return ret;
 }
 
+/* A client's view: only the sockets its process holds. */
+static void keep_owned(struct srv_view *v)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < v->nsocks; i++)
+		if (v->socks[i].pid)
+			v->socks[w++] = v->socks[i];
+	v->nsocks = v->socks_total = w;
+}
+
 static void read_options(struct srv_view *v)
 {
 	for (size_t i = 0; i < v->nsocks; i++) {
@@ -374,9 +403,52 @@ static void read_options(struct srv_view *v)
 	}
 }
 
+/* The connections' TCP_INFO, field by field the median. */
+static void typical_info(struct srv_view *v)
+{
+	int64_t *x = calloc(v->nsocks ? v->nsocks : 1, sizeof(*x));
+	struct srv_tcpinfo *t = &v->typical;
+	size_t n;
+
+#define TYPICAL(f)							\
+	do {								\
+		n = 0;							\
+		for (size_t i = 0; i < v->nsocks; i++)			\
+			if (v->socks[i].ti.valid)			\
+				x[n++] = (int64_t)v->socks[i].ti.f;	\
+		t->f = n ? (__typeof__(t->f))median(x, n) : 0;		\
+	} while (0)
+
+	memset(t, 0, sizeof(*t));
+	if (!x)
+		return;
+	TYPICAL(rtt_us);
+	t->valid = n > 0;
+	t->full = true;
+	for (size_t i = 0; i < v->nsocks; i++)
+		if (v->socks[i].ti.valid && !v->socks[i].ti.full)
+			t->full = false;
+	TYPICAL(rttvar_us);
+	TYPICAL(ato_us);
+	TYPICAL(rto_us);
+	TYPICAL(snd_cwnd);
+	TYPICAL(snd_mss);
+	TYPICAL(unacked);
+	TYPICAL(lost);
+	TYPICAL(retrans);
+	TYPICAL(total_retrans);
+	TYPICAL(delivery_rate);
+	TYPICAL(busy_us);
+	TYPICAL(rwnd_limited_us);
+	TYPICAL(sndbuf_limited_us);
+#undef TYPICAL
+	free(x);
+}
+
 int srvview_read(struct srv_view *v, char *err, size_t len)
 {
-	struct dump_arg d = { .port = v->port, .socks = v->socks, .err = err, .len = len };
+	struct dump_arg d = { .port = v->port, .peer = v->client, .socks = v->socks, .err = err,
+			      .len = len };
 	uint64_t o, dr;
 	int ret = procfd_in_netns(v->pid, dump_here, &d);
 
@@ -388,9 +460,12 @@ int srvview_read(struct srv_view *v, char *err, size_t len)
 	}
 	v->socks_total = (size_t)d.n;
 	v->nsocks = v->socks_total < SRV_MAX_SOCKS ? v->socks_total : SRV_MAX_SOCKS;
-	procfd_owners(v->socks, v->nsocks, 0);
+	procfd_owners(v->socks, v->nsocks, v->client ? v->pid : 0);
+	if (v->client)
+		keep_owned(v);
 	v->opts_err = 0;
 	read_options(v);
+	typical_info(v);
 	listen_counters(v->pid, &o, &dr);
 	v->listen_overflows = o - v->overflows_at_open;
 	v->listen_drops = dr - v->drops_at_open;

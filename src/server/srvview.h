@@ -22,6 +22,8 @@
 
 struct srv_query {
 	int pid;			/* 0: the owner of port's listener */
+	bool client;			/* pid is a client of port: its sockets
+					 * whose peer's port it is (no listener) */
 	const struct sockaddr_storage *addr;	/* the server's address, or NULL */
 	uint16_t port;
 	bool writes;			/* trace its send calls from srvview_open() */
@@ -47,6 +49,7 @@ struct srv_writes {
 
 struct srv_view {
 	uint16_t port;
+	bool client;			/* srv_query's */
 	int pid;			/* the one asked for, or the listener's owner */
 	char comm[32];
 	uint64_t netns;			/* its network namespace's inode */
@@ -61,6 +64,8 @@ struct srv_view {
 							 * since srvview_open() */
 	uint64_t overflows_at_open, drops_at_open;
 	struct srv_writes w;
+	struct srv_tcpinfo typical;	/* the connections' TCP_INFO, field by
+					 * field the median (.valid: any) */
 	struct syswrite *trace;		/* while tracing */
 };
 
@@ -83,5 +88,8 @@ struct srv_optcount {
 void srvview_optcount(const struct srv_view *v, struct srv_optcount *c);
 
 void srvview_close(struct srv_view *v);
+
+/* "10.0.0.2:80", "[fe80::1]:80" of a socket's address. */
+void srvview_addr(const struct sockaddr_storage *s, char *buf, size_t len);
 
 #endif

@@ -78,7 +78,7 @@ static void test_diag(int afd, uint16_t port)
 {
 	struct srv_sock s[8];
 	char err[256] = "";
-	int n = sockdiag_port(port, s, 8, err, sizeof(err)), one = 1;
+	int n = sockdiag_port(port, false, s, 8, err, sizeof(err)), one = 1;
 	int i;
 
 	if (!ok(n == 2, "sock_diag: the listener and the accepted end of port %u (%d; %s)", port, n, err))
