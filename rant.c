@@ -80,7 +80,7 @@ static int watch_main(const struct rant_cfg *c)
 static void teardown(struct run *r)
 {
 	if (cfg_probe(r->cfg))
-		probe_teardown(r->cfg);
+		probe_teardown(r);
 	run_teardown(r);
 }
 

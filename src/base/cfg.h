@@ -130,6 +130,8 @@ struct rant_cfg {
 	uint32_t connections;		/* --connections: kept-alive connections */
 	const char *request_path;	/* --request FILE: the bytes of a request */
 	uint32_t response_bytes;	/* --response-bytes: with --request */
+	const char *server_pid;		/* --server-pid PID|auto: the server's side */
+	uint32_t client_pid;		/* --client-pid: a client's side (0: none) */
 	/* captures (--read, --watch: src/watch/) */
 	const char *read_path;		/* --read FILE; "-" = stdin */
 	bool watch;			/* --watch: live on -i */

@@ -2,6 +2,7 @@
 /*
  * A probe's options checked (optprobe.h).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "optprobe.h"
@@ -17,6 +18,23 @@ static const struct {
 	{ 'm', "-m/--size" }, { O_KEY, "--key" }, { O_ONE_WAY, "--one-way" },
 	{ 's', "-s/--sw-timestamps" },
 };
+
+/* --server-pid: auto or a pid. */
+static int check_server_pid(const struct rant_cfg *c, FILE *err)
+{
+	char *end;
+	long v;
+
+	if (!c->server_pid || !strcmp(c->server_pid, "auto"))
+		return 0;
+	v = strtol(c->server_pid, &end, 10);
+	if (*end || v < 1 || v > 4194304) {
+		fprintf(err, "rant: --server-pid %s: give the server's pid (1 to 4194304) or auto (the process listening on --port)\n",
+			c->server_pid);
+		return -1;
+	}
+	return 0;
+}
 
 static const char *probe_name(const struct rant_cfg *c)
 {
@@ -63,6 +81,11 @@ static int check_needs(const struct rant_cfg *c, const bool *given, FILE *err)
 		fprintf(err, "rant: --connections is for --http or --request: give one of them, or drop it\n");
 		return -1;
 	}
+	if ((c->server_pid || c->client_pid) && !cfg_probe(c)) {
+		fprintf(err, "rant: %s is for a probe of a TCP service (--syn, --http, --request): the server's side beside its packets\n",
+			c->server_pid ? "--server-pid" : "--client-pid");
+		return -1;
+	}
 	if (c->quickack && !c->tcp && !cfg_requests(c)) {
 		fprintf(err, "rant: --quickack needs --tcp (rant's own pair) or --http/--request (a service's connections)\n");
 		return -1;
@@ -94,7 +117,7 @@ int optprobe_check(struct rant_cfg *c, const bool *given, FILE *err)
 			not_probe[i].name, probe_name(c));
 		return -1;
 	}
-	if (check_http(c, err))
+	if (check_http(c, err) || check_server_pid(c, err))
 		return -1;
 	if (!given[O_PORT])
 		c->port = PROBE_DEFAULT_PORT;

@@ -39,6 +39,8 @@ static uint64_t socket_inode(const char *link)
 }
 
 /* Each socket descriptor of pid: fn(inode, fd, arg). */
+static bool denied;	/* an fd directory refused (procfd_owners_denied) */
+
 static void each_socket(int pid, void (*fn)(uint64_t, int, int, void *), void *arg)
 {
 	char dir[64], path[PATH_MAX], link[64];
@@ -47,8 +49,11 @@ static void each_socket(int pid, void (*fn)(uint64_t, int, int, void *), void *a
 
 	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
 	d = opendir(dir);
-	if (!d)
+	if (!d) {
+		if (errno == EACCES || errno == EPERM)
+			denied = true;
 		return;
+	}
 	while ((e = readdir(d))) {
 		ssize_t n;
 		uint64_t ino;
@@ -57,6 +62,8 @@ static void each_socket(int pid, void (*fn)(uint64_t, int, int, void *), void *a
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		n = readlink(path, link, sizeof(link) - 1);
+		if (n < 0 && (errno == EACCES || errno == EPERM))
+			denied = true;
 		if (n <= 0)
 			continue;
 		link[n] = '\0';
@@ -118,6 +125,7 @@ void procfd_owners(struct srv_sock *s, size_t n, int pid)
 
 	for (size_t i = 0; i < n; i++)
 		s[i].pid = s[i].fd = s[i].nowners = 0;
+	denied = false;
 	if (!o.last)
 		return;
 	if (pid)
@@ -213,52 +221,78 @@ uint64_t procfd_netns(int pid)
 	return stat(path, &st) ? 0 : (uint64_t)st.st_ino;
 }
 
+static bool ns_seen(const struct procfd_ns *out, size_t n, uint64_t ino)
+{
+	for (size_t i = 0; i < n; i++)
+		if (out[i].inode == ino)
+			return true;
+	return false;
+}
+
+static size_t ns_add(struct procfd_ns *out, size_t n, size_t max, const char *path)
+{
+	struct stat st;
+
+	if (n >= max || stat(path, &st) || ns_seen(out, n, (uint64_t)st.st_ino))
+		return n;
+	snprintf(out[n].path, sizeof(out[n].path), "%s", path);
+	out[n].inode = (uint64_t)st.st_ino;
+	return n + 1;
+}
+
 struct nsall {
-	uint64_t *seen;
-	int *out;
+	struct procfd_ns *out;
 	size_t max, n;
 };
 
 static void ns_pid(int pid, void *arg)
 {
 	struct nsall *a = arg;
-	uint64_t ns = procfd_netns(pid);
+	char path[64];
 
-	if (!ns || a->n >= a->max)
-		return;
-	for (size_t i = 0; i < a->n; i++)
-		if (a->seen[i] == ns)
-			return;
-	a->seen[a->n] = ns;
-	a->out[a->n++] = pid;
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
+	a->n = ns_add(a->out, a->n, a->max, path);
 }
 
-size_t procfd_netns_all(int *out, size_t max)
+size_t procfd_netns_all(struct procfd_ns *out, size_t max)
 {
-	uint64_t *seen = calloc(max ? max : 1, sizeof(*seen));
-	struct nsall a = { seen, out, max, 0 };
+	struct nsall a = { out, max, 0 };
+	char path[sizeof(out->path)];
+	struct dirent *e;
+	DIR *d;
 
-	if (!seen || !max) {
-		free(seen);
-		return 0;
-	}
-	seen[0] = procfd_netns(0);
-	out[0] = getpid();
-	a.n = 1;
+	a.n = ns_add(out, 0, max, "/proc/thread-self/ns/net");
 	each_pid(ns_pid, &a);
-	free(seen);
+	d = opendir("/run/netns");
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/run/netns/%s", e->d_name);
+		a.n = ns_add(out, a.n, max, path);
+	}
+	if (d)
+		closedir(d);
 	return a.n;
 }
 
-int procfd_in_netns(int pid, int (*fn)(void *), void *arg)
+int procfd_netns_of(int pid, struct procfd_ns *ns)
 {
-	char path[64];
+	struct stat st;
+
+	snprintf(ns->path, sizeof(ns->path), "/proc/%d/ns/net", pid);
+	if (stat(ns->path, &st))
+		return -errno;
+	ns->inode = (uint64_t)st.st_ino;
+	return 0;
+}
+
+int procfd_in_netns(const struct procfd_ns *ns, int (*fn)(void *), void *arg)
+{
 	int self, other, ret;
 
-	if (!pid || procfd_netns(pid) == procfd_netns(0))
+	if (ns->inode == procfd_netns(0))
 		return fn(arg);
-	snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
-	other = open(path, O_RDONLY | O_CLOEXEC);
+	other = open(ns->path, O_RDONLY | O_CLOEXEC);
 	if (other < 0)
 		return -errno;
 	self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
@@ -277,4 +311,9 @@ int procfd_in_netns(int pid, int (*fn)(void *), void *arg)
 	close(self);
 	close(other);
 	return ret;
+}
+
+bool procfd_owners_denied(void)
+{
+	return denied;
 }

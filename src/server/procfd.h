@@ -7,6 +7,7 @@
 #ifndef RANT_PROCFD_H
 #define RANT_PROCFD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,20 +28,36 @@ void procfd_comm(int pid, char *buf, size_t len);
 /* The thread ids of pid into out (at most max): how many (0: gone). */
 size_t procfd_tasks(int pid, int *out, size_t max);
 
-/* The inode of pid's network namespace (0: gone); pid 0: mine. */
+/* The inode of pid's network namespace (0: gone, or not ours to read);
+ * pid 0: mine. */
 uint64_t procfd_netns(int pid);
 
-/*
- * The pids (one each) of every network namespace on the machine, the
- * caller's first, into out (at most max): how many.
- */
-size_t procfd_netns_all(int *out, size_t max);
+/* A network namespace by a file that names it: /proc/PID/ns/net, or a
+ * name ip netns gave it (/run/netns/NAME), which needs no ptrace rights
+ * over any process in it. */
+struct procfd_ns {
+	char path[64 + 256];
+	uint64_t inode;
+};
 
 /*
- * fn(arg) run by this thread inside pid's network namespace, then back
- * in its own (setns; needs CAP_SYS_ADMIN where they differ). fn's value,
- * or -errno of the switch.
+ * Every network namespace this process can name, its own first, once
+ * each, into out (at most max): how many.
  */
-int procfd_in_netns(int pid, int (*fn)(void *), void *arg);
+size_t procfd_netns_all(struct procfd_ns *out, size_t max);
+
+/* The namespace of pid as such a file; -errno when it cannot be named. */
+int procfd_netns_of(int pid, struct procfd_ns *ns);
+
+/*
+ * fn(arg) run by this thread inside the namespace ns names, then back in
+ * its own (setns; needs CAP_SYS_ADMIN where they differ). fn's value, or
+ * -errno of the switch.
+ */
+int procfd_in_netns(const struct procfd_ns *ns, int (*fn)(void *), void *arg);
+
+/* Did the last procfd_owners() find process descriptors it may not
+ * read (no ptrace rights)? */
+bool procfd_owners_denied(void);
 
 #endif

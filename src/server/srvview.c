@@ -97,15 +97,19 @@ static int pick_listener(const struct dump_arg *d)
 	return -1;
 }
 
-/* TcpExt's ListenOverflows and ListenDrops in pid's namespace. */
-static void listen_counters(int pid, uint64_t *overflows, uint64_t *drops)
-{
-	char path[64], names[4096], values[4096];
-	FILE *f;
+struct counters {
+	uint64_t overflows, drops;
+};
 
-	*overflows = *drops = 0;
-	snprintf(path, sizeof(path), "/proc/%d/net/netstat", pid);
-	f = fopen(path, "re");
+/* TcpExt's ListenOverflows and ListenDrops of this thread's namespace
+ * (/proc/thread-self/net: /proc/net is the process's). */
+static int read_counters(void *arg)
+{
+	char names[4096], values[4096];
+	struct counters *c = arg;
+	FILE *f = fopen("/proc/thread-self/net/netstat", "re");
+
+	c->overflows = c->drops = 0;
 	while (f && fgets(names, sizeof(names), f) && fgets(values, sizeof(values), f)) {
 		char *sn, *sv, *n = strtok_r(names, " \n", &sn), *v = strtok_r(values, " \n", &sv);
 
@@ -113,13 +117,23 @@ static void listen_counters(int pid, uint64_t *overflows, uint64_t *drops)
 			continue;
 		while ((n = strtok_r(NULL, " \n", &sn)) && (v = strtok_r(NULL, " \n", &sv))) {
 			if (!strcmp(n, "ListenOverflows"))
-				*overflows = strtoull(v, NULL, 10);
+				c->overflows = strtoull(v, NULL, 10);
 			else if (!strcmp(n, "ListenDrops"))
-				*drops = strtoull(v, NULL, 10);
+				c->drops = strtoull(v, NULL, 10);
 		}
 	}
 	if (f)
 		fclose(f);
+	return 0;
+}
+
+static void listen_counters(const struct procfd_ns *ns, uint64_t *overflows, uint64_t *drops)
+{
+	struct counters c = { 0, 0 };
+
+	procfd_in_netns(ns, read_counters, &c);
+	*overflows = c.overflows;
+	*drops = c.drops;
 }
 
 static void addr_text(const struct sockaddr_storage *s, char *buf, size_t len)
@@ -143,26 +157,31 @@ void srvview_addr(const struct sockaddr_storage *s, char *buf, size_t len)
 	snprintf(buf, len, s->ss_family == AF_INET6 ? "[%s]:%u" : "%s:%u", a, ntohs(port));
 }
 
-/* The namespace (by one of its pids) whose listener serves q: 0, -ENOENT. */
+/* The namespace whose listener serves q: 0, or -ENOENT. */
 static int find_netns(struct srv_view *v, const struct srv_query *q, struct dump_arg *d,
 		      int *listener)
 {
-	int pids[SRV_MAX_NETNS];
-	size_t n = q->pid ? 1 : procfd_netns_all(pids, SRV_MAX_NETNS);
+	struct procfd_ns *ns = calloc(SRV_MAX_NETNS, sizeof(*ns));
+	size_t n = 0;
+	int ret = -ENOENT;
 
+	if (!ns)
+		return -ENOMEM;
 	if (q->pid)
-		pids[0] = q->pid;
-	for (size_t i = 0; i < n; i++) {
-		if (procfd_in_netns(pids[i], dump_here, d))
+		n = procfd_netns_of(q->pid, &ns[0]) ? 0 : 1;
+	else
+		n = procfd_netns_all(ns, SRV_MAX_NETNS);
+	for (size_t i = 0; i < n && ret; i++) {
+		if (procfd_in_netns(&ns[i], dump_here, d))
 			continue;
 		*listener = pick_listener(d);
 		if (*listener >= 0) {
-			v->netns = procfd_netns(pids[i]);
-			v->pid = pids[i];
-			return 0;
+			v->ns = ns[i];
+			ret = 0;
 		}
 	}
-	return -ENOENT;
+	free(ns);
+	return ret;
 }
 
 static void not_found(const struct srv_query *q, char *err, size_t len)
@@ -194,7 +213,7 @@ int srvview_open(struct srv_view **vp, const struct srv_query *q, char *err, siz
 		return -ENOMEM;
 	}
 	d.socks = v->socks;
-	if (q->pid && procfd_netns(q->pid) == 0) {
+	if (q->pid && procfd_netns_of(q->pid, &v->ns)) {
 		snprintf(err, len, "process %d: no such process (or /proc/%d/ns/net unreadable)", q->pid,
 			 q->pid);
 		ret = -ESRCH;
@@ -203,21 +222,25 @@ int srvview_open(struct srv_view **vp, const struct srv_query *q, char *err, siz
 	if (q->client) {
 		v->pid = v->owners[0] = q->pid;
 		v->nowners = 1;
-		v->netns = procfd_netns(q->pid);
 	} else if ((ret = find_netns(v, q, &d, &listener))) {
 		not_found(q, err, len);
 		goto failed;
 	} else {
+		v->pid = q->pid;
 		v->nowners = procfd_holders(v->socks[listener].inode, v->owners, SRV_MAX_OWNERS);
 		if (!q->pid && v->nowners)
 			v->pid = v->owners[0];
 	}
 	v->client = q->client;
+	v->netns = v->ns.inode;
 	v->other_netns = v->netns != procfd_netns(0);
-	procfd_comm(v->pid, v->comm, sizeof(v->comm));
-	listen_counters(v->pid, &v->overflows_at_open, &v->drops_at_open);
+	if (v->pid)
+		procfd_comm(v->pid, v->comm, sizeof(v->comm));
+	else
+		snprintf(v->comm, sizeof(v->comm), "?");
+	listen_counters(&v->ns, &v->overflows_at_open, &v->drops_at_open);
 	v->w.first_kind = v->w.second_kind = -1;
-	if (q->writes) {
+	if (q->writes && v->pid) {
 		ret = syswrite_start(&v->trace, v->nowners ? v->owners : &v->pid,
 				     v->nowners ? v->nowners : 1, err, len);
 		if (ret)
@@ -391,6 +414,15 @@ static void keep_owned(struct srv_view *v)
 	v->nsocks = v->socks_total = w;
 }
 
+/* Does any socket of the view have its owner? */
+static bool owned(const struct srv_view *v)
+{
+	for (size_t i = 0; i < v->nsocks; i++)
+		if (v->socks[i].pid)
+			return true;
+	return false;
+}
+
 static void read_options(struct srv_view *v)
 {
 	for (size_t i = 0; i < v->nsocks; i++) {
@@ -450,12 +482,12 @@ int srvview_read(struct srv_view *v, char *err, size_t len)
 	struct dump_arg d = { .port = v->port, .peer = v->client, .socks = v->socks, .err = err,
 			      .len = len };
 	uint64_t o, dr;
-	int ret = procfd_in_netns(v->pid, dump_here, &d);
+	int ret = procfd_in_netns(&v->ns, dump_here, &d);
 
 	if (ret) {
 		if (d.n >= 0)
-			snprintf(err, len, "entering the network namespace of process %d: %s", v->pid,
-				 strerror(-ret));
+			snprintf(err, len, "entering the server's network namespace (%s): %s",
+				 v->ns.path, strerror(-ret));
 		return ret;
 	}
 	v->socks_total = (size_t)d.n;
@@ -465,8 +497,10 @@ int srvview_read(struct srv_view *v, char *err, size_t len)
 		keep_owned(v);
 	v->opts_err = 0;
 	read_options(v);
+	if (!v->opts_err && procfd_owners_denied() && !owned(v))
+		v->opts_err = -EACCES;	/* no process's descriptors could be read */
 	typical_info(v);
-	listen_counters(v->pid, &o, &dr);
+	listen_counters(&v->ns, &o, &dr);
 	v->listen_overflows = o - v->overflows_at_open;
 	v->listen_drops = dr - v->drops_at_open;
 	if (v->trace) {

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "procfd.h"
 #include "srvsock.h"
 
 #define SRV_MAX_SOCKS 4096	/* sockets of the port kept */
@@ -52,7 +53,8 @@ struct srv_view {
 	bool client;			/* srv_query's */
 	int pid;			/* the one asked for, or the listener's owner */
 	char comm[32];
-	uint64_t netns;			/* its network namespace's inode */
+	struct procfd_ns ns;		/* its network namespace */
+	uint64_t netns;			/* ... its inode */
 	bool other_netns;		/* not rant's */
 	int owners[SRV_MAX_OWNERS];	/* the processes holding the listener */
 	size_t nowners;

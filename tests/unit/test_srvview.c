@@ -7,6 +7,7 @@
  * (said) without them.
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -56,6 +57,19 @@ static void test_parse(void)
 	is_str(syswrite_kind_name(SYSW_SENDFILE), "sendfile", "named as strace names it");
 }
 
+/* This process's open descriptors. */
+static int fd_count(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
 /* A listener on loopback, a connection to it, the accepted end. */
 static int pair(int *lfd, int *cfd, int *afd, uint16_t *port)
 {
@@ -79,7 +93,7 @@ static void test_diag(int afd, uint16_t port)
 	struct srv_sock s[8];
 	char err[256] = "";
 	int n = sockdiag_port(port, false, s, 8, err, sizeof(err)), one = 1;
-	int i;
+	int i, fds;
 
 	if (!ok(n == 2, "sock_diag: the listener and the accepted end of port %u (%d; %s)", port, n, err))
 		return;
@@ -91,6 +105,7 @@ static void test_diag(int afd, uint16_t port)
 	is_int(s[1].nowners, 1, "one process holds the connection");
 	setsockopt(afd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	setsockopt(afd, IPPROTO_TCP, TCP_CORK, &one, sizeof(one));
+	fds = fd_count();
 	i = pidsock_read(&s[1]);
 	if (!ok(i == 0, "pidfd_getfd reads the accepted end (%s)", i ? pidsock_why(i) : "ok"))
 		return;
@@ -99,6 +114,7 @@ static void test_diag(int afd, uint16_t port)
 	ok(s[1].opt.sndbuf > 0 && s[1].opt.rcvbuf > 0, "the buffers");
 	ok(s[1].opt.cong[0] != '\0', "the congestion control (%s)", s[1].opt.cong);
 	ok(s[1].ti.valid && s[1].ti.full, "TCP_INFO whole from the socket itself");
+	is_int(fd_count(), fds, "no descriptor left behind (%d before, %d after)", fds, fd_count());
 	s[1].fd = 100000;
 	is_int(pidsock_read(&s[1]), -EBADF, "a closed descriptor: -EBADF");
 }
