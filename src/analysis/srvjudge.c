@@ -21,6 +21,18 @@ const char *srvjudge_name(enum srvjudge_kind k)
 	return k < SRVJ_KINDS ? names[k] : "?";
 }
 
+/* The process the verdict is about: the connections' (a worker), else
+ * the listener's. */
+static const char *who_comm(const struct srv_view *v)
+{
+	return v->conn_pid ? v->conn_comm : v->comm;
+}
+
+static int who_pid(const struct srv_view *v)
+{
+	return v->conn_pid ? v->conn_pid : v->pid;
+}
+
 static const struct tcpana_diag *named(const struct segdiag_result *d, enum tcpana_kind k)
 {
 	for (size_t i = 0; d && d->have && i < d->n; i++)
@@ -65,20 +77,20 @@ static void judge_nagle(const struct tcpana_diag *n, const struct srv_view *v,
 	if (oc->cork) {
 		j->kind = SRVJ_CORK;
 		snprintf(j->line, sizeof(j->line), "%s %d: TCP_CORK on on %" PRIu64 " of %" PRIu64 " connections, %s: the cork held each response's tail (up to 200 ms) until it was pulled: not Nagle's; uncork after the last write, or drop TCP_CORK",
-			 v->comm, v->pid, oc->cork, oc->read, wr);
+			 who_comm(v), who_pid(v), oc->cork, oc->read, wr);
 	} else if (oc->nodelay == oc->read) {
 		j->kind = SRVJ_NAGLE_REFUTED;
 		snprintf(j->line, sizeof(j->line), "%s %d: TCP_NODELAY on on all %" PRIu64 " connections: Nagle cannot hold its writes; the %s stall is not Nagle's (%s)",
-			 v->comm, v->pid, oc->read, ms(n->typical_ns, a, sizeof(a)), wr);
+			 who_comm(v), who_pid(v), oc->read, ms(n->typical_ns, a, sizeof(a)), wr);
 	} else if (w->traced && w->write_gap_ns >= n->typical_ns / 2) {
 		j->kind = SRVJ_LATE_WRITE;
 		snprintf(j->line, sizeof(j->line), "%s %d: %s, %s apart: the server wrote the tail late itself (its own time, not the client's delayed ACK)",
-			 v->comm, v->pid, wr, ms(w->write_gap_ns, a, sizeof(a)));
+			 who_comm(v), who_pid(v), wr, ms(w->write_gap_ns, a, sizeof(a)));
 	} else {
 		j->kind = SRVJ_NAGLE_CONFIRMED;
 		snprintf(j->line, sizeof(j->line), "%s %d: TCP_NODELAY off on %" PRIu64 " of %" PRIu64 " connections, %s%s%s: the tail waited %s for the client's delayed ACK: set TCP_NODELAY on the server's sockets (nginx: tcp_nodelay on)",
-			 v->comm, v->pid, oc->read - oc->nodelay, oc->read, wr,
-			 w->traced && w->write_gap_ns >= 0 ? ", written " : "",
+			 who_comm(v), who_pid(v), oc->read - oc->nodelay, oc->read, wr,
+			 w->traced && w->write_gap_ns >= 0 ? ", written within " : "",
 			 w->traced && w->write_gap_ns >= 0 ? ms(w->write_gap_ns, b, sizeof(b)) : "",
 			 ms(n->typical_ns, a, sizeof(a)));
 	}
@@ -95,12 +107,12 @@ static void judge_server(const struct tcpana_diag *st, const struct srv_view *v,
 	if (w->read_to_write_ns >= st->typical_ns / 2) {
 		j->kind = SRVJ_SERVER_CONFIRMED;
 		snprintf(j->line, sizeof(j->line), "%s %d: its threads took %s from reading a request to their first write (typical): the server's own time, as the packets say (%s)",
-			 v->comm, v->pid, ms(w->read_to_write_ns, a, sizeof(a)),
+			 who_comm(v), who_pid(v), ms(w->read_to_write_ns, a, sizeof(a)),
 			 ms(st->typical_ns, b, sizeof(b)));
 	} else {
 		j->kind = SRVJ_SERVER_REFUTED;
 		snprintf(j->line, sizeof(j->line), "%s %d: it wrote %s after reading each request (typical), where the packets saw %s: the rest was not the server's work (the path or its queues, or the server not scheduled before its read)",
-			 v->comm, v->pid, ms(w->read_to_write_ns, a, sizeof(a)),
+			 who_comm(v), who_pid(v), ms(w->read_to_write_ns, a, sizeof(a)),
 			 ms(st->typical_ns, b, sizeof(b)));
 	}
 }
@@ -123,7 +135,7 @@ void srvjudge(const struct segdiag_result *d, const struct srv_view *v, struct s
 	if (st && oc.cork) {
 		j->kind = SRVJ_CORK;
 		snprintf(j->line, sizeof(j->line), "%s %d: TCP_CORK on on %" PRIu64 " of %" PRIu64 " connections: the cork held the responses (up to 200 ms) until it was pulled; uncork after the last write",
-			 v->comm, v->pid, oc.cork, oc.read);
+			 who_comm(v), who_pid(v), oc.cork, oc.read);
 		return;
 	}
 	if (st)

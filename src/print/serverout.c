@@ -132,6 +132,10 @@ static void print_head(struct out *o, const struct srv_view *v, const char *key)
 	for (size_t i = 0; i < v->nowners; i++)
 		out_i64(&jo, NULL, NULL, v->owners[i]);
 	out_arr_end(&jo);
+	if (v->conn_pid && v->conn_pid != v->pid) {
+		out_str(o, "connections_comm", "  its connections: %s", v->conn_comm);
+		out_i64(o, "connections_pid", " (pid %" PRId64 ")\n", v->conn_pid);
+	}
 	if (v->nowners > 1 && !v->client) {
 		out_text(o, "  the listener is held by %zu processes:", v->nowners);
 		for (size_t i = 0; i < v->nowners && i < 16; i++)
@@ -151,9 +155,9 @@ static void print_options(struct out *o, const struct srv_view *v)
 	out_u64(o, "options_read", ", options read on %" PRIu64, c.read);
 	if (v->opts_err)
 		out_str(o, "options_error", " (%s)", pidsock_why(v->opts_err));
-	out_u64(o, "tcp_nodelay", ": TCP_NODELAY on %" PRIu64, c.nodelay);
-	out_u64(o, "tcp_cork", ", TCP_CORK on %" PRIu64, c.cork);
-	out_u64(o, "delayed_acks", ", delayed ACKs on %" PRIu64 "\n", c.delayed_acks);
+	out_u64(o, "tcp_nodelay", ": TCP_NODELAY set on %" PRIu64, c.nodelay);
+	out_u64(o, "tcp_cork", ", TCP_CORK set on %" PRIu64, c.cork);
+	out_u64(o, "delayed_acks", ", in delayed-ACK mode %" PRIu64 "\n", c.delayed_acks);
 	out_obj_end(&jo);
 	if (v->typical.valid) {
 		out_text(o, "  tcp_info (median of the connections):");

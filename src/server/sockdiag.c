@@ -81,7 +81,7 @@ static void one(struct nl_object *obj, void *arg)
 	if (cong)
 		snprintf(s->cong, sizeof(s->cong), "%s", cong);
 	ti = idiagnl_msg_get_tcpinfo(m);
-	if (s->state != SRV_LISTEN)
+	if (s->state != SRV_LISTEN && s->inode)	/* TIME-WAIT and the like: no socket */
 		put_info(&s->ti, &ti);
 	s->opt.err = -ENODATA;
 }

@@ -414,6 +414,30 @@ static void keep_owned(struct srv_view *v)
 	v->nsocks = v->socks_total = w;
 }
 
+/* The process that holds most of the connections. */
+static void conn_owner(struct srv_view *v)
+{
+	size_t best = 0;
+
+	v->conn_pid = 0;
+	for (size_t i = 0; i < v->nsocks; i++) {
+		size_t n = 0;
+
+		if (v->socks[i].state == SRV_LISTEN || !v->socks[i].pid)
+			continue;
+		for (size_t k = 0; k < v->nsocks; k++)
+			n += v->socks[k].state != SRV_LISTEN && v->socks[k].pid == v->socks[i].pid;
+		if (n > best) {
+			best = n;
+			v->conn_pid = v->socks[i].pid;
+		}
+		if (best * 2 > v->nsocks)
+			break;
+	}
+	if (v->conn_pid)
+		procfd_comm(v->conn_pid, v->conn_comm, sizeof(v->conn_comm));
+}
+
 /* Does any socket of the view have its owner? */
 static bool owned(const struct srv_view *v)
 {
@@ -495,6 +519,7 @@ int srvview_read(struct srv_view *v, char *err, size_t len)
 	procfd_owners(v->socks, v->nsocks, v->client ? v->pid : 0);
 	if (v->client)
 		keep_owned(v);
+	conn_owner(v);
 	v->opts_err = 0;
 	read_options(v);
 	if (!v->opts_err && procfd_owners_denied() && !owned(v))
@@ -520,8 +545,8 @@ void srvview_optcount(const struct srv_view *v, struct srv_optcount *c)
 	for (size_t i = 0; i < v->nsocks; i++) {
 		const struct srv_sock *s = &v->socks[i];
 
-		if (s->state == SRV_LISTEN)
-			continue;
+		if (s->state == SRV_LISTEN || !s->inode)
+			continue;	/* a listener, or TIME-WAIT: no one's socket */
 		c->conns++;
 		if (s->opt.err)
 			continue;

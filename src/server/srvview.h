@@ -53,6 +53,9 @@ struct srv_view {
 	bool client;			/* srv_query's */
 	int pid;			/* the one asked for, or the listener's owner */
 	char comm[32];
+	int conn_pid;			/* the process holding most connections (0: none) */
+	char conn_comm[32];		/* ... its name: a worker where the listener's
+					 * owner is a master */
 	struct procfd_ns ns;		/* its network namespace */
 	uint64_t netns;			/* ... its inode */
 	bool other_netns;		/* not rant's */
