@@ -6,22 +6,19 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <poll.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "offloop.h"
 #include "procfd.h"
 #include "syswrite.h"
 #include "timeutil.h"
 #include "tracefs.h"
 
 #define SYSW_MAX_CALLS (4u << 20)	/* calls kept at most (~200 MB) */
-#define SYSW_BUFFER_KB "8192"		/* per CPU */
+#define SYSW_BUFFER_KB "16384"		/* per CPU: about 200,000 calls */
 
 static const char *const kind_names[SYSW_KINDS] = {
 	[SYSW_WRITE] = "write", [SYSW_WRITEV] = "writev", [SYSW_SENDTO] = "sendto",
@@ -47,9 +44,7 @@ struct syswrite {
 	char dir[PATH_MAX];
 	bool mounted;
 	int pipe_fd;
-	pthread_t tid;
 	bool started;
-	atomic_bool stop;
 	int64_t rt_minus_mono_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	int tasks[SYSWRITE_MAX_TASKS], task_pid[SYSWRITE_MAX_TASKS];
 	size_t ntasks;
@@ -195,6 +190,18 @@ static int filter_text(const struct syswrite *w, char *buf, size_t len)
 	return 0;
 }
 
+/* set_event_pid: the tasks traced. */
+static int set_pids(const struct syswrite *w, char *err, size_t len)
+{
+	char pids[SYSWRITE_MAX_TASKS * 12];
+	int n = 0;
+
+	pids[0] = '\0';
+	for (size_t i = 0; i < w->ntasks; i++)
+		n += snprintf(pids + n, sizeof(pids) - (size_t)n, "%d ", w->tasks[i]);
+	return put_file(w, "set_event_pid", pids, err, len);
+}
+
 static int events_on(struct syswrite *w, const char *value, char *err, size_t len)
 {
 	char filter[SYSWRITE_MAX_TASKS * 24], name[96];
@@ -254,30 +261,39 @@ static size_t consume(struct syswrite *w, char *buf, size_t n)
 	return n;
 }
 
-/* The reader: trace_pipe until stopped and drained. */
-static void *reader(void *arg)
+/* What the instance's buffer holds, parsed: trace_pipe until it is empty. */
+static void drain(struct syswrite *w)
 {
-	struct syswrite *w = arg;
-	static _Thread_local char buf[1 << 16];
+	static char buf[1 << 16];
 	size_t have = 0;
+	ssize_t r;
 
-	for (;;) {
-		struct pollfd p = { .fd = w->pipe_fd, .events = POLLIN };
-		ssize_t r;
-
-		if (poll(&p, 1, 50) <= 0) {
-			if (atomic_load(&w->stop))
-				break;
-			continue;
-		}
-		r = read(w->pipe_fd, buf + have, sizeof(buf) - 1 - have);
-		if (r <= 0)
-			break;
+	while ((r = read(w->pipe_fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
 		have = consume(w, buf, have + (size_t)r);
 		if (have == sizeof(buf) - 1)
 			have = 0;	/* a line longer than the buffer: none of ours */
 	}
-	return NULL;
+}
+
+/* Events the buffer had no room for (options/overwrite 0 drops the new). */
+static uint64_t overruns(const struct syswrite *w)
+{
+	char path[PATH_MAX + 64], line[128];
+	uint64_t sum = 0, v;
+	FILE *f;
+
+	for (int cpu = 0; cpu < 4096; cpu++) {
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", w->dir, cpu);
+		f = fopen(path, "re");
+		if (!f)
+			break;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "dropped events: %" SCNu64, &v) == 1 ||
+			    sscanf(line, "overrun: %" SCNu64, &v) == 1)
+				sum += v;
+		fclose(f);
+	}
+	return sum;
 }
 
 static int add_tasks(struct syswrite *w, const int *pids, size_t n)
@@ -337,6 +353,10 @@ int syswrite_start(struct syswrite **wp, const int *pids, size_t n, char *err, s
 		ret = put_file(w, "trace_clock", "mono", err, len);
 	if (!ret)
 		ret = put_file(w, "buffer_size_kb", SYSW_BUFFER_KB, err, len);
+	if (!ret)	/* full: the new are dropped, the first kept (and counted) */
+		ret = put_file(w, "options/overwrite", "0", err, len);
+	if (!ret)	/* the other tasks' events skipped before they are recorded */
+		ret = set_pids(w, err, len);
 	if (!ret && (ret = events_on(w, "1", err, len)) == -ENOENT)
 		snprintf(err + strlen(err), len - strlen(err),
 			 ": this kernel has no syscall tracepoints (CONFIG_FTRACE_SYSCALLS)");
@@ -350,11 +370,6 @@ int syswrite_start(struct syswrite **wp, const int *pids, size_t n, char *err, s
 		goto failed;
 	}
 	w->rt_minus_mono_ns = realtime_ns() - monotonic_ns();
-	ret = -offloop_spawn(&w->tid, reader, w, NULL);
-	if (ret) {
-		snprintf(err, len, "the thread that reads the server's calls: %s", strerror(-ret));
-		goto failed;
-	}
 	w->started = true;
 	*wp = w;
 	return 0;
@@ -370,10 +385,10 @@ void syswrite_stop(struct syswrite *w)
 	if (!w || !w->started)
 		return;
 	put_file(w, "tracing_on", "0", err, sizeof(err));
-	atomic_store(&w->stop, true);
-	pthread_join(w->tid, NULL);
 	w->started = false;
 	events_on(w, "0", err, sizeof(err));
+	drain(w);
+	w->lost += overruns(w);
 }
 
 size_t syswrite_calls(const struct syswrite *w, const struct syswrite_call **calls)

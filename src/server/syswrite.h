@@ -49,7 +49,7 @@ struct syswrite;
  */
 int syswrite_start(struct syswrite **w, const int *pids, size_t n, char *err, size_t len);
 
-/* Stop tracing and read what is left. The calls, in the order of time,
+/* Stop tracing and read what the buffer holds. The calls, in the order of time,
  * stay readable until syswrite_destroy(). */
 void syswrite_stop(struct syswrite *w);
 size_t syswrite_calls(const struct syswrite *w, const struct syswrite_call **calls);
