@@ -353,6 +353,21 @@ static const struct row rows[] = {
 	{ OPTS_ERROR, "unknown subcommand 'bogus'", { "bogus", R } },
 	{ OPTS_ERROR, "unknown subcommand 'Emit'", { "Emit", R, "10.0.0.2" } },
 
+	/* The old spellings as they shipped: the systemd units' (with RANT_OPTS'
+	 * examples) and the origin's pair (tests/net/test_origin.sh). */
+	{ OPTS_OK, NULL, { "--block", "--metrics", "/x.prom", "-i", "eth0", "-a", "192.0.2.2",
+			   "--interval", "10000", "-t", "500" } },
+	{ OPTS_OK, NULL, { "--block", "--metrics", "/x.prom", "-i", "eth0", "--targets", "/t",
+			   "--paths", "4", "-d", "0" } },
+	{ OPTS_OK, NULL, { "-i", "eth0", "--block", "--metrics", "/x.prom", "--allow", "192.0.2.0/24",
+			   "--key", "/k" } },
+	{ OPTS_OK, NULL, { R, "--warmup", "100000", "--duration", "60", "--threshold", "100",
+			   "--sw-timestamps", "--histogram", "--log", "r.txt", "--trace-marker",
+			   "--snapshot" } },
+	{ OPTS_OK, NULL, { E, "--warmup", "100000", "--duration", "5", "--threshold", "100",
+			   "--sw-timestamps", "--histogram", "--log", "e.txt", "--trace-marker",
+			   "--snapshot" } },
+
 	/* Durations with units; a bare number in the option's unit. */
 	{ OPTS_OK, NULL, { E, "--interval", "200us" } },
 	{ OPTS_OK, NULL, { E, "-d", "10m", "--timeout", "50ms" } },
