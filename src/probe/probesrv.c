@@ -2,7 +2,6 @@
 /*
  * The server's side of a probe (see probesrv.h).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,24 +12,19 @@
 static int open_server(struct run *r, char *err, size_t len)
 {
 	const struct rant_cfg *c = r->cfg;
-	bool aut = !strcmp(c->server_pid, "auto");
 	struct srv_query q = {
-		.pid = aut ? 0 : atoi(c->server_pid), .addr = &r->sk.peer, .port = c->port,
-		.writes = cfg_requests(c),
+		.pid = strcmp(c->server_pid, "auto") ? atoi(c->server_pid) : 0,
+		.addr = &r->sk.peer, .port = c->port,
 	};
 	int ret = srvview_open(&r->server, &q, err, len);
 
-	if (ret == -EPERM || ret == -EACCES || ret == -ENOENT || ret == -ENOTDIR ||
-	    ret == -ENODEV || !q.writes)
+	if (ret || !cfg_requests(c))
 		return ret;
-	if (ret) {	/* found, but its calls cannot be traced: go on without */
+	if (srvview_trace(r->server, err, len))	/* found: go on without its calls */
 		warn_add(&r->warn, stderr, "server_writes",
 			 "run rant as root where tracefs and the syscall tracepoints are",
 			 "the server's writes are not traced: %s", err);
-		q.writes = false;
-		ret = srvview_open(&r->server, &q, err, len);
-	}
-	return ret;
+	return 0;
 }
 
 int probesrv_open(struct run *r)

@@ -171,15 +171,23 @@ static int find_netns(struct srv_view *v, const struct srv_query *q, struct dump
 		n = procfd_netns_of(q->pid, &ns[0]) ? 0 : 1;
 	else
 		n = procfd_netns_all(ns, SRV_MAX_NETNS);
-	for (size_t i = 0; i < n && ret; i++) {
-		if (procfd_in_netns(&ns[i], dump_here, d))
+	for (size_t i = 0; i < n; i++) {
+		int l;
+
+		if (procfd_in_netns(&ns[i], dump_here, d) || (l = pick_listener(d)) < 0)
 			continue;
-		*listener = pick_listener(d);
-		if (*listener >= 0) {
-			v->ns = ns[i];
-			ret = 0;
+		if (!ret) {	/* a second: which one is meant cannot be told */
+			snprintf(d->err, d->len, "port %u is listened on in two network namespaces (%s and %s): give the server's pid with --server-pid PID",
+				 q->port, v->ns.path, ns[i].path);
+			ret = -EEXIST;
+			break;
 		}
+		v->ns = ns[i];
+		ret = 0;
 	}
+	if (!ret)	/* the listener of the one found, dumped again */
+		ret = procfd_in_netns(&v->ns, dump_here, d) ? -ENOENT :
+		      (*listener = pick_listener(d)) < 0 ? -ENOENT : 0;
 	free(ns);
 	return ret;
 }
@@ -223,7 +231,8 @@ int srvview_open(struct srv_view **vp, const struct srv_query *q, char *err, siz
 		v->pid = v->owners[0] = q->pid;
 		v->nowners = 1;
 	} else if ((ret = find_netns(v, q, &d, &listener))) {
-		not_found(q, err, len);
+		if (ret != -EEXIST)
+			not_found(q, err, len);
 		goto failed;
 	} else {
 		v->pid = q->pid;
@@ -240,13 +249,6 @@ int srvview_open(struct srv_view **vp, const struct srv_query *q, char *err, siz
 		snprintf(v->comm, sizeof(v->comm), "?");
 	listen_counters(&v->ns, &v->overflows_at_open, &v->drops_at_open);
 	v->w.first_kind = v->w.second_kind = -1;
-	if (q->writes && v->pid) {
-		ret = syswrite_start(&v->trace, v->nowners ? v->owners : &v->pid,
-				     v->nowners ? v->nowners : 1, err, len);
-		if (ret)
-			goto failed;
-		v->w.traced = true;
-	}
 	v->port = q->port;
 	*vp = v;
 	return 0;
@@ -499,6 +501,20 @@ static void typical_info(struct srv_view *v)
 	TYPICAL(sndbuf_limited_us);
 #undef TYPICAL
 	free(x);
+}
+
+int srvview_trace(struct srv_view *v, char *err, size_t len)
+{
+	int ret;
+
+	if (!v->pid) {
+		snprintf(err, len, "the server's process is unknown: its calls cannot be traced");
+		return -ESRCH;
+	}
+	ret = syswrite_start(&v->trace, v->nowners ? v->owners : &v->pid,
+			     v->nowners ? v->nowners : 1, err, len);
+	v->w.traced = !ret;
+	return ret;
 }
 
 int srvview_read(struct srv_view *v, char *err, size_t len)

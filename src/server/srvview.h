@@ -27,7 +27,6 @@ struct srv_query {
 					 * whose peer's port it is (no listener) */
 	const struct sockaddr_storage *addr;	/* the server's address, or NULL */
 	uint16_t port;
-	bool writes;			/* trace its send calls from srvview_open() */
 };
 
 /* The responses' writes, summed up (over the connections of the port). */
@@ -79,6 +78,10 @@ struct srv_view {
  * the fix) in err: -ENOENT when no process listens on the port.
  */
 int srvview_open(struct srv_view **v, const struct srv_query *q, char *err, size_t len);
+
+/* Trace its send and receive calls from now on (syswrite.h): 0, or
+ * -errno with one line in err (the view stands without them). */
+int srvview_trace(struct srv_view *v, char *err, size_t len);
 
 /* Its sockets, their options and TCP_INFO, and its listen queue's
  * counters, now (the calls, when traced, stopped and summed up). */

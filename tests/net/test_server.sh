@@ -58,14 +58,14 @@ server_nagle() {
 
 server_nodelay() {
 	pair_nginx || return
-	srv on --http / --port "$PORT_ON" --connections 10 -d 2 --server-pid auto
+	srv on --http / --port "$PORT_ON" --connections 10 -d 2 --server-pid "$NGINX"
 	[ "$SRV_RC" = 0 ] && jq -e '.server.connections.options_read >= 10 and
 		.server.connections.tcp_nodelay == .server.connections.options_read and
 		(.server.verdict.kind // "none") != "nagle_confirmed" and
 		([.diagnosis[]? | select(.kind == "nagle_delayed_ack")] | length) == 0' \
 		"$WORK/on.json" >/dev/null
 	check_err $? "tcp_nodelay on: $(jq -c '.server.connections, .server.verdict, .diagnosis' "$WORK/on.json") (exit $SRV_RC)"
-	log_test "--server-pid auto, tcp_nodelay on: on on every connection, no Nagle verdict"
+	log_test "--server-pid PID, tcp_nodelay on: on on every connection, no Nagle verdict"
 }
 
 __cork_listening() {

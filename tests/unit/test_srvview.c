@@ -150,9 +150,12 @@ static void test_view(uint16_t port, int cfd, int afd)
 	/* the calls, where this test may trace itself */
 	q.port = port;
 	q.pid = getpid();
-	q.writes = true;
 	ret = srvview_open(&v, &q, err, sizeof(err));
+	if (!ok(ret == 0, "opened again (%s)", err))
+		return;
+	ret = srvview_trace(v, err, sizeof(err));
 	if (ret) {
+		srvview_close(v);
 		printf("# skip the send calls: %s\n", err);
 		return;
 	}
