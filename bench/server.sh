@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Does reading the server's side disturb it? (bench/README.md, "The
 # server's side".) rant --http against Debian's nginx (tcp_nodelay on, the
-# page of tests/net/test_probe.sh) with and without --server-pid auto, in
+# page of tests/net/test_probe.sh) with and without --server-pid, in
 # interleaved rounds of random order; each round takes the requests a
 # second with over those without. --server-pid traces nginx's send and
 # receive calls (syscall tracepoints) for the whole run and reads its
@@ -47,12 +47,12 @@ main() {
 	WORK=$OUT
 	setup_pair || { say "bench/server.sh: cannot create the veth pair"; exit 1; }
 	nginx_start 8080 "$PORT_ON" || { say "bench/server.sh: nginx did not start"; exit 1; }
-	say "bench/server.sh: $ROUNDS rounds of rant --http with and without --server-pid auto, $CONNS connections, $RUN_S s each"
+	say "bench/server.sh: $ROUNDS rounds of rant --http with and without --server-pid, $CONNS connections, $RUN_S s each"
 	: >"$OUT/rounds.tsv"
 	for ((r = 1; r <= ROUNDS; r++)); do
 		for who in $(shuf -e with without); do
 			if [ "$who" = with ]; then
-				with=$(run "$r" with --server-pid auto)
+				with=$(run "$r" with --server-pid "$NGINX")
 			else
 				without=$(run "$r" without)
 			fi
@@ -64,7 +64,7 @@ main() {
 	END {
 		for (i = 2; i <= n; i++) for (j = i; j > 1 && q[j - 1] > q[j]; j--) { t = q[j]; q[j] = q[j - 1]; q[j - 1] = t }
 		m = n % 2 ? q[(n + 1) / 2] : (q[n / 2] + q[n / 2 + 1]) / 2
-		printf "\nrant --http --server-pid auto / without, %d connections, nginx: median %.3f (lowest %.3f, highest %.3f, %d rounds)\n", c, m, q[1], q[n], n
+		printf "\nrant --http --server-pid / without, %d connections, nginx: median %.3f (lowest %.3f, highest %.3f, %d rounds)\n", c, m, q[1], q[n], n
 	}' "$OUT/rounds.tsv" | tee "$OUT/report.txt"
 }
 

@@ -6,12 +6,15 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "offloop.h"
 #include "procfd.h"
 #include "syswrite.h"
 #include "timeutil.h"
@@ -45,6 +48,10 @@ struct syswrite {
 	bool mounted;
 	int pipe_fd;
 	bool started;
+	pthread_t sampler;
+	bool sampling;
+	atomic_bool quit;		/* the sampler: stop now */
+	atomic_bool sampled;		/* the sampler turned the events off */
 	int64_t rt_minus_mono_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	int tasks[SYSWRITE_MAX_TASKS], task_pid[SYSWRITE_MAX_TASKS];
 	size_t ntasks;
@@ -275,11 +282,13 @@ static void drain(struct syswrite *w)
 	}
 }
 
-/* Events the buffer had no room for (options/overwrite 0 drops the new). */
-static uint64_t overruns(const struct syswrite *w)
+/* The sum over the CPUs of one per-CPU stats line's value ("entries",
+ * "overrun", "dropped events"). */
+static uint64_t cpu_stat(const struct syswrite *w, const char *name)
 {
 	char path[PATH_MAX + 64], line[128];
-	uint64_t sum = 0, v;
+	size_t n = strlen(name);
+	uint64_t sum = 0;
 	FILE *f;
 
 	for (int cpu = 0; cpu < 4096; cpu++) {
@@ -288,12 +297,38 @@ static uint64_t overruns(const struct syswrite *w)
 		if (!f)
 			break;
 		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "dropped events: %" SCNu64, &v) == 1 ||
-			    sscanf(line, "overrun: %" SCNu64, &v) == 1)
-				sum += v;
+			if (!strncmp(line, name, n) && line[n] == ':')
+				sum += strtoull(line + n + 1, NULL, 10);
 		fclose(f);
 	}
 	return sum;
+}
+
+static int events_on(struct syswrite *w, const char *value, char *err, size_t len);
+
+/*
+ * The sample: the events are turned off once the buffer holds
+ * SYSWRITE_SAMPLE_EVENTS or SYSWRITE_SAMPLE_NS have passed, so that the
+ * tracepoints' cost (every syscall of every task takes the traced path
+ * while one is on) falls on the start of a run, not on all of it.
+ */
+static void *sampler(void *arg)
+{
+	struct syswrite *w = arg;
+	int64_t end = monotonic_ns() + SYSWRITE_SAMPLE_NS;
+	char err[PATH_MAX + 64];
+
+	while (!atomic_load(&w->quit) && monotonic_ns() < end &&
+	       cpu_stat(w, "entries") < SYSWRITE_SAMPLE_EVENTS) {
+		struct timespec ts = { 0, 20 * 1000000L };
+
+		nanosleep(&ts, NULL);
+	}
+	if (!atomic_load(&w->quit)) {
+		events_on(w, "0", err, sizeof(err));
+		atomic_store(&w->sampled, true);
+	}
+	return NULL;
 }
 
 static int add_tasks(struct syswrite *w, const int *pids, size_t n)
@@ -370,6 +405,12 @@ int syswrite_start(struct syswrite **wp, const int *pids, size_t n, char *err, s
 		goto failed;
 	}
 	w->rt_minus_mono_ns = realtime_ns() - monotonic_ns();
+	ret = -offloop_spawn(&w->sampler, sampler, w, NULL);
+	if (ret) {
+		snprintf(err, len, "the thread that ends the sample: %s", strerror(-ret));
+		goto failed;
+	}
+	w->sampling = true;
 	w->started = true;
 	*wp = w;
 	return 0;
@@ -386,9 +427,14 @@ void syswrite_stop(struct syswrite *w)
 		return;
 	put_file(w, "tracing_on", "0", err, sizeof(err));
 	w->started = false;
+	if (w->sampling) {
+		atomic_store(&w->quit, true);
+		pthread_join(w->sampler, NULL);
+		w->sampling = false;
+	}
 	events_on(w, "0", err, sizeof(err));
 	drain(w);
-	w->lost += overruns(w);
+	w->lost += cpu_stat(w, "overrun") + cpu_stat(w, "dropped events");
 }
 
 size_t syswrite_calls(const struct syswrite *w, const struct syswrite_call **calls)
@@ -422,4 +468,9 @@ void syswrite_destroy(struct syswrite *w)
 	}
 	free(w->calls);
 	free(w);
+}
+
+bool syswrite_sampled(const struct syswrite *w)
+{
+	return atomic_load(&w->sampled);
 }

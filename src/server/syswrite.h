@@ -15,6 +15,7 @@
 #ifndef RANT_SYSWRITE_H
 #define RANT_SYSWRITE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +43,10 @@ struct syswrite_call {
 struct syswrite;
 
 #define SYSWRITE_MAX_TASKS 256		/* threads traced at most */
+/* The sample: tracing ends after this many events (about 5,000 calls)
+ * or this long, whichever comes first (see syswrite.c's sampler). */
+#define SYSWRITE_SAMPLE_EVENTS 20000
+#define SYSWRITE_SAMPLE_NS (2 * 1000000000LL)
 
 /*
  * Trace the send calls of every thread of pids[0..n) from now on. 0, or
@@ -55,6 +60,8 @@ void syswrite_stop(struct syswrite *w);
 size_t syswrite_calls(const struct syswrite *w, const struct syswrite_call **calls);
 /* Calls the trace lost (its buffer overran), and threads left out. */
 uint64_t syswrite_lost(const struct syswrite *w);
+/* Did the sample end before syswrite_stop()? */
+bool syswrite_sampled(const struct syswrite *w);
 /* The instance's directory (for messages). */
 const char *syswrite_dir(const struct syswrite *w);
 
