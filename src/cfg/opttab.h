@@ -33,6 +33,7 @@ enum {
 #define W_PROBE (1u << SUB_PROBE)
 #define W_READ (1u << SUB_READ)
 #define W_WATCH (1u << SUB_WATCH)
+#define W_SOCKETS (1u << SUB_SOCKETS)
 #define W_PAIR (W_EMIT | W_REFLECT)		/* rant's own pair */
 #define W_SEND (W_EMIT | W_PROBE)		/* what sends: emit, probe */
 #define W_RUN (W_EMIT | W_REFLECT | W_PROBE)	/* what measures its own packets */

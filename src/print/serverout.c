@@ -114,7 +114,7 @@ static void print_head(struct out *o, const struct srv_view *v, const char *key)
 {
 	struct out jo = out_json_only(o);
 
-	out_text(o, "\n%s: ", key);
+	out_text(o, "\n%s: ", key ? key : "server");
 	if (v->pid) {
 		out_str(o, "comm", "%s", v->comm);
 		out_i64(o, "pid", " (pid %" PRId64, v->pid);

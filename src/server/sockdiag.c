@@ -26,17 +26,29 @@ struct dump {
 	size_t max, n;
 };
 
-static void put_addr(struct sockaddr_storage *ss, struct nl_addr *a, uint16_t port)
+/* libnl-idiag keeps the kernel's 16-byte address field whatever the
+ * family (nl_addr_fill_sockaddr refuses an IPv4 one of 16 bytes): the
+ * family's part of it. */
+static void put_addr(struct sockaddr_storage *ss, struct nl_addr *a, int family, uint16_t port)
 {
-	socklen_t len = sizeof(*ss);
+	const void *bin = a ? nl_addr_get_binary_addr(a) : NULL;
+	unsigned int n = a ? nl_addr_get_len(a) : 0;
 
 	memset(ss, 0, sizeof(*ss));
-	if (!a || nl_addr_fill_sockaddr(a, (struct sockaddr *)ss, &len))
-		return;
-	if (ss->ss_family == AF_INET)
-		((struct sockaddr_in *)ss)->sin_port = htons(port);
-	else if (ss->ss_family == AF_INET6)
-		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+	ss->ss_family = (sa_family_t)family;
+	if (family == AF_INET) {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+
+		if (bin && n >= 4)
+			memcpy(&s4->sin_addr, bin, 4);
+		s4->sin_port = htons(port);
+	} else if (family == AF_INET6) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+
+		if (bin && n >= 16)
+			memcpy(&s6->sin6_addr, bin, 16);
+		s6->sin6_port = htons(port);
+	}
 }
 
 static void put_info(struct srv_tcpinfo *t, const struct tcp_info *i)
@@ -60,7 +72,8 @@ static void one(struct nl_object *obj, void *arg)
 	const char *cong;
 
 	/* libnl keeps the ports as the kernel sent them: network order */
-	if (ntohs(d->peer ? idiagnl_msg_get_dport(m) : idiagnl_msg_get_sport(m)) != d->port)
+	if (d->port &&
+	    ntohs(d->peer ? idiagnl_msg_get_dport(m) : idiagnl_msg_get_sport(m)) != d->port)
 		return;
 	if (d->n++ >= d->max)
 		return;
@@ -70,8 +83,10 @@ static void one(struct nl_object *obj, void *arg)
 	s->state = idiagnl_msg_get_state(m);
 	s->rqueue = idiagnl_msg_get_rqueue(m);
 	s->wqueue = idiagnl_msg_get_wqueue(m);
-	put_addr(&s->local, idiagnl_msg_get_src(m), ntohs(idiagnl_msg_get_sport(m)));
-	put_addr(&s->peer, idiagnl_msg_get_dst(m), ntohs(idiagnl_msg_get_dport(m)));
+	put_addr(&s->local, idiagnl_msg_get_src(m), idiagnl_msg_get_family(m),
+		 ntohs(idiagnl_msg_get_sport(m)));
+	put_addr(&s->peer, idiagnl_msg_get_dst(m), idiagnl_msg_get_family(m),
+		 ntohs(idiagnl_msg_get_dport(m)));
 	mi = idiagnl_msg_get_meminfo(m);
 	if (mi) {
 		s->tmem = idiagnl_meminfo_get_tmem(mi);

@@ -15,7 +15,7 @@
 
 /*
  * The sockets whose local port (peer's, with peer: a client's
- * connections to a server's port) is port, IPv4 and IPv6, listeners
+ * connections to a server's port) is port (0: any), IPv4 and IPv6, listeners
  * first, into out (at most max): how many there were (more than max: the
  * rest not kept), or -errno with one line in err.
  */

@@ -581,3 +581,57 @@ void srvview_close(struct srv_view *v)
 	free(v->socks);
 	free(v);
 }
+
+static int port_cmp(const void *a, const void *b)
+{
+	uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static uint16_t sock_port(const struct sockaddr_storage *s)
+{
+	return ntohs(s->ss_family == AF_INET6 ? ((const struct sockaddr_in6 *)s)->sin6_port :
+						((const struct sockaddr_in *)s)->sin_port);
+}
+
+int srvview_ports(int pid, uint16_t *ports, size_t max, char *err, size_t len)
+{
+	struct srv_sock *s = calloc(SRV_MAX_SOCKS, sizeof(*s));
+	struct dump_arg d = { .port = 0, .socks = s, .err = err, .len = len };
+	struct procfd_ns ns;
+	size_t n = 0, k = 0;
+	int ret;
+
+	if (!s) {
+		snprintf(err, len, "no memory for the process's sockets");
+		return -ENOMEM;
+	}
+	ret = procfd_netns_of(pid, &ns);
+	if (ret) {
+		snprintf(err, len, "process %d: %s", pid, strerror(-ret));
+		goto out;
+	}
+	ret = procfd_in_netns(&ns, dump_here, &d);
+	if (ret)
+		goto out;
+	while (n < (size_t)d.n && n < SRV_MAX_SOCKS && s[n].state == SRV_LISTEN)
+		n++;
+	procfd_owners(s, n, pid);
+	for (size_t i = 0; i < n; i++) {
+		uint16_t p = sock_port(&s[i].local);
+
+		if (!s[i].pid || k >= max)
+			continue;
+		ports[k++] = p;
+	}
+	qsort(ports, k, sizeof(*ports), port_cmp);
+	n = 0;
+	for (size_t i = 0; i < k; i++)	/* once each (IPv4 and IPv6 listeners) */
+		if (!n || ports[i] != ports[n - 1])
+			ports[n++] = ports[i];
+	ret = (int)n;
+out:
+	free(s);
+	return ret;
+}

@@ -97,6 +97,10 @@ void srvview_optcount(const struct srv_view *v, struct srv_optcount *c);
 
 void srvview_close(struct srv_view *v);
 
+/* The TCP ports process pid listens on, ascending, into ports (at most
+ * max): how many, or -errno with one line in err. */
+int srvview_ports(int pid, uint16_t *ports, size_t max, char *err, size_t len);
+
 /* "10.0.0.2:80", "[fe80::1]:80" of a socket's address. */
 void srvview_addr(const struct sockaddr_storage *s, char *buf, size_t len);
 

@@ -94,10 +94,14 @@ static void test_diag(int afd, uint16_t port)
 	char err[256] = "";
 	int n = sockdiag_port(port, false, s, 8, err, sizeof(err)), one = 1;
 	int i, fds;
+	char a[64], want[64];
 
 	if (!ok(n == 2, "sock_diag: the listener and the accepted end of port %u (%d; %s)", port, n, err))
 		return;
 	is_int(s[0].state, SRV_LISTEN, "the listener first");
+	srvview_addr(&s[1].local, a, sizeof(a));
+	snprintf(want, sizeof(want), "127.0.0.1:%u", port);
+	is_str(a, want, "the accepted end's local address and port");
 	is_int((int)s[0].wqueue, 7, "its backlog");
 	ok(s[1].ti.valid && !s[1].ti.full, "the connection's TCP_INFO, sock_diag's part");
 	procfd_owners(s, 2, 0);
