@@ -202,7 +202,7 @@ unit: $(UNIT_BINS) $(SIM_LIB) $(TEST_HELPERS) rant
 
 # tests/repeat.sh clones the repository.
 DEB_PKGS += git
-# --pcap (src/net/capture.c) links libpcap; tests/net/test_pcap.sh reads the file with tcpdump.
+# --pcap (src/capture/capture.c) links libpcap; tests/net/test_pcap.sh reads the file with tcpdump.
 DEB_PKGS += libpcap-dev tcpdump
 # tests/net/test_series.sh: the bulk TCP load of the bufferbloat experiment.
 DEB_PKGS += iperf3

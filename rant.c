@@ -3,9 +3,10 @@
  * rant: Round-trip And Network Timing.
  *
  * main(): the options, the set-up, the side's loop (src/emit/emit.c,
- * src/reflect/reflect.c, or src/probe/probe.c for a service that is not
- * rant), the reports, and the exit status; --read and --watch go to
- * watch_main() (src/watch/, src/print/watchout.c). Everything that allocates,
+ * src/reflect/reflect.c, src/fleet/fleet.c for --targets, or
+ * src/probe/probe.c for a service that is not rant), the reports, and
+ * the exit status; --read and --watch go to watch_main() (src/watch/,
+ * its packets from src/capture/pcapsrc.c, src/print/watchout.c). Everything that allocates,
  * formats or can fail slowly is done before the loop (run_setup) or
  * after it (report_end); inside, a loop only sends, receives, reads
  * stamps and updates memory it already owns.

@@ -3,11 +3,11 @@
  * A captured frame into the TCP segment it carries (tcpseg.h's struct
  * tcpseg, as the analysis takes it) and its addresses and ports: every
  * frame rant reads (--read, --watch; the capture beside a probe and
- * beside rant's own --tcp pair, net/segcap.h), and what --syn's raw
+ * beside rant's own --tcp pair, capture/segcap.h), and what --syn's raw
  * socket reads (an IP packet, or a TCP header alone). Its first steps,
  * the link layer and the IP header down to the transport header, serve
  * any protocol (pktparse_l4(): --pcap's check finds rant's UDP datagrams
- * by them, net/capmatch.h). The link layer
+ * by them, capture/capmatch.h). The link layer
  * (Ethernet with up to 8 802.1Q / 802.1ad tags, Linux cooked SLL and
  * SLL2 as `tcpdump -i any` writes, raw IPv4 or IPv6), the IP header
  * (IPv6's extension headers walked: hop-by-hop, routing, destination
