@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pcapopen.h"
 #include "pcapsrc.h"
 #include "pktparse.h"
 
@@ -72,77 +73,21 @@ static int open_file(struct pcapsrc *s, const struct pcapsrc_params *p, char *er
 	return 0;
 }
 
-/* pcap_activate's result as one line; 0 for success and warnings. */
-static int activate(struct pcapsrc *s, char *err, size_t len)
-{
-	const char *i = s->what;
-	int ret = pcap_activate(s->pc);
-
-	if (ret == 0)
-		return 0;
-	if (ret > 0) {
-		fprintf(stderr, "rant: --watch: warning on %s: %s\n", i, pcap_geterr(s->pc));
-		return 0;
-	}
-	if (ret == PCAP_ERROR_PERM_DENIED)
-		snprintf(err, len, "--watch: no permission to capture on %s: run as root (or give rant CAP_NET_RAW)", i);
-	else if (ret == PCAP_ERROR_NO_SUCH_DEVICE)
-		snprintf(err, len, "--watch: cannot capture on %s: no such interface (ip link lists them)", i);
-	else if (ret == PCAP_ERROR_IFACE_NOT_UP)
-		snprintf(err, len, "--watch: %s is down: ip link set %s up", i, i);
-	else
-		snprintf(err, len, "--watch: cannot capture on %s: %s: %s", i, pcap_statustostr(ret),
-			 pcap_geterr(s->pc));
-	return ret == PCAP_ERROR_PERM_DENIED ? -EPERM : -ENODEV;
-}
-
+/* The one live opener (pcapopen.h): host stamps, the filter. */
 static int open_live(struct pcapsrc *s, const struct pcapsrc_params *p, char *err, size_t len)
 {
-	char ebuf[PCAP_ERRBUF_SIZE] = "";
-	int ret;
+	struct pcapopen_params o = {
+		.what = "--watch", .iface = p->iface, .snaplen = p->snaplen,
+		.buffer_bytes = p->buffer_bytes, .block_ms = p->block_ms, .filter = p->filter,
+		.user_filter = true,
+	};
+	int tstamp_type;
 
 	s->what = p->iface;
 	s->live = true;
-	s->pc = pcap_create(p->iface, ebuf);
-	if (!s->pc) {
-		snprintf(err, len, "--watch: cannot capture on %s: %s", p->iface, ebuf);
-		return -ENODEV;
-	}
-	pcap_set_snaplen(s->pc, p->snaplen);
-	pcap_set_promisc(s->pc, 0);
-	pcap_set_timeout(s->pc, p->block_ms);
-	pcap_set_buffer_size(s->pc, p->buffer_bytes);
-	pcap_set_tstamp_precision(s->pc, PCAP_TSTAMP_PRECISION_NANO);
-	ret = activate(s, err, len);
-	if (ret)
-		return ret;
-	s->nano = pcap_get_tstamp_precision(s->pc) == PCAP_TSTAMP_PRECISION_NANO;
-	s->info.stamps = s->nano ? "nano" : "micro";
-	if (pcap_setnonblock(s->pc, 1, ebuf)) {
-		snprintf(err, len, "--watch: %s: %s", p->iface, ebuf);
-		return -EIO;
-	}
-	return 0;
-}
-
-static int set_filter(struct pcapsrc *s, const char *filter, char *err, size_t len)
-{
-	struct bpf_program prog;
-
-	if (!filter)
-		return 0;
-	if (pcap_compile(s->pc, &prog, filter, 1, PCAP_NETMASK_UNKNOWN)) {
-		snprintf(err, len, "--filter '%s': %s (the syntax is tcpdump's: man pcap-filter)",
-			 filter, pcap_geterr(s->pc));
-		return -EINVAL;
-	}
-	if (pcap_setfilter(s->pc, &prog)) {
-		snprintf(err, len, "--filter '%s' on %s: %s", filter, s->what, pcap_geterr(s->pc));
-		pcap_freecode(&prog);
-		return -EINVAL;
-	}
-	pcap_freecode(&prog);
-	return 0;
+	s->nano = true;
+	s->info.stamps = "nano";
+	return pcapopen(&s->pc, &tstamp_type, &o, err, len);
 }
 
 int pcapsrc_open(struct pcapsrc **sp, const struct pcapsrc_params *p, char *err, size_t len)
@@ -155,9 +100,13 @@ int pcapsrc_open(struct pcapsrc **sp, const struct pcapsrc_params *p, char *err,
 		snprintf(err, len, "no memory for the capture");
 		return -ENOMEM;
 	}
-	ret = p->path ? open_file(s, p, err, len) : open_live(s, p, err, len);
-	if (!ret)
-		ret = set_filter(s, p->filter, err, len);
+	if (p->path) {
+		ret = open_file(s, p, err, len);
+		if (!ret)
+			ret = pcapopen_setfilter(s->pc, p->filter, "--filter", s->what, err, len);
+	} else {
+		ret = open_live(s, p, err, len);
+	}
 	if (!ret) {
 		s->info.dlt = pcap_datalink(s->pc);
 		s->info.link = pcap_datalink_val_to_name(s->info.dlt);
