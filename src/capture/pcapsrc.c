@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Packets from a capture file or an interface (pcapsrc.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <pcap/pcap.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pcapopen.h"
 #include "pcapsrc.h"
@@ -25,50 +27,117 @@ struct pcapsrc {
 	void *ctx;
 };
 
-/* A regular file's format and stamps, from its first four bytes. */
-static void file_kind(const char *path, struct pcapsrc_info *info)
-{
+/*
+ * The file read once, as tcpdump and tshark read it: a pipe, a FIFO,
+ * /dev/stdin or <(...) cannot be opened a second time to learn its
+ * kind. Its first four bytes are read here (the kind), then handed to
+ * libpcap ahead of the rest, through a stdio stream over the descriptor.
+ */
+struct peek {
+	int fd;
+	bool own;		/* close fd at the end (not standard input) */
 	uint8_t b[4];
-	uint32_t le, be;
-	FILE *f;
+	size_t n, at;
+};
 
-	if (!strcmp(path, "-") || !(f = fopen(path, "rb")))
-		return;
-	if (fread(b, 1, sizeof(b), f) == sizeof(b)) {
-		le = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-		     (uint32_t)b[3] << 24;
-		be = (uint32_t)b[3] | (uint32_t)b[2] << 8 | (uint32_t)b[1] << 16 |
-		     (uint32_t)b[0] << 24;
-		if (le == MAGIC_NG)
-			info->format = "pcapng";
-		else if (le == MAGIC_USEC || be == MAGIC_USEC)
-			info->format = "pcap", info->stamps = "micro";
-		else if (le == MAGIC_NSEC || be == MAGIC_NSEC)
-			info->format = "pcap", info->stamps = "nano";
+static ssize_t peek_read(void *cookie, char *buf, size_t size)
+{
+	struct peek *k = cookie;
+	ssize_t n;
+
+	if (k->at < k->n) {
+		n = (ssize_t)(size < k->n - k->at ? size : k->n - k->at);
+		memcpy(buf, k->b + k->at, (size_t)n);
+		k->at += (size_t)n;
+		return n;
 	}
-	fclose(f);
+	do
+		n = read(k->fd, buf, size);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
+static int peek_close(void *cookie)
+{
+	struct peek *k = cookie;
+	int ret = k->own ? close(k->fd) : 0;
+
+	free(k);
+	return ret;
+}
+
+/* The format and stamps from the magic number. */
+static void file_kind(const uint8_t *b, size_t n, struct pcapsrc_info *info)
+{
+	uint32_t le, be;
+
+	if (n < 4)
+		return;
+	le = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+	be = (uint32_t)b[3] | (uint32_t)b[2] << 8 | (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24;
+	if (le == MAGIC_NG)
+		info->format = "pcapng";
+	else if (le == MAGIC_USEC || be == MAGIC_USEC)
+		info->format = "pcap", info->stamps = "micro";
+	else if (le == MAGIC_NSEC || be == MAGIC_NSEC)
+		info->format = "pcap", info->stamps = "nano";
+}
+
+/* path opened once ("-": standard input), its magic read: a stream that
+ * gives those bytes again, then the rest. NULL with errno. */
+static FILE *open_once(const char *path, struct pcapsrc_info *info)
+{
+	static const cookie_io_functions_t io = { .read = peek_read, .close = peek_close };
+	struct peek *k = calloc(1, sizeof(*k));
+	ssize_t n = 0;
+	FILE *f;
+	int e;
+
+	if (!k)
+		return NULL;
+	k->own = strcmp(path, "-") != 0;
+	k->fd = k->own ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	if (k->fd < 0)
+		goto fail;
+	while (k->n < sizeof(k->b) && (n = read(k->fd, k->b + k->n, sizeof(k->b) - k->n)) != 0) {
+		if (n < 0 && errno != EINTR)
+			goto fail;
+		if (n > 0)
+			k->n += (size_t)n;
+	}
+	file_kind(k->b, k->n, info);
+	f = fopencookie(k, "r", io);
+	if (f)
+		return f;
+fail:
+	e = errno;
+	if (k->own && k->fd >= 0)
+		close(k->fd);
+	free(k);
+	errno = e;
+	return NULL;
 }
 
 static int open_file(struct pcapsrc *s, const struct pcapsrc_params *p, char *err, size_t len)
 {
 	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	FILE *f;
 
 	s->what = strcmp(p->path, "-") ? p->path : "standard input";
-	if (!strcmp(p->path, "-"))
-		s->pc = pcap_fopen_offline_with_tstamp_precision(stdin, PCAP_TSTAMP_PRECISION_NANO,
-								 ebuf);
-	else
-		s->pc = pcap_open_offline_with_tstamp_precision(p->path, PCAP_TSTAMP_PRECISION_NANO,
-								ebuf);
+	f = open_once(p->path, &s->info);
+	if (!f) {
+		int e = errno;
+
+		snprintf(err, len, "--read %s: cannot open it: %s", p->path, strerror(e));
+		return -e;
+	}
+	s->pc = pcap_fopen_offline_with_tstamp_precision(f, PCAP_TSTAMP_PRECISION_NANO, ebuf);
 	if (!s->pc) {
-		if (strstr(ebuf, "No such file") || strstr(ebuf, "Permission denied"))
-			snprintf(err, len, "--read %s: cannot open it: %s", p->path, ebuf);
-		else
-			snprintf(err, len, "--read %s: not a capture file libpcap reads (pcap or pcapng): %s",
-				 p->path, ebuf);
+		fclose(f);
+		snprintf(err, len, "--read %s: not a capture file libpcap reads (pcap or pcapng): %s",
+			 p->path, ebuf);
 		return -EINVAL;
 	}
-	file_kind(p->path, &s->info);
 	s->nano = pcap_get_tstamp_precision(s->pc) == PCAP_TSTAMP_PRECISION_NANO;
 	return 0;
 }

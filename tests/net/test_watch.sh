@@ -27,11 +27,16 @@
 #                    only, a capture without TCP, options for another
 #                    mode: one line or a counted skip, never a guess or a
 #                    crash
+#   watch_pipes      --read of a capture that can be read only once: <(cat f),
+#                    a FIFO (three runs), /dev/stdin, "-", and the same as
+#                    pcapng: every packet tcpdump -r reads, the format
+#                    named (the file is opened once, its kind read from the
+#                    stream)
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="watch_nginx watch_rant_tcp watch_bad_input"
+ALL_TESTS="watch_nginx watch_rant_tcp watch_bad_input watch_pipes"
 
 require_root
 require_cmd jq ss tcpdump nginx wrk editcap curl "$PYTHON"
@@ -280,6 +285,44 @@ sys.stdout.buffer.write(struct.pack("<IIII", 1, 0, 4, 4) + b"abcd")' >"$WORK/use
 	grep -q '^cannot tell for .*: no segment from the server captured' "$WORK/oneway.txt"
 	check_err $? "one direction: the text does not say so: $(grep -i cannot "$WORK/oneway.txt")"
 	log_test "snaplen 64 and one direction said, a capture without TCP counted and said"
+}
+
+# pipe_read WHAT WANT FORMAT ARGS...: rant ARGS (within 30 s) reads WANT
+# packets of a FORMAT file.
+pipe_read() {
+	local what=$1 want=$2 fmt=$3 rc got f
+	shift 3
+	timeout 30 "$@" -j "$WORK/pipe.json" >"$WORK/pipe.txt" 2>&1
+	rc=$?
+	check_err $rc "$what: exit $rc (124: it hung): $(tail -2 "$WORK/pipe.txt")"
+	[ $rc = 0 ] || return 1
+	got=$(jqv "$WORK/pipe.json" .counts.packets)
+	f=$(jqv "$WORK/pipe.json" .source.format)
+	[ "$got" = "$want" ] && [ "$f" = "$fmt" ]
+	check_err $? "$what: $got packets as $f, want $want (tcpdump -r) as $fmt"
+}
+
+watch_pipes() {
+	local want fmt f i
+	cc -O2 -o "$WORK/capgen" "$TOP/bench/capgen.c" || skip_test "cannot build bench/capgen.c"
+	"$WORK/capgen" -o "$WORK/f.pcap" -f 2400 -e 3 || return
+	editcap -F pcapng "$WORK/f.pcap" "$WORK/f.pcapng" || return
+	for f in f.pcap f.pcapng; do
+		fmt=${f#f.}
+		want=$(tcpdump -r "$WORK/$f" -nn 2>/dev/null | wc -l)
+		[ "$want" -ge 36000 ]; check_err $? "$f: tcpdump reads $want packets, want 36000 at least"
+		pipe_read "<(cat $f)" "$want" "$fmt" "$RANT" --read <(cat "$WORK/$f")
+		rm -f "$WORK/fifo"
+		mkfifo "$WORK/fifo"
+		for i in 1 2 3; do
+			cat "$WORK/$f" >"$WORK/fifo" &
+			pipe_read "a FIFO, run $i, $f" "$want" "$fmt" "$RANT" --read "$WORK/fifo"
+			wait
+		done
+		pipe_read "/dev/stdin, $f" "$want" "$fmt" "$RANT" --read /dev/stdin <"$WORK/$f"
+		pipe_read "- from a pipe, $f" "$want" "$fmt" "$RANT" --read - < <(cat "$WORK/$f")
+	done
+	log_test "<(cat f), a FIFO, /dev/stdin and - read whole, pcap and pcapng"
 }
 
 tests_run
