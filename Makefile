@@ -366,6 +366,7 @@ fuzz-corpus: build/librant.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $(FUZZ_DIR)/mkcorpus tests/fuzz/mkcorpus.c build/librant.a $(LIBS)
 	$(FUZZ_DIR)/mkcorpus
 	/usr/bin/python3 tests/fuzz/mkcapture.py
+	/usr/bin/python3 tests/net/hostilecap.py --seeds tests/fuzz/corpus/pcap
 
 fuzz-check:
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS)

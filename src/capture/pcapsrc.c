@@ -25,6 +25,7 @@ struct pcapsrc {
 	bool nano;		/* the stamps are in ns (else us) */
 	pcapsrc_fn fn;
 	void *ctx;
+	uint64_t bad_stamps;	/* packets not handed over: their stamp */
 };
 
 /*
@@ -201,13 +202,29 @@ const struct pcapsrc_info *pcapsrc_info(const struct pcapsrc *s)
 	return &s->info;
 }
 
+/* A stamp's seconds that nanoseconds in an int64_t hold (to 2262), with
+ * room for the fraction. */
+#define STAMP_SEC_MAX (INT64_MAX / 1000000000 - 1)
+
 static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
 {
 	struct pcapsrc *s = (struct pcapsrc *)user;
-	int64_t t = (int64_t)h->ts.tv_sec * 1000000000 +
-		    (int64_t)h->ts.tv_usec * (s->nano ? 1 : 1000);
+	int64_t t;
 
+	/* a pcapng's if_tsoffset (or a forged stamp) can put the seconds
+	 * anywhere: such a packet is counted, not read */
+	if (h->ts.tv_sec > STAMP_SEC_MAX || h->ts.tv_sec < -STAMP_SEC_MAX ||
+	    h->ts.tv_usec < 0 || h->ts.tv_usec >= 1000000000) {
+		s->bad_stamps++;
+		return;
+	}
+	t = (int64_t)h->ts.tv_sec * 1000000000 + (int64_t)h->ts.tv_usec * (s->nano ? 1 : 1000);
 	s->fn(s->ctx, t, bytes, h->caplen, h->len);
+}
+
+uint64_t pcapsrc_bad_stamps(const struct pcapsrc *s)
+{
+	return s->bad_stamps;
 }
 
 int pcapsrc_next(struct pcapsrc *s, pcapsrc_fn fn, void *ctx, int max, int wait_ms,
@@ -228,7 +245,12 @@ int pcapsrc_next(struct pcapsrc *s, pcapsrc_fn fn, void *ctx, int max, int wait_
 		return n;
 	if (n == PCAP_ERROR_BREAK)
 		return 0;
-	snprintf(err, len, "%s: %s", s->what, pcap_geterr(s->pc));
+	/* libpcap reads one link type a file; a pcapng may hold more */
+	if (strstr(pcap_geterr(s->pc), "different from the type of the first interface"))
+		snprintf(err, len, "%s: %s: libpcap reads one link type a file (split it by interface: tshark -r FILE -Y 'frame.interface_id == 1' -w ONE.pcapng)",
+			 s->what, pcap_geterr(s->pc));
+	else
+		snprintf(err, len, "%s: %s", s->what, pcap_geterr(s->pc));
 	return -EIO;
 }
 
