@@ -294,7 +294,8 @@ static size_t tunnel(uint8_t proto, const uint8_t *hdr, size_t hl, bool eth,
 	size_t n = pb_frame(in, eth ? DLT_EN10MB : DLT_RAW, s);
 	size_t o = outer4(frame, proto, hl + n);
 
-	memcpy(frame + o, hdr, hl);
+	if (hl)
+		memcpy(frame + o, hdr, hl);
 	memcpy(frame + o + hl, in, n);
 	return o + hl + n;
 }
