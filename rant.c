@@ -103,7 +103,8 @@ int main(int argc, char **argv)
 	/* --metrics(-listen): its thread, stopped by report_end() */
 	if (run_setup(&run, &cfg, outputs_table, outputs_count) ||
 	    (cfg_probe(&cfg) && probe_setup(&run)) ||
-	    metrics_start(&run, &run.metrics)) {
+	    metrics_start(&run, &run.metrics) ||
+	    (cfg.mode == MODE_REFLECT && reflect_setup(&run))) {
 		teardown(&run);
 		return EXIT_SETUP;
 	}

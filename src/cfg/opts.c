@@ -149,7 +149,8 @@ void opts_usage(FILE *f)
 		else
 			n = snprintf(head, sizeof(head), "      --%s", o->name);
 		if (o->arg)
-			snprintf(head + n, sizeof(head) - (size_t)n, " %s", o->arg);
+			snprintf(head + n, sizeof(head) - (size_t)n, o->type == T_OPTARG ? "%s" : " %s",
+				 o->arg);
 		help_tail(o, tail, sizeof(tail));
 		fprintf(f, "%-27s  %s%s%s\n", head, o->help, tail,
 			o->who == EMIT_ONLY ? " [emit]" : o->who == REFLECT_ONLY ? " [reflect]" :
@@ -291,6 +292,14 @@ static int parse_arg(struct parser *ps, struct rant_cfg *c, const char *arg)
 		return 0;
 	case T_COUNT:
 		(*(int *)p)++;
+		return 0;
+	case T_OPTARG:
+		if (arg && strcmp(arg, o->sdef)) {
+			fprintf(ps->err, "rant: %s=%s: the only value is %s (or none)\n",
+				opt_label(o->val, label, sizeof(label)), arg, o->sdef);
+			return -1;
+		}
+		*(int *)p = arg ? 2 : 1;
 		return 0;
 	case T_STR:
 		if (!*arg && o->val != 'a' && o->val != 'i') {	/* check() says what they are for */
@@ -615,7 +624,8 @@ static void build_getopt(struct option *longopts, char *shortopts)
 	for (size_t i = 0; i < opt_count; i++) {
 		const struct opt *o = &opt_table[i];
 
-		longopts[i] = (struct option){ o->name, o->arg ? required_argument : no_argument,
+		longopts[i] = (struct option){ o->name, o->type == T_OPTARG ? optional_argument :
+					       o->arg ? required_argument : no_argument,
 					       NULL, o->val };
 		if (o->val < 256) {
 			*sp++ = (char)o->val;
@@ -673,7 +683,7 @@ enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *c,
 			printf("rant %s\n", RANT_VERSION);
 			return OPTS_HELP;
 		}
-		if (given[opt] && ps.o->arg && ps.o->type != T_ALLOW) {
+		if (given[opt] && ps.o->arg && ps.o->type != T_ALLOW && ps.o->type != T_OPTARG) {
 			fprintf(err, "rant: %s given twice (again as '%s'): give it once\n",
 				opt_label(opt, label, sizeof(label)), optarg);
 			return OPTS_ERROR;

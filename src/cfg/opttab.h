@@ -22,7 +22,7 @@ enum {
 	O_STAMP, O_STAMP_TS, O_STAMP_STATEFUL, O_SSID, O_WARMUP_TIMEOUT, O_NO_QUEUE_STAMPS,
 	O_MAX_RATE, O_SYN, O_HTTP, O_HOST, O_CONNECTIONS, O_REQUEST, O_RESPONSE_BYTES,
 	O_READ, O_WATCH, O_FILTER, O_FLOWS, O_MAX_FLOWS, O_FLOW_IDLE, O_THRESHOLD_METRIC,
-	O_TARGETS, O_PATHS, O_DSCP, O_FLOW_LABEL, O_DIAGNOSIS,
+	O_TARGETS, O_PATHS, O_DSCP, O_FLOW_LABEL, O_DIAGNOSIS, O_XDP,
 	O_MAX
 };
 
@@ -38,6 +38,7 @@ enum opt_type {
 	T_NS,		/* int64 ns from a decimal number of units, in [min, max] */
 	T_SIZES,	/* -m: sizes, nsizes and size from a size, list or range */
 	T_ALLOW,	/* --allow: a prefix added to the list (repeatable) */
+	T_OPTARG,	/* int: 1 given bare, 2 given =sdef (getopt's optional_argument) */
 	T_HELP,
 	T_VERSION,
 };
