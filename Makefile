@@ -144,6 +144,11 @@ build/xdprefl.bpf.o: src/reflect/bpf/xdprefl.bpf.c src/run/xdpmap.h build/vmlinu
 	$(BPF_CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Ibuild -Isrc/run \
 		-c -o $@ $<
 
+# tests/net/test_xdp.sh, bench/: XDP_PASS on the emitter's veth end
+build/xdppass.bpf.o: tests/net/xdppass.bpf.c Makefile
+	@mkdir -p build
+	$(BPF_CLANG) -g -O2 -Wall -target bpf -c -o $@ $<
+
 build/xdprefl.skel.h: build/xdprefl.bpf.o
 	$(BPFTOOL) gen skeleton $< name xdprefl_bpf > $@.tmp && mv $@.tmp $@
 
@@ -261,7 +266,7 @@ DEB_PKGS += nginx wrk curl time
 DEB_PKGS += logrotate
 
 # TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
-net: rant sim
+net: rant sim $(if $(filter 1,$(HAVE_XDP)),build/xdppass.bpf.o)
 	TESTS="$(TESTS)" tests/net/run.sh
 
 # tools/rant-plot: fixtures and a real run over veth (root; skipped without).

@@ -86,7 +86,7 @@ static void little_endian64(const uint8_t *p, uint64_t *v)
 }
 
 /* The settings of the run into the program's read-only data. */
-static void configure(struct xdprefl_bpf *skel, const struct run *r, bool driver_t2)
+static void configure(struct xdprefl_bpf *skel, const struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 	struct xdprefl_bpf__rodata *ro = skel->rodata;
@@ -95,7 +95,6 @@ static void configure(struct xdprefl_bpf *skel, const struct run *r, bool driver
 	ro->cfg_stamp = c->stamp;
 	ro->cfg_stateful = c->stamp_stateful;
 	ro->cfg_keyed = c->key_path != NULL;
-	ro->cfg_rx_meta = driver_t2;
 	ro->cfg_allow = c->allow.n > 0;
 	ro->cfg_host_known = r->fmt.host_known;
 	little_endian64(r->fmt.host_key, (uint64_t *)&ro->cfg_sip_k0);
@@ -115,10 +114,12 @@ static int load(struct xdprefl_bpf **out, const struct run *r, int ifindex, bool
 
 	if (!skel)
 		return -errno;
-	configure(skel, r, driver_t2);
+	configure(skel, r);
+	bpf_program__set_autoload(skel->progs.rant_xdp_meta, driver_t2);
+	bpf_program__set_autoload(skel->progs.rant_xdp, !driver_t2);
 	if (driver_t2) {
-		bpf_program__set_ifindex(skel->progs.rant_xdp, (unsigned int)ifindex);
-		bpf_program__set_flags(skel->progs.rant_xdp, BPF_F_XDP_DEV_BOUND_ONLY);
+		bpf_program__set_ifindex(skel->progs.rant_xdp_meta, (unsigned int)ifindex);
+		bpf_program__set_flags(skel->progs.rant_xdp_meta, BPF_F_XDP_DEV_BOUND_ONLY);
 	}
 	ret = xdprefl_bpf__load(skel);
 	if (ret) {
@@ -207,7 +208,8 @@ int xdprefl_start(struct xdprefl **out, const struct run *r, char *err, size_t l
 		goto fail;
 	}
 	xdprefl_tick(x, monotonic_ns());
-	x->link_fd = bpf_link_create(bpf_program__fd(x->skel->progs.rant_xdp), x->ifindex,
+	x->link_fd = bpf_link_create(bpf_program__fd(x->driver_t2 ? x->skel->progs.rant_xdp_meta :
+						     x->skel->progs.rant_xdp), x->ifindex,
 				     BPF_XDP, &link_opts);
 	ret = x->link_fd < 0 ? -errno : 0;
 	if (ret) {

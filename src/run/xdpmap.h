@@ -32,7 +32,7 @@ enum xdpc {
 };
 
 #define XDP_REPEAT_MAX 3	/* answers one session+seq gets at most (--stamp) */
-#define XDP_PAD_MAX 512		/* --stamp: zero padding checked after the base,
+#define XDP_PAD_MAX 256		/* --stamp: zero padding checked after the base,
 				 * bytes; a longer remainder passes */
 #define XDP_LEN_MAX 1472	/* the longest UDP payload answered (a 1500-byte
 				 * IPv4 frame); longer passes */

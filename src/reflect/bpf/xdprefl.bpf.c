@@ -49,7 +49,6 @@ const volatile __u16 cfg_port = 12345;	/* host order */
 const volatile bool cfg_stamp;		/* --stamp: STAMP, else rant's format */
 const volatile bool cfg_stateful;	/* --stamp-stateful */
 const volatile bool cfg_keyed;		/* --key: every MAC is the socket's to check */
-const volatile bool cfg_rx_meta;	/* dev-bound: ask the driver for T2 */
 const volatile bool cfg_allow;		/* --allow given: the trie decides */
 const volatile bool cfg_host_known;	/* the boot id was read: host tags */
 const volatile __u64 cfg_sip_k0, cfg_sip_k1;	/* its SipHash key (hostid.c) */
@@ -318,12 +317,12 @@ static __always_inline struct xdp_sval *admit(struct pkt *p, __u64 seq, __s64 no
 }
 
 /* T2: the driver's stamp where it has one (*hw set), else the clock. */
-static __always_inline __s64 rx_stamp(struct xdp_md *ctx, bool *hw)
+static __always_inline __s64 rx_stamp(struct xdp_md *ctx, const bool meta, bool *hw)
 {
 	__u64 t = 0;
 
 	*hw = false;
-	if (cfg_rx_meta && !bpf_xdp_metadata_rx_timestamp(ctx, &t) && t) {
+	if (meta && !bpf_xdp_metadata_rx_timestamp(ctx, &t) && t) {
 		*hw = true;
 		count(XDPC_T2_NIC);
 		return (__s64)t;
@@ -367,46 +366,59 @@ static __always_inline __u16 word(__u8 hi, __u8 lo)
  * The UDP checksum of the pong, computed whole (pseudo-header, header,
  * payload): a ping from a veth peer on this host carries only the
  * pseudo-header's sum (checksum offload), which no update of it can
- * mend. The payload in 64-byte steps, then 4, then the last bytes.
+ * mend. The payload in 64-byte steps, then 4, then the last bytes. A
+ * global function, verified once on its own (its loops would multiply
+ * the caller's paths): it finds the headers again from ctx, IPv4
+ * without options (parse() made sure) or IPv6.
  */
-static __always_inline void udp_csum(struct pkt *p)
+__noinline int udp_csum(struct xdp_md *ctx, __u32 v6)
 {
-	__u8 *m = p->msg;
+	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
+	__u32 l3 = v6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr), off = 0, len;
+	struct udphdr *udp = data + sizeof(struct ethhdr) + l3;
+	__u8 *m = (__u8 *)(udp + 1);
 	__u64 s = 0;
-	__u32 off = 0;
 	__s64 d;
 
-	p->udp->check = 0;
-	if (p->v6) {
-		struct ipv6hdr *ip6 = p->l3;
+	if ((void *)(udp + 1) > end)
+		return -1;
+	len = bpf_ntohs(udp->len) - sizeof(*udp);
+	udp->check = 0;
+	if (v6) {
+		struct ipv6hdr *ip6 = data + sizeof(struct ethhdr);
 
+		if ((void *)(ip6 + 1) > end)
+			return -1;
 		d = bpf_csum_diff(NULL, 0, (__be32 *)&ip6->saddr, 32, 0);
 	} else {
-		struct iphdr *ip4 = p->l3;
+		struct iphdr *ip4 = data + sizeof(struct ethhdr);
 
+		if ((void *)(ip4 + 1) > end)
+			return -1;
 		d = bpf_csum_diff(NULL, 0, (__be32 *)&ip4->saddr, 8, 0);
 	}
-	s += (__u32)d + (__u32)bpf_htons(IPPROTO_UDP_) + p->udp->len;
-	s += (__u32)bpf_csum_diff(NULL, 0, (__be32 *)p->udp, 8, 0);
+	s += (__u32)d + (__u32)bpf_htons(IPPROTO_UDP_) + udp->len;
+	s += (__u32)bpf_csum_diff(NULL, 0, (__be32 *)udp, 8, 0);
 	for (int i = 0; i < XDP_LEN_MAX / 64; i++) {
-		if (off + 64 > p->len || (void *)(m + off + 64) > p->end)
+		if (off + 64 > len || (void *)(m + off + 64) > end)
 			break;
 		s += (__u32)bpf_csum_diff(NULL, 0, (__be32 *)(m + off), 64, 0);
 		off += 64;
 	}
 	for (int i = 0; i < 16; i++) {
-		if (off + 4 > p->len || (void *)(m + off + 4) > p->end)
+		if (off + 4 > len || (void *)(m + off + 4) > end)
 			break;
 		s += (__u32)bpf_csum_diff(NULL, 0, (__be32 *)(m + off), 4, 0);
 		off += 4;
 	}
-	if (off + 2 <= p->len && (void *)(m + off + 2) <= p->end) {
+	if (off + 2 <= len && (void *)(m + off + 2) <= end) {
 		s += word(m[off], m[off + 1]);
 		off += 2;
 	}
-	if (off + 1 <= p->len && (void *)(m + off + 1) <= p->end)
+	if (off + 1 <= len && (void *)(m + off + 1) <= end)
 		s += word(m[off], 0);
-	p->udp->check = ~fold(s) ? : 0xffff;
+	udp->check = ~fold(s) ? : 0xffff;
+	return 0;
 }
 
 /* What a rant pong says besides the header it echoes. */
@@ -442,7 +454,7 @@ static __always_inline int rant_fill(struct pkt *p, const __u32 n, const struct 
 }
 
 /* rant's ping: its pong, in place (wire.c's rant_put_pong). */
-static __always_inline int rant_pong(struct xdp_md *ctx, struct pkt *p)
+static __always_inline int rant_pong(struct xdp_md *ctx, struct pkt *p, const bool meta)
 {
 	struct rant_out o = {};
 	__u8 *m = p->msg;
@@ -461,7 +473,7 @@ static __always_inline int rant_pong(struct xdp_md *ctx, struct pkt *p)
 	flags = (__u16)m[6] << 8 | m[7];
 	if (flags & (F_MAC | F_WANT_SW))
 		goto pass;	/* --key, -s: the socket reflector's */
-	o.t2 = rx_stamp(ctx, &hw);
+	o.t2 = rx_stamp(ctx, meta, &hw);
 	seq = get64(m + 16);
 	p->key.session = (__u32)(sl >> 32);
 	s = admit(p, seq, o.t2);
@@ -487,7 +499,7 @@ static __always_inline int rant_pong(struct xdp_md *ctx, struct pkt *p)
 	if (ret)
 		goto pass;
 	turn(p);
-	udp_csum(p);
+	udp_csum(ctx, p->v6);
 	s->pongs++;
 	/* T3: the last the program does before the driver sends */
 	s->fu_seq = seq;
@@ -498,19 +510,28 @@ pass:
 	return XDP_PASS;
 }
 
-/* The remainder after STAMP's base is zero padding of at most
- * XDP_PAD_MAX bytes (answered as it came). */
-static __always_inline bool stamp_padding(struct pkt *p)
+/* Whether the datagram's bytes after STAMP's base, at most XDP_PAD_MAX
+ * and a multiple of 4, are zero padding (answered as they came); a global
+ * function, verified on its own (see udp_csum). */
+__noinline int stamp_padding(struct xdp_md *ctx, __u32 v6)
 {
-	__u8 *m = p->msg;
+	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
+	__u32 l3 = v6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr), len;
+	struct udphdr *udp = data + sizeof(struct ethhdr) + l3;
+	__u8 *m = (__u8 *)(udp + 1);
 
-	for (__u32 i = S_BASE; i < S_BASE + XDP_PAD_MAX; i++) {
-		if (i >= p->len)
-			return true;
-		if ((void *)(m + i + 1) > p->end || m[i])
-			return false;
+	if ((void *)(udp + 1) > end)
+		return 0;
+	len = bpf_ntohs(udp->len) - sizeof(*udp);
+	if (len & 3)
+		return 0;	/* the socket's to tell */
+	for (__u32 i = S_BASE; i < S_BASE + XDP_PAD_MAX; i += 4) {
+		if (i + 4 > len)
+			break;
+		if ((void *)(m + i + 4) > end || *(__u32 *)(m + i))
+			return 0;
 	}
-	return false;
+	return len <= S_BASE + XDP_PAD_MAX;
 }
 
 /* The reply's first n bytes (40 or 44) from base over the request's. */
@@ -524,7 +545,7 @@ static __always_inline int stamp_fill(struct pkt *p, const __u32 n, const __u8 *
 
 /* An open STAMP or TWAMP-Light test packet: its reply, in place
  * (stamp.c's put_reflected; a 41-43 octet request's reply cut to it). */
-static __always_inline int stamp_reply(struct xdp_md *ctx, struct pkt *p)
+static __always_inline int stamp_reply(struct xdp_md *ctx, struct pkt *p, const bool meta)
 {
 	__u8 base[S_BASE] = {};
 	__u8 *m = p->msg;
@@ -541,9 +562,9 @@ static __always_inline int stamp_reply(struct xdp_md *ctx, struct pkt *p)
 	}
 	if (p->len < S_TWAMP_MIN || (void *)m + 40 > p->end)
 		goto pass;	/* short: the socket counts it invalid */
-	if (p->len > S_BASE && !stamp_padding(p))
+	if (p->len > S_BASE && !stamp_padding(ctx, p->v6))
 		goto pass;	/* TLVs (or --key's 112): the socket's */
-	t2 = rx_stamp(ctx, &hw);
+	t2 = rx_stamp(ctx, meta, &hw);
 	sseq = bpf_ntohl(*(__u32 *)m);
 	p->key.session = (__u32)m[14] << 8 | m[15];	/* the SSID */
 	s = admit(p, sseq, t2);
@@ -576,7 +597,7 @@ static __always_inline int stamp_reply(struct xdp_md *ctx, struct pkt *p)
 	if (ret)
 		goto pass;
 	turn(p);
-	udp_csum(p);
+	udp_csum(ctx, p->v6);
 	return XDP_TX;
 pass:
 	count(XDPC_PASSED);
@@ -597,8 +618,7 @@ static __always_inline bool allowed(struct pkt *p)
 	return false;
 }
 
-SEC("xdp")
-int rant_xdp(struct xdp_md *ctx)
+static __always_inline int reflect(struct xdp_md *ctx, const bool meta)
 {
 	struct pkt p;
 
@@ -610,7 +630,22 @@ int rant_xdp(struct xdp_md *ctx)
 		count(XDPC_PASSED);
 		return XDP_PASS;
 	}
-	return cfg_stamp ? stamp_reply(ctx, &p) : rant_pong(ctx, &p);
+	return cfg_stamp ? stamp_reply(ctx, &p, meta) : rant_pong(ctx, &p, meta);
+}
+
+/* Loaded bound to the device: T2 asked of the driver (a kernel rejects
+ * the kfunc in a program that is not, even where it is never called). */
+SEC("xdp")
+int rant_xdp_meta(struct xdp_md *ctx)
+{
+	return reflect(ctx, true);
+}
+
+/* Anywhere else: T2 the kernel clock. */
+SEC("xdp")
+int rant_xdp(struct xdp_md *ctx)
+{
+	return reflect(ctx, false);
 }
 
 char LICENSE[] SEC("license") = "GPL";
