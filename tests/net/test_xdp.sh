@@ -74,8 +74,8 @@ one_pair() {
 	shift
 	r_args=("$@")
 	for mode in s x; do
-		xdp_reflector "$mode-$tag" "${r_args[@]}" -j "$WORK/${mode}r-$tag.json" \
-			$([ $mode = x ] && echo --xdp=required) || return 1
+		[ $mode = x ] && r_args+=(--xdp=required)
+		xdp_reflector "$mode-$tag" "${r_args[@]}" -j "$WORK/${mode}r-$tag.json" || return 1
 		emit --block "${e_args[@]}" -j "$WORK/${mode}e-$tag.json" >"$WORK/${mode}e-$tag.txt" 2>&1
 		check_err $? "emitter against $mode failed: $(tail -3 "$WORK/${mode}e-$tag.txt")" || return 1
 		stop_reflector
@@ -159,7 +159,7 @@ EOF
 # The pongs of the program and of the socket, byte for byte but for the
 # stamps, in rant's format (with a report and a warm-up) and STAMP's.
 xdp_bytes() {
-	local mode fmt args
+	local mode fmt args r_args
 	require_cmd tcpdump
 	"$PYTHON" -c 'import scapy.all' 2>/dev/null || skip_test "no scapy"
 	xdp_pair
@@ -167,15 +167,17 @@ xdp_bytes() {
 		args=(-m 104 -c 5 -w 2)
 		XPORT=$PORT
 		[ $fmt = stamp ] && { args=(--stamp -m 44 -c 5 -w 2 --ssid 7); XPORT=$STAMP_PORT; }
+		r_args=()
+		[ $fmt = stamp ] && r_args=(--stamp)
 		for mode in s x; do
+			[ $mode = x ] && r_args+=(--xdp=required)
 			ip netns exec "$NS_A" tcpdump -i "$VETH_A" -w "$WORK/$mode-$fmt.pcap" -U --immediate-mode \
 				"udp src port $XPORT" >"$WORK/td-$mode-$fmt.txt" 2>&1 &
 			local td=$!
 			defer kill -9 "$td"
 			wait_for_line "$WORK/td-$mode-$fmt.txt" 'listening on' 5 ||
 				{ check_err 1 "tcpdump: $(cat "$WORK/td-$mode-$fmt.txt")"; return; }
-			xdp_reflector "b$mode-$fmt" $([ $fmt = stamp ] && echo --stamp) \
-				$([ $mode = x ] && echo --xdp=required) || return 1
+			xdp_reflector "b$mode-$fmt" "${r_args[@]}" || return 1
 			emit --block -a "$IP_B" "${args[@]}" >"$WORK/be$mode-$fmt.txt" 2>&1
 			check_err $? "emitter: $(tail -2 "$WORK/be$mode-$fmt.txt")" || return
 			stop_reflector
@@ -197,13 +199,14 @@ xdp_bytes() {
 # reflector counts them, as without --xdp); TLVs and oversized frames
 # are the socket's to answer.
 xdp_odd() {
-	local fmt bad
+	local fmt bad r_args
 	xdp_pair
 	for fmt in rant stamp; do
 		XPORT=$PORT
 		[ $fmt = stamp ] && XPORT=$STAMP_PORT
-		xdp_reflector "o-$fmt" $([ $fmt = stamp ] && echo --stamp) --xdp=required \
-			-j "$WORK/o-$fmt.json" || return 1
+		r_args=(--xdp=required)
+		[ $fmt = stamp ] && r_args+=(--stamp)
+		xdp_reflector "o-$fmt" "${r_args[@]}" -j "$WORK/o-$fmt.json" || return 1
 		ip netns exec "$NS_A" "$PYTHON" "$TOP/tests/net/xdp_probe.py" "$IP_B" "$XPORT" $fmt \
 			>"$WORK/p-$fmt.txt" 2>&1
 		check_err $? "xdp_probe.py: $(tail -2 "$WORK/p-$fmt.txt")" || return
