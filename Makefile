@@ -116,7 +116,7 @@ DEB_PKGS += bpftool libbpf-dev
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
 	lint lint-sh lint-c lint-misc lint-man asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
-	bench-probe bench-targets install clean
+	bench-probe bench-targets bench-xdp install clean
 
 all: rant
 
@@ -460,6 +460,10 @@ bench-probe: deps
 bench-fleet: deps
 	$(MAKE) all
 	bench/fleet.sh
+
+# reflect against reflect --xdp (bench/xdp.sh; bench/README.md)
+bench-xdp: rant build/xdppass.bpf.o
+	bench/xdp.sh
 
 install: rant
 	install -D -m 0755 rant $(DESTDIR)$(PREFIX)/bin/rant
