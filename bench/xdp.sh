@@ -103,7 +103,7 @@ col() {
 # the per-round ratio xdp/socket of column C: median (lo..hi).
 ratio() {
 	awk -F'\t' -v c="$1" '{ v[$1, $2] = $c; r[$1] = 1 }
-		END { for (k in r) if (v[k, "socket"] > 0) printf "%.3f\n", v[k, "xdp"] / v[k, "socket"] }' \
+		END { for (k in r) if (v[k, "socket"] > 0) printf "%.4g\n", v[k, "xdp"] / v[k, "socket"] }' \
 		"$OUT/rows.tsv" | sort -g |
 		awk '{ v[NR] = $1 } END { printf "%s (%s..%s)", v[int((NR + 1) / 2)], v[1], v[NR] }'
 }

@@ -69,7 +69,7 @@ static void help_default(const struct opt *o, char *buf, size_t len)
 	*buf = '\0';
 	if (o->defhelp)
 		snprintf(buf, len, "%s", o->defhelp);
-	else if (o->sdef)
+	else if (o->sdef && o->type != T_OPTARG)	/* T_OPTARG: its value, no default */
 		snprintf(buf, len, "%s", o->sdef);
 	else if ((o->type == T_UINT || o->type == T_SIZES) && o->def)
 		snprintf(buf, len, "%" PRId64, o->def);
@@ -149,8 +149,7 @@ void opts_usage(FILE *f)
 		else
 			n = snprintf(head, sizeof(head), "      --%s", o->name);
 		if (o->arg)
-			snprintf(head + n, sizeof(head) - (size_t)n, o->type == T_OPTARG ? "%s" : " %s",
-				 o->arg);
+			snprintf(head + n, sizeof(head) - (size_t)n, " %s", o->arg);
 		help_tail(o, tail, sizeof(tail));
 		fprintf(f, "%-27s  %s%s%s\n", head, o->help, tail,
 			o->who == EMIT_ONLY ? " [emit]" : o->who == REFLECT_ONLY ? " [reflect]" :

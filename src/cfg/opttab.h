@@ -38,7 +38,8 @@ enum opt_type {
 	T_NS,		/* int64 ns from a decimal number of units, in [min, max] */
 	T_SIZES,	/* -m: sizes, nsizes and size from a size, list or range */
 	T_ALLOW,	/* --allow: a prefix added to the list (repeatable) */
-	T_OPTARG,	/* int: 1 given bare, 2 given =sdef (getopt's optional_argument) */
+	T_OPTARG,	/* int: 0 not given, 1 given bare, 2 given =sdef (getopt's
+			 * optional_argument; sdef the one value, not a default) */
 	T_HELP,
 	T_VERSION,
 };
