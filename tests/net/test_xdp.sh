@@ -25,7 +25,7 @@ PORT=12345
 # xdp_pair: the namespaces, XDP_PASS on the emitter's end; skips where
 # this rant has no --xdp.
 xdp_pair() {
-	"$RANT" --help 2>&1 | grep -q -- '--xdp' || skip_test "this rant has no --xdp"
+	"$RANT" reflect --help 2>&1 | grep -q -- '--xdp' || skip_test "this rant has no --xdp"
 	[ -r "$PASS_OBJ" ] || skip_test "no $PASS_OBJ (make build/xdppass.bpf.o: clang's BPF target)"
 	pair
 	ip -n "$NS_A" link set dev "$VETH_A" xdpdrv obj "$PASS_OBJ" sec xdp ||
