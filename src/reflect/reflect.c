@@ -19,6 +19,7 @@
 #include "reflect.h"
 #include "reflector.h"
 #include "reflstamp.h"
+#include "seqrep.h"
 #include "session.h"
 #include "skbatch.h"
 #include "stamp.h"
@@ -242,6 +243,12 @@ RX_TX_STEP struct session *reflect_admit(struct run *r, struct sk_msg *m, uint8_
 	s = reflect_session(r, m, buf, h, now);
 	if (s)
 		s->pings++;
+	/* --stamp: a number its replies carried too often, or chose: a
+	 * loop's, on whatever ports (seqrep.h) */
+	if (s && r->cfg->stamp && !seqrep_ok(&s->recent, h->seq)) {
+		r->cnt.repeated++;
+		return NULL;
+	}
 	/* --max-rate: whatever two reflectors on other ports do to each
 	 * other, one sender is answered this fast at most */
 	if (s && r->cfg->max_rate && !session_rate_ok(s, now, r->cfg->max_rate)) {
@@ -257,6 +264,9 @@ RX_TX_STEP void reflect_compose(struct run *r, struct reflector *f, struct sk_ms
 				uint8_t *buf, int64_t now, struct session *s, struct msg_hdr *h,
 				struct answer *a)
 {
+	uint64_t wire_seq = h->seq;	/* as the wire had it, before it is widened */
+	int64_t t1;
+
 	h->seq = msgfmt_seq_near(&r->fmt, s->last_seq, h->seq);
 	session_dscp(s, m->tos);
 	s->want_sw = h->flags & MSG_F_WANT_SW;
@@ -293,6 +303,8 @@ RX_TX_STEP void reflect_compose(struct run *r, struct reflector *f, struct sk_ms
 	a->came = now;
 	a->len = h->len;
 	a->t3_sw = reflect_answer(r, s, m, buf, h, a->t2_wire, a->t2_sw, &a->pong_no);
+	if (r->cfg->stamp)	/* the number its reply carries, in a request's terms */
+		seqrep_note(&s->recent, wire_seq, r->fmt.f->get_seq(&r->fmt, buf, h->len, &t1));
 	m->tos_out = r->fmt.reply_tos;	/* the pong's own TOS, if it asked for one */
 	m->unstamped = false;		/* its T3 is read (reflect_pend) */
 }
