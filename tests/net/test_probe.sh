@@ -392,9 +392,17 @@ tbf_drops() {
 # at 4 Mbit/s: about 30 ms, none dropped. The path's SYNs and the
 # responses' tsvals see the wait; the server's own time stays under 1 ms.
 probe_path_queue() {
-	local share
+	local share read tcpd
 	router_nginx 200k || return
+	# the server's side of the same traffic, for --read
+	ip netns exec "$NS_B" tcpdump -i "$VETH_B" -s 256 --time-stamp-precision nano -U \
+		-w "$WORK/queue.pcap" tcp port "$PORT_ON" >"$WORK/tcpdump.txt" 2>&1 &
+	tcpd=$!
+	defer kill "$tcpd"
+	wait_for_line "$WORK/tcpdump.txt" 'listening on' 10
 	probe queue --http / --port "$PORT_ON" --connections 20 -d 3
+	kill "$tcpd"
+	wait "$tcpd"
 	share=$(diag_share "$WORK/queue.json" path_queue)
 	[ "$PROBE_RC" = 0 ] && all_200 queue && [ "$(tbf_drops)" = 0 ] &&
 		awk -v s="$share" 'BEGIN { exit !(s > 0.8) }'
@@ -404,7 +412,14 @@ probe_path_queue() {
 			.path.server_ns < 1000000' "$WORK/queue.json" >/dev/null &&
 		grep -q "^held: path_queue in .* the path's RTT grew from" "$WORK/queue.txt"
 	check_err $? "the queue blamed on the server, or the path not shown: $(jq -c '.diagnosis, .path' "$WORK/queue.json"); $(grep '^held' "$WORK/queue.txt")"
-	log_test "a tbf queue on the path: path_queue $share, the path $(jq -c .path "$WORK/queue.json")"
+	# the server's capture: the same analysis, the same verdict
+	"$RANT" --read "$WORK/queue.pcap" -j "$WORK/read.json" >"$WORK/read.txt" 2>&1
+	read=$(jq -r --argjson p "$PORT_ON" '[.ports[] | select(.port == $p) | .diagnosis[] |
+		select(.kind == "path_queue") | .share] | first // 0' "$WORK/read.json")
+	awk -v s="$read" 'BEGIN { exit !(s > 0.5) }' &&
+		! jq -e '.ports[].diagnosis[] | select(.kind == "server_time")' "$WORK/read.json" >/dev/null
+	check_err $? "--read of the server's capture: path_queue $read: $(grep -A3 '^server port' "$WORK/read.txt")"
+	log_test "a tbf queue on the path: path_queue $share (the server's capture read: $read), the path $(jq -c .path "$WORK/queue.json")"
 }
 
 # A 6000-byte limit drops most of what comes over 7 responses: segments
