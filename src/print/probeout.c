@@ -34,6 +34,13 @@ static void print_status(struct out *o, const struct probe_counts *p)
 	out_u64(o, "non_2xx", " (non-2xx %" PRIu64 ")", p->non_2xx);
 }
 
+double probeout_rate(const struct snap *s)
+{
+	int64_t ns = s->end_ns - s->start_ns;
+
+	return s->start_ns && ns > 0 ? (double)s->cnt.received * 1e9 / (double)ns : 0;
+}
+
 static void print_requests(struct out *o, const struct snap *s)
 {
 	const struct probe_counts *p = &s->probe;
@@ -56,7 +63,8 @@ static void print_requests(struct out *o, const struct snap *s)
 	out_u64(o, "bad_responses", ", bad (did not parse) %" PRIu64, p->bad_responses);
 	if (s->cfg->http_path)
 		print_status(o, p);
-	out_u64(o, "bytes_received", ", %" PRIu64 " bytes received\n", p->bytes_received);
+	out_u64(o, "bytes_received", ", %" PRIu64 " bytes received", p->bytes_received);
+	out_dbl(o, "requests_per_second", "; %.0f requests a second\n", probeout_rate(s));
 }
 
 void probeout_counts(struct out *o, const struct snap *s)

@@ -216,9 +216,21 @@ probe_http_nagle() {
 probe_http_nodelay() {
 	local p50 share
 	pair_nginx || return
-	probe on --http / --port "$PORT_ON" --connections 20 -d 3
+	probe on --http / --port "$PORT_ON" --connections 20 -d 3 -I 1 --metrics "$WORK/on.prom"
 	p50=$(jqv "$WORK/on.json" .metrics.request.percentiles.\"50\")
 	share=$(diag_share "$WORK/on.json" nagle_delayed_ack)
+	# requests a second: the run's (text, JSON, the metric) and each interval's
+	jq -e '(.counts.received * 1e9 / (.end_ns - .start_ns)) as $r |
+		.probe.requests_per_second > 100 and
+		(.probe.requests_per_second - $r | fabs) < 0.01 * $r and
+		([.series[] | (.received_per_second - .received * 1e9 / .duration_ns | fabs) < 1] |
+			all and length >= 3)' "$WORK/on.json" >/dev/null &&
+		grep -q "; $(jq -r '.probe.requests_per_second | round' "$WORK/on.json") requests a second$" \
+			"$WORK/on.txt" &&
+		awk -v r="$(jqv "$WORK/on.json" .probe.requests_per_second)" \
+			'/^rant_probe_answers_per_second/ { v = $2 } END { exit !(v > 0 && (v - r) ^ 2 < 1) }' \
+			"$WORK/on.prom"
+	check_err $? "requests a second: $(jq -c '[.probe.requests_per_second, .counts.received, [.series[].received_per_second]]' "$WORK/on.json"); $(grep -E 'requests a second' "$WORK/on.txt"); $(grep '^rant_probe_answers' "$WORK/on.prom")"
 	[ "$PROBE_RC" = 0 ] && [ "$p50" -lt 10000000 ] && all_200 on
 	check_err $? "tcp_nodelay on: request p50 $p50 ns, not under 10 ms (exit $PROBE_RC; $(grep ^responses "$WORK/on.txt"))"
 	# the analysis saw the measured exchanges (and named no Nagle stall)
