@@ -309,6 +309,10 @@ static void http_warmup_failed(struct http *h)
 			 "%s port %u answers, but not with %s: %" PRIu64 " responses could not be read (%s)",
 			 c->addr, c->port, c->http_path ? "HTTP/1.1 responses" : "--response-bytes bytes",
 			 r->probe.bad_responses, h->why_bad ? h->why_bad : "?");
+	else if (c->request_path && r->probe.bytes_received)
+		snprintf(r->failure, sizeof(r->failure),
+			 "%s port %u answered (%" PRIu64 " bytes in %g s of warm-up), but no response reached --response-bytes %u: is that its responses' length?",
+			 c->addr, c->port, r->probe.bytes_received, s, c->response_bytes);
 	else if (h->warm_whole)
 		snprintf(r->failure, sizeof(r->failure),
 			 "responses from %s port %u come without their stamps for %g s (--warmup-timeout): is timestamping blocked on %s?",

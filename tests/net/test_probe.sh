@@ -343,6 +343,15 @@ probe_request() {
 		.probe.bytes_received == .counts.received * $l + .counts.warmup * $l' \
 		"$WORK/request.json" >/dev/null
 	check_err $? "--request: exit $PROBE_RC, $(jq -c '.counts.received, .probe' "$WORK/request.json")"
+	# --http's run has no jitter block (no T2, T3 of a server's)
+	! grep -q '^jitter' "$WORK/request.txt" && ! jq -e 'has("jitter")' "$WORK/request.json" >/dev/null
+	check_err $? "--request printed the UDP pair's jitter: $(grep -A2 '^jitter' "$WORK/request.txt")"
+	# a --response-bytes longer than the responses: said so, not "is the server stuck"
+	probe toolong --request "$WORK/req.bin" --response-bytes $((len + 1)) --port "$ODD_PORT" \
+		--connections 2 -d 1 --warmup-timeout 2
+	[ "$PROBE_RC" = 2 ] && grep -q "^rant: .* answered ([0-9]* bytes in 2 s of warm-up), but no response reached --response-bytes $((len + 1))" \
+		"$WORK/toolong.txt"
+	check_err $? "--response-bytes too long: exit $PROBE_RC, $(grep '^rant:' "$WORK/toolong.txt")"
 	log_test "--request FILE --response-bytes $len: every response whole"
 }
 
