@@ -7,6 +7,7 @@
 #include "allow.h"
 #include "breach.h"
 #include "clockout.h"
+#include "serverout.h"
 #include "seriesout.h"
 #include "optprobe.h"
 #include "pathout.h"
@@ -62,7 +63,7 @@ static void print_log_counts(struct out *o, const struct snap *s)
 	out_u64(o, "logged", log ? "log: %" PRIu64 " written" : NULL, s->logged);
 	out_u64(o, "log_skipped", log && c->log_threshold_ns ? ", %" PRIu64 " below -L" : NULL,
 		s->cnt.log_skipped);
-	out_u64(o, "log_overwritten", log && c->snapshot ? ", %" PRIu64 " overwritten (-S)" : NULL,
+	out_u64(o, "log_overwritten", log && c->log_ring ? ", %" PRIu64 " overwritten (-S)" : NULL,
 		s->log_overwritten);
 	out_u64(o, "log_dropped", log ? ", %" PRIu64 " dropped\n" : NULL, s->log_dropped);
 	if (s->log_dropped)
@@ -393,7 +394,7 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 	out_bool(o, "continue", NULL, c->cont);
 	out_i64(o, "log_threshold_ns", NULL, c->log_threshold_ns);
 	out_bool(o, "trace_marker", NULL, c->trace_marker);
-	out_bool(o, "snapshot", NULL, c->snapshot);
+	out_bool(o, "snapshot", NULL, c->log_ring || c->trace_snapshot);
 	if (c->trace_marker)
 		out_str(o, "trace_instance", NULL, c->trace_instance);
 	out_str(o, "transport", NULL, c->tcp ? "tcp" : "udp");
@@ -578,6 +579,8 @@ void summary_print(struct out *o, const struct snap *s)
 	if (s->have_diagnosis)
 		out_str(o, "diagnosis_line", "\ndiagnosis from the round trips: %s\n", s->diagnosis);
 	probeout_diagnosis(o, s);
+	serverout_print(o, "server", s->server, &s->server_judge, false);
+	serverout_print(o, "client", s->client, NULL, false);
 	if (s->have_capture)
 		capture_print(o, &s->capture, s->emit);
 	out_arr(&jo, "breaches");	/* the text was printed at the end of the run */
