@@ -388,7 +388,7 @@ fuzz_libs_http := -lhttp_parser
 fuzz_libs_opts := -lcrypto
 # captured frames: the packet parser (every capture's, --syn's raw socket's) and
 # --read/--watch's flow tracker behind it
-fuzz_srcs_pcap := $(call src_of,pktparse flowtab flowstat moments watchagg watchrep tcpana tcptally \
+fuzz_srcs_pcap := $(call src_of,pktparse flowtab flowstat moments watchagg watchrep tcpana tcppath tcptally \
 	hist mem)
 # --pcap's cross-check: frames parsed down to each format's header, and
 # the table where they meet rant's stamps
