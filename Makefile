@@ -140,7 +140,7 @@ tests/unit/%.asan.t: tests/unit/%.c tests/unit/tap.h tests/unit/simexec.h build-
 tests/unit/test_floorwire.t tests/unit/test_floorwire.asan.t: bench/floorwire.h
 
 # the capture reader's tests build their frames and pcap files by hand
-PKTBUILD_TESTS := test_pktparse test_flowtab test_watch
+PKTBUILD_TESTS := test_pktparse test_flowtab test_watch test_hopmatch
 $(PKTBUILD_TESTS:%=tests/unit/%.t) $(PKTBUILD_TESTS:%=tests/unit/%.asan.t): tests/unit/pktbuild.h
 
 tests/unit/stamp_vectors: tests/unit/stamp_vectors.c build/librant.a

@@ -5,7 +5,8 @@
  * main(): the options, the set-up, the side's loop (src/emit/emit.c,
  * src/reflect/reflect.c, or src/probe/probe.c for a service that is not
  * rant), the reports, and the exit status; --read and --watch go to
- * watch_main() (src/watch/, src/print/watchout.c). Everything that allocates,
+ * watch_main() (src/watch/, src/print/watchout.c); rant trace to
+ * trace_main() (src/trace/, src/print/traceout.c). Everything that allocates,
  * formats or can fail slowly is done before the loop (run_setup) or
  * after it (report_end); inside, a loop only sends, receives, reads
  * stamps and updates memory it already owns.
@@ -17,6 +18,8 @@
 
 #include "emit.h"
 #include "fleet.h"
+#include "hops.h"
+#include "hopsum.h"
 #include "opts.h"
 #include "outputs.h"
 #include "probe.h"
@@ -27,6 +30,7 @@
 #include "series.h"
 #include "startup.h"
 #include "trace.h"
+#include "traceout.h"
 #include "watch.h"
 #include "watchout.h"
 
@@ -76,6 +80,41 @@ static int watch_main(const struct rant_cfg *c)
 	return ret || out ? EXIT_RUN : EXIT_DONE;
 }
 
+/* rant trace: the hops to -a (src/trace/). Exit 0 when the destination
+ * answered on every path, 2 when not (the report says how it ended). */
+static int trace_main(const struct rant_cfg *c)
+{
+	struct hops_cfg hc = { .iface = c->iface, .addr = c->addr, .port = c->port,
+			       .paths = c->paths, .count = (unsigned int)c->count,
+			       .max_hops = c->max_hops, .interval_ns = NS_PER_SEC / c->trace_rate,
+			       .wait_ns = HOPS_WAIT_NS, .no_hw = c->no_hw_ts };
+	struct hopsum *s;
+	struct hops *h;
+	char err[512];
+	int ret, out;
+	bool reached = true;
+
+	hopsock_proto_parse(c->trace_proto, &hc.proto);
+	if (hops_create(&h, &hc, err, sizeof(err))) {
+		fprintf(stderr, "rant trace: %s\n", err);
+		return EXIT_SETUP;
+	}
+	ret = hops_run(h);
+	if (hopsum_build(&s, h)) {
+		fprintf(stderr, "rant trace: no memory for the report\n");
+		hops_destroy(h);
+		return EXIT_RUN;
+	}
+	out = traceout_write(s, c->json_path, c->follow_links);
+	for (unsigned int i = 0; i < s->paths; i++)
+		reached &= s->path[i].end == HOPS_REACHED;
+	if (ret)
+		fprintf(stderr, "rant trace: %s\n", h->error);
+	hopsum_free(s);
+	hops_destroy(h);
+	return ret || out || !reached ? EXIT_RUN : EXIT_DONE;
+}
+
 /* A probe's state first: its capture's thread reads the run's histogram. */
 static void teardown(struct run *r)
 {
@@ -90,6 +129,10 @@ int main(int argc, char **argv)
 	static struct run run;
 	int ret, status;
 
+	static char trace_flag[] = "--trace";
+
+	if (argc > 1 && !strcmp(argv[1], "trace"))
+		argv[1] = trace_flag;	/* the subcommand */
 	switch (opts_parse(argc, argv, &cfg, stderr)) {
 	case OPTS_HELP:
 		return EXIT_DONE;
@@ -100,6 +143,8 @@ int main(int argc, char **argv)
 	}
 	if (cfg.mode == MODE_WATCH)
 		return watch_main(&cfg);
+	if (cfg.mode == MODE_TRACE)
+		return trace_main(&cfg);
 	/* --metrics(-listen): its thread, stopped by report_end() */
 	if (run_setup(&run, &cfg, outputs_table, outputs_count) ||
 	    (cfg_probe(&cfg) && probe_setup(&run)) ||

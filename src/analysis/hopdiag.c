@@ -25,26 +25,35 @@ static bool passed(const struct hopdiag_path *p, unsigned int h)
 	return false;
 }
 
+/* Did any path answer at hop h? (None: a silent hop, `*`.) */
+static bool anyone(const struct hopdiag_path *p, unsigned int n, unsigned int h)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (h < p[i].hops && p[i].cell[h].received)
+			return true;
+	return false;
+}
+
 void hopdiag_rate_limits(struct hopdiag_path *p, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++)
 		for (unsigned int h = 0; h < p[i].hops; h++) {
 			struct hopdiag_cell *c = &p[i].cell[h];
 
-			c->rate_limited = short_of(c) && c->received && passed(&p[i], h);
+			c->rate_limited = short_of(c) && passed(&p[i], h) && anyone(p, n, h);
 		}
 	/* the limit is the responder's: on every path it is short on */
 	for (unsigned int i = 0; i < n; i++)
 		for (unsigned int h = 0; h < p[i].hops; h++) {
 			const struct hopdiag_cell *c = &p[i].cell[h];
 
-			if (!c->rate_limited)
+			if (!c->rate_limited || c->responder == HOPDIAG_NONE)
 				continue;
 			for (unsigned int j = 0; j < n; j++)
 				for (unsigned int t = 0; t < p[j].hops; t++) {
 					struct hopdiag_cell *d = &p[j].cell[t];
 
-					if (d->responder == c->responder && short_of(d) && d->received)
+					if (d->responder == c->responder && short_of(d))
 						d->rate_limited = true;
 				}
 		}

@@ -3,13 +3,15 @@
  * What a trace's hops say (rant trace): which unanswered probes were a
  * router's ICMP rate limit rather than loss, and the verdict.
  *
- * Rate limits. A router that drops some probes and forwards them is not
- * losing them: it limits its ICMP (Linux: icmp_ratelimit, a burst of 6
- * then one a second for each destination). The missing answers of a
- * (path, hop) that answered some are rate_limited when a hop further on
- * the same path answered a larger share of its probes (they passed the
- * router), or when the same responder is so labelled on another path
- * (the limit is the router's, whatever the path). Never counted as loss.
+ * Rate limits. A router that forwards probes but does not answer them
+ * all is not losing them: it limits its ICMP (Linux: icmp_ratelimit, a
+ * burst of 6 then one a second for each destination). The missing
+ * answers of a (path, hop) are rate_limited when a hop further on the
+ * same path answered a larger share of its probes (they passed the
+ * router) and some path answered at that hop (where none did, the hop
+ * is silent: `*`), or when the same responder is so labelled on another
+ * path (the limit is the router's, whatever the path). Never counted as
+ * loss.
  *
  * The verdict, per path, on the medians of the hops that answered (each
  * hop's step: its median minus the previous answering hop's):

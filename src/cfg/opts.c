@@ -20,6 +20,7 @@
 #include "optmetric.h"
 #include "optnum.h"
 #include "optprobe.h"
+#include "opttrace.h"
 #include "opts.h"
 #include "opttab.h"
 #include "ptp.h"
@@ -153,7 +154,7 @@ void opts_usage(FILE *f)
 		help_tail(o, tail, sizeof(tail));
 		fprintf(f, "%-27s  %s%s%s\n", head, o->help, tail,
 			o->who == EMIT_ONLY ? " [emit]" : o->who == REFLECT_ONLY ? " [reflect]" :
-			o->who == WATCH_ONLY ? " [watch]" : "");
+			o->who == WATCH_ONLY ? " [watch]" : o->who == TRACE_ONLY ? " [trace]" : "");
 	}
 	fprintf(f,
 		"\n"
@@ -540,15 +541,22 @@ static int check_buckets(struct parser *ps, const struct rant_cfg *c)
 }
 
 /* The options against each other, and the mode. */
-static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
+static int check(struct parser *ps, struct rant_cfg *c, const bool *given, const char *arg)
 {
 	char label[40];
 
+	if (given[O_TRACE])
+		return opttrace_check(c, given, arg, ps->err);
 	if (given[O_READ] || given[O_WATCH])
 		return check_watch(ps, c, given);
 	for (size_t i = 0; i < opt_count; i++) {
 		if (opt_table[i].who == WATCH_ONLY && given[opt_table[i].val]) {
 			fprintf(ps->err, "rant: %s is for --read or --watch: give one of them, or drop it\n",
+				opt_label(opt_table[i].val, label, sizeof(label)));
+			return -1;
+		}
+		if (opt_table[i].who == TRACE_ONLY && given[opt_table[i].val]) {
+			fprintf(ps->err, "rant: %s is for rant trace: give the subcommand (rant trace -i IFACE ADDR), or drop it\n",
 				opt_label(opt_table[i].val, label, sizeof(label)));
 			return -1;
 		}
@@ -682,10 +690,11 @@ enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *c,
 		if (parse_arg(&ps, c, optarg))
 			return OPTS_ERROR;
 	}
-	if (optind < argc) {
+	/* rant trace's one argument: its address */
+	if (optind < argc && !(given[O_TRACE] && optind == argc - 1)) {
 		fprintf(err, "rant: unexpected argument '%s' (options take their values after a space: rant --help)\n",
 			argv[optind]);
 		return OPTS_ERROR;
 	}
-	return check(&ps, c, given) ? OPTS_ERROR : OPTS_OK;
+	return check(&ps, c, given, optind < argc ? argv[optind] : NULL) ? OPTS_ERROR : OPTS_OK;
 }

@@ -23,11 +23,12 @@ enum {
 	O_MAX_RATE, O_SYN, O_HTTP, O_HOST, O_CONNECTIONS, O_REQUEST, O_RESPONSE_BYTES,
 	O_READ, O_WATCH, O_FILTER, O_FLOWS, O_MAX_FLOWS, O_FLOW_IDLE, O_THRESHOLD_METRIC,
 	O_TARGETS, O_PATHS, O_DSCP, O_FLOW_LABEL, O_DIAGNOSIS,
+	O_TRACE, O_PROTO, O_MAX_HOPS, O_RATE,
 	O_MAX
 };
 
 /* Who may use an option (BOTH: the emitter and the reflector). */
-enum { BOTH, EMIT_ONLY, REFLECT_ONLY, WATCH_ONLY };
+enum { BOTH, EMIT_ONLY, REFLECT_ONLY, WATCH_ONLY, TRACE_ONLY };
 
 /* How an option's argument is stored. */
 enum opt_type {
