@@ -91,6 +91,9 @@ DEB_PKGS += libcap2-bin
 # metrics tests check the output with promtool (prometheus), scrape it with
 # a real Prometheus and node_exporter, and parse it with prometheus_client.
 DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-prometheus-client
+# tests/net/test_hops.sh: rant trace beside traceroute -T and mtr --tcp,
+# a ping flood (iputils-ping) holding a link's tbf queue full.
+DEB_PKGS += traceroute mtr-tiny iputils-ping
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
 	lint lint-sh lint-c lint-misc lint-man asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
