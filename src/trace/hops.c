@@ -247,8 +247,10 @@ static bool hop_done(const struct hops *h, uint32_t first)
 /* The hop's answers, from probe first on: which paths end here. */
 static void close_hop(struct hops *h, unsigned int ttl, uint32_t first)
 {
-	bool answered[HOPS_MAX_PATHS] = { false };
+	bool answered[HOPS_MAX_PATHS] = { false }, was[HOPS_MAX_PATHS];
 
+	for (unsigned int i = 0; i < h->cfg.paths; i++)
+		was[i] = h->path[i].end == HOPS_RUNNING;
 	for (uint32_t i = first; i < h->sent; i++) {
 		const struct hop_probe *pr = &h->probe[i];
 		struct hops_path *p = &h->path[pr->path];
@@ -265,7 +267,7 @@ static void close_hop(struct hops *h, unsigned int ttl, uint32_t first)
 	for (unsigned int i = 0; i < h->cfg.paths; i++) {
 		struct hops_path *p = &h->path[i];
 
-		if (p->end != HOPS_RUNNING && p->end_ttl)
+		if (!was[i])
 			continue;	/* ended before this hop */
 		p->end_ttl = ttl;
 		p->silent = answered[i] ? 0 : p->silent + 1;

@@ -2,10 +2,14 @@
 """A trace's RTTs from a capture, without rant's code, checked against
 rant trace's JSON.
 
-Usage: hopcap.py PCAP JSON [TOLERANCE_NS]
+Usage: hopcap.py JSON TOLERANCE_NS PCAP...
 
-PCAP: tcpdump -w on the client's interface (Ethernet, microsecond or
-nanosecond pcap) of rant trace's TCP probes and their answers. Each SYN
+PCAP: tcpdump -w files (Ethernet, microsecond or nanosecond pcap) of rant
+trace's TCP probes and their answers, merged in time order: the client's
+interface, or the probes where the first router receives them and the
+answers where the client does (a capture on the sending interface copies
+each probe before the driver sends it, so its stamp is taken before the
+kernel's TX stamp by the time the copy takes: doc/trace.md). Each SYN
 to the trace's port is keyed by (source port, sequence number) and timed
 from its capture stamp; its answer is the ICMP Time Exceeded or
 Destination Unreachable that quotes that key, or the destination's
@@ -62,10 +66,11 @@ def probe_key(ip):
     return sport, seq
 
 
-def rtts(pcap, port):
-    """{(sport, ttl): [rtt_ns, ...]} of the capture."""
+def rtts(pcaps, port):
+    """{(sport, ttl): [rtt_ns, ...]} of the captures."""
     sent, out, done = {}, {}, set()
-    for t, frame in records(pcap):
+    merged = sorted((r for p in pcaps for r in records(p)), key=lambda r: r[0])
+    for t, frame in merged:
         ip = ipv4(frame)
         if ip is None:
             continue
@@ -93,11 +98,10 @@ def rtts(pcap, port):
 
 
 def main():
-    pcap, js = sys.argv[1], sys.argv[2]
-    tol = int(sys.argv[3]) if len(sys.argv) > 3 else 2000
+    js, tol, pcaps = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     with open(js, encoding='utf-8') as f:
         doc = json.load(f)
-    cap = rtts(pcap, doc['port'])
+    cap = rtts(pcaps, doc['port'])
     bad, worst, n = 0, 0, 0
     for p in doc['paths']:
         for h in p['hops']:

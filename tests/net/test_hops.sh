@@ -15,7 +15,8 @@
 #                   right responder (the link a capture on R1 saw each
 #                   path's source port on), delay_step at hop 2 naming
 #                   exactly the paths over link A; each (path, hop)'s RTT
-#                   min and max equal a capture's in the client within 2 us
+#                   min and max equal a capture's within 2 us (the answers
+#                   captured in the client, the probes in R1)
 #   hops_ratelimit  the routers' default ICMP limit (a burst of 6, then 1
 #                   a second): --paths 16 at --rate 100 leaves hops 1 and
 #                   2 short, labelled rate_limited, no loss named, the
@@ -112,15 +113,23 @@ hops_ecmp() {
 	local ports_a named want resp
 	chain_setup || skip_test "cannot build the chain (multipath routes)"
 	tc -n "$NS_R1" qdisc add dev "$V1A" root tbf rate 4mbit burst 4kb latency 200ms
-	ns_bg "$NS_R1" ping -q -f -l 8 -s 1400 10.82.1.2
-	wait_until 10 backlog "$NS_R1" "$V1A" 6000
+	ns_bg "$NS_R1" ping -q -f -l 10 -s 1400 10.82.1.2
+	wait_until 10 backlog "$NS_R1" "$V1A" 4000
 	check_err $? "the ping flood does not fill link A's queue: $(tc -s -n "$NS_R1" qdisc show dev "$V1A")"
 	ns_bg "$NS_R1" tcpdump -nn -U -i "$V1A" -w "$WORK/a.pcap" 'tcp dst port 80' 2>"$WORK/a.err"
+	# the answers where the client receives them (the same RX stamps as
+	# rant's), the probes where R1 receives them: a capture of the probes
+	# on the client's own interface copies each before the driver sends
+	# it, 3 to 7 us before the kernel's TX stamp (doc/trace.md)
 	ns_bg "$NS_C" tcpdump --immediate-mode -j adapter_unsynced --time-stamp-precision nano \
-		-nn -U -i "$VC" -w "$WORK/c.pcap" 'tcp port 80 or icmp' 2>"$WORK/c.err"
+		-nn -U -i "$VC" -w "$WORK/c.pcap" 'icmp or tcp src port 80' 2>"$WORK/c.err"
+	ns_bg "$NS_R1" tcpdump --immediate-mode -j adapter_unsynced --time-stamp-precision nano \
+		-nn -U -i "$V1C" -w "$WORK/r1.pcap" 'tcp dst port 80 and tcp[tcpflags] == tcp-syn' \
+		2>"$WORK/r1.err"
 	wait_for_line "$WORK/a.err" 'listening on' 10
 	wait_for_line "$WORK/c.err" 'listening on' 10
-	trace e --paths 16 --rate 200
+	wait_for_line "$WORK/r1.err" 'listening on' 10
+	trace e "$SERVER" --paths 16 --rate 200
 	check_err $? "rant trace exit $?: $(tail -3 "$WORK/e.txt")"
 	cat "$WORK/e.txt"
 	sleep 0.5	# the captures' last packets written (-U: at once, but their pipes)
@@ -146,7 +155,8 @@ hops_ecmp() {
 	check_err $? "one delay_step via 10.82.1.2 wanted: $(jq -c .diagnosis "$WORK/e.json")"
 	grep -q "via 10.82.1.2: +.* ms from hop 2 on; the other .* flat" "$WORK/e.txt"
 	check_err $? "the text's verdict: $(sed -n '/^verdict/,$p' "$WORK/e.txt")"
-	"$PYTHON" "$TOP/tests/net/hopcap.py" "$WORK/c.pcap" "$WORK/e.json" 2000 >"$WORK/cmp.txt"
+	"$PYTHON" "$TOP/tests/net/hopcap.py" "$WORK/e.json" 2000 "$WORK/c.pcap" "$WORK/r1.pcap" \
+		>"$WORK/cmp.txt"
 	check_err $? "rant's RTTs against the capture's: $(grep -E 'MISMATCH|in the capture' "$WORK/cmp.txt" | head -5)"
 	tail -1 "$WORK/cmp.txt"
 	log_test "trace: 16 ECMP paths, hop 2 named on link A's, RTTs as captured"
@@ -154,7 +164,7 @@ hops_ecmp() {
 
 hops_ratelimit() {
 	chain_setup limit || skip_test "cannot build the chain (multipath routes)"
-	trace e --paths 16 --rate 100
+	trace e "$SERVER" --paths 16 --rate 100
 	check_err $? "rant trace exit $?: $(tail -3 "$WORK/e.txt")"
 	cat "$WORK/e.txt"
 	jq -e 'all(.paths[]; .end == "destination_reached")' "$WORK/e.json" >/dev/null
@@ -167,7 +177,7 @@ hops_ratelimit() {
 	grep -q "rate limited" "$WORK/e.txt"
 	check_err $? "the text does not say rate limited"
 	log_test "trace: the routers' default ICMP limit labelled rate_limited, not loss"
-	trace d --paths 2 -c 2
+	trace d "$SERVER" --paths 2 -c 2
 	check_err $? "rant trace at the default rate exit $?: $(tail -3 "$WORK/d.txt")"
 	jq -e 'all(.paths[]; .end == "destination_reached" and all(.hops[]; .received == .sent and
 		(.rate_limited | not)))' "$WORK/d.json" >/dev/null
@@ -184,7 +194,7 @@ hops_tools() {
 	check_err $? "traceroute -T: $(tail -2 "$WORK/tr.txt")"
 	ip netns exec "$NS_C" mtr --tcp -P 80 -n -r -c 3 "$SERVER" >"$WORK/mtr.txt" 2>&1
 	check_err $? "mtr --tcp: $(tail -2 "$WORK/mtr.txt")"
-	trace e --paths 4 --rate 100
+	trace e "$SERVER" --paths 4 --rate 100
 	check_err $? "rant trace exit $?: $(tail -3 "$WORK/e.txt")"
 	cat "$WORK/tr.txt" "$WORK/mtr.txt"
 	sed -n '/^path/,/^$/p' "$WORK/e.txt" | head -8
