@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """rant.8's OPTIONS against rant --help: the same options, letters and
 argument names, in the same groups and order, each entry with --help's
-range, default and needs, and its [emit], [reflect] or [watch].
+range, default and needs, and its [emit], [reflect], [watch] or [trace].
 
 usage: check-man.py [--rant PATH | --help-text FILE] [--man FILE]
 
@@ -25,7 +25,7 @@ HELP_OPT = re.compile(r"^  (?:-(\w), |    )--([a-z0-9-]+)(?: (\S+))?  +(.*)$")
 HELP_GROUP = re.compile(r"^(\S.*):$")
 # the last "(...)" of a help line, when it is the table's tail
 TAIL = re.compile(r"\(((?:-?[\d.]+ to -?[\d.]+(?:;|(?=\)))|default |needs )[^()]*)\)$")
-WHO = re.compile(r" \[(emit|reflect|watch)\]$")
+WHO = re.compile(r" \[(emit|reflect|watch|trace)\]$")
 
 
 def parse_help(text):
@@ -159,7 +159,7 @@ def compare(help_opts, man_entries):
             errs.append(f"--{name}: rant.8 does not say --help's ({tail})")
         if who and f"[{who}]" not in body:
             errs.append(f"--{name}: rant.8 does not mark it [{who}] as --help does")
-        for w in ("emit", "reflect", "watch"):
+        for w in ("emit", "reflect", "watch", "trace"):
             if w != who and f"[{w}]" in body:
                 errs.append(f"--{name}: rant.8 marks it [{w}], --help does not")
     return errs

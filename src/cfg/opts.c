@@ -693,7 +693,7 @@ enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *c,
 	/* rant trace's one argument: its address */
 	if (optind < argc && !(given[O_TRACE] && optind == argc - 1)) {
 		fprintf(err, "rant: unexpected argument '%s' (options take their values after a space: rant --help)\n",
-			argv[optind]);
+			argv[given[O_TRACE] ? optind + 1 : optind]);
 		return OPTS_ERROR;
 	}
 	return check(&ps, c, given, optind < argc ? argv[optind] : NULL) ? OPTS_ERROR : OPTS_OK;

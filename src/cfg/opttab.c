@@ -231,6 +231,7 @@ const struct opt_group opt_groups[] = {
 	{ "tcp", "TCP" },
 	{ "max-clock-offset", "Clocks" },
 	{ "syn", "Probing a service" },
+	{ "trace", "Tracing the hops: rant trace" },
 	{ "read", "Captures: traffic rant did not send" },
 	{ "verbose", "Other" },
 };

@@ -219,7 +219,7 @@ int hopsock_recv(const struct hopsock *h, int fd, uint8_t *buf, size_t len, stru
 		 uint8_t from[16])
 {
 	char control[SK_CMSG_BUF];
-	struct sockaddr_storage ss;
+	struct sockaddr_storage ss = { 0 };
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
 	struct msghdr msg = {
 		.msg_name = &ss, .msg_namelen = sizeof(ss),

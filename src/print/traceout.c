@@ -51,7 +51,7 @@ static const char *path_end(const struct hopsum *s, const struct hopsum_path *p,
 		break;
 	case HOPS_SILENT:
 		snprintf(buf, len, "no answer from hop %u on (%u hops in a row): %s does not answer, or the probes or answers are dropped",
-			 p->end_ttl - HOPS_SILENT_STOP + 1, HOPS_SILENT_STOP, s->dst);
+			 p->end_ttl - HOPS_SILENT_STOP + 1, (unsigned int)HOPS_SILENT_STOP, s->dst);
 		break;
 	case HOPS_MAX_HOPS:
 		snprintf(buf, len, "hop limit %u reached without the destination %s (--max-hops)",

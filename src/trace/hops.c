@@ -203,8 +203,10 @@ static void drain(struct hops *h)
 	while (h->cfg.proto == HOPSOCK_TCP &&
 	       (n = hopsock_recv(&h->sk, h->sk.tx, pkt, sizeof(pkt), &rx, from)) >= 0) {
 		struct pkt_tcp t;
-		enum pkt_verdict v = h->sk.family == AF_INET6 ?
-			pktparse_tcp(pkt, (uint32_t)n, 0, &t) : pktparse_ip(pkt, (uint32_t)n, 0, &t);
+		enum pkt_verdict v;
+
+		v = h->sk.family == AF_INET6 ? pktparse_tcp(pkt, (uint32_t)n, 0, &t) :
+		    pktparse_ip(pkt, (uint32_t)n, 0, &t);
 
 		if (v == PKT_TCP && hopmatch_tcp(&h->m, &t, &hit))
 			record(h, &hit, &rx);
@@ -247,7 +249,7 @@ static bool hop_done(const struct hops *h, uint32_t first)
 /* The hop's answers, from probe first on: which paths end here. */
 static void close_hop(struct hops *h, unsigned int ttl, uint32_t first)
 {
-	bool answered[HOPS_MAX_PATHS] = { false }, was[HOPS_MAX_PATHS];
+	bool answered[HOPS_MAX_PATHS] = { false }, was[HOPS_MAX_PATHS] = { false };
 
 	for (unsigned int i = 0; i < h->cfg.paths; i++)
 		was[i] = h->path[i].end == HOPS_RUNNING;

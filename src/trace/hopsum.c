@@ -66,9 +66,9 @@ static int paths(struct hopsum *s, const struct hops *h)
 		struct hopsum_path *p = &s->path[i];
 		const struct hops_path *hp = &h->path[i];
 
-		*p = (struct hopsum_path){ .sport = hp->sport, .end = hp->end, .end_ttl = hp->end_ttl,
-					   .code = hp->code, .by = -1, .hops = h->last_ttl,
-					   .ncell = h->last_ttl };
+		*p = (struct hopsum_path){ .sport = hp->sport, .end = hp->end,
+					   .end_ttl = hp->end_ttl, .code = hp->code, .by = -1,
+					   .hops = h->last_ttl, .ncell = h->last_ttl };
 		p->cell = calloc(p->hops ? p->hops : 1, sizeof(*p->cell));
 		if (!p->cell)
 			return -ENOMEM;
@@ -120,7 +120,8 @@ static void diagnose(struct hopsum *s)
 			cells[i][t] = (struct hopdiag_cell){
 				.sent = c->sent, .received = c->received,
 				.p50_ns = hopsum_p50(c), .min_ns = c->rtt.counts ? c->rtt.m.min : 0,
-				.responder = c->responder < 0 ? HOPDIAG_NONE : (uint32_t)c->responder,
+				.responder = c->responder < 0 ? HOPDIAG_NONE :
+					     (uint32_t)c->responder,
 			};
 		}
 	}

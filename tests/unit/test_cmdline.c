@@ -265,6 +265,22 @@ static const struct row rows[] = {
 	{ OPTS_ERROR, "-m/--size with a list or range sweeps one reflector",
 	  { "-i", "eth0", "--targets", "t", "-m", "64,128" } },
 
+	/* rant trace, as --trace (rant.c maps the subcommand onto it). */
+	{ OPTS_OK, NULL, { "--trace", R, "10.0.0.9" } },
+	{ OPTS_OK, NULL, { "--trace", R, "10.0.0.9", "--paths", "16", "--proto", "udp", "-c", "5",
+			   "--rate", "200", "--max-hops", "8" } },
+	{ OPTS_OK, NULL, { "--trace", E } },
+	{ OPTS_ERROR, "trace: no address", { "--trace", R } },
+	{ OPTS_ERROR, "the address given twice", { "--trace", E, "10.0.0.9" } },
+	{ OPTS_ERROR, "unexpected argument '10.0.0.8'", { "--trace", R, "10.0.0.9", "10.0.0.8" } },
+	{ OPTS_ERROR, "--proto sctp: give tcp, udp or icmp", { "--trace", E, "--proto", "sctp" } },
+	{ OPTS_ERROR, "-m/--size is not for rant trace", { "--trace", E, "-m", "64" } },
+	{ OPTS_ERROR, "-c 101: probes a hop and path are 1 to 100", { "--trace", E, "-c", "101" } },
+	{ OPTS_ERROR, "--max-hops: 65 is out of range. Must be in the range 1 to 64",
+	  { "--trace", E, "--max-hops", "65" } },
+	{ OPTS_ERROR, "--max-hops is for rant trace", { E, "--max-hops", "5" } },
+	{ OPTS_ERROR, "--rate is for rant trace", { E, "--rate", "5" } },
+
 	/* Help and version, whatever else is on the line. */
 	{ OPTS_HELP, "usage: rant -i IFACE", { "-h" } },
 	{ OPTS_HELP, "usage: rant -i IFACE", { "--help", "-d", "9223372037" } },

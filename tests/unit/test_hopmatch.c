@@ -115,8 +115,9 @@ static void test_tcp(void)
 static void test_tcp_answer(void)
 {
 	struct hopmatch m = matcher(HOPSOCK_TCP, AF_INET);
-	struct pb_seg s = { .src = "10.82.3.2", .dst = "10.82.0.1", .sport = 80, .dport = ports[2],
-			    .seq = 5, .ack = hopmatch_tcp_seq(&m, 41) + 1, .flags = PB_ACK | PB_SYN };
+	struct pb_seg s = { .src = "10.82.3.2", .dst = "10.82.0.1", .sport = 80,
+			    .dport = ports[2], .seq = 5, .ack = hopmatch_tcp_seq(&m, 41) + 1,
+			    .flags = PB_ACK | PB_SYN };
 	uint8_t frame[256];
 	struct hopmatch_hit hit;
 	struct pkt_tcp t;
