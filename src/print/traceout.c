@@ -166,7 +166,8 @@ static void paths_named(struct out *o, const struct hopsum *s, uint64_t mask)
 			out_text(&to, "%s%u", sep, i + 1);
 			sep = ", ";
 		}
-	out_text(&to, " (%s ", s->cfg->proto == HOPSOCK_ICMP ? "echo ids" : "source ports");
+	out_text(&to, " (%s%s ", s->cfg->proto == HOPSOCK_ICMP ? "echo id" : "source port",
+		 __builtin_popcountll(mask) > 1 ? "s" : "");
 	sep = "";
 	out_arr(&jo, "source_ports");
 	for (unsigned int i = 0; i < s->paths; i++)
