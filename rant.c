@@ -2,11 +2,12 @@
 /*
  * rant: Round-trip And Network Timing.
  *
- * main(): the options, the set-up, the side's loop (src/emit/emit.c,
- * src/reflect/reflect.c, or src/probe/probe.c for a service that is not
- * rant), the reports, and the exit status; --read and --watch go to
- * watch_main() (src/watch/, src/print/watchout.c); rant trace to
- * trace_main() (src/trace/, src/print/traceout.c). Everything that allocates,
+ * main(): the command line (src/cfg/: the subcommands' and the options'
+ * tables), then the subcommand's main: emit, reflect and probe the set-up,
+ * the loop (src/emit/emit.c, src/fleet/, src/reflect/reflect.c,
+ * src/probe/probe.c), the reports and the exit status; read and watch
+ * watch_main() (src/watch/, src/print/watchout.c); trace trace_main()
+ * (src/trace/, src/print/traceout.c). Everything that allocates,
  * formats or can fail slowly is done before the loop (run_setup) or
  * after it (report_end); inside, a loop only sends, receives, reads
  * stamps and updates memory it already owns.
@@ -58,7 +59,7 @@ static int run_status(const struct run *r, int loop_ret)
 	return EXIT_DONE;
 }
 
-/* --read FILE, -i IFACE --watch: a capture's TCP flows (src/watch/). */
+/* rant read FILE, rant watch -i IFACE: a capture's TCP flows (src/watch/). */
 static int watch_main(const struct rant_cfg *c)
 {
 	struct watchout *o;
@@ -80,41 +81,6 @@ static int watch_main(const struct rant_cfg *c)
 	return ret || out ? EXIT_RUN : EXIT_DONE;
 }
 
-/* rant trace: the hops to -a (src/trace/). Exit 0 when the destination
- * answered on every path, 2 when not (the report says how it ended). */
-static int trace_main(const struct rant_cfg *c)
-{
-	struct hops_cfg hc = { .iface = c->iface, .addr = c->addr, .port = c->port,
-			       .paths = c->paths, .count = (unsigned int)c->count,
-			       .max_hops = c->max_hops, .interval_ns = NS_PER_SEC / c->trace_rate,
-			       .wait_ns = HOPS_WAIT_NS, .no_hw = c->no_hw_ts };
-	struct hopsum *s;
-	struct hops *h;
-	char err[512];
-	int ret, out;
-	bool reached = true;
-
-	hopsock_proto_parse(c->trace_proto, &hc.proto);
-	if (hops_create(&h, &hc, err, sizeof(err))) {
-		fprintf(stderr, "rant trace: %s\n", err);
-		return EXIT_SETUP;
-	}
-	ret = hops_run(h);
-	if (hopsum_build(&s, h)) {
-		fprintf(stderr, "rant trace: no memory for the report\n");
-		hops_destroy(h);
-		return EXIT_RUN;
-	}
-	out = traceout_write(s, c->json_path, c->follow_links);
-	for (unsigned int i = 0; i < s->paths; i++)
-		reached &= s->path[i].end == HOPS_REACHED;
-	if (ret)
-		fprintf(stderr, "rant trace: %s\n", h->error);
-	hopsum_free(s);
-	hops_destroy(h);
-	return ret || out || !reached ? EXIT_RUN : EXIT_DONE;
-}
-
 /* A probe's state first: its capture's thread reads the run's histogram. */
 static void teardown(struct run *r)
 {
@@ -123,31 +89,15 @@ static void teardown(struct run *r)
 	run_teardown(r);
 }
 
-int main(int argc, char **argv)
+/* emit, reflect, probe: the set-up, the loop, the reports. */
+static int measure_main(const struct rant_cfg *c)
 {
-	static struct rant_cfg cfg;
 	static struct run run;
 	int ret, status;
 
-	static char trace_flag[] = "--trace";
-
-	if (argc > 1 && !strcmp(argv[1], "trace"))
-		argv[1] = trace_flag;	/* the subcommand */
-	switch (opts_parse(argc, argv, &cfg, stderr)) {
-	case OPTS_HELP:
-		return EXIT_DONE;
-	case OPTS_ERROR:
-		return EXIT_SETUP;
-	case OPTS_OK:
-		break;
-	}
-	if (cfg.mode == MODE_WATCH)
-		return watch_main(&cfg);
-	if (cfg.mode == MODE_TRACE)
-		return trace_main(&cfg);
 	/* --metrics(-listen): its thread, stopped by report_end() */
-	if (run_setup(&run, &cfg, outputs_table, outputs_count) ||
-	    (cfg_probe(&cfg) && probe_setup(&run)) ||
+	if (run_setup(&run, c, outputs_table, outputs_count) ||
+	    (cfg_probe(c) && probe_setup(&run)) ||
 	    metrics_start(&run, &run.metrics)) {
 		teardown(&run);
 		return EXIT_SETUP;
@@ -155,8 +105,8 @@ int main(int argc, char **argv)
 	startup_print(&run);
 
 	clock_start(run.clock);
-	ret = cfg_probe(&cfg) ? probe_run(&run) : cfg_fleet(&cfg) ? fleet_run(&run) :
-	      cfg.mode == MODE_EMIT ? emit_run(&run) : reflect_run(&run);
+	ret = cfg_probe(c) ? probe_run(&run) : cfg_fleet(c) ? fleet_run(&run) :
+	      c->mode == MODE_EMIT ? emit_run(&run) : reflect_run(&run);
 	clock_stop(run.clock);
 	if (run.series)
 		series_finish(run.series, monotonic_ns());	/* -I: the last lines */
@@ -174,4 +124,65 @@ int main(int argc, char **argv)
 		status = EXIT_BREACH;
 	teardown(&run);
 	return status;
+}
+
+/* rant trace: the hops to the address (src/trace/). Exit 0 when the
+ * destination answered on every path, 2 when not (the report says how
+ * the trace ended). */
+static int trace_main(const struct rant_cfg *c)
+{
+	struct hops_cfg hc = { .iface = c->iface, .addr = c->addr, .port = c->port,
+			       .paths = c->paths, .count = (unsigned int)c->count,
+			       .max_hops = c->max_hops, .interval_ns = NS_PER_SEC / c->trace_rate,
+			       .wait_ns = HOPS_WAIT_NS, .no_hw = c->no_hw_ts };
+	struct hopsum *s;
+	struct hops *h;
+	char err[512];
+	int ret, out;
+	bool reached = true;
+
+	hopsock_proto_parse(c->trace_proto, &hc.proto);
+	if (hops_create(&h, &hc, err, sizeof(err))) {
+		fprintf(stderr, "rant: trace: %s\n", err);
+		return EXIT_SETUP;
+	}
+	ret = hops_run(h);
+	if (hopsum_build(&s, h)) {
+		fprintf(stderr, "rant: trace: no memory for the report\n");
+		hops_destroy(h);
+		return EXIT_RUN;
+	}
+	out = traceout_write(s, c->json_path, c->follow_links);
+	for (unsigned int i = 0; i < s->paths; i++)
+		reached &= s->path[i].end == HOPS_REACHED;
+	if (ret)
+		fprintf(stderr, "rant: trace: %s\n", h->error);
+	hopsum_free(s);
+	hops_destroy(h);
+	return ret || out || !reached ? EXIT_RUN : EXIT_DONE;
+}
+
+/* Each subcommand's main, by cfg.sub (src/cfg/subcmd.c: their table). */
+static int (*const sub_main[SUB_N])(const struct rant_cfg *c) = {
+	[SUB_EMIT] = measure_main,
+	[SUB_REFLECT] = measure_main,
+	[SUB_PROBE] = measure_main,
+	[SUB_READ] = watch_main,
+	[SUB_WATCH] = watch_main,
+	[SUB_TRACE] = trace_main,
+};
+
+int main(int argc, char **argv)
+{
+	static struct rant_cfg cfg;
+
+	switch (opts_parse(argc, argv, &cfg, stderr)) {
+	case OPTS_HELP:
+		return EXIT_DONE;
+	case OPTS_ERROR:
+		return EXIT_SETUP;
+	case OPTS_OK:
+		break;
+	}
+	return sub_main[cfg.sub](&cfg);
 }

@@ -1,55 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * rant trace's options (opttrace.h).
+ * rant trace's command line (opttrace.h).
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "opttab.h"
 #include "opttrace.h"
 
-/* The options of the others trace takes. */
-static bool trace_takes(int val)
+int opttrace_words(struct rant_cfg *c, char *const *w, int n, bool *given, FILE *err)
 {
-	static const int takes[] = { 'i', 'a', 'c', 'j', 'v', 'R', O_PORT, O_PATHS,
-				     O_FOLLOW_LINKS };
-
-	for (size_t i = 0; i < sizeof(takes) / sizeof(takes[0]); i++)
-		if (takes[i] == val)
-			return true;
-	return false;
+	if (n > 1) {
+		fprintf(err, "rant: unexpected argument '%s': rant trace traces one address (ADDR)\n",
+			w[1]);
+		return -1;
+	}
+	if (n == 1 && given['a']) {
+		fprintf(err, "rant: trace: '%s' and -a both name the destination: give it once\n",
+			w[0]);
+		return -1;
+	}
+	if (n == 1) {
+		c->addr = w[0];
+		given['a'] = true;
+	}
+	if (!given['a'] || !c->addr || !*c->addr) {
+		fprintf(err, "rant: trace needs the destination: rant trace -i IFACE ADDR\n");
+		return -1;
+	}
+	return 0;
 }
 
-static int check_given(const struct opt *o, const bool *given, FILE *err)
-{
-	if (!given[o->val] || o->who == TRACE_ONLY || trace_takes(o->val))
-		return 0;
-	if (o->val < 256)
-		fprintf(err, "rant: -%c/--%s", o->val, o->name);
-	else
-		fprintf(err, "rant: --%s", o->name);
-	fprintf(err, " is not for rant trace: drop it (rant trace takes -i, ADDR, --port, --proto, -c, --paths, --rate, --max-hops, -j, -R, -v)\n");
-	return -1;
-}
-
-int opttrace_check(struct rant_cfg *c, const bool *given, const char *arg, FILE *err)
+int opttrace_check(struct rant_cfg *c, const bool *given, FILE *err)
 {
 	bool udp = !strcmp(c->trace_proto, "udp");
 
-	c->mode = MODE_TRACE;
-	for (size_t i = 0; i < opt_count; i++)
-		if (check_given(&opt_table[i], given, err))
-			return -1;
-	if (arg && given['a']) {
-		fprintf(err, "rant: trace: the address given twice (-a %s and %s): give it once\n",
-			c->addr, arg);
-		return -1;
-	}
-	if (arg)
-		c->addr = arg;
-	if (!c->addr || !*c->addr) {
-		fprintf(err, "rant: trace: no address: give the destination (rant trace -i IFACE ADDR)\n");
-		return -1;
-	}
 	if (!c->iface || !*c->iface) {
 		fprintf(err, "rant: -i/--interface is required: name the interface the probes leave on (ip link lists them)\n");
 		return -1;
@@ -58,14 +43,12 @@ int opttrace_check(struct rant_cfg *c, const bool *given, const char *arg, FILE 
 		fprintf(err, "rant: --proto %s: give tcp, udp or icmp\n", c->trace_proto);
 		return -1;
 	}
-	if (!given['c'])
-		c->count = OPTTRACE_COUNT;
-	if (c->count < 1 || c->count > 100) {
-		fprintf(err, "rant: -c %llu: probes a hop and path are 1 to 100\n",
-			(unsigned long long)c->count);
+	if (c->count < 1 || c->count > OPTTRACE_MAX_COUNT) {
+		fprintf(err, "rant: trace: -c %" PRIu64 ": the probes a hop and path are 1 to %d\n",
+			c->count, OPTTRACE_MAX_COUNT);
 		return -1;
 	}
-	if (!given[O_PORT])
-		c->port = udp ? OPTTRACE_PORT_UDP : OPTTRACE_PORT_TCP;
+	if (udp && !given[O_PORT])
+		c->port = OPTTRACE_PORT_UDP;
 	return 0;
 }
