@@ -26,7 +26,7 @@ const struct opt opt_table[] = {
 	{ "port", O_PORT, "N", W_RUN | W_TRACE, T_UINT, FIELD(port), .def = RANT_DEFAULT_PORT,
 	  .min = 1, .max = 65535, .defhelp = "12345; 319 with --ptp-mode, 862 with --stamp",
 	  .alt = { W_PROBE | W_TRACE, PROBE_DEFAULT_PORT, NULL },
-	  .help = "port of the reflector (UDP, or TCP with --tcp); trace: the destination's" },
+	  .help = "port of the reflector (UDP, or TCP with --tcp)" },
 	{ "duration", 'd', "S", W_RUN | W_WATCH, T_NS, FIELD(duration_ns), .def = 10 * NS_PER_SEC,
 	  .min = 0, .max = 2592000 * NS_PER_SEC, .unit_ns = NS_PER_SEC,
 	  .alt = { W_REFLECT | W_WATCH, 0, "0" },
