@@ -15,8 +15,9 @@
 #                   right responder (the link a capture on R1 saw each
 #                   path's source port on), delay_step at hop 2 naming
 #                   exactly the paths over link A; each (path, hop)'s RTT
-#                   min and max equal a capture's within 2 us (the answers
-#                   captured in the client, the probes in R1)
+#                   min and max as a capture's: within 2 us at the median,
+#                   none over 20 us (the answers captured in the client,
+#                   the probes in R1)
 #   hops_ratelimit  the routers' default ICMP limit (a burst of 6, then 1
 #                   a second): --paths 16 at --rate 100 leaves hops 1 and
 #                   2 short, labelled rate_limited, no loss named, the
@@ -180,8 +181,11 @@ hops_ecmp() {
 	check_err $? "one delay_step via 10.82.1.2 wanted: $(jq -c .diagnosis "$WORK/e.json")"
 	grep -q "via 10.82.1.2: +.* ms from hop 2 on; the other .* flat" "$WORK/e.txt"
 	check_err $? "the text's verdict: $(sed -n '/^verdict/,$p' "$WORK/e.txt")"
-	"$PYTHON" "$TOP/tests/net/hopcap.py" "$WORK/e.json" 2000 "$WORK/c.pcap" "$WORK/r1.pcap" \
-		>"$WORK/cmp.txt"
+	# each (path, hop)'s min and max as the capture's: a median
+	# difference of 2 us at most, none over 20 us (a probe whose link
+	# crossing a busy machine stretched: doc/trace.md)
+	"$PYTHON" "$TOP/tests/net/hopcap.py" "$WORK/e.json" 2000 20000 "$WORK/c.pcap" \
+		"$WORK/r1.pcap" >"$WORK/cmp.txt"
 	check_err $? "rant's RTTs against the capture's: $(grep -E 'MISMATCH|in the capture' "$WORK/cmp.txt" | head -5)"
 	tail -1 "$WORK/cmp.txt"
 	log_test "trace: 16 ECMP paths, hop 2 named on link A's, RTTs as captured"
