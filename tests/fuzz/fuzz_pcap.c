@@ -14,9 +14,10 @@
  * closing all happen); each frame is also read as a raw socket's TCP
  * header alone, and as trace's raw ICMP socket reads it (an IPv4
  * packet, an ICMPv6 message: pktparse_icmp). Checks: a verdict in range,
- * a TCP segment's family 4 or 6 (0 for a TCP header alone) and a payload
- * within what an IP header can say, an ICMP result 0, -ENOMSG or -EINVAL
- * with a kind in range; at the end every flow reported, none left open.
+ * a TCP segment's family 4 or 6 (0 for a TCP header alone), a payload
+ * within the frame's wire length (an IP length past it is cut to it) and
+ * at most 16 tunnels deep, an ICMP result 0, -ENOMSG or -EINVAL with a
+ * kind in range; at the end every flow reported, none left open.
  */
 #include <errno.h>
 #include <pcap/dlt.h>
@@ -82,7 +83,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 		}
 		if (v == PKT_TCP) {
-			if ((pk.family != 4 && pk.family != 6) || pk.seg.len > (1u << 20))
+			/* the payload within the frame on the wire, whatever an
+			 * IP length says; tunnels within pktparse's bound */
+			if ((pk.family != 4 && pk.family != 6) ||
+			    pk.seg.len > len + (data[0] >> 4) || pk.tunnels > 16)
 				abort();
 			flowtab_packet(tab, &pk);
 		}
