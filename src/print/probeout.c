@@ -31,7 +31,10 @@ static void print_status(struct out *o, const struct probe_counts *p)
 		out_u64(o, status_key[k], shown ? "%" PRIu64 : NULL, p->status[k]);
 	}
 	out_obj_end(o);
-	out_u64(o, "non_2xx", " (non-2xx %" PRIu64 ")", p->non_2xx);
+	out_u64(o, "non_2xx", " (non-2xx %" PRIu64, p->non_2xx);
+	out_u64(o, "informational", p->informational ? "; 1xx interim %" PRIu64 : NULL,
+		p->informational);
+	out_text(o, ")");
 }
 
 static void print_requests(struct out *o, const struct snap *s)

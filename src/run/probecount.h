@@ -32,6 +32,9 @@ struct probe_counts {
 	uint64_t status[PROBE_STATUS_CLASSES];	/* responses by status class */
 	uint64_t non_2xx;		/* responses of another status than 2xx (in the
 					 * samples too: a 404 is answered) */
+	uint64_t informational;		/* 1xx interim responses skipped (100 Continue,
+					 * 103 Early Hints): not answers; a request they
+					 * hold past --timeout is timed out */
 	uint64_t bytes_received;	/* response bytes, headers and bodies */
 	uint64_t fd_limit;		/* the open-file limit rant ran with */
 };

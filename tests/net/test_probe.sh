@@ -20,7 +20,7 @@
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="probe_syn_ports probe_syn_tcpdump probe_syn_ipv6 probe_syn_closed probe_syn_outputs
 	probe_http_nagle probe_http_nodelay probe_http_quickack probe_http_many
-	probe_http_closes probe_http_silent probe_http_bad probe_http_status probe_request
+	probe_http_closes probe_http_silent probe_http_continue probe_http_bad probe_http_status probe_request
 	probe_http_limit"
 
 require_root
@@ -276,6 +276,31 @@ probe_http_silent() {
 		.counts.received > 20' "$WORK/silent.json" >/dev/null
 	check_err $? "a server that stops answering: exit $PROBE_RC, $(jq -c '.counts.lost, .probe' "$WORK/silent.json")"
 	log_test "--http, a server that stops answering: timeouts counted, connections made again"
+}
+
+# A server answering every 20th request with "100 Continue" without
+# end: each such request times out at --timeout (counted, lost), the 1xx
+# are counted, and -d 3 ends the run within 4 s. On db30865 the read loop
+# never left the flood: 39.7 s for -d 3, 0 timeouts, 19.5 GB read.
+probe_http_continue() {
+	local t0 el
+	setup_pair || skip_test "cannot create namespaces and veth"
+	odd_start continue:20
+	t0=$EPOCHREALTIME
+	PROBE_RC=0
+	ip netns exec "$NS_A" taskset -c 0 timeout 10 "$RANT" -i "$VETH_A" -a "$IP_B" \
+		-j "$WORK/cont.json" --http / --port "$ODD_PORT" --connections 2 -d 3 -w 10 \
+		--timeout 500000 >"$WORK/cont.txt" 2>&1 || PROBE_RC=$?
+	el=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+	echo "-d 3 against 100 Continue without end: exit $PROBE_RC in $el s; $(grep -E '^responses' "$WORK/cont.txt")"
+	[ "$PROBE_RC" = 0 ] && awk -v e="$el" 'BEGIN { exit !(e < 4) }' &&
+		jq -e '.probe.timeouts >= 1 and .probe.informational > 1000 and
+			.counts.lost == .probe.timeouts and .counts.received > 20' \
+			"$WORK/cont.json" >/dev/null
+	check_err $? "exit $PROBE_RC after $el s: $(jq -c '.counts.lost, .probe' "$WORK/cont.json" 2>&1)"
+	grep -q '; 1xx interim [0-9]' "$WORK/cont.txt"
+	check_err $? "the summary does not name the 1xx: $(grep -E '^responses' "$WORK/cont.txt")"
+	log_test "--http, 100 Continue without end: -d 3 ends in $el s, its requests timed out"
 }
 
 # bad_one MODE WHY: a server that answers only with MODE: exit 2 and one
