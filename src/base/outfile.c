@@ -293,6 +293,13 @@ int outfile_publish(struct outfile *o, char *msg, size_t len)
 
 	if (!o->tmp)
 		return 0;	/* stdout, a device, a FIFO: already in place */
+	/* written at its end from now on: a rotator's copytruncate leaves no
+	 * hole of NUL bytes where the rows were */
+	if (fcntl(o->fd, F_SETFL, fcntl(o->fd, F_GETFL) | O_APPEND)) {
+		err = -errno;
+		snprintf(msg, len, "cannot append to %s: fcntl: %s", o->tmp, strerror(-err));
+		return err;
+	}
 	if (rename(o->tmp, o->path)) {
 		err = -errno;
 		snprintf(msg, len, "cannot create %s: %s", o->path, strerror(-err));
