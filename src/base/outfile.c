@@ -237,6 +237,7 @@ int outfile_commit(struct outfile *o)
 	int err = 0;
 
 	if (o->fp) {
+		errno = 0;	/* an earlier write's failure left no errno of its own */
 		if (fflush(o->fp) || ferror(o->fp))
 			err = -(errno ? errno : EIO);
 		if (fclose(o->fp) && !err)
