@@ -18,7 +18,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="fleet_targets fleet_reload fleet_reload_reclaim fleet_reload_churn fleet_badfile fleet_dscp fleet_stamp fleet_flowlabel
+ALL_TESTS="fleet_targets fleet_reload fleet_reload_reclaim fleet_reload_churn fleet_refused fleet_badfile fleet_dscp fleet_stamp fleet_flowlabel
 	fleet_ecmp fleet_scale fleet_addr_added"
 
 require_root
@@ -242,6 +242,33 @@ fleet_reload_churn() {
 			 (map(split(":")[0]) | index($f) and index($l))' "$WORK/e1.json" >/dev/null
 	check_err $? "measured $got, the reloads said $said, $notadded not added: 30, 30, 0 expected"
 	log_test "fleet: 100 SIGHUPs alternating two halves: the last file's 30 measured"
+}
+
+# A fleet whose every ping is refused (the one session the reflector
+# gives its address held by another sender): exit 2 with the refusal and its fix. On db30865 it
+# said "no pong ... is the reflector still running?" beside 10,716
+# refusals counted.
+fleet_refused() {
+	local rc=0 hold
+	setup_pair || skip_test "cannot create namespaces and veth"
+	start_reflector r1 --max-sessions-per-address 1 || return
+	wait_udp_port "$NS_B" "$PORT"
+	# the address's one session held, a ping every 0.5 s
+	ip netns exec "$NS_A" "$PYTHON" "$TOP/tests/net/hoard.py" hoard "$IP_B" "$PORT" 1 0.5 \
+		"$IP_A" >"$WORK/hoard.txt" 2>&1 &
+	hold=$!
+	defer kill -9 "$hold"
+	wait_for_line "$WORK/hoard.txt" '^ready answered=1' 10
+	check_err $? "the session was not held: $(cat "$WORK/hoard.txt")"
+	printf '%s\n' "$IP_B" >"$WORK/targets"
+	emit --targets "$WORK/targets" -d 2 -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1 || rc=$?
+	stop_reflector
+	grep '^rant:' "$WORK/e1.txt"
+	[ "$rc" = 2 ] && [ "$(jqv "$WORK/e1.json" .counts.refused)" -gt 0 ] &&
+		grep -q '^rant: no pong received for [0-9]* pings: the reflector refused [0-9]* (its session table full): raise --max-sessions on it' "$WORK/e1.txt" &&
+		! grep -q 'still running' "$WORK/e1.txt"
+	check_err $? "exit $rc: $(grep '^rant:' "$WORK/e1.txt")"
+	log_test "fleet: every ping refused: the refusal and its fix said"
 }
 
 # Bad lines: each named with its number and fix, exit 1, nothing sent.
