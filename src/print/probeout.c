@@ -61,8 +61,12 @@ void probeout_counts(struct out *o, const struct snap *s)
 	out_str(o, "kind", NULL, probe_kind(c));
 	if (c->syn) {
 		out_u64(o, "refused", "syn: refused (RST: a closed port) %" PRIu64, s->cnt.refused);
-		out_u64(o, "late_answers", ", answers after --timeout %" PRIu64 "\n",
-			s->probe.rst_late);
+		out_u64(o, "late_answers", ", answers after --timeout %" PRIu64, s->probe.rst_late);
+		out_u64(o, "icmp_errors", s->probe.icmp_errors ? ", ICMP errors %" PRIu64 : NULL,
+			s->probe.icmp_errors);
+		out_u64(o, "rst_without_ack", s->probe.rst_no_ack ?
+			", RSTs without ACK %" PRIu64 : NULL, s->probe.rst_no_ack);
+		out_text(o, "\n");
 	} else {
 		print_requests(o, s);
 	}

@@ -19,6 +19,10 @@
 struct probe_counts {
 	/* --syn (an RST back is the run's counts.refused) */
 	uint64_t rst_late;		/* an RST or SYN-ACK after its probe timed out */
+	uint64_t icmp_errors;		/* ICMP errors for SYNs (port unreachable,
+					 * prohibited): their probes are lost */
+	uint64_t rst_no_ack;		/* RSTs without ACK to a probe's port: no
+					 * answer to a SYN, ignored */
 	/* --http, --request */
 	uint64_t connections;		/* connections made, the first ones and again */
 	uint64_t connect_failures;	/* connections that failed (refused, timed out) */

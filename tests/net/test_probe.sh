@@ -18,7 +18,8 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="probe_syn_ports probe_syn_tcpdump probe_syn_ipv6 probe_syn_closed probe_syn_outputs
+ALL_TESTS="probe_syn_ports probe_syn_tcpdump probe_syn_ipv6 probe_syn_closed probe_syn_icmp
+	probe_syn_outputs
 	probe_http_nagle probe_http_nodelay probe_http_quickack probe_http_many
 	probe_http_closes probe_http_silent probe_http_continue probe_http_bad probe_http_status probe_request
 	probe_http_limit"
@@ -165,6 +166,26 @@ probe_syn_closed() {
 		"$WORK/closed.txt"
 	check_err $? "no line saying the port is closed: $(tail -2 "$WORK/closed.txt")"
 	log_test "--syn to a closed port: 200 RSTs counted refused, exit 2 saying so"
+}
+
+# SYNs answered by ICMP (a router's "prohibit" route: administratively
+# filtered, as a firewall's REJECT): the run fails naming the ICMP
+# errors, not "does a firewall drop the SYNs?" (db30865's words).
+probe_syn_icmp() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	ip netns exec "$NS_B" sysctl -qw net.ipv4.ip_forward=1
+	ip -n "$NS_B" route add prohibit 10.78.0.0/24
+	ip -n "$NS_A" route add 10.78.0.0/24 via "$IP_B"
+	PROBE_RC=0
+	ip netns exec "$NS_A" taskset -c 0 timeout 30 "$RANT" -i "$VETH_A" -a 10.78.0.1 --syn \
+		--port 80 -c 20 --warmup-timeout 2 -j "$WORK/icmp.json" >"$WORK/icmp.txt" 2>&1 ||
+		PROBE_RC=$?
+	grep '^rant:' "$WORK/icmp.txt"
+	[ "$PROBE_RC" = 2 ] &&
+		grep -q "^rant: no answer (SYN-ACK or RST) to a SYN to 10.78.0.1 port 80 in 2 s of warm-up: [0-9]* ICMP errors came instead (No route to host): a firewall rejects the SYNs" \
+			"$WORK/icmp.txt" && ! grep -q 'drop the SYNs' "$WORK/icmp.txt"
+	check_err $? "exit $PROBE_RC: $(grep '^rant:' "$WORK/icmp.txt")"
+	log_test "--syn answered by ICMP: the ICMP errors said, exit 2"
 }
 
 probe_syn_outputs() {
