@@ -19,7 +19,7 @@
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="probe_syn_ports probe_syn_tcpdump probe_syn_ipv6 probe_syn_closed probe_syn_icmp
-	probe_syn_outputs
+	probe_syn_rst_no_ack	probe_syn_outputs
 	probe_http_nagle probe_http_nodelay probe_http_quickack probe_http_many
 	probe_http_closes probe_http_silent probe_http_continue probe_http_bad probe_http_status probe_request
 	probe_http_limit"
@@ -186,6 +186,38 @@ probe_syn_icmp() {
 			"$WORK/icmp.txt" && ! grep -q 'drop the SYNs' "$WORK/icmp.txt"
 	check_err $? "exit $PROBE_RC: $(grep '^rant:' "$WORK/icmp.txt")"
 	log_test "--syn answered by ICMP: the ICMP errors said, exit 2"
+}
+
+# SYNs to an address nothing answers (NS_B does not forward), each met by
+# a forged RST without ACK (scapy in NS_B): no answer to a SYN, so the
+# run fails naming the RSTs without ACK, counted, not "does a firewall
+# drop the SYNs?" (db30865's words).
+probe_syn_rst_no_ack() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	ip -n "$NS_A" route add 10.78.0.0/24 via "$IP_B"
+	ip netns exec "$NS_B" "$PYTHON" - "$VETH_B" >"$WORK/rst.txt" 2>&1 <<-'EOF2' &
+	import sys
+	from scapy.all import IP, TCP, conf, send, sniff
+	conf.verb = 0
+	def reset(p):
+	    send(IP(src=p[IP].dst, dst=p[IP].src) /
+	         TCP(sport=p[TCP].dport, dport=p[TCP].sport, flags="R", seq=0))
+	sniff(iface=sys.argv[1], filter="tcp[tcpflags] & tcp-syn != 0 and dst host 10.78.0.1",
+	      prn=reset, started_callback=lambda: print("ready", flush=True))
+	EOF2
+	defer kill -9 "$!"
+	wait_for_line "$WORK/rst.txt" '^ready' 20
+	check_err $? "the RST forger did not start: $(cat "$WORK/rst.txt")"
+	PROBE_RC=0
+	ip netns exec "$NS_A" taskset -c 0 timeout 30 "$RANT" -i "$VETH_A" -a 10.78.0.1 --syn \
+		--port 80 -c 20 --warmup-timeout 2 -j "$WORK/rst.json" >"$WORK/rst.out" 2>&1 ||
+		PROBE_RC=$?
+	grep '^rant:' "$WORK/rst.out"
+	[ "$PROBE_RC" = 2 ] &&
+		grep -q "^rant: no answer (SYN-ACK or RST) to a SYN to 10.78.0.1 port 80 in 2 s of warm-up: [0-9]* RSTs without ACK came instead" \
+			"$WORK/rst.out" && ! grep -q 'drop the SYNs' "$WORK/rst.out"
+	check_err $? "exit $PROBE_RC: $(grep '^rant:' "$WORK/rst.out")"
+	log_test "--syn answered by RSTs without ACK: said, exit 2"
 }
 
 probe_syn_outputs() {
