@@ -1,14 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Threads beside the measuring loop (see offloop.h).
+ * Threads beside the measuring loop (see offloop.h): the one place rant
+ * calls pthread_create().
  */
+#include <errno.h>
 #include <signal.h>
 #include <sys/sysinfo.h>
 
 #include "offloop.h"
 
-int offloop_spawn(pthread_t *t, void *(*fn)(void *), void *arg,
-		  const cpu_set_t *cpus)
+#define OFFLOOP_CHOICES 2
+
+bool offloop_pick(int choice, int ncpu, const cpu_set_t *mine, int here, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	for (int c = 0; c < ncpu && c < CPU_SETSIZE; c++) {
+		bool in_mine = CPU_ISSET(c, mine);
+
+		if (choice == 0 ? !in_mine : in_mine && c != here)
+			CPU_SET(c, set);
+	}
+	return CPU_COUNT(set) > 0;
+}
+
+bool offloop_other_cpus(cpu_set_t *set)
+{
+	cpu_set_t mine;
+	int ncpu = get_nprocs_conf(), here = sched_getcpu();
+
+	CPU_ZERO(set);
+	if (sched_getaffinity(0, sizeof(mine), &mine))
+		return false;
+	for (int choice = 0; choice < OFFLOOP_CHOICES; choice++)
+		if (offloop_pick(choice, ncpu, &mine, here, set))
+			return true;
+	return false;
+}
+
+/* One attempt: fn(arg) on cpus (NULL: the caller's affinity). */
+static int spawn_on(pthread_t *t, void *(*fn)(void *), void *arg, const cpu_set_t *cpus)
 {
 	struct sched_param sp = { .sched_priority = 0 };
 	sigset_t all, old;
@@ -32,21 +62,27 @@ int offloop_spawn(pthread_t *t, void *(*fn)(void *), void *arg,
 	return ret;
 }
 
-bool offloop_other_cpus(cpu_set_t *set)
+int offloop_spawn(pthread_t *t, void *(*fn)(void *), void *arg, cpu_set_t *got)
 {
-	cpu_set_t mine;
 	int ncpu = get_nprocs_conf(), here = sched_getcpu();
+	cpu_set_t mine, set;
+	int ret;
 
-	CPU_ZERO(set);
-	if (sched_getaffinity(0, sizeof(mine), &mine))
-		return false;
-	for (int c = 0; c < ncpu && c < CPU_SETSIZE; c++)
-		if (!CPU_ISSET(c, &mine))
-			CPU_SET(c, set);
-	if (CPU_COUNT(set))
-		return true;
-	*set = mine;
-	if (here >= 0)
-		CPU_CLR(here, set);
-	return CPU_COUNT(set) > 0;
+	if (got)
+		CPU_ZERO(got);
+	if (!sched_getaffinity(0, sizeof(mine), &mine)) {
+		for (int choice = 0; choice < OFFLOOP_CHOICES; choice++) {
+			if (!offloop_pick(choice, ncpu, &mine, here, &set))
+				continue;
+			ret = spawn_on(t, fn, arg, &set);
+			if (ret != EINVAL)	/* EINVAL: a cpuset without those CPUs */
+				goto out;
+		}
+	}
+	CPU_ZERO(&set);
+	ret = spawn_on(t, fn, arg, NULL);
+out:
+	if (!ret && got)
+		*got = set;
+	return ret;
 }
