@@ -429,11 +429,6 @@ unsigned int series_close_due(struct series *s, int64_t now_mono)
 	return n;
 }
 
-void series_set_out(struct series *s, FILE *out)
-{
-	s->out = out;
-}
-
 /* The loop has stopped at end: every interval up to end, the last partial. */
 static void close_rest(struct series *s, int64_t end)
 {
