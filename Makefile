@@ -278,7 +278,8 @@ lint-c:
 # build (lint-werror) tested on planted files (tests/unit/test_lint_build.py).
 lint-misc:
 	tests/check-columns.sh rant.c src/*/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
-	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py tests/check-cycles.py \
+	/usr/bin/python3 -m pyflakes tools/rant-plot tools/rantplot/*.py tests/plot/test_plot.py \
+		tests/check-cycles.py \
 		tests/check-length.py tests/csrc.py tests/unit/test_floorplan.py \
 		tests/unit/tap.py tests/unit/test_stamp_decoders.py tests/unit/test_rant_trace.py \
 		tests/unit/test_schema.py tests/net/schemacheck.py tests/check-man.py \
@@ -447,6 +448,9 @@ install: rant
 	install -d $(DESTDIR)$(PREFIX)/share/rant/lib/steps
 	install -m 0644 lib/steps/*.sh $(DESTDIR)$(PREFIX)/share/rant/lib/steps/
 	install -D -m 0755 tools/rant-trace $(DESTDIR)$(PREFIX)/bin/rant-trace
+	install -D -m 0755 tools/rant-plot $(DESTDIR)$(PREFIX)/bin/rant-plot
+	install -d $(DESTDIR)$(PREFIX)/lib/rant/rantplot
+	install -m 0644 tools/rantplot/*.py $(DESTDIR)$(PREFIX)/lib/rant/rantplot/
 	install -D -m 0644 rant.8 $(DESTDIR)$(PREFIX)/share/man/man8/rant.8
 	for u in systemd/*.service; do \
 		sed 's|@BINDIR@|$(PREFIX)/bin|g' $$u >$$u.out && \
