@@ -11,7 +11,7 @@ from .compare import plot_compare_dist, plot_compare_time
 from .dist import plot_dist
 from .fleet import plot_fleet_heatmap, plot_fleet_paths
 from .flow import plot_flow, plot_ports
-from .outfile import fresh_path, to_json, write_whole
+from .outfile import fresh_path, make_folder, to_json, write_whole
 from .overtime import plot_time
 from .page import write_html
 from .parts import component_names, plot_parts
@@ -24,7 +24,7 @@ def out_path(opts, run_label, kind):
     if opts.output:
         return opts.output
     name = f"{run_label.replace(os.sep, '-')}-{kind}.{ext}"
-    os.makedirs(opts.out_dir, exist_ok=True)
+    make_folder(opts.out_dir)
     return os.path.join(opts.out_dir, name)
 
 

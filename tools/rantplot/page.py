@@ -11,7 +11,7 @@ import os
 from .compare import plot_compare_dist, plot_compare_time
 from .dist import plot_dist
 from .draw import fmt_us
-from .outfile import write_whole
+from .outfile import make_folder, write_whole
 from .overtime import plot_time
 from .parts import component_names, plot_parts
 from .sweep import plot_sweep, sweep_points
@@ -141,7 +141,7 @@ def write_html(runs, opts, out_dir, dump):
             len({p[0] for p in sweep_points(runs)[0]}) >= 2:
         body.append("<h2>size sweep</h2>")
         body.append(f'<img src="{figure_bytes(plot_sweep, opts, dump, runs)}">')
-    os.makedirs(out_dir, exist_ok=True)
+    make_folder(out_dir)
     path = os.path.join(out_dir, "index.html")
     title = "rant: " + ", ".join(html.escape(r.label) for r in runs)
     page = (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{title}"
