@@ -32,7 +32,10 @@ bool offloop_pick(int choice, int ncpu, const cpu_set_t *mine, int here, cpu_set
 /*
  * Start fn(arg) in *t as such a thread, from the thread that will
  * measure: on the policy's first choice the system accepts (a cpuset
- * may refuse CPUs), else on the caller's affinity. got, when not NULL,
+ * may refuse CPUs), else on the caller's affinity; from such a thread
+ * (the metrics thread starts the /metrics watchdog), on its CPUs. A
+ * thread a library starts from one (libmicrohttpd's) inherits all of it:
+ * SCHED_OTHER, the signals blocked, the CPUs. got, when not NULL,
  * is set to the CPUs it was placed on (empty: the caller's affinity,
  * there was no other CPU or none was accepted). 0, or a positive error
  * number as pthread_create() gives.

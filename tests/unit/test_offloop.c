@@ -3,7 +3,7 @@
  * offloop.c: the one CPU policy (offloop_pick()'s choices), and a thread
  * started by offloop_spawn() from a SCHED_FIFO caller: SCHED_OTHER, every
  * signal blocked, on the CPUs it says it was placed on (the caller's
- * affinity when got is empty).
+ * affinity when got is empty); one a helper starts, on the helper's CPUs.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -93,9 +93,49 @@ static void test_spawn(void)
 	ok(CPU_COUNT(&mine) < 2 || CPU_COUNT(&got) > 0, "with another CPU: placed on it");
 }
 
+struct nested {
+	struct seen outer, inner;
+	cpu_set_t inner_got;
+	int ret;
+};
+
+static void *start_inner(void *arg)
+{
+	struct nested *n = arg;
+	pthread_t t;
+
+	look(&n->outer);
+	n->ret = offloop_spawn(&t, look, &n->inner, &n->inner_got);
+	if (!n->ret)
+		pthread_join(t, NULL);
+	return NULL;
+}
+
+/* A helper's helper (the metrics thread's watchdog) stays on its
+ * starter's CPUs: asked from there, "the other CPUs" are the loop's. */
+static void test_nested(void)
+{
+	struct nested n = { .ret = -1 };
+	cpu_set_t got;
+	pthread_t t;
+
+	if (!ok(offloop_spawn(&t, start_inner, &n, &got) == 0, "the outer thread started"))
+		return;
+	pthread_join(t, NULL);
+	if (!CPU_COUNT(&got)) {
+		skip(2, "one CPU here: nothing to keep off");
+		return;
+	}
+	ok(n.ret == 0 && CPU_EQUAL(&n.inner.cpus, &n.outer.cpus),
+	   "a thread started from a helper: on the helper's CPUs");
+	ok(n.ret == 0 && CPU_COUNT(&n.inner_got) == 0 && n.inner.policy == SCHED_OTHER &&
+	   n.inner.int_blocked, "... its got empty (the caller's affinity), SCHED_OTHER, signals blocked");
+}
+
 int main(void)
 {
 	test_pick();
 	test_spawn();
+	test_nested();
 	return done_testing();
 }
