@@ -2,9 +2,10 @@
 /*
  * rant: Round-trip And Network Timing.
  *
- * main(): the options, the set-up, the side's loop (src/emit/emit.c,
- * src/reflect/reflect.c, or src/probe/probe.c for a service that is not
- * rant), the reports, and the exit status; --read and --watch go to
+ * main(): the command line (src/cfg/: the subcommands' and the options'
+ * tables), then the subcommand's main: emit, reflect and probe the set-up,
+ * the loop (src/emit/emit.c, src/fleet/, src/reflect/reflect.c,
+ * src/probe/probe.c), the reports and the exit status; read and watch
  * watch_main() (src/watch/, src/print/watchout.c). Everything that allocates,
  * formats or can fail slowly is done before the loop (run_setup) or
  * after it (report_end); inside, a loop only sends, receives, reads
@@ -54,7 +55,7 @@ static int run_status(const struct run *r, int loop_ret)
 	return EXIT_DONE;
 }
 
-/* --read FILE, -i IFACE --watch: a capture's TCP flows (src/watch/). */
+/* rant read FILE, rant watch -i IFACE: a capture's TCP flows (src/watch/). */
 static int watch_main(const struct rant_cfg *c)
 {
 	struct watchout *o;
@@ -84,25 +85,15 @@ static void teardown(struct run *r)
 	run_teardown(r);
 }
 
-int main(int argc, char **argv)
+/* emit, reflect, probe: the set-up, the loop, the reports. */
+static int measure_main(const struct rant_cfg *c)
 {
-	static struct rant_cfg cfg;
 	static struct run run;
 	int ret, status;
 
-	switch (opts_parse(argc, argv, &cfg, stderr)) {
-	case OPTS_HELP:
-		return EXIT_DONE;
-	case OPTS_ERROR:
-		return EXIT_SETUP;
-	case OPTS_OK:
-		break;
-	}
-	if (cfg.mode == MODE_WATCH)
-		return watch_main(&cfg);
 	/* --metrics(-listen): its thread, stopped by report_end() */
-	if (run_setup(&run, &cfg, outputs_table, outputs_count) ||
-	    (cfg_probe(&cfg) && probe_setup(&run)) ||
+	if (run_setup(&run, c, outputs_table, outputs_count) ||
+	    (cfg_probe(c) && probe_setup(&run)) ||
 	    metrics_start(&run, &run.metrics)) {
 		teardown(&run);
 		return EXIT_SETUP;
@@ -110,8 +101,8 @@ int main(int argc, char **argv)
 	startup_print(&run);
 
 	clock_start(run.clock);
-	ret = cfg_probe(&cfg) ? probe_run(&run) : cfg_fleet(&cfg) ? fleet_run(&run) :
-	      cfg.mode == MODE_EMIT ? emit_run(&run) : reflect_run(&run);
+	ret = cfg_probe(c) ? probe_run(&run) : cfg_fleet(c) ? fleet_run(&run) :
+	      c->mode == MODE_EMIT ? emit_run(&run) : reflect_run(&run);
 	clock_stop(run.clock);
 	if (run.series)
 		series_finish(run.series, monotonic_ns());	/* -I: the last lines */
@@ -129,4 +120,28 @@ int main(int argc, char **argv)
 		status = EXIT_BREACH;
 	teardown(&run);
 	return status;
+}
+
+/* Each subcommand's main, by cfg.sub (src/cfg/subcmd.c: their table). */
+static int (*const sub_main[SUB_N])(const struct rant_cfg *c) = {
+	[SUB_EMIT] = measure_main,
+	[SUB_REFLECT] = measure_main,
+	[SUB_PROBE] = measure_main,
+	[SUB_READ] = watch_main,
+	[SUB_WATCH] = watch_main,
+};
+
+int main(int argc, char **argv)
+{
+	static struct rant_cfg cfg;
+
+	switch (opts_parse(argc, argv, &cfg, stderr)) {
+	case OPTS_HELP:
+		return EXIT_DONE;
+	case OPTS_ERROR:
+		return EXIT_SETUP;
+	case OPTS_OK:
+		break;
+	}
+	return sub_main[cfg.sub](&cfg);
 }

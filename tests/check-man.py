@@ -1,13 +1,16 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""rant.8's OPTIONS against rant --help: the same options, letters and
+"""rant.8's OPTIONS against rant help --all: the same options, letters and
 argument names, in the same groups and order, each entry with --help's
-range, default and needs, and its [emit], [reflect] or [watch].
+range, default and needs, and its mark of the subcommands that take it
+([emit], [reflect, probe], ...; none when all do).
 
 usage: check-man.py [--rant PATH | --help-text FILE] [--man FILE]
 
---help is the option table's (src/cfg/opttab.c) own rendering, so the
-manual page cannot drift from the table unseen. Each disagreement is one
+rant help --all is the option table's (src/cfg/opttab.c) own rendering of
+every option, each subcommand's --help a part of it, so the manual page
+cannot drift from the table unseen. A help text wrapped onto lines of its
+own is read as one line. Each disagreement is one
 line naming the option and what differs; exit status 1 when there is
 one, 0 when none, 2 when an input cannot be read.
 """
@@ -25,14 +28,28 @@ HELP_OPT = re.compile(r"^  (?:-(\w), |    )--([a-z0-9-]+)(?: (\S+))?  +(.*)$")
 HELP_GROUP = re.compile(r"^(\S.*):$")
 # the last "(...)" of a help line, when it is the table's tail
 TAIL = re.compile(r"\(((?:-?[\d.]+ to -?[\d.]+(?:;|(?=\)))|default |needs )[^()]*)\)$")
-WHO = re.compile(r" \[(emit|reflect|watch)\]$")
+SUBS = ("emit", "reflect", "probe", "read", "watch")
+WHO = re.compile(r" \[((?:%s)(?:, (?:%s))*)\]$" % ("|".join(SUBS), "|".join(SUBS)))
+# a wrapped help text's next line: under the text, not an option's head
+CONT = re.compile(r"^ {20,}\S")
+
+
+def unwrap(text):
+    """--help's lines with each wrapped help text joined onto its option's."""
+    out = []
+    for line in text.splitlines():
+        if CONT.match(line) and out and HELP_OPT.match(out[-1]):
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line)
+    return out
 
 
 def parse_help(text):
     """[(group, short, long, arg, tail, who)] in --help's order."""
     out, group = [], None
     started = False
-    for line in text.splitlines():
+    for line in unwrap(text):
         m = HELP_GROUP.match(line)
         if m:
             group, started = m.group(1), True
@@ -157,19 +174,21 @@ def compare(help_opts, man_entries):
             errs.append(f"--{name}: argument {marg} in rant.8, {arg} in --help")
         if tail and f"({tail})" not in body:
             errs.append(f"--{name}: rant.8 does not say --help's ({tail})")
-        if who and f"[{who}]" not in body:
+        mwho = WHO.search(body)
+        mwho = mwho.group(1) if mwho else None
+        if who and mwho != who:
             errs.append(f"--{name}: rant.8 does not mark it [{who}] as --help does")
-        for w in ("emit", "reflect", "watch"):
-            if w != who and f"[{w}]" in body:
-                errs.append(f"--{name}: rant.8 marks it [{w}], --help does not")
+        elif mwho and mwho != who:
+            errs.append(f"--{name}: rant.8 marks it [{mwho}], --help does not")
     return errs
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rant", default=os.path.join(TOP, "rant"),
-                    help="the binary whose --help to read (default: %(default)s)")
-    ap.add_argument("--help-text", metavar="FILE", help="read --help's text from FILE instead")
+                    help="the binary whose help --all to read (default: %(default)s)")
+    ap.add_argument("--help-text", metavar="FILE",
+                    help="read help --all's text from FILE instead")
     ap.add_argument("--man", default=os.path.join(TOP, "rant.8"),
                     help="the manual page (default: %(default)s)")
     a = ap.parse_args()
@@ -178,8 +197,8 @@ def main():
             with open(a.help_text) as f:
                 help_text = f.read()
         else:
-            help_text = subprocess.run([a.rant, "--help"], capture_output=True, text=True,
-                                       check=True).stdout
+            help_text = subprocess.run([a.rant, "help", "--all"], capture_output=True,
+                                       text=True, check=True).stdout
         with open(a.man) as f:
             man_text = f.read()
     except (OSError, subprocess.CalledProcessError) as e:

@@ -19,6 +19,17 @@ enum rant_mode {
 				 * rant did not send, from a capture */
 };
 
+/* The subcommand (src/cfg/subcmd.c holds their table; rant.c dispatches
+ * on it). A new one goes before SUB_N. */
+enum rant_sub {
+	SUB_EMIT,		/* rant emit */
+	SUB_REFLECT,		/* rant reflect */
+	SUB_PROBE,		/* rant probe syn|http|request */
+	SUB_READ,		/* rant read FILE */
+	SUB_WATCH,		/* rant watch -i IFACE */
+	SUB_N
+};
+
 #define RANT_DEFAULT_PORT 12345
 #define RANT_RING_RECORDS 500000	/* -S: the log keeps the last N */
 #define RANT_MAX_RATE 200000		/* transactions/s at most: sizing from -d */
@@ -45,14 +56,19 @@ enum {
 };
 
 struct rant_cfg {
-	enum rant_mode mode;
+	enum rant_sub sub;
+	enum rant_mode mode;		/* emit and probe: MODE_EMIT; read and
+					 * watch: MODE_WATCH */
 	const char *iface;		/* -i */
-	const char *addr;		/* -a */
+	const char *addr;		/* -a, or the address word */
+	char word_buf[1024];		/* the address and the path of a probe's
+					 * word (ADDR:PORT/PATH), split */
 	uint16_t port;			/* --port */
 	int64_t duration_ns;		/* -d; 0 = no limit */
 	uint64_t count;			/* -c; 0 = no limit */
-	uint32_t warmup;		/* -w: emitter, unmeasured pings; reflector,
-					 * measured pings left out per session */
+	uint32_t warmup;		/* -w: emitter, unmeasured pings; reflector
+					 * (--session-warmup), measured pings left
+					 * out per session */
 	uint32_t size;			/* -m, message bytes (the first of a sweep) */
 	uint32_t sizes[RANT_MAX_SIZES];	/* -m LIST or RANGE: each in turn */
 	unsigned int nsizes;		/* 1 without a sweep */
@@ -106,7 +122,11 @@ struct rant_cfg {
 	char *const *argv;
 	int64_t log_threshold_ns;	/* -L; 0 = log everything */
 	bool trace_marker;		/* -T */
-	bool snapshot;			/* -S */
+	bool snapshot;			/* -S: --log-ring, and with -T
+					 * --trace-snapshot (the old spelling) */
+	bool log_ring;			/* --log-ring: the log keeps the last
+					 * RANT_RING_RECORDS */
+	bool trace_snapshot;		/* --trace-snapshot: at a breach */
 	uint32_t log_buffer;		/* --log-buffer: records between the loop
 					 * and the log's writer thread */
 	const char *trace_instance;	/* --trace-instance */

@@ -5,25 +5,18 @@
 #include "optfleet.h"
 #include "opttab.h"
 
-int optfleet_mode(struct rant_cfg *c, const bool *given, FILE *err)
+int optfleet_mode(const bool *given, FILE *err)
 {
 	if (given['a'] && given[O_TARGETS]) {
 		fprintf(err, "rant: -a/--address names one reflector, --targets a file of them: give one of the two\n");
 		return -1;
 	}
-	c->mode = given['a'] || given[O_TARGETS] ? MODE_EMIT : MODE_REFLECT;
 	return 0;
 }
 
 int optfleet_check(struct rant_cfg *c, const bool *given, FILE *err)
 {
-	static const struct { int val; const char *name, *why; } not_fleet[] = {
-		{ O_TCP, "--tcp", "a fleet's pings are UDP datagrams" },
-		{ O_PTP_MODE, "--ptp-mode",
-		  "--ptp-mode binds port 319, and a fleet sends from a port a path" },
-		{ O_ONE_WAY, "--one-way", "a fleet measures the round trip alone" },
-		{ O_PCAP, "--pcap", "--pcap checks the stamps of one reflector's packets" },
-	};
+	char label[40];
 
 	if (c->flow_label && c->paths < 2) {
 		fprintf(err, "rant: --flow-label needs --paths 2 or more: the flows it labels\n");
@@ -31,11 +24,11 @@ int optfleet_check(struct rant_cfg *c, const bool *given, FILE *err)
 	}
 	if (!cfg_fleet(c))
 		return 0;
-	for (size_t i = 0; i < sizeof(not_fleet) / sizeof(not_fleet[0]); i++) {
-		if (!given[not_fleet[i].val])
+	for (size_t i = 0; i < opt_count; i++) {	/* the rows' .not_fleet */
+		if (!opt_table[i].not_fleet || !given[opt_table[i].val])
 			continue;
 		fprintf(err, "rant: %s is not for a fleet (--targets, --paths): %s: drop it\n",
-			not_fleet[i].name, not_fleet[i].why);
+			opt_label(opt_table[i].val, label, sizeof(label)), opt_table[i].not_fleet);
 		return -1;
 	}
 	if (c->nsizes > 1) {

@@ -13,9 +13,9 @@
 
 #include "cfg.h"
 
-/* The mode: the emitter with -a (one reflector) or --targets (a file of
- * them, never both), else the reflector. */
-int optfleet_mode(struct rant_cfg *c, const bool *given, FILE *err);
+/* The emitter's target: -a (one reflector) or --targets (a file of
+ * them), never both. */
+int optfleet_mode(const bool *given, FILE *err);
 
 /*
  * --targets, or -a with --paths: the fleet's loop, open loop and paced

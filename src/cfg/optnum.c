@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "optnum.h"
 
@@ -110,29 +111,56 @@ int optnum_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out, char *msg
 }
 
 /*
- * Decimal number of units (unit_ns per unit, e.g. 1000 for US) to ns,
- * without floating point: "1.5" US is 1500 ns. Range in ns; a value too
+ * Decimal number of units (unit_ns per unit, e.g. 1000 for US, or the
+ * unit its suffix names: 200us, 1.5ms) to ns, without floating point:
+ * "1.5" US is 1500 ns. Range in ns; a value too
  * large for int64 ns is out of range, never wrapped.
  */
+/*
+ * The unit a duration's suffix names (ns, us, ms, s, m, h) in ns, with
+ * *end at the suffix; bare_ns when the number has none (or one rant does
+ * not know, left for the caller to refuse).
+ */
+static int64_t suffix_unit(const char *s, int64_t bare_ns, const char **end)
+{
+	static const struct { const char *name; int64_t ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+		{ "m", 60 * 1000000000LL }, { "h", 3600 * 1000000000LL },
+	};
+	const char *p = s;
+
+	while ((*p >= '0' && *p <= '9') || *p == '.')
+		p++;
+	*end = NULL;
+	if (p == s || !*p)
+		return bare_ns;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(p, units[i].name)) {
+			*end = p;
+			return units[i].ns;
+		}
+	return bare_ns;
+}
+
 int optnum_ns(const char *s, int64_t unit_ns, int64_t lo_ns, int64_t hi_ns, int64_t *out,
 	      char *msg, size_t len)
 {
 	char range[64], lo[24], hi[24];
-	const char *p = s;
-	int64_t ip = 0, frac = 0, scale = unit_ns;
+	const char *p = s, *end;
+	int64_t unit = suffix_unit(s, unit_ns, &end), ip = 0, frac = 0, scale = unit;
 	bool digits = false, big = false;
 
 	optnum_units(lo, sizeof(lo), lo_ns, unit_ns);
 	optnum_units(hi, sizeof(hi), hi_ns, unit_ns);
 	snprintf(range, sizeof(range), "%s to %s", lo, hi);
-	for (; *p >= '0' && *p <= '9'; p++, digits = true) {
+	for (; *p >= '0' && *p <= '9' && p != end; p++, digits = true) {
 		if (ip > (INT64_MAX - 9) / 10)
 			big = true;
 		else
 			ip = ip * 10 + (*p - '0');
 	}
 	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++, digits = true) {
+		for (p++; *p >= '0' && *p <= '9' && p != end; p++, digits = true) {
 			if (scale >= 10) {
 				scale /= 10;
 				frac += (*p - '0') * scale;
@@ -142,12 +170,12 @@ int optnum_ns(const char *s, int64_t unit_ns, int64_t lo_ns, int64_t hi_ns, int6
 			}
 		}
 	}
-	if (!digits || *p)
+	if (!digits || (*p && p != end))
 		return bad_form(msg, len, s, (double)lo_ns / (double)unit_ns,
 				(double)hi_ns / (double)unit_ns, range, false);
-	if (big || ip > (INT64_MAX - frac) / unit_ns ||
-	    ip * unit_ns + frac < lo_ns || ip * unit_ns + frac > hi_ns)
+	if (big || ip > (INT64_MAX - frac) / unit ||
+	    ip * unit + frac < lo_ns || ip * unit + frac > hi_ns)
 		return bad(msg, len, "%s is out of range. Must be in the range %s", s, range);
-	*out = ip * unit_ns + frac;
+	*out = ip * unit + frac;
 	return 0;
 }

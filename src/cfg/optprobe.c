@@ -4,19 +4,10 @@
  */
 #include <string.h>
 
+#include "optnum.h"
+
 #include "optprobe.h"
 #include "opttab.h"
-#include "timeutil.h"
-
-/* The options of rant's own pair that mean nothing to a probe. */
-static const struct {
-	int val;
-	const char *name;
-} not_probe[] = {
-	{ O_TCP, "--tcp" }, { O_STAMP, "--stamp" }, { O_PTP_MODE, "--ptp-mode" },
-	{ 'm', "-m/--size" }, { O_KEY, "--key" }, { O_ONE_WAY, "--one-way" },
-	{ 's', "-s/--sw-timestamps" },
-};
 
 static const char *probe_name(const struct rant_cfg *c)
 {
@@ -76,31 +67,22 @@ int optprobe_check(struct rant_cfg *c, const bool *given, FILE *err)
 
 	if (check_needs(c, given, err))
 		return -1;
+	if (!kinds && c->sub == SUB_PROBE) {
+		fprintf(err, "rant: probe needs what to probe: rant probe syn|http|request (rant probe --help)\n");
+		return -1;
+	}
 	if (!kinds)
 		return 0;
 	if (kinds > 1) {
 		fprintf(err, "rant: --syn, --http and --request are each a probe of its own: give one of them\n");
 		return -1;
 	}
-	if (c->mode != MODE_EMIT) {
-		fprintf(err, "rant: %s needs -a ADDR: the address of the server to probe\n",
-			probe_name(c));
+	if (!given['a']) {
+		fprintf(err, "rant: %s needs -a ADDR: the address of the server to probe (rant probe %s -i IFACE ADDR)\n",
+			probe_name(c), c->syn ? "syn" : c->http_path ? "http" : "request");
 		return -1;
 	}
-	for (size_t i = 0; i < sizeof(not_probe) / sizeof(not_probe[0]); i++) {
-		if (!given[not_probe[i].val])
-			continue;
-		fprintf(err, "rant: %s is for rant's own pair, not for %s (a service that is not rant): drop it\n",
-			not_probe[i].name, probe_name(c));
-		return -1;
-	}
-	if (check_http(c, err))
-		return -1;
-	if (!given[O_PORT])
-		c->port = PROBE_DEFAULT_PORT;
-	if (!given[O_TIMEOUT])
-		c->timeout_ns = NS_PER_SEC;	/* a service is slower than a reflector */
-	return 0;
+	return check_http(c, err);
 }
 
 void optprobe_host(const struct rant_cfg *c, char *buf, size_t len)
@@ -113,4 +95,128 @@ void optprobe_host(const struct rant_cfg *c, char *buf, size_t len)
 		snprintf(buf, len, v6 ? "[%s]" : "%s", c->addr);
 	else
 		snprintf(buf, len, v6 ? "[%s]:%u" : "%s:%u", c->addr, c->port);
+}
+
+static bool probe_word(const char *w)
+{
+	return !strcmp(w, "syn") || !strcmp(w, "http") || !strcmp(w, "request");
+}
+
+/* The kind word (syn, http, request) into c, agreeing with its flag. */
+static int probe_kind(struct rant_cfg *c, const char *w, bool *given, FILE *err)
+{
+	bool flag = c->syn || c->http_path || c->request_path;
+
+	if (!probe_word(w)) {
+		fprintf(err, "rant: probe %s: give what to probe: syn, http or request\n", w);
+		return -1;
+	}
+	if (flag && strcmp(probe_name(c) + 2, w)) {
+		fprintf(err, "rant: probe %s and %s are two probes: give one of them\n", w,
+			probe_name(c));
+		return -1;
+	}
+	if (!strcmp(w, "syn"))
+		c->syn = given[O_SYN] = true;
+	else if (!strcmp(w, "request") && !c->request_path) {
+		fprintf(err, "rant: probe request needs --request FILE: the bytes of each request\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* "[v6]:PORT", "v4:PORT" or an address alone (fe80::1 has colons of its own). */
+static int split_port(struct rant_cfg *c, char *host, bool *given, FILE *err)
+{
+	char *colon = NULL, msg[160];
+	uint64_t port;
+
+	if (*host == '[') {
+		char *end = strchr(host, ']');
+
+		if (!end || (end[1] && end[1] != ':')) {
+			fprintf(err, "rant: probe: '%s': give [ADDR]:PORT or [ADDR]\n", host);
+			return -1;
+		}
+		*end = '\0';
+		colon = end[1] ? end + 1 : NULL;
+		host++;
+	} else if (strchr(host, ':') == strrchr(host, ':')) {
+		colon = strchr(host, ':');
+	}
+	c->addr = host;
+	if (!colon)
+		return 0;
+	*colon = '\0';
+	if (given[O_PORT]) {
+		fprintf(err, "rant: probe: the port given twice, in ADDR:PORT and --port: give it once\n");
+		return -1;
+	}
+	if (optnum_u64(colon + 1, 1, 65535, &port, msg, sizeof(msg))) {
+		fprintf(err, "rant: probe: port %s\n", msg);
+		return -1;
+	}
+	c->port = (uint16_t)port;
+	given[O_PORT] = true;
+	return 0;
+}
+
+/* ADDR[:PORT][/PATH] or http://ADDR[:PORT][/PATH], split into c->word_buf. */
+static int probe_target(struct rant_cfg *c, const char *w, bool *given, FILE *err)
+{
+	const char *s = strncmp(w, "http://", 7) ? w : w + 7, *path = strchr(s, '/');
+	size_t hl = path ? (size_t)(path - s) : strlen(s);
+	char *host = c->word_buf;
+
+	if (given['a']) {
+		fprintf(err, "rant: probe: '%s' and -a both name the server: give it once\n", w);
+		return -1;
+	}
+	if (hl + (path ? strlen(path) : 0) + 2 > sizeof(c->word_buf) || !hl) {
+		fprintf(err, "rant: probe: '%s': give ADDR[:PORT][/PATH]\n", w);
+		return -1;
+	}
+	if ((path || s != w) && (c->syn || c->request_path)) {
+		fprintf(err, "rant: probe %s: '%s': a path or URL is for probe http\n",
+			c->syn ? "syn" : "request", w);
+		return -1;
+	}
+	memcpy(host, s, hl);
+	host[hl] = '\0';
+	if (path && c->http_path) {
+		fprintf(err, "rant: probe http: the path given twice, in '%s' and --http: give it once\n", w);
+		return -1;
+	}
+	if (path)
+		c->http_path = strcpy(host + hl + 1, path);
+	given['a'] = true;
+	return split_port(c, host, given, err);
+}
+
+int optprobe_words(struct rant_cfg *c, char *const *w, int n, bool *given, FILE *err)
+{
+	bool http = false;
+	int i = 0;
+
+	if (n && (probe_word(w[0]) || !(c->syn || c->http_path || c->request_path))) {
+		if (probe_kind(c, w[0], given, err))
+			return -1;
+		http = !strcmp(w[0], "http");
+		i = 1;
+	}
+	if (n > i + 1) {
+		fprintf(err, "rant: unexpected argument '%s': rant probe takes one server\n", w[i + 1]);
+		return -1;
+	}
+	if (i == n && !given['a']) {
+		fprintf(err, "rant: probe needs the server: rant probe %s -i IFACE ADDR[:PORT]\n",
+			n ? w[0] : "syn|http|request");
+		return -1;
+	}
+	if (i < n && probe_target(c, w[i], given, err))
+		return -1;
+	if (http && !c->http_path)
+		c->http_path = "/";
+	given[O_HTTP] = c->http_path != NULL;
+	return 0;
 }

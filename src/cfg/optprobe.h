@@ -23,6 +23,10 @@ int optprobe_check(struct rant_cfg *c, const bool *given, FILE *err);
 
 /* --http's Host header: --host, or -a (bracketed when IPv6) with --port
  * unless it is 80. */
+/* rant probe's words: syn|http|request, then ADDR[:PORT][/PATH] or
+ * http://ADDR[:PORT][/PATH] (subcmd.h's words). */
+int optprobe_words(struct rant_cfg *c, char *const *w, int n, bool *given, FILE *err);
+
 void optprobe_host(const struct rant_cfg *c, char *buf, size_t len);
 
 #endif

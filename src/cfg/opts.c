@@ -17,6 +17,7 @@
 
 #include "openloop.h"
 #include "optfleet.h"
+#include "opthelp.h"
 #include "optmetric.h"
 #include "optnum.h"
 #include "optprobe.h"
@@ -24,6 +25,7 @@
 #include "opttab.h"
 #include "ptp.h"
 #include "stamp.h"
+#include "subcmd.h"
 #include "sweep.h"
 #include "wire.h"
 
@@ -31,140 +33,17 @@
 #define RANT_VERSION "unknown"
 #endif
 
-static const struct opt *opt_find(int val)
-{
-	for (size_t i = 0; i < opt_count; i++)
-		if (opt_table[i].val == val)
-			return &opt_table[i];
-	return NULL;
-}
-
-/* "-d/--duration" or "--port" for messages. */
-static const char *opt_label(int val, char *buf, size_t len)
-{
-	const struct opt *o = opt_find(val);
-
-	if (!o)
-		snprintf(buf, len, "?");
-	else if (o->val < 256)
-		snprintf(buf, len, "-%c/--%s", o->val, o->name);
-	else
-		snprintf(buf, len, "--%s", o->name);
-	return buf;
-}
-
-/* "-p" or "--trace-instance": the short form --help uses. */
-static const char *opt_short(const struct opt *o, char *buf, size_t len)
-{
-	if (o->val < 256)
-		snprintf(buf, len, "-%c", o->val);
-	else
-		snprintf(buf, len, "--%s", o->name);
-	return buf;
-}
-
-/* Row o's default as --help says it, or "" when it has none to say. */
-static void help_default(const struct opt *o, char *buf, size_t len)
-{
-	*buf = '\0';
-	if (o->defhelp)
-		snprintf(buf, len, "%s", o->defhelp);
-	else if (o->sdef)
-		snprintf(buf, len, "%s", o->sdef);
-	else if ((o->type == T_UINT || o->type == T_SIZES) && o->def)
-		snprintf(buf, len, "%" PRId64, o->def);
-	else if (o->type == T_NS && o->def)
-		optnum_units(buf, len, o->def, o->unit_ns);
-}
-
-/* Row o's range as --help and the errors say it ("0.1 to 3600"), or "". */
-static void help_range(const struct opt *o, char *buf, size_t len)
-{
-	char lo[40], hi[40];
-
-	*buf = '\0';
-	if (o->type == T_UINT) {
-		snprintf(buf, len, "%" PRId64 " to %" PRId64, o->min, o->max);
-	} else if (o->type == T_NS) {
-		optnum_units(lo, sizeof(lo), o->min, o->unit_ns);
-		optnum_units(hi, sizeof(hi), o->max, o->unit_ns);
-		snprintf(buf, len, "%s to %s", lo, hi);
-	}
-}
-
-/* " (RANGE; default X; needs -Y)", any part left out where the row has
- * none, or "" (rant.8 repeats it for each option: tests/check-man.py). */
-static void help_tail(const struct opt *o, char *buf, size_t len)
-{
-	char range[96], def[64], need[40] = "";
-	const char *part[3];
-	int n = 0, w = 0;
-
-	help_range(o, range, sizeof(range));
-	help_default(o, def, sizeof(def));
-	if (o->needs)
-		opt_short(opt_find(o->needs), need, sizeof(need));
-	if (*range)
-		part[n++] = range;
-	if (*def)
-		part[n++] = def;
-	if (*need)
-		part[n++] = need;
-	*buf = '\0';
-	for (int i = 0; i < n && w >= 0 && (size_t)w < len; i++)
-		w += snprintf(buf + w, len - (size_t)w, "%s%s%s%s", i ? "; " : " (",
-			      part[i] == def ? "default " : part[i] == need ? "needs " : "",
-			      part[i], i == n - 1 ? ")" : "");
-}
-
-/* The title of the group that begins at row o, or NULL. */
-static const char *help_group(const struct opt *o)
-{
-	for (size_t g = 0; g < opt_ngroups; g++)
-		if (!strcmp(opt_groups[g].first, o->name))
-			return opt_groups[g].title;
-	return NULL;
-}
-
 void opts_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: rant -i IFACE [options]            reflect (server)\n"
-		"       rant -i IFACE -a ADDR [options]    emit (client)\n"
-		"       rant --read FILE [options]         TCP flows in a capture: latency, what held it\n"
-		"       rant -i IFACE --watch [options]    the same, live\n"
-		"\n"
-		"Measures UDP (or TCP) round trips with NIC (or kernel) timestamps.\n"
-		"Times are in microseconds (US, decimals allowed) and seconds (S).\n");
-	for (size_t i = 0; i < opt_count; i++) {
-		const struct opt *o = &opt_table[i];
-		const char *group = help_group(o);
-		char head[48], tail[224];
-		int n;
-
-		if (group)
-			fprintf(f, "\n%s:\n", group);
-		if (o->val < 256)
-			n = snprintf(head, sizeof(head), "  -%c, --%s", o->val, o->name);
-		else
-			n = snprintf(head, sizeof(head), "      --%s", o->name);
-		if (o->arg)
-			snprintf(head + n, sizeof(head) - (size_t)n, " %s", o->arg);
-		help_tail(o, tail, sizeof(tail));
-		fprintf(f, "%-27s  %s%s%s\n", head, o->help, tail,
-			o->who == EMIT_ONLY ? " [emit]" : o->who == REFLECT_ONLY ? " [reflect]" :
-			o->who == WATCH_ONLY ? " [watch]" : "");
-	}
-	fprintf(f,
-		"\n"
-		"Exit status: 0 finished, 1 usage or setup error, 2 failure during\n"
-		"the run, 3 threshold breached. See rant(8).\n");
+	opthelp_overview(f);
 }
 
 struct parser {
 	FILE *err;
 	const struct opt *o;	/* option being parsed */
 };
+
+
 
 static int bad(struct parser *ps, const char *fmt, const char *arg,
 	       const char *range)
@@ -198,22 +77,35 @@ static void store_uint(struct rant_cfg *c, const struct opt *o, uint64_t v)
 	}
 }
 
-static void set_defaults(struct rant_cfg *c)
+/* Row o's default for subcommand sub into c. */
+static void set_default(struct rant_cfg *c, const struct opt *o, enum rant_sub sub)
+{
+	int64_t def = o->alt.who & (1u << sub) ? o->alt.def : o->def;
+	char *p = (char *)c + o->off;
+
+	if (o->type == T_UINT || o->type == T_SIZES)
+		store_uint(c, o, (uint64_t)def);
+	else if (o->type == T_NS)
+		memcpy(p, &def, sizeof(int64_t));
+	else if (o->type == T_USEC)
+		*(int *)p = (int)(def / NS_PER_US);
+	else if (o->type == T_STR)
+		memcpy(p, &o->sdef, sizeof(o->sdef));
+}
+
+/* Every row's default, those of the rows sub takes last (two rows may
+ * share a field: -w and --session-warmup). */
+static void set_defaults(struct rant_cfg *c, enum rant_sub sub)
 {
 	memset(c, 0, sizeof(*c));
-	for (size_t i = 0; i < opt_count; i++) {
-		const struct opt *o = &opt_table[i];
-		char *p = (char *)c + o->off;
-
-		if (o->type == T_UINT || o->type == T_SIZES)
-			store_uint(c, o, (uint64_t)o->def);
-		else if (o->type == T_NS)
-			memcpy(p, &o->def, sizeof(int64_t));
-		else if (o->type == T_STR)
-			memcpy(p, &o->sdef, sizeof(o->sdef));
-	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < opt_count; i++)
+			if (opt_takes(&opt_table[i], sub) == (pass == 1))
+				set_default(c, &opt_table[i], sub);
 	c->sizes[0] = c->size;
 	c->nsizes = 1;
+	c->sub = sub;
+	c->mode = subcmd_table[sub].mode;
 }
 
 /*
@@ -308,9 +200,16 @@ static int parse_arg(struct parser *ps, struct rant_cfg *c, const char *arg)
 		store_uint(c, o, u);
 		return 0;
 	case T_NS:
+	case T_USEC:
 		if (optnum_ns(arg, o->unit_ns, o->min, o->max, &ns, msg, sizeof(msg)))
 			return bad_line(ps, msg);
-		memcpy(p, &ns, sizeof(ns));
+		if (o->type == T_NS) {
+			memcpy(p, &ns, sizeof(ns));
+			return 0;
+		}
+		if (ns % NS_PER_US)
+			return bad_line(ps, "give whole microseconds");
+		*(int *)p = (int)(ns / NS_PER_US);
 		return 0;
 	case T_SIZES:
 		c->size_arg = arg;
@@ -447,78 +346,42 @@ static int check_open_loop(struct parser *ps, const struct rant_cfg *c)
 	return 0;
 }
 
-/* The options --read and --watch take besides their own (WATCH_ONLY). */
-static bool watch_takes(int val)
+/* rant read FILE, or rant watch -i IFACE: traffic rant did not send (the
+ * options they take are the rows' W_READ, W_WATCH). */
+static int check_watch(struct parser *ps, const struct rant_cfg *c, const bool *given)
 {
-	static const int takes[] = { 'i', 'd', 'j', 'v', 'I', 'b', 'o', O_METRICS,
-				     O_METRICS_LISTEN, O_METRICS_BUCKETS, O_FOLLOW_LINKS };
-
-	for (size_t i = 0; i < sizeof(takes) / sizeof(takes[0]); i++)
-		if (takes[i] == val)
-			return true;
-	return false;
-}
-
-/* --read FILE, or -i IFACE --watch: traffic rant did not send. */
-static int check_watch(struct parser *ps, struct rant_cfg *c, const bool *given)
-{
-	char label[40];
-
-	c->mode = MODE_WATCH;
-	if (given[O_READ] && given[O_WATCH]) {
-		fprintf(ps->err, "rant: --read reads a file, --watch an interface: give one of them\n");
-		return -1;
-	}
 	if (given[O_WATCH] && (!c->iface || !*c->iface)) {
 		fprintf(ps->err, "rant: --watch needs -i IFACE: name the interface to capture on (ip link lists them)\n");
-		return -1;
-	}
-	for (size_t i = 0; i < opt_count; i++) {
-		const struct opt *o = &opt_table[i];
-
-		if (!given[o->val] || o->who == WATCH_ONLY || watch_takes(o->val))
-			continue;
-		fprintf(ps->err, "rant: %s is not for --read or --watch (traffic rant did not send): drop it\n",
-			opt_label(o->val, label, sizeof(label)));
-		return -1;
-	}
-	if (given[O_READ] && (given['i'] || given['d'] || given[O_METRICS_LISTEN])) {
-		fprintf(ps->err, "rant: %s is for --watch: --read reads its file to the end%s\n",
-			opt_label(given['i'] ? 'i' : given['d'] ? 'd' : O_METRICS_LISTEN, label,
-				  sizeof(label)),
-			given[O_METRICS_LISTEN] ? " (--metrics FILE writes its metrics)" : "");
-		return -1;
-	}
-	if (c->duration_ns == DURATION_BY_MODE)
-		c->duration_ns = 0;	/* until SIGINT */
-	if (c->overflow_ns < c->bucket_ns || c->overflow_ns % c->bucket_ns) {
-		fprintf(ps->err, "rant: -o/--overflow must be a multiple of -b/--bucket-size\n");
 		return -1;
 	}
 	return 0;
 }
 
-/* Each option given on the side it is for, with the option it needs. */
-static int check_sides(struct parser *ps, const struct rant_cfg *c, const bool *given)
+/* Each option given to a subcommand that takes it, with the option it
+ * needs; -S as what it spells. */
+static int check_scope(struct parser *ps, struct rant_cfg *c, const bool *given)
 {
-	char label[40];
+	char label[40], them[200];
 
 	for (size_t i = 0; i < opt_count; i++) {
 		const struct opt *o = &opt_table[i];
 
-		if (c->mode == MODE_REFLECT && o->who == EMIT_ONLY && given[o->val]) {
-			fprintf(ps->err, "rant: %s is for the emitter: give -a ADDR, or drop it on the reflector (which echoes what it receives)\n",
-				opt_label(o->val, label, sizeof(label)));
-			return -1;
-		}
-		if (c->mode == MODE_EMIT && o->who == REFLECT_ONLY && given[o->val]) {
-			fprintf(ps->err, "rant: %s is for the reflector: drop -a, or drop it on the emitter\n",
-				opt_label(o->val, label, sizeof(label)));
-			return -1;
-		}
-		if (need(ps, given, o))
-			return -1;
+		if (!given[o->val] || opt_takes(o, c->sub))
+			continue;
+		subcmd_names(o->who, them, sizeof(them));
+		fprintf(ps->err, "rant: %s is not for %s: it is for %s: drop it\n",
+			opt_label(o->val, label, sizeof(label)), subcmd_table[c->sub].as, them);
+		return -1;
 	}
+	for (size_t i = 0; i < opt_count; i++)
+		if (need(ps, given, &opt_table[i]))
+			return -1;
+	if (c->sub == SUB_REFLECT && given['w'] && given[O_SESSION_WARMUP]) {
+		fprintf(ps->err, "rant: -w/--warmup is the old spelling of --session-warmup: give one of them\n");
+		return -1;
+	}
+	c->log_ring = c->log_ring || c->snapshot;
+	c->trace_snapshot = c->trace_snapshot || (c->snapshot && c->trace_marker);
 	return 0;
 }
 
@@ -539,20 +402,19 @@ static int check_buckets(struct parser *ps, const struct rant_cfg *c)
 	return 0;
 }
 
-/* The options against each other, and the mode. */
+/* The options against each other, and the subcommand. */
 static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 {
 	char label[40];
 
-	if (given[O_READ] || given[O_WATCH])
-		return check_watch(ps, c, given);
-	for (size_t i = 0; i < opt_count; i++) {
-		if (opt_table[i].who == WATCH_ONLY && given[opt_table[i].val]) {
-			fprintf(ps->err, "rant: %s is for --read or --watch: give one of them, or drop it\n",
-				opt_label(opt_table[i].val, label, sizeof(label)));
-			return -1;
-		}
+	if (given[O_READ] && given[O_WATCH]) {
+		fprintf(ps->err, "rant: --read reads a file, --watch an interface: give one of them\n");
+		return -1;
 	}
+	if (check_scope(ps, c, given))
+		return -1;
+	if (c->mode == MODE_WATCH)
+		return check_watch(ps, c, given) || check_buckets(ps, c) ? -1 : 0;
 	if (!c->iface || !*c->iface) {
 		fprintf(ps->err, "rant: -i/--interface is required: name the interface to measure on (ip link lists them)\n");
 		return -1;
@@ -561,8 +423,7 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		fprintf(ps->err, "rant: -a/--address is empty: give the reflector's IP address\n");
 		return -1;
 	}
-	if (optfleet_mode(c, given, ps->err) || optprobe_check(c, given, ps->err) ||
-	    check_sides(ps, c, given))
+	if (optfleet_mode(given, ps->err) || optprobe_check(c, given, ps->err))
 		return -1;
 	if (check_ptp_mode(ps, c, given) || check_stamp(ps, c, given) || check_diagnosis(ps, c))
 		return -1;
@@ -573,16 +434,11 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 			WIRE_PONG_LEN, WIRE_PONG_LEN);
 		return -1;
 	}
-	if (c->duration_ns == DURATION_BY_MODE) {
-		c->duration_ns = c->mode == MODE_EMIT ? 10 * NS_PER_SEC : 0;
-		if (c->mode == MODE_EMIT && c->count > default_reach(c)) {
-			fprintf(ps->err, "rant: -c/--count %" PRIu64 " cannot be reached in the default -d/--duration of 10 s (%" PRIu64 " at most): give -d 0 to run until the count, or a -d long enough\n",
-				c->count, default_reach(c));
-			return -1;
-		}
+	if (c->mode == MODE_EMIT && !given['d'] && c->count > default_reach(c)) {
+		fprintf(ps->err, "rant: -c/--count %" PRIu64 " cannot be reached in the default -d/--duration of 10 s (%" PRIu64 " at most): give -d 0 to run until the count, or a -d long enough\n",
+			c->count, default_reach(c));
+		return -1;
 	}
-	if (c->mode == MODE_REFLECT && !given['w'])
-		c->warmup = 0;	/* the row's default is the emitter's */
 	if ((given['B'] || given['P']) && !c->busy_poll_us) {
 		fprintf(ps->err, "rant: %s needs busy polling on: give -p/--busy-poll-us above 0 (-p 0 is off)\n",
 			opt_label(given['B'] ? 'B' : 'P', label, sizeof(label)));
@@ -598,8 +454,8 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		fprintf(ps->err, "rant: -j/--json and --pcap cannot both write to stdout (-): name a file for one of them\n");
 		return -1;
 	}
-	if (given[O_LOG_BUFFER] && c->snapshot) {
-		fprintf(ps->err, "rant: --log-buffer sizes a streamed log; -S keeps the last %d in memory instead: drop one of them\n",
+	if (given[O_LOG_BUFFER] && c->log_ring) {
+		fprintf(ps->err, "rant: --log-buffer sizes a streamed log; --log-ring (-S) keeps the last %d in memory instead: drop one of them\n",
 			RANT_RING_RECORDS);
 		return -1;
 	}
@@ -645,47 +501,154 @@ static void getopt_error(FILE *err, int opt, char **argv)
 		fprintf(err, "rant: unknown option %s (rant --help)\n", what);
 }
 
+/*
+ * The old spellings' subcommand, from the options given, as the flags
+ * chose the mode before there were subcommands.
+ */
+static enum rant_sub infer(const bool *given)
+{
+	if (given[O_READ])
+		return SUB_READ;
+	if (given[O_WATCH])
+		return SUB_WATCH;
+	if (given[O_SYN] || given[O_HTTP] || given[O_REQUEST])
+		return SUB_PROBE;
+	return given['a'] || given[O_TARGETS] ? SUB_EMIT : SUB_REFLECT;
+}
+
+enum scan_result { SCAN_OK, SCAN_ERROR, SCAN_HELP, SCAN_VERSION };
+
+/*
+ * First pass: which options are given (into seen), so that the defaults
+ * of the old spellings' subcommand are set before the values are read,
+ * and whether --help or --version comes before any line getopt refuses
+ * (SCAN_ERROR after its message).
+ */
+static enum scan_result scan(int argc, char **argv, const struct option *lo, const char *so,
+			     bool *seen, FILE *err)
+{
+	bool help = false;
+	int opt;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		if ((opt == '?' || opt == ':') && !help) {
+			getopt_error(err, opt, argv);
+			return SCAN_ERROR;
+		}
+		if (opt == O_VERSION && !help) {
+			printf("rant %s\n", RANT_VERSION);
+			return SCAN_VERSION;
+		}
+		if (opt != '?' && opt != ':')
+			seen[opt] = true;
+		help = help || opt == 'h';
+	}
+	return help ? SCAN_HELP : SCAN_OK;
+}
+
+/* --help: the subcommand's, the old spellings' by their flags, or the
+ * overview. */
+static void help_for(const struct subcmd *sc, const bool *seen)
+{
+	bool mode = seen['a'] || seen[O_TARGETS] || seen[O_READ] || seen[O_WATCH] || seen[O_SYN] ||
+		    seen[O_HTTP] || seen[O_REQUEST];
+
+	if (sc)
+		opthelp_sub(stdout, (enum rant_sub)(sc - subcmd_table));
+	else if (mode)
+		opthelp_sub(stdout, infer(seen));
+	else
+		opthelp_overview(stdout);
+}
+
+/* rant help [SUB | --all] */
+static enum opts_result help_word(int argc, char **argv, FILE *err)
+{
+	const struct subcmd *sc = argc > 2 ? subcmd_find(argv[2]) : NULL;
+
+	if (argc > 3 || (argc == 3 && !sc && strcmp(argv[2], "--all"))) {
+		fprintf(err, "rant: help %s: give a subcommand (emit, reflect, probe, read, watch), or nothing\n",
+			argv[2]);
+		return OPTS_ERROR;
+	}
+	if (sc)
+		opthelp_sub(stdout, (enum rant_sub)(sc - subcmd_table));
+	else if (argc == 3)
+		opthelp_all(stdout);
+	else
+		opthelp_overview(stdout);
+	return OPTS_HELP;
+}
+
+/* Second pass: the values, into c (its defaults set); argv's words left
+ * at its end from optind. */
+static int read_args(struct parser *ps, int argc, char **argv, const struct option *lo,
+		     const char *so, struct rant_cfg *c, bool *given)
+{
+	char label[40];
+	int opt;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		ps->o = opt_find(opt);
+		if (given[opt] && ps->o->arg && ps->o->type != T_ALLOW) {
+			fprintf(ps->err, "rant: %s given twice (again as '%s'): give it once\n",
+				opt_label(opt, label, sizeof(label)), optarg);
+			return -1;
+		}
+		given[opt] = true;
+		if (parse_arg(ps, c, optarg))
+			return -1;
+	}
+	return 0;
+}
+
 enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *c,
 			    FILE *err)
 {
 	struct option longopts[OPTS_MAX + 1];
-	char shortopts[3 * OPTS_MAX + 2], label[40];
+	char shortopts[3 * OPTS_MAX + 2];
 	struct parser ps = { .err = err };
-	bool given[O_MAX] = { false };
-	int opt;
+	const struct subcmd *sc = NULL;
+	bool given[O_MAX] = { false }, seen[O_MAX] = { false };
+	int base = 0;
 
-	set_defaults(c);
+	opterr = 0;
+	if (argc > 1 && argv[1][0] != '-') {
+		if (!strcmp(argv[1], "help"))
+			return help_word(argc, argv, err);
+		sc = subcmd_find(argv[1]);
+		if (!sc) {
+			fprintf(err, "rant: unknown subcommand '%s': give emit, reflect, probe, read or watch (rant --help)\n",
+				argv[1]);
+			return OPTS_ERROR;
+		}
+		base = 1;	/* getopt reads the subcommand as its argv[0] */
+	}
+	build_getopt(longopts, shortopts);
+	switch (scan(argc - base, argv + base, longopts, shortopts, seen, err)) {
+	case SCAN_ERROR:
+		return OPTS_ERROR;
+	case SCAN_HELP:
+		help_for(sc, seen);
+		return OPTS_HELP;
+	case SCAN_VERSION:
+		return OPTS_HELP;
+	case SCAN_OK:
+		break;
+	}
+	set_defaults(c, sc ? (enum rant_sub)(sc - subcmd_table) : infer(seen));
 	c->argc = argc;
 	c->argv = argv;
-	build_getopt(longopts, shortopts);
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (opt == '?' || opt == ':') {
-			getopt_error(err, opt, argv);
-			return OPTS_ERROR;
-		}
-		ps.o = opt_find(opt);
-		if (ps.o->type == T_HELP) {
-			opts_usage(stdout);
-			return OPTS_HELP;
-		}
-		if (ps.o->type == T_VERSION) {
-			printf("rant %s\n", RANT_VERSION);
-			return OPTS_HELP;
-		}
-		if (given[opt] && ps.o->arg && ps.o->type != T_ALLOW) {
-			fprintf(err, "rant: %s given twice (again as '%s'): give it once\n",
-				opt_label(opt, label, sizeof(label)), optarg);
-			return OPTS_ERROR;
-		}
-		given[opt] = true;
-		if (parse_arg(&ps, c, optarg))
-			return OPTS_ERROR;
-	}
-	if (optind < argc) {
+	if (read_args(&ps, argc - base, argv + base, longopts, shortopts, c, given))
+		return OPTS_ERROR;
+	if (!sc && optind < argc) {
 		fprintf(err, "rant: unexpected argument '%s' (options take their values after a space: rant --help)\n",
 			argv[optind]);
 		return OPTS_ERROR;
 	}
+	if (sc && sc->words(c, argv + base + optind, argc - base - optind, given, err))
+		return OPTS_ERROR;
 	return check(&ps, c, given) ? OPTS_ERROR : OPTS_OK;
 }

@@ -254,7 +254,7 @@ void startup_print(struct run *r)
 			(double)c->duration_ns / NS_PER_SEC, c->count);
 		if (r->trace)
 			fprintf(f, "ftrace: markers to %s/trace_marker%s\n", trace_dir(r->trace),
-				c->snapshot ? ", snapshot at a breach" : "");
+				c->trace_snapshot ? ", snapshot at a breach" : "");
 	}
 	fflush(f);
 }

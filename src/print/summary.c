@@ -62,7 +62,7 @@ static void print_log_counts(struct out *o, const struct snap *s)
 	out_u64(o, "logged", log ? "log: %" PRIu64 " written" : NULL, s->logged);
 	out_u64(o, "log_skipped", log && c->log_threshold_ns ? ", %" PRIu64 " below -L" : NULL,
 		s->cnt.log_skipped);
-	out_u64(o, "log_overwritten", log && c->snapshot ? ", %" PRIu64 " overwritten (-S)" : NULL,
+	out_u64(o, "log_overwritten", log && c->log_ring ? ", %" PRIu64 " overwritten (-S)" : NULL,
 		s->log_overwritten);
 	out_u64(o, "log_dropped", log ? ", %" PRIu64 " dropped\n" : NULL, s->log_dropped);
 	if (s->log_dropped)
@@ -393,7 +393,7 @@ static void print_config(struct out *to, const struct rant_cfg *c)
 	out_bool(o, "continue", NULL, c->cont);
 	out_i64(o, "log_threshold_ns", NULL, c->log_threshold_ns);
 	out_bool(o, "trace_marker", NULL, c->trace_marker);
-	out_bool(o, "snapshot", NULL, c->snapshot);
+	out_bool(o, "snapshot", NULL, c->log_ring || c->trace_snapshot);
 	if (c->trace_marker)
 		out_str(o, "trace_instance", NULL, c->trace_instance);
 	out_str(o, "transport", NULL, c->tcp ? "tcp" : "udp");

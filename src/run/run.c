@@ -143,12 +143,12 @@ static int check_log_room(struct run *r)
 	bool emit = c->mode == MODE_EMIT;
 	struct txlog_fmt f = { .emit = emit, .sw = c->sw, .peer = emit,
 			       .ack = emit && transport_for(c)->caps.ack_stamps };
-	uint64_t records = c->snapshot ? RANT_RING_RECORDS : expected_samples(c), need, avail;
-	bool known = c->snapshot || c->count;
+	uint64_t records = c->log_ring ? RANT_RING_RECORDS : expected_samples(c), need, avail;
+	bool known = c->log_ring || c->count;
 
 	if (!records)
 		return 0;	/* neither -c nor -d: no size to check */
-	if (c->snapshot && expected_samples(c) && expected_samples(c) < records)
+	if (c->log_ring && expected_samples(c) && expected_samples(c) < records)
 		records = expected_samples(c);
 	need = txlog_text_bytes(records, &f);
 	if (outfile_free_bytes(&output_get(r->out, "-l")->f, &avail) || need <= avail)
@@ -201,9 +201,9 @@ static int alloc_log(struct run *r, const char *fix)
 {
 	const struct rant_cfg *c = r->cfg;
 	struct txlog_opts o = {
-		.cap = c->snapshot ? RANT_RING_RECORDS : c->log_buffer,
+		.cap = c->log_ring ? RANT_RING_RECORDS : c->log_buffer,
 		.window = log_window(c),
-		.last = c->snapshot,
+		.last = c->log_ring,
 		.hugepages = c->hugepages,
 	};
 	long avail = mem_available_kb();
@@ -571,7 +571,8 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 			return ret;
 	}
 	if (cfg->trace_marker) {
-		ret = trace_open(&r->trace, cfg->trace_instance, cfg->snapshot, err, sizeof(err));
+		ret = trace_open(&r->trace, cfg->trace_instance, cfg->trace_snapshot, err,
+				 sizeof(err));
 		if (ret) {
 			fprintf(stderr, "rant: %s\n", err);
 			return ret;
@@ -612,7 +613,7 @@ int run_setup(struct run *r, const struct rant_cfg *cfg, const struct output_def
 		return -EINTR;
 	}
 	/* A streamed log takes FILE's name now, so a rotator finds it. */
-	if (r->log && !cfg->snapshot && (ret = output_publish(r->out, "-l")))
+	if (r->log && !cfg->log_ring && (ret = output_publish(r->out, "-l")))
 		return ret;
 	atomic_store(&run_hup_armed, 1);
 	return 0;

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""tests/check-man.py (TAP, run by prove): rant.8 and ./rant --help agree,
+"""tests/check-man.py (TAP, run by prove): rant.8 and ./rant help --all agree,
 and each mismatch planted in a copy of either (an option dropped or
 added, another argument name, letter, default, group, order, a missing
 [emit]) fails with a line naming the option."""
@@ -54,7 +54,7 @@ def main():
         return done()
     with open(MAN) as f:
         man = f.read()
-    help_text = subprocess.run([RANT, "--help"], capture_output=True, text=True).stdout
+    help_text = subprocess.run([RANT, "help", "--all"], capture_output=True, text=True).stdout
     rc, out = check()
     ok(rc == 0 and "agree on" in out, "rant.8 and --help agree", out)
 
@@ -72,15 +72,19 @@ def main():
             "--count: short option -k in rant.8, -c in --help")
     planted("another default", sub(man, "(1 to 65535; default 12345;", "(1 to 65535; default 12346;"),
             "--port: rant.8 does not say --help's (1 to 65535; default 12345;")
-    planted("another range", sub(man, "(0.1 to 3600; default 10) [emit]",
-                                 "(0.1 to 600; default 10) [emit]"),
+    planted("another range", sub(man, "(0.1 to 3600; default 10) [emit, probe]",
+                                 "(0.1 to 600; default 10) [emit, probe]"),
             "--warmup-timeout: rant.8 does not say --help's (0.1 to 3600; default 10)")
-    planted("[emit] left out", sub(man, "(1 to 1000000; default 100000) [emit]",
-                                   "(1 to 1000000; default 100000)"),
-            "--timeout: rant.8 does not mark it [emit]")
-    planted("[reflect] on an emitter's option", sub(man, "(1 to 1000000; default 100000) [emit]",
-                                                    "(1 to 1000000; default 100000) [reflect]"),
-            "--timeout: rant.8 marks it [reflect], --help does not")
+    planted("[emit, probe] left out", sub(man, "(1 to 1000000; default 100000) [emit, probe]",
+                                          "(1 to 1000000; default 100000)"),
+            "--timeout: rant.8 does not mark it [emit, probe]")
+    planted("a subcommand left out of the mark",
+            sub(man, "(1 to 1000000; default 100000) [emit, probe]",
+                "(1 to 1000000; default 100000) [emit]"),
+            "--timeout: rant.8 does not mark it [emit, probe]")
+    planted("a mark on an option every subcommand takes",
+            sub(man, "in the source.\n.TP\n.BI \\-\\-pcap", "in the source. [emit]\n.TP\n.BI \\-\\-pcap"),
+            "--json: rant.8 marks it [emit], --help does not")
     planted("an option under another group", sub(man, ".SS Clocks\n", ".SS Clocks\n", 1)
             .replace(".TP\n.B \\-\\-one\\-way\n", ".SS Other\n.TP\n.B \\-\\-one\\-way\n"),
             "--one-way: under 'Other' in rant.8, 'Clocks' in --help")
@@ -93,8 +97,8 @@ def main():
             sub(help_text, "--trace-instance NAME", "--trace-instance INST"),
             "--trace-instance: argument NAME in rant.8, INST in --help", man=False)
     planted("--help with another default",
-            sub(help_text, "(1024 to 67108864; default 524288; needs -l)",
-                "(1024 to 67108864; default 1048576; needs -l)"),
+            sub(help_text, "(1024 to 67108864;\n                             default 524288; needs -l)",
+                "(1024 to 67108864;\n                             default 1048576; needs -l)"),
             "--log-buffer: rant.8 does not say --help's (1024 to 67108864; default 1048576; needs -l)",
             man=False)
     return done()

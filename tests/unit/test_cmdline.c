@@ -2,7 +2,9 @@
 /*
  * src/cfg/opts.h under hostile command lines, in the shape of ethtool's
  * test-cmdline.c: a table of argument vectors, each with the result
- * opts_parse() must give and a piece of the one line it must print.
+ * opts_parse() must give and a piece of the one line it must print; the
+ * subcommands' forms and the old spellings they stand for; and a table of
+ * pairs of lines that must give the same settings.
  *
  * An ERROR prints exactly one line on err, holding the row's text; an OK
  * prints nothing at all; a HELP prints on stdout (holding the text) and
@@ -99,9 +101,11 @@ static const struct row rows[] = {
 	{ OPTS_ERROR, "'5x' is not a number", { E, "-c", "5x" } },
 	{ OPTS_ERROR, "'0x10' is not a number", { E, "-c", "0x10" } },
 	{ OPTS_ERROR, "'1e3' is not written in digits and a point only", { E, "-d", "1e3" } },
-	{ OPTS_ERROR, "'1s' is not a number", { E, "-d", "1s" } },
+	{ OPTS_ERROR, "'1sec' is not a number", { E, "-d", "1sec" } },
 	{ OPTS_ERROR, "' 1' is not a number", { E, "-d", " 1" } },
-	{ OPTS_ERROR, "'10ms' is not a number", { E, "--timeout", "10ms" } },
+	{ OPTS_ERROR, "'10 ms' is not a number", { E, "--timeout", "10 ms" } },
+	{ OPTS_ERROR, "'ms' is not a number", { E, "--timeout", "ms" } },
+	{ OPTS_ERROR, "'10mS' is not a number", { E, "--timeout", "10mS" } },
 	{ OPTS_ERROR, "'1,5' is not a number", { E, "-t", "1,5" } },
 	{ OPTS_ERROR, "'1..5' is not a number", { E, "-t", "1..5" } },
 	{ OPTS_ERROR, "'72 ' is not a size", { E, "-m", "72 " } },
@@ -126,10 +130,12 @@ static const struct row rows[] = {
 	{ OPTS_ERROR, "-s/--sw-timestamps takes no value", { R, "--sw-timestamps=yes" } },
 	{ OPTS_ERROR, "unknown option -5", { R, "-s5" } },
 
-	/* Emitter-only options on the reflector. */
-	{ OPTS_ERROR, "-m/--size is for the emitter", { R, "-m", "100" } },
-	{ OPTS_ERROR, "--timeout is for the emitter", { R, "--timeout", "5" } },
-	{ OPTS_ERROR, "--interval is for the emitter", { R, "--interval", "100" } },
+	/* Emitter-only options on the reflector: named with who takes them. */
+	{ OPTS_ERROR, "-m/--size is not for the reflector (rant reflect): it is for the emitter (rant emit): drop it",
+	  { R, "-m", "100" } },
+	{ OPTS_ERROR, "--timeout is not for the reflector (rant reflect): it is for the emitter (rant emit) or a probe (rant probe)",
+	  { R, "--timeout", "5" } },
+	{ OPTS_ERROR, "--interval is not for the reflector", { R, "--interval", "100" } },
 
 	/* A value given twice; flags may repeat. */
 	{ OPTS_ERROR, "-i/--interface given twice (again as 'eth1')", { R, "-i", "eth1" } },
@@ -166,7 +172,8 @@ static const struct row rows[] = {
 	{ OPTS_ERROR, "--open-loop needs --interval", { E, "--open-loop" } },
 	{ OPTS_ERROR, "--open-loop needs --interval above 0", { E, "--open-loop", "--interval", "0" } },
 	{ OPTS_ERROR, "--open-loop is for UDP", { E, "--open-loop", "--interval", "100", "--tcp" } },
-	{ OPTS_ERROR, "--open-loop is for the emitter", { R, "--open-loop" } },
+	{ OPTS_ERROR, "--open-loop is not for the reflector (rant reflect): it is for the emitter",
+	  { R, "--open-loop" } },
 	{ OPTS_ERROR, "--timeout 1000000 us / --interval 15 us keeps more than 65536 pings in flight",
 	  { E, "--open-loop", "--interval", "15", "--timeout", "1000000" } },
 	{ OPTS_OK, NULL, { E, "--open-loop", "--interval", "16", "--timeout", "1000000" } },
@@ -185,16 +192,24 @@ static const struct row rows[] = {
 	{ OPTS_ERROR, "holds a space or a control character", { E, "--http", "/a b" } },
 	{ OPTS_ERROR, "holds a space or a control character", { E, "--http", "/a\tb" } },
 	{ OPTS_ERROR, "--host a b: a host name holds no space", { E, "--http", "/", "--host", "a b" } },
-	{ OPTS_ERROR, "--host needs --http", { E, "--host", "x" } },
+	{ OPTS_ERROR, "--host is not for the emitter (rant emit): it is for a probe (rant probe)",
+	  { E, "--host", "x" } },
+	{ OPTS_ERROR, "--host needs --http", { "probe", "syn", R, "10.0.0.2", "--host", "x" } },
 	{ OPTS_ERROR, "--connections: 0 is out of range. Must be in the range 1 to 1000000",
 	  { E, "--http", "/", "--connections", "0" } },
-	{ OPTS_ERROR, "--connections is for --http or --request", { E, "--connections", "5" } },
+	{ OPTS_ERROR, "--connections is not for the emitter (rant emit): it is for a probe",
+	  { E, "--connections", "5" } },
+	{ OPTS_ERROR, "--connections is for --http or --request",
+	  { "probe", "syn", R, "10.0.0.2", "--connections", "5" } },
 	{ OPTS_ERROR, "each a probe of its own", { E, "--syn", "--http", "/" } },
-	{ OPTS_ERROR, "--tcp is for rant's own pair, not for --syn", { E, "--syn", "--tcp" } },
-	{ OPTS_ERROR, "-m/--size is for rant's own pair, not for --http",
+	{ OPTS_ERROR, "--tcp is not for a probe (rant probe): it is for the emitter (rant emit) or the reflector (rant reflect)",
+	  { E, "--syn", "--tcp" } },
+	{ OPTS_ERROR, "-m/--size is not for a probe (rant probe): it is for the emitter (rant emit)",
 	  { E, "--http", "/", "-m", "100" } },
 	{ OPTS_ERROR, "--request needs --response-bytes N", { E, "--request", "req.bin" } },
-	{ OPTS_ERROR, "--response-bytes needs --request", { E, "--response-bytes", "10" } },
+	{ OPTS_ERROR, "--response-bytes is not for the emitter", { E, "--response-bytes", "10" } },
+	{ OPTS_ERROR, "--response-bytes needs --request",
+	  { E, "--syn", "--response-bytes", "10" } },
 	{ OPTS_ERROR, "--quickack needs --tcp (rant's own pair) or --http/--request",
 	  { E, "--syn", "--quickack" } },
 	{ OPTS_OK, NULL, { E, "--syn", "-c", "100", "--interval", "1000", "--open-loop" } },
@@ -215,7 +230,8 @@ static const struct row rows[] = {
 
 	/* --allow (reflector, repeatable). */
 	{ OPTS_OK, NULL, { R, "--allow", "10.1.0.0/16", "--allow", "fd00::/64", "--allow", "10.1.2.3" } },
-	{ OPTS_ERROR, "--allow is for the reflector", { E, "--allow", "10.1.0.0/16" } },
+	{ OPTS_ERROR, "--allow is not for the emitter (rant emit): it is for the reflector (rant reflect)",
+	  { E, "--allow", "10.1.0.0/16" } },
 	{ OPTS_ERROR, "--allow: '10.1.2.3/16' has bits set past its /16: give the network, 10.1.0.0/16",
 	  { R, "--allow", "10.1.2.3/16" } },
 	{ OPTS_ERROR, "--allow: '10.1.0.0/40': the prefix length '40' is not a number from 0 to 32",
@@ -239,7 +255,8 @@ static const struct row rows[] = {
 	{ OPTS_OK, NULL, { E, "--one-way", "-m", "32,72" } },	/* one size carries the body */
 	{ OPTS_ERROR, "--one-way needs the reflector's stamps, which pongs carry from 72 bytes: give -m 72 or more",
 	  { E, "--one-way", "-m", "64" } },
-	{ OPTS_ERROR, "--one-way is for the emitter", { R, "--one-way" } },
+	{ OPTS_ERROR, "--one-way is not for the reflector (rant reflect): it is for the emitter",
+	  { R, "--one-way" } },
 	{ OPTS_ERROR, "--max-clock-offset: 0 is out of range. Must be in the range 0.001 to 1000000",
 	  { E, "--max-clock-offset", "0" } },
 	{ OPTS_ERROR, "--phc-interval: 3600.5 is out of range. Must be in the range 0 to 3600",
@@ -257,7 +274,8 @@ static const struct row rows[] = {
 	  { E, "--dscp", "64" } },
 	{ OPTS_ERROR, "--flow-label needs --paths", { E, "--flow-label" } },
 	{ OPTS_ERROR, "--flow-label needs --paths 2 or more", { E, "--paths", "1", "--flow-label" } },
-	{ OPTS_ERROR, "--paths is for the emitter", { R, "--paths", "2" } },
+	{ OPTS_ERROR, "--paths is not for the reflector (rant reflect): it is for the emitter",
+	  { R, "--paths", "2" } },
 	{ OPTS_ERROR, "--tcp is not for a fleet (--targets, --paths): a fleet's pings are UDP datagrams",
 	  { "-i", "eth0", "--targets", "t", "--tcp" } },
 	{ OPTS_ERROR, "--interval 0 (back to back) is not for a fleet",
@@ -265,33 +283,182 @@ static const struct row rows[] = {
 	{ OPTS_ERROR, "-m/--size with a list or range sweeps one reflector",
 	  { "-i", "eth0", "--targets", "t", "-m", "64,128" } },
 
+	/* The subcommands, their words, and the refusals naming who takes an option. */
+	{ OPTS_OK, NULL, { "emit", R, "10.0.0.2" } },
+	{ OPTS_OK, NULL, { "emit", R, "-a", "10.0.0.2" } },
+	{ OPTS_OK, NULL, { "emit", "10.0.0.2", R, "-c", "5" } },	/* the word anywhere */
+	{ OPTS_OK, NULL, { "emit", R, "--targets", "t" } },
+	{ OPTS_ERROR, "emit: '10.0.0.3' and -a both name what to measure: give the address once",
+	  { "emit", R, "-a", "10.0.0.2", "10.0.0.3" } },
+	{ OPTS_ERROR, "'10.0.0.2' and --targets both name", { "emit", R, "--targets", "t", "10.0.0.2" } },
+	{ OPTS_ERROR, "emit needs the reflector's address", { "emit", R } },
+	{ OPTS_ERROR, "unexpected argument 'b'", { "emit", R, "a", "b" } },
+	{ OPTS_ERROR, "--tcp is not for a fleet", { "emit", R, "--targets", "t", "--tcp" } },
+	{ OPTS_OK, NULL, { "reflect", R } },
+	{ OPTS_OK, NULL, { "reflect", R, "--allow", "10.0.0.0/8", "--max-rate", "100" } },
+	{ OPTS_ERROR, "--targets is not for the reflector (rant reflect): it is for the emitter (rant emit): drop it",
+	  { "reflect", R, "--targets", "f" } },
+	{ OPTS_ERROR, "-a/--address is not for the reflector (rant reflect): it is for the emitter (rant emit) or a probe (rant probe)",
+	  { "reflect", R, "-a", "10.0.0.2" } },
+	{ OPTS_ERROR, "unexpected argument '10.0.0.2'", { "reflect", R, "10.0.0.2" } },
+	{ OPTS_ERROR, "--filter is not for the reflector (rant reflect): it is for --read or --watch (rant read, rant watch)",
+	  { "reflect", R, "--filter", "tcp" } },
+	{ OPTS_OK, NULL, { "probe", "syn", R, "10.0.0.2:22" } },
+	{ OPTS_OK, NULL, { "probe", "syn", R, "fd00::1" } },
+	{ OPTS_OK, NULL, { "probe", "syn", R, "-a", "10.0.0.2" } },
+	{ OPTS_OK, NULL, { "probe", "--syn", R, "10.0.0.2" } },
+	{ OPTS_OK, NULL, { "probe", "http", R, "10.0.0.2:8080/path" } },
+	{ OPTS_OK, NULL, { "probe", "http", R, "http://10.0.0.2:8080/path" } },
+	{ OPTS_OK, NULL, { "probe", "http", R, "[fd00::1]:8080/" } },
+	{ OPTS_OK, NULL, { "probe", "http", R, "10.0.0.2", "--http", "/x" } },
+	{ OPTS_OK, NULL, { "probe", "request", R, "10.0.0.2:7", "--request", "r", "--response-bytes", "9" } },
+	{ OPTS_ERROR, "probe syn: '10.0.0.2/x': a path or URL is for probe http",
+	  { "probe", "syn", R, "10.0.0.2/x" } },
+	{ OPTS_ERROR, "the port given twice, in ADDR:PORT and --port",
+	  { "probe", "http", R, "10.0.0.2:8080", "--port", "80" } },
+	{ OPTS_ERROR, "port 99999 is out of range. Must be in the range 1 to 65535",
+	  { "probe", "http", R, "10.0.0.2:99999" } },
+	{ OPTS_ERROR, "the path given twice", { "probe", "http", R, "10.0.0.2/a", "--http", "/b" } },
+	{ OPTS_ERROR, "probe 10.0.0.2: give what to probe: syn, http or request",
+	  { "probe", R, "10.0.0.2" } },
+	{ OPTS_ERROR, "probe needs what to probe", { "probe", R, "-a", "10.0.0.2" } },
+	{ OPTS_ERROR, "probe needs the server: rant probe syn -i IFACE", { "probe", "syn", R } },
+	{ OPTS_ERROR, "probe request needs --request FILE", { "probe", "request", R, "10.0.0.2:7" } },
+	{ OPTS_ERROR, "probe syn and --http are two probes", { "probe", "syn", R, "10.0.0.2", "--http", "/" } },
+	{ OPTS_ERROR, "probe: '10.0.0.2' and -a both name the server",
+	  { "probe", "syn", R, "-a", "10.0.0.1", "10.0.0.2" } },
+	{ OPTS_ERROR, "--key is not for a probe (rant probe)", { "probe", "syn", R, "10.0.0.2", "--key", "k" } },
+	{ OPTS_OK, NULL, { "read", "x.pcap" } },
+	{ OPTS_OK, NULL, { "read", "-", "-j", "-", "--filter", "tcp port 80" } },
+	{ OPTS_ERROR, "-o/--overflow over -b/--bucket-size gives 10000000000 buckets",
+	  { "read", "x.pcap", "-b", "0.001", "-o", "10000000" } },
+	{ OPTS_ERROR, "-o/--overflow over -b/--bucket-size gives 10000000000 buckets",
+	  { "--read", "x.pcap", "-b", "0.001", "-o", "10000000" } },
+	{ OPTS_ERROR, "-o/--overflow over -b/--bucket-size gives 10000000000 buckets",
+	  { "watch", R, "-b", "0.001", "-o", "10000000" } },
+	{ OPTS_ERROR, "read needs FILE", { "read" } },
+	{ OPTS_ERROR, "read: the capture's name is empty", { "read", "" } },
+	{ OPTS_ERROR, "-a/--address is empty", { "emit", R, "" } },
+	{ OPTS_ERROR, "probe: '': give ADDR[:PORT][/PATH]", { "probe", "syn", R, "" } },
+	{ OPTS_ERROR, "unknown subcommand ''", { "", R } },
+	{ OPTS_ERROR, "read takes one capture: 'b' is one too many", { "read", "a", "b" } },
+	{ OPTS_ERROR, "read takes one capture", { "read", "a", "--read", "b" } },
+	{ OPTS_ERROR, "-i/--interface is not for --read (rant read): it is for", { "read", "x", R } },
+	{ OPTS_ERROR, "-H/--histogram is not for --read (rant read)", { "read", "x", "-H" } },
+	{ OPTS_ERROR, "--read reads a file, --watch an interface", { R, "--read", "x", "--watch" } },
+	{ OPTS_OK, NULL, { "watch", R } },
+	{ OPTS_OK, NULL, { "watch", R, "--watch", "-d", "1m" } },
+	{ OPTS_ERROR, "--watch needs -i IFACE", { "watch" } },
+	{ OPTS_ERROR, "unexpected argument 'extra'", { "watch", R, "extra" } },
+	{ OPTS_ERROR, "unknown subcommand 'bogus'", { "bogus", R } },
+	{ OPTS_ERROR, "unknown subcommand 'Emit'", { "Emit", R, "10.0.0.2" } },
+
+	/* The old spellings as they shipped: the systemd units' (with RANT_OPTS'
+	 * examples) and the origin's pair (tests/net/test_origin.sh). */
+	{ OPTS_OK, NULL, { "--block", "--metrics", "/x.prom", "-i", "eth0", "-a", "192.0.2.2",
+			   "--interval", "10000", "-t", "500" } },
+	{ OPTS_OK, NULL, { "--block", "--metrics", "/x.prom", "-i", "eth0", "--targets", "/t",
+			   "--paths", "4", "-d", "0" } },
+	{ OPTS_OK, NULL, { "-i", "eth0", "--block", "--metrics", "/x.prom", "--allow", "192.0.2.0/24",
+			   "--key", "/k" } },
+	{ OPTS_OK, NULL, { R, "--warmup", "100000", "--duration", "60", "--threshold", "100",
+			   "--sw-timestamps", "--histogram", "--log", "r.txt", "--trace-marker",
+			   "--snapshot" } },
+	{ OPTS_OK, NULL, { E, "--warmup", "100000", "--duration", "5", "--threshold", "100",
+			   "--sw-timestamps", "--histogram", "--log", "e.txt", "--trace-marker",
+			   "--snapshot" } },
+
+	/* Durations with units; a bare number in the option's unit. */
+	{ OPTS_OK, NULL, { E, "--interval", "200us" } },
+	{ OPTS_OK, NULL, { E, "-d", "10m", "--timeout", "50ms" } },
+	{ OPTS_OK, NULL, { E, "-d", "1h", "-t", "500ns", "-I", "1.5s", "--warmup-timeout", "2m" } },
+	{ OPTS_OK, NULL, { E, "-p", "50us", "-L", "1ms", "-l", "x" } },
+	{ OPTS_OK, NULL, { "read", "x", "--flow-idle", "90s" } },
+	{ OPTS_OK, NULL, { "reflect", R, "--tcp", "--tcp-idle-timeout", "500ms", "--key", "k",
+			   "--key-window", "1m" } },
+	{ OPTS_ERROR, "-p/--busy-poll-us: give whole microseconds", { E, "-p", "1500ns" } },
+	{ OPTS_ERROR, "--interval: 61s is out of range. Must be in the range 0 to 60000000",
+	  { E, "--interval", "61s" } },
+	{ OPTS_ERROR, "-d/--duration: 1.5ns is finer than a nanosecond", { E, "-d", "1.5ns" } },
+	{ OPTS_ERROR, "-d/--duration: 721h is out of range", { E, "-d", "721h" } },
+
+	/* -w and -S: one meaning each. */
+	{ OPTS_OK, NULL, { "reflect", R, "--session-warmup", "5" } },
+	{ OPTS_OK, NULL, { R, "-w", "5" } },
+	{ OPTS_ERROR, "-w/--warmup is the old spelling of --session-warmup: give one of them",
+	  { R, "-w", "5", "--session-warmup", "5" } },
+	{ OPTS_ERROR, "--session-warmup is not for the emitter", { E, "--session-warmup", "5" } },
+	{ OPTS_OK, NULL, { E, "-S" } },
+	{ OPTS_OK, NULL, { E, "-T", "--trace-snapshot" } },
+	{ OPTS_ERROR, "--trace-snapshot needs -T/--trace-marker", { E, "--trace-snapshot" } },
+	{ OPTS_ERROR, "--log-buffer sizes a streamed log; --log-ring (-S)",
+	  { E, "-l", "x", "--log-ring", "--log-buffer", "4096" } },
+
 	/* Help and version, whatever else is on the line. */
-	{ OPTS_HELP, "usage: rant -i IFACE", { "-h" } },
-	{ OPTS_HELP, "usage: rant -i IFACE", { "--help", "-d", "9223372037" } },
-	{ OPTS_HELP, "--trace-instance NAME", { R, "--help" } },
+	{ OPTS_HELP, "usage: rant SUBCOMMAND", { "-h" } },
+	{ OPTS_HELP, "usage: rant SUBCOMMAND", { "--help", "-d", "9223372037" } },
+	{ OPTS_HELP, "usage: rant SUBCOMMAND", { R, "--help" } },
+	{ OPTS_HELP, "--trace-instance NAME", { E, "--help" } },
 	{ OPTS_HELP, "rant ", { "--version" } },
+	{ OPTS_HELP, "rant ", { "emit", "--version" } },
+	{ OPTS_HELP, "Subcommands:", { "help" } },
+	{ OPTS_HELP, "usage: rant emit -i IFACE ADDR", { "help", "emit" } },
+	{ OPTS_HELP, "--max-sessions N", { "reflect", "--help" } },
+	{ OPTS_HELP, "usage: rant watch -i IFACE", { R, "-h", "--watch" } },
+	{ OPTS_HELP, "usage: rant probe syn", { "probe", "-h" } },
+	{ OPTS_HELP, "[reflect]", { "help", "--all" } },
+	{ OPTS_ERROR, "help bogus: give a subcommand", { "help", "bogus" } },
 };
 
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
-static char errbuf[4096], outbuf[16384];
+/*
+ * Two command lines that must give the same settings: the new form and the
+ * old spelling it stands for (or a duration with a unit and without).
+ */
+struct same {
+	const char *a[MAX_ARGS], *b[MAX_ARGS];
+};
+
+static const struct same sames[] = {
+	{ { "emit", R, "10.0.0.2", "-c", "1000", "--interval", "1ms", "-d", "5s" },
+	  { R, "-a", "10.0.0.2", "-c", "1000", "--interval", "1000", "-d", "5" } },
+	{ { "emit", R, "-a", "10.0.0.2" }, { E } },
+	{ { "reflect", R }, { R } },
+	{ { "reflect", R, "--session-warmup", "5" }, { R, "-w", "5" } },
+	{ { "emit", R, "--targets", "t" }, { R, "--targets", "t" } },
+	{ { "probe", "syn", R, "10.0.0.2" }, { E, "--syn" } },
+	{ { "probe", "http", R, "10.0.0.2:8080/x" }, { E, "--port", "8080", "--http", "/x" } },
+	{ { "probe", "http", R, "http://10.0.0.2" }, { E, "--http", "/" } },
+	{ { "probe", "request", R, "10.0.0.2:7", "--request", "r", "--response-bytes", "9" },
+	  { E, "--port", "7", "--request", "r", "--response-bytes", "9" } },
+	{ { "read", "x.pcap" }, { "--read", "x.pcap" } },
+	{ { "watch", R, "-d", "1m" }, { R, "--watch", "-d", "60" } },
+	{ { E, "-d", "10m", "--timeout", "50ms", "-t", "1.5us" },
+	  { E, "-d", "600", "--timeout", "50000", "-t", "1.5" } },
+	{ { E, "-l", "x", "--log-ring", "-T", "--trace-snapshot" }, { E, "-l", "x", "-S", "-T" } },
+	{ { E, "-p", "0.05ms" }, { E, "-p", "50" } },
+};
+
+#define NSAMES (sizeof(sames) / sizeof(sames[0]))
+
+static char errbuf[4096], outbuf[65536];
 
 /* opts_parse on the row's arguments; err and stdout into the buffers. */
-static enum opts_result run(const struct row *t)
+static enum opts_result run_into(const char *const *args, struct rant_cfg *cfg)
 {
 	char *argv[MAX_ARGS + 2];
 	char *ebuf = NULL;
 	size_t elen = 0;
 	char tmpl[] = "/tmp/rant-cmdline-XXXXXX";
-	struct rant_cfg cfg;
 	enum opts_result r;
 	int argc = 0, fd, saved;
 	FILE *err;
 	ssize_t n;
 
 	argv[argc++] = (char *)"rant";
-	for (int i = 0; i < MAX_ARGS && t->args[i]; i++)
-		argv[argc++] = (char *)t->args[i];
+	for (int i = 0; i < MAX_ARGS && args[i]; i++)
+		argv[argc++] = (char *)args[i];
 	argv[argc] = NULL;
 
 	err = open_memstream(&ebuf, &elen);
@@ -304,7 +471,7 @@ static enum opts_result run(const struct row *t)
 	dup2(fd, STDOUT_FILENO);
 
 	optind = 0;		/* glibc: full re-initialisation of getopt */
-	r = opts_parse(argc, argv, &cfg, err);
+	r = opts_parse(argc, argv, cfg, err);
 
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
@@ -318,23 +485,71 @@ static enum opts_result run(const struct row *t)
 	return r;
 }
 
+static enum opts_result run(const struct row *t)
+{
+	static struct rant_cfg cfg;
+
+	return run_into(t->args, &cfg);
+}
+
 static const char *res_name(int r)
 {
 	return r == OPTS_OK ? "OK" : r == OPTS_HELP ? "HELP" :
 	       r == OPTS_ERROR ? "ERROR" : "?";
 }
 
-/* The row's arguments as one line for the test names. */
-static const char *line(const struct row *t)
+/* Arguments as one line for the test names. */
+static const char *args_line(const char *const *args, char *buf, size_t len)
 {
-	static char buf[512];
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < MAX_ARGS && t->args[i] && n < sizeof(buf) - 1; i++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s'%s'",
-				      i ? " " : "", t->args[i]);
+	for (int i = 0; i < MAX_ARGS && args[i] && n < len - 1; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s'%s'", i ? " " : "", args[i]);
 	return buf;
+}
+
+static const char *line(const struct row *t)
+{
+	static char buf[512];
+
+	return args_line(t->args, buf, sizeof(buf));
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The settings a run reads, alike in both (not argv, nor where the words
+ * were kept). */
+static bool same_cfg(const struct rant_cfg *a, const struct rant_cfg *b)
+{
+	return a->sub == b->sub && a->mode == b->mode && same_str(a->iface, b->iface) &&
+	       same_str(a->addr, b->addr) && a->port == b->port &&
+	       a->duration_ns == b->duration_ns &&
+	       a->count == b->count && a->warmup == b->warmup && a->size == b->size &&
+	       a->timeout_ns == b->timeout_ns && a->interval_ns == b->interval_ns &&
+	       a->threshold_ns == b->threshold_ns && a->busy_poll_us == b->busy_poll_us &&
+	       a->syn == b->syn && same_str(a->http_path, b->http_path) &&
+	       same_str(a->request_path, b->request_path) &&
+	       a->response_bytes == b->response_bytes &&
+	       same_str(a->read_path, b->read_path) && a->watch == b->watch &&
+	       same_str(a->targets_path, b->targets_path) && a->open_loop == b->open_loop &&
+	       a->log_ring == b->log_ring && a->trace_snapshot == b->trace_snapshot &&
+	       a->trace_marker == b->trace_marker && a->cont == b->cont;
+}
+
+static void check_same(const struct same *t)
+{
+	static struct rant_cfg a, b;
+	char la[512], lb[512];
+	enum opts_result ra = run_into(t->a, &a), rb = run_into(t->b, &b);
+
+	args_line(t->a, la, sizeof(la));
+	args_line(t->b, lb, sizeof(lb));
+	if (!ok(ra == OPTS_OK && rb == OPTS_OK && same_cfg(&a, &b), "rant %s == rant %s", la, lb))
+		diag("  got %s, %s; err: %s", res_name(ra), res_name(rb), errbuf);
 }
 
 static int count_lines(const char *s)
@@ -380,5 +595,7 @@ int main(void)
 {
 	for (size_t i = 0; i < NROWS; i++)
 		check_row(&rows[i]);
+	for (size_t i = 0; i < NSAMES; i++)
+		check_same(&sames[i]);
 	return done_testing();
 }
