@@ -222,7 +222,7 @@ unit: $(UNIT_BINS) $(SIM_LIB) $(TEST_HELPERS) rant
 
 # tests/repeat.sh clones the repository.
 DEB_PKGS += git
-# --pcap (src/net/capture.c) links libpcap; tests/net/test_pcap.sh reads the file with tcpdump.
+# --pcap (src/capture/capture.c) links libpcap; tests/net/test_pcap.sh reads the file with tcpdump.
 DEB_PKGS += libpcap-dev tcpdump
 # tests/net/test_series.sh: the bulk TCP load of the bufferbloat experiment.
 DEB_PKGS += iperf3
@@ -394,6 +394,7 @@ fuzz-corpus: build/librant.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $(FUZZ_DIR)/mkcorpus tests/fuzz/mkcorpus.c build/librant.a $(LIBS)
 	$(FUZZ_DIR)/mkcorpus
 	/usr/bin/python3 tests/fuzz/mkcapture.py
+	/usr/bin/python3 tests/net/hostilecap.py --seeds tests/fuzz/corpus/pcap
 
 fuzz-check:
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS)

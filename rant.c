@@ -6,8 +6,9 @@
  * tables), then the subcommand's main: emit, reflect and probe the set-up,
  * the loop (src/emit/emit.c, src/fleet/, src/reflect/reflect.c,
  * src/probe/probe.c), the reports and the exit status; read and watch
- * watch_main() (src/watch/, src/print/watchout.c); sockets
- * sockcmd_main() (src/report/sockcmd.c, src/server/). Everything that allocates,
+ * watch_main() (src/watch/, its packets from src/capture/pcapsrc.c,
+ * src/print/watchout.c); sockets sockcmd_main() (src/report/sockcmd.c,
+ * src/server/). Everything that allocates,
  * formats or can fail slowly is done before the loop (run_setup) or
  * after it (report_end); inside, a loop only sends, receives, reads
  * stamps and updates memory it already owns.
