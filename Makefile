@@ -40,7 +40,26 @@ ALL_LDFLAGS := $(LDFLAGS) -pie -Wl,-z,relro,-z,now
 MHD_LIBS := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 LIBS := $(NL_LIBS) $(PCAP_LIBS) $(MHD_LIBS) -lhttp_parser -lcrypto -lm -pthread
 
-SRCS := $(wildcard src/*/*.c)
+# reflect --xdp (src/reflect/xdprefl.h): the BPF program is built with
+# clang's BPF target against a vmlinux.h bpftool dumps from this
+# kernel's BTF, and embedded through bpftool's skeleton; the loader
+# links libbpf. Without them the build leaves --xdp out and says so.
+BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || ls /usr/sbin/bpftool 2>/dev/null)
+BPF_CLANG ?= clang
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+HAVE_XDP := $(shell test -n "$(BPFTOOL)" && test -r $(VMLINUX_BTF) && \
+	test -r /usr/include/bpf/libbpf.h && \
+	$(BPF_CLANG) -print-targets 2>/dev/null | grep -qw bpf && echo 1)
+ifeq ($(HAVE_XDP),1)
+LIBS += -lbpf
+XDP_CFLAGS := -DRANT_HAVE_XDP -Ibuild
+else
+XDP_CFLAGS :=
+$(info rant: reflect --xdp left out of this build: it needs clang's BPF target, bpftool, libbpf-dev and $(VMLINUX_BTF) (make deps))
+endif
+BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+
+SRCS := $(wildcard src/*/*.c)	# the BPF program is in src/reflect/bpf/, apart
 OBJS := $(addprefix build/,$(notdir $(SRCS:.c=.o)))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:.c=.t)
@@ -95,10 +114,13 @@ DEB_PKGS += libcap2-bin
 # metrics tests check the output with promtool (prometheus), scrape it with
 # a real Prometheus and node_exporter, and parse it with prometheus_client.
 DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-prometheus-client
+# reflect --xdp: the BPF program (clang's BPF target, above), its skeleton
+# and vmlinux.h (bpftool), its loader (libbpf-dev); tests/net/test_xdp.sh.
+DEB_PKGS += bpftool libbpf-dev
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
 	lint lint-sh lint-c lint-misc lint-man lint-werror asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
-	bench-probe bench-server bench-targets install clean
+	bench-probe bench-server bench-targets bench-xdp install clean
 
 all: rant
 
@@ -116,6 +138,29 @@ FORCE:
 build/%.o: %.c $(SRC_HDRS) Makefile
 	@mkdir -p build
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The XDP reflector: this kernel's types, the program, its skeleton.
+build/vmlinux.h:
+	@mkdir -p build
+	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
+
+build/xdprefl.bpf.o: src/reflect/bpf/xdprefl.bpf.c src/run/xdpmap.h build/vmlinux.h Makefile
+	$(BPF_CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Ibuild -Isrc/run \
+		-c -o $@ $<
+
+# tests/net/test_xdp.sh, bench/: XDP_PASS on the emitter's veth end
+build/xdppass.bpf.o: tests/net/xdppass.bpf.c Makefile
+	@mkdir -p build
+	$(BPF_CLANG) -g -O2 -Wall -target bpf -c -o $@ $<
+
+build/xdprefl.skel.h: build/xdprefl.bpf.o
+	$(BPFTOOL) gen skeleton $< name xdprefl_bpf > $@.tmp && mv $@.tmp $@
+
+ifeq ($(HAVE_XDP),1)
+build/xdprefl.o build-asan/xdprefl.o: build/xdprefl.skel.h
+endif
+build/xdprefl.o: ALL_CFLAGS += $(XDP_CFLAGS)
+build-asan/xdprefl.o: BASE_CFLAGS += $(XDP_CFLAGS)
 
 build/rant.o: rant.c $(SRC_HDRS) Makefile
 	@mkdir -p build
@@ -241,7 +286,7 @@ DEB_PKGS += nginx wrk curl time
 DEB_PKGS += logrotate
 
 # TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
-net: rant sim
+net: rant sim $(if $(filter 1,$(HAVE_XDP)),build/xdppass.bpf.o)
 	TESTS="$(TESTS)" tests/net/run.sh
 
 # tools/rant-plot: fixtures and a real run over veth (root; skipped without).
@@ -270,7 +315,7 @@ $(SH_LINT): shellcheck/%:
 
 lint-c:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
-		--inline-suppr $(SRC_INC) -D_GNU_SOURCE rant.c src tests/sim
+		--inline-suppr $(SRC_INC) -D_GNU_SOURCE -i src/reflect/bpf rant.c src tests/sim
 
 # The floor plan: tests/check-cycles.py (no include or call up a layer, no
 # circle of includes or calls), tests/check-length.py (no function over 80
@@ -451,6 +496,10 @@ bench-server: deps
 bench-fleet: deps
 	$(MAKE) all
 	bench/fleet.sh
+
+# reflect against reflect --xdp (bench/xdp.sh; bench/README.md)
+bench-xdp: rant build/xdppass.bpf.o
+	bench/xdp.sh
 
 install: rant
 	install -D -m 0755 rant $(DESTDIR)$(PREFIX)/bin/rant

@@ -97,7 +97,8 @@ static int measure_main(const struct rant_cfg *c)
 	/* --metrics(-listen): its thread, stopped by report_end() */
 	if (run_setup(&run, c, outputs_table, outputs_count) ||
 	    (cfg_probe(c) && probe_setup(&run)) ||
-	    metrics_start(&run, &run.metrics)) {
+	    metrics_start(&run, &run.metrics) ||
+	    (c->mode == MODE_REFLECT && reflect_setup(&run))) {
 		teardown(&run);
 		return EXIT_SETUP;
 	}

@@ -207,6 +207,9 @@ static const struct prom_counter {
 	  offsetof(struct counts, refused), false, true, -1 },
 	{ "rant_reflector_looped_total", "STAMP datagrams from a reflector's port, unanswered "
 	  "(an answer would start a reflection loop).", offsetof(struct counts, looped), false, true, -1 },
+	{ "rant_reflector_repeated_total", "STAMP requests of a sequence number their session's replies "
+	  "already carried too often, or chose themselves, unanswered (a reflection loop's).",
+	  offsetof(struct counts, repeated), false, true, -1 },
 	{ "rant_reflector_rate_limited_total", "Pings above --max-rate from one sender, unanswered.",
 	  offsetof(struct counts, rate_limited), false, true, -1 },
 };

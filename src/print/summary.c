@@ -17,6 +17,7 @@
 #include "fleetout.h"
 #include "summary.h"
 #include "sweepout.h"
+#include "xdpout.h"
 
 #ifndef RANT_VERSION
 #define RANT_VERSION "unknown"
@@ -126,6 +127,8 @@ static void print_traffic(struct out *o, const struct snap *s)
 			c->not_allowed);
 		out_u64(o, "looped", cfg->stamp ? ", from a reflector's port %" PRIu64 : NULL,
 			c->looped);
+		out_u64(o, "repeated", cfg->stamp ? ", repeated (a loop's) %" PRIu64 : NULL,
+			c->repeated);
 		out_u64(o, "rate_limited", cfg->max_rate ? ", above --max-rate %" PRIu64 : NULL,
 			c->rate_limited);
 	}
@@ -563,6 +566,7 @@ void summary_print(struct out *o, const struct snap *s)
 	print_head(o, s);
 	print_headline(o, s);
 	print_counts(o, s);
+	xdpout_print(o, s->xdp);
 	peerout_print(o, s);
 	if (cfg_probe(s->cfg))
 		probeout_counts(o, s);

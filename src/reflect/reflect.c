@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "addrwatch.h"
@@ -19,11 +20,14 @@
 #include "reflect.h"
 #include "reflector.h"
 #include "reflstamp.h"
+#include "seqrep.h"
 #include "session.h"
 #include "skbatch.h"
 #include "stamp.h"
 #include "txpend.h"
 #include "warn.h"
+#include "xdpmap.h"
+#include "xdprefl.h"
 
 #define RX_BUF_LEN RANT_TCP_MAX_LEN	/* the largest message of any transport */
 
@@ -34,16 +38,26 @@ static uint8_t rx_buf[RX_BUF_LEN];
  * trip's path. */
 #define RX_TX_STEP static inline __attribute__((always_inline))
 
-/* Nothing received (a blocking receive waited SK_REFLECT_WAKE_NS): 0 when
- * -d is up. Spinning, the clock is read every 1024 empty receives. After
- * such a wait, or 1024 empty receives, the clocks' offset is read again
- * at the next ping; the few empty receives between two pings of a busy
- * spell leave it (a clock read per ping inside the round trip). */
+/* Nothing received (a blocking receive waited SK_REFLECT_WAKE_NS): the
+ * pongs' stamps harvested, however late; 1, or 0 when -d is up, -1 when
+ * the harvest stops the run. Spinning, the clock is read every 1024 empty
+ * receives; then, and after each such wait, the error queue is read even
+ * with no pong awaiting a stamp: a report of a send given up (late, or
+ * its table full) is not left to hold the receive memory the queue
+ * shares. After such a wait, or 1024 empty receives, the clocks' offset
+ * is read again at the next ping; the few empty receives between two
+ * pings of a busy spell leave it (a clock read per ping inside the round
+ * trip). */
 static int reflect_idle(struct reflector *f, bool blocked, int64_t end, unsigned int *spins)
 {
-	if (!blocked && (++*spins & 1023))
+	bool slow = blocked || !(++*spins & 1023);
+
+	if ((slow || txpend_len(f->pend)) && reflect_harvest(f->r, f, monotonic_ns()))
+		return -1;
+	if (!slow)
 		return 1;
 	f->came_n = CAME_REFRESH;
+	xdprefl_tick(f->xdp, monotonic_ns());
 	return !measure_time_up(end);
 }
 
@@ -136,7 +150,9 @@ static bool reflect_left_out(const struct run *r, struct session *s,
 /* No session for this ping: a pong that says so, without stamps, as
  * long as the ping (never an amplifier), signed under --key; no answer
  * at all in a format that cannot say it (STAMP: counted refused all the
- * same). */
+ * same). It asks for no TX stamp (sk_msg.unstamped): none would be
+ * read, and a sender of refused pings would fill the socket's error
+ * queue, and with it the receive memory it shares, for good. */
 static void reflect_refuse(struct run *r, struct sk_msg *m, uint8_t *buf,
 			   const struct msg_hdr *h)
 {
@@ -148,6 +164,8 @@ static void reflect_refuse(struct run *r, struct sk_msg *m, uint8_t *buf,
 	msgfmt_put_pong(&r->fmt, buf, h, MSG_F_REFUSED, &none);
 	if (r->auth)
 		msgfmt_sign(&r->fmt, r->auth, buf, h->len);
+	m->tos_out = -1;
+	m->unstamped = true;
 	if (r->tp->send(&r->sk, buf, h->len, m, &key))
 		r->cnt.send_errors++;
 }
@@ -229,6 +247,12 @@ RX_TX_STEP struct session *reflect_admit(struct run *r, struct sk_msg *m, uint8_
 	s = reflect_session(r, m, buf, h, now);
 	if (s)
 		s->pings++;
+	/* --stamp: a number its replies carried too often, or chose: a
+	 * loop's, on whatever ports (seqrep.h) */
+	if (s && r->cfg->stamp && !seqrep_ok(&s->recent, h->seq)) {
+		r->cnt.repeated++;
+		return NULL;
+	}
 	/* --max-rate: whatever two reflectors on other ports do to each
 	 * other, one sender is answered this fast at most */
 	if (s && r->cfg->max_rate && !session_rate_ok(s, now, r->cfg->max_rate)) {
@@ -244,6 +268,9 @@ RX_TX_STEP void reflect_compose(struct run *r, struct reflector *f, struct sk_ms
 				uint8_t *buf, int64_t now, struct session *s, struct msg_hdr *h,
 				struct answer *a)
 {
+	uint64_t wire_seq = h->seq;	/* as the wire had it, before it is widened */
+	int64_t t1;
+
 	h->seq = msgfmt_seq_near(&r->fmt, s->last_seq, h->seq);
 	session_dscp(s, m->tos);
 	s->want_sw = h->flags & MSG_F_WANT_SW;
@@ -280,7 +307,10 @@ RX_TX_STEP void reflect_compose(struct run *r, struct reflector *f, struct sk_ms
 	a->came = now;
 	a->len = h->len;
 	a->t3_sw = reflect_answer(r, s, m, buf, h, a->t2_wire, a->t2_sw, &a->pong_no);
+	if (r->cfg->stamp)	/* the number its reply carries, in a request's terms */
+		seqrep_note(&s->recent, wire_seq, r->fmt.f->get_seq(&r->fmt, buf, h->len, &t1));
 	m->tos_out = r->fmt.reply_tos;	/* the pong's own TOS, if it asked for one */
+	m->unstamped = false;		/* its T3 is read (reflect_pend) */
 }
 
 /* The pong of a went (sent: with OPT_ID key) or was refused by the
@@ -290,7 +320,8 @@ static enum measure_next reflect_sent(struct run *r, struct reflector *f, struct
 {
 	if (!a->s) {		/* its session was evicted meanwhile */
 		r->cnt.send_errors += !sent;
-		return MEASURE_GO_ON;
+		a->measured = false;	/* its stamp is read all the same */
+		return sent && reflect_pend(r, f, NULL, a, key, via) ? MEASURE_STOP : MEASURE_GO_ON;
 	}
 	reflect_record(a);
 	if (a->fetch) {
@@ -462,6 +493,42 @@ static struct addrwatch *reflect_watch(struct run *r)
 	return NULL;
 }
 
+int reflect_setup(struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+	struct xdprefl **x = &r->xdp_prog;
+	char err[320];
+
+	*x = NULL;
+	if (!c->xdp)
+		return 0;
+	r->xdp = calloc(1, sizeof(*r->xdp));
+	if (!r->xdp) {
+		fprintf(stderr, "rant: --xdp: no memory for its report\n");
+		return -1;
+	}
+	if (xdprefl_start(x, r, err, sizeof(err))) {
+		snprintf(r->xdp->note, sizeof(r->xdp->note), "%s", err);
+		if (c->xdp == XDP_REQUIRED) {
+			fprintf(stderr, "rant: --xdp=required: %s\n", err);
+			return -1;
+		}
+		warn_add(&r->warn, stderr, "xdp_unavailable",
+			 "see rant-reflect(8), XDP; --xdp=required makes this an error",
+			 "--xdp: %s: the socket reflector answers every ping", err);
+		return 0;
+	}
+	snprintf(r->xdp->note, sizeof(r->xdp->note), "%s",
+		 c->key_path ? "--key: every ping passes to the socket reflector (its MAC is checked there)" :
+		 c->tcp ? "--tcp: every message passes to the socket reflector" :
+		 "--key, -s, TCP, STAMP's TLVs, IPv4 options and fragments pass to the socket reflector");
+	fprintf(stderr, "rant: --xdp: %s answers %s in the driver (XDP_TX); T2 %s, T3 at XDP_TX, "
+		"before the driver; %s\n", c->iface, c->stamp ? "open STAMP and TWAMP-Light packets" :
+		"rant pings", "the driver's RX stamp where it gives one, else the kernel clock at the hook",
+		r->xdp->note);
+	return 0;
+}
+
 int reflect_run(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -481,6 +548,7 @@ int reflect_run(struct run *r)
 		txpend_destroy(f.pend);
 		return -ENOMEM;
 	}
+	f.xdp = r->xdp_prog;
 	aw = reflect_watch(r);
 	r->start_ns = realtime_ns();
 	while (!run_stop) {
@@ -504,13 +572,12 @@ int reflect_run(struct run *r)
 		if (ret == -ECONNRESET)	/* TCP: a connection closed, its session with it */
 			sessions_closed(r->sessions, (const struct sockaddr *)&m.src);
 		if (ret) {
-			/* Nothing to answer: the pongs' stamps, however late. */
-			if (txpend_len(f.pend) && reflect_harvest(r, &f, monotonic_ns()))
-				break;
-			if (!reflect_idle(&f, waits, end, &spins)) {
+			int idle = reflect_idle(&f, waits, end, &spins);
+
+			if (!idle)
 				r->stop_reason = "duration";
+			if (idle <= 0)
 				break;
-			}
 			continue;
 		}
 		if ((b ? reflect_batch(r, &f, b, (unsigned int)n) : reflect_one(r, &f, &m)) !=
@@ -518,6 +585,8 @@ int reflect_run(struct run *r)
 			break;
 	}
 	addrwatch_stop(aw);
+	xdprefl_stop(f.xdp, r->xdp, &r->cnt);
+	r->xdp_prog = NULL;
 	reflect_finish(r, &f);
 	txpend_destroy(f.pend);
 	skbatch_destroy(b);
