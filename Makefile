@@ -19,7 +19,7 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wno-format-nonliteral
 HARDEN := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
 NL_CFLAGS := $(shell pkg-config --cflags libnl-route-3.0 2>/dev/null || echo -I/usr/include/libnl3)
-NL_LIBS := $(shell pkg-config --libs libnl-route-3.0 2>/dev/null || echo -lnl-route-3 -lnl-3)
+NL_LIBS := $(shell pkg-config --libs libnl-route-3.0 libnl-idiag-3.0 2>/dev/null || echo -lnl-route-3 -lnl-idiag-3 -lnl-3)
 PCAP_LIBS := $(shell pkg-config --libs libpcap 2>/dev/null || echo -lpcap)
 
 # The sources, in folders by layer (doc/layout.md): each folder is on
@@ -80,6 +80,9 @@ DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
 	python3-numpy python3-pyflakes
 # tests/net/schemacheck.py: every network test's JSON against schema/rant.schema.json.
 DEB_PKGS += python3-jsonschema
+# --server-pid, --client-pid: a port's sockets from sock_diag through
+# libnl-idiag (src/server/sockdiag.c).
+DEB_PKGS += libnl-idiag-3-dev
 # --key: HMAC-SHA-256 from OpenSSL's libcrypto.
 DEB_PKGS += libssl-dev
 # --http: responses framed by libhttp-parser (src/probe/httpresp.c);
@@ -96,7 +99,7 @@ DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-promet
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
 	lint lint-sh lint-c lint-misc lint-man asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
-	bench-probe bench-targets install clean
+	bench-probe bench-server bench-targets install clean
 
 all: rant
 
@@ -408,6 +411,7 @@ bench: deps
 	bench/readbench.sh
 	bench/targets.sh
 	bench/probe.sh
+	bench/server.sh
 
 # The fleet's emitter alone (--targets): TARGETS_ROUNDS, TARGETS_SECONDS,
 # BENCH_QUICK=1 (bench/README.md, "The fleet's emitter").
@@ -421,13 +425,20 @@ bench-probe: deps
 	$(MAKE) all
 	bench/probe.sh
 
+# --server-pid's cost to the server: SERVER_ROUNDS, SERVER_SECONDS,
+# BENCH_QUICK=1 (bench/README.md, "The server's side").
+bench-server: deps
+	$(MAKE) all
+	bench/server.sh
+
 # The reflector for a fleet alone: FLEET_ROUNDS, FLEET_SECONDS, FLEET_ROWS=RE,
 # BENCH_QUICK=1, RANT_B=PATH (bench/README.md, "The fleet").
 bench-fleet: deps
 	$(MAKE) all
 	bench/fleet.sh
 
-MAN_PAGES := rant.8 rant-emit.8 rant-reflect.8 rant-probe.8 rant-read.8 rant-watch.8
+MAN_PAGES := rant.8 rant-emit.8 rant-reflect.8 rant-probe.8 rant-read.8 rant-watch.8 \
+	rant-sockets.8
 
 install: rant build/rant.bash
 	install -D -m 0755 rant $(DESTDIR)$(PREFIX)/bin/rant

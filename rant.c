@@ -6,7 +6,8 @@
  * tables), then the subcommand's main: emit, reflect and probe the set-up,
  * the loop (src/emit/emit.c, src/fleet/, src/reflect/reflect.c,
  * src/probe/probe.c), the reports and the exit status; read and watch
- * watch_main() (src/watch/, src/print/watchout.c). Everything that allocates,
+ * watch_main() (src/watch/, src/print/watchout.c); sockets
+ * sockcmd_main() (src/report/sockcmd.c, src/server/). Everything that allocates,
  * formats or can fail slowly is done before the loop (run_setup) or
  * after it (report_end); inside, a loop only sends, receives, reads
  * stamps and updates memory it already owns.
@@ -26,6 +27,7 @@
 #include "report.h"
 #include "run.h"
 #include "series.h"
+#include "sockcmd.h"
 #include "startup.h"
 #include "trace.h"
 #include "watch.h"
@@ -81,7 +83,7 @@ static int watch_main(const struct rant_cfg *c)
 static void teardown(struct run *r)
 {
 	if (cfg_probe(r->cfg))
-		probe_teardown(r->cfg);
+		probe_teardown(r);
 	run_teardown(r);
 }
 
@@ -129,6 +131,7 @@ static int (*const sub_main[SUB_N])(const struct rant_cfg *c) = {
 	[SUB_PROBE] = measure_main,
 	[SUB_READ] = watch_main,
 	[SUB_WATCH] = watch_main,
+	[SUB_SOCKETS] = sockcmd_main,
 };
 
 int main(int argc, char **argv)

@@ -17,6 +17,7 @@ enum rant_mode {
 	MODE_EMIT,		/* -a ADDR or --targets FILE: client */
 	MODE_WATCH,		/* --read FILE, or -i IFACE --watch: traffic
 				 * rant did not send, from a capture */
+	MODE_SOCKETS,		/* rant sockets: a server's side, read */
 };
 
 /* The subcommand (src/cfg/subcmd.c holds their table; rant.c dispatches
@@ -27,6 +28,7 @@ enum rant_sub {
 	SUB_PROBE,		/* rant probe syn|http|request */
 	SUB_READ,		/* rant read FILE */
 	SUB_WATCH,		/* rant watch -i IFACE */
+	SUB_SOCKETS,		/* rant sockets PID|[ADDR]:PORT */
 	SUB_N
 };
 
@@ -150,6 +152,9 @@ struct rant_cfg {
 	uint32_t connections;		/* --connections: kept-alive connections */
 	const char *request_path;	/* --request FILE: the bytes of a request */
 	uint32_t response_bytes;	/* --response-bytes: with --request */
+	const char *server_pid;		/* --server-pid PID|auto: the server's side */
+	uint32_t client_pid;		/* --client-pid: a client's side (0: none) */
+	const char *sockets_target;	/* rant sockets PID|[ADDR]:PORT */
 	/* captures (--read, --watch: src/watch/) */
 	const char *read_path;		/* --read FILE; "-" = stdin */
 	bool watch;			/* --watch: live on -i */

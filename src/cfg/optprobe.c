@@ -2,12 +2,30 @@
 /*
  * A probe's options checked (optprobe.h).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "optnum.h"
 
 #include "optprobe.h"
 #include "opttab.h"
+
+/* --server-pid: auto or a pid. */
+static int check_server_pid(const struct rant_cfg *c, FILE *err)
+{
+	char *end;
+	long v;
+
+	if (!c->server_pid || !strcmp(c->server_pid, "auto"))
+		return 0;
+	v = strtol(c->server_pid, &end, 10);
+	if (*end || v < 1 || v > 4194304) {
+		fprintf(err, "rant: --server-pid %s: give the server's pid (1 to 4194304) or auto (the process listening on --port)\n",
+			c->server_pid);
+		return -1;
+	}
+	return 0;
+}
 
 static const char *probe_name(const struct rant_cfg *c)
 {
@@ -82,7 +100,7 @@ int optprobe_check(struct rant_cfg *c, const bool *given, FILE *err)
 			probe_name(c), c->syn ? "syn" : c->http_path ? "http" : "request");
 		return -1;
 	}
-	return check_http(c, err);
+	return check_http(c, err) || check_server_pid(c, err) ? -1 : 0;
 }
 
 void optprobe_host(const struct rant_cfg *c, char *buf, size_t len)

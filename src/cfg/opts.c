@@ -416,6 +416,8 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		return -1;
 	if (c->mode == MODE_WATCH)
 		return check_watch(ps, c, given) || check_buckets(ps, c) ? -1 : 0;
+	if (c->mode == MODE_SOCKETS)
+		return 0;	/* its word is read by rant sockets itself */
 	if (!c->iface || !*c->iface) {
 		fprintf(ps->err, "rant: -i/--interface is required: name the interface to measure on (ip link lists them)\n");
 		return -1;
@@ -625,8 +627,11 @@ enum opts_result opts_parse(int argc, char **argv, struct rant_cfg *c,
 			return help_word(argc, argv, err);
 		sc = subcmd_find(argv[1]);
 		if (!sc) {
-			fprintf(err, "rant: unknown subcommand '%s': give emit, reflect, probe, read or watch (rant --help)\n",
-				argv[1]);
+			fprintf(err, "rant: unknown subcommand '%s': give one of", argv[1]);
+			for (int i = 0; i < SUB_N; i++)
+				fprintf(err, "%s %s", i ? i == SUB_N - 1 ? " or" : "," : "",
+					subcmd_table[i].name);
+			fprintf(err, " (rant --help)\n");
 			return OPTS_ERROR;
 		}
 		base = 1;	/* getopt reads the subcommand as its argv[0] */

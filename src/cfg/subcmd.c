@@ -79,6 +79,18 @@ static int no_words(struct rant_cfg *c, char *const *w, int n, bool *given, FILE
 	return -1;
 }
 
+/* rant sockets PID|[ADDR]:PORT: one word. */
+static int sockets_words(struct rant_cfg *c, char *const *w, int n, bool *given, FILE *err)
+{
+	(void)given;
+	if (n != 1 || !*w[0]) {
+		fprintf(err, "rant: sockets takes one word: the server's PID, or its [ADDR]:PORT (:8080 for any address)\n");
+		return -1;
+	}
+	c->sockets_target = w[0];
+	return 0;
+}
+
 const struct subcmd subcmd_table[SUB_N] = {
 	[SUB_EMIT] = { "emit", MODE_EMIT,
 		"measure the round trips to a rant or STAMP reflector, or a fleet",
@@ -107,6 +119,11 @@ const struct subcmd subcmd_table[SUB_N] = {
 		{ "rant watch -i IFACE [options]" },
 		"rant watch -i eth3 -d 60",
 		"--watch (rant watch)", watch_words },
+	[SUB_SOCKETS] = { "sockets", MODE_SOCKETS,
+		"a server's sockets, their options and TCP state, as it has them",
+		{ "rant sockets PID [options]", "rant sockets [ADDR]:PORT [options]" },
+		"rant sockets :8080 -d 5",
+		"rant sockets", sockets_words },
 };
 
 const struct subcmd *subcmd_find(const char *name)

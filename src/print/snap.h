@@ -46,6 +46,7 @@
 #include "probecount.h"
 #include "pairdiag.h"
 #include "segdiag.h"
+#include "srvjudge.h"
 #include "cfg.h"
 #include "record.h"
 #include "series.h"
@@ -190,6 +191,9 @@ struct snap {
 	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
 	struct segdiag_result diag;	/* --http, --tcp, final only: the packets said */
 	struct pairdiag_left diag_left;	/* --tcp: the capture given up (.left_out) */
+	const struct srv_view *server;	/* --server-pid, final only: the server's side */
+	struct srvjudge server_judge;	/* ... the packets' verdict held against it */
+	const struct srv_view *client;	/* --client-pid, final only */
 	int64_t start_ns, end_ns;	/* CLOCK_REALTIME; end: when taken, live */
 	const char *stop_reason;	/* NULL: still running */
 	struct counts cnt;

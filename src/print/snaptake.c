@@ -289,6 +289,9 @@ static int fill_final(struct snap *s, struct run *r)
 	s->stamp_peer = r->stamp_peer;	/* the loop writes it */
 	fill_diagnosis(s, r);
 	s->diag = r->diag;	/* --http: the capture has stopped */
+	s->server = r->server;	/* read after the loop (probesrv.h) */
+	s->client = r->client;
+	srvjudge(&s->diag, s->server, &s->server_judge);
 	if (pairdiag_left(r->pair))
 		s->diag_left = *pairdiag_left(r->pair);
 	s->have_capture = r->capture && capture_result(r->capture);

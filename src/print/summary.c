@@ -7,6 +7,7 @@
 #include "allow.h"
 #include "breach.h"
 #include "clockout.h"
+#include "serverout.h"
 #include "seriesout.h"
 #include "optprobe.h"
 #include "pathout.h"
@@ -578,6 +579,8 @@ void summary_print(struct out *o, const struct snap *s)
 	if (s->have_diagnosis)
 		out_str(o, "diagnosis_line", "\ndiagnosis from the round trips: %s\n", s->diagnosis);
 	probeout_diagnosis(o, s);
+	serverout_print(o, "server", s->server, &s->server_judge, false);
+	serverout_print(o, "client", s->client, NULL, false);
 	if (s->have_capture)
 		capture_print(o, &s->capture, s->emit);
 	out_arr(&jo, "breaches");	/* the text was printed at the end of the run */

@@ -6,16 +6,20 @@
 #include "http.h"
 #include "measure.h"
 #include "probe.h"
+#include "probesrv.h"
 #include "syn.h"
 
 int probe_setup(struct run *r)
 {
-	return r->cfg->syn ? syn_setup(r) : http_setup(r);
+	int ret = r->cfg->syn ? syn_setup(r) : http_setup(r);
+
+	return ret ? ret : probesrv_open(r);
 }
 
-void probe_teardown(const struct rant_cfg *cfg)
+void probe_teardown(struct run *r)
 {
-	if (cfg->syn)
+	probesrv_close(r);
+	if (r->cfg->syn)
 		syn_teardown();
 	else
 		http_teardown();
@@ -23,5 +27,8 @@ void probe_teardown(const struct rant_cfg *cfg)
 
 int probe_run(struct run *r)
 {
-	return measure_end(r, r->cfg->syn ? syn_run(r) : http_run(r));
+	int ret = r->cfg->syn ? syn_run(r) : http_run(r);
+
+	probesrv_read(r);	/* the connections are still open */
+	return measure_end(r, ret);
 }

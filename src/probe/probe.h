@@ -26,6 +26,6 @@ int probe_setup(struct run *r);
 int probe_run(struct run *r);
 
 /* What probe_setup() made, undone (also after a failed set-up). */
-void probe_teardown(const struct rant_cfg *cfg);
+void probe_teardown(struct run *r);
 
 #endif

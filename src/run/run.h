@@ -35,6 +35,7 @@
 #include "warn.h"
 
 struct pairdiag;
+struct srv_view;
 
 /* One size of a sweep (-m LIST or RANGE). */
 struct sweep_point {
@@ -93,6 +94,8 @@ struct run {
 	struct ol_table flight;		/* --open-loop: the pings in flight */
 	struct probe_counts probe;	/* --syn, --http: the probe's own counts */
 	struct segdiag_result diag;	/* --http, --tcp: what the packets said (after the run) */
+	struct srv_view *server;	/* --server-pid: the server's side (srvview.h), or NULL */
+	struct srv_view *client;	/* --client-pid: another client's side, or NULL */
 	struct pairdiag *pair;		/* --tcp: the pair's capture and analysis */
 	/* a fleet's (--targets, --paths): its targets and sockets, fleetset.h */
 	struct fleetset fs;

@@ -6,19 +6,18 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <mntent.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cpucheck.h"
 #include "timeutil.h"
 #include "trace.h"
+#include "tracefs.h"
 
 struct trace {
 	char dir[PATH_MAX];
@@ -33,56 +32,11 @@ struct trace {
 	char coverage[PATH_MAX + 400];	/* the one line of trace_check_cpus() */
 };
 
-#define TRACEFS_DIR "/sys/kernel/tracing"
-
-/*
- * ip netns exec gives the command a mount namespace with a fresh /sys, so
- * tracefs is often not mounted where rant runs even when it is on the
- * host. The instances are the kernel's, not the mount's: mounting tracefs
- * here reaches the same ones (and stays private to that namespace).
- */
-static int mount_tracefs(char *path, size_t len)
-{
-	if (mount("nodev", TRACEFS_DIR, "tracefs", 0, NULL))
-		return -errno;
-	snprintf(path, len, "%s", TRACEFS_DIR);
-	return 0;
-}
-
 static bool is_dir(const char *path)
 {
 	struct stat st;
 
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
-/* The tracefs mount point: /proc/mounts, then the usual places; -ENOENT. */
-static int trace_find_tracefs(char *path, size_t len)
-{
-	static const char *const usual[] = {
-		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
-	};
-	struct mntent *m;
-	FILE *f = setmntent("/proc/mounts", "r");
-	char probe[PATH_MAX];
-
-	while (f && (m = getmntent(f))) {
-		if (!strcmp(m->mnt_type, "tracefs")) {
-			snprintf(path, len, "%s", m->mnt_dir);
-			endmntent(f);
-			return 0;
-		}
-	}
-	if (f)
-		endmntent(f);
-	for (size_t i = 0; i < sizeof(usual) / sizeof(usual[0]); i++) {
-		snprintf(probe, sizeof(probe), "%s/trace_marker", usual[i]);
-		if (!access(probe, F_OK)) {
-			snprintf(path, len, "%s", usual[i]);
-			return 0;
-		}
-	}
-	return -ENOENT;
 }
 
 static int open_file(struct trace *t, const char *name, int flags, char *err,
@@ -285,15 +239,9 @@ int trace_open(struct trace **tp, const char *instance, bool snapshot,
 	if (strchr(instance, '/')) {
 		snprintf(t->dir, sizeof(t->dir), "%s", instance);
 	} else {
-		if (trace_find_tracefs(top, sizeof(top))) {
-			ret = mount_tracefs(top, sizeof(top));
-			if (ret) {
-				snprintf(err, len, "tracefs is not mounted and mounting it failed (%s): mount -t tracefs nodev %s",
-					 strerror(-ret), TRACEFS_DIR);
-				goto failed;
-			}
-			t->mounted = true;
-		}
+		ret = tracefs_root(top, sizeof(top), &t->mounted, err, len);
+		if (ret)
+			goto failed;
 		snprintf(t->dir, sizeof(t->dir), "%s/instances/%s", top, instance);
 	}
 	if (!is_dir(t->dir)) {
