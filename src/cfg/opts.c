@@ -570,7 +570,11 @@ static enum opts_result help_word(int argc, char **argv, FILE *err)
 {
 	const struct subcmd *sc = argc > 2 ? subcmd_find(argv[2]) : NULL;
 
-	if (argc == 4 && !strcmp(argv[2], "--completion") && !strcmp(argv[3], "bash")) {
+	if (argc >= 3 && !strcmp(argv[2], "--completion")) {
+		if (argc != 4 || strcmp(argv[3], "bash")) {
+			fprintf(err, "rant: help --completion: give bash, the shell it writes for\n");
+			return OPTS_ERROR;
+		}
 		optcomp_bash(stdout);
 		return OPTS_HELP;
 	}

@@ -377,8 +377,9 @@ static int sum_writes(struct srv_view *v)
 	}
 	for (size_t i = 0; i < v->nsocks; i++)
 		if (v->socks[i].state != SRV_LISTEN && v->socks[i].pid)
-			conns[nc++] = (struct conn_resp){ .pid = v->socks[i].pid, .fd = v->socks[i].fd,
-							  .first_bytes = -1, .second_bytes = -1 };
+			conns[nc++] = (struct conn_resp){
+				.pid = v->socks[i].pid, .fd = v->socks[i].fd,
+				.first_bytes = -1, .second_bytes = -1 };
 	qsort(conns, nc, sizeof(*conns), conn_cmp);
 	for (size_t i = 0; i < ncalls; i++) {
 		struct conn_resp key = { .pid = calls[i].pid, .fd = calls[i].fd };
@@ -599,7 +600,7 @@ int srvview_ports(int pid, uint16_t *ports, size_t max, char *err, size_t len)
 {
 	struct srv_sock *s = calloc(SRV_MAX_SOCKS, sizeof(*s));
 	struct dump_arg d = { .port = 0, .socks = s, .err = err, .len = len };
-	struct procfd_ns ns;
+	struct procfd_ns ns = { .inode = 0 };
 	size_t n = 0, k = 0;
 	int ret;
 
