@@ -39,7 +39,26 @@ ALL_LDFLAGS := $(LDFLAGS) -pie -Wl,-z,relro,-z,now
 MHD_LIBS := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 LIBS := $(NL_LIBS) $(PCAP_LIBS) $(MHD_LIBS) -lhttp_parser -lcrypto -lm -pthread
 
-SRCS := $(wildcard src/*/*.c)
+# reflect --xdp (src/reflect/xdprefl.h): the BPF program is built with
+# clang's BPF target against a vmlinux.h bpftool dumps from this
+# kernel's BTF, and embedded through bpftool's skeleton; the loader
+# links libbpf. Without them the build leaves --xdp out and says so.
+BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || ls /usr/sbin/bpftool 2>/dev/null)
+BPF_CLANG ?= clang
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+HAVE_XDP := $(shell test -n "$(BPFTOOL)" && test -r $(VMLINUX_BTF) && \
+	test -r /usr/include/bpf/libbpf.h && \
+	$(BPF_CLANG) -print-targets 2>/dev/null | grep -qw bpf && echo 1)
+ifeq ($(HAVE_XDP),1)
+LIBS += -lbpf
+XDP_CFLAGS := -DRANT_HAVE_XDP -Ibuild
+else
+XDP_CFLAGS :=
+$(info rant: reflect --xdp left out of this build: it needs clang's BPF target, bpftool, libbpf-dev and $(VMLINUX_BTF) (make deps))
+endif
+BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+
+SRCS := $(wildcard src/*/*.c)	# the BPF program is in src/reflect/bpf/, apart
 OBJS := $(addprefix build/,$(notdir $(SRCS:.c=.o)))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:.c=.t)
@@ -96,10 +115,13 @@ DEB_PKGS += libcap2-bin
 # metrics tests check the output with promtool (prometheus), scrape it with
 # a real Prometheus and node_exporter, and parse it with prometheus_client.
 DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-prometheus-client
+# reflect --xdp: the BPF program (clang's BPF target, above), its skeleton
+# and vmlinux.h (bpftool), its loader (libbpf-dev); tests/net/test_xdp.sh.
+DEB_PKGS += bpftool libbpf-dev
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
 	lint lint-sh lint-c lint-misc lint-man asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
-	bench-probe bench-server bench-targets install clean
+	bench-probe bench-server bench-targets bench-xdp install clean
 
 all: rant
 
@@ -117,6 +139,29 @@ FORCE:
 build/%.o: %.c $(SRC_HDRS) Makefile
 	@mkdir -p build
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The XDP reflector: this kernel's types, the program, its skeleton.
+build/vmlinux.h:
+	@mkdir -p build
+	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
+
+build/xdprefl.bpf.o: src/reflect/bpf/xdprefl.bpf.c src/run/xdpmap.h build/vmlinux.h Makefile
+	$(BPF_CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Ibuild -Isrc/run \
+		-c -o $@ $<
+
+# tests/net/test_xdp.sh, bench/: XDP_PASS on the emitter's veth end
+build/xdppass.bpf.o: tests/net/xdppass.bpf.c Makefile
+	@mkdir -p build
+	$(BPF_CLANG) -g -O2 -Wall -target bpf -c -o $@ $<
+
+build/xdprefl.skel.h: build/xdprefl.bpf.o
+	$(BPFTOOL) gen skeleton $< name xdprefl_bpf > $@.tmp && mv $@.tmp $@
+
+ifeq ($(HAVE_XDP),1)
+build/xdprefl.o build-asan/xdprefl.o: build/xdprefl.skel.h
+endif
+build/xdprefl.o: ALL_CFLAGS += $(XDP_CFLAGS)
+build-asan/xdprefl.o: BASE_CFLAGS += $(XDP_CFLAGS)
 
 build/rant.o: rant.c $(SRC_HDRS) Makefile
 	@mkdir -p build
@@ -207,7 +252,7 @@ unit: $(UNIT_BINS) $(SIM_LIB) $(TEST_HELPERS) rant
 
 # tests/repeat.sh clones the repository.
 DEB_PKGS += git
-# --pcap (src/net/capture.c) links libpcap; tests/net/test_pcap.sh reads the file with tcpdump.
+# --pcap (src/capture/capture.c) links libpcap; tests/net/test_pcap.sh reads the file with tcpdump.
 DEB_PKGS += libpcap-dev tcpdump
 # tests/net/test_series.sh: the bulk TCP load of the bufferbloat experiment.
 DEB_PKGS += iperf3
@@ -228,7 +273,7 @@ DEB_PKGS += logrotate
 DEB_PKGS += groff-base man-db
 
 # TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
-net: rant sim
+net: rant sim $(if $(filter 1,$(HAVE_XDP)),build/xdppass.bpf.o)
 	TESTS="$(TESTS)" tests/net/run.sh
 
 # tools/rant-plot: fixtures and a real run over veth (root; skipped without).
@@ -257,7 +302,7 @@ $(SH_LINT): shellcheck/%:
 
 lint-c:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
-		--inline-suppr $(SRC_INC) -D_GNU_SOURCE rant.c src tests/sim
+		--inline-suppr $(SRC_INC) -D_GNU_SOURCE -i src/reflect/bpf rant.c src tests/sim
 
 # The floor plan: tests/check-cycles.py (no include or call up a layer, no
 # circle of includes or calls), tests/check-length.py (no function over 80
@@ -380,6 +425,7 @@ fuzz-corpus: build/librant.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $(FUZZ_DIR)/mkcorpus tests/fuzz/mkcorpus.c build/librant.a $(LIBS)
 	$(FUZZ_DIR)/mkcorpus
 	/usr/bin/python3 tests/fuzz/mkcapture.py
+	/usr/bin/python3 tests/net/hostilecap.py --seeds tests/fuzz/corpus/pcap
 
 fuzz-check:
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS)
@@ -436,6 +482,10 @@ bench-server: deps
 bench-fleet: deps
 	$(MAKE) all
 	bench/fleet.sh
+
+# reflect against reflect --xdp (bench/xdp.sh; bench/README.md)
+bench-xdp: rant build/xdppass.bpf.o
+	bench/xdp.sh
 
 MAN_PAGES := rant.8 rant-emit.8 rant-reflect.8 rant-probe.8 rant-read.8 rant-watch.8 \
 	rant-sockets.8

@@ -6,8 +6,9 @@
  * tables), then the subcommand's main: emit, reflect and probe the set-up,
  * the loop (src/emit/emit.c, src/fleet/, src/reflect/reflect.c,
  * src/probe/probe.c), the reports and the exit status; read and watch
- * watch_main() (src/watch/, src/print/watchout.c); sockets
- * sockcmd_main() (src/report/sockcmd.c, src/server/). Everything that allocates,
+ * watch_main() (src/watch/, its packets from src/capture/pcapsrc.c,
+ * src/print/watchout.c); sockets sockcmd_main() (src/report/sockcmd.c,
+ * src/server/). Everything that allocates,
  * formats or can fail slowly is done before the loop (run_setup) or
  * after it (report_end); inside, a loop only sends, receives, reads
  * stamps and updates memory it already owns.
@@ -96,7 +97,8 @@ static int measure_main(const struct rant_cfg *c)
 	/* --metrics(-listen): its thread, stopped by report_end() */
 	if (run_setup(&run, c, outputs_table, outputs_count) ||
 	    (cfg_probe(c) && probe_setup(&run)) ||
-	    metrics_start(&run, &run.metrics)) {
+	    metrics_start(&run, &run.metrics) ||
+	    (c->mode == MODE_REFLECT && reflect_setup(&run))) {
 		teardown(&run);
 		return EXIT_SETUP;
 	}

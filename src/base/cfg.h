@@ -32,6 +32,9 @@ enum rant_sub {
 	SUB_N
 };
 
+/* --xdp (struct rant_cfg.xdp) */
+enum { XDP_OFF, XDP_ON, XDP_REQUIRED };
+
 #define RANT_DEFAULT_PORT 12345
 #define RANT_RING_RECORDS 500000	/* -S: the log keeps the last N */
 #define RANT_MAX_RATE 200000		/* transactions/s at most: sizing from -d */
@@ -107,6 +110,8 @@ struct rant_cfg {
 	int verbose;			/* -v, repeatable */
 	uint32_t max_sessions;		/* --max-sessions: reflector's table */
 	uint32_t max_per_address;	/* --max-sessions-per-address */
+	int xdp;			/* --xdp: XDP_OFF, XDP_ON (fall back to the
+					 * socket reflector), XDP_REQUIRED */
 	uint32_t max_rate;		/* --max-rate: pings a second one sender's
 					 * session is answered at most; 0 = any */
 	int64_t key_window_ns;		/* --key-window: T1_SW vs this clock */

@@ -48,4 +48,10 @@
 #define HWTSTAMP_FILTER_ALL 1
 #endif
 
+/* linux/bpf.h of 6.3: a program bound to its device (reflect --xdp asks
+ * the driver for its RX stamp through the XDP metadata kfuncs) */
+#ifndef BPF_F_XDP_DEV_BOUND_ONLY
+#define BPF_F_XDP_DEV_BOUND_ONLY (1U << 6)
+#endif
+
 #endif

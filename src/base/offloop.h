@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Threads that work beside the measuring loop, off its CPU: the log's
- * writer, the interval reporter, the PHC sampler. Each runs at
+ * writer, the interval reporter, the PHC sampler, the live metrics and
+ * their server, the captures (--pcap, a probe's segments), a fleet's
+ * reload, the reflector's address watch. Each runs at
  * SCHED_OTHER whatever the loop's policy (a SCHED_FIFO loop keeps its
  * priority to itself), blocks every signal (SIGINT and SIGTERM belong to
  * the loop's thread: its waits end on EINTR), and has a small stack,

@@ -46,7 +46,7 @@ static void help_default(const struct opt *o, unsigned int sub, char *buf, size_
 		snprintf(buf, len, "%s", o->defhelp_all);
 	} else if (o->defhelp) {
 		snprintf(buf, len, "%s", o->defhelp);
-	} else if (o->sdef) {
+	} else if (o->sdef && o->type != T_OPTARG) {	/* T_OPTARG: its value, no default */
 		snprintf(buf, len, "%s", o->sdef);
 	} else {
 		format_def(o, o->def, buf, len);

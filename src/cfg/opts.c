@@ -185,6 +185,14 @@ static int parse_arg(struct parser *ps, struct rant_cfg *c, const char *arg)
 	case T_COUNT:
 		(*(int *)p)++;
 		return 0;
+	case T_OPTARG:
+		if (arg && strcmp(arg, o->sdef)) {
+			fprintf(ps->err, "rant: %s=%s: the only value is %s (or none)\n",
+				opt_label(o->val, label, sizeof(label)), arg, o->sdef);
+			return -1;
+		}
+		*(int *)p = arg ? 2 : 1;
+		return 0;
 	case T_STR:
 		if (!*arg && o->val != 'a' && o->val != 'i') {	/* check() says what they are for */
 			fprintf(ps->err, "rant: %s is empty: give %s%s\n",
@@ -474,7 +482,8 @@ static void build_getopt(struct option *longopts, char *shortopts)
 	for (size_t i = 0; i < opt_count; i++) {
 		const struct opt *o = &opt_table[i];
 
-		longopts[i] = (struct option){ o->name, o->arg ? required_argument : no_argument,
+		longopts[i] = (struct option){ o->name, o->type == T_OPTARG ? optional_argument :
+					       o->arg ? required_argument : no_argument,
 					       NULL, o->val };
 		if (o->val < 256) {
 			*sp++ = (char)o->val;
@@ -603,7 +612,7 @@ static int read_args(struct parser *ps, int argc, char **argv, const struct opti
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		ps->o = opt_find(opt);
-		if (given[opt] && ps->o->arg && ps->o->type != T_ALLOW) {
+		if (given[opt] && ps->o->arg && ps->o->type != T_ALLOW && ps->o->type != T_OPTARG) {
 			fprintf(ps->err, "rant: %s given twice (again as '%s'): give it once\n",
 				opt_label(opt, label, sizeof(label)), optarg);
 			return -1;

@@ -23,7 +23,7 @@ enum {
 	O_MAX_RATE, O_SYN, O_HTTP, O_HOST, O_CONNECTIONS, O_REQUEST, O_RESPONSE_BYTES,
 	O_READ, O_WATCH, O_FILTER, O_FLOWS, O_MAX_FLOWS, O_FLOW_IDLE, O_THRESHOLD_METRIC,
 	O_TARGETS, O_PATHS, O_DSCP, O_FLOW_LABEL, O_DIAGNOSIS, O_SESSION_WARMUP,
-	O_LOG_RING, O_TRACE_SNAPSHOT, O_SERVER_PID, O_CLIENT_PID,
+	O_LOG_RING, O_TRACE_SNAPSHOT, O_SERVER_PID, O_CLIENT_PID, O_XDP,
 	O_MAX
 };
 
@@ -51,6 +51,8 @@ enum opt_type {
 	T_USEC,		/* int, whole us, from a duration as T_NS */
 	T_SIZES,	/* -m: sizes, nsizes and size from a size, list or range */
 	T_ALLOW,	/* --allow: a prefix added to the list (repeatable) */
+	T_OPTARG,	/* int: 0 not given, 1 given bare, 2 given =sdef (getopt's
+			 * optional_argument; sdef the one value, not a default) */
 	T_HELP,
 	T_VERSION,
 };

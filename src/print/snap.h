@@ -64,6 +64,7 @@ extern const char *const snap_pct_keys[SNAP_NPCT];
 #define SNAP_P99 3	/* snap_pcts[SNAP_P99] is 99 */
 
 /* One metric's statistics (a histogram read once). */
+struct xdp_report;
 struct snap_stats {
 	const char *key;		/* "rtt", "rtt_intended", ... */
 	const char *label;
@@ -197,6 +198,7 @@ struct snap {
 	int64_t start_ns, end_ns;	/* CLOCK_REALTIME; end: when taken, live */
 	const char *stop_reason;	/* NULL: still running */
 	struct counts cnt;
+	const struct xdp_report *xdp;	/* reflect --xdp (xdpmap.h), NULL: not asked */
 	/* the log (-l) */
 	bool have_log;
 	uint64_t logged, log_overwritten, log_dropped;

@@ -339,6 +339,7 @@ struct snap *snap_build(struct run *r, enum snap_kind kind)
 		s->have_clock_live = true;
 	}
 	s->cnt = r->cnt;
+	s->xdp = r->xdp;
 	s->probe = r->probe;	/* --syn, --http: 64-bit counters, as cnt's */
 	if (r->cfg->tcp)
 		s->tcp = *tcp_stats(&r->sk);

@@ -17,6 +17,7 @@
 #include "fleetout.h"
 #include "summary.h"
 #include "sweepout.h"
+#include "xdpout.h"
 
 #ifndef RANT_VERSION
 #define RANT_VERSION "unknown"
@@ -563,6 +564,7 @@ void summary_print(struct out *o, const struct snap *s)
 	print_head(o, s);
 	print_headline(o, s);
 	print_counts(o, s);
+	xdpout_print(o, s->xdp);
 	peerout_print(o, s);
 	if (cfg_probe(s->cfg))
 		probeout_counts(o, s);

@@ -51,6 +51,24 @@ static void print_source(struct out *o, const struct rant_cfg *c, const struct w
 		 r->live ? r->iface : r->path);
 }
 
+/* What the capture held that was read with care, or not read: a line
+ * each, when there was any. */
+static void print_odd(struct out *o, const struct watch_counts *k)
+{
+	if (k->tunneled)
+		out_text(o, "tunnels: %" PRIu64 " TCP segments read inside IPIP, 6in4, GRE or VXLAN\n",
+			 k->tunneled);
+	if (k->verdict[PKT_TUNNEL])
+		out_text(o, "not read: %" PRIu64 " packets in a tunnel rant does not decode (PPTP's GRE, GRE of another protocol than IP or Ethernet, tunnels over 16 deep)\n",
+			 k->verdict[PKT_TUNNEL]);
+	if (k->ip_len_clamped)
+		out_text(o, "untrusted: %" PRIu64 " packets whose IP length ran past the frame: cut to the frame's bytes\n",
+			 k->ip_len_clamped);
+	if (k->bad_stamps)
+		out_text(o, "not read: %" PRIu64 " packets stamped past what rant's clock holds (year 2262; a pcapng if_tsoffset?)\n",
+			 k->bad_stamps);
+}
+
 static void print_counts(struct out *o, const struct watch_report *r)
 {
 	const struct watch_counts *k = &r->cnt;
@@ -64,7 +82,8 @@ static void print_counts(struct out *o, const struct watch_report *r)
 		 " TCP, %" PRIu64 " other, %" PRIu64 " fragments, %" PRIu64 " cut short, %" PRIu64
 		 " bad; stopped: %s\n", k->packets,
 		 (double)(r->last_ns - r->first_ns) / NS_PER_SEC, (double)r->wall_ns / NS_PER_SEC,
-		 k->verdict[PKT_TCP], k->verdict[PKT_NOT_IP] + k->verdict[PKT_NOT_TCP],
+		 k->verdict[PKT_TCP],
+		 k->verdict[PKT_NOT_IP] + k->verdict[PKT_NOT_TCP] + k->verdict[PKT_TUNNEL],
 		 k->verdict[PKT_FRAGMENT], k->verdict[PKT_CUT], k->verdict[PKT_BAD],
 		 r->stop_reason ? r->stop_reason : "?");
 	out_obj(o, "counts");
@@ -75,6 +94,9 @@ static void print_counts(struct out *o, const struct watch_report *r)
 	out_u64(o, "tcp_options_cut", NULL, k->cut);
 	out_u64(o, "backwards", NULL, k->backwards);
 	out_u64(o, "after_close", NULL, k->after_close);
+	out_u64(o, "tunneled", NULL, k->tunneled);
+	out_u64(o, "ip_len_clamped", NULL, k->ip_len_clamped);
+	out_u64(o, "bad_stamps", NULL, k->bad_stamps);
 	out_u64(o, "flows", NULL, r->all.flows);
 	out_u64(o, "flows_active_peak", NULL, k->flows_active_peak);
 	out_obj(o, "flow_ends");
@@ -86,6 +108,7 @@ static void print_counts(struct out *o, const struct watch_report *r)
 		out_u64(o, "if_dropped", NULL, k->if_dropped);
 	}
 	out_obj_end(o);
+	print_odd(o, k);
 	if (r->live)
 		out_text(o, "dropped: %" PRIu64 " by the kernel (its buffer full), %" PRIu64
 			 " by the interface\n", k->dropped, k->if_dropped);

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "addrwatch.h"
@@ -24,6 +25,8 @@
 #include "stamp.h"
 #include "txpend.h"
 #include "warn.h"
+#include "xdpmap.h"
+#include "xdprefl.h"
 
 #define RX_BUF_LEN RANT_TCP_MAX_LEN	/* the largest message of any transport */
 
@@ -44,6 +47,7 @@ static int reflect_idle(struct reflector *f, bool blocked, int64_t end, unsigned
 	if (!blocked && (++*spins & 1023))
 		return 1;
 	f->came_n = CAME_REFRESH;
+	xdprefl_tick(f->xdp, monotonic_ns());
 	return !measure_time_up(end);
 }
 
@@ -462,6 +466,42 @@ static struct addrwatch *reflect_watch(struct run *r)
 	return NULL;
 }
 
+int reflect_setup(struct run *r)
+{
+	const struct rant_cfg *c = r->cfg;
+	struct xdprefl **x = &r->xdp_prog;
+	char err[320];
+
+	*x = NULL;
+	if (!c->xdp)
+		return 0;
+	r->xdp = calloc(1, sizeof(*r->xdp));
+	if (!r->xdp) {
+		fprintf(stderr, "rant: --xdp: no memory for its report\n");
+		return -1;
+	}
+	if (xdprefl_start(x, r, err, sizeof(err))) {
+		snprintf(r->xdp->note, sizeof(r->xdp->note), "%s", err);
+		if (c->xdp == XDP_REQUIRED) {
+			fprintf(stderr, "rant: --xdp=required: %s\n", err);
+			return -1;
+		}
+		warn_add(&r->warn, stderr, "xdp_unavailable",
+			 "see rant-reflect(8), XDP; --xdp=required makes this an error",
+			 "--xdp: %s: the socket reflector answers every ping", err);
+		return 0;
+	}
+	snprintf(r->xdp->note, sizeof(r->xdp->note), "%s",
+		 c->key_path ? "--key: every ping passes to the socket reflector (its MAC is checked there)" :
+		 c->tcp ? "--tcp: every message passes to the socket reflector" :
+		 "--key, -s, TCP, STAMP's TLVs, IPv4 options and fragments pass to the socket reflector");
+	fprintf(stderr, "rant: --xdp: %s answers %s in the driver (XDP_TX); T2 %s, T3 at XDP_TX, "
+		"before the driver; %s\n", c->iface, c->stamp ? "open STAMP and TWAMP-Light packets" :
+		"rant pings", "the driver's RX stamp where it gives one, else the kernel clock at the hook",
+		r->xdp->note);
+	return 0;
+}
+
 int reflect_run(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
@@ -481,6 +521,7 @@ int reflect_run(struct run *r)
 		txpend_destroy(f.pend);
 		return -ENOMEM;
 	}
+	f.xdp = r->xdp_prog;
 	aw = reflect_watch(r);
 	r->start_ns = realtime_ns();
 	while (!run_stop) {
@@ -518,6 +559,8 @@ int reflect_run(struct run *r)
 			break;
 	}
 	addrwatch_stop(aw);
+	xdprefl_stop(f.xdp, r->xdp, &r->cnt);
+	r->xdp_prog = NULL;
 	reflect_finish(r, &f);
 	txpend_destroy(f.pend);
 	skbatch_destroy(b);

@@ -12,5 +12,9 @@
 
 /* Run the reflector on a set-up run; 0. */
 int reflect_run(struct run *r);
+/* --xdp: the XDP reflector (xdprefl.h) loaded and attached in front of
+ * the socket, said at start; when it cannot be, why (a warning, and the
+ * socket reflector answers every ping), or -1 under --xdp=required. */
+int reflect_setup(struct run *r);
 
 #endif

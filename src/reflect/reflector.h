@@ -18,6 +18,7 @@
 
 struct run;
 struct session;
+struct xdprefl;
 
 /*
  * A pong's TX stamp is waited for this long at most (the loop goes on
@@ -58,6 +59,7 @@ struct reflector {
 	bool want_sw;		/* a session asked for SW stamps: take T2_SW */
 	int64_t real_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
 	unsigned int came_n;	/* pings since real_off was read, CAME_REFRESH: stale */
+	struct xdprefl *xdp;	/* --xdp: the program in front, NULL: none */
 };
 
 /* A ping answered: its pong composed, waiting for its send. */

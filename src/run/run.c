@@ -635,6 +635,7 @@ void run_teardown(struct run *r)
 	jitter_destroy(r->jitter);
 	ol_destroy(&r->flight);
 	free(r->breach);
+	free(r->xdp);
 	sessions_destroy(r->sessions);
 	auth_destroy(r->auth);
 	output_abort(r->out);

@@ -35,6 +35,8 @@
 #include "warn.h"
 
 struct pairdiag;
+struct xdp_report;
+struct xdprefl;
 struct srv_view;
 
 /* One size of a sweep (-m LIST or RANGE). */
@@ -61,6 +63,8 @@ struct run {
 	struct output out[OUTPUTS_MAX];	/* -l, -j, --metrics: the rows run_setup() got */
 	FILE *text;			/* where the text goes (out_text_stream()) */
 	struct counts cnt;
+	struct xdp_report *xdp;		/* reflect --xdp: what the program did (xdpmap.h) */
+	struct xdprefl *xdp_prog;	/* ... the program, attached (reflect's xdprefl.h) */
 	bool peer_body;			/* emitter: pongs carried a body */
 	bool peer_hw;			/* emitter: reflector's stamps are HW */
 	struct msg_report peer_report;	/* emitter: the reflector's side (its pongs'

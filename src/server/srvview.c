@@ -375,11 +375,13 @@ static int sum_writes(struct srv_view *v)
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < v->nsocks; i++)
-		if (v->socks[i].state != SRV_LISTEN && v->socks[i].pid)
-			conns[nc++] = (struct conn_resp){
-				.pid = v->socks[i].pid, .fd = v->socks[i].fd,
-				.first_bytes = -1, .second_bytes = -1 };
+	for (size_t i = 0; i < v->nsocks; i++) {
+		const struct srv_sock *k = &v->socks[i];
+
+		if (k->state != SRV_LISTEN && k->pid)
+			conns[nc++] = (struct conn_resp){ .pid = k->pid, .fd = k->fd,
+							  .first_bytes = -1, .second_bytes = -1 };
+	}
 	qsort(conns, nc, sizeof(*conns), conn_cmp);
 	for (size_t i = 0; i < ncalls; i++) {
 		struct conn_resp key = { .pid = calls[i].pid, .fd = calls[i].fd };

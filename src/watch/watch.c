@@ -96,6 +96,8 @@ static void on_packet(void *ctx, int64_t t_ns, const uint8_t *p, uint32_t caplen
 		r->last_ns = t_ns;
 	v = pktparse(w->dlt, p, caplen, wirelen, t_ns, &pk);
 	r->cnt.verdict[v]++;
+	r->cnt.ip_len_clamped += pk.clamped;
+	r->cnt.tunneled += v == PKT_TCP && pk.tunnels;
 	if (v == PKT_TCP)
 		flowtab_packet(w->tab, &pk);
 }
@@ -189,6 +191,7 @@ int watch_run(struct watch *w)
 	} else {
 		flowtab_end_all(w->tab, w->r.last_ns);
 	}
+	w->r.cnt.bad_stamps = pcapsrc_bad_stamps(w->src);
 	w->r.table_bytes = flowtab_bytes(w->tab);
 	watchagg_finish(w->g);
 	w->r.wall_ns = monotonic_ns() - t0;

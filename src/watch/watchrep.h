@@ -133,6 +133,9 @@ struct watch_counts {
 	uint64_t backwards;	/* stamped before the packet before it (taken
 				 * as that one's time) */
 	uint64_t after_close;	/* of a flow already reported (its last ACK) */
+	uint64_t tunneled;	/* TCP read inside a tunnel (pktparse.h) */
+	uint64_t ip_len_clamped;	/* an IP length past the frame, cut to it */
+	uint64_t bad_stamps;	/* a stamp no int64_t ns holds: not read */
 	uint64_t flows_active, flows_active_peak;
 	uint64_t ends[WE_COUNT];
 	uint64_t flows_unknown[4];	/* flows with TCPANA_U_* bit i */

@@ -16,11 +16,26 @@
 #define ETHERTYPE_VLAN 0x8100
 #define ETHERTYPE_QINQ 0x88a8
 #define ETHERTYPE_QINQ_OLD 0x9100
-#define VLAN_MAX_TAGS 8
+#define ETHERTYPE_TEB 0x6558		/* GRE: transparent Ethernet bridging */
 #define IP4_HLEN 20
 #define IP6_HLEN 40
 #define TCP_HLEN 20
 #define IPPROTO_TCP_ 6
+#define IPPROTO_UDP_ 17
+#define IPPROTO_IPIP_ 4			/* IPv4 in IP */
+#define IPPROTO_IPV6_ 41		/* IPv6 in IP (6in4, 6in6) */
+#define IPPROTO_GRE_ 47
+#define UDP_HLEN 8
+#define GRE_HLEN 4
+#define GRE_C 0x8000			/* checksum present */
+#define GRE_R 0x4000			/* routing present (RFC 1701) */
+#define GRE_K 0x2000			/* key present */
+#define GRE_S 0x1000			/* sequence number present */
+#define GRE_VER 0x0007			/* 0; 1 is PPTP's enhanced GRE: not read */
+#define VXLAN_PORT 4789			/* IANA's, as tshark decodes it */
+#define VXLAN_HLEN 8
+#define VXLAN_I 0x08			/* the VNI is valid */
+#define TUNNEL_MAX 16			/* tunnels in tunnels, at most */
 
 /* IPv6 next headers walked over, and where the walk stops. */
 #define NH_HOPOPTS 0
@@ -28,7 +43,6 @@
 #define NH_FRAGMENT 44
 #define NH_AH 51
 #define NH_DSTOPTS 60
-#define NH_WALK_MAX 8
 
 /* Where the IP header starts in a frame, and what it is. */
 struct ip_at {
@@ -54,19 +68,19 @@ bool pktparse_link_ok(int dlt)
 const char *pktparse_verdict_name(enum pkt_verdict v)
 {
 	static const char *const names[PKT_VERDICTS] = {
-		"tcp", "not_ip", "not_tcp", "fragment", "cut", "bad",
+		"tcp", "not_ip", "not_tcp", "fragment", "cut", "bad", "tunnel",
 	};
 
 	return v < PKT_VERDICTS ? names[v] : "?";
 }
 
 /* Ethertype type read just before p[off], and the VLAN tags from there
- * on: where IP starts. false when the frame ends first. */
+ * on, as many as the frame holds: where IP starts. false when the frame
+ * ends first. */
 static bool tags(const uint8_t *p, uint32_t caplen, uint16_t type, uint32_t off,
 		 struct ip_at *at)
 {
-	for (int i = 0; i < VLAN_MAX_TAGS && (type == ETHERTYPE_VLAN ||
-	     type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD); i++) {
+	while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD) {
 		if (off + 4 > caplen)
 			return false;
 		type = be_get16(p + off + 2);	/* after the tag control information */
@@ -101,8 +115,10 @@ static bool link_header(int dlt, const uint8_t *p, uint32_t caplen, struct ip_at
 	}
 }
 
-/* IPv4 at p[off]: its transport header, however many fragments. */
-static enum pkt_verdict ipv4(const uint8_t *p, uint32_t caplen, uint32_t wirelen, uint32_t off,
+/* IPv4 at p[off]: its transport header, however many fragments. limit:
+ * where the packet can end at the most (the frame on the wire, or the
+ * tunnel's packet around it): a total length past it is cut to it. */
+static enum pkt_verdict ipv4(const uint8_t *p, uint32_t caplen, uint32_t limit, uint32_t off,
 			     struct pkt_l4 *l4)
 {
 	const uint8_t *h = p + off;
@@ -111,19 +127,24 @@ static enum pkt_verdict ipv4(const uint8_t *p, uint32_t caplen, uint32_t wirelen
 
 	if (off + IP4_HLEN > caplen)
 		return PKT_CUT;
-	if (h[0] >> 4 != 4)
+	if (h[0] >> 4 != 4 || limit < off + IP4_HLEN)
 		return PKT_BAD;
 	ihl = (uint32_t)(h[0] & 0xf) * 4;
 	tot = be_get16(h + 2);
 	if (ihl < IP4_HLEN)
 		return PKT_BAD;
-	if (!tot && wirelen > off)	/* a TSO segment captured on its way out */
-		tot = wirelen - off;
+	if (!tot && limit > off)	/* a TSO segment captured on its way out */
+		tot = limit - off;
+	if (off + tot > limit) {	/* longer than the frame that carried it */
+		tot = limit - off;
+		l4->clamped = true;
+	}
 	if (tot < ihl)
 		return PKT_BAD;
 	frag = be_get16(h + 6);
 	*l4 = (struct pkt_l4){
 		.family = 4, .proto = h[9], .ip_off = off, .off = off + ihl, .end = off + tot,
+		.tunnels = l4->tunnels, .clamped = l4->clamped,
 		.frag = frag & 0x1fff ? PKT_FRAG_LATER :	/* an offset */
 			frag & 0x2000 ? PKT_FRAG_FIRST : PKT_WHOLE,	/* more fragments */
 	};
@@ -138,8 +159,9 @@ static bool ext_header(uint8_t nh)
 }
 
 /* IPv6 at p[off], its extension headers walked to the transport header
- * (NH_WALK_MAX of them at most). */
-static enum pkt_verdict ipv6(const uint8_t *p, uint32_t caplen, uint32_t wirelen, uint32_t off,
+ * (as many as the frame holds: each is 8 bytes at least); limit as
+ * ipv4()'s. */
+static enum pkt_verdict ipv6(const uint8_t *p, uint32_t caplen, uint32_t limit, uint32_t off,
 			     struct pkt_l4 *l4)
 {
 	const uint8_t *h = p + off;
@@ -150,11 +172,17 @@ static enum pkt_verdict ipv6(const uint8_t *p, uint32_t caplen, uint32_t wirelen
 		return PKT_CUT;
 	if (h[0] >> 4 != 6)
 		return PKT_BAD;
+	if (limit < at)
+		return PKT_BAD;
 	plen = be_get16(h + 4);
-	if (!plen && wirelen > at)	/* a jumbogram, or a GSO segment */
-		plen = wirelen - at;
+	if (!plen)			/* a jumbogram, or a GSO segment */
+		plen = limit - at;
+	if (at + plen > limit) {	/* longer than the frame that carried it */
+		plen = limit - at;
+		l4->clamped = true;
+	}
 	nh = h[6];
-	for (int i = 0; i < NH_WALK_MAX && ext_header(nh); i++) {
+	while (ext_header(nh)) {
 		if (nh == NH_FRAGMENT)
 			return PKT_FRAGMENT;
 		if (at + 2 > caplen)
@@ -164,24 +192,119 @@ static enum pkt_verdict ipv6(const uint8_t *p, uint32_t caplen, uint32_t wirelen
 		at += len;
 	}
 	*l4 = (struct pkt_l4){ .family = 6, .proto = nh, .frag = PKT_WHOLE, .ip_off = off,
-			       .off = at, .end = off + IP6_HLEN + plen };
+			       .off = at, .end = off + IP6_HLEN + plen,
+			       .tunnels = l4->tunnels, .clamped = l4->clamped };
 	return nh == IPPROTO_TCP_ ? PKT_TCP : PKT_NOT_TCP;
+}
+
+/* An Ethernet frame inside a tunnel at p[off]: where its IP starts. */
+static enum pkt_verdict inner_eth(const uint8_t *p, uint32_t caplen, uint32_t off,
+				  struct ip_at *at)
+{
+	if (off + ETH_HLEN > caplen || !tags(p, caplen, be_get16(p + off + 12), off + ETH_HLEN, at))
+		return PKT_CUT;
+	return PKT_TCP;
+}
+
+/* RFC 1701's routing: SREs (family, offset, length, the route) until a
+ * NULL one; false when the frame ends first. */
+static bool gre_sres(const uint8_t *p, uint32_t caplen, uint32_t *off)
+{
+	for (;;) {
+		if (*off + 4 > caplen)
+			return false;
+		if (!be_get16(p + *off) && !p[*off + 3]) {
+			*off += 4;
+			return true;
+		}
+		*off += 4 + p[*off + 3];
+	}
+}
+
+/* GRE (RFC 1701, 2784, 2890) at p[off]: IPv4, IPv6 or Ethernet inside;
+ * PKT_TUNNEL for what is not read (PPTP's version 1, other protocols). */
+static enum pkt_verdict gre(const uint8_t *p, uint32_t caplen, uint32_t off, struct ip_at *at)
+{
+	uint16_t fl, type;
+	uint32_t o = off + GRE_HLEN;
+
+	if (off + GRE_HLEN > caplen)
+		return PKT_CUT;
+	fl = be_get16(p + off);
+	type = be_get16(p + off + 2);
+	if (fl & GRE_VER)
+		return PKT_TUNNEL;
+	o += (fl & (GRE_C | GRE_R) ? 4 : 0) + (fl & GRE_K ? 4 : 0) + (fl & GRE_S ? 4 : 0);
+	if ((fl & GRE_R) && !gre_sres(p, caplen, &o))
+		return PKT_CUT;
+	if (type == ETHERTYPE_TEB)
+		return inner_eth(p, caplen, o, at);
+	if (type != ETHERTYPE_IPV4 && type != ETHERTYPE_IPV6)
+		return PKT_TUNNEL;
+	at->off = o;
+	at->type = type;
+	return PKT_TCP;
+}
+
+/*
+ * The packet inside l4's, if it carries one: IPv4 or IPv6 in IP (IPIP,
+ * 6in4, 4in6, 6in6), GRE, VXLAN (UDP port 4789 with its I flag, as
+ * tshark decodes it). PKT_TCP with *at where it starts; PKT_NOT_TCP: no
+ * tunnel; PKT_CUT, or PKT_TUNNEL for a tunnel not read.
+ */
+static enum pkt_verdict inner(const uint8_t *p, uint32_t caplen, const struct pkt_l4 *l4,
+			      struct ip_at *at)
+{
+	uint32_t o = l4->off;
+
+	switch (l4->proto) {
+	case IPPROTO_IPIP_:
+	case IPPROTO_IPV6_:
+		at->off = o;
+		at->type = l4->proto == IPPROTO_IPIP_ ? ETHERTYPE_IPV4 : ETHERTYPE_IPV6;
+		return PKT_TCP;
+	case IPPROTO_GRE_:
+		return gre(p, caplen, o, at);
+	case IPPROTO_UDP_:
+		if (o + UDP_HLEN + VXLAN_HLEN > caplen || be_get16(p + o + 2) != VXLAN_PORT ||
+		    !(p[o + UDP_HLEN] & VXLAN_I))
+			return PKT_NOT_TCP;
+		return inner_eth(p, caplen, o + UDP_HLEN + VXLAN_HLEN, at);
+	default:
+		return PKT_NOT_TCP;
+	}
 }
 
 enum pkt_verdict pktparse_l4(int dlt, const uint8_t *p, uint32_t caplen, uint32_t wirelen,
 			     struct pkt_l4 *l4)
 {
+	enum pkt_verdict v, t;
+	uint32_t limit;
 	struct ip_at at;
 
 	if (wirelen < caplen)
 		wirelen = caplen;
+	limit = wirelen;
+	memset(l4, 0, sizeof(*l4));
 	if (!link_header(dlt, p, caplen, &at))
 		return caplen ? PKT_CUT : PKT_BAD;
-	if (at.type == ETHERTYPE_IPV4)
-		return ipv4(p, caplen, wirelen, at.off, l4);
-	if (at.type == ETHERTYPE_IPV6)
-		return ipv6(p, caplen, wirelen, at.off, l4);
-	return PKT_NOT_IP;
+	for (;;) {
+		if (at.type == ETHERTYPE_IPV4)
+			v = ipv4(p, caplen, limit, at.off, l4);
+		else if (at.type == ETHERTYPE_IPV6)
+			v = ipv6(p, caplen, limit, at.off, l4);
+		else
+			return PKT_NOT_IP;
+		if (v != PKT_NOT_TCP || l4->frag != PKT_WHOLE || l4->off > l4->end)
+			return v;
+		t = inner(p, caplen, l4, &at);
+		if (t != PKT_TCP)
+			return t;
+		if (l4->tunnels == TUNNEL_MAX)
+			return PKT_TUNNEL;
+		limit = l4->end;
+		l4->tunnels++;
+	}
 }
 
 /* The options that matter: MSS and window scale (SYN), timestamps. */
@@ -278,6 +401,8 @@ enum pkt_verdict pktparse(int dlt, const uint8_t *p, uint32_t caplen, uint32_t w
 
 	clear(out, t_ns);
 	v = pktparse_l4(dlt, p, caplen, wirelen, &l4);
+	out->tunnels = l4.tunnels;
+	out->clamped = l4.clamped;
 	if (v != PKT_TCP)
 		return v;
 	if (l4.frag != PKT_WHOLE)

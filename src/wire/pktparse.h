@@ -3,16 +3,19 @@
  * A captured frame into the TCP segment it carries (tcpseg.h's struct
  * tcpseg, as the analysis takes it) and its addresses and ports: every
  * frame rant reads (--read, --watch; the capture beside a probe and
- * beside rant's own --tcp pair, net/segcap.h), and what --syn's raw
+ * beside rant's own --tcp pair, capture/segcap.h), and what --syn's raw
  * socket reads (an IP packet, or a TCP header alone). Its first steps,
  * the link layer and the IP header down to the transport header, serve
  * any protocol (pktparse_l4(): --pcap's check finds rant's UDP datagrams
- * by them, net/capmatch.h). The link layer
- * (Ethernet with up to 8 802.1Q / 802.1ad tags, Linux cooked SLL and
- * SLL2 as `tcpdump -i any` writes, raw IPv4 or IPv6), the IP header
- * (IPv6's extension headers walked: hop-by-hop, routing, destination
- * options, AH; a fragment's TCP header is not read), the TCP header and
- * its options (MSS, window scale, timestamps).
+ * by them, capture/capmatch.h). The link layer
+ * (Ethernet with any number of 802.1Q / 802.1ad tags, Linux cooked SLL
+ * and SLL2 as `tcpdump -i any` writes, raw IPv4 or IPv6), the IP header
+ * (IPv6's extension headers walked, however many: hop-by-hop, routing,
+ * destination options, AH; a fragment's TCP header is not read), the
+ * tunnels tshark reads through (IPIP, 6in4, GRE, VXLAN), the TCP header
+ * and its options (MSS, window scale, timestamps). An IP length past the
+ * frame on the wire (or past the tunnel's packet) is cut to it and the
+ * segment marked (clamped): the frame's bytes bound it, not the header.
  *
  * Every read is bounded by the captured length, never by what a header
  * claims: a frame cut by the capture's snaplen gives what was captured.
@@ -39,6 +42,9 @@ enum pkt_verdict {
 	PKT_FRAGMENT,		/* an IP fragment: its TCP header is not read */
 	PKT_CUT,		/* cut by the snaplen before the TCP ports */
 	PKT_BAD,		/* a header that contradicts itself or the frame */
+	PKT_TUNNEL,		/* inside a tunnel rant does not read (PPTP's
+				 * GRE, GRE of another protocol than IP or
+				 * Ethernet, tunnels more than 16 deep) */
 	PKT_VERDICTS
 };
 
@@ -50,6 +56,8 @@ struct pkt_tcp {
 	int8_t wscale;		/* a SYN's window scale option, or -1 */
 	bool noflags;		/* the capture cut the TCP header before its
 				 * flags: seg holds only ports, maybe seq */
+	uint8_t tunnels;	/* tunnels it was read inside (0: none) */
+	bool clamped;		/* an IP length past the frame, cut to it */
 };
 
 /* The link types pktparse() reads (pcap's DLT_* values). */
@@ -72,8 +80,12 @@ struct pkt_l4 {
 	uint32_t ip_off;	/* the IP header's offset in the frame */
 	uint32_t off;		/* the transport header's: may lie past caplen */
 	uint32_t end;		/* where the IP payload ends, as its header says
-				 * (not bounded by caplen; before off: a header
-				 * that contradicts itself) */
+				 * (not bounded by caplen, bounded by the frame's
+				 * wire length; before off: a header that
+				 * contradicts itself) */
+	uint8_t tunnels;	/* tunnels decoded around this IP header */
+	bool clamped;		/* an IP length (any of them) went past the frame
+				 * or the tunnel's packet: cut to it */
 };
 
 /*
@@ -81,7 +93,10 @@ struct pkt_l4 {
  * wirelen on the wire), link type dlt, down to the transport header:
  * PKT_TCP or PKT_NOT_TCP by its protocol, *l4 filled either way; else
  * PKT_NOT_IP, PKT_CUT (before the end of the IP header, or of an
- * extension header), PKT_BAD, or PKT_FRAGMENT (IPv6's fragment header).
+ * extension header), PKT_BAD, PKT_FRAGMENT (IPv6's fragment header) or
+ * PKT_TUNNEL. Tunnels are read through, as tshark reads them (IPv4 and
+ * IPv6 in IP: IPIP, 6in4, 4in6, 6in6; GRE with IPv4, IPv6 or Ethernet
+ * inside; VXLAN on UDP port 4789): *l4 is the innermost packet's.
  */
 enum pkt_verdict pktparse_l4(int dlt, const uint8_t *p, uint32_t caplen, uint32_t wirelen,
 			     struct pkt_l4 *l4);

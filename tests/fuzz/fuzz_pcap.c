@@ -13,8 +13,9 @@
  * goes to a table of 16 flows (so eviction, idle expiry, reuse and
  * closing all happen); each frame is also read as a raw socket's TCP
  * header alone. Checks: a verdict in range, a TCP segment's family 4 or
- * 6 (0 for a TCP header alone) and a payload within what an IP header
- * can say; at the end every flow reported, none left open.
+ * 6 (0 for a TCP header alone), a payload within the frame's wire length
+ * (an IP length past it is cut to it) and at most 16 tunnels deep; at the
+ * end every flow reported, none left open.
  */
 #include <pcap/dlt.h>
 #include <stdint.h>
@@ -71,7 +72,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    (v2 == PKT_TCP && (alone.family || alone.seg.len > len)))
 			abort();
 		if (v == PKT_TCP) {
-			if ((pk.family != 4 && pk.family != 6) || pk.seg.len > (1u << 20))
+			/* the payload within the frame on the wire, whatever an
+			 * IP length says; tunnels within pktparse's bound */
+			if ((pk.family != 4 && pk.family != 6) ||
+			    pk.seg.len > len + (data[0] >> 4) || pk.tunnels > 16)
 				abort();
 			flowtab_packet(tab, &pk);
 		}

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Compare a rant log's wire stamps with a capture read back by tcpdump,
-independently of rant's own check (src/net/capmatch.c).
+independently of rant's own check (src/capture/capmatch.c).
 
 Usage: tcpdump -r FILE -nn --nano -tt -x | pcapstamps.py LOG emit|reflect
 

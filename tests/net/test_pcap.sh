@@ -11,6 +11,10 @@
 #   pcap_sigint   SIGINT mid-run: the file is whole and renamed
 #   pcap_tcp      --tcp: TCP segments captured, the stamps not checked
 #   pcap_refused  bad targets refused with one line, exit 1, no packet sent
+#   pcap_fifo     a reflector under chrt -f 80: its capture thread runs at
+#                 SCHED_OTHER off the loop's CPU (only the loop is FIFO),
+#                 and captures; --watch on an interface that is down says
+#                 so with the fix (the one live opener's message)
 #   pcap_sim      under the simulated PHC NIC (tests/sim) the capture asks
 #                 for the NIC's stamps (adapter_unsynced); the kernel gives
 #                 the packet socket its own, so the check shows the PHC's
@@ -19,10 +23,10 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="pcap_pair pcap_stream pcap_sigint pcap_tcp pcap_refused pcap_sim"
+ALL_TESTS="pcap_pair pcap_stream pcap_sigint pcap_tcp pcap_refused pcap_fifo pcap_sim"
 
 require_root
-require_cmd jq ss taskset tcpdump "$PYTHON"
+require_cmd jq ss taskset chrt ps tcpdump "$PYTHON"
 require_rant
 
 PCAPSTAMPS=$TOP/tests/net/pcapstamps.py
@@ -221,6 +225,41 @@ pcap_refused() {
 	got=$(jqv "$WORK/r.json" '.counts.received + .counts.warmup + .counts.invalid')
 	[ "$got" = 0 ]; check_err $? "the reflector got $got datagrams from refused emitters"
 	log_test "bad --pcap targets refused before any packet"
+}
+
+# threads_fifo PID: "TID CLS" of each thread of PID but its first.
+threads_fifo() {
+	ps -L -o tid=,cls= -p "$1" | awk -v p="$1" '$1 != p { print $1, $2 }'
+}
+
+pcap_fifo() {
+	local pid cls rc
+	pair
+	ip netns exec "$NS_B" chrt -f 80 taskset -c 1 "$RANT" -i "$VETH_B" \
+		--pcap "$WORK/r.pcap" -j "$WORK/r.json" >"$WORK/r1.txt" 2>&1 &
+	pid=$!
+	REFL=$pid
+	defer kill -9 "$pid"
+	wait_udp_port "$NS_B" "$PORT"
+	check_err $? "the reflector under chrt -f 80 did not bind: $(tail -3 "$WORK/r1.txt")" || return
+	[ "$(ps -o cls= -p "$pid" | tr -d ' ')" = FF ]
+	check_err $? "the reflector's loop is not SCHED_FIFO under chrt -f 80: $(ps -L -o tid,cls,rtprio -p "$pid")"
+	cls=$(threads_fifo "$pid")
+	[ -n "$cls" ] && ! echo "$cls" | grep -qv ' TS$'
+	check_err $? "threads beside the loop not all SCHED_OTHER: $(ps -L -o tid,cls,rtprio,psr -p "$pid" | tr '\n' ';')"
+	emit -a "$IP_B" -c 200 >"$WORK/e.txt" 2>&1
+	check_err $? "emitter failed: $(tail -3 "$WORK/e.txt")"
+	stop_reflector
+	rc=$(pcap_count "$WORK/r.pcap")
+	[ "$rc" -ge 400 ]; check_err $? "the capture under chrt -f 80 holds $rc packets, want 400 at least"
+	log_test "chrt -f 80: the capture thread at SCHED_OTHER, the capture whole"
+	ip netns exec "$NS_A" ip link set "$VETH_A" down
+	ip netns exec "$NS_A" "$RANT" -i "$VETH_A" --watch -d 1 >"$WORK/wdown.txt" 2>&1
+	rc=$?
+	ip netns exec "$NS_A" ip link set "$VETH_A" up
+	[ "$rc" = 1 ] && grep -q "$VETH_A is down: ip link set $VETH_A up" "$WORK/wdown.txt"
+	check_err $? "--watch on a down interface: exit $rc: $(cat "$WORK/wdown.txt")"
+	log_test "--watch on a down interface: named by the one opener, with the fix"
 }
 
 pcap_sim() {

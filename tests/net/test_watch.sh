@@ -27,11 +27,24 @@
 #                    only, a capture without TCP, options for another
 #                    mode: one line or a counted skip, never a guess or a
 #                    crash
+#   watch_pipes      --read of a capture that can be read only once: <(cat f),
+#                    a FIFO (three runs), /dev/stdin, "-", and the same as
+#                    pcapng: every packet tcpdump -r reads, the format
+#                    named (the file is opened once, its kind read from the
+#                    stream)
+#   watch_hostile    hand-built captures (tests/net/hostilecap.py) read as
+#                    tshark reads them: TCP flows behind 9 VLAN tags, 10
+#                    IPv6 extension headers, IPIP, 6in4, GRE (key, sequence,
+#                    routing, Ethernet inside), VXLAN: the same flows and TCP
+#                    packets; an IP total length of 65535 in short frames cut
+#                    to the frame and counted, no retransmission invented; a
+#                    pcapng if_tsoffset of 2^62 s: each packet counted, not
+#                    read; two link types in one pcapng: named, with the fix
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="watch_nginx watch_rant_tcp watch_bad_input"
+ALL_TESTS="watch_nginx watch_rant_tcp watch_bad_input watch_pipes watch_hostile"
 
 require_root
 require_cmd jq ss tcpdump nginx wrk editcap curl "$PYTHON"
@@ -280,6 +293,93 @@ sys.stdout.buffer.write(struct.pack("<IIII", 1, 0, 4, 4) + b"abcd")' >"$WORK/use
 	grep -q '^cannot tell for .*: no segment from the server captured' "$WORK/oneway.txt"
 	check_err $? "one direction: the text does not say so: $(grep -i cannot "$WORK/oneway.txt")"
 	log_test "snaplen 64 and one direction said, a capture without TCP counted and said"
+}
+
+# pipe_read WHAT WANT FORMAT ARGS...: rant ARGS (within 30 s) reads WANT
+# packets of a FORMAT file.
+pipe_read() {
+	local what=$1 want=$2 fmt=$3 rc got f
+	shift 3
+	timeout 30 "$@" -j "$WORK/pipe.json" >"$WORK/pipe.txt" 2>&1
+	rc=$?
+	check_err $rc "$what: exit $rc (124: it hung): $(tail -2 "$WORK/pipe.txt")"
+	[ $rc = 0 ] || return 1
+	got=$(jqv "$WORK/pipe.json" .counts.packets)
+	f=$(jqv "$WORK/pipe.json" .source.format)
+	[ "$got" = "$want" ] && [ "$f" = "$fmt" ]
+	check_err $? "$what: $got packets as $f, want $want (tcpdump -r) as $fmt"
+}
+
+watch_pipes() {
+	local want fmt f i
+	cc -O2 -o "$WORK/capgen" "$TOP/bench/capgen.c" || skip_test "cannot build bench/capgen.c"
+	"$WORK/capgen" -o "$WORK/f.pcap" -f 2400 -e 3 || return
+	editcap -F pcapng "$WORK/f.pcap" "$WORK/f.pcapng" || return
+	for f in f.pcap f.pcapng; do
+		fmt=${f#f.}
+		want=$(tcpdump -r "$WORK/$f" -nn 2>/dev/null | wc -l)
+		[ "$want" -ge 36000 ]; check_err $? "$f: tcpdump reads $want packets, want 36000 at least"
+		pipe_read "<(cat $f)" "$want" "$fmt" "$RANT" --read <(cat "$WORK/$f")
+		rm -f "$WORK/fifo"
+		mkfifo "$WORK/fifo"
+		for i in 1 2 3; do
+			cat "$WORK/$f" >"$WORK/fifo" &
+			pipe_read "a FIFO, run $i, $f" "$want" "$fmt" "$RANT" --read "$WORK/fifo"
+			wait
+		done
+		pipe_read "/dev/stdin, $f" "$want" "$fmt" "$RANT" --read /dev/stdin <"$WORK/$f"
+		pipe_read "- from a pipe, $f" "$want" "$fmt" "$RANT" --read - < <(cat "$WORK/$f")
+	done
+	log_test "<(cat f), a FIFO, /dev/stdin and - read whole, pcap and pcapng"
+}
+
+# tshark_counts FILE: "PACKETS TCP STREAMS RETRANSMISSIONS" as tshark reads FILE.
+tshark_counts() {
+	echo "$(tshark -r "$1" 2>/dev/null | wc -l) $(tshark -r "$1" -Y tcp 2>/dev/null | wc -l)" \
+		"$(tshark -r "$1" -T fields -e tcp.stream 2>/dev/null | grep . | sort -u | wc -l)" \
+		"$(tshark -r "$1" -Y tcp.analysis.retransmission 2>/dev/null | wc -l)"
+}
+
+# hostile_read NAME: rant --read DIR/NAME, its JSON in $WORK/NAME.json, exit in $RC.
+hostile_read() {
+	"$RANT" --read "$WORK/$1" -j "$WORK/$1.json" >"$WORK/$1.txt" 2>&1
+	RC=$?
+}
+
+watch_hostile() {
+	local t v
+	command -v tshark >/dev/null || skip_test "no tshark"
+	"$PYTHON" "$TOP/tests/net/hostilecap.py" "$WORK" || return
+	read -r -a t <<<"$(tshark_counts "$WORK/tunnels.pcap")"
+	hostile_read tunnels.pcap
+	check_err $RC "tunnels: exit $RC: $(tail -2 "$WORK/tunnels.pcap.txt")"
+	v=$(jq -r '.counts | "\(.packets) \(.tcp) \(.flows) \(.tunnel)"' "$WORK/tunnels.pcap.json")
+	[ "$v" = "${t[0]} ${t[1]} ${t[2]} 0" ] && [ "${t[2]}" = 9 ]
+	check_err $? "tunnels: rant's packets, TCP, flows, not decoded $v; tshark's ${t[*]:0:3} 0 (9 flows)"
+	grep -q '^tunnels: [0-9]* TCP segments read inside' "$WORK/tunnels.pcap.txt"
+	check_err $? "tunnels: the text does not say so"
+	log_test "9 VLAN tags, 10 IPv6 extension headers, IPIP, 6in4, GRE, VXLAN: tshark's flows"
+
+	read -r -a t <<<"$(tshark_counts "$WORK/len65535.pcap")"
+	hostile_read len65535.pcap
+	check_err $RC "IP length 65535: exit $RC"
+	v=$(jq -r '.counts | "\(.flows) \(.ip_len_clamped)"' "$WORK/len65535.pcap.json")
+	[ "$v" = "${t[2]} ${t[0]}" ]
+	check_err $? "IP length 65535: flows, clamped $v; tshark's flows ${t[2]}, every packet ${t[0]}"
+	v=$(jq -r '[.diagnosis[].kind] | join(",")' "$WORK/len65535.pcap.json")
+	[ "${t[3]}" = 0 ] && ! echo "$v" | grep -q retransmission
+	check_err $? "IP length 65535: diagnosis '$v' (tshark's retransmissions ${t[3]})"
+	log_test "an IP total length of 65535 in short frames: cut to the frame, counted, no loss invented"
+
+	read -r -a t <<<"$(tshark_counts "$WORK/tsoffset.pcapng")"
+	hostile_read tsoffset.pcapng
+	v=$(jqv "$WORK/tsoffset.pcapng.json" .counts.bad_stamps)
+	[ "$RC" = 0 ] && [ "$v" = "${t[0]}" ] && grep -q "^not read: $v packets stamped past" "$WORK/tsoffset.pcapng.txt"
+	check_err $? "if_tsoffset 2^62: exit $RC, bad_stamps $v, want tshark's ${t[0]} packets: $(tail -2 "$WORK/tsoffset.pcapng.txt")"
+	hostile_read twolinks.pcapng
+	[ "$RC" = 2 ] && grep -q 'libpcap reads one link type a file (split it by interface' "$WORK/twolinks.pcapng.txt"
+	check_err $? "two link types: exit $RC: $(tail -1 "$WORK/twolinks.pcapng.txt")"
+	log_test "if_tsoffset 2^62: counted, not read; two link types in a pcapng: named with the fix"
 }
 
 tests_run

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/net/capmatch.h: rant's header found in hand-built frames (Ethernet,
+ * src/capture/capmatch.h: rant's header found in hand-built frames (Ethernet,
  * VLAN, IPv6 and its extension headers, cooked, raw; fragments, other
  * traffic and truncated frames refused), and the cross-check counts for
  * hand-made packets and stamps in every order: exact, off by some ns,

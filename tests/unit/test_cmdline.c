@@ -228,6 +228,12 @@ static const struct row rows[] = {
 	{ OPTS_OK, NULL, { "-ieth0", "-a10.0.0.2", "-c5", "-j-" } },
 	{ OPTS_OK, NULL, { R, "-j", " " } },		/* a file named " " */
 
+	/* --xdp: bare or =required, the reflector's; once. */
+	{ OPTS_OK, NULL, { R, "--xdp" } },
+	{ OPTS_OK, NULL, { R, "--xdp=required" } },
+	{ OPTS_ERROR, "--xdp=on: the only value is required (or none)", { R, "--xdp=on" } },
+	{ OPTS_ERROR, "--xdp is not for the emitter (rant emit): it is for the reflector (rant reflect)",
+	  { E, "--xdp" } },
 	/* --allow (reflector, repeatable). */
 	{ OPTS_OK, NULL, { R, "--allow", "10.1.0.0/16", "--allow", "fd00::/64", "--allow", "10.1.2.3" } },
 	{ OPTS_ERROR, "--allow is not for the emitter (rant emit): it is for the reflector (rant reflect)",

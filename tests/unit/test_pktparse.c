@@ -269,6 +269,127 @@ static void test_every_cut(void)
 	is_int(bad, 0, "%d cuts: each TCP, cut or bad, the whole frame TCP", tried);
 }
 
+/* An Ethernet and IPv4 header of protocol proto around payload bytes at
+ * p: its length (34). */
+static size_t outer4(uint8_t *p, uint8_t proto, size_t payload)
+{
+	size_t n = pb_link(p, DLT_EN10MB, 0x0800, 0);
+
+	memset(p + n, 0, 20);
+	p[n] = 0x45;
+	pb_put16(p + n + 2, (uint16_t)(20 + payload));
+	p[n + 8] = 64;
+	p[n + 9] = proto;
+	inet_pton(AF_INET, "192.0.2.1", p + n + 12);
+	inet_pton(AF_INET, "192.0.2.2", p + n + 16);
+	return n + 20;
+}
+
+/* hdr (hl bytes) then s as a raw IP packet (or, eth, behind an Ethernet
+ * header) inside an IPv4 packet of protocol proto: the frame's length. */
+static size_t tunnel(uint8_t proto, const uint8_t *hdr, size_t hl, bool eth,
+		     const struct pb_seg *s)
+{
+	static uint8_t in[2048];
+	size_t n = pb_frame(in, eth ? DLT_EN10MB : DLT_RAW, s);
+	size_t o = outer4(frame, proto, hl + n);
+
+	if (hl)
+		memcpy(frame + o, hdr, hl);
+	memcpy(frame + o + hl, in, n);
+	return o + hl + n;
+}
+
+/* The inner segment of a tunnel read as tshark reads it. */
+static void inner_is(size_t n, const struct pb_seg *s, const char *what)
+{
+	struct pkt_tcp pk;
+	uint8_t a[16] = { 0 };
+
+	if (!is_int(pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk), PKT_TCP,
+		    "%s: TCP", what))
+		return;
+	inet_pton(s->v6 ? AF_INET6 : AF_INET, s->src, a);
+	ok(pk.family == (s->v6 ? 6 : 4) && !memcmp(pk.src, a, 16), "%s: the inner addresses", what);
+	ok(pk.sport == s->sport && pk.seg.seq == s->seq && pk.seg.len == s->len,
+	   "%s: ports, seq, payload (%u)", what, pk.seg.len);
+	ok(pk.tunnels == 1 && !pk.clamped, "%s: one tunnel, nothing clamped", what);
+}
+
+static void test_tunnels(void)
+{
+	static const uint8_t gre_ks[] = { 0x30, 0x00, 0x08, 0x00, 0, 0, 0, 7, 0, 0, 0, 1 };
+	static const uint8_t gre_teb[] = { 0x00, 0x00, 0x65, 0x58 };
+	static const uint8_t gre_route[] = { 0x40, 0x00, 0x08, 0x00, 0, 0, 0, 0,
+					     0, 1, 0, 4, 10, 0, 0, 9, 0, 0, 0, 0 };
+	static const uint8_t gre_pptp[] = { 0x30, 0x01, 0x88, 0x0b, 0, 0, 0, 7, 0, 0, 0, 1 };
+	static const uint8_t gre_mpls[] = { 0x00, 0x00, 0x88, 0x47 };
+	static const uint8_t vxlan[] = { 0x9c, 0x40, 0x12, 0xb5, 0, 0, 0, 0,
+					 0x08, 0, 0, 0, 0, 0, 42, 0 };
+	struct pkt_tcp pk;
+	uint8_t deep[2048];
+	size_t n;
+
+	inner_is(tunnel(4, NULL, 0, false, &base4), &base4, "IPIP");
+	inner_is(tunnel(41, NULL, 0, false, &base6), &base6, "6in4");
+	inner_is(tunnel(47, gre_ks, sizeof(gre_ks), false, &base4), &base4, "GRE, key and seq");
+	inner_is(tunnel(47, gre_teb, sizeof(gre_teb), true, &base6), &base6, "GRE, Ethernet");
+	inner_is(tunnel(17, vxlan, sizeof(vxlan), true, &base4), &base4, "VXLAN");
+	inner_is(tunnel(47, gre_route, sizeof(gre_route), false, &base4), &base4,
+		 "GRE with routing (RFC 1701)");
+	n = tunnel(47, gre_pptp, sizeof(gre_pptp), false, &base4);
+	is_int(pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk), PKT_TUNNEL,
+	       "PPTP's GRE (version 1): a tunnel not read");
+	n = tunnel(47, gre_mpls, sizeof(gre_mpls), false, &base4);
+	is_int(pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk), PKT_TUNNEL,
+	       "GRE of MPLS: a tunnel not read");
+	n = tunnel(4, NULL, 0, false, &base4);
+	pb_put16(frame + 14 + 20 + 2, 1500);	/* the inner length past the outer packet */
+	ok(pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk) == PKT_TCP &&
+	   pk.clamped && pk.seg.len == base4.len, "IPIP: an inner length past the outer cut to it");
+	/* 17 IPIP headers deep: past TUNNEL_MAX */
+	n = pb_frame(deep, DLT_RAW, &base4);
+	for (int i = 0; i < 17; i++) {
+		memmove(deep + 20, deep, n);
+		memcpy(deep, frame + 14, 20);
+		pb_put16(deep + 2, (uint16_t)(20 + n));
+		n += 20;
+	}
+	memcpy(frame + 14, deep, n);
+	pb_put16(frame + 12, 0x0800);
+	is_int(pktparse(DLT_EN10MB, frame, (uint32_t)n + 14, (uint32_t)n + 14, 1, &pk), PKT_TUNNEL,
+	       "17 tunnels deep: not read, named");
+}
+
+/* What tshark reads and a short bound would not: 9 VLAN tags, 10 IPv6
+ * extension headers; an IP length past the frame cut to it. */
+static void test_long_chains(void)
+{
+	struct pb_seg s = base4;
+	struct pkt_tcp pk;
+	size_t n;
+
+	s.vlans = 9;
+	roundtrip(DLT_EN10MB, &s, "9 VLAN tags");
+	s = base6;
+	s.ext = 10;
+	roundtrip(DLT_EN10MB, &s, "10 IPv6 extension headers");
+	n = pb_frame(frame, DLT_EN10MB, &base4);
+	pb_put16(frame + 16, 65535);
+	ok(pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk) == PKT_TCP && pk.clamped &&
+	   pk.seg.len == base4.len, "IPv4 total length 65535 in a short frame: cut to the frame (%u)",
+	   pk.seg.len);
+	pktparse(DLT_EN10MB, frame, 60, (uint32_t)n, 1, &pk);
+	ok(pk.clamped && pk.seg.len == base4.len, "... captured cut at 60: the wire length bounds it");
+	n = pb_frame(frame, DLT_EN10MB, &base6);
+	pb_put16(frame + 18, 65535);
+	ok(pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n, 1, &pk) == PKT_TCP && pk.clamped &&
+	   pk.seg.len == base6.len, "IPv6 payload length 65535 in a short frame: cut to the frame");
+	n = pb_frame(frame, DLT_EN10MB, &base4);
+	ok(pktparse(DLT_EN10MB, frame, (uint32_t)n, (uint32_t)n + 4, 1, &pk) == PKT_TCP &&
+	   !pk.clamped, "a frame longer than its IP packet (padding, FCS): nothing clamped");
+}
+
 int main(void)
 {
 	test_links();
@@ -278,6 +399,9 @@ int main(void)
 	test_snaplen();
 	test_raw_socket();
 	test_every_cut();
+	test_tunnels();
+	test_long_chains();
+	is_str(pktparse_verdict_name(PKT_TUNNEL), "tunnel", "the tunnel verdict's name");
 	is_str(pktparse_verdict_name(PKT_NOT_TCP), "not_tcp", "verdict names");
 	return done_testing();
 }

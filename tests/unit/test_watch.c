@@ -4,7 +4,8 @@
  * files written here: nanosecond and microsecond stamps read alike; a
  * file cut mid-packet reported with what came before; not a capture, a
  * link type rant does not read: one line, before any packet; a capture
- * without TCP, one cut at 64 bytes: counted, said, no guess.
+ * without TCP, one cut at 64 bytes: counted, said, no guess; a pcapng
+ * stamp offset past an int64_t of ns: counted, not read.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -191,6 +192,68 @@ static void test_refused(void)
 	   strstr(err, "--filter"), "a filter that does not compile: '%s'", err);
 }
 
+/* A pcapng block: type, body padded to 4, its length on both ends. */
+static void ng_block(FILE *f, uint32_t type, const uint8_t *body, uint32_t n)
+{
+	uint8_t h[8], pad[4] = { 0 };
+	uint32_t total = 12 + (n + 3) / 4 * 4;
+
+	pb_put32le(h, type);
+	pb_put32le(h + 4, total);
+	fwrite(h, 1, 8, f);
+	fwrite(body, 1, n, f);
+	fwrite(pad, 1, (4 - n % 4) % 4, f);
+	fwrite(h + 4, 1, 4, f);
+}
+
+/* A pcapng whose interface says if_tsoffset 2^62 s: libpcap adds it to
+ * every stamp's seconds, past what an int64_t of ns holds. Each packet
+ * counted, none read (no signed overflow: make asan). */
+static void test_tsoffset(void)
+{
+	static const uint8_t shb[] = { 0x4d, 0x3c, 0x2b, 0x1a, 1, 0, 0, 0,
+				       0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t idb[] = { 1, 0, 0, 0, 0xff, 0xff, 0, 0,
+				       9, 0, 1, 0, 9, 0, 0, 0,		/* if_tsresol: ns */
+				       /* if_tsoffset 2^62 */
+				       14, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0x40,
+				       0, 0, 0, 0 };
+	static struct rant_cfg c;
+	static uint8_t epb[4096];
+	struct watch_report *r;
+	struct watch *w;
+	char err[512];
+	int ret;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/tsoffset.pcapng", dir);
+	f = fopen(path, "wb");
+	if (!f)
+		BAIL_OUT(path);
+	ng_block(f, 0x0a0d0d0a, shb, sizeof(shb));
+	ng_block(f, 1, idb, sizeof(idb));
+	for (int i = 0; i < 3; i++) {
+		uint32_t n = (uint32_t)pb_frame(epb + 20, DLT_EN10MB, &(struct pb_seg){
+			.src = "10.0.0.1", .dst = "10.0.0.2", .sport = 40000, .dport = 80,
+			.seq = 100, .flags = PB_SYN, .win = 1000 });
+
+		memset(epb, 0, 20);
+		pb_put32le(epb + 8, (uint32_t)i);	/* the stamp's low half */
+		pb_put32le(epb + 12, n);
+		pb_put32le(epb + 16, n);
+		ng_block(f, 6, epb, 20 + n);
+	}
+	fclose(f);
+	w = read_file(&c, NULL, err, sizeof(err), &ret);
+	if (!ok(w, "if_tsoffset 2^62: opened: '%s'", err))
+		return;
+	r = watch_report(w);
+	ok(ret == 0 && r->cnt.bad_stamps == 3 && r->cnt.packets == 0,
+	   "if_tsoffset 2^62: 3 packets counted, none read (%" PRIu64 " bad, %" PRIu64 " read)",
+	   r->cnt.bad_stamps, r->cnt.packets);
+	watch_destroy(w);
+}
+
 static void test_cannot_tell(void)
 {
 	static struct rant_cfg c;
@@ -234,6 +297,7 @@ int main(void)
 	test_read();
 	test_truncated();
 	test_refused();
+	test_tsoffset();
 	test_cannot_tell();
 	if (fork() == 0)
 		execlp("rm", "rm", "-rf", dir, (char *)NULL);

@@ -3,7 +3,6 @@
  * --pcap FILE (see capture.h): libpcap on a thread off the measuring CPU,
  * the file written through src/base/outfile.c, the check in capmatch.c.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pcap/pcap.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "offloop.h"
 #include "outfile.h"
 #include "pcapopen.h"
 
@@ -23,10 +23,7 @@
  * pong body), not the padding. */
 #define CAP_SNAPLEN 256
 /* The kernel buffer holds this long of the run's packets at its rate. */
-#define CAP_BUFFER_NS (250 * NS_PER_MS)
-#define CAP_FRAME_BYTES 320		/* one packet in the buffer: snaplen and headers */
-#define CAP_BUFFER_MIN (2 << 20)
-#define CAP_BUFFER_MAX (64 << 20)
+#define CAP_BUFFER_MS 250
 #define CAP_RING 65536			/* transactions handed over, in flight */
 #define CAP_TABLE 65536			/* entries of the check table */
 #define CAP_HORIZON_NS (3 * NS_PER_SEC)	/* an entry waits this long (> --timeout) */
@@ -71,8 +68,8 @@ struct capture {
 	_Atomic int ready;
 	_Atomic int stop;
 	cpu_set_t cpus;			/* where it runs */
+	bool off_loop;			/* cpus are not the loop's */
 	int loop_cpu;			/* where the loop ran at start */
-	int ncpus;
 };
 
 /* ---- the hot path ---- */
@@ -221,29 +218,18 @@ static void *capture_thread(void *arg)
 
 /* ---- set-up ---- */
 
-/* All online CPUs but the one the loop runs on now (if there are others). */
-static void choose_cpus(struct capture *c)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	c->ncpus = n > 0 ? (int)n : 1;
-	c->loop_cpu = sched_getcpu();
-	CPU_ZERO(&c->cpus);
-	for (int i = 0; i < c->ncpus && i < CPU_SETSIZE; i++)
-		if (i != c->loop_cpu || c->ncpus == 1)
-			CPU_SET(i, &c->cpus);
-}
-
+/*
+ * On a thread of offloop.h (SCHED_OTHER whatever the loop's policy,
+ * signals blocked), on the CPUs the loop does not use: under chrt -f the
+ * capture never preempts the loop.
+ */
 static int start_thread(struct capture *c, char *err, size_t len)
 {
-	pthread_attr_t attr;
 	int ret;
 
-	choose_cpus(c);
-	pthread_attr_init(&attr);
-	pthread_attr_setaffinity_np(&attr, sizeof(c->cpus), &c->cpus);
-	ret = pthread_create(&c->tid, &attr, capture_thread, c);
-	pthread_attr_destroy(&attr);
+	c->loop_cpu = sched_getcpu();
+	c->off_loop = offloop_other_cpus(&c->cpus);
+	ret = offloop_spawn(&c->tid, capture_thread, c, c->off_loop ? &c->cpus : NULL);
 	if (ret) {
 		snprintf(err, len, "--pcap: cannot start the capture thread: %s", strerror(ret));
 		return -ret;
@@ -258,47 +244,17 @@ static int start_thread(struct capture *c, char *err, size_t len)
 	return 0;
 }
 
-/* "udp port 12345 and host 10.0.0.2": rant's traffic and nothing else. */
-static void build_filter(struct capture *c)
-{
-	const struct sockaddr_storage *peer = c->p.peer;
-	const struct sockaddr_in *s4 = (const struct sockaddr_in *)peer;
-	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)peer;
-	char addr[INET6_ADDRSTRLEN] = "";
-	int n;
-
-	n = snprintf(c->filter, sizeof(c->filter), "%s port %u", c->p.tp->name,
-		     c->p.port);
-	if (peer && peer->ss_family == AF_INET)
-		inet_ntop(AF_INET, &s4->sin_addr, addr, sizeof(addr));
-	else if (peer && peer->ss_family == AF_INET6)
-		inet_ntop(AF_INET6, &s6->sin6_addr, addr, sizeof(addr));
-	if (*addr && n > 0 && (size_t)n < sizeof(c->filter))
-		snprintf(c->filter + n, sizeof(c->filter) - (size_t)n, " and host %s", addr);
-}
-
-/* Kernel buffer for CAP_BUFFER_NS of the run's packets (two a transaction). */
-static int buffer_bytes(const struct capture *c)
-{
-	uint64_t b = c->p.rate * 2 * CAP_FRAME_BYTES * (uint64_t)CAP_BUFFER_NS / NS_PER_SEC;
-
-	if (b < CAP_BUFFER_MIN)
-		b = CAP_BUFFER_MIN;
-	if (b > CAP_BUFFER_MAX)
-		b = CAP_BUFFER_MAX;
-	return (int)b;
-}
-
 static int open_pcap(struct capture *c, char *err, size_t len)
 {
+	/* two packets a transaction */
 	struct pcapopen_params p = {
 		.what = "--pcap", .iface = c->p.iface, .snaplen = CAP_SNAPLEN,
-		.buffer_bytes = buffer_bytes(c), .block_ms = CAP_BLOCK_MS, .hw = c->p.hw,
-		.filter = c->filter,
+		.buffer_bytes = pcapopen_buffer_bytes(2 * c->p.rate, CAP_SNAPLEN, CAP_BUFFER_MS),
+		.block_ms = CAP_BLOCK_MS, .hw = c->p.hw, .filter = c->filter,
 	};
 	int ret;
 
-	build_filter(c);
+	pcapopen_filter(c->filter, sizeof(c->filter), c->p.tp->name, c->p.port, c->p.peer);
 	ret = pcapopen(&c->pc, &c->tstamp_type, &p, err, len);
 	if (!ret)
 		c->dlt = pcap_datalink(c->pc);
@@ -381,16 +337,17 @@ static void print_cpus(const struct capture *c, FILE *f)
 {
 	const char *sep = "";
 
+	if (!c->off_loop) {
+		fprintf(f, "capture: thread on the only CPU, shared with the measuring loop\n");
+		return;
+	}
 	fprintf(f, "capture: thread on CPU ");
-	for (int i = 0; i < c->ncpus && i < CPU_SETSIZE; i++)
+	for (int i = 0; i < CPU_SETSIZE; i++)
 		if (CPU_ISSET(i, &c->cpus)) {
 			fprintf(f, "%s%d", sep, i);
 			sep = ",";
 		}
-	if (c->ncpus > 1)
-		fprintf(f, ", off the measuring CPU %d\n", c->loop_cpu);
-	else
-		fprintf(f, ": the only CPU, shared with the measuring loop\n");
+	fprintf(f, ", off the measuring CPU %d\n", c->loop_cpu);
 }
 
 void capture_describe(const struct capture *c, FILE *f)

@@ -17,10 +17,7 @@
 
 #define SEGCAP_BLOCK_MS 50
 #define SEGCAP_POLL_MS 20
-#define SEGCAP_BUFFER_NS (500 * NS_PER_MS)	/* the buffer holds this long */
-#define SEGCAP_FRAME_BYTES 224			/* one frame in the buffer */
-#define SEGCAP_BUFFER_MIN (4 << 20)
-#define SEGCAP_BUFFER_MAX (128 << 20)
+#define SEGCAP_BUFFER_MS 500			/* the buffer holds this long */
 #define SEGCAP_DRAIN_NS (5 * SEGCAP_BLOCK_MS * NS_PER_MS)
 
 struct segcap {
@@ -84,37 +81,16 @@ static void *segcap_thread(void *arg)
 	return NULL;
 }
 
-/* "tcp and host 10.0.0.2 and port 80": the server's segments. */
+/* "tcp port 80 and host 10.0.0.2" (a server on this host: any
+ * address): the server's segments. */
 static void build_filter(struct segcap *c)
 {
 	const struct sockaddr_storage *ss = c->p.server;
-	const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *)ss;
-	const struct sockaddr_in *a4 = (const struct sockaddr_in *)ss;
-	char addr[INET6_ADDRSTRLEN] = "";
-	uint16_t port;
+	uint16_t port = ss->ss_family == AF_INET6 ?
+			ntohs(((const struct sockaddr_in6 *)ss)->sin6_port) :
+			ntohs(((const struct sockaddr_in *)ss)->sin_port);
 
-	if (ss->ss_family == AF_INET6) {
-		inet_ntop(AF_INET6, &a6->sin6_addr, addr, sizeof(addr));
-		port = ntohs(a6->sin6_port);
-	} else {
-		inet_ntop(AF_INET, &a4->sin_addr, addr, sizeof(addr));
-		port = ntohs(a4->sin_port);
-	}
-	if (!strcmp(addr, "::") || !strcmp(addr, "0.0.0.0"))	/* this host's port */
-		snprintf(c->filter, sizeof(c->filter), "tcp and port %u", port);
-	else
-		snprintf(c->filter, sizeof(c->filter), "tcp and host %s and port %u", addr, port);
-}
-
-static int buffer_bytes(const struct segcap *c)
-{
-	uint64_t b = c->p.rate * SEGCAP_FRAME_BYTES * (uint64_t)SEGCAP_BUFFER_NS / NS_PER_SEC;
-
-	if (b < SEGCAP_BUFFER_MIN)
-		b = SEGCAP_BUFFER_MIN;
-	if (b > SEGCAP_BUFFER_MAX)
-		b = SEGCAP_BUFFER_MAX;
-	return (int)b;
+	pcapopen_filter(c->filter, sizeof(c->filter), "tcp", port, ss);
 }
 
 int segcap_start(struct segcap **cp, const struct segcap_params *p, char *err, size_t len)
@@ -133,7 +109,7 @@ int segcap_start(struct segcap **cp, const struct segcap_params *p, char *err, s
 	c->p = *p;
 	build_filter(c);
 	o.filter = c->filter;
-	o.buffer_bytes = buffer_bytes(c);
+	o.buffer_bytes = pcapopen_buffer_bytes(p->rate, SEGCAP_SNAPLEN, SEGCAP_BUFFER_MS);
 	ret = pcapopen(&c->pc, &c->tstamp_type, &o, err, len);
 	if (ret)
 		return ret;

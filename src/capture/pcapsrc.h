@@ -54,6 +54,9 @@ typedef void (*pcapsrc_fn)(void *ctx, int64_t t_ns, const uint8_t *p, uint32_t c
  */
 int pcapsrc_next(struct pcapsrc *s, pcapsrc_fn fn, void *ctx, int max, int wait_ms,
 		 char *err, size_t len);
+/* Packets not handed over: a stamp past what an int64_t of ns holds
+ * (year 2262), as a pcapng's if_tsoffset can give. */
+uint64_t pcapsrc_bad_stamps(const struct pcapsrc *s);
 /* Live: packets the kernel dropped (buffer full) and the interface
  * dropped, so far. 0, or -EIO. */
 int pcapsrc_drops(struct pcapsrc *s, uint64_t *dropped, uint64_t *if_dropped);

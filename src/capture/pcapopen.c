@@ -2,10 +2,17 @@
 /*
  * A live capture opened (pcapopen.h).
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pcapopen.h"
+
+/* The kernel's bytes beside each packet in its buffer (tpacket3_hdr,
+ * sockaddr_ll, alignment). */
+#define FRAME_OVERHEAD 80
 
 /*
  * The stamps to ask for: the NIC's (adapter) where libpcap offers them
@@ -46,7 +53,7 @@ static int activate(pcap_t *pc, int *tstamp_type, const struct pcapopen_params *
 		snprintf(err, len, "%s: no permission to capture on %s: run as root (or give rant CAP_NET_RAW)", w, i);
 		return -EPERM;
 	case PCAP_ERROR_NO_SUCH_DEVICE:
-		snprintf(err, len, "%s: cannot capture on %s: no such interface (%s)", w, i, pcap_geterr(pc));
+		snprintf(err, len, "%s: cannot capture on %s: no such interface (ip link lists them)", w, i);
 		return -ENODEV;
 	case PCAP_ERROR_IFACE_NOT_UP:
 		snprintf(err, len, "%s: %s is down: ip link set %s up", w, i, i);
@@ -64,23 +71,44 @@ static int activate(pcap_t *pc, int *tstamp_type, const struct pcapopen_params *
 	return -EIO;
 }
 
+int pcapopen_setfilter(pcap_t *pc, const char *filter, const char *what, const char *name,
+		       char *err, size_t len)
+{
+	struct bpf_program prog;
+	int ret = 0;
+
+	if (!filter)
+		return 0;
+	if (pcap_compile(pc, &prog, filter, 1, PCAP_NETMASK_UNKNOWN)) {
+		snprintf(err, len, "%s '%s': %s (the syntax is tcpdump's: man pcap-filter)",
+			 what, filter, pcap_geterr(pc));
+		return -EINVAL;
+	}
+	if (pcap_setfilter(pc, &prog)) {
+		snprintf(err, len, "%s '%s' on %s: %s", what, filter, name, pcap_geterr(pc));
+		ret = -EINVAL;
+	}
+	pcap_freecode(&prog);
+	return ret;
+}
+
 /* The filter, and non-blocking reads. */
 static int configure(pcap_t *pc, const struct pcapopen_params *p, char *err, size_t len)
 {
-	char ebuf[PCAP_ERRBUF_SIZE] = "";
-	struct bpf_program prog;
+	char ebuf[PCAP_ERRBUF_SIZE] = "", what[64];
+	int ret;
 
 	if (pcap_get_tstamp_precision(pc) != PCAP_TSTAMP_PRECISION_NANO) {
 		snprintf(err, len, "%s: %s gives the capture microsecond stamps only", p->what, p->iface);
 		return -EOPNOTSUPP;
 	}
-	if (pcap_compile(pc, &prog, p->filter, 1, PCAP_NETMASK_UNKNOWN) ||
-	    pcap_setfilter(pc, &prog)) {
-		snprintf(err, len, "%s: filter '%s' on %s: %s", p->what, p->filter, p->iface,
-			 pcap_geterr(pc));
-		return -EINVAL;
-	}
-	pcap_freecode(&prog);
+	if (p->user_filter)
+		snprintf(what, sizeof(what), "--filter");
+	else
+		snprintf(what, sizeof(what), "%s: filter", p->what);
+	ret = pcapopen_setfilter(pc, p->filter, what, p->iface, err, len);
+	if (ret)
+		return ret;
 	if (pcap_setnonblock(pc, 1, ebuf)) {
 		snprintf(err, len, "%s: %s: %s", p->what, p->iface, ebuf);
 		return -EIO;
@@ -117,4 +145,35 @@ uint64_t pcapopen_queued(pcap_t *pc)
 	if (pcap_stats(pc, &st))
 		return 0;
 	return st.ps_recv >= st.ps_drop ? st.ps_recv - st.ps_drop : 0;
+}
+
+void pcapopen_filter(char *buf, size_t len, const char *proto, uint16_t port,
+		     const struct sockaddr_storage *host)
+{
+	const struct sockaddr_in *s4 = (const struct sockaddr_in *)host;
+	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)host;
+	char addr[INET6_ADDRSTRLEN] = "";
+	int n = snprintf(buf, len, "%s port %u", proto, port);
+
+	if (host && host->ss_family == AF_INET && s4->sin_addr.s_addr != htonl(INADDR_ANY))
+		inet_ntop(AF_INET, &s4->sin_addr, addr, sizeof(addr));
+	else if (host && host->ss_family == AF_INET6 && !IN6_IS_ADDR_UNSPECIFIED(&s6->sin6_addr))
+		inet_ntop(AF_INET6, &s6->sin6_addr, addr, sizeof(addr));
+	if (*addr && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " and host %s", addr);
+}
+
+int pcapopen_buffer_bytes(uint64_t pps, int snaplen, int hold_ms)
+{
+	uint64_t b;
+
+	if (pps > UINT32_MAX)
+		pps = UINT32_MAX;
+	b = pps * (uint64_t)(snaplen + FRAME_OVERHEAD) * (uint64_t)hold_ms / 1000;
+
+	if (b < PCAPOPEN_BUFFER_MIN)
+		b = PCAPOPEN_BUFFER_MIN;
+	if (b > PCAPOPEN_BUFFER_MAX)
+		b = PCAPOPEN_BUFFER_MAX;
+	return (int)b;
 }

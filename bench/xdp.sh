@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# reflect against reflect --xdp (make bench-xdp; root). See bench/README.md,
+# "The reflector in the driver".
+#
+# One veth pair, the reflector pinned to CPU 1, the generator and the
+# emitter to CPU 0, the emitter's veth end with an XDP_PASS program
+# (build/xdppass.bpf.o: a veth delivers what its peer's program sends
+# back only to an end with a program). In each of XDP_ROUNDS rounds, the
+# two reflectors in a random order:
+#
+#   capacity  bench/loadgen (open loop, XDP_FLOWS sockets of 7 sessions,
+#             sendmmsg() batches) offers XDP_RATE rant pings a second for
+#             XDP_SECONDS; the replies a second that came back are the
+#             reflector's capacity when the offer is above it. Beside it,
+#             the rant process's CPU (utime + stime) and the softirq time
+#             of all CPUs over the same seconds (/proc/stat), in CPU
+#             seconds a second: an XDP reflector's work is softirq time,
+#             on the CPU that runs the veth's NAPI, not its process's.
+#   latency   rant's emitter, XDP_N pings back to back (spinning): its
+#             rtt and the reflector's response (T3 - T2), p50 and p99.
+#
+# The report: each figure's median over the rounds with the lowest and
+# highest, and the ratios xdp/socket taken in each round.
+# Environment: XDP_ROUNDS (5), XDP_SECONDS (2), XDP_RATE (1500000),
+# XDP_FLOWS (4), XDP_N (20000), XDP_OUT (bench/out/xdp/).
+set -euo pipefail
+
+BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=../tests/net/lib.sh
+source "$BENCH/../tests/net/lib.sh"	# TOP, RANT, defer, setup_pair
+
+ROUNDS=${XDP_ROUNDS:-5}
+SECS=${XDP_SECONDS:-2}
+RATE=${XDP_RATE:-1500000}
+FLOWS=${XDP_FLOWS:-4}
+N=${XDP_N:-20000}
+OUT=${XDP_OUT:-$BENCH/out/xdp}
+LOADGEN=$OUT/loadgen
+PASS_OBJ=$TOP/build/xdppass.bpf.o
+PORT=12345
+
+say() { echo "$*" >&2; }
+
+# softirq_s: the softirq time of all CPUs so far, seconds.
+softirq_s() {
+	awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.3f\n", $8 / hz }' /proc/stat
+}
+
+# proc_s PID: the process's CPU time so far (utime + stime), seconds.
+proc_s() {
+	awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f\n", ($14 + $15) / hz }' "/proc/$1/stat"
+}
+
+# reflector MODE NAME: rant reflecting in NS_B on CPU 1 (nsenter: the
+# program loads from /sys), --xdp=required for xdp; pid in $SRV.
+reflector() {
+	local args=()
+	[ "$1" = xdp ] && args=(--xdp=required --block)
+	nsenter --net="/run/netns/$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" "${args[@]}" \
+		-j "$OUT/$2.json" >"$OUT/$2.txt" 2>&1 &
+	SRV=$!
+	defer kill -9 "$SRV"
+	wait_udp_port "$NS_B" "$PORT" && wait_for_line "$OUT/$2.txt" '^rant .* reflect: ' 10 ||
+		{ say "xdp: reflector $2 did not start: $(tail -3 "$OUT/$2.txt")"; exit 1; }
+}
+
+unreflect() {
+	kill -INT "$SRV"
+	wait "$SRV" || true
+}
+
+# one ROUND MODE: its capacity and latency rows into $OUT/rows.tsv.
+one() {
+	local r=$1 mode=$2 p0 s0 p1 s1 line got
+	reflector "$mode" "cap-$mode-$r"
+	p0=$(proc_s "$SRV")
+	s0=$(softirq_s)
+	line=$(ip netns exec "$NS_A" taskset -c 0 "$LOADGEN" -a "$IP_B" -p "$PORT" -f rant \
+		-r "$RATE" -t "$SECS" -n "$FLOWS" -s 7 -m 72)
+	p1=$(proc_s "$SRV")
+	s1=$(softirq_s)
+	unreflect
+	got=$(sed -n -E 's/.* received=([0-9]+).*/\1/p' <<<"$line")
+	echo "$line" >"$OUT/cap-$mode-$r.gen"
+	reflector "$mode" "lat-$mode-$r"
+	ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" -a "$IP_B" -c "$N" -w 1000 \
+		-j "$OUT/lat-$mode-$r.emit.json" >"$OUT/lat-$mode-$r.emit.txt" 2>&1
+	unreflect
+	jq -r --arg r "$r" --arg m "$mode" --arg pps "$(awk -v g="$got" -v s="$SECS" 'BEGIN { printf "%d", g / s }')" \
+		--arg proc "$(awk -v a="$p0" -v b="$p1" -v s="$SECS" 'BEGIN { printf "%.3f", (b - a) / s }')" \
+		--arg soft "$(awk -v a="$s0" -v b="$s1" -v s="$SECS" 'BEGIN { printf "%.3f", (b - a) / s }')" \
+		'[$r, $m, $pps, $proc, $soft, .metrics.response.percentiles["50"], .metrics.response.percentiles["99"],
+		  .metrics.rtt.percentiles["50"], .metrics.rtt.percentiles["99"]] | @tsv' \
+		"$OUT/lat-$mode-$r.emit.json" >>"$OUT/rows.tsv"
+}
+
+# median/lo/hi of column C (1-based) of MODE's rows.
+col() {
+	awk -F'\t' -v m="$1" -v c="$2" '$2 == m { print $c }' "$OUT/rows.tsv" | sort -g |
+		awk '{ v[NR] = $1 } END { printf "%s (%s..%s)", v[int((NR + 1) / 2)], v[1], v[NR] }'
+}
+
+# the per-round ratio xdp/socket of column C: median (lo..hi).
+ratio() {
+	awk -F'\t' -v c="$1" '{ v[$1, $2] = $c; r[$1] = 1 }
+		END { for (k in r) if (v[k, "socket"] > 0) printf "%.4g\n", v[k, "xdp"] / v[k, "socket"] }' \
+		"$OUT/rows.tsv" | sort -g |
+		awk '{ v[NR] = $1 } END { printf "%s (%s..%s)", v[int((NR + 1) / 2)], v[1], v[NR] }'
+}
+
+main() {
+	local r order
+	[ "$(id -u)" = 0 ] || { say "xdp: run as root"; exit 1; }
+	[ -r "$PASS_OBJ" ] || { say "xdp: no $PASS_OBJ (make build/xdppass.bpf.o)"; exit 1; }
+	mkdir -p "$OUT"
+	rm -f "$OUT/rows.tsv"
+	cc -O2 -Wall -Wextra -o "$LOADGEN" "$BENCH/loadgen.c"
+	UNIQ=$(unique_suffix)
+	setup_pair
+	trap defer_run EXIT
+	ip -n "$NS_A" link set dev "$VETH_A" xdpdrv obj "$PASS_OBJ" sec xdp
+	for ((r = 1; r <= ROUNDS; r++)); do
+		order=$( ((RANDOM % 2)) && echo "socket xdp" || echo "xdp socket")
+		say "xdp: round $r of $ROUNDS: $order"
+		for m in $order; do one "$r" "$m"; done
+	done
+	printf 'reflect against reflect --xdp, %s rounds (median (lowest..highest))\n' "$ROUNDS"
+	printf '%-28s %-28s %-28s %s\n' "" socket xdp "xdp/socket (per round)"
+	printf '%-28s %-28s %-28s %s\n' "pings/s answered" "$(col socket 3)" "$(col xdp 3)" "$(ratio 3)"
+	printf '%-28s %-28s %-28s %s\n' "rant process CPU s/s" "$(col socket 4)" "$(col xdp 4)" "$(ratio 4)"
+	printf '%-28s %-28s %-28s %s\n' "softirq, all CPUs, s/s" "$(col socket 5)" "$(col xdp 5)" "$(ratio 5)"
+	printf '%-28s %-28s %-28s %s\n' "response p50 ns" "$(col socket 6)" "$(col xdp 6)" "$(ratio 6)"
+	printf '%-28s %-28s %-28s %s\n' "response p99 ns" "$(col socket 7)" "$(col xdp 7)" "$(ratio 7)"
+	printf '%-28s %-28s %-28s %s\n' "emitter rtt p50 ns" "$(col socket 8)" "$(col xdp 8)" "$(ratio 8)"
+	printf '%-28s %-28s %-28s %s\n' "emitter rtt p99 ns" "$(col socket 9)" "$(col xdp 9)" "$(ratio 9)"
+	printf 'offered %s pings/s for %s s by bench/loadgen (%s flows of 7 sessions); %s pings for the latency\n' \
+		"$RATE" "$SECS" "$FLOWS" "$N"
+}
+
+main "$@"
