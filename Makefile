@@ -118,6 +118,9 @@ DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-promet
 # reflect --xdp: the BPF program (clang's BPF target, above), its skeleton
 # and vmlinux.h (bpftool), its loader (libbpf-dev); tests/net/test_xdp.sh.
 DEB_PKGS += bpftool libbpf-dev
+# tests/net/test_hops.sh: rant trace beside traceroute -T and mtr --tcp,
+# a ping flood (iputils-ping) holding a link's tbf queue full.
+DEB_PKGS += traceroute mtr-tiny iputils-ping
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
 	lint lint-sh lint-c lint-misc lint-man asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
@@ -190,7 +193,7 @@ tests/unit/%.asan.t: tests/unit/%.c tests/unit/tap.h tests/unit/simexec.h build-
 tests/unit/test_floorwire.t tests/unit/test_floorwire.asan.t: bench/floorwire.h
 
 # the capture reader's tests build their frames and pcap files by hand
-PKTBUILD_TESTS := test_pktparse test_flowtab test_watch
+PKTBUILD_TESTS := test_pktparse test_flowtab test_watch test_hopmatch
 $(PKTBUILD_TESTS:%=tests/unit/%.t) $(PKTBUILD_TESTS:%=tests/unit/%.asan.t): tests/unit/pktbuild.h
 
 tests/unit/stamp_vectors: tests/unit/stamp_vectors.c build/librant.a
@@ -389,7 +392,7 @@ fuzz_srcs_wire := $(call src_of,msgfmt wire hostid ptp fmtstamp stamp stampsend 
 	metric hist txfmt mem session out json auth) -lcrypto
 fuzz_srcs_cmsg := $(call src_of,ts)
 fuzz_srcs_frame := $(call src_of,frame)
-fuzz_srcs_opts := $(call src_of,opts optcomp opthelp subcmd optprobe optmetric optfleet metric hist mem record opttab optnum sweep fit allow msgfmt wire hostid \
+fuzz_srcs_opts := $(call src_of,opts optcomp opthelp subcmd optprobe opttrace optmetric optfleet metric hist mem record opttab optnum sweep fit allow msgfmt wire hostid \
 	ptp fmtstamp stamp stampsend stampts auth)
 fuzz_srcs_stamp := $(call src_of,stamp stampsend stampts auth)
 fuzz_libs_stamp := -lcrypto
@@ -399,7 +402,7 @@ fuzz_libs_http := -lhttp_parser
 fuzz_libs_opts := -lcrypto
 # captured frames: the packet parser (every capture's, --syn's raw socket's) and
 # --read/--watch's flow tracker behind it
-fuzz_srcs_pcap := $(call src_of,pktparse flowtab flowstat moments watchagg watchrep tcpana tcptally \
+fuzz_srcs_pcap := $(call src_of,pktparse flowtab flowstat moments watchagg watchrep tcpana tcppath tcptally \
 	hist mem)
 # --pcap's cross-check: frames parsed down to each format's header, and
 # the table where they meet rant's stamps
@@ -488,7 +491,7 @@ bench-xdp: rant build/xdppass.bpf.o
 	bench/xdp.sh
 
 MAN_PAGES := rant.8 rant-emit.8 rant-reflect.8 rant-probe.8 rant-read.8 rant-watch.8 \
-	rant-sockets.8
+	rant-sockets.8 rant-trace.8
 
 install: rant build/rant.bash
 	install -D -m 0755 rant $(DESTDIR)$(PREFIX)/bin/rant

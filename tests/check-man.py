@@ -34,7 +34,7 @@ HELP_OPT = re.compile(r"^  (?:-(\w), |    )--([a-z0-9-]+)(?: (\S+))?  +(.*)$")
 HELP_GROUP = re.compile(r"^(\S.*):$")
 # the last "(...)" of a help line, when it is the table's tail
 TAIL = re.compile(r"\(((?:-?[\d.]+ to -?[\d.]+(?:;|(?=\)))|default |needs )[^()]*)\)$")
-SUBS = ("emit", "reflect", "probe", "read", "watch", "sockets")
+SUBS = ("emit", "reflect", "probe", "read", "watch", "sockets", "trace")
 WHO = re.compile(r" \[((?:%s)(?:, (?:%s))*)\]$" % ("|".join(SUBS), "|".join(SUBS)))
 # a wrapped help text's next line: under the text, not an option's head
 CONT = re.compile(r"^ {20,}\S")

@@ -30,6 +30,7 @@
 
 #include "auth.h"
 #include "out.h"
+#include "seqrep.h"
 
 #define SESSION_IDLE_NS (10LL * 1000000000)	/* idle this long: may be evicted */
 #define SESSION_MAX_DEFAULT 64
@@ -66,6 +67,8 @@ struct session {
 	int64_t use_start_ns;		/* the current SESSION_USE_NS window */
 	uint32_t use_now, use_prev;	/* pings in it and in the one before */
 	uint64_t last_seq;		/* highest measured seq, 0: none yet */
+	struct seqrep recent;		/* --stamp: the numbers its replies carried
+					 * (no loop answered for ever) */
 	int64_t rate_tat_ns;		/* --max-rate: when its next ping is due
 					 * (GCRA's theoretical arrival time) */
 	/* follow-ups: the T3 of earlier pongs as their TX stamps came,

@@ -371,6 +371,7 @@ void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 	s->want_dst |= m->dst_known;	/* asked since the start: the fast path's now */
 	m->tos = (s->want_ttl || s->want_tos) && rx.tos_ret == 0 ? rx.tos : -1;
 	m->tos_out = -1;
+	m->unstamped = false;
 }
 
 size_t sk_reply_cmsg(const struct sk *s, const struct sk_msg *reply, void *buf)

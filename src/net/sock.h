@@ -82,6 +82,10 @@ struct sk_msg {
 					 * before its send (UDP): -1 the socket's */
 	bool dst_known;			/* dst holds the address it was sent to */
 	uint8_t dst[16];		/* IPv6, or IPv4 mapped (s->want_dst) */
+	bool unstamped;			/* the reply asks for no TX stamp (a
+					 * refusal: none would be read), so
+					 * it takes no OPT_ID key (UDP); set
+					 * by the reflector before its send */
 };
 
 /*
@@ -181,6 +185,7 @@ void sk_rx_cmsg(struct sk *s, const struct msghdr *msg, struct sk_msg *m);
 static inline void sk_rx_msg(struct sk *s, const struct msghdr *msg, struct sk_msg *m)
 {
 	m->tos_out = -1;
+	m->unstamped = false;
 	m->dst_known = false;
 	m->ttl = 0;	/* none came */
 	m->tos = -1;
@@ -213,15 +218,17 @@ size_t sk_tos_cmsg(const struct sk_msg *reply, void *buf);
 #define SK_REPLY_CMSG_LEN CMSG_SPACE(sizeof(struct in6_pktinfo))
 size_t sk_reply_cmsg(const struct sk *s, const struct sk_msg *reply, void *buf);
 
-/* A reply's whole control data: its source (sk_reply_cmsg) and its TOS
- * (sk_tos_cmsg) where it has them, into buf (SK_REPLY_CTL_LEN bytes,
+/* A reply's whole control data: its source (sk_reply_cmsg), its TOS
+ * (sk_tos_cmsg) and, unstamped, the socket's TX stamps turned off for it
+ * (ts_no_tx_cmsg) where it has them, into buf (SK_REPLY_CTL_LEN bytes,
  * aligned for a cmsghdr); its length, 0: none. */
-#define SK_REPLY_CTL_LEN (SK_REPLY_CMSG_LEN + SK_TOS_CMSG_LEN)
+#define SK_REPLY_CTL_LEN (SK_REPLY_CMSG_LEN + SK_TOS_CMSG_LEN + TS_NO_TX_CMSG_LEN)
 static inline size_t sk_reply_ctl(const struct sk *s, const struct sk_msg *reply, void *buf)
 {
 	size_t n = sk_reply_cmsg(s, reply, buf);
 
-	return n + sk_tos_cmsg(reply, (char *)buf + n);
+	n += sk_tos_cmsg(reply, (char *)buf + n);
+	return n + (reply->unstamped ? ts_no_tx_cmsg((char *)buf + n) : 0);
 }
 
 /*

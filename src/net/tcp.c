@@ -236,7 +236,7 @@ static int tcp_emit_send(struct tcp_state *t, struct sk *s, const void *buf,
 
 	if (s->fd < 0 && tcp_reconnect(t, s))
 		return -ENOTCONN;
-	ret = tcpstream_send(t->cfg, s, buf, len, key, &done);
+	ret = tcpstream_send(t->cfg, s, buf, len, true, key, &done);
 	if (!ret)
 		return 0;
 	tcp_emit_closed(t, ret);
@@ -322,7 +322,9 @@ static int tcp_send(struct sk *s, const void *buf, size_t len,
 
 	if (t->cfg->mode == MODE_EMIT)
 		return tcp_emit_send(t, s, buf, len, key);
-	return reply && reply->via ? tcpserve_reply(t->srv, reply->via, buf, len, key) : -ENOTCONN;
+	if (!reply || !reply->via)
+		return -ENOTCONN;
+	return tcpserve_reply(t->srv, reply->via, buf, len, !reply->unstamped, key);
 }
 
 static int tcp_recv(struct sk *s, void *buf, size_t len, struct sk_msg *m,

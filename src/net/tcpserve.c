@@ -282,7 +282,7 @@ static void conn_sndbuf(struct tcp_conn *c, size_t framed)
 }
 
 int tcpserve_reply(struct tcpserve *t, struct sk *via, const void *buf,
-		     size_t len, uint32_t *key)
+		     size_t len, bool stamped, uint32_t *key)
 {
 	struct tcp_conn *c = conn_of(via);
 	size_t done;
@@ -301,7 +301,7 @@ int tcpserve_reply(struct tcpserve *t, struct sk *via, const void *buf,
 	}
 	conn_sndbuf(c, FRAME_PREFIX + len);
 	if (!ret)
-		ret = tcpstream_send(t->cfg, &c->sk, buf, len, key, &done);
+		ret = tcpstream_send(t->cfg, &c->sk, buf, len, stamped, key, &done);
 	if (ret == -EAGAIN) {
 		ret = conn_keep(c, buf, len, done);
 		if (t->solo == c)

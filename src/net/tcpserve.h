@@ -42,9 +42,10 @@ void tcpserve_destroy(struct tcpserve *t);
 int tcpserve_recv(struct tcpserve *t, const struct sk *ls, void *buf, size_t len,
 		  struct sk_msg *m, bool sw, bool block);
 
-/* The reply on the connection via, never blocking. 0 with *key (its TX
- * stamp's OPT_ID on via), or -errno (-ENOBUFS: dropped, counted). */
+/* The reply on the connection via, never blocking; not stamped, without
+ * a TX stamp (tcpstream_send). 0 with *key (its TX stamp's OPT_ID on
+ * via), or -errno (-ENOBUFS: dropped, counted). */
 int tcpserve_reply(struct tcpserve *t, struct sk *via, const void *buf, size_t len,
-		   uint32_t *key);
+		   bool stamped, uint32_t *key);
 
 #endif

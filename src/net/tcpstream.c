@@ -60,14 +60,22 @@ int tcpstream_established(const struct rant_cfg *cfg, struct sk *s, char *err,
 /*
  * Write bytes [*a, b) of the framed message (prefix, then buf), advancing
  * *a: 0 when all are written, -EAGAIN when the socket takes no more (full,
- * or the emitter's send timeout), or -errno.
+ * or the emitter's send timeout), or -errno. Not stamped: without TX
+ * stamps (tcpstream_send).
  */
 static int stream_write(int fd, const uint8_t *pfx, const uint8_t *buf,
-		     size_t *a, size_t b)
+		     size_t *a, size_t b, bool stamped)
 {
+	union {
+		char b[TS_NO_TX_CMSG_LEN];
+		struct cmsghdr align;
+	} ctl;
+	size_t ctl_len = stamped ? 0 : ts_no_tx_cmsg(ctl.b);
+
 	while (*a < b) {
 		struct iovec iov[2];
-		struct msghdr msg = { .msg_iov = iov };
+		struct msghdr msg = { .msg_iov = iov, .msg_control = ctl_len ? ctl.b : NULL,
+				      .msg_controllen = ctl_len };
 		ssize_t n;
 
 		if (*a < FRAME_PREFIX) {
@@ -92,7 +100,7 @@ static int stream_write(int fd, const uint8_t *pfx, const uint8_t *buf,
 }
 
 int tcpstream_send(const struct rant_cfg *cfg, struct sk *s, const void *buf,
-			size_t len, uint32_t *key, size_t *done)
+			size_t len, bool stamped, uint32_t *key, size_t *done)
 {
 	size_t framed = FRAME_PREFIX + len, a = 0;
 	unsigned int writes = cfg->writes ? cfg->writes : 1;
@@ -114,7 +122,7 @@ int tcpstream_send(const struct rant_cfg *cfg, struct sk *s, const void *buf,
 		if (first || cfg->mode == MODE_REFLECT)
 			*key = s->tx_key + (uint32_t)b - 1;
 		first = false;
-		ret = stream_write(s->fd, pfx, buf, &a, b);
+		ret = stream_write(s->fd, pfx, buf, &a, b, stamped);
 	}
 	if (cfg->cork)
 		sk_sockopt_int(s->fd, IPPROTO_TCP, TCP_CORK, 0);

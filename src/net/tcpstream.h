@@ -40,10 +40,12 @@ int tcpstream_established(const struct rant_cfg *cfg, struct sk *s, char *err,
  * the ping starts out), the message's last byte reflecting (T3: a pong
  * Nagle held leaves in parts, the last ends the response); *done: the
  * framed bytes written. 0, -EAGAIN (the rest did not fit: the message
- * still counts in the byte offsets), or -errno.
+ * still counts in the byte offsets), or -errno. Not stamped, its writes
+ * ask for no TX stamp (ts_no_tx_cmsg: a refusal's, whose stamp nothing
+ * reads); OPT_ID counts its bytes all the same.
  */
 int tcpstream_send(const struct rant_cfg *cfg, struct sk *s, const void *buf,
-		   size_t len, uint32_t *key, size_t *done);
+		   size_t len, bool stamped, uint32_t *key, size_t *done);
 
 /*
  * The next whole message on a stream: 0 with it in buf and m (without

@@ -524,6 +524,18 @@ int ts_sock_enable(int fd, bool hw, bool sched)
 	return 0;
 }
 
+size_t ts_no_tx_cmsg(void *buf)
+{
+	struct cmsghdr c = { .cmsg_len = CMSG_LEN(sizeof(uint32_t)), .cmsg_level = SOL_SOCKET,
+			     .cmsg_type = SO_TIMESTAMPING };
+	const uint32_t none = 0;
+
+	memset(buf, 0, TS_NO_TX_CMSG_LEN);
+	memcpy(buf, &c, sizeof(c));
+	memcpy((char *)buf + CMSG_LEN(0), &none, sizeof(none));
+	return TS_NO_TX_CMSG_LEN;
+}
+
 size_t ts_layers(unsigned int flags, const char **names, size_t max)
 {
 	static const struct { unsigned int flag; const char *name; } layer[] = {

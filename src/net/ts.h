@@ -142,6 +142,17 @@ unsigned int ts_flags(bool hw, bool sched);
 int ts_sock_enable(int fd, bool hw, bool sched);
 
 /*
+ * The control message that sends one datagram without the socket's TX
+ * stamps: SO_TIMESTAMPING with no TX record flag replaces the socket's
+ * for that send (the kernel's __sock_cmsg_send), so no report of it
+ * reaches the error queue and, with OPT_ID, it takes no key (UDP's key
+ * counts stamped sends only). Into buf (TS_NO_TX_CMSG_LEN bytes, aligned
+ * for a cmsghdr); its length.
+ */
+#define TS_NO_TX_CMSG_LEN CMSG_SPACE(sizeof(uint32_t))
+size_t ts_no_tx_cmsg(void *buf);
+
+/*
  * The stamp layers the SOF_TIMESTAMPING_* flags ask the kernel for, by
  * name ("rx_software", "tx_software", "rx_hardware", "tx_hardware",
  * "tx_sched", "tx_ack"), in that order: up to max into names; returns

@@ -112,10 +112,12 @@ static ssize_t udp_send_ctl(struct sk *s, const void *buf, size_t len,
 static int udp_send(struct sk *s, const void *buf, size_t len,
 		    const struct sk_msg *reply, uint32_t *key)
 {
+	bool stamped = !(reply && reply->unstamped);
 	ssize_t n;
 
-	*key = s->tx_key++;	/* OPT_ID counts datagrams on UDP */
-	if (reply && (reply->dst_known || reply->tos_out >= 0))
+	/* OPT_ID counts the datagrams sent with a TX stamp on UDP */
+	*key = stamped ? s->tx_key++ : 0;
+	if (reply && (reply->dst_known || reply->tos_out >= 0 || !stamped))
 		n = udp_send_ctl(s, buf, len, reply);
 	else if (reply)
 		n = sendto(s->fd, buf, len, MSG_DONTWAIT,

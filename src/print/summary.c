@@ -127,6 +127,8 @@ static void print_traffic(struct out *o, const struct snap *s)
 			c->not_allowed);
 		out_u64(o, "looped", cfg->stamp ? ", from a reflector's port %" PRIu64 : NULL,
 			c->looped);
+		out_u64(o, "repeated", cfg->stamp ? ", repeated (a loop's) %" PRIu64 : NULL,
+			c->repeated);
 		out_u64(o, "rate_limited", cfg->max_rate ? ", above --max-rate %" PRIu64 : NULL,
 			c->rate_limited);
 	}

@@ -206,10 +206,13 @@ static void hconn_finish(struct http *h, struct hconn *c)
 		r->cnt.warmup++;
 		h->warm_whole++;
 		h->answered += c->has_tx && c->t4_wire != TS_NONE;
-	} else if (r->cfg->http_path && c->resp.status / 100 != 2) {
-		prober_answered(&h->p, c->seq);	/* counted apart, no sample */
-	} else if (h->step == MEASURE_GO_ON) {
-		h->step = prober_measured(&h->p, &rec, c->late_ns);
+	} else {
+		r->probe.last_answer_ns = monotonic_ns() - h->p.start_mono;
+		r->probe.timeouts_after = 0;
+		if (r->cfg->http_path && c->resp.status / 100 != 2)
+			prober_answered(&h->p, c->seq);	/* counted apart, no sample */
+		else if (h->step == MEASURE_GO_ON)
+			h->step = prober_measured(&h->p, &rec, c->late_ns);
 	}
 	set_state(h, c, H_IDLE);
 	if (!c->resp.keep_alive) {
@@ -374,6 +377,7 @@ static void hconn_due(struct http *h, struct hconn *c, int64_t now)
 	case H_BUSY:
 		if (now - c->since_mono > r->cfg->timeout_ns) {
 			r->probe.timeouts++;	/* a server that stopped answering */
+			r->probe.timeouts_after += c->measured;
 			hconn_lost(h, c);
 			hconn_drop(h, c, false);
 		}

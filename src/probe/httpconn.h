@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "httpresp.h"
+#include "pathsyn.h"
 #include "prober.h"
 #include "segdiag.h"
 #include "segcap.h"
@@ -82,9 +83,11 @@ struct http {
 	uint64_t out;			/* requests out (busy, or awaiting a stamp) */
 	int64_t gone_since;		/* monotonic ns since none is up, or 0 */
 	int64_t next_scan;
+	int64_t stop_mono;		/* the run stopped sending (-c, -d, ...), 0: not */
 	const char *why_bad;		/* the last response that could not be read */
 	struct segcap *cap;		/* the packets, for the diagnosis */
 	struct segdiag *diag;		/* ... analysed on the capture's thread */
+	struct pathsyn *path;		/* the path's SYNs beside the requests */
 	uint8_t buf[HTTP_BUF];
 };
 

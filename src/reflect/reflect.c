@@ -20,6 +20,7 @@
 #include "reflect.h"
 #include "reflector.h"
 #include "reflstamp.h"
+#include "seqrep.h"
 #include "session.h"
 #include "skbatch.h"
 #include "stamp.h"
@@ -37,14 +38,23 @@ static uint8_t rx_buf[RX_BUF_LEN];
  * trip's path. */
 #define RX_TX_STEP static inline __attribute__((always_inline))
 
-/* Nothing received (a blocking receive waited SK_REFLECT_WAKE_NS): 0 when
- * -d is up. Spinning, the clock is read every 1024 empty receives. After
- * such a wait, or 1024 empty receives, the clocks' offset is read again
- * at the next ping; the few empty receives between two pings of a busy
- * spell leave it (a clock read per ping inside the round trip). */
+/* Nothing received (a blocking receive waited SK_REFLECT_WAKE_NS): the
+ * pongs' stamps harvested, however late; 1, or 0 when -d is up, -1 when
+ * the harvest stops the run. Spinning, the clock is read every 1024 empty
+ * receives; then, and after each such wait, the error queue is read even
+ * with no pong awaiting a stamp: a report of a send given up (late, or
+ * its table full) is not left to hold the receive memory the queue
+ * shares. After such a wait, or 1024 empty receives, the clocks' offset
+ * is read again at the next ping; the few empty receives between two
+ * pings of a busy spell leave it (a clock read per ping inside the round
+ * trip). */
 static int reflect_idle(struct reflector *f, bool blocked, int64_t end, unsigned int *spins)
 {
-	if (!blocked && (++*spins & 1023))
+	bool slow = blocked || !(++*spins & 1023);
+
+	if ((slow || txpend_len(f->pend)) && reflect_harvest(f->r, f, monotonic_ns()))
+		return -1;
+	if (!slow)
 		return 1;
 	f->came_n = CAME_REFRESH;
 	xdprefl_tick(f->xdp, monotonic_ns());
@@ -140,7 +150,9 @@ static bool reflect_left_out(const struct run *r, struct session *s,
 /* No session for this ping: a pong that says so, without stamps, as
  * long as the ping (never an amplifier), signed under --key; no answer
  * at all in a format that cannot say it (STAMP: counted refused all the
- * same). */
+ * same). It asks for no TX stamp (sk_msg.unstamped): none would be
+ * read, and a sender of refused pings would fill the socket's error
+ * queue, and with it the receive memory it shares, for good. */
 static void reflect_refuse(struct run *r, struct sk_msg *m, uint8_t *buf,
 			   const struct msg_hdr *h)
 {
@@ -152,6 +164,8 @@ static void reflect_refuse(struct run *r, struct sk_msg *m, uint8_t *buf,
 	msgfmt_put_pong(&r->fmt, buf, h, MSG_F_REFUSED, &none);
 	if (r->auth)
 		msgfmt_sign(&r->fmt, r->auth, buf, h->len);
+	m->tos_out = -1;
+	m->unstamped = true;
 	if (r->tp->send(&r->sk, buf, h->len, m, &key))
 		r->cnt.send_errors++;
 }
@@ -233,6 +247,12 @@ RX_TX_STEP struct session *reflect_admit(struct run *r, struct sk_msg *m, uint8_
 	s = reflect_session(r, m, buf, h, now);
 	if (s)
 		s->pings++;
+	/* --stamp: a number its replies carried too often, or chose: a
+	 * loop's, on whatever ports (seqrep.h) */
+	if (s && r->cfg->stamp && !seqrep_ok(&s->recent, h->seq)) {
+		r->cnt.repeated++;
+		return NULL;
+	}
 	/* --max-rate: whatever two reflectors on other ports do to each
 	 * other, one sender is answered this fast at most */
 	if (s && r->cfg->max_rate && !session_rate_ok(s, now, r->cfg->max_rate)) {
@@ -248,6 +268,9 @@ RX_TX_STEP void reflect_compose(struct run *r, struct reflector *f, struct sk_ms
 				uint8_t *buf, int64_t now, struct session *s, struct msg_hdr *h,
 				struct answer *a)
 {
+	uint64_t wire_seq = h->seq;	/* as the wire had it, before it is widened */
+	int64_t t1;
+
 	h->seq = msgfmt_seq_near(&r->fmt, s->last_seq, h->seq);
 	session_dscp(s, m->tos);
 	s->want_sw = h->flags & MSG_F_WANT_SW;
@@ -284,7 +307,10 @@ RX_TX_STEP void reflect_compose(struct run *r, struct reflector *f, struct sk_ms
 	a->came = now;
 	a->len = h->len;
 	a->t3_sw = reflect_answer(r, s, m, buf, h, a->t2_wire, a->t2_sw, &a->pong_no);
+	if (r->cfg->stamp)	/* the number its reply carries, in a request's terms */
+		seqrep_note(&s->recent, wire_seq, r->fmt.f->get_seq(&r->fmt, buf, h->len, &t1));
 	m->tos_out = r->fmt.reply_tos;	/* the pong's own TOS, if it asked for one */
+	m->unstamped = false;		/* its T3 is read (reflect_pend) */
 }
 
 /* The pong of a went (sent: with OPT_ID key) or was refused by the
@@ -294,7 +320,8 @@ static enum measure_next reflect_sent(struct run *r, struct reflector *f, struct
 {
 	if (!a->s) {		/* its session was evicted meanwhile */
 		r->cnt.send_errors += !sent;
-		return MEASURE_GO_ON;
+		a->measured = false;	/* its stamp is read all the same */
+		return sent && reflect_pend(r, f, NULL, a, key, via) ? MEASURE_STOP : MEASURE_GO_ON;
 	}
 	reflect_record(a);
 	if (a->fetch) {
@@ -545,13 +572,12 @@ int reflect_run(struct run *r)
 		if (ret == -ECONNRESET)	/* TCP: a connection closed, its session with it */
 			sessions_closed(r->sessions, (const struct sockaddr *)&m.src);
 		if (ret) {
-			/* Nothing to answer: the pongs' stamps, however late. */
-			if (txpend_len(f.pend) && reflect_harvest(r, &f, monotonic_ns()))
-				break;
-			if (!reflect_idle(&f, waits, end, &spins)) {
+			int idle = reflect_idle(&f, waits, end, &spins);
+
+			if (!idle)
 				r->stop_reason = "duration";
+			if (idle <= 0)
 				break;
-			}
 			continue;
 		}
 		if ((b ? reflect_batch(r, &f, b, (unsigned int)n) : reflect_one(r, &f, &m)) !=

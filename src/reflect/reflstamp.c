@@ -170,7 +170,7 @@ static int reflect_conn_stamp(struct reflector *f, struct sk *via, struct sessio
 			      const struct txrec *rec, uint32_t key, bool measured,
 			      int64_t came, uint64_t pong_no)
 {
-	struct txpend_entry e = { .rec = *rec, .owner = s, .owner_tag = s->ordinal,
+	struct txpend_entry e = { .rec = *rec, .owner = s, .owner_tag = s ? s->ordinal : 0,
 				  .t_mono = came, .aux = (int64_t)pong_no, .key = key,
 				  .flags = measured ? RF_MEASURED : 0, .sched_kn = TS_NONE };
 	struct conn_tail *t = f->r->cfg->writes > 1 ? tail_of(f, via, true) : NULL;
@@ -217,7 +217,7 @@ int reflect_pend(struct run *r, struct reflector *f, struct session *s,
 	}
 	e->rec = a->rec;
 	e->owner = s;
-	e->owner_tag = s->ordinal;
+	e->owner_tag = s ? s->ordinal : 0;	/* ordinals start at 1 */
 	e->t_mono = a->came;
 	e->aux = (int64_t)a->pong_no;
 	e->flags = a->measured ? RF_MEASURED : 0;

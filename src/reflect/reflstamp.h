@@ -27,7 +27,8 @@ void reflect_start(struct run *r, struct reflector *f, const struct session *s);
  * retired (at now, CLOCK_MONOTONIC): non-zero when the run stops. */
 int reflect_harvest(struct run *r, struct reflector *f, int64_t now);
 /* The pong of a left with OPT_ID key (on via: a TCP connection's socket,
- * NULL: the reflector's): into the table until its stamp comes. Non-zero:
+ * NULL: the reflector's): into the table until its stamp comes (s NULL:
+ * its session was evicted; its stamp is read all the same). Non-zero:
  * stop. */
 int reflect_pend(struct run *r, struct reflector *f, struct session *s,
 		 const struct answer *a, uint32_t key, struct sk *via);

@@ -49,6 +49,10 @@ struct counts {
 				 * answer would start a reflection loop */
 	uint64_t rate_limited;	/* reflector: pings above --max-rate from one
 				 * sender, dropped unanswered */
+	uint64_t repeated;	/* reflector, --stamp: requests of a number its
+				 * session's replies carried SEQREP_MAX times, or
+				 * that it chose itself (seqrep.h): a loop's,
+				 * dropped unanswered */
 	uint64_t breaches;	/* transactions above -t */
 	uint64_t log_skipped;	/* below -L, not logged */
 	/* emitter: loss in detail, and the schedule (--interval) */

@@ -34,6 +34,13 @@ struct probe_counts {
 					 * samples too: a 404 is answered) */
 	uint64_t bytes_received;	/* response bytes, headers and bodies */
 	uint64_t fd_limit;		/* the open-file limit rant ran with */
+	/* silence: the last whole measured response, ns after measuring
+	 * began (-1: none), the requests timed out after it, and how long
+	 * the run went on after it (the server stopped answering when those
+	 * timed out and it reached the end) */
+	int64_t last_answer_ns;
+	uint64_t timeouts_after;
+	int64_t silent_ns;
 };
 
 #endif

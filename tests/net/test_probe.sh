@@ -14,6 +14,9 @@
 # connections; a server that closes mid-response, one that stops
 # answering, ones that send what cannot be a response (tests/net/
 # http_odd.py); --connections above the open-file limit.
+# Through a router namespace with a tbf on its way to the client, in
+# front of a healthy nginx: a queue (a large limit) is named path_queue,
+# one that drops (a small limit) retransmission; neither server_time.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -21,7 +24,7 @@
 ALL_TESTS="probe_syn_ports probe_syn_tcpdump probe_syn_ipv6 probe_syn_closed probe_syn_outputs
 	probe_http_nagle probe_http_nodelay probe_http_quickack probe_http_many
 	probe_http_closes probe_http_silent probe_http_bad probe_http_status probe_request
-	probe_http_limit"
+	probe_http_limit probe_path_queue probe_path_loss probe_http_frozen"
 
 require_root
 require_cmd jq ss taskset nginx wrk tcpdump capsh prlimit
@@ -213,9 +216,21 @@ probe_http_nagle() {
 probe_http_nodelay() {
 	local p50 share
 	pair_nginx || return
-	probe on --http / --port "$PORT_ON" --connections 20 -d 3
+	probe on --http / --port "$PORT_ON" --connections 20 -d 3 -I 1 --metrics "$WORK/on.prom"
 	p50=$(jqv "$WORK/on.json" .metrics.request.percentiles.\"50\")
 	share=$(diag_share "$WORK/on.json" nagle_delayed_ack)
+	# requests a second: the run's (text, JSON, the metric) and each interval's
+	jq -e '(.counts.received * 1e9 / (.end_ns - .start_ns)) as $r |
+		.probe.requests_per_second > 100 and
+		(.probe.requests_per_second - $r | fabs) < 0.01 * $r and
+		([.series[] | (.received_per_second - .received * 1e9 / .duration_ns | fabs) < 1] |
+			all and length >= 3)' "$WORK/on.json" >/dev/null &&
+		grep -q "; $(jq -r '.probe.requests_per_second | round' "$WORK/on.json") requests a second$" \
+			"$WORK/on.txt" &&
+		awk -v r="$(jqv "$WORK/on.json" .probe.requests_per_second)" \
+			'/^rant_probe_answers_per_second/ { v = $2 } END { exit !(v > 0 && (v - r) ^ 2 < 1) }' \
+			"$WORK/on.prom"
+	check_err $? "requests a second: $(jq -c '[.probe.requests_per_second, .counts.received, [.series[].received_per_second]]' "$WORK/on.json"); $(grep -E 'requests a second' "$WORK/on.txt"); $(grep '^rant_probe_answers' "$WORK/on.prom")"
 	[ "$PROBE_RC" = 0 ] && [ "$p50" -lt 10000000 ] && all_200 on
 	check_err $? "tcp_nodelay on: request p50 $p50 ns, not under 10 ms (exit $PROBE_RC; $(grep ^responses "$WORK/on.txt"))"
 	# the analysis saw the measured exchanges (and named no Nagle stall)
@@ -328,6 +343,15 @@ probe_request() {
 		.probe.bytes_received == .counts.received * $l + .counts.warmup * $l' \
 		"$WORK/request.json" >/dev/null
 	check_err $? "--request: exit $PROBE_RC, $(jq -c '.counts.received, .probe' "$WORK/request.json")"
+	# --http's run has no jitter block (no T2, T3 of a server's)
+	! grep -q '^jitter' "$WORK/request.txt" && ! jq -e 'has("jitter")' "$WORK/request.json" >/dev/null
+	check_err $? "--request printed the UDP pair's jitter: $(grep -A2 '^jitter' "$WORK/request.txt")"
+	# a --response-bytes longer than the responses: said so, not "is the server stuck"
+	probe toolong --request "$WORK/req.bin" --response-bytes $((len + 1)) --port "$ODD_PORT" \
+		--connections 2 -d 1 --warmup-timeout 2
+	[ "$PROBE_RC" = 2 ] && grep -q "^rant: .* answered ([0-9]* bytes in 2 s of warm-up), but no response reached --response-bytes $((len + 1))" \
+		"$WORK/toolong.txt"
+	check_err $? "--response-bytes too long: exit $PROBE_RC, $(grep '^rant:' "$WORK/toolong.txt")"
 	log_test "--request FILE --response-bytes $len: every response whole"
 }
 
@@ -342,6 +366,96 @@ probe_http_limit() {
 			"$WORK/limit.txt"
 	check_err $? "--connections over the limit: exit $PROBE_RC, $(cat "$WORK/limit.txt")"
 	log_test "--connections above the open-file limit: exit 1, one line"
+}
+
+# nginx frozen (SIGSTOP, master and worker) 1 s into a 3 s run: its
+# last 2 s unanswered is named (when it stopped, how many timed out) and
+# the run exits 2, its summary written.
+probe_http_frozen() {
+	local pid
+	pair_nginx || return
+	PROBE_RC=0
+	ip netns exec "$NS_A" taskset -c 0 timeout 60 "$RANT" -i "$VETH_A" -a "$IP_B" \
+		-j "$WORK/frozen.json" --http / --port "$PORT_ON" --connections 4 -d 3 \
+		>"$WORK/frozen.txt" 2>&1 &
+	pid=$!
+	wait_for_line "$WORK/frozen.txt" '^measuring: warm-up done' 10
+	sleep 1		# the freeze's place in the run, not a wait for an event
+	kill -STOP "$NGINX" $(pgrep -P "$NGINX")
+	defer kill -CONT "$NGINX" $(pgrep -P "$NGINX")
+	wait "$pid" || PROBE_RC=$?
+	kill -CONT "$NGINX" $(pgrep -P "$NGINX")
+	[ "$PROBE_RC" = 2 ] && grep -q "^rant: the server stopped answering at [0-9.]* s: [0-9]* requests timed out" \
+		"$WORK/frozen.txt" &&
+		jq -e '.probe.timeouts_after_last_answer >= 4 and .probe.silent_ns >= 1000000000 and
+			.counts.received > 100' "$WORK/frozen.json" >/dev/null
+	check_err $? "a frozen server: exit $PROBE_RC, $(grep -E '^rant:|^responses' "$WORK/frozen.txt"); $(jq -c .probe "$WORK/frozen.json")"
+	log_test "a server frozen for the last 2 s: $(grep '^rant: the server' "$WORK/frozen.txt")"
+}
+
+# ---- the path between ----
+
+# router_nginx LIMIT: the router's namespaces, nginx behind them, a tbf of
+# 4 Mbit/s with LIMIT bytes on the router's way to the client; or skip.
+router_nginx() {
+	setup_router || skip_test "cannot create the router's namespaces"
+	nginx_start "$PORT_OFF" "$PORT_ON" || return 1
+	tc -n "$NS_R" qdisc add dev "$VETH_RA" root tbf rate 4mbit burst 4k limit "$1" ||
+		skip_test "no tbf qdisc in this kernel"
+}
+
+# tbf_drops: what the router's tbf dropped.
+tbf_drops() {
+	tc -n "$NS_R" -s qdisc show dev "$VETH_RA" | sed -n 's/.*(dropped \([0-9]*\),.*/\1/p'
+}
+
+# 20 connections' responses (about 850 bytes each) wait behind each other
+# at 4 Mbit/s: about 30 ms, none dropped. The path's SYNs and the
+# responses' tsvals see the wait; the server's own time stays under 1 ms.
+probe_path_queue() {
+	local share read tcpd
+	router_nginx 200k || return
+	# the server's side of the same traffic, for --read
+	ip netns exec "$NS_B" tcpdump -i "$VETH_B" -s 256 --time-stamp-precision nano -U \
+		-w "$WORK/queue.pcap" tcp port "$PORT_ON" >"$WORK/tcpdump.txt" 2>&1 &
+	tcpd=$!
+	defer kill "$tcpd"
+	wait_for_line "$WORK/tcpdump.txt" 'listening on' 10
+	probe queue --http / --port "$PORT_ON" --connections 20 -d 3
+	kill "$tcpd"
+	wait "$tcpd"
+	share=$(diag_share "$WORK/queue.json" path_queue)
+	[ "$PROBE_RC" = 0 ] && all_200 queue && [ "$(tbf_drops)" = 0 ] &&
+		awk -v s="$share" 'BEGIN { exit !(s > 0.8) }'
+	check_err $? "a 30 ms queue on the path: path_queue's share $share (exit $PROBE_RC, tbf dropped $(tbf_drops)): $(jq -c .diagnosis "$WORK/queue.json")"
+	[ "$(diag_share "$WORK/queue.json" server_time)" = 0 ] &&
+		jq -e '.path.loaded_ns > 10000000 and .path.idle_ns < 1000000 and
+			.path.server_ns < 1000000' "$WORK/queue.json" >/dev/null &&
+		grep -q "^held: path_queue in .* the path's RTT grew from" "$WORK/queue.txt"
+	check_err $? "the queue blamed on the server, or the path not shown: $(jq -c '.diagnosis, .path' "$WORK/queue.json"); $(grep '^held' "$WORK/queue.txt")"
+	# the server's capture: the same analysis, the same verdict
+	"$RANT" --read "$WORK/queue.pcap" -j "$WORK/read.json" >"$WORK/read.txt" 2>&1
+	read=$(jq -r --argjson p "$PORT_ON" '[.ports[] | select(.port == $p) | .diagnosis[] |
+		select(.kind == "path_queue") | .share] | first // 0' "$WORK/read.json")
+	awk -v s="$read" 'BEGIN { exit !(s > 0.5) }' &&
+		! jq -e '.ports[].diagnosis[] | select(.kind == "server_time")' "$WORK/read.json" >/dev/null
+	check_err $? "--read of the server's capture: path_queue $read: $(grep -A3 '^server port' "$WORK/read.txt")"
+	log_test "a tbf queue on the path: path_queue $share (the server's capture read: $read), the path $(jq -c .path "$WORK/queue.json")"
+}
+
+# A 6000-byte limit drops most of what comes over 7 responses: segments
+# lost on the way, sent again by the server's timers; the client's
+# capture never sees the dropped copies.
+probe_path_loss() {
+	local retr
+	router_nginx 6000 || return
+	probe loss --http / --port "$PORT_ON" --connections 20 -d 3
+	retr=$(diag_share "$WORK/loss.json" retransmission)
+	[ "$PROBE_RC" = 0 ] && [ "$(tbf_drops)" -gt 50 ] &&
+		awk -v s="$retr" 'BEGIN { exit !(s > 0.02) }' &&
+		[ "$(diag_share "$WORK/loss.json" server_time)" = 0 ]
+	check_err $? "loss on the path (tbf dropped $(tbf_drops)): retransmission $retr, exit $PROBE_RC: $(jq -c .diagnosis "$WORK/loss.json")"
+	log_test "a tbf dropping on the path ($(tbf_drops) dropped): retransmission $retr, no server_time"
 }
 
 tests_run

@@ -15,7 +15,9 @@
 . "$(dirname "$0")/stamplib.sh"
 
 ALL_TESTS="stamp_sender_interop stamp_reflector_interop stamp_rtt_agree stamp_hostile
-	stamp_pcap_tshark stamp_peer_report stamp_t3_reply stamp_loop stamp_loop_rate"
+	stamp_pcap_tshark stamp_peer_report stamp_t3_reply stamp_loop stamp_loop_ports
+	stamp_loop_padded stamp_loop_v6 stamp_loop_stateful stamp_loop_echo
+	stamp_max_rate"
 
 require_root
 require_cmd jq ss
@@ -279,24 +281,28 @@ stamp_hostile() {
 	log_test "hostile STAMP input: short, empty, bad HMAC, short TWAMP-Light unanswered and counted; bad TLVs flagged; TWAMP-Light answered; fields and TTL echoed"
 }
 
-# udp_out: UDP datagrams both namespaces have sent (their reflectors'
-# answers; the veth's IPv6 neighbour traffic is not UDP).
+# udp_out: UDP datagrams both namespaces have sent over IPv4 and IPv6
+# (their reflectors' answers; the veth's IPv6 neighbour traffic is not
+# UDP).
 udp_out() {
 	local ns n=0
 	for ns in "$NS_A" "$NS_B"; do
 		n=$((n + $(ip netns exec "$ns" awk '/^Udp:/ && $2 ~ /^[0-9]+$/ { print $5 }' /proc/net/snmp)))
+		n=$((n + $(ip netns exec "$ns" awk '$1 == "Udp6OutDatagrams" { print $2 }' /proc/net/snmp6)))
 	done
 	echo "$n"
 }
 
 # loop_run PORT_A PORT_B ARGS...: a STAMP reflector on each side (A's on
 # PORT_A, B's on PORT_B, each with ARGS), one datagram forged from A's
-# reflector to B's (scapy), then 2 s: $LOOPED, the packets the veth
-# carried meanwhile (the UDP datagrams the two sent, and the forged one);
-# the reflectors' JSON in $WORK/la.json, lb.json.
+# reflector to B's (scapy; $LOOP_SIZE bytes, default 44, over IPv6 with
+# LOOP_V6=1), then 2 s: $LOOPED, the packets the veth carried meanwhile
+# (the UDP datagrams the two sent, and the forged one); the reflectors'
+# JSON in $WORK/la.json, lb.json.
 loop_run() {
-	local pa=$1 pb=$2 before pa_pid
+	local pa=$1 pb=$2 before pa_pid src=$IP_A dst=$IP_B
 	shift 2
+	[ "${LOOP_V6:-0}" = 1 ] && src=$IP6_A dst=$IP6_B
 	ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" --stamp --block --port "$pa" \
 		-j "$WORK/la.json" "$@" >"$WORK/la.txt" 2>&1 &
 	pa_pid=$!
@@ -308,8 +314,8 @@ loop_run() {
 	wait_udp_port "$NS_A" "$pa" && wait_udp_port "$NS_B" "$pb" ||
 		{ check_err 1 "a reflector did not bind: $(tail -2 "$WORK/la.txt" "$WORK/lb.txt")"; return 1; }
 	before=$(udp_out)
-	ip netns exec "$NS_A" "$PYTHON" "$TOP/tests/net/spoof.py" "$IP_A" "$pa" "$IP_B" "$pb" \
-		>"$WORK/spoof.txt" 2>&1
+	ip netns exec "$NS_A" "$PYTHON" "$TOP/tests/net/spoof.py" "$src" "$pa" "$dst" "$pb" \
+		"${LOOP_SIZE:-44}" >"$WORK/spoof.txt" 2>&1
 	check_err $? "spoof.py: $(tail -2 "$WORK/spoof.txt")" || return 1
 	sleep 2	# the stimulus: how long the loop may run
 	LOOPED=$(($(udp_out) - before + 1))
@@ -336,19 +342,106 @@ stamp_loop() {
 	log_test "one datagram forged between two STAMP reflectors on 862: $LOOPED packets in 2 s, dropped and counted as looped"
 }
 
-# Reflectors on other ports (A 5001, B 5002: neither a reflector's port
-# to the other) fall back on --max-rate: the forged datagram bounces
-# until one side's per-sender bound (10 a second, a burst of 8) stops it.
-stamp_loop_rate() {
-	require_cmd jq
+# loop_ended WHAT: after loop_run, the loop ended within the issue's
+# bound (20 packets in 2 s) by the sequence numbers' rule (seqrep.h):
+# counts.repeated on one side or both, and said in a summary.
+loop_ended() {
+	local rep
+	rep=$(($(jqv "$WORK/la.json" .counts.repeated) + $(jqv "$WORK/lb.json" .counts.repeated)))
+	[ "$LOOPED" -le 20 ]
+	check_err $? "$1: the veth carried $LOOPED packets in 2 s after one forged datagram (want 20 at most)"
+	[ "$rep" -ge 1 ]
+	check_err $? "$1: counts.repeated A $(jqv "$WORK/la.json" .counts.repeated) B $(jqv "$WORK/lb.json" .counts.repeated), want 1 or more"
+	grep -q "repeated (a loop's) [1-9]" "$WORK/la.txt" "$WORK/lb.txt"
+	check_err $? "$1: no summary says it: $(grep -h '^sent' "$WORK/la.txt" "$WORK/lb.txt")"
+	log_test "$1: the forged loop ended after $LOOPED packets, $rep repeated"
+}
+
+# Reflectors on other ports (A 8620, B 8621: neither a reflector's port to
+# the other), default options: the forged datagram's sequence number comes
+# back, and a reflector answers a number SEQREP_MAX times at most. Before:
+# 31,995 datagrams in 2.2 s.
+stamp_loop_ports() {
 	"$PYTHON" -c 'import scapy.all' 2>/dev/null || skip_test "no scapy ($PYTHON -c 'import scapy.all')"
 	pair
-	loop_run 5001 5002 --max-rate 10 || return
-	[ "$LOOPED" -le 40 ]
-	check_err $? "the veth carried $LOOPED packets in 2 s (want 40 at most: --max-rate 10, a burst of 8 each)"
-	[ "$(($(jqv "$WORK/la.json" .counts.rate_limited) + $(jqv "$WORK/lb.json" .counts.rate_limited)))" = 1 ]
-	check_err $? "rate_limited A $(jqv "$WORK/la.json" .counts.rate_limited) B $(jqv "$WORK/lb.json" .counts.rate_limited), want 1 in all"
-	log_test "reflectors on 5001 and 5002 with --max-rate 10: the forged loop ended after $LOOPED packets, one ping rate-limited"
+	loop_run 8620 8621 || return
+	loop_ended "STAMP reflectors on 8620 and 8621"
+}
+
+# The same with a padded 128-byte request (as TWAMP-Light senders pad).
+stamp_loop_padded() {
+	"$PYTHON" -c 'import scapy.all' 2>/dev/null || skip_test "no scapy ($PYTHON -c 'import scapy.all')"
+	pair
+	LOOP_SIZE=128 loop_run 8620 8621 || return
+	loop_ended "STAMP reflectors on 8620 and 8621, 128 bytes"
+}
+
+# The same over IPv6.
+stamp_loop_v6() {
+	"$PYTHON" -c 'import scapy.all' 2>/dev/null || skip_test "no scapy ($PYTHON -c 'import scapy.all')"
+	pair
+	LOOP_V6=1 loop_run 8620 8621 || return
+	loop_ended "STAMP reflectors on 8620 and 8621 over IPv6"
+}
+
+# Both stateful: each reply carries its reflector's own count, so no
+# number repeats; a request of a number a reflector chose is its own
+# reply come back, and is not answered.
+stamp_loop_stateful() {
+	"$PYTHON" -c 'import scapy.all' 2>/dev/null || skip_test "no scapy ($PYTHON -c 'import scapy.all')"
+	pair
+	loop_run 8620 8621 --stamp-stateful || return
+	loop_ended "stateful STAMP reflectors on 8620 and 8621"
+}
+
+# A reflector beside an RFC 862 echo service (a UDP echo in python on A's
+# 8620): one datagram forged from the echo's address to the reflector,
+# which answers it to the echo, which sends the answer back. Before:
+# 28,229 datagrams until stopped.
+stamp_loop_echo() {
+	local before rep PORT=8621	# start_reflector waits for $PORT
+	"$PYTHON" -c 'import scapy.all' 2>/dev/null || skip_test "no scapy ($PYTHON -c 'import scapy.all')"
+	pair
+	ns_bg "$NS_A" "$PYTHON" -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("'"$IP_A"'", 8620))
+print("echo ready", flush=True)
+while True:
+    data, peer = s.recvfrom(65536)
+    s.sendto(data, peer)' >"$WORK/echo.txt" 2>&1
+	wait_udp_port "$NS_A" 8620 || { check_err 1 "the echo did not bind: $(cat "$WORK/echo.txt")"; return; }
+	start_reflector lb --stamp --block --port "$PORT" -j "$WORK/lb.json" || return
+	before=$(udp_out)
+	ip netns exec "$NS_A" "$PYTHON" "$TOP/tests/net/spoof.py" "$IP_A" 8620 "$IP_B" 8621 \
+		>"$WORK/spoof.txt" 2>&1
+	check_err $? "spoof.py: $(tail -2 "$WORK/spoof.txt")" || return
+	sleep 2	# the stimulus: how long the loop may run
+	LOOPED=$(($(udp_out) - before + 1))
+	stop_reflector
+	rep=$(jqv "$WORK/lb.json" .counts.repeated)
+	[ "$LOOPED" -le 20 ] && [ "$rep" -ge 1 ]
+	check_err $? "beside an echo service: $LOOPED packets in 2 s, repeated $rep (want 20 at most, 1 or more)"
+	log_test "a STAMP reflector beside an echo service: the loop ended after $LOOPED packets"
+}
+
+# --max-rate 10: an emitter at 1,000 pings a second is answered the
+# burst (8) and 10 a second, the rest dropped and counted (the emitter
+# waits --timeout for each of those: it runs at about 20 a second).
+stamp_max_rate() {
+	local lim recv
+	pair
+	rant_reflector r --max-rate 10 -j "$WORK/r.json" || return
+	emit -a "$IP_B" --stamp --block -c 100 -w 2 --interval 1000 -j "$WORK/e.json" \
+		>"$WORK/e.txt" 2>&1
+	stop_reflector
+	lim=$(jqv "$WORK/r.json" .counts.rate_limited)
+	recv=$(jqv "$WORK/e.json" .counts.received)
+	[ "$lim" -ge 30 ] && [ "$recv" -le $((100 - lim)) ]
+	check_err $? "--max-rate 10: $lim rate-limited, the emitter received $recv of 100 (want 30 or more limited, the rest at most answered)"
+	grep -q "above --max-rate $lim" "$WORK/r.txt"
+	check_err $? "the summary does not say it: $(grep '^sent' "$WORK/r.txt")"
+	log_test "--max-rate 10: $lim of 100 pings at 1,000/s rate-limited, $recv answered"
 }
 
 # --pcap with --stamp: tshark's TWAMP-Test dissector reads rant's test

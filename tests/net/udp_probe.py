@@ -4,6 +4,8 @@
 Usage: udp_probe.py ADDR PORT
        udp_probe.py ADDR PORT forge SESSION_HEX SEQ [SRC]
        udp_probe.py ADDR PORT flood N [SIZE]
+       udp_probe.py ADDR PORT sessions N RATE [SRC]
+       udp_probe.py ADDR PORT sessions-tcp N RATE [SRC]
 The first sends garbage of several kinds (each must get no reply), each from a
 socket of its own and all at once, the replies read until 0.3 s after the last
 (each has had 0.3 s or more, and a reply is its own socket's); then valid pings
@@ -17,7 +19,17 @@ seq from a port of its own (as an attacker would), and prints
 The third sends N garbage datagrams of SIZE bytes (default 1000: a few
 hundred fill a default receive queue) back to back, as fast as the
 socket takes them, and prints "flood_sent=N" (those the kernel accepted).
+The fourth sends N valid measured pings of 72 bytes at RATE a second from one
+socket (from SRC with it), each with a session id of its own, as a fleet of
+many emitters behind one address does or an attacker would; it reads the
+replies as they come and for WAIT_S after the last, and prints
+"sessions_sent=N replies=R refused=F" (F: replies with the refused flag).
+The fifth does the same on one TCP connection (a --tcp reflector: each
+message after its 4-byte big-endian length); with HOLD_FILE in its
+environment it then creates that file and keeps the connection open until
+the file is gone (10 s at most), for a look at the reflector's side of it.
 """
+import os
 import select
 import socket
 import struct
@@ -55,6 +67,78 @@ def flood(s, addr, port, n, size):
     print("flood_sent=%d" % sent)
 
 
+F_REFUSED = 0x4000  # msgfmt.h: MSG_F_REFUSED
+
+
+def new_sessions(s, addr, port, n, rate):
+    s.setblocking(False)
+    replies = refused = sent = 0
+    start = time.monotonic()
+    last = start
+    while True:
+        now = time.monotonic()
+        if sent < n and now >= start + sent / rate:
+            try:
+                s.sendto(ping(72, 1, session=0x51000000 + sent), (addr, port))
+            except BlockingIOError:
+                pass
+            sent += 1
+            last = now
+            continue
+        if sent == n and now > last + WAIT_S:
+            break
+        wait = start + sent / rate - now if sent < n else last + WAIT_S - now
+        ready, _, _ = select.select([s], [], [], max(wait, 0))
+        while ready:
+            try:
+                data = s.recv(65536)
+            except BlockingIOError:
+                break
+            replies += 1
+            refused += len(data) >= HDR.size and bool(HDR.unpack_from(data)[3] & F_REFUSED)
+    print("sessions_sent=%d replies=%d refused=%d" % (sent, replies, refused))
+
+
+def new_sessions_tcp(addr, port, n, rate, src):
+    s = socket.create_connection((addr, port), timeout=5,
+                                 source_address=(src, 0) if src else None)
+    s.setblocking(False)
+    rx = b""
+    replies = refused = sent = 0
+    start = time.monotonic()
+    last = start
+    while sent < n or time.monotonic() < last + WAIT_S:
+        now = time.monotonic()
+        if sent < n and now >= start + sent / rate:
+            msg = ping(72, 1, session=0x52000000 + sent)
+            s.setblocking(True)
+            s.sendall(struct.pack(">I", len(msg)) + msg)
+            s.setblocking(False)
+            sent += 1
+            last = now
+            continue
+        wait = start + sent / rate - now if sent < n else last + WAIT_S - now
+        ready, _, _ = select.select([s], [], [], max(wait, 0))
+        if ready:
+            try:
+                rx += s.recv(65536)
+            except BlockingIOError:
+                pass
+        while len(rx) >= 4 and len(rx) >= 4 + struct.unpack(">I", rx[:4])[0]:
+            ln = struct.unpack(">I", rx[:4])[0]
+            data, rx = rx[4:4 + ln], rx[4 + ln:]
+            replies += 1
+            refused += len(data) >= HDR.size and bool(HDR.unpack_from(data)[3] & F_REFUSED)
+    print("sessions_sent=%d replies=%d refused=%d" % (sent, replies, refused), flush=True)
+    hold = os.environ.get("HOLD_FILE")
+    if hold:
+        open(hold, "w").close()
+        end = time.monotonic() + 10
+        while os.path.exists(hold) and time.monotonic() < end:
+            time.sleep(0.01)
+    s.close()
+
+
 def at_once(family, dst, datagrams):
     """Each datagram from a socket of its own, all sent, then the replies
     read until WAIT_S after the last send: the length of each one's first
@@ -87,6 +171,15 @@ def main():
     if len(sys.argv) in (5, 6) and sys.argv[3] == "flood":
         flood(s, addr, port, int(sys.argv[4]),
               int(sys.argv[5]) if len(sys.argv) == 6 else 1000)
+        return
+    if len(sys.argv) in (6, 7) and sys.argv[3] == "sessions-tcp":
+        new_sessions_tcp(addr, port, int(sys.argv[4]), float(sys.argv[5]),
+                         sys.argv[6] if len(sys.argv) == 7 else None)
+        return
+    if len(sys.argv) in (6, 7) and sys.argv[3] == "sessions":
+        if len(sys.argv) == 7:
+            s.bind((sys.argv[6], 0))
+        new_sessions(s, addr, port, int(sys.argv[4]), float(sys.argv[5]))
         return
     invalid = [
         ("empty", b""),

@@ -22,7 +22,7 @@ TOP = os.path.join(HERE, "..", "..")
 CHECK = os.path.join(TOP, "tests", "check-man.py")
 RANT = os.path.join(TOP, "rant")
 PY = "/usr/bin/python3"
-PAGES = ["rant.8"] + [f"rant-{s}.8" for s in ("emit", "reflect", "probe", "read", "watch", "sockets")]
+PAGES = ["rant.8"] + [f"rant-{s}.8" for s in ("emit", "reflect", "probe", "read", "watch", "sockets", "trace")]
 
 
 def read(name):

@@ -7,7 +7,10 @@
  * counted dropped, by sk_recv() and sk_drops(). A reflector's socket
  * asked for each datagram's destination while it runs (sk_ask_dst(), as
  * addrwatch.c does): the next datagram brings it, and the receive takes
- * it and asks for it from then on.
+ * it and asks for it from then on. A reply sent unstamped (a refusal's:
+ * sk_msg.unstamped) on a socket that stamps every send leaves no report
+ * on the error queue and takes no OPT_ID key: the stamped send after it
+ * is reported under the key the transport gave it.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -16,8 +19,11 @@
 #include <unistd.h>
 
 #include "missing.h"
+#include "skbatch.h"
 #include "sock.h"
 #include "tap.h"
+#include "transport.h"
+#include "ts.h"
 
 #define FLOOD 200
 
@@ -122,10 +128,63 @@ static void test_ask_dst(void)
 	close(s.fd);
 }
 
+/* The error queue's reports now, up to max into tx: how many. */
+static unsigned int reports(struct sk *s, struct ts_tx *tx, unsigned int max)
+{
+	unsigned int n = 0, got;
+
+	/* a send on loopback is stamped before sendto() returns; a moment
+	 * more for a loaded machine */
+	usleep(20000);
+	do {
+		got = sk_tx_read_batch(s, tx + n, max - n);
+		n += got;
+	} while (got && n < max);
+	return n;
+}
+
+static void test_unstamped(void)
+{
+	struct ts_tx tx[8];
+	struct sk_msg to = { .tos_out = -1 };
+	char buf[64] = "pong";
+	uint32_t key = 99;
+	unsigned int n, snd = 0;
+	bool keyed = true;
+	struct sk s;
+
+	if (self_socket(&s) || sk_sockopt_int(s.fd, SOL_SOCKET, SO_RCVBUF, 1 << 16) ||
+	    ts_sock_enable(s.fd, false, true)) {
+		skip(5, "no loopback UDP socket with SO_TIMESTAMPING here");
+		return;
+	}
+	to.src_len = sizeof(struct sockaddr_in);
+	getsockname(s.fd, (struct sockaddr *)&to.src, &to.src_len);
+	to.unstamped = true;
+	for (int i = 0; i < 3; i++)
+		if (transport_udp.send(&s, buf, sizeof(buf), &to, &key))
+			keyed = false;
+	ok(keyed, "three unstamped replies sent");
+	is_u64(s.tx_key, 0, "they took no OPT_ID key");
+	is_u64(reports(&s, tx, 8), 0, "and left no report on the error queue");
+	to.unstamped = false;
+	is_int(transport_udp.send(&s, buf, sizeof(buf), &to, &key), 0, "a stamped reply sent");
+	n = reports(&s, tx, 8);
+	for (unsigned int i = 0; i < n; i++) {
+		snd += tx[i].type == SCM_TSTAMP_SND;
+		keyed &= tx[i].key == key;
+	}
+	ok(n >= 1 && snd == 1 && keyed && key == 0,
+	   "its reports (%u, one SND) carry its key %u, the kernel's count of stamped sends",
+	   n, key);
+	close(s.fd);
+}
+
 int main(void)
 {
 	test_wrap();
 	test_overflow();
 	test_ask_dst();
+	test_unstamped();
 	return done_testing();
 }
