@@ -54,6 +54,11 @@ static int run_status(const struct run *r, int loop_ret)
 		fprintf(stderr, "rant: %s\n", r->failure);
 		return EXIT_RUN;
 	}
+	if (c->mode == MODE_EMIT && !r->cnt.received && r->cnt.refused) {
+		fprintf(stderr, "rant: no pong received for %" PRIu64 " pings: the reflector refused %" PRIu64 " (its session table full): raise --max-sessions on it, and --max-sessions-per-address (each target of a fleet is a session from this address)\n",
+			r->cnt.sent + r->cnt.warmup, r->cnt.refused);
+		return EXIT_RUN;
+	}
 	if (c->mode == MODE_EMIT && r->cnt.sent && !r->cnt.received) {
 		fprintf(stderr, "rant: no pong received for %" PRIu64 " pings: is the reflector still running?\n",
 			r->cnt.sent);

@@ -31,7 +31,10 @@ static void print_status(struct out *o, const struct probe_counts *p)
 		out_u64(o, status_key[k], shown ? "%" PRIu64 : NULL, p->status[k]);
 	}
 	out_obj_end(o);
-	out_u64(o, "non_2xx", " (non-2xx %" PRIu64 ")", p->non_2xx);
+	out_u64(o, "non_2xx", " (non-2xx %" PRIu64, p->non_2xx);
+	out_u64(o, "informational", p->informational ? "; 1xx interim %" PRIu64 : NULL,
+		p->informational);
+	out_text(o, ")");
 }
 
 double probeout_rate(const struct snap *s)
@@ -75,8 +78,12 @@ void probeout_counts(struct out *o, const struct snap *s)
 	out_str(o, "kind", NULL, probe_kind(c));
 	if (c->syn) {
 		out_u64(o, "refused", "syn: refused (RST: a closed port) %" PRIu64, s->cnt.refused);
-		out_u64(o, "late_answers", ", answers after --timeout %" PRIu64 "\n",
-			s->probe.rst_late);
+		out_u64(o, "late_answers", ", answers after --timeout %" PRIu64, s->probe.rst_late);
+		out_u64(o, "icmp_errors", s->probe.icmp_errors ? ", ICMP errors %" PRIu64 : NULL,
+			s->probe.icmp_errors);
+		out_u64(o, "rst_without_ack", s->probe.rst_no_ack ?
+			", RSTs without ACK %" PRIu64 : NULL, s->probe.rst_no_ack);
+		out_text(o, "\n");
 	} else {
 		print_requests(o, s);
 	}

@@ -381,9 +381,10 @@ int http_run(struct run *r)
 	http_finish(h);
 	if (!ret && r->cnt.received && r->probe.non_2xx == r->cnt.received) {
 		snprintf(r->failure, sizeof(r->failure),
-			 "every response from %s port %u had a status other than 2xx (%" PRIu64 " 3xx, %" PRIu64 " 4xx, %" PRIu64 " 5xx): none is a sample; is --http %s the path, and --host the name, it serves?",
-			 r->cfg->addr, r->cfg->port, r->probe.status[3], r->probe.status[4],
-			 r->probe.status[5], r->cfg->http_path);
+			 "every response from %s port %u had a status other than 2xx (%" PRIu64 " 1xx, %" PRIu64 " 3xx, %" PRIu64 " 4xx, %" PRIu64 " 5xx, %" PRIu64 " other): none is a sample; is --http %s the path, and --host the name, it serves?",
+			 r->cfg->addr, r->cfg->port, r->probe.status[1], r->probe.status[3],
+			 r->probe.status[4], r->probe.status[5], r->probe.status[0],
+			 r->cfg->http_path);
 		ret = -EIO;
 	} else if (!ret && http_silent(h)) {
 		ret = -EIO;

@@ -25,6 +25,8 @@
 #include "segcap.h"
 
 #define HTTP_BUF (64 * 1024)
+/* Reads of a connection a turn at most (of HTTP_BUF each: 1 MiB) */
+#define HTTP_READS_MAX 16
 /* A response whole before its request's TX stamp waits this long for it. */
 #define HTTP_TX_WAIT_NS (2 * NS_PER_MS)
 /* Timeouts are looked for this often. */

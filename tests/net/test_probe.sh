@@ -21,10 +21,11 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="probe_syn_ports probe_syn_tcpdump probe_syn_ipv6 probe_syn_closed probe_syn_outputs
+ALL_TESTS="probe_syn_ports probe_syn_tcpdump probe_syn_ipv6 probe_syn_closed probe_syn_icmp
+	probe_syn_rst_no_ack probe_syn_outputs
 	probe_http_nagle probe_http_nodelay probe_http_quickack probe_http_many
-	probe_http_closes probe_http_silent probe_http_bad probe_http_status probe_request
-	probe_http_limit probe_path_queue probe_path_loss probe_http_frozen"
+	probe_http_closes probe_http_silent probe_http_continue probe_http_bad probe_http_status
+	probe_request probe_http_limit probe_path_queue probe_path_loss probe_http_frozen"
 
 require_root
 require_cmd jq ss taskset nginx wrk tcpdump capsh prlimit
@@ -170,6 +171,58 @@ probe_syn_closed() {
 	log_test "--syn to a closed port: 200 RSTs counted refused, exit 2 saying so"
 }
 
+# SYNs answered by ICMP (a router's "prohibit" route: administratively
+# filtered, as a firewall's REJECT): the run fails naming the ICMP
+# errors, not "does a firewall drop the SYNs?" (db30865's words).
+probe_syn_icmp() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	ip netns exec "$NS_B" sysctl -qw net.ipv4.ip_forward=1
+	ip -n "$NS_B" route add prohibit 10.78.0.0/24
+	ip -n "$NS_A" route add 10.78.0.0/24 via "$IP_B"
+	PROBE_RC=0
+	ip netns exec "$NS_A" taskset -c 0 timeout 30 "$RANT" -i "$VETH_A" -a 10.78.0.1 --syn \
+		--port 80 -c 20 --warmup-timeout 2 -j "$WORK/icmp.json" >"$WORK/icmp.txt" 2>&1 ||
+		PROBE_RC=$?
+	grep '^rant:' "$WORK/icmp.txt"
+	[ "$PROBE_RC" = 2 ] &&
+		grep -q "^rant: no answer (SYN-ACK or RST) to a SYN to 10.78.0.1 port 80 in 2 s of warm-up: [0-9]* ICMP errors came instead (No route to host): a firewall rejects the SYNs" \
+			"$WORK/icmp.txt" && ! grep -q 'drop the SYNs' "$WORK/icmp.txt"
+	check_err $? "exit $PROBE_RC: $(grep '^rant:' "$WORK/icmp.txt")"
+	log_test "--syn answered by ICMP: the ICMP errors said, exit 2"
+}
+
+# SYNs to an address nothing answers (NS_B does not forward), each met by
+# a forged RST without ACK (scapy in NS_B): no answer to a SYN, so the
+# run fails naming the RSTs without ACK, counted, not "does a firewall
+# drop the SYNs?" (db30865's words).
+probe_syn_rst_no_ack() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	ip -n "$NS_A" route add 10.78.0.0/24 via "$IP_B"
+	ip netns exec "$NS_B" "$PYTHON" - "$VETH_B" >"$WORK/rst.txt" 2>&1 <<-'EOF2' &
+	import sys
+	from scapy.all import IP, TCP, conf, send, sniff
+	conf.verb = 0
+	def reset(p):
+	    send(IP(src=p[IP].dst, dst=p[IP].src) /
+	         TCP(sport=p[TCP].dport, dport=p[TCP].sport, flags="R", seq=0))
+	sniff(iface=sys.argv[1], filter="tcp[tcpflags] & tcp-syn != 0 and dst host 10.78.0.1",
+	      prn=reset, started_callback=lambda: print("ready", flush=True))
+	EOF2
+	defer kill -9 "$!"
+	wait_for_line "$WORK/rst.txt" '^ready' 20
+	check_err $? "the RST forger did not start: $(cat "$WORK/rst.txt")"
+	PROBE_RC=0
+	ip netns exec "$NS_A" taskset -c 0 timeout 30 "$RANT" -i "$VETH_A" -a 10.78.0.1 --syn \
+		--port 80 -c 20 --warmup-timeout 2 -j "$WORK/rst.json" >"$WORK/rst.out" 2>&1 ||
+		PROBE_RC=$?
+	grep '^rant:' "$WORK/rst.out"
+	[ "$PROBE_RC" = 2 ] &&
+		grep -q "^rant: no answer (SYN-ACK or RST) to a SYN to 10.78.0.1 port 80 in 2 s of warm-up: [0-9]* RSTs without ACK came instead" \
+			"$WORK/rst.out" && ! grep -q 'drop the SYNs' "$WORK/rst.out"
+	check_err $? "exit $PROBE_RC: $(grep '^rant:' "$WORK/rst.out")"
+	log_test "--syn answered by RSTs without ACK: said, exit 2"
+}
+
 probe_syn_outputs() {
 	local n
 	pair_nginx || return
@@ -291,6 +344,31 @@ probe_http_silent() {
 		.counts.received > 20' "$WORK/silent.json" >/dev/null
 	check_err $? "a server that stops answering: exit $PROBE_RC, $(jq -c '.counts.lost, .probe' "$WORK/silent.json")"
 	log_test "--http, a server that stops answering: timeouts counted, connections made again"
+}
+
+# A server answering every 20th request with "100 Continue" without
+# end: each such request times out at --timeout (counted, lost), the 1xx
+# are counted, and -d 3 ends the run within 4 s. On db30865 the read loop
+# never left the flood: 39.7 s for -d 3, 0 timeouts, 19.5 GB read.
+probe_http_continue() {
+	local t0 el
+	setup_pair || skip_test "cannot create namespaces and veth"
+	odd_start continue:20
+	t0=$EPOCHREALTIME
+	PROBE_RC=0
+	ip netns exec "$NS_A" taskset -c 0 timeout 10 "$RANT" -i "$VETH_A" -a "$IP_B" \
+		-j "$WORK/cont.json" --http / --port "$ODD_PORT" --connections 2 -d 3 -w 10 \
+		--timeout 500000 >"$WORK/cont.txt" 2>&1 || PROBE_RC=$?
+	el=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+	echo "-d 3 against 100 Continue without end: exit $PROBE_RC in $el s; $(grep -E '^responses' "$WORK/cont.txt")"
+	[ "$PROBE_RC" = 0 ] && awk -v e="$el" 'BEGIN { exit !(e < 4) }' &&
+		jq -e '.probe.timeouts >= 1 and .probe.informational > 1000 and
+			.counts.lost == .probe.timeouts and .counts.received > 20' \
+			"$WORK/cont.json" >/dev/null
+	check_err $? "exit $PROBE_RC after $el s: $(jq -c '.counts.lost, .probe' "$WORK/cont.json" 2>&1)"
+	grep -q '; 1xx interim [0-9]' "$WORK/cont.txt"
+	check_err $? "the summary does not name the 1xx: $(grep -E '^responses' "$WORK/cont.txt")"
+	log_test "--http, 100 Continue without end: -d 3 ends in $el s, its requests timed out"
 }
 
 # bad_one MODE WHY: a server that answers only with MODE: exit 2 and one
