@@ -19,6 +19,10 @@
 struct probe_counts {
 	/* --syn (an RST back is the run's counts.refused) */
 	uint64_t rst_late;		/* an RST or SYN-ACK after its probe timed out */
+	/* --icmp: the ICMP errors that answered measured requests, by
+	 * icmpwire.h's kind (unreachable, time exceeded, other): not lost */
+	uint64_t icmp_errors[3];
+	uint64_t icmp_late_errors;	/* errors after their request timed out */
 	/* --http, --request */
 	uint64_t connections;		/* connections made, the first ones and again */
 	uint64_t connect_failures;	/* connections that failed (refused, timed out) */
