@@ -63,8 +63,8 @@ static void print_icmp(struct out *o, const struct snap *s)
 	}
 	out_u64(o, "late_errors", ", after --timeout %" PRIu64 "\n", p->icmp_late_errors);
 	if (s->cnt.lost)
-		out_str(o, "lost_reason", "icmp: lost %s\n",
-			"(no echo reply and no ICMP error within --timeout): the host is down, ignores echo requests (net.ipv4.icmp_echo_ignore_all) or a firewall drops them");
+		out_str(o, "lost_reason", "icmp: lost: %s\n",
+			"no echo reply and no ICMP error within --timeout: the host is down, ignores echo requests (net.ipv4.icmp_echo_ignore_all) or a firewall drops them");
 }
 
 void probeout_counts(struct out *o, const struct snap *s)
