@@ -65,6 +65,25 @@ static int check_http(const struct rant_cfg *c, FILE *err)
 	return 0;
 }
 
+/* --icmp from rant emit: none of rant's own pair's options, no sweep. */
+static int check_icmp(const struct rant_cfg *c, FILE *err)
+{
+	const char *pair = c->tcp ? "--tcp" : c->stamp ? "--stamp" : c->ptp_mode ? "--ptp-mode" :
+			   c->key_path ? "--key" : c->one_way ? "--one-way" : c->sw ? "-s" :
+			   c->targets_path ? "--targets" : NULL;
+
+	if (pair) {
+		fprintf(err, "rant: --icmp and %s: %s is for rant's own reflector, an ICMP echo has none: drop one\n",
+			pair, pair);
+		return -1;
+	}
+	if (c->nsizes > 1) {
+		fprintf(err, "rant: --icmp measures one payload size: give -m BYTES once (a sweep is for rant's reflector)\n");
+		return -1;
+	}
+	return 0;
+}
+
 /* Options that need a probe of one kind or another. */
 static int check_needs(const struct rant_cfg *c, const bool *given, FILE *err)
 {
@@ -100,6 +119,8 @@ int optprobe_check(struct rant_cfg *c, const bool *given, FILE *err)
 			probe_name(c), probe_name(c) + 2);
 		return -1;
 	}
+	if (c->icmp)
+		return check_icmp(c, err);
 	return check_http(c, err) || check_server_pid(c, err) ? -1 : 0;
 }
 

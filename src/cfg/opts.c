@@ -562,8 +562,8 @@ static enum scan_result scan(int argc, char **argv, const struct option *lo, con
  * overview. */
 static void help_for(const struct subcmd *sc, const bool *seen)
 {
-	bool mode = seen['a'] || seen[O_TARGETS] || seen[O_READ] || seen[O_WATCH] || seen[O_SYN] || seen[O_ICMP] ||
-		    seen[O_HTTP] || seen[O_REQUEST];
+	bool mode = seen['a'] || seen[O_TARGETS] || seen[O_READ] || seen[O_WATCH] || seen[O_SYN] ||
+		    seen[O_ICMP] || seen[O_HTTP] || seen[O_REQUEST];
 
 	if (sc)
 		opthelp_sub(stdout, (enum rant_sub)(sc - subcmd_table));

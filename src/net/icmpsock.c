@@ -46,7 +46,8 @@ static int icmp_open(struct sk *s, const struct rant_cfg *cfg, char *err, size_t
 		ret = sk_configure(s, cfg, err, len);
 	if (ret)
 		goto fail;
-	if (sk_sockopt_int(s->fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_RECVERR : IP_RECVERR, 1)) {
+	if (sk_sockopt_int(s->fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
+			   v6 ? IPV6_RECVERR : IP_RECVERR, 1)) {
 		ret = -errno;
 		snprintf(err, len, "setsockopt IP%s_RECVERR on the ping socket: %s", v6 ? "V6" : "",
 			 strerror(-ret));

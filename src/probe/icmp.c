@@ -188,9 +188,9 @@ static void icmp_answer(struct icmp *s, const struct sk_msg *m)
 	struct run *r = s->p.r;
 	struct icmp_slot *sl;
 	uint16_t seq;
+	uint8_t reply = s->v6 ? ICMPWIRE6_ECHO_REPLY : ICMPWIRE_ECHO_REPLY;
 
-	if (m->len < 0 || !icmpwire_seq(s->buf, (size_t)m->len,
-					 s->v6 ? ICMPWIRE6_ECHO_REPLY : ICMPWIRE_ECHO_REPLY, &seq)) {
+	if (m->len < 0 || !icmpwire_seq(s->buf, (size_t)m->len, reply, &seq)) {
 		r->cnt.invalid++;
 		return;
 	}
