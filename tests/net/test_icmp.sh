@@ -114,7 +114,7 @@ icmp_ping_fping() {
 	ip netns exec "$NS_A" taskset -c 0 fping -C 200 -p 10 -b 56 -q -I "$VETH_A" "$IP_B" \
 		>"$WORK/fping.txt" 2>&1
 	check_err $? "fping: $(tail -2 "$WORK/fping.txt")"
-	fout=$(tr ' ' '\n' <"$WORK/fping.txt" | grep -E '^[0-9.]+$' | sort -g |
+	fout=$(sed -n 's/^[^:]*: //p' "$WORK/fping.txt" | tr ' ' '\n' | grep -E '^[0-9.]+$' | sort -g |
 		awk '{ v[NR] = $1 } END { printf "min %s p50 %s max %s", v[1], v[int((NR + 1) / 2)], v[NR] }')
 	log_test "same host, 200 echoes at 10 ms: rant rtt min/p50/max $(jqv "$WORK/side.json" \
 		.metrics.rtt.min)/$(jqv "$WORK/side.json" .metrics.rtt.percentiles.\"50\")/$(jqv \
