@@ -116,6 +116,9 @@ DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-promet
 # reflect --xdp: the BPF program (clang's BPF target, above), its skeleton
 # and vmlinux.h (bpftool), its loader (libbpf-dev); tests/net/test_xdp.sh.
 DEB_PKGS += bpftool libbpf-dev
+# tests/net/test_hops.sh: rant trace beside traceroute -T and mtr --tcp,
+# a ping flood (iputils-ping) holding a link's tbf queue full.
+DEB_PKGS += traceroute mtr-tiny iputils-ping
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
 	lint lint-sh lint-c lint-misc lint-man asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
@@ -188,7 +191,7 @@ tests/unit/%.asan.t: tests/unit/%.c tests/unit/tap.h tests/unit/simexec.h build-
 tests/unit/test_floorwire.t tests/unit/test_floorwire.asan.t: bench/floorwire.h
 
 # the capture reader's tests build their frames and pcap files by hand
-PKTBUILD_TESTS := test_pktparse test_flowtab test_watch
+PKTBUILD_TESTS := test_pktparse test_flowtab test_watch test_hopmatch
 $(PKTBUILD_TESTS:%=tests/unit/%.t) $(PKTBUILD_TESTS:%=tests/unit/%.asan.t): tests/unit/pktbuild.h
 
 tests/unit/stamp_vectors: tests/unit/stamp_vectors.c build/librant.a
@@ -378,7 +381,7 @@ fuzz_srcs_wire := $(call src_of,msgfmt wire hostid ptp fmtstamp stamp stampsend 
 	metric hist txfmt mem session out json auth) -lcrypto
 fuzz_srcs_cmsg := $(call src_of,ts)
 fuzz_srcs_frame := $(call src_of,frame)
-fuzz_srcs_opts := $(call src_of,opts opthelp subcmd optprobe optmetric optfleet metric hist mem record opttab optnum sweep fit allow msgfmt wire hostid \
+fuzz_srcs_opts := $(call src_of,opts opthelp subcmd optprobe opttrace optmetric optfleet metric hist mem record opttab optnum sweep fit allow msgfmt wire hostid \
 	ptp fmtstamp stamp stampsend stampts auth)
 fuzz_srcs_stamp := $(call src_of,stamp stampsend stampts auth)
 fuzz_libs_stamp := -lcrypto
@@ -388,7 +391,7 @@ fuzz_libs_http := -lhttp_parser
 fuzz_libs_opts := -lcrypto
 # captured frames: the packet parser (every capture's, --syn's raw socket's) and
 # --read/--watch's flow tracker behind it
-fuzz_srcs_pcap := $(call src_of,pktparse flowtab flowstat moments watchagg watchrep tcpana tcptally \
+fuzz_srcs_pcap := $(call src_of,pktparse flowtab flowstat moments watchagg watchrep tcpana tcppath tcptally \
 	hist mem)
 # --pcap's cross-check: frames parsed down to each format's header, and
 # the table where they meet rant's stamps

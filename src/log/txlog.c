@@ -188,6 +188,14 @@ static void maybe_reopen(struct txlog *l, bool *header)
 	*header = had_data;	/* a file with rows already has its header */
 }
 
+/* The file emptied under the writer (logrotate's copytruncate; the file
+ * is appended to): its header is written again. A stream cannot be. */
+static void maybe_truncated(struct txlog *l, bool *header)
+{
+	if (*header && lseek(l->fd, 0, SEEK_END) == 0)
+		*header = false;
+}
+
 /*
  * Drain the ring until closing is set and the ring is empty. After a
  * failed write the records are still taken off the ring (the loop must
@@ -205,6 +213,8 @@ static void *stream_writer(void *arg)
 
 		maybe_reopen(l, &header);
 		n = spsc_ready(l->q, &first);
+		if (n)
+			maybe_truncated(l, &header);
 		if (!n) {
 			if (!atomic_load_explicit(&l->closing, memory_order_acquire)) {
 				nap();

@@ -141,11 +141,11 @@ static void icmp_errored(struct icmp *s, const struct icmpsock_event *ev)
 	struct icmp_slot *sl = &s->slot[ev->seq];
 
 	if (sl->state != SLOT_OUT) {
-		r->probe.icmp_late_errors += sl->state == SLOT_LOST;
+		r->probe.echo_late_errors += sl->state == SLOT_LOST;
 		return;
 	}
 	if (sl->measured)
-		r->probe.icmp_errors[icmpwire_err_kind(s->v6, ev->type)]++;
+		r->probe.echo_errors[icmpwire_err_kind(s->v6, ev->type)]++;
 	else
 		s->warm_errors++, r->cnt.warmup++;
 	icmp_release(s, sl, SLOT_ANSWERED);
