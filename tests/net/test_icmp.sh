@@ -74,7 +74,7 @@ icmp_tcpdump() {
 	# veth may not offer adapter_unsynced: the host's stamp then
 	ip netns exec "$NS_A" tcpdump -i "$VETH_A" -J 2>/dev/null | grep -q adapter_unsynced ||
 		tstype=()
-	ip netns exec "$NS_A" tcpdump -i "$VETH_A" -nn -U --immediate-mode "${tstype[@]}" \
+	ip netns exec "$NS_A" tcpdump -i "$VETH_A" -nn -U --immediate-mode -B 65536 "${tstype[@]}" \
 		--time-stamp-precision=nano -w "$WORK/icmp.pcap" icmp 2>"$WORK/tcpdump.txt" &
 	TCPDUMP=$!
 	defer kill -9 "$TCPDUMP"
