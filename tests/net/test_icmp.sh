@@ -16,7 +16,7 @@ ALL_TESTS="icmp_inechos icmp_tcpdump icmp_ping_fping icmp_ignored icmp_unreachab
 	icmp_no_group icmp_ipv6"
 
 require_root
-require_cmd jq tcpdump ping fping taskset
+require_cmd jq tcpdump ping fping taskset promtool
 require_rant
 
 # pair_icmp: the namespaces, NS_A's ping sockets open to every group.
@@ -146,10 +146,13 @@ icmp_unreachable() {
 	ip netns exec "$NS_B" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.icmp_ratelimit=0
 	ip -n "$NS_B" route add unreachable 10.78.0.0/24
 	ip -n "$NS_A" route add 10.78.0.0/24 via "$IP_B"
-	icmp unreach 10.78.0.5 -c 5 -w 0 --interval 20000 --block
+	icmp unreach 10.78.0.5 -c 5 -w 0 --interval 20000 --block --metrics "$WORK/unreach.prom"
 	[ "$(jqv "$WORK/unreach.json" .probe.unreachable)" = 5 ] &&
 		[ "$(jqv "$WORK/unreach.json" .counts.lost)" = 0 ] &&
-		grep -q "icmp: errors back unreachable 5" "$WORK/unreach.txt"
+		grep -q "icmp: errors back unreachable 5" "$WORK/unreach.txt" &&
+		grep -q '^rant_icmp_errors_total{error="unreachable",.*} 5$' "$WORK/unreach.prom" &&
+		grep -q 'transport="icmp"' "$WORK/unreach.prom" &&
+		promtool check metrics <"$WORK/unreach.prom" >/dev/null 2>&1
 	check_err $? "exit $ICMP_RC, $(grep -E '^(sent|icmp)' "$WORK/unreach.txt")"
 	log_test "--icmp behind an unreachable route: 5 unreachable, none lost"
 }
