@@ -412,7 +412,7 @@ static int check_buckets(struct parser *ps, const struct rant_cfg *c)
 }
 
 /* The options against each other, and the subcommand. */
-static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
+static int check(struct parser *ps, struct rant_cfg *c, bool *given)
 {
 	char label[40];
 

@@ -325,6 +325,8 @@ static const struct row rows[] = {
 	{ OPTS_ERROR, "port 99999 is out of range. Must be in the range 1 to 65535",
 	  { "probe", "http", R, "10.0.0.2:99999" } },
 	{ OPTS_ERROR, "the path given twice", { "probe", "http", R, "10.0.0.2/a", "--http", "/b" } },
+	{ OPTS_ERROR, "rant sends plain HTTP/1.1, without TLS", { E, "--http", "https://10.0.0.2/" } },
+	{ OPTS_ERROR, "and -a both name the server", { E, "--http", "http://10.0.0.2/" } },
 	{ OPTS_ERROR, "probe 10.0.0.2: give what to probe: syn, http or request",
 	  { "probe", R, "10.0.0.2" } },
 	{ OPTS_ERROR, "probe needs what to probe", { "probe", R, "-a", "10.0.0.2" } },
@@ -457,6 +459,9 @@ static const struct same sames[] = {
 	{ { "probe", "syn", R, "10.0.0.2" }, { E, "--syn" } },
 	{ { "probe", "http", R, "10.0.0.2:8080/x" }, { E, "--port", "8080", "--http", "/x" } },
 	{ { "probe", "http", R, "http://10.0.0.2" }, { E, "--http", "/" } },
+	/* --http URL names the server and the path (2ac8a55: "give --http /http://...") */
+	{ { R, "--http", "http://10.0.0.2:8080/x" }, { E, "--port", "8080", "--http", "/x" } },
+	{ { "probe", "http", R, "--http", "http://10.0.0.2" }, { E, "--http", "/" } },
 	{ { "probe", "request", R, "10.0.0.2:7", "--request", "r", "--response-bytes", "9" },
 	  { E, "--port", "7", "--request", "r", "--response-bytes", "9" } },
 	{ { "read", "x.pcap" }, { "--read", "x.pcap" } },
