@@ -115,8 +115,9 @@ static void print_kind(struct out *o, const struct tcpana_diag *d)
 	out_text(o, " %5.1f%% of the exchanges", 100.0 * d->share);
 	out_dbl(o, "share", NULL, d->share);
 	out_u64(o, "exchanges", " (%" PRIu64 ")", d->exchanges);
-	out_text(o, ", typical %s (max %s)\n", statout_human_ns(d->typical_ns, t, sizeof(t)),
-		 statout_human_ns(d->max_ns, m, sizeof(m)));
+	out_text(o, ", typical %s (max %s)\n",
+		 statout_human_ns_in(d->typical_ns, d->max_ns, t, sizeof(t)),
+		 statout_human_ns_in(d->max_ns, d->max_ns, m, sizeof(m)));
 	out_i64(o, "typical_ns", NULL, d->typical_ns);
 	out_i64(o, "max_ns", NULL, d->max_ns);
 	out_text(o, "%20s", "");
@@ -165,6 +166,7 @@ static void print_path(struct out *o, const struct segdiag_result *d)
 {
 	const struct tcpana_pathsum *p = &d->path;
 	struct out jo = out_json_only(o);
+	int64_t top = p->loaded_ns > p->server_ns ? p->loaded_ns : p->server_ns;
 	char a[32], b[32], c[32];
 
 	out_obj(&jo, "path");
@@ -176,13 +178,13 @@ static void print_path(struct out *o, const struct segdiag_result *d)
 	out_obj_end(&jo);
 	if (p->loaded_ns >= 0)
 		out_text(o, "path: round trip %s idle, %s under this load (median at the responses)",
-			 statout_human_ns(p->idle_ns, a, sizeof(a)),
-			 statout_human_ns(p->loaded_ns, b, sizeof(b)));
+			 statout_human_ns_in(p->idle_ns, top, a, sizeof(a)),
+			 statout_human_ns_in(p->loaded_ns, top, b, sizeof(b)));
 	else
 		out_text(o, "path: its round trip under the load not measured (no handshake beside the requests)");
 	if (p->server_ns >= 0)
 		out_text(o, "; the server's own time %s (median)",
-			 statout_human_ns(p->server_ns, c, sizeof(c)));
+			 statout_human_ns_in(p->server_ns, top, c, sizeof(c)));
 	if (d->syn_retries || d->syn_unanswered)
 		out_text(o, "; SYNs sent again %" PRIu64 ", unanswered %" PRIu64, d->syn_retries,
 			 d->syn_unanswered);
@@ -294,17 +296,20 @@ void probeout_headline(struct out *o, const struct snap *s)
 		headline_syn_drops(o, s);
 		return;
 	}
+	const struct tcpana_pathsum *p = &s->diag.path;
+	bool queue = d->kind == TCPANA_PATH_QUEUE;
+	int64_t top = queue && p->loaded_ns > d->typical_ns ? p->loaded_ns : d->typical_ns;
+
 	out_text(o, "held: %s in %.0f%% of the requests, typically %s: ",
 		 tcpana_kind_name(d->kind), 100.0 * d->share,
-		 statout_human_ns(d->typical_ns, t, sizeof(t)));
-	if (d->kind == TCPANA_PATH_QUEUE) {
-		const struct tcpana_pathsum *p = &s->diag.path;
+		 statout_human_ns_in(d->typical_ns, top, t, sizeof(t)));
+	if (queue) {
 		char a[32], b[32], c[32];
 
 		out_text(o, "the path's RTT grew from %s idle to %s under this load; the server's own time %s: ",
-			 statout_human_ns(p->idle_ns, a, sizeof(a)),
-			 statout_human_ns(p->loaded_ns, b, sizeof(b)),
-			 statout_human_ns(p->server_ns, c, sizeof(c)));
+			 statout_human_ns_in(p->idle_ns, top, a, sizeof(a)),
+			 statout_human_ns_in(p->loaded_ns, top, b, sizeof(b)),
+			 statout_human_ns_in(p->server_ns, top, c, sizeof(c)));
 	}
 	out_text(o, "%s\n", d->fix ? d->fix : "");
 	headline_syn_drops(o, s);
