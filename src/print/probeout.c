@@ -115,7 +115,7 @@ static void print_kind(struct out *o, const struct tcpana_diag *d)
 	out_text(o, " %5.1f%% of the exchanges", 100.0 * d->share);
 	out_dbl(o, "share", NULL, d->share);
 	out_u64(o, "exchanges", " (%" PRIu64 ")", d->exchanges);
-	out_text(o, ", typical %s (max %s)\n",
+	out_text(o, ", their median hold %s (max %s)\n",
 		 statout_human_ns_in(d->typical_ns, d->max_ns, t, sizeof(t)),
 		 statout_human_ns_in(d->max_ns, d->max_ns, m, sizeof(m)));
 	out_i64(o, "typical_ns", NULL, d->typical_ns);
@@ -300,7 +300,7 @@ void probeout_headline(struct out *o, const struct snap *s)
 	bool queue = d->kind == TCPANA_PATH_QUEUE;
 	int64_t top = queue && p->loaded_ns > d->typical_ns ? p->loaded_ns : d->typical_ns;
 
-	out_text(o, "held: %s in %.0f%% of the requests, typically %s: ",
+	out_text(o, "held: %s in %.0f%% of the requests (their median hold %s): ",
 		 tcpana_kind_name(d->kind), 100.0 * d->share,
 		 statout_human_ns_in(d->typical_ns, top, t, sizeof(t)));
 	if (queue) {
