@@ -4,7 +4,8 @@
 #   sudo make demo  install what is missing, build, run a pair over veth, plot it
 #   sudo make check install what is missing, build, run every test
 #   make bench      the performance comparison (root, veth)
-#   make lint       shellcheck, cppcheck, the line-length rule and the floor plan
+#   make lint       shellcheck, cppcheck, the line-length rule, the floor plan, no
+#                   function unused, no compiler warning (-Werror)
 #   make asan       unit tests under ASan/UBSan
 #   make fuzz       each libFuzzer harness for FUZZ_SECONDS (default 60)
 
@@ -87,8 +88,10 @@ TEST_HELPERS := tests/unit/stamp_vectors
 # tests/net/schemacheck.py (python3-jsonschema), the checker tests/net/lib.sh
 # runs on every network test's JSON.
 TOOL_TESTS += tests/unit/test_schema.py
-# tests/check-man.py (rant.8 against --help) on mismatches planted in copies.
+# tests/check-man.py (the pages against --help) on mismatches planted in copies.
 TOOL_TESTS += tests/unit/test_check_man.py
+# rant help --completion bash, run by bash on command lines as TAB does.
+TOOL_TESTS += tests/unit/test_completion.sh
 
 # Debian packages the build, the tests, the demo and the bench need.
 DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
@@ -121,7 +124,7 @@ DEB_PKGS += bpftool libbpf-dev
 DEB_PKGS += traceroute mtr-tiny iputils-ping
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
-	lint lint-sh lint-c lint-misc lint-man asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
+	lint lint-sh lint-c lint-misc lint-man lint-werror asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
 	bench-probe bench-server bench-targets bench-xdp install clean
 
 all: rant
@@ -180,6 +183,22 @@ tests/unit/%.t: tests/unit/%.c tests/unit/tap.h tests/unit/simexec.h build/libra
 build-asan/%.o: %.c $(SRC_HDRS) Makefile
 	@mkdir -p build-asan
 	$(CC) $(ASAN_CFLAGS) $(BASE_CFLAGS) -c -o $@ $<
+
+# The lint build (make lint): every object of rant (rant.c, src/) and of
+# its unit tests again, with -Werror, into a directory of its own, so
+# that any compiler warning fails lint. LINT_SRCS and LINT_DIR are
+# tests/unit/test_lint_build.py's, which plants a warning.
+LINT_DIR ?= build-lint
+LINT_SRCS ?= rant.c $(SRCS) $(UNIT_SRCS)
+LINT_OBJS = $(addprefix $(LINT_DIR)/,$(notdir $(LINT_SRCS:.c=.o)))
+vpath %.c $(sort $(dir $(LINT_SRCS)))
+
+lint-werror: $(LINT_OBJS)
+	@echo "lint build: $(words $(LINT_OBJS)) objects, no compiler warning (-Werror)"
+
+$(LINT_DIR)/%.o: %.c $(SRC_HDRS) Makefile
+	@mkdir -p $(LINT_DIR)
+	$(CC) $(ALL_CFLAGS) -Werror -Itests/unit -c -o $@ $<
 
 build-asan/librant.a: $(ASAN_OBJS)
 	$(AR) rcs $@ $^
@@ -268,8 +287,10 @@ DEB_PKGS += python3-scapy tshark
 # live metrics); bench/readbench.sh times rant and tshark with GNU time.
 DEB_PKGS += nginx wrk curl time
 
-# tests/net/test_service.sh: rant(8)'s logrotate configuration, run as written.
+# tests/net/test_service.sh: rant-emit(8)'s logrotate configuration, run as written.
 DEB_PKGS += logrotate
+# make lint-man: groff -ww renders each page (tests/check-man.py); man -l reads them.
+DEB_PKGS += groff-base man-db
 
 # TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
 net: rant sim $(if $(filter 1,$(HAVE_XDP)),build/xdppass.bpf.o)
@@ -291,7 +312,7 @@ SH_FILES := $(wildcard config.sh lib/*.sh lib/steps/*.sh tools/*.sh tests/*.sh t
 SH_LINT := $(SH_FILES:%=shellcheck/%)
 .PHONY: $(SH_LINT)
 
-lint: lint-sh lint-c lint-misc lint-man
+lint: lint-sh lint-c lint-misc lint-man lint-werror
 
 lint-sh: $(SH_LINT)
 	@echo "shellcheck: $(words $(SH_FILES)) files, no warning"
@@ -306,24 +327,39 @@ lint-c:
 # The floor plan: tests/check-cycles.py (no include or call up a layer, no
 # circle of includes or calls), tests/check-length.py (no function over 80
 # lines, no file over 700), both tested first on planted trees
-# (tests/unit/test_floorplan.py).
+# (tests/unit/test_floorplan.py); tests/check-unused.py (no function of
+# src/ that no one calls; the tests' own in tests/unit/test-only.txt),
+# tested on planted trees (tests/unit/test_check_unused.py); the -Werror
+# build (lint-werror) tested on planted files (tests/unit/test_lint_build.py).
 lint-misc:
 	tests/check-columns.sh rant.c src/*/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
-	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py tests/check-cycles.py \
+	/usr/bin/python3 -m pyflakes tools/rant-plot tools/rantplot/*.py tests/plot/test_plot.py \
+		tests/check-cycles.py \
 		tests/check-length.py tests/csrc.py tests/unit/test_floorplan.py \
 		tests/unit/tap.py tests/unit/test_stamp_decoders.py tests/unit/test_rant_trace.py \
 		tests/unit/test_schema.py tests/net/schemacheck.py tests/check-man.py \
-		tests/unit/test_check_man.py
+		tests/unit/test_check_man.py tests/check-unused.py tests/unit/test_check_unused.py \
+		tests/unit/test_lint_build.py
 	/usr/bin/python3 tests/unit/test_floorplan.py >/dev/null || /usr/bin/python3 tests/unit/test_floorplan.py
 	/usr/bin/python3 tests/check-cycles.py src
 	/usr/bin/python3 tests/check-length.py rant.c src/*/*.[ch]
+	/usr/bin/python3 tests/unit/test_check_unused.py >/dev/null || /usr/bin/python3 tests/unit/test_check_unused.py
+	/usr/bin/python3 tests/check-unused.py
+	/usr/bin/python3 tests/unit/test_lint_build.py >/dev/null || /usr/bin/python3 tests/unit/test_lint_build.py
 	promtool check rules doc/fleet.rules.yml
 	promtool test rules tests/unit/fleet_rules_test.yml
 
-# rant.8's OPTIONS against rant --help: the same options, groups, argument
-# names, ranges and defaults (tests/check-man.py).
+# Each subcommand's page (rant-emit.8, ...) against rant SUB --help: the same
+# options, groups, argument names, ranges and defaults, and the usage lines in
+# its SYNOPSIS; rant.8 against rant --help; no page with a groff warning
+# (tests/check-man.py).
 lint-man: rant
-	/usr/bin/python3 tests/check-man.py --rant ./rant --man rant.8
+	/usr/bin/python3 tests/check-man.py --rant ./rant --man-dir .
+
+# The bash completion, written by rant from its option table.
+build/rant.bash: rant
+	@mkdir -p build
+	./rant help --completion bash >$@.tmp && mv $@.tmp $@
 
 # make check in two phases. First what measures no time, CHECK_JOBS at a
 # time (make -j: the builds, plain, ASan and fuzz, lint, the fuzz runs of
@@ -381,7 +417,7 @@ fuzz_srcs_wire := $(call src_of,msgfmt wire hostid ptp fmtstamp stamp stampsend 
 	metric hist txfmt mem session out json auth) -lcrypto
 fuzz_srcs_cmsg := $(call src_of,ts)
 fuzz_srcs_frame := $(call src_of,frame)
-fuzz_srcs_opts := $(call src_of,opts opthelp subcmd optprobe opttrace optmetric optfleet metric hist mem record opttab optnum sweep fit allow msgfmt wire hostid \
+fuzz_srcs_opts := $(call src_of,opts optcomp opthelp subcmd optprobe opttrace optmetric optfleet metric hist mem record opttab optnum sweep fit allow msgfmt wire hostid \
 	ptp fmtstamp stamp stampsend stampts auth)
 fuzz_srcs_stamp := $(call src_of,stamp stampsend stampts auth)
 fuzz_libs_stamp := -lcrypto
@@ -479,14 +515,22 @@ bench-fleet: deps
 bench-xdp: rant build/xdppass.bpf.o
 	bench/xdp.sh
 
-install: rant
+MAN_PAGES := rant.8 rant-emit.8 rant-reflect.8 rant-probe.8 rant-read.8 rant-watch.8 \
+	rant-sockets.8 rant-trace.8
+
+install: rant build/rant.bash
 	install -D -m 0755 rant $(DESTDIR)$(PREFIX)/bin/rant
 	install -D -m 0755 config.sh $(DESTDIR)$(PREFIX)/share/rant/config.sh
 	install -D -m 0644 lib/config-lib.sh $(DESTDIR)$(PREFIX)/share/rant/lib/config-lib.sh
 	install -d $(DESTDIR)$(PREFIX)/share/rant/lib/steps
 	install -m 0644 lib/steps/*.sh $(DESTDIR)$(PREFIX)/share/rant/lib/steps/
 	install -D -m 0755 tools/rant-trace $(DESTDIR)$(PREFIX)/bin/rant-trace
-	install -D -m 0644 rant.8 $(DESTDIR)$(PREFIX)/share/man/man8/rant.8
+	install -D -m 0755 tools/rant-plot $(DESTDIR)$(PREFIX)/bin/rant-plot
+	install -d $(DESTDIR)$(PREFIX)/lib/rant/rantplot
+	install -m 0644 tools/rantplot/*.py $(DESTDIR)$(PREFIX)/lib/rant/rantplot/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -D -m 0644 build/rant.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/rant
 	for u in systemd/*.service; do \
 		sed 's|@BINDIR@|$(PREFIX)/bin|g' $$u >$$u.out && \
 		install -D -m 0644 $$u.out $(DESTDIR)$(PREFIX)/lib/systemd/system/$${u#systemd/}; \
@@ -495,7 +539,7 @@ install: rant
 
 .PHONY: clean-objs
 clean-objs:
-	rm -rf build build-asan $(UNIT_BINS) $(ASAN_BINS) $(TEST_HELPERS)
+	rm -rf build build-asan build-lint $(UNIT_BINS) $(ASAN_BINS) $(TEST_HELPERS)
 
 clean: clean-objs
 	rm -f rant bench/floor bench/logbench bench/histbench bench/authbench bench/fmtbench bench/capgen \
