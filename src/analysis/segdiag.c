@@ -15,6 +15,9 @@
 #define NO_SLOT 0u
 #define CLOSED UINT32_MAX	/* its connection ended: its last ACKs are not foreign */
 #define SPARE 64		/* slots beyond the connections: those made again */
+/* A SYN still unanswered when the capture stopped counts as unanswered
+ * only this old: younger, its SYN-ACK may just not have come yet. */
+#define SYN_LATE_NS 200000000LL
 
 struct dslot {
 	struct tcpana *a;
@@ -23,6 +26,7 @@ struct dslot {
 	int8_t wscale[2];	/* each side's window scale, -1: none offered */
 	int64_t syn_ns;		/* the SYN's stamp, 0: not seen */
 	int64_t synack_ns;	/* the SYN-ACK's, 0: not seen */
+	uint32_t isn;		/* the SYN's sequence number: a SYN sent again */
 	bool counted;		/* its handshake in the connect metric */
 };
 
@@ -128,26 +132,33 @@ static void end_slot(struct segdiag *d, struct dslot *sl, int64_t t_ns)
 	if (!sl->syn_ns || sl->synack_ns)
 		d->unknowns |= tcpana_unknowns(sl->a);
 	d->syn_retries += tcpana_syn_retries(sl->a);
-	d->syn_unanswered += sl->syn_ns && !sl->synack_ns;
+	d->syn_unanswered += sl->syn_ns && !sl->synack_ns && t_ns - sl->syn_ns >= SYN_LATE_NS;
 	sl->used = false;
 	d->of_port[sl->port] = CLOSED;
 	d->free[d->nfree++] = (uint32_t)(sl - d->slot);
 }
 
-/* A client's SYN: a connection begins on its port. */
-static struct dslot *begin_slot(struct segdiag *d, uint16_t port, int64_t t_ns)
+/* A client's SYN: a connection begins on its port, or its SYN was sent
+ * again (the same sequence number, no SYN-ACK yet: the kernel's connect
+ * retrying, a listen queue full or a SYN lost), the same connection. */
+static struct dslot *begin_slot(struct segdiag *d, uint16_t port, uint32_t isn, int64_t t_ns)
 {
 	uint32_t i = d->of_port[port];
 	struct dslot *sl;
 
-	if (i != NO_SLOT && i != CLOSED)
-		end_slot(d, &d->slot[i - 1], t_ns);	/* the port made again */
+	if (i != NO_SLOT && i != CLOSED) {
+		sl = &d->slot[i - 1];
+		if (!sl->synack_ns && sl->isn == isn)
+			return sl;
+		end_slot(d, sl, t_ns);	/* the port made again */
+	}
 	if (!d->nfree)
 		return NULL;
 	sl = &d->slot[d->free[--d->nfree]];
 	tcpana_reset(sl->a, &d->acfg);
 	*sl = (struct dslot){ .a = sl->a, .port = port, .used = true, .wscale = { -1, -1 } };
 	sl->syn_ns = t_ns;
+	sl->isn = isn;
 	d->of_port[port] = (uint32_t)(sl - d->slot) + 1;
 	return sl;
 }
@@ -186,7 +197,7 @@ void segdiag_seg(void *ctx, const struct pkt_tcp *s)
 	struct tcpseg seg;
 
 	if (dir == TCPSEG_C2S && syn)
-		sl = begin_slot(d, port, t_ns);
+		sl = begin_slot(d, port, s->seg.seq, t_ns);
 	else
 		sl = i != NO_SLOT && i != CLOSED ? &d->slot[i - 1] : NULL;
 	if (!sl) {

@@ -98,12 +98,38 @@ static int check_needs(const struct rant_cfg *c, const bool *given, FILE *err)
 	return 0;
 }
 
-int optprobe_check(struct rant_cfg *c, const bool *given, FILE *err)
-{
-	int kinds = c->icmp + c->syn + (c->http_path != NULL) + (c->request_path != NULL);
+static int probe_target(struct rant_cfg *c, const char *w, bool *given, FILE *err);
 
-	if (check_needs(c, given, err))
+/* --http http://ADDR[:PORT][/PATH]: the server and the path from the URL
+ * (https:// refused: rant's requests are plain HTTP/1.1). */
+static int http_url(struct rant_cfg *c, bool *given, FILE *err)
+{
+	const char *url = c->http_path;
+
+	if (!url || url[0] == '/')
+		return 0;
+	if (!strncmp(url, "https://", 8)) {
+		fprintf(err, "rant: --http %s: rant sends plain HTTP/1.1, without TLS: probe the server's plain port, or its TLS port with --syn\n",
+			url);
 		return -1;
+	}
+	if (strncmp(url, "http://", 7))
+		return 0;	/* check_http() names it */
+	c->http_path = NULL;
+	if (probe_target(c, url, given, err))
+		return -1;
+	if (!c->http_path)
+		c->http_path = "/";
+	return 0;
+}
+
+int optprobe_check(struct rant_cfg *c, bool *given, FILE *err)
+{
+	int kinds;
+
+	if (check_needs(c, given, err) || http_url(c, given, err))
+		return -1;
+	kinds = c->icmp + c->syn + (c->http_path != NULL) + (c->request_path != NULL);
 	if (!kinds && c->sub == SUB_PROBE) {
 		fprintf(err, "rant: probe needs what to probe: rant probe icmp|syn|http|request (rant probe --help)\n");
 		return -1;
@@ -239,7 +265,9 @@ int optprobe_words(struct rant_cfg *c, char *const *w, int n, bool *given, FILE 
 	bool http = false;
 	int i = 0;
 
-	if (n && (probe_word(w[0]) || !(c->icmp || c->syn || c->http_path || c->request_path))) {
+	if (http_url(c, given, err))	/* --http URL: the server given */
+		return -1;
+	if (n && (probe_word(w[0]) || !(c->syn || c->http_path || c->request_path))) {
 		if (probe_kind(c, w[0], given, err))
 			return -1;
 		http = !strcmp(w[0], "http");

@@ -19,7 +19,7 @@
  * letter, as opts.c keeps them). 0, or -1 after one line on err naming
  * the problem and the fix.
  */
-int optprobe_check(struct rant_cfg *c, const bool *given, FILE *err);
+int optprobe_check(struct rant_cfg *c, bool *given, FILE *err);
 
 /* --http's Host header: --host, or -a (bracketed when IPv6) with --port
  * unless it is 80. */

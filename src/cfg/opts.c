@@ -364,6 +364,11 @@ static int check_watch(struct parser *ps, const struct rant_cfg *c, const bool *
 		fprintf(ps->err, "rant: --watch needs -i IFACE: name the interface to capture on (ip link lists them)\n");
 		return -1;
 	}
+	/* the flows have no interval lines or series: -I is the metrics' */
+	if (given['I'] && !c->metrics_path && !c->metrics_listen) {
+		fprintf(ps->err, "rant: -I with --watch or --read prints no interval lines and keeps no series (the flows are in the summary): it sets --metrics' interval only; give --metrics or --metrics-listen, or drop -I\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -413,7 +418,7 @@ static int check_buckets(struct parser *ps, const struct rant_cfg *c)
 }
 
 /* The options against each other, and the subcommand. */
-static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
+static int check(struct parser *ps, struct rant_cfg *c, bool *given)
 {
 	char label[40];
 

@@ -6,7 +6,19 @@
 
 #include "icmpwire.h"
 #include "probeout.h"
+#include "srvview.h"
 #include "statout.h"
+
+/* Fewer SYNs sent again or unanswered than this are not named: a
+ * path SYN's SYN-ACK lost now and then is not a listen queue. */
+#define SYN_DROPS_MIN 3
+
+/* The connects' unanswered SYNs (syn_drops()). */
+struct probe_syn_drops {
+	uint64_t retries, unanswered, failed;
+	int64_t overflows;	/* the server's ListenOverflows, -1: not read */
+	bool overflow;		/* its listen queue's, not the path's */
+};
 
 static const char *const status_key[PROBE_STATUS_CLASSES] = {
 	"other", "1xx", "2xx", "3xx", "4xx", "5xx",
@@ -50,10 +62,13 @@ static void print_requests(struct out *o, const struct snap *s)
 	const struct probe_counts *p = &s->probe;
 	struct out jo = out_json_only(o);
 
-	out_u64(o, "connections", "connections: %u kept alive", s->cfg->connections);
+	out_u64(o, "connections", "connections: %u at once", s->cfg->connections);
 	out_u64(o, "connects", ", made %" PRIu64, p->connections);
-	out_u64(o, "connect_failures", ", failed %" PRIu64, p->connect_failures);
 	out_u64(o, "reopened", ", closed by the server and made again %" PRIu64, p->reopened);
+	out_u64(o, "connect_failures", ", failed (no SYN-ACK within --timeout, or refused) %" PRIu64,
+		p->connect_failures);
+	if (!p->reopened && !p->connect_failures)
+		out_text(o, ", each kept alive");
 	out_u64(o, "open_files", "; open-file limit %" PRIu64 "\n", p->fd_limit);
 	out_u64(o, "timeouts", "responses: timed out %" PRIu64, p->timeouts);
 	if (p->timeouts_after) {
@@ -119,8 +134,9 @@ static void print_kind(struct out *o, const struct tcpana_diag *d)
 	out_text(o, " %5.1f%% of the exchanges", 100.0 * d->share);
 	out_dbl(o, "share", NULL, d->share);
 	out_u64(o, "exchanges", " (%" PRIu64 ")", d->exchanges);
-	out_text(o, ", typical %s (max %s)\n", statout_human_ns(d->typical_ns, t, sizeof(t)),
-		 statout_human_ns(d->max_ns, m, sizeof(m)));
+	out_text(o, ", their median hold %s (max %s)\n",
+		 statout_human_ns_in(d->typical_ns, d->max_ns, t, sizeof(t)),
+		 statout_human_ns_in(d->max_ns, d->max_ns, m, sizeof(m)));
 	out_i64(o, "typical_ns", NULL, d->typical_ns);
 	out_i64(o, "max_ns", NULL, d->max_ns);
 	out_text(o, "%20s", "");
@@ -169,6 +185,7 @@ static void print_path(struct out *o, const struct segdiag_result *d)
 {
 	const struct tcpana_pathsum *p = &d->path;
 	struct out jo = out_json_only(o);
+	int64_t top = p->loaded_ns > p->server_ns ? p->loaded_ns : p->server_ns;
 	char a[32], b[32], c[32];
 
 	out_obj(&jo, "path");
@@ -180,17 +197,69 @@ static void print_path(struct out *o, const struct segdiag_result *d)
 	out_obj_end(&jo);
 	if (p->loaded_ns >= 0)
 		out_text(o, "path: round trip %s idle, %s under this load (median at the responses)",
-			 statout_human_ns(p->idle_ns, a, sizeof(a)),
-			 statout_human_ns(p->loaded_ns, b, sizeof(b)));
+			 statout_human_ns_in(p->idle_ns, top, a, sizeof(a)),
+			 statout_human_ns_in(p->loaded_ns, top, b, sizeof(b)));
 	else
 		out_text(o, "path: its round trip under the load not measured (no handshake beside the requests)");
 	if (p->server_ns >= 0)
 		out_text(o, "; the server's own time %s (median)",
-			 statout_human_ns(p->server_ns, c, sizeof(c)));
+			 statout_human_ns_in(p->server_ns, top, c, sizeof(c)));
 	if (d->syn_retries || d->syn_unanswered)
 		out_text(o, "; SYNs sent again %" PRIu64 ", unanswered %" PRIu64, d->syn_retries,
 			 d->syn_unanswered);
 	out_text(o, "\n");
+}
+
+/* The connects' SYNs that went unanswered, and why: the server's listen
+ * queue full (its ListenOverflows grew, or no loss on the path was
+ * named), or lost on the path. False: none went unanswered. */
+static bool syn_drops(const struct snap *s, struct probe_syn_drops *k)
+{
+	const struct segdiag_result *d = &s->diag;
+	bool path_loss = false;
+
+	if (!d->have || s->cfg->syn)
+		return false;
+	k->retries = d->syn_retries;
+	k->unanswered = d->syn_unanswered;
+	k->failed = s->probe.connect_failures;
+	k->overflows = s->server ? (int64_t)s->server->listen_overflows : -1;
+	if (k->retries + k->unanswered < SYN_DROPS_MIN)
+		return false;
+	for (size_t i = 0; i < d->n; i++)
+		path_loss |= d->d[i].kind == TCPANA_RETRANSMISSION;
+	k->overflow = k->overflows > 0 || (k->overflows < 0 && !path_loss);
+	return true;
+}
+
+static const char *syn_drops_fix(const struct probe_syn_drops *k)
+{
+	if (k->overflow)
+		return "its listen queue is full: raise the server's listen backlog (listen(2), net.core.somaxconn, net.ipv4.tcp_max_syn_backlog) or accept faster (more workers, a quicker accept loop)";
+	return "the SYNs or their SYN-ACKs were lost on the path (the server's listen queue did not overflow): look at the path's loss (retransmission), not the server";
+}
+
+/* The line (and the object) of the connects' unanswered SYNs. */
+static void print_syn_drops(struct out *o, const struct snap *s)
+{
+	struct out jo = out_json_only(o);
+	struct probe_syn_drops k;
+
+	if (!syn_drops(s, &k))
+		return;
+	out_obj(&jo, "syn_drops");
+	out_str(o, "kind", "  %-18s", k.overflow ? "listen_overflow" : "syn_lost");
+	out_u64(o, "syn_retries", " SYNs sent again %" PRIu64, k.retries);
+	out_u64(o, "syn_unanswered", ", unanswered %" PRIu64, k.unanswered);
+	out_u64(o, "connect_failures", "; connects failed %" PRIu64, k.failed);
+	out_i64(&jo, "server_listen_overflows", NULL, k.overflows);
+	if (k.overflows >= 0)
+		out_text(o, "; the server's ListenOverflows %" PRId64, k.overflows);
+	else
+		out_text(o, " (the server's ListenOverflows: give --server-pid)");
+	out_text(o, "\n%20s", "");
+	out_str(o, "fix", "fix: %s\n", syn_drops_fix(&k));
+	out_obj_end(&jo);
 }
 
 void probeout_diagnosis(struct out *o, const struct snap *s)
@@ -211,7 +280,7 @@ void probeout_diagnosis(struct out *o, const struct snap *s)
 	out_u64(&jo, "foreign", NULL, d->foreign);
 	print_unknowns(o, d->unknowns);
 	out_obj_end(&jo);
-	if (d->n)
+	if (d->n || syn_drops(s, &(struct probe_syn_drops){ 0 }))
 		out_text(o, ":\n");
 	else if (s->probe.timeouts)
 		out_text(o, ": nothing held those answered, but %" PRIu64 " requests had no answer within --timeout (responses: timed out)\n",
@@ -222,7 +291,19 @@ void probeout_diagnosis(struct out *o, const struct snap *s)
 	for (size_t i = 0; i < d->n; i++)
 		print_kind(o, &d->d[i]);
 	out_arr_end(&jo);
+	print_syn_drops(o, s);
 	print_path(o, d);
+}
+
+/* The headline's line of the connects' unanswered SYNs, if any. */
+static void headline_syn_drops(struct out *o, const struct snap *s)
+{
+	struct probe_syn_drops k;
+
+	if (syn_drops(s, &k))
+		out_text(o, "held: %s: %" PRIu64 " SYNs unanswered, %" PRIu64 " sent again: %s\n",
+			 k.overflow ? "listen_overflow" : "syn_lost", k.unanswered, k.retries,
+			 syn_drops_fix(&k));
 }
 
 void probeout_headline(struct out *o, const struct snap *s)
@@ -230,19 +311,25 @@ void probeout_headline(struct out *o, const struct snap *s)
 	const struct tcpana_diag *d = &s->diag.d[0];
 	char t[32];
 
-	if (!s->diag.have || !s->diag.n)
+	if (!s->diag.have || !s->diag.n) {
+		headline_syn_drops(o, s);
 		return;
-	out_text(o, "held: %s in %.0f%% of the requests, typically %s: ",
+	}
+	const struct tcpana_pathsum *p = &s->diag.path;
+	bool queue = d->kind == TCPANA_PATH_QUEUE;
+	int64_t top = queue && p->loaded_ns > d->typical_ns ? p->loaded_ns : d->typical_ns;
+
+	out_text(o, "held: %s in %.0f%% of the requests (their median hold %s): ",
 		 tcpana_kind_name(d->kind), 100.0 * d->share,
-		 statout_human_ns(d->typical_ns, t, sizeof(t)));
-	if (d->kind == TCPANA_PATH_QUEUE) {
-		const struct tcpana_pathsum *p = &s->diag.path;
+		 statout_human_ns_in(d->typical_ns, top, t, sizeof(t)));
+	if (queue) {
 		char a[32], b[32], c[32];
 
 		out_text(o, "the path's RTT grew from %s idle to %s under this load; the server's own time %s: ",
-			 statout_human_ns(p->idle_ns, a, sizeof(a)),
-			 statout_human_ns(p->loaded_ns, b, sizeof(b)),
-			 statout_human_ns(p->server_ns, c, sizeof(c)));
+			 statout_human_ns_in(p->idle_ns, top, a, sizeof(a)),
+			 statout_human_ns_in(p->loaded_ns, top, b, sizeof(b)),
+			 statout_human_ns_in(p->server_ns, top, c, sizeof(c)));
 	}
 	out_text(o, "%s\n", d->fix ? d->fix : "");
+	headline_syn_drops(o, s);
 }

@@ -7,14 +7,21 @@
 
 const char *statout_human_ns(int64_t ns, char *buf, size_t len)
 {
-	double a = (double)(ns < 0 ? -ns : ns);
+	return statout_human_ns_in(ns, ns, buf, len);
+}
 
+const char *statout_human_ns_in(int64_t ns, int64_t scale_ns, char *buf, size_t len)
+{
+	double a = (double)(scale_ns < 0 ? -scale_ns : scale_ns);
+	double v = (double)(ns < 0 ? -ns : ns);
+
+	/* a figure under the unit keeps three decimals (6.8 us: 0.007 ms) */
 	if (a < 10e6)
 		snprintf(buf, len, "%.1f us", (double)ns / 1e3);
 	else if (a < 10e9)
-		snprintf(buf, len, "%.1f ms", (double)ns / 1e6);
+		snprintf(buf, len, v < 1e6 ? "%.3f ms" : "%.1f ms", (double)ns / 1e6);
 	else
-		snprintf(buf, len, "%.2f s", (double)ns / 1e9);
+		snprintf(buf, len, v < 1e9 ? "%.3f s" : "%.2f s", (double)ns / 1e9);
 	return buf;
 }
 

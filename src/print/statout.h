@@ -20,5 +20,8 @@ void statout_stats(struct out *o, const struct snap_stats *st);
 
 /* ns as a reader takes it in: ns, us, ms or s, three or four digits. */
 const char *statout_human_ns(int64_t ns, char *buf, size_t len);
+/* The same in the unit statout_human_ns() gives scale_ns (a line's
+ * largest value): one unit for the figures of a line. */
+const char *statout_human_ns_in(int64_t ns, int64_t scale_ns, char *buf, size_t len);
 
 #endif

@@ -186,8 +186,8 @@ static void print_port_diag(struct out *o, const struct watch_port *p, const cha
 		out_text(o, "%s%s held %.1f%% of %" PRIu64 " exchanges (in %" PRIu64 " of %" PRIu64
 			 " flows), typical %s, max %s: fix: %s\n", indent, tcpana_kind_name(d->kind),
 			 100 * d->share, p->exchanges, p->named_flows[d->kind], p->flows,
-			 statout_human_ns(d->typical_ns, a, sizeof(a)),
-			 statout_human_ns(d->max_ns, m, sizeof(m)), d->fix ? d->fix : "-");
+			 statout_human_ns_in(d->typical_ns, d->max_ns, a, sizeof(a)),
+			 statout_human_ns_in(d->max_ns, d->max_ns, m, sizeof(m)), d->fix ? d->fix : "-");
 	}
 	watchflow_diag(o, "diagnosis", p->diag, p->ndiag, p->named_flows);
 }

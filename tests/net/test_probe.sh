@@ -17,6 +17,8 @@
 # Through a router namespace with a tbf on its way to the client, in
 # front of a healthy nginx: a queue (a large limit) is named path_queue,
 # one that drops (a small limit) retransmission; neither server_time.
+# A listen queue that overflows (tests/net/slowaccept.py) named
+# listen_overflow, with the server's ListenOverflows.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -25,7 +27,8 @@ ALL_TESTS="probe_syn_ports probe_syn_tcpdump probe_syn_ipv6 probe_syn_closed pro
 	probe_syn_rst_no_ack probe_syn_outputs
 	probe_http_nagle probe_http_nodelay probe_http_quickack probe_http_many
 	probe_http_closes probe_http_silent probe_http_continue probe_http_bad probe_http_status
-	probe_request probe_http_limit probe_path_queue probe_path_loss probe_http_frozen"
+	probe_request probe_http_limit probe_path_queue probe_path_loss probe_http_frozen
+	probe_listen_overflow"
 
 require_root
 require_cmd jq ss taskset nginx wrk tcpdump capsh prlimit
@@ -469,6 +472,33 @@ probe_http_frozen() {
 			.counts.received > 100' "$WORK/frozen.json" >/dev/null
 	check_err $? "a frozen server: exit $PROBE_RC, $(grep -E '^rant:|^responses' "$WORK/frozen.txt"); $(jq -c .probe "$WORK/frozen.json")"
 	log_test "a server frozen for the last 2 s: $(grep '^rant: the server' "$WORK/frozen.txt")"
+}
+
+# A server listening with a backlog of 1 that accepts one connection at a
+# time (tests/net/slowaccept.py) under 50 connections: its listen queue
+# overflows, the kernel drops the SYNs and rant's connects send them
+# again. Named listen_overflow from the packets, with the server's own
+# ListenOverflows (--server-pid); the connection lines say the server
+# closed them. On 2ac8a55: "50 kept alive" and no verdict.
+probe_listen_overflow() {
+	local pid
+	setup_pair || skip_test "cannot create namespaces and veth"
+	ip netns exec "$NS_B" "$PYTHON" "$TOP/tests/net/slowaccept.py" "$ODD_PORT" 1 5 \
+		>"$WORK/slow.txt" 2>&1 &
+	pid=$!
+	defer kill -9 "$pid"
+	wait_until 10 __listening "$ODD_PORT" ||
+		check_err 1 "slowaccept.py does not listen: $(tail -3 "$WORK/slow.txt")"
+	probe overflow --http / --port "$ODD_PORT" --connections 50 -d 3 -w 10 --server-pid "$pid"
+	jq -e '.syn_drops.kind == "listen_overflow" and .syn_drops.syn_unanswered > 0 and
+		.syn_drops.server_listen_overflows > 0 and
+		.probe.reopened > 0 and .counts.received > 0' "$WORK/overflow.json" >/dev/null &&
+		grep -q "^  listen_overflow .*unanswered [1-9]" "$WORK/overflow.txt" &&
+		grep -q "^held: listen_overflow: .*raise the server's listen backlog" "$WORK/overflow.txt" &&
+		grep -q "^connections: 50 at once, made [0-9]*, closed by the server and made again [1-9]" \
+			"$WORK/overflow.txt" && ! grep -q "kept alive" "$WORK/overflow.txt"
+	check_err $? "a listen queue overflowing: exit $PROBE_RC, $(grep -E '^connections|^held|listen_overflow|^path' "$WORK/overflow.txt"); $(jq -c '.syn_drops, .probe' "$WORK/overflow.json")"
+	log_test "a listen queue of 1 overflowing: $(grep '^  listen_overflow' "$WORK/overflow.txt")"
 }
 
 # ---- the path between ----
