@@ -119,7 +119,7 @@ DEB_PKGS += bpftool libbpf-dev
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
 	lint lint-sh lint-c lint-misc lint-man asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
-	bench-probe bench-server bench-targets bench-xdp install clean
+	bench-probe bench-server bench-targets bench-xdp bench-sessions install clean
 
 all: rant
 
@@ -475,6 +475,11 @@ bench-fleet: deps
 # reflect against reflect --xdp (bench/xdp.sh; bench/README.md)
 bench-xdp: rant build/xdppass.bpf.o
 	bench/xdp.sh
+
+# the reflector's response with 14 and 4,096 sessions (bench/sessions.sh;
+# SESS_ROUNDS, SESS_RATE, SESS_N: bench/README.md, "The reflector's sessions")
+bench-sessions: rant
+	bench/sessions.sh
 
 install: rant
 	install -D -m 0755 rant $(DESTDIR)$(PREFIX)/bin/rant
