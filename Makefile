@@ -4,7 +4,8 @@
 #   sudo make demo  install what is missing, build, run a pair over veth, plot it
 #   sudo make check install what is missing, build, run every test
 #   make bench      the performance comparison (root, veth)
-#   make lint       shellcheck, cppcheck, the line-length rule and the floor plan
+#   make lint       shellcheck, cppcheck, the line-length rule, the floor plan, no
+#                   function unused, no compiler warning (-Werror)
 #   make asan       unit tests under ASan/UBSan
 #   make fuzz       each libFuzzer harness for FUZZ_SECONDS (default 60)
 
@@ -116,9 +117,12 @@ DEB_PKGS += libmicrohttpd-dev prometheus prometheus-node-exporter python3-promet
 # reflect --xdp: the BPF program (clang's BPF target, above), its skeleton
 # and vmlinux.h (bpftool), its loader (libbpf-dev); tests/net/test_xdp.sh.
 DEB_PKGS += bpftool libbpf-dev
+# tests/net/test_hops.sh: rant trace beside traceroute -T and mtr --tcp,
+# a ping flood (iputils-ping) holding a link's tbf queue full.
+DEB_PKGS += traceroute mtr-tiny iputils-ping
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
-	lint lint-sh lint-c lint-misc lint-man asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
+	lint lint-sh lint-c lint-misc lint-man lint-werror asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
 	bench-probe bench-server bench-targets bench-xdp bench-sessions install clean
 
 all: rant
@@ -178,6 +182,22 @@ build-asan/%.o: %.c $(SRC_HDRS) Makefile
 	@mkdir -p build-asan
 	$(CC) $(ASAN_CFLAGS) $(BASE_CFLAGS) -c -o $@ $<
 
+# The lint build (make lint): every object of rant (rant.c, src/) and of
+# its unit tests again, with -Werror, into a directory of its own, so
+# that any compiler warning fails lint. LINT_SRCS and LINT_DIR are
+# tests/unit/test_lint_build.py's, which plants a warning.
+LINT_DIR ?= build-lint
+LINT_SRCS ?= rant.c $(SRCS) $(UNIT_SRCS)
+LINT_OBJS = $(addprefix $(LINT_DIR)/,$(notdir $(LINT_SRCS:.c=.o)))
+vpath %.c $(sort $(dir $(LINT_SRCS)))
+
+lint-werror: $(LINT_OBJS)
+	@echo "lint build: $(words $(LINT_OBJS)) objects, no compiler warning (-Werror)"
+
+$(LINT_DIR)/%.o: %.c $(SRC_HDRS) Makefile
+	@mkdir -p $(LINT_DIR)
+	$(CC) $(ALL_CFLAGS) -Werror -Itests/unit -c -o $@ $<
+
 build-asan/librant.a: $(ASAN_OBJS)
 	$(AR) rcs $@ $^
 
@@ -188,7 +208,7 @@ tests/unit/%.asan.t: tests/unit/%.c tests/unit/tap.h tests/unit/simexec.h build-
 tests/unit/test_floorwire.t tests/unit/test_floorwire.asan.t: bench/floorwire.h
 
 # the capture reader's tests build their frames and pcap files by hand
-PKTBUILD_TESTS := test_pktparse test_flowtab test_watch
+PKTBUILD_TESTS := test_pktparse test_flowtab test_watch test_hopmatch
 $(PKTBUILD_TESTS:%=tests/unit/%.t) $(PKTBUILD_TESTS:%=tests/unit/%.asan.t): tests/unit/pktbuild.h
 
 tests/unit/stamp_vectors: tests/unit/stamp_vectors.c build/librant.a
@@ -288,7 +308,7 @@ SH_FILES := $(wildcard config.sh lib/*.sh lib/steps/*.sh tools/*.sh tests/*.sh t
 SH_LINT := $(SH_FILES:%=shellcheck/%)
 .PHONY: $(SH_LINT)
 
-lint: lint-sh lint-c lint-misc lint-man
+lint: lint-sh lint-c lint-misc lint-man lint-werror
 
 lint-sh: $(SH_LINT)
 	@echo "shellcheck: $(words $(SH_FILES)) files, no warning"
@@ -303,17 +323,25 @@ lint-c:
 # The floor plan: tests/check-cycles.py (no include or call up a layer, no
 # circle of includes or calls), tests/check-length.py (no function over 80
 # lines, no file over 700), both tested first on planted trees
-# (tests/unit/test_floorplan.py).
+# (tests/unit/test_floorplan.py); tests/check-unused.py (no function of
+# src/ that no one calls; the tests' own in tests/unit/test-only.txt),
+# tested on planted trees (tests/unit/test_check_unused.py); the -Werror
+# build (lint-werror) tested on planted files (tests/unit/test_lint_build.py).
 lint-misc:
 	tests/check-columns.sh rant.c src/*/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
-	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py tests/check-cycles.py \
+	/usr/bin/python3 -m pyflakes tools/rant-plot tools/rantplot/*.py tests/plot/test_plot.py \
+		tests/check-cycles.py \
 		tests/check-length.py tests/csrc.py tests/unit/test_floorplan.py \
 		tests/unit/tap.py tests/unit/test_stamp_decoders.py tests/unit/test_rant_trace.py \
 		tests/unit/test_schema.py tests/net/schemacheck.py tests/check-man.py \
-		tests/unit/test_check_man.py
+		tests/unit/test_check_man.py tests/check-unused.py tests/unit/test_check_unused.py \
+		tests/unit/test_lint_build.py
 	/usr/bin/python3 tests/unit/test_floorplan.py >/dev/null || /usr/bin/python3 tests/unit/test_floorplan.py
 	/usr/bin/python3 tests/check-cycles.py src
 	/usr/bin/python3 tests/check-length.py rant.c src/*/*.[ch]
+	/usr/bin/python3 tests/unit/test_check_unused.py >/dev/null || /usr/bin/python3 tests/unit/test_check_unused.py
+	/usr/bin/python3 tests/check-unused.py
+	/usr/bin/python3 tests/unit/test_lint_build.py >/dev/null || /usr/bin/python3 tests/unit/test_lint_build.py
 	promtool check rules doc/fleet.rules.yml
 	promtool test rules tests/unit/fleet_rules_test.yml
 
@@ -378,7 +406,7 @@ fuzz_srcs_wire := $(call src_of,msgfmt wire hostid ptp fmtstamp stamp stampsend 
 	metric hist txfmt mem session out json auth) -lcrypto
 fuzz_srcs_cmsg := $(call src_of,ts)
 fuzz_srcs_frame := $(call src_of,frame)
-fuzz_srcs_opts := $(call src_of,opts opthelp subcmd optprobe optmetric optfleet metric hist mem record opttab optnum sweep fit allow msgfmt wire hostid \
+fuzz_srcs_opts := $(call src_of,opts opthelp subcmd optprobe opttrace optmetric optfleet metric hist mem record opttab optnum sweep fit allow msgfmt wire hostid \
 	ptp fmtstamp stamp stampsend stampts auth)
 fuzz_srcs_stamp := $(call src_of,stamp stampsend stampts auth)
 fuzz_libs_stamp := -lcrypto
@@ -388,7 +416,7 @@ fuzz_libs_http := -lhttp_parser
 fuzz_libs_opts := -lcrypto
 # captured frames: the packet parser (every capture's, --syn's raw socket's) and
 # --read/--watch's flow tracker behind it
-fuzz_srcs_pcap := $(call src_of,pktparse flowtab flowstat moments watchagg watchrep tcpana tcptally \
+fuzz_srcs_pcap := $(call src_of,pktparse flowtab flowstat moments watchagg watchrep tcpana tcppath tcptally \
 	hist mem)
 # --pcap's cross-check: frames parsed down to each format's header, and
 # the table where they meet rant's stamps
@@ -488,6 +516,9 @@ install: rant
 	install -d $(DESTDIR)$(PREFIX)/share/rant/lib/steps
 	install -m 0644 lib/steps/*.sh $(DESTDIR)$(PREFIX)/share/rant/lib/steps/
 	install -D -m 0755 tools/rant-trace $(DESTDIR)$(PREFIX)/bin/rant-trace
+	install -D -m 0755 tools/rant-plot $(DESTDIR)$(PREFIX)/bin/rant-plot
+	install -d $(DESTDIR)$(PREFIX)/lib/rant/rantplot
+	install -m 0644 tools/rantplot/*.py $(DESTDIR)$(PREFIX)/lib/rant/rantplot/
 	install -D -m 0644 rant.8 $(DESTDIR)$(PREFIX)/share/man/man8/rant.8
 	for u in systemd/*.service; do \
 		sed 's|@BINDIR@|$(PREFIX)/bin|g' $$u >$$u.out && \
@@ -497,7 +528,7 @@ install: rant
 
 .PHONY: clean-objs
 clean-objs:
-	rm -rf build build-asan $(UNIT_BINS) $(ASAN_BINS) $(TEST_HELPERS)
+	rm -rf build build-asan build-lint $(UNIT_BINS) $(ASAN_BINS) $(TEST_HELPERS)
 
 clean: clean-objs
 	rm -f rant bench/floor bench/logbench bench/histbench bench/authbench bench/fmtbench bench/capgen \

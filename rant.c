@@ -8,7 +8,8 @@
  * src/probe/probe.c), the reports and the exit status; read and watch
  * watch_main() (src/watch/, its packets from src/capture/pcapsrc.c,
  * src/print/watchout.c); sockets sockcmd_main() (src/report/sockcmd.c,
- * src/server/). Everything that allocates,
+ * src/server/); trace trace_main() (src/trace/, src/print/traceout.c).
+ * Everything that allocates,
  * formats or can fail slowly is done before the loop (run_setup) or
  * after it (report_end); inside, a loop only sends, receives, reads
  * stamps and updates memory it already owns.
@@ -20,6 +21,8 @@
 
 #include "emit.h"
 #include "fleet.h"
+#include "hops.h"
+#include "hopsum.h"
 #include "opts.h"
 #include "outputs.h"
 #include "probe.h"
@@ -31,6 +34,7 @@
 #include "sockcmd.h"
 #include "startup.h"
 #include "trace.h"
+#include "traceout.h"
 #include "watch.h"
 #include "watchout.h"
 
@@ -48,6 +52,11 @@ static int run_status(const struct run *r, int loop_ret)
 
 	if (loop_ret) {
 		fprintf(stderr, "rant: %s\n", r->failure);
+		return EXIT_RUN;
+	}
+	if (c->mode == MODE_EMIT && !r->cnt.received && r->cnt.refused) {
+		fprintf(stderr, "rant: no pong received for %" PRIu64 " pings: the reflector refused %" PRIu64 " (its session table full): raise --max-sessions on it, and --max-sessions-per-address (each target of a fleet is a session from this address)\n",
+			r->cnt.sent + r->cnt.warmup, r->cnt.refused);
 		return EXIT_RUN;
 	}
 	if (c->mode == MODE_EMIT && r->cnt.sent && !r->cnt.received) {
@@ -126,6 +135,42 @@ static int measure_main(const struct rant_cfg *c)
 	return status;
 }
 
+/* rant trace: the hops to the address (src/trace/). Exit 0 when the
+ * destination answered on every path, 2 when not (the report says how
+ * the trace ended). */
+static int trace_main(const struct rant_cfg *c)
+{
+	struct hops_cfg hc = { .iface = c->iface, .addr = c->addr, .port = c->port,
+			       .paths = c->paths, .count = (unsigned int)c->count,
+			       .max_hops = c->max_hops, .interval_ns = NS_PER_SEC / c->trace_rate,
+			       .wait_ns = HOPS_WAIT_NS, .no_hw = c->no_hw_ts };
+	struct hopsum *s;
+	struct hops *h;
+	char err[512];
+	int ret, out;
+	bool reached = true;
+
+	hopsock_proto_parse(c->trace_proto, &hc.proto);
+	if (hops_create(&h, &hc, err, sizeof(err))) {
+		fprintf(stderr, "rant: trace: %s\n", err);
+		return EXIT_SETUP;
+	}
+	ret = hops_run(h);
+	if (hopsum_build(&s, h)) {
+		fprintf(stderr, "rant: trace: no memory for the report\n");
+		hops_destroy(h);
+		return EXIT_RUN;
+	}
+	out = traceout_write(s, c->json_path, c->follow_links);
+	for (unsigned int i = 0; i < s->paths; i++)
+		reached &= s->path[i].end == HOPS_REACHED;
+	if (ret)
+		fprintf(stderr, "rant: trace: %s\n", h->error);
+	hopsum_free(s);
+	hops_destroy(h);
+	return ret || out || !reached ? EXIT_RUN : EXIT_DONE;
+}
+
 /* Each subcommand's main, by cfg.sub (src/cfg/subcmd.c: their table). */
 static int (*const sub_main[SUB_N])(const struct rant_cfg *c) = {
 	[SUB_EMIT] = measure_main,
@@ -133,6 +178,7 @@ static int (*const sub_main[SUB_N])(const struct rant_cfg *c) = {
 	[SUB_PROBE] = measure_main,
 	[SUB_READ] = watch_main,
 	[SUB_WATCH] = watch_main,
+	[SUB_TRACE] = trace_main,
 	[SUB_SOCKETS] = sockcmd_main,
 };
 

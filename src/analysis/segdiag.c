@@ -22,6 +22,8 @@ struct dslot {
 	bool used, fin_c, fin_s;
 	int8_t wscale[2];	/* each side's window scale, -1: none offered */
 	int64_t syn_ns;		/* the SYN's stamp, 0: not seen */
+	int64_t synack_ns;	/* the SYN-ACK's, 0: not seen */
+	bool counted;		/* its handshake in the connect metric */
 };
 
 struct segdiag {
@@ -29,6 +31,7 @@ struct segdiag {
 	struct dslot *slot;
 	uint32_t nslot, *free, nfree;
 	struct tcpana_tally *tally;
+	struct tcpana_path path;	/* every connection's handshakes */
 	struct tcpana_cfg acfg;
 	struct hist *connect;
 	uint8_t server[16];
@@ -36,7 +39,7 @@ struct segdiag {
 	uint8_t family;
 	_Atomic int64_t since_ns;	/* measuring's start */
 	uint32_t unknowns;
-	uint64_t foreign;
+	uint64_t foreign, syn_retries, syn_unanswered;
 };
 
 /* An exchange measured: into the tally, once measuring began. */
@@ -89,7 +92,8 @@ struct segdiag *segdiag_create(uint32_t connections, const struct sockaddr_stora
 	set_server(d, server);
 	d->connect = connect;
 	d->nslot = connections * 2 + SPARE;
-	d->acfg = (struct tcpana_cfg){ .exchange = on_exchange, .ctx = d };
+	tcpana_path_init(&d->path);
+	d->acfg = (struct tcpana_cfg){ .exchange = on_exchange, .ctx = d, .path = &d->path };
 	d->of_port = calloc(PORTS, sizeof(*d->of_port));
 	d->slot = calloc(d->nslot, sizeof(*d->slot));
 	d->free = calloc(d->nslot, sizeof(*d->free));
@@ -119,7 +123,12 @@ void segdiag_measuring(struct segdiag *d, int64_t t_ns)
 static void end_slot(struct segdiag *d, struct dslot *sl, int64_t t_ns)
 {
 	tcpana_end(sl->a, t_ns);
-	d->unknowns |= tcpana_unknowns(sl->a);
+	/* a SYN unanswered (a path SYN's SYN-ACK lost) is counted, not
+	 * a connection whose server was not seen */
+	if (!sl->syn_ns || sl->synack_ns)
+		d->unknowns |= tcpana_unknowns(sl->a);
+	d->syn_retries += tcpana_syn_retries(sl->a);
+	d->syn_unanswered += sl->syn_ns && !sl->synack_ns;
 	sl->used = false;
 	d->of_port[sl->port] = CLOSED;
 	d->free[d->nfree++] = (uint32_t)(sl - d->slot);
@@ -186,8 +195,16 @@ void segdiag_seg(void *ctx, const struct pkt_tcp *s)
 	}
 	if (fl & TCPSEG_F_SYN) {
 		sl->wscale[dir] = s->wscale;
-		if (dir == TCPSEG_S2C && sl->syn_ns && d->connect)
-			hist_add(d->connect, t_ns - sl->syn_ns, 0);
+		if (dir == TCPSEG_S2C && !sl->synack_ns)
+			sl->synack_ns = t_ns;
+	}
+	/* a connection made (the client's ACK): its handshake timed; the
+	 * path's SYNs, answered by an RST, are not the probe's connects */
+	if (dir == TCPSEG_C2S && sl->synack_ns && !sl->counted && (fl & TCPSEG_F_ACK) &&
+	    !(fl & TCPSEG_F_RST)) {
+		sl->counted = true;
+		if (sl->syn_ns && d->connect)
+			hist_add(d->connect, sl->synack_ns - sl->syn_ns, 0);
 	}
 	to_tcpseg(sl, s, dir, &seg);
 	tcpana_seg(sl->a, &seg);
@@ -207,4 +224,7 @@ void segdiag_finish(struct segdiag *d, int64_t end_ns, struct segdiag_result *ou
 	out->n = tcpana_tally_diag(d->tally, out->d, TCPANA_KINDS);
 	out->unknowns = d->unknowns;
 	out->foreign = d->foreign;
+	out->syn_retries = d->syn_retries;
+	out->syn_unanswered = d->syn_unanswered;
+	tcpana_tally_path(d->tally, &out->path);
 }

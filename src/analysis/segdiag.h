@@ -8,7 +8,9 @@
  * connection, found by the client's port, begun at its SYN); each
  * exchange measured goes into one tally, whose diagnosis the summary
  * names; each connection's handshake (its SYN out to the SYN-ACK back, at
- * the interface) is the probe's connect metric. Everything here runs on
+ * the interface) is the probe's connect metric, and every handshake
+ * (the probe's path SYNs too, which this host answers with an RST) a
+ * sample of the path's RTT (tcpana_path). Everything here runs on
  * the capture's thread; the loop reads the result after the capture
  * stopped.
  */
@@ -32,6 +34,10 @@ struct segdiag_result {
 	uint64_t packets;		/* segments captured */
 	uint64_t dropped;		/* ... the kernel dropped (buffer full) */
 	uint64_t foreign;		/* segments of no connection of the server */
+	struct tcpana_pathsum path;	/* the path's RTT idle and under the load,
+					 * the server's own time (medians) */
+	uint64_t syn_retries;		/* SYNs sent again */
+	uint64_t syn_unanswered;	/* handshakes whose SYN got no SYN-ACK */
 };
 
 struct segdiag;

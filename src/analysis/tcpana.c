@@ -26,9 +26,14 @@
  *   Without the client's ACKs (a socket's view), a hold of a known
  *   delayed-ACK timer's length is taken for one.
  *
- * The server's own time is the gap from the request's last segment to the
- * response's first, less the capture point's round trip to the server
- * (its least RTT sample: zero where the server is captured). A segment
+ * The server's own time is the gap from the request's last copy (its
+ * last segment, or that segment sent again: a request lost is waited for
+ * by the retransmission, not by the server) to the response's first,
+ * less the capture point's round trip to the server at that moment: the
+ * largest of the path's recent samples (tcppath.c: its handshakes,
+ * answered by a kernel at once), else the connection's least RTT sample
+ * (zero where the server is captured). What the path's RTT then (its
+ * median) had grown above its idle RTT is the path's queue. A segment
  * sent again (all or part of its bytes below nxt) is a retransmission; the
  * time since those bytes first left is what it held.
  */
@@ -43,6 +48,9 @@
 #define DUPACKS_FAST 3		/* duplicate ACKs before a fast retransmission */
 #define MSS_DEFAULT 1460	/* the peer's MSS when no SYN said it */
 #define NS_MS 1000000LL
+#define TS_TICK_NS NS_MS	/* a tsval's tick */
+#define TS_QUEUE_MIN_NS (2 * TS_TICK_NS)	/* a wait the ticks tell */
+#define TS_EPOCH_NS (10 * 1000 * NS_MS)
 #define SLACK_NS NS_MS		/* the margin a held segment leaves after its ACK */
 /* An ACK this late is a delayed ACK: half the shortest delayed-ACK timer
  * (Linux's 40 ms; BSD's 100, Windows' 200). A peer that ACKs a few ms
@@ -59,6 +67,7 @@ static const char *const names[TCPANA_KINDS] = {
 	[TCPANA_SERVER_TIME] = "server_time",
 	[TCPANA_RETRANSMISSION] = "retransmission",
 	[TCPANA_WINDOW] = "window",
+	[TCPANA_PATH_QUEUE] = "path_queue",
 };
 
 static const char *const fixes[TCPANA_KINDS] = {
@@ -72,6 +81,8 @@ static const char *const fixes[TCPANA_KINDS] = {
 		"segments were lost and sent again: look for loss on the path (interface and qdisc drops: ip -s link, tc -s qdisc; nstat TcpRetransSegs)",
 	[TCPANA_WINDOW] =
 		"the receiver's window was full: the reading side is slow to read, or its buffer small (SO_RCVBUF, net.ipv4.tcp_rmem)",
+	[TCPANA_PATH_QUEUE] =
+		"the path's round trip grew under the load, not the server's time: a queue on the path (a router's or an interface's qdisc: tc -s qdisc shows its backlog; a shaper, a slow link)",
 };
 
 const char *tcpana_kind_name(enum tcpana_kind k)
@@ -90,24 +101,26 @@ static bool seq_after(uint32_t a, uint32_t b)
 	return (int32_t)(a - b) > 0;
 }
 
-struct out_seg {
+/* Packed: a connection's state stays under 1 KiB (tcpana.h). */
+struct __attribute__((packed)) out_seg {
 	int64_t t_ns;		/* when it first left */
 	uint32_t end;		/* seq + len: the ACK that covers it */
 	bool again;		/* sent again: no RTT sample (Karn) */
 };
 
-struct ts_val {
-	uint32_t val;
+struct __attribute__((packed)) ts_val {
 	int64_t t_ns;		/* when first seen */
+	uint32_t val;
 };
 
 /* One direction's sender, as the capture point sees it. */
 struct side {
 	bool started;		/* nxt and una hold sequence numbers */
+	bool win_known;		/* win is scaled by the handshake's scale */
+	bool ts_known;		/* ts_first holds its first tsval */
 	uint32_t nxt;		/* the next sequence number it sends */
 	uint32_t una;		/* what the peer acknowledged */
 	uint32_t win;		/* the window the peer offers it, bytes */
-	bool win_known;		/* ... with the handshake's scale */
 	uint32_t mss;		/* the peer's MSS */
 	uint32_t dupacks;	/* duplicate ACKs from the peer since una moved */
 	int64_t last_data_ns;	/* its last new data segment, -1: none */
@@ -120,6 +133,11 @@ struct side {
 	unsigned int out_head, out_n;
 	struct ts_val ts[TS_VALS];
 	unsigned int ts_head, ts_n;
+	uint32_t ts_first;
+	int64_t owd_min_ns[2];	/* the least of its one-way delay, relative:
+				 * this TS_EPOCH_NS and the one before */
+	int64_t epoch_ns;	/* this epoch's start */
+	int64_t queue_ns;	/* its last segment's wait beyond that, 0: none seen */
 	uint64_t segs, retrans;
 };
 
@@ -129,11 +147,14 @@ struct tcpana {
 	struct tcpana_cfg cfg;
 	struct side s[2];
 	enum phase phase;
+	bool syn_again, synack_again;	/* sent again: no path sample (Karn) */
 	struct tcpana_exchange x;
 	int64_t held[TCPANA_KINDS];	/* this exchange's, ns, by kind */
 	int64_t syn_ns, synack_ns, hs_ack_ns;	/* -1: not seen */
+	int64_t req_again_ns;		/* the request's bytes sent again, -1 */
+	int64_t req_queue_ns;		/* its last segment's wait on the path */
 	uint32_t unknowns;
-	uint64_t retrans;
+	uint64_t retrans, syn_retries;
 };
 
 size_t tcpana_size(void)
@@ -155,6 +176,9 @@ static void exchange_reset(struct tcpana *a)
 	memset(&a->x, 0, sizeof(a->x));
 	memset(a->held, 0, sizeof(a->held));
 	a->x.n = n;
+	a->x.path_ns = -1;
+	a->req_again_ns = -1;
+	a->req_queue_ns = 0;
 }
 
 void tcpana_reset(struct tcpana *a, const struct tcpana_cfg *cfg)
@@ -164,6 +188,7 @@ void tcpana_reset(struct tcpana *a, const struct tcpana_cfg *cfg)
 	side_reset(&a->s[TCPSEG_C2S]);
 	side_reset(&a->s[TCPSEG_S2C]);
 	a->syn_ns = a->synack_ns = a->hs_ack_ns = -1;
+	exchange_reset(a);
 }
 
 struct tcpana *tcpana_create(const struct tcpana_cfg *cfg)
@@ -249,7 +274,40 @@ static void ts_sent(struct side *s, uint32_t val, int64_t t_ns)
 		s->ts_head = (s->ts_head + 1) % TS_VALS;
 		s->ts_n--;
 	}
-	s->ts[(s->ts_head + s->ts_n++) % TS_VALS] = (struct ts_val){ val, t_ns };
+	s->ts[(s->ts_head + s->ts_n++) % TS_VALS] = (struct ts_val){ t_ns, val };
+}
+
+/*
+ * s sent tsval, seen at t_ns: its one-way delay to the capture point,
+ * less an unknown constant (the sender's clock's offset), is t_ns less
+ * tsval's time; what it stands above its least (the handshake's, before
+ * any load) is how long this segment waited on the way: a queue of the
+ * path in this direction. The sender's clock ticks in TS_TICK_NS (Linux,
+ * the BSDs: 1 ms), so a wait is told at TS_QUEUE_MIN_NS and more. The
+ * least is of this TS_EPOCH_NS and the one before: two clocks that drift
+ * apart (by 10 ppm: 0.2 ms in 20 s) do not make a queue of the drift.
+ */
+static void ts_queue(struct side *s, uint32_t val, int64_t t_ns)
+{
+	int64_t owd;
+
+	if (!s->ts_known) {
+		s->ts_known = true;
+		s->ts_first = val;
+	}
+	/* tsval unwrapped from the first (it wraps in 49 days) */
+	owd = t_ns - ((int64_t)s->ts_first + (int32_t)(val - s->ts_first)) * TS_TICK_NS;
+	if (t_ns - s->epoch_ns >= TS_EPOCH_NS || !s->epoch_ns) {
+		s->owd_min_ns[1] = s->epoch_ns ? s->owd_min_ns[0] : owd;
+		s->owd_min_ns[0] = owd;
+		s->epoch_ns = t_ns;
+	}
+	if (owd < s->owd_min_ns[0])
+		s->owd_min_ns[0] = owd;
+	s->queue_ns = owd - (s->owd_min_ns[0] < s->owd_min_ns[1] ? s->owd_min_ns[0] :
+			     s->owd_min_ns[1]);
+	if (s->queue_ns < TS_QUEUE_MIN_NS)
+		s->queue_ns = 0;
 }
 
 /* The peer echoed s's tsval ecr at t_ns: a sample, as pping takes it.
@@ -310,6 +368,37 @@ static int64_t rtt_base(const struct tcpana *a, enum tcpseg_dir dir)
 	return r < 0 ? 0 : r;
 }
 
+/*
+ * The capture point's round trip to the server at t: the largest of the
+ * path's recent samples of that leg where it has some (never below the
+ * connection's least), else rtt_base. What the path's median RTT then
+ * stood above its idle one, on both legs, is the path's queue, and the
+ * path's RTT the exchange's path_ns.
+ */
+static int64_t path_now(struct tcpana *a, int64_t t_ns)
+{
+	int64_t base = rtt_base(a, TCPSEG_C2S), leg = base, med, max, queue = 0, seen;
+	const struct tcpana_path *p = a->cfg.path;
+
+	/* the request's and the response's own waits, as their tsvals say */
+	seen = a->req_queue_ns + a->s[TCPSEG_S2C].queue_ns;
+	if (seen)
+		leg = base + seen + TS_TICK_NS;
+	for (int d = TCPSEG_C2S; p && d <= TCPSEG_S2C; d++) {
+		if (!tcpana_path_at(p, (enum tcpseg_dir)d, t_ns, &med, &max))
+			continue;
+		if (a->x.path_ns < 0)
+			a->x.path_ns = a->x.path_idle_ns = 0;
+		a->x.path_ns += med;
+		a->x.path_idle_ns += p->leg[d].idle_ns;
+		queue += med - p->leg[d].idle_ns;
+		if (d == TCPSEG_C2S && max > leg)
+			leg = max;
+	}
+	a->held[TCPANA_PATH_QUEUE] = queue > seen ? queue : seen;
+	return leg;
+}
+
 /* A delayed-ACK timer's length: Linux 40 ms (at least), BSD 100 ms,
  * Windows 200 ms. */
 static bool delack_like(int64_t gap_ns)
@@ -367,6 +456,7 @@ static void exchange_data(struct tcpana *a, enum tcpseg_dir dir, const struct tc
 		}
 		x->req_last_ns = g->t_ns;
 		x->req_bytes += g->len;
+		a->req_queue_ns = s->queue_ns;
 		return;
 	}
 	if (a->phase == IDLE)
@@ -374,14 +464,38 @@ static void exchange_data(struct tcpana *a, enum tcpseg_dir dir, const struct tc
 	if (a->phase == REQUEST) {
 		a->phase = RESPONSE;
 		x->resp_first_ns = g->t_ns;
-		think = g->t_ns - x->req_last_ns - rtt_base(a, TCPSEG_C2S);
-		a->held[TCPANA_SERVER_TIME] = think > 0 ? think : 0;
+		think = g->t_ns - (a->req_again_ns > x->req_last_ns ? a->req_again_ns :
+				   x->req_last_ns) - path_now(a, g->t_ns);
+		x->server_ns = think > 0 ? think : 0;
+		/* a hole before the response's first segment seen: its
+		 * first bytes were lost on the way, and the wait is theirs */
+		a->held[a->s[dir].nxt != g->seq ? TCPANA_RETRANSMISSION : TCPANA_SERVER_TIME] +=
+			x->server_ns;
 	}
 	x->resp_last_ns = g->t_ns;
 	x->resp_bytes += g->len;
 }
 
 /* ---- one segment ------------------------------------------------------ */
+
+static void syn_retried(struct tcpana *a)
+{
+	a->syn_again = true;
+	a->syn_retries++;
+}
+
+/* The server's SYN-ACK: the handshake's leg to the server timed (the
+ * path's sample, unless either was sent again). */
+static void synack(struct tcpana *a, const struct tcpseg *g)
+{
+	if (a->synack_ns >= 0) {
+		a->synack_again = true;
+		return;
+	}
+	a->synack_ns = g->t_ns;
+	if (a->cfg.path && a->syn_ns >= 0 && !a->syn_again)
+		tcpana_path_sample(a->cfg.path, TCPSEG_C2S, g->t_ns, g->t_ns - a->syn_ns);
+}
 
 /* The handshake's part of g: SYN, SYN-ACK and the ACK after them. */
 static void handshake(struct tcpana *a, const struct tcpseg *g)
@@ -396,17 +510,21 @@ static void handshake(struct tcpana *a, const struct tcpseg *g)
 		if (g->mss)
 			peer->mss = g->mss;	/* what the peer may send this side */
 		out_push(s, s->nxt, g->t_ns);
-		if (g->flags & TCPSEG_F_ACK) {
-			if (a->synack_ns < 0)
-				a->synack_ns = g->t_ns;
-		} else if (a->syn_ns < 0) {
+		if (g->flags & TCPSEG_F_ACK)
+			synack(a, g);
+		else if (a->syn_ns < 0)
 			a->syn_ns = g->t_ns;
-		}
+		else
+			syn_retried(a);
 		return;
 	}
 	if (a->synack_ns >= 0 && a->hs_ack_ns < 0 && g->dir == TCPSEG_C2S &&
-	    (g->flags & TCPSEG_F_ACK))
+	    (g->flags & (TCPSEG_F_ACK | TCPSEG_F_RST))) {
 		a->hs_ack_ns = g->t_ns;
+		if (a->cfg.path && !a->synack_again)
+			tcpana_path_sample(a->cfg.path, TCPSEG_S2C, g->t_ns,
+					   g->t_ns - a->synack_ns);
+	}
 	if (!s->started) {	/* the handshake was not seen */
 		s->started = true;
 		s->nxt = s->una = g->seq;
@@ -459,6 +577,8 @@ static void data(struct tcpana *a, const struct tcpseg *g)
 			return;
 		s->retrans++;
 		s->retrans_ns = g->t_ns;
+		if (g->dir == TCPSEG_C2S && a->phase == REQUEST && g->len)
+			a->req_again_ns = g->t_ns;
 		a->retrans++;
 		a->x.retransmits++;
 		first = out_again(s, g->seq);
@@ -488,6 +608,8 @@ void tcpana_seg(struct tcpana *a, const struct tcpseg *g)
 		a->unknowns |= TCPANA_U_CUT;
 		return;
 	}
+	if (g->flags & TCPSEG_F_TS)
+		ts_queue(s, g->tsval, g->t_ns);	/* the SYN's tsval too: the idle delay */
 	handshake(a, g);
 	acknowledge(a, g);
 	if (!(g->flags & TCPSEG_F_SYN))
@@ -530,4 +652,9 @@ uint64_t tcpana_segments(const struct tcpana *a, enum tcpseg_dir dir)
 uint64_t tcpana_retransmits(const struct tcpana *a)
 {
 	return a->retrans;
+}
+
+uint64_t tcpana_syn_retries(const struct tcpana *a)
+{
+	return a->syn_retries;
 }

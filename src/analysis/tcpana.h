@@ -22,6 +22,8 @@
  *                      after duplicate ACKs)
  *   window             the sender stopped at the receiver's window
  *                      (zero or too small) until it opened
+ *   path_queue         the path's round trip at that moment above its
+ *                      idle one: a queue on the path, not the server
  *
  * A clean exchange names nothing (TCPANA_NONE). Where the segments cannot
  * tell (one direction missing, headers cut by the capture's snaplen) the
@@ -37,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tcppath.h"
 #include "tcpseg.h"
 
 /* What held an exchange's time; TCPANA_NONE: nothing did. */
@@ -47,6 +50,7 @@ enum tcpana_kind {
 	TCPANA_SERVER_TIME,
 	TCPANA_RETRANSMISSION,
 	TCPANA_WINDOW,
+	TCPANA_PATH_QUEUE,
 	TCPANA_KINDS
 };
 
@@ -69,6 +73,11 @@ struct tcpana_exchange {
 	int64_t held_ns;		/* ... for how long */
 	uint32_t kinds;			/* every kind seen in it: 1u << kind */
 	uint32_t retransmits;		/* segments of it sent again */
+	int64_t path_ns;		/* the path's RTT at its response (struct
+					 * tcpana_path's median), -1: unknown */
+	int64_t path_idle_ns;		/* ... and idle (its least), with path_ns */
+	int64_t server_ns;		/* the server's own time: the first byte's
+					 * wait less the path's RTT at that moment */
 };
 
 /* What a connection's segments could not tell (tcpana_unknowns()). */
@@ -90,6 +99,10 @@ struct tcpana_cfg {
 	void (*rtt)(void *ctx, enum tcpseg_dir dir, int64_t rtt_ns);
 	void *ctx;
 	bool no_client_acks;	/* the feed cannot see the client's ACKs */
+	/* The server's path (its handshakes go into it; an exchange's
+	 * server time is what the path's RTT at that moment leaves), NULL:
+	 * the connection's least RTT instead. On the feed's thread. */
+	struct tcpana_path *path;
 };
 
 struct tcpana;
@@ -116,6 +129,8 @@ uint32_t tcpana_unknowns(const struct tcpana *a);
 /* Segments seen each way, and segments sent again. */
 uint64_t tcpana_segments(const struct tcpana *a, enum tcpseg_dir dir);
 uint64_t tcpana_retransmits(const struct tcpana *a);
+/* SYNs sent again (the first unanswered within the client's timeout). */
+uint64_t tcpana_syn_retries(const struct tcpana *a);
 
 /* Holds shorter than this are not named: an exchange's kinds and held
  * are those that held it this long at least. */
@@ -126,8 +141,9 @@ uint64_t tcpana_retransmits(const struct tcpana *a);
  * a diagnosis: each kind with the exchanges it held, their share, the
  * typical (median) delay it added. An event (a Nagle stall, a
  * retransmission, a full window) is named when it held one exchange; the
- * server's own time when it held TCPANA_NAME_SHARE of them (a slow
- * moment of a server is not its diagnosis). A clean run names nothing.
+ * server's own time and the path's queue when they held
+ * TCPANA_NAME_SHARE of them (a slow moment of a server or a path is not
+ * its diagnosis). A clean run names nothing.
  */
 #define TCPANA_NAME_SHARE 0.05
 
@@ -150,5 +166,13 @@ void tcpana_tally_merge(struct tcpana_tally *t, const struct tcpana_tally *from)
 uint64_t tcpana_tally_exchanges(const struct tcpana_tally *t);
 /* The kinds named, the largest share first: how many (at most max). */
 size_t tcpana_tally_diag(const struct tcpana_tally *t, struct tcpana_diag *out, size_t max);
+
+/* What the verdict subtracted: the path's least RTT (idle), the median
+ * of its RTT at the exchanges' responses, and the median of the
+ * server's own time; -1 each where no exchange had it. */
+struct tcpana_pathsum {
+	int64_t idle_ns, loaded_ns, server_ns;
+};
+void tcpana_tally_path(const struct tcpana_tally *t, struct tcpana_pathsum *out);
 
 #endif

@@ -30,6 +30,8 @@ struct kind_tally {
 struct tcpana_tally {
 	uint64_t exchanges;
 	struct kind_tally k[TCPANA_KINDS];
+	int64_t path_idle_ns;		/* the least, -1: none */
+	struct p2 path, server;		/* medians of path_ns, server_ns */
 };
 
 static const double step[5] = { 0, 0.25, 0.5, 0.75, 1 };	/* for p = 0.5 */
@@ -115,7 +117,17 @@ static int64_t p2_median(const struct p2 *m)
 
 struct tcpana_tally *tcpana_tally_create(void)
 {
-	return calloc(1, sizeof(struct tcpana_tally));
+	struct tcpana_tally *t = calloc(1, sizeof(struct tcpana_tally));
+
+	if (t)
+		t->path_idle_ns = -1;
+	return t;
+}
+
+static void least(int64_t *into, int64_t v)
+{
+	if (v >= 0 && (*into < 0 || v < *into))
+		*into = v;
 }
 
 void tcpana_tally_destroy(struct tcpana_tally *t)
@@ -128,6 +140,12 @@ void tcpana_tally_add(struct tcpana_tally *t, const struct tcpana_exchange *x)
 	struct kind_tally *k;
 
 	t->exchanges++;
+	if (x->resp_first_ns)
+		p2_add(&t->server, (double)x->server_ns);
+	if (x->path_ns >= 0) {
+		p2_add(&t->path, (double)x->path_ns);
+		least(&t->path_idle_ns, x->path_idle_ns);
+	}
 	if (x->held == TCPANA_NONE || (unsigned int)x->held >= TCPANA_KINDS)
 		return;
 	k = &t->k[x->held];
@@ -181,6 +199,9 @@ static void p2_merge(struct p2 *into, const struct p2 *from)
 void tcpana_tally_merge(struct tcpana_tally *t, const struct tcpana_tally *from)
 {
 	t->exchanges += from->exchanges;
+	least(&t->path_idle_ns, from->path_idle_ns);
+	p2_merge(&t->path, &from->path);
+	p2_merge(&t->server, &from->server);
 	for (int i = 0; i < TCPANA_KINDS; i++) {
 		struct kind_tally *k = &t->k[i];
 		const struct kind_tally *f = &from->k[i];
@@ -202,7 +223,7 @@ static bool named(enum tcpana_kind k, uint64_t held, uint64_t n)
 {
 	if (!held)
 		return false;
-	if (k == TCPANA_SERVER_TIME)
+	if (k == TCPANA_SERVER_TIME || k == TCPANA_PATH_QUEUE)
 		return (double)held >= TCPANA_NAME_SHARE * (double)n;
 	return true;
 }
@@ -235,4 +256,11 @@ size_t tcpana_tally_diag(const struct tcpana_tally *t, struct tcpana_diag *out, 
 			n++;
 	}
 	return n;
+}
+
+void tcpana_tally_path(const struct tcpana_tally *t, struct tcpana_pathsum *out)
+{
+	out->idle_ns = t->path_idle_ns;
+	out->loaded_ns = t->path.n ? p2_median(&t->path) : -1;
+	out->server_ns = t->server.n ? p2_median(&t->server) : -1;
 }

@@ -17,6 +17,7 @@ enum rant_mode {
 	MODE_EMIT,		/* -a ADDR or --targets FILE: client */
 	MODE_WATCH,		/* --read FILE, or -i IFACE --watch: traffic
 				 * rant did not send, from a capture */
+	MODE_TRACE,		/* rant trace: the hops to an address, src/trace/ */
 	MODE_SOCKETS,		/* rant sockets: a server's side, read */
 };
 
@@ -28,6 +29,7 @@ enum rant_sub {
 	SUB_PROBE,		/* rant probe syn|http|request */
 	SUB_READ,		/* rant read FILE */
 	SUB_WATCH,		/* rant watch -i IFACE */
+	SUB_TRACE,		/* rant trace -i IFACE ADDR */
 	SUB_SOCKETS,		/* rant sockets PID|[ADDR]:PORT */
 	SUB_N
 };
@@ -167,6 +169,10 @@ struct rant_cfg {
 	uint32_t flows_keep;		/* --flows: flows in the report, the worst */
 	uint32_t max_flows;		/* --max-flows: tracked at once */
 	int64_t flow_idle_ns;		/* --flow-idle */
+	/* rant trace (src/trace/) */
+	const char *trace_proto;	/* --proto tcp|udp|icmp */
+	uint32_t max_hops;		/* --max-hops */
+	uint32_t trace_rate;		/* --rate: probes a second */
 	/* fleets (src/fleet/) */
 	const char *targets_path;	/* --targets FILE: many reflectors at once */
 	uint32_t paths;			/* --paths: flows per target (source ports) */

@@ -237,6 +237,7 @@ int outfile_commit(struct outfile *o)
 	int err = 0;
 
 	if (o->fp) {
+		errno = 0;	/* an earlier write's failure left no errno of its own */
 		if (fflush(o->fp) || ferror(o->fp))
 			err = -(errno ? errno : EIO);
 		if (fclose(o->fp) && !err)
@@ -293,6 +294,13 @@ int outfile_publish(struct outfile *o, char *msg, size_t len)
 
 	if (!o->tmp)
 		return 0;	/* stdout, a device, a FIFO: already in place */
+	/* written at its end from now on: a rotator's copytruncate leaves no
+	 * hole of NUL bytes where the rows were */
+	if (fcntl(o->fd, F_SETFL, fcntl(o->fd, F_GETFL) | O_APPEND)) {
+		err = -errno;
+		snprintf(msg, len, "cannot append to %s: fcntl: %s", o->tmp, strerror(-err));
+		return err;
+	}
 	if (rename(o->tmp, o->path)) {
 		err = -errno;
 		snprintf(msg, len, "cannot create %s: %s", o->path, strerror(-err));

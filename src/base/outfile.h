@@ -22,8 +22,8 @@
  *
  * A file streamed during a run (the log) is published instead: its
  * temporary is renamed over the target once the run is set up, and
- * written in place from then on, so that the target exists while it
- * grows and a log rotator can move it; such a file is not whole or
+ * written in place (O_APPEND) from then on, so that the target exists
+ * while it grows and a log rotator can move or truncate it; such a file is not whole or
  * nothing (a run killed leaves the rows written so far), and
  * outfile_reopen() opens the target again by its name.
  */

@@ -53,6 +53,7 @@ struct capture {
 	pcap_t *pc;
 	pcap_t *dead;			/* the dumper's description */
 	pcap_dumper_t *dumper;
+	int write_err;			/* the first failed write's errno (the thread's) */
 	int dlt;
 	int tstamp_type;
 	char filter[160];
@@ -158,12 +159,21 @@ static void check_packet(struct capture *c, const struct pcap_pkthdr *h,
 	capmatch_packet(c->match, pkt.session, pkt.seq, pkt.type, ts, monotonic_ns());
 }
 
+/* After a write of the dumper's: its errno kept when it failed, now (by
+ * the end, poll and recv have set others). */
+static void write_done(struct capture *c)
+{
+	if (!c->write_err && ferror_unlocked(c->out.fp))
+		c->write_err = errno ? errno : EIO;
+}
+
 static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
 {
 	struct capture *c = (struct capture *)user;
 
 	c->res.packets++;
 	pcap_dump((u_char *)c->dumper, h, bytes);
+	write_done(c);
 	if (c->match)
 		check_packet(c, h, bytes);
 }
@@ -205,8 +215,10 @@ static void *capture_thread(void *arg)
 	while (!atomic_load_explicit(&c->stop, memory_order_acquire)) {
 		poll(&pfd, 1, CAP_POLL_MS);
 		capture_read(c);
-		if (c->out.direct || c->out.tmp == NULL)
+		if (c->out.direct || c->out.tmp == NULL) {
 			pcap_dump_flush(c->dumper);	/* a stream: the reader sees packets now */
+			write_done(c);
+		}
 		if (c->match && monotonic_ns() > next_expire) {
 			capmatch_expire(c->match, monotonic_ns(), CAP_HORIZON_NS);
 			next_expire = monotonic_ns() + NS_PER_SEC / 4;
@@ -228,8 +240,8 @@ static int start_thread(struct capture *c, char *err, size_t len)
 	int ret;
 
 	c->loop_cpu = sched_getcpu();
-	c->off_loop = offloop_other_cpus(&c->cpus);
-	ret = offloop_spawn(&c->tid, capture_thread, c, c->off_loop ? &c->cpus : NULL);
+	ret = offloop_spawn(&c->tid, capture_thread, c, &c->cpus);
+	c->off_loop = !ret && CPU_COUNT(&c->cpus) > 0;	/* where it was placed */
 	if (ret) {
 		snprintf(err, len, "--pcap: cannot start the capture thread: %s", strerror(ret));
 		return -ret;
@@ -338,7 +350,7 @@ static void print_cpus(const struct capture *c, FILE *f)
 	const char *sep = "";
 
 	if (!c->off_loop) {
-		fprintf(f, "capture: thread on the only CPU, shared with the measuring loop\n");
+		fprintf(f, "capture: thread on the measuring loop's CPUs (no other CPU, or a cpuset refused the others)\n");
 		return;
 	}
 	fprintf(f, "capture: thread on CPU ");
@@ -448,11 +460,15 @@ int capture_stop(struct capture *c)
 	}
 	c->res.unchecked = c->ring_full;
 	pcap_dump_flush(c->dumper);
+	write_done(c);
 	ret = outfile_commit(&c->out);
 	c->dumper = NULL;	/* closed with the stream */
+	if (c->write_err)
+		ret = -c->write_err;
 	if (ret)
-		fprintf(stderr, "rant: writing the capture %s failed: %s (nothing was written)\n",
-			c->p.path, strerror(-ret));
+		fprintf(stderr, "rant: writing the capture %s failed: %s (nothing was written)%s\n",
+			c->p.path, strerror(-ret), ret == -ENOSPC || ret == -EDQUOT ?
+			": its file system is full; free space there, or give --pcap a file elsewhere" : "");
 	return ret;
 }
 

@@ -21,6 +21,7 @@
 #include "optmetric.h"
 #include "optnum.h"
 #include "optprobe.h"
+#include "opttrace.h"
 #include "opts.h"
 #include "opttab.h"
 #include "ptp.h"
@@ -423,6 +424,8 @@ static int check(struct parser *ps, struct rant_cfg *c, const bool *given)
 		return -1;
 	if (c->mode == MODE_WATCH)
 		return check_watch(ps, c, given) || check_buckets(ps, c) ? -1 : 0;
+	if (c->mode == MODE_TRACE)
+		return opttrace_check(c, given, ps->err);
 	if (c->mode == MODE_SOCKETS)
 		return 0;	/* its word is read by rant sockets itself */
 	if (!c->iface || !*c->iface) {

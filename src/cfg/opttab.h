@@ -23,7 +23,8 @@ enum {
 	O_MAX_RATE, O_SYN, O_HTTP, O_HOST, O_CONNECTIONS, O_REQUEST, O_RESPONSE_BYTES,
 	O_READ, O_WATCH, O_FILTER, O_FLOWS, O_MAX_FLOWS, O_FLOW_IDLE, O_THRESHOLD_METRIC,
 	O_TARGETS, O_PATHS, O_DSCP, O_FLOW_LABEL, O_DIAGNOSIS, O_SESSION_WARMUP,
-	O_LOG_RING, O_TRACE_SNAPSHOT, O_SERVER_PID, O_CLIENT_PID, O_XDP,
+	O_LOG_RING, O_TRACE_SNAPSHOT, O_SERVER_PID, O_CLIENT_PID, O_XDP, O_PROTO, O_MAX_HOPS,
+	O_RATE,
 	O_MAX
 };
 
@@ -33,12 +34,14 @@ enum {
 #define W_PROBE (1u << SUB_PROBE)
 #define W_READ (1u << SUB_READ)
 #define W_WATCH (1u << SUB_WATCH)
+#define W_TRACE (1u << SUB_TRACE)
 #define W_SOCKETS (1u << SUB_SOCKETS)
 #define W_PAIR (W_EMIT | W_REFLECT)		/* rant's own pair */
 #define W_SEND (W_EMIT | W_PROBE)		/* what sends: emit, probe */
 #define W_RUN (W_EMIT | W_REFLECT | W_PROBE)	/* what measures its own packets */
 #define W_CAP (W_READ | W_WATCH)		/* traffic rant did not send */
-#define W_ALL (W_RUN | W_CAP)
+#define W_MEASURED (W_RUN | W_CAP)	/* what has latency statistics (not trace) */
+#define W_ALL (W_MEASURED | W_TRACE)
 
 /* How an option's argument is stored. */
 enum opt_type {

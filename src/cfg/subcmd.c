@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "optprobe.h"
+#include "opttrace.h"
 #include "opttab.h"
 #include "subcmd.h"
 
@@ -119,6 +120,11 @@ const struct subcmd subcmd_table[SUB_N] = {
 		{ "rant watch -i IFACE [options]" },
 		"rant watch -i eth3 -d 60",
 		"--watch (rant watch)", watch_words },
+	[SUB_TRACE] = { "trace", MODE_TRACE,
+		"the hops to an address, per ECMP path, timed by their stamps",
+		{ "rant trace -i IFACE ADDR [options]" },
+		"rant trace -i eth3 10.0.0.2 --paths 16",
+		"rant trace", opttrace_words },
 	[SUB_SOCKETS] = { "sockets", MODE_SOCKETS,
 		"a server's sockets, their options and TCP state, as it has them",
 		{ "rant sockets PID [options]", "rant sockets [ADDR]:PORT [options]" },

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The subcommands (rant emit, reflect, probe, read, watch): one row each,
+ * The subcommands (rant emit, reflect, probe, read, watch, trace): one row each,
  * with its name, what it does in a line, its command lines, the mode it
  * runs in and the words it takes after its options. The options each
  * takes are the option table's rows whose .who holds it (opttab.c);

@@ -68,7 +68,7 @@ static size_t diff_one(struct fl_reload *rl, const struct target_spec *t, struct
 		ops[0] = (struct fl_op){ .slot = (uint32_t)slot, .tos = tos };
 		return 1;
 	}
-	i = fleettab_take(rl->f, now);
+	i = fleettab_take(rl->f, &t->addr, now);
 	if (i == rl->f->cap) {
 		fprintf(stderr, "rant: --targets %s:%u: %s not added: the fleet has room for %zu targets (those it began with, and a quarter more): restart rant to measure more\n",
 			rl->r->cfg->targets_path, t->line, t->name, rl->f->cap);

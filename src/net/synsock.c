@@ -24,7 +24,7 @@ struct syn_state {
  * IPv4 raw socket reads from the IP header, an IPv6 one from the TCP
  * header.
  */
-static int syn_filter(int fd, int family, uint16_t port)
+int synsock_filter(int fd, int family, uint16_t port)
 {
 	struct sock_filter v4[] = {
 		BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 0),		/* x = the IP header's length */
@@ -47,29 +47,38 @@ static int syn_filter(int fd, int family, uint16_t port)
 	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) ? -errno : 0;
 }
 
-/* The address this host sends to the peer from (a UDP socket connected
- * through the interface tells it). */
-static int syn_local(struct sk *s, struct syn_state *st, const char *iface)
+int synsock_local_addr(const struct sockaddr_storage *peer, socklen_t peer_len, const char *iface,
+		       struct sockaddr_storage *local, socklen_t *local_len)
 {
-	int fd = socket(s->family, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret = 0;
+	int fd = socket(peer->ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret = 0;
 
 	if (fd < 0)
 		return -errno;
-	st->local_len = sizeof(st->local);
+	*local_len = sizeof(*local);
 	if (setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, iface, (socklen_t)strlen(iface) + 1) ||
-	    connect(fd, (const struct sockaddr *)&s->peer, s->peer_len) ||
-	    getsockname(fd, (struct sockaddr *)&st->local, &st->local_len))
+	    connect(fd, (const struct sockaddr *)peer, peer_len) ||
+	    getsockname(fd, (struct sockaddr *)local, local_len))
 		ret = -errno;
 	close(fd);
 	if (ret)
 		return ret;
-	if (s->family == AF_INET6) {
-		((struct sockaddr_in6 *)&st->local)->sin6_port = 0;
+	if (local->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)local)->sin6_port = 0;
+	else
+		((struct sockaddr_in *)local)->sin_port = 0;
+	return 0;
+}
+
+static int syn_local(struct sk *s, struct syn_state *st, const char *iface)
+{
+	int ret = synsock_local_addr(&s->peer, s->peer_len, iface, &st->local, &st->local_len);
+
+	if (ret)
+		return ret;
+	if (s->family == AF_INET6)
 		memcpy(st->addr, &((struct sockaddr_in6 *)&st->local)->sin6_addr, 16);
-	} else {
-		((struct sockaddr_in *)&st->local)->sin_port = 0;
+	else
 		memcpy(st->addr, &((struct sockaddr_in *)&st->local)->sin_addr, 4);
-	}
 	return 0;
 }
 
@@ -103,7 +112,7 @@ static int syn_socket(struct sk *s, const struct rant_cfg *cfg, char *err, size_
 	ret = sk_configure(s, cfg, err, len);
 	if (ret)
 		return ret;
-	ret = syn_filter(s->fd, s->family, cfg->port);
+	ret = synsock_filter(s->fd, s->family, cfg->port);
 	if (ret) {
 		snprintf(err, len, "SO_ATTACH_FILTER on the raw socket: %s", strerror(-ret));
 		return ret;
@@ -174,17 +183,17 @@ const uint8_t *synsock_local(const struct sk *s)
 	return ((const struct syn_state *)s->priv)->addr;
 }
 
-int synsock_reserve(const struct sk *s, int *fd, uint16_t *port)
+int synsock_hold(const struct sockaddr_storage *local, socklen_t local_len, int type, int *fd,
+		 uint16_t *port)
 {
-	const struct syn_state *st = s->priv;
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
 	int ret;
 
-	*fd = socket(s->family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	*fd = socket(local->ss_family, type | SOCK_CLOEXEC, 0);
 	if (*fd < 0)
 		return -errno;
-	if (bind(*fd, (const struct sockaddr *)&st->local, st->local_len) ||
+	if (bind(*fd, (const struct sockaddr *)local, local_len) ||
 	    getsockname(*fd, (struct sockaddr *)&ss, &sl)) {
 		ret = -errno;
 		close(*fd);
@@ -194,6 +203,13 @@ int synsock_reserve(const struct sk *s, int *fd, uint16_t *port)
 	*port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port :
 		      ((struct sockaddr_in *)&ss)->sin_port);
 	return 0;
+}
+
+int synsock_reserve(const struct sk *s, int *fd, uint16_t *port)
+{
+	const struct syn_state *st = s->priv;
+
+	return synsock_hold(&st->local, st->local_len, SOCK_STREAM, fd, port);
 }
 
 const struct transport transport_syn = {

@@ -17,6 +17,7 @@
 #define RANT_SYNSOCK_H
 
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "transport.h"
 
@@ -28,5 +29,22 @@ const uint8_t *synsock_local(const struct sk *s);
  * it in *fd (close it when the probe is done) and the port in *port, or
  * -errno (-EMFILE: too many probes out for the open-file limit). */
 int synsock_reserve(const struct sk *s, int *fd, uint16_t *port);
+
+/* The steps above for another raw socket (trace's, hopsock.h). */
+
+/* Only TCP segments from port reach raw socket fd (family AF_INET or
+ * AF_INET6): 0 or -errno. */
+int synsock_filter(int fd, int family, uint16_t port);
+
+/* The address this host reaches peer from through iface (a UDP socket
+ * connected there tells it), its port 0: 0 or -errno. */
+int synsock_local_addr(const struct sockaddr_storage *peer, socklen_t peer_len, const char *iface,
+		       struct sockaddr_storage *local, socklen_t *local_len);
+
+/* A socket of type (SOCK_STREAM for SYNs, SOCK_DGRAM for UDP) bound to
+ * local (its port: 0 for any) that holds the port for a raw socket's
+ * probes: 0 with *fd and *port, or -errno. */
+int synsock_hold(const struct sockaddr_storage *local, socklen_t local_len, int type, int *fd,
+		 uint16_t *port);
 
 #endif

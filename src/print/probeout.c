@@ -31,12 +31,23 @@ static void print_status(struct out *o, const struct probe_counts *p)
 		out_u64(o, status_key[k], shown ? "%" PRIu64 : NULL, p->status[k]);
 	}
 	out_obj_end(o);
-	out_u64(o, "non_2xx", " (non-2xx %" PRIu64 ")", p->non_2xx);
+	out_u64(o, "non_2xx", " (non-2xx %" PRIu64, p->non_2xx);
+	out_u64(o, "informational", p->informational ? "; 1xx interim %" PRIu64 : NULL,
+		p->informational);
+	out_text(o, ")");
+}
+
+double probeout_rate(const struct snap *s)
+{
+	int64_t ns = s->end_ns - s->start_ns;
+
+	return s->start_ns && ns > 0 ? (double)s->cnt.received * 1e9 / (double)ns : 0;
 }
 
 static void print_requests(struct out *o, const struct snap *s)
 {
 	const struct probe_counts *p = &s->probe;
+	struct out jo = out_json_only(o);
 
 	out_u64(o, "connections", "connections: %u kept alive", s->cfg->connections);
 	out_u64(o, "connects", ", made %" PRIu64, p->connections);
@@ -44,10 +55,19 @@ static void print_requests(struct out *o, const struct snap *s)
 	out_u64(o, "reopened", ", closed by the server and made again %" PRIu64, p->reopened);
 	out_u64(o, "open_files", "; open-file limit %" PRIu64 "\n", p->fd_limit);
 	out_u64(o, "timeouts", "responses: timed out %" PRIu64, p->timeouts);
+	if (p->timeouts_after) {
+		out_text(o, " (after the last answer, at %.2f s, %" PRIu64 ": nothing came in the last %.1f s)",
+			 (double)p->last_answer_ns / 1e9, p->timeouts_after,
+			 (double)p->silent_ns / 1e9);
+	}
+	out_u64(&jo, "timeouts_after_last_answer", NULL, p->timeouts_after);
+	out_i64(&jo, "last_answer_ns", NULL, p->last_answer_ns);
+	out_i64(&jo, "silent_ns", NULL, p->silent_ns);
 	out_u64(o, "bad_responses", ", bad (did not parse) %" PRIu64, p->bad_responses);
 	if (s->cfg->http_path)
 		print_status(o, p);
-	out_u64(o, "bytes_received", ", %" PRIu64 " bytes received\n", p->bytes_received);
+	out_u64(o, "bytes_received", ", %" PRIu64 " bytes received", p->bytes_received);
+	out_dbl(o, "requests_per_second", "; %.0f requests a second\n", probeout_rate(s));
 }
 
 void probeout_counts(struct out *o, const struct snap *s)
@@ -58,8 +78,12 @@ void probeout_counts(struct out *o, const struct snap *s)
 	out_str(o, "kind", NULL, probe_kind(c));
 	if (c->syn) {
 		out_u64(o, "refused", "syn: refused (RST: a closed port) %" PRIu64, s->cnt.refused);
-		out_u64(o, "late_answers", ", answers after --timeout %" PRIu64 "\n",
-			s->probe.rst_late);
+		out_u64(o, "late_answers", ", answers after --timeout %" PRIu64, s->probe.rst_late);
+		out_u64(o, "icmp_errors", s->probe.icmp_errors ? ", ICMP errors %" PRIu64 : NULL,
+			s->probe.icmp_errors);
+		out_u64(o, "rst_without_ack", s->probe.rst_no_ack ?
+			", RSTs without ACK %" PRIu64 : NULL, s->probe.rst_no_ack);
+		out_text(o, "\n");
 	} else {
 		print_requests(o, s);
 	}
@@ -120,6 +144,36 @@ static void print_left_out(struct out *o, const struct snap *s)
 	out_obj_end(&jo);
 }
 
+/* What the verdict subtracted: the path's RTT idle and under the load,
+ * the server's own time; the handshakes that went wrong. */
+static void print_path(struct out *o, const struct segdiag_result *d)
+{
+	const struct tcpana_pathsum *p = &d->path;
+	struct out jo = out_json_only(o);
+	char a[32], b[32], c[32];
+
+	out_obj(&jo, "path");
+	out_i64(&jo, "idle_ns", NULL, p->idle_ns);
+	out_i64(&jo, "loaded_ns", NULL, p->loaded_ns);
+	out_i64(&jo, "server_ns", NULL, p->server_ns);
+	out_u64(&jo, "syn_retries", NULL, d->syn_retries);
+	out_u64(&jo, "syn_unanswered", NULL, d->syn_unanswered);
+	out_obj_end(&jo);
+	if (p->loaded_ns >= 0)
+		out_text(o, "path: round trip %s idle, %s under this load (median at the responses)",
+			 statout_human_ns(p->idle_ns, a, sizeof(a)),
+			 statout_human_ns(p->loaded_ns, b, sizeof(b)));
+	else
+		out_text(o, "path: its round trip under the load not measured (no handshake beside the requests)");
+	if (p->server_ns >= 0)
+		out_text(o, "; the server's own time %s (median)",
+			 statout_human_ns(p->server_ns, c, sizeof(c)));
+	if (d->syn_retries || d->syn_unanswered)
+		out_text(o, "; SYNs sent again %" PRIu64 ", unanswered %" PRIu64, d->syn_retries,
+			 d->syn_unanswered);
+	out_text(o, "\n");
+}
+
 void probeout_diagnosis(struct out *o, const struct snap *s)
 {
 	const struct segdiag_result *d = &s->diag;
@@ -138,11 +192,18 @@ void probeout_diagnosis(struct out *o, const struct snap *s)
 	out_u64(&jo, "foreign", NULL, d->foreign);
 	print_unknowns(o, d->unknowns);
 	out_obj_end(&jo);
-	out_text(o, d->n ? ":\n" : ": nothing held them (a clean run names nothing)\n");
+	if (d->n)
+		out_text(o, ":\n");
+	else if (s->probe.timeouts)
+		out_text(o, ": nothing held those answered, but %" PRIu64 " requests had no answer within --timeout (responses: timed out)\n",
+			 s->probe.timeouts);
+	else
+		out_text(o, ": nothing held them (a clean run names nothing)\n");
 	out_arr(&jo, "diagnosis");
 	for (size_t i = 0; i < d->n; i++)
 		print_kind(o, &d->d[i]);
 	out_arr_end(&jo);
+	print_path(o, d);
 }
 
 void probeout_headline(struct out *o, const struct snap *s)
@@ -152,7 +213,17 @@ void probeout_headline(struct out *o, const struct snap *s)
 
 	if (!s->diag.have || !s->diag.n)
 		return;
-	out_text(o, "held: %s in %.0f%% of the requests, typically %s: %s\n",
+	out_text(o, "held: %s in %.0f%% of the requests, typically %s: ",
 		 tcpana_kind_name(d->kind), 100.0 * d->share,
-		 statout_human_ns(d->typical_ns, t, sizeof(t)), d->fix ? d->fix : "");
+		 statout_human_ns(d->typical_ns, t, sizeof(t)));
+	if (d->kind == TCPANA_PATH_QUEUE) {
+		const struct tcpana_pathsum *p = &s->diag.path;
+		char a[32], b[32], c[32];
+
+		out_text(o, "the path's RTT grew from %s idle to %s under this load; the server's own time %s: ",
+			 statout_human_ns(p->idle_ns, a, sizeof(a)),
+			 statout_human_ns(p->loaded_ns, b, sizeof(b)),
+			 statout_human_ns(p->server_ns, c, sizeof(c)));
+	}
+	out_text(o, "%s\n", d->fix ? d->fix : "");
 }

@@ -13,6 +13,10 @@
 #include "out.h"
 #include "snap.h"
 
+/* Answers (whole responses, SYN-ACKs) a second since measuring began
+ * (to the end, or to the snapshot live); 0 before any time passed. */
+double probeout_rate(const struct snap *s);
+
 /* The "probe" object and its lines. */
 void probeout_counts(struct out *o, const struct snap *s);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probeout.h"
 #include "prom.h"
 
 #ifndef RANT_VERSION
@@ -374,6 +375,16 @@ static void put_sender(FILE *f, const struct session *x)
  * going back). A session that leaves the table takes its series with it;
  * rant_packets_*_total keep counting every session's.
  */
+/* A probe's load: answers a second since measuring began. */
+static void put_probe(FILE *f, const struct snap *s)
+{
+	if (!s->cfg->syn && !s->cfg->http_path && !s->cfg->request_path)
+		return;
+	gauge(f, s, "rant_probe_answers_per_second", "Answers (whole responses; --syn: SYN-ACKs) "
+	      "a second since measuring began: the load the probe offered and got answered.",
+	      probeout_rate(s));
+}
+
 static void put_sessions(FILE *f, const struct snap *s)
 {
 	static const char *const what[] = { "received", "sent" };
@@ -545,6 +556,7 @@ int prom_render(FILE *f, const struct snap *s, const struct prom_ladder *l)
 	put_clock(f, s);
 	put_counters(f, s);
 	put_sessions(f, s);
+	put_probe(f, s);
 	put_path(f, s);
 	put_hists(f, s, l);
 	put_fleet(f, s);

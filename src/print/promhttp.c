@@ -19,7 +19,8 @@
 /* A connection as the deadline's watchdog sees it. */
 struct slot {
 	int fd;			/* -1: free */
-	int64_t since_ns;	/* opened, or its last request answered (monotonic) */
+	int64_t due_ns;		/* shut down then (monotonic), INT64_MAX: never */
+	bool idle;		/* kept alive between an answer and the next request */
 };
 
 struct promhttp {
@@ -93,6 +94,66 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status, cons
 	return ret;
 }
 
+/* The slot of connection c (MHD's thread), or NULL. */
+static struct slot *slot_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
+/* Under slot_mtx: fewer than PROMHTTP_SPARE slots free, the connection
+ * kept alive longest without a request gives way (shut down: MHD's
+ * thread sees the end and closes it), so that a new client is answered
+ * beside keep-alive holders: MHD accepts none while every slot is held. */
+static void make_room(struct promhttp *h)
+{
+	struct slot *oldest = NULL;
+	size_t used = 0;
+
+	for (size_t i = 0; i < PROMHTTP_CONNECTIONS; i++) {
+		struct slot *s = &h->slots[i];
+
+		used += s->fd >= 0 && s->due_ns != INT64_MAX;
+		if (s->fd >= 0 && s->idle && s->due_ns != INT64_MAX &&
+		    (!oldest || s->due_ns < oldest->due_ns))
+			oldest = s;
+	}
+	if (used + PROMHTTP_SPARE <= PROMHTTP_CONNECTIONS || !oldest)
+		return;
+	shutdown(oldest->fd, SHUT_RDWR);
+	oldest->due_ns = INT64_MAX;	/* once: MHD closes it */
+	oldest->idle = false;
+}
+
+/* Connection c is idle (kept alive: room is made then) or not; due_ns,
+ * when not 0, its new deadline. */
+static void set_due(struct promhttp *h, struct MHD_Connection *c, bool idle, int64_t due_ns)
+{
+	struct slot *s = slot_of(c);
+
+	pthread_mutex_lock(&h->slot_mtx);
+	if (s && s->fd >= 0 && s->due_ns != INT64_MAX) {
+		s->idle = idle;
+		if (due_ns)
+			s->due_ns = due_ns;
+		if (idle)
+			make_room(h);
+	}
+	pthread_mutex_unlock(&h->slot_mtx);
+}
+
+/* The request came whole: the bound is on its arrival, not on the
+ * answer's sending, which has PROMHTTP_REQUEST_S and its length's time
+ * at PROMHTTP_SEND_RATE (a 3 MB exposition over a slow link arrives
+ * whole; a client that reads nothing is cut at MHD's idle timeout). */
+static void answering(struct promhttp *h, struct MHD_Connection *c, size_t len)
+{
+	set_due(h, c, false, monotonic_ns() + (int64_t)PROMHTTP_REQUEST_S * NS_PER_SEC +
+		(int64_t)(len / PROMHTTP_SEND_RATE * NS_PER_SEC));
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
 				  const char *method, const char *version,
 				  const char *upload, size_t *upload_len, void **state)
@@ -108,6 +169,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 			     MHD_RESPMEM_PERSISTENT);
 	if (!*state) {		/* the headers: wait for the end of the request */
 		*state = h;
+		set_due(h, c, false, 0);
 		return MHD_YES;
 	}
 	if (*upload_len) {
@@ -118,6 +180,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		return reply(c, MHD_HTTP_NOT_FOUND, where, sizeof(where) - 1,
 			     MHD_RESPMEM_PERSISTENT);
 	pthread_mutex_lock(&h->mtx);
+	answering(h, c, h->text ? h->len : sizeof(none));
 	if (h->text)
 		ret = reply(c, MHD_HTTP_OK, h->text, h->len, MHD_RESPMEM_MUST_COPY);
 	else
@@ -144,7 +207,9 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
 				s = &h->slots[i];
 		if (s) {	/* there is one: MHD admits no more than PROMHTTP_CONNECTIONS */
 			s->fd = fd->connect_fd;
-			s->since_ns = monotonic_ns();
+			s->due_ns = monotonic_ns() + (int64_t)PROMHTTP_REQUEST_S * NS_PER_SEC;
+			s->idle = false;
+			make_room(h);
 		}
 		*ctx = s;
 	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED && s) {
@@ -154,50 +219,43 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
 	pthread_mutex_unlock(&h->slot_mtx);
 }
 
-/* MHD's thread: a request answered (or ended): the next one's time starts. */
+/* MHD's thread: a request answered (or ended): the next one's time
+ * starts, and the connection is idle until its first bytes. */
 static void on_completed(void *cls, struct MHD_Connection *c, void **state,
 			 enum MHD_RequestTerminationCode code)
 {
-	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-	struct promhttp *h = cls;
-	struct slot *s = ci ? ci->socket_context : NULL;
-
 	(void)state;
 	(void)code;
-	pthread_mutex_lock(&h->slot_mtx);
-	if (s && s->fd >= 0)
-		s->since_ns = monotonic_ns();
-	pthread_mutex_unlock(&h->slot_mtx);
+	set_due(cls, c, true, monotonic_ns() + (int64_t)PROMHTTP_REQUEST_S * NS_PER_SEC);
 }
 
 /*
- * The whole-request bound: a connection that has not had its request
- * answered PROMHTTP_REQUEST_S after it opened (or after its last answer)
- * is shut down, however its bytes trickle in; MHD's thread sees the end
- * and closes it. MHD's own timeout counts idle time only, which every
- * byte resets.
+ * The whole-request bound: a connection whose request has not come whole
+ * PROMHTTP_REQUEST_S after it opened (or after its last answer), or whose
+ * answer is not sent by its own bound (answering()), is shut down,
+ * however its bytes trickle; MHD's thread sees the end and closes it.
+ * MHD's own timeout counts idle time only, which every byte resets.
  */
 static void *watchdog_main(void *arg)
 {
-	const int64_t bound_ns = (int64_t)PROMHTTP_REQUEST_S * 1000000000;
 	struct promhttp *h = arg;
 
 	pthread_mutex_lock(&h->slot_mtx);
 	while (!h->stopping) {
-		int64_t now = monotonic_ns(), next = now + bound_ns;
+		int64_t now = monotonic_ns(), next = now + NS_PER_SEC;
 		struct timespec ts;
 
 		for (size_t i = 0; i < PROMHTTP_CONNECTIONS; i++) {
 			struct slot *s = &h->slots[i];
 
-			if (s->fd < 0 || s->since_ns == INT64_MAX)
+			if (s->fd < 0 || s->due_ns == INT64_MAX)
 				continue;
-			if (now - s->since_ns >= bound_ns) {
+			if (now >= s->due_ns) {
 				shutdown(s->fd, SHUT_RDWR);
-				s->since_ns = INT64_MAX;	/* once: MHD closes it */
-			} else if (s->since_ns + bound_ns < next) {
-				next = s->since_ns + bound_ns;
+				s->due_ns = INT64_MAX;	/* once: MHD closes it */
+				s->idle = false;
+			} else if (s->due_ns < next) {
+				next = s->due_ns;
 			}
 		}
 		ts = ns_to_timespec(next);

@@ -7,9 +7,12 @@
  * so that a few addresses cannot hold every slot), PROMHTTP_MEMORY bytes
  * of request per connection (a larger header is answered 431 and
  * closed), PROMHTTP_TIMEOUT_S seconds of an idle connection, and
- * PROMHTTP_REQUEST_S seconds for a whole request, from the connection's
- * start or its last answer to this request's answer, however its bytes
- * trickle in (a watchdog thread shuts it down). Its threads are created
+ * PROMHTTP_REQUEST_S seconds for a whole request to arrive, from the
+ * connection's start or its last answer, however its bytes trickle in
+ * (a watchdog thread shuts it down), and for the answer's sending that
+ * and its length's time at PROMHTTP_SEND_RATE; when fewer than
+ * PROMHTTP_SPARE slots are free, a connection kept alive without a
+ * request gives way to the new one (the one idle longest). Its threads are created
  * by the caller's thread, whose CPUs, policy and blocked signals they
  * inherit: start it from a thread off the measuring CPU (metrics.c). A
  * scrape copies the text under a mutex the measuring loop never takes.
@@ -24,6 +27,11 @@
 #define PROMHTTP_MEMORY (32 * 1024)
 #define PROMHTTP_TIMEOUT_S 5
 #define PROMHTTP_REQUEST_S 3
+/* An answer's sending has PROMHTTP_REQUEST_S and its length at this rate,
+ * bytes a second (512 kbit/s: a 3 MB exposition has 51 s) */
+#define PROMHTTP_SEND_RATE (64 * 1024)
+/* Slots kept free: beyond, the connection idle longest gives way */
+#define PROMHTTP_SPARE 8
 #define PROMHTTP_DEFAULT_ADDR "127.0.0.1"
 
 struct promhttp;

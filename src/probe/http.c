@@ -144,6 +144,7 @@ void http_teardown(void)
 {
 	struct http *h = &hs;
 
+	pathsyn_close(h->path);
 	segcap_destroy(h->cap);
 	segdiag_destroy(h->diag);
 	for (uint32_t i = 0; h->c && i < h->n; i++)
@@ -200,6 +201,8 @@ static void http_round(struct http *h, int64_t deadline)
 	for (int i = 0; i < n; i++)
 		hconn_event(h, &h->c[ev[i].data.u32], ev[i].events);
 	now = monotonic_ns();
+	if (!h->stopping)
+		pathsyn_tick(h->path, now);
 	if (now >= h->next_scan) {
 		hconn_scan(h, now);
 		h->next_scan = now + HTTP_SCAN_NS;
@@ -234,6 +237,29 @@ static int http_warmup(struct http *h)
 	return -EINTR;
 }
 
+/*
+ * The path's SYNs, from the address a connection made has (one source
+ * address for both): without them (no raw socket) the verdict has only
+ * the connections' own handshakes for the path's RTT, and says so.
+ */
+static void http_path_start(struct http *h)
+{
+	struct sockaddr_storage local;
+	socklen_t sl = sizeof(local);
+	char err[256];
+
+	for (uint32_t i = 0; i < h->n; i++) {
+		if (h->c[i].st < H_IDLE ||
+		    getsockname(h->c[i].fd, (struct sockaddr *)&local, &sl))
+			continue;
+		h->path = pathsyn_open(&local, &h->sk->peer, h->r->cfg->iface, err, sizeof(err));
+		if (!h->path)
+			fprintf(stderr, "rant: %s: the path's RTT under the load is not measured\n",
+				err);
+		return;
+	}
+}
+
 /* Measured requests until -c, -d, a signal, a full log or a breach;
  * then those out are awaited (at most --timeout). */
 static void http_measure(struct http *h)
@@ -243,6 +269,8 @@ static void http_measure(struct http *h)
 
 	h->measuring = true;
 	h->step = MEASURE_GO_ON;
+	h->r->probe.last_answer_ns = -1;
+	http_path_start(h);
 	prober_begin(&h->p);
 	segdiag_measuring(h->diag, realtime_ns());
 	for (uint32_t i = 0; i < h->n; i++)
@@ -251,8 +279,10 @@ static void http_measure(struct http *h)
 	while (!run_stop) {
 		int64_t now = monotonic_ns();
 
-		if (h->step != MEASURE_GO_ON || prober_enough(&h->p, now))
+		if (!h->stopping && (h->step != MEASURE_GO_ON || prober_enough(&h->p, now))) {
 			h->stopping = true;
+			h->stop_mono = now;
+		}
 		if (h->step == MEASURE_BREACH || (h->stopping && !h->out))
 			break;
 		if (h->paced && !h->stopping)
@@ -279,6 +309,10 @@ static void http_warmup_failed(struct http *h)
 			 "%s port %u answers, but not with %s: %" PRIu64 " responses could not be read (%s)",
 			 c->addr, c->port, c->http_path ? "HTTP/1.1 responses" : "--response-bytes bytes",
 			 r->probe.bad_responses, h->why_bad ? h->why_bad : "?");
+	else if (c->request_path && r->probe.bytes_received)
+		snprintf(r->failure, sizeof(r->failure),
+			 "%s port %u answered (%" PRIu64 " bytes in %g s of warm-up), but no response reached --response-bytes %u: is that its responses' length?",
+			 c->addr, c->port, r->probe.bytes_received, s, c->response_bytes);
 	else if (h->warm_whole)
 		snprintf(r->failure, sizeof(r->failure),
 			 "responses from %s port %u come without their stamps for %g s (--warmup-timeout): is timestamping blocked on %s?",
@@ -303,6 +337,38 @@ static void http_finish(struct http *h)
 	conn_fd_limit_was(&before, &r->probe.fd_limit);
 }
 
+/*
+ * A server that stopped answering: requests timed out after its last
+ * answer and it said nothing more until the run stopped sending (at
+ * least --timeout before), or most requests timed out. The finding in r->failure (the run exits
+ * 2 after its summary); the counts in r->probe either way.
+ */
+static bool http_silent(struct http *h)
+{
+	struct run *r = h->r;
+	struct probe_counts *p = &r->probe;
+	int64_t run_ns = (h->stop_mono ? h->stop_mono : monotonic_ns()) - h->p.start_mono;
+	double share = r->cnt.sent ? (double)p->timeouts / (double)r->cnt.sent : 0;
+
+	p->silent_ns = run_ns - (p->last_answer_ns < 0 ? 0 : p->last_answer_ns);
+	if (p->silent_ns < 0)
+		p->silent_ns = 0;	/* answered while the last were awaited */
+	if (!p->timeouts)
+		return false;
+	if (p->timeouts_after && p->silent_ns >= r->cfg->timeout_ns && r->cnt.received)
+		snprintf(r->failure, sizeof(r->failure),
+			 "the server stopped answering at %.2f s: %" PRIu64 " requests timed out (%.2f%%), nothing came in the last %.1f s of the run's requests",
+			 (double)p->last_answer_ns / NS_PER_SEC, p->timeouts, 100 * share,
+			 (double)p->silent_ns / NS_PER_SEC);
+	else if (share > 0.5 && r->cnt.received)
+		snprintf(r->failure, sizeof(r->failure),
+			 "most requests timed out: %" PRIu64 " of %" PRIu64 " (%.1f%%) had no whole response within --timeout",
+			 p->timeouts, r->cnt.sent, 100 * share);
+	else
+		return false;
+	return true;
+}
+
 int http_run(struct run *r)
 {
 	struct http *h = &hs;
@@ -315,9 +381,12 @@ int http_run(struct run *r)
 	http_finish(h);
 	if (!ret && r->cnt.received && r->probe.non_2xx == r->cnt.received) {
 		snprintf(r->failure, sizeof(r->failure),
-			 "every response from %s port %u had a status other than 2xx (%" PRIu64 " 3xx, %" PRIu64 " 4xx, %" PRIu64 " 5xx): none is a sample; is --http %s the path, and --host the name, it serves?",
-			 r->cfg->addr, r->cfg->port, r->probe.status[3], r->probe.status[4],
-			 r->probe.status[5], r->cfg->http_path);
+			 "every response from %s port %u had a status other than 2xx (%" PRIu64 " 1xx, %" PRIu64 " 3xx, %" PRIu64 " 4xx, %" PRIu64 " 5xx, %" PRIu64 " other): none is a sample; is --http %s the path, and --host the name, it serves?",
+			 r->cfg->addr, r->cfg->port, r->probe.status[1], r->probe.status[3],
+			 r->probe.status[4], r->probe.status[5], r->probe.status[0],
+			 r->cfg->http_path);
+		ret = -EIO;
+	} else if (!ret && http_silent(h)) {
 		ret = -EIO;
 	} else if (!ret && r->cnt.sent && !r->cnt.received) {
 		snprintf(r->failure, sizeof(r->failure),

@@ -206,10 +206,13 @@ static void hconn_finish(struct http *h, struct hconn *c)
 		r->cnt.warmup++;
 		h->warm_whole++;
 		h->answered += c->has_tx && c->t4_wire != TS_NONE;
-	} else if (r->cfg->http_path && c->resp.status / 100 != 2) {
-		prober_answered(&h->p, c->seq);	/* counted apart, no sample */
-	} else if (h->step == MEASURE_GO_ON) {
-		h->step = prober_measured(&h->p, &rec, c->late_ns);
+	} else {
+		r->probe.last_answer_ns = monotonic_ns() - h->p.start_mono;
+		r->probe.timeouts_after = 0;
+		if (r->cfg->http_path && c->resp.status / 100 != 2)
+			prober_answered(&h->p, c->seq);	/* counted apart, no sample */
+		else if (h->step == MEASURE_GO_ON)
+			h->step = prober_measured(&h->p, &rec, c->late_ns);
 	}
 	set_state(h, c, H_IDLE);
 	if (!c->resp.keep_alive) {
@@ -293,6 +296,7 @@ static void hconn_closed(struct http *h, struct hconn *c)
 static int hconn_bytes(struct http *h, struct hconn *c, size_t n, const struct ts_stamps *rx)
 {
 	int64_t t = ts_wire(rx, h->sk->hw);
+	unsigned int interim;
 	size_t took;
 
 	h->r->probe.bytes_received += n;
@@ -305,7 +309,9 @@ static int hconn_bytes(struct http *h, struct hconn *c, size_t n, const struct t
 		c->has_first = t != TS_NONE;
 	}
 	c->t4_wire = t;
+	interim = c->resp.interim;
 	took = httpresp_feed(&c->resp, h->buf, n);
+	h->r->probe.informational += c->resp.interim - interim;
 	if (c->resp.bad || (c->resp.done && took < n)) {
 		hconn_bad(h, c);
 		return 0;
@@ -316,11 +322,14 @@ static int hconn_bytes(struct http *h, struct hconn *c, size_t n, const struct t
 	return 0;
 }
 
+/* At most HTTP_READS_MAX reads, then back to the loop (epoll is level
+ * triggered: the rest is read next turn): a server that sends without
+ * end cannot keep the loop from its clock (-d, --timeout). */
 static void hconn_read(struct http *h, struct hconn *c)
 {
 	struct ts_stamps rx;
 
-	for (;;) {
+	for (int reads = 0; reads < HTTP_READS_MAX; reads++) {
 		ssize_t n = conn_recv(c->fd, h->buf, sizeof(h->buf), &rx);
 
 		if (n == -EAGAIN)
@@ -374,6 +383,7 @@ static void hconn_due(struct http *h, struct hconn *c, int64_t now)
 	case H_BUSY:
 		if (now - c->since_mono > r->cfg->timeout_ns) {
 			r->probe.timeouts++;	/* a server that stopped answering */
+			r->probe.timeouts_after += c->measured;
 			hconn_lost(h, c);
 			hconn_drop(h, c, false);
 		}

@@ -19,11 +19,14 @@
 #include <stdint.h>
 
 #include "httpresp.h"
+#include "pathsyn.h"
 #include "prober.h"
 #include "segdiag.h"
 #include "segcap.h"
 
 #define HTTP_BUF (64 * 1024)
+/* Reads of a connection a turn at most (of HTTP_BUF each: 1 MiB) */
+#define HTTP_READS_MAX 16
 /* A response whole before its request's TX stamp waits this long for it. */
 #define HTTP_TX_WAIT_NS (2 * NS_PER_MS)
 /* Timeouts are looked for this often. */
@@ -82,9 +85,11 @@ struct http {
 	uint64_t out;			/* requests out (busy, or awaiting a stamp) */
 	int64_t gone_since;		/* monotonic ns since none is up, or 0 */
 	int64_t next_scan;
+	int64_t stop_mono;		/* the run stopped sending (-c, -d, ...), 0: not */
 	const char *why_bad;		/* the last response that could not be read */
 	struct segcap *cap;		/* the packets, for the diagnosis */
 	struct segdiag *diag;		/* ... analysed on the capture's thread */
+	struct pathsyn *path;		/* the path's SYNs beside the requests */
 	uint8_t buf[HTTP_BUF];
 };
 

@@ -37,14 +37,15 @@ static int on_body(http_parser *p, const char *at, size_t len)
 }
 
 /* A 1xx is an interim response: the final one follows (101 excepted:
- * the connection is another protocol's from then on). */
+ * the connection is another protocol's from then on); counted. Its body
+ * (none is allowed) counts towards the final one's bound. */
 static int on_complete(http_parser *p)
 {
 	struct httpresp *h = of(p);
 
 	if (h->status >= 100 && h->status < 200 && h->status != 101) {
 		h->status = 0;
-		h->body = 0;
+		h->interim++;
 		return 0;
 	}
 	h->done = true;
@@ -68,7 +69,7 @@ void httpresp_init(struct httpresp *h, uint64_t fixed)
 void httpresp_start(struct httpresp *h)
 {
 	h->bytes = h->body = 0;
-	h->status = 0;
+	h->status = h->interim = 0;
 	h->done = h->bad = h->keep_alive = false;
 	h->why = NULL;
 	if (h->fixed)

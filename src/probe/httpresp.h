@@ -2,7 +2,8 @@
 /*
  * Where a response ends, in the bytes of a connection: HTTP/1.1 by
  * libhttp-parser (the parser wrk builds on: Content-Length, chunked, or
- * the body until the server closes; 1xx interim responses skipped), or
+ * the body until the server closes; 1xx interim responses skipped and
+ * counted), or
  * --request's fixed length. A response that cannot be one is bad, with
  * why: a garbage status line, a bad Content-Length, headers over 80 KiB,
  * a body over HTTPRESP_MAX_BODY (declared, or sent: a server that sends
@@ -27,6 +28,7 @@ struct httpresp {
 	uint64_t bytes;		/* of this response so far */
 	uint64_t body;		/* of its body so far */
 	unsigned int status;	/* its status code once its headers came, else 0 */
+	unsigned int interim;	/* 1xx interim responses before it (100 Continue...) */
 	bool done;		/* it ended */
 	bool bad;		/* it cannot be a response: why says what */
 	bool keep_alive;	/* done: the connection may carry another (HTTP/1.1

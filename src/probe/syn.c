@@ -70,6 +70,7 @@ struct syn {
 	size_t head, tail;
 	uint64_t inflight;
 	uint64_t answered;		/* in the warm-up: answers with both stamps */
+	int icmp_errno;			/* the last ICMP error's, as the kernel took it */
 	uint32_t isn_base;
 	bool measuring, open;
 	enum measure_next step;
@@ -215,6 +216,10 @@ static void syn_answer(struct syn *s, const struct sk_msg *m)
 		return;
 	sl = &s->slot[seg.dport];
 	fl = seg.seg.flags;
+	if ((fl & TCPSEG_F_RST) && !(fl & TCPSEG_F_ACK) && sl->seq) {
+		s->p.r->probe.rst_no_ack++;	/* no answer to a SYN (RFC 9293 3.10.7.3) */
+		return;
+	}
 	if (!(fl & (TCPSEG_F_SYN | TCPSEG_F_RST)) || !(fl & TCPSEG_F_ACK))
 		return;
 	if (!sl->seq || sl->reply || seg.seg.ack != sl->isn + 1) {
@@ -228,13 +233,21 @@ static void syn_answer(struct syn *s, const struct sk_msg *m)
 		syn_done(s, sl);
 }
 
+/* The segments read; an ICMP error for a SYN (port unreachable, a
+ * firewall's prohibited: the connected raw socket's pending error)
+ * counted and kept. */
 static void syn_rx(struct syn *s)
 {
 	struct sk_msg m;
+	int ret;
 
-	while (s->p.r->tp->recv(s->sk, s->buf, sizeof(s->buf), &m, false, false) == 0)
+	while ((ret = s->p.r->tp->recv(s->sk, s->buf, sizeof(s->buf), &m, false, false)) == 0)
 		if (m.len > 0)
 			syn_answer(s, &m);
+	if (ret != -EAGAIN && ret != -EINTR) {
+		s->p.r->probe.icmp_errors++;
+		s->icmp_errno = -ret;
+	}
 }
 
 /*
@@ -370,7 +383,17 @@ static int syn_failed(struct syn *s, bool warmup)
 	struct run *r = s->p.r;
 	const struct rant_cfg *c = r->cfg;
 
-	if (warmup)
+	if (warmup && r->probe.icmp_errors)
+		snprintf(r->failure, sizeof(r->failure),
+			 "no answer (SYN-ACK or RST) to a SYN to %s port %u in %g s of warm-up: %" PRIu64 " ICMP errors came instead (%s): a firewall rejects the SYNs, or no router has a way there; is the port open to this host?",
+			 c->addr, c->port, (double)c->warmup_timeout_ns / NS_PER_SEC,
+			 r->probe.icmp_errors, strerror(s->icmp_errno));
+	else if (warmup && r->probe.rst_no_ack)
+		snprintf(r->failure, sizeof(r->failure),
+			 "no answer (SYN-ACK or RST) to a SYN to %s port %u in %g s of warm-up: %" PRIu64 " RSTs without ACK came instead, which answer no SYN (RFC 9293 wants the SYN acknowledged): a middlebox forging resets?",
+			 c->addr, c->port, (double)c->warmup_timeout_ns / NS_PER_SEC,
+			 r->probe.rst_no_ack);
+	else if (warmup)
 		snprintf(r->failure, sizeof(r->failure),
 			 "no answer (SYN-ACK or RST) to a SYN to %s port %u in %g s of warm-up%s: is the host up, and does a firewall drop the SYNs?",
 			 c->addr, c->port, (double)c->warmup_timeout_ns / NS_PER_SEC,

@@ -112,7 +112,8 @@ int fleetset_open(struct fleetset *fs, const struct rant_cfg *c, const struct ms
 	}
 	fs->fleet->flow_label = c->flow_label;
 	for (size_t i = 0; i < l.n; i++)
-		fleetset_fill(c, fmt, fs->fleet, fleettab_take(fs->fleet, 0), &l.v[i]);
+		fleetset_fill(c, fmt, fs->fleet, fleettab_take(fs->fleet, &l.v[i].addr, 0),
+			      &l.v[i]);
 	targets_free(&l);
 	return open_sockets(fs, c, first);
 }

@@ -118,6 +118,14 @@ static void gen_bump(struct fleet_target *t)
 	atomic_fetch_add_explicit(&t->gen, 1, memory_order_release);
 }
 
+/* Slot t's state s, the count of those RETIRED kept. */
+static void set_state(struct fleet *f, struct fleet_target *t, enum fleet_state s)
+{
+	f->retired -= t->state == FLEET_RETIRED;
+	f->retired += s == FLEET_RETIRED;
+	t->state = s;
+}
+
 void fleettab_fill(struct fleet *f, size_t i, const struct target_spec *spec, uint32_t session,
 		   int tos)
 {
@@ -127,7 +135,7 @@ void fleettab_fill(struct fleet *f, size_t i, const struct target_spec *spec, ui
 
 	gen_bump(t);
 	atomic_thread_fence(memory_order_release);
-	t->state = FLEET_FREE;
+	set_state(f, t, FLEET_TAKEN);
 	t->spec = *spec;
 	key_of(&spec->addr, t->key);
 	t->to = spec->addr;
@@ -169,7 +177,7 @@ void fleettab_activate(struct fleet *f, size_t i, int64_t now_real)
 	f->hash[h] = (uint32_t)i + 1;
 	gen_bump(t);
 	t->added_ns = now_real;
-	t->state = FLEET_ACTIVE;
+	set_state(f, t, FLEET_ACTIVE);
 	gen_bump(t);
 }
 
@@ -203,28 +211,44 @@ void fleettab_retire(struct fleet *f, size_t i, int64_t now_mono)
 
 	unhash(f, i);
 	gen_bump(t);
-	t->state = FLEET_RETIRED;
+	set_state(f, t, FLEET_RETIRED);
 	t->retired_mono = now_mono;
 	gen_bump(t);
 }
 
-size_t fleettab_take(struct fleet *f, int64_t now_mono)
+/* The slot a reload may fill for address k: one whose target had it,
+ * retired (its pongs and stamps in flight are told apart by its session
+ * id and send keys, its log rows by its name, all its own); or cap. */
+static size_t retired_with(const struct fleet *f, const uint8_t *k)
 {
-	size_t best = f->cap;
+	for (size_t i = 0; f->retired && i < f->used; i++)
+		if (f->t[i].state == FLEET_RETIRED && !memcmp(f->t[i].key, k, FLEETTAB_KEY_LEN))
+			return i;
+	return f->cap;
+}
 
-	if (f->used < f->cap)
-		return f->used++;
-	for (size_t i = 0; i < f->cap; i++) {
+size_t fleettab_take(struct fleet *f, const struct sockaddr_storage *a, int64_t now_mono)
+{
+	uint8_t k[FLEETTAB_KEY_LEN];
+	size_t best;
+
+	key_of(a, k);
+	best = retired_with(f, k);
+	if (best == f->cap && f->used < f->cap)
+		best = f->used++;
+	for (size_t i = 0; best == f->cap && i < f->cap; i++) {
 		const struct fleet_target *t = &f->t[i];
 
-		if (t->state == FLEET_FREE)
-			return i;
+		if (t->state == FLEET_FREE) {
+			best = i;
+			break;
+		}
 		if (t->state == FLEET_RETIRED && now_mono - t->retired_mono >= FLEETTAB_GRACE_NS &&
 		    (best == f->cap || t->retired_mono < f->t[best].retired_mono))
 			best = i;
 	}
 	if (best < f->cap)
-		f->t[best].state = FLEET_FREE;
+		set_state(f, &f->t[best], FLEET_TAKEN);
 	return best;
 }
 

@@ -60,7 +60,9 @@ struct fleet_path {
 };
 
 enum fleet_state {
-	FLEET_FREE,			/* never used, or retired and reusable */
+	FLEET_FREE,			/* never used */
+	FLEET_TAKEN,			/* handed out by fleettab_take(), filled by
+					 * its owner, not yet measured */
 	FLEET_ACTIVE,			/* measured */
 	FLEET_RETIRED,			/* removed from the file: pongs still in
 					 * flight are strays; reusable after a grace */
@@ -89,6 +91,8 @@ struct fleet_target {
 struct fleet {
 	size_t cap;			/* slots */
 	size_t used;			/* slots ever filled: [0, used) */
+	size_t retired;			/* of them RETIRED (the loop retires only
+					 * while the reload's thread waits) */
 	unsigned int npaths;
 	int family;			/* the sockets': AF_INET or AF_INET6 */
 	uint32_t port[RANT_MAX_PATHS];	/* each path's source port (set-up fills) */
@@ -118,9 +122,9 @@ int fleettab_create(struct fleet **f, size_t cap, unsigned int npaths, int famil
 void fleettab_destroy(struct fleet *f);
 
 /*
- * Fill FREE slot i for t (counts and statistics zeroed), its session id
- * and TOS; it stays FREE (unseen) until fleettab_activate(). Only the
- * slot's owner (set-up, the reload) calls this.
+ * Fill slot i for t (counts and statistics zeroed), its session id and
+ * TOS; it is TAKEN (unseen) until fleettab_activate(). Only the slot's
+ * owner (set-up, the reload: fleettab_take() gave it) calls this.
  */
 void fleettab_fill(struct fleet *f, size_t i, const struct target_spec *t, uint32_t session,
 		   int tos);
@@ -133,9 +137,14 @@ void fleettab_retire(struct fleet *f, size_t i, int64_t now_mono);
  * and stamps still in flight, its log rows still queued. */
 #define FLEETTAB_GRACE_NS (30 * 1000000000LL)
 
-/* A slot to fill: FREE, or RETIRED for FLEETTAB_GRACE_NS; cap when none.
- * Marks it taken (its owner fills it). */
-size_t fleettab_take(struct fleet *f, int64_t now_mono);
+/*
+ * A slot to fill for the target at address a: the slot a retired target
+ * of a had (a target removed and added back is not held by its grace),
+ * else one FREE, else one RETIRED for FLEETTAB_GRACE_NS (the oldest);
+ * cap when none. Marks it TAKEN: no later call hands it out again until
+ * it is retired.
+ */
+size_t fleettab_take(struct fleet *f, const struct sockaddr_storage *a, int64_t now_mono);
 
 /* The ACTIVE slot whose target has address a (a pong's source; IPv4-mapped
  * or not), or -1. Hot path: no allocation, a probe or two. */

@@ -19,6 +19,10 @@
 struct probe_counts {
 	/* --syn (an RST back is the run's counts.refused) */
 	uint64_t rst_late;		/* an RST or SYN-ACK after its probe timed out */
+	uint64_t icmp_errors;		/* ICMP errors for SYNs (port unreachable,
+					 * prohibited): their probes are lost */
+	uint64_t rst_no_ack;		/* RSTs without ACK to a probe's port: no
+					 * answer to a SYN, ignored */
 	/* --http, --request */
 	uint64_t connections;		/* connections made, the first ones and again */
 	uint64_t connect_failures;	/* connections that failed (refused, timed out) */
@@ -32,8 +36,18 @@ struct probe_counts {
 	uint64_t status[PROBE_STATUS_CLASSES];	/* responses by status class */
 	uint64_t non_2xx;		/* responses of another status than 2xx (in the
 					 * samples too: a 404 is answered) */
+	uint64_t informational;		/* 1xx interim responses skipped (100 Continue,
+					 * 103 Early Hints): not answers; a request they
+					 * hold past --timeout is timed out */
 	uint64_t bytes_received;	/* response bytes, headers and bodies */
 	uint64_t fd_limit;		/* the open-file limit rant ran with */
+	/* silence: the last whole measured response, ns after measuring
+	 * began (-1: none), the requests timed out after it, and how long
+	 * the run went on after it (the server stopped answering when those
+	 * timed out and it reached the end) */
+	int64_t last_answer_ns;
+	uint64_t timeouts_after;
+	int64_t silent_ns;
 };
 
 #endif

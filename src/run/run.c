@@ -302,7 +302,10 @@ static int alloc_memory(struct run *r)
 			return -ENOMEM;
 		}
 	}
-	if (c->mode == MODE_EMIT && !cfg_fleet(c) && !(r->jitter = jitter_create(c->hugepages))) {
+	/* IPDV of packets each way: not of --http's requests (no T2, T3 of
+	 * a server's) */
+	if (c->mode == MODE_EMIT && !cfg_fleet(c) && !c->http_path && !c->request_path &&
+	    !(r->jitter = jitter_create(c->hugepages))) {
 		fprintf(stderr, "rant: cannot allocate the jitter's statistics: %s: %s\n",
 			strerror(errno), fix);
 		return -ENOMEM;

@@ -58,6 +58,8 @@ void series_row_print(struct out *o, const struct series_row *r)
 	out_u64(o, "lost", NULL, r->lost);
 	out_u64(o, "in_flight", NULL, r->in_flight);
 	out_u64(o, "late", NULL, r->late);
+	out_dbl(o, "received_per_second", NULL,
+		r->duration_ns > 0 ? (double)r->received * 1e9 / (double)r->duration_ns : 0);
 	out_u64(o, "samples", NULL, r->samples);
 	out_i64_or_null(o, "min", NULL, r->samples, r->min);
 	out_i64_or_null(o, "p50", NULL, r->samples, r->p50);

@@ -368,7 +368,9 @@ static struct flow *flow_new(struct flowtab *t, const struct pkt_tcp *pk, uint32
 		memset(f, 0, offsetof(struct flow, ring));
 		f->ana = ana;
 	}
+	f->sums = watchagg_port(t->g, c ? pk->dport : pk->sport);	/* the server's */
 	cfg.ctx = f;
+	cfg.path = f->sums ? &f->sums->path : NULL;	/* the server port's path */
 	tcpana_reset(f->ana, &cfg);
 	f->t = t;
 	f->state = F_OPEN;
@@ -380,7 +382,6 @@ static struct flow *flow_new(struct flowtab *t, const struct pkt_tcp *pk, uint32
 	f->port[d] = pk->sport;
 	f->port[!d] = pk->dport;
 	f->first_ns = t->now;
-	f->sums = watchagg_port(t->g, f->port[TCPSEG_S2C]);
 	for (int m = 0; m < WM_FLOW_COUNT; m++)
 		flowstat_init(&f->m[m]);
 	f->hnext = t->heads[h];

@@ -23,6 +23,7 @@ static int port_init(struct watch_port *p, const struct watchagg_params *prm)
 			return -ENOMEM;
 	}
 	p->tally = tcpana_tally_create();
+	tcpana_path_init(&p->path);
 	return p->tally ? 0 : -ENOMEM;
 }
 

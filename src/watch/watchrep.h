@@ -118,6 +118,7 @@ struct watch_port {
 	uint64_t held[TCPANA_KINDS];	/* exchanges each kind held most */
 	struct hist *h[WM_COUNT];
 	struct tcpana_tally *tally;
+	struct tcpana_path path;	/* its flows' handshakes: the path's RTT */
 	/* at the end */
 	uint64_t named_flows[TCPANA_KINDS];	/* flows whose diagnosis names it */
 	size_t ndiag;

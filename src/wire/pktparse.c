@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* A captured frame, an IP packet or a TCP header into its TCP segment
  * (pktparse.h). */
+#include <errno.h>
 #include <pcap/dlt.h>
 #include <string.h>
 
@@ -21,6 +22,10 @@
 #define IP6_HLEN 40
 #define TCP_HLEN 20
 #define IPPROTO_TCP_ 6
+#define IPPROTO_ICMP_ 1
+#define IPPROTO_ICMPV6_ 58
+#define ICMP_HLEN 8		/* type, code, checksum, 4 bytes more */
+#define QUOTE_L4 8		/* the quoted transport bytes read */
 #define IPPROTO_UDP_ 17
 #define IPPROTO_IPIP_ 4			/* IPv4 in IP */
 #define IPPROTO_IPV6_ 41		/* IPv6 in IP (6in4, 6in6) */
@@ -430,4 +435,89 @@ enum pkt_verdict pktparse_tcp(const uint8_t *p, uint32_t len, int64_t t_ns, stru
 {
 	clear(out, t_ns);
 	return tcp(p, len, 0, len, out);
+}
+
+/* The probe an ICMP error quotes at p: an IP header and 8 bytes after. */
+static int quote(const uint8_t *p, uint32_t len, struct pkt_quote *q)
+{
+	struct pkt_l4 l4 = { 0 };	/* ipv4() and ipv6() carry its tunnels and clamp */
+	enum pkt_verdict v;
+	const uint8_t *t;
+
+	if (!len)
+		return -EINVAL;
+	v = (p[0] >> 4) == 4 ? ipv4(p, len, len, 0, &l4) :
+	    (p[0] >> 4) == 6 ? ipv6(p, len, len, 0, &l4) : PKT_BAD;
+	if (v != PKT_TCP && v != PKT_NOT_TCP)
+		return -EINVAL;
+	if (l4.frag == PKT_FRAG_LATER || l4.off + QUOTE_L4 > len)
+		return -EINVAL;
+	memset(q, 0, sizeof(*q));
+	q->proto = l4.proto;
+	if (l4.family == 4) {
+		q->ttl = p[8];
+		memcpy(q->src, p + 12, 4);
+		memcpy(q->dst, p + 16, 4);
+	} else {
+		q->ttl = p[7];
+		memcpy(q->src, p + 8, 16);
+		memcpy(q->dst, p + 24, 16);
+	}
+	t = p + l4.off;
+	if (q->proto == IPPROTO_ICMP_ || q->proto == IPPROTO_ICMPV6_) {
+		q->csum = be_get16(t + 2);
+		q->id = be_get16(t + 4);
+		q->echo_seq = be_get16(t + 6);
+		return 0;
+	}
+	q->sport = be_get16(t);
+	q->dport = be_get16(t + 2);
+	q->seq = be_get32(t + 4);
+	q->csum = be_get16(t + 6);	/* UDP's (TCP's: the seq's low half) */
+	return 0;
+}
+
+/* The ICMP kinds by family: echo reply, time exceeded, unreachable. */
+static enum pkt_icmp_kind icmp_kind(int family, uint8_t type, uint8_t code)
+{
+	if (family == 4)
+		return type == 0 ? PKT_ICMP_ECHO_REPLY :
+		       type == 11 && code == 0 ? PKT_ICMP_TIME_EXCEEDED :
+		       type == 3 ? PKT_ICMP_UNREACH : PKT_ICMP_OTHER;
+	return type == 129 ? PKT_ICMP_ECHO_REPLY :
+	       type == 3 && code == 0 ? PKT_ICMP_TIME_EXCEEDED :
+	       type == 1 ? PKT_ICMP_UNREACH : PKT_ICMP_OTHER;
+}
+
+int pktparse_icmp(int family, const uint8_t *p, uint32_t len, struct pkt_icmp *out)
+{
+	const uint8_t *h = p;
+	struct pkt_l4 l4 = { 0 };	/* ipv4() carries its tunnels and clamp */
+
+	memset(out, 0, sizeof(*out));
+	out->family = (uint8_t)family;
+	if (family == 4) {
+		if (ipv4(p, len, len, 0, &l4) != PKT_NOT_TCP)
+			return len < IP4_HLEN ? -EINVAL : -ENOMSG;
+		if (l4.proto != IPPROTO_ICMP_ || l4.frag == PKT_FRAG_LATER)
+			return -ENOMSG;
+		memcpy(out->src, p + 12, 4);
+		if (l4.end < len)
+			len = l4.end;	/* the IP header's length, not the padding */
+		h = p + l4.off;
+		len = len > l4.off ? len - l4.off : 0;
+	}
+	if (len < ICMP_HLEN)
+		return -EINVAL;
+	out->type = h[0];
+	out->code = h[1];
+	out->kind = icmp_kind(family, h[0], h[1]);
+	if (out->kind == PKT_ICMP_ECHO_REPLY) {
+		out->id = be_get16(h + 4);
+		out->seq = be_get16(h + 6);
+		return 0;
+	}
+	if (out->kind == PKT_ICMP_OTHER)
+		return 0;
+	return quote(h + ICMP_HLEN, len - ICMP_HLEN, &out->q);
 }

@@ -117,6 +117,55 @@ enum pkt_verdict pktparse_ip(const uint8_t *p, uint32_t len, int64_t t_ns, struc
  * verdict PKT_TCP, PKT_CUT or PKT_BAD. */
 enum pkt_verdict pktparse_tcp(const uint8_t *p, uint32_t len, int64_t t_ns, struct pkt_tcp *out);
 
+/*
+ * An ICMP (or ICMPv6) message as trace's raw socket reads it, and for an
+ * error (Time Exceeded, Destination Unreachable) the probe it quotes: the
+ * quoted IP header (RFC 792: it and at least 8 bytes of what follows;
+ * RFC 4443: as much as fits) and the first 8 bytes of its transport
+ * header, which hold a TCP probe's ports and sequence number, a UDP
+ * probe's ports and checksum, an echo request's identifier and sequence
+ * number. Bounded by len, never by what a header claims.
+ */
+enum pkt_icmp_kind {
+	PKT_ICMP_OTHER,			/* none of the below */
+	PKT_ICMP_ECHO_REPLY,		/* id, seq */
+	PKT_ICMP_TIME_EXCEEDED,		/* in transit (code 0): q */
+	PKT_ICMP_UNREACH,		/* destination unreachable: q, code */
+};
+
+/* The first 8 bytes of a quoted (or an echo's) transport header. */
+struct pkt_quote {
+	uint8_t proto;			/* 6 TCP, 17 UDP, 1 ICMP, 58 ICMPv6 */
+	uint8_t src[16], dst[16];	/* the quoted IP header's */
+	uint8_t ttl;			/* the quoted TTL (hop limit): what it
+					 * had left at the responder */
+	uint16_t sport, dport;		/* TCP, UDP */
+	uint32_t seq;			/* TCP */
+	uint16_t csum;			/* UDP's checksum, ICMP's */
+	uint16_t id, echo_seq;		/* an echo request's */
+};
+
+struct pkt_icmp {
+	uint8_t family;			/* 4 or 6 */
+	uint8_t src[16];		/* who sent it: IPv4's header; 0 for an
+					 * ICMPv6 header alone (the caller has
+					 * the source from recvmsg) */
+	enum pkt_icmp_kind kind;
+	uint8_t type, code;
+	uint16_t id, seq;		/* an echo reply's */
+	struct pkt_quote q;		/* an error's */
+};
+
+/*
+ * An ICMP message: p is an IPv4 packet (what an IPv4 raw socket reads)
+ * when family is 4, an ICMPv6 message from its header when 6 (what an
+ * IPv6 raw socket reads). 0 with *out; -ENOMSG when it is not ICMP (or
+ * an IPv4 fragment after the first); -EINVAL when it is cut before what
+ * its kind needs (an error's quote down to its 8 transport bytes) or
+ * contradicts itself.
+ */
+int pktparse_icmp(int family, const uint8_t *p, uint32_t len, struct pkt_icmp *out);
+
 /* "not_ip", "not_tcp", ...: the JSON's counts. */
 const char *pktparse_verdict_name(enum pkt_verdict v);
 

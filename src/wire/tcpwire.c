@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * --syn's SYN built (tcpwire.h).
+ * --syn's SYN and trace's UDP and echo probes built (tcpwire.h).
  */
 #include <string.h>
 
@@ -52,4 +52,46 @@ size_t tcpwire_syn(uint8_t *buf, int family, const uint8_t *src, const uint8_t *
 	acc += 6 + TCPWIRE_SYN_LEN;
 	be_put16(buf + 16, fold(sum16(buf, TCPWIRE_SYN_LEN, acc)));
 	return TCPWIRE_SYN_LEN;
+}
+
+/* The two bytes at p that make the checksum of a message whose sum is
+ * acc without them (their place 0) come out as want. */
+static void fix_csum(uint8_t *p, uint32_t acc, uint16_t want)
+{
+	uint16_t now = fold(acc);	/* the checksum with the two bytes 0 */
+	uint32_t f = (uint32_t)(uint16_t)~want + now;	/* ones' complement: ~want - sum */
+
+	be_put16(p, (uint16_t)~fold(f));
+}
+
+size_t tcpwire_udp(uint8_t *buf, int family, const uint8_t *src, const uint8_t *dst,
+		   uint16_t sport, uint16_t dport, uint16_t csum)
+{
+	size_t alen = family == 6 ? 16 : 4;
+	uint32_t acc;
+
+	memset(buf, 0, TCPWIRE_UDP_LEN);
+	be_put16(buf, sport);
+	be_put16(buf + 2, dport);
+	be_put16(buf + 4, TCPWIRE_UDP_LEN);
+	memcpy(buf + 8, "rant trace", 10);
+	acc = sum16(src, alen, 0);
+	acc = sum16(dst, alen, acc);
+	acc += 17 + TCPWIRE_UDP_LEN;
+	acc = sum16(buf, TCPWIRE_UDP_LEN, acc);
+	fix_csum(buf + TCPWIRE_UDP_LEN - 2, acc, csum);
+	be_put16(buf + 6, csum);
+	return TCPWIRE_UDP_LEN;
+}
+
+size_t tcpwire_echo(uint8_t *buf, uint16_t id, uint16_t seq, uint16_t csum)
+{
+	memset(buf, 0, TCPWIRE_ECHO_LEN);
+	buf[0] = 8;
+	be_put16(buf + 4, id);
+	be_put16(buf + 6, seq);
+	memcpy(buf + 8, "rant trace", 10);
+	fix_csum(buf + TCPWIRE_ECHO_LEN - 2, sum16(buf, TCPWIRE_ECHO_LEN, 0), csum);
+	be_put16(buf + 2, csum);
+	return TCPWIRE_ECHO_LEN;
 }

@@ -2,7 +2,8 @@
 /*
  * The TCP header's flags and option kinds, a window in bytes by the
  * handshake's window scale, and the SYN --syn sends: built to go out on a
- * raw socket, its checksum over the pseudo-header. The reading of
+ * raw socket, its checksum over the pseudo-header; trace's UDP and ICMP
+ * echo probes likewise. The reading of
  * segments (a raw socket's, a captured frame's) is pktparse.h. No
  * allocation, no state.
  */
@@ -60,5 +61,28 @@ static inline uint32_t tcpwire_window(uint32_t win, int ws_from, int ws_to, bool
  */
 size_t tcpwire_syn(uint8_t *buf, int family, const uint8_t *src, const uint8_t *dst,
 		   uint16_t sport, uint16_t dport, uint32_t isn, uint16_t mss, uint32_t tsval);
+
+/* trace's UDP probe and ICMP echo request: a header and this many bytes
+ * of payload, the last two chosen to give the checksum asked for. */
+#define TCPWIRE_PROBE_PAYLOAD 12
+#define TCPWIRE_UDP_LEN (8 + TCPWIRE_PROBE_PAYLOAD)
+#define TCPWIRE_ECHO_LEN (8 + TCPWIRE_PROBE_PAYLOAD)
+
+/*
+ * A UDP datagram from src:sport to dst:dport (family 4 or 6) whose
+ * checksum is csum (1 to 0xfffe): the checksum tells the probes of one
+ * flow apart while the ports stay the flow's (Paris traceroute's rule:
+ * ECMP hashes the ports, never the checksum). Returns TCPWIRE_UDP_LEN.
+ */
+size_t tcpwire_udp(uint8_t *buf, int family, const uint8_t *src, const uint8_t *dst,
+		   uint16_t sport, uint16_t dport, uint16_t csum);
+
+/*
+ * An ICMPv4 echo request with identifier id and sequence number seq
+ * whose checksum is csum (1 to 0xfffe), the same for every probe of a
+ * flow (a router that balances ICMP hashes its first four bytes).
+ * Returns TCPWIRE_ECHO_LEN. (ICMPv6's checksum the kernel writes.)
+ */
+size_t tcpwire_echo(uint8_t *buf, uint16_t id, uint16_t seq, uint16_t csum);
 
 #endif

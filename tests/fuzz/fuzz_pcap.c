@@ -12,11 +12,14 @@
  * and a wire length a little longer (a snaplen cut); what parses as TCP
  * goes to a table of 16 flows (so eviction, idle expiry, reuse and
  * closing all happen); each frame is also read as a raw socket's TCP
- * header alone. Checks: a verdict in range, a TCP segment's family 4 or
- * 6 (0 for a TCP header alone), a payload within the frame's wire length
- * (an IP length past it is cut to it) and at most 16 tunnels deep; at the
- * end every flow reported, none left open.
+ * header alone, and as trace's raw ICMP socket reads it (an IPv4
+ * packet, an ICMPv6 message: pktparse_icmp). Checks: a verdict in range,
+ * a TCP segment's family 4 or 6 (0 for a TCP header alone), a payload
+ * within the frame's wire length (an IP length past it is cut to it) and
+ * at most 16 tunnels deep, an ICMP result 0, -ENOMSG or -EINVAL with a
+ * kind in range; at the end every flow reported, none left open.
  */
+#include <errno.h>
 #include <pcap/dlt.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -71,6 +74,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((v2 != PKT_TCP && v2 != PKT_CUT && v2 != PKT_BAD) ||
 		    (v2 == PKT_TCP && (alone.family || alone.seg.len > len)))
 			abort();
+		for (int fam = 4; fam <= 6; fam += 2) {
+			struct pkt_icmp ic;
+			int r = pktparse_icmp(fam, data + off, (uint32_t)len, &ic);
+
+			if ((r && r != -ENOMSG && r != -EINVAL) ||
+			    (!r && ic.kind > PKT_ICMP_UNREACH))
+				abort();
+		}
 		if (v == PKT_TCP) {
 			/* the payload within the frame on the wire, whatever an
 			 * IP length says; tunnels within pktparse's bound */

@@ -13,6 +13,7 @@ only, the others a good 200 response):
   midway      half a response, then closes the connection
   silent      nothing: reads requests and never answers
   forever     a 200 with chunked encoding whose chunks never end
+  continue    "100 Continue" interim responses, without end
   status404   a good 404 response (kept alive)
 
 It prints "listening PORT" once it listens. Threads, one a connection.
@@ -66,6 +67,10 @@ class Handler(socketserver.BaseRequestHandler):
                 mode = self.server.mode if odd else "good"
                 if mode == "silent":
                     continue
+                if mode == "continue":
+                    interim = head(b"100 Continue", b"\r\n") * 64
+                    while True:
+                        self.request.sendall(interim)
                 if mode == "forever":
                     self.request.sendall(head(b"200 OK", b"Transfer-Encoding: chunked\r\n\r\n"))
                     chunk = b"1000\r\n" + b"y" * 4096 + b"\r\n"
@@ -91,7 +96,7 @@ class Server(socketserver.ThreadingTCPServer):
 def main():
     port = int(sys.argv[1])
     mode, _, every = sys.argv[2].partition(":")
-    if mode not in RESPONSES and mode not in ("silent", "forever"):
+    if mode not in RESPONSES and mode not in ("silent", "forever", "continue"):
         sys.exit("http_odd.py: no mode " + mode)
     srv = Server(("::", port), Handler)
     srv.mode = mode

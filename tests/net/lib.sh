@@ -399,6 +399,42 @@ setup_pair() {
 	ip -n "$NS_B" link set "$VETH_B" up
 }
 
+# A router namespace between a client and a server, on two subnets:
+#   $NS_A ($VETH_A 10.78.1.1) <-> ($VETH_RA) $NS_R ($VETH_RB) <-> $NS_B ($VETH_B 10.78.2.2)
+# $VETH_RA's egress carries the server's segments to the client, $VETH_RB's
+# the client's to the server: a qdisc there is a queue on the path.
+# Forwarding is NS_R's own sysctl (a namespace's, gone with it).
+setup_router() {
+	NS_A=rant-a-$UNIQ
+	NS_R=rant-r-$UNIQ
+	NS_B=rant-b-$UNIQ
+	VETH_A=ra$UNIQ
+	VETH_RA=rra$UNIQ
+	VETH_RB=rrb$UNIQ
+	VETH_B=rb$UNIQ
+	IP_A=10.78.1.1
+	IP_B=10.78.2.2
+	local ns
+	for ns in "$NS_A" "$NS_R" "$NS_B"; do
+		ip netns add "$ns" || return 1
+		defer ip netns del "$ns"
+		ip -n "$ns" link set lo up
+	done
+	ip link add "$VETH_A" netns "$NS_A" type veth peer name "$VETH_RA" netns "$NS_R" || return 1
+	ip link add "$VETH_B" netns "$NS_B" type veth peer name "$VETH_RB" netns "$NS_R" || return 1
+	ip -n "$NS_A" addr add "$IP_A/24" dev "$VETH_A"
+	ip -n "$NS_R" addr add 10.78.1.254/24 dev "$VETH_RA"
+	ip -n "$NS_R" addr add 10.78.2.254/24 dev "$VETH_RB"
+	ip -n "$NS_B" addr add "$IP_B/24" dev "$VETH_B"
+	for dev in "$NS_A $VETH_A" "$NS_R $VETH_RA" "$NS_R $VETH_RB" "$NS_B $VETH_B"; do
+		# shellcheck disable=SC2086  # "ns dev"
+		ip -n ${dev% *} link set ${dev#* } up
+	done
+	ip -n "$NS_A" route add default via 10.78.1.254
+	ip -n "$NS_B" route add default via 10.78.2.254
+	ip netns exec "$NS_R" sysctl -qw net.ipv4.ip_forward=1
+}
+
 # ns_bg NS CMD...: CMD in the background in NS; its pid in $BGPID, killed
 # when the test ends if still running.
 ns_bg() {

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Slow HTTP clients that would hold every slot of an HTTP server.
 
-Usage: slowhttp.py ADDR PORT N SRC[,SRC...] DURATION_S
+Usage: slowhttp.py ADDR PORT N SRC[,SRC...] DURATION_S [keepalive]
 
 N connections to ADDR:PORT from each SRC, each sending
 "GET /metrics HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n" one byte a second (the
 request is never whole before about 35 s). A connection the server closes
 (or refuses) is made again half a second later, as an attacker would.
+With keepalive, the clients are polite holders instead: each sends the
+whole request, reads the whole answer, and sends the next a second later
+on the same connection (kept alive), holding its slot between scrapes;
+"answers=N" is added to the done line.
 Prints, flushing each line:
   "ready open=O"   once every first connect has been tried, O of them up
   "done opened=A cut=C longest=L open=O"   after DURATION_S (or SIGTERM):
@@ -30,6 +34,20 @@ class Conn:
         self.up_at = 0.0
         self.sent = 0
         self.retry_at = 0.0
+        self.buf = None	# keepalive: the answer read so far, None: none awaited
+        self.next_at = 0.0
+
+
+def whole(buf):
+    """An answer's headers and its Content-Length of body are in buf."""
+    head, sep, body = buf.partition(b"\r\n\r\n")
+    if not sep:
+        return False
+    for line in head.split(b"\r\n"):
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return len(body) >= int(value)
+    return True
 
 
 def main():
@@ -37,7 +55,8 @@ def main():
                                 sys.argv[4].split(","), float(sys.argv[5]))
     sel = selectors.DefaultSelector()
     conns = [Conn(s) for s in srcs for _ in range(n)]
-    stats = {"opened": 0, "cut": 0, "longest": 0.0}
+    keep = sys.argv[6:7] == ["keepalive"]
+    stats = {"opened": 0, "cut": 0, "longest": 0.0, "answers": 0}
     stop = [False]
     signal.signal(signal.SIGTERM, lambda *_: stop.__setitem__(0, True))
 
@@ -51,7 +70,7 @@ def main():
             s.close()
             c.retry_at = now + 0.5
             return
-        c.sock, c.up_at, c.sent = s, now, 0
+        c.sock, c.up_at, c.sent, c.buf, c.next_at = s, now, 0, None, now
         stats["opened"] += 1
         sel.register(s, selectors.EVENT_READ, c)
 
@@ -77,11 +96,26 @@ def main():
                 data = b""
             if not data:	# closed by the server: a reply is not waited for
                 cut(c, time.monotonic())
+            elif keep and c.buf is not None:
+                c.buf += data
+                if whole(c.buf):
+                    stats["answers"] += 1
+                    c.buf, c.next_at = None, time.monotonic() + 1.0
         now = time.monotonic()
         for c in conns:
             if c.sock is None:
                 if now >= c.retry_at:
                     connect(c, now)
+                continue
+            if keep:
+                if c.buf is None and now >= c.next_at:
+                    try:
+                        c.sock.send(REQ)
+                        c.buf = b""
+                    except BlockingIOError:
+                        pass
+                    except OSError:
+                        cut(c, now)
                 continue
             if c.sent < len(REQ) and now - c.up_at >= c.sent:
                 try:
@@ -96,7 +130,8 @@ def main():
     for c in still:
         stats["longest"] = max(stats["longest"], now - c.up_at)
     print("done opened=%d cut=%d longest=%.1f open=%d" %
-          (stats["opened"], stats["cut"], stats["longest"], len(still)), flush=True)
+          (stats["opened"], stats["cut"], stats["longest"], len(still)) +
+          (" answers=%d" % stats["answers"] if keep else ""), flush=True)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="fleet_targets fleet_reload fleet_badfile fleet_dscp fleet_stamp fleet_flowlabel
+ALL_TESTS="fleet_targets fleet_reload fleet_reload_reclaim fleet_reload_churn fleet_refused fleet_badfile fleet_dscp fleet_stamp fleet_flowlabel
 	fleet_ecmp fleet_scale fleet_addr_added"
 
 require_root
@@ -147,6 +147,128 @@ fleet_reload() {
 		[ "$(target "$WORK/e1.json" "$IP_B:4003" .counts.lost)" = 0 ]
 	check_err $? "a reload lost pings: $(jq -c '[.targets[] | [.peer, .counts.lost]]' "$WORK/e1.json")"
 	log_test "fleet: SIGHUP adds and removes targets, keeps the others' counts"
+}
+
+# fleet_hosts N: N addresses 10.99.X.Y on the reflector's side, routed
+# from the emitter's; the Kth of them (from 0) is fleet_host K.
+fleet_host() { echo "10.99.$(($1 / 250)).$(($1 % 250 + 1))"; }
+fleet_hosts() {
+	local i
+	for ((i = 0; i < $1; i++)); do
+		echo "addr add $(fleet_host "$i")/32 dev $VETH_B"
+	done | ip -n "$NS_B" -batch -
+	ip -n "$NS_A" route add 10.99.0.0/16 via "$IP_B"
+	ns_bg "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" --block --max-sessions 4096 \
+		--max-sessions-per-address 4096 >"$WORK/r.txt" 2>&1
+	wait_udp_port "$NS_B" "$PORT" ||
+		check_err 1 "the reflector did not bind: $(tail -2 "$WORK/r.txt")"
+}
+
+# fleet_file FILE FROM N: the targets fleet_host FROM to FROM + N - 1,
+# written whole (a reload never reads half a file).
+fleet_file() {
+	local i
+	for ((i = $2; i < $2 + $3; i++)); do fleet_host "$i"; done >"$1.new"
+	mv "$1.new" "$1"
+}
+
+# fleet_measured JSON TXT START: the targets the JSON measured at the end,
+# then START + what the reloads said they added - what they removed.
+fleet_measured() {
+	jq '.targets | length' "$1"
+	awk -v n="$3" '/read again: [0-9]+ added/ { n += $(NF - 5) - $(NF - 3) }
+		END { print n }' "$2"
+}
+
+# A 60-target file swapped for another at SIGHUP, then (once the first
+# file's slots have had their grace) for a third: every reload measures
+# the 60 it says it added. On db30865 the second reload took a reclaimed
+# slot again and again: "60 added, 60 removed", 5 targets measured.
+fleet_reload_reclaim() {
+	local got said
+	setup_pair || skip_test "cannot create namespaces and veth"
+	fleet_hosts 180
+	fleet_file "$WORK/targets" 0 60
+	fleet_bg e1 --targets "$WORK/targets" -d 40 --interval 100000 -j "$WORK/e1.json"
+	wait_fleet "$WORK/e1.txt"
+	fleet_file "$WORK/targets" 60 60
+	kill -HUP "$EM"
+	wait_for_line "$WORK/e1.txt" 'read again: 60 added, 60 removed' 5
+	check_err $? "the first reload: $(grep 'read again' "$WORK/e1.txt")"
+	sleep 31	# the removed targets' slots past their grace (FLEETTAB_GRACE_NS)
+	fleet_file "$WORK/targets" 120 60
+	kill -HUP "$EM"
+	wait_for_line "$WORK/e1.txt" 'read again: .* 60 removed' 5
+	check_err $? "the second reload: $(grep 'read again' "$WORK/e1.txt" | tail -1)"
+	wait "$EM"
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	grep 'read again' "$WORK/e1.txt"
+	read -r got said < <(fleet_measured "$WORK/e1.json" "$WORK/e1.txt" 60 | paste -s -d ' ')
+	echo "measured at the end $got, the reloads said $said"
+	[ "$got" = 60 ] && [ "$said" = 60 ] &&
+		jq -e --arg f "$(fleet_host 120)" --arg l "$(fleet_host 179)" \
+			'[.targets[] | select(.counts.received > 0) | .peer] | length == 60 and
+			 (map(split(":")[0]) | index($f) and index($l))' "$WORK/e1.json" >/dev/null
+	check_err $? "measured $got (each answered: $(jq '[.targets[] | select(.counts.received > 0)] | length' "$WORK/e1.json")), the reloads said $said: 60 expected"
+	log_test "fleet: a reload into reclaimed slots measures the 60 it adds"
+}
+
+# 100 SIGHUPs as fast as the reloads go, the file alternating between
+# two halves of 60 targets: the fleet ends measuring the 30 of the last
+# file, and what the reloads said adds up to it, nothing "not added". On
+# db30865 the halves' slots were held by their grace: after the fourth
+# reload targets were "not added", and what was said added was not all
+# measured.
+fleet_reload_churn() {
+	local got said i notadded
+	setup_pair || skip_test "cannot create namespaces and veth"
+	fleet_hosts 60
+	fleet_file "$WORK/targets" 0 30
+	fleet_bg e1 --targets "$WORK/targets" -d 12 --interval 100000 -j "$WORK/e1.json"
+	wait_fleet "$WORK/e1.txt"
+	for ((i = 1; i <= 100; i++)); do
+		fleet_file "$WORK/targets" $((i % 2 * 30)) 30
+		kill -HUP "$EM"
+		sleep 0.03
+	done
+	wait "$EM"
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	notadded=$(grep -c 'not added' "$WORK/e1.txt")
+	read -r got said < <(fleet_measured "$WORK/e1.json" "$WORK/e1.txt" 30 | paste -s -d ' ')
+	echo "$(grep -c 'read again' "$WORK/e1.txt") reloads, $notadded targets not added; measured at the end $got, the reloads said $said"
+	[ "$got" = 30 ] && [ "$said" = 30 ] && [ "$notadded" = 0 ] &&
+		jq -e --arg f "$(fleet_host 0)" --arg l "$(fleet_host 29)" \
+			'[.targets[] | select(.counts.received > 0) | .peer] | length == 30 and
+			 (map(split(":")[0]) | index($f) and index($l))' "$WORK/e1.json" >/dev/null
+	check_err $? "measured $got, the reloads said $said, $notadded not added: 30, 30, 0 expected"
+	log_test "fleet: 100 SIGHUPs alternating two halves: the last file's 30 measured"
+}
+
+# A fleet whose every ping is refused (the one session the reflector
+# gives its address held by another sender): exit 2 with the refusal and its fix. On db30865 it
+# said "no pong ... is the reflector still running?" beside 10,716
+# refusals counted.
+fleet_refused() {
+	local rc=0 hold
+	setup_pair || skip_test "cannot create namespaces and veth"
+	start_reflector r1 --max-sessions-per-address 1 || return
+	wait_udp_port "$NS_B" "$PORT"
+	# the address's one session held, a ping every 0.5 s
+	ip netns exec "$NS_A" "$PYTHON" "$TOP/tests/net/hoard.py" hoard "$IP_B" "$PORT" 1 0.5 \
+		"$IP_A" >"$WORK/hoard.txt" 2>&1 &
+	hold=$!
+	defer kill -9 "$hold"
+	wait_for_line "$WORK/hoard.txt" '^ready answered=1' 10
+	check_err $? "the session was not held: $(cat "$WORK/hoard.txt")"
+	printf '%s\n' "$IP_B" >"$WORK/targets"
+	emit --targets "$WORK/targets" -d 2 -j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1 || rc=$?
+	stop_reflector
+	grep '^rant:' "$WORK/e1.txt"
+	[ "$rc" = 2 ] && [ "$(jqv "$WORK/e1.json" .counts.refused)" -gt 0 ] &&
+		grep -q '^rant: no pong received for [0-9]* pings: the reflector refused [0-9]* (its session table full): raise --max-sessions on it' "$WORK/e1.txt" &&
+		! grep -q 'still running' "$WORK/e1.txt"
+	check_err $? "exit $rc: $(grep '^rant:' "$WORK/e1.txt")"
+	log_test "fleet: every ping refused: the refusal and its fix said"
 }
 
 # Bad lines: each named with its number and fix, exit 1, nothing sent.

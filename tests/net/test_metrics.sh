@@ -16,7 +16,8 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="metrics_outputs metrics_prometheus metrics_hostile metrics_slow metrics_sessions
+ALL_TESTS="metrics_outputs metrics_prometheus metrics_hostile metrics_slow metrics_keepalive
+	metrics_big_slow_link metrics_sessions
 	metrics_sim_clock"
 
 require_root
@@ -296,6 +297,80 @@ metrics_slow() {
 	check_err $? "a slow connection was held ${longest:-?} s (want at most 3 s and a margin): $done_line"
 	out="$ok of 10 scrapes answered; slow clients: ${done_line#done }"
 	log_test "slow clients from two addresses: $out"
+}
+
+# Polite keep-alive scrapers from 20 addresses (4 connections each, the
+# per-address limit: 80 for 64 slots), each scraping once a second on
+# its kept connection: a scraper from a 21st address tries 10 times, a
+# second apart, and is answered 10 times. On db30865 the holders kept
+# every slot: 0 of 12.
+metrics_keepalive() {
+	local rc ok=0 i srcs done_line
+	pair
+	start_reflector r1
+	emit_bg e1 -a "$IP_B" -d 120 -I 1 --metrics-listen ":$MPORT"
+	wait_measuring "$WORK/e1.txt"
+	wait_until 5 scrape "$WORK/before.prom"
+	check_err $? "no /metrics before the holders"
+	srcs=$(seq -s, -f '127.0.1.%g' 1 20)
+	ns_bg "$NS_A" "$PYTHON" "$TOP/tests/net/slowhttp.py" 127.0.0.1 "$MPORT" 4 \
+		"$srcs" 60 keepalive >"$WORK/keep.txt" 2>&1
+	wait_for_line "$WORK/keep.txt" '^ready ' 10
+	check_err $? "the holders did not start: $(cat "$WORK/keep.txt")"
+	sleep 2		# every slot held, scraped on
+	for i in $(seq 10); do
+		scrape_from 127.0.2.1 "$WORK/s.$i.prom" && ok=$((ok + 1))
+		sleep 1		# the scraper's pace, not a wait
+	done
+	kill -TERM "$BGPID"
+	wait_for_line "$WORK/keep.txt" '^done ' 10
+	done_line=$(grep '^done ' "$WORK/keep.txt")
+	kill -INT "$EM"
+	wait "$EM"; rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
+	[ "$ok" = 10 ]
+	check_err $? "the scraper from 127.0.2.1 got $ok of 10 answers beside the holders ($done_line)"
+	log_test "keep-alive holders from 20 addresses: $ok of 10 scrapes answered; ${done_line#done }"
+}
+
+# A 1,000-target fleet's exposition (over 3 MB) scraped across a 5 Mbit/s
+# link (tbf on the emitter's side): each of two scrapes arrives whole
+# (its length, its last line, promtool), though sending it takes over
+# 5 s, past the request bound. On db30865 both were cut mid-body at 3 s.
+metrics_big_slow_link() {
+	local n=1000 i rc len ok=0 last
+	pair
+	for ((i = 0; i < n; i++)); do
+		echo "addr add 10.99.$((i / 250)).$((i % 250 + 1))/32 dev $VETH_B"
+		echo "10.99.$((i / 250)).$((i % 250 + 1))" >>"$WORK/targets"
+	done | ip -n "$NS_B" -batch -
+	ip -n "$NS_A" route add 10.99.0.0/16 via "$IP_B"
+	start_reflector r1 --max-sessions 4096 --max-sessions-per-address 4096
+	emit_bg e1 --targets "$WORK/targets" -d 120 --interval 1000000 -I 1 \
+		--metrics-listen "$IP_A:$MPORT"
+	wait_for_line "$WORK/e1.txt" '^measuring: [0-9]+ targets' "$MEASURE_WAIT_S"
+	check_err $? "the fleet did not start measuring: $(tail -3 "$WORK/e1.txt")"
+	sleep 2
+	tc -n "$NS_A" qdisc add dev "$VETH_A" root tbf rate 5mbit burst 32kbit latency 400ms
+	for i in 1 2; do
+		ip netns exec "$NS_B" curl -s -m 30 -o "$WORK/big.$i.prom" -w '%{http_code} %{size_download} %{time_total}\n' \
+			"http://$IP_A:$MPORT/metrics" >"$WORK/curl.$i.txt" 2>&1
+		read -r rc len el <"$WORK/curl.$i.txt"
+		last=$(tail -c 200 "$WORK/big.$i.prom" | tail -1)
+		echo "scrape $i: HTTP $rc, $len bytes in $el s, last line: $last"
+		[ "$rc" = 200 ] && [ "${len:-0}" -gt 3000000 ] &&
+			promtool check metrics <"$WORK/big.$i.prom" >/dev/null 2>&1 &&
+			ok=$((ok + 1))
+	done
+	tc -n "$NS_A" qdisc del dev "$VETH_A" root
+	kill -INT "$EM"
+	wait "$EM"; rc=$?
+	stop_reflector
+	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
+	[ "$ok" = 2 ]
+	check_err $? "$ok of 2 scrapes of over 3 MB arrived whole over 5 Mbit/s: $(cat "$WORK"/curl.*.txt | tr '\n' ' ')"
+	log_test "a $len-byte /metrics over 5 Mbit/s: $ok of 2 scrapes whole, $el s each"
 }
 
 # gauge_of FILE NAME: the value of NAME's one sample in FILE.

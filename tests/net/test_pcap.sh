@@ -11,6 +11,8 @@
 #   pcap_sigint   SIGINT mid-run: the file is whole and renamed
 #   pcap_tcp      --tcp: TCP segments captured, the stamps not checked
 #   pcap_refused  bad targets refused with one line, exit 1, no packet sent
+#   pcap_full     a full file system (a 64 KiB tmpfs): ENOSPC said as
+#                 such, with its fix
 #   pcap_fifo     a reflector under chrt -f 80: its capture thread runs at
 #                 SCHED_OTHER off the loop's CPU (only the loop is FIFO),
 #                 and captures; --watch on an interface that is down says
@@ -23,7 +25,8 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="pcap_pair pcap_stream pcap_sigint pcap_tcp pcap_refused pcap_fifo pcap_sim"
+ALL_TESTS="pcap_pair pcap_stream pcap_sigint pcap_tcp pcap_refused pcap_full pcap_fifo
+	pcap_sim"
 
 require_root
 require_cmd jq ss taskset chrt ps tcpdump "$PYTHON"
@@ -210,6 +213,27 @@ refused() {
 	[ "$rc" = 1 ]; check_err $? "--pcap '$target': exit $rc, want 1"
 	[ "$(wc -l <"$WORK/out.txt")" = 1 ] && grep -q -- "$msg" "$WORK/out.txt"
 	check_err $? "--pcap '$target': want one line with '$msg', got: $(cat "$WORK/out.txt")"
+}
+
+# --pcap on a full file system (a 64 KiB tmpfs of the test's own): the
+# run fails naming ENOSPC and its fix. On db30865 it said "Resource
+# temporarily unavailable": the write's errno was gone by the end.
+pcap_full() {
+	local rc=0
+	setup_pair || skip_test "cannot create namespaces and veth"
+	mkdir "$WORK/full"
+	mount -t tmpfs -o size=64k "rant-test-$$" "$WORK/full" || skip_test "cannot mount a tmpfs"
+	defer umount "$WORK/full"
+	start_reflector r1
+	emit -a "$IP_B" -c 3000 --interval 1000 --pcap "$WORK/full/e.pcap" >"$WORK/e.txt" 2>&1 ||
+		rc=$?
+	stop_reflector
+	grep '^rant: writing the capture' "$WORK/e.txt"
+	[ "$rc" != 0 ] &&
+		grep -q "^rant: writing the capture .*: No space left on device (nothing was written): its file system is full; free space there, or give --pcap a file elsewhere" \
+			"$WORK/e.txt"
+	check_err $? "exit $rc: $(grep '^rant:' "$WORK/e.txt")"
+	log_test "--pcap on a full file system: ENOSPC named, with its fix"
 }
 
 # the reflector counts what reached it: nothing may have

@@ -14,14 +14,18 @@
 # connections; a server that closes mid-response, one that stops
 # answering, ones that send what cannot be a response (tests/net/
 # http_odd.py); --connections above the open-file limit.
+# Through a router namespace with a tbf on its way to the client, in
+# front of a healthy nginx: a queue (a large limit) is named path_queue,
+# one that drops (a small limit) retransmission; neither server_time.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="probe_syn_ports probe_syn_tcpdump probe_syn_ipv6 probe_syn_closed probe_syn_outputs
+ALL_TESTS="probe_syn_ports probe_syn_tcpdump probe_syn_ipv6 probe_syn_closed probe_syn_icmp
+	probe_syn_rst_no_ack probe_syn_outputs
 	probe_http_nagle probe_http_nodelay probe_http_quickack probe_http_many
-	probe_http_closes probe_http_silent probe_http_bad probe_http_status probe_request
-	probe_http_limit"
+	probe_http_closes probe_http_silent probe_http_continue probe_http_bad probe_http_status
+	probe_request probe_http_limit probe_path_queue probe_path_loss probe_http_frozen"
 
 require_root
 require_cmd jq ss taskset nginx wrk tcpdump capsh prlimit
@@ -167,6 +171,58 @@ probe_syn_closed() {
 	log_test "--syn to a closed port: 200 RSTs counted refused, exit 2 saying so"
 }
 
+# SYNs answered by ICMP (a router's "prohibit" route: administratively
+# filtered, as a firewall's REJECT): the run fails naming the ICMP
+# errors, not "does a firewall drop the SYNs?" (db30865's words).
+probe_syn_icmp() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	ip netns exec "$NS_B" sysctl -qw net.ipv4.ip_forward=1
+	ip -n "$NS_B" route add prohibit 10.78.0.0/24
+	ip -n "$NS_A" route add 10.78.0.0/24 via "$IP_B"
+	PROBE_RC=0
+	ip netns exec "$NS_A" taskset -c 0 timeout 30 "$RANT" -i "$VETH_A" -a 10.78.0.1 --syn \
+		--port 80 -c 20 --warmup-timeout 2 -j "$WORK/icmp.json" >"$WORK/icmp.txt" 2>&1 ||
+		PROBE_RC=$?
+	grep '^rant:' "$WORK/icmp.txt"
+	[ "$PROBE_RC" = 2 ] &&
+		grep -q "^rant: no answer (SYN-ACK or RST) to a SYN to 10.78.0.1 port 80 in 2 s of warm-up: [0-9]* ICMP errors came instead (No route to host): a firewall rejects the SYNs" \
+			"$WORK/icmp.txt" && ! grep -q 'drop the SYNs' "$WORK/icmp.txt"
+	check_err $? "exit $PROBE_RC: $(grep '^rant:' "$WORK/icmp.txt")"
+	log_test "--syn answered by ICMP: the ICMP errors said, exit 2"
+}
+
+# SYNs to an address nothing answers (NS_B does not forward), each met by
+# a forged RST without ACK (scapy in NS_B): no answer to a SYN, so the
+# run fails naming the RSTs without ACK, counted, not "does a firewall
+# drop the SYNs?" (db30865's words).
+probe_syn_rst_no_ack() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	ip -n "$NS_A" route add 10.78.0.0/24 via "$IP_B"
+	ip netns exec "$NS_B" "$PYTHON" - "$VETH_B" >"$WORK/rst.txt" 2>&1 <<-'EOF2' &
+	import sys
+	from scapy.all import IP, TCP, conf, send, sniff
+	conf.verb = 0
+	def reset(p):
+	    send(IP(src=p[IP].dst, dst=p[IP].src) /
+	         TCP(sport=p[TCP].dport, dport=p[TCP].sport, flags="R", seq=0))
+	sniff(iface=sys.argv[1], filter="tcp[tcpflags] & tcp-syn != 0 and dst host 10.78.0.1",
+	      prn=reset, started_callback=lambda: print("ready", flush=True))
+	EOF2
+	defer kill -9 "$!"
+	wait_for_line "$WORK/rst.txt" '^ready' 20
+	check_err $? "the RST forger did not start: $(cat "$WORK/rst.txt")"
+	PROBE_RC=0
+	ip netns exec "$NS_A" taskset -c 0 timeout 30 "$RANT" -i "$VETH_A" -a 10.78.0.1 --syn \
+		--port 80 -c 20 --warmup-timeout 2 -j "$WORK/rst.json" >"$WORK/rst.out" 2>&1 ||
+		PROBE_RC=$?
+	grep '^rant:' "$WORK/rst.out"
+	[ "$PROBE_RC" = 2 ] &&
+		grep -q "^rant: no answer (SYN-ACK or RST) to a SYN to 10.78.0.1 port 80 in 2 s of warm-up: [0-9]* RSTs without ACK came instead" \
+			"$WORK/rst.out" && ! grep -q 'drop the SYNs' "$WORK/rst.out"
+	check_err $? "exit $PROBE_RC: $(grep '^rant:' "$WORK/rst.out")"
+	log_test "--syn answered by RSTs without ACK: said, exit 2"
+}
+
 probe_syn_outputs() {
 	local n
 	pair_nginx || return
@@ -213,9 +269,21 @@ probe_http_nagle() {
 probe_http_nodelay() {
 	local p50 share
 	pair_nginx || return
-	probe on --http / --port "$PORT_ON" --connections 20 -d 3
+	probe on --http / --port "$PORT_ON" --connections 20 -d 3 -I 1 --metrics "$WORK/on.prom"
 	p50=$(jqv "$WORK/on.json" .metrics.request.percentiles.\"50\")
 	share=$(diag_share "$WORK/on.json" nagle_delayed_ack)
+	# requests a second: the run's (text, JSON, the metric) and each interval's
+	jq -e '(.counts.received * 1e9 / (.end_ns - .start_ns)) as $r |
+		.probe.requests_per_second > 100 and
+		(.probe.requests_per_second - $r | fabs) < 0.01 * $r and
+		([.series[] | (.received_per_second - .received * 1e9 / .duration_ns | fabs) < 1] |
+			all and length >= 3)' "$WORK/on.json" >/dev/null &&
+		grep -q "; $(jq -r '.probe.requests_per_second | round' "$WORK/on.json") requests a second$" \
+			"$WORK/on.txt" &&
+		awk -v r="$(jqv "$WORK/on.json" .probe.requests_per_second)" \
+			'/^rant_probe_answers_per_second/ { v = $2 } END { exit !(v > 0 && (v - r) ^ 2 < 1) }' \
+			"$WORK/on.prom"
+	check_err $? "requests a second: $(jq -c '[.probe.requests_per_second, .counts.received, [.series[].received_per_second]]' "$WORK/on.json"); $(grep -E 'requests a second' "$WORK/on.txt"); $(grep '^rant_probe_answers' "$WORK/on.prom")"
 	[ "$PROBE_RC" = 0 ] && [ "$p50" -lt 10000000 ] && all_200 on
 	check_err $? "tcp_nodelay on: request p50 $p50 ns, not under 10 ms (exit $PROBE_RC; $(grep ^responses "$WORK/on.txt"))"
 	# the analysis saw the measured exchanges (and named no Nagle stall)
@@ -278,6 +346,31 @@ probe_http_silent() {
 	log_test "--http, a server that stops answering: timeouts counted, connections made again"
 }
 
+# A server answering every 20th request with "100 Continue" without
+# end: each such request times out at --timeout (counted, lost), the 1xx
+# are counted, and -d 3 ends the run within 4 s. On db30865 the read loop
+# never left the flood: 39.7 s for -d 3, 0 timeouts, 19.5 GB read.
+probe_http_continue() {
+	local t0 el
+	setup_pair || skip_test "cannot create namespaces and veth"
+	odd_start continue:20
+	t0=$EPOCHREALTIME
+	PROBE_RC=0
+	ip netns exec "$NS_A" taskset -c 0 timeout 10 "$RANT" -i "$VETH_A" -a "$IP_B" \
+		-j "$WORK/cont.json" --http / --port "$ODD_PORT" --connections 2 -d 3 -w 10 \
+		--timeout 500000 >"$WORK/cont.txt" 2>&1 || PROBE_RC=$?
+	el=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+	echo "-d 3 against 100 Continue without end: exit $PROBE_RC in $el s; $(grep -E '^responses' "$WORK/cont.txt")"
+	[ "$PROBE_RC" = 0 ] && awk -v e="$el" 'BEGIN { exit !(e < 4) }' &&
+		jq -e '.probe.timeouts >= 1 and .probe.informational > 1000 and
+			.counts.lost == .probe.timeouts and .counts.received > 20' \
+			"$WORK/cont.json" >/dev/null
+	check_err $? "exit $PROBE_RC after $el s: $(jq -c '.counts.lost, .probe' "$WORK/cont.json" 2>&1)"
+	grep -q '; 1xx interim [0-9]' "$WORK/cont.txt"
+	check_err $? "the summary does not name the 1xx: $(grep -E '^responses' "$WORK/cont.txt")"
+	log_test "--http, 100 Continue without end: -d 3 ends in $el s, its requests timed out"
+}
+
 # bad_one MODE WHY: a server that answers only with MODE: exit 2 and one
 # line saying WHY, within the warm-up's limit.
 bad_one() {
@@ -328,6 +421,15 @@ probe_request() {
 		.probe.bytes_received == .counts.received * $l + .counts.warmup * $l' \
 		"$WORK/request.json" >/dev/null
 	check_err $? "--request: exit $PROBE_RC, $(jq -c '.counts.received, .probe' "$WORK/request.json")"
+	# --http's run has no jitter block (no T2, T3 of a server's)
+	! grep -q '^jitter' "$WORK/request.txt" && ! jq -e 'has("jitter")' "$WORK/request.json" >/dev/null
+	check_err $? "--request printed the UDP pair's jitter: $(grep -A2 '^jitter' "$WORK/request.txt")"
+	# a --response-bytes longer than the responses: said so, not "is the server stuck"
+	probe toolong --request "$WORK/req.bin" --response-bytes $((len + 1)) --port "$ODD_PORT" \
+		--connections 2 -d 1 --warmup-timeout 2
+	[ "$PROBE_RC" = 2 ] && grep -q "^rant: .* answered ([0-9]* bytes in 2 s of warm-up), but no response reached --response-bytes $((len + 1))" \
+		"$WORK/toolong.txt"
+	check_err $? "--response-bytes too long: exit $PROBE_RC, $(grep '^rant:' "$WORK/toolong.txt")"
 	log_test "--request FILE --response-bytes $len: every response whole"
 }
 
@@ -342,6 +444,100 @@ probe_http_limit() {
 			"$WORK/limit.txt"
 	check_err $? "--connections over the limit: exit $PROBE_RC, $(cat "$WORK/limit.txt")"
 	log_test "--connections above the open-file limit: exit 1, one line"
+}
+
+# nginx frozen (SIGSTOP, master and worker) 1 s into a 3 s run: its
+# last 2 s unanswered is named (when it stopped, how many timed out) and
+# the run exits 2, its summary written.
+probe_http_frozen() {
+	local pid
+	pair_nginx || return
+	PROBE_RC=0
+	ip netns exec "$NS_A" taskset -c 0 timeout 60 "$RANT" -i "$VETH_A" -a "$IP_B" \
+		-j "$WORK/frozen.json" --http / --port "$PORT_ON" --connections 4 -d 3 \
+		>"$WORK/frozen.txt" 2>&1 &
+	pid=$!
+	wait_for_line "$WORK/frozen.txt" '^measuring: warm-up done' 10
+	sleep 1		# the freeze's place in the run, not a wait for an event
+	kill -STOP "$NGINX" $(pgrep -P "$NGINX")
+	defer kill -CONT "$NGINX" $(pgrep -P "$NGINX")
+	wait "$pid" || PROBE_RC=$?
+	kill -CONT "$NGINX" $(pgrep -P "$NGINX")
+	[ "$PROBE_RC" = 2 ] && grep -q "^rant: the server stopped answering at [0-9.]* s: [0-9]* requests timed out" \
+		"$WORK/frozen.txt" &&
+		jq -e '.probe.timeouts_after_last_answer >= 4 and .probe.silent_ns >= 1000000000 and
+			.counts.received > 100' "$WORK/frozen.json" >/dev/null
+	check_err $? "a frozen server: exit $PROBE_RC, $(grep -E '^rant:|^responses' "$WORK/frozen.txt"); $(jq -c .probe "$WORK/frozen.json")"
+	log_test "a server frozen for the last 2 s: $(grep '^rant: the server' "$WORK/frozen.txt")"
+}
+
+# ---- the path between ----
+
+# router_nginx LIMIT: the router's namespaces, nginx behind them, a tbf of
+# 4 Mbit/s with LIMIT bytes on the router's way to the client; or skip.
+router_nginx() {
+	setup_router || skip_test "cannot create the router's namespaces"
+	nginx_start "$PORT_OFF" "$PORT_ON" || return 1
+	tc -n "$NS_R" qdisc add dev "$VETH_RA" root tbf rate 4mbit burst 4k limit "$1" ||
+		skip_test "no tbf qdisc in this kernel"
+}
+
+# tbf_drops: what the router's tbf dropped.
+tbf_drops() {
+	tc -n "$NS_R" -s qdisc show dev "$VETH_RA" | sed -n 's/.*(dropped \([0-9]*\),.*/\1/p'
+}
+
+# 20 connections' responses (about 850 bytes each) wait behind each other
+# at 4 Mbit/s: about 30 ms, none dropped. The path's SYNs and the
+# responses' tsvals see the wait; the server's own time stays under 1 ms.
+probe_path_queue() {
+	local share read st tcpd
+	router_nginx 200k || return
+	# the server's side of the same traffic, for --read
+	ip netns exec "$NS_B" tcpdump -i "$VETH_B" -s 256 --time-stamp-precision nano -U \
+		-w "$WORK/queue.pcap" tcp port "$PORT_ON" >"$WORK/tcpdump.txt" 2>&1 &
+	tcpd=$!
+	defer kill "$tcpd"
+	wait_for_line "$WORK/tcpdump.txt" 'listening on' 10
+	probe queue --http / --port "$PORT_ON" --connections 20 -d 3
+	kill "$tcpd"
+	wait "$tcpd"
+	share=$(diag_share "$WORK/queue.json" path_queue)
+	[ "$PROBE_RC" = 0 ] && all_200 queue && [ "$(tbf_drops)" = 0 ] &&
+		awk -v s="$share" 'BEGIN { exit !(s > 0.8) }'
+	check_err $? "a 30 ms queue on the path: path_queue's share $share (exit $PROBE_RC, tbf dropped $(tbf_drops)): $(jq -c .diagnosis "$WORK/queue.json")"
+	[ "$(diag_share "$WORK/queue.json" server_time)" = 0 ] &&
+		jq -e '.path.loaded_ns > 10000000 and .path.idle_ns < 1000000 and
+			.path.server_ns < 1000000' "$WORK/queue.json" >/dev/null &&
+		grep -q "^held: path_queue in .* the path's RTT grew from" "$WORK/queue.txt"
+	check_err $? "the queue blamed on the server, or the path not shown: $(jq -c '.diagnosis, .path' "$WORK/queue.json"); $(grep '^held' "$WORK/queue.txt")"
+	# the server's capture: the same analysis, the same verdict
+	"$RANT" --read "$WORK/queue.pcap" -j "$WORK/read.json" >"$WORK/read.txt" 2>&1
+	read=$(jq -r --argjson p "$PORT_ON" '[.ports[] | select(.port == $p) | .diagnosis[] |
+		select(.kind == "path_queue") | .share] | first // 0' "$WORK/read.json")
+	# the server's own capture times nginx itself: on a loaded machine a
+	# few exchanges wait for its CPU (7% of them, 5.8 ms, in one run beside
+	# other suites), truly the server's; the queue must hold most of them
+	st=$(jq -r '[.ports[].diagnosis[]? | select(.kind == "server_time") | .share] | max // 0' \
+		"$WORK/read.json")
+	awk -v s="$read" -v t="$st" 'BEGIN { exit !(s > 0.5 && t < 0.1) }' 
+	check_err $? "--read of the server's capture: path_queue $read, server_time $st: $(grep -A3 '^server port' "$WORK/read.txt")"
+	log_test "a tbf queue on the path: path_queue $share (the server's capture read: $read), the path $(jq -c .path "$WORK/queue.json")"
+}
+
+# A 6000-byte limit drops most of what comes over 7 responses: segments
+# lost on the way, sent again by the server's timers; the client's
+# capture never sees the dropped copies.
+probe_path_loss() {
+	local retr
+	router_nginx 6000 || return
+	probe loss --http / --port "$PORT_ON" --connections 20 -d 3
+	retr=$(diag_share "$WORK/loss.json" retransmission)
+	[ "$PROBE_RC" = 0 ] && [ "$(tbf_drops)" -gt 50 ] &&
+		awk -v s="$retr" 'BEGIN { exit !(s > 0.02) }' &&
+		[ "$(diag_share "$WORK/loss.json" server_time)" = 0 ]
+	check_err $? "loss on the path (tbf dropped $(tbf_drops)): retransmission $retr, exit $PROBE_RC: $(jq -c .diagnosis "$WORK/loss.json")"
+	log_test "a tbf dropping on the path ($(tbf_drops) dropped): retransmission $retr, no server_time"
 }
 
 tests_run

@@ -72,6 +72,45 @@ static int churn(struct fleet *f)
 	return bad;
 }
 
+/* A table filled once, some retired, then reloads: every slot handed out
+ * once until it is retired again; a target added back takes its own. */
+static void take_reclaim_take(void)
+{
+	struct target_spec t[12];
+	struct fleet *f;
+	size_t got[4], i;
+
+	if (!ok(fleettab_create(&f, 4, 1, AF_INET, false) == 0, "create 4 slots"))
+		return;
+	for (i = 0; i < 12; i++)
+		t[i] = spec4((uint32_t)(100 + i), 7);
+	for (i = 0; i < 4; i++) {
+		got[i] = fleettab_take(f, &t[i].addr, 0);
+		fleettab_fill(f, got[i], &t[i], (uint32_t)i, 0);
+		fleettab_activate(f, got[i], 1);
+	}
+	ok(got[0] == 0 && got[1] == 1 && got[2] == 2 && got[3] == 3, "set-up: slots 0 to 3");
+	is_int(fleettab_take(f, &t[4].addr, 0), 4, "full: no slot");
+	for (i = 0; i < 3; i++)
+		fleettab_retire(f, i, 10);
+	for (i = 0; i < 3; i++)
+		got[i] = fleettab_take(f, &t[4 + i].addr, 10 + FLEETTAB_GRACE_NS);
+	ok(got[0] < 3 && got[1] < 3 && got[2] < 3 && got[0] != got[1] && got[1] != got[2] &&
+	   got[0] != got[2], "three reclaimed slots taken once each: %zu %zu %zu", got[0], got[1],
+	   got[2]);
+	is_int(fleettab_take(f, &t[7].addr, 10 + FLEETTAB_GRACE_NS), 4,
+	       "a fourth take: none left, none taken twice");
+	for (i = 0; i < 3; i++) {
+		fleettab_fill(f, got[i], &t[4 + i], (uint32_t)(4 + i), 0);
+		fleettab_activate(f, got[i], 2);
+	}
+	fleettab_retire(f, 3, 20);
+	is_int(fleettab_take(f, &t[8].addr, 21), 4, "another address: the grace holds");
+	is_int(fleettab_take(f, &t[3].addr, 21), 3, "the target removed and added back: its slot");
+	is_int(fleettab_take(f, &t[3].addr, 21), 4, "and only once");
+	fleettab_destroy(f);
+}
+
 int main(void)
 {
 	struct target_spec a = spec4(2, 12345), b = spec4(2, 12346), t;
@@ -108,15 +147,16 @@ int main(void)
 	f->used = CAP;
 	for (i = 0; i < CAP; i++)
 		f->t[i].state = i ? FLEET_ACTIVE : FLEET_RETIRED;
-	is_int(fleettab_take(f, 100 + FLEETTAB_GRACE_NS - 1), CAP, "no slot within the grace");
-	is_int(fleettab_take(f, 100 + FLEETTAB_GRACE_NS), 0, "the retired slot after it");
+	t = spec4(9, 1);
+	is_int(fleettab_take(f, &t.addr, 100 + FLEETTAB_GRACE_NS - 1), CAP,
+	       "no slot within the grace");
+	is_int(fleettab_take(f, &t.addr, 100 + FLEETTAB_GRACE_NS), 0, "the retired slot after it");
 	t = spec4(9, 1);
 	fleettab_fill(f, 0, &t, 12, 0);
 	ok(f->t[0].cnt.sent == 0 && f->t[0].rtt.m.n == 0 && f->t[0].path[3].rtt.m.n == 0,
 	   "a fill zeroes the counts, the target's and its paths'");
-	for (i = 0; i < CAP; i++)
-		f->t[i].state = FLEET_FREE;
 	fleettab_destroy(f);
+	take_reclaim_take();
 	fleettab_create(&f, CAP, 1, AF_INET, false);
 	is_int(churn(f), 0, "20000 activations and retirements: the index exact");
 	fleettab_destroy(f);

@@ -228,6 +228,96 @@ static void test_server_time(void)
 	tcpana_destroy(a);
 }
 
+/* The path's RTT beside the exchange: 30 ms at the response (a queue),
+ * 100 us idle at the handshake: path_queue, not server_time. */
+static void test_path_queue(void)
+{
+	struct tcpana_path path;
+	struct tcpana_cfg cfg = { .exchange = on_exchange, .path = &path };
+	struct tcpana *a;
+
+	tcpana_path_init(&path);
+	ngot = 0;
+	a = tcpana_create(&cfg);
+	handshake(a, 0, 100 * US);
+	for (int i = 0; i < 5; i++)	/* the path's SYNs under the load */
+		tcpana_path_sample(&path, TCPSEG_C2S, 900 * MS + i * 10 * MS, (30 + i) * MS);
+	seg(a, 950 * MS, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 983 * MS, TCPSEG_S2C, 0, 100, 500, TCPSEG_F_PSH, 65535);
+	tcpana_end(a, 990 * MS);
+	ok(ngot == 1 && got[0].held == TCPANA_PATH_QUEUE &&
+	   !(got[0].kinds & (1u << TCPANA_SERVER_TIME)) &&
+	   got[0].held_ns == 32 * MS - 100 * US && got[0].server_ns == 0 &&
+	   got[0].path_ns == 32 * MS && got[0].path_idle_ns == 100 * US,
+	   "path RTT 32 ms at the response, 100 us idle: path_queue %lld ns, server %lld ns (%s)",
+	   (long long)got[0].held_ns, (long long)got[0].server_ns, tcpana_kind_name(got[0].held));
+	/* the path idle again: the server's 20 ms are its own */
+	tcpana_path_sample(&path, TCPSEG_C2S, 1150 * MS, 100 * US);
+	seg(a, 1200 * MS, TCPSEG_C2S, 100, 500, 100, TCPSEG_F_PSH, 65535);
+	tcpana_path_sample(&path, TCPSEG_C2S, 1210 * MS, 120 * US);
+	seg(a, 1220200 * US, TCPSEG_S2C, 500, 200, 500, TCPSEG_F_PSH, 65535);
+	tcpana_end(a, 1300 * MS);
+	ok(ngot == 2 && got[1].held == TCPANA_SERVER_TIME && got[1].held_ns == 20080 * US,
+	   "path idle: server_time 20 ms less the path's 120 us (%lld ns)", (long long)got[1].held_ns);
+	tcpana_destroy(a);
+}
+
+/* No path samples: the response's own tsval says it waited 20 ms on the
+ * way (its one-way delay 20 ms above the SYN-ACK's). */
+static void test_tsval_queue(void)
+{
+	struct tcpana *a = fresh(false);
+	struct tcpseg g = { .t_ns = 100 * US, .seq = ISN_S, .ack = ISN_C + 1, .win = 65535,
+			    .mss = 1460, .tsval = 1000, .tsecr = 1,
+			    .flags = TCPSEG_F_SYN | TCPSEG_F_ACK | TCPSEG_F_TS, .dir = TCPSEG_S2C };
+	struct tcpseg syn = { .t_ns = 0, .seq = ISN_C, .win = 65535, .mss = 1460, .tsval = 1,
+			      .flags = TCPSEG_F_SYN | TCPSEG_F_TS, .dir = TCPSEG_C2S };
+
+	tcpana_seg(a, &syn);
+	tcpana_seg(a, &g);
+	seg(a, 200 * US, TCPSEG_C2S, 0, 0, 0, 0, 65535);
+	seg(a, 50 * MS, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	/* sent at the server's tsval 1050 (50 ms after the SYN-ACK's), seen
+	 * 20 ms later than that */
+	g = (struct tcpseg){ .t_ns = 70100 * US, .seq = ISN_S + 1, .ack = ISN_C + 101, .len = 500,
+			     .win = 65535, .tsval = 1050, .tsecr = 50,
+			     .flags = TCPSEG_F_ACK | TCPSEG_F_TS | TCPSEG_F_PSH,
+			     .dir = TCPSEG_S2C };
+	tcpana_seg(a, &g);
+	tcpana_end(a, 80 * MS);
+	ok(ngot == 1 && got[0].held == TCPANA_PATH_QUEUE && got[0].held_ns == 20 * MS &&
+	   !(got[0].kinds & (1u << TCPANA_SERVER_TIME)),
+	   "the response's tsval 20 ms behind: path_queue %lld ns, no server_time (%s, %lld)",
+	   (long long)got[0].held_ns, tcpana_kind_name(got[0].held), (long long)got[0].server_ns);
+	tcpana_destroy(a);
+}
+
+/* Loss named from what arrives: a response whose first bytes never
+ * reached the capture point (its later segment came first), and a
+ * request sent again after its RTO: neither wait is the server's. */
+static void test_loss_seen(void)
+{
+	struct tcpana *a = fresh(false);
+
+	handshake(a, 0, 100 * US);
+	seg(a, 1 * MS, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 30 * MS, TCPSEG_S2C, 500, 100, 500, TCPSEG_F_PSH, 65535);	/* a hole: 0-500 */
+	seg(a, 30100 * US, TCPSEG_C2S, 100, 0, 0, 0, 65535);			/* dup ACK */
+	seg(a, 31 * MS, TCPSEG_S2C, 0, 100, 500, 0, 65535);			/* the fill */
+	seg(a, 40 * MS, TCPSEG_C2S, 100, 1000, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 240 * MS, TCPSEG_C2S, 100, 1000, 100, TCPSEG_F_PSH, 65535);	/* again */
+	seg(a, 240200 * US, TCPSEG_S2C, 1000, 200, 500, TCPSEG_F_PSH, 65535);
+	tcpana_end(a, 250 * MS);
+	ok(ngot == 2 && got[0].held == TCPANA_RETRANSMISSION &&
+	   !(got[0].kinds & (1u << TCPANA_SERVER_TIME)),
+	   "a hole before the response's first segment seen: retransmission (%s %lld ns)",
+	   tcpana_kind_name(got[0].held), (long long)got[0].held_ns);
+	ok(ngot == 2 && got[1].held == TCPANA_RETRANSMISSION && got[1].server_ns < TCPANA_STALL_NS,
+	   "a request sent again: retransmission, the server's %lld ns from its last copy (%s)",
+	   (long long)got[1].server_ns, tcpana_kind_name(got[1].held));
+	tcpana_destroy(a);
+}
+
 static void test_retransmission(void)
 {
 	struct tcpana *a = fresh(false);
@@ -442,6 +532,9 @@ int main(void)
 	test_recovery_not_nagle();
 	test_client_nagle();
 	test_server_time();
+	test_path_queue();
+	test_tsval_queue();
+	test_loss_seen();
 	test_retransmission();
 	test_window();
 	test_no_client_acks();
