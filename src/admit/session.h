@@ -255,7 +255,7 @@ uint64_t sessions_refused(const struct sessions *t);
 uint64_t sessions_replayed(const struct sessions *t);
 
 /* Sessions compared in all by look-ups (sessions_admit), the last-used
- * check included: what a ping's look-up costs, for tests and the bench. */
+ * check included: what a ping's look-up costs (tests/unit). */
 uint64_t sessions_probes(const struct sessions *t);
 
 /* The addresses turned away (refused, evicted, replayed), in the order
