@@ -125,7 +125,7 @@ DEB_PKGS += traceroute mtr-tiny iputils-ping
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
 	lint lint-sh lint-c lint-misc lint-man lint-werror asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
-	bench-probe bench-server bench-targets bench-xdp install clean
+	bench-probe bench-server bench-targets bench-xdp bench-sessions install clean
 
 all: rant
 
@@ -514,6 +514,11 @@ bench-fleet: deps
 # reflect against reflect --xdp (bench/xdp.sh; bench/README.md)
 bench-xdp: rant build/xdppass.bpf.o
 	bench/xdp.sh
+
+# the reflector's response with 14 and 4,096 sessions (bench/sessions.sh;
+# SESS_ROUNDS, SESS_RATE, SESS_N: bench/README.md, "The reflector's sessions")
+bench-sessions: rant
+	bench/sessions.sh
 
 MAN_PAGES := rant.8 rant-emit.8 rant-reflect.8 rant-probe.8 rant-read.8 rant-watch.8 \
 	rant-sockets.8 rant-trace.8

@@ -56,7 +56,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_FLOWS 64
+#define MAX_FLOWS 128
 #define MAX_SESSIONS 64
 #define MAX_BATCH 64
 #define MAX_LEN 1472

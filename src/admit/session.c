@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The reflector's session table (see session.h). A linear table: it holds
- * tens of sessions, and the last one used is checked first, so a single
- * emitter costs one comparison per ping; a newcomer costs a pass to count
- * its address's sessions and find a victim.
+ * The reflector's session table (see session.h). The sessions lie in
+ * start order in one array; a ping finds its own through an open-addressed
+ * hash of their slots, keyed as a session is matched (the id, the
+ * sender's host and port; under --key the id alone), seeded at random so
+ * a sender cannot choose colliding keys ahead. The last session used is
+ * checked first (one emitter: one comparison), then the hash: a ping costs
+ * the same with 4,096 sessions as with one. A newcomer still costs a pass
+ * (its address's sessions counted, a victim found) and an eviction, which
+ * closes the gap in the array, rebuilds the hash: both per new session,
+ * never per ping.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -12,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "mem.h"
 #include "session.h"
@@ -29,6 +37,10 @@ struct sessions {
 	struct session *tab;	/* max entries, used ones first in start order */
 	size_t max, used;
 	size_t last;		/* index of the last session looked up */
+	uint32_t *hash;		/* hash_mask + 1 buckets: a slot index + 1, 0: empty */
+	size_t hash_mask;	/* buckets - 1 (a power of two, at least 2 max) */
+	uint64_t seed;		/* the hash's, drawn at create */
+	uint64_t probes;	/* sessions compared by look-ups (sessions_probes) */
 	bool huge;
 	size_t per_addr;	/* sessions one address may hold, 0: any */
 	int64_t window_ns;	/* --key: T1_SW window; 0: no --key */
@@ -49,23 +61,40 @@ struct sessions {
 	enum turned last_turned;
 };
 
+/* Buckets for max sessions: a power of two at least twice max (the
+ * table at most half full, so a probe ends within a few buckets). */
+static size_t hash_buckets(size_t max)
+{
+	size_t n = 16;
+
+	while (n < 2 * max)
+		n *= 2;
+	return n;
+}
+
 struct sessions *sessions_create(size_t max, bool hugepages)
 {
 	struct sessions *t = calloc(1, sizeof(*t));
+	size_t nb = hash_buckets(max);
 
 	if (!t)
 		return NULL;
 	t->tab = mem_alloc(max * sizeof(*t->tab), hugepages);
 	t->gone = calloc(max, sizeof(*t->gone));
-	if (!t->tab || !t->gone) {
+	t->hash = calloc(nb, sizeof(*t->hash));
+	if (!t->tab || !t->gone || !t->hash || max > UINT32_MAX - 1) {
 		if (t->tab)
 			mem_free(t->tab, max * sizeof(*t->tab), hugepages);
 		free(t->gone);
+		free(t->hash);
 		free(t);
 		errno = ENOMEM;
 		return NULL;
 	}
+	if (getrandom(&t->seed, sizeof(t->seed), GRND_NONBLOCK) != sizeof(t->seed))
+		t->seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL;
 	t->max = max;
+	t->hash_mask = nb - 1;
 	t->huge = hugepages;
 	return t;
 }
@@ -76,8 +105,11 @@ void sessions_destroy(struct sessions *t)
 		return;
 	mem_free(t->tab, t->max * sizeof(*t->tab), t->huge);
 	free(t->gone);
+	free(t->hash);
 	free(t);
 }
+
+static void hash_rebuild(struct sessions *t);
 
 void sessions_guard(struct sessions *t, size_t per_addr, int64_t key_window_ns,
 		    FILE *notices)
@@ -85,6 +117,7 @@ void sessions_guard(struct sessions *t, size_t per_addr, int64_t key_window_ns,
 	t->per_addr = per_addr;
 	t->window_ns = key_window_ns;
 	t->notices = notices;
+	hash_rebuild(t);	/* the key changes with --key */
 }
 
 bool session_same_host(const struct sockaddr_storage *s, const struct sockaddr *a)
@@ -123,6 +156,56 @@ static void copy_addr(struct sockaddr_storage *to, const struct sockaddr *a, soc
 {
 	memset(to, 0, sizeof(*to));
 	memcpy(to, a, len < sizeof(*to) ? len : sizeof(*to));
+}
+
+/* One round of a 64-bit mixer (splitmix64's finaliser) over h and v. */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
+}
+
+/* The bucket a session of id from a starts its probe at: keyed by what
+ * is_of() matches, the id alone under --key, else the id, host and port. */
+static size_t bucket_of(const struct sessions *t, uint32_t id, const struct sockaddr *a)
+{
+	uint64_t h = mix(t->seed, id);
+
+	if (t->window_ns)
+		return (size_t)h & t->hash_mask;
+	h = mix(h, ((uint64_t)a->sa_family << 16) | port_of(a));
+	if (a->sa_family == AF_INET) {
+		h = mix(h, ((const struct sockaddr_in *)a)->sin_addr.s_addr);
+	} else if (a->sa_family == AF_INET6) {
+		uint64_t w[2];
+
+		memcpy(w, &((const struct sockaddr_in6 *)a)->sin6_addr, sizeof(w));
+		h = mix(mix(h, w[0]), w[1]);
+	}
+	return (size_t)h & t->hash_mask;
+}
+
+/* Slot i into the hash (linear probing: the next empty bucket). */
+static void hash_put(struct sessions *t, size_t i)
+{
+	const struct session *s = &t->tab[i];
+	size_t b = bucket_of(t, s->id, (const struct sockaddr *)&s->addr);
+
+	while (t->hash[b])
+		b = (b + 1) & t->hash_mask;
+	t->hash[b] = (uint32_t)i + 1;
+}
+
+/* The slots moved (an eviction closed its gap): the hash made anew. */
+static void hash_rebuild(struct sessions *t)
+{
+	memset(t->hash, 0, (t->hash_mask + 1) * sizeof(*t->hash));
+	for (size_t i = 0; i < t->used; i++)
+		hash_put(t, i);
 }
 
 /* Count a turned-away sender by its address, and note it for the line. */
@@ -243,15 +326,21 @@ static bool is_of(const struct sessions *t, size_t i, const struct session_ping 
 }
 
 /* The index of p's session (the last one used first: one emitter, one
- * comparison), or -1. */
-static ssize_t find(const struct sessions *t, const struct session_ping *p, bool *elsewhere)
+ * comparison; then its hash bucket and those after it, to an empty one),
+ * or -1. */
+static ssize_t find(struct sessions *t, const struct session_ping *p, bool *elsewhere)
 {
 	*elsewhere = false;
+	t->probes++;
 	if (t->last < t->used && is_of(t, t->last, p, elsewhere))
 		return (ssize_t)t->last;
-	for (size_t i = 0; i < t->used; i++)
+	for (size_t b = bucket_of(t, p->id, p->addr); t->hash[b]; b = (b + 1) & t->hash_mask) {
+		size_t i = t->hash[b] - 1;
+
+		t->probes++;
 		if (i != t->last && is_of(t, i, p, elsewhere))
 			return (ssize_t)i;
+	}
 	return -1;
 }
 
@@ -365,6 +454,10 @@ struct session *sessions_admit(struct sessions *t, const struct session_ping *p,
 		s = slot_for_new(t, p->addr, now_ns);
 		if (s)
 			s = start(t, s, p, now_ns);
+		if (t->evicted != evicted)
+			hash_rebuild(t);
+		else if (s)
+			hash_put(t, t->last);
 		layout_end(t);
 		if (!s)
 			return turn_away(t, p, SESSION_REFUSED, now_ns, v);
@@ -399,12 +492,20 @@ struct session *sessions_get(struct sessions *t, const struct sockaddr *addr,
 	return s;
 }
 
+/* The slots are in start order, so their ordinals rise: a binary search. */
 struct session *sessions_by_ordinal(struct sessions *t, uint64_t ordinal)
 {
-	for (size_t i = 0; i < t->used; i++)
-		if (t->tab[i].ordinal == ordinal)
-			return &t->tab[i];
-	return NULL;
+	size_t lo = 0, hi = t->used;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->tab[mid].ordinal < ordinal)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->used && t->tab[lo].ordinal == ordinal ? &t->tab[lo] : NULL;
 }
 
 void session_fu_put(struct session *s, const struct session_fu *fu)
@@ -457,6 +558,11 @@ uint64_t sessions_replayed(const struct sessions *t)
 	return t->replayed;
 }
 
+uint64_t sessions_probes(const struct sessions *t)
+{
+	return t->probes;
+}
+
 size_t sessions_senders(const struct sessions *t)
 {
 	return t->nsenders;
@@ -475,6 +581,7 @@ uint64_t sessions_senders_more(const struct sessions *t)
 void session_sockaddr_str(const struct sockaddr_storage *a, bool port, char *buf, size_t len)
 {
 	char h[INET6_ADDRSTRLEN] = "?";
+	in_port_t pn = 0;
 
 	if (a->ss_family == AF_INET) {
 		inet_ntop(AF_INET, &((const struct sockaddr_in *)a)->sin_addr, h, sizeof(h));
@@ -486,8 +593,12 @@ void session_sockaddr_str(const struct sockaddr_storage *a, bool port, char *buf
 		else
 			inet_ntop(AF_INET6, &in6->sin6_addr, h, sizeof(h));
 	}
+	if (a->ss_family == AF_INET)
+		pn = ((const struct sockaddr_in *)a)->sin_port;
+	else if (a->ss_family == AF_INET6)
+		pn = ((const struct sockaddr_in6 *)a)->sin6_port;
 	if (port)
-		snprintf(buf, len, "%s port %u", h, (unsigned int)ntohs(port_of(a)));
+		snprintf(buf, len, "%s port %u", h, (unsigned int)ntohs(pn));
 	else
 		snprintf(buf, len, "%s", h);
 }
@@ -570,94 +681,3 @@ void sessions_snap_free(struct sessions_snap *ss)
 	ss->nsenders = 0;
 }
 
-/* The DSCPs its pings came with (more than one: a path re-marks, or the
- * sender changed it), the last one's. */
-static void print_dscp(struct out *o, const struct session *s)
-{
-	bool first = true;
-
-	out_arr(o, "dscp");
-	for (int d = 0; d < 64; d++) {
-		if (!(s->dscp_seen & (1ULL << d)))
-			continue;
-		out_u64(o, NULL, first ? ", dscp %" PRIu64 : ",%" PRIu64, (uint64_t)d);
-		first = false;
-	}
-	out_arr_end(o);
-	if (s->dscp_seen)
-		out_u64(o, "dscp_last", s->dscp_seen & (s->dscp_seen - 1) ? " (last %" PRIu64 ")" :
-			NULL, s->dscp_last);
-}
-
-/* One session's line and object. */
-static void print_session(struct out *o, const struct session *s)
-{
-	char addr[INET6_ADDRSTRLEN + 16], id[12];
-
-	session_addr_str(s, addr, sizeof(addr));
-	snprintf(id, sizeof(id), "%08x", s->id);
-	out_obj(o, NULL);
-	out_str(o, "address", "  %s", addr);
-	out_str(o, "session", " session %s:", id);
-	out_u64(o, "received", " received %" PRIu64, s->received);
-	out_u64(o, "sent", NULL, s->sent);
-	out_u64(o, "warmup", ", warmup %" PRIu64, s->warmup);
-	out_u64(o, "left_out", s->left_out ? " (-w left out %" PRIu64 ")" : NULL, s->left_out);
-	out_u64(o, "duplicate", ", duplicate %" PRIu64, s->duplicate);
-	out_u64(o, "rate_limited", s->rate_limited ? ", above --max-rate %" PRIu64 : NULL,
-		s->rate_limited);
-	out_u64(o, "missing_tx_ts", NULL, s->missing_tx_ts);
-	out_u64(o, "missing_rx_ts", NULL, s->missing_rx_ts);
-	print_dscp(o, s);
-	out_obj(o, "response");
-	out_u64(o, "samples", NULL, s->resp_n);
-	if (s->resp_n) {
-		out_us(o, "min", ", response min %.3f", s->resp_min);
-		out_us_dbl(o, "avg", " avg %.3f", s->resp_sum / (double)s->resp_n);
-		out_us(o, "max", " max %.3f us", s->resp_max);
-	}
-	out_obj_end(o);
-	out_text(o, "\n");
-	out_obj_end(o);
-}
-
-/* Reflector: the addresses refused, evicted or replaying, one line. */
-static void print_turned_away(struct out *o, const struct sessions_snap *ss)
-{
-	char addr[INET6_ADDRSTRLEN + 16];
-
-	out_arr(o, "sessions_turned_away");
-	if (ss->nsenders)
-		out_text(o, "  turned away:");
-	for (size_t i = 0; i < ss->nsenders; i++) {
-		const struct session_sender *x = &ss->senders[i];
-
-		session_sockaddr_str(&x->addr, false, addr, sizeof(addr));
-		out_obj(o, NULL);
-		out_text(o, "%s", i ? "; " : " ");
-		out_str(o, "address", "%s", addr);
-		out_u64(o, "refused", x->refused ? " refused %" PRIu64 : NULL, x->refused);
-		out_u64(o, "evicted", x->evicted ? " evicted %" PRIu64 : NULL, x->evicted);
-		out_u64(o, "replayed", x->replayed ? " replayed %" PRIu64 : NULL, x->replayed);
-		out_obj_end(o);
-	}
-	out_arr_end(o);
-	if (ss->nsenders)
-		out_text(o, ss->senders_more ? "; and %" PRIu64 " more\n" : "\n", ss->senders_more);
-}
-
-/* Reflector: each emitter run it served, as the table held them. */
-void sessions_print(struct out *o, const struct sessions_snap *ss)
-{
-	out_text(o, "\nsessions (%zu now, %" PRIu64 " evicted, %" PRIu64 " refused, %" PRIu64
-		 " replayed):\n", ss->n, ss->evicted, ss->refused, ss->replayed);
-	out_u64(o, "sessions_evicted", NULL, ss->evicted);
-	out_u64(o, "sessions_refused", NULL, ss->refused);
-	out_u64(o, "sessions_replayed", NULL, ss->replayed);
-	out_u64(o, "sessions_turned_away_more", NULL, ss->senders_more);
-	print_turned_away(o, ss);
-	out_arr(o, "sessions");
-	for (size_t i = 0; i < ss->n; i++)
-		print_session(o, &ss->v[i]);
-	out_arr_end(o);
-}

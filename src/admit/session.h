@@ -254,6 +254,10 @@ uint64_t sessions_evicted(const struct sessions *t);
 uint64_t sessions_refused(const struct sessions *t);
 uint64_t sessions_replayed(const struct sessions *t);
 
+/* Sessions compared in all by look-ups (sessions_admit), the last-used
+ * check included: what a ping's look-up costs (tests/unit). */
+uint64_t sessions_probes(const struct sessions *t);
+
 /* The addresses turned away (refused, evicted, replayed), in the order
  * first seen: i < count; more: addresses beyond SESSION_SENDERS_MAX. */
 size_t sessions_senders(const struct sessions *t);

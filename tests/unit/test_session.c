@@ -410,8 +410,119 @@ static void test_live_race(void)
 	sessions_destroy(c.t);
 }
 
+/* Sender k of many: 10.(k/250).(k%250).1, port 4000 + k % 7, id k % 3: a
+ * key that differs in one field only from its neighbours'. */
+static struct sockaddr_in many_addr(unsigned int k)
+{
+	char ip[32];
+
+	snprintf(ip, sizeof(ip), "10.%u.%u.1", k / 250, k % 250);
+	return v4(ip, (uint16_t)(4000 + k % 7));
+}
+
+/* Each of n sessions looked up once in turn (the last-used check never
+ * hits): how many were found as their own; *probes: sessions compared. */
+static unsigned int round_robin(struct sessions *t, unsigned int n, int64_t now,
+				uint64_t *probes)
+{
+	uint64_t before = sessions_probes(t);
+	unsigned int own = 0;
+	bool fresh;
+
+	for (unsigned int k = 0; k < n; k++) {
+		struct sockaddr_in a = many_addr(k);
+		struct session *s = get(t, &a, k % 3, now, &fresh);
+
+		own += s && !fresh && s->ordinal == k + 1;
+	}
+	*probes = sessions_probes(t) - before;
+	return own;
+}
+
+static void test_hash_many(void)
+{
+	struct sessions *t = sessions_create(4096, false);
+	unsigned int made = 0;
+	uint64_t probes;
+	bool fresh;
+
+	for (unsigned int k = 0; k < 4096; k++) {
+		struct sockaddr_in a = many_addr(k);
+
+		made += get(t, &a, k % 3, 1, &fresh) && fresh;
+	}
+	is_u64(made, 4096, "4,096 sessions started, none taken for another's");
+	is_u64(round_robin(t, 4096, 2, &probes), 4096, "each found again as its own");
+	ok(probes <= 4 * 4096, "a look-up compares a few sessions, not thousands (%.2f each)",
+	   (double)probes / 4096);
+	sessions_destroy(t);
+}
+
+static void test_hash_collisions(void)
+{
+	unsigned int own = 0, tables = 64;
+	uint64_t probes = 0, p;
+
+	/* 8 sessions in 16 buckets, 64 tables with 64 seeds: buckets shared,
+	 * so a look-up walks past another session's to its own */
+	for (unsigned int r = 0; r < tables; r++) {
+		struct sessions *t = sessions_create(8, false);
+		bool fresh;
+
+		for (unsigned int k = 0; k < 8; k++) {
+			struct sockaddr_in a = many_addr(k);
+
+			get(t, &a, k % 3, 1, &fresh);
+		}
+		own += round_robin(t, 8, 2, &p);
+		probes += p;
+		sessions_destroy(t);
+	}
+	is_u64(own, 8 * tables, "every session found as its own in every table");
+	ok(probes > 2 * 8 * tables, "and some look-ups walked a collision (%.2f compared each)",
+	   (double)probes / (8 * tables));
+}
+
+static void test_hash_evict(void)
+{
+	struct sessions *t = sessions_create(32, false);
+	unsigned int started = 0, own = 0, fresh_old = 0;
+	bool fresh;
+
+	/* each newcomer 11 s after the last: the table holds the newest 32,
+	 * every earlier one evicted as the idlest, the slots moved each time */
+	for (unsigned int k = 0; k < 100; k++) {
+		struct sockaddr_in a = many_addr(k);
+
+		started += get(t, &a, k % 3, (int64_t)(k + 1) * 11 * SEC, &fresh) && fresh;
+	}
+	is_u64(started, 100, "100 sessions started in a table of 32");
+	is_u64(sessions_evicted(t), 68, "68 evicted");
+	for (unsigned int k = 68; k < 100; k++) {
+		struct sockaddr_in a = many_addr(k);
+		struct session *s = get(t, &a, k % 3, 101 * 11 * SEC, &fresh);
+
+		own += s && !fresh && s->ordinal == k + 1;
+		if (s && sessions_by_ordinal(t, k + 1) != s)
+			own = 0;
+	}
+	is_u64(own, 32, "the 32 kept found through the hash as their own, and by ordinal");
+	ok(!sessions_by_ordinal(t, 68), "an evicted one is no longer found by ordinal");
+	is_u64(sessions_evicted(t), 68, "finding them evicted none");
+	for (unsigned int k = 0; k < 4; k++) {
+		struct sockaddr_in a = many_addr(k);
+
+		fresh_old += get(t, &a, k % 3, 102 * 11 * SEC, &fresh) && fresh;
+	}
+	is_u64(fresh_old, 4, "an evicted session's sender starts a new one");
+	sessions_destroy(t);
+}
+
 int main(void)
 {
+	test_hash_many();
+	test_hash_collisions();
+	test_hash_evict();
 	test_live();
 	test_live_race();
 	test_keys();
