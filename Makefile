@@ -4,7 +4,8 @@
 #   sudo make demo  install what is missing, build, run a pair over veth, plot it
 #   sudo make check install what is missing, build, run every test
 #   make bench      the performance comparison (root, veth)
-#   make lint       shellcheck, cppcheck, the line-length rule and the floor plan
+#   make lint       shellcheck, cppcheck, the line-length rule, the floor plan, no
+#                   function unused, no compiler warning (-Werror)
 #   make asan       unit tests under ASan/UBSan
 #   make fuzz       each libFuzzer harness for FUZZ_SECONDS (default 60)
 
@@ -121,7 +122,7 @@ DEB_PKGS += bpftool libbpf-dev
 DEB_PKGS += traceroute mtr-tiny iputils-ping
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
-	lint lint-sh lint-c lint-misc lint-man asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
+	lint lint-sh lint-c lint-misc lint-man lint-werror asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
 	bench-probe bench-server bench-targets bench-xdp install clean
 
 all: rant
@@ -180,6 +181,22 @@ tests/unit/%.t: tests/unit/%.c tests/unit/tap.h tests/unit/simexec.h build/libra
 build-asan/%.o: %.c $(SRC_HDRS) Makefile
 	@mkdir -p build-asan
 	$(CC) $(ASAN_CFLAGS) $(BASE_CFLAGS) -c -o $@ $<
+
+# The lint build (make lint): every object of rant (rant.c, src/) and of
+# its unit tests again, with -Werror, into a directory of its own, so
+# that any compiler warning fails lint. LINT_SRCS and LINT_DIR are
+# tests/unit/test_lint_build.py's, which plants a warning.
+LINT_DIR ?= build-lint
+LINT_SRCS ?= rant.c $(SRCS) $(UNIT_SRCS)
+LINT_OBJS = $(addprefix $(LINT_DIR)/,$(notdir $(LINT_SRCS:.c=.o)))
+vpath %.c $(sort $(dir $(LINT_SRCS)))
+
+lint-werror: $(LINT_OBJS)
+	@echo "lint build: $(words $(LINT_OBJS)) objects, no compiler warning (-Werror)"
+
+$(LINT_DIR)/%.o: %.c $(SRC_HDRS) Makefile
+	@mkdir -p $(LINT_DIR)
+	$(CC) $(ALL_CFLAGS) -Werror -Itests/unit -c -o $@ $<
 
 build-asan/librant.a: $(ASAN_OBJS)
 	$(AR) rcs $@ $^
@@ -291,7 +308,7 @@ SH_FILES := $(wildcard config.sh lib/*.sh lib/steps/*.sh tools/*.sh tests/*.sh t
 SH_LINT := $(SH_FILES:%=shellcheck/%)
 .PHONY: $(SH_LINT)
 
-lint: lint-sh lint-c lint-misc lint-man
+lint: lint-sh lint-c lint-misc lint-man lint-werror
 
 lint-sh: $(SH_LINT)
 	@echo "shellcheck: $(words $(SH_FILES)) files, no warning"
@@ -306,17 +323,25 @@ lint-c:
 # The floor plan: tests/check-cycles.py (no include or call up a layer, no
 # circle of includes or calls), tests/check-length.py (no function over 80
 # lines, no file over 700), both tested first on planted trees
-# (tests/unit/test_floorplan.py).
+# (tests/unit/test_floorplan.py); tests/check-unused.py (no function of
+# src/ that no one calls; the tests' own in tests/unit/test-only.txt),
+# tested on planted trees (tests/unit/test_check_unused.py); the -Werror
+# build (lint-werror) tested on planted files (tests/unit/test_lint_build.py).
 lint-misc:
 	tests/check-columns.sh rant.c src/*/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
-	/usr/bin/python3 -m pyflakes tools/rant-plot tests/plot/test_plot.py tests/check-cycles.py \
+	/usr/bin/python3 -m pyflakes tools/rant-plot tools/rantplot/*.py tests/plot/test_plot.py \
+		tests/check-cycles.py \
 		tests/check-length.py tests/csrc.py tests/unit/test_floorplan.py \
 		tests/unit/tap.py tests/unit/test_stamp_decoders.py tests/unit/test_rant_trace.py \
 		tests/unit/test_schema.py tests/net/schemacheck.py tests/check-man.py \
-		tests/unit/test_check_man.py
+		tests/unit/test_check_man.py tests/check-unused.py tests/unit/test_check_unused.py \
+		tests/unit/test_lint_build.py
 	/usr/bin/python3 tests/unit/test_floorplan.py >/dev/null || /usr/bin/python3 tests/unit/test_floorplan.py
 	/usr/bin/python3 tests/check-cycles.py src
 	/usr/bin/python3 tests/check-length.py rant.c src/*/*.[ch]
+	/usr/bin/python3 tests/unit/test_check_unused.py >/dev/null || /usr/bin/python3 tests/unit/test_check_unused.py
+	/usr/bin/python3 tests/check-unused.py
+	/usr/bin/python3 tests/unit/test_lint_build.py >/dev/null || /usr/bin/python3 tests/unit/test_lint_build.py
 	promtool check rules doc/fleet.rules.yml
 	promtool test rules tests/unit/fleet_rules_test.yml
 
@@ -486,6 +511,9 @@ install: rant
 	install -d $(DESTDIR)$(PREFIX)/share/rant/lib/steps
 	install -m 0644 lib/steps/*.sh $(DESTDIR)$(PREFIX)/share/rant/lib/steps/
 	install -D -m 0755 tools/rant-trace $(DESTDIR)$(PREFIX)/bin/rant-trace
+	install -D -m 0755 tools/rant-plot $(DESTDIR)$(PREFIX)/bin/rant-plot
+	install -d $(DESTDIR)$(PREFIX)/lib/rant/rantplot
+	install -m 0644 tools/rantplot/*.py $(DESTDIR)$(PREFIX)/lib/rant/rantplot/
 	install -D -m 0644 rant.8 $(DESTDIR)$(PREFIX)/share/man/man8/rant.8
 	for u in systemd/*.service; do \
 		sed 's|@BINDIR@|$(PREFIX)/bin|g' $$u >$$u.out && \
@@ -495,7 +523,7 @@ install: rant
 
 .PHONY: clean-objs
 clean-objs:
-	rm -rf build build-asan $(UNIT_BINS) $(ASAN_BINS) $(TEST_HELPERS)
+	rm -rf build build-asan build-lint $(UNIT_BINS) $(ASAN_BINS) $(TEST_HELPERS)
 
 clean: clean-objs
 	rm -f rant bench/floor bench/logbench bench/histbench bench/authbench bench/fmtbench bench/capgen \

@@ -28,7 +28,7 @@ HELP_OPT = re.compile(r"^  (?:-(\w), |    )--([a-z0-9-]+)(?: (\S+))?  +(.*)$")
 HELP_GROUP = re.compile(r"^(\S.*):$")
 # the last "(...)" of a help line, when it is the table's tail
 TAIL = re.compile(r"\(((?:-?[\d.]+ to -?[\d.]+(?:;|(?=\)))|default |needs )[^()]*)\)$")
-SUBS = ("emit", "reflect", "probe", "read", "watch")
+SUBS = ("emit", "reflect", "probe", "read", "watch", "trace", "sockets")
 WHO = re.compile(r" \[((?:%s)(?:, (?:%s))*)\]$" % ("|".join(SUBS), "|".join(SUBS)))
 # a wrapped help text's next line: under the text, not an option's head
 CONT = re.compile(r"^ {20,}\S")
@@ -61,6 +61,9 @@ def parse_help(text):
         who = WHO.search(rest)
         if who:
             rest = rest[:who.start()]
+        elif re.search(r" \[[a-z, ]+\]$", rest):
+            # a mark with a word SUBS lacks would hide the tail from the check
+            sys.exit(f"check-man: --{name}: its mark names a subcommand check-man does not know: {rest}")
         tail = TAIL.search(rest)
         out.append((group, short, name, arg, tail.group(1) if tail else None,
                     who.group(1) if who else None))

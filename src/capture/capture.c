@@ -240,8 +240,8 @@ static int start_thread(struct capture *c, char *err, size_t len)
 	int ret;
 
 	c->loop_cpu = sched_getcpu();
-	c->off_loop = offloop_other_cpus(&c->cpus);
-	ret = offloop_spawn(&c->tid, capture_thread, c, c->off_loop ? &c->cpus : NULL);
+	ret = offloop_spawn(&c->tid, capture_thread, c, &c->cpus);
+	c->off_loop = !ret && CPU_COUNT(&c->cpus) > 0;	/* where it was placed */
 	if (ret) {
 		snprintf(err, len, "--pcap: cannot start the capture thread: %s", strerror(ret));
 		return -ret;
@@ -350,7 +350,7 @@ static void print_cpus(const struct capture *c, FILE *f)
 	const char *sep = "";
 
 	if (!c->off_loop) {
-		fprintf(f, "capture: thread on the only CPU, shared with the measuring loop\n");
+		fprintf(f, "capture: thread on the measuring loop's CPUs (no other CPU, or a cpuset refused the others)\n");
 		return;
 	}
 	fprintf(f, "capture: thread on CPU ");

@@ -100,7 +100,6 @@ int segcap_start(struct segcap **cp, const struct segcap_params *p, char *err, s
 		.what = "the probe's capture", .iface = p->iface, .snaplen = SEGCAP_SNAPLEN,
 		.block_ms = SEGCAP_BLOCK_MS, .hw = p->hw,
 	};
-	cpu_set_t cpus;
 	int ret;
 
 	*cp = c;
@@ -120,8 +119,7 @@ int segcap_start(struct segcap **cp, const struct segcap_params *p, char *err, s
 			 p->iface, pcap_datalink_val_to_name(c->dlt));
 		return -EOPNOTSUPP;
 	}
-	ret = offloop_spawn(&c->tid, segcap_thread, c,
-			    offloop_other_cpus(&cpus) ? &cpus : NULL);
+	ret = offloop_spawn(&c->tid, segcap_thread, c, NULL);
 	if (ret) {
 		snprintf(err, len, "the probe's capture: cannot start its thread: %s", strerror(ret));
 		return -ret;

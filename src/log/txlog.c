@@ -245,45 +245,11 @@ static void *stream_writer(void *arg)
 	return NULL;
 }
 
-/*
- * The CPUs for the writer: those outside this process's affinity (the
- * loop's, as taskset gave it) where the system has any; else this
- * process's CPUs but the one the loop runs on now. False: none (one CPU).
- */
-static bool writer_cpus(cpu_set_t *set, bool outside)
-{
-	cpu_set_t mine;
-	long n = sysconf(_SC_NPROCESSORS_CONF);
-	int here = sched_getcpu();
-
-	CPU_ZERO(set);
-	if (sched_getaffinity(0, sizeof(mine), &mine))
-		return false;
-	for (long i = 0; i < n && i < CPU_SETSIZE; i++) {
-		bool in_mine = CPU_ISSET(i, &mine);
-
-		if (outside ? !in_mine : in_mine && i != here)
-			CPU_SET(i, set);
-	}
-	return CPU_COUNT(set) > 0;
-}
-
-/*
- * Start the writer (offloop.h) on the CPUs of writer_cpus(); where the
- * system refuses those CPUs (a cpuset), the next choice, then no
- * affinity at all.
- */
+/* Start the writer (offloop.h: off the loop's CPU). */
 static int stream_start(struct txlog *l)
 {
-	int ret = EINVAL;
+	int ret = offloop_spawn(&l->tid, stream_writer, l, NULL);
 
-	for (int pass = 0; pass < 3 && ret; pass++) {
-		cpu_set_t set;
-
-		if (pass < 2 && !writer_cpus(&set, pass == 0))
-			continue;
-		ret = offloop_spawn(&l->tid, stream_writer, l, pass < 2 ? &set : NULL);
-	}
 	if (ret)
 		return -ret;
 	l->started = true;
@@ -557,10 +523,10 @@ int txlog_write(const struct txlog *l, int fd, const struct txlog_fmt *f)
 	err = write_all(fd, head, txlog_format_header(head, sizeof(head), f));
 	if (err)
 		return err;
-	/* Helpers that fail to start are simply not there: the chunks are
-	 * claimed by whoever runs. */
+	/* Helpers (offloop.h) that fail to start are simply not there: the
+	 * chunks are claimed by whoever runs. */
 	while (started + 1 < nw &&
-	       !pthread_create(&tid[started], NULL, writer_run, &j))
+	       !offloop_spawn(&tid[started], writer_run, &j, NULL))
 		started++;
 	writer_run(&j);
 	for (size_t i = 0; i < started; i++)

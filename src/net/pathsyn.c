@@ -147,11 +147,6 @@ void pathsyn_tick(struct pathsyn *p, int64_t now_ns)
 		p->sent++;
 }
 
-uint64_t pathsyn_sent(const struct pathsyn *p)
-{
-	return p ? p->sent : 0;
-}
-
 void pathsyn_close(struct pathsyn *p)
 {
 	if (!p)

@@ -29,7 +29,6 @@ struct pathsyn *pathsyn_open(const struct sockaddr_storage *local,
 			     size_t len);
 /* One SYN when the last left PATHSYN_EVERY_NS before now (monotonic). */
 void pathsyn_tick(struct pathsyn *p, int64_t now_ns);
-uint64_t pathsyn_sent(const struct pathsyn *p);
 void pathsyn_close(struct pathsyn *p);
 
 #endif

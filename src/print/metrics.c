@@ -168,7 +168,6 @@ int metrics_start_with(const struct rant_cfg *c, metrics_render_fn fn, void *ctx
 		       struct metrics **out)
 {
 	struct metrics *m;
-	cpu_set_t set;
 	int ret;
 
 	*out = NULL;
@@ -187,8 +186,7 @@ int metrics_start_with(const struct rant_cfg *c, metrics_render_fn fn, void *ctx
 		free(m);
 		return ret;
 	}
-	ret = -offloop_spawn(&m->thread, metrics_main, m,
-			     offloop_other_cpus(&set) ? &set : NULL);
+	ret = -offloop_spawn(&m->thread, metrics_main, m, NULL);
 	if (ret) {
 		fprintf(stderr, "rant: cannot start the metrics thread: %s: drop --metrics and --metrics-listen, or free some memory\n",
 			strerror(-ret));

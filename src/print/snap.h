@@ -122,8 +122,8 @@ struct snap_breach {
 };
 
 /* A fleet's (--targets, --paths): each target, each of its paths, and
- * the paths that stand out (fleetsnap.c takes them, fleetout.c and
- * fleetprom.c print them). */
+ * the paths that stand out (fleetsnap.c takes them, fleetout.c prints
+ * them, prom.c renders their metrics). */
 struct snap_path {
 	uint32_t id;			/* its source port, or flow label */
 	struct fleet_counts cnt;

@@ -221,28 +221,6 @@ static void sample(struct clock *c)
 	atomic_store_explicit(&c->bad, a > c->cfg.max_offset_ns, memory_order_relaxed);
 }
 
-int clock_sampler_cpus(int ncpu, const cpu_set_t *main, int cur, cpu_set_t *out)
-{
-	int i, n = 0;
-
-	CPU_ZERO(out);
-	for (i = 0; i < ncpu && i < CPU_SETSIZE; i++)
-		if (!CPU_ISSET(i, main)) {
-			CPU_SET(i, out);
-			n++;
-		}
-	for (i = 0; !n && i < ncpu && i < CPU_SETSIZE; i++)
-		if (i != cur) {
-			CPU_SET(i, out);
-			n++;
-		}
-	if (!n) {
-		CPU_SET(cur >= 0 && cur < CPU_SETSIZE ? cur : 0, out);
-		n = 1;
-	}
-	return n;
-}
-
 static void *sampler_main(void *arg)
 {
 	struct clock *c = arg;
@@ -296,24 +274,6 @@ static int sampler_sync_init(struct clock *c)
 	return 0;
 }
 
-/* The sampler (offloop.h) on the CPUs clock_sampler_cpus() picks; where
- * a cpuset refuses them, on the measuring thread's. Returns 0 or a
- * positive error number. */
-static int sampler_spawn(struct clock *c)
-{
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	cpu_set_t mine, cpus;
-	int ret;
-
-	if (sched_getaffinity(0, sizeof(mine), &mine))
-		return offloop_spawn(&c->thread, sampler_main, c, NULL);
-	clock_sampler_cpus((int)(ncpu > 0 ? ncpu : 1), &mine, sched_getcpu(), &cpus);
-	ret = offloop_spawn(&c->thread, sampler_main, c, &cpus);
-	if (ret == EINVAL)	/* a cpuset without those CPUs */
-		ret = offloop_spawn(&c->thread, sampler_main, c, &mine);
-	return ret;
-}
-
 void clock_start(struct clock *c)
 {
 	int ret;
@@ -325,7 +285,7 @@ void clock_start(struct clock *c)
 		return;
 	ret = sampler_sync_init(c);
 	if (!ret)
-		ret = sampler_spawn(c);
+		ret = offloop_spawn(&c->thread, sampler_main, c, NULL);
 	if (ret) {
 		fprintf(stderr, "rant: warning: cannot start the PHC sampler thread: %s: the PHC is read at start and end only\n",
 			strerror(ret));

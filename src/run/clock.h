@@ -24,7 +24,6 @@
 #ifndef RANT_CLOCK_H
 #define RANT_CLOCK_H
 
-#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -97,13 +96,6 @@ void clock_peer_add(struct clock *c, const struct txrec *rec);
 
 /* theta of rec, ns; false when a wire stamp is missing. */
 bool clock_theta(const struct txrec *rec, int64_t *theta_ns);
-
-/*
- * The sampler's CPUs: the CPUs 0..ncpu-1 that the measuring thread's mask
- * main excludes; when it excludes none, all but cur (the CPU it runs on);
- * with one CPU, that one. Returns how many are in *out.
- */
-int clock_sampler_cpus(int ncpu, const cpu_set_t *main, int cur, cpu_set_t *out);
 
 /*
  * The shortest span theta's drift is told from, s: theta moves by a few

@@ -129,7 +129,8 @@ static struct sweep_point *sweep_point_of(struct run *r, uint64_t seq)
  * (found by its seq: a T3 that comes with the follow-up after the next
  * size began still counts in its own).
  */
-FANOUT_STEP void sample(struct run *r, const struct txrec *rec, unsigned int which)
+FANOUT_STEP void measure_sample_metrics(struct run *r, const struct txrec *rec,
+					   unsigned int which)
 {
 	struct sweep_point *sp = r->nsweep ? sweep_point_of(r, rec->seq) : NULL;
 	int64_t v;
@@ -191,7 +192,7 @@ FANOUT_STEP enum measure_next log_and_check(struct run *r, const struct txrec *r
 
 /* A ping without its pong in time (emitter): counted lost, logged LOST
  * with latency INT64_MAX, so that -L keeps it too. */
-static enum measure_next lost(struct run *r, struct txrec *rec)
+static enum measure_next measure_lost_ping(struct run *r, struct txrec *rec)
 {
 	r->cnt.lost++;
 	if (r->nsweep)
@@ -203,7 +204,7 @@ static enum measure_next lost(struct run *r, struct txrec *rec)
 }
 
 /* The counts of an answered transaction, the run's and its session's. */
-FANOUT_STEP void count(struct run *r, const struct measure_tx *t)
+FANOUT_STEP void measure_count_answered(struct run *r, const struct measure_tx *t)
 {
 	struct session *s = t->s;
 
@@ -222,7 +223,7 @@ FANOUT_STEP void count(struct run *r, const struct measure_tx *t)
 /* This side's wire stamps earlier than the last measured transaction's
  * (one NIC clock for every session): the emitter's T1 and T4, the
  * reflector's T3 and T2. */
-FANOUT_STEP void backwards(struct run *r, const struct txrec *rec, bool emit)
+FANOUT_STEP void measure_count_backwards(struct run *r, const struct txrec *rec, bool emit)
 {
 	int64_t tx = emit ? rec->t1_wire : txrec_stamp(rec, P_T3_WIRE);
 	int64_t rx = emit ? txrec_stamp(rec, P_T4_WIRE) : rec->t2_wire;
@@ -244,11 +245,11 @@ enum measure_next measure_tx(struct run *r, const struct measure_tx *t)
 	int64_t lat;
 
 	if (t->lost)
-		return lost(r, rec);
-	count(r, t);
+		return measure_lost_ping(r, rec);
+	measure_count_answered(r, t);
 	if (t->side == MEASURE_EMIT || t->side == MEASURE_REFLECT)
-		backwards(r, rec, emit);
-	sample(r, rec, t->which);
+		measure_count_backwards(r, rec, emit);
+	measure_sample_metrics(r, rec, t->which);
 	if (emit && (t->which & METRIC_T3))
 		clock_peer_add(r->clock, rec);
 	have = metric_value(run_primary(r), rec, &lat);
@@ -285,7 +286,7 @@ void measure_t3(struct run *r, uint64_t seq, struct txrec *rec, int64_t t3_wire)
 	txrec_set_t3_wire(rec, t3_wire);
 	if (r->log)
 		txlog_patch_t3(r->log, seq, t3_wire);
-	sample(r, rec, METRIC_T3);
+	measure_sample_metrics(r, rec, METRIC_T3);
 	clock_peer_add(r->clock, rec);
 	/* -t on a metric that needs T3 (--threshold-metric response,
 	 * network): checked now; a breach stops the run at the next

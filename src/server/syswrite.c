@@ -448,11 +448,6 @@ uint64_t syswrite_lost(const struct syswrite *w)
 	return w->lost + w->left_out;
 }
 
-const char *syswrite_dir(const struct syswrite *w)
-{
-	return w->dir;
-}
-
 void syswrite_destroy(struct syswrite *w)
 {
 	char err[PATH_MAX + 64];
@@ -470,7 +465,3 @@ void syswrite_destroy(struct syswrite *w)
 	free(w);
 }
 
-bool syswrite_sampled(const struct syswrite *w)
-{
-	return atomic_load(&w->sampled);
-}

@@ -60,10 +60,6 @@ void syswrite_stop(struct syswrite *w);
 size_t syswrite_calls(const struct syswrite *w, const struct syswrite_call **calls);
 /* Calls the trace lost (its buffer overran), and threads left out. */
 uint64_t syswrite_lost(const struct syswrite *w);
-/* Did the sample end before syswrite_stop()? */
-bool syswrite_sampled(const struct syswrite *w);
-/* The instance's directory (for messages). */
-const char *syswrite_dir(const struct syswrite *w);
 
 void syswrite_destroy(struct syswrite *w);
 

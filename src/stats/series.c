@@ -76,7 +76,7 @@ struct series {
 	pthread_cond_t cond;
 	bool finishing;			/* under mtx */
 	int64_t end_mono;		/* under mtx */
-	char cpus[96];
+	char cpus[128];
 };
 
 static size_t slots_len(size_t n)
@@ -429,11 +429,6 @@ unsigned int series_close_due(struct series *s, int64_t now_mono)
 	return n;
 }
 
-void series_set_out(struct series *s, FILE *out)
-{
-	s->out = out;
-}
-
 /* The loop has stopped at end: every interval up to end, the last partial. */
 static void close_rest(struct series *s, int64_t end)
 {
@@ -499,30 +494,28 @@ static void cpu_list(const cpu_set_t *set, char *buf, size_t len)
 
 int series_start(struct series *s, FILE *out, char *err, size_t errlen)
 {
-	cpu_set_t set;
+	cpu_set_t got, want;
 	char list[64];
 	int ret;
 
 	s->out = out;
-	ret = offloop_spawn(&s->thread, reporter_main, s, NULL);
+	ret = offloop_spawn(&s->thread, reporter_main, s, &got);
 	if (ret) {
 		snprintf(err, errlen, "cannot start the interval reporter thread: %s: lower -I's load (or drop -I)",
 			 strerror(ret));
 		return -ret;
 	}
 	s->running = true;
-	if (!offloop_other_cpus(&set)) {
-		snprintf(s->cpus, sizeof(s->cpus), "the measuring CPU (no other CPU here)");
-		return 0;
-	}
-	cpu_list(&set, list, sizeof(list));
-	ret = pthread_setaffinity_np(s->thread, sizeof(set), &set);
-	if (ret)
-		snprintf(s->cpus, sizeof(s->cpus), "the measuring CPU's set (CPUs %s refused: %s)",
-			 list, strerror(ret));
-	else
+	if (CPU_COUNT(&got)) {
+		cpu_list(&got, list, sizeof(list));
 		snprintf(s->cpus, sizeof(s->cpus), "CPU%s %s",
 			 strchr(list, ',') || strchr(list, '-') ? "s" : "", list);
+	} else if (offloop_other_cpus(&want)) {
+		cpu_list(&want, list, sizeof(list));
+		snprintf(s->cpus, sizeof(s->cpus), "the measuring CPU's set (CPUs %s refused)", list);
+	} else {
+		snprintf(s->cpus, sizeof(s->cpus), "the measuring CPU (no other CPU here)");
+	}
 	return 0;
 }
 

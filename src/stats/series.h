@@ -117,13 +117,11 @@ void series_answered(struct series *s, int64_t t_mono, bool sent, int64_t v);
 
 /*
  * Close every interval whose end plus settle_ns is at or before now_mono:
- * rows kept, lines printed (with out set by series_start, or
- * series_set_out). Returns how many were closed. The reporter thread
+ * rows kept, lines printed (to the out series_start was given).
+ * Returns how many were closed. The reporter thread
  * calls it; tests call it with a fake clock and no thread.
  */
 unsigned int series_close_due(struct series *s, int64_t now_mono);
-/* Where lines go without the thread (tests); NULL: nowhere. */
-void series_set_out(struct series *s, FILE *out);
 /*
  * The loop has stopped at end_mono: close the rest (the last interval
  * partial; a last sliver under a tenth of -I without an event is not

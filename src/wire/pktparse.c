@@ -440,7 +440,7 @@ enum pkt_verdict pktparse_tcp(const uint8_t *p, uint32_t len, int64_t t_ns, stru
 /* The probe an ICMP error quotes at p: an IP header and 8 bytes after. */
 static int quote(const uint8_t *p, uint32_t len, struct pkt_quote *q)
 {
-	struct pkt_l4 l4;
+	struct pkt_l4 l4 = { 0 };	/* ipv4() and ipv6() carry its tunnels and clamp */
 	enum pkt_verdict v;
 	const uint8_t *t;
 
@@ -492,7 +492,7 @@ static enum pkt_icmp_kind icmp_kind(int family, uint8_t type, uint8_t code)
 int pktparse_icmp(int family, const uint8_t *p, uint32_t len, struct pkt_icmp *out)
 {
 	const uint8_t *h = p;
-	struct pkt_l4 l4;
+	struct pkt_l4 l4 = { 0 };	/* ipv4() carries its tunnels and clamp */
 
 	memset(out, 0, sizeof(*out));
 	out->family = (uint8_t)family;

@@ -491,7 +491,7 @@ tbf_drops() {
 # at 4 Mbit/s: about 30 ms, none dropped. The path's SYNs and the
 # responses' tsvals see the wait; the server's own time stays under 1 ms.
 probe_path_queue() {
-	local share read tcpd
+	local share read st tcpd
 	router_nginx 200k || return
 	# the server's side of the same traffic, for --read
 	ip netns exec "$NS_B" tcpdump -i "$VETH_B" -s 256 --time-stamp-precision nano -U \
@@ -515,9 +515,13 @@ probe_path_queue() {
 	"$RANT" --read "$WORK/queue.pcap" -j "$WORK/read.json" >"$WORK/read.txt" 2>&1
 	read=$(jq -r --argjson p "$PORT_ON" '[.ports[] | select(.port == $p) | .diagnosis[] |
 		select(.kind == "path_queue") | .share] | first // 0' "$WORK/read.json")
-	awk -v s="$read" 'BEGIN { exit !(s > 0.5) }' &&
-		! jq -e '.ports[].diagnosis[] | select(.kind == "server_time")' "$WORK/read.json" >/dev/null
-	check_err $? "--read of the server's capture: path_queue $read: $(grep -A3 '^server port' "$WORK/read.txt")"
+	# the server's own capture times nginx itself: on a loaded machine a
+	# few exchanges wait for its CPU (7% of them, 5.8 ms, in one run beside
+	# other suites), truly the server's; the queue must hold most of them
+	st=$(jq -r '[.ports[].diagnosis[]? | select(.kind == "server_time") | .share] | max // 0' \
+		"$WORK/read.json")
+	awk -v s="$read" -v t="$st" 'BEGIN { exit !(s > 0.5 && t < 0.1) }' 
+	check_err $? "--read of the server's capture: path_queue $read, server_time $st: $(grep -A3 '^server port' "$WORK/read.txt")"
 	log_test "a tbf queue on the path: path_queue $share (the server's capture read: $read), the path $(jq -c .path "$WORK/queue.json")"
 }
 

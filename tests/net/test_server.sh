@@ -146,34 +146,4 @@ server_sockets() {
 	log_test "rant sockets PID, ADDR:PORT -d 1s: $(jqv "$WORK/port.json" .servers[0].writes_per_response) writes per response beside wrk"
 }
 
-# rant sockets PID: every port nginx listens on; rant sockets :PORT -d
-# beside a wrk run: its connections and its writes per response.
-server_sockets() {
-	local rc=0 wpid
-	pair_nginx || return
-	"$RANT" sockets "$NGINX" -j "$WORK/pid.json" >"$WORK/pid.txt" 2>&1 || rc=$?
-	[ "$rc" = 0 ] && jq -e --argjson a "$PORT_OFF" --argjson b "$PORT_ON" '.mode == "sockets" and
-		([.servers[].port] == [$a, $b]) and
-		([.servers[].sockets[] | select(.state == "LISTEN")] | length) >= 2' \
-		"$WORK/pid.json" >/dev/null
-	check_err $? "rant sockets PID: exit $rc, $(jq -c '[.servers[]? | {port, owners}]' "$WORK/pid.json" 2>&1) $(head -3 "$WORK/pid.txt")"
-	ip netns exec "$NS_A" taskset -c 0 wrk -c 4 -t 1 -d 5s "http://$IP_B:$PORT_OFF/" >"$WORK/wrk.txt" 2>&1 &
-	wpid=$!
-	defer kill -9 "$wpid"
-	sleep 1
-	rc=0
-	"$RANT" sockets "$IP_B:$PORT_OFF" -d 1s -j "$WORK/port.json" >"$WORK/port.txt" 2>&1 || rc=$?
-	[ "$rc" = 0 ] && jq -e '.servers[0].connections.count >= 4 and
-		.servers[0].connections.tcp_nodelay == 0 and .servers[0].writes.responses > 10 and
-		.servers[0].writes_per_response >= 1.9' "$WORK/port.json" >/dev/null
-	check_err $? "rant sockets ADDR:PORT -d 1s: exit $rc, $(jq -c '.servers[0] | del(.sockets)' "$WORK/port.json" 2>&1)"
-	grep -q "ESTAB  $IP_B:$PORT_OFF <- " "$WORK/port.txt"
-	check_err $? "a socket's line is missing: $(grep -A3 'sockets (' "$WORK/port.txt")"
-	rc=0
-	"$RANT" sockets 10.0.0.1.5 >"$WORK/bad.txt" 2>&1 || rc=$?
-	[ "$rc" = 1 ] && grep -q "is neither a pid nor \[ADDR\]:PORT" "$WORK/bad.txt"
-	check_err $? "a bad target: exit $rc, $(cat "$WORK/bad.txt")"
-	log_test "rant sockets PID, ADDR:PORT -d 1s: $(jqv "$WORK/port.json" .servers[0].writes_per_response) writes per response beside wrk"
-}
-
 tests_run

@@ -4,7 +4,9 @@
 here (hdr buckets, series, a log with LOST rows, sweeps, compare) and from
 a real run over veth (run_pair.sh, root). Each checks that the picture is
 a PNG of the requested size and that the numbers rant-plot drew
-(--dump-data) equal those in rant's files. Ends with the plain line
+(--dump-data) equal those in rant's files; that every file is written
+whole and never through a link another user planted in a shared folder
+(root). Ends with the plain line
 'plot: N passed, N failed, N skipped'."""
 
 import json
@@ -791,6 +793,64 @@ class TestErrors(PlotCase):
     def test_time_without_time_data(self):
         j = self.write("r.json", run_doc())
         self.one_line(["time", j], ["no time data", "--log"])
+
+    def planted(self, name, target):
+        """A link in a sticky, world-writable folder, owned by another
+        user (nobody), to target: what rant-plot as root must not follow."""
+        shared = os.path.join(self.dir, "shared")
+        os.makedirs(shared, exist_ok=True)
+        os.chmod(shared, 0o1777)
+        link = os.path.join(shared, name)
+        os.symlink(target, link)
+        os.lchown(link, 65534, 65534)
+        return link
+
+    def assert_untouched(self, victim, link):
+        with open(victim, encoding="utf-8") as f:
+            self.assertEqual(f.read(), "keep\n")
+        self.assertTrue(os.path.islink(link))
+        self.assertEqual([n for n in os.listdir(os.path.dirname(link))
+                          if ".rant-plot-" in n], [], "a temporary left")
+
+    def test_output_never_through_a_planted_link(self):
+        """rant-plot as root: a picture, --dump-data and an HTML page
+        named through a link another user planted in a shared folder (one
+        the picture's name, one a folder on its way) are refused, each
+        with the link named, and the file it points at is left whole."""
+        if os.geteuid() != 0:
+            self.skipTest("needs root (a link owned by another user)")
+        j = self.write("r.json", run_doc())
+        victim = self.write("victim", "keep\n")
+        link = self.planted("x.png", victim)
+        self.one_line(["dist", j, "-o", link],
+                      [link, "sticky, world-writable", "never follows"])
+        self.assert_untouched(victim, link)
+        dump = self.planted("dump.json", victim)
+        p = subprocess.run([PYTHON, PLOT, "dist", j, "-o",
+                            os.path.join(self.dir, "ok.png"), "--dump-data",
+                            dump], capture_output=True, text=True, cwd=self.dir,
+                           timeout=300)
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertIn("never follows", p.stderr)
+        self.assert_untouched(victim, dump)
+        page = self.planted("page", os.path.dirname(victim))
+        self.one_line(["html", page, j], [page, "never follows"])
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "index.html")))
+
+    def test_output_whole_and_through_own_link(self):
+        """A picture is written whole through a temporary beside it (none
+        left); a link of this user's in its own folder is followed, the
+        file it names replaced and the link kept."""
+        j = self.write("r.json", run_doc())
+        real = self.write("real.png", "old\n")
+        link = os.path.join(self.dir, "mine.png")
+        os.symlink("real.png", link)
+        files, _ = self.plot("dist", j, "-o", link)
+        self.assertEqual(files, [link])
+        self.assertTrue(os.path.islink(link))
+        self.assertEqual(png_size(real), SIZE)
+        self.assertEqual([n for n in os.listdir(self.dir) if ".rant-plot-" in n
+                          or ".tmp" in n], [])
 
 
 class TestRealRun(PlotCase):

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * clock.c: theta from the four wire stamps (its fit: test_fit.c), the
- * sampler's CPUs, the judgement (trusted components, warnings) and which metrics it
+ * judgement (trusted components, warnings) and which metrics it
  * marks; then, under the simulated PHC NIC (tests/sim/libsimnic.so, on
  * "lo"), the sampler thread itself: readings at start, every interval and
  * at the end, the drift found, the bound applied.
@@ -58,32 +58,6 @@ static void test_theta(void)
 	rec_of(&r, BASE, INT64_MAX, INT64_MAX - 1000, BASE + 3000);
 	/* (T2 - T1) - (T4 - T3) is about 2 MAX: it saturates at INT64_MAX */
 	ok(clock_theta(&r, &th) && th == INT64_MAX / 2, "hostile stamps saturate, never overflow");
-}
-
-static void test_cpus(void)
-{
-	cpu_set_t main, out;
-	int n;
-
-	CPU_ZERO(&main);
-	CPU_SET(0, &main);
-	n = clock_sampler_cpus(2, &main, 0, &out);
-	ok(n == 1 && CPU_ISSET(1, &out), "pinned to CPU 0 of 2: the sampler on CPU 1");
-	CPU_ZERO(&main);
-	CPU_SET(1, &main);
-	CPU_SET(2, &main);
-	n = clock_sampler_cpus(4, &main, 2, &out);
-	ok(n == 2 && CPU_ISSET(0, &out) && CPU_ISSET(3, &out),
-	   "pinned to CPUs 1-2 of 4: the sampler on 0 and 3");
-	CPU_ZERO(&main);
-	CPU_SET(0, &main);
-	CPU_SET(1, &main);
-	n = clock_sampler_cpus(2, &main, 1, &out);
-	ok(n == 1 && CPU_ISSET(0, &out), "not pinned, running on 1: the sampler on 0");
-	CPU_ZERO(&main);
-	CPU_SET(0, &main);
-	n = clock_sampler_cpus(1, &main, 0, &out);
-	ok(n == 1 && CPU_ISSET(0, &out), "one CPU: the sampler shares it");
 }
 
 /* A report of an emitter with a PHC whose readings were all within 200 ns. */
@@ -356,7 +330,6 @@ int main(int argc, char **argv)
 		return done_testing();
 	}
 	test_theta();
-	test_cpus();
 	test_judge_phc();
 	test_judge_hosts();
 	test_judge_theta();

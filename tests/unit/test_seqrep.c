@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/net/seqrep.h: a session's recent sequence numbers. A sender's
+ * src/admit/seqrep.h: a session's recent sequence numbers. A sender's
  * numbers (each once, in turn, some lost) are always answered, by a
  * stateless reflector and a stateful one alike; a number its replies
  * carried SEQREP_MAX times is not (a loop between stateless ones); a

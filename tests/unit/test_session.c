@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * src/net/session.h: sessions keyed by sender address, port and id (under
+ * src/admit/session.h: sessions keyed by sender address, port and id (under
  * --key by the id alone); a full table evicts the idle, then the least
  * used; one address holds at most its share; replays refused; statistics
  * per session.

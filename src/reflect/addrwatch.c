@@ -94,7 +94,6 @@ int addrwatch_start(struct addrwatch **wp, struct sk *s, const char *iface, char
 		    size_t len)
 {
 	struct addrwatch *w = calloc(1, sizeof(*w));
-	cpu_set_t cpus;
 	int ret = -ENOMEM;
 
 	*wp = NULL;
@@ -119,7 +118,7 @@ int addrwatch_start(struct addrwatch **wp, struct sk *s, const char *iface, char
 		goto fail;
 	}
 	s->dst_watched = true;	/* before the thread may ask */
-	ret = -offloop_spawn(&w->tid, watch_main, w, offloop_other_cpus(&cpus) ? &cpus : NULL);
+	ret = -offloop_spawn(&w->tid, watch_main, w, NULL);
 	if (ret) {
 		s->dst_watched = false;
 		goto fail;
