@@ -55,8 +55,10 @@ def draw_trace_rtt(ax, paths, steps, ttls):
     ax.set_xticks(ttls)
     ax.set_xlabel("hop (TTL)")
     ax.set_ylabel("round trip to the hop (µs): p50, min to max")
-    ax.plot([], [], color="tab:red", marker="o", label="paths with a delay step")
-    ax.plot([], [], color="tab:blue", marker="o", label="the other paths")
+    if stepped:
+        ax.plot([], [], color="tab:red", marker="o", label="paths with a delay step")
+    ax.plot([], [], color="tab:blue", marker="o",
+            label="the other paths" if stepped else "paths (no delay step)")
     ax.legend(loc="upper left", fontsize=8)
 
 
@@ -82,6 +84,7 @@ def draw_trace_heat(fig, ax, paths, steps, ttls):
                 ax.add_patch(plt_module().Rectangle((t - 0.5, i - 0.5), 1, 1, fill=False,
                                                     ec="black", lw=1.2))
     ax.set_facecolor("0.85")
+    ax.grid(False)
     ax.set_xticks(ttls)
     ax.set_xlabel("hop (TTL)")
     ax.set_yticks(range(len(paths)))
@@ -103,7 +106,8 @@ def plot_trace(run, opts, path, dump):
                      f"({len(d['paths'])} of {len(paths)} paths"
                      + (f", via {d['responder']})" if d.get("responder") else ")")
                      for d in run.doc.get("diagnosis", []) if d["kind"] == "delay_step")
-    ax.set_title(f"{run.label}: round trip by hop, {len(paths)} paths to "
+    ax.set_title(f"{run.label}: round trip by hop, {len(paths)} path"
+                 f"{'s' if len(paths) > 1 else ''} to "
                  f"{run.doc['destination']}", fontsize=10)
     hx.set_title("p50 increment by path and hop (µs; boxed: delay step; grey: none)",
                  fontsize=9)
