@@ -88,8 +88,10 @@ TEST_HELPERS := tests/unit/stamp_vectors
 # tests/net/schemacheck.py (python3-jsonschema), the checker tests/net/lib.sh
 # runs on every network test's JSON.
 TOOL_TESTS += tests/unit/test_schema.py
-# tests/check-man.py (rant.8 against --help) on mismatches planted in copies.
+# tests/check-man.py (the pages against --help) on mismatches planted in copies.
 TOOL_TESTS += tests/unit/test_check_man.py
+# rant help --completion bash, run by bash on command lines as TAB does.
+TOOL_TESTS += tests/unit/test_completion.sh
 
 # Debian packages the build, the tests, the demo and the bench need.
 DEB_PKGS := gcc libc6-dev make pkg-config libnl-3-dev libnl-route-3-dev \
@@ -285,8 +287,10 @@ DEB_PKGS += python3-scapy tshark
 # live metrics); bench/readbench.sh times rant and tshark with GNU time.
 DEB_PKGS += nginx wrk curl time
 
-# tests/net/test_service.sh: rant(8)'s logrotate configuration, run as written.
+# tests/net/test_service.sh: rant-emit(8)'s logrotate configuration, run as written.
 DEB_PKGS += logrotate
+# make lint-man: groff -ww renders each page (tests/check-man.py); man -l reads them.
+DEB_PKGS += groff-base man-db
 
 # TESTS="name ..." runs only those network tests (names: ALL_TESTS in each file).
 net: rant sim $(if $(filter 1,$(HAVE_XDP)),build/xdppass.bpf.o)
@@ -345,10 +349,17 @@ lint-misc:
 	promtool check rules doc/fleet.rules.yml
 	promtool test rules tests/unit/fleet_rules_test.yml
 
-# rant.8's OPTIONS against rant --help: the same options, groups, argument
-# names, ranges and defaults (tests/check-man.py).
+# Each subcommand's page (rant-emit.8, ...) against rant SUB --help: the same
+# options, groups, argument names, ranges and defaults, and the usage lines in
+# its SYNOPSIS; rant.8 against rant --help; no page with a groff warning
+# (tests/check-man.py).
 lint-man: rant
-	/usr/bin/python3 tests/check-man.py --rant ./rant --man rant.8
+	/usr/bin/python3 tests/check-man.py --rant ./rant --man-dir .
+
+# The bash completion, written by rant from its option table.
+build/rant.bash: rant
+	@mkdir -p build
+	./rant help --completion bash >$@.tmp && mv $@.tmp $@
 
 # make check in two phases. First what measures no time, CHECK_JOBS at a
 # time (make -j: the builds, plain, ASan and fuzz, lint, the fuzz runs of
@@ -406,7 +417,7 @@ fuzz_srcs_wire := $(call src_of,msgfmt wire hostid ptp fmtstamp stamp stampsend 
 	metric hist txfmt mem session out json auth) -lcrypto
 fuzz_srcs_cmsg := $(call src_of,ts)
 fuzz_srcs_frame := $(call src_of,frame)
-fuzz_srcs_opts := $(call src_of,opts opthelp subcmd optprobe opttrace optmetric optfleet metric hist mem record opttab optnum sweep fit allow msgfmt wire hostid \
+fuzz_srcs_opts := $(call src_of,opts optcomp opthelp subcmd optprobe opttrace optmetric optfleet metric hist mem record opttab optnum sweep fit allow msgfmt wire hostid \
 	ptp fmtstamp stamp stampsend stampts auth)
 fuzz_srcs_stamp := $(call src_of,stamp stampsend stampts auth)
 fuzz_libs_stamp := -lcrypto
@@ -504,7 +515,10 @@ bench-fleet: deps
 bench-xdp: rant build/xdppass.bpf.o
 	bench/xdp.sh
 
-install: rant
+MAN_PAGES := rant.8 rant-emit.8 rant-reflect.8 rant-probe.8 rant-read.8 rant-watch.8 \
+	rant-sockets.8 rant-trace.8
+
+install: rant build/rant.bash
 	install -D -m 0755 rant $(DESTDIR)$(PREFIX)/bin/rant
 	install -D -m 0755 config.sh $(DESTDIR)$(PREFIX)/share/rant/config.sh
 	install -D -m 0644 lib/config-lib.sh $(DESTDIR)$(PREFIX)/share/rant/lib/config-lib.sh
@@ -514,7 +528,9 @@ install: rant
 	install -D -m 0755 tools/rant-plot $(DESTDIR)$(PREFIX)/bin/rant-plot
 	install -d $(DESTDIR)$(PREFIX)/lib/rant/rantplot
 	install -m 0644 tools/rantplot/*.py $(DESTDIR)$(PREFIX)/lib/rant/rantplot/
-	install -D -m 0644 rant.8 $(DESTDIR)$(PREFIX)/share/man/man8/rant.8
+	install -d $(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -D -m 0644 build/rant.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/rant
 	for u in systemd/*.service; do \
 		sed 's|@BINDIR@|$(PREFIX)/bin|g' $$u >$$u.out && \
 		install -D -m 0644 $$u.out $(DESTDIR)$(PREFIX)/lib/systemd/system/$${u#systemd/}; \

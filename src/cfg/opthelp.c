@@ -69,7 +69,7 @@ static void help_range(const struct opt *o, char *buf, size_t len)
 }
 
 /* " (RANGE; default X; needs -Y)", any part left out where the row has
- * none, or "" (rant.8 repeats it for each option: tests/check-man.py). */
+ * none, or "" (each subcommand's page repeats it: tests/check-man.py). */
 static void help_tail(const struct opt *o, unsigned int sub, char *buf, size_t len)
 {
 	char range[96], def[64], need[40] = "";

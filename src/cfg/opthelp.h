@@ -3,7 +3,8 @@
  * --help from the tables: rant's overview (the subcommands, one line
  * each, with the most common command of each), one subcommand's options
  * in its groups, and every option marked with the subcommands that take
- * it (rant help --all: what rant.8's OPTIONS follows, tests/check-man.py).
+ * it (rant help --all). Each subcommand's page, rant-SUB.8, follows its
+ * --help (tests/check-man.py).
  * Every line fits 80 columns; a long help text wraps under its own.
  */
 #ifndef RANT_OPTHELP_H

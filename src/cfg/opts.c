@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "openloop.h"
+#include "optcomp.h"
 #include "optfleet.h"
 #include "opthelp.h"
 #include "optmetric.h"
@@ -576,11 +577,19 @@ static void help_for(const struct subcmd *sc, const bool *seen)
 		opthelp_overview(stdout);
 }
 
-/* rant help [SUB | --all] */
+/* rant help [SUB | --all | --completion bash] */
 static enum opts_result help_word(int argc, char **argv, FILE *err)
 {
 	const struct subcmd *sc = argc > 2 ? subcmd_find(argv[2]) : NULL;
 
+	if (argc >= 3 && !strcmp(argv[2], "--completion")) {
+		if (argc != 4 || strcmp(argv[3], "bash")) {
+			fprintf(err, "rant: help --completion: give bash, the shell it writes for\n");
+			return OPTS_ERROR;
+		}
+		optcomp_bash(stdout);
+		return OPTS_HELP;
+	}
 	if (argc > 3 || (argc == 3 && !sc && strcmp(argv[2], "--all"))) {
 		fprintf(err, "rant: help %s: give a subcommand (emit, reflect, probe, read, watch), or nothing\n",
 			argv[2]);

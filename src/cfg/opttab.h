@@ -93,8 +93,8 @@ extern const size_t opt_count;
 /*
  * --help's groups, in the table's order: each begins at the row of the
  * option named first and runs to the next group's; a subcommand's --help
- * shows the groups that hold its options (rant.8's OPTIONS has the same
- * groups, under the same titles: tests/check-man.py).
+ * shows the groups that hold its options (its page, rant-SUB.8, has the
+ * same groups, under the same titles: tests/check-man.py).
  */
 struct opt_group {
 	const char *first;	/* the long name of its first option */

@@ -4,7 +4,7 @@
 # again by its name (created when it was moved away) and nothing is ever
 # renamed over it. Rotated twice during a run, in either order (move then
 # SIGHUP, as logrotate does, or SIGHUP then move), and by logrotate
-# itself with rant(8)'s configuration, the files hold every record once:
+# itself with rant-emit(8)'s configuration, the files hold every record once:
 # their rows joined are the run's log, which logcheck.py recomputes the
 # JSON's statistics from.
 # A pair that runs as the units run them (--block, --metrics) at 20,000
@@ -146,7 +146,7 @@ service_rotate() {
 	log_test "move then SIGHUP, twice: $ROWS_IN, each once, with headers"
 }
 
-# rant(8)'s logrotate configuration, as written but for the log's path
+# rant-emit(8)'s logrotate configuration, as written but for the log's path
 # and the postrotate command (this emitter's pid, not a unit's): Debian's
 # logrotate, forced (-f) twice during a 5,000-ping run, with a state file
 # of the test's own and a configuration naming only the test's log, a
@@ -159,11 +159,11 @@ service_logrotate() {
 	emit_bg e1 -a "$IP_B" -c 5000 --interval 1000 -l "$WORK/e1.log" -j "$WORK/e1.json"
 	wait_measuring "$WORK/e1.txt"
 	awk '/^\.\\" logrotate: begin/ { on = 1; next } /^\.\\" logrotate: end/ { on = 0 } on' \
-		"$TOP/rant.8" | grep -v '^\.' | sed -e 's/\\-/-/g' |
+		"$TOP/rant-emit.8" | grep -v '^\.' | sed -e 's/\\-/-/g' |
 		sed -e "s|/var/log/rant/emit.log|$WORK/e1.log|" \
 		    -e "s|systemctl kill -s HUP rant-emit@NAME|kill -HUP $EM|" >"$conf"
 	grep -q "^$WORK/e1.log {" "$conf" && grep -q "kill -HUP $EM" "$conf"
-	check_err $? "rant.8 has no logrotate configuration to test: $(cat "$conf")" || return
+	check_err $? "rant-emit.8 has no logrotate configuration to test: $(cat "$conf")" || return
 	for n in 1 2; do
 		wait_until 10 log_grew "$WORK/e1.log" $(($(log_lines "$WORK/e1.log") + 1250))
 		logrotate -v -s "$WORK/logrotate.state" -f "$conf" >"$WORK/logrotate.$n.txt" 2>&1
@@ -175,7 +175,7 @@ service_logrotate() {
 	stop_reflector
 	check_err $rc "emitter exit $rc: $(tail -3 "$WORK/e1.txt")"
 	rows_once "$WORK/e1.log" "$WORK/e1.json"
-	log_test "logrotate as rant(8) says, twice: $ROWS_IN ($(cd "$WORK" && echo e1.log*))"
+	log_test "logrotate as rant-emit(8) says, twice: $ROWS_IN ($(cd "$WORK" && echo e1.log*))"
 }
 
 # logrotate's copytruncate before any SIGHUP (a configuration without

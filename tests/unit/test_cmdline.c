@@ -437,6 +437,9 @@ static const struct row rows[] = {
 	{ OPTS_HELP, "usage: rant probe syn", { "probe", "-h" } },
 	{ OPTS_HELP, "[reflect]", { "help", "--all" } },
 	{ OPTS_ERROR, "help bogus: give a subcommand", { "help", "bogus" } },
+	{ OPTS_HELP, "complete -F _rant rant", { "help", "--completion", "bash" } },
+	{ OPTS_ERROR, "help --completion: give bash", { "help", "--completion", "zsh" } },
+	{ OPTS_ERROR, "help --completion: give bash", { "help", "--completion" } },
 };
 
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
