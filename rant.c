@@ -59,6 +59,11 @@ static int run_status(const struct run *r, int loop_ret)
 			r->cnt.sent + r->cnt.warmup, r->cnt.refused);
 		return EXIT_RUN;
 	}
+	if (c->icmp && r->cnt.sent && !r->cnt.received) {
+		fprintf(stderr, "rant: no echo reply to %" PRIu64 " requests to %s: the summary's icmp line says why\n",
+			r->cnt.sent, c->addr);
+		return EXIT_RUN;
+	}
 	if (c->mode == MODE_EMIT && r->cnt.sent && !r->cnt.received) {
 		fprintf(stderr, "rant: no pong received for %" PRIu64 " pings: is the reflector still running?\n",
 			r->cnt.sent);

@@ -154,6 +154,7 @@ struct rant_cfg {
 	bool one_way;			/* --one-way: owd_fwd, owd_back */
 	/* probing a TCP service (src/probe/): the emitter without a rant peer */
 	bool syn;			/* --syn: handshakes, syn_rtt */
+	bool icmp;			/* --icmp: echo requests on a ping socket, rtt */
 	const char *http_path;		/* --http PATH: GET requests */
 	const char *host;		/* --host: the Host header; NULL: -a's */
 	uint32_t connections;		/* --connections: kept-alive connections */
@@ -181,11 +182,11 @@ struct rant_cfg {
 					 * labels of one source port */
 };
 
-/* Does the run probe a TCP service (--syn, --http, --request) rather
- * than talk to a rant or STAMP reflector? */
+/* Does the run probe a host (--icmp) or a TCP service (--syn, --http,
+ * --request) rather than talk to a rant or STAMP reflector? */
 static inline bool cfg_probe(const struct rant_cfg *c)
 {
-	return c->syn || c->http_path || c->request_path;
+	return c->icmp || c->syn || c->http_path || c->request_path;
 }
 
 /* ... with requests over kept-alive connections (--http, --request)? */

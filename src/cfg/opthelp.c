@@ -193,7 +193,7 @@ void opthelp_sub(FILE *f, enum rant_sub sub)
 {
 	const struct subcmd *s = &subcmd_table[sub];
 
-	for (int i = 0; i < 3 && s->usage[i]; i++)
+	for (int i = 0; i < (int)(sizeof(s->usage) / sizeof(s->usage[0])) && s->usage[i]; i++)
 		fprintf(f, "%s%s\n", i ? "       " : "usage: ", s->usage[i]);
 	fprintf(f, "\n%s: %s.\n%s", s->name, s->summary, durations);
 	help_rows(f, sub);

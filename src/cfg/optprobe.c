@@ -29,7 +29,7 @@ static int check_server_pid(const struct rant_cfg *c, FILE *err)
 
 static const char *probe_name(const struct rant_cfg *c)
 {
-	return c->syn ? "--syn" : c->http_path ? "--http" : "--request";
+	return c->icmp ? "--icmp" : c->syn ? "--syn" : c->http_path ? "--http" : "--request";
 }
 
 /* A header's text: no control character, no space (nothing that could
@@ -65,6 +65,25 @@ static int check_http(const struct rant_cfg *c, FILE *err)
 	return 0;
 }
 
+/* --icmp from rant emit: none of rant's own pair's options, no sweep. */
+static int check_icmp(const struct rant_cfg *c, FILE *err)
+{
+	const char *pair = c->tcp ? "--tcp" : c->stamp ? "--stamp" : c->ptp_mode ? "--ptp-mode" :
+			   c->key_path ? "--key" : c->one_way ? "--one-way" : c->sw ? "-s" :
+			   c->targets_path ? "--targets" : NULL;
+
+	if (pair) {
+		fprintf(err, "rant: --icmp and %s: %s is for rant's own reflector, an ICMP echo has none: drop one\n",
+			pair, pair);
+		return -1;
+	}
+	if (c->nsizes > 1) {
+		fprintf(err, "rant: --icmp measures one payload size: give -m BYTES once (a sweep is for rant's reflector)\n");
+		return -1;
+	}
+	return 0;
+}
+
 /* Options that need a probe of one kind or another. */
 static int check_needs(const struct rant_cfg *c, const bool *given, FILE *err)
 {
@@ -81,25 +100,27 @@ static int check_needs(const struct rant_cfg *c, const bool *given, FILE *err)
 
 int optprobe_check(struct rant_cfg *c, const bool *given, FILE *err)
 {
-	int kinds = c->syn + (c->http_path != NULL) + (c->request_path != NULL);
+	int kinds = c->icmp + c->syn + (c->http_path != NULL) + (c->request_path != NULL);
 
 	if (check_needs(c, given, err))
 		return -1;
 	if (!kinds && c->sub == SUB_PROBE) {
-		fprintf(err, "rant: probe needs what to probe: rant probe syn|http|request (rant probe --help)\n");
+		fprintf(err, "rant: probe needs what to probe: rant probe icmp|syn|http|request (rant probe --help)\n");
 		return -1;
 	}
 	if (!kinds)
 		return 0;
 	if (kinds > 1) {
-		fprintf(err, "rant: --syn, --http and --request are each a probe of its own: give one of them\n");
+		fprintf(err, "rant: --icmp, --syn, --http and --request are each a probe of its own: give one of them\n");
 		return -1;
 	}
 	if (!given['a']) {
-		fprintf(err, "rant: %s needs -a ADDR: the address of the server to probe (rant probe %s -i IFACE ADDR)\n",
-			probe_name(c), c->syn ? "syn" : c->http_path ? "http" : "request");
+		fprintf(err, "rant: %s needs -a ADDR: the address of the host to probe (rant probe %s -i IFACE ADDR)\n",
+			probe_name(c), probe_name(c) + 2);
 		return -1;
 	}
+	if (c->icmp)
+		return check_icmp(c, err);
 	return check_http(c, err) || check_server_pid(c, err) ? -1 : 0;
 }
 
@@ -117,16 +138,16 @@ void optprobe_host(const struct rant_cfg *c, char *buf, size_t len)
 
 static bool probe_word(const char *w)
 {
-	return !strcmp(w, "syn") || !strcmp(w, "http") || !strcmp(w, "request");
+	return !strcmp(w, "icmp") || !strcmp(w, "syn") || !strcmp(w, "http") || !strcmp(w, "request");
 }
 
 /* The kind word (syn, http, request) into c, agreeing with its flag. */
 static int probe_kind(struct rant_cfg *c, const char *w, bool *given, FILE *err)
 {
-	bool flag = c->syn || c->http_path || c->request_path;
+	bool flag = c->icmp || c->syn || c->http_path || c->request_path;
 
 	if (!probe_word(w)) {
-		fprintf(err, "rant: probe %s: give what to probe: syn, http or request\n", w);
+		fprintf(err, "rant: probe %s: give what to probe: icmp, syn, http or request\n", w);
 		return -1;
 	}
 	if (flag && strcmp(probe_name(c) + 2, w)) {
@@ -136,6 +157,8 @@ static int probe_kind(struct rant_cfg *c, const char *w, bool *given, FILE *err)
 	}
 	if (!strcmp(w, "syn"))
 		c->syn = given[O_SYN] = true;
+	else if (!strcmp(w, "icmp"))
+		c->icmp = given[O_ICMP] = true;
 	else if (!strcmp(w, "request") && !c->request_path) {
 		fprintf(err, "rant: probe request needs --request FILE: the bytes of each request\n");
 		return -1;
@@ -194,9 +217,9 @@ static int probe_target(struct rant_cfg *c, const char *w, bool *given, FILE *er
 		fprintf(err, "rant: probe: '%s': give ADDR[:PORT][/PATH]\n", w);
 		return -1;
 	}
-	if ((path || s != w) && (c->syn || c->request_path)) {
+	if ((path || s != w) && (c->icmp || c->syn || c->request_path)) {
 		fprintf(err, "rant: probe %s: '%s': a path or URL is for probe http\n",
-			c->syn ? "syn" : "request", w);
+			probe_name(c) + 2, w);
 		return -1;
 	}
 	memcpy(host, s, hl);
@@ -216,7 +239,7 @@ int optprobe_words(struct rant_cfg *c, char *const *w, int n, bool *given, FILE 
 	bool http = false;
 	int i = 0;
 
-	if (n && (probe_word(w[0]) || !(c->syn || c->http_path || c->request_path))) {
+	if (n && (probe_word(w[0]) || !(c->icmp || c->syn || c->http_path || c->request_path))) {
 		if (probe_kind(c, w[0], given, err))
 			return -1;
 		http = !strcmp(w[0], "http");
@@ -228,7 +251,7 @@ int optprobe_words(struct rant_cfg *c, char *const *w, int n, bool *given, FILE 
 	}
 	if (i == n && !given['a']) {
 		fprintf(err, "rant: probe needs the server: rant probe %s -i IFACE ADDR[:PORT]\n",
-			n ? w[0] : "syn|http|request");
+			n ? w[0] : "icmp|syn|http|request");
 		return -1;
 	}
 	if (i < n && probe_target(c, w[i], given, err))

@@ -526,7 +526,7 @@ static enum rant_sub infer(const bool *given)
 		return SUB_READ;
 	if (given[O_WATCH])
 		return SUB_WATCH;
-	if (given[O_SYN] || given[O_HTTP] || given[O_REQUEST])
+	if (given[O_ICMP] || given[O_SYN] || given[O_HTTP] || given[O_REQUEST])
 		return SUB_PROBE;
 	return given['a'] || given[O_TARGETS] ? SUB_EMIT : SUB_REFLECT;
 }
@@ -567,7 +567,7 @@ static enum scan_result scan(int argc, char **argv, const struct option *lo, con
 static void help_for(const struct subcmd *sc, const bool *seen)
 {
 	bool mode = seen['a'] || seen[O_TARGETS] || seen[O_READ] || seen[O_WATCH] || seen[O_SYN] ||
-		    seen[O_HTTP] || seen[O_REQUEST];
+		    seen[O_ICMP] || seen[O_HTTP] || seen[O_REQUEST];
 
 	if (sc)
 		opthelp_sub(stdout, (enum rant_sub)(sc - subcmd_table));

@@ -193,6 +193,8 @@ const struct opt opt_table[] = {
 	  .help = "the hosts' clocks are synchronised: one-way delays owd_fwd (T2 - T1) and owd_back (T4 - T3)" },
 	{ "syn", O_SYN, NULL, W_PROBE, T_FLAG, FIELD(syn),
 	  .help = "each transaction a handshake to ADDR:PORT (80 unless given), SYN to SYN-ACK timed by their kernel (or NIC) stamps: syn_rtt; an RST is counted refused (rant probe syn)" },
+	{ "icmp", O_ICMP, NULL, W_SEND, T_FLAG, FIELD(icmp),
+	  .help = "ICMP echo requests to ADDR, any host, on a ping socket, each timed by its kernel (or NIC) stamps: rtt; an ICMP error back counted by its name (unreachable) (rant probe icmp)" },
 	{ "http", O_HTTP, "PATH", W_PROBE, T_STR, FIELD(http_path),
 	  .help = "GET PATH of an HTTP/1.1 server at ADDR:PORT (80 unless given) over --connections kept-alive connections, closed loop or at --interval; what held the time named from the packets (rant probe http)" },
 	{ "host", O_HOST, "NAME", W_PROBE, T_STR, FIELD(host), .needs = O_HTTP,

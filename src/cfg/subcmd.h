@@ -20,7 +20,7 @@ struct subcmd {
 	const char *name;
 	enum rant_mode mode;
 	const char *summary;		/* one line, for rant --help */
-	const char *usage[3];		/* its command lines, the most common first */
+	const char *usage[4];		/* its command lines, the most common first */
 	const char *example;		/* the most common command, for rant --help */
 	const char *as;			/* how a message names it: "the emitter (rant emit)" */
 	/* The words after the options (argv's non-options, in order), given[]

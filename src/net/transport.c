@@ -6,6 +6,8 @@
 
 const struct transport *transport_for(const struct rant_cfg *cfg)
 {
+	if (cfg->icmp)
+		return &transport_icmp;
 	if (cfg->syn)
 		return &transport_syn;
 	if (cfg_requests(cfg))

@@ -62,6 +62,7 @@ struct transport {
 
 extern const struct transport transport_udp;
 extern const struct transport transport_tcp;
+extern const struct transport transport_icmp;	/* --icmp: icmpsock.h */
 extern const struct transport transport_syn;	/* --syn: synsock.h */
 extern const struct transport transport_conn;	/* --http, --request: conn.h */
 

@@ -4,6 +4,7 @@
  */
 #include <inttypes.h>
 
+#include "icmpwire.h"
 #include "probeout.h"
 #include "statout.h"
 
@@ -13,7 +14,7 @@ static const char *const status_key[PROBE_STATUS_CLASSES] = {
 
 static const char *probe_kind(const struct rant_cfg *c)
 {
-	return c->syn ? "syn" : c->http_path ? "http" : "request";
+	return c->icmp ? "icmp" : c->syn ? "syn" : c->http_path ? "http" : "request";
 }
 
 /* --http: responses by status class, in one line and one object (the
@@ -70,13 +71,31 @@ static void print_requests(struct out *o, const struct snap *s)
 	out_dbl(o, "requests_per_second", "; %.0f requests a second\n", probeout_rate(s));
 }
 
+/* --icmp: the errors that answered, by name; why the lost were lost. */
+static void print_icmp(struct out *o, const struct snap *s)
+{
+	const struct probe_counts *p = &s->probe;
+
+	out_text(o, "icmp: errors back");
+	for (int k = 0; k < ICMPWIRE_E_N; k++) {
+		out_text(o, "%s %s", k ? "," : "", icmpwire_err_name((enum icmpwire_err)k));
+		out_u64(o, icmpwire_err_name((enum icmpwire_err)k), " %" PRIu64, p->echo_errors[k]);
+	}
+	out_u64(o, "late_errors", ", after --timeout %" PRIu64 "\n", p->echo_late_errors);
+	if (s->cnt.lost)
+		out_str(o, "lost_reason", "icmp: lost: %s\n",
+			"no echo reply and no ICMP error within --timeout: the host is down, ignores echo requests (net.ipv4.icmp_echo_ignore_all) or a firewall drops them");
+}
+
 void probeout_counts(struct out *o, const struct snap *s)
 {
 	const struct rant_cfg *c = s->cfg;
 
 	out_obj(o, "probe");
 	out_str(o, "kind", NULL, probe_kind(c));
-	if (c->syn) {
+	if (c->icmp) {
+		print_icmp(o, s);
+	} else if (c->syn) {
 		out_u64(o, "refused", "syn: refused (RST: a closed port) %" PRIu64, s->cnt.refused);
 		out_u64(o, "late_answers", ", answers after --timeout %" PRIu64, s->probe.rst_late);
 		out_u64(o, "icmp_errors", s->probe.icmp_errors ? ", ICMP errors %" PRIu64 : NULL,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "icmpwire.h"
 #include "probeout.h"
 #include "prom.h"
 
@@ -150,6 +151,8 @@ static void fleet_u64(FILE *f, const struct snap *s, const char *name, size_t of
 
 static const char *transport_name(const struct rant_cfg *c)
 {
+	if (c->icmp)
+		return "icmp";
 	if (c->tcp)
 		return "tcp";
 	return c->ptp_mode ? "udp-ptp" : "udp";
@@ -246,6 +249,21 @@ static void put_counters(FILE *f, const struct snap *s)
 		put_own(f, s, false);
 		fprintf(f, "} %llu\n", (unsigned long long)(d ? s->cnt.missing_rx_ts
 							       : s->cnt.missing_tx_ts));
+	}
+}
+
+/* --icmp: the requests an ICMP error answered, by its name. */
+static void put_icmp(FILE *f, const struct snap *s)
+{
+	if (!s->cfg->icmp)
+		return;
+	prom_family(f, "rant_icmp_errors_total", "counter",
+		    "Echo requests answered by an ICMP error (not lost), by its name.");
+	for (int k = 0; k < ICMPWIRE_E_N; k++) {
+		fprintf(f, "rant_icmp_errors_total{error=\"%s\"",
+			icmpwire_err_name((enum icmpwire_err)k));
+		put_own(f, s, false);
+		fprintf(f, "} %llu\n", (unsigned long long)s->probe.echo_errors[k]);
 	}
 }
 
@@ -555,6 +573,7 @@ int prom_render(FILE *f, const struct snap *s, const struct prom_ladder *l)
 	put_info(f, s);
 	put_clock(f, s);
 	put_counters(f, s);
+	put_icmp(f, s);
 	put_sessions(f, s);
 	put_probe(f, s);
 	put_path(f, s);

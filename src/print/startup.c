@@ -131,6 +131,12 @@ static void print_probe(FILE *f, const struct run *r)
 	uint64_t before, now;
 	char host[320];
 
+	if (c->icmp) {
+		fprintf(f, "rant %s probe: %s -> %s, --icmp: an echo request a transaction (%u bytes after the ICMP header) on a ping socket, %s\n",
+			RANT_VERSION, c->iface, c->addr, c->size,
+			"its identifier the socket's, matched by sequence");
+		return;
+	}
 	fprintf(f, "rant %s probe: %s -> %s port %u, ", RANT_VERSION, c->iface, c->addr, c->port);
 	if (c->syn) {
 		fprintf(f, "--syn: a handshake a transaction (SYN out, SYN-ACK or RST back), a new source port each\n");
@@ -219,8 +225,8 @@ void startup_print(struct run *r)
 			r->sk.want_dst ? "each from the address its ping came to (the interface has several)" :
 			"from the interface's one address (one added later is seen: each then from the address its ping came to)");
 	if (cfg_probe(c) && c->interval_ns)
-		fprintf(f, "pacing: a %s every %g us in all%s\n", c->syn ? "probe" : "request",
-			(double)c->interval_ns / NS_PER_US, c->syn && !c->open_loop ?
+		fprintf(f, "pacing: a %s every %g us in all%s\n", c->syn || c->icmp ? "probe" : "request",
+			(double)c->interval_ns / NS_PER_US, (c->syn || c->icmp) && !c->open_loop ?
 			", each waits for its answer (--open-loop does not)" :
 			", latency counted from when each should have left");
 	else if (r->fleet)

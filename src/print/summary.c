@@ -116,7 +116,7 @@ static void print_traffic(struct out *o, const struct snap *s)
 	out_u64(o, "socket_drops", ", socket drops %" PRIu64, c->socket_drops);
 	if (emit) {
 		out_u64(o, "foreign", ", foreign %" PRIu64, c->foreign);
-		out_u64(o, "refused", cfg->syn ? ", refused %" PRIu64 :
+		out_u64(o, "refused", cfg->syn ? ", refused %" PRIu64 : cfg->icmp ? NULL :
 			c->refused ? ", refused a session %" PRIu64 : NULL, c->refused);
 	} else {
 		out_u64(o, "sessions", ", sessions %" PRIu64, c->sessions);
@@ -351,8 +351,10 @@ static void print_config_probe(struct out *o, const struct rant_cfg *c)
 {
 	char host[320];
 
-	out_str(o, "probe", NULL, c->syn ? "syn" : c->http_path ? "http" : "request");
-	if (c->syn)
+	out_str(o, "probe", NULL, c->icmp ? "icmp" : c->syn ? "syn" : c->http_path ? "http" : "request");
+	if (c->icmp)
+		out_u64(o, "payload_bytes", NULL, c->size);
+	if (c->syn || c->icmp)
 		return;
 	if (c->http_path) {
 		out_str(o, "http_path", NULL, c->http_path);

@@ -4,6 +4,7 @@
  * prober.c's, below them.
  */
 #include "http.h"
+#include "icmp.h"
 #include "measure.h"
 #include "probe.h"
 #include "probesrv.h"
@@ -11,7 +12,7 @@
 
 int probe_setup(struct run *r)
 {
-	int ret = r->cfg->syn ? syn_setup(r) : http_setup(r);
+	int ret = r->cfg->icmp ? icmp_setup(r) : r->cfg->syn ? syn_setup(r) : http_setup(r);
 
 	return ret ? ret : probesrv_open(r);
 }
@@ -19,7 +20,9 @@ int probe_setup(struct run *r)
 void probe_teardown(struct run *r)
 {
 	probesrv_close(r);
-	if (r->cfg->syn)
+	if (r->cfg->icmp)
+		icmp_teardown();
+	else if (r->cfg->syn)
 		syn_teardown();
 	else
 		http_teardown();
@@ -27,7 +30,7 @@ void probe_teardown(struct run *r)
 
 int probe_run(struct run *r)
 {
-	int ret = r->cfg->syn ? syn_run(r) : http_run(r);
+	int ret = r->cfg->icmp ? icmp_run(r) : r->cfg->syn ? syn_run(r) : http_run(r);
 
 	probesrv_read(r);	/* the connections are still open */
 	return measure_end(r, ret);

@@ -22,7 +22,7 @@ void prober_begin(struct prober *p)
 	p->slot = 0;
 	measure_start(r);
 	fprintf(r->text, "measuring: warm-up done after %" PRIu64 " %s\n", r->cnt.warmup,
-		c->syn ? "probes" : "requests");
+		c->syn || c->icmp ? "probes" : "requests");
 	fflush(r->text);
 	if (r->series)
 		series_begin(r->series, monotonic_ns(), realtime_ns());

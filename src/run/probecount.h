@@ -23,6 +23,10 @@ struct probe_counts {
 					 * prohibited): their probes are lost */
 	uint64_t rst_no_ack;		/* RSTs without ACK to a probe's port: no
 					 * answer to a SYN, ignored */
+	/* --icmp: the ICMP errors that answered measured requests, by
+	 * icmpwire.h's kind (unreachable, time exceeded, other): not lost */
+	uint64_t echo_errors[3];
+	uint64_t echo_late_errors;	/* errors after their request timed out */
 	/* --http, --request */
 	uint64_t connections;		/* connections made, the first ones and again */
 	uint64_t connect_failures;	/* connections that failed (refused, timed out) */

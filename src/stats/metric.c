@@ -79,8 +79,8 @@ bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns)
  * ACK of each request: emit_ack); the sender's queue of a SYN. */
 static bool probe_metric(const struct rant_cfg *c, enum metric_id m)
 {
-	if (c->syn)
-		return m == M_SYN_RTT || (m == M_EMIT_QUEUE && !c->no_queue_stamps);
+	if (c->icmp || c->syn)
+		return m == metric_primary(c) || (m == M_EMIT_QUEUE && !c->no_queue_stamps);
 	return m == M_REQUEST || m == M_FIRST_BYTE || m == M_CONNECT || m == M_EMIT_ACK;
 }
 

@@ -86,6 +86,8 @@ bool metric_value(enum metric_id m, const struct txrec *r, int64_t *ns);
  * (measure.c) takes it. */
 static inline enum metric_id metric_primary(const struct rant_cfg *c)
 {
+	if (c->icmp)
+		return M_RTT;
 	if (c->syn)
 		return M_SYN_RTT;
 	if (cfg_requests(c))
