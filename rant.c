@@ -166,7 +166,7 @@ static int trace_main(const struct rant_cfg *c)
 		hops_destroy(h);
 		return EXIT_RUN;
 	}
-	out = traceout_write(s, c->json_path, c->follow_links);
+	out = traceout_write(s, c->json_path, c->metrics_path, c->follow_links);
 	for (unsigned int i = 0; i < s->paths; i++)
 		reached &= s->path[i].end == HOPS_REACHED;
 	if (ret)

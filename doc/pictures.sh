@@ -12,6 +12,9 @@
 #   fleet.json/.log   rant --targets: 200 addresses of one reflector, 10
 #                     pings a second each over --paths 8, 20 s, the odd
 #                     source ports of 63 behind a TCP load's queue  fleet, paths
+# and that of doc/trace.md (doc/pictures.sh trace: this alone, no root):
+#   tests/plot/trace.json  rant trace --paths 16 --rate 200 over the chain
+#                     of tests/net/test_hops.sh (hops_ecmp's queue on link A)  trace
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,6 +25,14 @@ DOC=$TOP/doc
 RUNS=$DOC/runs
 PLOT=("/usr/bin/python3" "$TOP/tools/rant-plot")
 WHAT=${1:-all}
+# trace: drawn from the run kept in tests/plot/trace.json
+trace() {
+	"${PLOT[@]}" trace "$TOP/tests/plot/trace.json" -o "$DOC/trace-hops.png"
+}
+if [ "$WHAT" = trace ]; then
+	trace
+	exit 0
+fi
 require_root
 [ -x "$RANT" ] || { echo "pictures: $RANT is not built: make" >&2; exit 1; }
 mkdir -p "$RUNS"
@@ -112,3 +123,4 @@ set -x
 set +x
 capture
 fleet
+trace

@@ -11,6 +11,7 @@
 #include "snap.h"
 #include "statout.h"
 #include "traceout.h"
+#include "traceprom.h"
 
 #ifndef RANT_VERSION
 #define RANT_VERSION "unknown"
@@ -275,7 +276,30 @@ void traceout_print(struct out *o, const struct hopsum *s)
 	out_doc_end(&jo);
 }
 
-int traceout_write(const struct hopsum *s, const char *json_path, bool follow_links)
+/* --metrics FILE: the exposition written whole (a temporary renamed). */
+static int metrics_write(const struct hopsum *s, const char *path, bool follow_links)
+{
+	struct outfile f;
+	char msg[512];
+	int ret;
+
+	ret = outfile_open(&f, path, follow_links ? OUTFILE_FOLLOW : 0, msg, sizeof(msg));
+	if (ret) {
+		fprintf(stderr, "rant: --metrics: %s\n", msg);
+		return ret;
+	}
+	ret = traceprom_render(outfile_stream(&f), s);
+	if (!ret)
+		ret = outfile_commit(&f);
+	if (ret) {
+		fprintf(stderr, "rant: --metrics: writing %s failed: %s\n", path, strerror(-ret));
+		outfile_abort(&f);
+	}
+	return ret;
+}
+
+int traceout_write(const struct hopsum *s, const char *json_path, const char *metrics_path,
+		   bool follow_links)
 {
 	struct out o = { .t = out_text_stream(json_path, NULL, NULL) };
 	struct outfile f;
@@ -302,6 +326,11 @@ int traceout_write(const struct hopsum *s, const char *json_path, bool follow_li
 				strerror(-ret));
 			outfile_abort(&f);
 		}
+	}
+	if (metrics_path) {
+		int m = metrics_write(s, metrics_path, follow_links);
+
+		ret = ret ? ret : m;
 	}
 	return ret;
 }

@@ -15,8 +15,10 @@
 void traceout_print(struct out *o, const struct hopsum *s);
 
 /* The report to stdout (stderr when -j -) and, with json_path, the JSON
- * written whole (outfile.h): 0, or -errno (said on stderr). */
-int traceout_write(const struct hopsum *s, const char *json_path, bool follow_links);
+ * written whole (outfile.h), with metrics_path the Prometheus exposition
+ * (traceprom.h) likewise: 0, or -errno (said on stderr). */
+int traceout_write(const struct hopsum *s, const char *json_path, const char *metrics_path,
+		   bool follow_links);
 
 /* One line: how the trace ended (the text's last line), into buf. */
 const char *traceout_end_line(const struct hopsum *s, char *buf, size_t len);

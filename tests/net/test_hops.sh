@@ -17,7 +17,8 @@
 #                   exactly the paths over link A; each (path, hop)'s RTT
 #                   min and max as a capture's: within 2 us at the median,
 #                   none over 20 us (the answers captured in the client,
-#                   the probes in R1)
+#                   the probes in R1); --metrics passes promtool, one
+#                   series a (path, hop), the delay step on link A's ports
 #   hops_ratelimit  the routers' default ICMP limit (a burst of 6, then 1
 #                   a second): --paths 16 at --rate 100 leaves hops 1 and
 #                   2 short, labelled rate_limited, no loss named, the
@@ -136,7 +137,7 @@ backlog() {
 }
 
 hops_ecmp() {
-	local ports_a named want resp
+	local ports_a named want resp out
 	chain_setup || skip_test "cannot build the chain (multipath routes)"
 	tc -n "$NS_R1" qdisc add dev "$V1A" root tbf rate 4mbit burst 4kb latency 200ms
 	ns_bg "$NS_R1" ping -q -f -l 10 -s 1400 10.82.1.2
@@ -155,7 +156,7 @@ hops_ecmp() {
 	wait_for_line "$WORK/a.err" 'listening on' 10
 	wait_for_line "$WORK/c.err" 'listening on' 10
 	wait_for_line "$WORK/r1.err" 'listening on' 10
-	trace e "$SERVER" --paths 16 --rate 200
+	trace e "$SERVER" --paths 16 --rate 200 --metrics "$WORK/e.prom"
 	check_err $? "rant trace exit $?: $(tail -3 "$WORK/e.txt")"
 	cat "$WORK/e.txt"
 	sleep 0.5	# the captures' last packets written (-U: at once, but their pipes)
@@ -181,6 +182,15 @@ hops_ecmp() {
 	check_err $? "one delay_step via 10.82.1.2 wanted: $(jq -c .diagnosis "$WORK/e.json")"
 	grep -q "via 10.82.1.2: +.* ms from hop 2 on; the other .* flat" "$WORK/e.txt"
 	check_err $? "the text's verdict: $(sed -n '/^verdict/,$p' "$WORK/e.txt")"
+	# --metrics: valid, a series per (path, hop), the step on link A's ports
+	out=$(promtool check metrics <"$WORK/e.prom" 2>&1)
+	check_err $? "promtool check metrics: $out"
+	[ "$(grep -c '^rant_trace_hop_sent_total{' "$WORK/e.prom")" = 48 ]
+	check_err $? "not 48 (path, hop) series: $(grep -c '^rant_trace_hop_sent_total{' "$WORK/e.prom")"
+	named=$(sed -n 's/^rant_trace_delay_step_seconds{.*path="\([0-9]*\)",ttl="2"} .*/\1/p' \
+		"$WORK/e.prom" | sort | paste -sd ' ')
+	[ "$named" = "$(tr ' ' '\n' <<<"$want" | sort | paste -sd ' ')" ]
+	check_err $? "the metrics' delay step at hop 2 on '$named', link A's ports are '$want'"
 	# each (path, hop)'s min and max as the capture's: a median
 	# difference of 2 us at most, none over 20 us (a probe whose link
 	# crossing a busy machine stretched: doc/trace.md)

@@ -699,6 +699,36 @@ class TestFixtures(PlotCase):
         p = self.plot("paths", self.write("emit.json", run_doc()), ok=False)
         self.assertIn("no target has paths", p.stderr)
 
+    def test_trace_hops_by_path(self):
+        # a real rant trace --paths 16 over tests/net/test_hops.sh's chain
+        # (a queue on link A: hop 2 named on its paths)
+        with open(os.path.join(TOP, "tests", "plot", "trace.json"),
+                  encoding="utf-8") as f:
+            doc = json.load(f)
+        files, plots = self.plot("trace", self.write("trace.json", doc))
+        self.assertEqual(files, ["./trace-trace.png"])
+        d = plots[0]
+        by = {p["source_port"]: p for p in doc["paths"]}
+        self.assertEqual(d["paths"], sorted(by))
+        self.assertEqual(d["ttls"], [1, 2, 3])
+        for i, port in enumerate(d["paths"]):
+            hops = by[port]["hops"]
+            self.assertEqual(d["p50_ns"][i], [h["metrics"]["rtt"]["percentiles"]["50"]
+                                              for h in hops])
+            self.assertEqual(d["increment_us"][i], [h["increment_ns"] / 1000.0
+                                                    for h in hops])
+        step = [x for x in doc["diagnosis"] if x["kind"] == "delay_step"][0]
+        self.assertEqual(d["steps"], {"2": sorted(step["source_ports"])})
+        # a hop that did not answer (`*`) is a gap, not a zero
+        hop = doc["paths"][0]["hops"][1]
+        hop.update(address=None, received=0, increment_ns=None, metrics={})
+        _, plots = self.plot("trace", self.write("star.json", doc))
+        i = plots[0]["paths"].index(doc["paths"][0]["source_port"])
+        self.assertIsNone(plots[0]["p50_ns"][i][1])
+        self.assertIsNone(plots[0]["increment_us"][i][1])
+        p = self.plot("trace", self.write("emit.json", run_doc()), ok=False)
+        self.assertIn("give the JSON of rant trace", p.stderr)
+
     def test_fleet_heatmap_worst_on_top(self):
         t0 = 1700000000.0
         rows, seq = [], 0

@@ -17,6 +17,7 @@ from .page import write_html
 from .parts import component_names, plot_parts
 from .runs import InputError, load_runs
 from .sweep import plot_sweep, plot_sweep_overlay
+from .trace import plot_trace
 
 
 def out_path(opts, run_label, kind):
@@ -122,6 +123,7 @@ examples:
   rant-plot html report/ a.json b.json           report/index.html
   rant-plot flow read.json                       read-flow.png (rant --read -j)
   rant-plot ports read.json                      read-ports.png
+  rant-plot trace trace.json                     trace-trace.png (rant trace -j)
 
 exit status: 0 written, 1 bad input or usage (one line on stderr)."""
 
@@ -200,6 +202,9 @@ def build_parser():
         ("ports", cmd_single(plot_ports, "ports"), "rant --read/--watch: the "
          "distribution of exchange latency (--metric: another) per server "
          "port, each with what held it"),
+        ("trace", cmd_single(plot_trace, "trace"), "rant trace: each "
+         "path's RTT by hop (p50, min to max), and a heatmap of paths by "
+         "hops coloured by the p50's increment; the delay step marked"),
         ("sweep", cmd_sweep, "p50 and p99 against payload size, with the "
          "fitted line (offset and ns per byte); two sweep runs or more "
          "overlaid on a log2 axis, a colour each (--label), cliffs and "

@@ -34,7 +34,8 @@ def load_json(path):
         raise InputError(f"{path}: not JSON (line {e.lineno}: {e.msg}); give "
                          "the JSON summary that rant -j FILE wrote") from None
     if (not isinstance(doc, dict) or "rant_version" not in doc
-            or not isinstance(doc.get("metrics", doc.get("sizes")),
+            or not isinstance(doc.get("metrics", doc.get("sizes",
+                                                          doc.get("paths"))),
                               (dict, list))):
         raise InputError(f"{path}: not rant's JSON (no rant_version and "
                          "metrics); give the file that rant -j FILE wrote")
