@@ -68,6 +68,16 @@ static void check_cfg(const struct rant_cfg *c)
 			abort();
 		return;
 	}
+	if (c->mode == MODE_SOCKETS) {	/* rant sockets WORD: the word read later */
+		if (!c->sockets_target || !*c->sockets_target || c->duration_ns < 0)
+			abort();
+		return;
+	}
+	if (c->mode == MODE_TRACE) {	/* rant trace -i IFACE ADDR */
+		if (!c->iface || !*c->iface || !c->addr || !*c->addr || c->port < 1)
+			abort();
+		return;
+	}
 	ok = c->iface && *c->iface &&
 		  (c->mode == MODE_EMIT) == (c->addr != NULL || c->targets_path != NULL) &&
 		  !(c->addr && c->targets_path) &&
