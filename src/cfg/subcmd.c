@@ -94,7 +94,7 @@ static int sockets_words(struct rant_cfg *c, char *const *w, int n, bool *given,
 
 const struct subcmd subcmd_table[SUB_N] = {
 	[SUB_EMIT] = { "emit", MODE_EMIT,
-		"measure the round trips to a rant or STAMP reflector, a fleet, or any host (--icmp)",
+		"round trips to a rant or STAMP reflector, a fleet, a host (--icmp)",
 		{ "rant emit -i IFACE ADDR [options]", "rant emit -i IFACE --targets FILE [options]",
 		  "rant emit --icmp -i IFACE ADDR [options]" },
 		"rant emit -i eth3 10.0.0.2 -d 60 -H",
@@ -105,7 +105,7 @@ const struct subcmd subcmd_table[SUB_N] = {
 		"rant reflect -i eth3",
 		"the reflector (rant reflect)", no_words },
 	[SUB_PROBE] = { "probe", MODE_EMIT,
-		"time a host or a TCP service that is not rant: echoes, handshakes, HTTP, requests",
+		"time a host or a TCP service: echoes, handshakes, HTTP, requests",
 		{ "rant probe icmp -i IFACE ADDR [options]",
 		  "rant probe syn -i IFACE ADDR[:PORT] [options]",
 		  "rant probe http -i IFACE ADDR[:PORT][/PATH] [options]",
