@@ -137,10 +137,12 @@ static void print_kind(struct out *o, const struct tcpana_diag *d)
 	out_text(o, ", their median hold %s",
 		 statout_human_ns_in(d->typical_ns, d->max_ns, t, sizeof(t)));
 	if (d->kind == TCPANA_SERVER_TIME || d->kind == TCPANA_SERVER_QUEUE)
-		out_text(o, " (the middle half %s to %s)",
+		out_text(o, " (the middle half %s to %s, ",
 			 statout_human_ns_in(d->p25_ns, d->max_ns, t, sizeof(t)),
 			 statout_human_ns_in(d->p75_ns, d->max_ns, m, sizeof(m)));
-	out_text(o, " (max %s)\n", statout_human_ns_in(d->max_ns, d->max_ns, m, sizeof(m)));
+	else
+		out_text(o, " (");
+	out_text(o, "max %s)\n", statout_human_ns_in(d->max_ns, d->max_ns, m, sizeof(m)));
 	out_i64(o, "typical_ns", NULL, d->typical_ns);
 	out_i64(o, "p25_ns", NULL, d->p25_ns);
 	out_i64(o, "p75_ns", NULL, d->p75_ns);

@@ -15,6 +15,7 @@ only, the others a good 200 response):
   forever     a 200 with chunked encoding whose chunks never end
   continue    "100 Continue" interim responses, without end
   status404   a good 404 response (kept alive)
+  slow        a good 200 response 20 ms after the request (a backend's time)
 
 It prints "listening PORT" once it listens. Threads, one a connection.
 """
@@ -22,6 +23,7 @@ import socket
 import socketserver
 import sys
 import threading
+import time
 
 BODY = b"x" * 600
 
@@ -67,6 +69,9 @@ class Handler(socketserver.BaseRequestHandler):
                 mode = self.server.mode if odd else "good"
                 if mode == "silent":
                     continue
+                if mode == "slow":
+                    time.sleep(0.02)
+                    mode = "good"
                 if mode == "continue":
                     interim = head(b"100 Continue", b"\r\n") * 64
                     while True:
@@ -96,7 +101,7 @@ class Server(socketserver.ThreadingTCPServer):
 def main():
     port = int(sys.argv[1])
     mode, _, every = sys.argv[2].partition(":")
-    if mode not in RESPONSES and mode not in ("silent", "forever", "continue"):
+    if mode not in RESPONSES and mode not in ("silent", "forever", "continue", "slow"):
         sys.exit("http_odd.py: no mode " + mode)
     srv = Server(("::", port), Handler)
     srv.mode = mode
