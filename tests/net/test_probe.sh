@@ -22,7 +22,8 @@
 # 20 ms a request (http_odd.py slow) named server_time under 10
 # connections; a healthy nginx under closed-loop load (10 and 100
 # connections) never server_time: its requests' waits, if named, are
-# server_queue, with the rate it was saturated at.
+# server_queue, with the rate it was saturated at. A 64 KiB --request
+# against a small receive window timed from its first byte.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -32,7 +33,7 @@ ALL_TESTS="probe_syn_ports probe_syn_tcpdump probe_syn_ipv6 probe_syn_closed pro
 	probe_http_nagle probe_http_nodelay probe_http_quickack probe_http_many
 	probe_http_backend probe_http_load
 	probe_http_closes probe_http_silent probe_http_continue probe_http_bad probe_http_status
-	probe_request probe_http_limit probe_path_queue probe_path_loss probe_http_frozen
+	probe_request probe_request_large probe_http_limit probe_path_queue probe_path_loss probe_http_frozen
 	probe_listen_overflow"
 
 require_root
@@ -474,6 +475,28 @@ probe_request() {
 		"$WORK/toolong.txt"
 	check_err $? "--response-bytes too long: exit $PROBE_RC, $(grep '^rant:' "$WORK/toolong.txt")"
 	log_test "--request FILE --response-bytes $len: every response whole"
+}
+
+# A 64 KiB request to a server that reads 2 KiB a millisecond through a
+# 4 KiB receive buffer (http_odd.py slowread): its tail leaves 32 ms and
+# more after its first byte, and the request is timed from that first
+# byte (on 16e572d, from its tail: a few ms).
+probe_request_large() {
+	local len p50
+	setup_pair || skip_test "cannot create namespaces and veth"
+	odd_start slowread
+	"$PYTHON" -c 'import sys; h = b"GET / HTTP/1.1\r\nHost: x\r\nX-Pad: "
+sys.stdout.buffer.write(h + b"a" * (65536 - len(h) - 4) + b"\r\n\r\n")' >"$WORK/large.bin"
+	len=$(cd "$TOP/tests/net" && "$PYTHON" -c 'import http_odd; print(len(http_odd.RESPONSES["good"]))')
+	probe large --request "$WORK/large.bin" --response-bytes "$len" --port "$ODD_PORT" \
+		--connections 2 -d 2
+	p50=$(jqv "$WORK/large.json" .metrics.request.percentiles.\"50\")
+	[ "$PROBE_RC" = 0 ] && [ "$(stat -c %s "$WORK/large.bin")" = 65536 ] &&
+		[ "$p50" -ge 30000000 ] &&
+		jq -e '.counts.received > 10 and .counts.missing_tx_ts == 0 and
+			.metrics.first_byte.percentiles."50" >= 30000000' "$WORK/large.json" >/dev/null
+	check_err $? "a 64 KiB request read 2 KiB a ms: request p50 $p50 ns, not from its first byte (exit $PROBE_RC; $(jq -c '[.counts.received, .counts.missing_tx_ts, .metrics.first_byte.percentiles."50"]' "$WORK/large.json"))"
+	log_test "a 64 KiB request, 2 KiB read a ms: request p50 $p50 ns, from its first byte"
 }
 
 probe_http_limit() {
