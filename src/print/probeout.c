@@ -327,6 +327,9 @@ void probeout_headline(struct out *o, const struct snap *s)
 	bool queue = d->kind == TCPANA_PATH_QUEUE;
 	int64_t top = queue && p->loaded_ns > d->typical_ns ? p->loaded_ns : d->typical_ns;
 
+	if (d->kind == TCPANA_SERVER_QUEUE && d->p75_ns > top)
+		top = d->p75_ns;	/* one unit for the line */
+
 	out_text(o, "held: %s in %.0f%% of the requests (their median hold %s): ",
 		 tcpana_kind_name(d->kind), 100.0 * d->share,
 		 statout_human_ns_in(d->typical_ns, top, t, sizeof(t)));
@@ -335,8 +338,8 @@ void probeout_headline(struct out *o, const struct snap *s)
 
 		out_text(o, "the server was %s at %.0f requests a second: queueing in the server (the middle half waited %s to %s: no fixed size, as a stall's would be): ",
 			 d->share >= 0.5 ? "saturated" : "busy", probeout_rate(s),
-			 statout_human_ns_in(d->p25_ns, d->p75_ns, a, sizeof(a)),
-			 statout_human_ns_in(d->p75_ns, d->p75_ns, b, sizeof(b)));
+			 statout_human_ns_in(d->p25_ns, top, a, sizeof(a)),
+			 statout_human_ns_in(d->p75_ns, top, b, sizeof(b)));
 	}
 	if (queue) {
 		char a[32], b[32], c[32];
