@@ -154,9 +154,8 @@ build/xdprefl.bpf.o: src/reflect/bpf/xdprefl.bpf.c src/run/xdpmap.h build/vmlinu
 		-c -o $@ $<
 
 # tests/net/test_xdp.sh, bench/: XDP_PASS on the emitter's veth end
-build/xdppass.bpf.o: tests/net/xdppass.bpf.c Makefile
-	@mkdir -p build
-	$(BPF_CLANG) -g -O2 -Wall -target bpf -c -o $@ $<
+build/xdppass.bpf.o: tests/net/xdppass.bpf.c build/vmlinux.h Makefile
+	$(BPF_CLANG) -g -O2 -Wall -target bpf -Ibuild -c -o $@ $<
 
 build/xdprefl.skel.h: build/xdprefl.bpf.o
 	$(BPFTOOL) gen skeleton $< name xdprefl_bpf > $@.tmp && mv $@.tmp $@
