@@ -122,6 +122,8 @@ DEB_PKGS += bpftool libbpf-dev
 # tests/net/test_hops.sh: rant trace beside traceroute -T and mtr --tcp,
 # a ping flood (iputils-ping) holding a link's tbf queue full.
 DEB_PKGS += traceroute mtr-tiny iputils-ping
+# tests/net/test_icmp.sh: rant probe icmp beside ping -c and fping -C.
+DEB_PKGS += fping
 
 .PHONY: all deps stamp-suite check check-parallel test unit net sim plot-test plot-fixtures plot-real \
 	lint lint-sh lint-c lint-misc lint-man lint-werror asan fuzz fuzz-check fuzz-corpus demo bench bench-fleet \
