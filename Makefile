@@ -156,7 +156,8 @@ build/xdprefl.bpf.o: src/reflect/bpf/xdprefl.bpf.c src/run/xdpmap.h build/vmlinu
 # tests/net/test_xdp.sh, bench/: XDP_PASS on the emitter's veth end
 build/xdppass.bpf.o: tests/net/xdppass.bpf.c Makefile
 	@mkdir -p build
-	$(BPF_CLANG) -g -O2 -Wall -target bpf -c -o $@ $<
+	$(BPF_CLANG) -g -O2 -Wall -target bpf -I/usr/include/$(shell $(CC) -print-multiarch) \
+		-c -o $@ $<
 
 build/xdprefl.skel.h: build/xdprefl.bpf.o
 	$(BPFTOOL) gen skeleton $< name xdprefl_bpf > $@.tmp && mv $@.tmp $@
