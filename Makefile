@@ -149,7 +149,7 @@ build/vmlinux.h:
 	@mkdir -p build
 	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
 
-build/xdprefl.bpf.o: src/reflect/bpf/xdprefl.bpf.c src/run/xdpmap.h build/vmlinux.h Makefile
+build/xdprefl.bpf.o: src/reflect/bpf/xdprefl.bpf.c src/reflect/bpf/xdpwire.h src/run/xdpmap.h build/vmlinux.h Makefile
 	$(BPF_CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Ibuild -Isrc/run \
 		-c -o $@ $<
 
@@ -165,8 +165,8 @@ build/xdprefl.skel.h: build/xdprefl.bpf.o
 ifeq ($(HAVE_XDP),1)
 build/xdprefl.o build-asan/xdprefl.o: build/xdprefl.skel.h
 endif
-build/xdprefl.o: ALL_CFLAGS += $(XDP_CFLAGS)
-build-asan/xdprefl.o: BASE_CFLAGS += $(XDP_CFLAGS)
+build/xdprefl.o build/xdpxsk.o: ALL_CFLAGS += $(XDP_CFLAGS)
+build-asan/xdprefl.o build-asan/xdpxsk.o: BASE_CFLAGS += $(XDP_CFLAGS)
 
 build/rant.o: rant.c $(SRC_HDRS) Makefile
 	@mkdir -p build

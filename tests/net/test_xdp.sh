@@ -15,7 +15,8 @@
 . "$(dirname "$0")/stamplib.sh"
 
 ALL_TESTS="xdp_counts xdp_stamp_counts xdp_bytes xdp_odd xdp6_counts xdp6_stamp_counts xdp6_bytes
-	xdp6_odd xdp_stamp_loop xdp_key xdp_fallback"
+	xdp6_odd xdp_afxdp xdp_afxdp_stamp xdp_afxdp_bytes xdp_afxdp_nometa xdp_stamp_loop xdp_key
+	xdp_fallback"
 
 require_root
 require_cmd jq nsenter
@@ -78,7 +79,7 @@ one_pair() {
 	shift
 	r_args=("$@")
 	for mode in s x; do
-		[ $mode = x ] && r_args+=(--xdp=required)
+		[ $mode = x ] && r_args+=(--xdp=required ${AFXDP:+--afxdp})
 		xdp_reflector "$mode-$tag" "${r_args[@]}" -j "$WORK/${mode}r-$tag.json" || return 1
 		emit --block "${e_args[@]}" -j "$WORK/${mode}e-$tag.json" >"$WORK/${mode}e-$tag.txt" 2>&1
 		check_err $? "emitter against $mode failed: $(tail -3 "$WORK/${mode}e-$tag.txt")" || return 1
@@ -176,7 +177,7 @@ xdp_bytes() {
 		r_args=()
 		[ $fmt = stamp ] && r_args=(--stamp)
 		for mode in s x; do
-			[ $mode = x ] && r_args+=(--xdp=required)
+			[ $mode = x ] && r_args+=(--xdp=required ${AFXDP:+--afxdp})
 			ip netns exec "$NS_A" tcpdump -i "$VETH_A" -w "$WORK/$mode-$fmt.pcap" -U --immediate-mode \
 				"udp src port $XPORT" >"$WORK/td-$mode-$fmt.txt" 2>&1 &
 			local td=$!
@@ -243,6 +244,80 @@ xdp6_counts() { FAM=6 xdp_counts; }
 xdp6_stamp_counts() { FAM=6 xdp_stamp_counts; }
 xdp6_bytes() { FAM=6 xdp_bytes; }
 xdp6_odd() { FAM=6 xdp_odd; }
+
+# afxdp_check TAG: the --afxdp run's report: every pong the program
+# answered went out of the AF_XDP socket, each with its completion's
+# stamp (MISSING=1: with none), the start line saying which.
+afxdp_check() {
+	local j="$WORK/xr-$1.json" red sent st miss
+	red=$(jqv "$j" .xdp.counts.afxdp_redirected)
+	sent=$(jqv "$j" .xdp.counts.afxdp_sent)
+	st=$(jqv "$j" .xdp.counts.afxdp_t3_stamped)
+	miss=$(jqv "$j" .xdp.counts.afxdp_t3_missing)
+	[ "$red" -gt 0 ] && [ "$sent" = "$red" ] && [ "$(jqv "$j" .xdp.counts.afxdp_tx_full)" = 0 ]
+	check_err $? "redirected $red, sent $sent, tx_full $(jqv "$j" .xdp.counts.afxdp_tx_full)" || return
+	if [ "${MISSING:-}" ]; then
+		[ "$st" = 0 ] && [ "$miss" = "$sent" ]
+	else
+		[ "$st" = "$sent" ] && [ "$miss" = 0 ]
+	fi
+	check_err $? "of $sent sent: $st stamped, $miss missing" || return
+	grep -q "AF_XDP socket on queue 0 (copy mode), T3 $2" "$WORK/x-$1.txt"
+	check_err $? "the start line: $(grep -o 'AF_XDP.*' "$WORK/x-$1.txt")"
+}
+
+# --afxdp, rant's format: the counts equal the socket's, every pong out of
+# the AF_XDP socket with the stamp its completion gave (copy mode on
+# veth: the kernel clock as the driver took the pong), and the next
+# pong's follow-up carries it: the response is that stamp less T2.
+xdp_afxdp() {
+	local n=2000 diff fu resp
+	xdp_pair
+	AFXDP=1 one_pair a -a "$DST" -c $n -w 50 -m 104 --timeout 100000 -- || return
+	diff=$(same_counts "$WORK/se-a.json" "$WORK/xe-a.json" $EMIT_KEYS)
+	check_err $? "emitter counts differ (socket/afxdp):$diff" || return
+	diff=$(same_counts "$WORK/sr-a.json" "$WORK/xr-a.json" $REFL_KEYS)
+	check_err $? "reflector counts differ (socket/afxdp):$diff" || return
+	afxdp_check a "the kernel clock as the driver takes the pong" || return
+	fu=$(jqv "$WORK/xr-a.json" .xdp.counts.afxdp_followups)
+	[ "$fu" -ge $((n * 9 / 10)) ]
+	check_err $? "$fu of $n follow-ups carried the sent stamp" || return
+	resp=$(jqv "$WORK/xe-a.json" '.metrics.response.percentiles["50"]')
+	[ "$resp" -gt 0 ] && [ "$resp" -lt 1000000 ]
+	check_err $? "response p50 $resp ns" || return
+	log_test "--afxdp: $n pings, counts equal, every pong out of the AF_XDP socket and stamped, $fu follow-ups with the sent stamp, response p50 $resp ns"
+}
+
+# --afxdp with STAMP: the replies out of the socket, stamped and counted.
+xdp_afxdp_stamp() {
+	local n=500 diff
+	xdp_pair
+	XPORT=$STAMP_PORT AFXDP=1 one_pair ast -a "$DST" --stamp -m 44 -c $n -w 20 --timeout 100000 -- \
+		--stamp || return
+	diff=$(same_counts "$WORK/se-ast.json" "$WORK/xe-ast.json" $EMIT_KEYS)
+	check_err $? "emitter counts differ (socket/afxdp):$diff" || return
+	afxdp_check ast "the kernel clock as the driver takes the pong" || return
+	log_test "--afxdp --stamp: $n STAMP packets, counts equal, every reply out of the AF_XDP socket and stamped"
+}
+
+# --afxdp's pongs are the socket reflector's bytes but for the stamps.
+xdp_afxdp_bytes() { AFXDP=1 xdp_bytes; }
+
+# A kernel without TX metadata (RANT_XSK_NO_META: the UMEM registered
+# without it): the start line says so, no completion has a stamp, and
+# the follow-ups carry the program's T3 at the hook; the counts hold.
+xdp_afxdp_nometa() {
+	local n=1000 diff
+	xdp_pair
+	RANT_XSK_NO_META=1 AFXDP=1 one_pair nm -a "$DST" -c $n -w 20 -m 104 --timeout 100000 -- ||
+		return
+	diff=$(same_counts "$WORK/se-nm.json" "$WORK/xe-nm.json" $EMIT_KEYS)
+	check_err $? "emitter counts differ (socket/afxdp):$diff" || return
+	MISSING=1 afxdp_check nm "at the hook (this kernel has no TX metadata)" || return
+	[ "$(jqv "$WORK/xr-nm.json" .xdp.counts.afxdp_followups)" = 0 ]
+	check_err $? "follow-ups with a sent stamp: $(jqv "$WORK/xr-nm.json" .xdp.counts.afxdp_followups)" || return
+	log_test "--afxdp without TX metadata: $n pings answered, none stamped, the start line says T3 is the hook's"
+}
 
 # xdp_tx_sum: the frames the two veth ends' programs sent back (XDP_TX).
 xdp_tx_sum() {

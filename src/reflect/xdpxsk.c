@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * reflect --xdp --afxdp (xdpxsk.h): the thread that sends the program's
+ * pongs out of an AF_XDP socket and hands each one's transmit stamp back
+ * to the program. The pong arrives finished (turned, stamped, its UDP
+ * checksum computed): the thread only moves the frame from the RX ring
+ * to the TX ring, reads the stamp off the completion, and finds the
+ * session in the pong's own bytes (the emitter's address and port, the
+ * session id, the seq), as the program keyed it.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "be.h"
+#include "offloop.h"
+#include "xdpmap.h"
+#include "xdpxsk.h"
+#include "xskring.h"
+
+#ifdef RANT_HAVE_XDP
+
+#include <bpf/bpf.h>
+
+#define BATCH 64
+#define IDLE_MS 100		/* the poll's wait when nothing is under way */
+
+struct xdpxsk {
+	struct xdpxsk_cfg c;
+	struct xskring *ring;
+	pthread_t tid;
+	bool started;
+	int stop;		/* atomic: the loop ends */
+	uint64_t cnt[XDPC_N];	/* the thread's own counts */
+};
+
+/* The session a pong (a frame of len bytes at f) answered, as the
+ * program keys it (struct xdp_skey), and its seq: 0, or -1 when the
+ * frame is not one of rant's pongs. */
+static int pong_key(const uint8_t *f, uint32_t len, struct xdp_skey *k, uint64_t *seq)
+{
+	uint32_t l3, ip_len;
+	const uint8_t *udp;
+
+	memset(k, 0, sizeof(*k));
+	if (len < 14 + 20)
+		return -1;
+	if (f[12] == 0x08 && f[13] == 0x00) {		/* IPv4, no options (the program's) */
+		l3 = 20;
+		k->addr[10] = k->addr[11] = 0xff;
+		memcpy(k->addr + 12, f + 14 + 16, 4);
+	} else if (f[12] == 0x86 && f[13] == 0xdd) {	/* IPv6, UDP next */
+		l3 = 40;
+		if (len < 14 + 40)
+			return -1;
+		memcpy(k->addr, f + 14 + 24, 16);
+	} else {
+		return -1;
+	}
+	ip_len = 14 + l3 + 8;
+	if (len < ip_len + 24)
+		return -1;
+	udp = f + 14 + l3;
+	memcpy(&k->port, udp + 2, 2);	/* the pong's destination: the ping's source */
+	k->session = be_get32(udp + 8 + 8);
+	*seq = be_get64(udp + 8 + 16);
+	return 0;
+}
+
+/* One sent pong's stamp: counted, and for rant's format into "sent". */
+static void stamped(struct xdpxsk *k, uint64_t addr, uint64_t ts)
+{
+	struct xdp_sent v = { 0 };
+	struct xdp_skey key;
+	const uint8_t *f = xskring_data(k->ring, addr);
+	uint64_t seq;
+
+	if (!ts) {
+		k->cnt[XDPC_T3_MISSING]++;
+		return;
+	}
+	k->cnt[XDPC_T3_STAMPED]++;
+	if (k->c.stamp || pong_key(f, XSK_FRAME_LEN - (uint32_t)(addr % XSK_FRAME_LEN), &key,
+				   &seq))
+		return;
+	v.seq = seq;
+	v.nic = xskring_zerocopy(k->ring);
+	v.t3_ns = v.nic ? (int64_t)ts : (int64_t)ts + *k->c.real_off;
+	bpf_map_update_elem(k->c.sent_fd, &key, &v, BPF_ANY);
+}
+
+/* Received pongs out, then the completions read and their frames back. */
+static unsigned int turn_round(struct xdpxsk *k)
+{
+	struct xsk_frame f[BATCH];
+	uint64_t a[BATCH], ts[BATCH];
+	unsigned int n = xskring_rx(k->ring, f, BATCH), d, full;
+
+	if (n) {
+		full = xskring_tx(k->ring, f, n);
+		k->cnt[XDPC_XSK_TX] += n - full;
+		k->cnt[XDPC_XSK_TX_FULL] += full;
+	}
+	d = xskring_done(k->ring, a, ts, BATCH);
+	for (unsigned int i = 0; i < d; i++)
+		stamped(k, a[i], ts[i]);
+	xskring_fill(k->ring, a, d);
+	return n + d;
+}
+
+static void *xsk_main(void *arg)
+{
+	struct xdpxsk *k = arg;
+	struct pollfd p = { .fd = xskring_fd(k->ring), .events = POLLIN };
+	const uint64_t *c = k->cnt;
+
+	while (!__atomic_load_n(&k->stop, __ATOMIC_ACQUIRE)) {
+		if (turn_round(k))
+			continue;
+		/* zero-copy completes later: look again soon while a pong is out */
+		poll(&p, 1, c[XDPC_XSK_TX] > c[XDPC_T3_STAMPED] + c[XDPC_T3_MISSING] ? 1 : IDLE_MS);
+	}
+	return NULL;
+}
+
+int xdpxsk_start(struct xdpxsk **out, const struct xdpxsk_cfg *c, char *err, size_t len)
+{
+	struct xdpxsk *k = calloc(1, sizeof(*k));
+	uint32_t queue = 0;
+	int fd, ret;
+
+	*out = NULL;
+	if (!k) {
+		snprintf(err, len, "no memory for the AF_XDP socket");
+		return -ENOMEM;
+	}
+	k->c = *c;
+	ret = xskring_open(&k->ring, c->ifindex, queue, err, len);
+	if (ret)
+		goto fail;
+	fd = xskring_fd(k->ring);
+	if (bpf_map_update_elem(c->xsks_fd, &queue, &fd, BPF_ANY)) {
+		ret = -errno;
+		snprintf(err, len, "the AF_XDP socket into the program's XSKMAP: %s", strerror(-ret));
+		goto fail;
+	}
+	ret = -offloop_spawn(&k->tid, xsk_main, k, NULL);
+	if (ret) {
+		snprintf(err, len, "the AF_XDP socket's thread: %s", strerror(-ret));
+		bpf_map_delete_elem(c->xsks_fd, &queue);
+		goto fail;
+	}
+	k->started = true;
+	*out = k;
+	return 0;
+fail:
+	xskring_close(k->ring);
+	free(k);
+	return ret;
+}
+
+bool xdpxsk_zerocopy(const struct xdpxsk *k)
+{
+	return xskring_zerocopy(k->ring);
+}
+
+bool xdpxsk_has_meta(const struct xdpxsk *k)
+{
+	return xskring_has_meta(k->ring);
+}
+
+void xdpxsk_stop(struct xdpxsk *k, uint64_t *total)
+{
+	if (!k)
+		return;
+	__atomic_store_n(&k->stop, 1, __ATOMIC_RELEASE);
+	if (k->started)
+		pthread_join(k->tid, NULL);
+	for (unsigned int i = 0; i < XDPC_N; i++)
+		total[i] += k->cnt[i];
+	xskring_close(k->ring);
+	free(k);
+}
+
+#endif
