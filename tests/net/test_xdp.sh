@@ -198,12 +198,15 @@ xdp_bytes() {
 		[ $fmt = stamp ] && want=7
 		[ "$(jqv "$WORK/bx-$fmt.json" .xdp.counts.measured)" = $want ]
 		check_err $? "$fmt: the program measured $(jqv "$WORK/bx-$fmt.json" .xdp.counts.measured) pings, want $want" || return
+		[ -z "${AFXDP:-}" ] ||
+			[ "$(jqv "$WORK/bx-$fmt.json" .xdp.counts.afxdp_sent)" -ge $want ]
+		check_err $? "$fmt: $(jqv "$WORK/bx-$fmt.json" .xdp.counts.afxdp_sent) pongs out of the AF_XDP socket, want $want at least" || return
 		[ "$(wc -l <"$WORK/x-$fmt.hex")" -ge 7 ]
 		check_err $? "$fmt: $(wc -l <"$WORK/x-$fmt.hex") pongs captured of the program's" || return
 		cmp -s "$WORK/s-$fmt.hex" "$WORK/x-$fmt.hex"
 		check_err $? "$fmt pongs differ: $(diff "$WORK/s-$fmt.hex" "$WORK/x-$fmt.hex" | head -4)" || return
 	done
-	log_test "IPv${FAM:-4}: the program's pongs are the socket's bytes but for the stamps (rant 104-byte with report and warm-up, STAMP 44)"
+	log_test "IPv${FAM:-4}${AFXDP:+ --afxdp}: the program's pongs are the socket's bytes but for the stamps (rant 104-byte with report and warm-up, STAMP 44)"
 }
 
 # Short, malformed, fragmented and TLV-carrying datagrams: never a reply
