@@ -151,11 +151,16 @@ static int rings(struct xskring *x, int ifindex, unsigned int queue, const char 
 	    setsockopt(x->fd, SOL_XDP, XDP_UMEM_COMPLETION_RING, &n, sizeof(n)) ||
 	    getsockopt(x->fd, SOL_XDP, XDP_MMAP_OFFSETS, &off, &ol))
 		return -errno;
-	if ((ret = map_ring(x->fd, &x->rx, &off.rx, sizeof(struct xdp_desc), XDP_PGOFF_RX_RING)) ||
-	    (ret = map_ring(x->fd, &x->tx, &off.tx, sizeof(struct xdp_desc), XDP_PGOFF_TX_RING)) ||
-	    (ret = map_ring(x->fd, &x->fill, &off.fr, sizeof(uint64_t), XDP_UMEM_PGOFF_FILL_RING)) ||
-	    (ret = map_ring(x->fd, &x->comp, &off.cr, sizeof(uint64_t),
-			    XDP_UMEM_PGOFF_COMPLETION_RING)))
+	ret = map_ring(x->fd, &x->rx, &off.rx, sizeof(struct xdp_desc), XDP_PGOFF_RX_RING);
+	if (!ret)
+		ret = map_ring(x->fd, &x->tx, &off.tx, sizeof(struct xdp_desc), XDP_PGOFF_TX_RING);
+	if (!ret)
+		ret = map_ring(x->fd, &x->fill, &off.fr, sizeof(uint64_t),
+			       XDP_UMEM_PGOFF_FILL_RING);
+	if (!ret)
+		ret = map_ring(x->fd, &x->comp, &off.cr, sizeof(uint64_t),
+			       XDP_UMEM_PGOFF_COMPLETION_RING);
+	if (ret)
 		return ret;
 	for (unsigned int i = 0; i < XSK_FRAMES; i++)	/* every frame to receive into */
 		a[i] = (uint64_t)i * XSK_FRAME_LEN;
