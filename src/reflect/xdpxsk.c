@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,7 @@ int xdpxsk_start(struct xdpxsk **out, const struct xdpxsk_cfg *c, char *err, siz
 {
 	struct xdpxsk *k = calloc(1, sizeof(*k));
 	uint32_t queue = 0;
+	cpu_set_t mine;
 	int fd, ret;
 
 	*out = NULL;
@@ -154,6 +156,9 @@ int xdpxsk_start(struct xdpxsk **out, const struct xdpxsk_cfg *c, char *err, siz
 		goto fail;
 	}
 	k->started = true;
+	/* the pongs' path, not a helper beside it: on the loop's own CPUs */
+	if (!sched_getaffinity(0, sizeof(mine), &mine))
+		pthread_setaffinity_np(k->tid, sizeof(mine), &mine);
 	*out = k;
 	return 0;
 fail:
