@@ -153,8 +153,13 @@ build/xdprefl.bpf.o: src/reflect/bpf/xdprefl.bpf.c src/reflect/bpf/xdpwire.h src
 	$(BPF_CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Ibuild -Isrc/run \
 		-c -o $@ $<
 
-# tests/net/test_xdp.sh, bench/: XDP_PASS on the emitter's veth end
+# tests/net/test_xdp.sh, bench/: XDP_PASS on the emitter's veth end;
+# bench/xdp.sh: the replies counted and dropped there
 build/xdppass.bpf.o: tests/net/xdppass.bpf.c Makefile
+	@mkdir -p build
+	$(BPF_CLANG) -g -O2 -Wall -target bpf -I/usr/include/$(shell $(CC) -print-multiarch) \
+		-c -o $@ $<
+build/xdpcount.bpf.o: bench/xdpcount.bpf.c Makefile
 	@mkdir -p build
 	$(BPF_CLANG) -g -O2 -Wall -target bpf -I/usr/include/$(shell $(CC) -print-multiarch) \
 		-c -o $@ $<
@@ -513,7 +518,7 @@ bench-fleet: deps
 	bench/fleet.sh
 
 # reflect against reflect --xdp (bench/xdp.sh; bench/README.md)
-bench-xdp: rant build/xdppass.bpf.o
+bench-xdp: rant build/xdppass.bpf.o build/xdpcount.bpf.o
 	bench/xdp.sh
 
 # the reflector's response with 14 and 4,096 sessions (bench/sessions.sh;

@@ -16,8 +16,11 @@
 #
 #   capacity  bench/loadgen (open loop, XDP_FLOWS sockets of 7 sessions,
 #             sendmmsg() batches) offers XDP_RATE rant pings a second for
-#             XDP_SECONDS; the replies a second that came back are the
-#             reflector's capacity when the offer is above it. Beside it,
+#             XDP_SECONDS; the replies a second that came back, counted
+#             and dropped by an XDP program on the generator's end
+#             (build/xdpcount.bpf.o: the generator's CPU then only sends),
+#             are the reflector's capacity when the offer is above it; the
+#             generator's own rate_sent says what it could offer. Beside it,
 #             the rant process's CPU (utime + stime) and the softirq time
 #             of all CPUs over the same seconds (/proc/stat), in CPU
 #             seconds a second, and the CPU of the reflector's end's NAPI
@@ -43,6 +46,7 @@ N=${XDP_N:-20000}
 OUT=${XDP_OUT:-$BENCH/out/xdp}
 LOADGEN=$OUT/loadgen
 PASS_OBJ=$TOP/build/xdppass.bpf.o
+COUNT_OBJ=$TOP/build/xdpcount.bpf.o
 PORT=12345
 
 say() { echo "$*" >&2; }
@@ -88,6 +92,26 @@ reflector() {
 	threaded "$NS_B" "$VETH_B" 1	# attaching may have made its NAPI anew
 }
 
+# on_a OBJ: OBJ's program on the emitter's end, its NAPI thread again on
+# CPU 0 (attaching may make it anew).
+on_a() {
+	ip -n "$NS_A" link set dev "$VETH_A" xdpdrv off
+	ip -n "$NS_A" link set dev "$VETH_A" xdpdrv obj "$1" sec xdp
+	threaded "$NS_A" "$VETH_A" 0
+}
+
+# replies: the frames the counting program on the emitter's end counted.
+replies() {
+	local prog map
+	prog=$(ip -n "$NS_A" -j link show dev "$VETH_A" | jq '.[0].xdp.prog.id')
+	map=$(bpftool -j prog show id "$prog" | jq '.map_ids[0]')
+	# without BTF (iproute2 loaded it) the values are little-endian bytes
+	bpftool -j map dump id "$map" | jq '[.[0].values[].value |
+		if type == "array" then [.[] | ltrimstr("0x") | explode | map(if . > 96 then . - 87
+			else . - 48 end) | .[0] * 16 + .[1]] | reverse | reduce .[] as $b (0; . * 256 + $b)
+		else . end] | add'
+}
+
 unreflect() {
 	kill -INT "$SRV"
 	wait "$SRV" || true
@@ -96,6 +120,7 @@ unreflect() {
 # one ROUND MODE: its capacity and latency rows into $OUT/rows.tsv.
 one() {
 	local r=$1 mode=$2 p0 s0 n0 p1 s1 n1 napi line got
+	on_a "$COUNT_OBJ"
 	reflector "$mode" "cap-$mode-$r"
 	napi=$(napi_pid "$VETH_B")
 	p0=$(proc_s "$SRV")
@@ -107,8 +132,9 @@ one() {
 	s1=$(softirq_s)
 	n1=$(proc_s "$napi")
 	unreflect
-	got=$(sed -n -E 's/.* received=([0-9]+).*/\1/p' <<<"$line")
-	echo "$line" >"$OUT/cap-$mode-$r.gen"
+	got=$(replies)
+	echo "$line counted=$got" >"$OUT/cap-$mode-$r.gen"
+	on_a "$PASS_OBJ"
 	reflector "$mode" "lat-$mode-$r"
 	ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" -a "$IP_B" -c "$N" -w 1000 \
 		-j "$OUT/lat-$mode-$r.emit.json" >"$OUT/lat-$mode-$r.emit.txt" 2>&1
@@ -117,8 +143,9 @@ one() {
 		--arg proc "$(awk -v a="$p0" -v b="$p1" -v s="$SECS" 'BEGIN { printf "%.3f", (b - a) / s }')" \
 		--arg soft "$(awk -v a="$s0" -v b="$s1" -v s="$SECS" 'BEGIN { printf "%.3f", (b - a) / s }')" \
 		--arg napi "$(awk -v a="$n0" -v b="$n1" -v s="$SECS" 'BEGIN { printf "%.3f", (b - a) / s }')" \
+		--arg gen "$(sed -n -E 's/.* rate_sent=([0-9]+).*/\1/p' <<<"$line")" \
 		'[$r, $m, $pps, $proc, $soft, .metrics.response.percentiles["50"], .metrics.response.percentiles["99"],
-		  .metrics.rtt.percentiles["50"], .metrics.rtt.percentiles["99"], $napi] | @tsv' \
+		  .metrics.rtt.percentiles["50"], .metrics.rtt.percentiles["99"], $napi, $gen] | @tsv' \
 		"$OUT/lat-$mode-$r.emit.json" >>"$OUT/rows.tsv"
 }
 
@@ -139,7 +166,8 @@ ratio() {
 main() {
 	local r order
 	[ "$(id -u)" = 0 ] || { say "xdp: run as root"; exit 1; }
-	[ -r "$PASS_OBJ" ] || { say "xdp: no $PASS_OBJ (make build/xdppass.bpf.o)"; exit 1; }
+	[ -r "$PASS_OBJ" ] && [ -r "$COUNT_OBJ" ] ||
+		{ say "xdp: no $PASS_OBJ or $COUNT_OBJ (make bench-xdp builds them)"; exit 1; }
 	mkdir -p "$OUT"
 	rm -f "$OUT/rows.tsv"
 	cc -O2 -Wall -Wextra -o "$LOADGEN" "$BENCH/loadgen.c"
@@ -173,6 +201,7 @@ report() {
 		"$ROUNDS"
 	printf '%-24s %-22s %-22s %-22s %-20s %s\n' "" socket xdp afxdp "xdp/socket" "afxdp/socket"
 	row "pings/s answered" 3
+	row "generator's pings/s sent" 11
 	row "rant process CPU s/s" 4
 	row "NAPI thread CPU s/s" 10
 	row "softirq, all CPUs, s/s" 5
