@@ -4,12 +4,13 @@
  * reflector's interface that the XDP program (bpf/xdprefl.bpf.c) hands
  * its finished pongs to instead of XDP_TX, driven by one thread on the
  * loop's own CPUs (the pongs' path, not a helper off it): each pong
- * goes out through the TX ring asking for its transmit stamp, and each stamp the completion ring brings (the NIC's
- * in zero-copy mode where the driver fills it, the kernel's clock as the
- * driver takes the frame in copy mode) goes into the program's map
- * "sent", whence the session's next rant pong carries it as the
- * follow-up's T3. A completion without a stamp leaves the follow-up the
- * program's own T3 (at the hook, before the driver).
+ * goes out through the TX ring asking for its transmit stamp, and each
+ * stamp the completion ring brings (the NIC's in zero-copy mode where
+ * the driver fills it, the kernel's clock as the driver takes the frame
+ * in copy mode) goes into the program's map "sent", whence the
+ * session's next rant pong carries it as the follow-up's T3. A
+ * completion without a stamp leaves the follow-up the program's own T3
+ * (at the hook, before the driver).
  */
 #ifndef RANT_XDPXSK_H
 #define RANT_XDPXSK_H
