@@ -71,34 +71,37 @@ static int pong_key(const uint8_t *f, uint32_t len, struct xdp_skey *k, uint64_t
 	return 0;
 }
 
-/* One sent pong's stamp: counted, and for rant's format into "sent". */
-static void stamped(struct xdpxsk *k, uint64_t addr, uint64_t ts)
+/* One sent pong's stamp, counted; for rant's format its session's entry
+ * of "sent" into *key and *v: 1, else 0. */
+static int stamped(struct xdpxsk *k, uint64_t addr, uint64_t ts, struct xdp_skey *key,
+		   struct xdp_sent *v)
 {
-	struct xdp_sent v = { 0 };
-	struct xdp_skey key;
 	const uint8_t *f = xskring_data(k->ring, addr);
 	uint64_t seq;
 
 	if (!ts) {
 		k->cnt[XDPC_T3_MISSING]++;
-		return;
+		return 0;
 	}
 	k->cnt[XDPC_T3_STAMPED]++;
-	if (k->c.stamp || pong_key(f, XSK_FRAME_LEN - (uint32_t)(addr % XSK_FRAME_LEN), &key,
+	if (k->c.stamp || pong_key(f, XSK_FRAME_LEN - (uint32_t)(addr % XSK_FRAME_LEN), key,
 				   &seq))
-		return;
-	v.seq = seq;
-	v.nic = xskring_zerocopy(k->ring);
-	v.t3_ns = v.nic ? (int64_t)ts : (int64_t)ts + *k->c.real_off;
-	bpf_map_update_elem(k->c.sent_fd, &key, &v, BPF_ANY);
+		return 0;
+	*v = (struct xdp_sent){ .seq = seq, .nic = xskring_zerocopy(k->ring) };
+	v->t3_ns = v->nic ? (int64_t)ts : (int64_t)ts + *k->c.real_off;
+	return 1;
 }
 
-/* Received pongs out, then the completions read and their frames back. */
+/* Received pongs out, then the completions read, their stamps into
+ * "sent" in one call, and their frames back. */
 static unsigned int turn_round(struct xdpxsk *k)
 {
 	struct xsk_frame f[BATCH];
 	uint64_t a[BATCH], ts[BATCH];
+	struct xdp_skey keys[BATCH];
+	struct xdp_sent vals[BATCH];
 	unsigned int n = xskring_rx(k->ring, f, BATCH), d, full;
+	uint32_t m = 0;
 
 	if (n) {
 		full = xskring_tx(k->ring, f, n);
@@ -107,7 +110,10 @@ static unsigned int turn_round(struct xdpxsk *k)
 	}
 	d = xskring_done(k->ring, a, ts, BATCH);
 	for (unsigned int i = 0; i < d; i++)
-		stamped(k, a[i], ts[i]);
+		m += (uint32_t)stamped(k, a[i], ts[i], &keys[m], &vals[m]);
+	if (m && bpf_map_update_batch(k->c.sent_fd, keys, vals, &m, NULL))
+		for (uint32_t i = 0; i < m; i++)	/* a kernel without batches */
+			bpf_map_update_elem(k->c.sent_fd, &keys[i], &vals[i], BPF_ANY);
 	xskring_fill(k->ring, a, d);
 	return n + d;
 }
