@@ -3,9 +3,11 @@
 # reflect --xdp (src/reflect/xdprefl.h) over veth in native mode: the
 # same emitters count the same against the program as against the socket
 # reflector, its pongs are the socket's bytes but for the stamps, odd
-# datagrams are never answered longer, two --xdp STAMP reflectors stop
-# one forged datagram, --key passes to the socket, and a program that
-# cannot attach falls back with its reason. The XDP reflector runs under
+# datagrams are never answered longer (over IPv4 and IPv6), --afxdp's
+# pongs leave through an AF_XDP socket with their completion's stamp as
+# the next follow-up's T3, two --xdp STAMP reflectors stop one forged
+# datagram, --key passes to the socket, and a program that cannot attach
+# falls back with its reason. The XDP reflector runs under
 # nsenter (ip netns exec remounts /sys); the emitter's veth end carries
 # an XDP_PASS program (build/xdppass.bpf.o), without which a veth drops
 # what its peer's program sends back.
@@ -15,7 +17,7 @@
 . "$(dirname "$0")/stamplib.sh"
 
 ALL_TESTS="xdp_counts xdp_stamp_counts xdp_bytes xdp_odd xdp6_counts xdp6_stamp_counts xdp6_bytes
-	xdp6_odd xdp_afxdp xdp_afxdp_stamp xdp_afxdp_bytes xdp_afxdp_nometa xdp_stamp_loop xdp_key
+	xdp6_odd xdp_afxdp xdp6_afxdp xdp_afxdp_stamp xdp_afxdp_bytes xdp_afxdp_nometa xdp_stamp_loop xdp_key
 	xdp_fallback"
 
 require_root
@@ -266,7 +268,9 @@ afxdp_check() {
 	fi
 	check_err $? "of $sent sent: $st stamped, $miss missing" || return
 	grep -q "AF_XDP socket on queue 0 (copy mode), T3 $2" "$WORK/x-$1.txt"
-	check_err $? "the start line: $(grep -o 'AF_XDP.*' "$WORK/x-$1.txt")"
+	check_err $? "the start line: $(grep -o 'AF_XDP.*' "$WORK/x-$1.txt")" || return
+	jqv "$j" .xdp.note | grep -q "AF_XDP socket on queue 0 (copy mode), T3 $2"
+	check_err $? "the JSON's xdp.note: $(jqv "$j" .xdp.note)"
 }
 
 # --afxdp, rant's format: the counts equal the socket's, every pong out of
@@ -288,7 +292,7 @@ xdp_afxdp() {
 	resp=$(jqv "$WORK/xe-a.json" '.metrics.response.percentiles["50"]')
 	[ "$resp" -gt 0 ] && [ "$resp" -lt 1000000 ]
 	check_err $? "response p50 $resp ns" || return
-	log_test "--afxdp: $n pings, counts equal, every pong out of the AF_XDP socket and stamped, $fu follow-ups with the sent stamp, response p50 $resp ns"
+	log_test "IPv${FAM:-4} --afxdp: $n pings, counts equal, every pong out of the AF_XDP socket and stamped, $fu follow-ups with the sent stamp, response p50 $resp ns"
 }
 
 # --afxdp with STAMP: the replies out of the socket, stamped and counted.
@@ -302,6 +306,9 @@ xdp_afxdp_stamp() {
 	afxdp_check ast "the kernel clock as the driver takes the pong" || return
 	log_test "--afxdp --stamp: $n STAMP packets, counts equal, every reply out of the AF_XDP socket and stamped"
 }
+
+# --afxdp over IPv6 (the pong's session found in an IPv6 frame).
+xdp6_afxdp() { FAM=6 xdp_afxdp; }
 
 # --afxdp's pongs are the socket reflector's bytes but for the stamps.
 xdp_afxdp_bytes() { AFXDP=1 xdp_bytes; }
