@@ -247,6 +247,14 @@ unsigned int xskring_rx(struct xskring *x, struct xsk_frame *f, unsigned int n)
 	return n;
 }
 
+/* The kernel told of the TX ring: copy mode sends only from this call,
+ * zero-copy when its driver asks to be woken. */
+static void kick(struct xskring *x)
+{
+	if (!x->zerocopy || (load(x->tx.flags) & XDP_RING_NEED_WAKEUP))
+		sendto(x->fd, NULL, 0, MSG_DONTWAIT, NULL, 0);
+}
+
 unsigned int xskring_tx(struct xskring *x, const struct xsk_frame *f, unsigned int n)
 {
 	uint32_t p = *x->tx.prod, free = XSK_RING - (p - load(x->tx.cons));
@@ -269,9 +277,8 @@ unsigned int xskring_tx(struct xskring *x, const struct xsk_frame *f, unsigned i
 		}
 	}
 	store(x->tx.prod, p + k);
-	/* copy mode sends only from this call; zero-copy when woken */
-	if (k && (!x->zerocopy || (load(x->tx.flags) & XDP_RING_NEED_WAKEUP)))
-		sendto(x->fd, NULL, 0, MSG_DONTWAIT, NULL, 0);
+	if (k)
+		kick(x);
 	for (unsigned int i = k; i < n; i++)
 		fill(x, &f[i].addr, 1);
 	return n - k;
@@ -279,8 +286,14 @@ unsigned int xskring_tx(struct xskring *x, const struct xsk_frame *f, unsigned i
 
 unsigned int xskring_done(struct xskring *x, uint64_t *addr, uint64_t *ts, unsigned int n)
 {
-	uint32_t c = *x->comp.cons, avail = load(x->comp.prod) - c;
+	uint32_t c, avail;
 	const uint64_t *d = x->comp.desc;
+
+	/* copy mode sends at most 32 a call: the rest, again */
+	if (load(x->tx.cons) != *x->tx.prod)
+		kick(x);
+	c = *x->comp.cons;
+	avail = load(x->comp.prod) - c;
 
 	n = n < avail ? n : avail;
 	for (unsigned int i = 0; i < n; i++) {

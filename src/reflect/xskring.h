@@ -53,7 +53,9 @@ unsigned int xskring_rx(struct xskring *x, struct xsk_frame *f, unsigned int n);
  */
 unsigned int xskring_tx(struct xskring *x, const struct xsk_frame *f, unsigned int n);
 /*
- * Up to n sent frames the completion ring returned: each one's addr and
+ * The kernel woken again for frames still on the TX ring (copy mode
+ * sends 32 a call at most); then up to n sent frames the completion ring
+ * returned: each one's addr and
  * transmit stamp (0: none came) into addr[] and ts[] (the stamp's
  * clock: CLOCK_TAI in copy mode, the NIC's in zero-copy mode); their
  * count. The frames stay the caller's until xskring_fill().
