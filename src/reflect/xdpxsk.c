@@ -190,6 +190,7 @@ void xdpxsk_stop(struct xdpxsk *k, uint64_t *total)
 	__atomic_store_n(&k->stop, 1, __ATOMIC_RELEASE);
 	if (k->started)
 		pthread_join(k->tid, NULL);
+	k->cnt[XDPC_XSK_RX_DROPPED] = xskring_rx_dropped(k->ring);
 	for (unsigned int i = 0; i < XDPC_N; i++)
 		total[i] += k->cnt[i];
 	xskring_close(k->ring);

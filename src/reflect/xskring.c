@@ -313,6 +313,16 @@ void xskring_fill(struct xskring *x, const uint64_t *addr, unsigned int n)
 	fill(x, addr, n);
 }
 
+uint64_t xskring_rx_dropped(const struct xskring *x)
+{
+	struct xdp_statistics st = { 0 };
+	socklen_t l = sizeof(st);
+
+	if (getsockopt(x->fd, SOL_XDP, XDP_STATISTICS, &st, &l))
+		return 0;
+	return st.rx_dropped + st.rx_invalid_descs + st.rx_ring_full;
+}
+
 void xskring_close(struct xskring *x)
 {
 	struct ring *r[] = { &x->rx, &x->tx, &x->fill, &x->comp };

@@ -63,6 +63,9 @@ unsigned int xskring_tx(struct xskring *x, const struct xsk_frame *f, unsigned i
 unsigned int xskring_done(struct xskring *x, uint64_t *addr, uint64_t *ts, unsigned int n);
 /* n frames handed back to the fill ring, to receive into. */
 void xskring_fill(struct xskring *x, const uint64_t *addr, unsigned int n);
+/* Frames the kernel could not hand to the socket (its RX ring full, no
+ * frame to receive into, ...), as XDP_STATISTICS counts them. */
+uint64_t xskring_rx_dropped(const struct xskring *x);
 void xskring_close(struct xskring *x);
 
 #endif

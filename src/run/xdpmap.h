@@ -33,6 +33,8 @@ enum xdpc {
 	/* counted by user space (--afxdp), not the program */
 	XDPC_XSK_TX,		/* pongs sent through the socket's TX ring */
 	XDPC_XSK_TX_FULL,	/* pongs the TX ring had no room for, dropped */
+	XDPC_XSK_RX_DROPPED,	/* pongs redirected that the socket dropped (its RX
+				 * ring full, no frame to receive into) */
 	XDPC_T3_STAMPED,	/* pongs whose completion carried a transmit stamp */
 	XDPC_T3_MISSING,	/* pongs whose completion carried none */
 	XDPC_N
@@ -109,7 +111,8 @@ static inline const char *xdp_count_name(unsigned int c)
 		[XDPC_SESSIONS] = "sessions", [XDPC_T2_NIC] = "t2_driver",
 		[XDPC_T2_KERNEL] = "t2_kernel_clock", [XDPC_XSK] = "afxdp_redirected",
 		[XDPC_FU_SENT] = "afxdp_followups", [XDPC_XSK_TX] = "afxdp_sent",
-		[XDPC_XSK_TX_FULL] = "afxdp_tx_full", [XDPC_T3_STAMPED] = "afxdp_t3_stamped",
+		[XDPC_XSK_TX_FULL] = "afxdp_tx_full", [XDPC_XSK_RX_DROPPED] = "afxdp_rx_dropped",
+		[XDPC_T3_STAMPED] = "afxdp_t3_stamped",
 		[XDPC_T3_MISSING] = "afxdp_t3_missing",
 	};
 

@@ -259,8 +259,9 @@ afxdp_check() {
 	sent=$(jqv "$j" .xdp.counts.afxdp_sent)
 	st=$(jqv "$j" .xdp.counts.afxdp_t3_stamped)
 	miss=$(jqv "$j" .xdp.counts.afxdp_t3_missing)
-	[ "$red" -gt 0 ] && [ "$sent" = "$red" ] && [ "$(jqv "$j" .xdp.counts.afxdp_tx_full)" = 0 ]
-	check_err $? "redirected $red, sent $sent, tx_full $(jqv "$j" .xdp.counts.afxdp_tx_full)" || return
+	[ "$red" -gt 0 ] && [ "$sent" = "$red" ] && [ "$(jqv "$j" .xdp.counts.afxdp_tx_full)" = 0 ] &&
+		[ "$(jqv "$j" .xdp.counts.afxdp_rx_dropped)" = 0 ]
+	check_err $? "redirected $red, sent $sent, tx_full $(jqv "$j" .xdp.counts.afxdp_tx_full), rx_dropped $(jqv "$j" .xdp.counts.afxdp_rx_dropped)" || return
 	if [ "${MISSING:-}" ]; then
 		[ "$st" = 0 ] && [ "$miss" = "$sent" ]
 	else
