@@ -6,14 +6,11 @@
  * generator then spends its CPU on sending alone, not on receiving
  * what comes back, so that it can offer more than a reflector answers.
  */
-#include <linux/bpf.h>
-#include <linux/if_ether.h>
-#include <linux/in.h>
-#include <linux/ip.h>
-#include <linux/udp.h>
+#include "vmlinux.h"
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
+#define ETH_P_IP 0x0800
 #define REFLECTOR_PORT 12345
 
 struct {
