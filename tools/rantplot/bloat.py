@@ -111,7 +111,10 @@ def us_ticks(ax, lo=None, hi=None):
         ax.yaxis.set_major_formatter(fmt)
         return
     ax.set_yscale("log")
-    ax.yaxis.set_major_locator(LogLocator(base=10))
+    # 1, 2 and 5 a decade where the round trips span under three
+    few = lo is not None and hi is not None and 0 < lo and hi < 1000 * lo
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1, 2, 5) if few
+                                          else (1,)))
     ax.yaxis.set_major_formatter(fmt)
     ax.yaxis.set_minor_formatter(NullFormatter())
 

@@ -238,9 +238,9 @@ def build_parser():
     p.add_argument("-d", "--out-dir", default=".", metavar="DIR",
                    help="folder for bloat-page.png (default: .)")
     p.add_argument("--svg", action="store_true", help="SVG instead of PNG")
-    p.add_argument("--size", type=parse_size, default=(1600, 1100),
+    p.add_argument("--size", type=parse_size, default=(1400, 1000),
                    metavar="WxH", help="page size in pixels (default "
-                                       "1600x1100)")
+                                       "1400x1000)")
     p.add_argument("--title", metavar="TEXT", help="the page's title")
     p.add_argument("--dump-data", metavar="FILE",
                    help="also write the numbers the page was drawn from "
