@@ -377,17 +377,23 @@ study_json() {
 	rm -f "$OUT/runs.jsonl"
 }
 
+# dest_figures JSON NAME: a destination's p50 and p99 (ms) and loss (%)
+# from its run's JSON (a fleet's: of its target NAME).
+dest_figures() {
+	jq -r --arg n "$2" '(if .targets then (.targets[] | select(.name == $n)) else . end) |
+		[(.metrics.rtt.percentiles["50"] // 0) / 1e6, (.metrics.rtt.percentiles["99"] // 0) / 1e6,
+		 (if .counts.sent > 0 then 100 * .counts.lost / .counts.sent else 0 end)] | @tsv' "$1" |
+		xargs printf '  %9.2f %9.2f %6.2f'
+}
+
 # table: p50, p99 and loss of each destination, a line a run.
 table() {
 	jq -r '.runs[] | [.queue, .load_text, (.load_bps.up / 1e6), (.load_bps.down / 1e6),
-		(.qdisc.up.drops + .qdisc.down.drops), (.targets[] | .json)] | @tsv' "$OUT/study.json" |
-	while IFS=$'\t' read -r q words up down drops j1 j2; do
+		(.qdisc.up.drops + .qdisc.down.drops), (.targets[] | .json, .name)] | @tsv' "$OUT/study.json" |
+	while IFS=$'\t' read -r q words up down drops j1 n1 j2 n2; do
 		printf '%-6s %-22s %5.1f %5.1f %6s' "$q" "$words" "$up" "$down" "$drops"
-		for j in "$j1" "$j2"; do
-			jq -r '[(.metrics.rtt.percentiles["50"] // 0) / 1e6, (.metrics.rtt.percentiles["99"] // 0) / 1e6,
-				.counts.loss_pct] | "  \(.[0] * 100 | round / 100) \(.[1] * 100 | round / 100) \(.[2])"' \
-				"$OUT/$j" | xargs printf '  %9.2f %9.2f %6.2f'
-		done
+		dest_figures "$OUT/$j1" "$n1"
+		dest_figures "$OUT/$j2" "$n2"
 		echo
 	done
 }

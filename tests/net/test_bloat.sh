@@ -32,15 +32,18 @@ left() {
 	return 0
 }
 
-# p50 STUDY RUN DEST: a destination's p50 in a run, ns.
-p50() {
-	jq -r --arg r "$2" --arg d "$3" '.runs[] | select(.dir == $r) | .targets[] |
-		select(.name == $d) | .json' "$1" | xargs -I{} jq -r '.metrics.rtt.percentiles["50"]' \
-		"$(dirname "$1")/{}"
+# dest STUDY RUN DEST FILTER: jq's FILTER on a destination of a run: its
+# JSON as study.json names it (a fleet's: its target of that name).
+dest() {
+	local f
+	f=$(jq -r --arg r "$2" --arg d "$3" '.runs[] | select(.dir == $r) | .targets[] |
+		select(.name == $d) | .json' "$1")
+	jq -r --arg n "$3" "(if .targets then (.targets[] | select(.name == \$n)) else . end) | $4" \
+		"$(dirname "$1")/$f"
 }
 
 bloat_study() {
-	local out=$WORK/study rc=0 d run base loaded n sent ns
+	local out=$WORK/study rc=0 d run base loaded n sent kind ns
 	timeout 300 "$BLOAT" -c 20 --queues large --loads none,upload,download -o "$out" \
 		>"$WORK/bloat.txt" 2>&1 || rc=$?
 	[ "$rc" = 0 ] && [ -s "$out/study.json" ]
@@ -53,9 +56,10 @@ bloat_study() {
 	check_err $? "study.json has $n runs, not 3"
 	for run in large-none large-upload large-download; do
 		for d in dest1 dest2; do
-			sent=$(jq -r '.counts.sent' "$out/$run/$d.json")
-			[ "$sent" = 20 ] && [ "$(jq -r .probe.kind "$out/$run/$d.json")" = icmp ]
-			check_err $? "$run/$d.json: sent $sent of 20, probe $(jq -c .probe "$out/$run/$d.json")"
+			sent=$(dest "$out/study.json" "$run" "$d" .counts.sent)
+			kind=$(dest "$out/study.json" "$run" "$d" '.kind // .probe.kind')
+			[ "$sent" = 20 ] && [ "$kind" = icmp ]
+			check_err $? "$run $d: sent $sent of 20, kind $kind"
 		done
 	done
 	log_test "every run pinged both destinations 20 times (ICMP)"
@@ -68,9 +72,9 @@ bloat_study() {
 	log_test "2 uploads near 5 Mbit/s, 3 downloads near 20 Mbit/s"
 
 	for d in dest1 dest2; do
-		base=$(p50 "$out/study.json" large-none "$d")
+		base=$(dest "$out/study.json" large-none "$d" '.metrics.rtt.percentiles["50"]')
 		for run in large-upload large-download; do
-			loaded=$(p50 "$out/study.json" "$run" "$d")
+			loaded=$(dest "$out/study.json" "$run" "$d" '.metrics.rtt.percentiles["50"]')
 			# idle tens of µs; a queue of tens of ms under load
 			[ "$loaded" -gt $((10 * base)) ] && [ "$loaded" -gt 1000000 ]
 			check_err $? "$run $d: p50 $loaded ns, idle $base ns"

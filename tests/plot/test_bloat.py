@@ -88,13 +88,15 @@ class TestPings(PlotCase):
         j = self.write("fleet.json", run_doc(targets=ts, start_ns=T0))
         rows = []
         for k in range(6):
-            t = T0 / 1e9 + k * 0.2
+            # the first ping 1 s after start_ns: a fleet's warm-up
+            t = T0 / 1e9 + 1.0 + k * 0.2
             rows.append((k + 1, t, None if k == 2 else 30000 + k, "dest1"))
             rows.append((k + 1, t + 0.1, 20000 + k, "10.44.12.1"))
         lg = self.write("fleet.log", fleet_log(rows))
         _, plots = self.plot("pings", j, "--log", lg, "-o", "f.png")
         d1, d2 = plots[0]["destinations"]
         self.assertEqual(d1["name"], "dest1")
+        self.assertAlmostEqual(d1["t_s"][0], 0.0, places=5)
         self.assertEqual(d1["rtt_ns"], [30000, 30001, 30003, 30004, 30005])
         self.assertEqual(len(d1["lost_t_s"]), 1)
         self.assertAlmostEqual(d1["lost_t_s"][0], 0.4, places=5)

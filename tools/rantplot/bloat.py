@@ -5,7 +5,6 @@ time, its lost pings marked), and the bufferbloat study of
 tools/bufferbloat.sh on one page (each queue under each load, and their
 p50, p99 and loss side by side)."""
 
-import math
 import os
 
 import numpy as np
@@ -82,8 +81,13 @@ def destination(doc, json_path, log_path, name=None, address=None):
     return d
 
 
-def relative(dests, start_s):
-    """The destinations' times from start_s (the first to start measuring)."""
+def relative(dests):
+    """The destinations' times from the first ping of any of them (a lost
+    one's too): a fleet's start_ns is before its warm-up."""
+    firsts = [float(a[0]) for d in dests for a in (d.get("t_abs", []),
+                                                  d.get("lost_abs", []))
+              if len(a)]
+    start_s = min(firsts) if firsts else 0.0
     for d in dests:
         if "t_abs" in d:
             d["t_s"] = d.pop("t_abs") - start_s
@@ -149,9 +153,8 @@ def draw_pings(ax, dests, small=False):
 
 def plot_pings(runs, opts, path, dump):
     """rant-plot pings: the given runs' destinations on one picture."""
-    dests, starts = [], []
+    dests = []
     for r in runs:
-        starts.append((r.doc.get("start_ns") or 0) / 1e9)
         ts = r.doc.get("targets") or [None]
         for t in ts:
             dests.append(destination(
@@ -159,7 +162,7 @@ def plot_pings(runs, opts, path, dump):
                 name=(t or {}).get("name") or (r.label if len(ts) == 1 and
                                                len(runs) > 1 else None),
                 address=(t or {}).get("address")))
-    relative(dests, min(starts))
+    relative(dests)
     fig, ax = new_figure(opts, layout="constrained")
     draw_pings(ax, dests)
     ax.set_xlabel("time since the pings began (s)")
@@ -289,12 +292,8 @@ def plot_bloat(study, opts, path, dump):
     grid = fig.add_gridspec(len(queues) + 1, max(len(loads), 2),
                             height_ratios=[1] * len(queues) + [1.1])
     lo, hi = y_limits(study)
-    starts = []
     for r in study["runs"]:
-        first = min(d["t_abs"][0] if len(d.get("t_abs", [])) else math.inf
-                    for d in r["destinations"])
-        relative(r["destinations"], first if math.isfinite(first) else 0.0)
-        starts.append(first)
+        relative(r["destinations"])
     for qi, q in enumerate(queues):
         for li, ld in enumerate(loads):
             ax = fig.add_subplot(grid[qi, li])
