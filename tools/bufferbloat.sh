@@ -53,7 +53,7 @@ INTERVAL_US=200000	# 5 pings a second, as the origin's -i .2
 UPLOADS=2
 DOWNLOADS=3
 SETTLE_S=2	# the loads' slow start, before the pings
-BURST=4k	# tbf's bucket: three full frames
+BURST=4k	# tbf's bucket, bytes: 2.7 full frames
 
 die() { echo "bufferbloat: $*" >&2; exit 1; }
 
