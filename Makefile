@@ -306,6 +306,7 @@ plot-test: plot-fixtures plot-real
 
 plot-fixtures:
 	/usr/bin/python3 tests/plot/test_plot.py TestFixtures TestErrors
+	/usr/bin/python3 tests/plot/test_bloat.py
 
 plot-real: rant
 	/usr/bin/python3 tests/plot/test_plot.py TestRealRun
@@ -339,6 +340,7 @@ lint-c:
 lint-misc:
 	tests/check-columns.sh rant.c src/*/*.[ch] tests/unit/*.[ch] tests/sim/*.c tests/fuzz/*.c bench/*.c
 	/usr/bin/python3 -m pyflakes tools/rant-plot tools/rantplot/*.py tests/plot/test_plot.py \
+		tests/plot/test_bloat.py \
 		tests/check-cycles.py \
 		tests/check-length.py tests/csrc.py tests/unit/test_floorplan.py \
 		tests/unit/tap.py tests/unit/test_stamp_decoders.py tests/unit/test_rant_trace.py \

@@ -12,6 +12,10 @@
 #   fleet.json/.log   rant --targets: 200 addresses of one reflector, 10
 #                     pings a second each over --paths 8, 20 s, the odd
 #                     source ports of 63 behind a TCP load's queue  fleet, paths
+# and those of doc/load.md (doc/pictures.sh bloat: these alone, 12 minutes):
+#   bloat/            tools/bufferbloat.sh's study, -c 400: two ICMP
+#                     destinations under four loads, a large and a small
+#                     queue                                  bloat-page, bloat-*
 # and that of doc/trace.md (doc/pictures.sh trace: this alone, no root):
 #   tests/plot/trace.json  rant trace --paths 16 --rate 200 over the chain
 #                     of tests/net/test_hops.sh (hops_ecmp's queue on link A)  trace
@@ -31,6 +35,14 @@ trace() {
 }
 if [ "$WHAT" = trace ]; then
 	trace
+	exit 0
+fi
+# bloat: the origin's bufferbloat study (doc/load.md), in namespaces of its own
+if [ "$WHAT" = bloat ]; then
+	"$TOP/tools/bufferbloat.sh" -c "${BLOAT_COUNT:-400}" -o "$RUNS/bloat"
+	cp "$RUNS/bloat/bloat-page.png" "$DOC/bloat-page.png"
+	cp "$RUNS/bloat/large-both.png" "$DOC/bloat-large-both.png"
+	cp "$RUNS/bloat/small-both.png" "$DOC/bloat-small-both.png"
 	exit 0
 fi
 require_root

@@ -7,6 +7,7 @@ import json
 import os
 import sys
 
+from .bloat import cmd_bloat, cmd_pings
 from .compare import plot_compare_dist, plot_compare_time
 from .dist import plot_dist
 from .fleet import plot_fleet_heatmap, plot_fleet_paths
@@ -124,6 +125,8 @@ examples:
   rant-plot flow read.json                       read-flow.png (rant --read -j)
   rant-plot ports read.json                      read-ports.png
   rant-plot trace trace.json                     trace-trace.png (rant trace -j)
+  rant-plot pings d1.json d2.json --log d1.log --log d2.log -o run.png
+  rant-plot bloat out/study.json -d out          out/bloat-page.png
 
 exit status: 0 written, 1 bad input or usage (one line on stderr)."""
 
@@ -205,6 +208,11 @@ def build_parser():
         ("trace", cmd_single(plot_trace, "trace"), "rant trace: each "
          "path's RTT by hop (p50, min to max), and a heatmap of paths by "
          "hops coloured by the p50's increment; the delay step marked"),
+        ("pings", cmd_pings, "destinations pinged over time, as the "
+         "origin's Ping-exp drew them: each ping's round trip against time, "
+         "a colour a destination (a JSON each, or a fleet's targets), its "
+         "lost pings marked at the top; one picture of every run given "
+         "(-o FILE)"),
         ("sweep", cmd_sweep, "p50 and p99 against payload size, with the "
          "fitted line (offset and ns per byte); two sweep runs or more "
          "overlaid on a log2 axis, a colour each (--label), cliffs and "
@@ -216,6 +224,28 @@ def build_parser():
                            description=text.replace("%%", "%"))
         add_common(p)
         p.set_defaults(fn=fn)
+    sub.choices["pings"].add_argument("--title", metavar="TEXT",
+                                      help="the picture's title")
+    text = ("the bufferbloat study of tools/bufferbloat.sh on one page: a "
+            "panel a run (the queues by rows, the loads by columns, one "
+            "range of round trips), and each run's p50, p99 and loss side "
+            "by side: DIR/bloat-page.png")
+    p = sub.add_parser("bloat", help=text, description=text)
+    p.add_argument("study", nargs=1, metavar="STUDY.json",
+                   help="the study.json tools/bufferbloat.sh wrote")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the page to FILE")
+    p.add_argument("-d", "--out-dir", default=".", metavar="DIR",
+                   help="folder for bloat-page.png (default: .)")
+    p.add_argument("--svg", action="store_true", help="SVG instead of PNG")
+    p.add_argument("--size", type=parse_size, default=(1400, 1000),
+                   metavar="WxH", help="page size in pixels (default "
+                                       "1400x1000)")
+    p.add_argument("--title", metavar="TEXT", help="the page's title")
+    p.add_argument("--dump-data", metavar="FILE",
+                   help="also write the numbers the page was drawn from "
+                        "(JSON, ns) to FILE")
+    p.set_defaults(fn=cmd_bloat)
     p = sub.add_parser("html", help="one self-contained page (pictures "
                        "embedded) with every plot of the runs and their "
                        "summaries: DIR/index.html",

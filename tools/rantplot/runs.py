@@ -19,20 +19,23 @@ class InputError(Exception):
     """Bad input: one line naming the problem and the fix."""
 
 
-def load_json(path):
-    """rant's JSON summary as a dict, or InputError."""
+def read_json(path, fix):
+    """A JSON file's document, or InputError ending with fix."""
     try:
         with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+            return json.load(f)
     except FileNotFoundError:
-        raise InputError(f"{path}: no such file; give the JSON summary "
-                         "that rant -j FILE wrote") from None
+        raise InputError(f"{path}: no such file; {fix}") from None
     except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"{path}: cannot read ({e}); give the JSON summary "
-                         "that rant -j FILE wrote") from None
+        raise InputError(f"{path}: cannot read ({e}); {fix}") from None
     except json.JSONDecodeError as e:
-        raise InputError(f"{path}: not JSON (line {e.lineno}: {e.msg}); give "
-                         "the JSON summary that rant -j FILE wrote") from None
+        raise InputError(f"{path}: not JSON (line {e.lineno}: {e.msg}); "
+                         f"{fix}") from None
+
+
+def load_json(path):
+    """rant's JSON summary as a dict, or InputError."""
+    doc = read_json(path, "give the JSON summary that rant -j FILE wrote")
     if (not isinstance(doc, dict) or "rant_version" not in doc
             or not isinstance(doc.get("metrics", doc.get("sizes",
                                                           doc.get("paths"))),
