@@ -36,6 +36,8 @@ struct fl_ping {
 /* How often the loop reads its sockets' queues while sending: a pong or a
  * TX stamp waits there with its stamp taken (fleet.c's sleep_until). */
 #define FL_DRAIN_NS (1000 * 1000LL)
+/* Pings sent in one turn at most before the queues are read (fleet.c). */
+#define FL_SEND_BURST 64
 
 /* A target's part of the loop (its slot's in fleettab.h). */
 struct fl_target {
