@@ -109,7 +109,7 @@ static void send_ping(struct fleetloop *L, size_t slot, int64_t now)
 	struct fl_target *t = &L->t[slot];
 	uint64_t seq = t->seq + 1;
 	unsigned int path = (unsigned int)(seq % f->npaths);
-	unsigned int sock = (unsigned int)(path % r->fs.nsk);
+	unsigned int sock = fleetset_sock(&r->fs, path, slot);
 	struct fl_ping *p = fl_ping_of(L, slot, seq);
 	struct fleet_counts *pc = ft->path ? &ft->path[path].cnt : NULL;
 	/* warm-up: its first -w pings, and until its first pong (the

@@ -246,6 +246,10 @@ void sk_drops_seen(struct sk *s, uint32_t count);
  */
 uint64_t sk_drops(struct sk *s);
 
+/* The kernel's count of s's drops now (SO_MEMINFO, s left as it is:
+ * for a thread beside the loop); s->drops where it cannot be read. */
+uint64_t sk_drops_peek(const struct sk *s);
+
 /*
  * The TX stamp of send number key, from the error queue: reads reports
  * until key's arrives or wait_ns passes (0: only what is queued now), or
