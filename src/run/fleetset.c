@@ -77,8 +77,8 @@ static void plan(struct fleetset *fs, const struct rant_cfg *c, const struct msg
 
 	fs->ngroup = c->flow_label ? 1 : f->npaths;
 	fs->share = (unsigned int)ceil(rate / fs->ngroup / FLEETSET_SOCK_RATE);
-	if (!fs->share)
-		fs->share = 1;
+	if (!fs->share || c->flow_label)
+		fs->share = 1;	/* --flow-label: one socket, the labels leased to it */
 	if (fs->share > FLEETSET_MAX_SK / fs->ngroup)
 		fs->share = FLEETSET_MAX_SK / fs->ngroup;
 	per_sock = rate / (fs->ngroup * fs->share);

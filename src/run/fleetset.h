@@ -7,9 +7,10 @@
  * so that what a run says of its socket, its stamps, holds for the
  * fleet's); what a reload (fleetreload.c) checks and fills the same way.
  *
- * The sockets: a group a path (one with --flow-label), each group's
- * sockets on one source port (SO_REUSEPORT), as many as its pongs a
- * second need (FLEETSET_SOCK_RATE each), so that the kernel spreads the
+ * The sockets: a group a path (with --flow-label, one socket that the
+ * labels are leased to), each group's sockets on one source port
+ * (SO_REUSEPORT), as many as its pongs a second need
+ * (FLEETSET_SOCK_RATE each), so that the kernel spreads the
  * pongs of many targets over several queues; a target's pings leave by
  * one socket of its path's group (fleetset_sock), whose error queue has
  * their TX stamps. Each socket's receive buffer holds its share of the
