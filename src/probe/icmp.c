@@ -52,13 +52,17 @@ struct icmp {
 	struct sk *sk;
 	struct icmp_slot *slot;		/* [ICMP_SLOTS] */
 	uint16_t *keyslot;		/* [ICMP_SLOTS]: a TX key's request */
-	uint64_t inflight, oldest;	/* requests out; the oldest's 64-bit seq */
-	uint64_t answered;		/* in the warm-up: replies with both stamps */
+	uint64_t oldest;		/* the oldest request's 64-bit seq */
 	uint64_t warm_errors;		/* in the warm-up: ICMP errors back */
-	bool v6, open;
-	enum measure_next step;
+	bool v6;
 	uint8_t req[ICMP_BUF], buf[ICMP_BUF];
 };
+
+/* The request table whose prober is p (its first member). */
+static struct icmp *icmp_of(struct prober *p)
+{
+	return (struct icmp *)p;
+}
 
 static struct icmp_slot *slot_of(struct icmp *s, uint64_t seq)
 {
@@ -66,8 +70,9 @@ static struct icmp_slot *slot_of(struct icmp *s, uint64_t seq)
 }
 
 /* Send one request, late_ns after its slot: 0, or -errno (counted). */
-static int icmp_send(struct icmp *s, bool measured, int64_t late_ns)
+static int icmp_send(struct prober *p, bool measured, int64_t late_ns)
 {
+	struct icmp *s = icmp_of(p);
 	struct run *r = s->p.r;
 	size_t len = ICMPWIRE_HDR_LEN + r->cfg->size;
 	uint64_t seq = s->p.seq + 1;
@@ -92,7 +97,7 @@ static int icmp_send(struct icmp *s, bool measured, int64_t late_ns)
 	}
 	sl->key = key;
 	s->keyslot[key % ICMP_SLOTS] = (uint16_t)seq;
-	if (!s->inflight++)
+	if (!s->p.inflight++)
 		s->oldest = seq;
 	if (measured)
 		prober_sent(&s->p, seq, sl->t1_sw);
@@ -103,7 +108,7 @@ static int icmp_send(struct icmp *s, bool measured, int64_t late_ns)
 static void icmp_release(struct icmp *s, struct icmp_slot *sl, enum icmp_state st)
 {
 	sl->state = (uint8_t)st;
-	s->inflight--;
+	s->p.inflight--;
 }
 
 static void icmp_record(const struct icmp_slot *sl, struct txrec *rec)
@@ -125,11 +130,11 @@ static void icmp_done(struct icmp *s, struct icmp_slot *sl)
 
 	if (!sl->measured) {
 		r->cnt.warmup++;
-		s->answered += sl->t1_wire != TS_NONE && sl->t4_wire != TS_NONE;
+		s->p.answered += sl->t1_wire != TS_NONE && sl->t4_wire != TS_NONE;
 	} else {
 		icmp_record(sl, &rec);
-		if (s->step == MEASURE_GO_ON)
-			s->step = prober_measured(&s->p, &rec, sl->late_ns);
+		if (s->p.step == MEASURE_GO_ON)
+			s->p.step = prober_measured(&s->p, &rec, sl->late_ns);
 	}
 	icmp_release(s, sl, SLOT_ANSWERED);
 }
@@ -152,8 +157,9 @@ static void icmp_errored(struct icmp *s, const struct icmpsock_event *ev)
 }
 
 /* TX stamps and ICMP errors off the error queue, to their requests. */
-static void icmp_errq(struct icmp *s)
+static void icmp_errq(struct prober *p)
 {
+	struct icmp *s = icmp_of(p);
 	struct icmpsock_event ev;
 	int ret;
 
@@ -215,8 +221,9 @@ static void icmp_answer(struct icmp *s, const struct sk_msg *m)
 		icmp_done(s, sl);
 }
 
-static void icmp_rx(struct icmp *s)
+static void icmp_rx(struct prober *p)
 {
+	struct icmp *s = icmp_of(p);
 	struct sk_msg m;
 
 	while (s->p.r->tp->recv(s->sk, s->buf, sizeof(s->buf), &m, false, false) == 0)
@@ -226,12 +233,13 @@ static void icmp_rx(struct icmp *s)
 /* The oldest request out past --timeout is lost (or, replied, done
  * without its TX stamp after ICMP_TX_WAIT_NS). Returns the monotonic
  * time the oldest out times out (0: none). */
-static int64_t icmp_expire(struct icmp *s, int64_t now)
+static int64_t icmp_expire(struct prober *p, int64_t now)
 {
+	struct icmp *s = icmp_of(p);
 	struct run *r = s->p.r;
 	struct txrec rec;
 
-	for (; s->inflight && s->oldest <= s->p.seq; s->oldest++) {
+	for (; s->p.inflight && s->oldest <= s->p.seq; s->oldest++) {
 		struct icmp_slot *sl = slot_of(s, s->oldest);
 
 		if (sl->seq != s->oldest || sl->state != SLOT_OUT)
@@ -249,8 +257,8 @@ static int64_t icmp_expire(struct icmp *s, int64_t now)
 			rec.seq = sl->seq;
 			rec.t1_sw = sl->t1_sw;
 			rec.t1_wire = sl->t1_wire;
-			if (s->step == MEASURE_GO_ON)
-				s->step = prober_lost(&s->p, &rec);
+			if (s->p.step == MEASURE_GO_ON)
+				s->p.step = prober_lost(&s->p, &rec);
 		} else {
 			r->cnt.warmup++;
 		}
@@ -259,92 +267,10 @@ static int64_t icmp_expire(struct icmp *s, int64_t now)
 	return 0;
 }
 
-/* Send what is due now; the monotonic time of the next slot (0: none
- * while the closed loop waits for its request). */
-static int64_t icmp_schedule(struct icmp *s, int64_t now, bool stopping)
-{
-	struct run *r = s->p.r;
-	int64_t due, iv = r->cfg->interval_ns;
-
-	if (stopping || (!s->open && s->inflight))
-		return 0;
-	due = prober_due(&s->p, now);
-	if (now < due)
-		return due;
-	if (iv && now - due >= iv)
-		r->cnt.missed_slots++;	/* its time passed while a request was out */
-	prober_take_slot(&s->p);
-	icmp_send(s, true, iv ? now - due : 0);
-	if (s->inflight > r->cnt.inflight_max)
-		r->cnt.inflight_max = s->inflight;
-	return iv ? prober_due(&s->p, now) : 0;
-}
-
-static void icmp_wait(struct icmp *s, bool block, int64_t a, int64_t b)
-{
-	int64_t until = !a ? b : !b ? a : a < b ? a : b;
-
-	if (block && until)
-		sk_poll(s->sk, until);
-}
-
-/* Measured requests until -c, -d, a signal, a full log or a breach;
- * then those still out are waited for (at most --timeout). */
-static enum measure_next icmp_measure(struct icmp *s)
-{
-	const struct rant_cfg *c = s->p.r->cfg;
-	bool stopping = false;
-
-	s->step = MEASURE_GO_ON;
-	prober_begin(&s->p);
-	while (!run_stop) {
-		int64_t now = monotonic_ns(), next, expiry;
-
-		stopping = stopping || s->step != MEASURE_GO_ON || prober_enough(&s->p, now);
-		if (stopping && !s->inflight)
-			break;
-		next = icmp_schedule(s, now, stopping);
-		icmp_errq(s);
-		icmp_rx(s);
-		expiry = icmp_expire(s, monotonic_ns());
-		if (stopping && s->step == MEASURE_BREACH)
-			break;	/* -t without -C: at once */
-		icmp_wait(s, c->block, next, expiry);
-	}
-	return s->step;
-}
-
-/*
- * Unmeasured requests, back to back, until -w were answered and a reply
- * came with both stamps: 0, -EINTR, or -EIO when none did for
- * --warmup-timeout. -w 0: none (a host that never answers is measured
- * too, its requests lost). Blocking: a spinner could starve the kernel
- * worker that turns RX stamps on.
- */
-static int icmp_warmup(struct icmp *s)
-{
-	struct run *r = s->p.r;
-	int64_t give_up = monotonic_ns() + r->cfg->warmup_timeout_ns;
-
-	if (!r->cfg->warmup)
-		return 0;
-	while (!run_stop) {
-		int64_t now = monotonic_ns(), expiry;
-
-		if (now > give_up)
-			return -EIO;
-		if (s->answered && r->cnt.warmup >= r->cfg->warmup && !s->inflight)
-			return 0;
-		if (!s->inflight)
-			icmp_send(s, false, 0);
-		icmp_errq(s);
-		icmp_rx(s);
-		expiry = icmp_expire(s, monotonic_ns());
-		if (s->inflight)
-			icmp_wait(s, true, expiry, monotonic_ns() + ICMP_TX_WAIT_NS);
-	}
-	return -EINTR;
-}
+static const struct prober_ops icmp_ops = {
+	.send = icmp_send, .tx = icmp_errq, .rx = icmp_rx, .expire = icmp_expire,
+	.tx_wait_ns = ICMP_TX_WAIT_NS, .warmup_may_skip = true,
+};
 
 static struct icmp is;
 
@@ -352,9 +278,10 @@ int icmp_setup(struct run *r)
 {
 	memset(&is, 0, sizeof(is));
 	is.p.r = r;
-	is.sk = &r->sk;
+	is.p.ops = &icmp_ops;
+	is.p.sk = is.sk = &r->sk;
 	is.v6 = r->sk.family == AF_INET6;
-	is.open = r->cfg->open_loop;
+	is.p.open = r->cfg->open_loop;
 	is.slot = calloc(ICMP_SLOTS, sizeof(*is.slot));
 	is.keyslot = calloc(ICMP_SLOTS, sizeof(*is.keyslot));
 	if (!is.slot || !is.keyslot) {
@@ -377,7 +304,7 @@ void icmp_teardown(void)
 int icmp_run(struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
-	int ret = icmp_warmup(&is);
+	int ret = prober_warmup(&is.p);
 
 	if (ret == -EIO) {
 		r->stop_reason = "warm-up failed: no answer";
@@ -387,6 +314,6 @@ int icmp_run(struct run *r)
 		return ret;
 	}
 	if (!ret)
-		icmp_measure(&is);
+		prober_measure(&is.p);
 	return ret;
 }

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The steps the probe's loops share (prober.h), below them: syn.c and
- * http.c (httpconn.c) call these, and these call neither. Every measured
+ * The steps the probe's loops share (prober.h), below them: syn.c,
+ * icmp.c and http.c (httpconn.c) call these, and these call none of
+ * them but through a datagram kind's prober_ops. Every measured
  * transaction's fate goes through prober_sent, prober_measured and
  * prober_lost, and from there through the run's fan-out (measure.h).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "prober.h"
 #include "series.h"
+#include "sock.h"
 
 void prober_begin(struct prober *p)
 {
@@ -94,4 +97,84 @@ int64_t prober_due(const struct prober *p, int64_t now)
 void prober_take_slot(struct prober *p)
 {
 	p->slot++;
+}
+
+/* Send what is due now; the monotonic time of the next slot (0: none
+ * while the closed loop waits for its transaction). */
+static int64_t prober_schedule(struct prober *p, int64_t now, bool stopping)
+{
+	struct run *r = p->r;
+	int64_t due, iv = r->cfg->interval_ns;
+
+	if (stopping || (!p->open && p->inflight))
+		return 0;
+	due = prober_due(p, now);
+	if (now < due)
+		return due;
+	if (iv && now - due >= iv)
+		r->cnt.missed_slots++;	/* its time passed while one was out */
+	prober_take_slot(p);
+	p->ops->send(p, true, iv ? now - due : 0);
+	if (p->inflight > r->cnt.inflight_max)
+		r->cnt.inflight_max = p->inflight;
+	return iv ? prober_due(p, now) : 0;
+}
+
+/* Wait (--block) or spin until the earlier deadline (0: none) or a packet. */
+static void prober_wait(struct prober *p, bool block, int64_t a, int64_t b)
+{
+	int64_t until = !a ? b : !b ? a : a < b ? a : b;
+
+	if (block && until)
+		sk_poll(p->sk, until);
+}
+
+enum measure_next prober_measure(struct prober *p)
+{
+	const struct prober_ops *o = p->ops;
+	bool stopping = false;
+
+	p->step = MEASURE_GO_ON;
+	prober_begin(p);
+	while (!run_stop) {
+		int64_t now = monotonic_ns(), next, expiry;
+
+		stopping = stopping || p->step != MEASURE_GO_ON || prober_enough(p, now);
+		if (stopping && !p->inflight)
+			break;
+		next = prober_schedule(p, now, stopping);
+		o->tx(p);
+		o->rx(p);
+		expiry = o->expire(p, monotonic_ns());
+		if (stopping && p->step == MEASURE_BREACH)
+			break;	/* -t without -C: at once */
+		prober_wait(p, p->r->cfg->block, next, expiry);
+	}
+	return p->step;
+}
+
+int prober_warmup(struct prober *p)
+{
+	const struct prober_ops *o = p->ops;
+	struct run *r = p->r;
+	int64_t give_up = monotonic_ns() + r->cfg->warmup_timeout_ns;
+
+	if (!r->cfg->warmup && o->warmup_may_skip)
+		return 0;
+	while (!run_stop) {
+		int64_t now = monotonic_ns(), expiry;
+
+		if (now > give_up)
+			return -EIO;
+		if (p->answered && r->cnt.warmup >= r->cfg->warmup && !p->inflight)
+			return 0;
+		if (!p->inflight)
+			o->send(p, false, 0);
+		o->tx(p);
+		o->rx(p);
+		expiry = o->expire(p, monotonic_ns());
+		if (p->inflight)
+			prober_wait(p, true, expiry, monotonic_ns() + o->tx_wait_ns);
+	}
+	return -EINTR;
 }

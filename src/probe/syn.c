@@ -68,14 +68,16 @@ struct syn {
 	uint16_t *keyport;		/* [SYN_KEYS] */
 	struct syn_out *out;		/* [SYN_PORTS], a ring */
 	size_t head, tail;
-	uint64_t inflight;
-	uint64_t answered;		/* in the warm-up: answers with both stamps */
 	int icmp_errno;			/* the last ICMP error's, as the kernel took it */
 	uint32_t isn_base;
-	bool measuring, open;
-	enum measure_next step;
 	uint8_t buf[SYN_BUF];
 };
+
+/* The probe table whose prober is p (its first member). */
+static struct syn *syn_of(struct prober *p)
+{
+	return (struct syn *)p;
+}
 
 static int syn_alloc(struct syn *s)
 {
@@ -100,8 +102,9 @@ static void syn_free(struct syn *s)
 }
 
 /* Send one probe, late_ns after its slot: 0, or -errno (counted). */
-static int syn_send(struct syn *s, bool measured, int64_t late_ns)
+static int syn_send(struct prober *p, bool measured, int64_t late_ns)
 {
+	struct syn *s = syn_of(p);
 	struct run *r = s->p.r;
 	uint8_t pkt[TCPWIRE_SYN_LEN];
 	const uint8_t *dst = s->sk->family == AF_INET6 ?
@@ -135,7 +138,7 @@ static int syn_send(struct syn *s, bool measured, int64_t late_ns)
 	sl->key = key;
 	s->keyport[key % SYN_KEYS] = port;
 	s->out[s->head++ % SYN_PORTS] = (struct syn_out){ port, sl->seq };
-	s->inflight++;
+	s->p.inflight++;
 	if (measured)
 		prober_sent(&s->p, sl->seq, sl->t1_sw);
 	return 0;
@@ -145,7 +148,7 @@ static void syn_release(struct syn *s, struct syn_slot *sl)
 {
 	close(sl->fd);
 	sl->seq = 0;
-	s->inflight--;
+	s->p.inflight--;
 }
 
 /* The record of a probe answered (SYN-ACK). */
@@ -168,20 +171,21 @@ static void syn_done(struct syn *s, struct syn_slot *sl)
 
 	if (!sl->measured) {
 		r->cnt.warmup++;
-		s->answered += sl->t1_wire != TS_NONE && sl->t4_wire != TS_NONE;
+		s->p.answered += sl->t1_wire != TS_NONE && sl->t4_wire != TS_NONE;
 	} else if (sl->reply & TCPSEG_F_RST) {
 		r->cnt.refused++;	/* a closed port: no handshake to time */
 	} else {
 		syn_record(sl, &rec);
-		if (s->step == MEASURE_GO_ON)
-			s->step = prober_measured(&s->p, &rec, sl->late_ns);
+		if (s->p.step == MEASURE_GO_ON)
+			s->p.step = prober_measured(&s->p, &rec, sl->late_ns);
 	}
 	syn_release(s, sl);
 }
 
 /* TX stamps off the error queue, to their probes. */
-static void syn_tx(struct syn *s)
+static void syn_tx(struct prober *p)
 {
+	struct syn *s = syn_of(p);
 	struct ts_tx tx;
 
 	while (sk_tx_read(s->sk, &tx) == 0) {
@@ -236,8 +240,9 @@ static void syn_answer(struct syn *s, const struct sk_msg *m)
 /* The segments read; an ICMP error for a SYN (port unreachable, a
  * firewall's prohibited: the connected raw socket's pending error)
  * counted and kept. */
-static void syn_rx(struct syn *s)
+static void syn_rx(struct prober *p)
 {
+	struct syn *s = syn_of(p);
 	struct sk_msg m;
 	int ret;
 
@@ -255,8 +260,9 @@ static void syn_rx(struct syn *s)
  * whose TX stamp has not come in SYN_TX_WAIT_NS are done without it.
  * Returns the monotonic time the oldest probe out times out (0: none).
  */
-static int64_t syn_expire(struct syn *s, int64_t now)
+static int64_t syn_expire(struct prober *p, int64_t now)
 {
+	struct syn *s = syn_of(p);
 	struct run *r = s->p.r;
 	struct txrec rec;
 
@@ -279,8 +285,8 @@ static int64_t syn_expire(struct syn *s, int64_t now)
 			rec.seq = sl->seq;
 			rec.t1_sw = sl->t1_sw;
 			rec.t1_wire = sl->t1_wire;
-			if (s->step == MEASURE_GO_ON)
-				s->step = prober_lost(&s->p, &rec);
+			if (s->p.step == MEASURE_GO_ON)
+				s->p.step = prober_lost(&s->p, &rec);
 		} else if (!sl->measured) {
 			r->cnt.warmup++;
 		}
@@ -288,93 +294,6 @@ static int64_t syn_expire(struct syn *s, int64_t now)
 		s->tail++;
 	}
 	return 0;
-}
-
-/* Send what is due now; the monotonic time of the next slot (0: none
- * while the closed loop waits for its probe). */
-static int64_t syn_schedule(struct syn *s, int64_t now, bool stopping)
-{
-	struct run *r = s->p.r;
-	int64_t due, iv = r->cfg->interval_ns;
-
-	if (stopping || (!s->open && s->inflight))
-		return 0;
-	due = prober_due(&s->p, now);
-	if (now < due)
-		return due;
-	if (iv && now - due >= iv)
-		r->cnt.missed_slots++;	/* its time passed while a probe was out */
-	prober_take_slot(&s->p);
-	syn_send(s, true, iv ? now - due : 0);
-	if (s->inflight > r->cnt.inflight_max)
-		r->cnt.inflight_max = s->inflight;
-	return iv ? prober_due(&s->p, now) : 0;
-}
-
-/* Wait (--block) or spin until one of the deadlines or a packet. */
-static void syn_wait(struct syn *s, bool block, int64_t a, int64_t b)
-{
-	int64_t until = !a ? b : !b ? a : a < b ? a : b;
-
-	if (block && until)
-		sk_poll(s->sk, until);
-}
-
-/* Measured probes until -c, -d, a signal, a full log or a breach; then
- * the probes still out are waited for (at most --timeout). */
-static enum measure_next syn_measure(struct syn *s)
-{
-	const struct rant_cfg *c = s->p.r->cfg;
-	bool stopping = false;
-
-	s->measuring = true;
-	s->step = MEASURE_GO_ON;
-	prober_begin(&s->p);
-	while (!run_stop) {
-		int64_t now = monotonic_ns(), next, expiry;
-
-		stopping = stopping || s->step != MEASURE_GO_ON || prober_enough(&s->p, now);
-		if (stopping && !s->inflight)
-			break;
-		next = syn_schedule(s, now, stopping);
-		syn_tx(s);
-		syn_rx(s);
-		expiry = syn_expire(s, monotonic_ns());
-		if (stopping && s->step == MEASURE_BREACH)
-			break;	/* -t without -C: at once */
-		syn_wait(s, c->block, next, expiry);
-	}
-	return s->step;
-}
-
-/*
- * Unmeasured probes, back to back, until -w were answered and an answer
- * came with both stamps: 0, -EINTR, or -EIO when none did for
- * --warmup-timeout. An RST is an answer: a closed port is measured too
- * (its probes counted refused). Blocking: a spinner could starve the
- * kernel worker that turns RX stamps on.
- */
-static int syn_warmup(struct syn *s)
-{
-	struct run *r = s->p.r;
-	int64_t give_up = monotonic_ns() + r->cfg->warmup_timeout_ns;
-
-	while (!run_stop) {
-		int64_t now = monotonic_ns(), expiry;
-
-		if (now > give_up)
-			return -EIO;
-		if (s->answered && r->cnt.warmup >= r->cfg->warmup && !s->inflight)
-			return 0;
-		if (!s->inflight)
-			syn_send(s, false, 0);
-		syn_tx(s);
-		syn_rx(s);
-		expiry = syn_expire(s, monotonic_ns());
-		if (s->inflight)
-			syn_wait(s, true, expiry, monotonic_ns() + SYN_TX_WAIT_NS);
-	}
-	return -EINTR;
 }
 
 /* Why nothing could be measured, in r->failure. */
@@ -405,14 +324,20 @@ static int syn_failed(struct syn *s, bool warmup)
 	return -EIO;
 }
 
+static const struct prober_ops syn_ops = {
+	.send = syn_send, .tx = syn_tx, .rx = syn_rx, .expire = syn_expire,
+	.tx_wait_ns = SYN_TX_WAIT_NS,
+};
+
 static struct syn ss;
 
 int syn_setup(struct run *r)
 {
 	memset(&ss, 0, sizeof(ss));
 	ss.p.r = r;
-	ss.sk = &r->sk;
-	ss.open = r->cfg->open_loop;
+	ss.p.ops = &syn_ops;
+	ss.p.sk = ss.sk = &r->sk;
+	ss.p.open = r->cfg->open_loop;
 	if (syn_alloc(&ss)) {
 		fprintf(stderr, "rant: no memory for the table of probes (%zu KiB)\n",
 			(SYN_PORTS * (sizeof(*ss.slot) + sizeof(*ss.out)) +
@@ -430,13 +355,13 @@ void syn_teardown(void)
 
 int syn_run(struct run *r)
 {
-	int ret = syn_warmup(&ss);
+	int ret = prober_warmup(&ss.p);
 
 	if (ret == -EIO) {
 		r->stop_reason = "warm-up failed: no answer";
 		ret = syn_failed(&ss, true);
 	} else if (!ret) {
-		syn_measure(&ss);
+		prober_measure(&ss.p);
 		if (!r->cnt.received && r->cnt.refused)
 			ret = syn_failed(&ss, false);
 	}

@@ -15,17 +15,10 @@
 #include "serverout.h"
 #include "sockcmd.h"
 #include "srvview.h"
+#include "stopsig.h"
 #include "timeutil.h"
 
 #define SOCKCMD_MAX_PORTS 64
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 /* "[ADDR]:PORT", "ADDR:PORT" or ":PORT" into addr (family 0: any) and port. */
 static int parse_port(const char *t, struct sockaddr_storage *addr, uint16_t *port)
@@ -73,7 +66,7 @@ static void observe(struct srv_view *v, int64_t d_ns)
 		fprintf(stderr, "rant: sockets: its writes are not traced: %s\n", err);
 		return;
 	}
-	while (!stop && monotonic_ns() < end) {
+	while (!stopsig_caught && monotonic_ns() < end) {
 		struct timespec ts = { 0, 50 * 1000000L };
 
 		nanosleep(&ts, NULL);
@@ -137,13 +130,12 @@ int sockcmd_main(const struct rant_cfg *c)
 	struct outfile jf;
 	struct json j;
 	struct out o = { .t = stdout };
+	struct stopsig sig;
 	char msg[512];
 	int n = ports_of(c, &q, ports, &addr), bad = 0;
 
 	if (n <= 0)
 		return 1;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	if (c->json_path) {
 		if (outfile_open(&jf, c->json_path, c->follow_links ? OUTFILE_FOLLOW : 0, msg,
 				 sizeof(msg))) {
@@ -159,10 +151,12 @@ int sockcmd_main(const struct rant_cfg *c)
 		out_str(&o, "mode", NULL, "sockets");
 		out_arr(&o, "servers");
 	}
+	stopsig_arm(&sig);
 	for (int i = 0; i < n; i++) {
 		q.port = ports[i];
 		bad += one_port(&o, c, &q) != 0;
 	}
+	stopsig_disarm(&sig);
 	if (c->json_path && bad == n) {
 		outfile_abort(&jf);	/* nothing was read: no document */
 	} else if (c->json_path) {

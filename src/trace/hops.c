@@ -13,18 +13,12 @@
 #include <unistd.h>
 
 #include "hops.h"
+#include "stopsig.h"
 #include "tcpwire.h"
 #include "timeutil.h"
 
 #define SYN_MSS4 1460
 #define SYN_MSS6 1440
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
 
 const char *hops_end_name(enum hops_end e)
 {
@@ -228,7 +222,7 @@ static void wait_until(struct hops *h, int64_t t_ns)
 	int64_t now;
 
 	drain(h);
-	while (!stop_signal && (now = monotonic_ns()) < t_ns) {
+	while (!stopsig_caught && (now = monotonic_ns()) < t_ns) {
 		hopsock_wait(&h->sk, t_ns - now);
 		drain(h);
 	}
@@ -291,7 +285,7 @@ static int one_hop(struct hops *h, unsigned int ttl, int64_t *next_ns)
 			if (h->path[i].end != HOPS_RUNNING || h->sent == h->cap)
 				continue;
 			wait_until(h, *next_ns);
-			if (stop_signal)
+			if (stopsig_caught)
 				return 0;
 			ret = send_probe(h, ttl, i, r);
 			if (ret)
@@ -302,7 +296,7 @@ static int one_hop(struct hops *h, unsigned int ttl, int64_t *next_ns)
 	{
 		int64_t deadline = monotonic_ns() + h->cfg.wait_ns;
 
-		while (!stop_signal && !hop_done(h, first) && monotonic_ns() < deadline) {
+		while (!stopsig_caught && !hop_done(h, first) && monotonic_ns() < deadline) {
 			hopsock_wait(&h->sk, deadline - monotonic_ns());
 			drain(h);
 		}
@@ -324,7 +318,7 @@ static int loop(struct hops *h)
 	int64_t next = monotonic_ns();
 	int ret = 0;
 
-	for (unsigned int ttl = 1; ttl <= h->cfg.max_hops && running(h) && !stop_signal; ttl++) {
+	for (unsigned int ttl = 1; ttl <= h->cfg.max_hops && running(h) && !stopsig_caught; ttl++) {
 		ret = one_hop(h, ttl, &next);
 		if (ret)
 			break;
@@ -337,17 +331,11 @@ static int loop(struct hops *h)
 
 int hops_run(struct hops *h)
 {
-	struct sigaction sa, old_int, old_term;
+	struct stopsig sig;
 	int ret;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;	/* no SA_RESTART: poll returns EINTR */
-	sigemptyset(&sa.sa_mask);
-	stop_signal = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	stopsig_arm(&sig);
 	ret = loop(h);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	stopsig_disarm(&sig);
 	return ret;
 }

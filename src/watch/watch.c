@@ -8,6 +8,7 @@
 
 #include "flowtab.h"
 #include "pcapsrc.h"
+#include "stopsig.h"
 #include "timeutil.h"
 #include "watch.h"
 #include "watchagg.h"
@@ -26,13 +27,6 @@ struct watch {
 	int dlt;
 	bool have_first;
 };
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
 
 int watch_create(struct watch **wp, const struct rant_cfg *c, char *err, size_t len)
 {
@@ -147,8 +141,8 @@ static int read_all(struct watch *w)
 	int n;
 
 	for (;;) {
-		if (stop_signal) {
-			w->r.stop_reason = stop_signal == SIGTERM ? "SIGTERM" : "SIGINT";
+		if (stopsig_caught) {
+			w->r.stop_reason = stopsig_caught == SIGTERM ? "SIGTERM" : "SIGINT";
 			return 0;
 		}
 		n = pcapsrc_next(w->src, on_packet, w, BATCH, live ? WAIT_MS : 0, w->r.error,
@@ -170,21 +164,15 @@ static int read_all(struct watch *w)
 
 int watch_run(struct watch *w)
 {
-	struct sigaction sa, old_int, old_term;
+	struct stopsig sig;
 	int64_t t0 = monotonic_ns();
 	int ret;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;	/* no SA_RESTART: poll returns EINTR */
-	sigemptyset(&sa.sa_mask);
-	stop_signal = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	stopsig_arm(&sig);
 	ret = read_all(w);
 	if (w->r.live && !ret)
 		drain(w);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	stopsig_disarm(&sig);
 	if (w->r.live) {
 		read_drops(w);
 		flowtab_end_all(w->tab, realtime_ns());

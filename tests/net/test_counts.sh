@@ -81,7 +81,7 @@ counts_flood() {
 
 # A flood at a stopped reflector: the queue fills, the rest is dropped,
 # and no datagram read afterwards carries the count (it is read at the end).
-# The reflector's receive buffer is 4 MiB (src/net/udp.c; the kernel doubles
+# The reflector's receive buffer is 4 MiB (src/transport/udp.c; the kernel doubles
 # it): FLOOD_STOPPED datagrams overflow it (a 72-byte datagram takes about
 # 1 KB of it on veth).
 FLOOD_STOPPED=30000

@@ -285,6 +285,17 @@ hops_ends() {
 		"$WORK/short.json" >/dev/null
 	check_err $? "its hops so far: $(jq -c '.paths[0].hops | map(.address)' "$WORK/short.json")"
 	log_test "trace: --max-hops before the destination ends with its hops"
+	trace stopped 10.82.4.1 --rate 2 &
+	local tpid=$! t0=$EPOCHREALTIME
+	sleep 1.5
+	ip netns exec "$NS_C" pkill -INT -f -- "-j $WORK/stopped.json"
+	wait "$tpid"
+	rc=$?
+	jq -e '.paths[0].end == "stopped"' "$WORK/stopped.json" >/dev/null &&
+		awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { exit !(b - a < 4) }'
+	check_err $? "SIGINT: exit $rc, $(tail -1 "$WORK/stopped.txt"), $(jq -c '.paths[0].end' \
+		"$WORK/stopped.json" 2>&1)"
+	log_test "trace: SIGINT ends the trace at once, its hops so far kept (exit $rc)"
 }
 
 # hops_of NAME: "TTL ADDRESS" of path 1's hops, comma separated.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rant emit --icmp (src/probe/icmp.c, src/net/icmpsock.c): ICMP echo to a
+# rant emit --icmp (src/probe/icmp.c, src/transport/icmpsock.c): ICMP echo to a
 # namespace host that runs nothing of rant's. The requests it counts are
 # the host's Icmp InEchos; its RTTs are tcpdump's capture of the same
 # requests and replies (count, p50, minimum and maximum within 2 us);

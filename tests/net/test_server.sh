@@ -144,6 +144,16 @@ server_sockets() {
 	[ "$rc" = 1 ] && grep -q "is neither a pid nor \[ADDR\]:PORT" "$WORK/bad.txt"
 	check_err $? "a bad target: exit $rc, $(cat "$WORK/bad.txt")"
 	log_test "rant sockets PID, ADDR:PORT -d 1s: $(jqv "$WORK/port.json" .servers[0].writes_per_response) writes per response beside wrk"
+	"$RANT" sockets "$IP_B:$PORT_OFF" -d 60s -j "$WORK/int.json" >"$WORK/int.txt" 2>&1 &
+	local spid=$! t0=$EPOCHREALTIME
+	sleep 1
+	kill -INT "$spid"
+	rc=0
+	wait "$spid" || rc=$?
+	[ "$rc" = 0 ] && jq -e '.servers[0].port' "$WORK/int.json" >/dev/null &&
+		awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { exit !(b - a < 3) }'
+	check_err $? "SIGINT during -d 60s: exit $rc, $(tail -2 "$WORK/int.txt")"
+	log_test "rant sockets -d 60s: SIGINT ends the watch at once, its JSON written"
 }
 
 tests_run

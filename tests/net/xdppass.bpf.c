@@ -4,7 +4,7 @@
  * and bench/: a veth delivers the frames its peer's program sends back
  * (XDP_TX) only to an end with an XDP program of its own.
  */
-#include <linux/bpf.h>
+#include "vmlinux.h"	/* not <linux/bpf.h>: -target bpf misses <asm/types.h> */
 #include <bpf/bpf_helpers.h>
 
 SEC("xdp")

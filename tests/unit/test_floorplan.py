@@ -7,8 +7,9 @@ pointers), a call up a layer, an include cycle and an include up a layer
 each fail, naming what they found; calls written in comments and strings,
 a file's static function of another module's name, and a function made
 static by a macro (#define STEP static inline) are no calls.
-tests/check-length.py: a function of 81 lines and a file of 701 fail,
-80 and 700 pass. Run by make lint."""
+tests/check-length.py: a function of 81 lines, a file of 701 and a
+folder of 6,001 fail, 80, 700 and 6,000 pass (two folders of 5,000 too:
+a folder's own lines are counted). Run by make lint."""
 
 import os
 import subprocess
@@ -106,15 +107,20 @@ case('a folder without its README line', {'run/README.md': '# run\n'}, 1,
 
 
 
+def judged(what, p, status, says):
+    """check-length.py's run p: its exit status and what it said."""
+    out = p.stdout + p.stderr
+    tap.ok(p.returncode == status and all(s in out for s in says),
+           f'check-length: {what}: exit {status}' + (', says ' + ' | '.join(says) if says else ''),
+           out)
+
+
 def length(what, text, status, *says):
     with tempfile.NamedTemporaryFile('w', suffix='.c') as f:
         f.write(text)
         f.flush()
         p = subprocess.run([sys.executable, LENGTH, f.name], capture_output=True, text=True)
-    out = p.stdout + p.stderr
-    tap.ok(p.returncode == status and all(s in out for s in says),
-           f'check-length: {what}: exit {status}' + (', says ' + ' | '.join(says) if says else ''),
-           out)
+    judged(what, p, status, says)
 
 
 def function(name, lines):
@@ -127,5 +133,26 @@ length('a function of 81 lines', '\n' + function('f', 80) + '\n' + function('g',
        ':83: g() is 81 lines, over 80')
 length('a file of 700 lines', '\n' * 700, 0)
 length('a file of 701 lines', '\n' * 701, 1, '701 lines, over 700')
+
+
+def folders(what, tree, status, *says):
+    """check-length.py on a tree {folder: [lines of each file]} below src/."""
+    with tempfile.TemporaryDirectory() as d:
+        paths = []
+        for folder, files in tree.items():
+            os.makedirs(os.path.join(d, 'src', folder))
+            for i, lines in enumerate(files):
+                paths.append(os.path.join(d, 'src', folder, f'm{i}.c'))
+                with open(paths[-1], 'w') as f:
+                    f.write('\n' * lines)
+        p = subprocess.run([sys.executable, LENGTH] + paths, capture_output=True, text=True)
+    judged(what, p, status, says)
+
+
+folders('a folder of 6,000 lines', {'net': [600] * 10}, 0, 'no folder over 6000')
+folders('a folder of 6,001 lines', {'net': [700] * 8 + [401]}, 1,
+        '/src/net/: 6001 lines, over 6000')
+folders('two folders of 5,000 lines', {'net': [500] * 10, 'print': [625] * 8}, 0,
+        '2 folders')
 
 sys.exit(tap.done())

@@ -3,7 +3,7 @@
  * src/base/out.h: one call prints a value to the text and a field to the JSON,
  * each leavable out; where the text goes; src/print/outputs.h: the table of
  * output files (a row per option, created at set-up, joined to the
- * summary's pass or drained, committed whole); src/print/summary.h: a summary
+ * summary's pass or drained, committed whole); src/summary/summary.h: a summary
  * rendered from a snapshot filled by hand, in text and JSON at once.
  */
 #include <errno.h>
