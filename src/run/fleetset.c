@@ -64,18 +64,13 @@ static const struct in6_addr *ipv6_target(const struct fleet *f)
 	return NULL;
 }
 
-/*
- * How many sockets a group (its pongs a second: the table's room, every
- * path, at --interval; FLEETSET_SOCK_RATE each), and each one's receive
- * buffer: its share of the pongs of a --timeout and their TX stamps.
- */
-static void plan(struct fleetset *fs, const struct rant_cfg *c, const struct msgfmt_ctx *fmt)
+void fleetset_plan(struct fleetset *fs, const struct rant_cfg *c, size_t cap, unsigned int npaths,
+		   size_t wire_len)
 {
-	const struct fleet *f = fs->fleet;
-	double rate = (double)f->cap * f->npaths * NS_PER_SEC / (double)c->interval_ns;
+	double rate = (double)cap * npaths * NS_PER_SEC / (double)c->interval_ns;
 	double per_sock, bytes;
 
-	fs->ngroup = c->flow_label ? 1 : f->npaths;
+	fs->ngroup = c->flow_label ? 1 : npaths;
 	fs->share = (unsigned int)ceil(rate / fs->ngroup / FLEETSET_SOCK_RATE);
 	if (!fs->share || c->flow_label)
 		fs->share = 1;	/* --flow-label: one socket, the labels leased to it */
@@ -83,7 +78,7 @@ static void plan(struct fleetset *fs, const struct rant_cfg *c, const struct msg
 		fs->share = FLEETSET_MAX_SK / fs->ngroup;
 	per_sock = rate / (fs->ngroup * fs->share);
 	bytes = per_sock * (double)c->timeout_ns / NS_PER_SEC *
-		(double)(msgfmt_wire_len(fmt, c->size) + PATHSK_DGRAM_BYTES + PATHSK_STAMP_BYTES);
+		(double)(wire_len + PATHSK_DGRAM_BYTES + PATHSK_STAMP_BYTES);
 	if (bytes < FLEETSET_RCVBUF_MIN)
 		bytes = FLEETSET_RCVBUF_MIN;
 	if (bytes > FLEETSET_RCVBUF_MAX)
@@ -101,7 +96,7 @@ static int open_sockets(struct fleetset *fs, const struct rant_cfg *c,
 	char err[512];
 	uint16_t port = 0;
 
-	plan(fs, c, fmt);
+	fleetset_plan(fs, c, f->cap, f->npaths, msgfmt_wire_len(fmt, c->size));
 	for (unsigned int i = 0; !ret && i < fs->ngroup * fs->share; i++) {
 		struct sk *s = i ? calloc(1, sizeof(*s)) : first;
 

@@ -48,6 +48,17 @@ struct fleetset {
 	int rcvbuf;			/* ... and as the kernel set it (bytes) */
 };
 
+/*
+ * The sockets for a table of cap targets over npaths, each ping wire_len
+ * bytes (fs's ngroup, share, rcvbuf_asked): how many a group (the
+ * table's pongs a second at --interval, FLEETSET_SOCK_RATE each; one
+ * with --flow-label), and each one's receive buffer (its share of the
+ * pongs of a --timeout and their TX stamp reports, FLEETSET_RCVBUF_MIN
+ * to _MAX; --rcvbuf's when given).
+ */
+void fleetset_plan(struct fleetset *fs, const struct rant_cfg *c, size_t cap, unsigned int npaths,
+		   size_t wire_len);
+
 /* The socket that path's pings of slot's target leave by: its group's
  * (path), one of the group's by slot. */
 static inline unsigned int fleetset_sock(const struct fleetset *fs, unsigned int path,
