@@ -16,13 +16,15 @@
 # running reflector's interface are each answered from themselves. A
 # tiny --rcvbuf and a flood at one socket: the drops rant reports for
 # each socket are the kernel's (/proc/net/udp), and with the flood's
-# datagrams rant read they make up every one sent.
+# datagrams rant read they make up every one sent; without
+# CAP_NET_ADMIN, a buffer above net.core.rmem_max is capped and the
+# warning names the sysctl.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="fleet_targets fleet_reload fleet_reload_reclaim fleet_reload_churn fleet_refused fleet_badfile fleet_dscp fleet_stamp fleet_flowlabel
-	fleet_ecmp fleet_scale fleet_addr_added fleet_socket_drops"
+	fleet_ecmp fleet_scale fleet_addr_added fleet_socket_drops fleet_rcvbuf_capped"
 
 require_root
 require_cmd jq promtool tcpdump tc iperf3
@@ -624,6 +626,35 @@ for i in range(int(sys.argv[3])):
 	grep -Eq "^sockets: 1 a source port, .* port $p0: $k0, port $p1: 0\$" "$WORK/e1.txt"
 	check_err $? "the summary's sockets line: $(grep '^sockets' "$WORK/e1.txt")"
 	log_test "fleet: a socket's drops are the kernel's ($k0 of $flood flooded at --rcvbuf 4096)"
+}
+
+# Without CAP_NET_ADMIN (setpriv), --rcvbuf twice net.core.rmem_max:
+# SO_RCVBUFFORCE is refused and SO_RCVBUF capped; the start-up says the
+# buffer the kernel gave (rmem_max) and warns with the sysctl that
+# would raise it, and the JSON has the warning and both sizes.
+fleet_rcvbuf_capped() {
+	local max ask got
+	require_cmd setpriv
+	max=$(cat /proc/sys/net/core/rmem_max)
+	[ "$max" -le $((256 * 1024 * 1024)) ] || skip_test "net.core.rmem_max is $max: above any --rcvbuf"
+	ask=$((2 * max))
+	setup_pair || skip_test "cannot create namespaces and veth"
+	fleet_reflectors 4001
+	printf '%s 4001\n' "$IP_B" >"$WORK/targets"
+	ip netns exec "$NS_A" setpriv --bounding-set=-net_admin --inh-caps=-net_admin "$RANT" \
+		-i "$VETH_A" --targets "$WORK/targets" --rcvbuf "$ask" -d 1 --block \
+		-j "$WORK/e1.json" >"$WORK/e1.txt" 2>&1
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	grep -q "^receive: 1 socket a source port, a receive buffer of $((max / 1024)) KiB each (--rcvbuf)\$" \
+		"$WORK/e1.txt"
+	check_err $? "the receive line: $(grep '^receive' "$WORK/e1.txt")"
+	grep -q "^warning: the fleet's sockets have a receive buffer of $((max / 1024)) KiB, not the $((ask / 1024)) KiB asked: net.core.rmem_max caps it (sysctl -w net.core.rmem_max=$ask);" \
+		"$WORK/e1.txt"
+	check_err $? "the warning: $(grep '^warning' "$WORK/e1.txt")"
+	got=$(jq -r '[.fleet.rcvbuf, .fleet.rcvbuf_asked, ([.warnings[].code] | index("fleet_rcvbuf_capped") != null)] | @tsv' "$WORK/e1.json")
+	[ "$got" = "$max	$ask	true" ]
+	check_err $? "the JSON's rcvbuf, rcvbuf_asked, warning: $got"
+	log_test "fleet: a buffer net.core.rmem_max caps is said, with the sysctl"
 }
 
 tests_run
