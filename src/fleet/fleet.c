@@ -174,11 +174,11 @@ static bool send_due(struct fleetloop *L, int64_t now)
 	int64_t due;
 
 	while (dueheap_top(&L->sched, &slot, &due) && due <= now) {
-		if (sent++ == FL_SEND_BURST)
-			return true;
 		struct fl_target *t = &L->t[slot];
 		int64_t behind = now - due;
 
+		if (sent++ == FL_SEND_BURST)
+			return true;
 		fl_settle(L, slot, now, false);
 		send_ping(L, slot, now);
 		if (behind >= c->interval_ns) {
@@ -211,7 +211,7 @@ static void start_all(struct fleetloop *L, int64_t now)
  * not wake the loop: the kernel (or the NIC) stamped it as it came, so it
  * waits in its queue for the next turn without its stamps moving, and a
  * turn reads every one queued in batches (one wake a ping sent, not
- * three). The sockets' buffers (PATHSK_RCVBUF) hold far more than comes
+ * three). The sockets' buffers (fleetset.h: a --timeout's pongs) hold far more than comes
  * between two sends.
  */
 static void sleep_until(int64_t deadline)

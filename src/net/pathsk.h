@@ -9,12 +9,12 @@
  * port (SO_REUSEPORT): the kernel hands each datagram to one of them by
  * a hash of its addresses and ports, so the pongs of many targets spread
  * over their queues; each socket's sends, and so its TX stamps and
- * their OPT_ID keys, stay its own. A ping goes to its target with sendto(), with
- * its TOS (DSCP) in a control message where it differs from the
- * socket's, and with --flow-label its path's IPv6 flow label (one
- * socket, the labels leased from the kernel). The pongs of every
- * target come back on the socket their ping left by, and are told apart
- * by their source (fleettab.h).
+ * their OPT_ID keys, stay its own. A ping goes to its target with
+ * sendto(), with its TOS (DSCP) in a control message where it differs
+ * from the socket's, and with --flow-label its path's IPv6 flow label
+ * (one socket, the labels leased from the kernel). The pongs of every
+ * target come back to the port their ping left from (to any socket of
+ * it), and are told apart by their source (fleettab.h).
  */
 #ifndef RANT_PATHSK_H
 #define RANT_PATHSK_H

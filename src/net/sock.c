@@ -447,9 +447,7 @@ uint64_t sk_drops_peek(const struct sk *s)
 {
 	uint32_t count;
 
-	if (meminfo_drops(s->fd, &count))
-		return s->drops;
-	return s->drops + (uint32_t)(count - s->drops_raw);
+	return meminfo_drops(s->fd, &count) ? 0 : count;
 }
 
 /* One error-queue entry: 0 with a TX stamp report, -ENOMSG for another

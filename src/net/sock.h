@@ -246,8 +246,9 @@ void sk_drops_seen(struct sk *s, uint32_t count);
  */
 uint64_t sk_drops(struct sk *s);
 
-/* The kernel's count of s's drops now (SO_MEMINFO, s left as it is:
- * for a thread beside the loop); s->drops where it cannot be read. */
+/* The kernel's count of s's drops now (SO_MEMINFO, a u32 that wraps),
+ * for a thread beside the loop: s itself is not read; 0 where the
+ * kernel cannot say. */
 uint64_t sk_drops_peek(const struct sk *s);
 
 /*
