@@ -211,8 +211,8 @@ static void start_all(struct fleetloop *L, int64_t now)
  * not wake the loop: the kernel (or the NIC) stamped it as it came, so it
  * waits in its queue for the next turn without its stamps moving, and a
  * turn reads every one queued in batches (one wake a ping sent, not
- * three). The sockets' buffers (fleetset.h: a --timeout's pongs) hold far more than comes
- * between two sends.
+ * three). The sockets' buffers (fleetset.h: a --timeout's pongs) hold
+ * far more than comes between two sends.
  */
 static void sleep_until(int64_t deadline)
 {
