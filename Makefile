@@ -151,12 +151,15 @@ build/vmlinux.h:
 	@mkdir -p build
 	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
 
-build/xdprefl.bpf.o: src/reflect/bpf/xdprefl.bpf.c src/run/xdpmap.h build/vmlinux.h Makefile
+build/xdprefl.bpf.o: src/reflect/bpf/xdprefl.bpf.c src/reflect/bpf/xdpwire.h src/run/xdpmap.h build/vmlinux.h Makefile
 	$(BPF_CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Ibuild -Isrc/run \
 		-c -o $@ $<
 
-# tests/net/test_xdp.sh, bench/: XDP_PASS on the emitter's veth end
+# tests/net/test_xdp.sh, bench/: XDP_PASS on the emitter's veth end;
+# bench/xdp.sh: the replies counted and dropped there
 build/xdppass.bpf.o: tests/net/xdppass.bpf.c build/vmlinux.h Makefile
+	$(BPF_CLANG) -g -O2 -Wall -target bpf -Ibuild -c -o $@ $<
+build/xdpcount.bpf.o: bench/xdpcount.bpf.c build/vmlinux.h Makefile
 	$(BPF_CLANG) -g -O2 -Wall -target bpf -Ibuild -c -o $@ $<
 
 build/xdprefl.skel.h: build/xdprefl.bpf.o
@@ -165,8 +168,8 @@ build/xdprefl.skel.h: build/xdprefl.bpf.o
 ifeq ($(HAVE_XDP),1)
 build/xdprefl.o build-asan/xdprefl.o: build/xdprefl.skel.h
 endif
-build/xdprefl.o: ALL_CFLAGS += $(XDP_CFLAGS)
-build-asan/xdprefl.o: BASE_CFLAGS += $(XDP_CFLAGS)
+build/xdprefl.o build/xdpxsk.o: ALL_CFLAGS += $(XDP_CFLAGS)
+build-asan/xdprefl.o build-asan/xdpxsk.o: BASE_CFLAGS += $(XDP_CFLAGS)
 
 build/rant.o: rant.c $(SRC_HDRS) Makefile
 	@mkdir -p build
@@ -513,7 +516,7 @@ bench-fleet: deps
 	bench/fleet.sh
 
 # reflect against reflect --xdp (bench/xdp.sh; bench/README.md)
-bench-xdp: rant build/xdppass.bpf.o
+bench-xdp: rant build/xdppass.bpf.o build/xdpcount.bpf.o
 	bench/xdp.sh
 
 # the reflector's response with 14 and 4,096 sessions (bench/sessions.sh;

@@ -114,6 +114,8 @@ struct rant_cfg {
 	uint32_t max_per_address;	/* --max-sessions-per-address */
 	int xdp;			/* --xdp: XDP_OFF, XDP_ON (fall back to the
 					 * socket reflector), XDP_REQUIRED */
+	bool afxdp;			/* --afxdp: the program's pongs out of an
+					 * AF_XDP socket, asking for their TX stamps */
 	uint32_t max_rate;		/* --max-rate: pings a second one sender's
 					 * session is answered at most; 0 = any */
 	int64_t key_window_ns;		/* --key-window: T1_SW vs this clock */

@@ -159,6 +159,8 @@ const struct opt opt_table[] = {
 	  .help = "answer one sender's session N pings a second at most (a burst of N/10, 8 at least); the rest are dropped and counted (rate_limited); 0: no bound" },
 	{ "xdp", O_XDP, "[=required]", W_REFLECT, T_OPTARG, FIELD(xdp), .sdef = "required",
 	  .help = "answer rant and open STAMP pings in the driver (XDP_TX), the rest by the socket; if XDP cannot attach, say why and run as the socket reflector (=required: exit 1)" },
+	{ "afxdp", O_AFXDP, NULL, W_REFLECT, T_FLAG, FIELD(afxdp), .needs = O_XDP,
+	  .help = "send --xdp's pongs out of an AF_XDP socket on queue 0, asking for each one's transmit stamp (the NIC's where the driver gives it, else the kernel's as the driver takes it): the next pong's follow-up carries it as T3" },
 	{ "allow", O_ALLOW, "PREFIX", W_REFLECT, T_ALLOW, FIELD(allow),
 	  .help = "answer only pings from PREFIX (10.1.0.0/16, fd00::/64, 10.1.2.3); repeatable, up to 32; others are dropped and counted" },
 	{ "key", O_KEY, "FILE", W_PAIR, T_STR, FIELD(key_path),

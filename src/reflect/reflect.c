@@ -518,13 +518,13 @@ int reflect_setup(struct run *r)
 			 "--xdp: %s: the socket reflector answers every ping", err);
 		return 0;
 	}
-	snprintf(r->xdp->note, sizeof(r->xdp->note), "%s",
+	snprintf(r->xdp->note, sizeof(r->xdp->note), "%s; %s", xdprefl_t3(*x),
 		 c->key_path ? "--key: every ping passes to the socket reflector (its MAC is checked there)" :
 		 c->tcp ? "--tcp: every message passes to the socket reflector" :
 		 "--key, -s, TCP, STAMP's TLVs, IPv4 options and fragments pass to the socket reflector");
-	fprintf(stderr, "rant: --xdp: %s answers %s in the driver (XDP_TX); T2 %s, T3 at XDP_TX, "
-		"before the driver; %s\n", c->iface, c->stamp ? "open STAMP and TWAMP-Light packets" :
-		"rant pings", "the driver's RX stamp where it gives one, else the kernel clock at the hook",
+	fprintf(stderr, "rant: --xdp: %s answers %s in the driver (XDP_TX); T2 %s, %s\n",
+		c->iface, c->stamp ? "open STAMP and TWAMP-Light packets" : "rant pings",
+		"the driver's RX stamp where it gives one, else the kernel clock at the hook",
 		r->xdp->note);
 	return 0;
 }

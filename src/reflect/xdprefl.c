@@ -23,6 +23,7 @@
 #include "timeutil.h"
 #include "xdpmap.h"
 #include "xdprefl.h"
+#include "xdpxsk.h"
 
 #ifdef RANT_HAVE_XDP
 
@@ -39,6 +40,8 @@ struct xdprefl {
 	bool driver_t2;
 	enum stamp_tsfmt fmt;	/* --stamp-ts */
 	int64_t due_ns;		/* the next xdprefl_tick() that reads the clocks */
+	struct xdpxsk *xsk;	/* --afxdp's socket and thread */
+	char t3[200];		/* where T3 is taken, for the start line */
 };
 
 /* CLOCK_REALTIME - CLOCK_TAI (minus adjtimex's tai offset), read
@@ -101,7 +104,10 @@ static void configure(struct xdprefl_bpf *skel, const struct run *r)
 	little_endian64(r->fmt.host_key + 8, (uint64_t *)&ro->cfg_sip_k1);
 	ro->cfg_warmup = c->warmup;
 	ro->cfg_max_rate = c->max_rate;
+	ro->cfg_xsk = c->afxdp;
 	bpf_map__set_max_entries(skel->maps.sessions, c->max_sessions > XDP_SESSIONS_MIN ?
+				 c->max_sessions : XDP_SESSIONS_MIN);
+	bpf_map__set_max_entries(skel->maps.sent, c->max_sessions > XDP_SESSIONS_MIN ?
 				 c->max_sessions : XDP_SESSIONS_MIN);
 }
 
@@ -163,6 +169,36 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
+/* --afxdp: the socket on queue 0 and its thread, and what T3 is. */
+static int afxdp(struct xdprefl *x, const struct run *r, char *err, size_t len)
+{
+	struct xdpxsk_cfg kc = { .ifindex = x->ifindex, .stamp = r->cfg->stamp,
+				 .xsks_fd = bpf_map__fd(x->skel->maps.xsks),
+				 .sent_fd = bpf_map__fd(x->skel->maps.sent),
+				 .real_off = (const volatile int64_t *)&x->skel->bss->real_off_ns };
+	int ret;
+
+	snprintf(x->t3, sizeof(x->t3), "T3 at XDP_TX, before the driver");
+	if (!r->cfg->afxdp)
+		return 0;
+	ret = xdpxsk_start(&x->xsk, &kc, err, len);
+	if (ret)
+		return ret;
+	snprintf(x->t3, sizeof(x->t3), "pongs out of an AF_XDP socket on queue 0 (%s), T3 %s%s",
+		 xdpxsk_zerocopy(x->xsk) ? "zero-copy" : "copy mode",
+		 !xdpxsk_has_meta(x->xsk) ? "at the hook (this kernel has no TX metadata)" :
+		 xdpxsk_zerocopy(x->xsk) ? "the NIC's transmit stamp where the driver fills it" :
+		 "the kernel clock as the driver takes the pong (the completion's stamp)",
+		 r->cfg->stamp ? ", counted; STAMP's replies carry T3 at the hook" :
+		 ", in the next pong's follow-up; else T3 at the hook");
+	return 0;
+}
+
+const char *xdprefl_t3(const struct xdprefl *x)
+{
+	return x->t3;
+}
+
 int xdprefl_start(struct xdprefl **out, const struct run *r, char *err, size_t len)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, link_opts, .flags = XDP_FLAGS_DRV_MODE);
@@ -219,6 +255,11 @@ int xdprefl_start(struct xdprefl **out, const struct run *r, char *err, size_t l
 			 ret == -EOPNOTSUPP ? " (its driver has no native XDP)" : "");
 		goto fail;
 	}
+	ret = afxdp(x, r, err, len);
+	if (ret) {
+		close(x->link_fd);
+		goto fail;
+	}
 	*out = x;
 	return 0;
 fail:
@@ -259,6 +300,7 @@ void xdprefl_stop(struct xdprefl *x, struct xdp_report *rep, struct counts *cnt)
 	if (!x)
 		return;
 	close(x->link_fd);	/* detached */
+	xdpxsk_stop(x->xsk, rep->total);
 	read_counts(x, rep);
 	rep->attached = true;
 	rep->driver_t2 = x->driver_t2;
@@ -290,6 +332,12 @@ void xdprefl_tick(struct xdprefl *x, int64_t now_ns)
 {
 	(void)x;
 	(void)now_ns;
+}
+
+const char *xdprefl_t3(const struct xdprefl *x)
+{
+	(void)x;
+	return "";
 }
 
 void xdprefl_stop(struct xdprefl *x, struct xdp_report *rep, struct counts *cnt)

@@ -33,6 +33,9 @@ int xdprefl_start(struct xdprefl **out, const struct run *r, char *err, size_t l
 /* The clock offset and the Error Estimate brought up to date, at most
  * once a second (now_ns CLOCK_MONOTONIC): from the loop's idle spells. */
 void xdprefl_tick(struct xdprefl *x, int64_t now_ns);
+/* Where its T3 is taken (--afxdp: which socket mode, which stamp), for
+ * the start line. */
+const char *xdprefl_t3(const struct xdprefl *x);
 /* Detach, read the per-CPU counts into rep, add them to cnt, free. */
 void xdprefl_stop(struct xdprefl *x, struct xdp_report *rep, struct counts *cnt);
 

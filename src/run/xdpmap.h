@@ -28,6 +28,15 @@ enum xdpc {
 	XDPC_SESSIONS,		/* sessions started */
 	XDPC_T2_NIC,		/* T2 from the driver's RX stamp (the metadata kfunc) */
 	XDPC_T2_KERNEL,		/* T2 from the kernel's clock at the hook */
+	XDPC_XSK,		/* --afxdp: pongs redirected to the AF_XDP socket */
+	XDPC_FU_SENT,		/* --afxdp: follow-ups that carried a pong's sent stamp */
+	/* counted by user space (--afxdp), not the program */
+	XDPC_XSK_TX,		/* pongs sent through the socket's TX ring */
+	XDPC_XSK_TX_FULL,	/* pongs the TX ring had no room for, dropped */
+	XDPC_XSK_RX_DROPPED,	/* pongs redirected that the socket dropped (its RX
+				 * ring full, no frame to receive into) */
+	XDPC_T3_STAMPED,	/* pongs whose completion carried a transmit stamp */
+	XDPC_T3_MISSING,	/* pongs whose completion carried none */
 	XDPC_N
 };
 
@@ -37,6 +46,7 @@ enum xdpc {
 #define XDP_LEN_MAX 1472	/* the longest UDP payload answered (a 1500-byte
 				 * IPv4 frame); longer passes */
 #define XDP_SESSIONS_MIN 64	/* the session map's entries at least */
+#define XDP_QUEUES 64		/* --afxdp: the queues whose sockets the program finds */
 
 /* A session: the sender's address (IPv4 as ::ffff:a.b.c.d), its UDP
  * port and the ping's session id (rant) or SSID (STAMP). */
@@ -56,6 +66,15 @@ struct xdp_sval {
 	__u64 rep_seq;		/* the last seq seen, for the loop guard ... */
 	__u32 repeats;		/* ... and how often it came again */
 	__u32 left_out;		/* -w: measured pings left out so far */
+};
+
+/* --afxdp: a session's last pong's transmit stamp, as the socket's
+ * completion gave it (map "sent", keyed by struct xdp_skey). */
+struct xdp_sent {
+	__u64 seq;		/* the pong's seq */
+	__s64 t3_ns;		/* its stamp, the system clock's time or the NIC's */
+	__u32 nic;		/* 1: the NIC's (zero-copy), 0: the kernel's */
+	__u32 pad;
 };
 
 /* --allow: an LPM trie of these, IPv4 prefixes as ::ffff:0:0/96 + len. */
@@ -90,7 +109,11 @@ static inline const char *xdp_count_name(unsigned int c)
 		[XDPC_NOT_ALLOWED] = "not_allowed", [XDPC_LOOPED] = "looped",
 		[XDPC_REPEATED] = "repeated", [XDPC_RATE_LIMITED] = "rate_limited",
 		[XDPC_SESSIONS] = "sessions", [XDPC_T2_NIC] = "t2_driver",
-		[XDPC_T2_KERNEL] = "t2_kernel_clock",
+		[XDPC_T2_KERNEL] = "t2_kernel_clock", [XDPC_XSK] = "afxdp_redirected",
+		[XDPC_FU_SENT] = "afxdp_followups", [XDPC_XSK_TX] = "afxdp_sent",
+		[XDPC_XSK_TX_FULL] = "afxdp_tx_full", [XDPC_XSK_RX_DROPPED] = "afxdp_rx_dropped",
+		[XDPC_T3_STAMPED] = "afxdp_t3_stamped",
+		[XDPC_T3_MISSING] = "afxdp_t3_missing",
 	};
 
 	return c < XDPC_N ? names[c] : "?";

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Send odd datagrams to a reflector and print what came back.
 
-Usage: xdp_probe.py DST PORT FORMAT   (FORMAT rant or stamp)
+Usage: xdp_probe.py DST PORT FORMAT   (DST IPv4 or IPv6, FORMAT rant or stamp)
 One line per case: "NAME SENT REPLY" (REPLY: the reply's bytes, or
 "none" within 200 ms). tests/net/test_xdp.sh checks that no reply is
 longer than its request and that the invalid ones get none.
@@ -53,8 +53,9 @@ def main():
     if len(sys.argv) != 4 or sys.argv[3] not in CASES:
         sys.exit(__doc__)
     dst, port, fmt = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.bind(('0.0.0.0', 40000))
+    v6 = ':' in dst
+    s = socket.socket(socket.AF_INET6 if v6 else socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(('::' if v6 else '0.0.0.0', 40000))
     s.settimeout(0.2)
     for name, data in CASES[fmt]:
         s.sendto(data, (dst, port))

@@ -234,6 +234,9 @@ static const struct row rows[] = {
 	{ OPTS_ERROR, "--xdp=on: the only value is required (or none)", { R, "--xdp=on" } },
 	{ OPTS_ERROR, "--xdp is not for the emitter (rant emit): it is for the reflector (rant reflect)",
 	  { E, "--xdp" } },
+	/* --afxdp: with --xdp only. */
+	{ OPTS_OK, NULL, { R, "--xdp=required", "--afxdp" } },
+	{ OPTS_ERROR, "--afxdp needs --xdp", { R, "--afxdp" } },
 	/* --allow (reflector, repeatable). */
 	{ OPTS_OK, NULL, { R, "--allow", "10.1.0.0/16", "--allow", "fd00::/64", "--allow", "10.1.2.3" } },
 	{ OPTS_ERROR, "--allow is not for the emitter (rant emit): it is for the reflector (rant reflect)",

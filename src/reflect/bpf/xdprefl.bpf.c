@@ -14,35 +14,7 @@
 #include <bpf/bpf_endian.h>
 
 #include "xdpmap.h"
-
-#define ETH_P_IP 0x0800
-#define ETH_P_IPV6 0x86DD
-#define IPPROTO_UDP_ 17
-#define STAMP_PORT 862
-#define TTL_OUT 64		/* what a socket's pong leaves with (ip_default_ttl) */
-
-/* rant's format (src/wire/wire.h) */
-#define W_HDR 32
-#define W_BODY 72
-#define W_REPORT 104
-#define W_MAX 65507
-#define F_WARMUP 0x0001
-#define F_WANT_SW 0x0002
-#define F_MAC 0x0004
-#define F_WANT_REPORT 0x0008
-#define F_FETCH 0x0010
-#define F_REPORT 0x0040
-#define F_HOST 0x0080
-#define F_T2 0x0100
-#define F_T2_HW 0x0200
-#define F_SW 0x0400
-#define F_FU 0x0800
-#define F_PING_MASK 0x00ff
-/* STAMP (src/wire/stamp.h) */
-#define S_BASE 44
-#define S_TWAMP_MIN 41
-#define S_EE_Z 0x4000
-#define NTP_UNIX 2208988800ULL
+#include "xdpwire.h"
 
 /* Set by the loader before load. */
 const volatile __u16 cfg_port = 12345;	/* host order */
@@ -54,6 +26,7 @@ const volatile bool cfg_host_known;	/* the boot id was read: host tags */
 const volatile __u64 cfg_sip_k0, cfg_sip_k1;	/* its SipHash key (hostid.c) */
 const volatile __u32 cfg_warmup;	/* -w: measured pings left out per session */
 const volatile __u32 cfg_max_rate;	/* --max-rate, 0: none */
+const volatile bool cfg_xsk;		/* --afxdp: pongs to the AF_XDP socket of their queue */
 
 /* Kept current by the loader (mmapped .bss). */
 __s64 real_off_ns;	/* CLOCK_REALTIME - CLOCK_TAI */
@@ -80,6 +53,22 @@ struct {
 	__type(key, struct xdp_akey);
 	__type(value, __u8);
 } allow SEC(".maps");
+
+/* --afxdp: the AF_XDP socket of each queue (the loader sets its entries)
+ * and the transmit stamps their completions gave (user space writes). */
+struct {
+	__uint(type, BPF_MAP_TYPE_XSKMAP);
+	__uint(max_entries, XDP_QUEUES);
+	__type(key, __u32);
+	__type(value, __u32);
+} xsks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, XDP_SESSIONS_MIN);	/* the loader sets --max-sessions */
+	__type(key, struct xdp_skey);
+	__type(value, struct xdp_sent);
+} sent SEC(".maps");
 
 extern int bpf_xdp_metadata_rx_timestamp(const struct xdp_md *ctx, __u64 *timestamp) __ksym;
 
@@ -331,6 +320,37 @@ static __always_inline __s64 rx_stamp(struct xdp_md *ctx, const bool meta, bool 
 	return now_real_ns();
 }
 
+/* The turned frame out: XDP_TX, or with --afxdp to its queue's AF_XDP
+ * socket (XDP_TX where the queue has none). */
+static __always_inline int send(struct xdp_md *ctx)
+{
+	int act;
+
+	if (!cfg_xsk)
+		return XDP_TX;
+	act = (int)bpf_redirect_map(&xsks, ctx->rx_queue_index, XDP_TX);
+	if (act == XDP_REDIRECT)
+		count(XDPC_XSK);
+	return act;
+}
+
+/* --afxdp: the previous pong's sent stamp, where its completion gave
+ * one, for the follow-up (else the hook's, already in o). */
+static __always_inline void sent_t3(struct pkt *p, __u64 seq, __s64 *t3, __u16 *flags)
+{
+	struct xdp_sent *v;
+
+	if (!cfg_xsk)
+		return;
+	v = bpf_map_lookup_elem(&sent, &p->key);
+	if (!v || v->seq != seq || !v->t3_ns)
+		return;
+	*t3 = v->t3_ns;
+	if (v->nic)
+		*flags |= F_FU_HW;
+	count(XDPC_FU_SENT);
+}
+
 /* The counts of a ping of seq: measured, duplicate, warm-up, fetch or
  * -w's left out (reflect.c's reflect_compose). */
 static __always_inline void tally(struct xdp_sval *s, __u16 flags, __u64 seq)
@@ -488,6 +508,7 @@ static __always_inline int rant_pong(struct xdp_md *ctx, struct pkt *p, const bo
 		o.flags |= F_FU;
 		o.fu_seq = s->fu_seq;
 		o.fu_t3 = s->fu_t3_ns;
+		sent_t3(p, s->fu_seq, &o.fu_t3, &o.flags);
 		s->fu_t3_ns = 0;
 	}
 	if (body && cfg_host_known && (flags & F_WARMUP)) {
@@ -504,7 +525,7 @@ static __always_inline int rant_pong(struct xdp_md *ctx, struct pkt *p, const bo
 	/* T3: the last the program does before the driver sends */
 	s->fu_seq = seq;
 	s->fu_t3_ns = now_real_ns();
-	return XDP_TX;
+	return send(ctx);
 pass:
 	count(XDPC_PASSED);
 	return XDP_PASS;
@@ -598,7 +619,7 @@ static __always_inline int stamp_reply(struct xdp_md *ctx, struct pkt *p, const 
 		goto pass;
 	turn(p);
 	udp_csum(ctx, p->v6);
-	return XDP_TX;
+	return send(ctx);
 pass:
 	count(XDPC_PASSED);
 	return XDP_PASS;
