@@ -275,7 +275,7 @@ probe() {
 		sleep 0.5
 	fi
 	ip netns exec "$NS_A" taskset -c "$CPU_GEN" "$RANT" -i "$VETH_A" -a "$IP_B" --block -s \
-		--interval 1000 -d "$PROBE_S" -w 100 -m "$SIZE" -j "$STEP.json" >"$STEP.emit" 2>&1 || true
+		--interval 1000 -d "$PROBE_S" -w 10 -m "$SIZE" -j "$STEP.json" >"$STEP.emit" 2>&1 || true
 	[ -z "$gen" ] || wait "$gen" || true
 	unserve
 	if [ ! -s "$STEP.json" ]; then
@@ -344,15 +344,18 @@ report() {
 	done
 	[ -s "$OUT/probe.tsv" ] || return 0
 	printf '\nlow-rate emitter (1000 pings/s, --block) against rant spin, p50 under load / p50 idle\n'
-	printf '(the idle runs of each round before each loaded one)              median  lowest highest rounds\n'
+	printf '(the idle runs of each round before each loaded one; none: rounds whose emitter\n'
+	printf 'measured nothing, its warm-up longer than its run)                 median  lowest highest rounds none\n'
 	for load in half full; do
 		for col in 4 5; do
 			read -r m lo hi n < <(awk -F '\t' -v l="$load" -v c="$col" '
-				$2 == "idle" { idle = $c }
-				$2 == l && idle > 0 { printf "%.3f\n", $c / idle }' "$OUT/probe.tsv" | median_of)
-			printf '%-64s %7s %7s %7s %6s\n' \
+				$2 == "idle" { idle = $c + 0 }
+				$2 == l && idle > 0 && $c + 0 > 0 { printf "%.3f\n", $c / idle }' \
+				"$OUT/probe.tsv" | median_of)
+			printf '%-64s %7s %7s %7s %6s %4s\n' \
 				"load at $load rant spin's rate: $([ "$col" = 4 ] && echo 'rtt (wire)' || echo 'rtt_sw (user)')" \
-				"$m" "$lo" "$hi" "$n"
+				"$m" "$lo" "$hi" "$n" "$(awk -F '\t' -v l="$load" -v c="$col" \
+					'$2 == l && $c + 0 <= 0 { k++ } END { print k + 0 }' "$OUT/probe.tsv")"
 		done
 	done
 }

@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
-# The fleet emitter's row of make bench (bench/README.md, "The fleet's
+# The fleet emitter's rows of make bench (bench/README.md, "The fleet's
 # emitter"): what the loop of --targets costs, as the share of one CPU
-# it takes per 10,000 pings a second. 1,000 targets at 10 pings a second
-# each (1,000 addresses of one reflector, as tests/net/test_fleet.sh's
-# fleet_scale), rant --targets with --block on CPU 0, the reflector on
-# CPU 1; one path a target, and --paths 4 (the same pings over 4
-# sockets, 4,000 sessions on the reflector). Each round runs both rows
-# in a random order; a row's figure is the emitter's CPU time (user and
+# it takes per 10,000 pings a second, and whether it keeps every pong.
+# Targets at 10 pings a second each (addresses of the reflectors'
+# namespace, as tests/net/test_fleet.sh's fleet_scale), rant --targets
+# with --block on CPU 0, the reflectors on CPU 1 (one for each 4,000
+# sessions: --max-sessions is 4,096 at most). The rows: 1,000 targets
+# over one path and over --paths 4 (4 sockets, 4,000 sessions), and
+# 10,000 targets over one path (100,000 pongs a second over the
+# sockets of one port, 3 reflectors). Each round runs every row in a
+# random order; a row's figure is the emitter's CPU time (user and
 # system, /usr/bin/time) over its measured seconds, scaled to 10,000
 # measured pings a second. The bench prints each row's median over the
-# rounds with the lowest and highest, and the peak RSS.
+# rounds with the lowest and highest, the peak RSS, and each round's
+# datagrams dropped at rant's sockets (fleet.sockets[].drops).
 #
 # Environment:
 #   TARGETS_ROUNDS=N   rounds (default 5)
 #   TARGETS_SECONDS=S  each run's length (default 20)
+#   TARGETS_ROWS=LIST  the rows, TARGETS:PATHS each (default
+#                      "1000:1 1000:4 10000:1")
 #   BENCH_QUICK=1      3 rounds of 5 s
 # Raw outputs in bench/out/targets-bench/. Exits 0 when every run gave a
 # figure (a report, not a test), 1 otherwise.
@@ -30,30 +36,51 @@ else
 	ROUNDS=${TARGETS_ROUNDS:-5}
 	RUN_S=${TARGETS_SECONDS:-20}
 fi
-N=1000
+ROWS=${TARGETS_ROWS:-1000:1 1000:4 10000:1}
+SESSIONS_PER_REFLECTOR=4000
 OUT=$BENCH/out/targets-bench
 
 say() { printf '%s\n' "$*" >&2; }
 
-# run R PATHS: "cpu_per_10k rss_kib pings_per_s lost" of one run, against
-# a reflector of its own (a session a target and path: 4,000 with
-# --paths 4, a run's sessions never held by the one before).
+# reflectors N PATHS: how many reflectors N targets over PATHS need.
+reflectors() {
+	echo $(((($1 * $2) + SESSIONS_PER_REFLECTOR - 1) / SESSIONS_PER_REFLECTOR))
+}
+
+# targets N R: the file of N targets over R reflectors (ports PORT on).
+targets() {
+	local f=$OUT/targets-$1-$2 i
+	[ -s "$f" ] || for ((i = 0; i < $1; i++)); do
+		echo "10.99.$((i / 250)).$((i % 250 + 1)) $((PORT + i % $2))"
+	done >"$f"
+	echo "$f"
+}
+
+# run R N PATHS: "cpu_per_10k rss_kib pings_per_s lost drops" of one run,
+# against reflectors of its own (a session a target and path, a run's
+# sessions never held by the one before).
 run() {
-	local f=$OUT/r$1-p$2 u s m refl rc=0
-	ip netns exec "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" --block --max-sessions 4096 \
-		--max-sessions-per-address 4096 >"$f.reflector.txt" 2>&1 &
-	refl=$!
-	wait_udp_port "$NS_B" "$PORT" || { kill "$refl"; return 1; }
-	ip netns exec "$NS_A" taskset -c 0 /usr/bin/time -f '%U %S %M' -o "$f.time" \
-		"$RANT" -i "$VETH_A" --targets "$OUT/targets" --paths "$2" -d "$RUN_S" --block \
-		--timeout 1000000 -j "$f.json" >"$f.txt" 2>&1 || rc=1
-	kill -INT "$refl"
-	wait "$refl" || true
+	local f=$OUT/r$1-n$2-p$3 u s m p rc=0 nrefl refl=() tf
+	nrefl=$(reflectors "$2" "$3")
+	tf=$(targets "$2" "$nrefl")
+	for ((p = 0; p < nrefl; p++)); do
+		ip netns exec "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" --port $((PORT + p)) --block \
+			--max-sessions 4096 --max-sessions-per-address 4096 >"$f.reflector$p.txt" 2>&1 &
+		refl+=($!)
+	done
+	for ((p = 0; p < nrefl; p++)); do
+		wait_udp_port "$NS_B" $((PORT + p)) || rc=1
+	done
+	[ "$rc" = 0 ] && { ip netns exec "$NS_A" taskset -c 0 /usr/bin/time -f '%U %S %M' \
+		-o "$f.time" "$RANT" -i "$VETH_A" --targets "$tf" --paths "$3" -d "$RUN_S" \
+		--block --timeout 1000000 -j "$f.json" >"$f.txt" 2>&1 || rc=1; }
+	kill -INT "${refl[@]}"
+	wait "${refl[@]}" || true
 	[ "$rc" = 0 ] || return 1
 	read -r u s m <"$f.time"
 	jq -r --arg u "$u" --arg s "$s" --arg m "$m" '
 		((.end_ns - .start_ns) / 1e9) as $t | (.counts.sent / $t) as $rate |
-		"\((($u | tonumber) + ($s | tonumber)) / $t * 10000 / $rate) \($m) \($rate) \(.counts.lost)"' \
+		"\((($u | tonumber) + ($s | tonumber)) / $t * 10000 / $rate) \($m) \($rate) \(.counts.lost) \([.fleet.sockets[].drops] | add)"' \
 		"$f.json"
 }
 
@@ -66,43 +93,61 @@ report() {
 			}
 		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 	}
-	{ k = $2; n[k]++; c[k, n[k]] = $3; r[k, n[k]] = $4; p[k, n[k]] = $5; l[k] += $6
-	  lo[k] = n[k] == 1 || $3 < lo[k] ? $3 : lo[k]; hi[k] = n[k] == 1 || $3 > hi[k] ? $3 : hi[k]
-	  printf "round %d, --paths %d: %.3f of a CPU per 10,000 pings/s (%.0f pings/s, RSS %d KiB, lost %d)\n", $1, $2, $3, $5, $4, $6 }
+	function commas(v,   s) {
+		s = sprintf("%d", v)
+		while (s ~ /[0-9][0-9][0-9][0-9]/)
+			sub(/[0-9][0-9][0-9]($|,)/, ",&", s)
+		return s
+	}
+	{ k = $2 ":" $3; if (!(k in n)) keys[++nk] = k
+	  n[k]++; c[k, n[k]] = $4; r[k, n[k]] = $5; d[k] = d[k] (n[k] > 1 ? "/" : "") $8
+	  lo[k] = n[k] == 1 || $4 < lo[k] ? $4 : lo[k]; hi[k] = n[k] == 1 || $4 > hi[k] ? $4 : hi[k]
+	  printf "round %d, %d targets, --paths %d: %.3f of a CPU per 10,000 pings/s (%.0f pings/s, RSS %d KiB, lost %d, dropped at rant'"'"'s sockets %d)\n", $1, $2, $3, $4, $6, $5, $7, $8 }
 	END {
-		printf "\n%-52s %7s %7s %7s %6s %9s\n", "fleet emitter, CPU share per 10,000 pings/s", "median",
-			"lowest", "highest", "rounds", "RSS KiB"
-		for (k = 1; k <= 64; k++) {
-			if (!n[k])
-				continue
+		printf "\n%-48s %7s %7s %7s %6s %9s  %s\n", "fleet emitter, CPU share per 10,000 pings/s",
+			"median", "lowest", "highest", "rounds", "RSS KiB", "dropped at rant'"'"'s sockets, each round"
+		for (j = 1; j <= nk; j++) {
+			k = keys[j]
+			split(k, np, ":")
 			for (i = 1; i <= n[k]; i++) { a[i] = c[k, i]; b[i] = r[k, i] }
-			printf "%-52s %7.3f %7.3f %7.3f %6d %9d\n", "1,000 targets x 10/s, --block, --paths " k,
-				median(a, n[k]), lo[k], hi[k], n[k], median(b, n[k])
+			printf "%-48s %7.3f %7.3f %7.3f %6d %9d  %s\n",
+				commas(np[1]) " targets x 10/s, --block, --paths " np[2],
+				median(a, n[k]), lo[k], hi[k], n[k], median(b, n[k]), d[k]
 		}
 	}' "$OUT/rounds.tsv"
 }
 
 main() {
-	local r paths v failed=0
+	local r row rows v failed=0 n max=0
 	require_root
 	require_cmd jq taskset shuf /usr/bin/time
 	[ -x "$RANT" ] || { say "bench/targets.sh: $RANT is missing: make first"; exit 1; }
 	rm -rf "$OUT"
 	mkdir -p "$OUT"
 	setup_pair || { say "bench/targets.sh: cannot create the veth pair"; exit 1; }
-	for ((i = 0; i < N; i++)); do
+	read -ra rows <<<"$ROWS"
+	for row in "${rows[@]}"; do
+		n=${row%%:*}
+		if ! [[ "$row" =~ ^[0-9]+:[0-9]+$ ]] || [ "$n" -lt 1 ] || [ "$n" -gt 60000 ]; then
+			say "bench/targets.sh: TARGETS_ROWS: $row is not TARGETS:PATHS (1 to 60000 targets)"
+			exit 1
+		fi
+		[ "$n" -gt "$max" ] && max=$n
+	done
+	for ((i = 0; i < max; i++)); do
 		echo "addr add 10.99.$((i / 250)).$((i % 250 + 1))/32 dev $VETH_B"
-		echo "10.99.$((i / 250)).$((i % 250 + 1))" >>"$OUT/targets"
 	done | ip -n "$NS_B" -batch -
 	ip -n "$NS_A" route add 10.99.0.0/16 via "$IP_B"
-	say "bench/targets.sh: $ROUNDS rounds of $N targets x 10/s for $RUN_S s, --paths 1 and 4"
+	say "bench/targets.sh: $ROUNDS rounds of $ROWS (targets x 10/s:paths) for $RUN_S s"
 	: >"$OUT/rounds.tsv"
 	for ((r = 1; r <= ROUNDS; r++)); do
-		for paths in $(shuf -e 1 4); do
-			if v=$(run "$r" "$paths") && [[ "$v" =~ ^[0-9.e+-]+\ [0-9]+\ [0-9.e+-]+\ [0-9]+$ ]]; then
-				printf '%d\t%d\t%s\n' "$r" "$paths" "${v// /$'\t'}" >>"$OUT/rounds.tsv"
+		for row in $(shuf -e "${rows[@]}"); do
+			if v=$(run "$r" "${row%%:*}" "${row##*:}") &&
+			   [[ "$v" =~ ^[0-9.e+-]+\ [0-9]+\ [0-9.e+-]+\ [0-9]+\ [0-9]+$ ]]; then
+				printf '%d\t%d\t%d\t%s\n' "$r" "${row%%:*}" "${row##*:}" "${v// /$'\t'}" \
+					>>"$OUT/rounds.tsv"
 			else
-				say "bench/targets.sh: round $r, --paths $paths: no figure (see $OUT)"
+				say "bench/targets.sh: round $r, $row: no figure (see $OUT)"
 				failed=1
 			fi
 		done

@@ -182,6 +182,8 @@ struct rant_cfg {
 	uint8_t dscp;			/* --dscp: of the pings (IP_TOS, IPV6_TCLASS) */
 	bool flow_label;		/* --flow-label: the paths are IPv6 flow
 					 * labels of one source port */
+	uint32_t rcvbuf;		/* --rcvbuf: each fleet socket's receive
+					 * buffer, bytes (0: sized from the rate) */
 };
 
 /* Does the run probe a host (--icmp) or a TCP service (--syn, --http,

@@ -22,6 +22,10 @@ int optfleet_check(struct rant_cfg *c, const bool *given, FILE *err)
 		fprintf(err, "rant: --flow-label needs --paths 2 or more: the flows it labels\n");
 		return -1;
 	}
+	if (given[O_RCVBUF] && !cfg_fleet(c)) {
+		fprintf(err, "rant: --rcvbuf sizes a fleet's sockets: give --targets or --paths, or drop it\n");
+		return -1;
+	}
 	if (!cfg_fleet(c))
 		return 0;
 	for (size_t i = 0; i < opt_count; i++) {	/* the rows' .not_fleet */

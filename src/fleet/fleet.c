@@ -109,7 +109,7 @@ static void send_ping(struct fleetloop *L, size_t slot, int64_t now)
 	struct fl_target *t = &L->t[slot];
 	uint64_t seq = t->seq + 1;
 	unsigned int path = (unsigned int)(seq % f->npaths);
-	unsigned int sock = (unsigned int)(path % r->fs.nsk);
+	unsigned int sock = fleetset_sock(&r->fs, path, slot);
 	struct fl_ping *p = fl_ping_of(L, slot, seq);
 	struct fleet_counts *pc = ft->path ? &ft->path[path].cnt : NULL;
 	/* warm-up: its first -w pings, and until its first pong (the
@@ -159,11 +159,17 @@ static void send_ping(struct fleetloop *L, size_t slot, int64_t now)
 	r->cnt.sent++;
 }
 
-/* The targets due by now: each settled, its ping sent, its next slot
- * set (a target an --interval or more late skips what it missed). */
-static void send_due(struct fleetloop *L, int64_t now)
+/*
+ * The targets due by now, FL_SEND_BURST at most: each settled, its ping
+ * sent, its next slot set (a target an --interval or more late skips
+ * what it missed). True when more are due: the queues are read before
+ * the rest go, so that a loop held back (a busy CPU) never lets its
+ * pongs pile up behind a long run of sends.
+ */
+static bool send_due(struct fleetloop *L, int64_t now)
 {
 	const struct rant_cfg *c = L->r->cfg;
+	unsigned int sent = 0;
 	uint32_t slot;
 	int64_t due;
 
@@ -171,6 +177,8 @@ static void send_due(struct fleetloop *L, int64_t now)
 		struct fl_target *t = &L->t[slot];
 		int64_t behind = now - due;
 
+		if (sent++ == FL_SEND_BURST)
+			return true;
 		fl_settle(L, slot, now, false);
 		send_ping(L, slot, now);
 		if (behind >= c->interval_ns) {
@@ -186,6 +194,7 @@ static void send_due(struct fleetloop *L, int64_t now)
 		else
 			dueheap_set(&L->sched, slot, t->due);
 	}
+	return false;
 }
 
 /* Every target of the table at set-up, spread over the interval. */
@@ -202,8 +211,8 @@ static void start_all(struct fleetloop *L, int64_t now)
  * not wake the loop: the kernel (or the NIC) stamped it as it came, so it
  * waits in its queue for the next turn without its stamps moving, and a
  * turn reads every one queued in batches (one wake a ping sent, not
- * three). The sockets' buffers (PATHSK_RCVBUF) hold far more than comes
- * between two sends.
+ * three). The sockets' buffers (fleetset.h: a --timeout's pongs) hold
+ * far more than comes between two sends.
  */
 static void sleep_until(int64_t deadline)
 {
@@ -230,16 +239,16 @@ static bool drained(struct fleetloop *L, int64_t now)
 
 /*
  * One turn: due pings out; pongs and stamps in, every FL_DRAIN_NS while
- * sending (each turn after: a turn a ping costs its send alone, the
- * queues read in batches), a reload's changes.
+ * sending and after every FL_SEND_BURST pings (each turn after: a turn a
+ * ping costs its send alone, the queues read in batches), a reload's
+ * changes.
  */
 static void turn(struct fleetloop *L, int64_t now)
 {
 	struct run *r = L->r;
+	bool behind = L->sending && send_due(L, now);
 
-	if (L->sending)
-		send_due(L, now);
-	if (!L->sending || now - L->drained >= FL_DRAIN_NS) {
+	if (!L->sending || behind || now - L->drained >= FL_DRAIN_NS) {
 		L->drained = now;	/* what came before now is read below */
 		for (unsigned int i = 0; i < r->fs.nsk; i++) {
 			fl_receive(L, i);

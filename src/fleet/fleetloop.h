@@ -36,6 +36,8 @@ struct fl_ping {
 /* How often the loop reads its sockets' queues while sending: a pong or a
  * TX stamp waits there with its stamp taken (fleet.c's sleep_until). */
 #define FL_DRAIN_NS (1000 * 1000LL)
+/* Pings sent in one turn at most before the queues are read (fleet.c). */
+#define FL_SEND_BURST 64
 
 /* A target's part of the loop (its slot's in fleettab.h). */
 struct fl_target {
@@ -64,9 +66,9 @@ struct fleetloop {
 	struct fl_target *t;		/* f->cap of them */
 	struct fl_ping *pings;		/* f->cap x ring_len */
 	size_t ring_len;		/* a power of 2 */
-	struct fl_key *keys[RANT_MAX_PATHS];	/* per socket, nkeys each */
+	struct fl_key *keys[FLEETSET_MAX_SK];	/* per socket, nkeys each */
 	size_t nkeys;			/* a power of 2 */
-	struct skbatch *batch[RANT_MAX_PATHS];	/* per socket */
+	struct skbatch *batch[FLEETSET_MAX_SK];	/* per socket */
 	struct dueheap sched;		/* the targets by their next ping */
 	uint8_t *tx;			/* the ping being sent */
 	uint32_t len;			/* its bytes on the wire */

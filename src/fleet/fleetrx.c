@@ -14,9 +14,11 @@
 #include "msgfmt.h"
 #include "skbatch.h"
 
-/* Pongs read from a socket in one turn at most (batches of SKBATCH_MAX):
- * the sends due are not held up behind a flood. */
-#define FL_BATCHES 8
+/* Batches (SKBATCH_MAX each) read from a socket's queue in one turn at
+ * most: every pong queued at the loop's pace (a turn every FL_SEND_BURST
+ * pings at most), and a foreign flood does not hold the sends up for
+ * long. A batch not full means the queue is empty. */
+#define FL_BATCHES 64
 
 /* A pong of an earlier seq than the one awaited (already retired): late
  * when its ping was counted lost, a duplicate when its pong had come. */
@@ -134,6 +136,8 @@ void fl_receive(struct fleetloop *L, unsigned int i)
 			return;
 		for (int j = 0; j < n; j++)
 			take(L, skbatch_buf(b, (unsigned int)j), skbatch_msg(b, (unsigned int)j));
+		if (n < SKBATCH_MAX && turns)
+			return;
 	}
 }
 

@@ -29,17 +29,33 @@ struct flowlabel_req {
 #define FL_F_CREATE 1
 #define FL_S_ANY 255
 
-static int bind_any(struct sk *s, uint16_t *port, char *err, size_t len)
+/*
+ * Bind s to *port (0: an ephemeral one). A shared port: SO_REUSEPORT
+ * set before the bind to a given port (joining the group), after the
+ * bind to an ephemeral one (the kernel's choice of a free port counts a
+ * port another program's group holds as free for a socket that asks
+ * for SO_REUSEPORT before it binds).
+ */
+static int bind_port(struct sk *s, bool share, uint16_t *port, char *err, size_t len)
 {
 	struct sockaddr_storage ss;
-	socklen_t sl = sk_any_addr(s->fd, s->family, 0, &ss);
-	int ret;
+	socklen_t sl = sk_any_addr(s->fd, s->family, *port, &ss);
+	int ret = 0;
 
-	if (bind(s->fd, (struct sockaddr *)&ss, sl) ||
-	    getsockname(s->fd, (struct sockaddr *)&ss, &sl)) {
+	if (share && *port)
+		ret = sk_sockopt_int(s->fd, SOL_SOCKET, SO_REUSEPORT, 1);
+	if (!ret && (bind(s->fd, (struct sockaddr *)&ss, sl) ||
+		     getsockname(s->fd, (struct sockaddr *)&ss, &sl)))
 		ret = -errno;
-		snprintf(err, len, "bind a fleet socket to an ephemeral UDP port: %s (sysctl net.ipv4.ip_local_port_range)",
-			 strerror(-ret));
+	if (!ret && share && !*port)
+		ret = sk_sockopt_int(s->fd, SOL_SOCKET, SO_REUSEPORT, 1);
+	if (ret) {
+		if (*port)
+			snprintf(err, len, "bind a fleet socket to UDP port %u beside the others (SO_REUSEPORT): %s",
+				 *port, strerror(-ret));
+		else
+			snprintf(err, len, "bind a fleet socket to an ephemeral UDP port: %s (sysctl net.ipv4.ip_local_port_range)",
+				 strerror(-ret));
 		return ret;
 	}
 	*port = ntohs(s->family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port :
@@ -47,8 +63,18 @@ static int bind_any(struct sk *s, uint16_t *port, char *err, size_t len)
 	return 0;
 }
 
-int pathsk_open(struct sk *s, const struct rant_cfg *cfg, int family, uint16_t *port,
-		char *err, size_t len)
+int pathsk_rcvbuf(const struct sk *s)
+{
+	int v = 0;
+	socklen_t vl = sizeof(v);
+
+	if (getsockopt(s->fd, SOL_SOCKET, SO_RCVBUF, &v, &vl))
+		return 0;
+	return v / 2;
+}
+
+int pathsk_open(struct sk *s, const struct rant_cfg *cfg, int family, bool share,
+		uint16_t *port, int rcvbuf, char *err, size_t len)
 {
 	int ret;
 
@@ -64,10 +90,10 @@ int pathsk_open(struct sk *s, const struct rant_cfg *cfg, int family, uint16_t *
 	ret = sk_socket(s, cfg, SOCK_DGRAM, err, len);
 	if (!ret)
 		ret = sk_configure(s, cfg, err, len);
-	if (!ret && sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUFFORCE, PATHSK_RCVBUF))
-		sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUF, PATHSK_RCVBUF);
+	if (!ret && sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUFFORCE, rcvbuf))
+		sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUF, rcvbuf);
 	if (!ret)
-		ret = bind_any(s, port, err, len);
+		ret = bind_port(s, share, port, err, len);
 	if (ret)
 		sk_close(s);
 	return ret;

@@ -421,15 +421,33 @@ void sk_drops_seen(struct sk *s, uint32_t count)
 	s->drops_raw = count;
 }
 
-uint64_t sk_drops(struct sk *s)
+/* The kernel's u32 count of fd's drops into *count: 0, or -1. */
+static int meminfo_drops(int fd, uint32_t *count)
 {
 	uint32_t mem[SK_MEMINFO_VARS];
 	socklen_t len = sizeof(mem);
 
-	if (s->fd >= 0 && !getsockopt(s->fd, SOL_SOCKET, SO_MEMINFO, mem, &len) &&
-	    len > SK_MEMINFO_DROPS * sizeof(mem[0]))
-		sk_drops_seen(s, mem[SK_MEMINFO_DROPS]);
+	if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mem, &len) ||
+	    len <= SK_MEMINFO_DROPS * sizeof(mem[0]))
+		return -1;
+	*count = mem[SK_MEMINFO_DROPS];
+	return 0;
+}
+
+uint64_t sk_drops(struct sk *s)
+{
+	uint32_t count;
+
+	if (!meminfo_drops(s->fd, &count))
+		sk_drops_seen(s, count);
 	return s->drops;
+}
+
+uint64_t sk_drops_peek(const struct sk *s)
+{
+	uint32_t count;
+
+	return meminfo_drops(s->fd, &count) ? 0 : count;
 }
 
 /* One error-queue entry: 0 with a TX stamp report, -ENOMSG for another

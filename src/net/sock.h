@@ -246,6 +246,11 @@ void sk_drops_seen(struct sk *s, uint32_t count);
  */
 uint64_t sk_drops(struct sk *s);
 
+/* The kernel's count of s's drops now (SO_MEMINFO, a u32 that wraps),
+ * for a thread beside the loop: s itself is not read; 0 where the
+ * kernel cannot say. */
+uint64_t sk_drops_peek(const struct sk *s);
+
 /*
  * The TX stamp of send number key, from the error queue: reads reports
  * until key's arrives or wait_ns passes (0: only what is queued now), or

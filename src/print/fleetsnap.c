@@ -138,12 +138,35 @@ static int worse(const void *a, const void *b, void *ctx)
 	       (x->rtt.pct[SNAP_P99] > y->rtt.pct[SNAP_P99]);
 }
 
-static int take(struct snap_fleet *sf, const struct run *r)
+/* The sockets: each one's port and drops (live: read now; at the end:
+ * as the run's counts took them, so that the two agree). */
+static int take_socks(struct snap_fleet *sf, const struct snap *s, const struct run *r)
+{
+	const struct fleetset *fs = &r->fs;
+
+	sf->nsk = fs->nsk;
+	sf->share = fs->share;
+	sf->rcvbuf = fs->rcvbuf;
+	sf->rcvbuf_asked = fs->rcvbuf_asked;
+	sf->sock = calloc(fs->nsk ? fs->nsk : 1, sizeof(*sf->sock));
+	if (!sf->sock)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < fs->nsk; i++) {
+		sf->sock[i].port = (uint16_t)r->fleet->port[i / fs->share % r->fleet->npaths];
+		sf->sock[i].drops = s->kind == SNAP_FINAL ? fs->sk[i]->drops :
+				    sk_drops_peek(fs->sk[i]);
+	}
+	return 0;
+}
+
+static int take(struct snap_fleet *sf, const struct snap *s, const struct run *r)
 {
 	const struct fleet *f = r->fleet;
 	size_t used = f->used, cap = 0;
-	int ret = 0;
+	int ret = take_socks(sf, s, r);
 
+	if (ret)
+		return ret;
 	sf->npaths = f->npaths;
 	sf->flow_label = f->flow_label;
 	sf->cap = f->cap;
@@ -175,7 +198,7 @@ int fleetsnap_take(struct snap *s, const struct run *r)
 	if (!sf)
 		return -ENOMEM;
 	s->fleet = sf;
-	ret = take(sf, r);
+	ret = take(sf, s, r);
 	if (ret)
 		return ret;
 	qsort_r(sf->order, sf->n, sizeof(*sf->order), worse, sf);

@@ -524,13 +524,32 @@ static void put_path_rtt(FILE *f, const struct snap *s)
 	}
 }
 
-/* A fleet's own: how many targets, and with --paths each path's series. */
+/* Each fleet socket's drops: {interface, port, socket: its index on
+ * the port}. */
+static void put_socket_drops(FILE *f, const struct snap *s)
+{
+	const struct snap_fleet *sf = s->fleet;
+
+	prom_family(f, "rant_fleet_socket_drops_total", "counter", "Datagrams the kernel dropped "
+		    "at one of the fleet's sockets (its receive queue full: pongs lost before rant "
+		    "read them); socket: its index among those of its source port.");
+	for (unsigned int i = 0; i < sf->nsk; i++) {
+		fprintf(f, "rant_fleet_socket_drops_total{");
+		put_own(f, s, true);
+		fprintf(f, ",port=\"%u\",socket=\"%u\"} %llu\n", sf->sock[i].port, i % sf->share,
+			(unsigned long long)sf->sock[i].drops);
+	}
+}
+
+/* A fleet's own: how many targets, each socket's drops, and with
+ * --paths each path's series. */
 static void put_fleet(FILE *f, const struct snap *s)
 {
 	if (!s->fleet)
 		return;
 	gauge(f, s, "rant_fleet_targets", "Targets the fleet measures now (--targets).",
 	      (double)s->fleet->n);
+	put_socket_drops(f, s);
 	if (s->fleet->npaths < 2)
 		return;
 	put_path_counts(f, s);

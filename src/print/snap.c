@@ -85,6 +85,7 @@ void snap_fleet_free(struct snap_fleet *f)
 	free(f->t);
 	free(f->order);
 	free(f->find);
+	free(f->sock);
 	free(f);
 }
 

@@ -149,6 +149,12 @@ struct snap_finding {
 	struct pathdiag d;
 };
 
+/* One of a fleet's sockets (fleetset.h). */
+struct snap_sock {
+	uint16_t port;			/* its source port (its group's) */
+	uint64_t drops;			/* datagrams the kernel dropped at its queue */
+};
+
 struct snap_fleet {
 	size_t n;			/* targets measured (the table's active ones) */
 	struct snap_target *t;
@@ -157,6 +163,9 @@ struct snap_fleet {
 	bool flow_label;		/* path ids are flow labels, not ports */
 	size_t cap;			/* the table's slots */
 	size_t target_bytes;		/* a target's memory (fleettab_target_bytes) */
+	unsigned int nsk, share;	/* its sockets, and how many share a port */
+	int rcvbuf, rcvbuf_asked;	/* each one's receive buffer, bytes */
+	struct snap_sock *sock;		/* nsk of them */
 	size_t nfind;
 	struct snap_finding *find;	/* the paths that stand out, by target */
 };

@@ -173,8 +173,27 @@ static void print_layers(FILE *f, const struct run *r)
 			" (tx_sched: the sender's qdisc as emit_queue/reflect_queue; --no-queue-stamps drops it)");
 }
 
+/* A fleet's sockets: how many a port (the kernel spreads the pongs over
+ * them), their buffers; a warning where the kernel gave less. */
+static void print_fleet_socks(FILE *f, struct run *r)
+{
+	const struct fleetset *fs = &r->fs;
+
+	fprintf(f, "receive: %u socket%s a source port%s, a receive buffer of %d KiB each (%s)\n",
+		fs->share, fs->share == 1 ? "" : "s",
+		fs->share > 1 ? " (SO_REUSEPORT: the kernel spreads the pongs by their source)" : "",
+		fs->rcvbuf / 1024, r->cfg->rcvbuf ? "--rcvbuf" :
+		"the pongs and TX stamps of a --timeout");
+	if (fs->rcvbuf >= fs->rcvbuf_asked)
+		return;
+	warn_add(&r->warn, f, "fleet_rcvbuf_capped",
+		 "run rant as root (SO_RCVBUFFORCE needs CAP_NET_ADMIN), or raise net.core.rmem_max",
+		 "the fleet's sockets have a receive buffer of %d KiB, not the %d KiB asked: net.core.rmem_max caps it (sysctl -w net.core.rmem_max=%d); a loop held back longer than the buffer holds loses pongs (counted: socket drops)",
+		 fs->rcvbuf / 1024, fs->rcvbuf_asked / 1024, fs->rcvbuf_asked);
+}
+
 /* A fleet's first lines: its targets, its paths, the memory a target takes. */
-static void print_fleet(FILE *f, const struct run *r)
+static void print_fleet(FILE *f, struct run *r)
 {
 	const struct rant_cfg *c = r->cfg;
 	const struct fleet *fl = r->fleet;
@@ -189,6 +208,7 @@ static void print_fleet(FILE *f, const struct run *r)
 	fprintf(f, "), DSCP %u, %zu bytes a target, room for %zu (SIGHUP reads %s again)\n",
 		c->dscp, fleettab_target_bytes(fl->npaths), fl->cap,
 		c->targets_path ? c->targets_path : "nothing: no --targets");
+	print_fleet_socks(f, r);
 }
 
 void startup_print(struct run *r)

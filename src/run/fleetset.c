@@ -3,6 +3,7 @@
  * A fleet's set-up (see fleetset.h).
  */
 #include <errno.h>
+#include <math.h>
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,16 +64,40 @@ static const struct in6_addr *ipv6_target(const struct fleet *f)
 	return NULL;
 }
 
-/* The sockets: one a path (one for every label with --flow-label). */
-static int open_sockets(struct fleetset *fs, const struct rant_cfg *c, struct sk *first)
+void fleetset_plan(struct fleetset *fs, const struct rant_cfg *c, size_t cap, unsigned int npaths,
+		   size_t wire_len)
+{
+	double rate = (double)cap * npaths * NS_PER_SEC / (double)c->interval_ns;
+	double per_sock, bytes;
+
+	fs->ngroup = c->flow_label ? 1 : npaths;
+	fs->share = (unsigned int)ceil(rate / fs->ngroup / FLEETSET_SOCK_RATE);
+	if (!fs->share || c->flow_label)
+		fs->share = 1;	/* --flow-label: one socket, the labels leased to it */
+	if (fs->share > FLEETSET_MAX_SK / fs->ngroup)
+		fs->share = FLEETSET_MAX_SK / fs->ngroup;
+	per_sock = rate / (fs->ngroup * fs->share);
+	bytes = per_sock * (double)c->timeout_ns / NS_PER_SEC *
+		(double)(wire_len + PATHSK_DGRAM_BYTES + PATHSK_STAMP_BYTES);
+	if (bytes < FLEETSET_RCVBUF_MIN)
+		bytes = FLEETSET_RCVBUF_MIN;
+	if (bytes > FLEETSET_RCVBUF_MAX)
+		bytes = FLEETSET_RCVBUF_MAX;
+	fs->rcvbuf_asked = c->rcvbuf ? (int)c->rcvbuf : (int)bytes;
+}
+
+/* The sockets: a group a path (one for every label with --flow-label),
+ * share of them a group on its port. */
+static int open_sockets(struct fleetset *fs, const struct rant_cfg *c,
+			const struct msgfmt_ctx *fmt, struct sk *first)
 {
 	struct fleet *f = fs->fleet;
-	unsigned int n = c->flow_label ? 1 : f->npaths;
 	int ret = 0;
 	char err[512];
-	uint16_t port;
+	uint16_t port = 0;
 
-	for (unsigned int i = 0; !ret && i < n; i++) {
+	fleetset_plan(fs, c, f->cap, f->npaths, msgfmt_wire_len(fmt, c->size));
+	for (unsigned int i = 0; !ret && i < fs->ngroup * fs->share; i++) {
 		struct sk *s = i ? calloc(1, sizeof(*s)) : first;
 
 		if (!s)
@@ -80,10 +105,15 @@ static int open_sockets(struct fleetset *fs, const struct rant_cfg *c, struct sk
 		if (i)
 			s->fd = -1;
 		fs->sk[fs->nsk++] = s;
-		ret = pathsk_open(s, c, f->family, &port, err, sizeof(err));
-		for (unsigned int p = i; !ret && p < f->npaths; p += n)
+		if (i % fs->share == 0)
+			port = 0;	/* a group's first: a port of its own */
+		ret = pathsk_open(s, c, f->family, fs->share > 1, &port, fs->rcvbuf_asked,
+				  err, sizeof(err));
+		for (unsigned int p = i / fs->share; !ret && p < f->npaths; p += fs->ngroup)
 			f->port[p] = port;
 	}
+	if (!ret)
+		fs->rcvbuf = pathsk_rcvbuf(first);
 	if (!ret && c->flow_label)
 		ret = pathsk_labels(first, ipv6_target(f), f->label, f->npaths, err, sizeof(err));
 	if (ret)
@@ -115,7 +145,7 @@ int fleetset_open(struct fleetset *fs, const struct rant_cfg *c, const struct ms
 		fleetset_fill(c, fmt, fs->fleet, fleettab_take(fs->fleet, &l.v[i].addr, 0),
 			      &l.v[i]);
 	targets_free(&l);
-	return open_sockets(fs, c, first);
+	return open_sockets(fs, c, fmt, first);
 }
 
 void fleetset_close(struct fleetset *fs)

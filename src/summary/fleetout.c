@@ -159,6 +159,34 @@ static void table(struct out *o, const struct snap_fleet *f)
 		out_text(&to, "(%zu more)\n", f->n - shown);
 }
 
+/*
+ * The sockets: how many a port, their buffer, and each one's drops
+ * (text: by port; JSON: fleet.sockets[]).
+ */
+static void sockets(struct out *o, const struct snap_fleet *f)
+{
+	struct out jo = out_json_only(o), to = out_text_only(o);
+
+	out_u64(&jo, "sockets_per_port", NULL, f->share);
+	out_u64(&jo, "rcvbuf", NULL, (uint64_t)f->rcvbuf);
+	out_u64(&jo, "rcvbuf_asked", NULL, (uint64_t)f->rcvbuf_asked);
+	out_text(&to, "\nsockets: %u a source port%s, receive buffer %d KiB each (%d asked); datagrams the kernel dropped at each:",
+		 f->share, f->share > 1 ? " (SO_REUSEPORT)" : "", f->rcvbuf / 1024,
+		 f->rcvbuf_asked / 1024);
+	out_arr(&jo, "sockets");
+	for (unsigned int i = 0; i < f->nsk; i++) {
+		if (i % f->share == 0)
+			out_text(&to, "%s port %u:", i ? "," : "", f->sock[i].port);
+		out_text(&to, " %" PRIu64, f->sock[i].drops);
+		out_obj(&jo, NULL);
+		out_u64(&jo, "port", NULL, f->sock[i].port);
+		out_u64(&jo, "drops", NULL, f->sock[i].drops);
+		out_obj_end(&jo);
+	}
+	out_arr_end(&jo);
+	out_text(&to, "\n");
+}
+
 void fleetout_print(struct out *o, const struct snap *s)
 {
 	const struct snap_fleet *f = s->fleet;
@@ -171,6 +199,7 @@ void fleetout_print(struct out *o, const struct snap *s)
 	out_u64(&jo, "paths", NULL, f->npaths);
 	out_u64(&jo, "slots", NULL, f->cap);
 	out_u64(&jo, "bytes_per_target", NULL, f->target_bytes);
+	sockets(o, f);
 	out_obj_end(&jo);
 	out_arr(&jo, "targets");
 	for (size_t i = 0; i < f->n; i++)

@@ -85,6 +85,7 @@ static void check_cfg(const struct rant_cfg *c)
 		  (!c->targets_path || *c->targets_path) &&
 		  c->paths <= RANT_MAX_PATHS && c->dscp <= 63 &&
 		  (!c->flow_label || c->paths >= 2) &&
+		  (!c->rcvbuf || (cfg_fleet(c) && c->rcvbuf >= 2048 && c->rcvbuf <= 1u << 30)) &&
 		  (!cfg_fleet(c) || (c->interval_ns > 0 && c->open_loop && c->nsizes <= 1 &&
 				     !c->tcp && !c->one_way)) &&
 		  c->port >= 1 &&

@@ -271,7 +271,7 @@ static const struct row rows[] = {
 	{ OPTS_ERROR, "--phc-interval: 3600.5 is out of range. Must be in the range 0 to 3600",
 	  { R, "--phc-interval", "3600.5" } },
 
-	/* Fleets: --targets, --paths, --dscp, --flow-label. */
+	/* Fleets: --targets, --paths, --dscp, --flow-label, --rcvbuf. */
 	{ OPTS_OK, NULL, { "-i", "eth0", "--targets", "t", "--paths", "16", "--dscp", "46" } },
 	{ OPTS_OK, NULL, { E, "--paths", "4" } },
 	{ OPTS_OK, NULL, { E, "--dscp", "46" } },
@@ -283,6 +283,14 @@ static const struct row rows[] = {
 	  { E, "--dscp", "64" } },
 	{ OPTS_ERROR, "--flow-label needs --paths", { E, "--flow-label" } },
 	{ OPTS_ERROR, "--flow-label needs --paths 2 or more", { E, "--paths", "1", "--flow-label" } },
+	{ OPTS_OK, NULL, { "-i", "eth0", "--targets", "t", "--rcvbuf", "4096" } },
+	{ OPTS_OK, NULL, { E, "--paths", "2", "--rcvbuf", "1073741824" } },
+	{ OPTS_ERROR, "--rcvbuf sizes a fleet's sockets: give --targets or --paths, or drop it",
+	  { E, "--rcvbuf", "4096" } },
+	{ OPTS_ERROR, "--rcvbuf: 2047 is out of range. Must be in the range 2048 to 1073741824",
+	  { E, "--paths", "2", "--rcvbuf", "2047" } },
+	{ OPTS_ERROR, "--rcvbuf is not for the reflector (rant reflect): it is for the emitter",
+	  { R, "--rcvbuf", "4096" } },
 	{ OPTS_ERROR, "--paths is not for the reflector (rant reflect): it is for the emitter",
 	  { R, "--paths", "2" } },
 	{ OPTS_ERROR, "--tcp is not for a fleet (--targets, --paths): a fleet's pings are UDP datagrams",
