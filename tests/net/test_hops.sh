@@ -288,7 +288,8 @@ hops_ends() {
 	trace stopped 10.82.4.1 --rate 2 &
 	local tpid=$! t0=$EPOCHREALTIME
 	sleep 1.5
-	ip netns exec "$NS_C" pkill -INT -f -- "-j $WORK/stopped.json"
+	# rant alone: timeout(1) would relay a second SIGINT, after the loop
+	pkill -INT -f -- "^$RANT trace .*-j $WORK/stopped.json"
 	wait "$tpid"
 	rc=$?
 	jq -e '.paths[0].end == "stopped"' "$WORK/stopped.json" >/dev/null &&
