@@ -25,6 +25,10 @@
 #             of all CPUs over the same seconds (/proc/stat), in CPU
 #             seconds a second, and the CPU of the reflector's end's NAPI
 #             thread: an XDP reflector's work is there, not its process's.
+#             Where the generator cannot outrun a reflector (one CPU sends
+#             and counts), the replies per CPU second of the reflector's
+#             own (its process and its NAPI thread) are its capacity on one
+#             CPU: the row "answered per CPU s".
 #   latency   rant's emitter, XDP_N pings back to back (spinning): its
 #             rtt and the reflector's response (T3 - T2), p50 and p99.
 #
@@ -144,8 +148,10 @@ one() {
 		--arg soft "$(awk -v a="$s0" -v b="$s1" -v s="$SECS" 'BEGIN { printf "%.3f", (b - a) / s }')" \
 		--arg napi "$(awk -v a="$n0" -v b="$n1" -v s="$SECS" 'BEGIN { printf "%.3f", (b - a) / s }')" \
 		--arg gen "$(sed -n -E 's/.* rate_sent=([0-9]+).*/\1/p' <<<"$line")" \
+		--arg percpu "$(awk -v g="$got" -v a="$p0" -v b="$p1" -v c="$n0" -v d="$n1" \
+			'BEGIN { cpu = (b - a) + (d - c); printf "%d", (cpu > 0 ? g / cpu : 0) }')" \
 		'[$r, $m, $pps, $proc, $soft, .metrics.response.percentiles["50"], .metrics.response.percentiles["99"],
-		  .metrics.rtt.percentiles["50"], .metrics.rtt.percentiles["99"], $napi, $gen] | @tsv' \
+		  .metrics.rtt.percentiles["50"], .metrics.rtt.percentiles["99"], $napi, $gen, $percpu] | @tsv' \
 		"$OUT/lat-$mode-$r.emit.json" >>"$OUT/rows.tsv"
 }
 
@@ -204,6 +210,7 @@ report() {
 	row "generator's pings/s sent" 11
 	row "rant process CPU s/s" 4
 	row "NAPI thread CPU s/s" 10
+	row "answered per CPU s" 12
 	row "softirq, all CPUs, s/s" 5
 	row "response p50 ns" 6
 	row "response p99 ns" 7
