@@ -191,20 +191,23 @@ rant_rtt_us() {
 	jq -r '.metrics.rtt_sw | "\(.min / 1000 | floor) \(.percentiles["50"] / 1000 | floor)"' "$1"
 }
 
-# Both senders against one reflector (rant's, then stamp-suite's), paced
-# alike: their round trips agree. Both clock a round trip in user space,
-# from before the send call to after the receive (rant's rtt_sw,
-# stamp-suite's rtt), over the same veth and reflector; what differs is
-# each sender's own wake-up (a blocking recvmsg, tokio's reactor): tens
-# of µs on an idle machine (medians 122 vs 131 and 170 vs 168 µs on the
-# 2-CPU VM), but under load tokio's wake-up is late by milliseconds
-# (medians 1453 vs 204 µs beside other tests, minimums 55 vs 48 µs), so
+# Both senders against one reflector (rant's, then stamp-suite's), at
+# the same time and paced alike: their round trips agree. Both clock a
+# round trip from before the send call to after the receive (rant's
+# rtt_sw, stamp-suite's rtt), over the same veth and reflector. Run one
+# after the other, their minimums differed by up to 100 us with
+# stamp-suite's reflector (19 against 46-160 us on the idle 2-CPU VM):
+# that reflector's wake-up from idle varies from run to run, and each
+# sender's minimum caught another run's. Run together, both see the same
+# reflector in the same seconds. What differs is each sender's own
+# wake-up (a blocking recvmsg, tokio's reactor); under load tokio's is
+# late by milliseconds (medians 1453 vs 204 us beside other tests), so
 # the minimums are compared: the round trip without a late wake-up. A
 # pong matched to the wrong ping, or a reflector that held replies, is
-# 5 ms off in every round trip, the minimum too: allowed is 60 µs plus
+# 5 ms off in every round trip, the minimum too: allowed is 60 us plus
 # half the smaller minimum.
 stamp_rtt_agree() {
-	local n=300 refl a am b bm lim out=""
+	local n=300 refl a am b bm lim out="" sender
 	pair
 	need_suite
 	for refl in rant suite; do
@@ -213,11 +216,13 @@ stamp_rtt_agree() {
 		else
 			suite_reflector s 0 0 ntp || return
 		fi
-		suite_sender s 0 ntp 0 --count $n --send-delay 5ms --ssid 77
-		check_err $? "stamp-suite's sender failed: $(tail -3 "$WORK/s.err")"
+		suite_sender s 0 ntp 0 --count $n --send-delay 5ms --ssid 77 &
+		sender=$!
 		emit -a "$IP_B" --stamp --block -s -c $n -w 5 --interval 5000 --timeout 1000000 \
 			-j "$WORK/e.json" >"$WORK/e.txt" 2>&1
 		check_err $? "emitter failed: $(tail -3 "$WORK/e.txt")"
+		wait "$sender"
+		check_err $? "stamp-suite's sender failed: $(tail -3 "$WORK/s.err")"
 		if [ $refl = rant ]; then stop_reflector; else kill -INT "$SREFL"; fi
 		read -r a am < <(suite_rtt_us "$WORK/s.json")
 		read -r b bm < <(rant_rtt_us "$WORK/e.json")
