@@ -11,7 +11,7 @@ static void on_signal(int sig)
 	stopsig_caught = sig;
 }
 
-void stopsig_arm(struct stopsig *s)
+void stopsig_arm(void)
 {
 	struct sigaction sa;
 
@@ -19,12 +19,6 @@ void stopsig_arm(struct stopsig *s)
 	sa.sa_handler = on_signal;	/* no SA_RESTART: poll returns EINTR */
 	sigemptyset(&sa.sa_mask);
 	stopsig_caught = 0;
-	sigaction(SIGINT, &sa, &s->old_int);
-	sigaction(SIGTERM, &sa, &s->old_term);
-}
-
-void stopsig_disarm(const struct stopsig *s)
-{
-	sigaction(SIGINT, &s->old_int, NULL);
-	sigaction(SIGTERM, &s->old_term, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }

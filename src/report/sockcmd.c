@@ -130,7 +130,6 @@ int sockcmd_main(const struct rant_cfg *c)
 	struct outfile jf;
 	struct json j;
 	struct out o = { .t = stdout };
-	struct stopsig sig;
 	char msg[512];
 	int n = ports_of(c, &q, ports, &addr), bad = 0;
 
@@ -151,12 +150,11 @@ int sockcmd_main(const struct rant_cfg *c)
 		out_str(&o, "mode", NULL, "sockets");
 		out_arr(&o, "servers");
 	}
-	stopsig_arm(&sig);
+	stopsig_arm();
 	for (int i = 0; i < n; i++) {
 		q.port = ports[i];
 		bad += one_port(&o, c, &q) != 0;
 	}
-	stopsig_disarm(&sig);
 	if (c->json_path && bad == n) {
 		outfile_abort(&jf);	/* nothing was read: no document */
 	} else if (c->json_path) {

@@ -331,11 +331,6 @@ static int loop(struct hops *h)
 
 int hops_run(struct hops *h)
 {
-	struct stopsig sig;
-	int ret;
-
-	stopsig_arm(&sig);
-	ret = loop(h);
-	stopsig_disarm(&sig);
-	return ret;
+	stopsig_arm();
+	return loop(h);
 }

@@ -164,15 +164,13 @@ static int read_all(struct watch *w)
 
 int watch_run(struct watch *w)
 {
-	struct stopsig sig;
 	int64_t t0 = monotonic_ns();
 	int ret;
 
-	stopsig_arm(&sig);
+	stopsig_arm();
 	ret = read_all(w);
 	if (w->r.live && !ret)
 		drain(w);
-	stopsig_disarm(&sig);
 	if (w->r.live) {
 		read_drops(w);
 		flowtab_end_all(w->tab, realtime_ns());
