@@ -264,28 +264,48 @@ static void hconn_finish(struct http *h, struct hconn *c)
 	hconn_idle(h, c);
 }
 
-/* TX and ACK stamps off the error queue, for the request out: read
- * until both of the request's are in (it makes two entries: the read
- * that would say EAGAIN is saved; what is left makes EPOLLERR again),
- * or, when they were in already, until the queue is empty. */
-static void hconn_stamps(struct http *h, struct hconn *c)
+/* One stamp report: the request out's TX or ACK stamp, or an earlier
+ * request's, late (ignored). */
+static void hconn_stamp(struct http *h, struct hconn *c, const struct ts_tx *tx)
 {
-	bool had = c->has_tx && c->has_ack;
-	struct ts_tx tx;
+	if (tx->key != c->key || c->st < H_BUSY)
+		return;
+	if (tx->type == SCM_TSTAMP_SND) {
+		c->t1_wire = ts_wire(&tx->ts, h->sk->hw);
+		c->has_tx = c->t1_wire != TS_NONE;
+	} else if (tx->type == SCM_TSTAMP_ACK) {
+		c->t_ack = tx->ts.kn_ns;
+		c->has_ack = true;
+	}
+}
 
-	while ((had || !(c->has_tx && c->has_ack)) && conn_tx_read(c->fd, &tx) == 0) {
-		if (tx.key != c->key || c->st < H_BUSY)
-			continue;	/* an earlier request's, late */
-		if (tx.type == SCM_TSTAMP_SND) {
-			c->t1_wire = ts_wire(&tx.ts, h->sk->hw);
-			c->has_tx = c->t1_wire != TS_NONE;
-		} else if (tx.type == SCM_TSTAMP_ACK) {
-			c->t_ack = tx.ts.kn_ns;
-			c->has_ack = true;
-		}
+/*
+ * TX and ACK stamps off the error queue, for the request out, two a
+ * read (a request makes two reports): until both are in, or its TX
+ * stamp is while no response has come (its ACK comes with the
+ * response, or alone later: EPOLLERR again), or, when both were in
+ * already, until the queue is empty. No read that says EAGAIN but
+ * there; what is left raises EPOLLERR again. Whether a report came.
+ */
+static bool hconn_stamps(struct http *h, struct hconn *c)
+{
+	bool had = c->has_tx && c->has_ack, came = false;
+	struct ts_tx tx[2];
+	int n;
+
+	while (had || !(c->has_tx && c->has_ack)) {
+		n = conn_tx_readv(c->fd, tx, 2);
+		if (n < 0)
+			break;
+		came = true;
+		for (int i = 0; i < n; i++)
+			hconn_stamp(h, c, &tx[i]);
+		if (!had && c->has_tx && c->st == H_BUSY && c->t4_wire == TS_NONE)
+			break;
 	}
 	if (c->st == H_STAMP_WAIT && c->has_tx)
 		hconn_finish(h, c);
+	return came;
 }
 
 /* The response is whole: counted by status, measured once its request's
@@ -400,8 +420,11 @@ void hconn_event(struct http *h, struct hconn *c, uint32_t events)
 	}
 	if (c->st == H_DOWN)
 		return;
-	if (events & EPOLLERR)
-		hconn_stamps(h, c);
+	/* EPOLLERR alone and a stamp report came: it was the reports' (a
+	 * socket error with them is read when EPOLLERR comes again) */
+	if ((events & EPOLLERR) && hconn_stamps(h, c) &&
+	    !(events & (EPOLLIN | EPOLLHUP | EPOLLRDHUP)))
+		events &= ~(uint32_t)EPOLLERR;
 	if (c->st == H_STAMP_WAIT)
 		return;		/* its response is whole: its stamp is awaited */
 	if ((events & EPOLLOUT) && c->st == H_BUSY && c->wrote < h->req_len)
