@@ -18,7 +18,10 @@
 #   PROBE_CONNECTIONS=N  connections of both (default 20)
 #   BENCH_QUICK=1        3 rounds of 2 s
 #   RANT_ARGS="..."      rant's waiting and more options (default --block;
-#                        RANT_ARGS= spins, rant's default)
+#                        RANT_ARGS= spins, rant's default; --threads 2)
+#   PROBE_CPUS=LIST      the clients' CPUs, taskset's list (default 0; 0,1
+#                        for two threads of each, beside nginx on CPU 1)
+#   WRK_THREADS=N        wrk -t N (default 1)
 # Raw outputs in bench/out/probe-bench/. Exits 0 when every run gave a
 # figure (a report, not a test), 1 otherwise.
 set -euo pipefail
@@ -35,6 +38,8 @@ else
 	RUN_S=${PROBE_SECONDS:-5}
 fi
 CONNS=${PROBE_CONNECTIONS:-20}
+CPUS=${PROBE_CPUS:-0}
+WRK_T=${WRK_THREADS:-1}
 PORT_OFF=8080
 PORT_ON=8081
 OUT=$BENCH/out/probe-bench
@@ -45,7 +50,7 @@ say() { printf '%s\n' "$*" >&2; }
 # run_wrk R: wrk's requests a second in round R.
 run_wrk() {
 	local f=$OUT/r$1-wrk.txt
-	ip netns exec "$NS_A" taskset -c 0 wrk -t 1 -c "$CONNS" -d "${RUN_S}s" \
+	ip netns exec "$NS_A" taskset -c "$CPUS" wrk -t "$WRK_T" -c "$CONNS" -d "${RUN_S}s" \
 		"http://$IP_B:$PORT_ON/" >"$f" 2>&1
 	awk '$1 == "Requests/sec:" { print $2 }' "$f"
 }
@@ -54,7 +59,7 @@ run_wrk() {
 # time, from the JSON), every one stamped and its segments analysed.
 run_rant() {
 	local f=$OUT/r$1-rant
-	ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" -a "$IP_B" --port "$PORT_ON" \
+	ip netns exec "$NS_A" taskset -c "$CPUS" "$RANT" -i "$VETH_A" -a "$IP_B" --port "$PORT_ON" \
 		--http / --connections "$CONNS" -d "$RUN_S" -j "$f.json" "${EXTRA[@]}" \
 		>"$f.txt" 2>&1
 	jq -r 'if .counts.missing_tx_ts + .counts.missing_rx_ts > 0 then "unstamped"
@@ -76,7 +81,7 @@ main() {
 	WORK=$OUT
 	setup_pair || { say "bench/probe.sh: cannot create the veth pair"; exit 1; }
 	nginx_start "$PORT_OFF" "$PORT_ON" || { say "bench/probe.sh: nginx did not start"; exit 1; }
-	say "bench/probe.sh: $ROUNDS rounds of rant --http ${EXTRA[*]} and wrk -t 1, $CONNS connections, $RUN_S s each, against nginx (tcp_nodelay on)"
+	say "bench/probe.sh: $ROUNDS rounds of rant --http ${EXTRA[*]} and wrk -t $WRK_T on CPUs $CPUS, $CONNS connections, $RUN_S s each, against nginx (tcp_nodelay on)"
 	: >"$OUT/rounds.tsv"
 	for ((r = 1; r <= ROUNDS; r++)); do
 		rant='' wrk=''
@@ -98,7 +103,7 @@ main() {
 # The median, lowest and highest of rant/wrk over the rounds, and each
 # side's median rate.
 report() {
-	sort -t "$(printf '\t')" -k1,1n "$OUT/rounds.tsv" | awk -F '\t' -v c="$CONNS" -v s="$RUN_S" '
+	sort -t "$(printf '\t')" -k1,1n "$OUT/rounds.tsv" | awk -F '\t' -v c="$CONNS" -v s="$RUN_S" -v t="$WRK_T" '
 	function median(a, n,   i, j, t) {
 		for (i = 2; i <= n; i++)
 			for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
@@ -115,7 +120,7 @@ report() {
 		printf "\n%-48s %7s %7s %7s %6s %6s  %s\n", "requests a second, ratio taken in each round",
 			"median", "lowest", "highest", "rounds", "limit", "result"
 		printf "%-48s %7.3f %7.3f %7.3f %6d %6s  %s\n",
-			"rant --http / wrk -t 1, " c " connections, nginx", m, lo, hi, n, ">=0.90",
+			"rant --http / wrk -t " t ", " c " connections, nginx", m, lo, hi, n, ">=0.90",
 			(m >= 0.9 ? "PASS" : "FAIL")
 		printf "(medians: rant %.0f req/s, wrk %.0f req/s, %s s runs)\n", median(ra, n), median(wa, n), s
 	}'

@@ -43,6 +43,7 @@ enum { XDP_OFF, XDP_ON, XDP_REQUIRED };
 #define RANT_MAX_SIZES 32		/* -m: sizes in one sweep */
 #define RANT_TCP_MAX_LEN (1024 * 1024)	/* -m over --tcp: one message */
 #define PROBE_DEFAULT_PORT 80		/* --syn, --http without --port */
+#define PROBE_MAX_THREADS 64		/* --threads: the range parsed */
 #define PROBE_MAX_CONNECTIONS 1000000	/* --connections: the range parsed (the
 					 * open-file limit is checked at start) */
 #define PROBE_MAX_REQUEST (64 * 1024)	/* --request FILE: bytes */
@@ -160,6 +161,7 @@ struct rant_cfg {
 	const char *http_path;		/* --http PATH: GET requests */
 	const char *host;		/* --host: the Host header; NULL: -a's */
 	uint32_t connections;		/* --connections: kept-alive connections */
+	uint32_t threads;		/* --threads: loops the connections split over */
 	const char *request_path;	/* --request FILE: the bytes of a request */
 	uint32_t response_bytes;	/* --response-bytes: with --request */
 	const char *server_pid;		/* --server-pid PID|auto: the server's side */

@@ -91,6 +91,11 @@ static int spawn_on(pthread_t *t, void *(*fn)(void *), void *arg, const cpu_set_
 	return ret;
 }
 
+int offloop_spawn_on(pthread_t *t, void *(*fn)(void *), void *arg, const cpu_set_t *cpus)
+{
+	return spawn_on(t, fn, arg, cpus);
+}
+
 int offloop_spawn(pthread_t *t, void *(*fn)(void *), void *arg, cpu_set_t *got)
 {
 	int ncpu = get_nprocs_conf(), here = sched_getcpu();

@@ -43,6 +43,14 @@ bool offloop_pick(int choice, int ncpu, const cpu_set_t *mine, int here, cpu_set
 int offloop_spawn(pthread_t *t, void *(*fn)(void *), void *arg, cpu_set_t *got);
 
 /*
+ * Start fn(arg) in *t as a second measuring loop (the probe's
+ * --threads): as a helper (SCHED_OTHER, every signal blocked, the small
+ * stack), but on cpus (NULL: the caller's affinity) rather than off the
+ * loop's. 0, or a positive error number.
+ */
+int offloop_spawn_on(pthread_t *t, void *(*fn)(void *), void *arg, const cpu_set_t *cpus);
+
+/*
  * The policy's first choice with CPUs, for this thread (asked by the
  * thread that will measure). false: there is no other CPU.
  */

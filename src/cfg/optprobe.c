@@ -2,6 +2,7 @@
 /*
  * A probe's options checked (optprobe.h).
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,10 @@ static int check_needs(const struct rant_cfg *c, const bool *given, FILE *err)
 		fprintf(err, "rant: --connections is for --http or --request: give one of them, or drop it\n");
 		return -1;
 	}
+	if (given[O_THREADS] && !cfg_requests(c)) {
+		fprintf(err, "rant: --threads is for --http or --request: give one of them, or drop it\n");
+		return -1;
+	}
 	if (c->quickack && !c->tcp && !cfg_requests(c)) {
 		fprintf(err, "rant: --quickack needs --tcp (rant's own pair) or --http/--request (a service's connections)\n");
 		return -1;
@@ -123,6 +128,38 @@ static int http_url(struct rant_cfg *c, bool *given, FILE *err)
 	return 0;
 }
 
+/*
+ * --threads N above 1: each thread needs a connection and a share of -c;
+ * the closed loop only (one schedule for --interval), and what keeps one
+ * copy for the run (-t's breaches, the live --metrics-listen) is not split.
+ */
+static int check_threads(const struct rant_cfg *c, FILE *err)
+{
+	if (c->threads <= 1)
+		return 0;
+	if (c->threads > c->connections) {
+		fprintf(err, "rant: --threads %u with --connections %u: each thread needs a connection of its own: give --connections %u or more, or fewer threads\n",
+			c->threads, c->connections, c->threads);
+		return -1;
+	}
+	if (c->count && c->count < c->threads) {
+		fprintf(err, "rant: --threads %u with -c %" PRIu64 ": each thread sends a share of -c: give -c %u or more, or fewer threads\n",
+			c->threads, c->count, c->threads);
+		return -1;
+	}
+	if (c->interval_ns) {
+		fprintf(err, "rant: --threads %u and --interval: one loop keeps the schedule of --interval: give --threads 1 with it (more threads are for the closed loop)\n",
+			c->threads);
+		return -1;
+	}
+	if (c->threshold_ns || c->metrics_listen) {
+		fprintf(err, "rant: --threads %u and %s: that is kept for one loop: give --threads 1 with it\n",
+			c->threads, c->threshold_ns ? "-t" : "--metrics-listen");
+		return -1;
+	}
+	return 0;
+}
+
 int optprobe_check(struct rant_cfg *c, bool *given, FILE *err)
 {
 	int kinds;
@@ -147,7 +184,7 @@ int optprobe_check(struct rant_cfg *c, bool *given, FILE *err)
 	}
 	if (c->icmp)
 		return check_icmp(c, err);
-	return check_http(c, err) || check_server_pid(c, err) ? -1 : 0;
+	return check_http(c, err) || check_server_pid(c, err) || check_threads(c, err) ? -1 : 0;
 }
 
 void optprobe_host(const struct rant_cfg *c, char *buf, size_t len)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * --http PATH and --request FILE: requests over --connections kept-alive
- * connections, all served by one epoll loop (httpconn.c is a
- * connection's life).
+ * connections, served by one epoll loop (httploop.c) or by --threads
+ * loops (httpthr.c); httpconn.c is a connection's life. Here: the
+ * run's set-up, its request, its capture and its failures.
  *
  * Closed loop (the default): each connection sends its next request as
  * soon as its response is whole (wrk's model). Paced (--interval, with
@@ -29,14 +30,15 @@
 #include "conn.h"
 #include "http.h"
 #include "httpconn.h"
+#include "httpthr.h"
 #include "optprobe.h"
 
-#define HTTP_EVENTS 256
 /* The most segments a second the capture is sized for: a request and
  * its response, their ACKs, at the bench's rates and more. */
 #define HTTP_CAP_RATE 400000
 
 static struct http hs;
+static struct httpthr *thr;	/* --threads: the other loops; NULL: one */
 
 /* "GET PATH HTTP/1.1" with the Host header (optprobe_host). */
 static int http_request_text(struct http *h, const struct rant_cfg *c)
@@ -80,21 +82,6 @@ static int http_request_file(struct http *h, const struct rant_cfg *c, char *err
 	return ret;
 }
 
-static int http_alloc(struct http *h, const struct rant_cfg *c)
-{
-	h->c = calloc(h->n, sizeof(*h->c));
-	h->idle = calloc(h->n, sizeof(*h->idle));
-	h->backlog = calloc(HTTP_BACKLOG, sizeof(*h->backlog));
-	if (!h->c || !h->idle || !h->backlog)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < h->n; i++) {
-		h->c[i].fd = -1;
-		h->c[i].idx = i;
-		httpresp_init(&h->c[i].resp, c->request_path ? c->response_bytes : 0);
-	}
-	return 0;
-}
-
 /* The capture and its analysis, before the first connection. */
 static int http_capture(struct http *h, struct run *r, char *err, size_t len)
 {
@@ -103,9 +90,10 @@ static int http_capture(struct http *h, struct run *r, char *err, size_t len)
 		.rate = HTTP_CAP_RATE, .seg = segdiag_seg,
 	};
 
-	h->diag = segdiag_create(h->n, &r->sk.peer, r->hist[M_CONNECT]);
+	h->diag = segdiag_create(r->cfg->connections, &r->sk.peer, r->hist[M_CONNECT]);
 	if (!h->diag) {
-		snprintf(err, len, "no memory for the analysis of %u connections", h->n);
+		snprintf(err, len, "no memory for the analysis of %u connections",
+			 r->cfg->connections);
 		return -ENOMEM;
 	}
 	p.ctx = h->diag;
@@ -120,14 +108,10 @@ int http_setup(struct run *r)
 	int ret;
 
 	memset(h, 0, sizeof(*h));
-	h->r = h->p.r = r;
-	h->sk = &r->sk;
-	h->n = c->connections;
-	h->paced = c->interval_ns > 0;
-	h->ep = conn_poll_create();
-	ret = h->ep < 0 ? h->ep : http_alloc(h, c);
+	ret = httpthr_create(r, h, &thr);
 	if (ret)
-		snprintf(err, sizeof(err), "cannot set up %u connections: %s", h->n, strerror(-ret));
+		snprintf(err, sizeof(err), "cannot set up %u connections on %u threads: %s",
+			 c->connections, c->threads, strerror(-ret));
 	else if (c->request_path)
 		ret = http_request_file(h, c, err, sizeof(err));
 	else if ((ret = http_request_text(h, c)))
@@ -135,6 +119,8 @@ int http_setup(struct run *r)
 			 c->http_path, PROBE_MAX_REQUEST);
 	if (!ret)
 		ret = http_capture(h, r, err, sizeof(err));
+	if (!ret)
+		httpthr_request(thr, h);
 	if (ret)
 		fprintf(stderr, "rant: %s\n", err);
 	return ret;
@@ -147,149 +133,11 @@ void http_teardown(void)
 	pathsyn_close(h->path);
 	segcap_destroy(h->cap);
 	segdiag_destroy(h->diag);
-	for (uint32_t i = 0; h->c && i < h->n; i++)
-		conn_close(h->c[i].fd);
-	if (h->ep > 0)
-		conn_close(h->ep);
-	free(h->c);
-	free(h->idle);
-	free(h->backlog);
+	httpthr_destroy(thr);
+	thr = NULL;
+	hconn_free(h);
 	free(h->req);
 	memset(h, 0, sizeof(*h));
-}
-
-/*
- * --interval: the slots due by now, each on a free connection or, when
- * none is, waiting for one (a full backlog: the slot is never sent,
- * counted missed). The next slot's time.
- */
-static int64_t http_schedule(struct http *h, int64_t now)
-{
-	int64_t due = prober_due(&h->p, now);
-
-	while (due <= now && hconn_may_send(h)) {
-		prober_take_slot(&h->p);
-		if (h->nidle) {
-			struct hconn *c = &h->c[h->idle[--h->nidle]];
-
-			c->queued = false;
-			if (c->st == H_IDLE) {
-				hconn_send(h, c, now - due);
-			} else {
-				h->p.slot--;	/* dropped since: the slot again */
-				continue;
-			}
-		} else if (h->bhead - h->btail < HTTP_BACKLOG) {
-			h->backlog[h->bhead++ % HTTP_BACKLOG] = due;
-		} else {
-			h->r->cnt.missed_slots++;
-		}
-		due = prober_due(&h->p, now);
-	}
-	if (h->out > h->r->cnt.inflight_max)
-		h->r->cnt.inflight_max = h->out;
-	return due;
-}
-
-/* One round: the events until deadline (0: spin), then timeouts. */
-static void http_round(struct http *h, int64_t deadline)
-{
-	struct epoll_event ev[HTTP_EVENTS];
-	int64_t now;
-	int n = conn_poll_wait(h->ep, ev, HTTP_EVENTS, deadline);
-
-	for (int i = 0; i < n; i++)
-		hconn_event(h, &h->c[ev[i].data.u32], ev[i].events);
-	now = monotonic_ns();
-	if (!h->stopping)
-		pathsyn_tick(h->path, now);
-	if (now >= h->next_scan) {
-		hconn_scan(h, now);
-		h->next_scan = now + HTTP_SCAN_NS;
-	}
-}
-
-static int64_t earliest(int64_t a, int64_t b)
-{
-	return !a ? b : !b ? a : a < b ? a : b;
-}
-
-/*
- * Every connection made, then unmeasured requests until -w were
- * answered and one came with both stamps, and none is out: 0, -EINTR,
- * or -EIO when that took over --warmup-timeout. Blocking: a spinner
- * could starve the kernel worker that turns RX stamps on.
- */
-static int http_warmup(struct http *h)
-{
-	const struct rant_cfg *c = h->r->cfg;
-	int64_t give_up = monotonic_ns() + c->warmup_timeout_ns;
-
-	for (uint32_t i = 0; i < h->n; i++)
-		hconn_connect(h, &h->c[i]);
-	while (!run_stop) {
-		if (h->warm_sent >= c->warmup && h->answered && !h->out)
-			return 0;
-		if (monotonic_ns() > give_up)
-			return -EIO;
-		http_round(h, h->next_scan);
-	}
-	return -EINTR;
-}
-
-/*
- * The path's SYNs, from the address a connection made has (one source
- * address for both): without them (no raw socket) the verdict has only
- * the connections' own handshakes for the path's RTT, and says so.
- */
-static void http_path_start(struct http *h)
-{
-	struct sockaddr_storage local;
-	socklen_t sl = sizeof(local);
-	char err[256];
-
-	for (uint32_t i = 0; i < h->n; i++) {
-		if (h->c[i].st < H_IDLE ||
-		    getsockname(h->c[i].fd, (struct sockaddr *)&local, &sl))
-			continue;
-		h->path = pathsyn_open(&local, &h->sk->peer, h->r->cfg->iface, err, sizeof(err));
-		if (!h->path)
-			fprintf(stderr, "rant: %s: the path's RTT under the load is not measured\n",
-				err);
-		return;
-	}
-}
-
-/* Measured requests until -c, -d, a signal, a full log or a breach;
- * then those out are awaited (at most --timeout). */
-static void http_measure(struct http *h)
-{
-	const struct rant_cfg *c = h->r->cfg;
-	int64_t next = 0;
-
-	h->measuring = true;
-	h->step = MEASURE_GO_ON;
-	h->r->probe.last_answer_ns = -1;
-	http_path_start(h);
-	prober_begin(&h->p);
-	segdiag_measuring(h->diag, realtime_ns());
-	for (uint32_t i = 0; i < h->n; i++)
-		if (h->c[i].st == H_IDLE)
-			hconn_idle(h, &h->c[i]);
-	while (!run_stop) {
-		int64_t now = monotonic_ns();
-
-		if (!h->stopping && (h->step != MEASURE_GO_ON || prober_enough(&h->p, now))) {
-			h->stopping = true;
-			h->stop_mono = now;
-		}
-		if (h->step == MEASURE_BREACH || (h->stopping && !h->out))
-			break;
-		if (h->paced && !h->stopping)
-			next = http_schedule(h, now);
-		http_round(h, c->block ? earliest(h->stopping ? 0 : next, h->next_scan) : 0);
-	}
-	h->stopping = true;
 }
 
 /* Why the warm-up ended without an answer, in r->failure. */
@@ -372,13 +220,19 @@ static bool http_silent(struct http *h)
 int http_run(struct run *r)
 {
 	struct http *h = &hs;
-	int ret = http_warmup(h);
+	int ret = httpthr_start(thr);
 
-	if (ret == -EIO)
-		http_warmup_failed(h);
-	else if (!ret)
-		http_measure(h);
+	ret = httpthr_warmed(thr, ret ? ret : hloop_warmup(h));	/* the others wait for it */
+	if (!ret) {
+		hloop_begin(h);
+		httpthr_begun(thr);
+		hloop_measure(h);
+	}
+	httpthr_join(thr);
 	http_finish(h);
+	httpthr_merge(thr, h);
+	if (ret == -EIO && !r->failure[0])
+		http_warmup_failed(h);
 	if (!ret && r->cnt.received && r->probe.non_2xx == r->cnt.received) {
 		snprintf(r->failure, sizeof(r->failure),
 			 "every response from %s port %u had a status other than 2xx (%" PRIu64 " 1xx, %" PRIu64 " 3xx, %" PRIu64 " 4xx, %" PRIu64 " 5xx, %" PRIu64 " other): none is a sample; is --http %s the path, and --host the name, it serves?",

@@ -6,6 +6,7 @@
  * queue, its response read and framed, the transaction measured or lost.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <time.h>
 #include <linux/errqueue.h>
 #include <string.h>
@@ -41,6 +42,45 @@ static void hconn_drop(struct http *h, struct hconn *c, bool failed)
 		h->gone_since = now;
 	if (!failed && !h->stopping)
 		hconn_connect(h, c);
+}
+
+int hconn_init(struct http *h, struct run *r, uint32_t n)
+{
+	const struct rant_cfg *c = r->cfg;
+
+	h->r = h->p.r = r;
+	h->sk = &r->sk;
+	h->n = n;
+	h->paced = c->interval_ns > 0;
+	h->ep = conn_poll_create();
+	if (h->ep < 0)
+		return h->ep;
+	h->c = calloc(h->n, sizeof(*h->c));
+	h->idle = calloc(h->n, sizeof(*h->idle));
+	h->backlog = calloc(HTTP_BACKLOG, sizeof(*h->backlog));
+	if (!h->c || !h->idle || !h->backlog)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < h->n; i++) {
+		h->c[i].fd = -1;
+		h->c[i].idx = i;
+		httpresp_init(&h->c[i].resp, c->request_path ? c->response_bytes : 0);
+	}
+	return 0;
+}
+
+void hconn_free(struct http *h)
+{
+	for (uint32_t i = 0; h->c && i < h->n; i++)
+		conn_close(h->c[i].fd);
+	if (h->ep > 0)
+		conn_close(h->ep);
+	free(h->c);
+	free(h->idle);
+	free(h->backlog);
+	h->c = NULL;
+	h->idle = NULL;
+	h->backlog = NULL;
+	h->ep = -1;
 }
 
 void hconn_connect(struct http *h, struct hconn *c)
@@ -123,7 +163,8 @@ void hconn_send(struct http *h, struct hconn *c, int64_t late_ns)
 	struct run *r = h->r;
 	ssize_t n;
 
-	c->seq = ++h->p.seq;
+	c->seq = h->seq_all ? atomic_fetch_add_explicit(h->seq_all, 1, memory_order_relaxed) + 1 :
+			      ++h->p.seq;
 	c->measured = h->measuring;
 	c->late_ns = late_ns;
 	c->has_tx = c->has_ack = c->has_first = false;
@@ -223,24 +264,48 @@ static void hconn_finish(struct http *h, struct hconn *c)
 	hconn_idle(h, c);
 }
 
-/* TX and ACK stamps off the error queue, for the request out. */
-static void hconn_stamps(struct http *h, struct hconn *c)
+/* One stamp report: the request out's TX or ACK stamp, or an earlier
+ * request's, late (ignored). */
+static void hconn_stamp(struct http *h, struct hconn *c, const struct ts_tx *tx)
 {
-	struct ts_tx tx;
+	if (tx->key != c->key || c->st < H_BUSY)
+		return;
+	if (tx->type == SCM_TSTAMP_SND) {
+		c->t1_wire = ts_wire(&tx->ts, h->sk->hw);
+		c->has_tx = c->t1_wire != TS_NONE;
+	} else if (tx->type == SCM_TSTAMP_ACK) {
+		c->t_ack = tx->ts.kn_ns;
+		c->has_ack = true;
+	}
+}
 
-	while (conn_tx_read(c->fd, &tx) == 0) {
-		if (tx.key != c->key || c->st < H_BUSY)
-			continue;	/* an earlier request's, late */
-		if (tx.type == SCM_TSTAMP_SND) {
-			c->t1_wire = ts_wire(&tx.ts, h->sk->hw);
-			c->has_tx = c->t1_wire != TS_NONE;
-		} else if (tx.type == SCM_TSTAMP_ACK) {
-			c->t_ack = tx.ts.kn_ns;
-			c->has_ack = true;
-		}
+/*
+ * TX and ACK stamps off the error queue, for the request out, two a
+ * read (a request makes two reports): until both are in, or its TX
+ * stamp is while no response has come (its ACK comes with the
+ * response, or alone later: EPOLLERR again), or, when both were in
+ * already, until the queue is empty. No read that says EAGAIN but
+ * there; what is left raises EPOLLERR again. Whether a report came.
+ */
+static bool hconn_stamps(struct http *h, struct hconn *c)
+{
+	bool had = c->has_tx && c->has_ack, came = false;
+	struct ts_tx tx[2];
+	int n;
+
+	while (had || !(c->has_tx && c->has_ack)) {
+		n = conn_tx_readv(c->fd, tx, 2);
+		if (n < 0)
+			break;
+		came = true;
+		for (int i = 0; i < n; i++)
+			hconn_stamp(h, c, &tx[i]);
+		if (!had && c->has_tx && c->st == H_BUSY && c->t4_wire == TS_NONE)
+			break;
 	}
 	if (c->st == H_STAMP_WAIT && c->has_tx)
 		hconn_finish(h, c);
+	return came;
 }
 
 /* The response is whole: counted by status, measured once its request's
@@ -254,7 +319,8 @@ static void hconn_complete(struct http *h, struct hconn *c)
 		r->probe.status[cls >= 1 && cls <= 5 ? cls : 0]++;
 		r->probe.non_2xx += cls != 2;
 	}
-	hconn_stamps(h, c);
+	if (!(c->has_tx && c->has_ack))
+		hconn_stamps(h, c);
 	if (c->has_tx) {
 		hconn_finish(h, c);
 		return;
@@ -354,8 +420,11 @@ void hconn_event(struct http *h, struct hconn *c, uint32_t events)
 	}
 	if (c->st == H_DOWN)
 		return;
-	if (events & EPOLLERR)
-		hconn_stamps(h, c);
+	/* EPOLLERR alone and a stamp report came: it was the reports' (a
+	 * socket error with them is read when EPOLLERR comes again) */
+	if ((events & EPOLLERR) && hconn_stamps(h, c) &&
+	    !(events & (EPOLLIN | EPOLLHUP | EPOLLRDHUP)))
+		events &= ~(uint32_t)EPOLLERR;
 	if (c->st == H_STAMP_WAIT)
 		return;		/* its response is whole: its stamp is awaited */
 	if ((events & EPOLLOUT) && c->st == H_BUSY && c->wrote < h->req_len)

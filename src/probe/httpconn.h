@@ -15,6 +15,7 @@
 #ifndef RANT_HTTPCONN_H
 #define RANT_HTTPCONN_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -90,8 +91,15 @@ struct http {
 	struct segcap *cap;		/* the packets, for the diagnosis */
 	struct segdiag *diag;		/* ... analysed on the capture's thread */
 	struct pathsyn *path;		/* the path's SYNs beside the requests */
+	_Atomic uint64_t *seq_all;	/* --threads: the run's last seq, one for
+					 * every loop; NULL: one loop (p.seq) */
 	uint8_t buf[HTTP_BUF];
 };
+
+/* httpconn.c: a loop's state for r and n connections, without a
+ * request yet: 0 or -errno; hconn_free() undoes it (but h->req). */
+int hconn_init(struct http *h, struct run *r, uint32_t n);
+void hconn_free(struct http *h);
 
 /* httpconn.c: a connection's life. */
 void hconn_connect(struct http *h, struct hconn *c);
@@ -105,5 +113,17 @@ bool hconn_may_send(struct http *h);
 /* Connection c is free for the next request: sent on it now, or
  * (--interval) at the next slot, or at once for a slot that waited. */
 void hconn_idle(struct http *h, struct hconn *c);
+
+/* httploop.c: one loop. Its connections made and warmed up: 0, -EINTR,
+ * or -EIO when that took over --warmup-timeout. */
+int hloop_warmup(struct http *h);
+/* Measuring begins: the run's start said, the path's SYNs sent from
+ * here (hloop_begin); or beside lead's, slots offset_ns after its
+ * (hloop_follow, --threads). */
+void hloop_begin(struct http *h);
+void hloop_follow(struct http *h, const struct http *lead, int64_t offset_ns);
+/* Measured requests until -c, -d, a signal, a full log or a breach;
+ * then those out are awaited (at most --timeout). */
+void hloop_measure(struct http *h);
 
 #endif

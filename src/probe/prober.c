@@ -31,14 +31,37 @@ void prober_begin(struct prober *p)
 		series_begin(r->series, monotonic_ns(), realtime_ns());
 }
 
+void prober_follow(struct prober *p, const struct prober *lead, int64_t offset_ns)
+{
+	p->first_measured = p->seq + 1;
+	p->start_mono = lead->start_mono + offset_ns;
+	p->end_mono = lead->end_mono;
+	p->slot = 0;
+}
+
+static void prober_lock(struct prober *p)
+{
+	if (p->lock)
+		pthread_mutex_lock(p->lock);
+}
+
+static void prober_unlock(struct prober *p)
+{
+	if (p->lock)
+		pthread_mutex_unlock(p->lock);
+}
+
 void prober_sent(struct prober *p, uint64_t seq, int64_t t1_sw)
 {
 	struct run *r = p->r;
 
 	p->sent++;
 	r->cnt.sent++;
-	if (r->series)
+	if (r->series) {
+		prober_lock(p);
 		series_sent(r->series, seq, t1_sw);
+		prober_unlock(p);
+	}
 }
 
 enum measure_next prober_measured(struct prober *p, struct txrec *rec, int64_t late_ns)
@@ -48,9 +71,13 @@ enum measure_next prober_measured(struct prober *p, struct txrec *rec, int64_t l
 		.no_tx = rec->t1_wire == TS_NONE,
 		.no_rx = txrec_stamp(rec, P_T4_WIRE) == TS_NONE, .late_ns = late_ns,
 	};
+	enum measure_next next;
 
 	loss_received(&p->loss);
-	return measure_tx(p->r, &t);
+	prober_lock(p);
+	next = measure_tx(p->r, &t);
+	prober_unlock(p);
+	return next;
 }
 
 void prober_answered(struct prober *p, uint64_t seq)
@@ -59,24 +86,32 @@ void prober_answered(struct prober *p, uint64_t seq)
 
 	r->cnt.received++;
 	loss_received(&p->loss);
-	if (r->series)
+	if (r->series) {
+		prober_lock(p);
 		series_received(r->series, seq, SERIES_NO_VALUE);
+		prober_unlock(p);
+	}
 }
 
 enum measure_next prober_lost(struct prober *p, struct txrec *rec)
 {
 	const struct measure_tx t = { .side = MEASURE_PROBE, .rec = rec, .lost = true };
+	enum measure_next next;
 
 	loss_lost(&p->loss);
 	p->r->cnt.loss_burst_max = p->loss.burst_max;
-	return measure_tx(p->r, &t);
+	prober_lock(p);
+	next = measure_tx(p->r, &t);
+	prober_unlock(p);
+	return next;
 }
 
 bool prober_enough(struct prober *p, int64_t now)
 {
 	struct run *r = p->r;
+	uint64_t count = p->share ? p->share : r->cfg->count;
 
-	if (r->cfg->count && p->sent >= r->cfg->count) {
+	if (count && p->sent >= count) {
 		r->stop_reason = "count";
 		return true;
 	}

@@ -12,6 +12,7 @@
 #ifndef RANT_PROBER_H
 #define RANT_PROBER_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -47,13 +48,20 @@ struct prober {
 	uint64_t seq;			/* the last transaction begun */
 	uint64_t first_measured;	/* seq of the first measured one, 0: warming up */
 	uint64_t sent;			/* measured transactions begun */
+	uint64_t share;			/* --threads: this loop's part of -c; 0: -c */
 	int64_t start_mono, end_mono;	/* measuring's start and -d's end (0: none) */
 	uint64_t slot;			/* --interval: the next slot's number */
 	struct loss_track loss;
+	/* --threads: held around what the run's loops share (-I's series,
+	 * -l's log: one writer each); NULL: one loop */
+	pthread_mutex_t *lock;
 };
 
 /* Measuring starts now (say so: tests and users wait for the line). */
 void prober_begin(struct prober *p);
+/* --threads: another loop measures beside lead (begun), its slots
+ * offset_ns after lead's. */
+void prober_follow(struct prober *p, const struct prober *lead, int64_t offset_ns);
 
 /* A measured transaction seq began at t1_sw (CLOCK_REALTIME). */
 void prober_sent(struct prober *p, uint64_t seq, int64_t t1_sw);

@@ -157,6 +157,40 @@ void hist_add(struct hist *h, int64_t v, uint64_t seq)
 		h->overflow++;
 }
 
+int hist_merge(struct hist *dst, const struct hist *src)
+{
+	__int128 d;
+
+	if (dst->bucket_ns != src->bucket_ns || dst->overflow_ns != src->overflow_ns)
+		return -EINVAL;
+	if (!src->n)
+		return 0;
+	if (!dst->n || src->min < dst->min) {
+		dst->min = src->min;
+		dst->min_seq = src->min_seq;
+	}
+	if (!dst->n || src->max > dst->max) {
+		dst->max = src->max;
+		dst->max_seq = src->max_seq;
+	}
+	if (!dst->n)
+		dst->shift = src->shift;
+	/* src's deviations from its shift, moved to dst's:
+	 * sum (x - a) = sum (x - b) + n d, sum (x - a)^2 = ... + 2 d sum (x - b) + n d^2 */
+	d = (__int128)src->shift - dst->shift;
+	dst->sumsq += src->sumsq + 2 * (long double)d * (long double)src->sum +
+		      (long double)src->n * (long double)d * (long double)d;
+	dst->sum += src->sum + (__int128)src->n * d;
+	dst->n += src->n;
+	for (size_t i = 0; i < NCOUNTS; i++)
+		dst->counts[i] += src->counts[i];
+	for (size_t i = 0; i < dst->nbuckets; i++)
+		dst->buckets[i] += src->buckets[i];
+	dst->overflow += src->overflow;
+	dst->underflow += src->underflow;
+	return 0;
+}
+
 void hist_get_stats(const struct hist *h, struct hist_stats *st)
 {
 	st->samples = h->n;

@@ -69,6 +69,12 @@ struct hist *hist_create(int64_t bucket_ns, int64_t overflow_ns,
 void hist_destroy(struct hist *h);
 
 void hist_add(struct hist *h, int64_t v_ns, uint64_t seq);
+/*
+ * src's samples added into dst, as if each had been hist_add()ed there:
+ * the buckets, min and max exactly, the mean's sums exactly. 0, or
+ * -EINVAL when the two differ in bucket_ns or overflow_ns.
+ */
+int hist_merge(struct hist *dst, const struct hist *src);
 
 void hist_get_stats(const struct hist *h, struct hist_stats *st);
 /*

@@ -365,6 +365,7 @@ static void print_config_probe(struct out *o, const struct rant_cfg *c)
 		out_u64(o, "response_bytes", NULL, c->response_bytes);
 	}
 	out_u64(o, "connections", NULL, c->connections);
+	out_u64(o, "threads", NULL, c->threads);
 	out_bool(o, "quickack", NULL, c->quickack);
 }
 

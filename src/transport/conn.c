@@ -168,6 +168,26 @@ int conn_tx_read(int fd, struct ts_tx *tx)
 	}
 }
 
+int conn_tx_readv(int fd, struct ts_tx *tx, int max)
+{
+	char control[CONN_TX_BATCH][SK_CMSG_BUF];
+	struct mmsghdr m[CONN_TX_BATCH];
+	int n, got = 0;
+
+	if (max > CONN_TX_BATCH)
+		max = CONN_TX_BATCH;
+	for (int i = 0; i < max; i++)
+		m[i] = (struct mmsghdr){ .msg_hdr = {
+			.msg_control = control[i], .msg_controllen = sizeof(control[i]) } };
+	n = recvmmsg(fd, m, (unsigned int)max, MSG_ERRQUEUE | MSG_DONTWAIT, NULL);
+	if (n <= 0)
+		return -EAGAIN;
+	for (int i = 0; i < n; i++)
+		if (ts_parse_tx(&m[i].msg_hdr, &tx[got]) == 0)
+			got++;	/* else a foreign report: skipped */
+	return got;
+}
+
 void conn_close(int fd)
 {
 	if (fd >= 0)

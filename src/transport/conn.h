@@ -41,6 +41,11 @@ ssize_t conn_recv(int fd, void *buf, size_t len, struct ts_stamps *rx);
 /* One TX stamp report (SND, ACK) off fd's error queue: 0, or -EAGAIN
  * when none is queued. */
 int conn_tx_read(int fd, struct ts_tx *tx);
+/* Up to max (at most CONN_TX_BATCH) of them in one recvmmsg(): how many
+ * are in tx[] (foreign reports are skipped: 0 when only those came), or
+ * -EAGAIN when none is queued. */
+#define CONN_TX_BATCH 4
+int conn_tx_readv(int fd, struct ts_tx *tx, int max);
 
 /* Close a connection (it leaves the epoll set with it). */
 void conn_close(int fd);

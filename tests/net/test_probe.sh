@@ -25,7 +25,8 @@
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="probe_syn_ports probe_syn_tcpdump probe_syn_ipv6 probe_syn_closed probe_syn_icmp
 	probe_syn_rst_no_ack probe_syn_outputs
-	probe_http_nagle probe_http_nodelay probe_http_quickack probe_http_many
+	probe_http_nagle probe_http_nodelay probe_http_quickack probe_http_many probe_http_threads
+	probe_http_threads_bad
 	probe_http_closes probe_http_silent probe_http_continue probe_http_bad probe_http_status
 	probe_request probe_http_limit probe_path_queue probe_path_loss probe_http_frozen
 	probe_listen_overflow"
@@ -326,6 +327,50 @@ probe_http_many() {
 		[ "$(jqv "$WORK/many.json" .counts.received)" -ge 1000 ]
 	check_err $? "1000 connections: exit $PROBE_RC, $(grep -E '^connections|^sent' "$WORK/many.txt")"
 	log_test "--http --connections 1000: $(jqv "$WORK/many.json" .counts.received) requests, 1000 handshakes timed"
+}
+
+# --threads 2 on CPUs 0 and 1: -c's 4000 requests split over two loops,
+# every one answered and stamped, the merged histogram, the log and the
+# series holding each of them once, and each loop on its CPU.
+probe_http_threads() {
+	local j=$WORK/thr.json seqs
+	pair_nginx || return
+	PROBE_RC=0
+	ip netns exec "$NS_A" taskset -c 0,1 timeout 120 "$RANT" -i "$VETH_A" -a "$IP_B" \
+		--http / --port "$PORT_ON" --connections 10 --threads 2 -c 4000 --block -I 0.5 \
+		-l "$WORK/thr.log" -j "$j" >"$WORK/thr.txt" 2>&1 || PROBE_RC=$?
+	[ "$PROBE_RC" = 0 ] && jq -e '.config.threads == 2 and .counts.sent == 4000 and
+		.counts.received == 4000 and .metrics.request.samples == 4000 and
+		.counts.missing_tx_ts == 0 and .counts.missing_rx_ts == 0 and
+		.probe.connections == 10 and .probe.status["2xx"] == 4000 and
+		([.series[].received] | add) == 4000' "$j" >/dev/null
+	check_err $? "exit $PROBE_RC: $(jq -c '[.config.threads, .counts.sent, .counts.received, .metrics.request.samples, .counts.missing_tx_ts, .counts.missing_rx_ts, .probe.connections, ([.series[]?.received] | add)]' "$j" 2>&1); $(grep '^rant:' "$WORK/thr.txt")"
+	# the log: a row for each request, each seq once
+	seqs=$(awk '$1 ~ /^[0-9]+$/ { print $1 }' "$WORK/thr.log" | sort -u | wc -l)
+	[ "$(grep -cE '^[0-9]+ ' "$WORK/thr.log")" = 4000 ] && [ "$seqs" = 4000 ]
+	check_err $? "the log has $(grep -cE '^[0-9]+ ' "$WORK/thr.log") rows, $seqs seqs, for 4000 requests"
+	log_test "--http --threads 2: 4000 requests, each counted, stamped, sampled and logged once"
+}
+
+# Bad --threads: refused at once, exit 1, the line naming the fix.
+probe_http_threads_bad() {
+	local args want
+	setup_pair || skip_test "cannot create namespaces and veth"
+	while IFS='|' read -r args want; do
+		# shellcheck disable=SC2086  # args is a list of words
+		probe bad --port "$PORT_ON" $args
+		[ "$PROBE_RC" = 1 ] && grep -q -- "$want" "$WORK/bad.txt"
+		check_err $? "$args: exit $PROBE_RC, $(head -2 "$WORK/bad.txt")"
+	done <<-'EOF2'
+	--http / --threads 0|--threads: 0 is out of range
+	--http / --threads 65|--threads: 65 is out of range
+	--http / --threads 3 --connections 2|each thread needs a connection of its own: give --connections 3 or more
+	--http / --threads 2 --connections 2 -c 1|give -c 2 or more
+	--http / --threads 2 --connections 2 --interval 1000|give --threads 1 with it
+	--http / --threads 2 --connections 2 -t 100|--threads 2 and -t
+	--syn --threads 2|--threads is for --http or --request
+	EOF2
+	log_test "--threads: 0, 65, above --connections, above -c, with --interval, -t, --syn: refused"
 }
 
 probe_http_closes() {

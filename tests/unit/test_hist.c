@@ -679,6 +679,48 @@ static void test_independent_of_linear(void)
 		hist_destroy(h[s]);
 }
 
+/* Two halves merged equal one histogram fed every sample (--threads). */
+static void test_merge(void)
+{
+	struct hist *all = hist_create(1000, 1000000, false);
+	struct hist *a = hist_create(1000, 1000000, false);
+	struct hist *b = hist_create(1000, 1000000, false);
+	struct hist *other = hist_create(500, 1000000, false);
+	struct hist_stats sa, sm;
+	uint64_t x = 88172645463325252ull;
+	size_t bad = 0;
+
+	for (uint64_t i = 0; i < 20000; i++) {
+		int64_t v;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		v = (int64_t)(x % 3000000) - 1000;	/* under, in and over the buckets */
+		hist_add(all, v, i);
+		hist_add(i % 3 ? a : b, v, i);
+	}
+	ok(hist_merge(a, b) == 0, "merge of two of one shape");
+	hist_get_stats(all, &sa);
+	hist_get_stats(a, &sm);
+	ok(sa.samples == sm.samples && sa.min == sm.min && sa.max == sm.max &&
+	   sa.min_seq == sm.min_seq && sa.max_seq == sm.max_seq,
+	   "merged: samples, min, max and their seqs as one histogram's");
+	ok(fabs(sa.avg - sm.avg) < 1e-6 && fabs(sa.stddev - sm.stddev) < 1e-3,
+	   "merged: mean %.6f and stddev %.6f as one's (%.6f, %.6f)", sm.avg, sm.stddev,
+	   sa.avg, sa.stddev);
+	for (double p = 0.1; p <= 100; p += 0.1)
+		bad += hist_percentile(all, p) != hist_percentile(a, p);
+	for (size_t i = 0; i < hist_nbuckets(all); i++)
+		bad += hist_bucket_count(all, i) != hist_bucket_count(a, i);
+	bad += hist_overflow_count(all) != hist_overflow_count(a);
+	bad += hist_underflow_count(all) != hist_underflow_count(a);
+	ok(bad == 0, "merged: every percentile and bucket as one's (%zu differ)", bad);
+	ok(hist_merge(a, other) == -EINVAL, "merge of another bucket width refused");
+	hist_destroy(all);
+	hist_destroy(a);
+	hist_destroy(b);
+	hist_destroy(other);
+}
+
 int main(void)
 {
 	test_params();
@@ -695,6 +737,7 @@ int main(void)
 	test_empty_and_single();
 	test_stats();
 	test_independent_of_linear();
+	test_merge();
 	test_large_offset();	/* last: may trip UBSan in a broken build */
 	return done_testing();
 }
