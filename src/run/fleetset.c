@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fleetset.h"
+#include "icmpsock.h"
 #include "pathsk.h"
 #include "timeutil.h"
 
@@ -18,18 +19,102 @@ void fleetset_ctx(const struct rant_cfg *c, const struct fleet *f, struct target
 {
 	*ctx = (struct targets_ctx){
 		.port = c->port, .iface = c->iface, .ifindex = if_nametoindex(c->iface),
-		.family = f ? f->family : 0,
+		.family = f ? f->family : 0, .interval_ns = c->interval_ns,
 	};
 }
 
-void fleetset_fill(const struct rant_cfg *c, const struct msgfmt_ctx *fmt, struct fleet *f,
+void fleetset_fill(const struct rant_cfg *c, const struct fleetset *fs, struct fleet *f,
 		   size_t i, const struct target_spec *t)
 {
 	uint32_t id;
 
 	if (getrandom(&id, sizeof(id), 0) != sizeof(id))
 		id = (uint32_t)(getpid() ^ monotonic_ns() ^ i);
-	fleettab_fill(f, i, t, msgfmt_session_key(fmt, id), fleetset_tos(c, t));
+	fleettab_fill(f, i, t, msgfmt_session_key(fleetset_fmt(fs, t->kind), id),
+		      fleetset_tos(c, t));
+}
+
+int fleetset_check(const struct fleetset *fs, const struct target_spec *t, char *msg, size_t len)
+{
+	if (t->kind == TARGET_SYN) {
+		snprintf(msg, len, "syn %s: a fleet does not time TCP handshakes: measure it with rant emit --syn -a ADDR --port PORT",
+			 t->name);
+		return -EINVAL;
+	}
+	if (t->kind == TARGET_ICMP && fs->fleet && !fleetset_icmp(fs, t->addr.ss_family)) {
+		snprintf(msg, len, "icmp %s: the fleet began without an IPv%c ping socket: restart rant to add it",
+			 t->name, t->addr.ss_family == AF_INET6 ? '6' : '4');
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Every target of l checked (fleetset_check): 0, or -EINVAL after a
+ * line each on stderr. */
+static int check_all(const struct fleetset *fs, const struct rant_cfg *c,
+		     const struct target_list *l)
+{
+	char msg[512];
+	int ret = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (fleetset_check(fs, &l->v[i], msg, sizeof(msg))) {
+			fprintf(stderr, "rant: --targets %s:%u: %s\n",
+				c->targets_path ? c->targets_path : "-a", l->v[i].line, msg);
+			ret = -EINVAL;
+		}
+	return ret;
+}
+
+/* STAMP's format for stamp targets, set as --stamp would set it. */
+static int open_stamp(struct fleetset *fs, const struct rant_cfg *c, const struct auth *auth)
+{
+	struct msgfmt_side side = {
+		.emit = true, .mac = auth != NULL, .iface = c->iface, .key = auth,
+		.stamp_ptp = c->stamp_ts && !strcmp(c->stamp_ts, "ptp"),
+		.stamp_ssid = (uint16_t)c->ssid, .stamp_phc_bound_ns = c->max_clock_offset_ns,
+	};
+	const struct msgfmt *f = msgfmt_find("stamp");
+	char err[512];
+	int ret = f ? msgfmt_init(&fs->stamp, f, &side, err, sizeof(err)) : -ENOENT;
+
+	if (ret && f)
+		fprintf(stderr, "rant: stamp targets: %s\n", err);
+	fs->have_stamp = !ret;
+	return f ? ret : 0;
+}
+
+/* The ping sockets: AF_INET's, and AF_INET6's on an IPv6 table. One a
+ * target of the file needs must open; another is opened where it may
+ * be, for a reload's targets. */
+static int open_icmp(struct fleetset *fs, const struct rant_cfg *c, const struct target_list *l)
+{
+	int fams[2] = { AF_INET, AF_INET6 };
+	char err[512];
+
+	for (int i = 0; i < 2; i++) {
+		bool need = false;
+		int ret;
+
+		if (fams[i] == AF_INET6 && fs->fleet->family != AF_INET6)
+			continue;
+		for (size_t j = 0; j < l->n; j++)
+			need |= l->v[j].kind == TARGET_ICMP && l->v[j].addr.ss_family == fams[i];
+		fs->icmp[i] = calloc(1, sizeof(struct sk));
+		if (!fs->icmp[i])
+			return -ENOMEM;
+		ret = icmpsock_fleet_open(fs->icmp[i], c, fams[i], fs->rcvbuf_asked, err,
+					  sizeof(err));
+		if (ret) {
+			free(fs->icmp[i]);
+			fs->icmp[i] = NULL;
+		}
+		if (ret && need) {
+			fprintf(stderr, "rant: icmp targets: %s\n", err);
+			return ret;
+		}
+	}
+	return 0;
 }
 
 /* The targets: the file's, or -a's alone (over --paths). */
@@ -122,14 +207,21 @@ static int open_sockets(struct fleetset *fs, const struct rant_cfg *c,
 }
 
 int fleetset_open(struct fleetset *fs, const struct rant_cfg *c, const struct msgfmt_ctx *fmt,
-		  struct sk *first)
+		  const struct auth *auth, struct sk *first)
 {
 	struct target_list l;
 	int family = AF_INET, ret;
 
+	fs->fmt = fmt;
 	ret = load(c, &l);
-	if (ret)
+	if (!ret)
+		ret = check_all(fs, c, &l);
+	if (!ret)
+		ret = open_stamp(fs, c, auth);
+	if (ret) {
+		targets_free(&l);
 		return ret;
+	}
 	for (size_t i = 0; i < l.n; i++)
 		if (l.v[i].addr.ss_family == AF_INET6)
 			family = AF_INET6;
@@ -141,11 +233,16 @@ int fleetset_open(struct fleetset *fs, const struct rant_cfg *c, const struct ms
 		return ret;
 	}
 	fs->fleet->flow_label = c->flow_label;
-	for (size_t i = 0; i < l.n; i++)
-		fleetset_fill(c, fmt, fs->fleet, fleettab_take(fs->fleet, &l.v[i].addr, 0),
-			      &l.v[i]);
+	for (size_t i = 0; i < l.n; i++) {
+		fs->nkind[l.v[i].kind]++;
+		fleetset_fill(c, fs, fs->fleet, fleettab_take(fs->fleet, &l.v[i].addr,
+			      l.v[i].kind, 0), &l.v[i]);
+	}
+	ret = open_sockets(fs, c, fmt, first);
+	if (!ret)
+		ret = open_icmp(fs, c, &l);
 	targets_free(&l);
-	return open_sockets(fs, c, fmt, first);
+	return ret;
 }
 
 void fleetset_close(struct fleetset *fs)
@@ -155,6 +252,15 @@ void fleetset_close(struct fleetset *fs)
 		free(fs->sk[i]);
 	}
 	fs->nsk = 0;
+	for (int i = 0; i < 2; i++) {
+		if (fs->icmp[i])
+			sk_close(fs->icmp[i]);
+		free(fs->icmp[i]);
+		fs->icmp[i] = NULL;
+	}
+	if (fs->have_stamp)
+		msgfmt_fini(&fs->stamp);
+	fs->have_stamp = false;
 	fleettab_destroy(fs->fleet);
 	fs->fleet = NULL;
 }
