@@ -315,8 +315,8 @@ static int take_line(struct loader *ld, struct target_list *l, const char *text,
 	}
 	first = repeated(l, &t, ld->hash, ld->nhash, false);
 	if (first) {
-		snprintf(msg, sizeof(msg), "%s %s is line %u's target again: give each once",
-			 targets_kind_name(t.kind), t.name, first);
+		snprintf(msg, sizeof(msg), "%s%s%s is line %u's target again: give each once",
+			 t.kind ? targets_kind_name(t.kind) : "", t.kind ? " " : "", t.name, first);
 		say(ld, line, msg);
 		return 0;
 	}

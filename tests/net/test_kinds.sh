@@ -37,8 +37,9 @@ named() {
 	jq -r --arg n "$2" ".targets[] | select(.name == \$n) | $3" "$1"
 }
 
-# One of each kind, 3 s: rant's and icmp's every 10 ms, stamp's every
-# 20 ms (interval=): each received what it sent (less its warm-up), none
+# One of each kind (and an IPv6 icmp target: the table's sockets IPv6,
+# the IPv4 targets' mapped), 3 s: rant's and icmp's every 10 ms, stamp's
+# every 20 ms (interval=): each received what it sent (less its warm-up), none
 # lost; its name in the text's table, the JSON (with its kind), and the
 # metrics' name and kind labels; the icmp target's echo requests leave
 # with dscp=46 (EF: every one a capture sees).
@@ -46,8 +47,8 @@ kinds_one_each() {
 	local n sent out tos tcpd
 	setup_pair || skip_test "cannot create namespaces and veth"
 	kinds_reflectors
-	printf '%s name=refl\nstamp %s name=stamp1 interval=20ms\nicmp %s name=dest1 dscp=46  # any host\n' \
-		"$IP_B" "$IP_B" "$IP_B" >"$WORK/targets"
+	printf '%s name=refl\nstamp %s name=stamp1 interval=20ms\nicmp %s name=dest1 dscp=46  # any host\nicmp %s name=dest6\n' \
+		"$IP_B" "$IP_B" "$IP_B" "$IP6_B" >"$WORK/targets"
 	ip netns exec "$NS_B" tcpdump -i "$VETH_B" -nn -w "$WORK/icmp.pcap" -U \
 		'icmp[icmptype] == icmp-echo' >"$WORK/tcpdump.txt" 2>&1 &
 	tcpd=$!
@@ -57,9 +58,9 @@ kinds_one_each() {
 		--metrics "$WORK/e1.prom" >"$WORK/e1.txt" 2>&1
 	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
 	grep '^kinds:' "$WORK/e1.txt"
-	grep -q '^kinds: 1 rant .*, 1 stamp .*, 1 icmp (ICMP echo' "$WORK/e1.txt"
+	grep -q '^kinds: 1 rant .*, 1 stamp .*, 2 icmp (ICMP echo' "$WORK/e1.txt"
 	check_err $? "the start-up lines name the kinds: $(grep '^kinds' "$WORK/e1.txt")"
-	for n in refl:rant stamp1:stamp dest1:icmp; do
+	for n in refl:rant stamp1:stamp dest1:icmp dest6:icmp; do
 		named "$WORK/e1.json" "${n%:*}" '"\(.kind) \(.peer) \(.counts.sent) \(.counts.received) \(.counts.lost)"'
 		[ "$(named "$WORK/e1.json" "${n%:*}" .kind)" = "${n#*:}" ]
 		check_err $? "${n%:*}: kind $(named "$WORK/e1.json" "${n%:*}" .kind), ${n#*:} expected"

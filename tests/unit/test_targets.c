@@ -67,7 +67,7 @@ int main(void)
 	   "a DSCP out of range, and its fix");
 	ok(strstr(msgs, ":4: not-an-address: not an IPv4 or IPv6 address") != NULL,
 	   "not an address (no '-a' in the message)");
-	ok(strstr(msgs, ":5: rant 127.0.0.2:12345 is line 1's target again: give each once") != NULL,
+	ok(strstr(msgs, ":5: 127.0.0.2:12345 is line 1's target again: give each once") != NULL,
 	   "a target twice");
 	ok(strstr(msgs, ":6: '2' is neither a port") != NULL, "two ports");
 	diag("%s", msgs);
