@@ -15,7 +15,9 @@
 #include "fleetloop.h"
 #include "fleetreload.h"
 #include "fleetrx.h"
+#include "fleetsyn.h"
 #include "icmpwire.h"
+#include "tcpwire.h"
 #include "measure.h"
 #include "mem.h"
 #include "msgfmt.h"
@@ -42,8 +44,8 @@ static void sizes(struct fleetloop *L)
 {
 	const struct rant_cfg *c = L->r->cfg;
 	size_t in_flight = (size_t)(c->timeout_ns / c->interval_ns) + 4;
-	/* a ping socket carries every icmp target's */
-	bool icmp = L->r->fs.icmp[0] || L->r->fs.icmp[1];
+	/* a ping or raw socket carries every icmp or syn target's */
+	bool icmp = L->r->fs.icmp[0] || L->r->fs.icmp[1] || L->r->fs.syn[0] || L->r->fs.syn[1];
 	size_t per_sock = L->f->cap * in_flight / (icmp ? 1 : L->r->fs.nsk);
 
 	L->ring_len = pow2(in_flight);
@@ -59,7 +61,7 @@ static void lengths(struct fleetloop *L)
 
 	L->len[TARGET_RANT] = msgfmt_wire_len(&r->fmt, m);
 	L->len[TARGET_ICMP] = ICMPWIRE_HDR_LEN + m;
-	L->len[TARGET_SYN] = 0;
+	L->len[TARGET_SYN] = TCPWIRE_SYN_LEN;
 	L->len[TARGET_STAMP] = L->len[TARGET_RANT];
 	if (r->fs.have_stamp) {
 		const struct msgfmt_caps *k = &r->fs.stamp.f->caps;
@@ -146,6 +148,29 @@ static void put_ping(struct fleetloop *L, const struct fleet_target *ft, uint64_
 		msgfmt_sign(fmt, r->auth, L->tx, len);
 }
 
+/* A syn target's SYN for seq, from the fleet's port, its sequence
+ * number the target's session XOR seq (fleetsyn.c reads it back). */
+static int send_syn(struct fleetloop *L, const struct fleet_target *ft, uint64_t seq,
+		    unsigned int *sock, uint32_t *key)
+{
+	const struct fleetset *fs = &L->r->fs;
+	bool v6 = ft->spec.addr.ss_family == AF_INET6;
+	struct sockaddr_storage to = ft->spec.addr;	/* a raw socket's: port 0 */
+	const uint8_t *dst = v6 ? (const uint8_t *)&((struct sockaddr_in6 *)&to)->sin6_addr :
+			     (const uint8_t *)&((struct sockaddr_in *)&to)->sin_addr;
+
+	*sock = FLEETSET_SYN_SK(v6);
+	tcpwire_syn(L->tx, v6 ? 6 : 4, ft->src, dst, fs->syn_port[v6], ft->spec.port,
+		    ft->session ^ (uint32_t)seq, v6 ? 1440 : 1460,
+		    (uint32_t)(monotonic_ns() / NS_PER_MS));
+	if (v6)
+		((struct sockaddr_in6 *)&to)->sin6_port = 0;
+	else
+		((struct sockaddr_in *)&to)->sin_port = 0;
+	return pathsk_send(fl_sock(L, *sock), L->tx, TCPWIRE_SYN_LEN, &to, ft->spec.addr_len,
+			   ft->tos, L->r->cfg->dscp << 2, 0, key);
+}
+
 /* Slot's ping seq sent (an echo request for icmp): 0 with its socket's
  * index in the loop's tables at *sock and its key, or -errno. */
 static int send_kind(struct fleetloop *L, size_t slot, uint64_t seq, unsigned int path,
@@ -155,6 +180,8 @@ static int send_kind(struct fleetloop *L, size_t slot, uint64_t seq, unsigned in
 	struct fleet *f = L->f;
 	const struct fleet_target *ft = &f->t[slot];
 
+	if (ft->spec.kind == TARGET_SYN)
+		return send_syn(L, ft, seq, sock, key);
 	if (ft->spec.kind == TARGET_ICMP) {
 		bool v6 = ft->spec.addr.ss_family == AF_INET6;
 
@@ -319,7 +346,10 @@ static void turn(struct fleetloop *L, int64_t now)
 		}
 		for (unsigned int i = FLEETSET_MAX_SK; i < FLEETSET_ALL_SK; i++)
 			if (fl_sock(L, i)) {
-				fl_icmp_receive(L, i);
+				if (i < FLEETSET_SYN_SK(0))
+					fl_icmp_receive(L, i);
+				else
+					fl_syn_receive(L, i);
 				fl_harvest(L, i);
 			}
 	}

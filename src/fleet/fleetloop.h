@@ -82,11 +82,14 @@ struct fleetloop {
 	struct fl_reload *reload;	/* SIGHUP's thread, or NULL */
 };
 
-/* Socket i of the loop's tables: a UDP one, or a ping socket (NULL:
- * none of that family). */
+/* Socket i of the loop's tables: a UDP one, a ping socket or a raw TCP
+ * one (NULL: none of that family). */
 static inline struct sk *fl_sock(const struct fleetloop *L, unsigned int i)
 {
-	return i < FLEETSET_MAX_SK ? L->r->fs.sk[i] : L->r->fs.icmp[i - FLEETSET_MAX_SK];
+	if (i < FLEETSET_MAX_SK)
+		return L->r->fs.sk[i];
+	return i < FLEETSET_SYN_SK(0) ? L->r->fs.icmp[i - FLEETSET_ICMP_SK(0)] :
+	       L->r->fs.syn[i - FLEETSET_SYN_SK(0)];
 }
 
 /* Slot's pings' interval: its interval=, else --interval. */

@@ -12,6 +12,7 @@
 
 #include "fleetset.h"
 #include "icmpsock.h"
+#include "synsock.h"
 #include "pathsk.h"
 #include "timeutil.h"
 
@@ -23,6 +24,22 @@ void fleetset_ctx(const struct rant_cfg *c, const struct fleet *f, struct target
 	};
 }
 
+/* A syn target's source address (its SYNs' checksum covers it): the one
+ * the route out of -i gives; none (zeros) leaves its SYNs unanswered. */
+static void syn_source(const struct rant_cfg *c, struct fleet_target *ft)
+{
+	struct sockaddr_storage local;
+	socklen_t len;
+
+	memset(ft->src, 0, sizeof(ft->src));
+	if (synsock_local_addr(&ft->spec.addr, ft->spec.addr_len, c->iface, &local, &len))
+		return;
+	if (local.ss_family == AF_INET6)
+		memcpy(ft->src, &((struct sockaddr_in6 *)&local)->sin6_addr, 16);
+	else
+		memcpy(ft->src, &((struct sockaddr_in *)&local)->sin_addr, 4);
+}
+
 void fleetset_fill(const struct rant_cfg *c, const struct fleetset *fs, struct fleet *f,
 		   size_t i, const struct target_spec *t)
 {
@@ -32,18 +49,22 @@ void fleetset_fill(const struct rant_cfg *c, const struct fleetset *fs, struct f
 		id = (uint32_t)(getpid() ^ monotonic_ns() ^ i);
 	fleettab_fill(f, i, t, msgfmt_session_key(fleetset_fmt(fs, t->kind), id),
 		      fleetset_tos(c, t));
+	if (t->kind == TARGET_SYN)
+		syn_source(c, &f->t[i]);
 }
 
 int fleetset_check(const struct fleetset *fs, const struct target_spec *t, char *msg, size_t len)
 {
-	if (t->kind == TARGET_SYN) {
-		snprintf(msg, len, "syn %s: a fleet does not time TCP handshakes: measure it with rant emit --syn -a ADDR --port PORT",
-			 t->name);
-		return -EINVAL;
-	}
+	bool v6 = t->addr.ss_family == AF_INET6;
+
 	if (t->kind == TARGET_ICMP && fs->fleet && !fleetset_icmp(fs, t->addr.ss_family)) {
 		snprintf(msg, len, "icmp %s: the fleet began without an IPv%c ping socket: restart rant to add it",
-			 t->name, t->addr.ss_family == AF_INET6 ? '6' : '4');
+			 t->name, v6 ? '6' : '4');
+		return -EINVAL;
+	}
+	if (t->kind == TARGET_SYN && fs->fleet && !fleetset_syn(fs, t->addr.ss_family)) {
+		snprintf(msg, len, "syn %s: the fleet began without an IPv%c raw TCP socket: restart rant to add it",
+			 t->name, v6 ? '6' : '4');
 		return -EINVAL;
 	}
 	return 0;
@@ -84,33 +105,44 @@ static int open_stamp(struct fleetset *fs, const struct rant_cfg *c, const struc
 	return f ? ret : 0;
 }
 
-/* The ping sockets: AF_INET's, and AF_INET6's on an IPv6 table. One a
- * target of the file needs must open; another is opened where it may
- * be, for a reload's targets. */
-static int open_icmp(struct fleetset *fs, const struct rant_cfg *c, const struct target_list *l)
+/* Socket i (family fams[i]) of kind's (icmp, syn) into *s. */
+static int open_one(struct fleetset *fs, const struct rant_cfg *c, int kind, int i,
+		    struct sk *s, char *err, size_t len)
 {
-	int fams[2] = { AF_INET, AF_INET6 };
+	int fam = i ? AF_INET6 : AF_INET;
+
+	if (kind == TARGET_ICMP)
+		return icmpsock_fleet_open(s, c, fam, fs->rcvbuf_asked, err, len);
+	return synsock_fleet_open(s, c, fam, fs->rcvbuf_asked, &fs->syn_hold[i], &fs->syn_port[i],
+				  err, len);
+}
+
+/* The sockets of kind (icmp, syn) into v: AF_INET's, and AF_INET6's on
+ * an IPv6 table. One a target of the file needs must open; another is
+ * opened where it may be, for a reload's targets. */
+static int open_kind(struct fleetset *fs, const struct rant_cfg *c, const struct target_list *l,
+		     int kind, struct sk **v)
+{
 	char err[512];
 
 	for (int i = 0; i < 2; i++) {
+		int fam = i ? AF_INET6 : AF_INET, ret;
 		bool need = false;
-		int ret;
 
-		if (fams[i] == AF_INET6 && fs->fleet->family != AF_INET6)
+		if (fam == AF_INET6 && fs->fleet->family != AF_INET6)
 			continue;
 		for (size_t j = 0; j < l->n; j++)
-			need |= l->v[j].kind == TARGET_ICMP && l->v[j].addr.ss_family == fams[i];
-		fs->icmp[i] = calloc(1, sizeof(struct sk));
-		if (!fs->icmp[i])
+			need |= (int)l->v[j].kind == kind && l->v[j].addr.ss_family == fam;
+		v[i] = calloc(1, sizeof(struct sk));
+		if (!v[i])
 			return -ENOMEM;
-		ret = icmpsock_fleet_open(fs->icmp[i], c, fams[i], fs->rcvbuf_asked, err,
-					  sizeof(err));
+		ret = open_one(fs, c, kind, i, v[i], err, sizeof(err));
 		if (ret) {
-			free(fs->icmp[i]);
-			fs->icmp[i] = NULL;
+			free(v[i]);
+			v[i] = NULL;
 		}
 		if (ret && need) {
-			fprintf(stderr, "rant: icmp targets: %s\n", err);
+			fprintf(stderr, "rant: %s targets: %s\n", targets_kind_name(kind), err);
 			return ret;
 		}
 	}
@@ -240,7 +272,9 @@ int fleetset_open(struct fleetset *fs, const struct rant_cfg *c, const struct ms
 	}
 	ret = open_sockets(fs, c, fmt, first);
 	if (!ret)
-		ret = open_icmp(fs, c, &l);
+		ret = open_kind(fs, c, &l, TARGET_ICMP, fs->icmp);
+	if (!ret)
+		ret = open_kind(fs, c, &l, TARGET_SYN, fs->syn);
 	targets_free(&l);
 	return ret;
 }
@@ -257,6 +291,12 @@ void fleetset_close(struct fleetset *fs)
 			sk_close(fs->icmp[i]);
 		free(fs->icmp[i]);
 		fs->icmp[i] = NULL;
+		if (fs->syn[i]) {
+			sk_close(fs->syn[i]);
+			close(fs->syn_hold[i]);
+		}
+		free(fs->syn[i]);
+		fs->syn[i] = NULL;
 	}
 	if (fs->have_stamp)
 		msgfmt_fini(&fs->stamp);

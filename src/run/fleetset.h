@@ -24,8 +24,11 @@
  * may add one); icmp targets' echo requests by an unconnected ping
  * socket a family (fs->icmp: AF_INET's, AF_INET6's), opened at set-up
  * for each family the table may hold, whose error queue has their TX
- * stamps as a fleet socket's does. A syn line is refused here: the
- * fleet does not send SYNs (rant emit --syn does).
+ * stamps as a fleet socket's does; syn targets' SYNs by a raw TCP
+ * socket a family (fs->syn, synsock.h), every SYN from one source port
+ * (fs->syn_port) that a TCP socket holds (so the kernel answers each
+ * SYN-ACK with an RST), each SYN's sequence number its target's session
+ * XOR its seq, so that the SYN-ACK's acknowledgement names both.
  */
 #ifndef RANT_FLEETSET_H
 #define RANT_FLEETSET_H
@@ -46,7 +49,8 @@
 /* Where the TX stamp keys of a ping socket are kept (the loop's tables
  * by socket: the UDP ones', then these): family 0 AF_INET, 1 AF_INET6. */
 #define FLEETSET_ICMP_SK(fam) (FLEETSET_MAX_SK + (fam))
-#define FLEETSET_ALL_SK (FLEETSET_MAX_SK + 2)
+#define FLEETSET_SYN_SK(fam) (FLEETSET_MAX_SK + 2 + (fam))	/* the raw sockets' */
+#define FLEETSET_ALL_SK (FLEETSET_MAX_SK + 4)
 #define FLEETSET_RCVBUF_MIN (8 * 1024 * 1024)
 #define FLEETSET_RCVBUF_MAX (256 * 1024 * 1024)
 
@@ -64,6 +68,9 @@ struct fleetset {
 	struct msgfmt_ctx stamp;	/* stamp targets' (the run's own with --stamp) */
 	bool have_stamp;		/* stamp set up (fini at close) */
 	struct sk *icmp[2];		/* ping sockets: AF_INET's, AF_INET6's, or NULL */
+	struct sk *syn[2];		/* raw TCP sockets likewise */
+	int syn_hold[2];		/* the TCP sockets holding their ports */
+	uint16_t syn_port[2];		/* the SYNs' source port, a family */
 	size_t nkind[TARGET_NKINDS];	/* the file's targets of each kind at start */
 };
 
@@ -71,6 +78,12 @@ struct fleetset {
 static inline const struct msgfmt_ctx *fleetset_fmt(const struct fleetset *fs, int kind)
 {
 	return kind == TARGET_STAMP ? &fs->stamp : fs->fmt;
+}
+
+/* The raw TCP socket for an address of family, or NULL. */
+static inline struct sk *fleetset_syn(const struct fleetset *fs, int family)
+{
+	return fs->syn[family == AF_INET6];
 }
 
 /* The ping socket for an address of family, or NULL. */
@@ -118,8 +131,8 @@ void fleetset_fill(const struct rant_cfg *c, const struct fleetset *fs, struct f
 		   size_t i, const struct target_spec *t);
 
 /* Whether the fleet measures target t: 0, or -EINVAL with the problem
- * and fix in msg (a syn line; an icmp one of a family without its ping
- * socket: reloads cannot open one). */
+ * and fix in msg (an icmp or syn line of a family without its socket:
+ * reloads cannot open one). */
 int fleetset_check(const struct fleetset *fs, const struct target_spec *t, char *msg, size_t len);
 
 /* The TOS octet of target t's pings. */

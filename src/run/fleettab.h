@@ -81,6 +81,8 @@ struct fleet_target {
 					 * IPv4-mapped, then the port, then
 					 * target_proto_of(its kind) */
 	uint32_t session;		/* its session id (the format's key) */
+	uint8_t src[16];		/* syn: the address its SYNs leave from (4 or
+					 * 16 bytes, network order; fleetset_fill) */
 	int tos;			/* its pings' TOS octet (DSCP << 2) */
 	int64_t added_ns;		/* CLOCK_REALTIME: measured from */
 	int64_t retired_mono;		/* CLOCK_MONOTONIC: retired at */

@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # Targets of any kind in one --targets file: a rant reflector, a STAMP
-# reflector and a host that runs nothing of rant's (ICMP echo), each
+# reflector and hosts that run nothing of rant's (ICMP echo, a TCP
+# handshake), each
 # with its name=, in one run: each measured on its own interval= (the
 # counts say so), named in the text, the JSON and the metrics (labels
 # peer, name, kind; promtool passes), its dscp= on the wire. Bad lines
 # (a kind rant does not know, syn without a port, a bad name=, a name
 # given twice, icmp with a port, http) are refused, each with its line
-# number and the fix; syn lines are refused at set-up (a fleet does not
-# time handshakes). Scale: 1,000 mixed targets (rant, stamp, icmp) at
-# 10 a second each lose none, and the run's peak RSS is within twice
-# that of 1,000 rant targets measured the same way (a ratio).
+# number and the fix. syn targets (a TCP listener) have their handshakes
+# timed, a closed port's RSTs counted refused. Scale: 1,000 mixed targets
+# (rant, stamp, icmp, syn) at 10 a second each lose none, and the run's
+# peak RSS is within twice that of 1,000 rant targets measured the same
+# way (a ratio).
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="kinds_one_each kinds_bad_lines kinds_syn_refused kinds_scale"
+ALL_TESTS="kinds_one_each kinds_bad_lines kinds_syn kinds_scale"
 
 require_root
 require_cmd jq promtool tcpdump
@@ -32,12 +34,26 @@ kinds_reflectors() {
 	wait_udp_port "$NS_B" 862 || check_err 1 "the STAMP reflector did not bind"
 }
 
+# kinds_listener: a TCP listener on port 8080 of every address of NS_B
+# (IPv4 and IPv6), for syn targets.
+kinds_listener() {
+	ns_bg "$NS_B" /usr/bin/python3 -c 'import socket, time
+s = socket.socket(socket.AF_INET6)
+s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+s.bind(("::", 8080))
+s.listen(4096)
+time.sleep(600)'
+	wait_until 10 sh -c "ip netns exec $NS_B ss -Hltn 'sport = :8080' | grep -q LISTEN" ||
+		check_err 1 "the TCP listener did not start"
+}
+
 # named JSON NAME EXPR: EXPR of the target named NAME in JSON.
 named() {
 	jq -r --arg n "$2" ".targets[] | select(.name == \$n) | $3" "$1"
 }
 
-# One of each kind (and an IPv6 icmp target: the table's sockets IPv6,
+# One of each kind, syn's to a listener (and an IPv6 icmp target: the
+# table's sockets IPv6,
 # the IPv4 targets' mapped), 3 s: rant's and icmp's every 10 ms, stamp's
 # every 20 ms (interval=): each received what it sent (less its warm-up), none
 # lost; its name in the text's table, the JSON (with its kind), and the
@@ -47,8 +63,9 @@ kinds_one_each() {
 	local n sent out tos tcpd
 	setup_pair || skip_test "cannot create namespaces and veth"
 	kinds_reflectors
-	printf '%s name=refl\nstamp %s name=stamp1 interval=20ms\nicmp %s name=dest1 dscp=46  # any host\nicmp %s name=dest6\n' \
-		"$IP_B" "$IP_B" "$IP_B" "$IP6_B" >"$WORK/targets"
+	kinds_listener
+	printf '%s name=refl\nstamp %s name=stamp1 interval=20ms\nicmp %s name=dest1 dscp=46  # any host\nicmp %s name=dest6\nsyn %s 8080 name=web\n' \
+		"$IP_B" "$IP_B" "$IP_B" "$IP6_B" "$IP_B" >"$WORK/targets"
 	ip netns exec "$NS_B" tcpdump -i "$VETH_B" -nn -w "$WORK/icmp.pcap" -U \
 		'icmp[icmptype] == icmp-echo' >"$WORK/tcpdump.txt" 2>&1 &
 	tcpd=$!
@@ -58,9 +75,9 @@ kinds_one_each() {
 		--metrics "$WORK/e1.prom" >"$WORK/e1.txt" 2>&1
 	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
 	grep '^kinds:' "$WORK/e1.txt"
-	grep -q '^kinds: 1 rant .*, 1 stamp .*, 2 icmp (ICMP echo' "$WORK/e1.txt"
+	grep -q '^kinds: 1 rant .*, 1 stamp .*, 2 icmp (ICMP echo.*, 1 syn (TCP' "$WORK/e1.txt"
 	check_err $? "the start-up lines name the kinds: $(grep '^kinds' "$WORK/e1.txt")"
-	for n in refl:rant stamp1:stamp dest1:icmp dest6:icmp; do
+	for n in refl:rant stamp1:stamp dest1:icmp dest6:icmp web:syn; do
 		named "$WORK/e1.json" "${n%:*}" '"\(.kind) \(.peer) \(.counts.sent) \(.counts.received) \(.counts.lost)"'
 		[ "$(named "$WORK/e1.json" "${n%:*}" .kind)" = "${n#*:}" ]
 		check_err $? "${n%:*}: kind $(named "$WORK/e1.json" "${n%:*}" .kind), ${n#*:} expected"
@@ -91,7 +108,7 @@ kinds_one_each() {
 	[[ $tos =~ ^0xb8:([0-9]+)$ ]] &&
 		[ $((BASH_REMATCH[1] * 10)) -ge $((9 * $(named "$WORK/e1.json" dest1 .counts.sent))) ]
 	check_err $? "dscp=46: the echo requests by TOS: $tos"
-	log_test "kinds: rant, stamp and icmp targets in one run, each by its name"
+	log_test "kinds: rant, stamp, icmp and syn targets in one run, each by its name"
 }
 
 # A file of bad lines: exit 1, nothing measured, each line's problem and
@@ -118,16 +135,39 @@ kinds_bad_lines() {
 	log_test "kinds: bad lines refused, each with its number and fix"
 }
 
-# A syn line, well formed, is refused at set-up with what measures it.
-kinds_syn_refused() {
-	local rc=0
+# syn targets beside a rant one: a listening port (IPv4 and IPv6) has
+# every handshake timed, none lost; a closed port answers each SYN with
+# an RST, each counted refused, none received nor lost; the kernel's RSTs leave the
+# listener with no half-open connection (ss lists none in SYN-RECV).
+kinds_syn() {
+	local half
 	setup_pair || skip_test "cannot create namespaces and veth"
-	printf '%s\nsyn %s 80 name=web\n' "$IP_B" "$IP_B" >"$WORK/targets"
-	emit --targets "$WORK/targets" -d 1 >"$WORK/e1.txt" 2>&1 || rc=$?
-	cat "$WORK/e1.txt"
-	[ "$rc" = 1 ] && grep -q "targets:2: syn $IP_B:80: a fleet does not time TCP handshakes: measure it with rant emit --syn" "$WORK/e1.txt"
-	check_err $? "exit $rc, the syn line not refused with its fix"
-	log_test "kinds: a syn line refused at set-up, rant emit --syn named"
+	kinds_reflectors
+	kinds_listener
+	printf '%s name=refl\nsyn %s 8080 name=web\nsyn %s 8080 name=web6\nsyn %s 8081 name=closed\n' \
+		"$IP_B" "$IP_B" "$IP6_B" "$IP_B" >"$WORK/targets"
+	emit --targets "$WORK/targets" -d 3 --interval 10000 --block -j "$WORK/e1.json" \
+		--metrics "$WORK/e1.prom" >"$WORK/e1.txt" 2>&1
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	grep '^kinds:' "$WORK/e1.txt"
+	for n in web web6 closed; do
+		named "$WORK/e1.json" "$n" '"\(.kind) \(.peer) \(.counts | tojson) p50 \(.metrics.rtt.percentiles["50"])"'
+	done
+	for n in web web6; do
+		named "$WORK/e1.json" "$n" '.kind == "syn" and .counts.sent >= 200 and
+			.counts.received == .counts.sent and .counts.lost == 0 and
+			.metrics.rtt.percentiles["50"] > 0' | grep -qx true
+		check_err $? "$n: $(named "$WORK/e1.json" "$n" '.counts | tojson')"
+		grep -q "^rant_packets_sent_total{.*,name=\"$n\",kind=\"syn\"}" "$WORK/e1.prom"
+		check_err $? "$n: no series with its name and kind labels"
+	done
+	named "$WORK/e1.json" closed '.counts.received == 0 and .counts.lost == 0 and
+		.counts.refused == .counts.sent and .counts.sent >= 200' | grep -qx true
+	check_err $? "closed: $(named "$WORK/e1.json" closed '.counts | tojson')"
+	half=$(ip netns exec "$NS_B" ss -Htn state syn-recv | wc -l)
+	[ "$half" = 0 ]
+	check_err $? "$half half-open connections left at the listener"
+	log_test "kinds: syn targets timed beside rant's, a closed port counted refused"
 }
 
 # kinds_fleet FILE NAME: the fleet of FILE for 10 s at 10/s under
@@ -142,7 +182,7 @@ kinds_fleet() {
 rss_of() { awk -F': ' '/Maximum resident/ { print $2 }' "$WORK/$1.time"; }
 
 # 1,000 addresses on the reflectors' side: 1,000 rant targets, then
-# 1,000 of the three kinds in turn, each at 10 a second for 10 s: the
+# 1,000 of the four kinds in turn (rant, stamp, icmp, syn), each at 10 a second for 10 s: the
 # mixed run loses none, every target measured, and its peak RSS is at
 # most twice the rant run's.
 kinds_scale() {
@@ -152,14 +192,16 @@ kinds_scale() {
 		a="10.99.$((i / 250)).$((i % 250 + 1))"
 		echo "addr add $a/32 dev $VETH_B"
 		echo "$a" >>"$WORK/plain"
-		case $((i % 3)) in
+		case $((i % 4)) in
 		0) echo "$a name=r$i" ;;
 		1) echo "stamp $a name=s$i" ;;
 		2) echo "icmp $a name=i$i" ;;
+		3) echo "syn $a 8080 name=t$i" ;;
 		esac >>"$WORK/mixed"
 	done | ip -n "$NS_B" -batch -
 	ip -n "$NS_A" route add 10.99.0.0/16 via "$IP_B"
 	kinds_reflectors --max-sessions 4096 --max-sessions-per-address 4096
+	kinds_listener
 	kinds_fleet "$WORK/plain" plain
 	kinds_fleet "$WORK/mixed" mixed
 	plain=$(rss_of plain)
@@ -169,8 +211,8 @@ kinds_scale() {
 	kinds=$(jq -c '[.targets[].kind] | group_by(.) | map({(.[0]): length}) | add' "$WORK/mixed.json")
 	echo "mixed: $(jqv "$WORK/mixed.json" .counts.sent) sent, $lost lost, $low targets under 80 pings, kinds $kinds; peak RSS mixed $mixed KiB, plain $plain KiB"
 	[ "$(jq '.targets | length' "$WORK/mixed.json")" = "$n" ] && [ "$low" = 0 ] &&
-		[ "$kinds" = '{"icmp":333,"rant":334,"stamp":333}' ]
-	check_err $? "every target of the three kinds measured: $low under 80 pings, $kinds"
+		[ "$kinds" = '{"icmp":250,"rant":250,"stamp":250,"syn":250}' ]
+	check_err $? "every target of the four kinds measured: $low under 80 pings, $kinds"
 	[ "$lost" = 0 ] && [ "$(jqv "$WORK/mixed.json" .counts.socket_drops)" = 0 ]
 	check_err $? "the mixed fleet lost $lost"
 	[ "${mixed:-999999999}" -le $((2 * ${plain:-0})) ]
