@@ -118,7 +118,7 @@ static void report(struct fl_reload *rl, size_t n)
 		} else if (op->tos < 0) {
 			removed++;
 			fprintf(stderr, "rant: %s removed: %" PRIu64 " sent, %" PRIu64 " lost, p50 %" PRId64 " ns, p99 %" PRId64 " ns\n",
-				t->spec.name, t->cnt.sent, t->cnt.lost,
+				t->spec.label, t->cnt.sent, t->cnt.lost,
 				latstat_percentile(&t->rtt, 50), latstat_percentile(&t->rtt, 99));
 		}
 	}

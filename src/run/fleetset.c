@@ -58,12 +58,12 @@ int fleetset_check(const struct fleetset *fs, const struct target_spec *t, char 
 	bool v6 = t->addr.ss_family == AF_INET6;
 
 	if (t->kind == TARGET_ICMP && fs->fleet && !fleetset_icmp(fs, t->addr.ss_family)) {
-		snprintf(msg, len, "icmp %s: the fleet began without an IPv%c ping socket: restart rant to add it",
+		snprintf(msg, len, "icmp %s: the fleet began without IPv%c icmp targets (so without their ping socket): restart rant to add it",
 			 t->name, v6 ? '6' : '4');
 		return -EINVAL;
 	}
 	if (t->kind == TARGET_SYN && fs->fleet && !fleetset_syn(fs, t->addr.ss_family)) {
-		snprintf(msg, len, "syn %s: the fleet began without an IPv%c raw TCP socket: restart rant to add it",
+		snprintf(msg, len, "syn %s: the fleet began without IPv%c syn targets (so without their raw socket): restart rant to add it",
 			 t->name, v6 ? '6' : '4');
 		return -EINVAL;
 	}
@@ -117,9 +117,10 @@ static int open_one(struct fleetset *fs, const struct rant_cfg *c, int kind, int
 				  err, len);
 }
 
-/* The sockets of kind (icmp, syn) into v: AF_INET's, and AF_INET6's on
- * an IPv6 table. One a target of the file needs must open; another is
- * opened where it may be, for a reload's targets. */
+/* The sockets of kind (icmp, syn) into v: AF_INET's, AF_INET6's, each
+ * where a target of the file needs it (a socket the loop reads every
+ * turn costs its system calls: none for a kind the fleet lacks; a
+ * reload cannot add one). */
 static int open_kind(struct fleetset *fs, const struct rant_cfg *c, const struct target_list *l,
 		     int kind, struct sk **v)
 {
@@ -129,10 +130,10 @@ static int open_kind(struct fleetset *fs, const struct rant_cfg *c, const struct
 		int fam = i ? AF_INET6 : AF_INET, ret;
 		bool need = false;
 
-		if (fam == AF_INET6 && fs->fleet->family != AF_INET6)
-			continue;
 		for (size_t j = 0; j < l->n; j++)
 			need |= (int)l->v[j].kind == kind && l->v[j].addr.ss_family == fam;
+		if (!need)
+			continue;
 		v[i] = calloc(1, sizeof(struct sk));
 		if (!v[i])
 			return -ENOMEM;
@@ -140,8 +141,6 @@ static int open_kind(struct fleetset *fs, const struct rant_cfg *c, const struct
 		if (ret) {
 			free(v[i]);
 			v[i] = NULL;
-		}
-		if (ret && need) {
 			fprintf(stderr, "rant: %s targets: %s\n", targets_kind_name(kind), err);
 			return ret;
 		}

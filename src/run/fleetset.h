@@ -23,10 +23,11 @@
  * (fs->stamp, set up at open whatever the file holds, so that a reload
  * may add one); icmp targets' echo requests by an unconnected ping
  * socket a family (fs->icmp: AF_INET's, AF_INET6's), opened at set-up
- * for each family the table may hold, whose error queue has their TX
- * stamps as a fleet socket's does; syn targets' SYNs by a raw TCP
- * socket a family (fs->syn, synsock.h), every SYN from one source port
- * (fs->syn_port) that a TCP socket holds (so the kernel answers each
+ * for each family the file's icmp targets have (a reload cannot add
+ * another), whose error queue has their TX stamps as a fleet socket's
+ * does; syn targets' SYNs by a raw TCP socket a family (fs->syn,
+ * synsock.h; opened as the ping sockets are), every SYN from one source
+ * port (fs->syn_port) that a TCP socket holds (so the kernel answers each
  * SYN-ACK with an RST), each SYN's sequence number its target's session
  * XOR its seq, so that the SYN-ACK's acknowledgement names both.
  */

@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="kinds_one_each kinds_bad_lines kinds_syn kinds_scale"
+ALL_TESTS="kinds_one_each kinds_bad_lines kinds_syn kinds_reload kinds_scale"
 
 require_root
 require_cmd jq promtool tcpdump
@@ -168,6 +168,36 @@ kinds_syn() {
 	[ "$half" = 0 ]
 	check_err $? "$half half-open connections left at the listener"
 	log_test "kinds: syn targets timed beside rant's, a closed port counted refused"
+}
+
+# SIGHUP with kinds: an icmp target removed (its numbers said by its
+# name), a stamp one added and measured, a syn one refused (the run began
+# without syn targets: restart rant), the rant one kept.
+kinds_reload() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	kinds_reflectors
+	printf '%s name=refl\nicmp %s name=dest1\n' "$IP_B" "$IP_B" >"$WORK/targets"
+	emit_bg e1 --targets "$WORK/targets" -d 5 --interval 10000 --block -j "$WORK/e1.json"
+	wait_for_line "$WORK/e1.txt" '^measuring: [0-9]+ targets' "$MEASURE_WAIT_S"
+	check_err $? "the fleet did not start measuring: $(tail -3 "$WORK/e1.txt")"
+	sleep 1
+	printf '%s name=refl\nstamp %s name=s1\nsyn %s 8080 name=web\n' "$IP_B" "$IP_B" "$IP_B" \
+		>"$WORK/targets.new"
+	mv "$WORK/targets.new" "$WORK/targets"
+	kill -HUP "$EM"
+	wait_for_line "$WORK/e1.txt" 'read again: 1 added, 1 removed' 5
+	check_err $? "no reload after SIGHUP: $(tail -3 "$WORK/e1.txt")"
+	grep -q '^rant: dest1 removed: [0-9]* sent, 0 lost' "$WORK/e1.txt" &&
+		grep -q "targets:3: web not added: syn $IP_B:8080: the fleet began without IPv4 syn targets .*restart rant to add it" "$WORK/e1.txt"
+	check_err $? "what the reload said: $(grep '^rant:' "$WORK/e1.txt")"
+	wait "$EM"
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	jq -c '[.targets[] | {name, kind, sent: .counts.sent, lost: .counts.lost}]' "$WORK/e1.json"
+	jq -e '[.targets[] | .name] | sort == ["refl", "s1"]' "$WORK/e1.json" >/dev/null &&
+		[ "$(named "$WORK/e1.json" s1 '.kind == "stamp" and .counts.sent >= 150 and .counts.lost == 0')" = true ] &&
+		[ "$(named "$WORK/e1.json" refl '.counts.sent >= 350 and .counts.lost == 0')" = true ]
+	check_err $? "the targets at the end"
+	log_test "kinds: SIGHUP removes an icmp target, adds a stamp one, refuses a new kind"
 }
 
 # kinds_fleet FILE NAME: the fleet of FILE for 10 s at 10/s under
