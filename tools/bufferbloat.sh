@@ -17,7 +17,8 @@ set -euo pipefail
 usage() {
 	cat <<'USAGE'
 usage: sudo tools/bufferbloat.sh [options]
-Pings two ICMP destinations 5 times a second (rant emit --icmp) under
+Pings two ICMP destinations 5 times a second (rant emit --targets, two
+icmp lines named dest1 and dest2) under
 four loads (iperf3) through a tbf-shaped link, with a large queue and
 with a small one, and draws each run and the comparison (rant-plot).
   -c N            pings to each destination a run (default 400: 80 s)
@@ -280,33 +281,29 @@ load_stop() {
 
 # ---- measuring ----
 
-# measure DIR: both destinations pinged at once, COUNT echo requests
-# each every INTERVAL_US (open loop, as ping), each destination's JSON,
-# log and text in DIR as dest1.* and dest2.*. A reply later than 1 s
-# (rant's longest --timeout) counts lost, and late when it comes.
+# measure DIR: both destinations pinged at once by one rant, a fleet of
+# two icmp targets named dest1 and dest2 (DIR/targets), COUNT echo
+# requests each every INTERVAL_US (open loop, as ping); its JSON, log and
+# text in DIR as fleet.*, each destination a target of them by its name.
+# A reply later than 1 s (rant's longest --timeout) counts lost, and
+# late when it comes.
 measure() {
-	local dir=$1 name addr pids=() rc=0 p
-	for name in dest1 dest2; do
-		addr=$([ "$name" = dest1 ] && echo "$IP_D1" || echo "$IP_D2")
-		ip netns exec "$NS_C" "$RANT" emit --icmp -i "$DEV_C" "$addr" -c "$COUNT" \
-			--interval "$INTERVAL_US" --open-loop --timeout 1000000 --block -w 5 -d 0 \
-			-l "$dir/$name.log" -j "$dir/$name.json" >"$dir/$name.txt" 2>&1 &
-		pids+=($!)
-		OURS[$!]=1
-	done
-	for p in "${pids[@]}"; do
-		wait "$p" || rc=$?
-		unset "OURS[$p]"
-	done
-	[ "$rc" = 0 ] || die "rant emit --icmp exited $rc: $(tail -n 3 "$dir"/dest*.txt)"
+	local dir=$1 rc=0
+	printf 'icmp %s name=dest1\nicmp %s name=dest2\n' "$IP_D1" "$IP_D2" >"$dir/targets"
+	ip netns exec "$NS_C" "$RANT" emit -i "$DEV_C" --targets "$dir/targets" -c "$COUNT" \
+		--interval "$INTERVAL_US" --timeout 1000000 --block -w 5 -d 0 \
+		-l "$dir/fleet.log" -j "$dir/fleet.json" >"$dir/fleet.txt" 2>&1 &
+	OURS[$!]=1
+	wait "$!" || rc=$?
+	unset "OURS[$!]"
+	[ "$rc" = 0 ] || die "rant emit --targets exited $rc: $(tail -n 3 "$dir/fleet.txt")"
 }
 
 # plot_run QUEUE LOAD: the run's picture, OUT/QUEUE-LOAD.png: both
 # destinations' round trips over time, their lost pings marked.
 plot_run() {
 	local dir=$OUT/$1-$2
-	"${RANT_PLOT[@]}" pings "$dir/dest1.json" "$dir/dest2.json" --log "$dir/dest1.log" \
-		--log "$dir/dest2.log" --label dest1 --label dest2 -o "$OUT/$1-$2.png" \
+	"${RANT_PLOT[@]}" pings "$dir/fleet.json" --log "$dir/fleet.log" -o "$OUT/$1-$2.png" \
 		--title "$1 queue ($(queue_text "$(queue_spec "$1")"), up $UP, down $DOWN), $(load_words "$2")" \
 		>/dev/null || die "rant-plot pings failed on $dir"
 }
@@ -354,10 +351,10 @@ run() {
 		{queue: $q, load: $load, load_text: $words, dir: "\($q)-\($load)",
 		 seconds: (($t1 | tonumber) - ($t0 | tonumber)),
 		 qdisc: {up: $up, down: $down},
-		 targets: [{name: "dest1", address: $d1, json: "\($q)-\($load)/dest1.json",
-		            log: "\($q)-\($load)/dest1.log"},
-		           {name: "dest2", address: $d2, json: "\($q)-\($load)/dest2.json",
-		            log: "\($q)-\($load)/dest2.log"}]}' >"$dir/run.json"
+		 targets: [{name: "dest1", address: $d1, json: "\($q)-\($load)/fleet.json",
+		            log: "\($q)-\($load)/fleet.log"},
+		           {name: "dest2", address: $d2, json: "\($q)-\($load)/fleet.json",
+		            log: "\($q)-\($load)/fleet.log"}]}' >"$dir/run.json"
 	load_stop
 	jq -c --argjson up_bps "$(throughput "$dir" up)" --argjson down_bps "$(throughput "$dir" down)" \
 		'. + {load_bps: {up: $up_bps, down: $down_bps}}' "$dir/run.json" >>"$OUT/runs.jsonl"

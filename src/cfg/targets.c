@@ -3,6 +3,7 @@
  * --targets FILE (see targets.h).
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdbool.h>
@@ -12,24 +13,32 @@
 #include "optnum.h"
 #include "skpeer.h"
 #include "targets.h"
+#include "timeutil.h"
 
 #define LINE_MAX_LEN 512
+
+#define LINE_FORM "[stamp|icmp|syn] ADDR [PORT] [name=NAME] [dscp=N] [interval=T]"
+
+static const char *const kind_names[TARGET_NKINDS] = { "rant", "stamp", "icmp", "syn" };
+
+const char *targets_kind_name(enum target_kind k)
+{
+	return k < TARGET_NKINDS ? kind_names[k] : "rant";
+}
 
 void targets_name(const struct sockaddr_storage *ss, char *buf, size_t len)
 {
 	char host[INET6_ADDRSTRLEN];
+	bool v6 = ss->ss_family == AF_INET6;
+	uint16_t port = ntohs(v6 ? ((const struct sockaddr_in6 *)ss)->sin6_port :
+			      ((const struct sockaddr_in *)ss)->sin_port);
 
-	if (ss->ss_family == AF_INET6) {
-		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)ss;
-
-		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
-		snprintf(buf, len, "[%s]:%u", host, ntohs(in6->sin6_port));
-	} else {
-		const struct sockaddr_in *in = (const struct sockaddr_in *)ss;
-
-		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
-		snprintf(buf, len, "%s:%u", host, ntohs(in->sin_port));
-	}
+	inet_ntop(ss->ss_family, v6 ? (const void *)&((const struct sockaddr_in6 *)ss)->sin6_addr :
+		  (const void *)&((const struct sockaddr_in *)ss)->sin_addr, host, sizeof(host));
+	if (!port)
+		snprintf(buf, len, "%s", host);
+	else
+		snprintf(buf, len, v6 ? "[%s]:%u" : "%s:%u", host, port);
 }
 
 /* The words of a line before its comment: up to max, each a pointer
@@ -49,23 +58,78 @@ static int words(char *buf, char **w, int max)
 	return n;
 }
 
-/* PORT or dscp=N after the address. */
-static int option_word(const char *w, bool *have_port, struct target_spec *t, char *msg,
-		       size_t len)
+/* name=: letters, digits, '.', '_', '-', 1 to TARGET_LABEL_LEN - 1. */
+static bool good_label(const char *v)
+{
+	size_t n = strlen(v);
+
+	if (!n || n > TARGET_LABEL_MAX)
+		return false;
+	for (; *v; v++)
+		if (!isalnum((unsigned char)*v) && !strchr("._-", *v))
+			return false;
+	return true;
+}
+
+/* name=, dscp= or interval=: 1 taken, 0 not one of them, -1 bad. */
+static int named_option(const char *w, const struct targets_ctx *ctx, struct target_spec *t,
+			char *msg, size_t len)
 {
 	char why[160];
 	uint64_t v;
 
+	if (!strncmp(w, "name=", 5)) {
+		if (!good_label(w + 5)) {
+			snprintf(msg, len, "%s: give name=NAME, 1 to %d letters, digits, '.', '_' or '-' (it labels the target in every output)",
+				 w, TARGET_LABEL_MAX);
+			return -1;
+		}
+		snprintf(t->label, sizeof(t->label), "%s", w + 5);
+		return 1;
+	}
 	if (!strncmp(w, "dscp=", 5)) {
 		if (optnum_u64(w + 5, 0, 63, &v, why, sizeof(why))) {
 			snprintf(msg, len, "%s: %s: give dscp=N with N from 0 to 63 (46: EF)", w, why);
 			return -1;
 		}
 		t->dscp = (int)v;
-		return 0;
+		return 1;
+	}
+	if (!strncmp(w, "interval=", 9)) {
+		int64_t lo = ctx->interval_ns > 0 ? ctx->interval_ns : 1;
+
+		if (optnum_ns(w + 9, NS_PER_SEC, lo, 3600 * NS_PER_SEC, &t->interval_ns, why,
+			      sizeof(why))) {
+			snprintf(msg, len, "%s: %s: give interval=T from the run's --interval to 1h (200ms, 1s), or lower --interval",
+				 w, why);
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* PORT or an option after the address. */
+static int option_word(const char *w, const struct targets_ctx *ctx, bool *have_port,
+		       struct target_spec *t, char *msg, size_t len)
+{
+	char why[160];
+	uint64_t v;
+	int got = named_option(w, ctx, t, msg, len);
+
+	if (got)
+		return got < 0 ? -1 : 0;
+	if (strchr(w, '=')) {
+		snprintf(msg, len, "'%s': no such option: the options are name=, dscp= and interval=", w);
+		return -1;
+	}
+	if (t->kind == TARGET_ICMP) {
+		snprintf(msg, len, "'%s': icmp takes no port: a line is icmp ADDR [name=NAME] [dscp=N] [interval=T]",
+			 w);
+		return -1;
 	}
 	if (*have_port || optnum_u64(w, 1, 65535, &v, why, sizeof(why))) {
-		snprintf(msg, len, "'%s' is neither a port (1 to 65535, once) nor dscp=N: a line is ADDR [PORT] [dscp=N]",
+		snprintf(msg, len, "'%s' is neither a port (1 to 65535, once) nor an option: a line is " LINE_FORM,
 			 w);
 		return -1;
 	}
@@ -74,33 +138,45 @@ static int option_word(const char *w, bool *have_port, struct target_spec *t, ch
 	return 0;
 }
 
-int targets_parse_line(const char *text, const struct targets_ctx *ctx,
-		       struct target_spec *t, char *msg, size_t len)
+/* The kind word the line begins with: the words it took (0: none, a
+ * rant line), or -1 for a word that is no kind (nor an address). */
+static int kind_word(char **w, int n, struct target_spec *t, char *msg, size_t len)
 {
-	char buf[LINE_MAX_LEN], err[512], *w[4];
-	bool have_port = false;
-	int n;
+	for (int k = 0; k < TARGET_NKINDS; k++)
+		if (!strcmp(w[0], kind_names[k])) {
+			t->kind = (enum target_kind)k;
+			return 1;
+		}
+	if (!strcmp(w[0], "http") || !strncmp(w[0], "http://", 7) || !strncmp(w[0], "https://", 8)) {
+		snprintf(msg, len, "http: a fleet does not send HTTP requests: measure the URL with rant probe http, or its handshake with a line syn ADDR PORT");
+		return -1;
+	}
+	/* a word of letters alone, with more after it: meant as a kind */
+	if (n > 1 && strspn(w[0], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") ==
+	    strlen(w[0])) {
+		snprintf(msg, len, "'%s' is no kind of target: a line begins with stamp, icmp or syn (or the address, for rant's reflector): " LINE_FORM,
+			 w[0]);
+		return -1;
+	}
+	return 0;
+}
 
-	if (strlen(text) >= sizeof(buf)) {
-		snprintf(msg, len, "longer than %d characters: a line is ADDR [PORT] [dscp=N]",
-			 LINE_MAX_LEN - 1);
-		return -1;
-	}
-	strcpy(buf, text);
-	n = words(buf, w, 3);
-	if (n == 0)
-		return 0;
-	if (n > 3) {
-		snprintf(msg, len, "too many words: a line is ADDR [PORT] [dscp=N]");
-		return -1;
-	}
+/* The defaults of t's kind, before its words. */
+static void defaults(struct target_spec *t, const struct targets_ctx *ctx, enum target_kind k)
+{
 	memset(t, 0, sizeof(*t));
-	t->port = ctx->port;
+	t->kind = k;
+	t->port = k == TARGET_STAMP ? TARGET_STAMP_PORT : k == TARGET_ICMP ? 0 : ctx->port;
 	t->dscp = -1;
-	for (int i = 1; i < n; i++)
-		if (option_word(w[i], &have_port, t, msg, len))
-			return -1;
-	if (sk_peer_resolve(w[0], t->port, ctx->ifindex, ctx->iface, &t->addr, &t->addr_len,
+}
+
+/* The address word into t (its port set), checked as -a is. */
+static int address(const char *w, const struct targets_ctx *ctx, struct target_spec *t,
+		   char *msg, size_t len)
+{
+	char err[512];
+
+	if (sk_peer_resolve(w, t->port, ctx->ifindex, ctx->iface, &t->addr, &t->addr_len,
 			    err, sizeof(err))) {
 		/* sk_peer_resolve() speaks of -a: the address is this line's */
 		snprintf(msg, len, "%s", strncmp(err, "-a ", 3) ? err : err + 3);
@@ -108,34 +184,88 @@ int targets_parse_line(const char *text, const struct targets_ctx *ctx,
 	}
 	if (ctx->family == AF_INET && t->addr.ss_family == AF_INET6) {
 		snprintf(msg, len, "%s is IPv6, and the run's sockets are IPv4 (it began with IPv4 targets only): restart rant to add it",
-			 w[0]);
+			 w);
 		return -1;
 	}
+	return 0;
+}
+
+int targets_parse_line(const char *text, const struct targets_ctx *ctx,
+		       struct target_spec *t, char *msg, size_t len)
+{
+	char buf[LINE_MAX_LEN], *w[8];
+	bool have_port = false;
+	int n, k;
+
+	if (strlen(text) >= sizeof(buf)) {
+		snprintf(msg, len, "longer than %d characters: a line is " LINE_FORM, LINE_MAX_LEN - 1);
+		return -1;
+	}
+	strcpy(buf, text);
+	n = words(buf, w, 7);
+	if (n == 0)
+		return 0;
+	if (n > 7) {
+		snprintf(msg, len, "too many words: a line is " LINE_FORM);
+		return -1;
+	}
+	defaults(t, ctx, TARGET_RANT);
+	k = kind_word(w, n, t, msg, len);
+	if (k < 0)
+		return -1;
+	defaults(t, ctx, t->kind);
+	if (k == n) {
+		snprintf(msg, len, "%s without an address: a line is " LINE_FORM, w[0]);
+		return -1;
+	}
+	for (int i = k + 1; i < n; i++)
+		if (option_word(w[i], ctx, &have_port, t, msg, len))
+			return -1;
+	if (t->kind == TARGET_SYN && !have_port) {
+		snprintf(msg, len, "syn without a port: give the service's, syn ADDR PORT (80, 443)");
+		return -1;
+	}
+	if (address(w[k], ctx, t, msg, len))
+		return -1;
 	targets_name(&t->addr, t->name, sizeof(t->name));
+	if (!t->label[0] && t->kind == TARGET_RANT && !k)
+		snprintf(t->label, sizeof(t->label), "%s", t->name);
+	else if (!t->label[0])
+		snprintf(t->label, sizeof(t->label), "%s:%s", kind_names[t->kind], t->name);
 	return 1;
 }
 
 static bool same_target(const struct target_spec *a, const struct target_spec *b)
 {
-	return a->addr_len == b->addr_len && !memcmp(&a->addr, &b->addr, a->addr_len);
+	return target_proto_of(a->kind) == target_proto_of(b->kind) && a->addr_len == b->addr_len &&
+	       !memcmp(&a->addr, &b->addr, a->addr_len);
 }
 
-/* The line of an earlier target like t, or 0. Quadratic only in a bad
- * file's worst case: a hash of the names keeps it linear. */
-static unsigned int repeated(const struct target_list *l, const struct target_spec *t,
-			     unsigned int *hash, size_t nhash)
+static size_t str_hash(const char *s)
 {
 	size_t h = 5381;
 
-	for (const char *c = t->name; *c; c++)
-		h = h * 33 + (unsigned char)*c;
-	for (size_t i = h % nhash;; i = (i + 1) % nhash) {
+	for (; *s; s++)
+		h = h * 33 + (unsigned char)*s;
+	return h;
+}
+
+/* The line of an earlier target like t (label: of the same label), or
+ * 0. Quadratic only in a bad file's worst case: a hash of the names
+ * keeps it linear. */
+static unsigned int repeated(const struct target_list *l, const struct target_spec *t,
+			     unsigned int *hash, size_t nhash, bool label)
+{
+	for (size_t i = str_hash(label ? t->label : t->name) % nhash;; i = (i + 1) % nhash) {
+		const struct target_spec *o;
+
 		if (!hash[i]) {
 			hash[i] = (unsigned int)l->n + 1;
 			return 0;
 		}
-		if (same_target(&l->v[hash[i] - 1], t))
-			return l->v[hash[i] - 1].line;
+		o = &l->v[hash[i] - 1];
+		if (label ? !strcmp(o->label, t->label) : same_target(o, t))
+			return o->line;
 	}
 }
 
@@ -144,7 +274,7 @@ struct loader {
 	const struct targets_ctx *ctx;
 	FILE *err;
 	unsigned int bad;
-	unsigned int *hash;
+	unsigned int *hash, *lhash;	/* by address, by name= */
 	size_t nhash, cap, max;
 };
 
@@ -183,10 +313,17 @@ static int take_line(struct loader *ld, struct target_list *l, const char *text,
 		l->v = v;
 		ld->cap = cap;
 	}
-	first = repeated(l, &t, ld->hash, ld->nhash);
+	first = repeated(l, &t, ld->hash, ld->nhash, false);
 	if (first) {
-		snprintf(msg, sizeof(msg), "%s is line %u's target again: give each once", t.name,
-			 first);
+		snprintf(msg, sizeof(msg), "%s%s%s is line %u's target again: give each once",
+			 t.kind ? targets_kind_name(t.kind) : "", t.kind ? " " : "", t.name, first);
+		say(ld, line, msg);
+		return 0;
+	}
+	first = repeated(l, &t, ld->lhash, ld->nhash, true);
+	if (first) {
+		snprintf(msg, sizeof(msg), "name=%s is line %u's name too: give each target a name of its own",
+			 t.label, first);
 		say(ld, line, msg);
 		return 0;
 	}
@@ -208,13 +345,16 @@ int targets_load(const char *path, const struct targets_ctx *ctx, struct target_
 	*out = l;
 	if (!f) {
 		ret = -errno;
-		fprintf(err, "rant: --targets %s: %s: give a file of targets, one ADDR [PORT] [dscp=N] a line\n",
+		fprintf(err, "rant: --targets %s: %s: give a file of targets, one " LINE_FORM " a line\n",
 			path, strerror(-ret));
 		return ret;
 	}
 	ld.nhash = 2 * ld.max + 1;
 	ld.hash = calloc(ld.nhash, sizeof(*ld.hash));
-	if (!ld.hash) {
+	ld.lhash = calloc(ld.nhash, sizeof(*ld.lhash));
+	if (!ld.hash || !ld.lhash) {
+		free(ld.hash);
+		free(ld.lhash);
 		fclose(f);
 		return -ENOMEM;
 	}
@@ -225,7 +365,7 @@ int targets_load(const char *path, const struct targets_ctx *ctx, struct target_
 		if (n && text[n - 1] == '\n')
 			text[--n] = '\0';
 		else if (!feof(f)) {
-			say(&ld, line, "longer than 511 characters: a line is ADDR [PORT] [dscp=N]");
+			say(&ld, line, "longer than 511 characters: a line is " LINE_FORM);
 			for (int c = 0; c != '\n' && c != EOF; c = fgetc(f))
 				;
 			continue;
@@ -236,6 +376,7 @@ int targets_load(const char *path, const struct targets_ctx *ctx, struct target_
 		ret = -EIO;
 	fclose(f);
 	free(ld.hash);
+	free(ld.lhash);
 	if (ret == -ENOMEM || ret == -EIO)
 		fprintf(err, "rant: --targets %s: %s\n", path, strerror(-ret));
 	if (!ret && ld.bad > TARGETS_BAD_MAX)
@@ -244,7 +385,7 @@ int targets_load(const char *path, const struct targets_ctx *ctx, struct target_
 	if (!ret && ld.bad)
 		ret = -EINVAL;
 	if (!ret && !l.n) {
-		fprintf(err, "rant: --targets %s: no target in it: give one ADDR [PORT] [dscp=N] a line\n",
+		fprintf(err, "rant: --targets %s: no target in it: give one " LINE_FORM " a line\n",
 			path);
 		ret = -EINVAL;
 	}

@@ -1,13 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * --targets FILE: the fleet's reflectors, one a line:
+ * --targets FILE: the fleet's targets, one a line, each of a kind:
  *
- *   ADDR [PORT] [dscp=N]     # a comment
+ *   ADDR [PORT] [OPTION...]          rant's reflector (--stamp: STAMP's)
+ *   stamp ADDR [PORT] [OPTION...]    a STAMP reflector (RFC 8762), port 862
+ *   icmp ADDR [OPTION...]            ICMP echo: any host
+ *   syn ADDR PORT [OPTION...]        a TCP handshake: any listening port
+ *   # a comment
  *
  * ADDR an IPv4 or IPv6 address (bracketed or not; link-local scoped to
- * -i), PORT the reflector's (default --port), dscp=N (0 to 63) the DSCP
- * of this target's pings (default --dscp). '#' starts a comment; blank
- * lines are skipped. Every line is checked as -a is (an address, unicast,
+ * -i), PORT the reflector's or the service's (default --port; stamp's
+ * 862). The options: dscp=N (0 to 63) the DSCP of this target's pings
+ * (default --dscp); name=NAME (1 to 63 letters, digits, '.', '_', '-')
+ * the target's label in every output, each target's its own (default:
+ * its peer, ADDR:PORT, after its kind and ':' for a kind word's line:
+ * icmp:10.0.0.2); interval=T its pings' interval (a duration, at
+ * least the run's --interval; default --interval). `http URL` lines are
+ * refused: a fleet does not send requests (rant probe http does). '#'
+ * starts a comment; blank lines are skipped. Every line is checked as -a is (an address, unicast,
  * routed out of -i) and a target given twice is refused: a bad line is
  * reported with its number and the fix, each of them, and the file as a
  * whole refused (at start: exit 1; at SIGHUP's reread: the run goes on
@@ -25,15 +35,43 @@
 #define TARGET_NAME_LEN 64
 #define TARGETS_MAX 65536	/* lines that name a target, at most */
 #define TARGETS_BAD_MAX 20	/* bad lines reported, the rest counted */
+#define TARGET_LABEL_MAX 63	/* name=: characters at most */
+#define TARGET_LABEL_LEN 72	/* a label: name=, or KIND:ADDR:PORT, and the NUL */
+#define TARGET_STAMP_PORT 862	/* a stamp line's port by default (RFC 8762) */
+
+/* What a line measures. */
+enum target_kind {
+	TARGET_RANT,			/* rant's reflector (the run's format) */
+	TARGET_STAMP,			/* a STAMP reflector */
+	TARGET_ICMP,			/* ICMP echo */
+	TARGET_SYN,			/* a TCP handshake */
+	TARGET_NKINDS
+};
+
+/* What carries a kind's probes, which tells its answers apart: UDP
+ * (rant, stamp: an ADDR:PORT is one or the other), ICMP, TCP. */
+enum target_proto { TARGET_UDP, TARGET_ICMP_PROTO, TARGET_TCP };
+
+static inline enum target_proto target_proto_of(int kind)
+{
+	return kind == TARGET_ICMP ? TARGET_ICMP_PROTO : kind == TARGET_SYN ? TARGET_TCP :
+	       TARGET_UDP;
+}
+
+/* "rant", "stamp", "icmp", "syn". */
+const char *targets_kind_name(enum target_kind k);
 
 struct target_spec {
 	struct sockaddr_storage addr;	/* with the port */
 	socklen_t addr_len;
-	uint16_t port;
+	uint16_t port;			/* 0: icmp's */
+	enum target_kind kind;
 	int dscp;			/* 0 to 63, or -1: the run's --dscp */
+	int64_t interval_ns;		/* interval=, 0: the run's --interval */
 	unsigned int line;		/* in the file, from 1 */
-	char name[TARGET_NAME_LEN];	/* ADDR:PORT, [ADDR]:PORT for IPv6: the
-					 * peer label of its series */
+	char name[TARGET_NAME_LEN];	/* ADDR:PORT, [ADDR]:PORT for IPv6 (icmp:
+					 * ADDR): the peer label of its series */
+	char label[TARGET_LABEL_LEN];	/* name=, else its name (KIND:name) */
 };
 
 struct target_list {
@@ -49,6 +87,7 @@ struct targets_ctx {
 	int family;			/* AF_INET: IPv6 targets refused (the run's
 					 * sockets are IPv4), AF_INET6 or 0: any */
 	size_t max;			/* targets at most (0: TARGETS_MAX) */
+	int64_t interval_ns;		/* --interval: interval= is at least this */
 };
 
 /*
@@ -68,7 +107,8 @@ int targets_parse_line(const char *text, const struct targets_ctx *ctx,
 
 void targets_free(struct target_list *l);
 
-/* "10.0.0.2:12345", "[fd00::2]:12345": an address with its port. */
+/* "10.0.0.2:12345", "[fd00::2]:12345": an address with its port (port
+ * 0: the address alone, "10.0.0.2", "fd00::2"). */
 void targets_name(const struct sockaddr_storage *ss, char *buf, size_t len);
 
 #endif

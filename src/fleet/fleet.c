@@ -11,9 +11,13 @@
 #include "dueheap.h"
 #include "fleet.h"
 #include "fleetdone.h"
+#include "fleeticmp.h"
 #include "fleetloop.h"
 #include "fleetreload.h"
 #include "fleetrx.h"
+#include "fleetsyn.h"
+#include "icmpwire.h"
+#include "tcpwire.h"
 #include "measure.h"
 #include "mem.h"
 #include "msgfmt.h"
@@ -40,16 +44,56 @@ static void sizes(struct fleetloop *L)
 {
 	const struct rant_cfg *c = L->r->cfg;
 	size_t in_flight = (size_t)(c->timeout_ns / c->interval_ns) + 4;
-	size_t per_sock = L->f->cap * in_flight / L->r->fs.nsk;
+	/* a ping or raw socket carries every icmp or syn target's */
+	bool icmp = L->r->fs.icmp[0] || L->r->fs.icmp[1] || L->r->fs.syn[0] || L->r->fs.syn[1];
+	size_t per_sock = L->f->cap * in_flight / (icmp ? 1 : L->r->fs.nsk);
 
 	L->ring_len = pow2(in_flight);
 	L->nkeys = pow2(2 * per_sock + 1024);
 }
 
+/* A ping's bytes of each kind: -m's, and never below its format's
+ * smallest (STAMP's 44, 112 with --key). */
+static void lengths(struct fleetloop *L)
+{
+	struct run *r = L->r;
+	uint32_t m = r->cfg->size;
+
+	L->len[TARGET_RANT] = msgfmt_wire_len(&r->fmt, m);
+	L->len[TARGET_ICMP] = ICMPWIRE_HDR_LEN + m;
+	L->len[TARGET_SYN] = TCPWIRE_SYN_LEN;
+	L->len[TARGET_STAMP] = L->len[TARGET_RANT];
+	if (r->fs.have_stamp) {
+		const struct msgfmt_caps *k = &r->fs.stamp.f->caps;
+		uint32_t min = r->auth ? k->auth_min_len : k->min_len;
+
+		L->len[TARGET_STAMP] = msgfmt_wire_len(&r->fs.stamp, m < min ? min : m);
+	}
+}
+
+/* The longest ping of any kind. */
+static size_t longest(const struct fleetloop *L)
+{
+	size_t n = 0;
+
+	for (int k = 0; k < TARGET_NKINDS; k++)
+		n = L->len[k] > n ? L->len[k] : n;
+	return n;
+}
+
+static int alloc_keys(struct fleetloop *L, unsigned int i, size_t slot_len)
+{
+	const struct rant_cfg *c = L->r->cfg;
+
+	L->keys[i] = mem_alloc(L->nkeys * sizeof(struct fl_key), c->hugepages);
+	L->batch[i] = skbatch_create(slot_len, c->hugepages);
+	return L->keys[i] && L->batch[i] ? 0 : -ENOMEM;
+}
+
 static int alloc_state(struct fleetloop *L)
 {
 	struct run *r = L->r;
-	size_t slot_len = msgfmt_wire_len(&r->fmt, r->cfg->size) + 64;
+	size_t slot_len = longest(L) + 64;
 
 	sizes(L);
 	L->t = calloc(L->f->cap, sizeof(*L->t));
@@ -59,12 +103,10 @@ static int alloc_state(struct fleetloop *L)
 		return -ENOMEM;
 	for (size_t i = 0; i < L->f->cap; i++)
 		L->t[i].ring = fl_ring(L, i);
-	for (unsigned int i = 0; i < r->fs.nsk; i++) {
-		L->keys[i] = mem_alloc(L->nkeys * sizeof(struct fl_key), r->cfg->hugepages);
-		L->batch[i] = skbatch_create(slot_len, r->cfg->hugepages);
-		if (!L->keys[i] || !L->batch[i])
+	for (unsigned int i = 0; i < FLEETSET_ALL_SK; i++)
+		if (fl_sock(L, i) && (i < r->fs.nsk || i >= FLEETSET_MAX_SK) &&
+		    alloc_keys(L, i, slot_len))
 			return -ENOMEM;
-	}
 	return 0;
 }
 
@@ -72,7 +114,7 @@ static void free_state(struct fleetloop *L)
 {
 	const struct rant_cfg *c = L->r->cfg;
 
-	for (unsigned int i = 0; i < L->r->fs.nsk; i++) {
+	for (unsigned int i = 0; i < FLEETSET_ALL_SK; i++) {
 		if (L->keys[i])
 			mem_free(L->keys[i], L->nkeys * sizeof(struct fl_key), c->hugepages);
 		skbatch_destroy(L->batch[i]);
@@ -84,20 +126,74 @@ static void free_state(struct fleetloop *L)
 	free(L->tx);
 }
 
-/* The header of a ping of slot's target, seq, written whole (the format
- * keeps its session from it: STAMP's SSID), then its T1_SW at once. */
+/* A rant or STAMP ping of slot's target, seq, into L->tx: its header
+ * written whole (the format keeps its session from it: STAMP's SSID),
+ * then its T1_SW at once, then its MAC (--key). */
 static void put_ping(struct fleetloop *L, const struct fleet_target *ft, uint64_t seq,
-		     bool warmup)
+		     bool warmup, int64_t t1_sw)
 {
 	struct run *r = L->r;
+	struct msgfmt_ctx *fmt = ft->spec.kind == TARGET_STAMP ? &r->fs.stamp : &r->fmt;
+	uint32_t len = L->len[ft->spec.kind];
 	struct msg_hdr h = {
-		.type = MSG_PING, .session = ft->session, .len = L->len, .seq = seq,
+		.type = MSG_PING, .session = ft->session, .len = len, .seq = seq,
 		.dscp = (uint8_t)(ft->tos >> 2),
 		.flags = (uint16_t)((warmup ? MSG_F_WARMUP : 0) | (r->cfg->sw ? MSG_F_WANT_SW : 0) |
 				    (r->auth ? MSG_F_MAC : 0)),
 	};
 
-	msgfmt_put_ping(&r->fmt, L->tx, &h);
+	msgfmt_put_ping(fmt, L->tx, &h);
+	msgfmt_set_seq(fmt, L->tx, seq, t1_sw);
+	if (r->auth)
+		msgfmt_sign(fmt, r->auth, L->tx, len);
+}
+
+/* A syn target's SYN for seq, from the fleet's port, its sequence
+ * number the target's session XOR seq (fleetsyn.c reads it back). */
+static int send_syn(struct fleetloop *L, const struct fleet_target *ft, uint64_t seq,
+		    unsigned int *sock, uint32_t *key)
+{
+	const struct fleetset *fs = &L->r->fs;
+	bool v6 = ft->spec.addr.ss_family == AF_INET6;
+	struct sockaddr_storage to = ft->spec.addr;	/* a raw socket's: port 0 */
+	const uint8_t *dst = v6 ? (const uint8_t *)&((struct sockaddr_in6 *)&to)->sin6_addr :
+			     (const uint8_t *)&((struct sockaddr_in *)&to)->sin_addr;
+
+	*sock = FLEETSET_SYN_SK(v6);
+	tcpwire_syn(L->tx, v6 ? 6 : 4, ft->src, dst, fs->syn_port[v6], ft->spec.port,
+		    ft->session ^ (uint32_t)seq, v6 ? 1440 : 1460,
+		    (uint32_t)(monotonic_ns() / NS_PER_MS));
+	if (v6)
+		((struct sockaddr_in6 *)&to)->sin6_port = 0;
+	else
+		((struct sockaddr_in *)&to)->sin_port = 0;
+	return pathsk_send(fl_sock(L, *sock), L->tx, TCPWIRE_SYN_LEN, &to, ft->spec.addr_len,
+			   ft->tos, L->r->cfg->dscp << 2, 0, key);
+}
+
+/* Slot's ping seq sent (an echo request for icmp): 0 with its socket's
+ * index in the loop's tables at *sock and its key, or -errno. */
+static int send_kind(struct fleetloop *L, size_t slot, uint64_t seq, unsigned int path,
+		     bool warmup, int64_t t1_sw, unsigned int *sock, uint32_t *key)
+{
+	struct run *r = L->r;
+	struct fleet *f = L->f;
+	const struct fleet_target *ft = &f->t[slot];
+
+	if (ft->spec.kind == TARGET_SYN)
+		return send_syn(L, ft, seq, sock, key);
+	if (ft->spec.kind == TARGET_ICMP) {
+		bool v6 = ft->spec.addr.ss_family == AF_INET6;
+
+		*sock = FLEETSET_ICMP_SK(v6);
+		icmpwire_echo(L->tx, v6, (uint16_t)seq);
+		return pathsk_send(fl_sock(L, *sock), L->tx, L->len[TARGET_ICMP], &ft->spec.addr,
+				   ft->spec.addr_len, ft->tos, r->cfg->dscp << 2, 0, key);
+	}
+	*sock = fleetset_sock(&r->fs, path, slot);
+	put_ping(L, ft, seq, warmup, t1_sw);
+	return pathsk_send(r->fs.sk[*sock], L->tx, L->len[ft->spec.kind], &ft->to, ft->to_len,
+			   ft->tos, r->cfg->dscp << 2, f->flow_label ? f->label[path] : 0, key);
 }
 
 /* Slot's next ping, due now: sent on its path's socket, its key kept. */
@@ -108,8 +204,7 @@ static void send_ping(struct fleetloop *L, size_t slot, int64_t now)
 	struct fleet_target *ft = &f->t[slot];
 	struct fl_target *t = &L->t[slot];
 	uint64_t seq = t->seq + 1;
-	unsigned int path = (unsigned int)(seq % f->npaths);
-	unsigned int sock = fleetset_sock(&r->fs, path, slot);
+	unsigned int path = (unsigned int)(seq % f->npaths), sock;
 	struct fl_ping *p = fl_ping_of(L, slot, seq);
 	struct fleet_counts *pc = ft->path ? &ft->path[path].cnt : NULL;
 	/* warm-up: its first -w pings, and until its first pong (the
@@ -124,11 +219,7 @@ static void send_ping(struct fleetloop *L, size_t slot, int64_t now)
 		return;		/* its ring is full: cannot be, settled first */
 	t->seq = seq;
 	t->answered &= ~(1ULL << (seq & 63));
-	put_ping(L, ft, seq, warmup);
 	t1_sw = realtime_ns();
-	msgfmt_set_seq(&r->fmt, L->tx, seq, t1_sw);
-	if (r->auth)
-		msgfmt_sign(&r->fmt, r->auth, L->tx, L->len);
 	txrec_clear(&p->rec);
 	p->rec.seq = seq;
 	p->rec.t1_sw = t1_sw;
@@ -137,8 +228,7 @@ static void send_ping(struct fleetloop *L, size_t slot, int64_t now)
 	p->path = (uint8_t)path;
 	p->warmup = warmup;
 	p->t4_wire = p->t4_sw = TS_NONE;
-	if (pathsk_send(r->fs.sk[sock], L->tx, L->len, &ft->to, ft->to_len, ft->tos,
-			r->cfg->dscp << 2, f->flow_label ? f->label[path] : 0, &p->key)) {
+	if (send_kind(L, slot, seq, path, warmup, t1_sw, &sock, &p->key)) {
 		ft->cnt.send_errors++;
 		r->cnt.send_errors++;
 		return;		/* no ping: its slot stays empty */
@@ -175,20 +265,20 @@ static bool send_due(struct fleetloop *L, int64_t now)
 
 	while (dueheap_top(&L->sched, &slot, &due) && due <= now) {
 		struct fl_target *t = &L->t[slot];
-		int64_t behind = now - due;
+		int64_t behind = now - due, interval = fl_interval(L, slot);
 
 		if (sent++ == FL_SEND_BURST)
 			return true;
 		fl_settle(L, slot, now, false);
 		send_ping(L, slot, now);
-		if (behind >= c->interval_ns) {
-			uint64_t missed = (uint64_t)(behind / c->interval_ns);
+		if (behind >= interval) {
+			uint64_t missed = (uint64_t)(behind / interval);
 
 			L->f->t[slot].cnt.missed_slots += missed;
 			L->r->cnt.missed_slots += missed;
-			t->due += (int64_t)missed * c->interval_ns;
+			t->due += (int64_t)missed * interval;
 		}
-		t->due += c->interval_ns;
+		t->due += interval;
 		if (c->count && t->measured >= c->count)
 			dueheap_remove(&L->sched, slot);	/* -c: done */
 		else
@@ -254,6 +344,14 @@ static void turn(struct fleetloop *L, int64_t now)
 			fl_receive(L, i);
 			fl_harvest(L, i);
 		}
+		for (unsigned int i = FLEETSET_MAX_SK; i < FLEETSET_ALL_SK; i++)
+			if (fl_sock(L, i)) {
+				if (i < FLEETSET_SYN_SK(0))
+					fl_icmp_receive(L, i);
+				else
+					fl_syn_receive(L, i);
+				fl_harvest(L, i);
+			}
 	}
 	if (L->reload)
 		fl_reload_apply(L, now);
@@ -301,7 +399,7 @@ int fleet_run(struct run *r)
 	int64_t start;
 	int ret;
 
-	L.len = msgfmt_wire_len(&r->fmt, r->cfg->size);
+	lengths(&L);
 	ret = alloc_state(&L);
 	if (!ret && r->cfg->targets_path)
 		ret = fl_reload_start(&L);

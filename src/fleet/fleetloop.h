@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The fleet loop's own state, which its files share: fleet.c the loop
- * and the schedule, fleetrx.c pongs and TX stamps (fleetrx.h), fleetdone.c
+ * and the schedule, fleetrx.c pongs and TX stamps (fleetrx.h), fleeticmp.c
+ * icmp targets' requests and replies (fleeticmp.h), fleetdone.c
  * a ping's end (fleetdone.h), fleetreload.c SIGHUP (fleetreload.h). Not
  * for other modules: fleet.h is the fleet's interface.
  */
@@ -66,12 +67,13 @@ struct fleetloop {
 	struct fl_target *t;		/* f->cap of them */
 	struct fl_ping *pings;		/* f->cap x ring_len */
 	size_t ring_len;		/* a power of 2 */
-	struct fl_key *keys[FLEETSET_MAX_SK];	/* per socket, nkeys each */
+	/* per socket (fl_sock(): the UDP ones, then the ping sockets) */
+	struct fl_key *keys[FLEETSET_ALL_SK];	/* nkeys each */
 	size_t nkeys;			/* a power of 2 */
-	struct skbatch *batch[FLEETSET_MAX_SK];	/* per socket */
+	struct skbatch *batch[FLEETSET_ALL_SK];
 	struct dueheap sched;		/* the targets by their next ping */
 	uint8_t *tx;			/* the ping being sent */
-	uint32_t len;			/* its bytes on the wire */
+	uint32_t len[TARGET_NKINDS];	/* a ping's bytes on the wire, by kind */
 	int64_t end;			/* -d: CLOCK_MONOTONIC, 0: none */
 	int64_t drained;		/* CLOCK_MONOTONIC: every pong and TX stamp
 					 * that came before it has been read */
@@ -79,6 +81,24 @@ struct fleetloop {
 	size_t active;			/* targets measured now */
 	struct fl_reload *reload;	/* SIGHUP's thread, or NULL */
 };
+
+/* Socket i of the loop's tables: a UDP one, a ping socket or a raw TCP
+ * one (NULL: none of that family). */
+static inline struct sk *fl_sock(const struct fleetloop *L, unsigned int i)
+{
+	if (i < FLEETSET_MAX_SK)
+		return L->r->fs.sk[i];
+	return i < FLEETSET_SYN_SK(0) ? L->r->fs.icmp[i - FLEETSET_ICMP_SK(0)] :
+	       L->r->fs.syn[i - FLEETSET_SYN_SK(0)];
+}
+
+/* Slot's pings' interval: its interval=, else --interval. */
+static inline int64_t fl_interval(const struct fleetloop *L, size_t slot)
+{
+	int64_t v = L->f->t[slot].spec.interval_ns;
+
+	return v ? v : L->r->cfg->interval_ns;
+}
 
 static inline struct fl_ping *fl_ring(const struct fleetloop *L, size_t slot)
 {

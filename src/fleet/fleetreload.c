@@ -57,10 +57,18 @@ static void nap(int64_t ns)
 static size_t diff_one(struct fl_reload *rl, const struct target_spec *t, struct fl_op *ops,
 		       int64_t now)
 {
-	long slot = fleettab_find(rl->f, &t->addr);
+	long slot = fleettab_find(rl->f, &t->addr, t->kind);
 	int tos = fleetset_tos(rl->r->cfg, t);
+	char msg[512];
 	size_t i;
 
+	if (slot >= 0 && rl->f->t[slot].spec.kind != t->kind)
+		slot = -1;	/* rant's reflector became STAMP's, or back: anew */
+	if (slot < 0 && fleetset_check(&rl->r->fs, t, msg, sizeof(msg))) {
+		fprintf(stderr, "rant: --targets %s:%u: %s not added: %s\n",
+			rl->r->cfg->targets_path, t->line, t->label, msg);
+		return 0;
+	}
 	if (slot >= 0) {
 		rl->seen[slot] = true;
 		if (rl->f->t[slot].tos == tos)
@@ -68,13 +76,13 @@ static size_t diff_one(struct fl_reload *rl, const struct target_spec *t, struct
 		ops[0] = (struct fl_op){ .slot = (uint32_t)slot, .tos = tos };
 		return 1;
 	}
-	i = fleettab_take(rl->f, &t->addr, now);
+	i = fleettab_take(rl->f, &t->addr, t->kind, now);
 	if (i == rl->f->cap) {
 		fprintf(stderr, "rant: --targets %s:%u: %s not added: the fleet has room for %zu targets (those it began with, and a quarter more): restart rant to measure more\n",
 			rl->r->cfg->targets_path, t->line, t->name, rl->f->cap);
 		return 0;
 	}
-	fleetset_fill(rl->r->cfg, &rl->r->fmt, rl->f, i, t);
+	fleetset_fill(rl->r->cfg, &rl->r->fs, rl->f, i, t);
 	ops[0] = (struct fl_op){ .slot = (uint32_t)i, .add = true, .tos = -1 };
 	return 1;
 }
@@ -110,7 +118,7 @@ static void report(struct fl_reload *rl, size_t n)
 		} else if (op->tos < 0) {
 			removed++;
 			fprintf(stderr, "rant: %s removed: %" PRIu64 " sent, %" PRIu64 " lost, p50 %" PRId64 " ns, p99 %" PRId64 " ns\n",
-				t->spec.name, t->cnt.sent, t->cnt.lost,
+				t->spec.label, t->cnt.sent, t->cnt.lost,
 				latstat_percentile(&t->rtt, 50), latstat_percentile(&t->rtt, 99));
 		}
 	}

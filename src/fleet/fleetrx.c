@@ -48,14 +48,14 @@ static void stray(struct fleetloop *L, size_t slot, uint64_t seq, bool answered)
 
 /* --key: false, counted, when a pong of this run's length has no valid
  * MAC. */
-static bool authentic(struct run *r, const uint8_t *buf, const struct sk_msg *m,
-		      const struct msg_hdr *h)
+static bool authentic(struct run *r, const struct msgfmt_ctx *fmt, const uint8_t *buf,
+		      const struct sk_msg *m, const struct msg_hdr *h)
 {
 	if (!r->auth)
 		return true;
 	if (!(h->flags & MSG_F_MAC))
 		r->peer_no_key = true;	/* a reflector without --key */
-	else if (msgfmt_verify(&r->fmt, r->auth, buf, (size_t)m->len))
+	else if (msgfmt_verify(fmt, r->auth, buf, (size_t)m->len))
 		return true;
 	r->cnt.invalid++;
 	r->cnt.unauthenticated++;
@@ -74,30 +74,56 @@ static void answered(struct fleetloop *L, size_t slot, struct fl_ping *p,
 		fl_settle(L, slot, monotonic_ns(), false);
 }
 
-/* One datagram that came on a fleet socket. */
-static void take(struct fleetloop *L, const uint8_t *buf, const struct sk_msg *m)
+void fl_answer(struct fleetloop *L, size_t slot, uint64_t seq, const struct sk_msg *m)
 {
 	struct run *r = L->r;
-	struct fl_target *t;
+	struct fl_target *t = &L->t[slot];
 	struct fl_ping *p;
+	uint64_t bit;
+
+	if (!seq || seq > t->seq) {
+		r->cnt.invalid++;	/* a seq never sent */
+		return;
+	}
+	bit = 1ULL << (seq & 63);
+	t->warm = true;
+	p = fl_ping_of(L, slot, seq);
+	if (p->rec.seq == seq && p->state == FL_SENT)
+		answered(L, slot, p, m);
+	else if (p->rec.seq == seq && p->state == FL_ANSWERED)
+		stray(L, slot, seq, true);
+	else
+		stray(L, slot, seq, t->seq - seq < 64 && (t->answered & bit));
+	t->answered |= bit;
+}
+
+/* One datagram that came on a fleet socket: a rant or STAMP target's
+ * pong, in its target's format. */
+static void take(struct fleetloop *L, const uint8_t *buf, struct sk_msg *m)
+{
+	struct run *r = L->r;
+	const struct msgfmt_ctx *fmt;
+	const struct fleet_target *ft;
 	struct msg_hdr h;
-	uint64_t seq, bit;
-	long slot = m->len < 0 ? -1 : fleettab_find(L->f, &m->src);
+	long slot = m->len < 0 ? -1 : fleettab_find(L->f, &m->src, TARGET_RANT);
 
 	if (slot < 0) {
 		r->cnt.invalid += m->len < 0;
 		r->cnt.foreign += m->len >= 0;	/* from no target of the table */
 		return;
 	}
-	if (msgfmt_parse(&r->fmt, buf, (size_t)m->len, MSG_PONG, &h) || h.len != L->len) {
+	ft = &L->f->t[slot];
+	fmt = fleetset_fmt(&r->fs, ft->spec.kind);
+	if (msgfmt_parse(fmt, buf, (size_t)m->len, MSG_PONG, &h) ||
+	    h.len != L->len[ft->spec.kind]) {
 		r->cnt.invalid++;
 		return;
 	}
-	if (!authentic(r, buf, m, &h))
+	if (!authentic(r, fmt, buf, m, &h))
 		return;
 	/* STAMP: a reflector of RFC 8762 alone returns SSID 0, the address
 	 * tells the target */
-	if (!r->cfg->stamp && h.session != L->f->t[slot].session) {
+	if (ft->spec.kind != TARGET_STAMP && !r->cfg->stamp && h.session != ft->session) {
 		r->cnt.foreign++;
 		return;
 	}
@@ -106,39 +132,29 @@ static void take(struct fleetloop *L, const uint8_t *buf, const struct sk_msg *m
 		r->cnt.refused++;
 		return;
 	}
-	t = &L->t[slot];
-	seq = msgfmt_seq_near(&r->fmt, t->seq, h.seq);
-	if (!seq || seq > t->seq) {
-		r->cnt.invalid++;	/* a seq never sent */
-		return;
-	}
-	bit = 1ULL << (seq & 63);
-	t->warm = true;
-	p = fl_ping_of(L, (size_t)slot, seq);
-	if (p->rec.seq == seq && p->state == FL_SENT)
-		answered(L, (size_t)slot, p, m);
-	else if (p->rec.seq == seq && p->state == FL_ANSWERED)
-		stray(L, (size_t)slot, seq, true);
-	else
-		stray(L, (size_t)slot, seq, t->seq - seq < 64 && (t->answered & bit));
-	t->answered |= bit;
+	fl_answer(L, (size_t)slot, msgfmt_seq_near(fmt, L->t[slot].seq, h.seq), m);
 }
 
-void fl_receive(struct fleetloop *L, unsigned int i)
+void fl_read(struct fleetloop *L, unsigned int i, fl_take_fn *fn)
 {
-	struct run *r = L->r;
 	struct skbatch *b = L->batch[i];
+	struct sk *s = fl_sock(L, i);
 
 	for (int turns = 0; turns < FL_BATCHES; turns++) {
-		int n = skbatch_recv(r->fs.sk[i], b, r->cfg->sw, false);
+		int n = skbatch_recv(s, b, L->r->cfg->sw, false);
 
 		if (n <= 0)
 			return;
 		for (int j = 0; j < n; j++)
-			take(L, skbatch_buf(b, (unsigned int)j), skbatch_msg(b, (unsigned int)j));
+			fn(L, skbatch_buf(b, (unsigned int)j), skbatch_msg(b, (unsigned int)j));
 		if (n < SKBATCH_MAX && turns)
 			return;
 	}
+}
+
+void fl_receive(struct fleetloop *L, unsigned int i)
+{
+	fl_read(L, i, take);
 }
 
 /* A ping's TX stamp (SND), by its key: to the ping while in flight. */
@@ -163,7 +179,7 @@ void fl_harvest(struct fleetloop *L, unsigned int i)
 	unsigned int n;
 
 	for (int turns = 0; turns < FL_BATCHES; turns++) {
-		n = sk_tx_read_batch(L->r->fs.sk[i], tx, SKBATCH_MAX);
+		n = sk_tx_read_batch(fl_sock(L, i), tx, SKBATCH_MAX);
 		for (unsigned int j = 0; j < n; j++)
 			if (tx[j].type == SCM_TSTAMP_SND)
 				stamped(L, i, &tx[j]);

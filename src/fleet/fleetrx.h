@@ -9,8 +9,21 @@
 
 #include "fleetloop.h"
 
+/* What a datagram read off a socket of the loop goes to. */
+typedef void fl_take_fn(struct fleetloop *L, const uint8_t *buf, struct sk_msg *m);
+
+/* The datagrams queued on the loop's socket i, each to fn, in batches:
+ * as many as came at the loop's pace, a bounded number a turn (a flood
+ * does not hold the sends up for long). */
+void fl_read(struct fleetloop *L, unsigned int i, fl_take_fn *fn);
+
 /* The pongs queued on socket i, and its TX stamps, each to its ping. */
 void fl_receive(struct fleetloop *L, unsigned int i);
 void fl_harvest(struct fleetloop *L, unsigned int i);
+
+/* An answer (m: its stamps) to slot's ping seq (widened from the wire's
+ * bits; 0 or above the last sent: invalid, counted): its ping's, or
+ * late, or a duplicate. */
+void fl_answer(struct fleetloop *L, size_t slot, uint64_t seq, const struct sk_msg *m);
 
 #endif

@@ -52,6 +52,9 @@ static int take_target(struct snap_target *st, const struct run *r, size_t i)
 		return 0;
 	memset(st, 0, sizeof(*st));
 	snprintf(st->name, sizeof(st->name), "%s", ft->spec.name);
+	snprintf(st->label, sizeof(st->label), "%s", ft->spec.label);
+	st->kind = targets_kind_name(ft->spec.kind);
+	st->interval_ns = ft->spec.interval_ns ? ft->spec.interval_ns : r->cfg->interval_ns;
 	addr_of(&ft->spec, st->addr, sizeof(st->addr));
 	st->port = ft->spec.port;
 	st->dscp = ft->tos >> 2;

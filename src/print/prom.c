@@ -115,13 +115,16 @@ static void put_own(FILE *f, const struct snap *s, bool first)
 	fputc('"', f);
 }
 
-/* A fleet target's labels: -i's and its peer (ADDR:PORT). */
+/* A fleet target's labels: -i's, its peer (ADDR:PORT), its name (name=,
+ * else its peer) and its kind (rant, stamp, icmp). */
 static void put_target(FILE *f, const struct snap *s, const struct snap_target *t)
 {
 	put_own(f, s, true);
 	fprintf(f, ",peer=\"");
 	prom_label_value(f, t->name);
-	fputc('"', f);
+	fprintf(f, "\",name=\"");
+	prom_label_value(f, t->label);
+	fprintf(f, "\",kind=\"%s\"", t->kind);
 }
 
 void prom_family(FILE *f, const char *name, const char *type, const char *help)

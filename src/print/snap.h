@@ -132,7 +132,10 @@ struct snap_path {
 };
 
 struct snap_target {
-	char name[TARGET_NAME_LEN];	/* ADDR:PORT */
+	char name[TARGET_NAME_LEN];	/* ADDR:PORT, its peer */
+	char label[TARGET_LABEL_LEN];	/* name=, else its peer */
+	const char *kind;		/* targets_kind_name() */
+	int64_t interval_ns;		/* its pings' */
 	char addr[TARGET_NAME_LEN];
 	uint16_t port;
 	int dscp;			/* of its pings */

@@ -192,6 +192,29 @@ static void print_fleet_socks(FILE *f, struct run *r)
 		 fs->rcvbuf / 1024, fs->rcvbuf_asked / 1024, fs->rcvbuf_asked);
 }
 
+/* A fleet's kinds of target: how many of each, what measures them. */
+static void print_fleet_kinds(FILE *f, struct run *r)
+{
+	static const char *const how[TARGET_NKINDS] = {
+		[TARGET_RANT] = "rant's reflectors", [TARGET_STAMP] = "STAMP reflectors",
+		[TARGET_ICMP] = "ICMP echo on a ping socket", [TARGET_SYN] = "TCP handshakes",
+	};
+	const struct fleetset *fs = &r->fs;
+	const char *sep = "kinds:";
+
+	for (int k = 0; k < TARGET_NKINDS; k++) {
+		const char *what = how[k];
+
+		if (!fs->nkind[k])
+			continue;
+		if (k == TARGET_RANT && r->cfg->stamp)
+			what = how[TARGET_STAMP];
+		fprintf(f, "%s %zu %s (%s)", sep, fs->nkind[k], targets_kind_name(k), what);
+		sep = ",";
+	}
+	fprintf(f, "; each with its own schedule, counts and statistics, by its name\n");
+}
+
 /* A fleet's first lines: its targets, its paths, the memory a target takes. */
 static void print_fleet(FILE *f, struct run *r)
 {
@@ -208,6 +231,7 @@ static void print_fleet(FILE *f, struct run *r)
 	fprintf(f, "), DSCP %u, %zu bytes a target, room for %zu (SIGHUP reads %s again)\n",
 		c->dscp, fleettab_target_bytes(fl->npaths), fl->cap,
 		c->targets_path ? c->targets_path : "nothing: no --targets");
+	print_fleet_kinds(f, r);
 	print_fleet_socks(f, r);
 }
 

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "fleetset.h"
+#include "icmpsock.h"
+#include "synsock.h"
 #include "pathsk.h"
 #include "timeutil.h"
 
@@ -18,18 +20,132 @@ void fleetset_ctx(const struct rant_cfg *c, const struct fleet *f, struct target
 {
 	*ctx = (struct targets_ctx){
 		.port = c->port, .iface = c->iface, .ifindex = if_nametoindex(c->iface),
-		.family = f ? f->family : 0,
+		.family = f ? f->family : 0, .interval_ns = c->interval_ns,
 	};
 }
 
-void fleetset_fill(const struct rant_cfg *c, const struct msgfmt_ctx *fmt, struct fleet *f,
+/* A syn target's source address (its SYNs' checksum covers it): the one
+ * the route out of -i gives; none (zeros) leaves its SYNs unanswered. */
+static void syn_source(const struct rant_cfg *c, struct fleet_target *ft)
+{
+	struct sockaddr_storage local;
+	socklen_t len;
+
+	memset(ft->src, 0, sizeof(ft->src));
+	if (synsock_local_addr(&ft->spec.addr, ft->spec.addr_len, c->iface, &local, &len))
+		return;
+	if (local.ss_family == AF_INET6)
+		memcpy(ft->src, &((struct sockaddr_in6 *)&local)->sin6_addr, 16);
+	else
+		memcpy(ft->src, &((struct sockaddr_in *)&local)->sin_addr, 4);
+}
+
+void fleetset_fill(const struct rant_cfg *c, const struct fleetset *fs, struct fleet *f,
 		   size_t i, const struct target_spec *t)
 {
 	uint32_t id;
 
 	if (getrandom(&id, sizeof(id), 0) != sizeof(id))
 		id = (uint32_t)(getpid() ^ monotonic_ns() ^ i);
-	fleettab_fill(f, i, t, msgfmt_session_key(fmt, id), fleetset_tos(c, t));
+	fleettab_fill(f, i, t, msgfmt_session_key(fleetset_fmt(fs, t->kind), id),
+		      fleetset_tos(c, t));
+	if (t->kind == TARGET_SYN)
+		syn_source(c, &f->t[i]);
+}
+
+int fleetset_check(const struct fleetset *fs, const struct target_spec *t, char *msg, size_t len)
+{
+	bool v6 = t->addr.ss_family == AF_INET6;
+
+	if (t->kind == TARGET_ICMP && fs->fleet && !fleetset_icmp(fs, t->addr.ss_family)) {
+		snprintf(msg, len, "icmp %s: the fleet began without IPv%c icmp targets (so without their ping socket): restart rant to add it",
+			 t->name, v6 ? '6' : '4');
+		return -EINVAL;
+	}
+	if (t->kind == TARGET_SYN && fs->fleet && !fleetset_syn(fs, t->addr.ss_family)) {
+		snprintf(msg, len, "syn %s: the fleet began without IPv%c syn targets (so without their raw socket): restart rant to add it",
+			 t->name, v6 ? '6' : '4');
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Every target of l checked (fleetset_check): 0, or -EINVAL after a
+ * line each on stderr. */
+static int check_all(const struct fleetset *fs, const struct rant_cfg *c,
+		     const struct target_list *l)
+{
+	char msg[512];
+	int ret = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (fleetset_check(fs, &l->v[i], msg, sizeof(msg))) {
+			fprintf(stderr, "rant: --targets %s:%u: %s\n",
+				c->targets_path ? c->targets_path : "-a", l->v[i].line, msg);
+			ret = -EINVAL;
+		}
+	return ret;
+}
+
+/* STAMP's format for stamp targets, set as --stamp would set it. */
+static int open_stamp(struct fleetset *fs, const struct rant_cfg *c, const struct auth *auth)
+{
+	struct msgfmt_side side = {
+		.emit = true, .mac = auth != NULL, .iface = c->iface, .key = auth,
+		.stamp_ptp = c->stamp_ts && !strcmp(c->stamp_ts, "ptp"),
+		.stamp_ssid = (uint16_t)c->ssid, .stamp_phc_bound_ns = c->max_clock_offset_ns,
+	};
+	const struct msgfmt *f = msgfmt_find("stamp");
+	char err[512];
+	int ret = f ? msgfmt_init(&fs->stamp, f, &side, err, sizeof(err)) : -ENOENT;
+
+	if (ret && f)
+		fprintf(stderr, "rant: stamp targets: %s\n", err);
+	fs->have_stamp = !ret;
+	return f ? ret : 0;
+}
+
+/* Socket i (family fams[i]) of kind's (icmp, syn) into *s. */
+static int open_one(struct fleetset *fs, const struct rant_cfg *c, int kind, int i,
+		    struct sk *s, char *err, size_t len)
+{
+	int fam = i ? AF_INET6 : AF_INET;
+
+	if (kind == TARGET_ICMP)
+		return icmpsock_fleet_open(s, c, fam, fs->rcvbuf_asked, err, len);
+	return synsock_fleet_open(s, c, fam, fs->rcvbuf_asked, &fs->syn_hold[i], &fs->syn_port[i],
+				  err, len);
+}
+
+/* The sockets of kind (icmp, syn) into v: AF_INET's, AF_INET6's, each
+ * where a target of the file needs it (a socket the loop reads every
+ * turn costs its system calls: none for a kind the fleet lacks; a
+ * reload cannot add one). */
+static int open_kind(struct fleetset *fs, const struct rant_cfg *c, const struct target_list *l,
+		     int kind, struct sk **v)
+{
+	char err[512];
+
+	for (int i = 0; i < 2; i++) {
+		int fam = i ? AF_INET6 : AF_INET, ret;
+		bool need = false;
+
+		for (size_t j = 0; j < l->n; j++)
+			need |= (int)l->v[j].kind == kind && l->v[j].addr.ss_family == fam;
+		if (!need)
+			continue;
+		v[i] = calloc(1, sizeof(struct sk));
+		if (!v[i])
+			return -ENOMEM;
+		ret = open_one(fs, c, kind, i, v[i], err, sizeof(err));
+		if (ret) {
+			free(v[i]);
+			v[i] = NULL;
+			fprintf(stderr, "rant: %s targets: %s\n", targets_kind_name(kind), err);
+			return ret;
+		}
+	}
+	return 0;
 }
 
 /* The targets: the file's, or -a's alone (over --paths). */
@@ -122,14 +238,21 @@ static int open_sockets(struct fleetset *fs, const struct rant_cfg *c,
 }
 
 int fleetset_open(struct fleetset *fs, const struct rant_cfg *c, const struct msgfmt_ctx *fmt,
-		  struct sk *first)
+		  const struct auth *auth, struct sk *first)
 {
 	struct target_list l;
 	int family = AF_INET, ret;
 
+	fs->fmt = fmt;
 	ret = load(c, &l);
-	if (ret)
+	if (!ret)
+		ret = check_all(fs, c, &l);
+	if (!ret)
+		ret = open_stamp(fs, c, auth);
+	if (ret) {
+		targets_free(&l);
 		return ret;
+	}
 	for (size_t i = 0; i < l.n; i++)
 		if (l.v[i].addr.ss_family == AF_INET6)
 			family = AF_INET6;
@@ -141,11 +264,18 @@ int fleetset_open(struct fleetset *fs, const struct rant_cfg *c, const struct ms
 		return ret;
 	}
 	fs->fleet->flow_label = c->flow_label;
-	for (size_t i = 0; i < l.n; i++)
-		fleetset_fill(c, fmt, fs->fleet, fleettab_take(fs->fleet, &l.v[i].addr, 0),
-			      &l.v[i]);
+	for (size_t i = 0; i < l.n; i++) {
+		fs->nkind[l.v[i].kind]++;
+		fleetset_fill(c, fs, fs->fleet, fleettab_take(fs->fleet, &l.v[i].addr,
+			      l.v[i].kind, 0), &l.v[i]);
+	}
+	ret = open_sockets(fs, c, fmt, first);
+	if (!ret)
+		ret = open_kind(fs, c, &l, TARGET_ICMP, fs->icmp);
+	if (!ret)
+		ret = open_kind(fs, c, &l, TARGET_SYN, fs->syn);
 	targets_free(&l);
-	return open_sockets(fs, c, fmt, first);
+	return ret;
 }
 
 void fleetset_close(struct fleetset *fs)
@@ -155,6 +285,21 @@ void fleetset_close(struct fleetset *fs)
 		free(fs->sk[i]);
 	}
 	fs->nsk = 0;
+	for (int i = 0; i < 2; i++) {
+		if (fs->icmp[i])
+			sk_close(fs->icmp[i]);
+		free(fs->icmp[i]);
+		fs->icmp[i] = NULL;
+		if (fs->syn[i]) {
+			sk_close(fs->syn[i]);
+			close(fs->syn_hold[i]);
+		}
+		free(fs->syn[i]);
+		fs->syn[i] = NULL;
+	}
+	if (fs->have_stamp)
+		msgfmt_fini(&fs->stamp);
+	fs->have_stamp = false;
 	fleettab_destroy(fs->fleet);
 	fs->fleet = NULL;
 }

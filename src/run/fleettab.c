@@ -15,7 +15,7 @@
 
 size_t fleettab_target_bytes(unsigned int npaths)
 {
-	size_t b = sizeof(struct fleet_target) + TARGET_NAME_LEN +
+	size_t b = sizeof(struct fleet_target) + TARGET_LABEL_LEN +
 		   latstat_bytes(FLEET_TARGET_BITS) + 2 * 2 * sizeof(uint32_t);
 
 	if (npaths > 1)
@@ -56,7 +56,7 @@ int fleettab_create(struct fleet **out, size_t cap, unsigned int npaths, int fam
 	for (f->nhash = 64; f->nhash < 2 * cap; f->nhash *= 2)
 		;
 	f->t = calloc(cap, sizeof(*f->t));
-	f->names = calloc(cap, TARGET_NAME_LEN);
+	f->names = calloc(cap, TARGET_LABEL_LEN);
 	f->hash = calloc(f->nhash, sizeof(*f->hash));
 	f->mem_len = cap * slot_counters(npaths);
 	f->mem = mem_alloc(f->mem_len, huge);
@@ -86,9 +86,11 @@ void fleettab_destroy(struct fleet *f)
 	free(f);
 }
 
-/* The index key of an address: 16 octets (IPv4 mapped) and the port. */
-static void key_of(const struct sockaddr_storage *a, uint8_t *k)
+/* The index key of an address: 16 octets (IPv4 mapped), the port and
+ * what carries the probes (target_proto_of). */
+static void key_of(const struct sockaddr_storage *a, int kind, uint8_t *k)
 {
+	k[18] = (uint8_t)target_proto_of(kind);
 	if (a->ss_family == AF_INET) {
 		const struct sockaddr_in *in = (const struct sockaddr_in *)a;
 
@@ -137,7 +139,7 @@ void fleettab_fill(struct fleet *f, size_t i, const struct target_spec *spec, ui
 	atomic_thread_fence(memory_order_release);
 	set_state(f, t, FLEET_TAKEN);
 	t->spec = *spec;
-	key_of(&spec->addr, t->key);
+	key_of(&spec->addr, spec->kind, t->key);
 	t->to = spec->addr;
 	t->to_len = spec->addr_len;
 	if (f->family == AF_INET6 && spec->addr.ss_family == AF_INET) {
@@ -161,7 +163,7 @@ void fleettab_fill(struct fleet *f, size_t i, const struct target_spec *spec, ui
 		latstat_init(&path[p].rtt, mem, FLEET_PATH_BITS);
 		mem = (uint32_t *)((char *)mem + latstat_bytes(FLEET_PATH_BITS));
 	}
-	snprintf(f->names + i * TARGET_NAME_LEN, TARGET_NAME_LEN, "%s", spec->name);
+	snprintf(f->names + i * TARGET_LABEL_LEN, TARGET_LABEL_LEN, "%s", spec->label);
 	if (i >= f->used)
 		f->used = i + 1;
 	gen_bump(t);
@@ -227,12 +229,13 @@ static size_t retired_with(const struct fleet *f, const uint8_t *k)
 	return f->cap;
 }
 
-size_t fleettab_take(struct fleet *f, const struct sockaddr_storage *a, int64_t now_mono)
+size_t fleettab_take(struct fleet *f, const struct sockaddr_storage *a, int kind,
+		     int64_t now_mono)
 {
 	uint8_t k[FLEETTAB_KEY_LEN];
 	size_t best;
 
-	key_of(a, k);
+	key_of(a, kind, k);
 	best = retired_with(f, k);
 	if (best == f->cap && f->used < f->cap)
 		best = f->used++;
@@ -252,12 +255,12 @@ size_t fleettab_take(struct fleet *f, const struct sockaddr_storage *a, int64_t 
 	return best;
 }
 
-long fleettab_find(const struct fleet *f, const struct sockaddr_storage *a)
+long fleettab_find(const struct fleet *f, const struct sockaddr_storage *a, int kind)
 {
 	uint8_t k[FLEETTAB_KEY_LEN];
 	size_t mask = f->nhash - 1, h;
 
-	key_of(a, k);
+	key_of(a, kind, k);
 	for (h = key_hash(k, mask); f->hash[h]; h = (h + 1) & mask) {
 		size_t i = f->hash[h] - 1;
 

@@ -68,7 +68,7 @@ enum fleet_state {
 					 * flight are strays; reusable after a grace */
 };
 
-#define FLEETTAB_KEY_LEN 18
+#define FLEETTAB_KEY_LEN 19
 
 struct fleet_target {
 	atomic_uint gen;		/* odd while the slot is rewritten */
@@ -78,8 +78,11 @@ struct fleet_target {
 					 * IPv6 socket) */
 	socklen_t to_len;
 	uint8_t key[FLEETTAB_KEY_LEN];	/* its address as found: IPv6 or
-					 * IPv4-mapped, then the port */
+					 * IPv4-mapped, then the port, then
+					 * target_proto_of(its kind) */
 	uint32_t session;		/* its session id (the format's key) */
+	uint8_t src[16];		/* syn: the address its SYNs leave from (4 or
+					 * 16 bytes, network order; fleetset_fill) */
 	int tos;			/* its pings' TOS octet (DSCP << 2) */
 	int64_t added_ns;		/* CLOCK_REALTIME: measured from */
 	int64_t retired_mono;		/* CLOCK_MONOTONIC: retired at */
@@ -99,7 +102,7 @@ struct fleet {
 	uint32_t label[RANT_MAX_PATHS];	/* --flow-label: each path's label */
 	bool flow_label;
 	struct fleet_target *t;		/* cap slots */
-	char *names;			/* cap x TARGET_NAME_LEN: slot i's name (the
+	char *names;			/* cap x TARGET_LABEL_LEN: slot i's name (the
 					 * log's TARGET column reads it) */
 	uint32_t *hash;			/* address to slot + 1 (0: empty) */
 	size_t nhash;			/* a power of 2, at least 2 x cap */
@@ -138,27 +141,30 @@ void fleettab_retire(struct fleet *f, size_t i, int64_t now_mono);
 #define FLEETTAB_GRACE_NS (30 * 1000000000LL)
 
 /*
- * A slot to fill for the target at address a: the slot a retired target
+ * A slot to fill for the target of kind at address a: the slot a retired target
  * of a had (a target removed and added back is not held by its grace),
  * else one FREE, else one RETIRED for FLEETTAB_GRACE_NS (the oldest);
  * cap when none. Marks it TAKEN: no later call hands it out again until
  * it is retired.
  */
-size_t fleettab_take(struct fleet *f, const struct sockaddr_storage *a, int64_t now_mono);
+size_t fleettab_take(struct fleet *f, const struct sockaddr_storage *a, int kind,
+		     int64_t now_mono);
 
 /* The ACTIVE slot whose target has address a (a pong's source; IPv4-mapped
- * or not), or -1. Hot path: no allocation, a probe or two. */
-long fleettab_find(const struct fleet *f, const struct sockaddr_storage *a);
+ * or not; an echo reply's with port 0, a SYN-ACK's with its TCP source
+ * port) and a kind carried as kind's is, or -1. Hot path: no
+ * allocation, a probe or two. */
+long fleettab_find(const struct fleet *f, const struct sockaddr_storage *a, int kind);
 
 /* A reader's bracket around slot i's reads: begin gives the generation
  * (odd: being rewritten, do not read); end is true when it held. */
 unsigned int fleettab_read_begin(const struct fleet *f, size_t i);
 bool fleettab_read_end(const struct fleet *f, size_t i, unsigned int gen);
 
-/* The name of slot i (ADDR:PORT). */
+/* The label of slot i (name=, or ADDR:PORT). */
 static inline const char *fleettab_name(const struct fleet *f, size_t i)
 {
-	return f->names + i * TARGET_NAME_LEN;
+	return f->names + i * TARGET_LABEL_LEN;
 }
 
 #endif

@@ -51,7 +51,7 @@ const struct txlog_fmt *measure_log_format(const struct run *r,
 	if (r->fleet) {		/* the round trip alone, whose target and path */
 		f->peer = false;
 		f->target_names = r->fleet->names;
-		f->target_len = TARGET_NAME_LEN;
+		f->target_len = TARGET_LABEL_LEN;
 		f->path_ids = r->fleet->npaths < 2 ? NULL :
 			      r->fleet->flow_label ? r->fleet->label : r->fleet->port;
 	}

@@ -414,7 +414,7 @@ static int open_fleet(struct run *r)
 	int ret;
 
 	r->tp = &transport_udp;
-	ret = fleetset_open(&r->fs, r->cfg, &r->fmt, &r->sk);
+	ret = fleetset_open(&r->fs, r->cfg, &r->fmt, r->auth, &r->sk);
 	r->fleet = r->fs.fleet;
 	return ret;
 }

@@ -57,6 +57,9 @@ static void json_target(struct out *jo, const struct snap_fleet *f, const struct
 	out_str(jo, "address", NULL, t->addr);
 	out_u64(jo, "port", NULL, t->port);
 	out_str(jo, "peer", NULL, t->name);
+	out_str(jo, "name", NULL, t->label);
+	out_str(jo, "kind", NULL, t->kind);
+	out_i64(jo, "interval_ns", NULL, t->interval_ns);
 	out_u64(jo, "dscp", NULL, (uint64_t)t->dscp);
 	out_u64(jo, "line", NULL, t->line);
 	out_u64(jo, "session", NULL, t->session);
@@ -81,7 +84,7 @@ static void finding(struct out *o, const struct snap_fleet *f, const struct snap
 
 	out_obj(&jo, NULL);
 	out_str(o, "kind", "  %-13s", pathdiag_kind_name(d->d.kind));
-	out_str(o, "target", " %s", t->name);
+	out_str(o, "target", " %s", t->label);
 	out_text(o, ", %s", f->flow_label ? "flow labels" : "source ports");
 	out_arr(&jo, f->flow_label ? "flow_labels" : "source_ports");
 	for (unsigned int p = 0; p < f->npaths; p++)
@@ -144,7 +147,7 @@ static void table(struct out *o, const struct snap_fleet *f)
 		if (shown >= FLEETOUT_TEXT_TARGETS && !has_named(f, t))
 			continue;
 		shown++;
-		row(&to, t->name, &t->cnt, &t->rtt, t->cnt.sent && !t->cnt.received ?
+		row(&to, t->label, &t->cnt, &t->rtt, t->cnt.sent && !t->cnt.received ?
 		    "  <-- no pong" : "");
 		for (unsigned int p = 0; t->path && p < f->npaths; p++) {
 			const struct snap_path *sp = &t->path[p];

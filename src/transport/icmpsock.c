@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <time.h>
 #include <linux/errqueue.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +31,25 @@ static int icmp_socket(struct sk *s, char *err, size_t len)
 	else
 		snprintf(err, len, "socket(SOCK_DGRAM, IPPROTO_ICMP%s): %s", v6 ? "V6" : "",
 			 strerror(-ret));
+	return ret;
+}
+
+int icmpsock_fleet_open(struct sk *s, const struct rant_cfg *cfg, int family, int rcvbuf,
+			char *err, size_t len)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	s->family = family;
+	s->ifindex = if_nametoindex(cfg->iface);
+	ret = icmp_socket(s, err, len);
+	if (!ret)
+		ret = sk_configure(s, cfg, err, len);
+	if (!ret && sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUFFORCE, rcvbuf))
+		sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUF, rcvbuf);
+	if (ret)
+		sk_close(s);
 	return ret;
 }
 

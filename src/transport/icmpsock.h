@@ -27,6 +27,18 @@ struct icmpsock_event {
 	struct ts_stamps rx;		/* is_error: its RX stamp, TS_NONE: none */
 };
 
+/*
+ * A fleet's ping socket (fleetset.h): family's, unconnected (each request
+ * goes to its target with sendto(), pathsk_send()), bound to -i, with
+ * SO_TIMESTAMPING and a receive buffer of rcvbuf bytes asked; the
+ * kernel gives all its requests one identifier and hands it the replies
+ * of every target. No IP_RECVERR: an ICMP error in answer is not read
+ * (the request is lost). 0, or -errno with one line (problem and fix)
+ * in err.
+ */
+int icmpsock_fleet_open(struct sk *s, const struct rant_cfg *cfg, int family, int rcvbuf,
+			char *err, size_t len);
+
 /* 0 with the next entry in *ev, -EAGAIN when none is left, -ENOMSG for
  * one that is neither (read and dropped). */
 int icmpsock_errq(struct sk *s, struct icmpsock_event *ev);

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <linux/filter.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,17 +25,19 @@ struct syn_state {
  * IPv4 raw socket reads from the IP header, an IPv6 one from the TCP
  * header.
  */
-int synsock_filter(int fd, int family, uint16_t port)
+/* Only TCP segments whose port at off (0: source, 2: destination) is
+ * port reach fd. */
+static int filter_at(int fd, int family, uint16_t port, uint32_t off)
 {
 	struct sock_filter v4[] = {
 		BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 0),		/* x = the IP header's length */
-		BPF_STMT(BPF_LD | BPF_H | BPF_IND, 0),		/* the source port */
+		BPF_STMT(BPF_LD | BPF_H | BPF_IND, off),	/* the port */
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, port, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, 0xffff),
 		BPF_STMT(BPF_RET | BPF_K, 0),
 	};
 	struct sock_filter v6[] = {
-		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 0),
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, off),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, port, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, 0xffff),
 		BPF_STMT(BPF_RET | BPF_K, 0),
@@ -45,6 +48,45 @@ int synsock_filter(int fd, int family, uint16_t port)
 	};
 
 	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) ? -errno : 0;
+}
+
+int synsock_filter(int fd, int family, uint16_t port)
+{
+	return filter_at(fd, family, port, 0);
+}
+
+int synsock_fleet_open(struct sk *s, const struct rant_cfg *cfg, int family, int rcvbuf,
+		       int *hold, uint16_t *port, char *err, size_t len)
+{
+	struct sockaddr_storage any = { .ss_family = (sa_family_t)family };
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->family = family;
+	s->ifindex = if_nametoindex(cfg->iface);
+	*hold = -1;
+	s->fd = socket(family, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_TCP);
+	if (s->fd < 0) {
+		ret = -errno;
+		snprintf(err, len, "syn targets: a raw TCP socket: %s%s", strerror(-ret),
+			 ret == -EPERM ? " (it needs CAP_NET_RAW: run as root)" : "");
+		return ret;
+	}
+	ret = sk_configure(s, cfg, err, len);
+	if (!ret && sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUFFORCE, rcvbuf))
+		sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUF, rcvbuf);
+	if (!ret && (ret = synsock_hold(&any, family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+					sizeof(struct sockaddr_in), SOCK_STREAM, hold, port)))
+		snprintf(err, len, "syn targets: a TCP port to send from: %s", strerror(-ret));
+	if (!ret && (ret = filter_at(s->fd, family, *port, 2)))
+		snprintf(err, len, "SO_ATTACH_FILTER on the raw socket: %s", strerror(-ret));
+	if (ret) {
+		if (*hold >= 0)
+			close(*hold);
+		*hold = -1;
+		sk_close(s);
+	}
+	return ret;
 }
 
 int synsock_local_addr(const struct sockaddr_storage *peer, socklen_t peer_len, const char *iface,

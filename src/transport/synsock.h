@@ -30,6 +30,17 @@ const uint8_t *synsock_local(const struct sk *s);
  * -errno (-EMFILE: too many probes out for the open-file limit). */
 int synsock_reserve(const struct sk *s, int *fd, uint16_t *port);
 
+/*
+ * A fleet's raw socket for its syn targets (fleetset.h): family's,
+ * unconnected, bound to -i, SO_TIMESTAMPING, a receive buffer of rcvbuf
+ * bytes asked; one source port for every target's SYNs, held by the TCP
+ * socket *hold (bound, neither listening nor connected: the kernel
+ * answers each SYN-ACK with an RST), *port, and only the segments to
+ * that port let in (a socket filter). 0, or -errno with one line in err.
+ */
+int synsock_fleet_open(struct sk *s, const struct rant_cfg *cfg, int family, int rcvbuf,
+		       int *hold, uint16_t *port, char *err, size_t len);
+
 /* The steps above for another raw socket (trace's, hopsock.h). */
 
 /* Only TCP segments from port reach raw socket fd (family AF_INET or

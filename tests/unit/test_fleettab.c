@@ -26,6 +26,7 @@ static struct target_spec spec4(uint32_t host, uint16_t port)
 	in->sin_port = htons(port);
 	t.addr_len = sizeof(*in);
 	targets_name(&t.addr, t.name, sizeof(t.name));
+	snprintf(t.label, sizeof(t.label), "%s", t.name);
 	return t;
 }
 
@@ -65,7 +66,7 @@ static int churn(struct fleet *f)
 		for (size_t j = 0; j < CAP; j++) {
 			struct target_spec q = spec4((uint32_t)j, 7);
 
-			if (fleettab_find(f, &q.addr) != (on[j] ? (long)j : -1))
+			if (fleettab_find(f, &q.addr, TARGET_RANT) != (on[j] ? (long)j : -1))
 				bad++;
 		}
 	}
@@ -85,29 +86,29 @@ static void take_reclaim_take(void)
 	for (i = 0; i < 12; i++)
 		t[i] = spec4((uint32_t)(100 + i), 7);
 	for (i = 0; i < 4; i++) {
-		got[i] = fleettab_take(f, &t[i].addr, 0);
+		got[i] = fleettab_take(f, &t[i].addr, TARGET_RANT, 0);
 		fleettab_fill(f, got[i], &t[i], (uint32_t)i, 0);
 		fleettab_activate(f, got[i], 1);
 	}
 	ok(got[0] == 0 && got[1] == 1 && got[2] == 2 && got[3] == 3, "set-up: slots 0 to 3");
-	is_int(fleettab_take(f, &t[4].addr, 0), 4, "full: no slot");
+	is_int(fleettab_take(f, &t[4].addr, TARGET_RANT, 0), 4, "full: no slot");
 	for (i = 0; i < 3; i++)
 		fleettab_retire(f, i, 10);
 	for (i = 0; i < 3; i++)
-		got[i] = fleettab_take(f, &t[4 + i].addr, 10 + FLEETTAB_GRACE_NS);
+		got[i] = fleettab_take(f, &t[4 + i].addr, TARGET_RANT, 10 + FLEETTAB_GRACE_NS);
 	ok(got[0] < 3 && got[1] < 3 && got[2] < 3 && got[0] != got[1] && got[1] != got[2] &&
 	   got[0] != got[2], "three reclaimed slots taken once each: %zu %zu %zu", got[0], got[1],
 	   got[2]);
-	is_int(fleettab_take(f, &t[7].addr, 10 + FLEETTAB_GRACE_NS), 4,
+	is_int(fleettab_take(f, &t[7].addr, TARGET_RANT, 10 + FLEETTAB_GRACE_NS), 4,
 	       "a fourth take: none left, none taken twice");
 	for (i = 0; i < 3; i++) {
 		fleettab_fill(f, got[i], &t[4 + i], (uint32_t)(4 + i), 0);
 		fleettab_activate(f, got[i], 2);
 	}
 	fleettab_retire(f, 3, 20);
-	is_int(fleettab_take(f, &t[8].addr, 21), 4, "another address: the grace holds");
-	is_int(fleettab_take(f, &t[3].addr, 21), 3, "the target removed and added back: its slot");
-	is_int(fleettab_take(f, &t[3].addr, 21), 4, "and only once");
+	is_int(fleettab_take(f, &t[8].addr, TARGET_RANT, 21), 4, "another address: the grace holds");
+	is_int(fleettab_take(f, &t[3].addr, TARGET_RANT, 21), 3, "the target removed and added back: its slot");
+	is_int(fleettab_take(f, &t[3].addr, TARGET_RANT, 21), 4, "and only once");
 	fleettab_destroy(f);
 }
 
@@ -128,12 +129,14 @@ int main(void)
 	if (!ok(fleettab_create(&f, CAP, 4, AF_INET6, false) == 0, "create"))
 		return done_testing();
 	fleettab_fill(f, 0, &a, 11, 46 << 2);
-	is_int(fleettab_find(f, &a.addr), -1, "filled, not active: not found");
+	is_int(fleettab_find(f, &a.addr, TARGET_RANT), -1, "filled, not active: not found");
 	fleettab_activate(f, 0, 5);
-	is_int(fleettab_find(f, &a.addr), 0, "active: found");
+	is_int(fleettab_find(f, &a.addr, TARGET_RANT), 0, "active: found");
 	m = mapped(&a.addr);
-	is_int(fleettab_find(f, &m), 0, "found by its IPv4-mapped address too");
-	is_int(fleettab_find(f, &b.addr), -1, "another port: not found");
+	is_int(fleettab_find(f, &m, TARGET_RANT), 0, "found by its IPv4-mapped address too");
+	is_int(fleettab_find(f, &b.addr, TARGET_RANT), -1, "another port: not found");
+	is_int(fleettab_find(f, &a.addr, TARGET_SYN), -1, "another protocol: not found");
+	is_int(fleettab_find(f, &a.addr, TARGET_STAMP), 0, "stamp's, carried as rant's: found");
 	is_int(f->t[0].to.ss_family, AF_INET6, "pings go to the IPv4-mapped address (IPv6 sockets)");
 	is_str(fleettab_name(f, 0), "10.0.0.2:12345", "its name");
 	f->t[0].cnt.sent = 9;
@@ -143,14 +146,14 @@ int main(void)
 	ok(fleettab_read_end(f, 0, gen), "a read without a change holds");
 	fleettab_retire(f, 0, 100);
 	ok(!fleettab_read_end(f, 0, gen), "a read across a retirement does not");
-	is_int(fleettab_find(f, &a.addr), -1, "retired: not found");
+	is_int(fleettab_find(f, &a.addr, TARGET_RANT), -1, "retired: not found");
 	f->used = CAP;
 	for (i = 0; i < CAP; i++)
 		f->t[i].state = i ? FLEET_ACTIVE : FLEET_RETIRED;
 	t = spec4(9, 1);
-	is_int(fleettab_take(f, &t.addr, 100 + FLEETTAB_GRACE_NS - 1), CAP,
+	is_int(fleettab_take(f, &t.addr, TARGET_RANT, 100 + FLEETTAB_GRACE_NS - 1), CAP,
 	       "no slot within the grace");
-	is_int(fleettab_take(f, &t.addr, 100 + FLEETTAB_GRACE_NS), 0, "the retired slot after it");
+	is_int(fleettab_take(f, &t.addr, TARGET_RANT, 100 + FLEETTAB_GRACE_NS), 0, "the retired slot after it");
 	t = spec4(9, 1);
 	fleettab_fill(f, 0, &t, 12, 0);
 	ok(f->t[0].cnt.sent == 0 && f->t[0].rtt.m.n == 0 && f->t[0].path[3].rtt.m.n == 0,

@@ -20,7 +20,8 @@ static char path[] = "/tmp/rant-targets-XXXXXX";
 static int load(const char *text, struct target_list *l, char *msgs, size_t len, int family)
 {
 	struct targets_ctx ctx = { .port = 12345, .iface = "lo",
-				   .ifindex = if_nametoindex("lo"), .family = family };
+				   .ifindex = if_nametoindex("lo"), .family = family,
+				   .interval_ns = 10 * 1000000LL };
 	FILE *f = fopen(path, "w"), *err = fmemopen(msgs, len, "w");
 	int ret;
 
@@ -60,7 +61,7 @@ int main(void)
 		    "127.0.0.2 12345\n127.0.0.5 1 2\n", &l, msgs, sizeof(msgs), 0),
 	       -22, "bad lines refuse the file");
 	is_int(l.n, 0, "and none loads");
-	ok(strstr(msgs, ":2: '70000' is neither a port (1 to 65535, once) nor dscp=N") != NULL,
+	ok(strstr(msgs, ":2: '70000' is neither a port (1 to 65535, once) nor an option") != NULL,
 	   "a port out of range, by line");
 	ok(strstr(msgs, ":3: dscp=64: ") && strstr(msgs, "give dscp=N with N from 0 to 63"),
 	   "a DSCP out of range, and its fix");
@@ -69,6 +70,35 @@ int main(void)
 	ok(strstr(msgs, ":5: 127.0.0.2:12345 is line 1's target again: give each once") != NULL,
 	   "a target twice");
 	ok(strstr(msgs, ":6: '2' is neither a port") != NULL, "two ports");
+	diag("%s", msgs);
+	is_int(load("127.0.0.2 name=refl\nstamp 127.0.0.2\nicmp 127.0.0.2 name=dest1 interval=200ms\n"
+		    "stamp 127.0.0.3 9000 dscp=46\n", &l, msgs, sizeof(msgs), 0), 0, "kinds load");
+	is_int(l.n, 4, "four targets of three kinds");
+	is_int(l.v[0].kind, TARGET_RANT, "no kind word: rant");
+	is_str(l.v[0].label, "refl", "name=");
+	is_int(l.v[1].kind, TARGET_STAMP, "stamp");
+	is_str(l.v[1].name, "127.0.0.2:862", "stamp's port 862");
+	is_str(l.v[1].label, "stamp:127.0.0.2:862", "no name=: the kind and the peer");
+	is_int(l.v[2].kind, TARGET_ICMP, "icmp");
+	is_str(l.v[2].name, "127.0.0.2", "icmp: the address alone");
+	is_int((int)(l.v[2].interval_ns / 1000000), 200, "interval=200ms");
+	is_int(l.v[0].interval_ns, 0, "no interval=: the run's");
+	is_str(l.v[3].name, "127.0.0.3:9000", "stamp with a port");
+	is_int(l.v[3].dscp, 46, "and dscp=");
+	targets_free(&l);
+	is_int(load("ping 127.0.0.2\nsyn 127.0.0.2\nicmp 127.0.0.2 7\n127.0.0.2 name=\n"
+		    "127.0.0.3 interval=1ms\nhttp http://127.0.0.2/\n127.0.0.4 name=a\nicmp 127.0.0.5 name=a\n"
+		    "127.0.0.6 color=red\nicmp\n", &l, msgs, sizeof(msgs), 0), -22, "bad kinds refused");
+	ok(strstr(msgs, ":1: 'ping' is no kind of target") != NULL, "an unknown kind");
+	ok(strstr(msgs, ":2: syn without a port: give the service's") != NULL, "syn without a port");
+	ok(strstr(msgs, ":3: '7': icmp takes no port") != NULL, "icmp with a port");
+	ok(strstr(msgs, ":4: name=: give name=NAME, 1 to 63") != NULL, "an empty name");
+	ok(strstr(msgs, ":5: interval=1ms: ") && strstr(msgs, "from the run's --interval"),
+	   "an interval below the run's");
+	ok(strstr(msgs, ":6: http: a fleet does not send HTTP requests") != NULL, "http");
+	ok(strstr(msgs, ":8: name=a is line 7's name too") != NULL, "a name twice");
+	ok(strstr(msgs, ":9: 'color=red': no such option") != NULL, "an unknown option");
+	ok(strstr(msgs, ":10: icmp without an address") != NULL, "a kind alone");
 	diag("%s", msgs);
 	is_int(load("# nothing\n\n", &l, msgs, sizeof(msgs), 0), -22, "no target: refused");
 	ok(strstr(msgs, "no target in it") != NULL, "saying so");

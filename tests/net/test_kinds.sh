@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# Targets of any kind in one --targets file: a rant reflector, a STAMP
+# reflector and hosts that run nothing of rant's (ICMP echo, a TCP
+# handshake), each
+# with its name=, in one run: each measured on its own interval= (the
+# counts say so), named in the text, the JSON and the metrics (labels
+# peer, name, kind; promtool passes), its dscp= on the wire. Bad lines
+# (a kind rant does not know, syn without a port, a bad name=, a name
+# given twice, icmp with a port, http) are refused, each with its line
+# number and the fix. syn targets (a TCP listener) have their handshakes
+# timed, a closed port's RSTs counted refused. Scale: 1,000 mixed targets
+# (rant, stamp, icmp, syn) at 10 a second each lose none, and the run's
+# peak RSS is within twice that of 1,000 rant targets measured the same
+# way (a ratio).
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# shellcheck disable=SC2034  # read by tests_run (lib.sh)
+ALL_TESTS="kinds_one_each kinds_bad_lines kinds_syn kinds_reload kinds_scale"
+
+require_root
+require_cmd jq promtool tcpdump
+require_rant
+
+# kinds_reflectors [ARGS...]: rant's reflector on $PORT and a STAMP one
+# on 862 in NS_B (--block, CPU 1), ARGS for both; ping sockets allowed
+# in NS_A (the namespace's own sysctl, gone with it).
+kinds_reflectors() {
+	ip netns exec "$NS_A" sysctl -qw net.ipv4.ping_group_range="0 2147483647"
+	ns_bg "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" --block "$@" >"$WORK/r.txt" 2>&1
+	ns_bg "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" --stamp --block "$@" \
+		>"$WORK/rs.txt" 2>&1
+	wait_udp_port "$NS_B" "$PORT" || check_err 1 "the reflector did not bind"
+	wait_udp_port "$NS_B" 862 || check_err 1 "the STAMP reflector did not bind"
+}
+
+# kinds_listener: a TCP listener on port 8080 of every address of NS_B
+# (IPv4 and IPv6), for syn targets.
+kinds_listener() {
+	ns_bg "$NS_B" /usr/bin/python3 -c 'import socket, time
+s = socket.socket(socket.AF_INET6)
+s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+s.bind(("::", 8080))
+s.listen(4096)
+time.sleep(600)'
+	wait_until 10 sh -c "ip netns exec $NS_B ss -Hltn 'sport = :8080' | grep -q LISTEN" ||
+		check_err 1 "the TCP listener did not start"
+}
+
+# named JSON NAME EXPR: EXPR of the target named NAME in JSON.
+named() {
+	jq -r --arg n "$2" ".targets[] | select(.name == \$n) | $3" "$1"
+}
+
+# One of each kind, syn's to a listener (and an IPv6 icmp target: the
+# table's sockets IPv6,
+# the IPv4 targets' mapped), 3 s: rant's and icmp's every 10 ms, stamp's
+# every 20 ms (interval=): each received what it sent (less its warm-up), none
+# lost; its name in the text's table, the JSON (with its kind), and the
+# metrics' name and kind labels; the icmp target's echo requests leave
+# with dscp=46 (EF: every one a capture sees).
+kinds_one_each() {
+	local n sent out tos tcpd
+	setup_pair || skip_test "cannot create namespaces and veth"
+	kinds_reflectors
+	kinds_listener
+	printf '%s name=refl\nstamp %s name=stamp1 interval=20ms\nicmp %s name=dest1 dscp=46  # any host\nicmp %s name=dest6\nsyn %s 8080 name=web\n' \
+		"$IP_B" "$IP_B" "$IP_B" "$IP6_B" "$IP_B" >"$WORK/targets"
+	ip netns exec "$NS_B" tcpdump -i "$VETH_B" -nn -w "$WORK/icmp.pcap" -U \
+		'icmp[icmptype] == icmp-echo' >"$WORK/tcpdump.txt" 2>&1 &
+	tcpd=$!
+	defer kill -9 "$tcpd"
+	wait_for_line "$WORK/tcpdump.txt" 'listening on' 10
+	emit --targets "$WORK/targets" -d 3 --interval 10000 --block -j "$WORK/e1.json" \
+		--metrics "$WORK/e1.prom" >"$WORK/e1.txt" 2>&1
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	grep '^kinds:' "$WORK/e1.txt"
+	grep -q '^kinds: 1 rant .*, 1 stamp .*, 2 icmp (ICMP echo.*, 1 syn (TCP' "$WORK/e1.txt"
+	check_err $? "the start-up lines name the kinds: $(grep '^kinds' "$WORK/e1.txt")"
+	for n in refl:rant stamp1:stamp dest1:icmp dest6:icmp web:syn; do
+		named "$WORK/e1.json" "${n%:*}" '"\(.kind) \(.peer) \(.counts.sent) \(.counts.received) \(.counts.lost)"'
+		[ "$(named "$WORK/e1.json" "${n%:*}" .kind)" = "${n#*:}" ]
+		check_err $? "${n%:*}: kind $(named "$WORK/e1.json" "${n%:*}" .kind), ${n#*:} expected"
+		named "$WORK/e1.json" "${n%:*}" '.counts | .sent >= 50 and .received == .sent and .lost == 0' |
+			grep -qx true
+		check_err $? "${n%:*}: $(named "$WORK/e1.json" "${n%:*}" '.counts | tojson')"
+		grep -Eq "^${n%:*} +[0-9]+ +[0-9]+ +0 " "$WORK/e1.txt"
+		check_err $? "${n%:*}: no row of its own in the text's table"
+		grep -q "^rant_packets_sent_total{.*,name=\"${n%:*}\",kind=\"${n#*:}\"}" "$WORK/e1.prom"
+		check_err $? "${n%:*}: no series with its name and kind labels"
+	done
+	# stamp1 at 20 ms sends half of what the others at 10 ms do
+	sent=$(jq '[.targets[] | select(.name == "stamp1" or .name == "refl") | .counts.sent] | "\(.[0]) \(.[1])"' -r "$WORK/e1.json")
+	echo "sent (stamp1 refl, in the JSON's order): $sent"
+	named "$WORK/e1.json" stamp1 .interval_ns | grep -qx 20000000 &&
+		jq -e '([.targets[] | select(.name == "stamp1")][0].counts.sent * 2) as $s |
+			[.targets[] | select(.name == "refl")][0].counts.sent as $r |
+			$s > $r * 0.8 and $s < $r * 1.2' "$WORK/e1.json" >/dev/null
+	check_err $? "interval=20ms: stamp1 and refl sent $sent, 1:2 expected"
+	out=$(promtool check metrics <"$WORK/e1.prom" 2>&1)
+	check_err $? "promtool check metrics: $out"
+	kill -INT "$tcpd"
+	wait "$tcpd"
+	tos=$(tcpdump -nn -v -r "$WORK/icmp.pcap" 2>/dev/null | grep -o 'tos 0x[0-9a-f]*' |
+		sort | uniq -c | awk '{ printf "%s%s:%s", (NR > 1 ? " " : ""), $3, $1 }')
+	echo "echo requests by TOS: $tos; dest1 sent $(named "$WORK/e1.json" dest1 '.counts.sent + .counts.warmup')"
+	# the capture may start a ping or two late: every one it saw is EF
+	[[ $tos =~ ^0xb8:([0-9]+)$ ]] &&
+		[ $((BASH_REMATCH[1] * 10)) -ge $((9 * $(named "$WORK/e1.json" dest1 .counts.sent))) ]
+	check_err $? "dscp=46: the echo requests by TOS: $tos"
+	log_test "kinds: rant, stamp, icmp and syn targets in one run, each by its name"
+}
+
+# A file of bad lines: exit 1, nothing measured, each line's problem and
+# fix with its number.
+kinds_bad_lines() {
+	local rc=0
+	setup_pair || skip_test "cannot create namespaces and veth"
+	printf '%s\nping %s\nsyn %s\nicmp %s name=a/b\nicmp %s 80\nhttp http://%s/\n%s 4001 name=x\nstamp %s name=x\nstamp %s 12345\n' \
+		"$IP_B" "$IP_B" "$IP_B" "$IP_B" "$IP_B" "$IP_B" "$IP_B" "$IP_B" "$IP_B" >"$WORK/targets"
+	emit --targets "$WORK/targets" -d 1 >"$WORK/e1.txt" 2>&1 || rc=$?
+	cat "$WORK/e1.txt"
+	[ "$rc" = 1 ]
+	check_err $? "exit $rc for a bad file, 1 expected"
+	grep -q "targets:2: 'ping' is no kind of target: a line begins with stamp, icmp or syn" "$WORK/e1.txt" &&
+		grep -q "targets:3: syn without a port: give the service's, syn ADDR PORT" "$WORK/e1.txt" &&
+		grep -q "targets:4: name=a/b: give name=NAME, 1 to 63 letters" "$WORK/e1.txt" &&
+		grep -q "targets:5: '80': icmp takes no port" "$WORK/e1.txt" &&
+		grep -q "targets:6: http: a fleet does not send HTTP requests: measure the URL with rant probe http" "$WORK/e1.txt" &&
+		grep -q "targets:8: name=x is line 7's name too: give each target a name of its own" "$WORK/e1.txt" &&
+		grep -q "targets:9: stamp $IP_B:12345 is line 1's target again" "$WORK/e1.txt"
+	check_err $? "each bad line with its number and fix"
+	! grep -q '^measuring' "$WORK/e1.txt"
+	check_err $? "it measured"
+	log_test "kinds: bad lines refused, each with its number and fix"
+}
+
+# syn targets beside a rant one: a listening port (IPv4 and IPv6) has
+# every handshake timed, none lost; a closed port answers each SYN with
+# an RST, each counted refused, none received nor lost; the kernel's RSTs leave the
+# listener with no half-open connection (ss lists none in SYN-RECV).
+kinds_syn() {
+	local half
+	setup_pair || skip_test "cannot create namespaces and veth"
+	kinds_reflectors
+	kinds_listener
+	printf '%s name=refl\nsyn %s 8080 name=web\nsyn %s 8080 name=web6\nsyn %s 8081 name=closed\n' \
+		"$IP_B" "$IP_B" "$IP6_B" "$IP_B" >"$WORK/targets"
+	emit --targets "$WORK/targets" -d 3 --interval 10000 --block -j "$WORK/e1.json" \
+		--metrics "$WORK/e1.prom" >"$WORK/e1.txt" 2>&1
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	grep '^kinds:' "$WORK/e1.txt"
+	for n in web web6 closed; do
+		named "$WORK/e1.json" "$n" '"\(.kind) \(.peer) \(.counts | tojson) p50 \(.metrics.rtt.percentiles["50"])"'
+	done
+	for n in web web6; do
+		named "$WORK/e1.json" "$n" '.kind == "syn" and .counts.sent >= 200 and
+			.counts.received == .counts.sent and .counts.lost == 0 and
+			.metrics.rtt.percentiles["50"] > 0' | grep -qx true
+		check_err $? "$n: $(named "$WORK/e1.json" "$n" '.counts | tojson')"
+		grep -q "^rant_packets_sent_total{.*,name=\"$n\",kind=\"syn\"}" "$WORK/e1.prom"
+		check_err $? "$n: no series with its name and kind labels"
+	done
+	named "$WORK/e1.json" closed '.counts.received == 0 and .counts.lost == 0 and
+		.counts.refused == .counts.sent and .counts.sent >= 200' | grep -qx true
+	check_err $? "closed: $(named "$WORK/e1.json" closed '.counts | tojson')"
+	half=$(ip netns exec "$NS_B" ss -Htn state syn-recv | wc -l)
+	[ "$half" = 0 ]
+	check_err $? "$half half-open connections left at the listener"
+	log_test "kinds: syn targets timed beside rant's, a closed port counted refused"
+}
+
+# SIGHUP with kinds: an icmp target removed (its numbers said by its
+# name), a stamp one added and measured, a syn one refused (the run began
+# without syn targets: restart rant), the rant one kept.
+kinds_reload() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	kinds_reflectors
+	printf '%s name=refl\nicmp %s name=dest1\n' "$IP_B" "$IP_B" >"$WORK/targets"
+	emit_bg e1 --targets "$WORK/targets" -d 5 --interval 10000 --block -j "$WORK/e1.json"
+	wait_for_line "$WORK/e1.txt" '^measuring: [0-9]+ targets' "$MEASURE_WAIT_S"
+	check_err $? "the fleet did not start measuring: $(tail -3 "$WORK/e1.txt")"
+	sleep 1
+	printf '%s name=refl\nstamp %s name=s1\nsyn %s 8080 name=web\n' "$IP_B" "$IP_B" "$IP_B" \
+		>"$WORK/targets.new"
+	mv "$WORK/targets.new" "$WORK/targets"
+	kill -HUP "$EM"
+	wait_for_line "$WORK/e1.txt" 'read again: 1 added, 1 removed' 5
+	check_err $? "no reload after SIGHUP: $(tail -3 "$WORK/e1.txt")"
+	grep -q '^rant: dest1 removed: [0-9]* sent, 0 lost' "$WORK/e1.txt" &&
+		grep -q "targets:3: web not added: syn $IP_B:8080: the fleet began without IPv4 syn targets .*restart rant to add it" "$WORK/e1.txt"
+	check_err $? "what the reload said: $(grep '^rant:' "$WORK/e1.txt")"
+	wait "$EM"
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	jq -c '[.targets[] | {name, kind, sent: .counts.sent, lost: .counts.lost}]' "$WORK/e1.json"
+	jq -e '[.targets[] | .name] | sort == ["refl", "s1"]' "$WORK/e1.json" >/dev/null &&
+		[ "$(named "$WORK/e1.json" s1 '.kind == "stamp" and .counts.sent >= 150 and .counts.lost == 0')" = true ] &&
+		[ "$(named "$WORK/e1.json" refl '.counts.sent >= 350 and .counts.lost == 0')" = true ]
+	check_err $? "the targets at the end"
+	log_test "kinds: SIGHUP removes an icmp target, adds a stamp one, refuses a new kind"
+}
+
+# kinds_fleet FILE NAME: the fleet of FILE for 10 s at 10/s under
+# /usr/bin/time (peak RSS in $WORK/NAME.time), JSON in $WORK/NAME.json.
+kinds_fleet() {
+	ip netns exec "$NS_A" taskset -c 0 /usr/bin/time -v -o "$WORK/$2.time" \
+		"$RANT" -i "$VETH_A" --targets "$1" -d 10 --block --timeout 1000000 \
+		-j "$WORK/$2.json" >"$WORK/$2.txt" 2>&1
+	check_err $? "the fleet's emitter ($2) failed: $(tail -3 "$WORK/$2.txt")"
+}
+
+rss_of() { awk -F': ' '/Maximum resident/ { print $2 }' "$WORK/$1.time"; }
+
+# 1,000 addresses on the reflectors' side: 1,000 rant targets, then
+# 1,000 of the four kinds in turn (rant, stamp, icmp, syn), each at 10 a second for 10 s: the
+# mixed run loses none, every target measured, and its peak RSS is at
+# most twice the rant run's.
+kinds_scale() {
+	local n=1000 a i plain mixed lost low kinds
+	setup_pair || skip_test "cannot create namespaces and veth"
+	for ((i = 0; i < n; i++)); do
+		a="10.99.$((i / 250)).$((i % 250 + 1))"
+		echo "addr add $a/32 dev $VETH_B"
+		echo "$a" >>"$WORK/plain"
+		case $((i % 4)) in
+		0) echo "$a name=r$i" ;;
+		1) echo "stamp $a name=s$i" ;;
+		2) echo "icmp $a name=i$i" ;;
+		3) echo "syn $a 8080 name=t$i" ;;
+		esac >>"$WORK/mixed"
+	done | ip -n "$NS_B" -batch -
+	ip -n "$NS_A" route add 10.99.0.0/16 via "$IP_B"
+	kinds_reflectors --max-sessions 4096 --max-sessions-per-address 4096
+	kinds_listener
+	kinds_fleet "$WORK/plain" plain
+	kinds_fleet "$WORK/mixed" mixed
+	plain=$(rss_of plain)
+	mixed=$(rss_of mixed)
+	lost=$(jqv "$WORK/mixed.json" .counts.lost)
+	low=$(jq '[.targets[] | select(.counts.sent < 80)] | length' "$WORK/mixed.json")
+	kinds=$(jq -c '[.targets[].kind] | group_by(.) | map({(.[0]): length}) | add' "$WORK/mixed.json")
+	echo "mixed: $(jqv "$WORK/mixed.json" .counts.sent) sent, $lost lost, $low targets under 80 pings, kinds $kinds; peak RSS mixed $mixed KiB, plain $plain KiB"
+	[ "$(jq '.targets | length' "$WORK/mixed.json")" = "$n" ] && [ "$low" = 0 ] &&
+		[ "$kinds" = '{"icmp":250,"rant":250,"stamp":250,"syn":250}' ]
+	check_err $? "every target of the four kinds measured: $low under 80 pings, $kinds"
+	[ "$lost" = 0 ] && [ "$(jqv "$WORK/mixed.json" .counts.socket_drops)" = 0 ]
+	check_err $? "the mixed fleet lost $lost"
+	[ "${mixed:-999999999}" -le $((2 * ${plain:-0})) ]
+	check_err $? "peak RSS $mixed KiB mixed, more than twice $plain KiB plain"
+	log_test "kinds: 1,000 mixed targets at 10/s: $lost lost, RSS $((mixed * 100 / plain))% of rant's"
+}
+
+tests_run
