@@ -97,7 +97,13 @@ struct segdiag *segdiag_create(uint32_t connections, const struct sockaddr_stora
 	d->connect = connect;
 	d->nslot = connections * 2 + SPARE;
 	tcpana_path_init(&d->path);
-	d->acfg = (struct tcpana_cfg){ .exchange = on_exchange, .ctx = d, .path = &d->path };
+	/* the capture is this host's: the server's (its address any) or
+	 * the client's */
+	d->acfg = (struct tcpana_cfg){
+		.exchange = on_exchange, .ctx = d, .path = &d->path,
+		.received_here = (uint8_t)(1u << (memcmp(d->server, (uint8_t[16]){ 0 }, 16) ?
+						  TCPSEG_S2C : TCPSEG_C2S)),
+	};
 	d->of_port = calloc(PORTS, sizeof(*d->of_port));
 	d->slot = calloc(d->nslot, sizeof(*d->slot));
 	d->free = calloc(d->nslot, sizeof(*d->free));

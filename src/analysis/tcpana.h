@@ -24,6 +24,9 @@
  *                      (zero or too small) until it opened
  *   path_queue         the path's round trip at that moment above its
  *                      idle one: a queue on the path, not the server
+ *   server_queue       the server's time of no fixed size (the tally's:
+ *                      tcpana_tally_diag): requests waiting in a busy
+ *                      server, growing with the load, not a stall
  *
  * A clean exchange names nothing (TCPANA_NONE). Where the segments cannot
  * tell (one direction missing, headers cut by the capture's snaplen) the
@@ -51,8 +54,11 @@ enum tcpana_kind {
 	TCPANA_RETRANSMISSION,
 	TCPANA_WINDOW,
 	TCPANA_PATH_QUEUE,
+	TCPANA_SERVER_QUEUE,		/* the tally's only: no exchange's own */
 	TCPANA_KINDS
 };
+/* The kinds one exchange can be held by. */
+#define TCPANA_EXCHANGE_KINDS TCPANA_SERVER_QUEUE
 
 /* "nagle_delayed_ack", ... ("none" for TCPANA_NONE): the JSON's kind. */
 const char *tcpana_kind_name(enum tcpana_kind k);
@@ -99,6 +105,11 @@ struct tcpana_cfg {
 	void (*rtt)(void *ctx, enum tcpseg_dir dir, int64_t rtt_ns);
 	void *ctx;
 	bool no_client_acks;	/* the feed cannot see the client's ACKs */
+	/* 1u << dir of each direction whose receiver is the capture's own
+	 * host: a copy of bytes it already saw there came in time, so the
+	 * copy sent again (a spurious timeout, a tail-loss probe) is counted
+	 * and holds nothing. 0: the capture point is on the path. */
+	uint8_t received_here;
 	/* The server's path (its handshakes go into it; an exchange's
 	 * server time is what the path's RTT at that moment leaves), NULL:
 	 * the connection's least RTT instead. On the feed's thread. */
@@ -144,8 +155,16 @@ uint64_t tcpana_syn_retries(const struct tcpana *a);
  * server's own time and the path's queue when they held
  * TCPANA_NAME_SHARE of them (a slow moment of a server or a path is not
  * its diagnosis). A clean run names nothing.
+ *
+ * The server's time is a stall (server_time) where it has a size of its
+ * own: the middle half of its holds within TCPANA_FIXED_SPREAD of each
+ * other (a 20 ms backend, a timer). Holds spread wider are requests
+ * waiting in a busy server (server_queue): their wait is the work ahead
+ * of them, and it grows and shrinks with the load (the number of
+ * requests in flight, the machine's other work), as a stall's does not.
  */
 #define TCPANA_NAME_SHARE 0.05
+#define TCPANA_FIXED_SPREAD 1.5
 
 struct tcpana_tally;
 
@@ -154,6 +173,7 @@ struct tcpana_diag {
 	uint64_t exchanges;		/* held by it */
 	double share;			/* of all exchanges, 0 to 1 */
 	int64_t typical_ns;		/* median of the time it held them */
+	int64_t p25_ns, p75_ns;		/* ... its quartiles: the middle half */
 	int64_t max_ns;
 	const char *fix;		/* tcpana_kind_fix(kind) */
 };

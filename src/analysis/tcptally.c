@@ -100,19 +100,24 @@ static void p2_add(struct p2 *m, double x)
 	p2_adjust(m);
 }
 
-/* The median: exact (nearest rank) up to five samples, else the middle
- * marker. */
-static int64_t p2_median(const struct p2 *m)
+/* The quartile q (1, 2, 3: p25, the median, p75): exact (nearest rank)
+ * up to five samples, else its marker. */
+static int64_t p2_quartile(const struct p2 *m, int q)
 {
 	double v[5];
 
 	if (!m->n)
 		return 0;
 	if (m->n >= 5)
-		return (int64_t)(m->q[2] + 0.5);
+		return (int64_t)(m->q[q] + 0.5);
 	memcpy(v, m->q, sizeof(v[0]) * m->n);
 	qsort(v, m->n, sizeof(v[0]), cmp_dbl);
-	return (int64_t)v[(m->n + 1) / 2 - 1];
+	return (int64_t)v[(m->n * (uint64_t)q + 3) / 4 - 1];
+}
+
+static int64_t p2_median(const struct p2 *m)
+{
+	return p2_quartile(m, 2);
 }
 
 struct tcpana_tally *tcpana_tally_create(void)
@@ -223,9 +228,18 @@ static bool named(enum tcpana_kind k, uint64_t held, uint64_t n)
 {
 	if (!held)
 		return false;
-	if (k == TCPANA_SERVER_TIME || k == TCPANA_PATH_QUEUE)
+	if (k == TCPANA_SERVER_TIME || k == TCPANA_PATH_QUEUE || k == TCPANA_SERVER_QUEUE)
 		return (double)held >= TCPANA_NAME_SHARE * (double)n;
 	return true;
+}
+
+/* The server's time of no fixed size: requests queued in it (tcpana.h). */
+static enum tcpana_kind server_kind(const struct tcpana_diag *d)
+{
+	if (d->kind == TCPANA_SERVER_TIME &&
+	    (double)d->p75_ns > TCPANA_FIXED_SPREAD * (double)d->p25_ns)
+		return TCPANA_SERVER_QUEUE;
+	return d->kind;
 }
 
 size_t tcpana_tally_diag(const struct tcpana_tally *t, struct tcpana_diag *out, size_t max)
@@ -234,24 +248,29 @@ size_t tcpana_tally_diag(const struct tcpana_tally *t, struct tcpana_diag *out, 
 
 	for (int i = TCPANA_NONE + 1; i < TCPANA_KINDS; i++) {
 		const struct kind_tally *k = &t->k[i];
+		struct tcpana_diag d;
 		size_t j;
 
 		if (!named((enum tcpana_kind)i, k->held, t->exchanges))
 			continue;
+		d = (struct tcpana_diag){
+			.kind = (enum tcpana_kind)i,
+			.exchanges = k->held,
+			.share = (double)k->held / (double)t->exchanges,
+			.typical_ns = p2_median(&k->med),
+			.p25_ns = p2_quartile(&k->med, 1),
+			.p75_ns = p2_quartile(&k->med, 3),
+			.max_ns = k->max_ns,
+		};
+		d.kind = server_kind(&d);
+		d.fix = tcpana_kind_fix(d.kind);
 		/* insert by share, the largest first */
 		for (j = n; j > 0 && out[j - 1].exchanges < k->held; j--)
 			if (j < max)
 				out[j] = out[j - 1];
 		if (j >= max)
 			continue;
-		out[j] = (struct tcpana_diag){
-			.kind = (enum tcpana_kind)i,
-			.exchanges = k->held,
-			.share = (double)k->held / (double)t->exchanges,
-			.typical_ns = p2_median(&k->med),
-			.max_ns = k->max_ns,
-			.fix = tcpana_kind_fix((enum tcpana_kind)i),
-		};
+		out[j] = d;
 		if (n < max)
 			n++;
 	}

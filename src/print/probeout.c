@@ -134,10 +134,18 @@ static void print_kind(struct out *o, const struct tcpana_diag *d)
 	out_text(o, " %5.1f%% of the exchanges", 100.0 * d->share);
 	out_dbl(o, "share", NULL, d->share);
 	out_u64(o, "exchanges", " (%" PRIu64 ")", d->exchanges);
-	out_text(o, ", their median hold %s (max %s)\n",
-		 statout_human_ns_in(d->typical_ns, d->max_ns, t, sizeof(t)),
-		 statout_human_ns_in(d->max_ns, d->max_ns, m, sizeof(m)));
+	out_text(o, ", their median hold %s",
+		 statout_human_ns_in(d->typical_ns, d->max_ns, t, sizeof(t)));
+	if (d->kind == TCPANA_SERVER_TIME || d->kind == TCPANA_SERVER_QUEUE)
+		out_text(o, " (the middle half %s to %s, ",
+			 statout_human_ns_in(d->p25_ns, d->max_ns, t, sizeof(t)),
+			 statout_human_ns_in(d->p75_ns, d->max_ns, m, sizeof(m)));
+	else
+		out_text(o, " (");
+	out_text(o, "max %s)\n", statout_human_ns_in(d->max_ns, d->max_ns, m, sizeof(m)));
 	out_i64(o, "typical_ns", NULL, d->typical_ns);
+	out_i64(o, "p25_ns", NULL, d->p25_ns);
+	out_i64(o, "p75_ns", NULL, d->p75_ns);
 	out_i64(o, "max_ns", NULL, d->max_ns);
 	out_text(o, "%20s", "");
 	out_str(o, "fix", "fix: %s\n", d->fix ? d->fix : "");
@@ -319,9 +327,20 @@ void probeout_headline(struct out *o, const struct snap *s)
 	bool queue = d->kind == TCPANA_PATH_QUEUE;
 	int64_t top = queue && p->loaded_ns > d->typical_ns ? p->loaded_ns : d->typical_ns;
 
+	if (d->kind == TCPANA_SERVER_QUEUE && d->p75_ns > top)
+		top = d->p75_ns;	/* one unit for the line */
+
 	out_text(o, "held: %s in %.0f%% of the requests (their median hold %s): ",
 		 tcpana_kind_name(d->kind), 100.0 * d->share,
 		 statout_human_ns_in(d->typical_ns, top, t, sizeof(t)));
+	if (d->kind == TCPANA_SERVER_QUEUE) {
+		char a[32], b[32];
+
+		out_text(o, "the server was %s at %.0f requests a second: queueing in the server (the middle half waited %s to %s: no fixed size, as a stall's would be): ",
+			 d->share >= 0.5 ? "saturated" : "busy", probeout_rate(s),
+			 statout_human_ns_in(d->p25_ns, top, a, sizeof(a)),
+			 statout_human_ns_in(d->p75_ns, top, b, sizeof(b)));
+	}
 	if (queue) {
 		char a[32], b[32], c[32];
 

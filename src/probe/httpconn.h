@@ -51,7 +51,9 @@ struct hconn {
 	enum hstate st;
 	uint32_t idx;
 	uint32_t tx_bytes;		/* sent since stamping began: OPT_ID's count */
-	uint32_t key;			/* the request's last byte */
+	uint32_t key;			/* the request's last byte: its ACK's key */
+	uint32_t key_first;		/* its first send's last byte: T1's key */
+	uint32_t mss;			/* the connection's: a request's first send */
 	uint32_t wrote;			/* bytes of the request written */
 	uint64_t seq;
 	bool measured;

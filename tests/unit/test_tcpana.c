@@ -337,6 +337,49 @@ static void test_retransmission(void)
 	tcpana_destroy(a);
 }
 
+/*
+ * The client's own capture (received_here: the server's data): a copy of
+ * a response it already had (the server's tail-loss probe, its ACK late)
+ * is counted and holds nothing; a copy that fills a hole it never saw
+ * filled is the exchange's retransmission.
+ */
+static void test_spurious(void)
+{
+	struct tcpana_cfg cfg = { .exchange = on_exchange, .received_here = 1u << TCPSEG_S2C };
+	struct tcpana *a;
+
+	ngot = 0;
+	a = tcpana_create(&cfg);
+	handshake(a, 0, 100 * US);
+	seg(a, 1 * MS, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 1200 * US, TCPSEG_S2C, 0, 100, 1000, 0, 65535);	/* it came */
+	seg(a, 6200 * US, TCPSEG_S2C, 0, 100, 1000, 0, 65535);	/* a probe, again */
+	seg(a, 6300 * US, TCPSEG_C2S, 100, 1000, 0, 0, 65535);
+	seg(a, 7 * MS, TCPSEG_C2S, 100, 1000, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 7200 * US, TCPSEG_S2C, 1000, 200, 500, TCPSEG_F_PSH, 65535);
+	seg(a, 30 * MS, TCPSEG_S2C, 1000, 200, 500, TCPSEG_F_PSH, 65535);	/* by RTO */
+	seg(a, 31 * MS, TCPSEG_C2S, 200, 1500, 0, 0, 65535);
+	tcpana_end(a, 40 * MS);
+	ok(ngot == 2 && got[0].held == TCPANA_NONE && got[0].retransmits == 1,
+	   "a copy of bytes the client had: counted, held nothing (%s %lld)",
+	   tcpana_kind_name(got[0].held), (long long)got[0].held_ns);
+	ok(ngot == 2 && got[1].held == TCPANA_NONE && got[1].retransmits == 1,
+	   "a copy 23 ms later of a response it had: held nothing (%s %lld)",
+	   tcpana_kind_name(got[1].held), (long long)got[1].held_ns);
+	tcpana_reset(a, &cfg);
+	ngot = 0;
+	handshake(a, 0, 100 * US);
+	seg(a, 1 * MS, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 1200 * US, TCPSEG_S2C, 500, 100, 500, TCPSEG_F_PSH, 65535);	/* 0-500 lost */
+	seg(a, 30 * MS, TCPSEG_S2C, 0, 100, 500, 0, 65535);			/* the fill */
+	seg(a, 31 * MS, TCPSEG_C2S, 100, 1000, 0, 0, 65535);
+	tcpana_end(a, 40 * MS);
+	ok(ngot == 1 && got[0].held == TCPANA_RETRANSMISSION,
+	   "the copy that fills a hole the client never saw filled: retransmission (%s %lld)",
+	   tcpana_kind_name(got[0].held), (long long)got[0].held_ns);
+	tcpana_destroy(a);
+}
+
 static void test_window(void)
 {
 	struct tcpana *a = fresh(false);
@@ -485,6 +528,39 @@ static void test_tally(void)
 	tcpana_tally_destroy(u);
 }
 
+/*
+ * The server's time with a size of its own (a 20 ms backend: its holds
+ * within 19.8-20.6 ms) is a stall, server_time; holds spread from 1 to
+ * 12 ms (requests queued behind others in a busy server) are
+ * server_queue, with their middle half.
+ */
+static void test_server_queue(void)
+{
+	struct tcpana_tally *fixed = tcpana_tally_create(), *busy = tcpana_tally_create();
+	struct tcpana_diag d[TCPANA_KINDS];
+	struct tcpana_exchange x;
+	size_t n;
+
+	for (int i = 0; i < 400; i++) {
+		x = held_by(TCPANA_SERVER_TIME, 19800 * US + (i * 7919 % 800) * US);
+		tcpana_tally_add(fixed, &x);
+		x = held_by(TCPANA_SERVER_TIME, 1 * MS + (i * 7919 % 400) * 27500);
+		tcpana_tally_add(busy, &x);
+	}
+	n = tcpana_tally_diag(fixed, d, TCPANA_KINDS);
+	ok(n == 1 && d[0].kind == TCPANA_SERVER_TIME && d[0].p25_ns >= 19900 * US &&
+	   d[0].p75_ns <= 20500 * US, "a 20 ms backend: server_time, its middle half %lld-%lld ns",
+	   (long long)d[0].p25_ns, (long long)d[0].p75_ns);
+	n = tcpana_tally_diag(busy, d, TCPANA_KINDS);
+	ok(n == 1 && d[0].kind == TCPANA_SERVER_QUEUE && d[0].share == 1 &&
+	   d[0].p25_ns > 3 * MS && d[0].p25_ns < 4 * MS && d[0].p75_ns > 9 * MS &&
+	   d[0].p75_ns < 10 * MS && d[0].fix && strstr(d[0].fix, "busy server"),
+	   "holds spread 1-12 ms: server_queue, its middle half %lld-%lld ns",
+	   (long long)d[0].p25_ns, (long long)d[0].p75_ns);
+	tcpana_tally_destroy(fixed);
+	tcpana_tally_destroy(busy);
+}
+
 /* The P-squared median of 10001 shuffled values 0..10000 is near 5000. */
 static void test_median(void)
 {
@@ -532,10 +608,12 @@ int main(void)
 	test_recovery_not_nagle();
 	test_client_nagle();
 	test_server_time();
+	test_server_queue();
 	test_path_queue();
 	test_tsval_queue();
 	test_loss_seen();
 	test_retransmission();
+	test_spurious();
 	test_window();
 	test_no_client_acks();
 	test_unknowns();
