@@ -32,6 +32,10 @@ struct tcpana_tally {
 	struct kind_tally k[TCPANA_KINDS];
 	int64_t path_idle_ns;		/* the least, -1: none */
 	struct p2 path, server;		/* medians of path_ns, server_ns */
+	/* the server alone (tcpana_tally_solo): its own time's median (-1:
+	 * none), its exchanges, those server_time held */
+	int64_t solo_ns;
+	uint64_t solo_n, solo_held;
 };
 
 static const double step[5] = { 0, 0.25, 0.5, 0.75, 1 };	/* for p = 0.5 */
@@ -125,7 +129,7 @@ struct tcpana_tally *tcpana_tally_create(void)
 	struct tcpana_tally *t = calloc(1, sizeof(struct tcpana_tally));
 
 	if (t)
-		t->path_idle_ns = -1;
+		t->path_idle_ns = t->solo_ns = -1;
 	return t;
 }
 
@@ -233,11 +237,31 @@ static bool named(enum tcpana_kind k, uint64_t held, uint64_t n)
 	return true;
 }
 
-/* The server's time of no fixed size: requests queued in it (tcpana.h). */
-static enum tcpana_kind server_kind(const struct tcpana_diag *d)
+void tcpana_tally_solo(struct tcpana_tally *t, const struct tcpana_tally *solo)
 {
-	if (d->kind == TCPANA_SERVER_TIME &&
-	    (double)d->p75_ns > TCPANA_FIXED_SPREAD * (double)d->p25_ns)
+	t->solo_n = solo->exchanges;
+	t->solo_held = solo->k[TCPANA_SERVER_TIME].held;
+	t->solo_ns = solo->server.n ? p2_median(&solo->server) : -1;
+}
+
+/* A stall alone as often as under the load (its share alone
+ * TCPANA_SOLO_SHARE of the loaded one at least): one of a size of its
+ * own, not the load's. */
+static bool stalled_alone(const struct tcpana_tally *t, const struct tcpana_diag *d)
+{
+	double share = t->solo_n ? (double)t->solo_held / (double)t->solo_n : 0;
+
+	return named(TCPANA_SERVER_TIME, t->solo_held, t->solo_n) &&
+	       share >= TCPANA_SOLO_SHARE * d->share;
+}
+
+/* The server's time grown with the load, against the server alone:
+ * requests queued in it (tcpana.h). */
+static enum tcpana_kind server_kind(const struct tcpana_tally *t, const struct tcpana_diag *d)
+{
+	if (d->kind == TCPANA_SERVER_TIME && t->solo_n >= TCPANA_SOLO_MIN && t->solo_ns >= 0 &&
+	    t->solo_ns < TCPANA_STALL_NS && !stalled_alone(t, d) &&
+	    d->typical_ns >= TCPANA_QUEUE_RATIO * t->solo_ns)
 		return TCPANA_SERVER_QUEUE;
 	return d->kind;
 }
@@ -262,7 +286,7 @@ size_t tcpana_tally_diag(const struct tcpana_tally *t, struct tcpana_diag *out, 
 			.p75_ns = p2_quartile(&k->med, 3),
 			.max_ns = k->max_ns,
 		};
-		d.kind = server_kind(&d);
+		d.kind = server_kind(t, &d);
 		d.fix = tcpana_kind_fix(d.kind);
 		/* insert by share, the largest first */
 		for (j = n; j > 0 && out[j - 1].exchanges < k->held; j--)
@@ -282,4 +306,7 @@ void tcpana_tally_path(const struct tcpana_tally *t, struct tcpana_pathsum *out)
 	out->idle_ns = t->path_idle_ns;
 	out->loaded_ns = t->path.n ? p2_median(&t->path) : -1;
 	out->server_ns = t->server.n ? p2_median(&t->server) : -1;
+	out->solo_ns = t->solo_ns;
+	out->solo_exchanges = t->solo_n;
+	out->solo_held = t->solo_held;
 }

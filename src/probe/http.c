@@ -12,6 +12,9 @@
  * (wrk2's corrected latency); one that leaves an interval or more late
  * is a missed slot.
  *
+ * Between the warm-up and the load, the server alone: requests one at a
+ * time (http_solo), whose packets tell the load from a stall.
+ *
  * The connections' packets are captured on -i from the start (segcap.h)
  * and analysed on the capture's thread (segdiag.h): each connection's
  * handshake is the connect metric, and what held the measured exchanges
@@ -260,6 +263,41 @@ static void http_path_start(struct http *h)
 	}
 }
 
+/*
+ * The server alone, after the warm-up and before the load: up to
+ * PROBE_SOLO_REQUESTS requests, one at a time (each sent when the one
+ * before is whole), for PROBE_SOLO_NS at most; unmeasured, apart from
+ * the load's figures. Their packets are the server's own time at no
+ * load (segdiag_solo), which the load's hold is told from a stall by
+ * (tcpana.h: server_queue). One connection's load is the server alone:
+ * none then.
+ */
+static void http_solo(struct http *h)
+{
+	struct probe_counts *p = &h->r->probe, was;
+
+	if (h->n < 2)
+		return;
+	was = *p;
+	h->solo = true;
+	h->solo_until = monotonic_ns() + PROBE_SOLO_NS;
+	segdiag_solo(h->diag, realtime_ns());
+	for (uint32_t i = 0; i < h->n && !h->out; i++)
+		if (h->c[i].st == H_IDLE)
+			hconn_idle(h, &h->c[i]);
+	while (!run_stop && (h->out || hconn_may_send(h)))
+		http_round(h, h->next_scan);
+	h->solo = false;
+	/* what they met is not the load's (connections made stay counted) */
+	p->reopened = was.reopened;
+	p->timeouts = was.timeouts;
+	p->bad_responses = was.bad_responses;
+	p->informational = was.informational;
+	p->bytes_received = was.bytes_received;
+	fprintf(h->r->text, "alone: %" PRIu64 " requests one at a time (the server's own time at no load, apart from the load's figures)\n",
+		h->solo_sent);
+}
+
 /* Measured requests until -c, -d, a signal, a full log or a breach;
  * then those out are awaited (at most --timeout). */
 static void http_measure(struct http *h)
@@ -374,10 +412,12 @@ int http_run(struct run *r)
 	struct http *h = &hs;
 	int ret = http_warmup(h);
 
-	if (ret == -EIO)
+	if (ret == -EIO) {
 		http_warmup_failed(h);
-	else if (!ret)
+	} else if (!ret) {
+		http_solo(h);
 		http_measure(h);
+	}
 	http_finish(h);
 	if (!ret && r->cnt.received && r->probe.non_2xx == r->cnt.received) {
 		snprintf(r->failure, sizeof(r->failure),

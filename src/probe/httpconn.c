@@ -67,13 +67,17 @@ void hconn_connect(struct http *h, struct hconn *c)
 }
 
 /* May another request leave? Not once stopping; in the warm-up, not
- * after -w (and one with both stamps); measuring, not after -c or -d. */
+ * after -w (and one with both stamps); the server alone, one at a time;
+ * measuring, not after -c or -d. */
 bool hconn_may_send(struct http *h)
 {
 	const struct rant_cfg *c = h->r->cfg;
 
 	if (h->stopping)
 		return false;
+	if (h->solo)
+		return !h->out && h->solo_sent < PROBE_SOLO_REQUESTS &&
+			monotonic_ns() < h->solo_until;
 	if (!h->measuring)
 		return h->warm_sent < c->warmup || !h->answered;
 	if (prober_enough(&h->p, monotonic_ns()))
@@ -189,6 +193,8 @@ void hconn_send(struct http *h, struct hconn *c, int64_t late_ns)
 	set_state(h, c, H_BUSY);
 	if (c->measured)
 		prober_sent(&h->p, c->seq, c->t1_sw);
+	else if (h->solo)
+		h->solo_sent++;
 	else
 		h->warm_sent++;
 }
@@ -223,7 +229,7 @@ static void hconn_lost(struct http *h, struct hconn *c)
 	if (c->st < H_BUSY)
 		return;
 	if (!c->measured) {
-		h->r->cnt.warmup++;
+		h->r->cnt.warmup += !h->solo;
 		return;
 	}
 	txrec_clear(&rec);
@@ -243,7 +249,7 @@ static void hconn_finish(struct http *h, struct hconn *c)
 
 	hconn_record(c, &rec);
 	if (!c->measured) {
-		r->cnt.warmup++;
+		r->cnt.warmup += !h->solo;
 		h->warm_whole++;
 		h->answered += c->has_tx && c->t4_wire != TS_NONE;
 	} else {

@@ -80,6 +80,9 @@ struct http {
 	bool measuring;			/* the requests sent are measured */
 	bool stopping;			/* no more requests: the last are awaited */
 	bool paced;			/* --interval */
+	bool solo;			/* the server alone: one request at a time */
+	uint64_t solo_sent;		/* ... requests sent so */
+	int64_t solo_until;		/* ... until (monotonic ns) */
 	enum measure_next step;
 	uint64_t warm_sent, warm_whole, answered;	/* warm-up: requests sent,
 					 * whole responses, those with both stamps */
@@ -102,7 +105,8 @@ void hconn_event(struct http *h, struct hconn *c, uint32_t events);
 void hconn_scan(struct http *h, int64_t now);
 
 /* May another request leave? Not once stopping; in the warm-up, not
- * after -w (and one with both stamps); measuring, not after -c or -d. */
+ * after -w (and one with both stamps); the server alone, one at a time;
+ * measuring, not after -c or -d. */
 bool hconn_may_send(struct http *h);
 /* Connection c is free for the next request: sent on it now, or
  * (--interval) at the next slot, or at once for a slot that waited. */
