@@ -266,7 +266,9 @@ static void http_path_start(struct http *h)
 /*
  * The server alone, after the warm-up and before the load: up to
  * PROBE_SOLO_REQUESTS requests, one at a time (each sent when the one
- * before is whole), for PROBE_SOLO_NS at most; unmeasured, apart from
+ * before is whole), for PROBE_SOLO_NS (PROBE_SOLO_MORE_NS more until
+ * TCPANA_SOLO_MIN were sent: a machine so loaded that one request takes
+ * the time still gives the verdict its reference); unmeasured, apart from
  * the load's figures. Their packets are the server's own time at no
  * load (segdiag_solo), which the load's hold is told from a stall by
  * (tcpana.h: server_queue). One connection's load is the server alone:

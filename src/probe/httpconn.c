@@ -75,9 +75,10 @@ bool hconn_may_send(struct http *h)
 
 	if (h->stopping)
 		return false;
-	if (h->solo)
+	if (h->solo)	/* PROBE_SOLO_MORE_NS more for the few the verdict needs */
 		return !h->out && h->solo_sent < PROBE_SOLO_REQUESTS &&
-			monotonic_ns() < h->solo_until;
+			monotonic_ns() < h->solo_until + (h->solo_sent < TCPANA_SOLO_MIN ?
+							  PROBE_SOLO_MORE_NS : 0);
 	if (!h->measuring)
 		return h->warm_sent < c->warmup || !h->answered;
 	if (prober_enough(&h->p, monotonic_ns()))

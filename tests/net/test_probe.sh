@@ -583,7 +583,7 @@ probe_listen_overflow() {
 		grep -q "^connections: 50 at once, made [0-9]*, closed by the server and made again [1-9]" \
 			"$WORK/overflow.txt" && ! grep -q "kept alive" "$WORK/overflow.txt"
 	check_err $? "a listen queue overflowing: exit $PROBE_RC, $(grep -E '^connections|^held|listen_overflow|^path' "$WORK/overflow.txt"); $(jq -c '.syn_drops, .probe' "$WORK/overflow.json")"
-	log_test "a listen queue of 1 overflowing: $(grep '^  listen_overflow' "$WORK/overflow.txt")"
+	log_test "a listen queue of 1 overflowing: $(grep '^  listen_overflow' "$WORK/overflow.txt"); $(jq -c '[.diagnosis[] | [.kind, .share, .typical_ns]], .path.solo_ns' "$WORK/overflow.json" | tr '\n' ' ')"
 }
 
 # ---- the path between ----
