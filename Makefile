@@ -107,8 +107,9 @@ DEB_PKGS += libnl-idiag-3-dev
 DEB_PKGS += libssl-dev
 # --http: responses framed by libhttp-parser (src/probe/httpresp.c);
 # tests/net/test_probe.sh and the bench's probe row run Debian's nginx
-# and wrk against it, and hping3's and tcpdump's figures beside it.
-DEB_PKGS += libhttp-parser-dev nginx wrk hping3
+# and wrk against it, and hping3's and tcpdump's figures beside it; the
+# bench's probe row Debian's lighttpd too.
+DEB_PKGS += libhttp-parser-dev nginx wrk hping3 lighttpd
 # tests/net/test_probe.sh: capsh drops CAP_SYS_RESOURCE to test the
 # open-file limit of --connections.
 DEB_PKGS += libcap2-bin
@@ -500,7 +501,7 @@ bench-targets: deps
 	bench/targets.sh
 
 # The probe beside wrk alone: PROBE_ROUNDS, PROBE_SECONDS, PROBE_CONNECTIONS,
-# BENCH_QUICK=1, RANT_ARGS (bench/README.md, "The probe").
+# PROBE_SERVERS, BENCH_QUICK=1, RANT_ARGS (bench/README.md, "The probe").
 bench-probe: deps
 	$(MAKE) all
 	bench/probe.sh

@@ -1,27 +1,31 @@
 #!/usr/bin/env bash
 # The probe's row of make bench (bench/README.md, "The probe"): rant --http
-# as a load generator beside wrk -t 1, on the same number of kept-alive
-# connections to the same Debian nginx (tcp_nodelay on, the 600-byte page
-# of tests/net/test_probe.sh), in interleaved rounds: each round runs both,
-# in a random order, and takes rant's requests a second over wrk's. The
-# bench prints the median of those ratios with the lowest and highest, and
-# the target: rant keeps up (0.9 at least) while it stamps every request
-# and captures and analyses every segment of its connections.
+# as a load generator beside wrk (as many threads each), on as many kept-alive
+# connections to the same server, Debian's nginx and Debian's lighttpd
+# (tcp_nodelay on, the 600-byte page of tests/net/test_probe.sh), at 1,
+# 10 and 100 connections, in interleaved rounds: each round runs every
+# (server, connections) case, both clients in a random order, and takes
+# rant's requests a second over wrk's. The bench prints, for each case,
+# the median of those ratios with the lowest and highest, and the
+# target: rant offers wrk's load at least (1.0) while it stamps every
+# request and captures and analyses every segment of its connections.
 #
-# nginx runs in its namespace on CPU 1, the client on CPU 0 (rant's
+# The servers run in their namespace, the clients on CPU 0 (rant's
 # capture thread goes off its CPU, to CPU 1 on a 2-CPU machine). Both
 # clients wait in epoll: rant runs with --block, as wrk always does.
 #
 # Environment:
 #   PROBE_ROUNDS=N       rounds (default 7)
 #   PROBE_SECONDS=S      each run's length (default 5)
-#   PROBE_CONNECTIONS=N  connections of both (default 20)
+#   PROBE_CONNECTIONS="N ..."  the connection counts (default "1 10 100")
+#   PROBE_SERVERS="..."  nginx, lighttpd or both (default both)
 #   BENCH_QUICK=1        3 rounds of 2 s
 #   RANT_ARGS="..."      rant's waiting and more options (default --block;
-#                        RANT_ARGS= spins, rant's default; --threads 2)
+#                        RANT_ARGS= spins, rant's default)
+#   PROBE_THREADS=N      threads of each client: wrk -t, rant --threads
+#                        (default 1; at fewer connections, one each)
 #   PROBE_CPUS=LIST      the clients' CPUs, taskset's list (default 0; 0,1
 #                        for two threads of each, beside nginx on CPU 1)
-#   WRK_THREADS=N        wrk -t N (default 1)
 # Raw outputs in bench/out/probe-bench/. Exits 0 when every run gave a
 # figure (a report, not a test), 1 otherwise.
 set -euo pipefail
@@ -37,33 +41,66 @@ else
 	ROUNDS=${PROBE_ROUNDS:-7}
 	RUN_S=${PROBE_SECONDS:-5}
 fi
-CONNS=${PROBE_CONNECTIONS:-20}
+read -r -a CONN_LIST <<<"${PROBE_CONNECTIONS:-1 10 100}"
+read -r -a SERVERS <<<"${PROBE_SERVERS:-nginx lighttpd}"
+THREADS=${PROBE_THREADS:-1}
 CPUS=${PROBE_CPUS:-0}
-WRK_T=${WRK_THREADS:-1}
 PORT_OFF=8080
-PORT_ON=8081
+PORT_ON=8081		# nginx, tcp_nodelay on
+PORT_LIGHTTPD=8082	# lighttpd (TCP_NODELAY always)
 OUT=$BENCH/out/probe-bench
 read -r -a EXTRA <<<"${RANT_ARGS---block}"
 
 say() { printf '%s\n' "$*" >&2; }
 
-# run_wrk R: wrk's requests a second in round R.
+# threads CONNS: each client's threads at CONNS connections.
+threads() {
+	echo $(($1 < THREADS ? $1 : THREADS))
+}
+
+# port SERVER: the port it serves on.
+port() {
+	if [ "$1" = nginx ]; then echo "$PORT_ON"; else echo "$PORT_LIGHTTPD"; fi
+}
+
+# run_wrk NAME SERVER CONNS: wrk's requests a second.
 run_wrk() {
-	local f=$OUT/r$1-wrk.txt
-	ip netns exec "$NS_A" taskset -c "$CPUS" wrk -t "$WRK_T" -c "$CONNS" -d "${RUN_S}s" \
-		"http://$IP_B:$PORT_ON/" >"$f" 2>&1
+	local f=$OUT/$1-wrk.txt
+	ip netns exec "$NS_A" taskset -c "$CPUS" wrk -t "$(threads "$3")" -c "$3" -d "${RUN_S}s" \
+		"http://$IP_B:$(port "$2")/" >"$f" 2>&1
 	awk '$1 == "Requests/sec:" { print $2 }' "$f"
 }
 
-# run_rant R: rant's measured requests a second in round R (its measured
-# time, from the JSON), every one stamped and its segments analysed.
+# run_rant NAME SERVER CONNS: rant's measured requests a second (its
+# measured time, from the JSON), every one stamped and its segments
+# analysed.
 run_rant() {
-	local f=$OUT/r$1-rant
-	ip netns exec "$NS_A" taskset -c "$CPUS" "$RANT" -i "$VETH_A" -a "$IP_B" --port "$PORT_ON" \
-		--http / --connections "$CONNS" -d "$RUN_S" -j "$f.json" "${EXTRA[@]}" \
+	local f=$OUT/$1-rant thr=()
+	[ "$(threads "$3")" -gt 1 ] && thr=(--threads "$(threads "$3")")
+	ip netns exec "$NS_A" taskset -c "$CPUS" "$RANT" -i "$VETH_A" -a "$IP_B" --port "$(port "$2")" \
+		--http / --connections "$3" -d "$RUN_S" -j "$f.json" "${thr[@]}" "${EXTRA[@]}" \
 		>"$f.txt" 2>&1
 	jq -r 'if .counts.missing_tx_ts + .counts.missing_rx_ts > 0 then "unstamped"
 	       else .counts.received / ((.end_ns - .start_ns) / 1e9) end' "$f.json"
+}
+
+# lighttpd_start: Debian's lighttpd in NS_B on PORT_LIGHTTPD, the same
+# page as nginx's (nginx_start wrote it), keep-alive for the whole run.
+lighttpd_start() {
+	cat >"$WORK/lighttpd.conf" <<-EOF
+		server.document-root = "$WORK/www"
+		server.bind = "$IP_B"
+		server.port = $PORT_LIGHTTPD
+		server.pid-file = "$WORK/lighttpd.pid"
+		server.errorlog = "$WORK/lighttpd-error.log"
+		server.max-keep-alive-requests = 1000000
+		server.max-keep-alive-idle = 600
+		server.max-connections = 4096
+		index-file.names = ( "index.html" )
+	EOF
+	ip netns exec "$NS_B" lighttpd -D -f "$WORK/lighttpd.conf" >"$WORK/lighttpd.txt" 2>&1 &
+	defer kill "$!"
+	wait_until 10 __tcp_port "$NS_B" "$PORT_LIGHTTPD"
 }
 
 # A figure or nothing: a run that failed or left requests unstamped.
@@ -72,38 +109,45 @@ figure() {
 }
 
 main() {
-	local r who v rant wrk failed=0
+	local r who v rant wrk srv n failed=0
 	require_root
-	require_cmd nginx wrk jq shuf taskset
+	require_cmd nginx lighttpd wrk jq shuf taskset
 	[ -x "$RANT" ] || { say "bench/probe.sh: $RANT is missing: make first"; exit 1; }
 	rm -rf "$OUT"
 	mkdir -p "$OUT"
 	WORK=$OUT
 	setup_pair || { say "bench/probe.sh: cannot create the veth pair"; exit 1; }
 	nginx_start "$PORT_OFF" "$PORT_ON" || { say "bench/probe.sh: nginx did not start"; exit 1; }
-	say "bench/probe.sh: $ROUNDS rounds of rant --http ${EXTRA[*]} and wrk -t $WRK_T on CPUs $CPUS, $CONNS connections, $RUN_S s each, against nginx (tcp_nodelay on)"
+	lighttpd_start || { say "bench/probe.sh: lighttpd did not start: $(tail -2 "$WORK/lighttpd.txt")"; exit 1; }
+	say "bench/probe.sh: $ROUNDS rounds of rant --http ${EXTRA[*]} and wrk, $THREADS thread(s) each on CPUs $CPUS, against ${SERVERS[*]} (tcp_nodelay on) at ${CONN_LIST[*]} connections, $RUN_S s each"
 	: >"$OUT/rounds.tsv"
 	for ((r = 1; r <= ROUNDS; r++)); do
-		rant='' wrk=''
-		for who in $(shuf -e rant wrk); do
-			v=$("run_$who" "$r" || true)
-			printf -v "$who" '%s' "$v"
+		for srv in "${SERVERS[@]}"; do
+			for n in "${CONN_LIST[@]}"; do
+				rant='' wrk=''
+				for who in $(shuf -e rant wrk); do
+					v=$("run_$who" "r$r-$srv-$n" "$srv" "$n" || true)
+					printf -v "$who" '%s' "$v"
+				done
+				if figure "$rant" && figure "$wrk"; then
+					printf '%s\t%d\t%d\t%s\t%s\n' "$srv" "$n" "$r" "$rant" "$wrk" \
+						>>"$OUT/rounds.tsv"
+				else
+					say "bench/probe.sh: round $r, $srv, $n connections: no figure (rant '$rant', wrk '$wrk'; see $OUT)"
+					failed=1
+				fi
+			done
 		done
-		if figure "$rant" && figure "$wrk"; then
-			printf '%d\t%s\t%s\n' "$r" "$rant" "$wrk" >>"$OUT/rounds.tsv"
-		else
-			say "bench/probe.sh: round $r: no figure (rant '$rant', wrk '$wrk'; see $OUT)"
-			failed=1
-		fi
 	done
 	report | tee "$OUT/report.txt"
 	exit "$failed"
 }
 
-# The median, lowest and highest of rant/wrk over the rounds, and each
-# side's median rate.
+# For each (server, connections): the median, lowest and highest of
+# rant/wrk over the rounds, and each side's median rate.
 report() {
-	sort -t "$(printf '\t')" -k1,1n "$OUT/rounds.tsv" | awk -F '\t' -v c="$CONNS" -v s="$RUN_S" -v t="$WRK_T" '
+	sort -t "$(printf '\t')" -k1,1 -k2,2n -k3,3n "$OUT/rounds.tsv" |
+		awk -F '\t' -v s="$RUN_S" -v t="$THREADS" -v a="${EXTRA[*]}" '
 	function median(a, n,   i, j, t) {
 		for (i = 2; i <= n; i++)
 			for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
@@ -111,19 +155,24 @@ report() {
 			}
 		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 	}
-	{ n++; ra[n] = $2; wa[n] = $3; q[n] = $2 / $3; lo = n == 1 || q[n] < lo ? q[n] : lo
-	  hi = n == 1 || q[n] > hi ? q[n] : hi
-	  printf "round %d: rant %.0f req/s, wrk %.0f req/s, rant/wrk %.3f\n", $1, $2, $3, q[n] }
-	END {
-		if (!n) { print "no round gave figures"; exit }
+	function flush(   m, i, q, ra, wa) {
+		if (!n)
+			return
+		for (i = 1; i <= n; i++) { q[i] = rq[i]; ra[i] = rr[i]; wa[i] = wr[i] }
 		m = median(q, n)
-		printf "\n%-48s %7s %7s %7s %6s %6s  %s\n", "requests a second, ratio taken in each round",
-			"median", "lowest", "highest", "rounds", "limit", "result"
-		printf "%-48s %7.3f %7.3f %7.3f %6d %6s  %s\n",
-			"rant --http / wrk -t " t ", " c " connections, nginx", m, lo, hi, n, ">=0.90",
-			(m >= 0.9 ? "PASS" : "FAIL")
-		printf "(medians: rant %.0f req/s, wrk %.0f req/s, %s s runs)\n", median(ra, n), median(wa, n), s
-	}'
+		printf "%-10s %5d %7.3f %7.3f %7.3f %6d %9.0f %9.0f  %s\n", key_s, key_n, m, lo, hi, n,
+			median(ra, n), median(wa, n), (m >= 1 ? "PASS" : "FAIL")
+		n = 0
+	}
+	BEGIN {
+		printf "rant --http %s / wrk, %s thread(s) each, requests a second (ratio taken in each round; %s s runs)\n", a, t, s
+		printf "%-10s %5s %7s %7s %7s %6s %9s %9s  %s\n", "server", "conns", "median", "lowest",
+			"highest", "rounds", "rant", "wrk", "limit 1.0"
+	}
+	$1 != key_s || $2 != key_n { flush(); key_s = $1; key_n = $2 }
+	{ n++; rr[n] = $4; wr[n] = $5; rq[n] = $4 / $5
+	  lo = n == 1 || rq[n] < lo ? rq[n] : lo; hi = n == 1 || rq[n] > hi ? rq[n] : hi }
+	END { flush() }'
 }
 
 main "$@"

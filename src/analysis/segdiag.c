@@ -35,6 +35,7 @@ struct segdiag {
 	struct dslot *slot;
 	uint32_t nslot, *free, nfree;
 	struct tcpana_tally *tally;
+	struct tcpana_tally *solo;	/* the server alone (segdiag_solo) */
 	struct tcpana_path path;	/* every connection's handshakes */
 	struct tcpana_cfg acfg;
 	struct hist *connect;
@@ -42,18 +43,23 @@ struct segdiag {
 	uint16_t server_port;
 	uint8_t family;
 	_Atomic int64_t since_ns;	/* measuring's start */
+	_Atomic int64_t solo_ns;	/* the server alone's start, 0: none */
 	uint32_t unknowns;
 	uint64_t foreign, syn_retries, syn_unanswered;
 };
 
-/* An exchange measured: into the tally, once measuring began. */
+/* An exchange measured: into the tally, once measuring began; into the
+ * server alone's, between its start and measuring's. */
 static void on_exchange(void *ctx, const struct tcpana_exchange *x)
 {
 	struct segdiag *d = ctx;
 	int64_t since = atomic_load_explicit(&d->since_ns, memory_order_relaxed);
+	int64_t solo = atomic_load_explicit(&d->solo_ns, memory_order_relaxed);
 
 	if (since && x->req_first_ns >= since)
 		tcpana_tally_add(d->tally, x);
+	else if (solo && x->req_first_ns >= solo)
+		tcpana_tally_add(d->solo, x);
 }
 
 void segdiag_destroy(struct segdiag *d)
@@ -66,6 +72,7 @@ void segdiag_destroy(struct segdiag *d)
 	free(d->free);
 	free(d->of_port);
 	tcpana_tally_destroy(d->tally);
+	tcpana_tally_destroy(d->solo);
 	free(d);
 }
 
@@ -97,12 +104,19 @@ struct segdiag *segdiag_create(uint32_t connections, const struct sockaddr_stora
 	d->connect = connect;
 	d->nslot = connections * 2 + SPARE;
 	tcpana_path_init(&d->path);
-	d->acfg = (struct tcpana_cfg){ .exchange = on_exchange, .ctx = d, .path = &d->path };
+	/* the capture is this host's: the server's (its address any) or
+	 * the client's */
+	d->acfg = (struct tcpana_cfg){
+		.exchange = on_exchange, .ctx = d, .path = &d->path,
+		.received_here = (uint8_t)(1u << (memcmp(d->server, (uint8_t[16]){ 0 }, 16) ?
+						  TCPSEG_S2C : TCPSEG_C2S)),
+	};
 	d->of_port = calloc(PORTS, sizeof(*d->of_port));
 	d->slot = calloc(d->nslot, sizeof(*d->slot));
 	d->free = calloc(d->nslot, sizeof(*d->free));
 	d->tally = tcpana_tally_create();
-	if (!d->of_port || !d->slot || !d->free || !d->tally)
+	d->solo = tcpana_tally_create();
+	if (!d->of_port || !d->slot || !d->free || !d->tally || !d->solo)
 		goto failed;
 	for (uint32_t i = 0; i < d->nslot; i++) {
 		d->slot[i].a = tcpana_create(&d->acfg);
@@ -115,6 +129,11 @@ failed:
 	segdiag_destroy(d);
 	errno = ENOMEM;
 	return NULL;
+}
+
+void segdiag_solo(struct segdiag *d, int64_t t_ns)
+{
+	atomic_store_explicit(&d->solo_ns, t_ns, memory_order_relaxed);
 }
 
 void segdiag_measuring(struct segdiag *d, int64_t t_ns)
@@ -231,6 +250,7 @@ void segdiag_finish(struct segdiag *d, int64_t end_ns, struct segdiag_result *ou
 		if (d->slot[i].used)
 			end_slot(d, &d->slot[i], end_ns);
 	out->have = true;
+	tcpana_tally_solo(d->tally, d->solo);
 	out->exchanges = tcpana_tally_exchanges(d->tally);
 	out->n = tcpana_tally_diag(d->tally, out->d, TCPANA_KINDS);
 	out->unknowns = d->unknowns;

@@ -49,6 +49,11 @@ struct segdiag *segdiag_create(uint32_t connections, const struct sockaddr_stora
 				   struct hist *connect);
 void segdiag_destroy(struct segdiag *d);
 
+/* The server alone (one request at a time) from t_ns (CLOCK_REALTIME)
+ * until measuring began: those exchanges are the reference the load is
+ * told from a stall by (tcpana_tally_solo), apart from the diagnosis.
+ * Any thread. */
+void segdiag_solo(struct segdiag *d, int64_t t_ns);
 /* Measuring began at t_ns (CLOCK_REALTIME): earlier exchanges (the
  * warm-up's) are left out of the diagnosis. Any thread. */
 void segdiag_measuring(struct segdiag *d, int64_t t_ns);

@@ -14,6 +14,7 @@ static const char *const names[SRVJ_KINDS] = {
 	[SRVJ_NAGLE_REFUTED] = "nagle_refuted", [SRVJ_CORK] = "cork",
 	[SRVJ_LATE_WRITE] = "late_write", [SRVJ_SERVER_CONFIRMED] = "server_time_confirmed",
 	[SRVJ_SERVER_REFUTED] = "server_time_refuted",
+	[SRVJ_QUEUE_CONFIRMED] = "server_queue_confirmed",
 };
 
 const char *srvjudge_name(enum srvjudge_kind k)
@@ -104,7 +105,12 @@ static void judge_server(const struct tcpana_diag *st, const struct srv_view *v,
 
 	if (!w->traced || !w->responses)
 		return;
-	if (w->read_to_write_ns >= st->typical_ns / 2) {
+	if (st->kind == TCPANA_SERVER_QUEUE && w->read_to_write_ns < st->typical_ns / 2) {
+		j->kind = SRVJ_QUEUE_CONFIRMED;
+		snprintf(j->line, sizeof(j->line), "%s %d: it wrote %s after reading each request (typical), where the requests waited %s: they waited before its read, behind the others (the load, not its own work)",
+			 who_comm(v), who_pid(v), ms(w->read_to_write_ns, a, sizeof(a)),
+			 ms(st->typical_ns, b, sizeof(b)));
+	} else if (w->read_to_write_ns >= st->typical_ns / 2) {
 		j->kind = SRVJ_SERVER_CONFIRMED;
 		snprintf(j->line, sizeof(j->line), "%s %d: its threads took %s from reading a request to their first write (typical): the server's own time, as the packets say (%s)",
 			 who_comm(v), who_pid(v), ms(w->read_to_write_ns, a, sizeof(a)),
@@ -121,6 +127,7 @@ void srvjudge(const struct segdiag_result *d, const struct srv_view *v, struct s
 {
 	const struct tcpana_diag *n = named(d, TCPANA_NAGLE_DELAYED_ACK);
 	const struct tcpana_diag *st = named(d, TCPANA_SERVER_TIME);
+	const struct tcpana_diag *sq = named(d, TCPANA_SERVER_QUEUE);
 	struct srv_optcount oc;
 
 	j->kind = SRVJ_NONE;
@@ -138,6 +145,6 @@ void srvjudge(const struct segdiag_result *d, const struct srv_view *v, struct s
 			 who_comm(v), who_pid(v), oc.cork, oc.read);
 		return;
 	}
-	if (st)
-		judge_server(st, v, j);
+	if (st || sq)
+		judge_server(st ? st : sq, v, j);
 }

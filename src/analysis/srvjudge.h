@@ -7,7 +7,9 @@
  * as the cause of its own; the server's own time is confirmed where its
  * threads took that time between reading the request and their first
  * write, and refuted where they wrote at once (then the time was spent
- * elsewhere: the path, its queues, the client).
+ * elsewhere: the path, its queues, the client). A busy server's queue
+ * (server_queue) is confirmed where its threads wrote at once after each
+ * read: the requests waited before it, behind the others.
  */
 #ifndef RANT_SRVJUDGE_H
 #define RANT_SRVJUDGE_H
@@ -25,6 +27,8 @@ enum srvjudge_kind {
 	SRVJ_LATE_WRITE,		/* its second write came late: its own time */
 	SRVJ_SERVER_CONFIRMED,		/* read to first write took the time */
 	SRVJ_SERVER_REFUTED,		/* it wrote at once: the time was elsewhere */
+	SRVJ_QUEUE_CONFIRMED,		/* server_queue: it wrote at once after
+					 * each read, the wait was before it */
 	SRVJ_KINDS
 };
 

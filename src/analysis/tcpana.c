@@ -35,7 +35,8 @@
  * (zero where the server is captured). What the path's RTT then (its
  * median) had grown above its idle RTT is the path's queue. A segment
  * sent again (all or part of its bytes below nxt) is a retransmission; the
- * time since those bytes first left is what it held.
+ * time since those bytes first left is what it held, unless all of them
+ * had reached a receiver on the capture's host already (a spurious copy).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -68,6 +69,7 @@ static const char *const names[TCPANA_KINDS] = {
 	[TCPANA_RETRANSMISSION] = "retransmission",
 	[TCPANA_WINDOW] = "window",
 	[TCPANA_PATH_QUEUE] = "path_queue",
+	[TCPANA_SERVER_QUEUE] = "server_queue",
 };
 
 static const char *const fixes[TCPANA_KINDS] = {
@@ -83,6 +85,8 @@ static const char *const fixes[TCPANA_KINDS] = {
 		"the receiver's window was full: the reading side is slow to read, or its buffer small (SO_RCVBUF, net.ipv4.tcp_rmem)",
 	[TCPANA_PATH_QUEUE] =
 		"the path's round trip grew under the load, not the server's time: a queue on the path (a router's or an interface's qdisc: tc -s qdisc shows its backlog; a shaper, a slow link)",
+	[TCPANA_SERVER_QUEUE] =
+		"requests waited in a busy server, not a stall: that load is its limit (fewer --connections, or --interval, measure it below; more workers or CPUs raise it)",
 };
 
 const char *tcpana_kind_name(enum tcpana_kind k)
@@ -149,11 +153,14 @@ struct tcpana {
 	enum phase phase;
 	bool syn_again, synack_again;	/* sent again: no path sample (Karn) */
 	struct tcpana_exchange x;
-	int64_t held[TCPANA_KINDS];	/* this exchange's, ns, by kind */
+	int64_t held[TCPANA_EXCHANGE_KINDS];	/* this exchange's, ns, by kind */
 	int64_t syn_ns, synack_ns, hs_ack_ns;	/* -1: not seen */
 	int64_t req_again_ns;		/* the request's bytes sent again, -1 */
 	int64_t req_queue_ns;		/* its last segment's wait on the path */
 	uint32_t unknowns;
+	/* bytes of a direction received here never seen, below its nxt:
+	 * lost on the way (hole_lo == hole_hi: none) */
+	uint32_t hole_lo, hole_hi;
 	uint64_t retrans, syn_retries;
 };
 
@@ -341,7 +348,7 @@ static void exchange_done(struct tcpana *a)
 		x->n++;
 		x->latency_ns = x->resp_last_ns - x->req_first_ns;
 		x->first_byte_ns = x->resp_first_ns - x->req_first_ns;
-		for (int k = TCPANA_NONE + 1; k < TCPANA_KINDS; k++) {
+		for (int k = TCPANA_NONE + 1; k < TCPANA_EXCHANGE_KINDS; k++) {
 			if (a->held[k] < TCPANA_STALL_NS)
 				continue;
 			x->kinds |= 1u << k;
@@ -558,6 +565,20 @@ static void acknowledge(struct tcpana *a, const struct tcpseg *g)
 	}
 }
 
+/* Does a copy of [seq, end) of s's bytes fill what the capture never saw
+ * (the hole, or beyond nxt)? The hole shrinks by what it fills. */
+static bool filled(struct tcpana *a, const struct side *s, uint32_t seq, uint32_t end)
+{
+	if (seq_after(end, s->nxt))
+		return true;
+	if (a->hole_lo == a->hole_hi || !seq_after(end, a->hole_lo) ||
+	    !seq_after(a->hole_hi, seq))
+		return false;
+	if (!seq_after(seq, a->hole_lo))
+		a->hole_lo = seq_after(end, a->hole_hi) ? a->hole_hi : end;
+	return true;
+}
+
 /* g carries bytes of its direction (or a FIN): new, or sent again. */
 static void data(struct tcpana *a, const struct tcpseg *g)
 {
@@ -582,11 +603,16 @@ static void data(struct tcpana *a, const struct tcpseg *g)
 		a->retrans++;
 		a->x.retransmits++;
 		first = out_again(s, g->seq);
-		a->held[TCPANA_RETRANSMISSION] += g->t_ns - (first >= 0 ? first :
-			s->last_data_ns >= 0 ? s->last_data_ns : g->t_ns);
+		if (!(a->cfg.received_here & (1u << g->dir)) || filled(a, s, g->seq, end))
+			a->held[TCPANA_RETRANSMISSION] += g->t_ns - (first >= 0 ? first :
+				s->last_data_ns >= 0 ? s->last_data_ns : g->t_ns);
 		if (seq_after(end, s->nxt))
 			s->nxt = end;
 		return;
+	}
+	if (seq_after(g->seq, s->nxt) && (a->cfg.received_here & (1u << g->dir))) {
+		a->hole_lo = s->nxt;	/* a hole before it: lost */
+		a->hole_hi = g->seq;
 	}
 	if (g->len)
 		exchange_data(a, g->dir, g);

@@ -24,6 +24,10 @@
  *                      (zero or too small) until it opened
  *   path_queue         the path's round trip at that moment above its
  *                      idle one: a queue on the path, not the server
+ *   server_queue       the server's time grown with the load (the
+ *                      tally's, against the server alone:
+ *                      tcpana_tally_solo): requests waiting in a busy
+ *                      server, not a stall
  *
  * A clean exchange names nothing (TCPANA_NONE). Where the segments cannot
  * tell (one direction missing, headers cut by the capture's snaplen) the
@@ -51,8 +55,11 @@ enum tcpana_kind {
 	TCPANA_RETRANSMISSION,
 	TCPANA_WINDOW,
 	TCPANA_PATH_QUEUE,
+	TCPANA_SERVER_QUEUE,		/* the tally's only: no exchange's own */
 	TCPANA_KINDS
 };
+/* The kinds one exchange can be held by. */
+#define TCPANA_EXCHANGE_KINDS TCPANA_SERVER_QUEUE
 
 /* "nagle_delayed_ack", ... ("none" for TCPANA_NONE): the JSON's kind. */
 const char *tcpana_kind_name(enum tcpana_kind k);
@@ -99,6 +106,11 @@ struct tcpana_cfg {
 	void (*rtt)(void *ctx, enum tcpseg_dir dir, int64_t rtt_ns);
 	void *ctx;
 	bool no_client_acks;	/* the feed cannot see the client's ACKs */
+	/* 1u << dir of each direction whose receiver is the capture's own
+	 * host: a copy of bytes it already saw there came in time, so the
+	 * copy sent again (a spurious timeout, a tail-loss probe) is counted
+	 * and holds nothing. 0: the capture point is on the path. */
+	uint8_t received_here;
 	/* The server's path (its handshakes go into it; an exchange's
 	 * server time is what the path's RTT at that moment leaves), NULL:
 	 * the connection's least RTT instead. On the feed's thread. */
@@ -144,8 +156,36 @@ uint64_t tcpana_syn_retries(const struct tcpana *a);
  * server's own time and the path's queue when they held
  * TCPANA_NAME_SHARE of them (a slow moment of a server or a path is not
  * its diagnosis). A clean run names nothing.
+ *
+ * The server's time is a stall (server_time) where it has a size of its
+ * own, and load (server_queue) where it grew with the load: measured
+ * against the same server alone, one request at a time in the same run
+ * (tcpana_tally_solo). The hold is server_queue where the server alone
+ * took under TCPANA_STALL_NS (its median own time), the loaded hold's
+ * median is TCPANA_QUEUE_RATIO times that at least, and the server
+ * alone was not held as often as under the load: a stall that comes at
+ * any load (a 20 ms backend for one request in ten) holds about the same
+ * share alone, so where server_time held TCPANA_SOLO_SHARE of the loaded
+ * share alone (and TCPANA_NAME_SHARE of its exchanges), it stays
+ * server_time. A server that takes 20 ms alone keeps server_time at any
+ * load; without TCPANA_SOLO_MIN exchanges alone (a capture read, one
+ * connection, a server too slow for the time alone) the hold is
+ * server_time.
+ *
+ * Figures (doc/services.md, "A busy server"; the 2-CPU VM, nginx with
+ * one worker): alone 0 to 27 us of its own quiet, its loaded holds'
+ * median 1.9 to 7.5 ms at 100 connections, 3 to 6 ms at 10 (ratios of
+ * 100 and more); lighttpd alone 5 to 18 us, 1.3 ms at 100; with both
+ * CPUs spun by other work nginx alone 8 to 161 us, held in 6 to 20 of
+ * its 100 requests alone, 10 to 19 ms at 100 connections.
+ * tests/net/http_odd.py slow takes 20 to 28 ms alone. A ratio of 4 lies
+ * far from the loads' 100 and more and from a stall's 1 (20 ms alone and
+ * loaded).
  */
 #define TCPANA_NAME_SHARE 0.05
+#define TCPANA_QUEUE_RATIO 4
+#define TCPANA_SOLO_MIN 5
+#define TCPANA_SOLO_SHARE 0.5
 
 struct tcpana_tally;
 
@@ -154,6 +194,7 @@ struct tcpana_diag {
 	uint64_t exchanges;		/* held by it */
 	double share;			/* of all exchanges, 0 to 1 */
 	int64_t typical_ns;		/* median of the time it held them */
+	int64_t p25_ns, p75_ns;		/* ... its quartiles: the middle half */
 	int64_t max_ns;
 	const char *fix;		/* tcpana_kind_fix(kind) */
 };
@@ -164,14 +205,22 @@ void tcpana_tally_add(struct tcpana_tally *t, const struct tcpana_exchange *x);
 /* Another tally's exchanges into t (flows into their server port). */
 void tcpana_tally_merge(struct tcpana_tally *t, const struct tcpana_tally *from);
 uint64_t tcpana_tally_exchanges(const struct tcpana_tally *t);
+/* The server alone (its exchanges one at a time, the same run's): the
+ * reference server_queue is told by (above). t keeps its summary, not
+ * solo. */
+void tcpana_tally_solo(struct tcpana_tally *t, const struct tcpana_tally *solo);
 /* The kinds named, the largest share first: how many (at most max). */
 size_t tcpana_tally_diag(const struct tcpana_tally *t, struct tcpana_diag *out, size_t max);
 
 /* What the verdict subtracted: the path's least RTT (idle), the median
  * of its RTT at the exchanges' responses, and the median of the
- * server's own time; -1 each where no exchange had it. */
+ * server's own time; -1 each where no exchange had it. The server's
+ * own time alone (tcpana_tally_solo: its median, -1 none) over
+ * solo_exchanges. */
 struct tcpana_pathsum {
 	int64_t idle_ns, loaded_ns, server_ns;
+	int64_t solo_ns;
+	uint64_t solo_exchanges, solo_held;	/* ... those server_time held */
 };
 void tcpana_tally_path(const struct tcpana_tally *t, struct tcpana_pathsum *out);
 

@@ -32,6 +32,10 @@ struct tcpana_tally {
 	struct kind_tally k[TCPANA_KINDS];
 	int64_t path_idle_ns;		/* the least, -1: none */
 	struct p2 path, server;		/* medians of path_ns, server_ns */
+	/* the server alone (tcpana_tally_solo): its own time's median (-1:
+	 * none), its exchanges, those server_time held */
+	int64_t solo_ns;
+	uint64_t solo_n, solo_held;
 };
 
 static const double step[5] = { 0, 0.25, 0.5, 0.75, 1 };	/* for p = 0.5 */
@@ -100,19 +104,24 @@ static void p2_add(struct p2 *m, double x)
 	p2_adjust(m);
 }
 
-/* The median: exact (nearest rank) up to five samples, else the middle
- * marker. */
-static int64_t p2_median(const struct p2 *m)
+/* The quartile q (1, 2, 3: p25, the median, p75): exact (nearest rank)
+ * up to five samples, else its marker. */
+static int64_t p2_quartile(const struct p2 *m, int q)
 {
 	double v[5];
 
 	if (!m->n)
 		return 0;
 	if (m->n >= 5)
-		return (int64_t)(m->q[2] + 0.5);
+		return (int64_t)(m->q[q] + 0.5);
 	memcpy(v, m->q, sizeof(v[0]) * m->n);
 	qsort(v, m->n, sizeof(v[0]), cmp_dbl);
-	return (int64_t)v[(m->n + 1) / 2 - 1];
+	return (int64_t)v[(m->n * (uint64_t)q + 3) / 4 - 1];
+}
+
+static int64_t p2_median(const struct p2 *m)
+{
+	return p2_quartile(m, 2);
 }
 
 struct tcpana_tally *tcpana_tally_create(void)
@@ -120,7 +129,7 @@ struct tcpana_tally *tcpana_tally_create(void)
 	struct tcpana_tally *t = calloc(1, sizeof(struct tcpana_tally));
 
 	if (t)
-		t->path_idle_ns = -1;
+		t->path_idle_ns = t->solo_ns = -1;
 	return t;
 }
 
@@ -223,9 +232,38 @@ static bool named(enum tcpana_kind k, uint64_t held, uint64_t n)
 {
 	if (!held)
 		return false;
-	if (k == TCPANA_SERVER_TIME || k == TCPANA_PATH_QUEUE)
+	if (k == TCPANA_SERVER_TIME || k == TCPANA_PATH_QUEUE || k == TCPANA_SERVER_QUEUE)
 		return (double)held >= TCPANA_NAME_SHARE * (double)n;
 	return true;
+}
+
+void tcpana_tally_solo(struct tcpana_tally *t, const struct tcpana_tally *solo)
+{
+	t->solo_n = solo->exchanges;
+	t->solo_held = solo->k[TCPANA_SERVER_TIME].held;
+	t->solo_ns = solo->server.n ? p2_median(&solo->server) : -1;
+}
+
+/* A stall alone as often as under the load (its share alone
+ * TCPANA_SOLO_SHARE of the loaded one at least): one of a size of its
+ * own, not the load's. */
+static bool stalled_alone(const struct tcpana_tally *t, const struct tcpana_diag *d)
+{
+	double share = t->solo_n ? (double)t->solo_held / (double)t->solo_n : 0;
+
+	return named(TCPANA_SERVER_TIME, t->solo_held, t->solo_n) &&
+	       share >= TCPANA_SOLO_SHARE * d->share;
+}
+
+/* The server's time grown with the load, against the server alone:
+ * requests queued in it (tcpana.h). */
+static enum tcpana_kind server_kind(const struct tcpana_tally *t, const struct tcpana_diag *d)
+{
+	if (d->kind == TCPANA_SERVER_TIME && t->solo_n >= TCPANA_SOLO_MIN && t->solo_ns >= 0 &&
+	    t->solo_ns < TCPANA_STALL_NS && !stalled_alone(t, d) &&
+	    d->typical_ns >= TCPANA_QUEUE_RATIO * t->solo_ns)
+		return TCPANA_SERVER_QUEUE;
+	return d->kind;
 }
 
 size_t tcpana_tally_diag(const struct tcpana_tally *t, struct tcpana_diag *out, size_t max)
@@ -234,24 +272,29 @@ size_t tcpana_tally_diag(const struct tcpana_tally *t, struct tcpana_diag *out, 
 
 	for (int i = TCPANA_NONE + 1; i < TCPANA_KINDS; i++) {
 		const struct kind_tally *k = &t->k[i];
+		struct tcpana_diag d;
 		size_t j;
 
 		if (!named((enum tcpana_kind)i, k->held, t->exchanges))
 			continue;
+		d = (struct tcpana_diag){
+			.kind = (enum tcpana_kind)i,
+			.exchanges = k->held,
+			.share = (double)k->held / (double)t->exchanges,
+			.typical_ns = p2_median(&k->med),
+			.p25_ns = p2_quartile(&k->med, 1),
+			.p75_ns = p2_quartile(&k->med, 3),
+			.max_ns = k->max_ns,
+		};
+		d.kind = server_kind(t, &d);
+		d.fix = tcpana_kind_fix(d.kind);
 		/* insert by share, the largest first */
 		for (j = n; j > 0 && out[j - 1].exchanges < k->held; j--)
 			if (j < max)
 				out[j] = out[j - 1];
 		if (j >= max)
 			continue;
-		out[j] = (struct tcpana_diag){
-			.kind = (enum tcpana_kind)i,
-			.exchanges = k->held,
-			.share = (double)k->held / (double)t->exchanges,
-			.typical_ns = p2_median(&k->med),
-			.max_ns = k->max_ns,
-			.fix = tcpana_kind_fix((enum tcpana_kind)i),
-		};
+		out[j] = d;
 		if (n < max)
 			n++;
 	}
@@ -263,4 +306,7 @@ void tcpana_tally_path(const struct tcpana_tally *t, struct tcpana_pathsum *out)
 	out->idle_ns = t->path_idle_ns;
 	out->loaded_ns = t->path.n ? p2_median(&t->path) : -1;
 	out->server_ns = t->server.n ? p2_median(&t->server) : -1;
+	out->solo_ns = t->solo_ns;
+	out->solo_exchanges = t->solo_n;
+	out->solo_held = t->solo_held;
 }

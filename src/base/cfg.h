@@ -48,6 +48,9 @@ enum { XDP_OFF, XDP_ON, XDP_REQUIRED };
 					 * open-file limit is checked at start) */
 #define PROBE_MAX_REQUEST (64 * 1024)	/* --request FILE: bytes */
 #define PROBE_MAX_RESPONSE (1u << 30)	/* --response-bytes */
+#define PROBE_SOLO_REQUESTS 100		/* --http, --request: the server alone, */
+#define PROBE_SOLO_NS (300 * 1000000LL)	/* ... one at a time, before the load, */
+#define PROBE_SOLO_MORE_NS (1000 * 1000000LL)	/* ... longer for the first few */
 #define RANT_WATCH_FLOWS 1000		/* --flows: the worst flows reported */
 #define RANT_WATCH_MAX_FLOWS 65536	/* --max-flows: tracked at once */
 #define RANT_WATCH_IDLE_NS (60 * 1000000000LL)	/* --flow-idle */

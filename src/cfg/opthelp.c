@@ -157,7 +157,9 @@ static void help_row(FILE *f, const struct opt *o, unsigned int sub)
 	help_tail(o, sub, tail, sizeof(tail));
 	if (sub == SUB_ALL)
 		help_marker(o, marker, sizeof(marker));
-	snprintf(text, sizeof(text), "%s%s%s", o->help, tail, marker);
+	snprintf(text, sizeof(text), "%s%s%s",
+		 sub < SUB_N && (o->other.who & (1u << sub)) ? o->other.help : o->help, tail,
+		 marker);
 	if (n <= HELP_INDENT - 2)
 		fprintf(f, "%-*s", HELP_INDENT, head);
 	else

@@ -113,6 +113,7 @@ const struct opt opt_table[] = {
 	  .help = "the bounds of the metrics' histograms: N per decade from 1 us to 10 s, or a list in microseconds" },
 	{ "report-interval", 'I', "S", W_MEASURED, T_NS, FIELD(report_interval_ns),
 	  .min = 10 * NS_PER_MS, .max = 3600 * NS_PER_SEC, .unit_ns = NS_PER_SEC,
+	  .other = { W_CAP, "the interval of --metrics and --metrics-listen, refused without them (the flows print no interval lines, keep no series)" },
 	  .help = "print a line every S seconds while running (sent, lost, late, min/p50/p99/max) and keep them as the JSON's series" },
 	{ "bucket-size", 'b', "US", W_MEASURED, T_NS, FIELD(bucket_ns), .def = NS_PER_US, .min = 1,
 	  .max = 1000 * NS_PER_US, .unit_ns = NS_PER_US, .help = "bucket width of the printed histogram (-H, JSON)" },

@@ -73,6 +73,11 @@ struct opt {
 		int64_t def;
 		const char *help;	/* as --help says it there */
 	} alt;
+	struct {		/* another help in some subcommands, where the
+				 * option does less there */
+		unsigned int who;	/* W_*, or 0: none */
+		const char *help;
+	} other;
 	unsigned int quiet;	/* W_*: taken there as an old spelling, not in
 				 * that subcommand's --help */
 	const char *not_fleet;	/* refused with --targets/--paths, and why */

@@ -134,10 +134,18 @@ static void print_kind(struct out *o, const struct tcpana_diag *d)
 	out_text(o, " %5.1f%% of the exchanges", 100.0 * d->share);
 	out_dbl(o, "share", NULL, d->share);
 	out_u64(o, "exchanges", " (%" PRIu64 ")", d->exchanges);
-	out_text(o, ", their median hold %s (max %s)\n",
-		 statout_human_ns_in(d->typical_ns, d->max_ns, t, sizeof(t)),
-		 statout_human_ns_in(d->max_ns, d->max_ns, m, sizeof(m)));
+	out_text(o, ", their median hold %s",
+		 statout_human_ns_in(d->typical_ns, d->max_ns, t, sizeof(t)));
+	if (d->kind == TCPANA_SERVER_TIME || d->kind == TCPANA_SERVER_QUEUE)
+		out_text(o, " (the middle half %s to %s, ",
+			 statout_human_ns_in(d->p25_ns, d->max_ns, t, sizeof(t)),
+			 statout_human_ns_in(d->p75_ns, d->max_ns, m, sizeof(m)));
+	else
+		out_text(o, " (");
+	out_text(o, "max %s)\n", statout_human_ns_in(d->max_ns, d->max_ns, m, sizeof(m)));
 	out_i64(o, "typical_ns", NULL, d->typical_ns);
+	out_i64(o, "p25_ns", NULL, d->p25_ns);
+	out_i64(o, "p75_ns", NULL, d->p75_ns);
 	out_i64(o, "max_ns", NULL, d->max_ns);
 	out_text(o, "%20s", "");
 	out_str(o, "fix", "fix: %s\n", d->fix ? d->fix : "");
@@ -188,10 +196,15 @@ static void print_path(struct out *o, const struct segdiag_result *d)
 	int64_t top = p->loaded_ns > p->server_ns ? p->loaded_ns : p->server_ns;
 	char a[32], b[32], c[32];
 
+	if (p->solo_ns > top)
+		top = p->solo_ns;
 	out_obj(&jo, "path");
 	out_i64(&jo, "idle_ns", NULL, p->idle_ns);
 	out_i64(&jo, "loaded_ns", NULL, p->loaded_ns);
 	out_i64(&jo, "server_ns", NULL, p->server_ns);
+	out_i64(&jo, "solo_ns", NULL, p->solo_ns);
+	out_u64(&jo, "solo_exchanges", NULL, p->solo_exchanges);
+	out_u64(&jo, "solo_held", NULL, p->solo_held);
 	out_u64(&jo, "syn_retries", NULL, d->syn_retries);
 	out_u64(&jo, "syn_unanswered", NULL, d->syn_unanswered);
 	out_obj_end(&jo);
@@ -204,6 +217,10 @@ static void print_path(struct out *o, const struct segdiag_result *d)
 	if (p->server_ns >= 0)
 		out_text(o, "; the server's own time %s (median)",
 			 statout_human_ns_in(p->server_ns, top, c, sizeof(c)));
+	if (p->solo_ns >= 0)
+		out_text(o, "; alone %s (median of %" PRIu64 " requests one at a time, %" PRIu64 " held 1 ms or more)",
+			 statout_human_ns_in(p->solo_ns, top, a, sizeof(a)), p->solo_exchanges,
+			 p->solo_held);
 	if (d->syn_retries || d->syn_unanswered)
 		out_text(o, "; SYNs sent again %" PRIu64 ", unanswered %" PRIu64, d->syn_retries,
 			 d->syn_unanswered);
@@ -322,6 +339,13 @@ void probeout_headline(struct out *o, const struct snap *s)
 	out_text(o, "held: %s in %.0f%% of the requests (their median hold %s): ",
 		 tcpana_kind_name(d->kind), 100.0 * d->share,
 		 statout_human_ns_in(d->typical_ns, top, t, sizeof(t)));
+	if (d->kind == TCPANA_SERVER_QUEUE) {
+		char a[32];
+
+		out_text(o, "the server was %s at %.0f requests a second: queueing in the server (alone, one request at a time, its own time %s: the wait grew with the load, as a stall's would not): ",
+			 d->share >= 0.5 ? "saturated" : "busy", probeout_rate(s),
+			 statout_human_ns_in(p->solo_ns, top, a, sizeof(a)));
+	}
 	if (queue) {
 		char a[32], b[32], c[32];
 

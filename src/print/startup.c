@@ -15,6 +15,7 @@
 #include "cpucheck.h"
 #include "ptp.h"
 #include "rtcheck.h"
+#include "tcpana.h"
 #include "startup.h"
 #include "trace.h"
 
@@ -149,6 +150,10 @@ static void print_probe(FILE *f, const struct run *r)
 		fprintf(f, "--request %s, responses of %u bytes", c->request_path, c->response_bytes);
 	fprintf(f, " over %u kept-alive connection%s%s\n", c->connections,
 		c->connections > 1 ? "s" : "", c->quickack ? ", TCP_QUICKACK on (--quickack)" : "");
+	if (c->connections > 1)
+		fprintf(f, "the server alone first: up to %d requests one at a time (%.1f s, %.1f s for the first %d), apart from the load's figures: what the load is told from a stall by\n",
+			PROBE_SOLO_REQUESTS, (double)PROBE_SOLO_NS / NS_PER_SEC,
+			(double)(PROBE_SOLO_NS + PROBE_SOLO_MORE_NS) / NS_PER_SEC, TCPANA_SOLO_MIN);
 	conn_fd_limit_was(&before, &now);
 	if (before)
 		fprintf(f, "open files: limit raised from %llu to %llu for the connections\n",

@@ -13,6 +13,10 @@
  * (wrk2's corrected latency); one that leaves an interval or more late
  * is a missed slot.
  *
+ * Between the warm-up and the load, the server alone: requests one at a
+ * time (hloop_solo, on the first loop while the others wait), whose
+ * packets tell the load from a stall.
+ *
  * The connections' packets are captured on -i from the start (segcap.h)
  * and analysed on the capture's thread (segdiag.h): each connection's
  * handshake is the connect metric, and what held the measured exchanges
@@ -224,6 +228,7 @@ int http_run(struct run *r)
 
 	ret = httpthr_warmed(thr, ret ? ret : hloop_warmup(h));	/* the others wait for it */
 	if (!ret) {
+		hloop_solo(h);	/* the server alone, the others waiting */
 		hloop_begin(h);
 		httpthr_begun(thr);
 		hloop_measure(h);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <time.h>
 #include <linux/errqueue.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <string.h>
 
 #include "conn.h"
@@ -105,13 +107,18 @@ void hconn_connect(struct http *h, struct hconn *c)
 }
 
 /* May another request leave? Not once stopping; in the warm-up, not
- * after -w (and one with both stamps); measuring, not after -c or -d. */
+ * after -w (and one with both stamps); the server alone, one at a time;
+ * measuring, not after -c or -d. */
 bool hconn_may_send(struct http *h)
 {
 	const struct rant_cfg *c = h->r->cfg;
 
 	if (h->stopping)
 		return false;
+	if (h->solo)	/* PROBE_SOLO_MORE_NS more for the few the verdict needs */
+		return !h->out && h->solo_sent < PROBE_SOLO_REQUESTS &&
+			monotonic_ns() < h->solo_until + (h->solo_sent < TCPANA_SOLO_MIN ?
+							  PROBE_SOLO_MORE_NS : 0);
 	if (!h->measuring)
 		return h->warm_sent < c->warmup || !h->answered;
 	if (prober_enough(&h->p, monotonic_ns()))
@@ -141,6 +148,17 @@ void hconn_idle(struct http *h, struct hconn *c)
 	hconn_send(h, c, now - h->backlog[h->btail++ % HTTP_BACKLOG]);
 }
 
+/* The connection's MSS: a request's first send (0: unknown, not split). */
+static uint32_t hconn_mss(int fd)
+{
+	int mss = 0;
+	socklen_t len = sizeof(mss);
+
+	if (getsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &len) || mss <= 0)
+		return 0;
+	return (uint32_t)mss;
+}
+
 /* connect() ended: the connection is made, or failed. */
 static void hconn_connected(struct http *h, struct hconn *c)
 {
@@ -153,9 +171,39 @@ static void hconn_connected(struct http *h, struct hconn *c)
 		return;
 	}
 	r->probe.connections++;
+	c->mss = hconn_mss(c->fd);
 	c->tx_bytes = 0;
 	set_state(h, c, H_IDLE);
 	hconn_idle(h, c);
+}
+
+/*
+ * What the send buffer takes of the request from c->wrote on: its first
+ * send one segment long at most, so that its TX stamp (OPT_ID's key: a
+ * send's last byte) is the first segment's leaving, not that of a tail a
+ * small window holds back (a request of many segments is timed from its
+ * first byte). -errno when the connection failed.
+ */
+static ssize_t hconn_write(struct hconn *c, const uint8_t *req, uint32_t len)
+{
+	uint32_t first = c->mss && len - c->wrote > c->mss ? c->mss : len - c->wrote;
+	ssize_t n = 0, m;
+
+	if (!c->wrote) {
+		n = conn_send(c->fd, req, first);
+		if (n <= 0)
+			return n;
+		c->wrote = (uint32_t)n;
+		c->key_first = c->tx_bytes + c->wrote - 1;
+		if (c->wrote < first)
+			return n;
+	}
+	if (c->wrote == len)
+		return n;
+	m = conn_send(c->fd, req + c->wrote, len - c->wrote);
+	if (m > 0)
+		c->wrote += (uint32_t)m;
+	return m < 0 && !n ? m : n + (m > 0 ? m : 0);
 }
 
 void hconn_send(struct http *h, struct hconn *c, int64_t late_ns)
@@ -172,21 +220,23 @@ void hconn_send(struct http *h, struct hconn *c, int64_t late_ns)
 	httpresp_start(&c->resp);
 	c->t1_sw = realtime_ns();
 	c->since_mono = monotonic_ns();
-	n = conn_send(c->fd, h->req, h->req_len);
+	c->wrote = 0;
+	c->key = c->key_first = c->tx_bytes + h->req_len - 1;
+	n = hconn_write(c, h->req, h->req_len);
 	if (n < 0) {
 		r->cnt.send_errors++;	/* the server closed it: made again */
 		r->probe.reopened++;
 		hconn_drop(h, c, false);
 		return;
 	}
-	c->wrote = (uint32_t)n;
-	c->key = c->tx_bytes + h->req_len - 1;
 	c->tx_bytes += h->req_len;
 	if (c->wrote < h->req_len)
 		conn_poll_watch(h->ep, c->fd, c->idx, true, true);
 	set_state(h, c, H_BUSY);
 	if (c->measured)
 		prober_sent(&h->p, c->seq, c->t1_sw);
+	else if (h->solo)
+		h->solo_sent++;
 	else
 		h->warm_sent++;
 }
@@ -194,10 +244,7 @@ void hconn_send(struct http *h, struct hconn *c, int64_t late_ns)
 /* The rest of a request the send buffer could not take at once. */
 static void hconn_write_rest(struct http *h, struct hconn *c)
 {
-	ssize_t n = conn_send(c->fd, h->req + c->wrote, h->req_len - c->wrote);
-
-	if (n > 0)
-		c->wrote += (uint32_t)n;
+	hconn_write(c, h->req, h->req_len);
 	if (c->wrote == h->req_len)
 		conn_poll_watch(h->ep, c->fd, c->idx, false, true);
 }
@@ -224,7 +271,7 @@ static void hconn_lost(struct http *h, struct hconn *c)
 	if (c->st < H_BUSY)
 		return;
 	if (!c->measured) {
-		h->r->cnt.warmup++;
+		h->r->cnt.warmup += !h->solo;
 		return;
 	}
 	txrec_clear(&rec);
@@ -244,7 +291,7 @@ static void hconn_finish(struct http *h, struct hconn *c)
 
 	hconn_record(c, &rec);
 	if (!c->measured) {
-		r->cnt.warmup++;
+		r->cnt.warmup += !h->solo;
 		h->warm_whole++;
 		h->answered += c->has_tx && c->t4_wire != TS_NONE;
 	} else {
@@ -268,12 +315,12 @@ static void hconn_finish(struct http *h, struct hconn *c)
  * request's, late (ignored). */
 static void hconn_stamp(struct http *h, struct hconn *c, const struct ts_tx *tx)
 {
-	if (tx->key != c->key || c->st < H_BUSY)
+	if ((tx->key != c->key && tx->key != c->key_first) || c->st < H_BUSY)
 		return;
-	if (tx->type == SCM_TSTAMP_SND) {
+	if (tx->type == SCM_TSTAMP_SND && tx->key == c->key_first) {
 		c->t1_wire = ts_wire(&tx->ts, h->sk->hw);
 		c->has_tx = c->t1_wire != TS_NONE;
-	} else if (tx->type == SCM_TSTAMP_ACK) {
+	} else if (tx->type == SCM_TSTAMP_ACK && tx->key == c->key) {
 		c->t_ack = tx->ts.kn_ns;
 		c->has_ack = true;
 	}

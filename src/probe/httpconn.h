@@ -52,7 +52,9 @@ struct hconn {
 	enum hstate st;
 	uint32_t idx;
 	uint32_t tx_bytes;		/* sent since stamping began: OPT_ID's count */
-	uint32_t key;			/* the request's last byte */
+	uint32_t key;			/* the request's last byte: its ACK's key */
+	uint32_t key_first;		/* its first send's last byte: T1's key */
+	uint32_t mss;			/* the connection's: a request's first send */
 	uint32_t wrote;			/* bytes of the request written */
 	uint64_t seq;
 	bool measured;
@@ -79,6 +81,9 @@ struct http {
 	bool measuring;			/* the requests sent are measured */
 	bool stopping;			/* no more requests: the last are awaited */
 	bool paced;			/* --interval */
+	bool solo;			/* the server alone: one request at a time */
+	uint64_t solo_sent;		/* ... requests sent so */
+	int64_t solo_until;		/* ... until (monotonic ns) */
 	enum measure_next step;
 	uint64_t warm_sent, warm_whole, answered;	/* warm-up: requests sent,
 					 * whole responses, those with both stamps */
@@ -108,7 +113,8 @@ void hconn_event(struct http *h, struct hconn *c, uint32_t events);
 void hconn_scan(struct http *h, int64_t now);
 
 /* May another request leave? Not once stopping; in the warm-up, not
- * after -w (and one with both stamps); measuring, not after -c or -d. */
+ * after -w (and one with both stamps); the server alone, one at a time;
+ * measuring, not after -c or -d. */
 bool hconn_may_send(struct http *h);
 /* Connection c is free for the next request: sent on it now, or
  * (--interval) at the next slot, or at once for a slot that waited. */
@@ -117,6 +123,9 @@ void hconn_idle(struct http *h, struct hconn *c);
 /* httploop.c: one loop. Its connections made and warmed up: 0, -EINTR,
  * or -EIO when that took over --warmup-timeout. */
 int hloop_warmup(struct http *h);
+/* The server alone, one request at a time, before the load: on the
+ * first loop, while the others wait (hloop_solo). */
+void hloop_solo(struct http *h);
 /* Measuring begins: the run's start said, the path's SYNs sent from
  * here (hloop_begin); or beside lead's, slots offset_ns after its
  * (hloop_follow, --threads). */

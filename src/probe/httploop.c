@@ -6,6 +6,7 @@
  * with --threads (httpthr.c).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "conn.h"
@@ -113,6 +114,43 @@ static void http_path_start(struct http *h)
 				err);
 		return;
 	}
+}
+
+/*
+ * The server alone, after the warm-up and before the load: up to
+ * PROBE_SOLO_REQUESTS requests, one at a time (each sent when the one
+ * before is whole), for PROBE_SOLO_NS (PROBE_SOLO_MORE_NS more until
+ * TCPANA_SOLO_MIN were sent: a machine so loaded that one request takes
+ * the time still gives the verdict its reference); unmeasured, apart from
+ * the load's figures. Their packets are the server's own time at no
+ * load (segdiag_solo), which the load's hold is told from a stall by
+ * (tcpana.h: server_queue). One connection's load is the server alone:
+ * none then. On the first loop only, before the others begin.
+ */
+void hloop_solo(struct http *h)
+{
+	struct probe_counts *p = &h->r->probe, was;
+
+	if (h->r->cfg->connections < 2)
+		return;
+	was = *p;
+	h->solo = true;
+	h->solo_until = monotonic_ns() + PROBE_SOLO_NS;
+	segdiag_solo(h->diag, realtime_ns());
+	for (uint32_t i = 0; i < h->n && !h->out; i++)
+		if (h->c[i].st == H_IDLE)
+			hconn_idle(h, &h->c[i]);
+	while (!run_stop && (h->out || hconn_may_send(h)))
+		http_round(h, h->next_scan);
+	h->solo = false;
+	/* what they met is not the load's (connections made stay counted) */
+	p->reopened = was.reopened;
+	p->timeouts = was.timeouts;
+	p->bad_responses = was.bad_responses;
+	p->informational = was.informational;
+	p->bytes_received = was.bytes_received;
+	fprintf(h->r->text, "alone: %" PRIu64 " requests one at a time (the server's own time at no load, apart from the load's figures)\n",
+		h->solo_sent);
 }
 
 void hloop_begin(struct http *h)

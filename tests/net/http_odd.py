@@ -15,6 +15,10 @@ only, the others a good 200 response):
   forever     a 200 with chunked encoding whose chunks never end
   continue    "100 Continue" interim responses, without end
   status404   a good 404 response (kept alive)
+  slow        a good 200 response 20 ms after the request (a backend's time)
+  slowread    a good 200 response, its requests read 2 KiB a millisecond
+              through a 4 KiB receive buffer (a large request's tail held
+              back by the window)
 
 It prints "listening PORT" once it listens. Threads, one a connection.
 """
@@ -22,6 +26,7 @@ import socket
 import socketserver
 import sys
 import threading
+import time
 
 BODY = b"x" * 600
 
@@ -47,8 +52,11 @@ class Handler(socketserver.BaseRequestHandler):
     def requests(self):
         """Yield once per request read (the end of its headers)."""
         buf = b""
+        slowread = self.server.mode == "slowread"
         while True:
-            data = self.request.recv(65536)
+            if slowread:
+                time.sleep(0.001)
+            data = self.request.recv(2048 if slowread else 65536)
             if not data:
                 return
             buf += data
@@ -65,8 +73,12 @@ class Handler(socketserver.BaseRequestHandler):
                     self.server.count += 1
                     odd = self.server.count % every == 0
                 mode = self.server.mode if odd else "good"
+                mode = "good" if mode == "slowread" else mode
                 if mode == "silent":
                     continue
+                if mode == "slow":
+                    time.sleep(0.02)
+                    mode = "good"
                 if mode == "continue":
                     interim = head(b"100 Continue", b"\r\n") * 64
                     while True:
@@ -96,9 +108,14 @@ class Server(socketserver.ThreadingTCPServer):
 def main():
     port = int(sys.argv[1])
     mode, _, every = sys.argv[2].partition(":")
-    if mode not in RESPONSES and mode not in ("silent", "forever", "continue"):
+    if mode not in RESPONSES and mode not in ("silent", "forever", "continue", "slow",
+                                              "slowread"):
         sys.exit("http_odd.py: no mode " + mode)
-    srv = Server(("::", port), Handler)
+    srv = Server(("::", port), Handler, bind_and_activate=False)
+    if mode == "slowread":
+        srv.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    srv.server_bind()
+    srv.server_activate()
     srv.mode = mode
     srv.every = int(every or 1)
     srv.count = 0

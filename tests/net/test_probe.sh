@@ -18,7 +18,13 @@
 # front of a healthy nginx: a queue (a large limit) is named path_queue,
 # one that drops (a small limit) retransmission; neither server_time.
 # A listen queue that overflows (tests/net/slowaccept.py) named
-# listen_overflow, with the server's ListenOverflows.
+# listen_overflow, with the server's ListenOverflows. A server that takes
+# 20 ms a request (http_odd.py slow) named server_time under 10
+# connections; a healthy nginx under closed-loop load (10 and 100
+# connections) never server_time: its requests' waits, grown from its
+# time alone, are server_queue (at 100 named), with the rate it was
+# saturated at. A 64 KiB --request
+# against a small receive window timed from its first byte.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -26,9 +32,9 @@
 ALL_TESTS="probe_syn_ports probe_syn_tcpdump probe_syn_ipv6 probe_syn_closed probe_syn_icmp
 	probe_syn_rst_no_ack probe_syn_outputs
 	probe_http_nagle probe_http_nodelay probe_http_quickack probe_http_many probe_http_threads
-	probe_http_threads_bad
+	probe_http_threads_bad probe_http_backend probe_http_load
 	probe_http_closes probe_http_silent probe_http_continue probe_http_bad probe_http_status
-	probe_request probe_http_limit probe_path_queue probe_path_loss probe_http_frozen
+	probe_request probe_request_large probe_http_limit probe_path_queue probe_path_loss probe_http_frozen
 	probe_listen_overflow"
 
 require_root
@@ -318,6 +324,62 @@ probe_http_quickack() {
 	log_test "--http --quickack, tcp_nodelay off: p50 $p50 ns, p90 $p90 ns: the stall gone (Nagle's share $share)"
 }
 
+# 20 ms a request, one thread a connection: a stall of a size of its own,
+# whatever the load (10 connections at once), 20 ms alone too.
+probe_http_backend() {
+	setup_pair || skip_test "cannot create namespaces and veth"
+	odd_start slow
+	probe backend --http / --port "$ODD_PORT" --connections 10 -d 3
+	[ "$PROBE_RC" = 0 ] && all_200 backend &&
+		jq -e '.diagnosis[0].kind == "server_time" and .diagnosis[0].share > 0.9 and
+			.diagnosis[0].typical_ns > 19000000 and .diagnosis[0].typical_ns < 30000000 and
+			.path.solo_exchanges >= 5 and .path.solo_ns > 19000000 and
+			([.diagnosis[] | select(.kind == "server_queue")] | length == 0)' \
+			"$WORK/backend.json" >/dev/null &&
+		grep -q "^held: server_time in" "$WORK/backend.txt"
+	check_err $? "a 20 ms server: exit $PROBE_RC, $(jq -c '.diagnosis, .path' "$WORK/backend.json"); $(grep '^held' "$WORK/backend.txt")"
+	log_test "a 20 ms server, 10 connections: $(grep '^  server_time' "$WORK/backend.txt"); alone $(jqv "$WORK/backend.json" .path.solo_ns) ns"
+}
+
+# stalled_alone NAME: run NAME's server alone was held as often as under
+# the load (half its server_time share, 5% at least): a machine so busy
+# that the server stalls at no load (tcpana.h), server_time by rule.
+stalled_alone() {
+	jq -e '(.path.solo_held / .path.solo_exchanges) as $a |
+		$a >= 0.05 and $a >= 0.5 * ([.diagnosis[] | select(.kind == "server_time") | .share] | first)' \
+		"$WORK/$1.json" >/dev/null
+}
+
+# A healthy nginx (tcp_nodelay on) loaded in a closed loop: its requests
+# wait behind each other, a wait that grew from the server's time alone
+# (the run's requests one at a time): never named a stall; at 100
+# connections named load (server_queue), with the rate it was saturated
+# at and its time alone. Before server_queue: 9% of 10 connections'
+# requests and 92% of 100's named server_time; under the spread rule
+# (c1788c2) an idle machine's 100 connections read server_time again.
+# At 10 connections on a machine whose other work stalls the server
+# alone as often (both CPUs spun), server_time stands, by rule. Every
+# measured request stamped.
+probe_http_load() {
+	local n q
+	pair_nginx || return
+	for n in 10 100; do
+		probe "load$n" --http / --port "$PORT_ON" --connections "$n" -d 3
+		q=$(diag_share "$WORK/load$n.json" server_queue)
+		[ "$PROBE_RC" = 0 ] && all_200 "load$n" &&
+			{ [ "$(diag_share "$WORK/load$n.json" server_time)" = 0 ] ||
+				{ [ "$n" = 10 ] && stalled_alone "load$n"; }; } &&
+			{ [ "$n" = 10 ] || [ "$q" != 0 ]; } &&
+			jq -e '.path.solo_exchanges >= 5 and .path.solo_ns >= 0 and .path.solo_ns < 1000000 and
+				.counts.missing_tx_ts == 0 and .counts.missing_rx_ts == 0' \
+				"$WORK/load$n.json" >/dev/null &&
+			grep -q "^the server alone first: up to 100 requests one at a time" "$WORK/load$n.txt" &&
+			{ [ "$q" = 0 ] || grep -Eq "^held: server_queue in .*: the server was (saturated|busy) at [0-9]+ requests a second: queueing in the server \(alone, one request at a time, its own time [0-9.]+ (us|ms): the wait grew with the load" "$WORK/load$n.txt"; }
+		check_err $? "nginx, $n connections in a closed loop: exit $PROBE_RC, $(jq -c '.diagnosis, .path, [.counts.missing_tx_ts, .counts.missing_rx_ts]' "$WORK/load$n.json"); $(grep '^held' "$WORK/load$n.txt")"
+		log_test "nginx, $n connections: server_queue $q (median $(jq -r '[.diagnosis[]? | select(.kind == "server_queue") | .typical_ns] | first // 0' "$WORK/load$n.json") ns), alone $(jqv "$WORK/load$n.json" .path.solo_ns) ns ($(jqv "$WORK/load$n.json" .path.solo_held) of $(jqv "$WORK/load$n.json" .path.solo_exchanges) held), $(jqv "$WORK/load$n.json" .probe.requests_per_second) requests a second"
+	done
+}
+
 probe_http_many() {
 	pair_nginx || return
 	probe many --http / --port "$PORT_ON" --connections 1000 -d 3 -w 1000 --block
@@ -481,6 +543,28 @@ probe_request() {
 	log_test "--request FILE --response-bytes $len: every response whole"
 }
 
+# A 64 KiB request to a server that reads 2 KiB a millisecond through a
+# 4 KiB receive buffer (http_odd.py slowread): its tail leaves 32 ms and
+# more after its first byte, and the request is timed from that first
+# byte (on 16e572d, from its tail: a few ms).
+probe_request_large() {
+	local len p50
+	setup_pair || skip_test "cannot create namespaces and veth"
+	odd_start slowread
+	"$PYTHON" -c 'import sys; h = b"GET / HTTP/1.1\r\nHost: x\r\nX-Pad: "
+sys.stdout.buffer.write(h + b"a" * (65536 - len(h) - 4) + b"\r\n\r\n")' >"$WORK/large.bin"
+	len=$(cd "$TOP/tests/net" && "$PYTHON" -c 'import http_odd; print(len(http_odd.RESPONSES["good"]))')
+	probe large --request "$WORK/large.bin" --response-bytes "$len" --port "$ODD_PORT" \
+		--connections 2 -d 2
+	p50=$(jqv "$WORK/large.json" .metrics.request.percentiles.\"50\")
+	[ "$PROBE_RC" = 0 ] && [ "$(stat -c %s "$WORK/large.bin")" = 65536 ] &&
+		[ "$p50" -ge 30000000 ] &&
+		jq -e '.counts.received > 10 and .counts.missing_tx_ts == 0 and
+			.metrics.first_byte.percentiles."50" >= 30000000' "$WORK/large.json" >/dev/null
+	check_err $? "a 64 KiB request read 2 KiB a ms: request p50 $p50 ns, not from its first byte (exit $PROBE_RC; $(jq -c '[.counts.received, .counts.missing_tx_ts, .metrics.first_byte.percentiles."50"]' "$WORK/large.json"))"
+	log_test "a 64 KiB request, 2 KiB read a ms: request p50 $p50 ns, from its first byte"
+}
+
 probe_http_limit() {
 	setup_pair || skip_test "cannot create namespaces and veth"
 	PROBE_RC=0
@@ -543,7 +627,7 @@ probe_listen_overflow() {
 		grep -q "^connections: 50 at once, made [0-9]*, closed by the server and made again [1-9]" \
 			"$WORK/overflow.txt" && ! grep -q "kept alive" "$WORK/overflow.txt"
 	check_err $? "a listen queue overflowing: exit $PROBE_RC, $(grep -E '^connections|^held|listen_overflow|^path' "$WORK/overflow.txt"); $(jq -c '.syn_drops, .probe' "$WORK/overflow.json")"
-	log_test "a listen queue of 1 overflowing: $(grep '^  listen_overflow' "$WORK/overflow.txt")"
+	log_test "a listen queue of 1 overflowing: $(grep '^  listen_overflow' "$WORK/overflow.txt"); $(jq -c '[.diagnosis[] | [.kind, .share, .typical_ns]], .path.solo_ns' "$WORK/overflow.json" | tr '\n' ' ')"
 }
 
 # ---- the path between ----

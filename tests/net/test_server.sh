@@ -3,7 +3,9 @@
 # --client-pid): Debian's nginx in another namespace than rant, with
 # tcp_nodelay off on one port and on on another; the options read from
 # its sockets, its writes per response, and the packets' Nagle verdict
-# confirmed for the first and absent for the second; a small server
+# confirmed for the first and absent for the second; under 100
+# connections, the requests' wait (server_queue) confirmed as the load:
+# nginx wrote at once after each read; a small server
 # with TCP_CORK set (tests/net/corkd.py) named cork, not Nagle; a
 # server rant may not trace (CAP_SYS_PTRACE dropped): the fallback said
 # in one line, tcp_info still shown; --client-pid of a wrk run; no
@@ -12,8 +14,8 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="server_nagle server_nodelay server_cork server_noptrace server_client_wrk
-	server_sockets"
+ALL_TESTS="server_nagle server_nodelay server_queue server_cork server_noptrace
+	server_client_wrk server_sockets"
 
 require_root
 require_cmd jq ss taskset nginx wrk capsh
@@ -67,6 +69,20 @@ server_nodelay() {
 		"$WORK/on.json" >/dev/null
 	check_err $? "tcp_nodelay on: $(jq -c '.server.connections, .server.verdict, .diagnosis' "$WORK/on.json") (exit $SRV_RC)"
 	log_test "--server-pid PID, tcp_nodelay on: on on every connection, no Nagle verdict"
+}
+
+# 100 connections in a closed loop on one nginx worker: the requests
+# wait for it before its read (server_queue), and its threads' read to
+# first write is short: the verdict confirms the load.
+server_queue() {
+	pair_nginx || return
+	srv queue --http / --port "$PORT_ON" --connections 100 -d 2 --server-pid "$NGINX"
+	[ "$SRV_RC" = 0 ] && jq -e '([.diagnosis[]? | select(.kind == "server_queue")] | length) == 1 and
+		([.diagnosis[]? | select(.kind == "server_time")] | length) == 0 and
+		.server.verdict.kind == "server_queue_confirmed"' "$WORK/queue.json" >/dev/null &&
+		grep -q "verdict: nginx [0-9]*: it wrote .* they waited before its read" "$WORK/queue.txt"
+	check_err $? "100 connections: $(jq -c '.diagnosis, .server.verdict' "$WORK/queue.json") (exit $SRV_RC)"
+	log_test "--server-pid, 100 connections: $(jq -r .server.verdict.line "$WORK/queue.json" | cut -c1-120)"
 }
 
 __cork_listening() {

@@ -337,6 +337,49 @@ static void test_retransmission(void)
 	tcpana_destroy(a);
 }
 
+/*
+ * The client's own capture (received_here: the server's data): a copy of
+ * a response it already had (the server's tail-loss probe, its ACK late)
+ * is counted and holds nothing; a copy that fills a hole it never saw
+ * filled is the exchange's retransmission.
+ */
+static void test_spurious(void)
+{
+	struct tcpana_cfg cfg = { .exchange = on_exchange, .received_here = 1u << TCPSEG_S2C };
+	struct tcpana *a;
+
+	ngot = 0;
+	a = tcpana_create(&cfg);
+	handshake(a, 0, 100 * US);
+	seg(a, 1 * MS, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 1200 * US, TCPSEG_S2C, 0, 100, 1000, 0, 65535);	/* it came */
+	seg(a, 6200 * US, TCPSEG_S2C, 0, 100, 1000, 0, 65535);	/* a probe, again */
+	seg(a, 6300 * US, TCPSEG_C2S, 100, 1000, 0, 0, 65535);
+	seg(a, 7 * MS, TCPSEG_C2S, 100, 1000, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 7200 * US, TCPSEG_S2C, 1000, 200, 500, TCPSEG_F_PSH, 65535);
+	seg(a, 30 * MS, TCPSEG_S2C, 1000, 200, 500, TCPSEG_F_PSH, 65535);	/* by RTO */
+	seg(a, 31 * MS, TCPSEG_C2S, 200, 1500, 0, 0, 65535);
+	tcpana_end(a, 40 * MS);
+	ok(ngot == 2 && got[0].held == TCPANA_NONE && got[0].retransmits == 1,
+	   "a copy of bytes the client had: counted, held nothing (%s %lld)",
+	   tcpana_kind_name(got[0].held), (long long)got[0].held_ns);
+	ok(ngot == 2 && got[1].held == TCPANA_NONE && got[1].retransmits == 1,
+	   "a copy 23 ms later of a response it had: held nothing (%s %lld)",
+	   tcpana_kind_name(got[1].held), (long long)got[1].held_ns);
+	tcpana_reset(a, &cfg);
+	ngot = 0;
+	handshake(a, 0, 100 * US);
+	seg(a, 1 * MS, TCPSEG_C2S, 0, 0, 100, TCPSEG_F_PSH, 65535);
+	seg(a, 1200 * US, TCPSEG_S2C, 500, 100, 500, TCPSEG_F_PSH, 65535);	/* 0-500 lost */
+	seg(a, 30 * MS, TCPSEG_S2C, 0, 100, 500, 0, 65535);			/* the fill */
+	seg(a, 31 * MS, TCPSEG_C2S, 100, 1000, 0, 0, 65535);
+	tcpana_end(a, 40 * MS);
+	ok(ngot == 1 && got[0].held == TCPANA_RETRANSMISSION,
+	   "the copy that fills a hole the client never saw filled: retransmission (%s %lld)",
+	   tcpana_kind_name(got[0].held), (long long)got[0].held_ns);
+	tcpana_destroy(a);
+}
+
 static void test_window(void)
 {
 	struct tcpana *a = fresh(false);
@@ -485,6 +528,117 @@ static void test_tally(void)
 	tcpana_tally_destroy(u);
 }
 
+/* An exchange of the server alone: its own time ns (held where a stall). */
+static struct tcpana_exchange alone(int64_t ns)
+{
+	struct tcpana_exchange x = held_by(ns >= TCPANA_STALL_NS ? TCPANA_SERVER_TIME : TCPANA_NONE,
+					   ns >= TCPANA_STALL_NS ? ns : 0);
+
+	x.resp_first_ns = 1;
+	x.server_ns = ns;
+	return x;
+}
+
+/* What the loaded tally t names first against solo (NULL: none). */
+static enum tcpana_kind against(struct tcpana_tally *t, const struct tcpana_tally *solo,
+				struct tcpana_diag *d)
+{
+	struct tcpana_tally *none = tcpana_tally_create();
+
+	tcpana_tally_solo(t, solo ? solo : none);
+	tcpana_tally_destroy(none);
+	return tcpana_tally_diag(t, d, TCPANA_KINDS) ? d[0].kind : TCPANA_NONE;
+}
+
+/*
+ * The load told from a stall against the server alone: nginx's holds of
+ * 2.8 to 3.9 ms at 100 connections (a middle half as narrow as a
+ * stall's) against 40 us alone are server_queue, and so are holds of
+ * 40% of the requests against 8% alone (a machine spun by other work);
+ * a 20 ms server alone and loaded, a 20 ms stall of one request in ten
+ * (as often alone), the same holds without the server alone or with too
+ * few of its requests, or grown under TCPANA_QUEUE_RATIO times, stay
+ * server_time.
+ */
+static void test_server_queue(void)
+{
+	struct tcpana_tally *busy = tcpana_tally_create(), *slow = tcpana_tally_create();
+	struct tcpana_tally *fast = tcpana_tally_create(), *s20 = tcpana_tally_create();
+	struct tcpana_tally *now_then = tcpana_tally_create(), *few = tcpana_tally_create();
+	struct tcpana_tally *ms09 = tcpana_tally_create(), *tenth = tcpana_tally_create();
+	struct tcpana_tally *spun = tcpana_tally_create(), *hiccups = tcpana_tally_create();
+	struct tcpana_diag d[TCPANA_KINDS];
+	struct tcpana_pathsum ps;
+	struct tcpana_exchange x;
+	enum tcpana_kind k;
+
+	for (int i = 0; i < 400; i++) {
+		x = held_by(TCPANA_SERVER_TIME, 2800 * US + (i * 7919 % 1100) * US);
+		tcpana_tally_add(busy, &x);
+		x = held_by(TCPANA_SERVER_TIME, 19800 * US + (i * 7919 % 800) * US);
+		tcpana_tally_add(slow, &x);
+		x = i % 10 ? held_by(TCPANA_NONE, 0) : held_by(TCPANA_SERVER_TIME, 20 * MS);
+		tcpana_tally_add(tenth, &x);
+		x = i % 5 < 2 ? held_by(TCPANA_SERVER_TIME, 1400 * US + i % 7 * 200 * US) :
+				held_by(TCPANA_NONE, 0);
+		tcpana_tally_add(spun, &x);
+	}
+	for (int i = 0; i < 100; i++) {
+		x = alone(30 * US + i % 20 * US);
+		tcpana_tally_add(fast, &x);
+		x = alone(i % 10 ? 40 * US : 20 * MS);
+		tcpana_tally_add(now_then, &x);
+		x = alone(900 * US);
+		tcpana_tally_add(ms09, &x);
+		x = alone(i % 12 ? 8 * US : 3 * MS);
+		tcpana_tally_add(hiccups, &x);
+	}
+	for (int i = 0; i < 12; i++) {
+		x = alone(20 * MS + i * 50 * US);
+		tcpana_tally_add(s20, &x);
+	}
+	for (int i = 0; i < TCPANA_SOLO_MIN - 1; i++) {
+		x = alone(40 * US);
+		tcpana_tally_add(few, &x);
+	}
+	k = against(busy, fast, d);
+	ok(k == TCPANA_SERVER_QUEUE && d[0].share == 1 && d[0].fix &&
+	   strstr(d[0].fix, "busy server"),
+	   "holds of 2.8-3.9 ms against 40 us alone: server_queue (%s, middle half %lld-%lld ns)",
+	   tcpana_kind_name(k), (long long)d[0].p25_ns, (long long)d[0].p75_ns);
+	tcpana_tally_path(busy, &ps);
+	ok(ps.solo_exchanges == 100 && ps.solo_ns >= 35 * US && ps.solo_ns <= 45 * US,
+	   "the server alone in the path's summary: %llu exchanges, median %lld ns",
+	   (unsigned long long)ps.solo_exchanges, (long long)ps.solo_ns);
+	const struct {
+		struct tcpana_tally *loaded, *solo;
+		enum tcpana_kind want;
+		const char *what;
+	} cases[] = {
+		{ slow, s20, TCPANA_SERVER_TIME, "a 20 ms server, alone 20 ms too" },
+		{ tenth, now_then, TCPANA_SERVER_TIME, "a 20 ms stall of one request in ten, alone too" },
+		{ spun, hiccups, TCPANA_SERVER_QUEUE, "held 40% loaded, 8% alone (a machine spun by other work)" },
+		{ busy, NULL, TCPANA_SERVER_TIME, "without the server alone (a capture read)" },
+		{ busy, few, TCPANA_SERVER_TIME, "4 requests alone, too few" },
+		{ busy, ms09, TCPANA_SERVER_TIME, "holds of 2.8-3.9 ms against 0.9 ms alone (under 4 times)" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		k = against(cases[i].loaded, cases[i].solo, d);
+		ok(k == cases[i].want, "%s: %s (%s)", cases[i].what, tcpana_kind_name(cases[i].want),
+		   tcpana_kind_name(k));
+	}
+	tcpana_tally_destroy(busy);
+	tcpana_tally_destroy(slow);
+	tcpana_tally_destroy(fast);
+	tcpana_tally_destroy(s20);
+	tcpana_tally_destroy(now_then);
+	tcpana_tally_destroy(few);
+	tcpana_tally_destroy(ms09);
+	tcpana_tally_destroy(tenth);
+	tcpana_tally_destroy(spun);
+	tcpana_tally_destroy(hiccups);
+}
+
 /* The P-squared median of 10001 shuffled values 0..10000 is near 5000. */
 static void test_median(void)
 {
@@ -532,10 +686,12 @@ int main(void)
 	test_recovery_not_nagle();
 	test_client_nagle();
 	test_server_time();
+	test_server_queue();
 	test_path_queue();
 	test_tsval_queue();
 	test_loss_seen();
 	test_retransmission();
+	test_spurious();
 	test_window();
 	test_no_client_acks();
 	test_unknowns();
