@@ -17,6 +17,7 @@
 #include "fleetrx.h"
 #include "fleetsyn.h"
 #include "icmpwire.h"
+#include "skpeer.h"
 #include "tcpwire.h"
 #include "measure.h"
 #include "mem.h"
@@ -163,10 +164,7 @@ static int send_syn(struct fleetloop *L, const struct fleet_target *ft, uint64_t
 	tcpwire_syn(L->tx, v6 ? 6 : 4, ft->src, dst, fs->syn_port[v6], ft->spec.port,
 		    ft->session ^ (uint32_t)seq, v6 ? 1440 : 1460,
 		    (uint32_t)(monotonic_ns() / NS_PER_MS));
-	if (v6)
-		((struct sockaddr_in6 *)&to)->sin6_port = 0;
-	else
-		((struct sockaddr_in *)&to)->sin_port = 0;
+	sk_set_port(&to, 0);
 	return pathsk_send(fl_sock(L, *sock), L->tx, TCPWIRE_SYN_LEN, &to, ft->spec.addr_len,
 			   ft->tos, L->r->cfg->dscp << 2, 0, key);
 }

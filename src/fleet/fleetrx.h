@@ -21,6 +21,15 @@ void fl_read(struct fleetloop *L, unsigned int i, fl_take_fn *fn);
 void fl_receive(struct fleetloop *L, unsigned int i);
 void fl_harvest(struct fleetloop *L, unsigned int i);
 
+/* The seq of t's pings, at or before its last sent, whose low bits (mask:
+ * the wire's width) are got; 0 when there is none. */
+static inline uint64_t fl_seq_near(const struct fl_target *t, uint64_t got, uint64_t mask)
+{
+	uint64_t back = (t->seq - got) & mask;
+
+	return back > t->seq ? 0 : t->seq - back;
+}
+
 /* An answer (m: its stamps) to slot's ping seq (widened from the wire's
  * bits; 0 or above the last sent: invalid, counted): its ping's, or
  * late, or a duplicate. */

@@ -5,30 +5,14 @@
 #include <netinet/in.h>
 #include <string.h>
 
+#include "be.h"
 #include "fleetrx.h"
 #include "fleetsyn.h"
 #include "fleettab.h"
+#include "skpeer.h"
 #include "tcpwire.h"
 
 #define TCP_HDR_MIN 20
-
-/* The seq of slot's pings nearest its last with these low 32 bits. */
-static uint64_t widen(const struct fl_target *t, uint32_t got)
-{
-	uint32_t back = (uint32_t)t->seq - got;
-
-	return back > t->seq ? 0 : t->seq - back;
-}
-
-static uint16_t be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 /* An RST answering slot's SYN seq (a closed port): the target answers
  * (its warm-up may end), the SYN counted refused and retired unmeasured,
@@ -60,21 +44,19 @@ static void take(struct fleetloop *L, const uint8_t *buf, struct sk_msg *m)
 	uint8_t flags;
 	long slot;
 
-	if (n < off + TCP_HDR_MIN || be16(tcp + 2) != r->fs.syn_port[v6])
+	if (n < off + TCP_HDR_MIN || be_get16(tcp + 2) != r->fs.syn_port[v6])
 		return;		/* not to the fleet's port: not the fleet's */
 	flags = tcp[13];
 	if (!(flags & TCPWIRE_ACK) || !(flags & (TCPWIRE_SYN | TCPWIRE_RST)))
 		return;		/* neither a SYN-ACK nor an RST answering a SYN */
-	if (v6)
-		((struct sockaddr_in6 *)&m->src)->sin6_port = htons(be16(tcp));
-	else
-		((struct sockaddr_in *)&m->src)->sin_port = htons(be16(tcp));
+	sk_set_port(&m->src, be_get16(tcp));
 	slot = fleettab_find(L->f, &m->src, TARGET_SYN);
 	if (slot < 0) {
 		r->cnt.foreign++;
 		return;
 	}
-	seq = widen(&L->t[slot], (be32(tcp + 8) - 1) ^ L->f->t[slot].session);
+	seq = fl_seq_near(&L->t[slot], (be_get32(tcp + 8) - 1) ^ L->f->t[slot].session,
+			  UINT32_MAX);
 	if (flags & TCPWIRE_RST)
 		refused(L, (size_t)slot, seq);
 	else

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "pathsyn.h"
+#include "skpeer.h"
 #include "tcpwire.h"
 
 #define MSS4 1460
@@ -42,13 +43,6 @@ static uint16_t port_of(const struct sockaddr_storage *ss)
 		     ((const struct sockaddr_in *)ss)->sin_port);
 }
 
-static void port_zero(struct sockaddr_storage *ss)
-{
-	if (ss->ss_family == AF_INET6)
-		((struct sockaddr_in6 *)ss)->sin6_port = 0;
-	else
-		((struct sockaddr_in *)ss)->sin_port = 0;
-}
 
 static socklen_t ss_len(const struct sockaddr_storage *ss)
 {
@@ -92,8 +86,8 @@ struct pathsyn *pathsyn_open(const struct sockaddr_storage *local,
 	p->local = *local;
 	p->peer = *peer;
 	p->dport = port_of(peer);
-	port_zero(&p->local);
-	port_zero(&p->peer);
+	sk_set_port(&p->local, 0);
+	sk_set_port(&p->peer, 0);
 	p->family = peer->ss_family == AF_INET6 ? 6 : 4;
 	if (getrandom(&p->isn, sizeof(p->isn), 0) != sizeof(p->isn))
 		p->isn = (uint32_t)(uintptr_t)p;

@@ -7,9 +7,21 @@
 #ifndef RANT_SKPEER_H
 #define RANT_SKPEER_H
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
+
+/* ss's port (host order), by its family; 0 for a raw or ping socket's
+ * address, whose port is its protocol's, or which the kernel names none. */
+static inline void sk_set_port(struct sockaddr_storage *ss, uint16_t port)
+{
+	if (ss->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+	else
+		((struct sockaddr_in *)ss)->sin_port = htons(port);
+}
 
 /*
  * A reflector's address as the user gave it (text) with port into *ss:

@@ -55,19 +55,16 @@ void fleetset_fill(const struct rant_cfg *c, const struct fleetset *fs, struct f
 
 int fleetset_check(const struct fleetset *fs, const struct target_spec *t, char *msg, size_t len)
 {
-	bool v6 = t->addr.ss_family == AF_INET6;
+	int fam = t->addr.ss_family;
+	bool icmp = t->kind == TARGET_ICMP;
 
-	if (t->kind == TARGET_ICMP && fs->fleet && !fleetset_icmp(fs, t->addr.ss_family)) {
-		snprintf(msg, len, "icmp %s: the fleet began without IPv%c icmp targets (so without their ping socket): restart rant to add it",
-			 t->name, v6 ? '6' : '4');
-		return -EINVAL;
-	}
-	if (t->kind == TARGET_SYN && fs->fleet && !fleetset_syn(fs, t->addr.ss_family)) {
-		snprintf(msg, len, "syn %s: the fleet began without IPv%c syn targets (so without their raw socket): restart rant to add it",
-			 t->name, v6 ? '6' : '4');
-		return -EINVAL;
-	}
-	return 0;
+	if (!fs->fleet || (t->kind != TARGET_ICMP && t->kind != TARGET_SYN) ||
+	    (icmp ? fleetset_icmp(fs, fam) : fleetset_syn(fs, fam)))
+		return 0;
+	snprintf(msg, len, "%s %s: the fleet began without IPv%c %s targets (so without their %s socket): restart rant to add it",
+		 targets_kind_name(t->kind), t->name, fam == AF_INET6 ? '6' : '4',
+		 targets_kind_name(t->kind), icmp ? "ping" : "raw");
+	return -EINVAL;
 }
 
 /* Every target of l checked (fleetset_check): 0, or -EINVAL after a

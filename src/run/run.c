@@ -24,6 +24,7 @@
 #include "run.h"
 #include "series.h"
 #include "session.h"
+#include "skpeer.h"
 #include "trace.h"
 #include "transport.h"
 #include "wire.h"
@@ -473,10 +474,7 @@ static bool peer_is_local(const struct sk *sk)
 
 	if (fd < 0)
 		return false;
-	if (a.ss_family == AF_INET6)
-		((struct sockaddr_in6 *)&a)->sin6_port = 0;
-	else
-		((struct sockaddr_in *)&a)->sin_port = 0;
+	sk_set_port(&a, 0);
 	local = !bind(fd, (struct sockaddr *)&a, sk->peer_len);
 	close(fd);
 	return local;

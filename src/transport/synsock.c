@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "conn.h"
+#include "skpeer.h"
 #include "synsock.h"
 
 struct syn_state {
@@ -104,10 +105,7 @@ int synsock_local_addr(const struct sockaddr_storage *peer, socklen_t peer_len, 
 	close(fd);
 	if (ret)
 		return ret;
-	if (local->ss_family == AF_INET6)
-		((struct sockaddr_in6 *)local)->sin6_port = 0;
-	else
-		((struct sockaddr_in *)local)->sin_port = 0;
+	sk_set_port(local, 0);
 	return 0;
 }
 
@@ -130,10 +128,7 @@ static struct sockaddr_storage peer0(const struct sk *s)
 {
 	struct sockaddr_storage to = s->peer;
 
-	if (to.ss_family == AF_INET6)
-		((struct sockaddr_in6 *)&to)->sin6_port = 0;
-	else
-		((struct sockaddr_in *)&to)->sin_port = 0;
+	sk_set_port(&to, 0);
 	return to;
 }
 

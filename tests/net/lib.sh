@@ -588,6 +588,16 @@ emit() {
 	ip netns exec "$NS_A" taskset -c 0 "$RANT" -i "$VETH_A" "$@"
 }
 
+# targets_refused: rant emit --targets $WORK/targets refuses the file:
+# exit 1; its lines in $WORK/e1.txt and on the test's output.
+targets_refused() {
+	local rc=0
+	emit --targets "$WORK/targets" -d 1 >"$WORK/e1.txt" 2>&1 || rc=$?
+	cat "$WORK/e1.txt"
+	[ "$rc" = 1 ]
+	check_err $? "exit $rc for a bad file, 1 expected"
+}
+
 # emit_bg NAME ARGS...: emitter in NS_A on CPU 0 in the background, text
 # in $WORK/NAME.txt, pid in $EM (killed when the test ends).
 emit_bg() {
