@@ -351,11 +351,13 @@ cross_row() {
 	ROW_TS_E[$name]=$flags
 }
 
-# rant_takes BIN OPTION: whether that build of rant has OPTION (--help).
+# rant_takes BIN OPTION: whether that build of rant has OPTION: in
+# `emit --help` (a build with subcommands, whose plain --help lists only
+# them) or in --help (a build before them, as RANT_B may be).
 rant_takes() {
 	# not a pipe into grep -q: under pipefail, rant's SIGPIPE when grep
 	# quits at the first match would say "no"
-	grep -q -- "$2" <<<"$("$1" --help 2>&1)"
+	grep -q -- "$2" <<<"$("$1" emit --help 2>&1; "$1" --help 2>&1)"
 }
 
 # rant_row NAME [ARGS...]: a rant row, and its "B: NAME" twin with $RANT_B
