@@ -167,6 +167,10 @@ static void connected(struct fleetloop *L, size_t slot, struct fl_http *c)
 	}
 	c->tx_bytes = 0;
 	c->st = FH_IDLE;
+	if (c->seq <= L->t[slot].retired) {
+		c->seq = 0;	/* made after its request's --timeout: kept for the next */
+		return;
+	}
 	if (write_request(L, slot, c))
 		drop(c);
 }
