@@ -243,8 +243,8 @@ static void send_ping(struct fleetloop *L, size_t slot, int64_t now)
 	if (ret) {
 		p->state = FL_EMPTY;	/* no ping: its slot stays empty */
 		if (ret == -EBUSY) {	/* http: the request before is out */
-			ft->cnt.missed_slots++;
-			r->cnt.missed_slots++;
+			ft->cnt.missed_slots += !warmup;
+			r->cnt.missed_slots += !warmup;
 		} else {
 			ft->cnt.send_errors++;
 			r->cnt.send_errors++;

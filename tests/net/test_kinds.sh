@@ -190,10 +190,10 @@ kinds_http_servers() {
 	done
 }
 
-# syn_count PCAP FILTER: the SYNs (without ACK) of PCAP that FILTER takes.
+# syn_count PCAP FILTER: the SYNs (without ACK) of PCAP that FILTER takes
+# (by tcpdump's flags: its tcp[] offsets are IPv4's alone).
 syn_count() {
-	tcpdump -nn -r "$1" "($2) and tcp[tcpflags] & (tcp-syn|tcp-ack) == tcp-syn" 2>/dev/null |
-		wc -l
+	tcpdump -nn -r "$1" "$2" 2>/dev/null | grep -c 'Flags \[S\],'
 }
 
 # http targets of every kind of server, 3 s at 20 ms, --timeout 200 ms:
@@ -216,6 +216,10 @@ kinds_http() {
 	tcpd=$!
 	defer kill -9 "$tcpd"
 	wait_for_line "$WORK/tcpdump.txt" 'listening on' 10
+	# the IPv6 neighbour resolved first (its link-local address still
+	# tentative, NS_A's solicitations wait a second): else quick6's first
+	# SYNs wait past --timeout, and each lost request makes a connection
+	ip netns exec "$NS_A" ping -6 -c 1 -w 5 "$IP6_B" >/dev/null
 	emit --targets "$WORK/targets" -d 3 --interval 20000 --timeout 200000 --block \
 		-j "$WORK/e1.json" --metrics "$WORK/e1.prom" >"$WORK/e1.txt" 2>&1
 	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
@@ -229,8 +233,9 @@ kinds_http() {
 		named "$WORK/e1.json" "$n" '"\(.kind) \(.peer) \(.counts | tojson) p50 \(.metrics.rtt.percentiles["50"])"'
 	done
 	echo "SYNs: quick $(syn_count "$WORK/http.pcap" 'ip and dst port 8082'), quick6 $(syn_count "$WORK/http.pcap" 'ip6 and dst port 8082'), close $(syn_count "$WORK/http.pcap" 'dst port 8083'), silent $(syn_count "$WORK/http.pcap" 'dst port 8084')"
+	# (an IPv6 neighbour new to the namespace may take a second of warm-up)
 	for n in quick quick6 close slow chunked nf; do
-		named "$WORK/e1.json" "$n" '.kind == "http" and .counts.sent >= 100 and
+		named "$WORK/e1.json" "$n" '.kind == "http" and .counts.sent >= 40 and
 			.counts.received == .counts.sent and .counts.lost == 0 and
 			.counts.missing_tx_ts == 0 and .counts.missing_rx_ts == 0' | grep -qx true
 		check_err $? "$n: $(named "$WORK/e1.json" "$n" '.counts | tojson')"
@@ -239,7 +244,9 @@ kinds_http() {
 		grep -q "^rant_packets_sent_total{.*,name=\"$n\",kind=\"http\"}" "$WORK/e1.prom"
 		check_err $? "$n: no series with its name and kind labels"
 	done
-	# kept alive: one connection for the run; closed each time: one a request
+	# kept alive: one connection for the run; closed each time: one a
+	# request; silent: the first, and one after each loss but the last
+	# (the run may end before the next request)
 	[ "$(syn_count "$WORK/http.pcap" 'ip and dst port 8082')" = 1 ] &&
 		[ "$(syn_count "$WORK/http.pcap" 'ip6 and dst port 8082')" = 1 ]
 	check_err $? "a kept-alive server's target made more than one connection"
@@ -254,13 +261,13 @@ kinds_http() {
 	# a 20 ms server reads 20 ms more: the server's time is in the request's
 	quick=$(named "$WORK/e1.json" quick '.metrics.rtt.percentiles["50"]')
 	slow=$(named "$WORK/e1.json" slow '.metrics.rtt.percentiles["50"]')
-	awk -v q="$quick" -v s="$slow" 'BEGIN { d = s - q; exit !(d > 19000 && d < 30000) }'
-	check_err $? "slow's p50 $slow us against quick's $quick us: 20 ms more expected"
+	awk -v q="$quick" -v s="$slow" 'BEGIN { d = s - q; exit !(d > 19e6 && d < 30e6) }'
+	check_err $? "slow's p50 $slow ns against quick's $quick ns: 20 ms more expected"
 	named "$WORK/e1.json" silent '.counts.lost >= 3 and .counts.received >= 30 and
 		.counts.missed_slots >= 10' | grep -qx true
 	check_err $? "silent: $(named "$WORK/e1.json" silent '.counts | tojson')"
 	n=$(named "$WORK/e1.json" silent .counts.lost)
-	[ "$(syn_count "$WORK/http.pcap" 'dst port 8084')" -gt "$n" ]
+	[ "$(syn_count "$WORK/http.pcap" 'dst port 8084')" -ge "$n" ]
 	check_err $? "silent: $(syn_count "$WORK/http.pcap" 'dst port 8084') connections for $n losses: a new one after each"
 	named "$WORK/e1.json" garbage '.counts.lost >= 3 and .counts.received >= 30' | grep -qx true &&
 		jq -e '.counts.invalid >= 3' "$WORK/e1.json" >/dev/null
