@@ -111,7 +111,7 @@ kinds_one_each() {
 	[[ $tos =~ ^0xb8:([0-9]+)$ ]] &&
 		[ $((BASH_REMATCH[1] * 10)) -ge $((9 * $(named "$WORK/e1.json" dest1 .counts.sent))) ]
 	check_err $? "dscp=46: the echo requests by TOS: $tos"
-	log_test "kinds: rant, stamp, icmp and syn targets in one run, each by its name"
+	log_test "kinds: rant, stamp, icmp, syn and http targets in one run, each by its name"
 }
 
 # A file of bad lines: exit 1, nothing measured, each line's problem and
