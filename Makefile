@@ -105,7 +105,7 @@ DEB_PKGS += python3-jsonschema
 DEB_PKGS += libnl-idiag-3-dev
 # --key: HMAC-SHA-256 from OpenSSL's libcrypto.
 DEB_PKGS += libssl-dev
-# --http: responses framed by libhttp-parser (src/probe/httpresp.c);
+# --http: responses framed by libhttp-parser (src/wire/httpresp.c);
 # tests/net/test_probe.sh and the bench's probe row run Debian's nginx
 # and wrk against it, and hping3's and tcpdump's figures beside it; the
 # bench's probe row Debian's lighttpd too.

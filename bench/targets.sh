@@ -12,7 +12,9 @@
 # random order; a row's figure is the emitter's CPU time (user and
 # system, /usr/bin/time) over its measured seconds, scaled to 10,000
 # measured pings a second. The bench prints each row's median over the
-# rounds with the lowest and highest, the peak RSS, and each round's
+# rounds with the lowest and highest, the peak RSS, the emitter's
+# wake-ups a ping (its voluntary context switches over its pings: a
+# ping a wake at 1, several pings a wake below), and each round's
 # datagrams dropped at rant's sockets (fleet.sockets[].drops).
 #
 # Environment:
@@ -71,16 +73,16 @@ run() {
 	for ((p = 0; p < nrefl; p++)); do
 		wait_udp_port "$NS_B" $((PORT + p)) || rc=1
 	done
-	[ "$rc" = 0 ] && { ip netns exec "$NS_A" taskset -c 0 /usr/bin/time -f '%U %S %M' \
+	[ "$rc" = 0 ] && { ip netns exec "$NS_A" taskset -c 0 /usr/bin/time -f '%U %S %M %w' \
 		-o "$f.time" "$RANT" -i "$VETH_A" --targets "$tf" --paths "$3" -d "$RUN_S" \
 		--block --timeout 1000000 -j "$f.json" >"$f.txt" 2>&1 || rc=1; }
 	kill -INT "${refl[@]}"
 	wait "${refl[@]}" || true
 	[ "$rc" = 0 ] || return 1
-	read -r u s m <"$f.time"
-	jq -r --arg u "$u" --arg s "$s" --arg m "$m" '
+	read -r u s m w <"$f.time"
+	jq -r --arg u "$u" --arg s "$s" --arg m "$m" --arg w "$w" '
 		((.end_ns - .start_ns) / 1e9) as $t | (.counts.sent / $t) as $rate |
-		"\((($u | tonumber) + ($s | tonumber)) / $t * 10000 / $rate) \($m) \($rate) \(.counts.lost) \([.fleet.sockets[].drops] | add)"' \
+		"\((($u | tonumber) + ($s | tonumber)) / $t * 10000 / $rate) \($m) \($rate) \(.counts.lost) \([.fleet.sockets[].drops] | add) \(($w | tonumber) / (.counts.sent + .counts.warmup))"' \
 		"$f.json"
 }
 
@@ -100,19 +102,19 @@ report() {
 		return s
 	}
 	{ k = $2 ":" $3; if (!(k in n)) keys[++nk] = k
-	  n[k]++; c[k, n[k]] = $4; r[k, n[k]] = $5; d[k] = d[k] (n[k] > 1 ? "/" : "") $8
+	  n[k]++; c[k, n[k]] = $4; r[k, n[k]] = $5; w[k, n[k]] = $9; d[k] = d[k] (n[k] > 1 ? "/" : "") $8
 	  lo[k] = n[k] == 1 || $4 < lo[k] ? $4 : lo[k]; hi[k] = n[k] == 1 || $4 > hi[k] ? $4 : hi[k]
-	  printf "round %d, %d targets, --paths %d: %.3f of a CPU per 10,000 pings/s (%.0f pings/s, RSS %d KiB, lost %d, dropped at rant'"'"'s sockets %d)\n", $1, $2, $3, $4, $6, $5, $7, $8 }
+	  printf "round %d, %d targets, --paths %d: %.3f of a CPU per 10,000 pings/s (%.0f pings/s, %.3f wake-ups a ping, RSS %d KiB, lost %d, dropped at rant'"'"'s sockets %d)\n", $1, $2, $3, $4, $6, $9, $5, $7, $8 }
 	END {
-		printf "\n%-48s %7s %7s %7s %6s %9s  %s\n", "fleet emitter, CPU share per 10,000 pings/s",
-			"median", "lowest", "highest", "rounds", "RSS KiB", "dropped at rant'"'"'s sockets, each round"
+		printf "\n%-48s %7s %7s %7s %6s %9s %10s  %s\n", "fleet emitter, CPU share per 10,000 pings/s",
+			"median", "lowest", "highest", "rounds", "RSS KiB", "wakes/ping", "dropped at rant'"'"'s sockets, each round"
 		for (j = 1; j <= nk; j++) {
 			k = keys[j]
 			split(k, np, ":")
-			for (i = 1; i <= n[k]; i++) { a[i] = c[k, i]; b[i] = r[k, i] }
-			printf "%-48s %7.3f %7.3f %7.3f %6d %9d  %s\n",
+			for (i = 1; i <= n[k]; i++) { a[i] = c[k, i]; b[i] = r[k, i]; e[i] = w[k, i] }
+			printf "%-48s %7.3f %7.3f %7.3f %6d %9d %10.3f  %s\n",
 				commas(np[1]) " targets x 10/s, --block, --paths " np[2],
-				median(a, n[k]), lo[k], hi[k], n[k], median(b, n[k]), d[k]
+				median(a, n[k]), lo[k], hi[k], n[k], median(b, n[k]), median(e, n[k]), d[k]
 		}
 	}' "$OUT/rounds.tsv"
 }
@@ -143,7 +145,7 @@ main() {
 	for ((r = 1; r <= ROUNDS; r++)); do
 		for row in $(shuf -e "${rows[@]}"); do
 			if v=$(run "$r" "${row%%:*}" "${row##*:}") &&
-			   [[ "$v" =~ ^[0-9.e+-]+\ [0-9]+\ [0-9.e+-]+\ [0-9]+\ [0-9]+$ ]]; then
+			   [[ "$v" =~ ^[0-9.e+-]+\ [0-9]+\ [0-9.e+-]+\ [0-9]+\ [0-9]+\ [0-9.e+-]+$ ]]; then
 				printf '%d\t%d\t%d\t%s\n' "$r" "${row%%:*}" "${row##*:}" "${v// /$'\t'}" \
 					>>"$OUT/rounds.tsv"
 			else

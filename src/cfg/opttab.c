@@ -58,7 +58,7 @@ const struct opt opt_table[] = {
 	{ "open-loop", O_OPEN_LOOP, NULL, W_SEND, T_FLAG, FIELD(open_loop), .needs = O_INTERVAL,
 	  .help = "pings leave every --interval whether or not the pongs came back, several in flight (default: closed loop, each waits for its pong)" },
 	{ "targets", O_TARGETS, "FILE", W_EMIT, T_STR, FIELD(targets_path),
-	  .help = "measure every target in FILE at once, one [stamp|icmp|syn] ADDR [PORT] [name=NAME] [dscp=N] [interval=T] a line, each its own schedule and counts, labelled by its name; SIGHUP reads FILE again; instead of ADDR" },
+	  .help = "measure every target in FILE at once, one [stamp|icmp|syn] ADDR [PORT] [name=NAME] [dscp=N] [interval=T] (or http URL) a line, each its own schedule and counts, labelled by its name; SIGHUP reads FILE again; instead of ADDR" },
 	{ "paths", O_PATHS, "N", W_EMIT | W_TRACE, T_UINT, FIELD(paths), .def = 1, .min = 1,
 	  .max = RANT_MAX_PATHS,
 	  .help = "measure each target over N flows (N source ports, or with --flow-label N IPv6 flow labels), which ECMP hashes onto its paths; each path counted apart, those that stand out named; trace: each path traced" },

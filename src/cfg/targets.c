@@ -17,9 +17,10 @@
 
 #define LINE_MAX_LEN 512
 
-#define LINE_FORM "[stamp|icmp|syn] ADDR [PORT] [name=NAME] [dscp=N] [interval=T]"
+#define LINE_FORM "[stamp|icmp|syn] ADDR [PORT] [name=NAME] [dscp=N] [interval=T], or http URL [...]"
+#define HTTP_FORM "http http://ADDR[:PORT][/PATH] [name=NAME] [dscp=N] [interval=T]"
 
-static const char *const kind_names[TARGET_NKINDS] = { "rant", "stamp", "icmp", "syn" };
+static const char *const kind_names[TARGET_NKINDS] = { "rant", "stamp", "icmp", "syn", "http" };
 
 const char *targets_kind_name(enum target_kind k)
 {
@@ -128,6 +129,10 @@ static int option_word(const char *w, const struct targets_ctx *ctx, bool *have_
 			 w);
 		return -1;
 	}
+	if (t->kind == TARGET_HTTP) {
+		snprintf(msg, len, "'%s': an http line's port is the URL's: a line is " HTTP_FORM, w);
+		return -1;
+	}
 	if (*have_port || optnum_u64(w, 1, 65535, &v, why, sizeof(why))) {
 		snprintf(msg, len, "'%s' is neither a port (1 to 65535, once) nor an option: a line is " LINE_FORM,
 			 w);
@@ -147,14 +152,14 @@ static int kind_word(char **w, int n, struct target_spec *t, char *msg, size_t l
 			t->kind = (enum target_kind)k;
 			return 1;
 		}
-	if (!strcmp(w[0], "http") || !strncmp(w[0], "http://", 7) || !strncmp(w[0], "https://", 8)) {
-		snprintf(msg, len, "http: a fleet does not send HTTP requests: measure the URL with rant probe http, or its handshake with a line syn ADDR PORT");
+	if (!strncmp(w[0], "http://", 7) || !strncmp(w[0], "https://", 8)) {
+		snprintf(msg, len, "'%s': a URL's line begins with its kind: " HTTP_FORM, w[0]);
 		return -1;
 	}
 	/* a word of letters alone, with more after it: meant as a kind */
 	if (n > 1 && strspn(w[0], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") ==
 	    strlen(w[0])) {
-		snprintf(msg, len, "'%s' is no kind of target: a line begins with stamp, icmp or syn (or the address, for rant's reflector): " LINE_FORM,
+		snprintf(msg, len, "'%s' is no kind of target: a line begins with stamp, icmp, syn or http (or the address, for rant's reflector): " LINE_FORM,
 			 w[0]);
 		return -1;
 	}
@@ -166,7 +171,8 @@ static void defaults(struct target_spec *t, const struct targets_ctx *ctx, enum 
 {
 	memset(t, 0, sizeof(*t));
 	t->kind = k;
-	t->port = k == TARGET_STAMP ? TARGET_STAMP_PORT : k == TARGET_ICMP ? 0 : ctx->port;
+	t->port = k == TARGET_STAMP ? TARGET_STAMP_PORT : k == TARGET_ICMP ? 0 :
+		  k == TARGET_HTTP ? TARGET_HTTP_PORT : ctx->port;
 	t->dscp = -1;
 }
 
@@ -187,6 +193,70 @@ static int address(const char *w, const struct targets_ctx *ctx, struct target_s
 			 w);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * An http line's URL, http://ADDR[:PORT][/PATH], into t: its path (and
+ * query) kept, its port set, ADDR left in host (bracketed IPv6's without
+ * the brackets) for address().
+ */
+static int url(const char *w, struct target_spec *t, char *host, size_t host_len,
+	       char *msg, size_t len)
+{
+	const char *s = w + 7, *path, *end;
+	char why[160];
+	uint64_t v;
+
+	if (!strncmp(w, "https://", 8)) {
+		snprintf(msg, len, "'%s': rant sends plain HTTP/1.1, without TLS: give the server's plain port (http://), or time the TLS port's handshake with syn ADDR 443",
+			 w);
+		return -1;
+	}
+	if (strncmp(w, "http://", 7)) {
+		snprintf(msg, len, "'%s' is not a URL: a line is " HTTP_FORM, w);
+		return -1;
+	}
+	path = s + strcspn(s, "/?");
+	if (*s == '[') {	/* [IPv6]: its colons are not the port's */
+		end = strchr(s++, ']');
+		if (!end || end > path) {
+			snprintf(msg, len, "'%s': an IPv6 address without its ']': a line is " HTTP_FORM,
+				 w);
+			return -1;
+		}
+	} else {
+		end = s + strcspn(s, ":/?");
+	}
+	if (end == s || (size_t)(end - s) >= host_len) {
+		snprintf(msg, len, "'%s': no server address in the URL: a line is " HTTP_FORM, w);
+		return -1;
+	}
+	memcpy(host, s, (size_t)(end - s));
+	host[end - s] = '\0';
+	if (*end == ']')
+		end++;
+	if (*end == ':') {
+		char port[8] = "";
+
+		if ((size_t)(path - end - 1) < sizeof(port))
+			memcpy(port, end + 1, (size_t)(path - end - 1));
+		if (optnum_u64(port, 1, 65535, &v, why, sizeof(why))) {
+			snprintf(msg, len, "'%s': the URL's port is not one of 1 to 65535: a line is " HTTP_FORM,
+				 w);
+			return -1;
+		}
+		t->port = (uint16_t)v;
+	} else if (end != path) {
+		snprintf(msg, len, "'%s': no server address in the URL: a line is " HTTP_FORM, w);
+		return -1;
+	}
+	if (strlen(path) + 2 > sizeof(t->path)) {
+		snprintf(msg, len, "'%s': a path over %zu characters: give a shorter URL", w,
+			 sizeof(t->path) - 2);
+		return -1;
+	}
+	snprintf(t->path, sizeof(t->path), "%s%s", *path == '/' ? "" : "/", path);
 	return 0;
 }
 
@@ -225,8 +295,14 @@ int targets_parse_line(const char *text, const struct targets_ctx *ctx,
 		snprintf(msg, len, "syn without a port: give the service's, syn ADDR PORT (80, 443)");
 		return -1;
 	}
-	if (address(w[k], ctx, t, msg, len))
+	if (t->kind == TARGET_HTTP) {
+		char host[INET6_ADDRSTRLEN + 16];
+
+		if (url(w[k], t, host, sizeof(host), msg, len) || address(host, ctx, t, msg, len))
+			return -1;
+	} else if (address(w[k], ctx, t, msg, len)) {
 		return -1;
+	}
 	targets_name(&t->addr, t->name, sizeof(t->name));
 	if (!t->label[0] && t->kind == TARGET_RANT && !k)
 		snprintf(t->label, sizeof(t->label), "%s", t->name);
@@ -315,8 +391,9 @@ static int take_line(struct loader *ld, struct target_list *l, const char *text,
 	}
 	first = repeated(l, &t, ld->hash, ld->nhash, false);
 	if (first) {
-		snprintf(msg, sizeof(msg), "%s%s%s is line %u's target again: give each once",
-			 t.kind ? targets_kind_name(t.kind) : "", t.kind ? " " : "", t.name, first);
+		snprintf(msg, sizeof(msg), "%s%s%s is line %u's target again: give each once%s",
+			 t.kind ? targets_kind_name(t.kind) : "", t.kind ? " " : "", t.name, first,
+			 t.kind == TARGET_HTTP ? " (one URL a server ADDR:PORT)" : "");
 		say(ld, line, msg);
 		return 0;
 	}

@@ -6,6 +6,7 @@
  *   stamp ADDR [PORT] [OPTION...]    a STAMP reflector (RFC 8762), port 862
  *   icmp ADDR [OPTION...]            ICMP echo: any host
  *   syn ADDR PORT [OPTION...]        a TCP handshake: any listening port
+ *   http URL [OPTION...]             an HTTP/1.1 GET: any web server
  *   # a comment
  *
  * ADDR an IPv4 or IPv6 address (bracketed or not; link-local scoped to
@@ -15,9 +16,10 @@
  * the target's label in every output, each target's its own (default:
  * its peer, ADDR:PORT, after its kind and ':' for a kind word's line:
  * icmp:10.0.0.2); interval=T its pings' interval (a duration, at
- * least the run's --interval; default --interval). `http URL` lines are
- * refused: a fleet does not send requests (rant probe http does). '#'
- * starts a comment; blank lines are skipped. Every line is checked as -a is (an address, unicast,
+ * least the run's --interval; default --interval). An http URL is
+ * http://ADDR[:PORT][/PATH] (port 80; https:// refused: no TLS), its
+ * label's default http:ADDR:PORT. '#' starts a comment (a URL's fragment
+ * with it); blank lines are skipped. Every line is checked as -a is (an address, unicast,
  * routed out of -i) and a target given twice is refused: a bad line is
  * reported with its number and the fix, each of them, and the file as a
  * whole refused (at start: exit 1; at SIGHUP's reread: the run goes on
@@ -38,6 +40,8 @@
 #define TARGET_LABEL_MAX 63	/* name=: characters at most */
 #define TARGET_LABEL_LEN 72	/* a label: name=, or KIND:ADDR:PORT, and the NUL */
 #define TARGET_STAMP_PORT 862	/* a stamp line's port by default (RFC 8762) */
+#define TARGET_HTTP_PORT 80	/* an http URL's port by default */
+#define TARGET_PATH_LEN 128	/* an http URL's path and query, and the NUL */
 
 /* What a line measures. */
 enum target_kind {
@@ -45,20 +49,23 @@ enum target_kind {
 	TARGET_STAMP,			/* a STAMP reflector */
 	TARGET_ICMP,			/* ICMP echo */
 	TARGET_SYN,			/* a TCP handshake */
+	TARGET_HTTP,			/* an HTTP/1.1 request, kept-alive connection */
 	TARGET_NKINDS
 };
 
 /* What carries a kind's probes, which tells its answers apart: UDP
- * (rant, stamp: an ADDR:PORT is one or the other), ICMP, TCP. */
-enum target_proto { TARGET_UDP, TARGET_ICMP_PROTO, TARGET_TCP };
+ * (rant, stamp: an ADDR:PORT is one or the other), ICMP, TCP's SYNs, an
+ * http target's own connection (so syn ADDR 80 and http://ADDR/ are two
+ * targets). */
+enum target_proto { TARGET_UDP, TARGET_ICMP_PROTO, TARGET_TCP, TARGET_HTTP_CONN };
 
 static inline enum target_proto target_proto_of(int kind)
 {
 	return kind == TARGET_ICMP ? TARGET_ICMP_PROTO : kind == TARGET_SYN ? TARGET_TCP :
-	       TARGET_UDP;
+	       kind == TARGET_HTTP ? TARGET_HTTP_CONN : TARGET_UDP;
 }
 
-/* "rant", "stamp", "icmp", "syn". */
+/* "rant", "stamp", "icmp", "syn", "http". */
 const char *targets_kind_name(enum target_kind k);
 
 struct target_spec {
@@ -72,6 +79,7 @@ struct target_spec {
 	char name[TARGET_NAME_LEN];	/* ADDR:PORT, [ADDR]:PORT for IPv6 (icmp:
 					 * ADDR): the peer label of its series */
 	char label[TARGET_LABEL_LEN];	/* name=, else its name (KIND:name) */
+	char path[TARGET_PATH_LEN];	/* http: the URL's path ("/" at least) */
 };
 
 struct target_list {

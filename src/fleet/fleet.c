@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conn.h"
 #include "dueheap.h"
 #include "fleet.h"
 #include "fleetdone.h"
+#include "fleethttp.h"
 #include "fleeticmp.h"
 #include "fleetloop.h"
 #include "fleetreload.h"
@@ -123,6 +125,7 @@ static void free_state(struct fleetloop *L)
 	if (L->pings)
 		mem_free(L->pings, L->f->cap * L->ring_len * sizeof(*L->pings), c->hugepages);
 	dueheap_free(&L->sched);
+	fl_http_free(L);
 	free(L->t);
 	free(L->tx);
 }
@@ -169,8 +172,12 @@ static int send_syn(struct fleetloop *L, const struct fleet_target *ft, uint64_t
 			   ft->tos, L->r->cfg->dscp << 2, 0, key);
 }
 
-/* Slot's ping seq sent (an echo request for icmp): 0 with its socket's
- * index in the loop's tables at *sock and its key, or -errno. */
+/* A ping sent on no socket of the loop's tables: an http request. */
+#define FL_NO_SOCK UINT32_MAX
+
+/* Slot's ping seq sent (an echo request for icmp, a SYN for syn, a
+ * request for http): 0 with its socket's index in the loop's tables at
+ * *sock and its key, or -errno (-EBUSY: http's request before is out). */
 static int send_kind(struct fleetloop *L, size_t slot, uint64_t seq, unsigned int path,
 		     bool warmup, int64_t t1_sw, unsigned int *sock, uint32_t *key)
 {
@@ -178,6 +185,10 @@ static int send_kind(struct fleetloop *L, size_t slot, uint64_t seq, unsigned in
 	struct fleet *f = L->f;
 	const struct fleet_target *ft = &f->t[slot];
 
+	if (ft->spec.kind == TARGET_HTTP) {
+		*sock = FL_NO_SOCK;	/* its connection's stamps are its own */
+		return fl_http_send(L, slot, seq);
+	}
 	if (ft->spec.kind == TARGET_SYN)
 		return send_syn(L, ft, seq, sock, key);
 	if (ft->spec.kind == TARGET_ICMP) {
@@ -212,6 +223,7 @@ static void send_ping(struct fleetloop *L, size_t slot, int64_t now)
 		      (!t->warm && now - t->started < r->cfg->warmup_timeout_ns);
 	struct fl_key *k;
 	int64_t t1_sw;
+	int ret;
 
 	if (p->state != FL_EMPTY)
 		return;		/* its ring is full: cannot be, settled first */
@@ -226,14 +238,23 @@ static void send_ping(struct fleetloop *L, size_t slot, int64_t now)
 	p->path = (uint8_t)path;
 	p->warmup = warmup;
 	p->t4_wire = p->t4_sw = TS_NONE;
-	if (send_kind(L, slot, seq, path, warmup, t1_sw, &sock, &p->key)) {
-		ft->cnt.send_errors++;
-		r->cnt.send_errors++;
-		return;		/* no ping: its slot stays empty */
+	p->state = FL_SENT;	/* an http request may be refused at once */
+	ret = send_kind(L, slot, seq, path, warmup, t1_sw, &sock, &p->key);
+	if (ret) {
+		p->state = FL_EMPTY;	/* no ping: its slot stays empty */
+		if (ret == -EBUSY) {	/* http: the request before is out */
+			ft->cnt.missed_slots += !warmup;
+			r->cnt.missed_slots += !warmup;
+		} else {
+			ft->cnt.send_errors++;
+			r->cnt.send_errors++;
+		}
+		return;
 	}
-	p->state = FL_SENT;
-	k = &L->keys[sock][p->key & (L->nkeys - 1)];
-	*k = (struct fl_key){ .key = p->key, .slot = (uint32_t)slot, .seq = seq };
+	if (sock != FL_NO_SOCK) {
+		k = &L->keys[sock][p->key & (L->nkeys - 1)];
+		*k = (struct fl_key){ .key = p->key, .slot = (uint32_t)slot, .seq = seq };
+	}
 	if (warmup) {
 		ft->cnt.warmup++;
 		r->cnt.warmup++;
@@ -350,6 +371,7 @@ static void turn(struct fleetloop *L, int64_t now)
 					fl_syn_receive(L, i);
 				fl_harvest(L, i);
 			}
+		fl_http_poll(L);
 	}
 	if (L->reload)
 		fl_reload_apply(L, now);
@@ -393,12 +415,19 @@ static void loop(struct fleetloop *L)
 
 int fleet_run(struct run *r)
 {
-	struct fleetloop L = { .r = r, .f = r->fleet, .sending = true };
+	struct fleetloop L = { .r = r, .f = r->fleet, .sending = true, .http_ep = -1 };
 	int64_t start;
 	int ret;
 
 	lengths(&L);
 	ret = alloc_state(&L);
+	/* http targets: a connection each, those a reload may add too */
+	if (!ret && r->fs.nkind[TARGET_HTTP] &&
+	    conn_fd_limit(L.f->cap, "the fleet's http targets (a connection each)",
+			  "fewer http targets", r->failure, sizeof(r->failure))) {
+		free_state(&L);
+		return -EMFILE;
+	}
 	if (!ret && r->cfg->targets_path)
 		ret = fl_reload_start(&L);
 	if (ret) {

@@ -2,7 +2,9 @@
 /*
  * The fleet loop's own state, which its files share: fleet.c the loop
  * and the schedule, fleetrx.c pongs and TX stamps (fleetrx.h), fleeticmp.c
- * icmp targets' requests and replies (fleeticmp.h), fleetdone.c
+ * icmp targets' requests and replies (fleeticmp.h), fleetsyn.c syn
+ * targets' answers (fleetsyn.h), fleethttp.c http targets' connections
+ * (fleethttp.h), fleetdone.c
  * a ping's end (fleetdone.h), fleetreload.c SIGHUP (fleetreload.h). Not
  * for other modules: fleet.h is the fleet's interface.
  */
@@ -60,6 +62,7 @@ struct fl_key {
 };
 
 struct fl_reload;		/* fleetreload.c's */
+struct fl_http;			/* fleethttp.c's */
 
 struct fleetloop {
 	struct run *r;
@@ -80,6 +83,10 @@ struct fleetloop {
 	bool sending;
 	size_t active;			/* targets measured now */
 	struct fl_reload *reload;	/* SIGHUP's thread, or NULL */
+	struct fl_http **http;		/* f->cap: an http target's connection
+					 * (fleethttp.c), NULL: none yet */
+	int http_ep;			/* their epoll set, -1: none */
+	uint8_t *http_buf;		/* a read of theirs */
 };
 
 /* Socket i of the loop's tables: a UDP one, a ping socket or a raw TCP

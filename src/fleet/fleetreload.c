@@ -64,7 +64,7 @@ static size_t diff_one(struct fl_reload *rl, const struct target_spec *t, struct
 
 	if (slot >= 0 && rl->f->t[slot].spec.kind != t->kind)
 		slot = -1;	/* rant's reflector became STAMP's, or back: anew */
-	if (slot < 0 && fleetset_check(&rl->r->fs, t, msg, sizeof(msg))) {
+	if (slot < 0 && fleetset_check(&rl->r->fs, rl->r->cfg, t, msg, sizeof(msg))) {
 		fprintf(stderr, "rant: --targets %s:%u: %s not added: %s\n",
 			rl->r->cfg->targets_path, t->line, t->label, msg);
 		return 0;

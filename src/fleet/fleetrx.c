@@ -157,20 +157,41 @@ void fl_receive(struct fleetloop *L, unsigned int i)
 	fl_read(L, i, take);
 }
 
+void fl_stamped(struct fleetloop *L, size_t slot, uint64_t seq, const struct ts_stamps *ts)
+{
+	struct fl_ping *p = fl_ping_of(L, slot, seq);
+
+	if (p->state == FL_EMPTY || p->rec.seq != seq)
+		return;		/* retired meanwhile: --timeout passed */
+	p->rec.t1_wire = ts_wire(ts, L->r->sk.hw);
+	if (p->state == FL_ANSWERED && seq == L->t[slot].retired + 1)
+		fl_settle(L, slot, monotonic_ns(), false);
+}
+
 /* A ping's TX stamp (SND), by its key: to the ping while in flight. */
 static void stamped(struct fleetloop *L, unsigned int i, const struct ts_tx *tx)
 {
 	const struct fl_key *k = &L->keys[i][tx->key & (L->nkeys - 1)];
-	struct fl_ping *p;
 
-	if (k->key != tx->key || k->slot >= L->f->cap)
+	if (k->key != tx->key || k->slot >= L->f->cap ||
+	    fl_ping_of(L, k->slot, k->seq)->key != tx->key)
 		return;
-	p = fl_ping_of(L, k->slot, k->seq);
-	if (p->state == FL_EMPTY || p->rec.seq != k->seq || p->key != tx->key)
-		return;		/* retired meanwhile: --timeout passed */
-	p->rec.t1_wire = ts_wire(&tx->ts, L->r->sk.hw);
-	if (p->state == FL_ANSWERED && p->rec.seq == L->t[k->slot].retired + 1)
-		fl_settle(L, k->slot, monotonic_ns(), false);
+	fl_stamped(L, k->slot, k->seq, &tx->ts);
+}
+
+void fl_refused(struct fleetloop *L, size_t slot, uint64_t seq)
+{
+	struct fl_target *t = &L->t[slot];
+	struct fl_ping *p = fl_ping_of(L, slot, seq);
+
+	t->warm = true;
+	if (!seq || seq > t->seq || p->rec.seq != seq || p->state != FL_SENT)
+		return;		/* not a probe in flight (a second RST) */
+	p->state = FL_EMPTY;
+	if (p->warmup)
+		return;
+	L->f->t[slot].cnt.refused++;
+	L->r->cnt.refused++;
 }
 
 void fl_harvest(struct fleetloop *L, unsigned int i)

@@ -35,4 +35,13 @@ static inline uint64_t fl_seq_near(const struct fl_target *t, uint64_t got, uint
  * late, or a duplicate. */
 void fl_answer(struct fleetloop *L, size_t slot, uint64_t seq, const struct sk_msg *m);
 
+/* Slot's ping seq's TX stamp ts (its key matched by the caller): kept
+ * while it is in flight, the ping retired when it was answered. */
+void fl_stamped(struct fleetloop *L, size_t slot, uint64_t seq, const struct ts_stamps *ts);
+
+/* The target refused slot's probe seq (a closed port's RST): the
+ * target answers (its warm-up may end), the probe counted refused and
+ * retired unmeasured, neither received nor lost, as --syn counts it. */
+void fl_refused(struct fleetloop *L, size_t slot, uint64_t seq);
+
 #endif

@@ -14,24 +14,6 @@
 
 #define TCP_HDR_MIN 20
 
-/* An RST answering slot's SYN seq (a closed port): the target answers
- * (its warm-up may end), the SYN counted refused and retired unmeasured,
- * neither received nor lost, as --syn counts it. */
-static void refused(struct fleetloop *L, size_t slot, uint64_t seq)
-{
-	struct fl_target *t = &L->t[slot];
-	struct fl_ping *p = fl_ping_of(L, slot, seq);
-
-	t->warm = true;
-	if (!seq || seq > t->seq || p->rec.seq != seq || p->state != FL_SENT)
-		return;		/* not a SYN in flight (a second RST) */
-	p->state = FL_EMPTY;
-	if (p->warmup)
-		return;
-	L->f->t[slot].cnt.refused++;
-	L->r->cnt.refused++;
-}
-
 /* One segment of a raw socket: IPv4's with its IP header first, IPv6's
  * the TCP header alone. */
 static void take(struct fleetloop *L, const uint8_t *buf, struct sk_msg *m)
@@ -58,7 +40,7 @@ static void take(struct fleetloop *L, const uint8_t *buf, struct sk_msg *m)
 	seq = fl_seq_near(&L->t[slot], (be_get32(tcp + 8) - 1) ^ L->f->t[slot].session,
 			  UINT32_MAX);
 	if (flags & TCPWIRE_RST)
-		refused(L, (size_t)slot, seq);
+		fl_refused(L, (size_t)slot, seq);
 	else
 		fl_answer(L, (size_t)slot, seq, m);
 }

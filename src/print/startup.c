@@ -203,6 +203,7 @@ static void print_fleet_kinds(FILE *f, struct run *r)
 	static const char *const how[TARGET_NKINDS] = {
 		[TARGET_RANT] = "rant's reflectors", [TARGET_STAMP] = "STAMP reflectors",
 		[TARGET_ICMP] = "ICMP echo on a ping socket", [TARGET_SYN] = "TCP handshakes",
+		[TARGET_HTTP] = "HTTP/1.1 requests, a kept-alive connection each",
 	};
 	const struct fleetset *fs = &r->fs;
 	const char *sep = "kinds:";

@@ -53,11 +53,17 @@ void fleetset_fill(const struct rant_cfg *c, const struct fleetset *fs, struct f
 		syn_source(c, &f->t[i]);
 }
 
-int fleetset_check(const struct fleetset *fs, const struct target_spec *t, char *msg, size_t len)
+int fleetset_check(const struct fleetset *fs, const struct rant_cfg *c,
+		   const struct target_spec *t, char *msg, size_t len)
 {
 	int fam = t->addr.ss_family;
 	bool icmp = t->kind == TARGET_ICMP;
 
+	if (t->kind == TARGET_HTTP && c->paths > 1) {
+		snprintf(msg, len, "http %s: --paths %u spreads each target's pings over source ports, and an http target's requests keep to its one connection: measure it in a run without --paths",
+			 t->name, c->paths);
+		return -EINVAL;
+	}
 	if (!fs->fleet || (t->kind != TARGET_ICMP && t->kind != TARGET_SYN) ||
 	    (icmp ? fleetset_icmp(fs, fam) : fleetset_syn(fs, fam)))
 		return 0;
@@ -76,7 +82,7 @@ static int check_all(const struct fleetset *fs, const struct rant_cfg *c,
 	int ret = 0;
 
 	for (size_t i = 0; i < l->n; i++)
-		if (fleetset_check(fs, &l->v[i], msg, sizeof(msg))) {
+		if (fleetset_check(fs, c, &l->v[i], msg, sizeof(msg))) {
 			fprintf(stderr, "rant: --targets %s:%u: %s\n",
 				c->targets_path ? c->targets_path : "-a", l->v[i].line, msg);
 			ret = -EINVAL;

@@ -133,8 +133,9 @@ void fleetset_fill(const struct rant_cfg *c, const struct fleetset *fs, struct f
 
 /* Whether the fleet measures target t: 0, or -EINVAL with the problem
  * and fix in msg (an icmp or syn line of a family without its socket:
- * reloads cannot open one). */
-int fleetset_check(const struct fleetset *fs, const struct target_spec *t, char *msg, size_t len);
+ * reloads cannot open one; an http line with --paths). */
+int fleetset_check(const struct fleetset *fs, const struct rant_cfg *c,
+		   const struct target_spec *t, char *msg, size_t len);
 
 /* The TOS octet of target t's pings. */
 static inline int fleetset_tos(const struct rant_cfg *c, const struct target_spec *t)

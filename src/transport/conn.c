@@ -3,6 +3,7 @@
  * The probe's connections (conn.h).
  */
 #include <errno.h>
+#include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
 #include <string.h>
@@ -88,19 +89,28 @@ static void conn_transport_close(struct sk *s)
 
 int conn_open(const struct sk *s, const struct rant_cfg *cfg, int *fd)
 {
+	return conn_open_to(cfg, &s->peer, s->peer_len, -1, fd);
+}
+
+int conn_open_to(const struct rant_cfg *cfg, const struct sockaddr_storage *to, socklen_t len,
+		 int tos, int *fd)
+{
+	bool v6 = to->ss_family == AF_INET6;
 	int ret;
 
-	*fd = socket(s->family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	*fd = socket(to->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (*fd < 0)
 		return -errno;
 	if (setsockopt(*fd, SOL_SOCKET, SO_BINDTODEVICE, cfg->iface,
 		       (socklen_t)strlen(cfg->iface) + 1) ||
 	    sk_sockopt_int(*fd, IPPROTO_TCP, TCP_NODELAY, 1) ||
+	    (tos >= 0 && sk_sockopt_int(*fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
+					v6 ? IPV6_TCLASS : IP_TOS, tos)) ||
 	    (cfg->busy_poll_us && sk_sockopt_int(*fd, SOL_SOCKET, SO_BUSY_POLL, cfg->busy_poll_us)))
 		goto failed;
 	if (cfg->quickack)
 		conn_quickack(*fd);
-	if (connect(*fd, (const struct sockaddr *)&s->peer, s->peer_len) && errno != EINPROGRESS)
+	if (connect(*fd, (const struct sockaddr *)to, len) && errno != EINPROGRESS)
 		goto failed;
 	return 0;
 failed:

@@ -21,6 +21,10 @@
 /* A new connection to s's peer, under way (connect() in progress): 0 with
  * *fd, or -errno (-EMFILE: the open-file limit). */
 int conn_open(const struct sk *s, const struct rant_cfg *cfg, int *fd);
+/* ... to address to (a fleet's http target), its TOS octet tos (DSCP and
+ * ECN; -1: the system's), as conn_open() otherwise. */
+int conn_open_to(const struct rant_cfg *cfg, const struct sockaddr_storage *to, socklen_t len,
+		 int tos, int *fd);
 
 /* Did the connection under way on fd succeed? 0, or its -errno. */
 int conn_result(int fd);

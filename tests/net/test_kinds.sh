@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # Targets of any kind in one --targets file: a rant reflector, a STAMP
 # reflector and hosts that run nothing of rant's (ICMP echo, a TCP
-# handshake), each
+# handshake, an HTTP request), each
 # with its name=, in one run: each measured on its own interval= (the
 # counts say so), named in the text, the JSON and the metrics (labels
 # peer, name, kind; promtool passes), its dscp= on the wire. Bad lines
 # (a kind rant does not know, syn without a port, a bad name=, a name
-# given twice, icmp with a port, http) are refused, each with its line
-# number and the fix. syn targets (a TCP listener) have their handshakes
-# timed, a closed port's RSTs counted refused. Scale: 1,000 mixed targets
-# (rant, stamp, icmp, syn) at 10 a second each lose none, and the run's
+# given twice, icmp with a port, an https URL, a bad URL, a second URL of
+# one server) are refused, each with its line number and the fix. syn targets (a TCP listener) have their handshakes
+# timed, a closed port's RSTs counted refused. http targets (http_odd.py's
+# servers) are timed on kept-alive connections, a closed one's, a silent
+# one's, garbage and a refused port each counted as it is. Scale: 1,000
+# mixed targets (rant, stamp, icmp, syn, http) at 10 a second each lose none, and the run's
 # peak RSS is within twice that of 1,000 rant targets measured the same
 # way (a ratio).
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="kinds_one_each kinds_bad_lines kinds_syn kinds_reload kinds_scale"
+ALL_TESTS="kinds_one_each kinds_bad_lines kinds_syn kinds_http kinds_reload kinds_scale"
 
 require_root
 require_cmd jq promtool tcpdump
@@ -52,7 +54,7 @@ named() {
 	jq -r --arg n "$2" ".targets[] | select(.name == \$n) | $3" "$1"
 }
 
-# One of each kind, syn's to a listener (and an IPv6 icmp target: the
+# One of each kind, syn's to a listener, http's to a web server (and an IPv6 icmp target: the
 # table's sockets IPv6,
 # the IPv4 targets' mapped), 3 s: rant's and icmp's every 10 ms, stamp's
 # every 20 ms (interval=): each received what it sent (less its warm-up), none
@@ -64,8 +66,9 @@ kinds_one_each() {
 	setup_pair || skip_test "cannot create namespaces and veth"
 	kinds_reflectors
 	kinds_listener
-	printf '%s name=refl\nstamp %s name=stamp1 interval=20ms\nicmp %s name=dest1 dscp=46  # any host\nicmp %s name=dest6\nsyn %s 8080 name=web\n' \
-		"$IP_B" "$IP_B" "$IP_B" "$IP6_B" "$IP_B" >"$WORK/targets"
+	kinds_http_servers 8082:good
+	printf '%s name=refl\nstamp %s name=stamp1 interval=20ms\nicmp %s name=dest1 dscp=46  # any host\nicmp %s name=dest6\nsyn %s 8080 name=web\nhttp http://%s:8082/ name=api\n' \
+		"$IP_B" "$IP_B" "$IP_B" "$IP6_B" "$IP_B" "$IP_B" >"$WORK/targets"
 	ip netns exec "$NS_B" tcpdump -i "$VETH_B" -nn -w "$WORK/icmp.pcap" -U \
 		'icmp[icmptype] == icmp-echo' >"$WORK/tcpdump.txt" 2>&1 &
 	tcpd=$!
@@ -75,9 +78,9 @@ kinds_one_each() {
 		--metrics "$WORK/e1.prom" >"$WORK/e1.txt" 2>&1
 	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
 	grep '^kinds:' "$WORK/e1.txt"
-	grep -q '^kinds: 1 rant .*, 1 stamp .*, 2 icmp (ICMP echo.*, 1 syn (TCP' "$WORK/e1.txt"
+	grep -q '^kinds: 1 rant .*, 1 stamp .*, 2 icmp (ICMP echo.*, 1 syn (TCP.*, 1 http (HTTP' "$WORK/e1.txt"
 	check_err $? "the start-up lines name the kinds: $(grep '^kinds' "$WORK/e1.txt")"
-	for n in refl:rant stamp1:stamp dest1:icmp dest6:icmp web:syn; do
+	for n in refl:rant stamp1:stamp dest1:icmp dest6:icmp web:syn api:http; do
 		named "$WORK/e1.json" "${n%:*}" '"\(.kind) \(.peer) \(.counts.sent) \(.counts.received) \(.counts.lost)"'
 		[ "$(named "$WORK/e1.json" "${n%:*}" .kind)" = "${n#*:}" ]
 		check_err $? "${n%:*}: kind $(named "$WORK/e1.json" "${n%:*}" .kind), ${n#*:} expected"
@@ -108,21 +111,28 @@ kinds_one_each() {
 	[[ $tos =~ ^0xb8:([0-9]+)$ ]] &&
 		[ $((BASH_REMATCH[1] * 10)) -ge $((9 * $(named "$WORK/e1.json" dest1 .counts.sent))) ]
 	check_err $? "dscp=46: the echo requests by TOS: $tos"
-	log_test "kinds: rant, stamp, icmp and syn targets in one run, each by its name"
+	log_test "kinds: rant, stamp, icmp, syn and http targets in one run, each by its name"
 }
 
 # A file of bad lines: exit 1, nothing measured, each line's problem and
 # fix with its number.
 kinds_bad_lines() {
 	setup_pair || skip_test "cannot create namespaces and veth"
-	printf '%s\nping %s\nsyn %s\nicmp %s name=a/b\nicmp %s 80\nhttp http://%s/\n%s 4001 name=x\nstamp %s name=x\nstamp %s 12345\n' \
+	printf '%s\nping %s\nsyn %s\nicmp %s name=a/b\nicmp %s 80\nhttp https://%s/\n%s 4001 name=x\nstamp %s name=x\nstamp %s 12345\n' \
 		"$IP_B" "$IP_B" "$IP_B" "$IP_B" "$IP_B" "$IP_B" "$IP_B" "$IP_B" "$IP_B" >"$WORK/targets"
+	printf 'http http://%s:99999/\nhttp %s\nhttp http://%s/ 80\nhttp http://%s/a\nhttp http://%s/b\nhttp://%s/\n' \
+		"$IP_B" "$IP_B" "$IP_B" "$IP_B" "$IP_B" "$IP_B" >>"$WORK/targets"
 	targets_refused
-	grep -q "targets:2: 'ping' is no kind of target: a line begins with stamp, icmp or syn" "$WORK/e1.txt" &&
+	grep -q "targets:2: 'ping' is no kind of target: a line begins with stamp, icmp, syn or http" "$WORK/e1.txt" &&
 		grep -q "targets:3: syn without a port: give the service's, syn ADDR PORT" "$WORK/e1.txt" &&
 		grep -q "targets:4: name=a/b: give name=NAME, 1 to 63 letters" "$WORK/e1.txt" &&
 		grep -q "targets:5: '80': icmp takes no port" "$WORK/e1.txt" &&
-		grep -q "targets:6: http: a fleet does not send HTTP requests: measure the URL with rant probe http" "$WORK/e1.txt" &&
+		grep -q "targets:6: 'https://$IP_B/': rant sends plain HTTP/1.1, without TLS" "$WORK/e1.txt" &&
+		grep -q "targets:10: 'http://$IP_B:99999/': the URL's port is not one of 1 to 65535" "$WORK/e1.txt" &&
+		grep -q "targets:11: '$IP_B' is not a URL: a line is http http://ADDR" "$WORK/e1.txt" &&
+		grep -q "targets:12: '80': an http line's port is the URL's" "$WORK/e1.txt" &&
+		grep -q "targets:14: http $IP_B:80 is line 13's target again: give each once (one URL a server ADDR:PORT)" "$WORK/e1.txt" &&
+		grep -q "targets:15: 'http://$IP_B/': a URL's line begins with its kind" "$WORK/e1.txt" &&
 		grep -q "targets:8: name=x is line 7's name too: give each target a name of its own" "$WORK/e1.txt" &&
 		grep -q "targets:9: stamp $IP_B:12345 is line 1's target again" "$WORK/e1.txt"
 	check_err $? "each bad line with its number and fix"
@@ -164,6 +174,110 @@ kinds_syn() {
 	[ "$half" = 0 ]
 	check_err $? "$half half-open connections left at the listener"
 	log_test "kinds: syn targets timed beside rant's, a closed port counted refused"
+}
+
+# kinds_http_servers PORT:MODE...: tests/net/http_odd.py in NS_B on each
+# PORT (every address, IPv4 and IPv6), answering as MODE says.
+kinds_http_servers() {
+	local pm
+	for pm in "$@"; do
+		ns_bg "$NS_B" "$PYTHON" "$TOP/tests/net/http_odd.py" "${pm%%:*}" "${pm#*:}" \
+			>"$WORK/http-${pm%%:*}.txt" 2>&1
+	done
+	for pm in "$@"; do
+		wait_for_line "$WORK/http-${pm%%:*}.txt" '^listening' 10 ||
+			check_err 1 "http_odd.py ${pm#*:} did not listen on ${pm%%:*}"
+	done
+}
+
+# syn_count PCAP FILTER: the SYNs (without ACK) of PCAP that FILTER takes
+# (by tcpdump's flags: its tcp[] offsets are IPv4's alone).
+syn_count() {
+	tcpdump -nn -r "$1" "$2" 2>/dev/null | grep -c 'Flags \[S\],'
+}
+
+# http targets of every kind of server, 3 s at 20 ms, --timeout 200 ms:
+# a kept-alive server (IPv4, with dscp=46, and IPv6) has every request
+# answered on one connection; a server that closes after each response
+# is answered on a new connection each time; a 20 ms server reads 20 ms
+# more than the quick one; chunked bodies are framed; a server silent to
+# every 10th request has those lost, the requests due while one is out
+# counted as missed slots, a new connection after each loss; garbage is
+# invalid; a closed port's requests are refused, none lost.
+kinds_http() {
+	local tcpd quick slow n
+	setup_pair || skip_test "cannot create namespaces and veth"
+	kinds_http_servers 8082:good 8083:close 8084:silent:10 8085:slow 8086:chunked \
+		8087:garbage:5 8089:status404
+	printf 'http http://%s:8082/ name=quick dscp=46\nhttp http://[%s]:8082/index.html?a=1 name=quick6\nhttp http://%s:8083/ name=close\nhttp http://%s:8084/ name=silent\nhttp http://%s:8085/ name=slow\nhttp http://%s:8086/ name=chunked\nhttp http://%s:8087/ name=garbage\nhttp http://%s:8088/ name=closed\nhttp http://%s:8089/nothing name=nf\n' \
+		"$IP_B" "$IP6_B" "$IP_B" "$IP_B" "$IP_B" "$IP_B" "$IP_B" "$IP_B" "$IP_B" >"$WORK/targets"
+	ip netns exec "$NS_B" tcpdump -i "$VETH_B" -nn -v -w "$WORK/http.pcap" -U --immediate-mode \
+		'tcp dst portrange 8082-8089' >"$WORK/tcpdump.txt" 2>&1 &
+	tcpd=$!
+	defer kill -9 "$tcpd"
+	wait_for_line "$WORK/tcpdump.txt" 'listening on' 10
+	# the IPv6 neighbour resolved first (its link-local address still
+	# tentative, NS_A's solicitations wait a second): else quick6's first
+	# SYNs wait past --timeout, and each lost request makes a connection
+	ip netns exec "$NS_A" ping -6 -c 1 -w 5 "$IP6_B" >/dev/null
+	emit --targets "$WORK/targets" -d 3 --interval 20000 --timeout 200000 --block \
+		-j "$WORK/e1.json" --metrics "$WORK/e1.prom" >"$WORK/e1.txt" 2>&1
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	sleep 0.5
+	kill -INT "$tcpd"
+	wait "$tcpd"
+	grep '^kinds:' "$WORK/e1.txt"
+	grep -q '^kinds: 9 http (HTTP/1.1 requests, a kept-alive connection each)' "$WORK/e1.txt"
+	check_err $? "the start-up line names the kind: $(grep '^kinds' "$WORK/e1.txt")"
+	for n in quick quick6 close silent slow chunked garbage closed nf; do
+		named "$WORK/e1.json" "$n" '"\(.kind) \(.peer) \(.counts | tojson) p50 \(.metrics.rtt.percentiles["50"])"'
+	done
+	echo "SYNs: quick $(syn_count "$WORK/http.pcap" 'ip and dst port 8082'), quick6 $(syn_count "$WORK/http.pcap" 'ip6 and dst port 8082'), close $(syn_count "$WORK/http.pcap" 'dst port 8083'), silent $(syn_count "$WORK/http.pcap" 'dst port 8084')"
+	# (an IPv6 neighbour new to the namespace may take a second of warm-up)
+	for n in quick quick6 close slow chunked nf; do
+		named "$WORK/e1.json" "$n" '.kind == "http" and .counts.sent >= 40 and
+			.counts.received == .counts.sent and .counts.lost == 0 and
+			.counts.missing_tx_ts == 0 and .counts.missing_rx_ts == 0' | grep -qx true
+		check_err $? "$n: $(named "$WORK/e1.json" "$n" '.counts | tojson')"
+		grep -Eq "^$n +[0-9]+ +[0-9]+ +0 " "$WORK/e1.txt"
+		check_err $? "$n: no row of its own in the text's table"
+		grep -q "^rant_packets_sent_total{.*,name=\"$n\",kind=\"http\"}" "$WORK/e1.prom"
+		check_err $? "$n: no series with its name and kind labels"
+	done
+	# kept alive: one connection for the run; closed each time: one a
+	# request; silent: the first, and one after each loss but the last
+	# (the run may end before the next request)
+	[ "$(syn_count "$WORK/http.pcap" 'ip and dst port 8082')" = 1 ] &&
+		[ "$(syn_count "$WORK/http.pcap" 'ip6 and dst port 8082')" = 1 ]
+	check_err $? "a kept-alive server's target made more than one connection"
+	n=$(named "$WORK/e1.json" close '.counts.sent + .counts.warmup')
+	[ "$(syn_count "$WORK/http.pcap" 'dst port 8083')" -ge "$n" ]
+	check_err $? "close: $(syn_count "$WORK/http.pcap" 'dst port 8083') connections for $n requests"
+	# dscp=46 on the kept-alive target's every segment, its SYN's too
+	n=$(tcpdump -nn -v -r "$WORK/http.pcap" 'ip and dst port 8082' 2>/dev/null |
+		grep -o 'tos 0x[0-9a-f]*' | sort | uniq -c | awk '{ printf "%s:%s ", $3, $1 }')
+	[[ $n =~ ^0xb8:[0-9]+\ $ ]]
+	check_err $? "dscp=46: quick's segments by TOS: $n"
+	# a 20 ms server reads 20 ms more: the server's time is in the request's
+	quick=$(named "$WORK/e1.json" quick '.metrics.rtt.percentiles["50"]')
+	slow=$(named "$WORK/e1.json" slow '.metrics.rtt.percentiles["50"]')
+	awk -v q="$quick" -v s="$slow" 'BEGIN { d = s - q; exit !(d > 19e6 && d < 30e6) }'
+	check_err $? "slow's p50 $slow ns against quick's $quick ns: 20 ms more expected"
+	named "$WORK/e1.json" silent '.counts.lost >= 3 and .counts.received >= 30 and
+		.counts.missed_slots >= 10' | grep -qx true
+	check_err $? "silent: $(named "$WORK/e1.json" silent '.counts | tojson')"
+	n=$(named "$WORK/e1.json" silent .counts.lost)
+	[ "$(syn_count "$WORK/http.pcap" 'dst port 8084')" -ge "$n" ]
+	check_err $? "silent: $(syn_count "$WORK/http.pcap" 'dst port 8084') connections for $n losses: a new one after each"
+	named "$WORK/e1.json" garbage '.counts.lost >= 3 and .counts.received >= 30' | grep -qx true &&
+		jq -e '.counts.invalid >= 3' "$WORK/e1.json" >/dev/null
+	check_err $? "garbage: $(named "$WORK/e1.json" garbage '.counts | tojson'), invalid $(jq .counts.invalid "$WORK/e1.json")"
+	named "$WORK/e1.json" closed '.counts.received == 0 and .counts.lost == 0 and
+		.counts.refused == .counts.sent and .counts.sent >= 100' | grep -qx true
+	check_err $? "closed: $(named "$WORK/e1.json" closed '.counts | tojson')"
+	n=$(promtool check metrics <"$WORK/e1.prom" 2>&1)
+	check_err $? "promtool check metrics: $n"
+	log_test "kinds: http targets kept alive, closed, silent, slow, garbage and refused"
 }
 
 # SIGHUP with kinds: an icmp target removed (its numbers said by its
@@ -208,7 +322,8 @@ kinds_fleet() {
 rss_of() { awk -F': ' '/Maximum resident/ { print $2 }' "$WORK/$1.time"; }
 
 # 1,000 addresses on the reflectors' side: 1,000 rant targets, then
-# 1,000 of the four kinds in turn (rant, stamp, icmp, syn), each at 10 a second for 10 s: the
+# 1,000 of the five kinds in turn (rant, stamp, icmp, syn, http: nginx),
+# each at 10 a second for 10 s: the
 # mixed run loses none, every target measured, and its peak RSS is at
 # most twice the rant run's.
 kinds_scale() {
@@ -218,16 +333,18 @@ kinds_scale() {
 		a="10.99.$((i / 250)).$((i % 250 + 1))"
 		echo "addr add $a/32 dev $VETH_B"
 		echo "$a" >>"$WORK/plain"
-		case $((i % 4)) in
+		case $((i % 5)) in
 		0) echo "$a name=r$i" ;;
 		1) echo "stamp $a name=s$i" ;;
 		2) echo "icmp $a name=i$i" ;;
 		3) echo "syn $a 8080 name=t$i" ;;
+		4) echo "http http://$a:8091/ name=h$i" ;;
 		esac >>"$WORK/mixed"
 	done | ip -n "$NS_B" -batch -
 	ip -n "$NS_A" route add 10.99.0.0/16 via "$IP_B"
 	kinds_reflectors --max-sessions 4096 --max-sessions-per-address 4096
 	kinds_listener
+	nginx_start 8090 8091 || return
 	kinds_fleet "$WORK/plain" plain
 	kinds_fleet "$WORK/mixed" mixed
 	plain=$(rss_of plain)
@@ -237,8 +354,8 @@ kinds_scale() {
 	kinds=$(jq -c '[.targets[].kind] | group_by(.) | map({(.[0]): length}) | add' "$WORK/mixed.json")
 	echo "mixed: $(jqv "$WORK/mixed.json" .counts.sent) sent, $lost lost, $low targets under 80 pings, kinds $kinds; peak RSS mixed $mixed KiB, plain $plain KiB"
 	[ "$(jq '.targets | length' "$WORK/mixed.json")" = "$n" ] && [ "$low" = 0 ] &&
-		[ "$kinds" = '{"icmp":250,"rant":250,"stamp":250,"syn":250}' ]
-	check_err $? "every target of the four kinds measured: $low under 80 pings, $kinds"
+		[ "$kinds" = '{"http":200,"icmp":200,"rant":200,"stamp":200,"syn":200}' ]
+	check_err $? "every target of the five kinds measured: $low under 80 pings, $kinds"
 	[ "$lost" = 0 ] && [ "$(jqv "$WORK/mixed.json" .counts.socket_drops)" = 0 ]
 	check_err $? "the mixed fleet lost $lost"
 	[ "${mixed:-999999999}" -le $((2 * ${plain:-0})) ]

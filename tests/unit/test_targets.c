@@ -87,7 +87,7 @@ int main(void)
 	is_int(l.v[3].dscp, 46, "and dscp=");
 	targets_free(&l);
 	is_int(load("ping 127.0.0.2\nsyn 127.0.0.2\nicmp 127.0.0.2 7\n127.0.0.2 name=\n"
-		    "127.0.0.3 interval=1ms\nhttp http://127.0.0.2/\n127.0.0.4 name=a\nicmp 127.0.0.5 name=a\n"
+		    "127.0.0.3 interval=1ms\nhttp https://127.0.0.2/\n127.0.0.4 name=a\nicmp 127.0.0.5 name=a\n"
 		    "127.0.0.6 color=red\nicmp\n", &l, msgs, sizeof(msgs), 0), -22, "bad kinds refused");
 	ok(strstr(msgs, ":1: 'ping' is no kind of target") != NULL, "an unknown kind");
 	ok(strstr(msgs, ":2: syn without a port: give the service's") != NULL, "syn without a port");
@@ -95,10 +95,50 @@ int main(void)
 	ok(strstr(msgs, ":4: name=: give name=NAME, 1 to 63") != NULL, "an empty name");
 	ok(strstr(msgs, ":5: interval=1ms: ") && strstr(msgs, "from the run's --interval"),
 	   "an interval below the run's");
-	ok(strstr(msgs, ":6: http: a fleet does not send HTTP requests") != NULL, "http");
+	ok(strstr(msgs, ":6: 'https://127.0.0.2/': rant sends plain HTTP/1.1, without TLS") != NULL,
+	   "https refused");
 	ok(strstr(msgs, ":8: name=a is line 7's name too") != NULL, "a name twice");
 	ok(strstr(msgs, ":9: 'color=red': no such option") != NULL, "an unknown option");
 	ok(strstr(msgs, ":10: icmp without an address") != NULL, "a kind alone");
+	diag("%s", msgs);
+	is_int(load("http http://127.0.0.2/\nhttp http://127.0.0.3:8080/a/b?c=d name=api\n"
+		    "http http://[::1]:81\nsyn 127.0.0.2 80\nhttp http://127.0.0.5?x=1 dscp=10\n",
+		    &l, msgs, sizeof(msgs), 0), 0, "http lines load");
+	diag("%s", msgs);
+	is_int(l.n, 5, "five targets");
+	is_int(l.v[0].kind, TARGET_HTTP, "http");
+	is_str(l.v[0].name, "127.0.0.2:80", "port 80 by default");
+	is_str(l.v[0].path, "/", "the path");
+	is_str(l.v[0].label, "http:127.0.0.2:80", "no name=: the kind and the peer");
+	is_str(l.v[1].name, "127.0.0.3:8080", "the URL's port");
+	is_str(l.v[1].path, "/a/b?c=d", "the path and its query");
+	is_str(l.v[1].label, "api", "name=");
+	is_str(l.v[2].name, "[::1]:81", "IPv6 bracketed, its port");
+	is_str(l.v[2].path, "/", "no path: /");
+	is_int(l.v[3].kind, TARGET_SYN, "syn ADDR 80 beside http://ADDR/: two targets");
+	is_str(l.v[4].path, "/?x=1", "a query without a path");
+	is_int(l.v[4].dscp, 10, "dscp= on an http line");
+	targets_free(&l);
+	is_int(load("http http://:80/\nhttp http://[::1/\nhttp http://127.0.0.2:0/\nhttp ftp://x/\n"
+		    "http http://127.0.0.2/ 8080\nhttp http://127.0.0.2/a\nhttp http://127.0.0.2/b\n"
+		    "http http://127.0.0.2:80x/\nhttp http://127.0.0.9/"
+		    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"
+		    "http://127.0.0.2/\n", &l, msgs, sizeof(msgs), 0), -22, "bad URLs refused");
+	ok(strstr(msgs, ":1: 'http://:80/': no server address in the URL") != NULL, "no address");
+	ok(strstr(msgs, ":2: 'http://[::1/': an IPv6 address without its ']'") != NULL,
+	   "an unclosed bracket");
+	ok(strstr(msgs, ":3: 'http://127.0.0.2:0/': the URL's port is not one of 1 to 65535") != NULL,
+	   "port 0");
+	ok(strstr(msgs, ":4: 'ftp://x/' is not a URL") != NULL, "not http://");
+	ok(strstr(msgs, ":5: '8080': an http line's port is the URL's") != NULL, "a port word");
+	ok(strstr(msgs, ":7: http 127.0.0.2:80 is line 6's target again: give each once (one URL a server ADDR:PORT)") != NULL,
+	   "two URLs of one server");
+	ok(strstr(msgs, ":8: 'http://127.0.0.2:80x/': the URL's port is not one of") != NULL,
+	   "a port that is not a number");
+	ok(strstr(msgs, ":9: ") && strstr(msgs, "a path over 126 characters"), "a path too long");
+	ok(strstr(msgs, ":10: 'http://127.0.0.2/': a URL's line begins with its kind") != NULL,
+	   "a URL without its kind word");
 	diag("%s", msgs);
 	is_int(load("# nothing\n\n", &l, msgs, sizeof(msgs), 0), -22, "no target: refused");
 	ok(strstr(msgs, "no target in it") != NULL, "saying so");
