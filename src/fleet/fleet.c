@@ -169,6 +169,24 @@ static int send_syn(struct fleetloop *L, const struct fleet_target *ft, uint64_t
 			   ft->tos, L->r->cfg->dscp << 2, 0, key);
 }
 
+/*
+ * An echo request to ft on a ping socket. An ICMP error that answered an
+ * earlier one (any target's) leaves its errno on the socket (IP_RECVERR),
+ * which the kernel hands to the next call and clears: a send that fails
+ * goes once more, and fails again only for a reason of its own.
+ */
+static int send_again(struct sk *s, const uint8_t *buf, size_t len,
+		      const struct fleet_target *ft, int sock_tos, uint32_t *key)
+{
+	int ret = pathsk_send(s, buf, len, &ft->spec.addr, ft->spec.addr_len, ft->tos, sock_tos,
+			      0, key);
+
+	if (ret && ret != -EAGAIN)
+		ret = pathsk_send(s, buf, len, &ft->spec.addr, ft->spec.addr_len, ft->tos,
+				  sock_tos, 0, key);
+	return ret;
+}
+
 /* Slot's ping seq sent (an echo request for icmp): 0 with its socket's
  * index in the loop's tables at *sock and its key, or -errno. */
 static int send_kind(struct fleetloop *L, size_t slot, uint64_t seq, unsigned int path,
@@ -185,8 +203,8 @@ static int send_kind(struct fleetloop *L, size_t slot, uint64_t seq, unsigned in
 
 		*sock = FLEETSET_ICMP_SK(v6);
 		icmpwire_echo(L->tx, v6, (uint16_t)seq);
-		return pathsk_send(fl_sock(L, *sock), L->tx, L->len[TARGET_ICMP], &ft->spec.addr,
-				   ft->spec.addr_len, ft->tos, r->cfg->dscp << 2, 0, key);
+		return send_again(fl_sock(L, *sock), L->tx, L->len[TARGET_ICMP], ft,
+				  r->cfg->dscp << 2, key);
 	}
 	*sock = fleetset_sock(&r->fs, path, slot);
 	put_ping(L, ft, seq, warmup, t1_sw);
@@ -340,15 +358,15 @@ static void turn(struct fleetloop *L, int64_t now)
 		L->drained = now;	/* what came before now is read below */
 		for (unsigned int i = 0; i < r->fs.nsk; i++) {
 			fl_receive(L, i);
-			fl_harvest(L, i);
+			fl_harvest(L, i, NULL);
 		}
 		for (unsigned int i = FLEETSET_MAX_SK; i < FLEETSET_ALL_SK; i++)
-			if (fl_sock(L, i)) {
-				if (i < FLEETSET_SYN_SK(0))
-					fl_icmp_receive(L, i);
-				else
-					fl_syn_receive(L, i);
-				fl_harvest(L, i);
+			if (fl_sock(L, i) && i < FLEETSET_SYN_SK(0)) {
+				fl_icmp_receive(L, i);
+				fl_harvest(L, i, fl_icmp_error);
+			} else if (fl_sock(L, i)) {
+				fl_syn_receive(L, i);
+				fl_harvest(L, i, NULL);
 			}
 	}
 	if (L->reload)

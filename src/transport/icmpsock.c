@@ -60,6 +60,8 @@ int icmpsock_fleet_open(struct sk *s, const struct rant_cfg *cfg, int family, in
 	ret = icmp_socket(s, err, len);
 	if (!ret)
 		ret = sk_configure(s, cfg, err, len);
+	if (!ret)
+		ret = icmp_recverr(s, err, len);
 	if (!ret && sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUFFORCE, rcvbuf))
 		sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUF, rcvbuf);
 	if (ret)
