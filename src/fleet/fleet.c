@@ -149,6 +149,24 @@ static void put_ping(struct fleetloop *L, const struct fleet_target *ft, uint64_
 		msgfmt_sign(fmt, r->auth, L->tx, len);
 }
 
+/*
+ * A ping of an icmp or syn target on the ping or raw socket s. An ICMP
+ * error that answered an earlier one (any target's) leaves its errno on
+ * the socket (IP_RECVERR), which the kernel hands to the next call and
+ * clears: a send that fails goes once more, and fails again only for a
+ * reason of its own.
+ */
+static int send_again(struct sk *s, const uint8_t *buf, size_t len,
+		      const struct sockaddr_storage *to, socklen_t tolen, int tos, int sock_tos,
+		      uint32_t *key)
+{
+	int ret = pathsk_send(s, buf, len, to, tolen, tos, sock_tos, 0, key);
+
+	if (ret && ret != -EAGAIN)
+		ret = pathsk_send(s, buf, len, to, tolen, tos, sock_tos, 0, key);
+	return ret;
+}
+
 /* A syn target's SYN for seq, from the fleet's port, its sequence
  * number the target's session XOR seq (fleetsyn.c reads it back). */
 static int send_syn(struct fleetloop *L, const struct fleet_target *ft, uint64_t seq,
@@ -165,26 +183,8 @@ static int send_syn(struct fleetloop *L, const struct fleet_target *ft, uint64_t
 		    ft->session ^ (uint32_t)seq, v6 ? 1440 : 1460,
 		    (uint32_t)(monotonic_ns() / NS_PER_MS));
 	sk_set_port(&to, 0);
-	return pathsk_send(fl_sock(L, *sock), L->tx, TCPWIRE_SYN_LEN, &to, ft->spec.addr_len,
-			   ft->tos, L->r->cfg->dscp << 2, 0, key);
-}
-
-/*
- * An echo request to ft on a ping socket. An ICMP error that answered an
- * earlier one (any target's) leaves its errno on the socket (IP_RECVERR),
- * which the kernel hands to the next call and clears: a send that fails
- * goes once more, and fails again only for a reason of its own.
- */
-static int send_again(struct sk *s, const uint8_t *buf, size_t len,
-		      const struct fleet_target *ft, int sock_tos, uint32_t *key)
-{
-	int ret = pathsk_send(s, buf, len, &ft->spec.addr, ft->spec.addr_len, ft->tos, sock_tos,
-			      0, key);
-
-	if (ret && ret != -EAGAIN)
-		ret = pathsk_send(s, buf, len, &ft->spec.addr, ft->spec.addr_len, ft->tos,
-				  sock_tos, 0, key);
-	return ret;
+	return send_again(fl_sock(L, *sock), L->tx, TCPWIRE_SYN_LEN, &to, ft->spec.addr_len,
+			  ft->tos, L->r->cfg->dscp << 2, key);
 }
 
 /* Slot's ping seq sent (an echo request for icmp): 0 with its socket's
@@ -203,8 +203,8 @@ static int send_kind(struct fleetloop *L, size_t slot, uint64_t seq, unsigned in
 
 		*sock = FLEETSET_ICMP_SK(v6);
 		icmpwire_echo(L->tx, v6, (uint16_t)seq);
-		return send_again(fl_sock(L, *sock), L->tx, L->len[TARGET_ICMP], ft,
-				  r->cfg->dscp << 2, key);
+		return send_again(fl_sock(L, *sock), L->tx, L->len[TARGET_ICMP], &ft->spec.addr,
+				  ft->spec.addr_len, ft->tos, r->cfg->dscp << 2, key);
 	}
 	*sock = fleetset_sock(&r->fs, path, slot);
 	put_ping(L, ft, seq, warmup, t1_sw);
@@ -366,7 +366,7 @@ static void turn(struct fleetloop *L, int64_t now)
 				fl_harvest(L, i, fl_icmp_error);
 			} else if (fl_sock(L, i)) {
 				fl_syn_receive(L, i);
-				fl_harvest(L, i, NULL);
+				fl_harvest(L, i, fl_syn_error);
 			}
 	}
 	if (L->reload)

@@ -208,10 +208,11 @@ int fleetsnap_take(struct snap *s, const struct run *r)
 	return 0;
 }
 
-bool fleetsnap_has_kind(const struct snap_fleet *f, int kind)
+bool fleetsnap_has_errors(const struct snap_fleet *f)
 {
 	for (size_t i = 0; f && i < f->n; i++)
-		if (!strcmp(f->t[i].kind, targets_kind_name(kind)))
+		if (!strcmp(f->t[i].kind, targets_kind_name(TARGET_ICMP)) ||
+		    !strcmp(f->t[i].kind, targets_kind_name(TARGET_SYN)))
 			return true;
 	return false;
 }

@@ -16,7 +16,8 @@
 /* s->fleet from r's fleet (nothing without one): 0 or -ENOMEM. */
 int fleetsnap_take(struct snap *s, const struct run *r);
 
-/* Does the fleet f measure a target of kind (targets.h's)? */
-bool fleetsnap_has_kind(const struct snap_fleet *f, int kind);
+/* Does the fleet f measure a target that ICMP errors may answer (icmp,
+ * syn)? */
+bool fleetsnap_has_errors(const struct snap_fleet *f);
 
 #endif

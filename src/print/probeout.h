@@ -18,7 +18,7 @@
 double probeout_rate(const struct snap *s);
 
 /* The ICMP errors that answered echo requests (--icmp's, a fleet's icmp
- * targets'), by kind, and those after --timeout: their line and their
+ * targets', and its syn targets' SYNs), by kind, and those after --timeout: their line and their
  * keys in the object open (unreachable, time_exceeded, other_error,
  * late_errors). */
 void probeout_icmp_errors(struct out *o, const struct snap *s);

@@ -149,8 +149,9 @@ static void print_counts(struct out *o, const struct snap *s)
 
 	out_obj(o, "counts");
 	print_traffic(o, s);
-	if (s->fleet)	/* its icmp targets' errors: the JSON's always, the text's with one */
-		probeout_icmp_errors(fleetsnap_has_kind(s->fleet, TARGET_ICMP) ? o : &jo, s);
+	if (s->fleet)	/* its icmp and syn targets' errors: the JSON's always,
+			 * the text's with such a target */
+		probeout_icmp_errors(fleetsnap_has_errors(s->fleet) ? o : &jo, s);
 	out_u64(o, "missing_tx_ts", "missing stamps: TX %" PRIu64, c->missing_tx_ts);
 	out_u64(o, "missing_tx_timeout", c->missing_tx_ts ? " (timeout %" PRIu64 : NULL,
 		c->missing_tx_timeout);
