@@ -21,7 +21,7 @@ enum fl_state {
 	FL_EMPTY,		/* retired, or never used */
 	FL_SENT,		/* in flight */
 	FL_ANSWERED,		/* its pong came */
-	FL_ERRORED,		/* an ICMP error returned it (icmp targets) */
+	FL_ERRORED,		/* an ICMP error returned it (icmp, syn) */
 };
 
 /* One ping of a target, from its send to its retirement. */

@@ -144,8 +144,8 @@ void fl_read(struct fleetloop *L, unsigned int i, fl_take_fn *fn)
 		int n = skbatch_recv(s, b, L->r->cfg->sw, false);
 
 		/* an ICMP error's errno, handed to this receive once (a
-		 * ping socket's, IP_RECVERR: fleet.c's send_again): the
-		 * next one reads the queue */
+		 * ping or raw socket's, IP_RECVERR: fleet.c's send_again):
+		 * the next one reads the queue */
 		if (n < 0 && n != -EAGAIN)
 			continue;
 		if (n <= 0)

@@ -22,8 +22,8 @@ void fl_read(struct fleetloop *L, unsigned int i, fl_take_fn *fn);
 typedef void fl_error_fn(struct fleetloop *L, const struct sk_icmp_err *e);
 
 /* The pongs queued on socket i; its TX stamps, each to its ping, and
- * (fn not NULL: a ping socket's) the ICMP errors beside them, each to
- * fn. */
+ * (fn not NULL: a ping or raw socket's) the ICMP errors beside them,
+ * each to fn. */
 void fl_receive(struct fleetloop *L, unsigned int i);
 void fl_harvest(struct fleetloop *L, unsigned int i, fl_error_fn *fn);
 

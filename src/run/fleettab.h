@@ -53,8 +53,8 @@ struct fleet_counts {
 	uint64_t missed_slots;		/* pings that left an --interval or more late */
 	uint64_t refused;		/* pongs saying the reflector has no session for
 					 * the ping (its table full: MSG_F_REFUSED) */
-	uint64_t icmp_errors[ICMPWIRE_E_N];	/* icmp: requests an ICMP error
-						 * returned, by its kind
+	uint64_t icmp_errors[ICMPWIRE_E_N];	/* icmp, syn: pings an ICMP
+						 * error returned, by its kind
 						 * (icmpwire.h): not lost */
 };
 
