@@ -152,6 +152,24 @@ static void put_ping(struct fleetloop *L, const struct fleet_target *ft, uint64_
 		msgfmt_sign(fmt, r->auth, L->tx, len);
 }
 
+/*
+ * A ping of an icmp or syn target on the ping or raw socket s. An ICMP
+ * error that answered an earlier one (any target's) leaves its errno on
+ * the socket (IP_RECVERR), which the kernel hands to the next call and
+ * clears: a send that fails goes once more, and fails again only for a
+ * reason of its own.
+ */
+static int send_again(struct sk *s, const uint8_t *buf, size_t len,
+		      const struct sockaddr_storage *to, socklen_t tolen, int tos, int sock_tos,
+		      uint32_t *key)
+{
+	int ret = pathsk_send(s, buf, len, to, tolen, tos, sock_tos, 0, key);
+
+	if (ret && ret != -EAGAIN)
+		ret = pathsk_send(s, buf, len, to, tolen, tos, sock_tos, 0, key);
+	return ret;
+}
+
 /* A syn target's SYN for seq, from the fleet's port, its sequence
  * number the target's session XOR seq (fleetsyn.c reads it back). */
 static int send_syn(struct fleetloop *L, const struct fleet_target *ft, uint64_t seq,
@@ -168,8 +186,8 @@ static int send_syn(struct fleetloop *L, const struct fleet_target *ft, uint64_t
 		    ft->session ^ (uint32_t)seq, v6 ? 1440 : 1460,
 		    (uint32_t)(monotonic_ns() / NS_PER_MS));
 	sk_set_port(&to, 0);
-	return pathsk_send(fl_sock(L, *sock), L->tx, TCPWIRE_SYN_LEN, &to, ft->spec.addr_len,
-			   ft->tos, L->r->cfg->dscp << 2, 0, key);
+	return send_again(fl_sock(L, *sock), L->tx, TCPWIRE_SYN_LEN, &to, ft->spec.addr_len,
+			  ft->tos, L->r->cfg->dscp << 2, key);
 }
 
 /* A ping sent on no socket of the loop's tables: an http request. */
@@ -196,8 +214,8 @@ static int send_kind(struct fleetloop *L, size_t slot, uint64_t seq, unsigned in
 
 		*sock = FLEETSET_ICMP_SK(v6);
 		icmpwire_echo(L->tx, v6, (uint16_t)seq);
-		return pathsk_send(fl_sock(L, *sock), L->tx, L->len[TARGET_ICMP], &ft->spec.addr,
-				   ft->spec.addr_len, ft->tos, r->cfg->dscp << 2, 0, key);
+		return send_again(fl_sock(L, *sock), L->tx, L->len[TARGET_ICMP], &ft->spec.addr,
+				  ft->spec.addr_len, ft->tos, r->cfg->dscp << 2, key);
 	}
 	*sock = fleetset_sock(&r->fs, path, slot);
 	put_ping(L, ft, seq, warmup, t1_sw);
@@ -361,15 +379,15 @@ static void turn(struct fleetloop *L, int64_t now)
 		L->drained = now;	/* what came before now is read below */
 		for (unsigned int i = 0; i < r->fs.nsk; i++) {
 			fl_receive(L, i);
-			fl_harvest(L, i);
+			fl_harvest(L, i, NULL);
 		}
 		for (unsigned int i = FLEETSET_MAX_SK; i < FLEETSET_ALL_SK; i++)
-			if (fl_sock(L, i)) {
-				if (i < FLEETSET_SYN_SK(0))
-					fl_icmp_receive(L, i);
-				else
-					fl_syn_receive(L, i);
-				fl_harvest(L, i);
+			if (fl_sock(L, i) && i < FLEETSET_SYN_SK(0)) {
+				fl_icmp_receive(L, i);
+				fl_harvest(L, i, fl_icmp_error);
+			} else if (fl_sock(L, i)) {
+				fl_syn_receive(L, i);
+				fl_harvest(L, i, fl_syn_error);
 			}
 		fl_http_poll(L);
 	}

@@ -33,6 +33,17 @@ static void lost(struct fleetloop *L, struct fl_ping *p, const struct fl_counts 
 	measure_tx(L->r, &t);
 }
 
+/* An ICMP error returned it (unreachable, time exceeded): counted by
+ * its kind (the run's as --icmp counts them), neither received nor
+ * lost, and not logged. */
+static void errored(struct fleetloop *L, const struct fl_ping *p, const struct fl_counts *k)
+{
+	k->t->icmp_errors[p->err]++;
+	if (k->p)
+		k->p->icmp_errors[p->err]++;
+	L->r->probe.echo_errors[p->err]++;
+}
+
 /* A pong came in time: counted; its RTT, where both wire stamps came,
  * into the target's and the path's statistics; the run's fan-out
  * (measure_tx(): the run's counts and histogram, the log, -t). */
@@ -66,8 +77,8 @@ static void received(struct fleetloop *L, struct fl_ping *p, const struct fl_cou
 		ft->cnt.breaches++;
 }
 
-/* Retire p: known lost, or answered (lost too when its pong came after
- * --timeout by the wire stamps). */
+/* Retire p: known lost, returned by an ICMP error, or answered (lost
+ * too when its pong came after --timeout by the wire stamps). */
 static void retire(struct fleetloop *L, size_t slot, struct fl_ping *p)
 {
 	struct fleet_target *ft = &L->f->t[slot];
@@ -77,6 +88,8 @@ static void retire(struct fleetloop *L, size_t slot, struct fl_ping *p)
 		;	/* counted as it left */
 	else if (p->state == FL_SENT)
 		lost(L, p, &k);
+	else if (p->state == FL_ERRORED)
+		errored(L, p, &k);
 	else if (p->rec.t1_wire != TS_NONE && p->t4_wire != TS_NONE &&
 		 p->t4_wire - p->rec.t1_wire > L->r->cfg->timeout_ns) {
 		lost(L, p, &k);
@@ -107,8 +120,10 @@ void fl_settle(struct fleetloop *L, size_t slot, int64_t now, bool all)
 			continue;
 		}
 		/* no pong yet, or its TX stamp still to come: within
-		 * --timeout after the send, it is waited for */
-		if (!all && !waited && (p->state == FL_SENT || p->rec.t1_wire == TS_NONE))
+		 * --timeout after the send, it is waited for (an ICMP
+		 * error's ping needs no stamp) */
+		if (!all && !waited && (p->state == FL_SENT ||
+					(p->state == FL_ANSWERED && p->rec.t1_wire == TS_NONE)))
 			break;
 		retire(L, slot, p);
 		t->retired++;

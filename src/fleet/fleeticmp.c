@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The icmp targets' echo replies (see fleeticmp.h).
+ * The icmp targets' echo replies and ICMP errors (see fleeticmp.h).
  */
 #include <netinet/in.h>
 
@@ -37,4 +37,20 @@ static void take(struct fleetloop *L, const uint8_t *buf, struct sk_msg *m)
 void fl_icmp_receive(struct fleetloop *L, unsigned int i)
 {
 	fl_read(L, i, take);
+}
+
+void fl_icmp_error(struct fleetloop *L, const struct sk_icmp_err *e)
+{
+	struct sockaddr_storage to = e->to;
+	uint16_t seq;
+	long slot;
+
+	if (!icmpwire_seq(e->head, e->head_len, e->e.v6 ? ICMPWIRE6_ECHO : ICMPWIRE_ECHO, &seq))
+		return;		/* it returned no echo request */
+	sk_set_port(&to, 0);
+	slot = fleettab_find(L->f, &to, TARGET_ICMP);
+	if (slot < 0)
+		return;		/* to no icmp target of the table (one removed) */
+	fl_error(L, (size_t)slot, fl_seq_near(&L->t[slot], seq, UINT16_MAX),
+		 icmpwire_err_kind(e->e.v6, e->e.type));
 }

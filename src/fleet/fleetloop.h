@@ -2,7 +2,7 @@
 /*
  * The fleet loop's own state, which its files share: fleet.c the loop
  * and the schedule, fleetrx.c pongs and TX stamps (fleetrx.h), fleeticmp.c
- * icmp targets' requests and replies (fleeticmp.h), fleetsyn.c syn
+ * icmp targets' replies and ICMP errors (fleeticmp.h), fleetsyn.c syn
  * targets' answers (fleetsyn.h), fleethttp.c http targets' connections
  * (fleethttp.h), fleetdone.c
  * a ping's end (fleetdone.h), fleetreload.c SIGHUP (fleetreload.h). Not
@@ -23,6 +23,7 @@ enum fl_state {
 	FL_EMPTY,		/* retired, or never used */
 	FL_SENT,		/* in flight */
 	FL_ANSWERED,		/* its pong came */
+	FL_ERRORED,		/* an ICMP error returned it (icmp, syn) */
 };
 
 /* One ping of a target, from its send to its retirement. */
@@ -33,6 +34,7 @@ struct fl_ping {
 	uint32_t key;		/* OPT_ID of its send, on its path's socket */
 	uint8_t path;
 	uint8_t state;		/* enum fl_state */
+	uint8_t err;		/* FL_ERRORED: enum icmpwire_err */
 	bool warmup;		/* unmeasured (-w) */
 };
 

@@ -143,6 +143,11 @@ void fl_read(struct fleetloop *L, unsigned int i, fl_take_fn *fn)
 	for (int turns = 0; turns < FL_BATCHES; turns++) {
 		int n = skbatch_recv(s, b, L->r->cfg->sw, false);
 
+		/* an ICMP error's errno, handed to this receive once (a
+		 * ping or raw socket's, IP_RECVERR: fleet.c's send_again):
+		 * the next one reads the queue */
+		if (n < 0 && n != -EAGAIN)
+			continue;
 		if (n <= 0)
 			return;
 		for (int j = 0; j < n; j++)
@@ -194,17 +199,47 @@ void fl_refused(struct fleetloop *L, size_t slot, uint64_t seq)
 	L->r->cnt.refused++;
 }
 
-void fl_harvest(struct fleetloop *L, unsigned int i)
+void fl_harvest(struct fleetloop *L, unsigned int i, fl_error_fn *fn)
 {
 	struct ts_tx tx[SKBATCH_MAX];
-	unsigned int n;
+	struct sk_icmp_err err[SKBATCH_MAX];
+	unsigned int n, nerr = 0;
 
 	for (int turns = 0; turns < FL_BATCHES; turns++) {
-		n = sk_tx_read_batch(fl_sock(L, i), tx, SKBATCH_MAX);
+		n = fn ? sk_errq_read_batch(fl_sock(L, i), tx, SKBATCH_MAX, err, &nerr) :
+		    sk_tx_read_batch(fl_sock(L, i), tx, SKBATCH_MAX);
 		for (unsigned int j = 0; j < n; j++)
 			if (tx[j].type == SCM_TSTAMP_SND)
 				stamped(L, i, &tx[j]);
-		if (n < SKBATCH_MAX)
+		for (unsigned int j = 0; j < nerr; j++)
+			fn(L, &err[j]);
+		if (n + nerr < SKBATCH_MAX)
 			return;
 	}
+}
+
+void fl_error(struct fleetloop *L, size_t slot, uint64_t seq, enum icmpwire_err kind)
+{
+	struct fl_target *t = &L->t[slot];
+	struct fl_ping *p;
+	uint64_t bit;
+
+	if (!seq || seq > t->seq)
+		return;		/* a seq never sent */
+	bit = 1ULL << (seq & 63);
+	p = fl_ping_of(L, slot, seq);
+	if (p->rec.seq == seq && p->state == FL_SENT) {
+		p->state = FL_ERRORED;
+		p->err = (uint8_t)kind;
+		t->answered |= bit;
+		if (seq == t->retired + 1)
+			fl_settle(L, slot, monotonic_ns(), false);
+		return;
+	}
+	if (p->rec.seq == seq && p->state != FL_EMPTY)
+		return;		/* answered or returned already: a second answer */
+	/* retired: lost, unless its answer came (known for the last 64) */
+	if (t->first_measured && seq >= t->first_measured &&
+	    !(t->seq - seq < 64 && (t->answered & bit)))
+		L->r->probe.echo_late_errors++;
 }

@@ -8,6 +8,7 @@
 #define RANT_FLEETRX_H
 
 #include "fleetloop.h"
+#include "icmpwire.h"
 
 /* What a datagram read off a socket of the loop goes to. */
 typedef void fl_take_fn(struct fleetloop *L, const uint8_t *buf, struct sk_msg *m);
@@ -17,9 +18,14 @@ typedef void fl_take_fn(struct fleetloop *L, const uint8_t *buf, struct sk_msg *
  * does not hold the sends up for long). */
 void fl_read(struct fleetloop *L, unsigned int i, fl_take_fn *fn);
 
-/* The pongs queued on socket i, and its TX stamps, each to its ping. */
+/* What an ICMP error read off a socket's error queue goes to. */
+typedef void fl_error_fn(struct fleetloop *L, const struct sk_icmp_err *e);
+
+/* The pongs queued on socket i; its TX stamps, each to its ping, and
+ * (fn not NULL: a ping or raw socket's) the ICMP errors beside them,
+ * each to fn. */
 void fl_receive(struct fleetloop *L, unsigned int i);
-void fl_harvest(struct fleetloop *L, unsigned int i);
+void fl_harvest(struct fleetloop *L, unsigned int i, fl_error_fn *fn);
 
 /* The seq of t's pings, at or before its last sent, whose low bits (mask:
  * the wire's width) are got; 0 when there is none. */
@@ -43,5 +49,11 @@ void fl_stamped(struct fleetloop *L, size_t slot, uint64_t seq, const struct ts_
  * target answers (its warm-up may end), the probe counted refused and
  * retired unmeasured, neither received nor lost, as --syn counts it. */
 void fl_refused(struct fleetloop *L, size_t slot, uint64_t seq);
+
+/* An ICMP error of kind that returned slot's ping seq (widened as an
+ * answer's): the ping retired as that error, neither received nor lost
+ * (fleetdone.c); one after it was counted lost is late (the run's
+ * probe.echo_late_errors), as --icmp counts it. */
+void fl_error(struct fleetloop *L, size_t slot, uint64_t seq, enum icmpwire_err kind);
 
 #endif

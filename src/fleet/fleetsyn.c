@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The syn targets' answers (see fleetsyn.h).
+ * The syn targets' answers and ICMP errors (see fleetsyn.h).
  */
 #include <netinet/in.h>
 #include <string.h>
@@ -48,4 +48,22 @@ static void take(struct fleetloop *L, const uint8_t *buf, struct sk_msg *m)
 void fl_syn_receive(struct fleetloop *L, unsigned int i)
 {
 	fl_read(L, i, take);
+}
+
+void fl_syn_error(struct fleetloop *L, const struct sk_icmp_err *e)
+{
+	struct sockaddr_storage to = e->to;
+	uint64_t seq;
+	long slot;
+
+	/* ICMP quotes 8 bytes past the IP header at least: the ports and
+	 * the sequence number */
+	if (e->head_len < 8 || be_get16(e->head) != L->r->fs.syn_port[e->e.v6])
+		return;		/* it returned no SYN of the fleet's port */
+	sk_set_port(&to, be_get16(e->head + 2));
+	slot = fleettab_find(L->f, &to, TARGET_SYN);
+	if (slot < 0)
+		return;		/* to no syn target of the table (one removed) */
+	seq = fl_seq_near(&L->t[slot], be_get32(e->head + 4) ^ L->f->t[slot].session, UINT32_MAX);
+	fl_error(L, (size_t)slot, seq, icmpwire_err_kind(e->e.v6, e->e.type));
 }

@@ -141,7 +141,6 @@ int pathsk_send(struct sk *s, const void *buf, size_t len, const struct sockaddr
 			      .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
 
-	*key = s->tx_key++;	/* OPT_ID counts datagrams */
 	if (label && to->ss_family == AF_INET6) {
 		lab = *(const struct sockaddr_in6 *)to;
 		lab.sin6_flowinfo = htonl(label);
@@ -164,6 +163,7 @@ int pathsk_send(struct sk *s, const void *buf, size_t len, const struct sockaddr
 	else
 		n = sendmsg(s->fd, &msg, MSG_DONTWAIT);
 	if (n < 0)
-		return -errno;
+		return -errno;	/* a refused send takes no key (Linux 6.8 on) */
+	*key = s->tx_key++;	/* OPT_ID counts the datagrams sent */
 	return n == (ssize_t)len ? 0 : -EMSGSIZE;
 }

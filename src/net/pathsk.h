@@ -66,7 +66,8 @@ int pathsk_labels(struct sk *s, const struct in6_addr *dst, uint32_t *label, uns
 /*
  * Send len bytes at buf to to (tolen) without blocking: with the TOS
  * octet tos unless it is the socket's (sock_tos), with flow label label
- * (IPv6; 0: none). 0 with *key, the OPT_ID of its TX stamp; or -errno.
+ * (IPv6; 0: none). 0 with *key, the OPT_ID of its TX stamp; or -errno
+ * (the send refused: no key taken).
  */
 int pathsk_send(struct sk *s, const void *buf, size_t len, const struct sockaddr_storage *to,
 		socklen_t tolen, int tos, int sock_tos, uint32_t label, uint32_t *key);

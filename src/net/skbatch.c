@@ -223,46 +223,92 @@ static unsigned int stash_take_all(struct sk *s, struct ts_tx *tx, unsigned int 
 }
 
 /*
- * The error queue's receive vector, set up once per thread (the loops
+ * The error queue's receive vectors, set up once per thread (the loops
  * are one thread each): a read after every send, off the round trip but
  * before the next receive, resets only the entries the read before
  * filled (the kernel writes back their lengths and flags), instead of
- * building SKBATCH_MAX headers (2 KiB) each time.
+ * building SKBATCH_MAX headers (2 KiB) each time. txq reads the reports
+ * alone; icmpq (a ping or raw socket's) each entry's address and first
+ * bytes too, which an ICMP error's entry carries.
  */
-static __thread struct {
+struct errq {
 	struct mmsghdr mm[SKBATCH_MAX];
 	char ctl[SKBATCH_MAX][SK_CMSG_BUF];
+	struct sockaddr_storage name[SKBATCH_MAX];	/* icmpq's */
+	uint8_t head[SKBATCH_MAX][SK_ERR_HEAD];
+	struct iovec iov[SKBATCH_MAX];
 	unsigned int filled;	/* entries the last read filled */
 	bool ready;
-} txq;
+};
 
-unsigned int sk_tx_read_batch(struct sk *s, struct ts_tx *tx, unsigned int max)
+static __thread struct errq txq, icmpq;
+
+static void errq_ready(struct errq *q, bool icmp)
 {
+	for (unsigned int i = 0; i < SKBATCH_MAX; i++) {
+		struct msghdr *h = &q->mm[i].msg_hdr;
+
+		h->msg_control = q->ctl[i];
+		if (!icmp)
+			continue;
+		q->iov[i] = (struct iovec){ .iov_base = q->head[i], .iov_len = SK_ERR_HEAD };
+		h->msg_name = &q->name[i];
+		h->msg_iov = &q->iov[i];
+		h->msg_iovlen = 1;
+	}
+	q->filled = SKBATCH_MAX;
+	q->ready = true;
+}
+
+/* Entry i of icmpq, an ICMP error, into *e: false when it is none. */
+static bool icmp_entry(struct errq *q, unsigned int i, struct sk_icmp_err *e)
+{
+	const struct msghdr *h = &q->mm[i].msg_hdr;
+
+	if (ts_parse_icmp(h, &e->e) || h->msg_namelen > sizeof(e->to))
+		return false;
+	memset(&e->to, 0, sizeof(e->to));
+	memcpy(&e->to, &q->name[i], h->msg_namelen);
+	e->head_len = q->mm[i].msg_len < SK_ERR_HEAD ? q->mm[i].msg_len : SK_ERR_HEAD;
+	memcpy(e->head, q->head[i], e->head_len);
+	return true;
+}
+
+unsigned int sk_errq_read_batch(struct sk *s, struct ts_tx *tx, unsigned int max,
+				struct sk_icmp_err *err, unsigned int *nerr)
+{
+	struct errq *q = err ? &icmpq : &txq;
 	unsigned int n = stash_take_all(s, tx, max);
 	unsigned int want = max - n < SKBATCH_MAX ? max - n : SKBATCH_MAX;
 	int got;
 
+	if (nerr)
+		*nerr = 0;
 	if (!want || s->fd < 0)
 		return n;
-	if (!txq.ready) {
-		for (unsigned int i = 0; i < SKBATCH_MAX; i++)
-			txq.mm[i].msg_hdr.msg_control = txq.ctl[i];
-		txq.filled = SKBATCH_MAX;
-		txq.ready = true;
+	if (!q->ready)
+		errq_ready(q, err != NULL);
+	for (unsigned int i = 0; i < q->filled; i++) {
+		q->mm[i].msg_hdr.msg_controllen = sizeof(q->ctl[i]);
+		q->mm[i].msg_hdr.msg_namelen = err ? sizeof(q->name[i]) : 0;
+		q->mm[i].msg_hdr.msg_flags = 0;
 	}
-	for (unsigned int i = 0; i < txq.filled; i++) {
-		txq.mm[i].msg_hdr.msg_controllen = sizeof(txq.ctl[i]);
-		txq.mm[i].msg_hdr.msg_flags = 0;
-	}
-	got = recvmmsg(s->fd, txq.mm, want, MSG_ERRQUEUE | MSG_DONTWAIT, NULL);
-	txq.filled = got > 0 ? (unsigned int)got : 0;
+	got = recvmmsg(s->fd, q->mm, want, MSG_ERRQUEUE | MSG_DONTWAIT, NULL);
+	q->filled = got > 0 ? (unsigned int)got : 0;
 	for (int i = 0; i < got; i++) {
 		struct ts_tx *t = &tx[n];
 
-		if (ts_parse_tx(&txq.mm[i].msg_hdr, t) == 0 &&
-		    (t->type == SCM_TSTAMP_SND || t->type == SCM_TSTAMP_SCHED ||
-		     t->type == SCM_TSTAMP_ACK))
-			n++;
+		if (ts_parse_tx(&q->mm[i].msg_hdr, t) == 0) {
+			n += t->type == SCM_TSTAMP_SND || t->type == SCM_TSTAMP_SCHED ||
+			     t->type == SCM_TSTAMP_ACK;
+		} else if (err && icmp_entry(q, (unsigned int)i, &err[*nerr])) {
+			(*nerr)++;
+		}
 	}
 	return n;
+}
+
+unsigned int sk_tx_read_batch(struct sk *s, struct ts_tx *tx, unsigned int max)
+{
+	return sk_errq_read_batch(s, tx, max, NULL, NULL);
 }

@@ -70,4 +70,29 @@ unsigned int skbatch_send(struct sk *s, struct skbatch *b, uint64_t key[SKBATCH_
  */
 unsigned int sk_tx_read_batch(struct sk *s, struct ts_tx *tx, unsigned int max);
 
+/* Bytes kept of what an ICMP error returned, from past its IP header: an
+ * echo request's header (8), a TCP header's first 20. */
+#define SK_ERR_HEAD 24
+
+/* An ICMP error off a socket's error queue (IP_RECVERR, IPV6_RECVERR):
+ * its kind and stamp, where the datagram it returned went, and that
+ * datagram's first bytes past its IP header (a ping socket's: the echo
+ * request's header; a raw TCP socket's: the TCP header). */
+struct sk_icmp_err {
+	struct ts_icmp e;
+	struct sockaddr_storage to;	/* the returned datagram's destination */
+	uint8_t head[SK_ERR_HEAD];
+	size_t head_len;
+};
+
+/*
+ * sk_tx_read_batch()'s reports, and the ICMP errors of the same reads
+ * into err (max of them at most), *nerr how many: a ping socket's, whose
+ * errors and TX stamps share its error queue. Each read costs the copy
+ * of an entry's address and SK_ERR_HEAD bytes (a TX stamp's entry has no
+ * bytes: OPT_TSONLY). Never waits.
+ */
+unsigned int sk_errq_read_batch(struct sk *s, struct ts_tx *tx, unsigned int max,
+				struct sk_icmp_err *err, unsigned int *nerr);
+
 #endif

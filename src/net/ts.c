@@ -455,39 +455,51 @@ static int tx_usual(const struct msghdr *msg, struct ts_stamps *st,
 	return 1;
 }
 
-int ts_parse_tx(const struct msghdr *msg, struct ts_tx *out)
+/* An error-queue entry's stamps and extended error, in one walk (the
+ * usual layout first): 0 with *have_ts and *have_ee saying which came,
+ * or -EINVAL for a malformed entry. Inlined: it runs for every report. */
+static inline __attribute__((always_inline)) int
+errq_entry(const struct msghdr *msg, struct ts_stamps *st, bool *have_ts,
+	   struct sock_extended_err *ee, bool *have_ee)
 {
-	struct sock_extended_err ee;
-	struct ts_stamps st;
-	bool have_ts = false, have_ee = false;
 	const unsigned char *data;
 	struct cmsg_walk w;
 	struct cmsghdr c;
-	int ret = 0;
+	int ret;
 
+	*have_ts = *have_ee = false;
 	if (msg->msg_flags & MSG_CTRUNC)
 		return -EINVAL;
-	if (tx_usual(msg, &st, &ee)) {
-		have_ts = have_ee = true;
-		goto read;
+	if (tx_usual(msg, st, ee)) {
+		*have_ts = *have_ee = true;
+		return 0;
 	}
 	walk_init(&w, msg);
 	while ((ret = walk_next(&w, &c, &data)) > 0) {
 		if (cmsg_is_tstamp(&c)) {
-			ret = read_tstamp(&c, data, &st);
+			ret = read_tstamp(&c, data, st);
 			if (ret)
 				return ret;
-			have_ts = true;
+			*have_ts = true;
 		} else if (cmsg_is_recverr(&c)) {
-			if (cmsg_data_len(&c) < sizeof(ee))
+			if (cmsg_data_len(&c) < sizeof(*ee))
 				return -EINVAL;
-			memcpy(&ee, data, sizeof(ee));
-			have_ee = true;
+			memcpy(ee, data, sizeof(*ee));
+			*have_ee = true;
 		}
 	}
+	return ret;
+}
+
+int ts_parse_tx(const struct msghdr *msg, struct ts_tx *out)
+{
+	struct sock_extended_err ee;
+	struct ts_stamps st;
+	bool have_ts, have_ee;
+	int ret = errq_entry(msg, &st, &have_ts, &ee, &have_ee);
+
 	if (ret)
 		return ret;
-read:
 	if (!have_ee || ee.ee_origin != SO_EE_ORIGIN_TIMESTAMPING ||
 	    ee.ee_errno != ENOMSG)
 		return -ENOMSG;
@@ -496,6 +508,23 @@ read:
 	out->ts = st;
 	out->key = ee.ee_data;
 	out->type = ee.ee_info;
+	return 0;
+}
+
+int ts_parse_icmp(const struct msghdr *msg, struct ts_icmp *out)
+{
+	struct sock_extended_err ee;
+	struct ts_stamps st;
+	bool have_ts, have_ee;
+	int ret = errq_entry(msg, &st, &have_ts, &ee, &have_ee);
+
+	if (ret)
+		return ret;
+	if (!have_ee || (ee.ee_origin != SO_EE_ORIGIN_ICMP && ee.ee_origin != SO_EE_ORIGIN_ICMP6))
+		return -ENOMSG;
+	*out = (struct ts_icmp){ .v6 = ee.ee_origin == SO_EE_ORIGIN_ICMP6, .type = ee.ee_type,
+				 .code = ee.ee_code };
+	out->rx = have_ts ? st : (struct ts_stamps){ .kn_ns = TS_NONE, .hw_ns = TS_NONE };
 	return 0;
 }
 

@@ -122,6 +122,24 @@ bool ts_parse_rx_dst(const struct msghdr *msg, struct ts_stamps *out, uint8_t ds
  */
 int ts_parse_tx(const struct msghdr *msg, struct ts_tx *out);
 
+/* An ICMP error off the error queue (IP_RECVERR, IPV6_RECVERR). */
+struct ts_icmp {
+	bool v6;		/* SO_EE_ORIGIN_ICMP6: ICMPv6's types */
+	uint8_t type, code;	/* the error's (ee_type, ee_code) */
+	struct ts_stamps rx;	/* its RX stamp, TS_NONE where none came */
+};
+
+/*
+ * ICMP: parse one message read with MSG_ERRQUEUE. Returns 0 when it is
+ * an ICMP error (SO_EE_ORIGIN_ICMP or _ICMP6: unreachable, time
+ * exceeded, ...) with its stamps when an SCM_TIMESTAMPING cmsg came,
+ * -ENOMSG for another entry (a TX stamp, a local error), -EINVAL for a
+ * truncated or malformed one. What the error returned is the message's
+ * data (the request's header after its IP header) and msg_name (where
+ * it went).
+ */
+int ts_parse_icmp(const struct msghdr *msg, struct ts_icmp *out);
+
 /* The wire stamp of a block: HW when hw is set, else KN. */
 static inline int64_t ts_wire(const struct ts_stamps *s, bool hw)
 {

@@ -207,3 +207,12 @@ int fleetsnap_take(struct snap *s, const struct run *r)
 	qsort_r(sf->order, sf->n, sizeof(*sf->order), worse, sf);
 	return 0;
 }
+
+bool fleetsnap_has_errors(const struct snap_fleet *f)
+{
+	for (size_t i = 0; f && i < f->n; i++)
+		if (!strcmp(f->t[i].kind, targets_kind_name(TARGET_ICMP)) ||
+		    !strcmp(f->t[i].kind, targets_kind_name(TARGET_SYN)))
+			return true;
+	return false;
+}

@@ -16,4 +16,8 @@
 /* s->fleet from r's fleet (nothing without one): 0 or -ENOMEM. */
 int fleetsnap_take(struct snap *s, const struct run *r);
 
+/* Does the fleet f measure a target that ICMP errors may answer (icmp,
+ * syn)? */
+bool fleetsnap_has_errors(const struct snap_fleet *f);
+
 #endif

@@ -86,8 +86,7 @@ static void print_requests(struct out *o, const struct snap *s)
 	out_dbl(o, "requests_per_second", "; %.0f requests a second\n", probeout_rate(s));
 }
 
-/* --icmp: the errors that answered, by name; why the lost were lost. */
-static void print_icmp(struct out *o, const struct snap *s)
+void probeout_icmp_errors(struct out *o, const struct snap *s)
 {
 	const struct probe_counts *p = &s->probe;
 
@@ -97,6 +96,12 @@ static void print_icmp(struct out *o, const struct snap *s)
 		out_u64(o, icmpwire_err_name((enum icmpwire_err)k), " %" PRIu64, p->echo_errors[k]);
 	}
 	out_u64(o, "late_errors", ", after --timeout %" PRIu64 "\n", p->echo_late_errors);
+}
+
+/* --icmp: the errors that answered, by name; why the lost were lost. */
+static void print_icmp(struct out *o, const struct snap *s)
+{
+	probeout_icmp_errors(o, s);
 	if (s->cnt.lost)
 		out_str(o, "lost_reason", "icmp: lost: %s\n",
 			"no echo reply and no ICMP error within --timeout: the host is down, ignores echo requests (net.ipv4.icmp_echo_ignore_all) or a firewall drops them");

@@ -17,6 +17,12 @@
  * (to the end, or to the snapshot live); 0 before any time passed. */
 double probeout_rate(const struct snap *s);
 
+/* The ICMP errors that answered echo requests (--icmp's, a fleet's icmp
+ * targets', and its syn targets' SYNs), by kind, and those after --timeout: their line and their
+ * keys in the object open (unreachable, time_exceeded, other_error,
+ * late_errors). */
+void probeout_icmp_errors(struct out *o, const struct snap *s);
+
 /* The "probe" object and its lines. */
 void probeout_counts(struct out *o, const struct snap *s);
 

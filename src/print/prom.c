@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fleetsnap.h"
 #include "icmpwire.h"
 #include "probeout.h"
 #include "prom.h"
@@ -255,13 +256,37 @@ static void put_counters(FILE *f, const struct snap *s)
 	}
 }
 
-/* --icmp: the requests an ICMP error answered, by its name. */
+/* A fleet's icmp and syn targets' ICMP errors, by name: each target's
+ * series. */
+static void put_icmp_targets(FILE *f, const struct snap *s)
+{
+	const char *icmp = targets_kind_name(TARGET_ICMP), *syn = targets_kind_name(TARGET_SYN);
+
+	for (size_t i = 0; i < s->fleet->n; i++) {
+		const struct snap_target *t = &s->fleet->t[i];
+		bool errs = !strcmp(t->kind, icmp) || !strcmp(t->kind, syn);
+
+		for (int k = 0; k < ICMPWIRE_E_N && errs; k++) {
+			fprintf(f, "rant_icmp_errors_total{error=\"%s\",",
+				icmpwire_err_name((enum icmpwire_err)k));
+			put_target(f, s, t);
+			fprintf(f, "} %llu\n", (unsigned long long)t->cnt.icmp_errors[k]);
+		}
+	}
+}
+
+/* --icmp (and a fleet's icmp and syn targets): the requests an ICMP
+ * error answered, by its name. */
 static void put_icmp(FILE *f, const struct snap *s)
 {
-	if (!s->cfg->icmp)
+	if (!s->cfg->icmp && !fleetsnap_has_errors(s->fleet))
 		return;
 	prom_family(f, "rant_icmp_errors_total", "counter",
-		    "Echo requests answered by an ICMP error (not lost), by its name.");
+		    "Echo requests (a fleet's SYNs too) answered by an ICMP error (not lost), by its name.");
+	if (s->fleet) {
+		put_icmp_targets(f, s);
+		return;
+	}
 	for (int k = 0; k < ICMPWIRE_E_N; k++) {
 		fprintf(f, "rant_icmp_errors_total{error=\"%s\"",
 			icmpwire_err_name((enum icmpwire_err)k));

@@ -31,6 +31,7 @@
 #include <sys/socket.h>
 
 #include "cfg.h"
+#include "icmpwire.h"
 #include "latstat.h"
 #include "targets.h"
 
@@ -52,6 +53,9 @@ struct fleet_counts {
 	uint64_t missed_slots;		/* pings that left an --interval or more late */
 	uint64_t refused;		/* pongs saying the reflector has no session for
 					 * the ping (its table full: MSG_F_REFUSED) */
+	uint64_t icmp_errors[ICMPWIRE_E_N];	/* icmp, syn: pings an ICMP
+						 * error returned, by its kind
+						 * (icmpwire.h): not lost */
 };
 
 struct fleet_path {

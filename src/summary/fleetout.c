@@ -3,8 +3,12 @@
  * A fleet's part of the summary (see fleetout.h).
  */
 #include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "fleetout.h"
+#include "fleetsnap.h"
+#include "icmpwire.h"
 #include "statout.h"
 
 static void counts(struct out *jo, const struct fleet_counts *c)
@@ -22,7 +26,18 @@ static void counts(struct out *jo, const struct fleet_counts *c)
 	out_u64(jo, "breaches", NULL, c->breaches);
 	out_u64(jo, "missed_slots", NULL, c->missed_slots);
 	out_u64(jo, "refused", NULL, c->refused);
+	for (int k = 0; k < ICMPWIRE_E_N; k++)
+		out_u64(jo, icmpwire_err_name((enum icmpwire_err)k), NULL, c->icmp_errors[k]);
 	out_obj_end(jo);
+}
+
+static uint64_t errors(const struct fleet_counts *c)
+{
+	uint64_t n = 0;
+
+	for (int k = 0; k < ICMPWIRE_E_N; k++)
+		n += c->icmp_errors[k];
+	return n;
 }
 
 static void metrics(struct out *jo, const struct snap_stats *rtt)
@@ -115,11 +130,28 @@ static void row(struct out *to, const char *what, const struct fleet_counts *c,
 	char p50[32], p99[32], max[32];
 	double loss = c->sent ? 100.0 * (double)c->lost / (double)c->sent : 0;
 
-	out_text(to, "%-30s %8" PRIu64 " %8" PRIu64 " %6" PRIu64 " %6.2f %10s %10s %10s%s\n", what,
-		 c->sent, c->received, c->lost, loss,
+	out_text(to, "%-30s %8" PRIu64 " %8" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6.2f %10s %10s %10s%s\n",
+		 what, c->sent, c->received, c->lost, errors(c), loss,
 		 st->st.samples ? statout_human_ns(st->pct[0], p50, sizeof(p50)) : "-",
 		 st->st.samples ? statout_human_ns(st->pct[SNAP_P99], p99, sizeof(p99)) : "-",
 		 st->st.samples ? statout_human_ns(st->st.max, max, sizeof(max)) : "-", note);
+}
+
+/* A target's note: the ICMP errors that answered it, by kind (where its
+ * pings went instead of a pong), else nothing answered, else none. */
+static const char *target_note(const struct fleet_counts *c, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (!errors(c))
+		return c->sent && !c->received ? "  <-- no pong" : "";
+	n += (size_t)snprintf(buf, len, "  <-- ICMP errors:");
+	for (int k = 0; k < ICMPWIRE_E_N && n < len; k++)
+		if (c->icmp_errors[k])
+			n += (size_t)snprintf(buf + n, len - n, " %s %" PRIu64,
+					      icmpwire_err_name((enum icmpwire_err)k),
+					      c->icmp_errors[k]);
+	return buf;
 }
 
 static bool has_named(const struct snap_fleet *f, const struct snap_target *t)
@@ -135,20 +167,19 @@ static void table(struct out *o, const struct snap_fleet *f)
 {
 	struct out to = out_text_only(o);
 	size_t shown = 0;
-	char what[64];
+	char what[64], note[128];
 
 	out_text(&to, "\ntargets: %zu measured, worst first%s\n", f->n,
 		 f->n > FLEETOUT_TEXT_TARGETS ? " (the worst and those with a path named; the JSON's targets has every one)" : "");
-	out_text(&to, "%-30s %8s %8s %6s %6s %10s %10s %10s\n", "target / path", "sent", "received",
-		 "lost", "loss%", "p50", "p99", "max");
+	out_text(&to, "%-30s %8s %8s %6s %6s %6s %10s %10s %10s\n", "target / path", "sent",
+		 "received", "lost", "errors", "loss%", "p50", "p99", "max");
 	for (size_t i = 0; i < f->n; i++) {
 		const struct snap_target *t = &f->t[f->order[i]];
 
 		if (shown >= FLEETOUT_TEXT_TARGETS && !has_named(f, t))
 			continue;
 		shown++;
-		row(&to, t->label, &t->cnt, &t->rtt, t->cnt.sent && !t->cnt.received ?
-		    "  <-- no pong" : "");
+		row(&to, t->label, &t->cnt, &t->rtt, target_note(&t->cnt, note, sizeof(note)));
 		for (unsigned int p = 0; t->path && p < f->npaths; p++) {
 			const struct snap_path *sp = &t->path[p];
 

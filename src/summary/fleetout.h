@@ -6,7 +6,8 @@
  * with source_port or flow_label, counts and metrics) and "diagnosis"
  * (the paths that stand out: kind, target, source_ports, the numbers and
  * the fix); in the text, the diagnosis and a table of the targets and
- * their paths, worst first (the worst FLEETOUT_TEXT_TARGETS of them and
+ * their paths (sent, received, lost, the ICMP errors that answered,
+ * loss %, p50, p99, max), worst first (the worst FLEETOUT_TEXT_TARGETS of them and
  * every target with a path named; the JSON has every one).
  */
 #ifndef RANT_FLEETOUT_H

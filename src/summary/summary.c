@@ -15,6 +15,7 @@
 #include "probeout.h"
 #include "statout.h"
 #include "fleetout.h"
+#include "fleetsnap.h"
 #include "summary.h"
 #include "sweepout.h"
 #include "xdpout.h"
@@ -142,11 +143,15 @@ static void print_traffic(struct out *o, const struct snap *s)
 
 static void print_counts(struct out *o, const struct snap *s)
 {
+	struct out jo = out_json_only(o);
 	const struct counts *c = &s->cnt;
 	int64_t threshold = s->cfg->threshold_ns;
 
 	out_obj(o, "counts");
 	print_traffic(o, s);
+	if (s->fleet)	/* its icmp and syn targets' errors: the JSON's always,
+			 * the text's with such a target */
+		probeout_icmp_errors(fleetsnap_has_errors(s->fleet) ? o : &jo, s);
 	out_u64(o, "missing_tx_ts", "missing stamps: TX %" PRIu64, c->missing_tx_ts);
 	out_u64(o, "missing_tx_timeout", c->missing_tx_ts ? " (timeout %" PRIu64 : NULL,
 		c->missing_tx_timeout);

@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <time.h>
-#include <linux/errqueue.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -34,6 +33,21 @@ static int icmp_socket(struct sk *s, char *err, size_t len)
 	return ret;
 }
 
+/* IP_RECVERR (IPV6_RECVERR): the ICMP errors that answer the socket's
+ * requests onto its error queue. */
+static int icmp_recverr(struct sk *s, char *err, size_t len)
+{
+	bool v6 = s->family == AF_INET6;
+	int ret = sk_sockopt_int(s->fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
+				 v6 ? IPV6_RECVERR : IP_RECVERR, 1);
+
+	if (!ret)
+		return 0;
+	snprintf(err, len, "setsockopt IP%s_RECVERR on the ping socket: %s", v6 ? "V6" : "",
+		 strerror(-ret));
+	return ret;
+}
+
 int icmpsock_fleet_open(struct sk *s, const struct rant_cfg *cfg, int family, int rcvbuf,
 			char *err, size_t len)
 {
@@ -46,6 +60,8 @@ int icmpsock_fleet_open(struct sk *s, const struct rant_cfg *cfg, int family, in
 	ret = icmp_socket(s, err, len);
 	if (!ret)
 		ret = sk_configure(s, cfg, err, len);
+	if (!ret)
+		ret = icmp_recverr(s, err, len);
 	if (!ret && sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUFFORCE, rcvbuf))
 		sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUF, rcvbuf);
 	if (ret)
@@ -55,24 +71,18 @@ int icmpsock_fleet_open(struct sk *s, const struct rant_cfg *cfg, int family, in
 
 static int icmp_open(struct sk *s, const struct rant_cfg *cfg, char *err, size_t len)
 {
-	bool v6;
 	int ret = sk_init(s, cfg, err, len);
 
 	if (ret)
 		return ret;
-	v6 = s->family == AF_INET6;
 	ret = icmp_socket(s, err, len);
 	if (!ret)
 		ret = sk_configure(s, cfg, err, len);
 	if (ret)
 		goto fail;
-	if (sk_sockopt_int(s->fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
-			   v6 ? IPV6_RECVERR : IP_RECVERR, 1)) {
-		ret = -errno;
-		snprintf(err, len, "setsockopt IP%s_RECVERR on the ping socket: %s", v6 ? "V6" : "",
-			 strerror(-ret));
+	ret = icmp_recverr(s, err, len);
+	if (ret)
 		goto fail;
-	}
 	/* the port means nothing to ICMP: the kernel ignores it */
 	if (connect(s->fd, (const struct sockaddr *)&s->peer, s->peer_len)) {
 		ret = -errno;
@@ -96,31 +106,21 @@ static int icmp_send(struct sk *s, const void *buf, size_t len, const struct sk_
 	return 0;
 }
 
-/* An ICMP error's entry: the extended error and the returned header. */
-static int icmp_error(const struct msghdr *msg, const uint8_t *buf, size_t n, bool v6,
+/* An ICMP error's entry: the extended error (ts.h) and the returned
+ * header. */
+static int icmp_error(const struct msghdr *msg, const uint8_t *buf, size_t n,
 		      struct icmpsock_event *ev)
 {
-	uint8_t origin = v6 ? SO_EE_ORIGIN_ICMP6 : SO_EE_ORIGIN_ICMP;
-	struct sock_extended_err ee;
-	struct cmsghdr *c;
+	struct ts_icmp e;
 
-	for (c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR((struct msghdr *)msg, c)) {
-		if (c->cmsg_level != (v6 ? IPPROTO_IPV6 : IPPROTO_IP) ||
-		    c->cmsg_type != (v6 ? IPV6_RECVERR : IP_RECVERR) ||
-		    c->cmsg_len < CMSG_LEN(sizeof(ee)))
-			continue;
-		memcpy(&ee, CMSG_DATA(c), sizeof(ee));
-		if (ee.ee_origin != origin ||
-		    !icmpwire_seq(buf, n, v6 ? ICMPWIRE6_ECHO : ICMPWIRE_ECHO, &ev->seq))
-			return -ENOMSG;
-		ev->is_error = true;
-		ev->type = ee.ee_type;
-		ev->code = ee.ee_code;
-		if (ts_parse_rx(msg, &ev->rx))
-			ev->rx = (struct ts_stamps){ .kn_ns = TS_NONE, .hw_ns = TS_NONE };
-		return 0;
-	}
-	return -ENOMSG;
+	if (ts_parse_icmp(msg, &e) ||
+	    !icmpwire_seq(buf, n, e.v6 ? ICMPWIRE6_ECHO : ICMPWIRE_ECHO, &ev->seq))
+		return -ENOMSG;
+	ev->is_error = true;
+	ev->type = e.type;
+	ev->code = e.code;
+	ev->rx = e.rx;
+	return 0;
 }
 
 int icmpsock_errq(struct sk *s, struct icmpsock_event *ev)
@@ -139,7 +139,7 @@ int icmpsock_errq(struct sk *s, struct icmpsock_event *ev)
 	memset(ev, 0, sizeof(*ev));
 	if (!ts_parse_tx(&msg, &ev->tx))
 		return 0;
-	return icmp_error(&msg, buf, (size_t)n, s->family == AF_INET6, ev);
+	return icmp_error(&msg, buf, (size_t)n, ev);
 }
 
 const struct transport transport_icmp = {

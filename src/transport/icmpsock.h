@@ -32,9 +32,10 @@ struct icmpsock_event {
  * goes to its target with sendto(), pathsk_send()), bound to -i, with
  * SO_TIMESTAMPING and a receive buffer of rcvbuf bytes asked; the
  * kernel gives all its requests one identifier and hands it the replies
- * of every target. No IP_RECVERR: an ICMP error in answer is not read
- * (the request is lost). 0, or -errno with one line (problem and fix)
- * in err.
+ * of every target; with IP_RECVERR, as --icmp's, the ICMP errors that
+ * answer them on its error queue (skbatch.h's sk_errq_read_batch reads
+ * them beside the TX stamps). 0, or -errno with one line (problem and
+ * fix) in err.
  */
 int icmpsock_fleet_open(struct sk *s, const struct rant_cfg *cfg, int family, int rcvbuf,
 			char *err, size_t len);

@@ -74,6 +74,12 @@ int synsock_fleet_open(struct sk *s, const struct rant_cfg *cfg, int family, int
 		return ret;
 	}
 	ret = sk_configure(s, cfg, err, len);
+	/* the ICMP errors that return a SYN onto the error queue (the
+	 * kernel's raw_err queues every TCP segment's of this host) */
+	if (!ret && (ret = sk_sockopt_int(s->fd, family == AF_INET6 ? IPPROTO_IPV6 : IPPROTO_IP,
+					  family == AF_INET6 ? IPV6_RECVERR : IP_RECVERR, 1)))
+		snprintf(err, len, "setsockopt IP%s_RECVERR on the raw socket: %s",
+			 family == AF_INET6 ? "V6" : "", strerror(-ret));
 	if (!ret && sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUFFORCE, rcvbuf))
 		sk_sockopt_int(s->fd, SOL_SOCKET, SO_RCVBUF, rcvbuf);
 	if (!ret && (ret = synsock_hold(&any, family == AF_INET6 ? sizeof(struct sockaddr_in6) :

@@ -36,7 +36,10 @@ int synsock_reserve(const struct sk *s, int *fd, uint16_t *port);
  * bytes asked; one source port for every target's SYNs, held by the TCP
  * socket *hold (bound, neither listening nor connected: the kernel
  * answers each SYN-ACK with an RST), *port, and only the segments to
- * that port let in (a socket filter). 0, or -errno with one line in err.
+ * that port let in (a socket filter); with IP_RECVERR, the ICMP errors
+ * that return a TCP segment of this host's on its error queue (the
+ * filter does not see them: the reader keeps those of the port). 0, or
+ * -errno with one line in err.
  */
 int synsock_fleet_open(struct sk *s, const struct rant_cfg *cfg, int family, int rcvbuf,
 		       int *hold, uint16_t *port, char *err, size_t len);

@@ -3,7 +3,7 @@
  * libFuzzer harness: the input is a control buffer, handed over as the
  * kernel hands one to recvmsg(): msg_control holds exactly the input and
  * msg_controllen is its size, so ASan sees any read past it. The parsers
- * (RX and TX stamps, the drop count, the TTL, the TOS, the destination
+ * (RX and TX stamps, an ICMP error, the drop count, the TTL, the TOS, the destination
  * address, and the loop's one walk of the first five) run on it, then
  * again on a copy at an odd address, which must give the same results
  * (the parsers promise any alignment). The one walk must agree with the
@@ -24,8 +24,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 struct result {
-	int rx, tx, dr, tl, to;
+	int rx, tx, dr, tl, to, ic;
 	uint32_t drops;
+	struct ts_icmp icmp;
 	uint8_t ttl, tos;
 	struct ts_stamps s;
 	struct ts_tx t;
@@ -62,6 +63,7 @@ static void parse(void *ctl, size_t size, struct result *out)
 	msg.msg_controllen = size;
 	out->rx = ts_parse_rx(&msg, &out->s);
 	out->tx = ts_parse_tx(&msg, &out->t);
+	out->ic = ts_parse_icmp(&msg, &out->icmp);
 	out->dr = ts_parse_drops(&msg, &out->drops);
 	out->tl = ts_parse_ttl(&msg, &out->ttl);
 	out->to = ts_parse_tos(&msg, &out->tos);
@@ -164,6 +166,12 @@ static bool same(const struct result *a, const struct result *b)
 	    a->with_tos != b->with_tos)
 		return false;
 	if (!a->rx && memcmp(&a->s, &b->s, sizeof(a->s)))
+		return false;
+	/* an entry is a TX stamp or an ICMP error, never both */
+	if (a->ic != b->ic || (!a->ic && !a->tx) ||
+	    (!a->ic && (a->icmp.v6 != b->icmp.v6 || a->icmp.type != b->icmp.type ||
+			a->icmp.code != b->icmp.code ||
+			memcmp(&a->icmp.rx, &b->icmp.rx, sizeof(a->icmp.rx)))))
 		return false;
 	return a->tx || (a->t.key == b->t.key && a->t.type == b->t.type &&
 			 !memcmp(&a->t.ts, &b->t.ts, sizeof(a->t.ts)));

@@ -7,18 +7,24 @@
 # peer, name, kind; promtool passes), its dscp= on the wire. Bad lines
 # (a kind rant does not know, syn without a port, a bad name=, a name
 # given twice, icmp with a port, an https URL, a bad URL, a second URL of
-# one server) are refused, each with its line number and the fix. syn targets (a TCP listener) have their handshakes
-# timed, a closed port's RSTs counted refused. http targets (http_odd.py's
-# servers) are timed on kept-alive connections, a closed one's, a silent
-# one's, garbage and a refused port each counted as it is. Scale: 1,000
-# mixed targets (rant, stamp, icmp, syn, http) at 10 a second each lose none, and the run's
+# one server) are refused, each with its line number and the fix. syn
+# targets (a TCP listener) have their handshakes timed, a closed port's
+# RSTs counted refused. http targets (http_odd.py's servers) are timed on
+# kept-alive connections, a closed one's, a silent one's, garbage and a
+# refused port each counted as it is. icmp targets behind a router's
+# unreachable route (IPv4 and IPv6) and a routing loop have every request
+# counted unreachable or time_exceeded, none lost, in the text, the JSON
+# and the metrics (a syn target's SYNs too), beside one that answers and
+# loses nothing to them. Scale: 1,000 mixed targets (rant, stamp, icmp,
+# syn, http) at 10 a second each lose none, and the run's
 # peak RSS is within twice that of 1,000 rant targets measured the same
 # way (a ratio).
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
-ALL_TESTS="kinds_one_each kinds_bad_lines kinds_syn kinds_http kinds_reload kinds_scale"
+ALL_TESTS="kinds_one_each kinds_bad_lines kinds_syn kinds_http kinds_icmp_errors kinds_reload
+	kinds_scale"
 
 require_root
 require_cmd jq promtool tcpdump
@@ -278,6 +284,89 @@ kinds_http() {
 	n=$(promtool check metrics <"$WORK/e1.prom" 2>&1)
 	check_err $? "promtool check metrics: $n"
 	log_test "kinds: http targets kept alive, closed, silent, slow, garbage and refused"
+}
+
+# kinds_icmp_router: setup_router's NS_R as the icmp targets' router:
+# 10.79.1.0/24 and fd79::/64 unreachable routes (its ip_error answers a
+# burst of 5, then one a second: the targets there ping once a second),
+# 10.79.2.0/24 a loop with NS_B, whose 64th hop answers time exceeded
+# (each namespace's ICMP rate limit off, no redirects, no rp_filter).
+kinds_icmp_router() {
+	local ns dev
+	ip netns exec "$NS_A" sysctl -qw net.ipv4.ping_group_range="0 2147483647"
+	ip -n "$NS_A" addr add fd78:1::1/64 dev "$VETH_A" nodad
+	ip -n "$NS_R" addr add fd78:1::fe/64 dev "$VETH_RA" nodad
+	ip -n "$NS_A" route add fd79::/64 via fd78:1::fe
+	ip -n "$NS_R" route add unreachable 10.79.1.0/24
+	ip -n "$NS_R" -6 route add unreachable fd79::/64
+	ip -n "$NS_R" route add 10.79.2.0/24 via "$IP_B"
+	ip -n "$NS_B" route add 10.79.2.0/24 via 10.78.2.254
+	for ns in "$NS_R $VETH_RB" "$NS_B $VETH_B"; do
+		dev=${ns#* }
+		ip netns exec "${ns% *}" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.icmp_ratelimit=0 \
+			net.ipv6.icmp.ratelimit=0 net.ipv6.conf.all.forwarding=1 \
+			net.ipv4.conf.all.send_redirects=0 "net.ipv4.conf.$dev.send_redirects=0" \
+			net.ipv4.conf.all.rp_filter=0 "net.ipv4.conf.$dev.rp_filter=0"
+	done
+}
+
+# icmp targets that only errors answer, beside one that answers, 3 s:
+# gone (IPv4) and gone6 (IPv6) behind unreachable routes once a second,
+# loop behind a routing loop every 20 ms, up (NS_B) every 1 ms; and a
+# syn target behind the unreachable route (its SYNs' errors on the raw
+# socket's error queue). Each erroring target's requests are all its
+# errors (unreachable or time_exceeded), none lost, none received; up's are all received, none
+# lost, every TX stamp matched, none refused by the kernel (an error
+# leaves its errno for the next call on the shared ping socket: at 1 ms
+# a send comes before the read in about one error of two). The
+# text's row names the errors, the summary's line sums them, the JSON
+# and the metrics (rant_icmp_errors_total with the target's labels) say
+# the same.
+kinds_icmp_errors() {
+	local n kind want out
+	setup_router || skip_test "cannot create namespaces and veth"
+	kinds_icmp_router
+	printf 'icmp %s name=up interval=1ms\nicmp 10.79.1.5 name=gone interval=1s\nicmp fd79::5 name=gone6 interval=1s\nicmp 10.79.2.5 name=loop interval=20ms\nsyn 10.79.1.6 80 name=gonesyn interval=1s\n' \
+		"$IP_B" >"$WORK/targets"
+	emit --targets "$WORK/targets" -d 3 -w 0 --warmup-timeout 0.1 --interval 1000 --block \
+		-j "$WORK/e1.json" --metrics "$WORK/e1.prom" >"$WORK/e1.txt" 2>&1
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	sed -n '/^targets:/,$p' "$WORK/e1.txt"
+	grep '^icmp: errors back' "$WORK/e1.txt"
+	for n in up gone gone6 loop gonesyn; do
+		named "$WORK/e1.json" "$n" '"\(.name) \(.counts | tojson)"'
+		named "$WORK/e1.json" "$n" '.counts | .sent == .received + .lost + .unreachable +
+			.time_exceeded + .other_error' | grep -qx true
+		check_err $? "$n: sent is not received + lost + errors"
+	done
+	named "$WORK/e1.json" up '.counts | .sent >= 2500 and .received == .sent and .lost == 0 and
+		.send_errors == 0 and .missing_tx_ts == 0' | grep -qx true &&
+		named "$WORK/e1.json" up '.metrics.rtt.samples == .counts.sent' | grep -qx true
+	check_err $? "up, beside the errors: $(named "$WORK/e1.json" up '.counts | tojson')"
+	for n in gone:unreachable:2 gone6:unreachable:2 loop:time_exceeded:100 \
+		gonesyn:unreachable:2; do
+		kind=${n#*:}
+		want=${kind#*:}
+		kind=${kind%:*}
+		n=${n%%:*}
+		named "$WORK/e1.json" "$n" ".counts | .sent >= $want and .$kind == .sent and
+			.lost == 0 and .received == 0" | grep -qx true
+		check_err $? "$n: not every request $kind: $(named "$WORK/e1.json" "$n" '.counts | tojson')"
+		grep -Eq "^$n +[0-9]+ +0 +0 +[0-9]+ +0.00 .*<-- ICMP errors: $kind [0-9]+$" "$WORK/e1.txt"
+		check_err $? "$n: no row naming its errors in the text"
+		grep -Eq "^rant_icmp_errors_total\{error=\"$kind\",.*,name=\"$n\",kind=\"(icmp|syn)\"\} $(named "$WORK/e1.json" "$n" .counts.sent)$" \
+			"$WORK/e1.prom"
+		check_err $? "$n: no rant_icmp_errors_total{error=\"$kind\"} of its count"
+	done
+	jq -e '[.targets[].counts.unreachable] | add' "$WORK/e1.json" |
+		grep -qx "$(jqv "$WORK/e1.json" .counts.unreachable)" &&
+		[ "$(jqv "$WORK/e1.json" .counts.lost)" = 0 ] &&
+		grep -Eq "^icmp: errors back unreachable $(jqv "$WORK/e1.json" .counts.unreachable), time_exceeded $(jqv "$WORK/e1.json" .counts.time_exceeded), other_error 0, after --timeout 0$" \
+			"$WORK/e1.txt"
+	check_err $? "the fleet's totals: $(jq -c '.counts | {lost, unreachable, time_exceeded, other_error, late_errors}' "$WORK/e1.json")"
+	out=$(promtool check metrics <"$WORK/e1.prom" 2>&1)
+	check_err $? "promtool check metrics: $out"
+	log_test "kinds: icmp targets behind unreachable routes and a loop: errors by kind, none lost"
 }
 
 # SIGHUP with kinds: an icmp target removed (its numbers said by its

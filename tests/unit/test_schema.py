@@ -161,6 +161,10 @@ def main():
     broken("fleet-paths.json", "a fleet without its targets", "/", drop(["targets"]))
     broken("fleet-paths.json", "a target without its counts", "/targets/0",
            drop(["targets", 0, "counts"]))
+    broken("fleet-paths.json", "a target's counts without its ICMP errors",
+           "/targets/0/counts", drop(["targets", 0, "counts", "unreachable"]))
+    broken("fleet-paths.json", "a fleet's counts without its late ICMP errors", "/counts",
+           drop(["counts", "late_errors"]))
     broken("fleet-paths.json", "a path without its source port", "/targets/0/paths/1",
            drop(["targets", 0, "paths", 1, "source_port"]))
     broken("fleet-paths.json", "a path named by no known kind", "/targets/0/paths/1/named/0",

@@ -333,6 +333,56 @@ static void test_tx(void)
 	       "tx: truncated SCM_TIMESTAMPING with a timestamping recverr -> -EINVAL");
 }
 
+/* ICMP errors off the error queue (ts_parse_icmp: --icmp's ping socket,
+ * a fleet's), as the kernel's ip_icmp_error and ipv6_icmp_error queue
+ * them: the extended error with its offender, an RX stamp beside it. */
+static void test_icmp(void)
+{
+	struct builder b;
+	struct ts_icmp c;
+	struct errhdr4 e;
+
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	e = tserr(SO_EE_ORIGIN_ICMP, EHOSTUNREACH, 0, 0);
+	e.ee.ee_type = 3;
+	e.ee.ee_code = 1;
+	b_add(&b, SOL_IP, IP_RECVERR, &e, sizeof(e));
+	memset(&c, 0x55, sizeof(c));
+	is_int(ts_parse_icmp(&b.msg, &c), 0, "icmp v4: host unreachable -> 0");
+	ok(!c.v6 && c.type == 3 && c.code == 1, "icmp v4: its type and code, not v6");
+	ok(c.rx.kn_ns == KN && c.rx.hw_ns == TS_NONE, "icmp v4: its RX stamp");
+
+	b_init(&b);
+	e = tserr(SO_EE_ORIGIN_ICMP6, EHOSTUNREACH, 0, 0);
+	e.ee.ee_type = 3;	/* ICMPv6 time exceeded */
+	b_add(&b, SOL_IPV6, IPV6_RECVERR, &e.ee, sizeof(e.ee));
+	is_int(ts_parse_icmp(&b.msg, &c), 0, "icmp v6: time exceeded -> 0");
+	ok(c.v6 && c.type == 3 && c.rx.kn_ns == TS_NONE && c.rx.hw_ns == TS_NONE,
+	   "icmp v6: v6, its type, no stamp (none came)");
+
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	e = tserr(SO_EE_ORIGIN_TIMESTAMPING, ENOMSG, SCM_TSTAMP_SND, 7);
+	b_add(&b, SOL_IP, IP_RECVERR, &e, sizeof(e));
+	is_int(ts_parse_icmp(&b.msg, &c), -ENOMSG, "icmp: a TX stamp report -> -ENOMSG");
+	b_init(&b);
+	e = tserr(SO_EE_ORIGIN_LOCAL, EMSGSIZE, 1500, 0);
+	b_add(&b, SOL_IP, IP_RECVERR, &e, sizeof(e));
+	is_int(ts_parse_icmp(&b.msg, &c), -ENOMSG, "icmp: a local error -> -ENOMSG");
+	b_init(&b);
+	add_ts(&b, KN, 0);
+	is_int(ts_parse_icmp(&b.msg, &c), -ENOMSG, "icmp: no recverr -> -ENOMSG");
+	b_init(&b);
+	e = tserr(SO_EE_ORIGIN_ICMP, EHOSTUNREACH, 0, 0);
+	b_add_len(&b, SOL_IP, IP_RECVERR, &e, sizeof(e.ee) - 4, sizeof(e.ee) - 4);
+	is_int(ts_parse_icmp(&b.msg, &c), -EINVAL, "icmp: a short recverr -> -EINVAL");
+	b_init(&b);
+	b_add(&b, SOL_IP, IP_RECVERR, &e, sizeof(e));
+	b.msg.msg_flags = MSG_CTRUNC;
+	is_int(ts_parse_icmp(&b.msg, &c), -EINVAL, "icmp: MSG_CTRUNC -> -EINVAL");
+}
+
 /*
  * cmsg_len against msg_controllen: the parsers read only the bytes the
  * kernel says it wrote (libFuzzer found reads past them, ts.c:37 and :73).
@@ -968,6 +1018,7 @@ int main(void)
 	test_rxmsg();
 	test_rx_ttl();
 	test_tx();
+	test_icmp();
 	test_bounds();
 	test_bad_times();
 	test_loopback();
