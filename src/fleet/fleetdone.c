@@ -10,7 +10,6 @@
 
 #include "dueheap.h"
 #include "fleetdone.h"
-#include "fleethttp.h"
 #include "fleetloop.h"
 #include "fleettab.h"
 #include "latstat.h"
@@ -146,7 +145,6 @@ void fl_target_start(struct fleetloop *L, size_t slot, int64_t due)
 void fl_target_stop(struct fleetloop *L, size_t slot, int64_t now)
 {
 	dueheap_remove(&L->sched, (uint32_t)slot);
-	fl_http_close(L, slot);
 	memset(L->t[slot].ring, 0, L->ring_len * sizeof(struct fl_ping));
 	fleettab_retire(L->f, slot, now);
 	L->active--;

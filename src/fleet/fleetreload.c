@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "fleetdone.h"
+#include "fleethttp.h"
 #include "fleetloop.h"
 #include "fleetreload.h"
 #include "fleetset.h"
@@ -204,8 +205,10 @@ void fl_reload_apply(struct fleetloop *L, int64_t now)
 					(int64_t)adds);
 		else if (op->tos >= 0)
 			L->f->t[op->slot].tos = op->tos;
-		else
+		else {
 			fl_target_stop(L, op->slot, now);
+			fl_http_close(L, op->slot);	/* an http target's connection */
+		}
 	}
 	atomic_store_explicit(&rl->pending, 0, memory_order_release);
 }
