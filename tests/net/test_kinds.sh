@@ -24,7 +24,7 @@
 
 # shellcheck disable=SC2034  # read by tests_run (lib.sh)
 ALL_TESTS="kinds_one_each kinds_bad_lines kinds_syn kinds_http kinds_icmp_errors kinds_reload
-	kinds_scale"
+	kinds_http_reload kinds_scale"
 
 require_root
 require_cmd jq promtool tcpdump
@@ -397,6 +397,39 @@ kinds_reload() {
 		[ "$(named "$WORK/e1.json" refl '.counts.sent >= 350 and .counts.lost == 0')" = true ]
 	check_err $? "the targets at the end"
 	log_test "kinds: SIGHUP removes an icmp target, adds a stamp one, refuses a new kind"
+}
+
+# SIGHUP with http targets: the one removed has its connection closed
+# (ss lists none to its port while the run goes on), the one added is
+# measured on a connection of its own, the one kept keeps its connection.
+kinds_http_reload() {
+	local left
+	setup_pair || skip_test "cannot create namespaces and veth"
+	kinds_http_servers 8082:good 8083:good 8084:good
+	printf 'http http://%s:8082/ name=kept\nhttp http://%s:8083/ name=gone\n' "$IP_B" "$IP_B" \
+		>"$WORK/targets"
+	emit_bg e1 --targets "$WORK/targets" -d 4 --interval 10000 --block -j "$WORK/e1.json"
+	wait_for_line "$WORK/e1.txt" '^measuring: [0-9]+ targets' "$MEASURE_WAIT_S"
+	check_err $? "the fleet did not start measuring: $(tail -3 "$WORK/e1.txt")"
+	sleep 1
+	printf 'http http://%s:8082/ name=kept\nhttp http://%s:8084/ name=new\n' "$IP_B" "$IP_B" \
+		>"$WORK/targets.new"
+	mv "$WORK/targets.new" "$WORK/targets"
+	kill -HUP "$EM"
+	wait_for_line "$WORK/e1.txt" 'read again: 1 added, 1 removed' 5
+	check_err $? "no reload after SIGHUP: $(tail -3 "$WORK/e1.txt")"
+	sleep 0.5
+	left=$(ip netns exec "$NS_A" ss -Htn state established "( dport = :8083 )" | wc -l)
+	[ "$left" = 0 ]
+	check_err $? "$left connections left to the removed target's port"
+	wait "$EM"
+	check_err $? "the fleet's emitter failed: $(tail -3 "$WORK/e1.txt")"
+	jq -c '[.targets[] | {name, sent: .counts.sent, received: .counts.received, lost: .counts.lost}]' "$WORK/e1.json"
+	jq -e '[.targets[] | .name] | sort == ["kept", "new"]' "$WORK/e1.json" >/dev/null &&
+		[ "$(named "$WORK/e1.json" kept '.counts.sent >= 300 and .counts.received == .counts.sent')" = true ] &&
+		[ "$(named "$WORK/e1.json" new '.counts.sent >= 150 and .counts.received == .counts.sent')" = true ]
+	check_err $? "the targets at the end"
+	log_test "kinds: SIGHUP removes an http target (its connection closed) and adds one"
 }
 
 # kinds_fleet FILE NAME: the fleet of FILE for 10 s at 10/s under
