@@ -112,6 +112,7 @@ void hconn_connect(struct http *h, struct hconn *c)
 bool hconn_may_send(struct http *h)
 {
 	const struct rant_cfg *c = h->r->cfg;
+	int64_t now;
 
 	if (h->stopping)
 		return false;
@@ -121,8 +122,11 @@ bool hconn_may_send(struct http *h)
 							  PROBE_SOLO_MORE_NS : 0);
 	if (!h->measuring)
 		return h->warm_sent < c->warmup || !h->answered;
-	if (prober_enough(&h->p, monotonic_ns()))
+	now = monotonic_ns();
+	if (prober_enough(&h->p, now)) {
 		h->stopping = true;
+		h->stop_mono = now;	/* the silence is counted to here */
+	}
 	return !h->stopping;
 }
 
