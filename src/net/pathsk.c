@@ -163,7 +163,7 @@ int pathsk_send(struct sk *s, const void *buf, size_t len, const struct sockaddr
 	else
 		n = sendmsg(s->fd, &msg, MSG_DONTWAIT);
 	if (n < 0)
-		return -errno;	/* a refused send takes no key (Linux 6.8 on) */
+		return -errno;	/* a refused send takes no key (as 6.18 does) */
 	*key = s->tx_key++;	/* OPT_ID counts the datagrams sent */
 	return n == (ssize_t)len ? 0 : -EMSGSIZE;
 }
