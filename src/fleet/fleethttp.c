@@ -3,7 +3,6 @@
  * The http targets (see fleethttp.h).
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <unistd.h>
@@ -41,6 +40,8 @@ struct fl_http {
 	uint32_t key;		/* the request's last byte: its TX stamp's key */
 	struct ts_stamps rx;	/* the last read's RX stamps (a body until the close) */
 	struct httpresp resp;
+	uint16_t req_len;
+	char req[FH_REQ_MAX];	/* its request, the same each time */
 };
 
 /* The loop's connections: the table, their epoll set, a read buffer;
@@ -70,27 +71,18 @@ static void drop(struct fl_http *c)
 	c->seq = 0;
 }
 
-/* "GET PATH HTTP/1.1" to slot's target, written whole (a request is far
- * below a send buffer: less is a connection gone): 0 or -errno. */
+/* Slot's request, written whole (a request is far below a send buffer:
+ * less is a connection gone): 0 or -errno. */
 static int write_request(struct fleetloop *L, size_t slot, struct fl_http *c)
 {
-	const struct target_spec *t = &L->f->t[slot].spec;
-	char req[FH_REQ_MAX], host[TARGET_NAME_LEN];
 	struct fl_ping *p = fl_ping_of(L, slot, c->seq);
 	ssize_t sent;
-	int n;
 
-	targets_name(&t->addr, host, sizeof(host));
-	n = snprintf(req, sizeof(req),
-		     "GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: rant/%s\r\nAccept: */*\r\n\r\n",
-		     t->path, host, RANT_VERSION);
-	if (n < 0 || n >= (int)sizeof(req))
-		return -E2BIG;
 	p->rec.t1_sw = realtime_ns();
-	sent = conn_send(c->fd, req, (size_t)n);
-	if (sent != n)
+	sent = conn_send(c->fd, c->req, c->req_len);
+	if (sent != c->req_len)
 		return sent < 0 ? (int)sent : -EPIPE;
-	c->tx_bytes += (uint32_t)n;
+	c->tx_bytes += c->req_len;
 	c->key = c->tx_bytes - 1;
 	c->st = FH_BUSY;
 	httpresp_start(&c->resp);
@@ -113,6 +105,29 @@ static int open_conn(struct fleetloop *L, size_t slot, struct fl_http *c)
 	return 0;
 }
 
+/* Target t's connection state, its request built ("GET PATH HTTP/1.1",
+ * Host ADDR:PORT); NULL without memory (the URL's path is checked to fit
+ * when the file is read). */
+static struct fl_http *conn_state(const struct target_spec *t)
+{
+	struct fl_http *c = calloc(1, sizeof(*c));
+	char host[TARGET_NAME_LEN];
+	int n;
+
+	if (!c)
+		return NULL;
+	targets_name(&t->addr, host, sizeof(host));
+	n = httpresp_get_request(c->req, sizeof(c->req), t->path, host);
+	if (n < 0) {
+		free(c);
+		return NULL;
+	}
+	c->req_len = (uint16_t)n;
+	c->fd = -1;
+	httpresp_init(&c->resp, 0);
+	return c;
+}
+
 int fl_http_send(struct fleetloop *L, size_t slot, uint64_t seq)
 {
 	struct fl_http *c;
@@ -122,11 +137,9 @@ int fl_http_send(struct fleetloop *L, size_t slot, uint64_t seq)
 		return ret;
 	c = L->http[slot];
 	if (!c) {
-		c = calloc(1, sizeof(*c));
+		c = conn_state(&L->f->t[slot].spec);
 		if (!c)
 			return -ENOMEM;
-		c->fd = -1;
-		httpresp_init(&c->resp, 0);
 		L->http[slot] = c;
 	}
 	/* the one before was retired (lost after --timeout): its response

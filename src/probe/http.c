@@ -54,11 +54,9 @@ static int http_request_text(struct http *h, const struct rant_cfg *c)
 	h->req = malloc(PROBE_MAX_REQUEST);
 	if (!h->req)
 		return -ENOMEM;
-	n = snprintf((char *)h->req, PROBE_MAX_REQUEST,
-		     "GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: rant/%s\r\nAccept: */*\r\n\r\n",
-		     c->http_path, host, RANT_VERSION);
-	if (n < 0 || n >= PROBE_MAX_REQUEST)
-		return -E2BIG;
+	n = httpresp_get_request((char *)h->req, PROBE_MAX_REQUEST, c->http_path, host);
+	if (n < 0)
+		return n;
 	h->req_len = (uint32_t)n;
 	return 0;
 }

@@ -2,6 +2,8 @@
 /*
  * Responses framed (httpresp.h).
  */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "httpresp.h"
@@ -146,4 +148,13 @@ size_t httpresp_feed(struct httpresp *h, const uint8_t *buf, size_t n)
 	else if (!n)
 		parser_error(h);	/* closed before it began: no error is set */
 	return took;
+}
+
+int httpresp_get_request(char *buf, size_t len, const char *path, const char *host)
+{
+	int n = snprintf(buf, len,
+			 "GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: rant/%s\r\nAccept: */*\r\n\r\n",
+			 path, host, RANT_VERSION);
+
+	return n < 0 || (size_t)n >= len ? -E2BIG : n;
 }

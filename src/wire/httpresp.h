@@ -51,4 +51,10 @@ void httpresp_start(struct httpresp *h);
  */
 size_t httpresp_feed(struct httpresp *h, const uint8_t *buf, size_t n);
 
+/* The request rant sends: "GET path HTTP/1.1" with Host (host: its
+ * value), User-Agent and Accept, into buf of len bytes: its length, or
+ * -E2BIG when it does not fit. rant probe http's and a fleet's http
+ * targets'. */
+int httpresp_get_request(char *buf, size_t len, const char *path, const char *host);
+
 #endif
