@@ -191,10 +191,13 @@ openloop_overlap() {
 # at -d (2 s measured, not the 400,000 slots' worth of round trips:
 # a3b912d ran 13 to 24 s and said "duration"), and the slots never sent
 # are counted in missed_slots and said: sent + never sent = 400,000.
-# paced_one NAME MOST_S ARGS...
+# The closed loop must fall behind (a round trip a ping). The open loop
+# may keep up on a fast machine (CI's sent 399,680, the warm-up's slots
+# short of 400,000): then no slot is left unsent and none is said.
+# paced_one NAME MOST_S behind|may_keep_up ARGS...
 paced_one() {
-	local name=$1 most=$2 rc secs sent missed unsent
-	shift 2
+	local name=$1 most=$2 pace=$3 rc secs sent missed unsent
+	shift 3
 	emit_bg "$name" -a "$IP_B" --interval 5 --block -d 2 -j "$WORK/$name.json" "$@"
 	wait "$EM"; rc=$?
 	check_err $rc "$name: emitter exit $rc: $(tail -3 "$WORK/$name.txt")"
@@ -207,21 +210,23 @@ paced_one() {
 	missed=$(jqv "$WORK/$name.json" .counts.missed_slots)
 	unsent=$(grep -Eo '^schedule: -d reached [0-9.]+ s behind the slots: [0-9]+ slots never sent' \
 		"$WORK/$name.txt" | grep -Eo '[0-9]+ slots never' | grep -Eo '^[0-9]+')
-	[ -n "$unsent" ] && [ "$unsent" -gt 0 ]
-	check_err $? "$name: no line saying how many slots were never sent: $(grep '^schedule' "$WORK/$name.txt")"
+	if [ "$pace" = behind ] || [ "$sent" -lt 396000 ]; then
+		[ -n "$unsent" ] && [ "$unsent" -gt 0 ]
+		check_err $? "$name: no line saying how many slots were never sent: $(grep '^schedule' "$WORK/$name.txt")"
+	fi
 	within $((sent + ${unsent:-0})) 400000 1
 	check_err $? "$name: sent $sent + never sent ${unsent:-?} is not the 400000 slots of 2 s"
 	[ "$missed" -ge "${unsent:-0}" ]
 	check_err $? "$name: missed_slots $missed does not count the ${unsent:-?} never sent"
-	log_test "$name: -d 2 at --interval 5 stops after $secs s: $sent sent, $unsent never sent"
+	log_test "$name: -d 2 at --interval 5 stops after $secs s: $sent sent, ${unsent:-0} never sent"
 }
 
 paced_duration() {
 	pair
 	start_reflector k4 --block
-	paced_one closed_behind 2.1
+	paced_one closed_behind 2.1 behind
 	# the open loop then waits for its pings in flight, --timeout at most
-	paced_one open_behind 2.2 --open-loop --timeout 100000
+	paced_one open_behind 2.2 may_keep_up --open-loop --timeout 100000
 	stop_reflector
 }
 
