@@ -10,9 +10,12 @@
 # target: rant offers wrk's load at least (1.0) while it stamps every
 # request and captures and analyses every segment of its connections.
 #
-# The servers run in their namespace, the clients on CPU 0 (rant's
-# capture thread goes off its CPU, to CPU 1 on a 2-CPU machine). Both
-# clients wait in epoll: rant runs with --block, as wrk always does.
+# The servers run in their namespace on CPU 1, the clients on CPU 0
+# (rant's capture thread goes off its CPU, to CPU 1 on a 2-CPU machine).
+# Both clients wait in epoll: rant runs with --block, as wrk always does.
+# Each run's own CPU time (user and system, its process and threads, from
+# bash's time) over the requests it made gives each client's CPU a
+# request: the cost of a request, whichever CPU limits the rate.
 #
 # Environment:
 #   PROBE_ROUNDS=N       rounds (default 7)
@@ -63,29 +66,43 @@ port() {
 	if [ "$1" = nginx ]; then echo "$PORT_ON"; else echo "$PORT_LIGHTTPD"; fi
 }
 
-# run_wrk NAME SERVER CONNS: wrk's requests a second.
+# cpu_us FILE REQUESTS: microseconds of CPU a request, FILE holding
+# bash's "user system" seconds of the run.
+cpu_us() {
+	awk -v n="$2" '{ if (n > 0) printf "%.2f\n", ($1 + $2) * 1e6 / n }' "$1"
+}
+
+# run_wrk NAME SERVER CONNS: wrk's requests a second and its CPU
+# microseconds a request.
 run_wrk() {
-	local f=$OUT/$1-wrk.txt
-	ip netns exec "$NS_A" taskset -c "$CPUS" wrk -t "$(threads "$3")" -c "$3" -d "${RUN_S}s" \
-		"http://$IP_B:$(port "$2")/" >"$f" 2>&1
-	awk '$1 == "Requests/sec:" { print $2 }' "$f"
+	local f=$OUT/$1-wrk.txt TIMEFORMAT='%3U %3S' rate n
+	{ time ip netns exec "$NS_A" taskset -c "$CPUS" wrk -t "$(threads "$3")" -c "$3" \
+		-d "${RUN_S}s" "http://$IP_B:$(port "$2")/" >"$f" 2>&1; } 2>"$f.time"
+	rate=$(awk '$1 == "Requests/sec:" { print $2 }' "$f")
+	n=$(awk '$2 == "requests" && $3 == "in" { print $1 }' "$f")
+	echo "$rate $(cpu_us "$f.time" "${n:-0}")"
 }
 
 # run_rant NAME SERVER CONNS: rant's measured requests a second (its
 # measured time, from the JSON), every one stamped and its segments
-# analysed.
+# analysed, and its CPU microseconds a request (over the measured and
+# warm-up requests: the 100 it sends alone first are left out, which
+# makes the figure higher by 0.1% at most).
 run_rant() {
-	local f=$OUT/$1-rant thr=()
+	local f=$OUT/$1-rant thr=() TIMEFORMAT='%3U %3S' rate n
 	[ "$(threads "$3")" -gt 1 ] && thr=(--threads "$(threads "$3")")
-	ip netns exec "$NS_A" taskset -c "$CPUS" "$RANT" -i "$VETH_A" -a "$IP_B" --port "$(port "$2")" \
-		--http / --connections "$3" -d "$RUN_S" -j "$f.json" "${thr[@]}" "${EXTRA[@]}" \
-		>"$f.txt" 2>&1
-	jq -r 'if .counts.missing_tx_ts + .counts.missing_rx_ts > 0 then "unstamped"
-	       else .counts.received / ((.end_ns - .start_ns) / 1e9) end' "$f.json"
+	{ time ip netns exec "$NS_A" taskset -c "$CPUS" "$RANT" -i "$VETH_A" -a "$IP_B" \
+		--port "$(port "$2")" --http / --connections "$3" -d "$RUN_S" -j "$f.json" \
+		"${thr[@]}" "${EXTRA[@]}" >"$f.txt" 2>&1; } 2>"$f.time"
+	rate=$(jq -r 'if .counts.missing_tx_ts + .counts.missing_rx_ts > 0 then "unstamped"
+	       else .counts.received / ((.end_ns - .start_ns) / 1e9) end' "$f.json")
+	n=$(jq -r '.counts.sent + .counts.warmup' "$f.json")
+	echo "$rate $(cpu_us "$f.time" "${n:-0}")"
 }
 
-# lighttpd_start: Debian's lighttpd in NS_B on PORT_LIGHTTPD, the same
-# page as nginx's (nginx_start wrote it), keep-alive for the whole run.
+# lighttpd_start: Debian's lighttpd in NS_B on PORT_LIGHTTPD and CPU 1
+# (nginx_start's CPU), the same page as nginx's (nginx_start wrote it),
+# keep-alive for the whole run.
 lighttpd_start() {
 	cat >"$WORK/lighttpd.conf" <<-EOF
 		server.document-root = "$WORK/www"
@@ -98,7 +115,8 @@ lighttpd_start() {
 		server.max-connections = 4096
 		index-file.names = ( "index.html" )
 	EOF
-	ip netns exec "$NS_B" lighttpd -D -f "$WORK/lighttpd.conf" >"$WORK/lighttpd.txt" 2>&1 &
+	ip netns exec "$NS_B" taskset -c 1 lighttpd -D -f "$WORK/lighttpd.conf" \
+		>"$WORK/lighttpd.txt" 2>&1 &
 	defer kill "$!"
 	wait_until 10 __tcp_port "$NS_B" "$PORT_LIGHTTPD"
 }
@@ -129,8 +147,12 @@ main() {
 					v=$("run_$who" "r$r-$srv-$n" "$srv" "$n" || true)
 					printf -v "$who" '%s' "$v"
 				done
-				if figure "$rant" && figure "$wrk"; then
-					printf '%s\t%d\t%d\t%s\t%s\n' "$srv" "$n" "$r" "$rant" "$wrk" \
+				# "RATE CPU_US" each: the rounds' columns are the
+				# rates, then the CPU a request
+				if figure "${rant%% *}" && figure "${wrk%% *}" &&
+				   figure "${rant#* }" && figure "${wrk#* }"; then
+					printf '%s\t%d\t%d\t%s\t%s\t%s\t%s\n' "$srv" "$n" "$r" \
+						"${rant%% *}" "${wrk%% *}" "${rant#* }" "${wrk#* }" \
 						>>"$OUT/rounds.tsv"
 				else
 					say "bench/probe.sh: round $r, $srv, $n connections: no figure (rant '$rant', wrk '$wrk'; see $OUT)"
@@ -144,7 +166,8 @@ main() {
 }
 
 # For each (server, connections): the median, lowest and highest of
-# rant/wrk over the rounds, and each side's median rate.
+# rant/wrk over the rounds, and each side's median rate; then the
+# median of rant's CPU a request over wrk's, and each side's median.
 report() {
 	sort -t "$(printf '\t')" -k1,1 -k2,2n -k3,3n "$OUT/rounds.tsv" |
 		awk -F '\t' -v s="$RUN_S" -v t="$THREADS" -v a="${EXTRA[*]}" '
@@ -155,22 +178,27 @@ report() {
 			}
 		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 	}
-	function flush(   m, i, q, ra, wa) {
+	function flush(   m, i, q, ra, wa, cq, rc, wc) {
 		if (!n)
 			return
-		for (i = 1; i <= n; i++) { q[i] = rq[i]; ra[i] = rr[i]; wa[i] = wr[i] }
+		for (i = 1; i <= n; i++) {
+			q[i] = rq[i]; ra[i] = rr[i]; wa[i] = wr[i]
+			cq[i] = cr[i] / cw[i]; rc[i] = cr[i]; wc[i] = cw[i]
+		}
 		m = median(q, n)
-		printf "%-10s %5d %7.3f %7.3f %7.3f %6d %9.0f %9.0f  %s\n", key_s, key_n, m, lo, hi, n,
-			median(ra, n), median(wa, n), (m >= 1 ? "PASS" : "FAIL")
+		printf "%-10s %5d %7.3f %7.3f %7.3f %6d %9.0f %9.0f  %-5s %7.2f %7.1f %7.1f\n", key_s, key_n,
+			m, lo, hi, n, median(ra, n), median(wa, n), (m >= 1 ? "PASS" : "FAIL"),
+			median(cq, n), median(rc, n), median(wc, n)
 		n = 0
 	}
 	BEGIN {
 		printf "rant --http %s / wrk, %s thread(s) each, requests a second (ratio taken in each round; %s s runs)\n", a, t, s
-		printf "%-10s %5s %7s %7s %7s %6s %9s %9s  %s\n", "server", "conns", "median", "lowest",
-			"highest", "rounds", "rant", "wrk", "limit 1.0"
+		printf "and each client'"'"'s own CPU a request, in microseconds (user and system, its threads)\n"
+		printf "%-10s %5s %7s %7s %7s %6s %9s %9s  %-5s %7s %7s %7s\n", "server", "conns", "median", "lowest",
+			"highest", "rounds", "rant", "wrk", "1.0", "cpu r/w", "rant us", "wrk us"
 	}
 	$1 != key_s || $2 != key_n { flush(); key_s = $1; key_n = $2 }
-	{ n++; rr[n] = $4; wr[n] = $5; rq[n] = $4 / $5
+	{ n++; rr[n] = $4; wr[n] = $5; rq[n] = $4 / $5; cr[n] = $6; cw[n] = $7
 	  lo = n == 1 || rq[n] < lo ? rq[n] : lo; hi = n == 1 || rq[n] > hi ? rq[n] : hi }
 	END { flush() }'
 }
