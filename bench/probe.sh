@@ -66,6 +66,24 @@ port() {
 	if [ "$1" = nginx ]; then echo "$PORT_ON"; else echo "$PORT_LIGHTTPD"; fi
 }
 
+# cpu_ticks: each CPU's busy and all ticks from /proc/stat, "busy:all ...".
+cpu_ticks() {
+	awk '$1 ~ /^cpu[0-9]+$/ { printf "%d:%d ", $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat
+}
+
+# cpu_busy BEFORE AFTER: each CPU's busy share between two cpu_ticks,
+# comma separated ("0.97,0.99").
+cpu_busy() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		n = split(a, x, " "); split(b, y, " ")
+		for (i = 1; i <= n; i++) {
+			split(x[i], p, ":"); split(y[i], q, ":")
+			printf "%s%.2f", (i > 1 ? "," : ""), (q[2] > p[2] ? (q[1] - p[1]) / (q[2] - p[2]) : 0)
+		}
+		print ""
+	}'
+}
+
 # cpu_us FILE REQUESTS: microseconds of CPU a request, FILE holding
 # bash's "user system" seconds of the run.
 cpu_us() {
@@ -75,12 +93,13 @@ cpu_us() {
 # run_wrk NAME SERVER CONNS: wrk's requests a second and its CPU
 # microseconds a request.
 run_wrk() {
-	local f=$OUT/$1-wrk.txt TIMEFORMAT='%3U %3S' rate n
+	local f=$OUT/$1-wrk.txt TIMEFORMAT='%3U %3S' rate n t0
+	t0=$(cpu_ticks)
 	{ time ip netns exec "$NS_A" taskset -c "$CPUS" wrk -t "$(threads "$3")" -c "$3" \
 		-d "${RUN_S}s" "http://$IP_B:$(port "$2")/" >"$f" 2>&1; } 2>"$f.time"
 	rate=$(awk '$1 == "Requests/sec:" { print $2 }' "$f")
 	n=$(awk '$2 == "requests" && $3 == "in" { print $1 }' "$f")
-	echo "$rate $(cpu_us "$f.time" "${n:-0}")"
+	echo "$rate $(cpu_us "$f.time" "${n:-0}") $(cpu_busy "$t0" "$(cpu_ticks)")"
 }
 
 # run_rant NAME SERVER CONNS: rant's measured requests a second (its
@@ -89,15 +108,16 @@ run_wrk() {
 # warm-up requests: the 100 it sends alone first are left out, which
 # makes the figure higher by 0.1% at most).
 run_rant() {
-	local f=$OUT/$1-rant thr=() TIMEFORMAT='%3U %3S' rate n
+	local f=$OUT/$1-rant thr=() TIMEFORMAT='%3U %3S' rate n t0
 	[ "$(threads "$3")" -gt 1 ] && thr=(--threads "$(threads "$3")")
+	t0=$(cpu_ticks)
 	{ time ip netns exec "$NS_A" taskset -c "$CPUS" "$RANT" -i "$VETH_A" -a "$IP_B" \
 		--port "$(port "$2")" --http / --connections "$3" -d "$RUN_S" -j "$f.json" \
 		"${thr[@]}" "${EXTRA[@]}" >"$f.txt" 2>&1; } 2>"$f.time"
 	rate=$(jq -r 'if .counts.missing_tx_ts + .counts.missing_rx_ts > 0 then "unstamped"
 	       else .counts.received / ((.end_ns - .start_ns) / 1e9) end' "$f.json")
 	n=$(jq -r '.counts.sent + .counts.warmup' "$f.json")
-	echo "$rate $(cpu_us "$f.time" "${n:-0}")"
+	echo "$rate $(cpu_us "$f.time" "${n:-0}") $(cpu_busy "$t0" "$(cpu_ticks)")"
 }
 
 # lighttpd_start: Debian's lighttpd in NS_B on PORT_LIGHTTPD and CPU 1
@@ -127,7 +147,7 @@ figure() {
 }
 
 main() {
-	local r who v rant wrk srv n failed=0
+	local r who v rant wrk srv n rr rc rb wr wc wb failed=0
 	require_root
 	require_cmd nginx lighttpd wrk jq shuf taskset
 	[ -x "$RANT" ] || { say "bench/probe.sh: $RANT is missing: make first"; exit 1; }
@@ -147,13 +167,14 @@ main() {
 					v=$("run_$who" "r$r-$srv-$n" "$srv" "$n" || true)
 					printf -v "$who" '%s' "$v"
 				done
-				# "RATE CPU_US" each: the rounds' columns are the
-				# rates, then the CPU a request
-				if figure "${rant%% *}" && figure "${wrk%% *}" &&
-				   figure "${rant#* }" && figure "${wrk#* }"; then
-					printf '%s\t%d\t%d\t%s\t%s\t%s\t%s\n' "$srv" "$n" "$r" \
-						"${rant%% *}" "${wrk%% *}" "${rant#* }" "${wrk#* }" \
-						>>"$OUT/rounds.tsv"
+				# "RATE CPU_US BUSY" each: the rounds' columns are
+				# the rates, the CPU a request, the CPUs' busy shares
+				read -r rr rc rb <<<"$rant"
+				read -r wr wc wb <<<"$wrk"
+				if figure "${rr:-}" && figure "${wr:-}" && figure "${rc:-}" &&
+				   figure "${wc:-}" && [ -n "${rb:-}" ] && [ -n "${wb:-}" ]; then
+					printf '%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n' "$srv" "$n" "$r" \
+						"$rr" "$wr" "$rc" "$wc" "$rb" "$wb" >>"$OUT/rounds.tsv"
 				else
 					say "bench/probe.sh: round $r, $srv, $n connections: no figure (rant '$rant', wrk '$wrk'; see $OUT)"
 					failed=1
@@ -178,6 +199,19 @@ report() {
 			}
 		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 	}
+	# the median busy share of each CPU over the rounds, "0.97/0.99"
+	function busy(col,   i, c, k, v, out, ncpu) {
+		for (i = 1; i <= n; i++)
+			ncpu = split(col[i], v, ",")
+		for (c = 1; c <= ncpu; c++) {
+			for (i = 1; i <= n; i++) {
+				split(col[i], v, ",")
+				k[i] = v[c]
+			}
+			out = out (c > 1 ? "/" : "") sprintf("%.2f", median(k, n))
+		}
+		return out
+	}
 	function flush(   m, i, q, ra, wa, cq, rc, wc) {
 		if (!n)
 			return
@@ -186,19 +220,20 @@ report() {
 			cq[i] = cr[i] / cw[i]; rc[i] = cr[i]; wc[i] = cw[i]
 		}
 		m = median(q, n)
-		printf "%-10s %5d %7.3f %7.3f %7.3f %6d %9.0f %9.0f  %-5s %7.2f %7.1f %7.1f\n", key_s, key_n,
+		printf "%-10s %5d %7.3f %7.3f %7.3f %6d %9.0f %9.0f  %-5s %7.2f %7.1f %7.1f  %s %s\n", key_s, key_n,
 			m, lo, hi, n, median(ra, n), median(wa, n), (m >= 1 ? "PASS" : "FAIL"),
-			median(cq, n), median(rc, n), median(wc, n)
+			median(cq, n), median(rc, n), median(wc, n), busy(rb), busy(wb)
 		n = 0
 	}
 	BEGIN {
 		printf "rant --http %s / wrk, %s thread(s) each, requests a second (ratio taken in each round; %s s runs)\n", a, t, s
-		printf "and each client'"'"'s own CPU a request, in microseconds (user and system, its threads)\n"
-		printf "%-10s %5s %7s %7s %7s %6s %9s %9s  %-5s %7s %7s %7s\n", "server", "conns", "median", "lowest",
-			"highest", "rounds", "rant", "wrk", "1.0", "cpu r/w", "rant us", "wrk us"
+		printf "each client'"'"'s own CPU a request, in microseconds (user and system, its threads),\n"
+		printf "and each CPU'"'"'s busy share during its runs (CPU 0/CPU 1/...)\n"
+		printf "%-10s %5s %7s %7s %7s %6s %9s %9s  %-5s %7s %7s %7s  %s %s\n", "server", "conns", "median", "lowest",
+			"highest", "rounds", "rant", "wrk", "1.0", "cpu r/w", "rant us", "wrk us", "rant busy", "wrk busy"
 	}
 	$1 != key_s || $2 != key_n { flush(); key_s = $1; key_n = $2 }
-	{ n++; rr[n] = $4; wr[n] = $5; rq[n] = $4 / $5; cr[n] = $6; cw[n] = $7
+	{ n++; rr[n] = $4; wr[n] = $5; rq[n] = $4 / $5; cr[n] = $6; cw[n] = $7; rb[n] = $8; wb[n] = $9
 	  lo = n == 1 || rq[n] < lo ? rq[n] : lo; hi = n == 1 || rq[n] > hi ? rq[n] : hi }
 	END { flush() }'
 }
