@@ -14,8 +14,12 @@
 # measured pings a second. The bench prints each row's median over the
 # rounds with the lowest and highest, the peak RSS, the emitter's
 # wake-ups a ping (its voluntary context switches over its pings: a
-# ping a wake at 1, several pings a wake below), and each round's
-# datagrams dropped at rant's sockets (fleet.sockets[].drops).
+# ping a wake at 1, several pings a wake below), and each round's pings
+# lost, datagrams dropped at the emitter's sockets (fleet.sockets[].drops)
+# and at the reflectors' (their "socket drops"). Pings lost where
+# neither socket dropped any were lost on the way or unanswered; a
+# reflector that drops (its CPU cannot answer the row's rate) makes the
+# row an emitter behind its schedule, and the bench says so.
 #
 # Environment:
 #   TARGETS_ROUNDS=N   rounds (default 5)
@@ -58,11 +62,12 @@ targets() {
 	echo "$f"
 }
 
-# run R N PATHS: "cpu_per_10k rss_kib pings_per_s lost drops" of one run,
+# run R N PATHS: "cpu_per_10k rss_kib pings_per_s lost drops wakes
+# reflector_drops" of one run,
 # against reflectors of its own (a session a target and path, a run's
 # sessions never held by the one before).
 run() {
-	local f=$OUT/r$1-n$2-p$3 u s m p rc=0 nrefl refl=() tf
+	local f=$OUT/r$1-n$2-p$3 u s m p rc=0 nrefl refl=() tf rd
 	nrefl=$(reflectors "$2" "$3")
 	tf=$(targets "$2" "$nrefl")
 	for ((p = 0; p < nrefl; p++)); do
@@ -80,9 +85,14 @@ run() {
 	wait "${refl[@]}" || true
 	[ "$rc" = 0 ] || return 1
 	read -r u s m w <"$f.time"
-	jq -r --arg u "$u" --arg s "$s" --arg m "$m" --arg w "$w" '
+	# each reflector's "sent N, received N, ..., socket drops N, ..." line
+	rd=$(awk '$1 == "sent" && / socket drops / {
+		for (i = 1; i < NF; i++)
+			if ($i == "drops") { v = $(i + 1); sub(/,$/, "", v); d += v }
+	} END { print d + 0 }' "$f".reflector*.txt)
+	jq -r --arg u "$u" --arg s "$s" --arg m "$m" --arg w "$w" --arg rd "$rd" '
 		((.end_ns - .start_ns) / 1e9) as $t | (.counts.sent / $t) as $rate |
-		"\((($u | tonumber) + ($s | tonumber)) / $t * 10000 / $rate) \($m) \($rate) \(.counts.lost) \([.fleet.sockets[].drops] | add) \(($w | tonumber) / (.counts.sent + .counts.warmup))"' \
+		"\((($u | tonumber) + ($s | tonumber)) / $t * 10000 / $rate) \($m) \($rate) \(.counts.lost) \([.fleet.sockets[].drops] | add) \(($w | tonumber) / (.counts.sent + .counts.warmup)) \($rd)"' \
 		"$f.json"
 }
 
@@ -103,19 +113,26 @@ report() {
 	}
 	{ k = $2 ":" $3; if (!(k in n)) keys[++nk] = k
 	  n[k]++; c[k, n[k]] = $4; r[k, n[k]] = $5; w[k, n[k]] = $9; d[k] = d[k] (n[k] > 1 ? "/" : "") $8
+	  l[k] = l[k] (n[k] > 1 ? "/" : "") $7; rd[k] = rd[k] (n[k] > 1 ? "/" : "") $10
+	  if ($10 > 0) over[k] = 1
 	  lo[k] = n[k] == 1 || $4 < lo[k] ? $4 : lo[k]; hi[k] = n[k] == 1 || $4 > hi[k] ? $4 : hi[k]
-	  printf "round %d, %d targets, --paths %d: %.3f of a CPU per 10,000 pings/s (%.0f pings/s, %.3f wake-ups a ping, RSS %d KiB, lost %d, dropped at rant'"'"'s sockets %d)\n", $1, $2, $3, $4, $6, $9, $5, $7, $8 }
+	  printf "round %d, %d targets, --paths %d: %.3f of a CPU per 10,000 pings/s (%.0f pings/s, %.3f wake-ups a ping, RSS %d KiB, lost %d, dropped at the emitter'"'"'s sockets %d, at the reflectors'"'"' %d)\n", $1, $2, $3, $4, $6, $9, $5, $7, $8, $10 }
 	END {
 		printf "\n%-48s %7s %7s %7s %6s %9s %10s  %s\n", "fleet emitter, CPU share per 10,000 pings/s",
-			"median", "lowest", "highest", "rounds", "RSS KiB", "wakes/ping", "dropped at rant'"'"'s sockets, each round"
+			"median", "lowest", "highest", "rounds", "RSS KiB", "wakes/ping", "each round: lost; dropped at the emitter'"'"'s sockets; at the reflectors'"'"'"
 		for (j = 1; j <= nk; j++) {
 			k = keys[j]
 			split(k, np, ":")
 			for (i = 1; i <= n[k]; i++) { a[i] = c[k, i]; b[i] = r[k, i]; e[i] = w[k, i] }
-			printf "%-48s %7.3f %7.3f %7.3f %6d %9d %10.3f  %s\n",
+			printf "%-48s %7.3f %7.3f %7.3f %6d %9d %10.3f  %s; %s; %s\n",
 				commas(np[1]) " targets x 10/s, --block, --paths " np[2],
-				median(a, n[k]), lo[k], hi[k], n[k], median(b, n[k]), median(e, n[k]), d[k]
+				median(a, n[k]), lo[k], hi[k], n[k], median(b, n[k]), median(e, n[k]), l[k], d[k], rd[k]
 		}
+		for (j = 1; j <= nk; j++)
+			if (keys[j] in over) {
+				split(keys[j], np, ":")
+				printf "%s targets, --paths %s: the reflectors (CPU 1) dropped pings at their sockets: they could not answer the row'"'"'s rate on this machine, and the row is of an emitter behind its schedule, not the fleet'"'"'s cost\n", commas(np[1]), np[2]
+			}
 	}' "$OUT/rounds.tsv"
 }
 
@@ -145,7 +162,7 @@ main() {
 	for ((r = 1; r <= ROUNDS; r++)); do
 		for row in $(shuf -e "${rows[@]}"); do
 			if v=$(run "$r" "${row%%:*}" "${row##*:}") &&
-			   [[ "$v" =~ ^[0-9.e+-]+\ [0-9]+\ [0-9.e+-]+\ [0-9]+\ [0-9]+\ [0-9.e+-]+$ ]]; then
+			   [[ "$v" =~ ^[0-9.e+-]+\ [0-9]+\ [0-9.e+-]+\ [0-9]+\ [0-9]+\ [0-9.e+-]+\ [0-9]+$ ]]; then
 				printf '%d\t%d\t%d\t%s\n' "$r" "${row%%:*}" "${row##*:}" "${v// /$'\t'}" \
 					>>"$OUT/rounds.tsv"
 			else
