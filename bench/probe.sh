@@ -90,34 +90,43 @@ cpu_us() {
 	awk -v n="$2" '{ if (n > 0) printf "%.2f\n", ($1 + $2) * 1e6 / n }' "$1"
 }
 
-# run_wrk NAME SERVER CONNS: wrk's requests a second and its CPU
-# microseconds a request.
-run_wrk() {
-	local f=$OUT/$1-wrk.txt TIMEFORMAT='%3U %3S' rate n t0
+# timed FILE CMD...: CMD with its output in FILE and its user and system
+# seconds in FILE.time; prints each CPU's busy share over it (cpu_busy).
+timed() {
+	local f=$1 t0 TIMEFORMAT='%3U %3S'
+	shift
 	t0=$(cpu_ticks)
-	{ time ip netns exec "$NS_A" taskset -c "$CPUS" wrk -t "$(threads "$3")" -c "$3" \
-		-d "${RUN_S}s" "http://$IP_B:$(port "$2")/" >"$f" 2>&1; } 2>"$f.time"
+	{ time "$@" >"$f" 2>&1; } 2>"$f.time"
+	cpu_busy "$t0" "$(cpu_ticks)"
+}
+
+# run_wrk NAME SERVER CONNS: wrk's requests a second, its CPU
+# microseconds a request and the CPUs' busy shares.
+run_wrk() {
+	local f=$OUT/$1-wrk.txt rate n busy
+	busy=$(timed "$f" ip netns exec "$NS_A" taskset -c "$CPUS" wrk -t "$(threads "$3")" \
+		-c "$3" -d "${RUN_S}s" "http://$IP_B:$(port "$2")/")
 	rate=$(awk '$1 == "Requests/sec:" { print $2 }' "$f")
 	n=$(awk '$2 == "requests" && $3 == "in" { print $1 }' "$f")
-	echo "$rate $(cpu_us "$f.time" "${n:-0}") $(cpu_busy "$t0" "$(cpu_ticks)")"
+	echo "$rate $(cpu_us "$f.time" "${n:-0}") $busy"
 }
 
 # run_rant NAME SERVER CONNS: rant's measured requests a second (its
 # measured time, from the JSON), every one stamped and its segments
 # analysed, and its CPU microseconds a request (over the measured and
 # warm-up requests: the 100 it sends alone first are left out, which
-# makes the figure higher by 0.1% at most).
+# makes the figure higher by about 0.1% in the bench's runs) and the
+# CPUs' busy shares.
 run_rant() {
-	local f=$OUT/$1-rant thr=() TIMEFORMAT='%3U %3S' rate n t0
+	local f=$OUT/$1-rant thr=() rate n busy
 	[ "$(threads "$3")" -gt 1 ] && thr=(--threads "$(threads "$3")")
-	t0=$(cpu_ticks)
-	{ time ip netns exec "$NS_A" taskset -c "$CPUS" "$RANT" -i "$VETH_A" -a "$IP_B" \
-		--port "$(port "$2")" --http / --connections "$3" -d "$RUN_S" -j "$f.json" \
-		"${thr[@]}" "${EXTRA[@]}" >"$f.txt" 2>&1; } 2>"$f.time"
+	busy=$(timed "$f.txt" ip netns exec "$NS_A" taskset -c "$CPUS" "$RANT" -i "$VETH_A" \
+		-a "$IP_B" --port "$(port "$2")" --http / --connections "$3" -d "$RUN_S" \
+		-j "$f.json" "${thr[@]}" "${EXTRA[@]}")
 	rate=$(jq -r 'if .counts.missing_tx_ts + .counts.missing_rx_ts > 0 then "unstamped"
 	       else .counts.received / ((.end_ns - .start_ns) / 1e9) end' "$f.json")
 	n=$(jq -r '.counts.sent + .counts.warmup' "$f.json")
-	echo "$rate $(cpu_us "$f.time" "${n:-0}") $(cpu_busy "$t0" "$(cpu_ticks)")"
+	echo "$rate $(cpu_us "$f.txt.time" "${n:-0}") $busy"
 }
 
 # lighttpd_start: Debian's lighttpd in NS_B on PORT_LIGHTTPD and CPU 1
