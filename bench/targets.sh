@@ -16,7 +16,7 @@
 # wake-ups a ping (its voluntary context switches over its pings: a
 # ping a wake at 1, several pings a wake below), and each round's pings
 # lost, datagrams dropped at the emitter's sockets (fleet.sockets[].drops)
-# and at the reflectors' (their "socket drops"). Pings lost where
+# and at the reflectors' (their JSON's counts.socket_drops). Pings lost where
 # neither socket dropped any were lost on the way or unanswered; a
 # reflector that drops (its CPU cannot answer the row's rate) makes the
 # row an emitter behind its schedule, and the bench says so.
@@ -72,7 +72,8 @@ run() {
 	tf=$(targets "$2" "$nrefl")
 	for ((p = 0; p < nrefl; p++)); do
 		ip netns exec "$NS_B" taskset -c 1 "$RANT" -i "$VETH_B" --port $((PORT + p)) --block \
-			--max-sessions 4096 --max-sessions-per-address 4096 >"$f.reflector$p.txt" 2>&1 &
+			--max-sessions 4096 --max-sessions-per-address 4096 -j "$f.reflector$p.json" \
+			>"$f.reflector$p.txt" 2>&1 &
 		refl+=($!)
 	done
 	for ((p = 0; p < nrefl; p++)); do
@@ -85,11 +86,7 @@ run() {
 	wait "${refl[@]}" || true
 	[ "$rc" = 0 ] || return 1
 	read -r u s m w <"$f.time"
-	# each reflector's "sent N, received N, ..., socket drops N, ..." line
-	rd=$(awk '$1 == "sent" && / socket drops / {
-		for (i = 1; i < NF; i++)
-			if ($i == "drops") { v = $(i + 1); sub(/,$/, "", v); d += v }
-	} END { print d + 0 }' "$f".reflector*.txt)
+	rd=$(jq -s 'map(.counts.socket_drops) | add' "$f".reflector*.json) || return 1
 	jq -r --arg u "$u" --arg s "$s" --arg m "$m" --arg w "$w" --arg rd "$rd" '
 		((.end_ns - .start_ns) / 1e9) as $t | (.counts.sent / $t) as $rate |
 		"\((($u | tonumber) + ($s | tonumber)) / $t * 10000 / $rate) \($m) \($rate) \(.counts.lost) \([.fleet.sockets[].drops] | add) \(($w | tonumber) / (.counts.sent + .counts.warmup)) \($rd)"' \
